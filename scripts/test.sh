@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The whole test suite: type check, then unit, integration (SQLite and PostgreSQL) and e2e tests.
+# Run through scripts/with-node.sh (npm test does that).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+node --import tsx test/support/preflight.ts
+tsc --noEmit
+# Two files at a time: this machine has two cores, and each file starts its own app(s).
+exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-reporter=spec \
+  ${TEST_FILES:-'test/unit/**/*.test.ts' 'test/integration/**/*.test.ts' 'test/e2e/**/*.test.ts'}

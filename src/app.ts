@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import auth from './plugins/auth.ts';
+import type { AppConfig } from './plugins/config.ts';
+import errors from './plugins/errors.ts';
+import rateLimit, { type RateLimiter } from './plugins/rate-limit.ts';
+import services from './plugins/services.ts';
+import storagePlugin from './plugins/storage.ts';
+import swagger from './plugins/swagger.ts';
+import validation from './plugins/validation.ts';
+import routes from './routes/index.ts';
+import type { StorageConnection } from './storage/dialect.ts';
+
+export interface BuildOptions {
+  config: AppConfig;
+  /** An open storage to use instead of opening `config.databaseUrl` (tests share one). */
+  storage?: StorageConnection;
+  /** The rate limiter behind the rate-limit hook; none admits every request. */
+  rateLimiter?: RateLimiter | null;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole application; the server and the tests both start from here. */
+export async function buildApp(options: BuildOptions) {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: undefined,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(errors);
+  await app.register(validation);
+  await app.register(cors, {
+    exposedHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'Content-Disposition'],
+  });
+  await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10, parts: 12 } });
+  await app.register(storagePlugin, { config, ...(options.storage ? { storage: options.storage } : {}) });
+  await app.register(services, { config });
+  await app.register(auth);
+  await app.register(rateLimit, { config, limiter: options.rateLimiter ?? null });
+  await app.register(swagger);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  await app.register(routes);
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

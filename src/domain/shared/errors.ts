@@ -1,0 +1,57 @@
+/**
+ * Errors the domain raises; the HTTP layer maps `status` and `code` to the contract's error body.
+ * Services throw these and never a framework error, so they stay usable from the CLI and tests.
+ */
+export interface ErrorDetail {
+  /** Where the problem is: a field path (`body.labels[2]`) or a bulk item index. */
+  field?: string;
+  index?: number;
+  message: string;
+  [key: string]: unknown;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends DomainError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(400, 'validation_failed', message, details);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(what: string, details?: ErrorDetail[]) {
+    super(404, 'not_found', `${what} not found`, details);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message: string) {
+    super(403, 'forbidden', message);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(409, 'conflict', message, details);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  /** `invalid` distinguishes a bad token (RFC 6750 invalid_token) from a missing one. */
+  constructor(
+    message: string,
+    readonly invalidToken: boolean,
+  ) {
+    super(401, 'unauthorized', message);
+  }
+}

@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+
+/** 24 lowercase hex characters: creation second (4 bytes) + 8 random bytes, ObjectId-like. */
+export const ID_PATTERN = '^[0-9a-f]{24}$';
+const idRegex = new RegExp(ID_PATTERN);
+
+export function newId(now: number = Date.now()): string {
+  const seconds = Math.floor(now / 1000).toString(16).padStart(8, '0').slice(-8);
+  return seconds + randomBytes(8).toString('hex');
+}
+
+export function isId(value: unknown): value is string {
+  return typeof value === 'string' && idRegex.test(value);
+}
+
+/** The ISO 8601 UTC timestamp with milliseconds used in every record. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}

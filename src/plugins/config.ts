@@ -1,0 +1,104 @@
+import { resolve } from 'node:path';
+
+/** The rate-limit tiers of the contract, cheapest last. */
+export const TIERS = ['secure', 'high', 'medium', 'low', 'very-low'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export interface AppConfig {
+  host: string;
+  port: number;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  uploadDir: string;
+  /** Largest accepted attachment, bytes. */
+  maxUploadBytes: number;
+  /** Largest accepted JSON body, bytes. */
+  bodyLimitBytes: number;
+  logLevel: string;
+  trustProxy: boolean;
+  rateLimit: {
+    enabled: boolean;
+    windowSeconds: number;
+    tiers: Record<Tier, number>;
+    /** `METHOD /path/template` → tier, replacing a route's own tier. */
+    routeTiers: Record<string, Tier>;
+  };
+}
+
+export const DEFAULT_TIER_LIMITS: Record<Tier, number> = {
+  secure: 5,
+  high: 15,
+  medium: 35,
+  low: 75,
+  'very-low': 140,
+};
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function tierEnvName(tier: Tier): string {
+  return `RATE_LIMIT_${tier.toUpperCase().replace('-', '_')}`;
+}
+
+/** Reads and validates the configuration; throws ConfigError with a message a person can act on. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const tiers = Object.fromEntries(
+    TIERS.map((tier) => [tier, integer(env, tierEnvName(tier), DEFAULT_TIER_LIMITS[tier], 1, 1_000_000)]),
+  ) as Record<Tier, number>;
+
+  let routeTiers: Record<string, Tier> = {};
+  if (env.RATE_LIMIT_ROUTE_TIERS) {
+    try {
+      routeTiers = JSON.parse(env.RATE_LIMIT_ROUTE_TIERS) as Record<string, Tier>;
+    } catch {
+      throw new ConfigError('RATE_LIMIT_ROUTE_TIERS must be a JSON object like {"GET /api/v1/me":"low"}');
+    }
+    if (typeof routeTiers !== 'object' || routeTiers === null || Array.isArray(routeTiers)) {
+      throw new ConfigError('RATE_LIMIT_ROUTE_TIERS must be a JSON object');
+    }
+    for (const [route, tier] of Object.entries(routeTiers)) {
+      if (!/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/.test(route)) {
+        throw new ConfigError(`RATE_LIMIT_ROUTE_TIERS key "${route}" must be "METHOD /path/template"`);
+      }
+      if (!TIERS.includes(tier)) {
+        throw new ConfigError(`RATE_LIMIT_ROUTE_TIERS["${route}"] must be one of ${TIERS.join(', ')}`);
+      }
+    }
+  }
+
+  return {
+    host: env.HOST || '0.0.0.0',
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    databaseUrl: env.DATABASE_URL || 'sqlite:./data/taskboard.db',
+    redisUrl: env.REDIS_URL || undefined,
+    uploadDir: resolve(env.UPLOAD_DIR || './data/uploads'),
+    maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1, 2 ** 40),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 2 ** 30),
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: flag(env, 'TRUST_PROXY', false),
+    rateLimit: {
+      enabled: flag(env, 'RATE_LIMIT_ENABLED', true),
+      windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 3600, 1, 31 * 24 * 3600),
+      tiers,
+      routeTiers,
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppConfig, Tier } from './config.ts';
+
+/** One request as the limiter sees it: whose bucket, which route template, which tier. */
+export interface RateLimitRequest {
+  apiKeyId: string;
+  /** `METHOD /path/template`, e.g. `PATCH /api/v1/cards/:cardId/attachments/:attachmentId`. */
+  route: string;
+  tier: Tier;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  tier: Tier;
+  limit: number;
+  windowSeconds: number;
+  remaining: number;
+  /** Seconds until the bucket admits one more request. */
+  resetSeconds: number;
+}
+
+export interface RateLimiter {
+  /** Decides and, when admitted, counts the request, in one atomic step. */
+  consume(request: RateLimitRequest): Promise<RateLimitDecision>;
+  close(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimiter: RateLimiter | null;
+  }
+}
+
+/**
+ * The one place every API-key request passes with its key, route template and tier. With no limiter
+ * configured it admits everything; the exact limiter plugs in through `opts.limiter`.
+ */
+export default fp(
+  async function rateLimitPlugin(app: FastifyInstance, opts: { config: AppConfig; limiter?: RateLimiter | null }) {
+    const limiter = opts.limiter ?? null;
+    app.decorate('rateLimiter', limiter);
+    if (limiter) app.addHook('onClose', async () => limiter.close());
+
+    // A route without a tier would escape the limits: refuse to start instead.
+    app.addHook('onRoute', (route) => {
+      if (!route.config?.public && !route.config?.tier && !String(route.url).startsWith('/docs')) {
+        throw new Error(`route ${route.method} ${route.url} has no rate-limit tier (config.tier)`);
+      }
+    });
+
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!request.caller || !limiter) return;
+      const route = `${request.method} ${request.routeOptions.url}`;
+      const tier = opts.config.rateLimit.routeTiers[route] ?? request.routeOptions.config.tier;
+      if (!tier) throw new Error(`route ${route} has no rate-limit tier`);
+      const decision = await limiter.consume({ apiKeyId: request.caller.apiKeyId, route, tier });
+      reply.header('RateLimit-Policy', `"${decision.tier}";q=${decision.limit};w=${decision.windowSeconds}`);
+      reply.header('RateLimit', `"${decision.tier}";r=${decision.remaining};t=${decision.resetSeconds}`);
+      if (!decision.allowed) {
+        reply.header('Retry-After', String(Math.max(1, decision.resetSeconds)));
+        return reply.status(429).send({
+          message: 'Too many requests, please try again later.',
+          code: 'rate_limited',
+          requestId: String(request.id),
+        });
+      }
+    });
+  },
+  { name: 'rate-limit', dependencies: ['auth'] },
+);

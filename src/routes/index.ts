@@ -1,0 +1,23 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import health from './health.ts';
+import account from './api/v1/account.ts';
+import attachments from './api/v1/attachments.ts';
+import boards from './api/v1/boards.ts';
+import cards from './api/v1/cards.ts';
+import labels from './api/v1/labels.ts';
+import lists from './api/v1/lists.ts';
+import cardsV2 from './v2/cards.ts';
+
+/** Every route, by URL prefix; folders mirror the prefixes. */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(health);
+  await app.register(
+    async (v1) => {
+      for (const area of [account, boards, lists, labels, cards, attachments]) await v1.register(area);
+    },
+    { prefix: '/api/v1' },
+  );
+  await app.register(cardsV2, { prefix: '/v2' });
+};
+
+export default routes;

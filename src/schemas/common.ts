@@ -1,0 +1,45 @@
+import { type Static, type TSchema, Type } from 'typebox';
+import { TIERS } from '../plugins/config.ts';
+import { ID_PATTERN } from '../domain/shared/ids.ts';
+
+export const Id = Type.String({ pattern: ID_PATTERN, description: '24 lowercase hex characters' });
+export const Timestamp = Type.String({ description: 'ISO 8601 UTC with milliseconds', examples: ['2026-11-21T09:30:00.000Z'] });
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+/** `companyId` and `teamId`: optional; when given they must match the resource (else 404). */
+export const ScopeQuery = Type.Object(
+  {
+    companyId: Type.Optional(Id),
+    teamId: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+);
+export type ScopeQuery = Static<typeof ScopeQuery>;
+
+export const ErrorBody = Type.Object(
+  {
+    message: Type.String(),
+    code: Type.String(),
+    requestId: Type.String(),
+    details: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+  },
+  { $id: 'ErrorBody' },
+);
+
+/** Names of non-empty, trimmed strings: names of boards, cards, attachments... */
+export const Name = Type.String({ minLength: 1, maxLength: 512, pattern: '\\S' });
+
+/** A success body: `{ message, <key>: schema }`. */
+export function success<K extends string, S extends TSchema>(key: K, schema: S) {
+  return Type.Object({ message: Type.String(), [key]: schema } as { message: ReturnType<typeof Type.String> } & {
+    [P in K]: S;
+  });
+}
+
+export const Tier = Type.Union(TIERS.map((tier) => Type.Literal(tier)));
+
+/** The answers every authenticated route can give besides its success. */
+export function errorResponses(...statuses: number[]) {
+  const all = new Set([400, 401, 404, 429, ...statuses]);
+  return Object.fromEntries([...all].map((status) => [status, ErrorBody]));
+}

@@ -1,0 +1,188 @@
+import { type Static, Type } from 'typebox';
+import { Id, NullableTimestamp, Timestamp } from './common.ts';
+
+/** The records of the source document, every field with its type, plus the contract's additions. */
+
+export const Member = Type.Object({
+  _id: Id,
+  fullName: Type.String(),
+  photoUrl: Type.String(),
+});
+export type Member = Static<typeof Member>;
+
+const ParentRef = Type.Object({ id: Id, type: Type.String() });
+
+export const Cheer = Type.Object({
+  _id: Id,
+  content: Type.String(),
+  creator: Type.Object({ _id: Id, photoUrl: Type.String() }),
+  receiver: Id,
+  primaryParent: ParentRef,
+  secondaryParent: ParentRef,
+  isNotified: Type.Boolean(),
+  comment: Type.String({ description: 'the comment id for cheers on a comment or discussion, else ""' }),
+  card: Id,
+  featureType: Type.String({ description: 'what was cheered: card, comment, discussion or attachment' }),
+  company: Id,
+  team: Id,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  __v: Type.Integer(),
+  notification: Type.String(),
+});
+export type Cheer = Static<typeof Cheer>;
+
+export const LabelColor = Type.Object({
+  _id: Id,
+  name: Type.String(),
+  hex: Type.String({ description: 'CSS colour, #rrggbb' }),
+});
+export type LabelColor = Static<typeof LabelColor>;
+
+export const Label = Type.Object({
+  _id: Id,
+  name: Type.String(),
+  creator: Id,
+  color: LabelColor,
+  company: Id,
+  team: Id,
+  board: Id,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  __v: Type.Integer(),
+});
+export type Label = Static<typeof Label>;
+
+export const Attachment = Type.Object({
+  _id: Id,
+  name: Type.String(),
+  url: Type.String({ description: 'download path of a file, or the target of a link' }),
+  creator: Member,
+  type: Type.Union([Type.Literal('file'), Type.Literal('link')]),
+  mimeType: Type.String(),
+  size: Type.Integer({ description: 'bytes; 0 for links' }),
+  originalName: Type.String(),
+  isDeleted: Type.Boolean(),
+  company: Id,
+  team: Id,
+  card: Id,
+  checklistItem: Type.Union([Id, Type.Null()]),
+  seen: Type.Array(Id),
+  cheers: Type.Array(Cheer),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  __v: Type.Integer(),
+});
+export type Attachment = Static<typeof Attachment>;
+
+export const Card = Type.Object({
+  _id: Id,
+  name: Type.String(),
+  description: Type.String(),
+  cover: Type.String(),
+  creator: Id,
+  position: Type.Number(),
+  startDate: NullableTimestamp,
+  dueDate: NullableTimestamp,
+  members: Type.Array(Member),
+  checklists: Type.Array(Id),
+  allChecklistItemsCount: Type.Object({ completed: Type.Integer(), total: Type.Integer() }),
+  cheers: Type.Array(Cheer),
+  comments: Type.Array(Id),
+  labels: Type.Array(Label),
+  attachments: Type.Array(Attachment),
+  complete: Type.Object({
+    status: Type.Boolean(),
+    type: Type.String(),
+    setAt: Timestamp,
+    updatedAt: Timestamp,
+  }),
+  isNotified: Type.Object({
+    startOneHour: Type.Boolean(),
+    startOneDay: Type.Boolean(),
+    dueOneHour: Type.Boolean(),
+    dueOneDay: Type.Boolean(),
+  }),
+  archived: Type.Object({ status: Type.Boolean() }),
+  isPublic: Type.Boolean(),
+  workload: Type.Object({ value: Type.Union([Type.Number(), Type.Null()]), measurement: Type.String() }),
+  company: Id,
+  team: Id,
+  board: Id,
+  list: Id,
+  seen: Type.Array(Id),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  __v: Type.Integer(),
+});
+export type Card = Static<typeof Card>;
+
+export const Board = Type.Object({
+  _id: Id,
+  name: Type.String(),
+  creator: Id,
+  company: Id,
+  team: Id,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  __v: Type.Integer(),
+});
+export type Board = Static<typeof Board>;
+
+export const List = Type.Object({
+  _id: Id,
+  name: Type.String(),
+  position: Type.Number(),
+  creator: Id,
+  company: Id,
+  team: Id,
+  board: Id,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  __v: Type.Integer(),
+});
+export type List = Static<typeof List>;
+
+export const Company = Type.Object({
+  _id: Id,
+  name: Type.String(),
+  creator: Id,
+  role: Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')], {
+    description: "the caller's role in the company",
+  }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  __v: Type.Integer(),
+});
+export type Company = Static<typeof Company>;
+
+export const Team = Type.Object({
+  _id: Id,
+  name: Type.String(),
+  company: Id,
+  creator: Id,
+  members: Type.Array(Member),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  __v: Type.Integer(),
+});
+export type Team = Static<typeof Team>;
+
+export const User = Type.Object({
+  _id: Id,
+  email: Type.String(),
+  fullName: Type.String(),
+  photoUrl: Type.String(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type User = Static<typeof User>;
+
+export const ApiKey = Type.Object({
+  _id: Id,
+  name: Type.String(),
+  prefix: Type.String({ description: 'first characters of the token, to tell keys apart' }),
+  createdAt: Timestamp,
+  lastUsedAt: NullableTimestamp,
+});
+export type ApiKey = Static<typeof ApiKey>;

@@ -1,0 +1,142 @@
+/**
+ * Everything that differs between SQLite and PostgreSQL lives here, so services and repositories
+ * write one query code for both.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import {
+  type Expression,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from 'kysely';
+import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
+import pg from 'pg';
+import type { Database } from './database.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface StorageConnection {
+  db: Kysely<Database>;
+  engine: Engine;
+  /** The URL with any password masked, for logs. */
+  description: string;
+  close(): Promise<void>;
+}
+
+export interface ParsedDatabaseUrl {
+  engine: Engine;
+  /** SQLite: the file path (or `:memory:`). PostgreSQL: the connection string without `schema`. */
+  location: string;
+  /** PostgreSQL only: the schema to use (search_path), from `?schema=`. */
+  schema?: string;
+}
+
+export function parseDatabaseUrl(url: string): ParsedDatabaseUrl {
+  if (url.startsWith('sqlite:')) {
+    const location = url.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (!location) throw new Error('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/taskboard.db');
+    return { engine: 'sqlite', location };
+  }
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const parsed = new URL(url);
+    const schema = parsed.searchParams.get('schema') ?? undefined;
+    parsed.searchParams.delete('schema');
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
+      throw new Error(`DATABASE_URL schema "${schema}" must be a lowercase SQL identifier`);
+    }
+    return { engine: 'postgres', location: parsed.toString(), ...(schema ? { schema } : {}) };
+  }
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${maskUrl(url)}")`);
+}
+
+export function maskUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
+}
+
+// PostgreSQL returns int8 (bigint, count(*)) as strings; every such value here fits in a double.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+export function openStorage(url: string, options: { poolSize?: number } = {}): StorageConnection {
+  const parsed = parseDatabaseUrl(url);
+  if (parsed.engine === 'sqlite') {
+    if (parsed.location !== ':memory:') mkdirSync(dirname(resolve(parsed.location)), { recursive: true });
+    const sqlite = new SqliteDatabase(parsed.location);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, engine: 'sqlite', description: `sqlite:${parsed.location}`, close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: parsed.location,
+    max: options.poolSize ?? 10,
+    ...(parsed.schema ? { options: `-c search_path=${parsed.schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', description: maskUrl(url), close: () => db.destroy() };
+}
+
+/**
+ * Engine-specific JSON aggregation, so a card and its parts load in one query on both engines.
+ * Use one level of nesting only: SQLite loses the JSON subtype through a subquery.
+ */
+export function jsonArrayFrom<O>(
+  engine: Engine,
+  expr: Parameters<typeof sqliteJsonArrayFrom<O>>[0],
+): ReturnType<typeof sqliteJsonArrayFrom<O>> {
+  return engine === 'sqlite' ? sqliteJsonArrayFrom(expr) : pgJsonArrayFrom(expr);
+}
+
+/**
+ * SQLite hands JSON aggregates back as text, PostgreSQL as parsed values. We parse only the columns
+ * we built as JSON: a blanket parser would turn a card named "[1]" into an array.
+ */
+export function fromJson<T>(value: T | string): T {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+}
+
+/** Which engine a Kysely instance (or transaction) talks to. */
+export function engineOf(db: Kysely<Database>): Engine {
+  const adapter = db.getExecutor().adapter;
+  return adapter.constructor.name.toLowerCase().includes('sqlite') ? 'sqlite' : 'postgres';
+}
+
+/**
+ * Makes a unique-violation recognisable on both engines, so services can answer 409 instead of 500.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string } | null;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: string } | null;
+  return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/** PostgreSQL only: create a schema (for isolated test databases). */
+export async function createSchema(adminUrl: string, schema: string): Promise<void> {
+  const pool = new pg.Pool({ connectionString: adminUrl, max: 1 });
+  try {
+    await pool.query(`create schema if not exists ${schema}`);
+  } finally {
+    await pool.end();
+  }
+}
+
+export async function dropSchema(adminUrl: string, schema: string): Promise<void> {
+  const pool = new pg.Pool({ connectionString: adminUrl, max: 1 });
+  try {
+    await pool.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await pool.end();
+  }
+}
+
+export type { Expression };
+export { sql };

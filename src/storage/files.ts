@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Attachment bytes on the local disk, under one directory, addressed by a storage key. */
+export class AttachmentFiles {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  private pathOf(key: string): string {
+    const path = resolve(this.root, key);
+    if (!path.startsWith(this.root + sep)) throw new Error(`storage key escapes the upload directory: ${key}`);
+    return path;
+  }
+
+  /**
+   * Streams `source` to a new file and returns its key and size. Writes to a temporary name first so
+   * that a failed or aborted upload never leaves a half file under a real key.
+   */
+  async save(companyId: string, source: Readable): Promise<{ key: string; size: number }> {
+    const key = join(companyId, randomBytes(16).toString('hex'));
+    const path = this.pathOf(key);
+    const partial = `${path}.partial`;
+    await mkdir(resolve(path, '..'), { recursive: true });
+    try {
+      await pipeline(source, createWriteStream(partial, { flags: 'wx' }));
+      // A size limit ends the stream early and marks it truncated instead of failing it.
+      if ((source as Readable & { truncated?: boolean }).truncated) {
+        throw Object.assign(new Error('file too large'), { code: 'FILE_TOO_LARGE' });
+      }
+      await rename(partial, path);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+    const { size } = await stat(path);
+    return { key, size };
+  }
+
+  open(key: string): ReadStream {
+    return createReadStream(this.pathOf(key));
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return stat(this.pathOf(key)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+}

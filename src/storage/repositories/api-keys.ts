@@ -1,0 +1,52 @@
+import type { Executor, NewRow, Row } from '../database.ts';
+
+export type ApiKeyRow = Row<'api_keys'>;
+
+export async function insertApiKey(db: Executor, row: NewRow<'api_keys'>): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+/** The live (not revoked) key with this token hash, with its owner. */
+export async function findLiveKeyByHash(db: Executor, tokenHash: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'user_id', 'last_used_at'])
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findKeyOfUser(db: Executor, userId: string, keyId: string) {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('id', '=', keyId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function listKeysOfUser(db: Executor, userId: string): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function revokeKey(db: Executor, keyId: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function touchKey(db: Executor, keyId: string, at: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+}

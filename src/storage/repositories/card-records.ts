@@ -1,0 +1,135 @@
+import type { Executor } from '../database.ts';
+import { type Engine, fromJson, jsonArrayFrom } from '../dialect.ts';
+
+/**
+ * Loads cards with everything their API record shows (members, labels, attachments, cheers, seen,
+ * checklist and comment ids, checklist counts) in one query, whatever the number of cards.
+ * The parts come back as JSON arrays; `fromJson` reads them the same on both engines.
+ */
+export async function loadCardRows(db: Executor, engine: Engine, cardIds: readonly string[]) {
+  if (cardIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('cards as c')
+    .selectAll('c')
+    .select((eb) => [
+      jsonArrayFrom(
+        engine,
+        eb
+          .selectFrom('card_members as m')
+          .innerJoin('users as u', 'u.id', 'm.user_id')
+          .select(['u.id', 'u.full_name', 'u.photo_url'])
+          .whereRef('m.card_id', '=', 'c.id')
+          .orderBy('m.created_at')
+          .orderBy('u.id'),
+      ).as('members_json'),
+      jsonArrayFrom(
+        engine,
+        eb
+          .selectFrom('card_labels as cl')
+          .innerJoin('labels as l', 'l.id', 'cl.label_id')
+          .innerJoin('label_colors as lc', 'lc.id', 'l.color_id')
+          .select([
+            'l.id',
+            'l.name',
+            'l.creator_id',
+            'l.company_id',
+            'l.team_id',
+            'l.board_id',
+            'l.created_at',
+            'l.updated_at',
+            'l.version',
+            'lc.id as color_id',
+            'lc.name as color_name',
+            'lc.hex as color_hex',
+          ])
+          .whereRef('cl.card_id', '=', 'c.id')
+          .orderBy('cl.created_at')
+          .orderBy('l.id'),
+      ).as('labels_json'),
+      jsonArrayFrom(
+        engine,
+        eb
+          .selectFrom('attachments as a')
+          .innerJoin('users as u', 'u.id', 'a.creator_id')
+          .selectAll('a')
+          .select(['u.full_name as creator_full_name', 'u.photo_url as creator_photo_url'])
+          .whereRef('a.card_id', '=', 'c.id')
+          .where('a.checklist_item_id', 'is', null)
+          .where('a.is_deleted', '=', 0)
+          .orderBy('a.created_at')
+          .orderBy('a.id'),
+      ).as('attachments_json'),
+      jsonArrayFrom(
+        engine,
+        eb
+          .selectFrom('cheers as ch')
+          .innerJoin('users as u', 'u.id', 'ch.creator_id')
+          .selectAll('ch')
+          .select('u.photo_url as creator_photo_url')
+          .whereRef('ch.card_id', '=', 'c.id')
+          .where('ch.primary_type', 'in', ['card', 'attachment'])
+          .orderBy('ch.created_at')
+          .orderBy('ch.id'),
+      ).as('cheers_json'),
+      jsonArrayFrom(
+        engine,
+        eb.selectFrom('card_seen as s').select('s.user_id').whereRef('s.card_id', '=', 'c.id').orderBy('s.seen_at').orderBy('s.user_id'),
+      ).as('seen_json'),
+      jsonArrayFrom(
+        engine,
+        eb
+          .selectFrom('attachment_seen as s')
+          .innerJoin('attachments as a', 'a.id', 's.attachment_id')
+          .select(['s.attachment_id', 's.user_id'])
+          .whereRef('a.card_id', '=', 'c.id')
+          .where('a.is_deleted', '=', 0)
+          .orderBy('s.seen_at')
+          .orderBy('s.user_id'),
+      ).as('attachment_seen_json'),
+      jsonArrayFrom(
+        engine,
+        eb.selectFrom('checklists as k').select('k.id').whereRef('k.card_id', '=', 'c.id').orderBy('k.position').orderBy('k.id'),
+      ).as('checklists_json'),
+      jsonArrayFrom(
+        engine,
+        eb.selectFrom('comments as m').select('m.id').whereRef('m.card_id', '=', 'c.id').orderBy('m.created_at').orderBy('m.id'),
+      ).as('comments_json'),
+      eb
+        .selectFrom('checklist_items as i')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('i.card_id', '=', 'c.id')
+        .as('items_total'),
+      eb
+        .selectFrom('checklist_items as i')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('i.card_id', '=', 'c.id')
+        .where('i.complete_status', '=', 1)
+        .as('items_completed'),
+    ])
+    .where('c.id', 'in', cardIds)
+    .execute();
+
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return cardIds.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    return [
+      {
+        ...row,
+        members: fromJson(row.members_json),
+        labels: fromJson(row.labels_json),
+        attachments: fromJson(row.attachments_json),
+        cheers: fromJson(row.cheers_json),
+        seen: fromJson(row.seen_json).map((s) => s.user_id),
+        attachmentSeen: fromJson(row.attachment_seen_json),
+        checklistIds: fromJson(row.checklists_json).map((k) => k.id),
+        commentIds: fromJson(row.comments_json).map((m) => m.id),
+        itemsTotal: Number(row.items_total ?? 0),
+        itemsCompleted: Number(row.items_completed ?? 0),
+      },
+    ];
+  });
+}
+
+export type CardRow = Awaited<ReturnType<typeof loadCardRows>>[number];
+

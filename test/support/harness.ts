@@ -1,0 +1,135 @@
+/**
+ * Test harness: real databases only. Every integration suite runs once per engine; PostgreSQL runs
+ * get a schema of their own that is dropped afterwards, SQLite runs a file in a temporary folder.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { buildApp, type App } from '../../src/app.ts';
+import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import type { ServiceContext } from '../../src/domain/context.ts';
+import { type AppConfig, loadConfig } from '../../src/plugins/config.ts';
+import type { RateLimiter } from '../../src/plugins/rate-limit.ts';
+import { createSchema, dropSchema, type Engine, openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
+import { migrateToLatest } from '../../src/storage/migrator.ts';
+import { AttachmentFiles } from '../../src/storage/files.ts';
+
+export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
+export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let postgresChecked: Promise<void> | undefined;
+
+/** Fails with a message that says what is missing, instead of a bare ECONNREFUSED. */
+export function requirePostgres(): Promise<void> {
+  postgresChecked ??= (async () => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
+    try {
+      await client.connect();
+      await client.query('select 1');
+    } catch (error) {
+      throw new Error(
+        `PostgreSQL is not reachable at ${POSTGRES_URL} (${(error as Error).message}). ` +
+          'The PostgreSQL half of the integration tests needs it: start PostgreSQL 15+ or set TEST_POSTGRES_URL.',
+      );
+    } finally {
+      await client.end().catch(() => {});
+    }
+  })();
+  return postgresChecked;
+}
+
+export interface TestStorage {
+  storage: StorageConnection;
+  /** The DATABASE_URL that reaches this same database (for a second server instance). */
+  url: string;
+  dispose(): Promise<void>;
+}
+
+export async function openTestStorage(engine: Engine): Promise<TestStorage> {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'taskboard-test-'));
+    const url = `sqlite:${join(dir, 'test.db')}`;
+    const storage = openStorage(url);
+    await migrateToLatest(storage.db);
+    return {
+      storage,
+      url,
+      async dispose() {
+        await storage.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  await requirePostgres();
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  await createSchema(POSTGRES_URL, schema);
+  const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}`;
+  const storage = openStorage(url);
+  await migrateToLatest(storage.db);
+  return {
+    storage,
+    url,
+    async dispose() {
+      await storage.close();
+      await dropSchema(POSTGRES_URL, schema);
+    },
+  };
+}
+
+export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  const base = loadConfig({ LOG_LEVEL: 'silent' });
+  return { ...base, uploadDir: mkdtempSync(join(tmpdir(), 'taskboard-uploads-')), ...overrides };
+}
+
+export interface TestApp {
+  app: App;
+  engine: Engine;
+  storage: StorageConnection;
+  config: AppConfig;
+  services: ServiceContext;
+  /** A company with a team whose owner holds `token`. */
+  tenant: BootstrapResult;
+  dispose(): Promise<void>;
+}
+
+/** Builds the real app over a fresh database of `engine`, with one bootstrapped tenant. */
+export async function buildTestApp(
+  engine: Engine,
+  options: { config?: Partial<AppConfig>; rateLimiter?: RateLimiter | null } = {},
+): Promise<TestApp> {
+  const test = await openTestStorage(engine);
+  const config = testConfig(options.config);
+  const app = await buildApp({ config, storage: test.storage, rateLimiter: options.rateLimiter ?? null, logger: false });
+  await app.ready();
+  const services = app.services;
+  const tenant = await bootstrap(services, { company: 'Acme', team: 'Core', email: 'owner@acme.test', fullName: 'Olive Owner' });
+  return {
+    app,
+    engine,
+    storage: test.storage,
+    config,
+    services,
+    tenant,
+    async dispose() {
+      await app.close();
+      await test.dispose();
+      rmSync(config.uploadDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A service context over a test storage, for service-level tests without HTTP. */
+export function serviceContext(storage: StorageConnection, uploadDir?: string): ServiceContext {
+  return {
+    db: storage.db,
+    engine: storage.engine,
+    files: new AttachmentFiles(uploadDir ?? mkdtempSync(join(tmpdir(), 'taskboard-uploads-'))),
+  };
+}
+
+export function bearer(token: string) {
+  return { authorization: `Bearer ${token}` };
+}
