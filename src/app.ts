@@ -36,6 +36,8 @@ export async function buildApp(options: BuildOptions) {
     ajv: undefined,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // JSON (and multipart where a route reads files) only: any other body type is a 415.
+  app.removeContentTypeParser('text/plain');
   await app.register(errors);
   await app.register(validation);
   await app.register(cors, {

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
 
 /**
  * The Kysely view of the schema, shared by SQLite and PostgreSQL.
@@ -112,6 +112,7 @@ export interface LabelTable {
   version: number;
 }
 
+/** Columns with a database default are `Generated`: optional on insert. */
 export interface CardTable {
   id: string;
   company_id: string;
@@ -119,28 +120,28 @@ export interface CardTable {
   board_id: string;
   list_id: string;
   name: string;
-  description: string;
-  cover: string;
+  description: Generated<string>;
+  cover: Generated<string>;
   creator_id: string;
   position: number;
   start_date: string | null;
   due_date: string | null;
-  complete_status: Flag;
-  complete_type: string;
+  complete_status: Generated<Flag>;
+  complete_type: Generated<string>;
   complete_set_at: string | null;
   complete_updated_at: string | null;
-  notified_start_one_hour: Flag;
-  notified_start_one_day: Flag;
-  notified_due_one_hour: Flag;
-  notified_due_one_day: Flag;
-  archived: Flag;
-  archived_at: string | null;
-  is_public: Flag;
-  workload_value: number | null;
-  workload_measurement: string;
+  notified_start_one_hour: Generated<Flag>;
+  notified_start_one_day: Generated<Flag>;
+  notified_due_one_hour: Generated<Flag>;
+  notified_due_one_day: Generated<Flag>;
+  archived: Generated<Flag>;
+  archived_at: Generated<string | null>;
+  is_public: Generated<Flag>;
+  workload_value: Generated<number | null>;
+  workload_measurement: Generated<string>;
   created_at: string;
   updated_at: string;
-  version: number;
+  version: Generated<number>;
 }
 
 export interface CardMemberTable {
@@ -277,12 +278,14 @@ export interface AttachmentSeenTable {
   seen_at: string;
 }
 
-export interface RateLimitHitTable {
-  id: string;
+/** One rate-limit bucket (API key × route) and its sliding log. */
+export interface RateLimitBucketTable {
   /** `<apiKeyId> <METHOD> <route template>` */
   bucket: string;
-  /** Epoch milliseconds when the request was admitted. */
-  admitted_at: number;
+  /** Epoch ms of the admitted requests still inside the window, ascending, comma-separated. */
+  hits: Generated<string>;
+  /** Epoch ms of the newest admitted request; once a window older, the row is swept. */
+  last_hit_at: Generated<number>;
 }
 
 export interface Database {
@@ -308,7 +311,7 @@ export interface Database {
   cheers: CheerTable;
   attachments: AttachmentTable;
   attachment_seen: AttachmentSeenTable;
-  rate_limit_hits: RateLimitHitTable;
+  rate_limit_buckets: RateLimitBucketTable;
 }
 
 /** What every repository function takes first: the database or a transaction. */

@@ -55,3 +55,9 @@ export class UnauthorizedError extends DomainError {
     super(401, 'unauthorized', message);
   }
 }
+
+export class PayloadTooLargeError extends DomainError {
+  constructor(message: string) {
+    super(413, 'payload_too_large', message);
+  }
+}

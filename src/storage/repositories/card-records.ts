@@ -1,6 +1,19 @@
 import type { Executor } from '../database.ts';
 import { type Engine, fromJson, jsonArrayFrom } from '../dialect.ts';
 
+// SQLite's json_object needs the columns named one by one (no selectAll in a JSON subquery).
+const ATTACHMENT_COLUMNS = [
+  'a.id', 'a.company_id', 'a.team_id', 'a.card_id', 'a.checklist_item_id', 'a.kind', 'a.name', 'a.original_name',
+  'a.link_url', 'a.storage_key', 'a.mime_type', 'a.size_bytes', 'a.creator_id', 'a.is_deleted', 'a.deleted_at',
+  'a.created_at', 'a.updated_at', 'a.version',
+] as const;
+
+const CHEER_COLUMNS = [
+  'ch.id', 'ch.company_id', 'ch.team_id', 'ch.content', 'ch.creator_id', 'ch.receiver_id', 'ch.primary_type',
+  'ch.primary_id', 'ch.secondary_type', 'ch.secondary_id', 'ch.card_id', 'ch.comment_id', 'ch.feature_type',
+  'ch.is_notified', 'ch.notification', 'ch.created_at', 'ch.updated_at', 'ch.version',
+] as const;
+
 /**
  * Loads cards with everything their API record shows (members, labels, attachments, cheers, seen,
  * checklist and comment ids, checklist counts) in one query, whatever the number of cards.
@@ -51,8 +64,7 @@ export async function loadCardRows(db: Executor, engine: Engine, cardIds: readon
         eb
           .selectFrom('attachments as a')
           .innerJoin('users as u', 'u.id', 'a.creator_id')
-          .selectAll('a')
-          .select(['u.full_name as creator_full_name', 'u.photo_url as creator_photo_url'])
+          .select([...ATTACHMENT_COLUMNS, 'u.full_name as creator_full_name', 'u.photo_url as creator_photo_url'])
           .whereRef('a.card_id', '=', 'c.id')
           .where('a.checklist_item_id', 'is', null)
           .where('a.is_deleted', '=', 0)
@@ -64,8 +76,7 @@ export async function loadCardRows(db: Executor, engine: Engine, cardIds: readon
         eb
           .selectFrom('cheers as ch')
           .innerJoin('users as u', 'u.id', 'ch.creator_id')
-          .selectAll('ch')
-          .select('u.photo_url as creator_photo_url')
+          .select([...CHEER_COLUMNS, 'u.photo_url as creator_photo_url'])
           .whereRef('ch.card_id', '=', 'c.id')
           .where('ch.primary_type', 'in', ['card', 'attachment'])
           .orderBy('ch.created_at')

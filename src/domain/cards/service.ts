@@ -1,0 +1,140 @@
+import type { Card } from '../../schemas/records.ts';
+import type { Executor } from '../../storage/database.ts';
+import { loadCardRows } from '../../storage/repositories/card-records.ts';
+import * as cards from '../../storage/repositories/cards.ts';
+import type { ServiceContext } from '../context.ts';
+import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { NotFoundError, ValidationError, type ErrorDetail } from '../shared/errors.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+import { place, type PositionRequest } from '../shared/positions.ts';
+import { toCard } from './records.ts';
+
+/** The card's full API record. */
+export async function loadCard(ctx: ServiceContext, cardId: string, db: Executor = ctx.db): Promise<Card> {
+  const [row] = await loadCardRows(db, ctx.engine, [cardId]);
+  if (!row) throw new NotFoundError('Card');
+  return toCard(row);
+}
+
+/** The card row when the caller reaches it (and it matches the request's scope), else 404. */
+export async function reachableCard(db: Executor, caller: Caller, cardId: string, scope: Scope) {
+  return requireReach(caller, await cards.findCard(db, cardId), 'Card', scope);
+}
+
+/** Get Card Details: the record, with the caller added to `seen` the first time it looks. */
+export async function getCardDetails(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope): Promise<Card> {
+  const card = await loadCard(ctx, cardId);
+  requireReach(caller, { company_id: card.company, team_id: card.team }, 'Card', scope);
+  if (card.seen.includes(caller.userId)) return card;
+  await ctx.db.transaction().execute(async (trx) => {
+    if (await cards.addSeen(trx, cardId, caller.userId, nowIso())) await cards.recordCardChange(trx, cardId, nowIso());
+  });
+  return loadCard(ctx, cardId);
+}
+
+export interface NewCard {
+  list: string;
+  name: string;
+  position?: PositionRequest | undefined;
+  description?: string | undefined;
+  startDate?: string | null | undefined;
+  dueDate?: string | null | undefined;
+}
+
+/** Normalises a date to the record's timestamp form; checks that due is not before start. */
+export function checkDates(startDate: string | null | undefined, dueDate: string | null | undefined) {
+  const normalise = (value: string | null | undefined, field: string) => {
+    if (value === undefined || value === null) return value;
+    const time = Date.parse(value);
+    if (Number.isNaN(time)) throw new ValidationError(`${field} is not a date`, [{ field: `body.${field}`, message: 'must be an ISO 8601 date-time' }]);
+    return new Date(time).toISOString();
+  };
+  const start = normalise(startDate, 'startDate');
+  const due = normalise(dueDate, 'dueDate');
+  if (start && due && due < start) {
+    throw new ValidationError('dueDate must not be before startDate', [{ field: 'body.dueDate', message: 'must not be before startDate' }]);
+  }
+  return { start, due };
+}
+
+export async function createCard(ctx: ServiceContext, caller: Caller, scope: Scope, input: NewCard): Promise<Card> {
+  const { start, due } = checkDates(input.startDate, input.dueDate);
+  const id = newId();
+  await ctx.db.transaction().execute(async (trx) => {
+    const list = requireReach(
+      caller,
+      await trx.selectFrom('lists').select(['id', 'board_id', 'company_id', 'team_id']).where('id', '=', input.list).executeTakeFirst(),
+      'List',
+      scope,
+    );
+    const siblings = await cards.cardPositionsInList(trx, list.id);
+    const placement = place(
+      siblings.map((s) => s.position),
+      input.position,
+    );
+    if (placement.renumbered) {
+      for (const [i, sibling] of siblings.entries()) await cards.setCardPosition(trx, sibling.id, placement.renumbered[i] as number);
+    }
+    const now = nowIso();
+    await cards.insertCard(trx, {
+      id,
+      company_id: list.company_id,
+      team_id: list.team_id,
+      board_id: list.board_id,
+      list_id: list.id,
+      name: input.name.trim(),
+      description: input.description ?? '',
+      creator_id: caller.userId,
+      position: placement.position,
+      start_date: start ?? null,
+      due_date: due ?? null,
+      complete_set_at: now,
+      complete_updated_at: now,
+      created_at: now,
+      updated_at: now,
+      version: 0,
+    });
+  });
+  return loadCard(ctx, id);
+}
+
+/**
+ * Toggles every label of the request on the card, all or none: each is added if absent, removed if
+ * present. Every id must name a label of the card's board; the first that does not rejects the
+ * whole request. One request is one change of the card (`__v` + 1).
+ */
+export async function toggleLabels(
+  ctx: ServiceContext,
+  caller: Caller,
+  cardId: string,
+  scope: Scope,
+  labelIds: readonly string[],
+): Promise<Card> {
+  const duplicates: ErrorDetail[] = [];
+  labelIds.forEach((id, index) => {
+    if (labelIds.indexOf(id) !== index) duplicates.push({ field: `body.labels[${index}]`, index, message: `label ${id} is listed twice` });
+  });
+  if (duplicates.length) throw new ValidationError('Each label may appear once per request', duplicates);
+
+  return ctx.db.transaction().execute(async (trx) => {
+    const card = await reachableCard(trx, caller, cardId, scope);
+    // Taking the card's row lock first serialises concurrent toggles of this card.
+    await cards.recordCardChange(trx, cardId, nowIso());
+    const onBoard = new Set(
+      (
+        await trx.selectFrom('labels').select('id').where('board_id', '=', card.board_id).where('id', 'in', labelIds).execute()
+      ).map((l) => l.id),
+    );
+    const unknown = labelIds.flatMap((id, index) =>
+      onBoard.has(id) ? [] : [{ field: `body.labels[${index}]`, index, message: `no label ${id} on this card's board` }],
+    );
+    if (unknown.length) throw new ValidationError(`Unknown label: ${unknown.map((u) => labelIds[u.index]).join(', ')}`, unknown);
+
+    const present = new Set(await cards.cardLabelIds(trx, cardId));
+    const now = nowIso();
+    await cards.removeCardLabels(trx, cardId, labelIds.filter((id) => present.has(id)));
+    await cards.addCardLabels(trx, cardId, labelIds.filter((id) => !present.has(id)), now);
+    // Read inside the transaction: the answer shows the card exactly as this request left it.
+    return loadCard(ctx, cardId, trx);
+  });
+}

@@ -1,0 +1,40 @@
+import { Type } from 'typebox';
+import { Id, Name, ScopeQuery } from './common.ts';
+
+export const PositionRequest = Type.Union([Type.Integer({ minimum: 0 }), Type.Literal('top'), Type.Literal('bottom')], {
+  description: 'an index in the target collection, or "top" / "bottom"',
+});
+
+export const CardParams = Type.Object({ cardId: Id }, { additionalProperties: false });
+export const CardAttachmentParams = Type.Object({ cardId: Id, attachmentId: Id }, { additionalProperties: false });
+
+export const DateOrNull = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+export const CreateCardBody = Type.Object(
+  {
+    list: Id,
+    name: Name,
+    position: Type.Optional(PositionRequest),
+    description: Type.Optional(Type.String({ maxLength: 100_000 })),
+    startDate: Type.Optional(DateOrNull),
+    dueDate: Type.Optional(DateOrNull),
+  },
+  { additionalProperties: false },
+);
+
+export const ToggleLabelsBody = Type.Object(
+  { labels: Type.Array(Id, { minItems: 1, maxItems: 100, description: 'label ids of the card\'s board' }) },
+  { additionalProperties: false },
+);
+
+export const RenameBody = Type.Object({ name: Name }, { additionalProperties: false });
+
+export const LinkBody = Type.Object(
+  {
+    url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 }),
+    name: Type.Optional(Name),
+  },
+  { additionalProperties: false },
+);
+
+export { ScopeQuery };

@@ -1,0 +1,73 @@
+import type { Executor, NewRow, Row } from '../database.ts';
+
+export type CardTableRow = Row<'cards'>;
+
+export async function findCard(db: Executor, id: string): Promise<CardTableRow | undefined> {
+  return db.selectFrom('cards').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertCard(db: Executor, row: NewRow<'cards'>): Promise<void> {
+  await db.insertInto('cards').values(row).execute();
+}
+
+/**
+ * Records one change to a card: `__v` + 1 and `updatedAt`. Run first in a transaction, it also takes
+ * the card's row lock (PostgreSQL) so concurrent changes to one card apply one after another.
+ */
+export async function recordCardChange(db: Executor, id: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('cards')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Positions of a list's cards in order, optionally leaving one card out (the one being placed). */
+export async function cardPositionsInList(db: Executor, listId: string, except?: string): Promise<{ id: string; position: number }[]> {
+  let query = db.selectFrom('cards').select(['id', 'position']).where('list_id', '=', listId);
+  if (except) query = query.where('id', '!=', except);
+  return query.orderBy('position').orderBy('id').execute();
+}
+
+export async function setCardPosition(db: Executor, id: string, position: number): Promise<void> {
+  await db.updateTable('cards').set({ position }).where('id', '=', id).execute();
+}
+
+export async function hasSeen(db: Executor, cardId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('card_seen')
+    .select('user_id')
+    .where('card_id', '=', cardId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Adds the user to the card's `seen`; false when it was there already. */
+export async function addSeen(db: Executor, cardId: string, userId: string, at: string): Promise<boolean> {
+  const result = await db
+    .insertInto('card_seen')
+    .values({ card_id: cardId, user_id: userId, seen_at: at })
+    .onConflict((oc) => oc.columns(['card_id', 'user_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export async function cardLabelIds(db: Executor, cardId: string): Promise<string[]> {
+  const rows = await db.selectFrom('card_labels').select('label_id').where('card_id', '=', cardId).execute();
+  return rows.map((r) => r.label_id);
+}
+
+export async function addCardLabels(db: Executor, cardId: string, labelIds: readonly string[], at: string): Promise<void> {
+  if (labelIds.length === 0) return;
+  await db
+    .insertInto('card_labels')
+    .values(labelIds.map((label_id) => ({ card_id: cardId, label_id, created_at: at })))
+    .execute();
+}
+
+export async function removeCardLabels(db: Executor, cardId: string, labelIds: readonly string[]): Promise<void> {
+  if (labelIds.length === 0) return;
+  await db.deleteFrom('card_labels').where('card_id', '=', cardId).where('label_id', 'in', labelIds).execute();
+}

@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Value from 'typebox/value';
+import { bootstrap } from '../../src/domain/account/bootstrap.ts';
+import { authenticate } from '../../src/domain/account/service.ts';
+import { createCard } from '../../src/domain/cards/service.ts';
+import { Card } from '../../src/schemas/records.ts';
+import { multipart, seedBoard } from '../support/fixtures.ts';
+import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+for (const engine of ENGINES) {
+  describe(`Card attachments [${engine}]`, () => {
+    let t: TestApp;
+    let listId: string;
+    const content = Buffer.from('%PDF-1.7 quarterly plan\n'.repeat(200));
+
+    before(async () => {
+      t = await buildTestApp(engine, { config: { maxUploadBytes: 64 * 1024 } });
+      listId = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
+    });
+    after(() => t.dispose());
+
+    const newCard = async () => {
+      const caller = await authenticate(t.services, t.tenant.apiKey);
+      return (await createCard(t.services, caller, {}, { list: listId, name: 'With files' }))._id;
+    };
+    const upload = (cardId: string, name?: string, token = t.tenant.apiKey, bytes = content) => {
+      const form = multipart(name === undefined ? {} : { name }, { filename: 'plan.pdf', contentType: 'application/pdf', content: bytes });
+      return t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments`, headers: { ...bearer(token), ...form.headers }, payload: form.payload });
+    };
+    const rename = (cardId: string, attachmentId: string, body: unknown, token = t.tenant.apiKey) =>
+      t.app.inject({ method: 'PATCH', url: `/api/v1/cards/${cardId}/attachments/${attachmentId}`, headers: bearer(token), payload: body as object });
+
+    it('uploads a file: the bytes are stored, the type and original name kept, and it downloads again', async () => {
+      const cardId = await newCard();
+      const res = await upload(cardId, 'Q3 plan');
+      assert.equal(res.statusCode, 201, res.body);
+      const { attachment, card } = res.json();
+      assert.ok(Value.Check(Card, card));
+      assert.equal(attachment.name, 'Q3 plan');
+      assert.equal(attachment.originalName, 'plan.pdf');
+      assert.equal(attachment.mimeType, 'application/pdf');
+      assert.equal(attachment.type, 'file');
+      assert.equal(attachment.size, content.length);
+      assert.equal(attachment.isDeleted, false);
+      assert.equal(attachment.creator._id, t.tenant.userId);
+      assert.equal(attachment.creator.fullName, 'Olive Owner');
+      assert.deepEqual(card.attachments.map((a: { _id: string }) => a._id), [attachment._id]);
+      assert.equal(card.__v, 1);
+      const stored = filesUnder(t.config.uploadDir);
+      assert.equal(stored.length, 1);
+      assert.deepEqual(readFileSync(stored[0] as string), content);
+
+      const download = await t.app.inject({ method: 'GET', url: attachment.url, headers: bearer(t.tenant.apiKey) });
+      assert.equal(download.statusCode, 200);
+      assert.equal(download.headers['content-type'], 'application/pdf');
+      assert.match(String(download.headers['content-disposition']), /filename\*=UTF-8''Q3%20plan/);
+      assert.deepEqual(download.rawPayload, content);
+    });
+
+    it('renames an attachment: {message, card} with the new name; attachment and card __v grow', async () => {
+      const cardId = await newCard();
+      const { attachment } = (await upload(cardId)).json();
+      assert.equal(attachment.name, 'plan.pdf');
+      const res = await rename(cardId, attachment._id, { name: '  Final plan.pdf ' });
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json();
+      assert.equal(typeof body.message, 'string');
+      assert.ok(Value.Check(Card, body.card));
+      const renamed = body.card.attachments.find((a: { _id: string }) => a._id === attachment._id);
+      assert.equal(renamed.name, 'Final plan.pdf');
+      assert.equal(renamed.__v, attachment.__v + 1);
+      assert.equal(renamed.originalName, 'plan.pdf');
+      assert.equal(body.card.__v, 2);
+      const row = await t.services.db.selectFrom('attachments').select('name').where('id', '=', attachment._id).executeTakeFirstOrThrow();
+      assert.equal(row.name, 'Final plan.pdf');
+    });
+
+    it('rejects bad names and unknown fields with 400, and changes nothing', async () => {
+      const cardId = await newCard();
+      const { attachment } = (await upload(cardId)).json();
+      for (const body of [{ name: '' }, { name: '   ' }, { name: 5 }, {}, { name: 'x', url: 'y' }, { name: 'x'.repeat(513) }]) {
+        const res = await rename(cardId, attachment._id, body);
+        assert.equal(res.statusCode, 400, JSON.stringify(body));
+        assert.equal(res.json().code, 'validation_failed');
+      }
+      const malformed = await rename(cardId, 'nope', { name: 'x' });
+      assert.equal(malformed.statusCode, 400);
+      const row = await t.services.db.selectFrom('attachments').select(['name', 'version']).where('id', '=', attachment._id).executeTakeFirstOrThrow();
+      assert.deepEqual(row, { name: 'plan.pdf', version: 0 });
+    });
+
+    it('renaming a deleted attachment, or one of another card, is a 404', async () => {
+      const cardA = await newCard();
+      const cardB = await newCard();
+      const { attachment } = (await upload(cardA)).json();
+      const elsewhere = await rename(cardB, attachment._id, { name: 'moved?' });
+      assert.equal(elsewhere.statusCode, 404);
+      assert.equal(elsewhere.json().code, 'not_found');
+
+      const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/cards/${cardA}/attachments/${attachment._id}`, headers: bearer(t.tenant.apiKey) });
+      assert.equal(deleted.statusCode, 200);
+      assert.deepEqual(deleted.json().card.attachments, []);
+      const again = await rename(cardA, attachment._id, { name: 'too late' });
+      assert.equal(again.statusCode, 404);
+      const deleteAgain = await t.app.inject({ method: 'DELETE', url: `/api/v1/cards/${cardA}/attachments/${attachment._id}`, headers: bearer(t.tenant.apiKey) });
+      assert.equal(deleteAgain.statusCode, 404);
+      // the record is kept as deleted and its file stays until the record is purged
+      const row = await t.services.db.selectFrom('attachments').select(['is_deleted', 'storage_key', 'name']).where('id', '=', attachment._id).executeTakeFirstOrThrow();
+      assert.equal(row.is_deleted, 1);
+      assert.equal(row.name, 'plan.pdf');
+      assert.ok(await t.services.files.exists(row.storage_key as string));
+      const download = await t.app.inject({ method: 'GET', url: attachment.url, headers: bearer(t.tenant.apiKey) });
+      assert.equal(download.statusCode, 404);
+    });
+
+    it("another company's key gets 404 on upload, download, rename and delete, and nothing changes", async () => {
+      const cardId = await newCard();
+      const { attachment } = (await upload(cardId)).json();
+      const other = await bootstrap(t.services, { company: 'Else', team: 'T', email: 'e@else.test', fullName: 'E' });
+      const before = filesUnder(t.config.uploadDir).length;
+      assert.equal((await upload(cardId, 'x', other.apiKey)).statusCode, 404);
+      assert.equal(filesUnder(t.config.uploadDir).length, before, 'a refused upload leaves no file');
+      assert.equal((await t.app.inject({ method: 'GET', url: attachment.url, headers: bearer(other.apiKey) })).statusCode, 404);
+      assert.equal((await rename(cardId, attachment._id, { name: 'pwned' }, other.apiKey)).statusCode, 404);
+      const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/cards/${cardId}/attachments/${attachment._id}`, headers: bearer(other.apiKey) });
+      assert.equal(del.statusCode, 404);
+      const row = await t.services.db.selectFrom('attachments').select(['name', 'is_deleted']).where('id', '=', attachment._id).executeTakeFirstOrThrow();
+      assert.deepEqual(row, { name: 'plan.pdf', is_deleted: 0 });
+    });
+
+    it('refuses a file over the size limit with 413 and keeps no record and no file', async () => {
+      const cardId = await newCard();
+      const before = filesUnder(t.config.uploadDir).length;
+      const res = await upload(cardId, 'big', t.tenant.apiKey, Buffer.alloc(65 * 1024, 1));
+      assert.equal(res.statusCode, 413, res.body);
+      assert.equal(res.json().code, 'payload_too_large');
+      assert.equal(filesUnder(t.config.uploadDir).length, before);
+      const rows = await t.services.db.selectFrom('attachments').select('id').where('card_id', '=', cardId).execute();
+      assert.equal(rows.length, 0);
+    });
+
+    it('attaches a link from JSON, and refuses a form without a file or with unknown fields', async () => {
+      const cardId = await newCard();
+      const link = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/cards/${cardId}/attachments`,
+        headers: bearer(t.tenant.apiKey),
+        payload: { url: 'https://example.com/spec', name: 'Spec' },
+      });
+      assert.equal(link.statusCode, 201, link.body);
+      assert.equal(link.json().attachment.type, 'link');
+      assert.equal(link.json().attachment.url, 'https://example.com/spec');
+      const badLink = await t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments`, headers: bearer(t.tenant.apiKey), payload: { url: 'javascript:alert(1)' } });
+      assert.equal(badLink.statusCode, 400);
+      const noFile = multipart({ name: 'x' });
+      const res = await t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments`, headers: { ...bearer(t.tenant.apiKey), ...noFile.headers }, payload: noFile.payload });
+      assert.equal(res.statusCode, 400);
+      const extra = multipart({ color: 'red' }, { filename: 'a.txt', contentType: 'text/plain', content: Buffer.from('a') });
+      const res2 = await t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments`, headers: { ...bearer(t.tenant.apiKey), ...extra.headers }, payload: extra.payload });
+      assert.equal(res2.statusCode, 400);
+      const text = await t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments`, headers: { ...bearer(t.tenant.apiKey), 'content-type': 'text/plain' }, payload: 'hello' });
+      assert.equal(text.statusCode, 415);
+      assert.equal(text.json().code, 'unsupported_media_type');
+    });
+  });
+}

@@ -1,0 +1,59 @@
+/** Test data made through the real storage, for suites that need a board before its routes exist. */
+import { randomBytes } from 'node:crypto';
+import type { ServiceContext } from '../../src/domain/context.ts';
+import { newId, nowIso } from '../../src/domain/shared/ids.ts';
+
+export interface BoardFixture {
+  boardId: string;
+  listIds: string[];
+  labelIds: string[];
+}
+
+export async function seedBoard(
+  ctx: ServiceContext,
+  tenant: { companyId: string; teamId: string; userId: string },
+  options: { lists?: number; labels?: number } = {},
+): Promise<BoardFixture> {
+  const now = nowIso();
+  const owner = { company_id: tenant.companyId, team_id: tenant.teamId, creator_id: tenant.userId, created_at: now, updated_at: now, version: 0 };
+  const boardId = newId();
+  await ctx.db.insertInto('boards').values({ id: boardId, name: 'Board', ...owner }).execute();
+  const listIds = Array.from({ length: options.lists ?? 1 }, () => newId());
+  if (listIds.length) {
+    await ctx.db
+      .insertInto('lists')
+      .values(listIds.map((id, i) => ({ id, board_id: boardId, name: `List ${i}`, position: (i + 1) * 1024, ...owner })))
+      .execute();
+  }
+  const labelIds = Array.from({ length: options.labels ?? 0 }, () => newId());
+  if (labelIds.length) {
+    await ctx.db
+      .insertInto('labels')
+      .values(labelIds.map((id, i) => ({ id, board_id: boardId, name: `Label ${i}`, color_id: '000000000000000000000001', ...owner })))
+      .execute();
+  }
+  return { boardId, listIds, labelIds };
+}
+
+/** A multipart/form-data body as a browser or curl would send it. */
+export function multipart(
+  fields: Record<string, string>,
+  file?: { field?: string; filename: string; contentType: string; content: Buffer },
+) {
+  const boundary = `----taskboard${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  if (file) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+      ),
+      file.content,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
