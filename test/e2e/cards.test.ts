@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Value from 'typebox/value';
+import { bootstrap } from '../../src/domain/account/bootstrap.ts';
+import { Card } from '../../src/schemas/records.ts';
+import { seedBoard } from '../support/fixtures.ts';
+import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+
+for (const engine of ENGINES) {
+  describe(`Create Card and Get Card Details [${engine}]`, () => {
+    let t: TestApp;
+    let listId: string;
+    before(async () => {
+      t = await buildTestApp(engine);
+      listId = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
+    });
+    after(() => t.dispose());
+
+    const create = (body: Record<string, unknown>, token = t.tenant.apiKey) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/cards', headers: bearer(token), payload: body });
+    const get = (cardId: string, token = t.tenant.apiKey, query = '') =>
+      t.app.inject({ method: 'GET', url: `/api/v1/cards/${cardId}${query}`, headers: bearer(token) });
+
+    it('creates a card (201) with the full record, in the list and board of `list`', async () => {
+      const res = await create({ list: listId, name: ' Write spec ', description: 'd', startDate: '2026-12-01T09:00:00Z', dueDate: '2026-12-02T09:00:00.000Z' });
+      assert.equal(res.statusCode, 201, res.body);
+      const card = res.json().card;
+      assert.ok(Value.Check(Card, card));
+      assert.equal(card.name, 'Write spec');
+      assert.equal(card.list, listId);
+      assert.equal(card.company, t.tenant.companyId);
+      assert.equal(card.team, t.tenant.teamId);
+      assert.equal(card.creator, t.tenant.userId);
+      assert.equal(card.startDate, '2026-12-01T09:00:00.000Z');
+      assert.equal(card.__v, 0);
+    });
+
+    it('places cards at top, bottom or an index', async () => {
+      const list = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
+      const a = (await create({ list, name: 'a' })).json().card;
+      const b = (await create({ list, name: 'b', position: 'top' })).json().card;
+      const c = (await create({ list, name: 'c', position: 1 })).json().card;
+      const d = (await create({ list, name: 'd', position: 'bottom' })).json().card;
+      const order = [a, b, c, d].sort((x, y) => x.position - y.position).map((x) => x.name);
+      assert.deepEqual(order, ['b', 'c', 'a', 'd']);
+    });
+
+    it('refuses bad input with 400 and a foreign list with 404', async () => {
+      for (const body of [
+        { name: 'no list' },
+        { list: listId },
+        { list: listId, name: '' },
+        { list: 'xyz', name: 'n' },
+        { list: listId, name: 'n', color: 'red' },
+        { list: listId, name: 'n', dueDate: 'tomorrow' },
+        { list: listId, name: 'n', startDate: '2026-12-02T00:00:00Z', dueDate: '2026-12-01T00:00:00Z' },
+        { list: listId, name: 'n', position: -1 },
+      ]) {
+        const res = await create(body);
+        assert.equal(res.statusCode, 400, JSON.stringify(body));
+        assert.equal(res.json().code, 'validation_failed');
+      }
+      const other = await bootstrap(t.services, { company: 'O', team: 'T', email: 'o@o.test', fullName: 'O' });
+      const res = await create({ list: listId, name: 'sneaky' }, other.apiKey);
+      assert.equal(res.statusCode, 404);
+      const count = await t.services.db.selectFrom('cards').select((eb) => eb.fn.countAll<number>().as('n')).where('name', '=', 'sneaky').executeTakeFirstOrThrow();
+      assert.equal(Number(count.n), 0);
+    });
+
+    it('Get Card Details adds the caller to seen once', async () => {
+      const card = (await create({ list: listId, name: 'seen' })).json().card;
+      assert.deepEqual(card.seen, []);
+      const first = await get(card._id);
+      assert.equal(first.statusCode, 200);
+      assert.deepEqual(first.json().card.seen, [t.tenant.userId]);
+      assert.equal(first.json().card.__v, 1);
+      const second = await get(card._id, t.tenant.apiKey, `?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`);
+      assert.deepEqual(second.json().card.seen, [t.tenant.userId]);
+      assert.equal(second.json().card.__v, 1);
+    });
+
+    it("hides another company's card (404) and checks the scope", async () => {
+      const card = (await create({ list: listId, name: 'private' })).json().card;
+      const other = await bootstrap(t.services, { company: 'P', team: 'T', email: 'p@p.test', fullName: 'P' });
+      assert.equal((await get(card._id, other.apiKey)).statusCode, 404);
+      assert.equal((await get(card._id, t.tenant.apiKey, `?teamId=${other.teamId}`)).statusCode, 404);
+      assert.equal((await get('ffffffffffffffffffffffff')).statusCode, 404);
+      assert.equal((await get('FFFF')).statusCode, 400);
+      const row = await t.services.db.selectFrom('card_seen').select('user_id').where('card_id', '=', card._id).execute();
+      assert.deepEqual(row, []);
+    });
+  });
+}

@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { hashToken, looksLikeToken, newToken, tokenPrefix } from '../../src/domain/account/tokens.ts';
+import { isId, newId } from '../../src/domain/shared/ids.ts';
+
+describe('ids and tokens', () => {
+  it('makes 24-hex ids that start with the creation second', () => {
+    const at = Date.UTC(2026, 10, 21, 9, 30);
+    const id = newId(at);
+    assert.ok(isId(id));
+    assert.equal(Number.parseInt(id.slice(0, 8), 16), at / 1000);
+    assert.notEqual(newId(at), id);
+    assert.equal(isId('ABCDEFabcdef012345678901'), false);
+  });
+
+  it('makes tokens that are recognisable, unique, and hashed one way', () => {
+    const token = newToken();
+    assert.ok(looksLikeToken(token));
+    assert.notEqual(newToken(), token);
+    assert.match(hashToken(token), /^[0-9a-f]{64}$/);
+    assert.ok(!hashToken(token).includes(token));
+    assert.ok(token.startsWith(tokenPrefix(token)));
+    assert.equal(looksLikeToken('tb_short'), false);
+  });
+});
