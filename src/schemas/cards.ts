@@ -1,9 +1,5 @@
 import { Type } from 'typebox';
-import { Id, Name, ScopeQuery } from './common.ts';
-
-export const PositionRequest = Type.Union([Type.Integer({ minimum: 0 }), Type.Literal('top'), Type.Literal('bottom')], {
-  description: 'an index in the target collection, or "top" / "bottom"',
-});
+import { Id, Name, PositionRequest, ScopeQuery } from './common.ts';
 
 export const CardParams = Type.Object({ cardId: Id }, { additionalProperties: false });
 export const CardAttachmentParams = Type.Object({ cardId: Id, attachmentId: Id }, { additionalProperties: false });

@@ -43,3 +43,8 @@ export function errorResponses(...statuses: number[]) {
   const all = new Set([400, 401, 404, 429, ...statuses]);
   return Object.fromEntries([...all].map((status) => [status, ErrorBody]));
 }
+
+/** Where an item goes: an index in the target collection (0 = first), or "top" / "bottom". */
+export const PositionRequest = Type.Union([Type.Integer({ minimum: 0 }), Type.Literal('top'), Type.Literal('bottom')], {
+  description: 'an index in the collection (0 is the first place; past the end means the bottom), or "top" / "bottom"',
+});

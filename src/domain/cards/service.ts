@@ -2,6 +2,7 @@ import type { Card } from '../../schemas/records.ts';
 import type { Executor } from '../../storage/database.ts';
 import { loadCardRows } from '../../storage/repositories/card-records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
+import { findListById } from '../../storage/repositories/lists.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../shared/errors.ts';
@@ -61,12 +62,7 @@ export async function createCard(ctx: ServiceContext, caller: Caller, scope: Sco
   const { start, due } = checkDates(input.startDate, input.dueDate);
   const id = newId();
   await ctx.db.transaction().execute(async (trx) => {
-    const list = requireReach(
-      caller,
-      await trx.selectFrom('lists').select(['id', 'board_id', 'company_id', 'team_id']).where('id', '=', input.list).executeTakeFirst(),
-      'List',
-      scope,
-    );
+    const list = requireReach(caller, await findListById(trx, input.list), 'List', scope);
     const siblings = await cards.cardPositionsInList(trx, list.id);
     const placement = place(
       siblings.map((s) => s.position),

@@ -1,0 +1,83 @@
+import type { Board } from '../../schemas/records.ts';
+import type { BoardWithLists, BoardWithListsAndCards, ListWithCards } from '../../schemas/boards.ts';
+import * as boards from '../../storage/repositories/boards.ts';
+import { loadCardRows } from '../../storage/repositories/card-records.ts';
+import { findListsOfBoard } from '../../storage/repositories/lists.ts';
+import { toCard } from '../cards/records.ts';
+import type { ServiceContext } from '../context.ts';
+import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+import { collectionReach } from './reach.ts';
+import { toBoard, toList } from './records.ts';
+
+const CARD_CHUNK = 500;
+
+/** The board when the caller reaches it and it matches the request's scope; else 404. */
+export async function requireBoard(ctx: ServiceContext, caller: Caller, boardId: string, scope: Scope = {}) {
+  return requireReach(caller, await boards.findBoardById(ctx.db, boardId), 'Board', scope);
+}
+
+/** Creates a board in a team the caller reaches (team member, or company owner/admin). */
+export async function createBoard(
+  ctx: ServiceContext,
+  caller: Caller,
+  input: { teamId: string; companyId?: string | undefined; name: string },
+): Promise<Board> {
+  const team = requireReach(caller, await boards.findTeamScope(ctx.db, input.teamId), 'Team', { companyId: input.companyId });
+  const now = nowIso();
+  const row = {
+    id: newId(),
+    company_id: team.company_id,
+    team_id: team.id,
+    name: input.name.trim(),
+    creator_id: caller.userId,
+    created_at: now,
+    updated_at: now,
+    version: 0,
+  };
+  await boards.insertBoard(ctx.db, row);
+  return toBoard(row);
+}
+
+/** Boards the caller reaches, narrowed by the scope, oldest first. */
+export async function listBoards(ctx: ServiceContext, caller: Caller, scope: Scope): Promise<Board[]> {
+  const reach = await collectionReach(ctx, caller, scope);
+  return (await boards.listReachableBoards(ctx.db, reach)).map(toBoard);
+}
+
+/** The board with its lists in position order. */
+export async function getBoardWithLists(
+  ctx: ServiceContext,
+  caller: Caller,
+  boardId: string,
+  scope: Scope,
+): Promise<BoardWithLists> {
+  const board = await requireBoard(ctx, caller, boardId, scope);
+  const lists = await findListsOfBoard(ctx.db, board.id);
+  return { ...toBoard(board), lists: lists.map(toList) };
+}
+
+/** The board with its lists, each with its unarchived cards as full card records, in position order. */
+export async function getBoardWithListsAndCards(
+  ctx: ServiceContext,
+  caller: Caller,
+  boardId: string,
+  scope: Scope,
+): Promise<BoardWithListsAndCards> {
+  const board = await requireBoard(ctx, caller, boardId, scope);
+  const [lists, cardRefs] = await Promise.all([
+    findListsOfBoard(ctx.db, board.id),
+    boards.findUnarchivedCardIdsOfBoard(ctx.db, board.id),
+  ]);
+  const cardsByList = new Map<string, ListWithCards['cards']>(lists.map((list) => [list.id, []]));
+  // in chunks, so a large board stays within the parameters one statement takes; loadCardRows keeps
+  // the order of the ids, which is already position order
+  for (let start = 0; start < cardRefs.length; start += CARD_CHUNK) {
+    const ids = cardRefs.slice(start, start + CARD_CHUNK).map((c) => c.id);
+    for (const card of await loadCardRows(ctx.db, ctx.engine, ids)) cardsByList.get(card.list_id)?.push(toCard(card));
+  }
+  return {
+    ...toBoard(board),
+    lists: lists.map((list) => ({ ...toList(list), cards: cardsByList.get(list.id) ?? [] })),
+  };
+}

@@ -1,0 +1,97 @@
+import type { Label, LabelColor } from '../../schemas/records.ts';
+import * as labels from '../../storage/repositories/labels.ts';
+import { toLabel } from '../cards/records.ts';
+import type { ServiceContext } from '../context.ts';
+import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+import type { Executor } from '../../storage/database.ts';
+import { requireBoard } from './boards.ts';
+import { toLabelColor } from './records.ts';
+
+/** The fixed palette labels take their colour from. */
+export async function listLabelColors(ctx: ServiceContext): Promise<LabelColor[]> {
+  return (await labels.listLabelColors(ctx.db)).map(toLabelColor);
+}
+
+export async function listBoardLabels(ctx: ServiceContext, caller: Caller, boardId: string, scope: Scope): Promise<Label[]> {
+  const board = await requireBoard(ctx, caller, boardId, scope);
+  return (await labels.findLabelsOfBoard(ctx.db, board.id)).map(toLabel);
+}
+
+/** A colour id that is not in the palette is a bad request field, not a missing resource. */
+async function requireColor(db: Executor, colorId: string): Promise<void> {
+  if (!(await labels.findLabelColor(db, colorId))) {
+    throw new ValidationError(`Invalid request: body.color is not a label colour (see GET /api/v1/label-colors)`, [
+      { field: 'body.color', message: 'is not a label colour; see GET /api/v1/label-colors' },
+    ]);
+  }
+}
+
+export async function createLabel(
+  ctx: ServiceContext,
+  caller: Caller,
+  boardId: string,
+  input: { name: string; color: string },
+  scope: Scope,
+): Promise<Label> {
+  const board = await requireBoard(ctx, caller, boardId, scope);
+  await requireColor(ctx.db, input.color);
+  const now = nowIso();
+  const id = newId();
+  await labels.insertLabel(ctx.db, {
+    id,
+    company_id: board.company_id,
+    team_id: board.team_id,
+    board_id: board.id,
+    name: input.name.trim(),
+    color_id: input.color,
+    creator_id: caller.userId,
+    created_at: now,
+    updated_at: now,
+    version: 0,
+  });
+  const created = await labels.findLabelById(ctx.db, id);
+  if (!created) throw new NotFoundError('Label');
+  return toLabel(created);
+}
+
+async function requireLabel(ctx: ServiceContext, caller: Caller, labelId: string, scope: Scope) {
+  return requireReach(caller, await labels.findLabelById(ctx.db, labelId), 'Label', scope);
+}
+
+/** Renames and/or recolours a label; its `__v` grows by one. */
+export async function updateLabel(
+  ctx: ServiceContext,
+  caller: Caller,
+  labelId: string,
+  input: { name?: string | undefined; color?: string | undefined },
+  scope: Scope,
+): Promise<Label> {
+  if (input.name === undefined && input.color === undefined) {
+    throw new ValidationError('Give at least one of name and color', [{ field: 'body', message: 'name or color is required' }]);
+  }
+  const label = await requireLabel(ctx, caller, labelId, scope);
+  if (input.color !== undefined) await requireColor(ctx.db, input.color);
+  const change: { name?: string; color_id?: string } = {};
+  if (input.name !== undefined) change.name = input.name.trim();
+  if (input.color !== undefined) change.color_id = input.color;
+  await labels.updateLabel(ctx.db, label.id, change, nowIso());
+  const updated = await labels.findLabelById(ctx.db, label.id);
+  if (!updated) throw new NotFoundError('Label');
+  return toLabel(updated);
+}
+
+/**
+ * Deletes a label and takes it off every card that carried it, in one transaction; each of those
+ * cards changes (`__v` + 1). Answers the label as it was.
+ */
+export async function deleteLabel(ctx: ServiceContext, caller: Caller, labelId: string, scope: Scope): Promise<Label> {
+  const label = await requireLabel(ctx, caller, labelId, scope);
+  await ctx.db.transaction().execute(async (trx) => {
+    await labels.removeLabelFromCards(trx, label.id, nowIso());
+    // a concurrent delete got there first: roll back, answer as if it had been gone already
+    if (!(await labels.deleteLabel(trx, label.id))) throw new NotFoundError('Label');
+  });
+  return toLabel(label);
+}

@@ -1,0 +1,97 @@
+import type { List } from '../../schemas/records.ts';
+import { lockBoard } from '../../storage/repositories/boards.ts';
+import type { Executor } from '../../storage/database.ts';
+import * as lists from '../../storage/repositories/lists.ts';
+import type { ServiceContext } from '../context.ts';
+import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+import { type PositionRequest, place } from '../shared/positions.ts';
+import { requireBoard } from './boards.ts';
+import { collectionReach } from './reach.ts';
+import { toList } from './records.ts';
+
+/** Lists of the boards the caller reaches, narrowed by the scope: by board, then position. */
+export async function listLists(ctx: ServiceContext, caller: Caller, scope: Scope): Promise<List[]> {
+  const reach = await collectionReach(ctx, caller, scope);
+  return (await lists.listReachableLists(ctx.db, reach)).map(toList);
+}
+
+/**
+ * The position for a list placed among the board's other lists, renumbering them when `place` says
+ * so. Runs inside the transaction that writes the list, after `lockBoard`.
+ */
+async function positionAmongSiblings(
+  trx: Executor,
+  boardId: string,
+  request: PositionRequest | undefined,
+  at: string,
+  excludeListId?: string,
+): Promise<number> {
+  const siblings = (await lists.findListsOfBoard(trx, boardId)).filter((l) => l.id !== excludeListId);
+  const placement = place(siblings.map((l) => l.position), request);
+  if (placement.renumbered) {
+    const renumbered = placement.renumbered;
+    await lists.setListPositions(
+      trx,
+      siblings.map((l, i) => ({ id: l.id, position: renumbered[i] as number })),
+      at,
+    );
+  }
+  return placement.position;
+}
+
+export async function createList(
+  ctx: ServiceContext,
+  caller: Caller,
+  input: { board: string; name: string; position?: PositionRequest | undefined },
+  scope: Scope,
+): Promise<List> {
+  const board = await requireBoard(ctx, caller, input.board, scope);
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    await lockBoard(trx, board.id);
+    const now = nowIso();
+    const position = await positionAmongSiblings(trx, board.id, input.position, now);
+    const row = {
+      id: newId(),
+      company_id: board.company_id,
+      team_id: board.team_id,
+      board_id: board.id,
+      name: input.name.trim(),
+      position,
+      creator_id: caller.userId,
+      created_at: now,
+      updated_at: now,
+      version: 0,
+    };
+    await lists.insertList(trx, row);
+    return row;
+  });
+  return toList(row);
+}
+
+/** Renames and/or moves a list within its board; the list's `__v` grows by one. */
+export async function updateList(
+  ctx: ServiceContext,
+  caller: Caller,
+  listId: string,
+  input: { name?: string | undefined; position?: PositionRequest | undefined },
+  scope: Scope,
+): Promise<List> {
+  if (input.name === undefined && input.position === undefined) {
+    throw new ValidationError('Give at least one of name and position', [{ field: 'body', message: 'name or position is required' }]);
+  }
+  const list = requireReach(caller, await lists.findListById(ctx.db, listId), 'List', scope);
+  const updated = await ctx.db.transaction().execute(async (trx) => {
+    await lockBoard(trx, list.board_id);
+    const now = nowIso();
+    const change: { name?: string; position?: number } = {};
+    if (input.name !== undefined) change.name = input.name.trim();
+    if (input.position !== undefined) change.position = await positionAmongSiblings(trx, list.board_id, input.position, now, list.id);
+    await lists.updateList(trx, list.id, change, now);
+    return lists.findListById(trx, list.id);
+  });
+  // deleted between the check and the write
+  if (!updated) throw new NotFoundError('List');
+  return toList(updated);
+}

@@ -1,0 +1,83 @@
+import { type Static, Type } from 'typebox';
+import { ID_PATTERN } from '../domain/shared/ids.ts';
+import { Id, Name, PositionRequest, ScopeQuery } from './common.ts';
+import { Board, Card, List } from './records.ts';
+
+/** Request and answer shapes of boards, lists and labels beyond the records themselves. */
+
+export const ListWithCards = Type.Object({
+  ...List.properties,
+  cards: Type.Array(Card, { description: 'the unarchived cards of the list, in position order' }),
+});
+export type ListWithCards = Static<typeof ListWithCards>;
+
+export const BoardWithLists = Type.Object({
+  ...Board.properties,
+  lists: Type.Array(List, { description: 'in position order' }),
+});
+export type BoardWithLists = Static<typeof BoardWithLists>;
+
+export const BoardWithListsAndCards = Type.Object({
+  ...Board.properties,
+  lists: Type.Array(ListWithCards, { description: 'in position order' }),
+});
+export type BoardWithListsAndCards = Static<typeof BoardWithListsAndCards>;
+
+/** Creating a board names its team; `companyId` may be given too and must then match. */
+export const CreateBoardQuery = Type.Object(
+  {
+    companyId: Type.Optional(Id),
+    teamId: Id,
+  },
+  { additionalProperties: false },
+);
+export type CreateBoardQuery = Static<typeof CreateBoardQuery>;
+
+export const CreateBoardBody = Type.Object({ name: Name }, { additionalProperties: false });
+export type CreateBoardBody = Static<typeof CreateBoardBody>;
+
+export const BoardParams = Type.Object({ boardId: Id }, { additionalProperties: false });
+export const ListParams = Type.Object({ listId: Id }, { additionalProperties: false });
+export const LabelParams = Type.Object({ labelId: Id }, { additionalProperties: false });
+
+export const CreateListBody = Type.Object(
+  {
+    board: Id,
+    name: Name,
+    position: Type.Optional(PositionRequest),
+  },
+  { additionalProperties: false },
+);
+export type CreateListBody = Static<typeof CreateListBody>;
+
+export const UpdateListBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    position: Type.Optional(PositionRequest),
+  },
+  { additionalProperties: false, minProperties: 1, description: 'at least one of name and position' },
+);
+export type UpdateListBody = Static<typeof UpdateListBody>;
+
+/** A label colour is named by the `_id` of a palette colour. */
+const ColorId = Type.String({ pattern: ID_PATTERN, description: 'the _id of a colour of GET /api/v1/label-colors' });
+
+export const CreateLabelBody = Type.Object(
+  {
+    name: Name,
+    color: ColorId,
+  },
+  { additionalProperties: false },
+);
+export type CreateLabelBody = Static<typeof CreateLabelBody>;
+
+export const UpdateLabelBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    color: Type.Optional(ColorId),
+  },
+  { additionalProperties: false, minProperties: 1, description: 'at least one of name and color' },
+);
+export type UpdateLabelBody = Static<typeof UpdateLabelBody>;
+
+export { ScopeQuery };

@@ -1,0 +1,84 @@
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { Executor, NewRow, Row } from '../database.ts';
+
+export type BoardRow = Row<'boards'>;
+
+/**
+ * What a caller reaches, in the terms a query filters on: the companies it belongs to, those it
+ * administers (whole company), and its teams; plus the optional `companyId`/`teamId` of the request.
+ */
+export interface Reach {
+  companyIds: readonly string[];
+  adminCompanyIds: readonly string[];
+  teamIds: readonly string[];
+  companyId?: string | undefined;
+  teamId?: string | undefined;
+}
+
+/**
+ * The rows of `alias` (a table with company_id and team_id) that `reach` covers, or null when it
+ * covers nothing (an empty `in ()` is not valid SQL, so callers answer an empty collection instead).
+ */
+export function reachCondition(reach: Reach, alias: string): Expression<SqlBool> | null {
+  const company = sql.ref(`${alias}.company_id`);
+  const team = sql.ref(`${alias}.team_id`);
+  const inList = (values: readonly string[]) => sql.join(values.map((v) => sql.val(v)));
+  const anyOf: Expression<SqlBool>[] = [];
+  if (reach.adminCompanyIds.length > 0) anyOf.push(sql<SqlBool>`${company} in (${inList(reach.adminCompanyIds)})`);
+  if (reach.teamIds.length > 0 && reach.companyIds.length > 0) {
+    anyOf.push(sql<SqlBool>`(${team} in (${inList(reach.teamIds)}) and ${company} in (${inList(reach.companyIds)}))`);
+  }
+  if (anyOf.length === 0) return null;
+  const parts = [sql<SqlBool>`(${sql.join(anyOf, sql` or `)})`];
+  if (reach.companyId !== undefined) parts.push(sql<SqlBool>`${company} = ${reach.companyId}`);
+  if (reach.teamId !== undefined) parts.push(sql<SqlBool>`${team} = ${reach.teamId}`);
+  return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+}
+
+export async function insertBoard(db: Executor, row: NewRow<'boards'>): Promise<void> {
+  await db.insertInto('boards').values(row).execute();
+}
+
+export async function findBoardById(db: Executor, id: string): Promise<BoardRow | undefined> {
+  return db.selectFrom('boards').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Boards `reach` covers, oldest first. */
+export async function listReachableBoards(db: Executor, reach: Reach): Promise<BoardRow[]> {
+  const condition = reachCondition(reach, 'boards');
+  if (!condition) return [];
+  return db.selectFrom('boards').selectAll().where(condition).orderBy('created_at').orderBy('id').execute();
+}
+
+/** A team's owners, shaped for `requireReach` (a board is created in a team the caller reaches). */
+export async function findTeamScope(db: Executor, teamId: string) {
+  return db
+    .selectFrom('teams')
+    .select(['id', 'company_id', 'id as team_id'])
+    .where('id', '=', teamId)
+    .executeTakeFirst();
+}
+
+/**
+ * Serializes position changes among a board's lists: a no-op update takes the board's row lock on
+ * PostgreSQL until the transaction ends; SQLite already runs one write transaction at a time.
+ */
+export async function lockBoard(db: Executor, boardId: string): Promise<void> {
+  await db
+    .updateTable('boards')
+    .set((eb) => ({ version: eb.ref('version') }))
+    .where('id', '=', boardId)
+    .execute();
+}
+
+/** The board's unarchived cards, in display order within each list. */
+export async function findUnarchivedCardIdsOfBoard(db: Executor, boardId: string) {
+  return db
+    .selectFrom('cards')
+    .select(['id', 'list_id'])
+    .where('board_id', '=', boardId)
+    .where('archived', '=', 0)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}

@@ -1,0 +1,84 @@
+import type { Executor, NewRow, Row } from '../database.ts';
+
+export type LabelColorRow = Row<'label_colors'>;
+
+/** The fixed palette, in its display order. */
+export async function listLabelColors(db: Executor): Promise<LabelColorRow[]> {
+  return db.selectFrom('label_colors').selectAll().orderBy('position').orderBy('id').execute();
+}
+
+export async function findLabelColor(db: Executor, id: string): Promise<LabelColorRow | undefined> {
+  return db.selectFrom('label_colors').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Labels joined with their colour: the shape `toLabel` maps. */
+function selectLabels(db: Executor) {
+  return db
+    .selectFrom('labels as l')
+    .innerJoin('label_colors as lc', 'lc.id', 'l.color_id')
+    .select([
+      'l.id',
+      'l.name',
+      'l.creator_id',
+      'l.company_id',
+      'l.team_id',
+      'l.board_id',
+      'l.created_at',
+      'l.updated_at',
+      'l.version',
+      'lc.id as color_id',
+      'lc.name as color_name',
+      'lc.hex as color_hex',
+    ]);
+}
+
+export async function findLabelById(db: Executor, id: string) {
+  return selectLabels(db).where('l.id', '=', id).executeTakeFirst();
+}
+
+/** A board's labels, oldest first. */
+export async function findLabelsOfBoard(db: Executor, boardId: string) {
+  return selectLabels(db).where('l.board_id', '=', boardId).orderBy('l.created_at').orderBy('l.id').execute();
+}
+
+export async function insertLabel(db: Executor, row: NewRow<'labels'>): Promise<void> {
+  await db.insertInto('labels').values(row).execute();
+}
+
+export async function updateLabel(
+  db: Executor,
+  id: string,
+  change: { name?: string; color_id?: string },
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('labels')
+    .set((eb) => ({ ...change, updated_at: at, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Takes the label off every card that carries it; each such card changes (`__v` + 1, updatedAt).
+ * The link rows are deleted first and the cards bumped from what that delete returned, so a card is
+ * bumped exactly when its link went away. Returns the ids of those cards.
+ */
+export async function removeLabelFromCards(db: Executor, labelId: string, at: string): Promise<string[]> {
+  const removed = await db.deleteFrom('card_labels').where('label_id', '=', labelId).returning('card_id').execute();
+  const cardIds = [...new Set(removed.map((r) => r.card_id))];
+  // in chunks: a label may sit on more cards than a statement takes parameters
+  for (let start = 0; start < cardIds.length; start += 1000) {
+    await db
+      .updateTable('cards')
+      .set((eb) => ({ updated_at: at, version: eb('version', '+', 1) }))
+      .where('id', 'in', cardIds.slice(start, start + 1000))
+      .execute();
+  }
+  return cardIds;
+}
+
+/** Whether the label was there to delete. */
+export async function deleteLabel(db: Executor, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('labels').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}

@@ -1,0 +1,61 @@
+import type { Executor, NewRow, Row } from '../database.ts';
+import { type Reach, reachCondition } from './boards.ts';
+
+export type ListRow = Row<'lists'>;
+
+export async function insertList(db: Executor, row: NewRow<'lists'>): Promise<void> {
+  await db.insertInto('lists').values(row).execute();
+}
+
+export async function findListById(db: Executor, id: string): Promise<ListRow | undefined> {
+  return db.selectFrom('lists').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A board's lists in display order. */
+export async function findListsOfBoard(db: Executor, boardId: string): Promise<ListRow[]> {
+  return db.selectFrom('lists').selectAll().where('board_id', '=', boardId).orderBy('position').orderBy('id').execute();
+}
+
+/** Lists of the boards `reach` covers: boards oldest first, each board's lists in display order. */
+export async function listReachableLists(db: Executor, reach: Reach): Promise<ListRow[]> {
+  const condition = reachCondition(reach, 'l');
+  if (!condition) return [];
+  return db
+    .selectFrom('lists as l')
+    .innerJoin('boards as b', 'b.id', 'l.board_id')
+    .selectAll('l')
+    .where(condition)
+    .orderBy('b.created_at')
+    .orderBy('b.id')
+    .orderBy('l.position')
+    .orderBy('l.id')
+    .execute();
+}
+
+/** Moves lists to new positions (a renumbering); each moved list is a change to that list. */
+export async function setListPositions(
+  db: Executor,
+  moves: readonly { id: string; position: number }[],
+  at: string,
+): Promise<void> {
+  for (const move of moves) {
+    await db
+      .updateTable('lists')
+      .set((eb) => ({ position: move.position, updated_at: at, version: eb('version', '+', 1) }))
+      .where('id', '=', move.id)
+      .execute();
+  }
+}
+
+export async function updateList(
+  db: Executor,
+  id: string,
+  change: { name?: string; position?: number },
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('lists')
+    .set((eb) => ({ ...change, updated_at: at, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
