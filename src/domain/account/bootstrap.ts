@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../../storage/dialect.ts';
 import type { ServiceContext } from '../context.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
@@ -31,7 +32,7 @@ export async function bootstrap(ctx: ServiceContext, input: BootstrapInput): Pro
     if (!value.trim()) throw new ValidationError(`${field} must not be empty`);
   }
 
-  const ids = await ctx.db.transaction().execute(async (trx) => {
+  const ensure = () => ctx.db.transaction().execute(async (trx) => {
     const now = nowIso();
     let user = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
     if (!user) {
@@ -79,6 +80,11 @@ export async function bootstrap(ctx: ServiceContext, input: BootstrapInput): Pro
       .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
       .execute();
     return { companyId: company.id, teamId: team.id, userId };
+  });
+  // Two bootstraps for one new email at once: the loser hits the unique email; run again to reuse it.
+  const ids = await ensure().catch((error: unknown) => {
+    if (isUniqueViolation(error)) return ensure();
+    throw error;
   });
 
   const { token } = await issueApiKey(ctx, ids.userId, input.keyName ?? 'bootstrap');

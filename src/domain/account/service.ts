@@ -1,9 +1,18 @@
-import type { ServiceContext } from '../context.ts';
+import type { Company, Member, Team, User } from '../../schemas/records.ts';
 import * as apiKeys from '../../storage/repositories/api-keys.ts';
-import { findMemberships } from '../../storage/repositories/users.ts';
+import {
+  findCompaniesOfUser,
+  findMemberships,
+  findTeamMembers,
+  findTeamsOfUser,
+  findUserByEmail,
+  findUserById,
+} from '../../storage/repositories/users.ts';
+import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
-import { UnauthorizedError } from '../shared/errors.ts';
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { companyRecord, teamRecord, userRecord } from './records.ts';
 import { hashToken, looksLikeToken, newToken, tokenPrefix } from './tokens.ts';
 
 /** lastUsedAt is written at most this often per key, so reads stay reads. */
@@ -47,4 +56,96 @@ export async function issueApiKey(ctx: ServiceContext, userId: string, name: str
 
 export function apiKeyRecord(row: apiKeys.ApiKeyRow): IssuedKey['apiKey'] {
   return { _id: row.id, name: row.name, prefix: row.prefix, createdAt: row.created_at, lastUsedAt: row.last_used_at };
+}
+
+/** A user holds at most this many live keys: enough for every script and machine, few enough to audit. */
+export const MAX_LIVE_KEYS_PER_USER = 100;
+
+const KEY_NAME_MAX = 100;
+
+function keyName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw new ValidationError('name must not be empty', [{ field: 'body.name', message: 'must not be empty' }]);
+  if (trimmed.length > KEY_NAME_MAX) {
+    throw new ValidationError(`name must be at most ${KEY_NAME_MAX} characters`, [
+      { field: 'body.name', message: `must be at most ${KEY_NAME_MAX} characters` },
+    ]);
+  }
+  return trimmed;
+}
+
+export interface Me {
+  user: User;
+  companies: Company[];
+  teams: Team[];
+}
+
+/** The caller's user record, its companies (with its role in each) and its teams with their members. */
+export async function getMe(ctx: ServiceContext, caller: Caller): Promise<Me> {
+  const [user, companies, teams] = await Promise.all([
+    findUserById(ctx.db, caller.userId),
+    findCompaniesOfUser(ctx.db, caller.userId),
+    findTeamsOfUser(ctx.db, caller.userId),
+  ]);
+  // The key's user cannot vanish while the key authenticates (keys cascade with users), but a
+  // delete between the two reads would otherwise be a 500.
+  if (!user) throw new UnauthorizedError('Invalid, revoked or malformed API key', true);
+  const members = new Map<string, Member[]>();
+  for (const row of await findTeamMembers(ctx.db, teams.map((t) => t.id))) {
+    const list = members.get(row.team_id) ?? [];
+    list.push({ _id: row.id, fullName: row.full_name, photoUrl: row.photo_url });
+    members.set(row.team_id, list);
+  }
+  return {
+    user: userRecord(user),
+    companies: companies.map(companyRecord),
+    teams: teams.map((team) => teamRecord(team, members.get(team.id) ?? [])),
+  };
+}
+
+/** The caller's live keys, oldest first; never a token or a hash. */
+export async function listApiKeys(ctx: ServiceContext, caller: Caller): Promise<IssuedKey['apiKey'][]> {
+  return (await apiKeys.listKeysOfUser(ctx.db, caller.userId)).map(apiKeyRecord);
+}
+
+/** A new key for the caller; the token is in the answer and nowhere else. */
+export async function createApiKey(ctx: ServiceContext, caller: Caller, input: { name: string }): Promise<IssuedKey> {
+  const name = keyName(input.name);
+  if ((await apiKeys.countLiveKeysOfUser(ctx.db, caller.userId)) >= MAX_LIVE_KEYS_PER_USER) {
+    throw new ConflictError(`A user may hold at most ${MAX_LIVE_KEYS_PER_USER} API keys; revoke one first`);
+  }
+  return issueApiKey(ctx, caller.userId, name);
+}
+
+/** Revokes one of the caller's keys (possibly the one it calls with); its token fails from now on. */
+export async function revokeApiKey(ctx: ServiceContext, caller: Caller, keyId: string): Promise<IssuedKey['apiKey']> {
+  const row = await apiKeys.revokeKeyOfUser(ctx.db, caller.userId, keyId, nowIso());
+  if (!row) throw new NotFoundError('API key');
+  return apiKeyRecord(row);
+}
+
+/**
+ * Gives one of the caller's keys a new token: same id and name (and the same rate-limit buckets,
+ * which are per key id), new prefix; the old token fails from now on.
+ */
+export async function rotateApiKey(ctx: ServiceContext, caller: Caller, keyId: string): Promise<IssuedKey> {
+  const token = newToken();
+  const row = await apiKeys.replaceKeyToken(ctx.db, caller.userId, keyId, {
+    prefix: tokenPrefix(token),
+    token_hash: hashToken(token),
+  });
+  if (!row) throw new NotFoundError('API key');
+  return { apiKey: apiKeyRecord(row), token };
+}
+
+/** For the administration command: a new key for the user with this email. */
+export async function issueApiKeyForEmail(
+  ctx: ServiceContext,
+  input: { email: string; name?: string | undefined },
+): Promise<{ userId: string; apiKeyId: string; apiKey: string }> {
+  const email = input.email.trim().toLowerCase();
+  const user = email ? await findUserByEmail(ctx.db, email) : undefined;
+  if (!user) throw new NotFoundError(`User with email "${input.email.trim()}"`);
+  const { apiKey, token } = await issueApiKey(ctx, user.id, keyName(input.name ?? 'cli'));
+  return { userId: user.id, apiKeyId: apiKey._id, apiKey: token };
 }

@@ -50,3 +50,48 @@ export async function revokeKey(db: Executor, keyId: string, at: string): Promis
 export async function touchKey(db: Executor, keyId: string, at: string): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
 }
+
+export async function countLiveKeysOfUser(db: Executor, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * Revokes one of the user's live keys in a single statement, so two concurrent revokes (or a revoke
+ * racing a rotate) cannot both succeed; undefined when there is no such live key.
+ */
+export async function revokeKeyOfUser(db: Executor, userId: string, keyId: string, at: string): Promise<ApiKeyRow | undefined> {
+  return db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('id', '=', keyId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Replaces the token of one of the user's live keys in a single statement: the old hash stops
+ * matching the moment this commits. The new token has not been used yet, so lastUsedAt restarts.
+ */
+export async function replaceKeyToken(
+  db: Executor,
+  userId: string,
+  keyId: string,
+  token: { prefix: string; token_hash: string },
+): Promise<ApiKeyRow | undefined> {
+  return db
+    .updateTable('api_keys')
+    .set({ prefix: token.prefix, token_hash: token.token_hash, last_used_at: null })
+    .where('id', '=', keyId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}

@@ -30,3 +30,41 @@ export async function findMemberships(db: Executor, userId: string) {
     teamIds: new Set(teams.map((t) => t.team_id)),
   };
 }
+
+/** The companies the user belongs to, each with the user's role there, oldest first. */
+export async function findCompaniesOfUser(db: Executor, userId: string) {
+  return db
+    .selectFrom('companies')
+    .innerJoin('company_members', 'company_members.company_id', 'companies.id')
+    .selectAll('companies')
+    .select('company_members.role')
+    .where('company_members.user_id', '=', userId)
+    .orderBy('companies.created_at')
+    .orderBy('companies.id')
+    .execute();
+}
+
+/** The teams the user is a member of, oldest first. */
+export async function findTeamsOfUser(db: Executor, userId: string): Promise<Row<'teams'>[]> {
+  return db
+    .selectFrom('teams')
+    .innerJoin('team_members', 'team_members.team_id', 'teams.id')
+    .selectAll('teams')
+    .where('team_members.user_id', '=', userId)
+    .orderBy('teams.created_at')
+    .orderBy('teams.id')
+    .execute();
+}
+
+/** The members of each of these teams, in the order they joined. */
+export async function findTeamMembers(db: Executor, teamIds: readonly string[]) {
+  if (teamIds.length === 0) return [];
+  return db
+    .selectFrom('team_members')
+    .innerJoin('users', 'users.id', 'team_members.user_id')
+    .select(['team_members.team_id', 'users.id', 'users.full_name', 'users.photo_url'])
+    .where('team_members.team_id', 'in', teamIds)
+    .orderBy('team_members.created_at')
+    .orderBy('users.id')
+    .execute();
+}

@@ -1,0 +1,110 @@
+/**
+ * The administration commands behind `taskboard`: each opens the configured database, does one
+ * thing, and closes the database again so the process can exit.
+ */
+import { bootstrap } from '../domain/account/bootstrap.ts';
+import { issueApiKeyForEmail } from '../domain/account/service.ts';
+import type { ServiceContext } from '../domain/context.ts';
+import { type AppConfig, ConfigError } from '../plugins/config.ts';
+import { startServer } from '../server.ts';
+import { openStorage, parseDatabaseUrl, type StorageConnection } from '../storage/dialect.ts';
+import { AttachmentFiles } from '../storage/files.ts';
+import { migrateToLatest } from '../storage/migrator.ts';
+
+/** What a command prints: JSON for scripts, or lines for people. */
+export type Output = { json: unknown } | { lines: string[] };
+
+/** A bad DATABASE_URL is a configuration mistake (exit 2), not a runtime failure. */
+function checkDatabaseUrl(config: AppConfig): void {
+  try {
+    parseDatabaseUrl(config.databaseUrl);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
+function open(config: AppConfig): StorageConnection {
+  checkDatabaseUrl(config);
+  return openStorage(config.databaseUrl, { poolSize: 2 });
+}
+
+/**
+ * Runs `work` on a migrated database and always closes it. Migrating first lets `bootstrap` be the
+ * very first command on a fresh deployment; it is a no-op on an up-to-date database.
+ */
+async function withServices<T>(config: AppConfig, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
+  const storage = open(config);
+  try {
+    await migrateToLatest(storage.db);
+    return await work({ db: storage.db, engine: storage.engine, files: new AttachmentFiles(config.uploadDir) });
+  } finally {
+    await storage.close();
+  }
+}
+
+export interface BootstrapOptions {
+  company: string;
+  team: string;
+  email: string;
+  name: string;
+  json: boolean;
+}
+
+export async function bootstrapCommand(config: AppConfig, options: BootstrapOptions): Promise<Output> {
+  const result = await withServices(config, (ctx) =>
+    bootstrap(ctx, { company: options.company, team: options.team, email: options.email, fullName: options.name }),
+  );
+  if (options.json) return { json: result };
+  return {
+    lines: [
+      `Company  ${options.company.trim()}  (${result.companyId})`,
+      `Team     ${options.team.trim()}  (${result.teamId})`,
+      `User     ${options.name.trim()} <${options.email.trim().toLowerCase()}>  (${result.userId}), company owner`,
+      `API key  ${result.apiKey}`,
+      '',
+      'Store the API key now: it is not shown again. Use it as "Authorization: Bearer <API key>".',
+    ],
+  };
+}
+
+export interface KeysCreateOptions {
+  email: string;
+  name: string | undefined;
+  json: boolean;
+}
+
+export async function keysCreateCommand(config: AppConfig, options: KeysCreateOptions): Promise<Output> {
+  const result = await withServices(config, (ctx) => issueApiKeyForEmail(ctx, { email: options.email, name: options.name }));
+  if (options.json) return { json: result };
+  return {
+    lines: [
+      `API key  ${result.apiKey}`,
+      `Key id   ${result.apiKeyId}, for user ${result.userId}`,
+      '',
+      'Store the API key now: it is not shown again.',
+    ],
+  };
+}
+
+export async function migrateCommand(config: AppConfig, options: { json: boolean }): Promise<Output> {
+  const storage = open(config);
+  let applied: string[];
+  try {
+    const result = await migrateToLatest(storage.db);
+    applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  } finally {
+    await storage.close();
+  }
+  if (options.json) return { json: { database: storage.description, applied } };
+  return {
+    lines: applied.length
+      ? [`${storage.description}: applied ${applied.join(', ')}`]
+      : [`${storage.description}: up to date, no migration to apply`],
+  };
+}
+
+/** Runs the HTTP server until SIGINT/SIGTERM (the server closes the database on the way out). */
+export async function serveCommand(config: AppConfig): Promise<void> {
+  checkDatabaseUrl(config);
+  await startServer(config);
+}

@@ -1,0 +1,181 @@
+/**
+ * `taskboard`: administers a deployment without the API (bootstrap a tenant, issue keys, migrate,
+ * serve). Exit codes: 0 done, 1 the operation failed, 2 the command line or configuration is wrong.
+ * Errors are one line on stderr, never a stack trace (set TASKBOARD_DEBUG=1 to see one).
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DomainError, ValidationError } from '../domain/shared/errors.ts';
+import { ConfigError, loadConfig } from '../plugins/config.ts';
+import { bootstrapCommand, keysCreateCommand, migrateCommand, type Output, serveCommand } from './commands.ts';
+
+/** A wrong command line: exit 2 with the message and a pointer to the help. */
+class UsageError extends Error {}
+
+const USAGE = `Usage: taskboard <command> [options]
+
+Commands:
+  bootstrap --company NAME --team NAME --email EMAIL --name FULLNAME [--json]
+      Create what is missing of the user, the company (the user as owner) and the team (the user
+      as member), and print a new API key for the user. Running it again reuses what exists.
+  keys create --email EMAIL [--name KEYNAME] [--json]
+      Print a new API key for an existing user (key name defaults to "cli").
+  migrate [--json]
+      Apply the database migrations that are not applied yet.
+  serve
+      Run the HTTP server (what npm start runs).
+
+Options:
+  --json        print one JSON object instead of text
+  -h, --help    show this help (also after a command)
+
+Configuration comes from the environment: DATABASE_URL (default sqlite:./data/taskboard.db),
+HOST, PORT, UPLOAD_DIR, LOG_LEVEL, RATE_LIMIT_* (see the README).
+Exit codes: 0 success, 1 the operation failed, 2 bad arguments or configuration.`;
+
+const json = { type: 'boolean', default: false } as const;
+const help = { type: 'boolean', short: 'h', default: false } as const;
+
+const COMMANDS = {
+  bootstrap: {
+    options: {
+      company: { type: 'string' },
+      team: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      json,
+      help,
+    },
+    required: ['company', 'team', 'email', 'name'],
+  },
+  'keys create': {
+    options: { email: { type: 'string' }, name: { type: 'string' }, json, help },
+    required: ['email'],
+  },
+  migrate: { options: { json, help }, required: [] },
+  serve: { options: { help }, required: [] },
+} satisfies Record<string, { options: NonNullable<ParseArgsConfig['options']>; required: string[] }>;
+
+type CommandName = keyof typeof COMMANDS;
+
+/** `keys create ...` → ['keys create', rest]; the one command with a sub-verb. */
+function splitCommand(argv: string[]): [CommandName, string[]] {
+  const [first, ...rest] = argv;
+  if (first === 'keys') {
+    const [verb, ...tail] = rest;
+    if (verb === 'create') return ['keys create', tail];
+    throw new UsageError(verb ? `unknown keys command "${verb}" (expected: keys create)` : 'keys needs a command: keys create');
+  }
+  if (first && Object.hasOwn(COMMANDS, first)) return [first as CommandName, rest];
+  throw new UsageError(`unknown command "${first}"`);
+}
+
+function parse(command: CommandName, args: string[]): Record<string, string | boolean | undefined> {
+  const spec = COMMANDS[command];
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args, options: spec.options as ParseArgsConfig['options'], strict: true, allowPositionals: false })
+      .values as Record<string, string | boolean | undefined>;
+  } catch (error) {
+    const e = error as Error & { code?: string };
+    if (e.code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${command}: ${oneLine(e.message)}`);
+    throw error;
+  }
+  if (values.help) return values;
+  const missing = spec.required.filter((name) => values[name] === undefined);
+  if (missing.length) throw new UsageError(`${command}: missing ${missing.map((m) => `--${m}`).join(', ')}`);
+  return values;
+}
+
+function oneLine(text: string): string {
+  return text.split('\n').map((line) => line.trim()).filter(Boolean).join(' ');
+}
+
+/** The message of an error as one line; some network errors (AggregateError) carry it inside. */
+function describe(error: unknown): string {
+  if (error instanceof AggregateError && !error.message && error.errors.length) return describe(error.errors[0]);
+  if (error instanceof Error) {
+    const code = (error as Error & { code?: unknown }).code;
+    const message = oneLine(error.message) || String(code ?? error.name);
+    return message;
+  }
+  return oneLine(String(error));
+}
+
+function print(output: Output): void {
+  process.stdout.write(
+    'json' in output ? `${JSON.stringify(output.json)}\n` : output.lines.map((line) => `${line}\n`).join(''),
+  );
+}
+
+/** Runs one command line; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  try {
+    const [command, args] = splitCommand(argv);
+    const values = parse(command, args);
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const config = loadConfig();
+    const str = (name: string) => values[name] as string;
+    switch (command) {
+      case 'bootstrap':
+        print(
+          await bootstrapCommand(config, {
+            company: str('company'),
+            team: str('team'),
+            email: str('email'),
+            name: str('name'),
+            json: values.json === true,
+          }),
+        );
+        return 0;
+      case 'keys create':
+        print(await keysCreateCommand(config, { email: str('email'), name: values.name as string | undefined, json: values.json === true }));
+        return 0;
+      case 'migrate':
+        print(await migrateCommand(config, { json: values.json === true }));
+        return 0;
+      case 'serve':
+        try {
+          await serveCommand(config);
+        } catch (error) {
+          // A server that failed to start may hold connections open; do not linger after saying so.
+          setTimeout(() => process.exit(1), 2000).unref();
+          throw error;
+        }
+        return 0;
+    }
+  } catch (error) {
+    if (process.env.TASKBOARD_DEBUG) console.error(error);
+    if (error instanceof UsageError) {
+      process.stderr.write(`taskboard: ${error.message} (see taskboard --help)\n`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`taskboard: configuration error: ${describe(error)}\n`);
+      return 2;
+    }
+    if (error instanceof ValidationError) {
+      process.stderr.write(`taskboard: invalid input: ${describe(error)}\n`);
+      return 2;
+    }
+    if (error instanceof DomainError) {
+      process.stderr.write(`taskboard: ${describe(error)}\n`);
+      return 1;
+    }
+    process.stderr.write(`taskboard: failed: ${describe(error)}\n`);
+    return 1;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+if (code !== 0) process.exitCode = code;

@@ -1,0 +1,40 @@
+import type { CompanyRole, Row } from '../../storage/database.ts';
+import type { Company, Member, Team, User } from '../../schemas/records.ts';
+
+/** Database rows → the API's User, Company and Team records. */
+
+export function userRecord(row: Row<'users'>): User {
+  return {
+    _id: row.id,
+    email: row.email,
+    fullName: row.full_name,
+    photoUrl: row.photo_url,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function companyRecord(row: Row<'companies'> & { role: CompanyRole }): Company {
+  return {
+    _id: row.id,
+    name: row.name,
+    creator: row.creator_id,
+    role: row.role,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    __v: row.version,
+  };
+}
+
+export function teamRecord(row: Row<'teams'>, members: Member[]): Team {
+  return {
+    _id: row.id,
+    name: row.name,
+    company: row.company_id,
+    creator: row.creator_id,
+    members,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    __v: row.version,
+  };
+}

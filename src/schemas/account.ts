@@ -1,0 +1,27 @@
+import { Type } from 'typebox';
+import { Id } from './common.ts';
+import { ApiKey, Company, Team, User } from './records.ts';
+
+export const CreateApiKeyBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'what the key is for, e.g. "ci"' }) },
+  { additionalProperties: false },
+);
+
+export const ApiKeyParams = Type.Object({ keyId: Id }, { additionalProperties: false });
+
+export const MeResponse = Type.Object({
+  message: Type.String(),
+  user: User,
+  companies: Type.Array(Company, { description: "the caller's companies, each with the caller's role" }),
+  teams: Type.Array(Team, { description: 'the teams the caller is a member of, with their members' }),
+});
+
+export const ApiKeysResponse = Type.Object({ message: Type.String(), apiKeys: Type.Array(ApiKey) });
+
+export const ApiKeyResponse = Type.Object({ message: Type.String(), apiKey: ApiKey });
+
+export const IssuedApiKeyResponse = Type.Object({
+  message: Type.String(),
+  apiKey: ApiKey,
+  token: Type.String({ description: 'the API key itself; shown only in this answer, store it now' }),
+});
