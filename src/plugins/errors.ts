@@ -93,6 +93,10 @@ export default fp(
         const code = CODE_BY_STATUS[status] ?? 'bad_request';
         let message = error.message;
         if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) message = `Malformed JSON body: ${error.message}`;
+        if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+          const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().slice(0, 100) || 'none';
+          message = `Unsupported Content-Type (${type}): send the body as application/json`;
+        }
         return sendError(request, reply, status, code, message);
       }
       request.log.error({ err: error }, 'request failed');

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Tier } from './config.ts';
 
 /** The OpenAPI 3.1 document, generated from the route schemas that also validate and serialize. */
 export default fp(
@@ -21,9 +22,28 @@ export default fp(
         },
         security: [{ bearer: [] }],
       },
+      // The document states what the hooks enforce: public routes need no key, the others name their tier.
+      transform({ schema, url, route }) {
+        const config = (route.config ?? {}) as { public?: boolean; tier?: Tier };
+        if (!schema || schema.hide) return { schema, url };
+        if (config.public) return { schema: { security: [], ...schema }, url };
+        const method = Array.isArray(route.method) ? route.method[0] : route.method;
+        const tier = app.config.rateLimit.routeTiers[`${method} ${route.url}`] ?? config.tier;
+        if (!tier) return { schema, url };
+        const { enabled, tiers, windowSeconds } = app.config.rateLimit;
+        const note = enabled ? `Rate limit: tier \`${tier}\`, ${tiers[tier]} requests per API key in any rolling ${windowSeconds} s.` : '';
+        const description = [schema.description, note].filter(Boolean).join('\n\n');
+        return { schema: { ...schema, ...(description ? { description } : {}), 'x-rate-limit-tier': tier }, url };
+      },
     });
-    await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+    // The docs UI and its assets are public: a browser opening /docs sends no API key.
+    await app.register(async (docs) => {
+      docs.addHook('onRoute', (route) => {
+        route.config = { ...route.config, public: true };
+      });
+      await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+    });
     app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   },
-  { name: 'swagger' },
+  { name: 'swagger', dependencies: ['services'] },
 );

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -20,6 +20,17 @@ export default fp(
     app.setValidatorCompiler(({ schema, httpPart }) =>
       (httpPart === 'body' ? strict : coercing).compile(schema as object),
     );
+
+    // @fastify/multipart accepts a form on every route and leaves the body empty; a route whose body
+    // schema does not list multipart/form-data takes JSON only, so a form there is a 415 like any
+    // other non-JSON type, not a confusing "body must be object".
+    app.addHook('preValidation', async (request) => {
+      if (typeof request.isMultipart !== 'function' || !request.isMultipart()) return;
+      const body = request.routeOptions.schema?.body as { content?: Record<string, unknown> } | undefined;
+      if (body && !body.content?.['multipart/form-data']) {
+        throw new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type']);
+      }
+    });
   },
   { name: 'validation' },
 );

@@ -80,7 +80,6 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Download Attachment: the file's bytes",
         params: CardAttachmentParams,
         querystring: ScopeQuery,
-        produces: ['application/octet-stream'],
         response: { 200: { description: 'the file, with its stored content type', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, ...errorResponses() },
       },
     },
