@@ -1,3 +1,4 @@
+import type { CompiledQuery } from 'kysely';
 import type { Executor } from '../database.ts';
 import { type Engine, fromJson, jsonArrayFrom } from '../dialect.ts';
 
@@ -21,7 +22,31 @@ const CHEER_COLUMNS = [
  */
 export async function loadCardRows(db: Executor, engine: Engine, cardIds: readonly string[]) {
   if (cardIds.length === 0) return [];
-  const rows = await db
+  const rows = cardIds.length === 1 ? await loadOne(db, engine, cardIds[0] as string) : await cardQuery(db, engine, cardIds).execute();
+  return toCardRows(rows, cardIds);
+}
+
+type CardQueryRow = Awaited<ReturnType<ReturnType<typeof cardQuery>['execute']>>[number];
+
+/**
+ * The one-card query is built and compiled once per engine and reused with the card id swapped in:
+ * building this query costs more than running it (measured with --cpu-prof).
+ */
+const ONE_CARD = '\u0000card-id';
+const oneCardQueries = new Map<Engine, CompiledQuery<CardQueryRow>>();
+
+async function loadOne(db: Executor, engine: Engine, cardId: string): Promise<CardQueryRow[]> {
+  let compiled = oneCardQueries.get(engine);
+  if (!compiled) {
+    compiled = cardQuery(db, engine, [ONE_CARD]).compile();
+    oneCardQueries.set(engine, compiled);
+  }
+  const parameters = compiled.parameters.map((p) => (p === ONE_CARD ? cardId : p));
+  return (await db.executeQuery<CardQueryRow>({ ...compiled, parameters })).rows;
+}
+
+function cardQuery(db: Executor, engine: Engine, cardIds: readonly string[]) {
+  return db
     .selectFrom('cards as c')
     .selectAll('c')
     .select((eb) => [
@@ -117,9 +142,10 @@ export async function loadCardRows(db: Executor, engine: Engine, cardIds: readon
         .where('i.complete_status', '=', 1)
         .as('items_completed'),
     ])
-    .where('c.id', 'in', cardIds)
-    .execute();
+    .where('c.id', 'in', cardIds);
+}
 
+function toCardRows(rows: CardQueryRow[], cardIds: readonly string[]) {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return cardIds.flatMap((id) => {
     const row = byId.get(id);
@@ -142,5 +168,5 @@ export async function loadCardRows(db: Executor, engine: Engine, cardIds: readon
   });
 }
 
-export type CardRow = Awaited<ReturnType<typeof loadCardRows>>[number];
+export type CardRow = ReturnType<typeof toCardRows>[number];
 
