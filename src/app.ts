@@ -11,6 +11,7 @@ import services from './plugins/services.ts';
 import storagePlugin from './plugins/storage.ts';
 import swagger from './plugins/swagger.ts';
 import validation from './plugins/validation.ts';
+import { createRateLimiter } from './ratelimit/index.ts';
 import routes from './routes/index.ts';
 import type { StorageConnection } from './storage/dialect.ts';
 
@@ -18,7 +19,7 @@ export interface BuildOptions {
   config: AppConfig;
   /** An open storage to use instead of opening `config.databaseUrl` (tests share one). */
   storage?: StorageConnection;
-  /** The rate limiter behind the rate-limit hook; none admits every request. */
+  /** The rate limiter behind the rate-limit hook; default: from the configuration; null: none. */
   rateLimiter?: RateLimiter | null;
   logger?: FastifyServerOptions['logger'];
 }
@@ -47,7 +48,12 @@ export async function buildApp(options: BuildOptions) {
   await app.register(storagePlugin, { config, ...(options.storage ? { storage: options.storage } : {}) });
   await app.register(services, { config });
   await app.register(auth);
-  await app.register(rateLimit, { config, limiter: options.rateLimiter ?? null });
+  // `undefined`: the limiter the configuration asks for; `null`: none (tests that do not test limits).
+  const limiter =
+    options.rateLimiter !== undefined
+      ? options.rateLimiter
+      : await createRateLimiter({ config, storage: app.storage, log: app.log });
+  await app.register(rateLimit, { config, limiter });
   await app.register(swagger);
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

@@ -34,11 +34,14 @@ declare module 'fastify' {
 
 /**
  * The one place every API-key request passes with its key, route template and tier. With no limiter
- * configured it admits everything; the exact limiter plugs in through `opts.limiter`.
+ * configured it admits everything; the exact limiter (src/ratelimit/) plugs in through `opts.limiter`.
+ * A limiter that cannot decide fails closed: 503 `unavailable` (it has fallbacks of its own first).
  */
 export default fp(
   async function rateLimitPlugin(app: FastifyInstance, opts: { config: AppConfig; limiter?: RateLimiter | null }) {
     const limiter = opts.limiter ?? null;
+    /** Whether the limiter is failing: logged when that starts and ends, not per request. */
+    let failing = false;
     app.decorate('rateLimiter', limiter);
     if (limiter) app.addHook('onClose', async () => limiter.close());
 
@@ -51,10 +54,31 @@ export default fp(
 
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       if (!request.caller || !limiter) return;
-      const route = `${request.method} ${request.routeOptions.url}`;
+      // HEAD is GET without the body: same work, so same bucket (else it would double the allowance).
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
+      const route = `${method} ${request.routeOptions.url}`;
       const tier = opts.config.rateLimit.routeTiers[route] ?? request.routeOptions.config.tier;
       if (!tier) throw new Error(`route ${route} has no rate-limit tier`);
-      const decision = await limiter.consume({ apiKeyId: request.caller.apiKeyId, route, tier });
+      let decision: RateLimitDecision;
+      try {
+        decision = await limiter.consume({ apiKeyId: request.caller.apiKeyId, route, tier });
+        if (failing) {
+          failing = false;
+          app.log.info('rate limiter: deciding again');
+        }
+      } catch (error) {
+        // No store can decide (the database is down too): refuse rather than run unlimited.
+        if (!failing) {
+          failing = true;
+          app.log.error({ err: error }, 'rate limiter: cannot decide, answering 503 until it can');
+        }
+        reply.header('Retry-After', '1');
+        return reply.status(503).send({
+          message: 'The service is temporarily unavailable, please try again shortly.',
+          code: 'unavailable',
+          requestId: String(request.id),
+        });
+      }
       reply.header('RateLimit-Policy', `"${decision.tier}";q=${decision.limit};w=${decision.windowSeconds}`);
       reply.header('RateLimit', `"${decision.tier}";r=${decision.remaining};t=${decision.resetSeconds}`);
       if (!decision.allowed) {

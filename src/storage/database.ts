@@ -278,14 +278,14 @@ export interface AttachmentSeenTable {
   seen_at: string;
 }
 
-/** One rate-limit bucket (API key × route) and its sliding log. */
-export interface RateLimitBucketTable {
+/** One request a rate-limit bucket admitted (rejected requests are never stored). */
+export interface RateLimitHitTable {
   /** `<apiKeyId> <METHOD> <route template>` */
   bucket: string;
-  /** Epoch ms of the admitted requests still inside the window, ascending, comma-separated. */
-  hits: Generated<string>;
-  /** Epoch ms of the newest admitted request; once a window older, the row is swept. */
-  last_hit_at: Generated<number>;
+  /** The hit's number within its bucket: 0, 1, 2... in admission order (and so in time order). */
+  seq: number;
+  /** Epoch milliseconds when the request was admitted. */
+  admitted_at: number;
 }
 
 export interface Database {
@@ -311,7 +311,7 @@ export interface Database {
   cheers: CheerTable;
   attachments: AttachmentTable;
   attachment_seen: AttachmentSeenTable;
-  rate_limit_buckets: RateLimitBucketTable;
+  rate_limit_hits: RateLimitHitTable;
 }
 
 /** What every repository function takes first: the database or a transaction. */

@@ -306,13 +306,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('cheers_primary').on('cheers').columns(['primary_id', 'created_at']).execute();
   await db.schema.createIndex('cheers_card').on('cheers').column('card_id').execute();
 
+  // The rate limiter's sliding logs: one row per admitted request. `seq` numbers a bucket's hits in
+  // admission (and time) order, so a decision finds the hits it needs by index, whatever the limit.
   await db.schema
     .createTable('rate_limit_hits')
-    .addColumn('id', 'char(24)', (c) => c.primaryKey())
     .addColumn('bucket', 'text', (c) => c.notNull())
+    .addColumn('seq', 'bigint', (c) => c.notNull())
     .addColumn('admitted_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('rate_limit_hits_pk', ['bucket', 'seq'])
     .execute();
-  await db.schema.createIndex('rate_limit_hits_bucket').on('rate_limit_hits').columns(['bucket', 'admitted_at']).execute();
+  await db.schema.createIndex('rate_limit_hits_live').on('rate_limit_hits').columns(['bucket', 'admitted_at', 'seq']).execute();
   await db.schema.createIndex('rate_limit_hits_admitted').on('rate_limit_hits').column('admitted_at').execute();
 }
 
