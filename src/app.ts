@@ -39,9 +39,17 @@ export async function buildApp(options: BuildOptions) {
 
   // JSON (and multipart where a route reads files) only: any other body type is a 415.
   app.removeContentTypeParser('text/plain');
+  // Many clients send `Content-Type: application/json` with no body on DELETE or rotate: read that as
+  // no body (a route that needs one still answers 400) instead of a parse error.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+  );
   await app.register(errors);
   await app.register(validation);
   await app.register(cors, {
+    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
     exposedHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'Content-Disposition'],
   });
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10, parts: 12 } });

@@ -40,7 +40,8 @@ export const Tier = Type.Union(TIERS.map((tier) => Type.Literal(tier)));
 
 /** The answers every authenticated route can give besides its success. */
 export function errorResponses(...statuses: number[]) {
-  const all = new Set([400, 401, 404, 429, ...statuses]);
+  // 503: the rate limiter could not decide (no store reachable).
+  const all = new Set([400, 401, 404, 429, 503, ...statuses]);
   return Object.fromEntries([...all].map((status) => [status, ErrorBody]));
 }
 
