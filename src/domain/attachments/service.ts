@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Attachment, Card } from '../../schemas/records.ts';
+import type { NewRow } from '../../storage/database.ts';
 import * as attachments from '../../storage/repositories/attachments.ts';
 import { recordCardChange } from '../../storage/repositories/cards.ts';
 import { loadCard, reachableCard } from '../cards/service.ts';
@@ -12,6 +13,29 @@ export interface IncomingFile {
   stream: Readable;
   filename: string;
   mimeType: string;
+}
+
+/** A new attachment row on the card; `fields` says what kind of attachment it is. */
+function attachmentRow(
+  card: { company_id: string; team_id: string },
+  cardId: string,
+  creatorId: string,
+  at: string,
+  fields: Pick<NewRow<'attachments'>, 'id' | 'kind' | 'name' | 'original_name' | 'link_url' | 'storage_key' | 'mime_type' | 'size_bytes'>,
+): NewRow<'attachments'> {
+  return {
+    ...fields,
+    company_id: card.company_id,
+    team_id: card.team_id,
+    card_id: cardId,
+    checklist_item_id: null,
+    creator_id: creatorId,
+    is_deleted: 0,
+    deleted_at: null,
+    created_at: at,
+    updated_at: at,
+    version: 0,
+  };
 }
 
 /** The attachment as the card record shows it. */
@@ -43,26 +67,19 @@ export async function uploadFile(
     return await ctx.db.transaction().execute(async (trx) => {
       const now = nowIso();
       if (!(await recordCardChange(trx, cardId, now))) throw new NotFoundError('Card');
-      await attachments.insertAttachment(trx, {
-        id,
-        company_id: card.company_id,
-        team_id: card.team_id,
-        card_id: cardId,
-        checklist_item_id: null,
-        kind: 'file',
-        name: (name ?? file.filename).trim() || 'file',
-        original_name: file.filename,
-        link_url: null,
-        storage_key: stored.key,
-        mime_type: file.mimeType || 'application/octet-stream',
-        size_bytes: stored.size,
-        creator_id: caller.userId,
-        is_deleted: 0,
-        deleted_at: null,
-        created_at: now,
-        updated_at: now,
-        version: 0,
-      });
+      await attachments.insertAttachment(
+        trx,
+        attachmentRow(card, cardId, caller.userId, now, {
+          id,
+          kind: 'file',
+          name: (name ?? file.filename).trim() || 'file',
+          original_name: file.filename,
+          link_url: null,
+          storage_key: stored.key,
+          mime_type: file.mimeType || 'application/octet-stream',
+          size_bytes: stored.size,
+        }),
+      );
       const updated = await loadCard(ctx, cardId, trx);
       return { attachment: attachmentOf(updated, id), card: updated };
     });
@@ -85,26 +102,19 @@ export async function addLink(
     const card = await reachableCard(trx, caller, cardId, scope);
     const now = nowIso();
     await recordCardChange(trx, cardId, now);
-    await attachments.insertAttachment(trx, {
-      id,
-      company_id: card.company_id,
-      team_id: card.team_id,
-      card_id: cardId,
-      checklist_item_id: null,
-      kind: 'link',
-      name: (link.name ?? link.url).trim(),
-      original_name: link.url,
-      link_url: link.url,
-      storage_key: null,
-      mime_type: 'text/uri-list',
-      size_bytes: 0,
-      creator_id: caller.userId,
-      is_deleted: 0,
-      deleted_at: null,
-      created_at: now,
-      updated_at: now,
-      version: 0,
-    });
+    await attachments.insertAttachment(
+      trx,
+      attachmentRow(card, cardId, caller.userId, now, {
+        id,
+        kind: 'link',
+        name: (link.name ?? link.url).trim(),
+        original_name: link.url,
+        link_url: link.url,
+        storage_key: null,
+        mime_type: 'text/uri-list',
+        size_bytes: 0,
+      }),
+    );
     const updated = await loadCard(ctx, cardId, trx);
     return { attachment: attachmentOf(updated, id), card: updated };
   });

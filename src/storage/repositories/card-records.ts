@@ -1,6 +1,7 @@
 import type { CompiledQuery } from 'kysely';
 import type { Executor } from '../database.ts';
 import { type Engine, fromJson, jsonArrayFrom } from '../dialect.ts';
+import { LABEL_COLUMNS } from './labels.ts';
 
 // SQLite's json_object needs the columns named one by one (no selectAll in a JSON subquery).
 const ATTACHMENT_COLUMNS = [
@@ -66,20 +67,7 @@ function cardQuery(db: Executor, engine: Engine, cardIds: readonly string[]) {
           .selectFrom('card_labels as cl')
           .innerJoin('labels as l', 'l.id', 'cl.label_id')
           .innerJoin('label_colors as lc', 'lc.id', 'l.color_id')
-          .select([
-            'l.id',
-            'l.name',
-            'l.creator_id',
-            'l.company_id',
-            'l.team_id',
-            'l.board_id',
-            'l.created_at',
-            'l.updated_at',
-            'l.version',
-            'lc.id as color_id',
-            'lc.name as color_name',
-            'lc.hex as color_hex',
-          ])
+          .select(LABEL_COLUMNS)
           .whereRef('cl.card_id', '=', 'c.id')
           .orderBy('cl.created_at')
           .orderBy('l.id'),

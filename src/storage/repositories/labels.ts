@@ -11,25 +11,28 @@ export async function findLabelColor(db: Executor, id: string): Promise<LabelCol
   return db.selectFrom('label_colors').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** A label joined with its colour (`labels as l`, `label_colors as lc`): the shape `toLabel` maps. */
+export const LABEL_COLUMNS = [
+  'l.id',
+  'l.name',
+  'l.creator_id',
+  'l.company_id',
+  'l.team_id',
+  'l.board_id',
+  'l.created_at',
+  'l.updated_at',
+  'l.version',
+  'lc.id as color_id',
+  'lc.name as color_name',
+  'lc.hex as color_hex',
+] as const;
+
 /** Labels joined with their colour: the shape `toLabel` maps. */
 function selectLabels(db: Executor) {
   return db
     .selectFrom('labels as l')
     .innerJoin('label_colors as lc', 'lc.id', 'l.color_id')
-    .select([
-      'l.id',
-      'l.name',
-      'l.creator_id',
-      'l.company_id',
-      'l.team_id',
-      'l.board_id',
-      'l.created_at',
-      'l.updated_at',
-      'l.version',
-      'lc.id as color_id',
-      'lc.name as color_name',
-      'lc.hex as color_hex',
-    ]);
+    .select(LABEL_COLUMNS);
 }
 
 export async function findLabelById(db: Executor, id: string) {
