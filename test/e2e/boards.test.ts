@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
-import type { RateLimitRequest } from '../../src/plugins/rate-limit.ts';
-import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { bearer, buildTestApp, ENGINES, type TestApp, recordingLimiter } from '../support/harness.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -232,17 +231,10 @@ for (const engine of ENGINES) {
 
   describe(`board routes and their rate-limit tiers [${engine}]`, () => {
     let t: TestApp;
-    const seen: RateLimitRequest[] = [];
+    const limiter = recordingLimiter();
+    const seen = limiter.seen;
     before(async () => {
-      t = await buildTestApp(engine, {
-        rateLimiter: {
-          consume: async (r) => {
-            seen.push(r);
-            return { allowed: true, tier: r.tier, limit: 1, windowSeconds: 3600, remaining: 0, resetSeconds: 0 };
-          },
-          close: async () => {},
-        },
-      });
+      t = await buildTestApp(engine, { rateLimiter: limiter });
     });
     after(() => t.dispose());
 

@@ -11,7 +11,7 @@ import { buildApp, type App } from '../../src/app.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import type { ServiceContext } from '../../src/domain/context.ts';
 import { type AppConfig, loadConfig } from '../../src/plugins/config.ts';
-import type { RateLimiter } from '../../src/plugins/rate-limit.ts';
+import type { RateLimiter, RateLimitRequest } from '../../src/plugins/rate-limit.ts';
 import { createSchema, dropSchema, type Engine, openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { AttachmentFiles } from '../../src/storage/files.ts';
@@ -132,4 +132,17 @@ export function serviceContext(storage: StorageConnection, uploadDir?: string): 
 
 export function bearer(token: string) {
   return { authorization: `Bearer ${token}` };
+}
+
+/** A limiter that admits everything and records what the rate-limit hook asked it: key, route, tier. */
+export function recordingLimiter(): RateLimiter & { seen: RateLimitRequest[] } {
+  const seen: RateLimitRequest[] = [];
+  return {
+    seen,
+    consume: async (request) => {
+      seen.push(request);
+      return { allowed: true, tier: request.tier, limit: 1, windowSeconds: 3600, remaining: 0, resetSeconds: 0 };
+    },
+    close: async () => {},
+  };
 }
