@@ -2,17 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
-import { bearer, buildTestApp, ENGINES, type TestApp, recordingLimiter } from '../support/harness.ts';
+import { cardRow } from '../support/fixtures.ts';
+import { bearer, buildTestApp, ENGINES, type TestApp, recordingLimiter, apiClient } from '../support/harness.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function client(t: TestApp, key: string) {
-  return (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-    t.app.inject({ method, url, headers: bearer(key), ...(payload !== undefined ? { payload: payload as object } : {}) });
-}
-
-/** A card row written straight to storage: the card routes are built elsewhere. */
+/** A card written straight to storage: these suites test boards, not the card routes. */
 async function insertCard(
   t: TestApp,
   list: { _id: string; board: string; company: string; team: string },
@@ -20,43 +16,23 @@ async function insertCard(
   position: number,
   extra: { archived?: 0 | 1 } = {},
 ): Promise<string> {
-  const id = newId();
-  const now = nowIso();
-  await t.services.db
-    .insertInto('cards')
-    .values({
-      id,
-      company_id: list.company,
-      team_id: list.team,
-      board_id: list.board,
-      list_id: list._id,
-      name,
-      creator_id: t.tenant.userId,
-      position,
-      start_date: null,
-      due_date: null,
-      complete_set_at: null,
-      complete_updated_at: null,
-      created_at: now,
-      updated_at: now,
-      ...extra,
-    })
-    .execute();
-  return id;
+  const row = cardRow(list, t.tenant.userId, name, position, extra);
+  await t.services.db.insertInto('cards').values(row).execute();
+  return row.id;
 }
 
 for (const engine of ENGINES) {
   describe(`boards [${engine}]`, () => {
     let t: TestApp;
     let other: BootstrapResult;
-    let api: ReturnType<typeof client>;
-    let otherApi: ReturnType<typeof client>;
+    let api: ReturnType<typeof apiClient>;
+    let otherApi: ReturnType<typeof apiClient>;
 
     before(async () => {
       t = await buildTestApp(engine);
       other = await bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina Globex' });
-      api = client(t, t.tenant.apiKey);
-      otherApi = client(t, other.apiKey);
+      api = apiClient(t, t.tenant.apiKey);
+      otherApi = apiClient(t, other.apiKey);
     });
     after(() => t.dispose());
 
@@ -239,7 +215,7 @@ for (const engine of ENGINES) {
     after(() => t.dispose());
 
     it('counts each board operation under its route template and contract tier', async () => {
-      const api = client(t, t.tenant.apiKey);
+      const api = apiClient(t, t.tenant.apiKey);
       const board = (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Tiered' })).json().board;
       await api('GET', '/api/v1/boards');
       await api('GET', `/api/v1/boards/${board._id}`);

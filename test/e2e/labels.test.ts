@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import { LABEL_PALETTE } from '../../src/storage/migrations/0001_initial.ts';
-import { bearer, buildTestApp, ENGINES, type TestApp, recordingLimiter } from '../support/harness.ts';
+import { cardRow } from '../support/fixtures.ts';
+import { buildTestApp, ENGINES, type TestApp, recordingLimiter, apiClient } from '../support/harness.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -19,23 +20,18 @@ interface LabelRecord {
   updatedAt: string;
 }
 
-function client(t: TestApp, key: string) {
-  return (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-    t.app.inject({ method, url, headers: bearer(key), ...(payload !== undefined ? { payload: payload as object } : {}) });
-}
-
 for (const engine of ENGINES) {
   describe(`labels and label colours [${engine}]`, () => {
     let t: TestApp;
     let other: BootstrapResult;
-    let api: ReturnType<typeof client>;
-    let otherApi: ReturnType<typeof client>;
+    let api: ReturnType<typeof apiClient>;
+    let otherApi: ReturnType<typeof apiClient>;
 
     before(async () => {
       t = await buildTestApp(engine);
       other = await bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina Globex' });
-      api = client(t, t.tenant.apiKey);
-      otherApi = client(t, other.apiKey);
+      api = apiClient(t, t.tenant.apiKey);
+      otherApi = apiClient(t, other.apiKey);
     });
     after(() => t.dispose());
 
@@ -53,28 +49,11 @@ for (const engine of ENGINES) {
 
     /** Cards written straight to storage (the card routes are built elsewhere), carrying `labelIds`. */
     async function insertCard(board: { _id: string; company: string; team: string }, listId: string, labelIds: string[]) {
-      const id = newId();
       // an old timestamp, so that a change to the card shows as a moved updatedAt
-      const now = '2020-01-01T00:00:00.000Z';
-      await t.services.db
-        .insertInto('cards')
-        .values({
-          id,
-          company_id: board.company,
-          team_id: board.team,
-          board_id: board._id,
-          list_id: listId,
-          name: `card ${id.slice(-4)}`,
-          creator_id: t.tenant.userId,
-          position: 1024,
-          start_date: null,
-          due_date: null,
-          complete_set_at: null,
-          complete_updated_at: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      const old = '2020-01-01T00:00:00.000Z';
+      const row = cardRow({ ...board, board: board._id, _id: listId }, t.tenant.userId, 'card', 1024, { created_at: old, updated_at: old });
+      const id = row.id;
+      await t.services.db.insertInto('cards').values(row).execute();
       for (const labelId of labelIds) {
         await t.services.db.insertInto('card_labels').values({ card_id: id, label_id: labelId, created_at: nowIso() }).execute();
       }
@@ -266,7 +245,7 @@ for (const engine of ENGINES) {
     after(() => t.dispose());
 
     it('counts each label operation under its route template and contract tier', async () => {
-      const api = client(t, t.tenant.apiKey);
+      const api = apiClient(t, t.tenant.apiKey);
       const board = (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Tiered' })).json().board;
       seen.length = 0;
       await api('GET', '/api/v1/label-colors');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
-import { bearer, buildTestApp, ENGINES, type TestApp, recordingLimiter } from '../support/harness.ts';
+import { buildTestApp, ENGINES, type TestApp, recordingLimiter, apiClient } from '../support/harness.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -17,23 +17,18 @@ interface ListRecord {
   updatedAt: string;
 }
 
-function client(t: TestApp, key: string) {
-  return (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-    t.app.inject({ method, url, headers: bearer(key), ...(payload !== undefined ? { payload: payload as object } : {}) });
-}
-
 for (const engine of ENGINES) {
   describe(`lists [${engine}]`, () => {
     let t: TestApp;
     let other: BootstrapResult;
-    let api: ReturnType<typeof client>;
-    let otherApi: ReturnType<typeof client>;
+    let api: ReturnType<typeof apiClient>;
+    let otherApi: ReturnType<typeof apiClient>;
 
     before(async () => {
       t = await buildTestApp(engine);
       other = await bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina Globex' });
-      api = client(t, t.tenant.apiKey);
-      otherApi = client(t, other.apiKey);
+      api = apiClient(t, t.tenant.apiKey);
+      otherApi = apiClient(t, other.apiKey);
     });
     after(() => t.dispose());
 
@@ -237,7 +232,7 @@ for (const engine of ENGINES) {
     after(() => t.dispose());
 
     it('counts each list operation under its route template and contract tier', async () => {
-      const api = client(t, t.tenant.apiKey);
+      const api = apiClient(t, t.tenant.apiKey);
       const board = (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Tiered' })).json().board;
       seen.length = 0;
       const list = (await api('POST', '/api/v1/lists', { board: board._id, name: 'L' })).json().list;

@@ -13,6 +13,7 @@ import type { Caller } from '../../src/domain/shared/caller.ts';
 import { NotFoundError, ValidationError } from '../../src/domain/shared/errors.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import type { CompanyRole } from '../../src/storage/database.ts';
+import { cardRow } from '../support/fixtures.ts';
 import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
 const GREEN = '000000000000000000000001';
@@ -123,24 +124,8 @@ for (const engine of ENGINES) {
       const board = await createBoard(ctx, owner, { teamId: t.tenant.teamId, name: 'Cards' });
       const empty = await createList(ctx, owner, { board: board._id, name: 'empty' }, {});
       const full = await createList(ctx, owner, { board: board._id, name: 'full' }, {});
-      const now = nowIso();
-      const card = (name: string, position: number, archived: 0 | 1) => ({
-        id: newId(),
-        company_id: board.company,
-        team_id: board.team,
-        board_id: board._id,
-        list_id: full._id,
-        name,
-        creator_id: t.tenant.userId,
-        position,
-        start_date: null,
-        due_date: null,
-        complete_set_at: null,
-        complete_updated_at: null,
-        archived,
-        created_at: now,
-        updated_at: now,
-      });
+      const list = { _id: full._id, board: board._id, company: board.company, team: board.team };
+      const card = (name: string, position: number, archived: 0 | 1) => cardRow(list, t.tenant.userId, name, position, { archived });
       const rows = [card('z', 3, 0), card('x', 1, 0), card('hidden', 2, 1)];
       await ctx.db.insertInto('cards').values(rows).execute();
       const view = await getBoardWithListsAndCards(ctx, owner, board._id, { teamId: t.tenant.teamId });

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ServiceContext } from '../../src/domain/context.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
+import type { NewRow } from '../../src/storage/database.ts';
 
 export interface BoardFixture {
   boardId: string;
@@ -56,4 +57,35 @@ export function multipart(
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/**
+ * A card row for writing straight to storage (suites that test boards or labels, not cards).
+ * Columns with a database default are left to it unless `extra` sets them.
+ */
+export function cardRow(
+  list: { _id: string; board: string; company: string; team: string },
+  creatorId: string,
+  name: string,
+  position: number,
+  extra: Partial<NewRow<'cards'>> = {},
+): NewRow<'cards'> {
+  const now = nowIso();
+  return {
+    id: newId(),
+    company_id: list.company,
+    team_id: list.team,
+    board_id: list.board,
+    list_id: list._id,
+    name,
+    creator_id: creatorId,
+    position,
+    start_date: null,
+    due_date: null,
+    complete_set_at: null,
+    complete_updated_at: null,
+    created_at: now,
+    updated_at: now,
+    ...extra,
+  };
 }

@@ -146,3 +146,9 @@ export function recordingLimiter(): RateLimiter & { seen: RateLimitRequest[] } {
     close: async () => {},
   };
 }
+
+/** `api(method, url, body?)` as the holder of `key`: the shape most HTTP suites call the API in. */
+export function apiClient(t: TestApp, key: string) {
+  return (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+    t.app.inject({ method, url, headers: bearer(key), ...(payload !== undefined ? { payload: payload as object } : {}) });
+}
