@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppConfig, Tier } from './config.ts';
+import { sendError } from './errors.ts';
 
 /** One request as the limiter sees it: whose bucket, which route template, which tier. */
 export interface RateLimitRequest {
@@ -73,21 +74,13 @@ export default fp(
           app.log.error({ err: error }, 'rate limiter: cannot decide, answering 503 until it can');
         }
         reply.header('Retry-After', '1');
-        return reply.status(503).send({
-          message: 'The service is temporarily unavailable, please try again shortly.',
-          code: 'unavailable',
-          requestId: String(request.id),
-        });
+        return sendError(request, reply, 503, 'unavailable', 'The service is temporarily unavailable, please try again shortly.');
       }
       reply.header('RateLimit-Policy', `"${decision.tier}";q=${decision.limit};w=${decision.windowSeconds}`);
       reply.header('RateLimit', `"${decision.tier}";r=${decision.remaining};t=${decision.resetSeconds}`);
       if (!decision.allowed) {
         reply.header('Retry-After', String(Math.max(1, decision.resetSeconds)));
-        return reply.status(429).send({
-          message: 'Too many requests, please try again later.',
-          code: 'rate_limited',
-          requestId: String(request.id),
-        });
+        return sendError(request, reply, 429, 'rate_limited', 'Too many requests, please try again later.');
       }
     });
   },

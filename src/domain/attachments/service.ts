@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Attachment, Card } from '../../schemas/records.ts';
-import type { NewRow } from '../../storage/database.ts';
+import type { Executor, NewRow } from '../../storage/database.ts';
 import * as attachments from '../../storage/repositories/attachments.ts';
 import { recordCardChange } from '../../storage/repositories/cards.ts';
 import { loadCard, reachableCard } from '../cards/service.ts';
@@ -135,10 +135,30 @@ export async function openFile(ctx: ServiceContext, caller: Caller, cardId: stri
 }
 
 /**
- * Update Attachment Name on Card. Only a live attachment that sits on this very card can be renamed:
- * a deleted one, or one of another card, is a 404. The attachment's and the card's `__v` grow.
+ * One change to an attachment that sits on this very card, with the card's `__v` + 1, in one
+ * transaction; answers the card as the change left it. A deleted attachment, or one of another
+ * card, is a 404.
  */
-export async function renameCardAttachment(
+async function changeCardAttachment(
+  ctx: ServiceContext,
+  caller: Caller,
+  cardId: string,
+  attachmentId: string,
+  scope: Scope,
+  change: (trx: Executor, at: string) => Promise<unknown>,
+): Promise<Card> {
+  return ctx.db.transaction().execute(async (trx) => {
+    await reachableCard(trx, caller, cardId, scope);
+    const now = nowIso();
+    await recordCardChange(trx, cardId, now);
+    if (!(await attachments.findCardAttachment(trx, cardId, attachmentId))) throw new NotFoundError('Attachment');
+    await change(trx, now);
+    return loadCard(ctx, cardId, trx);
+  });
+}
+
+/** Update Attachment Name on Card: the attachment's and the card's `__v` grow. */
+export function renameCardAttachment(
   ctx: ServiceContext,
   caller: Caller,
   cardId: string,
@@ -146,30 +166,20 @@ export async function renameCardAttachment(
   scope: Scope,
   name: string,
 ): Promise<Card> {
-  return ctx.db.transaction().execute(async (trx) => {
-    await reachableCard(trx, caller, cardId, scope);
-    const now = nowIso();
-    await recordCardChange(trx, cardId, now);
-    if (!(await attachments.findCardAttachment(trx, cardId, attachmentId))) throw new NotFoundError('Attachment');
-    await attachments.renameAttachment(trx, attachmentId, name.trim(), now);
-    return loadCard(ctx, cardId, trx);
-  });
+  return changeCardAttachment(ctx, caller, cardId, attachmentId, scope, (trx, at) =>
+    attachments.renameAttachment(trx, attachmentId, name.trim(), at),
+  );
 }
 
 /** Delete Attachment from Card: marks it deleted (it leaves `card.attachments`); the file stays. */
-export async function deleteCardAttachment(
+export function deleteCardAttachment(
   ctx: ServiceContext,
   caller: Caller,
   cardId: string,
   attachmentId: string,
   scope: Scope,
 ): Promise<Card> {
-  return ctx.db.transaction().execute(async (trx) => {
-    await reachableCard(trx, caller, cardId, scope);
-    const now = nowIso();
-    await recordCardChange(trx, cardId, now);
-    if (!(await attachments.findCardAttachment(trx, cardId, attachmentId))) throw new NotFoundError('Attachment');
-    await attachments.markAttachmentDeleted(trx, attachmentId, now);
-    return loadCard(ctx, cardId, trx);
-  });
+  return changeCardAttachment(ctx, caller, cardId, attachmentId, scope, (trx, at) =>
+    attachments.markAttachmentDeleted(trx, attachmentId, at),
+  );
 }
