@@ -16,12 +16,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { Socket } from 'node:net';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import type { ChildMessage, Target } from './protocol.ts';
+import { reachable } from '../test/support/reachable.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -97,20 +97,6 @@ async function stopServer(child: ChildProcess): Promise<void> {
 
 async function stopAll() {
   await Promise.all([...children].map((child) => stopServer(child)));
-}
-
-function reachable(url: string): Promise<string | null> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (problem: string | null) => {
-      socket.destroy();
-      resolve(problem);
-    };
-    socket.setTimeout(3000, () => done('timed out'));
-    socket.once('error', (error) => done(error.message));
-    socket.connect(Number(port || 6379), hostname, () => done(null));
-  });
 }
 
 /** One request before the load: a route that does not answer 2xx is a setup problem, said plainly. */
@@ -226,7 +212,7 @@ function table(rows: Row[]): string {
 async function main() {
   if (settings.limiters.includes('redis')) {
     const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-    const problem = await reachable(url);
+    const problem = await reachable(url, 6379);
     // the limiter would fall back to the database and the "redis" rows would measure SQLite
     if (problem) throw new Error(`BENCH_RATE_LIMIT includes redis but Redis at ${url} is not reachable (${problem})`);
   }

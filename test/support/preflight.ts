@@ -2,22 +2,8 @@
  * Before the suite: say plainly which real service is missing, rather than letting dozens of tests
  * fail with ECONNREFUSED. The suite needs PostgreSQL and Redis; nothing is skipped without them.
  */
-import { Socket } from 'node:net';
 import { POSTGRES_URL, REDIS_URL } from './harness.ts';
-
-function reachable(url: string, defaultPort: number): Promise<string | null> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (problem: string | null) => {
-      socket.destroy();
-      resolve(problem);
-    };
-    socket.setTimeout(3000, () => done('timed out'));
-    socket.once('error', (error) => done(error.message));
-    socket.connect(Number(port || defaultPort), hostname, () => done(null));
-  });
-}
+import { reachable } from './reachable.ts';
 
 const missing: string[] = [];
 const pgProblem = await reachable(POSTGRES_URL, 5432);
