@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ServiceContext } from '../../src/domain/context.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
-import type { NewRow } from '../../src/storage/database.ts';
+import type { CompanyRole, NewRow } from '../../src/storage/database.ts';
+import { issueApiKey } from '../../src/domain/account/service.ts';
 
 export interface BoardFixture {
   boardId: string;
@@ -88,4 +89,43 @@ export function cardRow(
     updated_at: now,
     ...extra,
   };
+}
+
+export interface MemberFixture {
+  userId: string;
+  apiKey: string;
+}
+
+/**
+ * Another user in an existing company (and, when `teamIds` are given, in those teams), with an API
+ * key: for suites that need several people before the company and team routes are involved.
+ */
+export async function addMember(
+  ctx: ServiceContext,
+  input: { companyId: string; teamIds?: string[]; email: string; fullName?: string; role?: CompanyRole },
+): Promise<MemberFixture> {
+  const now = nowIso();
+  const userId = newId();
+  await ctx.db
+    .insertInto('users')
+    .values({ id: userId, email: input.email, full_name: input.fullName ?? input.email, photo_url: '', created_at: now, updated_at: now })
+    .execute();
+  await ctx.db.insertInto('company_members').values({ company_id: input.companyId, user_id: userId, role: input.role ?? 'member', created_at: now }).execute();
+  for (const teamId of input.teamIds ?? []) {
+    await ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: userId, created_at: now }).execute();
+  }
+  const { token } = await issueApiKey(ctx, userId, 'test');
+  return { userId, apiKey: token };
+}
+
+/** A new team in an existing company, with the given members (the first is its creator). */
+export async function addTeam(ctx: ServiceContext, companyId: string, name: string, memberIds: readonly [string, ...string[]]): Promise<string> {
+  const now = nowIso();
+  const teamId = newId();
+  await ctx.db
+    .insertInto('teams')
+    .values({ id: teamId, company_id: companyId, name, creator_id: memberIds[0], created_at: now, updated_at: now, version: 0 })
+    .execute();
+  for (const userId of memberIds) await ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: userId, created_at: now }).execute();
+  return teamId;
 }
