@@ -14,7 +14,7 @@ export type { LimiterLog, RateLimitSettings } from './policy.ts';
 export interface RateLimiterSetup {
   config: AppConfig;
   /** The app's database: the limiter's store, or the fallback when Redis is configured. */
-  storage: Pick<StorageConnection, 'db' | 'engine'>;
+  storage: Pick<StorageConnection, 'db' | 'engine' | 'runExclusive'>;
   log: LimiterLog;
   /** Epoch ms for the buckets (tests); default: the store's clock. */
   now?: () => number;

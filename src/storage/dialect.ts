@@ -24,8 +24,18 @@ export interface StorageConnection {
   engine: Engine;
   /** The URL with any password masked, for logs. */
   description: string;
+  /** SQLite only: see `exclusiveRunner`. */
+  runExclusive?: ExclusiveRunner;
   close(): Promise<void>;
 }
+
+/** Runs SQL synchronously, with statements prepared once per text. */
+export interface SyncQueries {
+  all<R>(source: string, parameters: readonly unknown[]): R[];
+  run(source: string, parameters: readonly unknown[]): void;
+}
+
+export type ExclusiveRunner = <T>(work: (queries: SyncQueries) => T) => Promise<T>;
 
 export interface ParsedDatabaseUrl {
   engine: Engine;
@@ -83,6 +93,29 @@ function withStatementCache(sqlite: SqliteDatabase.Database, size = 1000): Sqlit
   });
 }
 
+/**
+ * SQLite: runs `work` as one transaction of its own, synchronously, so no other query can come
+ * between its statements and it needs no round of the event loop per statement. A transaction
+ * that Kysely holds open across awaits would swallow these statements, so then `work` waits for
+ * the connection through Kysely's own connection lock, as any query would.
+ * For small hot writes (rate-limit decisions): one async hop instead of one per statement.
+ */
+function exclusiveRunner(sqlite: SqliteDatabase.Database, db: Kysely<Database>): ExclusiveRunner {
+  const queries: SyncQueries = {
+    all: <R>(source: string, parameters: readonly unknown[]) => sqlite.prepare(source).all(...parameters) as R[],
+    run: (source, parameters) => {
+      sqlite.prepare(source).run(...parameters);
+    },
+  };
+  // IMMEDIATE: take the write lock at the start, so another process on the file makes it wait
+  // (busy_timeout) instead of failing when the read turns into a write.
+  const inTransaction = <T>(work: (queries: SyncQueries) => T): T => sqlite.transaction(() => work(queries)).immediate();
+  return async (work) => {
+    if (!sqlite.inTransaction) return inTransaction(work);
+    return db.connection().execute(async () => inTransaction(work));
+  };
+}
+
 // PostgreSQL returns int8 (bigint, count(*)) as strings; every such value here fits in a double.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
@@ -95,8 +128,15 @@ export function openStorage(url: string, options: { poolSize?: number } = {}): S
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, engine: 'sqlite', description: `sqlite:${parsed.location}`, close: () => db.destroy() };
+    const cached = withStatementCache(sqlite);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+    return {
+      db,
+      engine: 'sqlite',
+      description: `sqlite:${parsed.location}`,
+      runExclusive: exclusiveRunner(cached, db),
+      close: () => db.destroy(),
+    };
   }
   const pool = new pg.Pool({
     connectionString: parsed.location,

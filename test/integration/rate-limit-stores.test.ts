@@ -344,6 +344,34 @@ for (const engine of ENGINES) {
   });
 }
 
+describe('SQLite decisions run on the app\'s one connection without joining its transactions', () => {
+  let store: Awaited<ReturnType<typeof sqlStore>>;
+  before(async () => {
+    store = await sqlStore('sqlite');
+  });
+  after(() => store.dispose());
+
+  it('waits for an open transaction and keeps its hit when that transaction rolls back', async () => {
+    const storage = store.test.storage;
+    const limiter = new SqlRateLimiter({ storage, settings: settingsWith() });
+    const request = freshRequest('secure');
+    let decided: Promise<RateLimitDecision> | undefined;
+    await assert.rejects(
+      storage.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('rate_limit_hits').select('bucket').limit(1).execute();
+        // A request arrives while another request's transaction holds the connection across awaits.
+        decided = limiter.consume(request);
+        await trx.selectFrom('rate_limit_hits').select('bucket').limit(1).execute();
+        throw new Error('that request failed');
+      }),
+      /that request failed/,
+    );
+    assert.equal((await decided)?.allowed, true);
+    assert.equal(await store.storedHits(request), 1);
+    await limiter.close();
+  });
+});
+
 describe('rate-limit keys in Redis stay bounded', () => {
   let store: Awaited<ReturnType<typeof redisStore>>;
   before(async () => {

@@ -1,7 +1,7 @@
 import type { CompiledQuery, RawBuilder } from 'kysely';
 import type { BucketTail } from '../../ratelimit/sliding-log.ts';
 import type { Executor } from '../database.ts';
-import { type Engine, sql } from '../dialect.ts';
+import { type Engine, sql, type SyncQueries } from '../dialect.ts';
 
 interface TailRow {
   last_seq: number | null;
@@ -27,7 +27,11 @@ export async function readBucketTail(
   horizon: number,
   limit: number,
 ): Promise<BucketTail | null> {
-  const rows = await runCompiled<TailRow>(db, engine, 'tail', [bucket, horizon, limit], (b, h, l) => sql`
+  return toTail(await runCompiled<TailRow>(db, engine, 'tail', [bucket, horizon, limit], tailQuery));
+}
+
+function tailQuery(b: unknown, h: unknown, l: unknown) {
+  return sql`
     select
       t.last_seq,
       t.first_live_seq,
@@ -42,7 +46,13 @@ export async function readBucketTail(
         (select h.seq from rate_limit_hits h where h.bucket = params.bucket and h.admitted_at > params.horizon
           order by h.admitted_at, h.seq limit 1) as first_live_seq
       from (select cast(${b} as text) as bucket, cast(${h} as bigint) as horizon, cast(${l} as bigint) as lim) as params
-    ) as t`);
+    ) as t`;
+}
+
+const insertHitQuery = (b: unknown, s: unknown, a: unknown) =>
+  sql`insert into rate_limit_hits (bucket, seq, admitted_at) values (${b}, ${s}, ${a})`;
+
+function toTail(rows: TailRow[]): BucketTail | null {
   const row = rows[0];
   if (!row || row.last_seq === null) return null;
   const number = (value: number | null) => (value === null ? null : Number(value));
@@ -56,9 +66,26 @@ export async function readBucketTail(
 }
 
 export async function insertHit(db: Executor, engine: Engine, bucket: string, seq: number, admittedAt: number): Promise<void> {
-  await runCompiled(db, engine, 'insert', [bucket, seq, admittedAt], (b, s, a) =>
-    sql`insert into rate_limit_hits (bucket, seq, admitted_at) values (${b}, ${s}, ${a})`,
-  );
+  await runCompiled(db, engine, 'insert', [bucket, seq, admittedAt], insertHitQuery);
+}
+
+/**
+ * The same two queries for a decision run synchronously on SQLite (see `runExclusive` in the
+ * dialect): read the bucket's tail, then log the hit when `decide` admits one.
+ */
+export function decideOnSqliteBucket<O extends { hit?: { seq: number; at: number } }>(
+  db: Executor,
+  queries: SyncQueries,
+  bucket: string,
+  horizon: number,
+  limit: number,
+  decide: (tail: BucketTail | null) => O,
+): O {
+  const tail = compiledFor(db, 'sqlite', 'tail', tailQuery);
+  const insert = compiledFor(db, 'sqlite', 'insert', insertHitQuery);
+  const outcome = decide(toTail(queries.all<TailRow>(tail.sql, [bucket, horizon, limit])));
+  if (outcome.hit) queries.run(insert.sql, [bucket, outcome.hit.seq, outcome.hit.at]);
+  return outcome;
 }
 
 /**
@@ -67,13 +94,9 @@ export async function insertHit(db: Executor, engine: Engine, bucket: string, se
  */
 const compiledQueries = new Map<string, CompiledQuery>();
 
-async function runCompiled<R>(
-  db: Executor,
-  engine: Engine,
-  name: string,
-  values: [unknown, unknown, unknown],
-  build: (a: unknown, b: unknown, c: unknown) => RawBuilder<unknown>,
-): Promise<R[]> {
+type QueryBuilder = (a: unknown, b: unknown, c: unknown) => RawBuilder<unknown>;
+
+function compiledFor(db: Executor, engine: Engine, name: string, build: QueryBuilder): CompiledQuery {
   const key = `${engine} ${name}`;
   let compiled = compiledQueries.get(key);
   if (!compiled) {
@@ -82,6 +105,17 @@ async function runCompiled<R>(
     if (compiled.parameters.join() !== '0,1,2') throw new Error(`rate-limit query ${name}: unexpected parameters`);
     compiledQueries.set(key, compiled);
   }
+  return compiled;
+}
+
+async function runCompiled<R>(
+  db: Executor,
+  engine: Engine,
+  name: string,
+  values: [unknown, unknown, unknown],
+  build: QueryBuilder,
+): Promise<R[]> {
+  const compiled = compiledFor(db, engine, name, build);
   return (await db.executeQuery<R>({ ...compiled, parameters: values } as CompiledQuery<R>)).rows;
 }
 
