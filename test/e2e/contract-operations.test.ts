@@ -1,0 +1,115 @@
+/**
+ * Every operation of the contract's table (../shared/CONTRACT.md, "Operations"), transcribed here
+ * with its tier: each must be served and documented with exactly that rate-limit tier.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, type TestApp } from '../support/harness.ts';
+
+const CONTRACT: readonly (readonly [string, string, string])[] = [
+  ['GET', '/api/v1/companies', 'very-low'],
+  ['POST', '/api/v1/companies', 'high'],
+  ['POST', '/api/v1/companies/{companyId}/members', 'high'],
+  ['GET', '/api/v1/teams', 'very-low'],
+  ['POST', '/api/v1/teams', 'high'],
+  ['POST', '/api/v1/teams/{teamId}/members', 'high'],
+  ['DELETE', '/api/v1/teams/{teamId}/members/{userId}', 'high'],
+  ['POST', '/api/v1/boards', 'medium'],
+  ['GET', '/api/v1/boards', 'very-low'],
+  ['GET', '/api/v1/boards/{boardId}', 'very-low'],
+  ['GET', '/api/v1/boards/{boardId}/lists', 'very-low'],
+  ['GET', '/api/v1/lists', 'very-low'],
+  ['POST', '/api/v1/lists', 'medium'],
+  ['PATCH', '/api/v1/lists/{listId}', 'low'],
+  ['GET', '/api/v1/label-colors', 'very-low'],
+  ['GET', '/api/v1/boards/{boardId}/labels', 'very-low'],
+  ['POST', '/api/v1/boards/{boardId}/labels', 'medium'],
+  ['PATCH', '/api/v1/labels/{labelId}', 'low'],
+  ['DELETE', '/api/v1/labels/{labelId}', 'low'],
+  ['POST', '/api/v1/cards', 'medium'],
+  ['GET', '/api/v1/cards/{cardId}', 'very-low'],
+  ['PATCH', '/api/v1/cards/{cardId}', 'low'],
+  ['PATCH', '/api/v1/cards/{cardId}/position', 'low'],
+  ['PATCH', '/api/v1/cards/{cardId}/archive', 'low'],
+  ['PATCH', '/api/v1/cards/{cardId}/unarchive', 'low'],
+  ['POST', '/api/v1/cards/{cardId}/copy', 'medium'],
+  ['GET', '/api/v1/lists/{listId}/cards', 'very-low'],
+  ['GET', '/api/v1/cards/{cardId}/company-team', 'very-low'],
+  ['PATCH', '/api/v1/cards/archived', 'medium'],
+  ['PATCH', '/api/v1/cards/copy', 'medium'],
+  ['PATCH', '/api/v1/cards/update-multi-team', 'high'],
+  ['PATCH', '/api/v1/cards/archived-multi-team', 'high'],
+  ['PATCH', '/api/v1/cards/copy-multi-team', 'high'],
+  ['PATCH', '/api/v1/cards/move-multi-team', 'high'],
+  ['POST', '/v2/cards/{cardId}/members', 'low'],
+  ['POST', '/v2/cards/{cardId}/labels', 'low'],
+  ['POST', '/api/v1/cards/{cardId}/cheers', 'low'],
+  ['DELETE', '/api/v1/cards/{cardId}/cheers/{cheerId}', 'low'],
+  ['POST', '/api/v1/comments/{commentId}/cheers', 'low'],
+  ['DELETE', '/api/v1/comments/{commentId}/cheers/{cheerId}', 'low'],
+  ['POST', '/api/v1/discussions/{discussionId}/cheers', 'low'],
+  ['DELETE', '/api/v1/discussions/{discussionId}/cheers/{cheerId}', 'low'],
+  ['POST', '/api/v1/attachments/{attachmentId}/cheers', 'low'],
+  ['DELETE', '/api/v1/attachments/{attachmentId}/cheers/{cheerId}', 'low'],
+  ['POST', '/api/v1/cards/{cardId}/comments', 'low'],
+  ['GET', '/api/v1/cards/{cardId}/comments', 'very-low'],
+  ['PATCH', '/api/v1/comments/{commentId}', 'low'],
+  ['DELETE', '/api/v1/comments/{commentId}', 'low'],
+  ['POST', '/api/v1/comments/{commentId}/discussions', 'low'],
+  ['PATCH', '/api/v1/discussions/{discussionId}', 'low'],
+  ['DELETE', '/api/v1/discussions/{discussionId}', 'low'],
+  ['POST', '/api/v1/cards/{cardId}/attachments', 'medium'],
+  ['GET', '/api/v1/cards/{cardId}/attachments/{attachmentId}/file', 'very-low'],
+  ['PATCH', '/api/v1/cards/{cardId}/attachments/{attachmentId}', 'low'],
+  ['DELETE', '/api/v1/cards/{cardId}/attachments/{attachmentId}', 'low'],
+  ['POST', '/api/v1/checklist-items/{itemId}/attachments', 'medium'],
+  ['PATCH', '/api/v1/checklist-items/{itemId}/attachments/{attachmentId}', 'low'],
+  ['DELETE', '/api/v1/checklist-items/{itemId}/attachments/{attachmentId}', 'low'],
+  ['GET', '/api/v1/cards/{cardId}/checklists', 'very-low'],
+  ['POST', '/api/v1/cards/{cardId}/checklists', 'medium'],
+  ['PATCH', '/api/v1/checklists/{checklistId}', 'low'],
+  ['PATCH', '/api/v1/checklists/{checklistId}/position', 'low'],
+  ['POST', '/api/v1/checklists/{checklistId}/copy', 'medium'],
+  ['DELETE', '/api/v1/checklists/{checklistId}', 'low'],
+  ['GET', '/api/v1/checklists/{checklistId}/items', 'very-low'],
+  ['POST', '/api/v1/checklists/{checklistId}/items', 'medium'],
+  ['GET', '/api/v1/checklist-items/{itemId}', 'very-low'],
+  ['PATCH', '/api/v1/checklist-items/{itemId}', 'low'],
+  ['PATCH', '/api/v1/checklist-items/{itemId}/date', 'low'],
+  ['PATCH', '/api/v1/checklist-items/{itemId}/complete', 'low'],
+  ['PATCH', '/api/v1/checklist-items/{itemId}/position', 'low'],
+  ['POST', '/api/v1/checklist-items/{itemId}/members', 'low'],
+  ['POST', '/api/v1/checklist-items/{itemId}/copy', 'medium'],
+  ['DELETE', '/api/v1/checklist-items/{itemId}', 'low'],
+  ['GET', '/api/v1/my-tasks', 'very-low'],
+  ['GET', '/api/v1/my-tasks/lists/{listId}', 'very-low'],
+  ['GET', '/api/v1/me', 'very-low'],
+  ['GET', '/api/v1/api-keys', 'very-low'],
+  ['POST', '/api/v1/api-keys', 'secure'],
+  ['DELETE', '/api/v1/api-keys/{keyId}', 'secure'],
+  ['POST', '/api/v1/api-keys/{keyId}/rotate', 'secure'],
+];
+
+describe('the contract\'s operations', () => {
+  let t: TestApp;
+  let paths: Record<string, Record<string, { 'x-rate-limit-tier'?: string }>>;
+  before(async () => {
+    t = await buildTestApp('sqlite');
+    paths = (t.app.swagger() as unknown as { paths: typeof paths }).paths;
+  });
+  after(() => t.dispose());
+
+  it('are all served and documented, each with its contract tier', () => {
+    const wrong = CONTRACT.flatMap(([method, path, tier]) => {
+      const op = paths[path]?.[method.toLowerCase()];
+      if (!op) return [`${method} ${path}: missing`];
+      return op['x-rate-limit-tier'] === tier ? [] : [`${method} ${path}: tier ${op['x-rate-limit-tier']}, contract ${tier}`];
+    });
+    assert.deepEqual(wrong, []);
+  });
+
+  it('are transcribed once each', () => {
+    const keys = CONTRACT.map(([method, path]) => `${method} ${path}`);
+    assert.equal(new Set(keys).size, keys.length);
+  });
+});
