@@ -9,6 +9,8 @@ export interface AppConfig {
   port: number;
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key the service writes, so deployments can share one Redis. */
+  redisKeyPrefix: string;
   uploadDir: string;
   /** Largest accepted attachment, bytes. */
   maxUploadBytes: number;
@@ -58,6 +60,14 @@ function tierEnvName(tier: Tier): string {
   return `RATE_LIMIT_${tier.toUpperCase().replace('-', '_')}`;
 }
 
+export const DEFAULT_REDIS_KEY_PREFIX = 'taskboard:ratelimit:';
+
+function redisKeyPrefix(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return DEFAULT_REDIS_KEY_PREFIX;
+  if (!/^[\x21-\x7e]{1,100}$/.test(raw)) throw new ConfigError(`REDIS_KEY_PREFIX must be 1 to 100 printable characters without spaces, got "${raw}"`);
+  return raw;
+}
+
 /** Reads and validates the configuration; throws ConfigError with a message a person can act on. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const tiers = Object.fromEntries(
@@ -89,6 +99,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port: integer(env, 'PORT', 3000, 0, 65535),
     databaseUrl: env.DATABASE_URL || 'sqlite:./data/taskboard.db',
     redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
     uploadDir: resolve(env.UPLOAD_DIR || './data/uploads'),
     maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1, 2 ** 40),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 2 ** 30),

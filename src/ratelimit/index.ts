@@ -18,8 +18,6 @@ export interface RateLimiterSetup {
   log: LimiterLog;
   /** Epoch ms for the buckets (tests); default: the store's clock. */
   now?: () => number;
-  /** Redis key prefix (tests keep apart on a shared Redis). */
-  redisKeyPrefix?: string;
 }
 
 /**
@@ -43,7 +41,7 @@ export async function createRateLimiter(setup: RateLimiterSetup): Promise<RateLi
   const redis = new RedisRateLimiter({
     url: config.redisUrl,
     settings: config.rateLimit,
-    ...(setup.redisKeyPrefix ? { keyPrefix: setup.redisKeyPrefix } : {}),
+    keyPrefix: config.redisKeyPrefix,
     ...(now ? { now } : {}),
   });
   const limiter = new FailoverRateLimiter(redis, database, { log });

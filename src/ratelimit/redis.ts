@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { DEFAULT_REDIS_KEY_PREFIX } from '../plugins/config.ts';
 import type { RateLimitDecision, RateLimiter, RateLimitRequest } from '../plugins/rate-limit.ts';
 import { bucketOf, decisionOf, limitOf, type RateLimitSettings } from './policy.ts';
 
@@ -49,7 +50,7 @@ export interface RedisRateLimiterOptions {
   connectTimeoutMs?: number;
 }
 
-export const DEFAULT_REDIS_KEY_PREFIX = 'taskboard:ratelimit:';
+export { DEFAULT_REDIS_KEY_PREFIX };
 
 /**
  * The limiter for several instances sharing one Redis. It never waits for Redis beyond

@@ -161,8 +161,8 @@ for (const engine of ENGINES) {
       await server.start();
       inspector = inspect(server);
       const { log, levels } = recordingLog();
-      const config = testConfig({ redisUrl: server.url });
-      const limiter = (await createRateLimiter({ config, storage: test.storage, log, redisKeyPrefix: prefix })) as FailoverRateLimiter;
+      const config = testConfig({ redisUrl: server.url, redisKeyPrefix: prefix });
+      const limiter = (await createRateLimiter({ config, storage: test.storage, log })) as FailoverRateLimiter;
       await startApp(limiter);
       const key = await newKey();
 
@@ -224,8 +224,8 @@ for (const engine of ENGINES) {
     it('starts without Redis, on the database, and moves to Redis once it is up', async () => {
       server = new RedisServer(await freePort());
       const { log, levels } = recordingLog();
-      const config = testConfig({ redisUrl: server.url });
-      const limiter = (await createRateLimiter({ config, storage: test.storage, log, redisKeyPrefix: prefix })) as FailoverRateLimiter;
+      const config = testConfig({ redisUrl: server.url, redisKeyPrefix: prefix });
+      const limiter = (await createRateLimiter({ config, storage: test.storage, log })) as FailoverRateLimiter;
       assert.equal(limiter.degraded, true);
       await startApp(limiter);
       const key = await newKey();

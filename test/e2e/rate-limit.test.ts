@@ -229,8 +229,8 @@ for (const engine of ENGINES) {
       });
 
       async function startOnRedis(storage: StorageConnection) {
-        const config = testConfig({ redisUrl: REDIS_URL });
-        const rateLimiter = await createRateLimiter({ config, storage, log: silent, redisKeyPrefix: prefix });
+        const config = testConfig({ redisUrl: REDIS_URL, redisKeyPrefix: prefix });
+        const rateLimiter = await createRateLimiter({ config, storage, log: silent });
         return start({ config, storage, rateLimiter });
       }
 

@@ -10,6 +10,8 @@ describe('configuration', () => {
     assert.equal(config.port, 3000);
     assert.deepEqual(config.rateLimit.tiers, { secure: 5, high: 15, medium: 35, low: 75, 'very-low': 140 });
     assert.equal(config.rateLimit.windowSeconds, 3600);
+    assert.equal(config.redisKeyPrefix, 'taskboard:ratelimit:');
+    assert.equal(loadConfig({ REDIS_KEY_PREFIX: 'acme:tb:' }).redisKeyPrefix, 'acme:tb:');
   });
 
   it('reads tier sizes, the window and route overrides', () => {
@@ -27,6 +29,7 @@ describe('configuration', () => {
       { RATE_LIMIT_ROUTE_TIERS: '[1]' },
       { RATE_LIMIT_ROUTE_TIERS: '{"GET /x":"huge"}' },
       { RATE_LIMIT_ENABLED: 'maybe' },
+      { REDIS_KEY_PREFIX: 'has space' },
     ]) {
       const name = Object.keys(env)[0] as string;
       assert.throws(() => loadConfig(env), (e: Error) => e instanceof ConfigError && e.message.includes(name), name);
