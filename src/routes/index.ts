@@ -4,8 +4,11 @@ import account from './api/v1/account.ts';
 import attachments from './api/v1/attachments.ts';
 import boards from './api/v1/boards.ts';
 import cards from './api/v1/cards.ts';
+import companies from './api/v1/companies.ts';
 import labels from './api/v1/labels.ts';
 import lists from './api/v1/lists.ts';
+import myTasks from './api/v1/my-tasks.ts';
+import teams from './api/v1/teams.ts';
 import cardsV2 from './v2/cards.ts';
 
 /** Every route, by URL prefix; folders mirror the prefixes. */
@@ -13,7 +16,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(health);
   await app.register(
     async (v1) => {
-      for (const area of [account, boards, lists, labels, cards, attachments]) await v1.register(area);
+      for (const area of [account, companies, teams, myTasks, boards, lists, labels, cards, attachments]) await v1.register(area);
     },
     { prefix: '/api/v1' },
   );

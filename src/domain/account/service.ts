@@ -1,9 +1,8 @@
-import type { Company, Member, Team, User } from '../../schemas/records.ts';
+import type { Company, Team, User } from '../../schemas/records.ts';
 import * as apiKeys from '../../storage/repositories/api-keys.ts';
 import {
   findCompaniesOfUser,
   findMemberships,
-  findTeamMembers,
   findTeamsOfUser,
   findUserByEmail,
   findUserById,
@@ -12,7 +11,8 @@ import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { companyRecord, teamRecord, userRecord } from './records.ts';
+import { teamRecords } from '../companies/teams.ts';
+import { companyRecord, userRecord } from './records.ts';
 import { hashToken, looksLikeToken, newToken, tokenPrefix } from './tokens.ts';
 
 /** lastUsedAt is written at most this often per key, so reads stay reads. */
@@ -90,16 +90,10 @@ export async function getMe(ctx: ServiceContext, caller: Caller): Promise<Me> {
   // The key's user cannot vanish while the key authenticates (keys cascade with users), but a
   // delete between the two reads would otherwise be a 500.
   if (!user) throw new UnauthorizedError('Invalid, revoked or malformed API key', true);
-  const members = new Map<string, Member[]>();
-  for (const row of await findTeamMembers(ctx.db, teams.map((t) => t.id))) {
-    const list = members.get(row.team_id) ?? [];
-    list.push({ _id: row.id, fullName: row.full_name, photoUrl: row.photo_url });
-    members.set(row.team_id, list);
-  }
   return {
     user: userRecord(user),
     companies: companies.map(companyRecord),
-    teams: teams.map((team) => teamRecord(team, members.get(team.id) ?? [])),
+    teams: await teamRecords(ctx.db, teams),
   };
 }
 

@@ -1,0 +1,85 @@
+import type { Card } from '../../schemas/records.ts';
+import { loadCardRows } from '../../storage/repositories/card-records.ts';
+import { findListById } from '../../storage/repositories/lists.ts';
+import { findMyTaskRefs, type MyTaskRef, type MyTasksAfter } from '../../storage/repositories/my-tasks.ts';
+import { collectionReach } from '../boards/reach.ts';
+import { toCard } from '../cards/records.ts';
+import type { ServiceContext } from '../context.ts';
+import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { isId } from '../shared/ids.ts';
+import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
+
+export interface MyTasksOptions {
+  complete?: boolean | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/** Cursor keys: `["a", assignedAt, cardId]` across lists, `["p", position, cardId]` within a list. */
+type CursorKey = ['a', string, string] | ['p', number, string];
+
+function isCursorKey(by: 'a' | 'p') {
+  return (key: unknown): key is CursorKey =>
+    Array.isArray(key) &&
+    key.length === 3 &&
+    key[0] === by &&
+    (by === 'a' ? typeof key[1] === 'string' && key[1].length > 0 && key[1].length <= 64 : typeof key[1] === 'number' && Number.isFinite(key[1])) &&
+    isId(key[2]);
+}
+
+function after(cursor: string | undefined, by: 'a' | 'p'): MyTasksAfter | undefined {
+  if (cursor === undefined) return undefined;
+  const key = decodeCursor(cursor, isCursorKey(by));
+  return key[0] === 'a' ? { by: 'assigned', assignedAt: key[1], cardId: key[2] } : { by: 'position', position: key[1], cardId: key[2] };
+}
+
+async function cardsPage(
+  ctx: ServiceContext,
+  refs: MyTaskRef[],
+  limit: number,
+  keyOf: (ref: MyTaskRef) => CursorKey,
+): Promise<Page<Card>> {
+  const page = toPage(refs, limit, keyOf);
+  const rows = await loadCardRows(ctx.db, ctx.engine, page.items.map((ref) => ref.id));
+  return { items: rows.map(toCard), nextCursor: page.nextCursor };
+}
+
+/**
+ * List All My Tasks: the unarchived cards the caller is a member of, in every team it reaches
+ * (narrowed by `companyId`/`teamId` and `complete`), in the order the caller was made a member:
+ * a card the caller joins later comes after every page already read, so pages never repeat or skip.
+ */
+export async function listMyTasks(ctx: ServiceContext, caller: Caller, scope: Scope, options: MyTasksOptions): Promise<Page<Card>> {
+  const limit = options.limit ?? DEFAULT_PAGE_SIZE;
+  const reach = await collectionReach(ctx, caller, scope);
+  const refs = await findMyTaskRefs(ctx.db, {
+    userId: caller.userId,
+    reach,
+    complete: options.complete,
+    after: after(options.cursor, 'a'),
+    take: limit + 1,
+  });
+  return cardsPage(ctx, refs, limit, (ref) => ['a', ref.assigned_at, ref.id]);
+}
+
+/** List All My Tasks In List: the same, for one list the caller reaches, in the list's position order. */
+export async function listMyTasksInList(
+  ctx: ServiceContext,
+  caller: Caller,
+  listId: string,
+  scope: Scope,
+  options: MyTasksOptions,
+): Promise<Page<Card>> {
+  const limit = options.limit ?? DEFAULT_PAGE_SIZE;
+  const list = requireReach(caller, await findListById(ctx.db, listId), 'List', scope);
+  const reach = await collectionReach(ctx, caller, {});
+  const refs = await findMyTaskRefs(ctx.db, {
+    userId: caller.userId,
+    reach,
+    listId: list.id,
+    complete: options.complete,
+    after: after(options.cursor, 'p'),
+    take: limit + 1,
+  });
+  return cardsPage(ctx, refs, limit, (ref) => ['p', ref.position, ref.id]);
+}

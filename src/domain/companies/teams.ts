@@ -1,0 +1,106 @@
+import type { Member, Team } from '../../schemas/records.ts';
+import type { Executor } from '../../storage/database.ts';
+import { findCompanyMember } from '../../storage/repositories/companies.ts';
+import * as teams from '../../storage/repositories/teams.ts';
+import { findTeamMembers, findTeamsOfUser } from '../../storage/repositories/users.ts';
+import { teamRecord } from '../account/records.ts';
+import { toMember } from '../cards/records.ts';
+import type { ServiceContext } from '../context.ts';
+import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { ConflictError, NotFoundError } from '../shared/errors.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+
+/** Team rows → Team records, each with its members in the order they joined (one query for all). */
+export async function teamRecords(db: Executor, rows: readonly teams.TeamRow[]): Promise<Team[]> {
+  const members = new Map<string, Member[]>(rows.map((team) => [team.id, []]));
+  for (const row of await findTeamMembers(db, rows.map((team) => team.id))) members.get(row.team_id)?.push(toMember(row));
+  return rows.map((team) => teamRecord(team, members.get(team.id) ?? []));
+}
+
+/** A new team in the company with `creatorId` as its creator and first member. */
+export async function insertTeamWithCreator(db: Executor, companyId: string, name: string, creatorId: string, at: string) {
+  const row = { id: newId(), company_id: companyId, name: name.trim(), creator_id: creatorId, created_at: at, updated_at: at, version: 0 };
+  await teams.insertTeam(db, row);
+  await teams.addTeamMember(db, row.id, creatorId, at);
+  return row;
+}
+
+/**
+ * Get Current Teams: the teams the caller is a member of (not every team a company owner or admin
+ * reaches), oldest first, narrowed to `companyId`; a company the caller is not in is a 404.
+ */
+export async function listTeams(ctx: ServiceContext, caller: Caller, scope: { companyId?: string | undefined }): Promise<Team[]> {
+  if (scope.companyId !== undefined && !caller.companyRoles.has(scope.companyId)) throw new NotFoundError('Company');
+  const rows = (await findTeamsOfUser(ctx.db, caller.userId)).filter(
+    (team) => scope.companyId === undefined || team.company_id === scope.companyId,
+  );
+  return teamRecords(ctx.db, rows);
+}
+
+/** Create Team: any member of the company may; the creator becomes the team's first member. */
+export async function createTeam(ctx: ServiceContext, caller: Caller, companyId: string, input: { name: string }): Promise<Team> {
+  if (!caller.companyRoles.has(companyId)) throw new NotFoundError('Company');
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await insertTeamWithCreator(trx, companyId, input.name, caller.userId, nowIso());
+    return (await teamRecords(trx, [row]))[0] as Team;
+  });
+}
+
+/** The team when the caller reaches it (team member, or company owner/admin) and it matches the scope. */
+async function reachableTeam(db: Executor, caller: Caller, teamId: string, scope: Scope) {
+  const team = await teams.findTeamById(db, teamId);
+  return requireReach(caller, team && { ...team, team_id: team.id }, 'Team', scope);
+}
+
+/**
+ * Runs a change of the team's members in one transaction: the team's `__v` grows by one first (which
+ * also serialises changes to one team), and the answer is the team as this change left it.
+ */
+async function changeMembers(
+  ctx: ServiceContext,
+  caller: Caller,
+  teamId: string,
+  scope: Scope,
+  change: (trx: Executor, team: teams.TeamRow) => Promise<void>,
+): Promise<Team> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const team = await reachableTeam(trx, caller, teamId, scope);
+    await teams.recordTeamChange(trx, team.id, nowIso());
+    await change(trx, team);
+    const changed = await teams.findTeamById(trx, team.id);
+    if (!changed) throw new NotFoundError('Team');
+    return (await teamRecords(trx, [changed]))[0] as Team;
+  });
+}
+
+/**
+ * Add Team Member: team members and company owners/admins add a member of the team's company.
+ * A user outside the company is a 404 (the caller cannot see it); one already in the team, a 409.
+ */
+export async function addTeamMember(ctx: ServiceContext, caller: Caller, teamId: string, scope: Scope, userId: string): Promise<Team> {
+  return changeMembers(ctx, caller, teamId, scope, async (trx, team) => {
+    if (!(await findCompanyMember(trx, team.company_id, userId))) {
+      throw new NotFoundError('User', [{ field: 'body.userId', message: "is not a member of the team's company" }]);
+    }
+    if (!(await teams.addTeamMember(trx, team.id, userId, nowIso()))) {
+      throw new ConflictError('The user is already a member of this team', [{ field: 'body.userId', message: 'already a member' }]);
+    }
+  });
+}
+
+/**
+ * Remove Team Member: team members and company owners/admins take a member out (a member may leave).
+ * The user loses the team's boards and cards from its next request on, unless it administers the
+ * company. Its card memberships stay, hidden while it cannot reach the cards.
+ */
+export async function removeTeamMember(
+  ctx: ServiceContext,
+  caller: Caller,
+  teamId: string,
+  scope: Scope,
+  userId: string,
+): Promise<Team> {
+  return changeMembers(ctx, caller, teamId, scope, async (trx, team) => {
+    if (!(await teams.removeTeamMember(trx, team.id, userId))) throw new NotFoundError('Team member');
+  });
+}

@@ -1,0 +1,22 @@
+import { Type } from 'typebox';
+import { Id } from './common.ts';
+import { NextCursor, PageQueryFields } from './pagination.ts';
+import { Card } from './records.ts';
+
+export const MyTasksQuery = Type.Object(
+  {
+    companyId: Type.Optional(Id),
+    teamId: Type.Optional(Id),
+    complete: Type.Optional(Type.Boolean({ description: 'true: only completed cards; false: only open ones; absent: both' })),
+    ...PageQueryFields,
+  },
+  { additionalProperties: false },
+);
+
+export const MyTasksListParams = Type.Object({ listId: Id }, { additionalProperties: false });
+
+export const MyTasksAnswer = Type.Object({
+  message: Type.String(),
+  cards: Type.Array(Card, { description: 'unarchived cards the caller is a member of' }),
+  nextCursor: NextCursor,
+});

@@ -1,0 +1,53 @@
+import type { Executor, NewRow, Row } from '../database.ts';
+
+export type TeamRow = Row<'teams'>;
+
+export async function insertTeam(db: Executor, row: NewRow<'teams'>): Promise<void> {
+  await db.insertInto('teams').values(row).execute();
+}
+
+export async function findTeamById(db: Executor, id: string): Promise<TeamRow | undefined> {
+  return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The company's team of that name (the oldest when several have the name). */
+export async function findTeamByName(db: Executor, companyId: string, name: string): Promise<TeamRow | undefined> {
+  return db
+    .selectFrom('teams')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('name', '=', name)
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/** Adds the user to the team; false when it was a member already. */
+export async function addTeamMember(db: Executor, teamId: string, userId: string, at: string): Promise<boolean> {
+  const result = await db
+    .insertInto('team_members')
+    .values({ team_id: teamId, user_id: userId, created_at: at })
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/** Takes the user out of the team; false when it was not a member. */
+export async function removeTeamMember(db: Executor, teamId: string, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/**
+ * Records one change to a team (its members are part of its record): `__v` + 1 and `updatedAt`.
+ * Run first in a transaction, it takes the team's row lock, so membership changes of one team
+ * apply one after another.
+ */
+export async function recordTeamChange(db: Executor, teamId: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('teams')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
+    .where('id', '=', teamId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
