@@ -1,0 +1,175 @@
+import type { Cheer } from '../../schemas/records.ts';
+import type { CheerParentType, Executor } from '../../storage/database.ts';
+import type { CardTableRow } from '../../storage/repositories/cards.ts';
+import * as cheers from '../../storage/repositories/cheers.ts';
+import { latestCreatedAt, recordPostChange } from '../../storage/repositories/comments.ts';
+import { toCheer } from '../cards/records.ts';
+import { cardInReach, lockCard, reachableComment, reachableDiscussion } from '../comments/service.ts';
+import { nextCreatedAt } from '../comments/ordering.ts';
+import type { ServiceContext } from '../context.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+import { MAX_CHEER_LENGTH } from '../../schemas/cheers.ts';
+
+/** What can be cheered. */
+export type CheeredType = 'card' | 'comment' | 'discussion' | 'attachment';
+export const CHEERED_TYPES: readonly CheeredType[] = ['card', 'comment', 'discussion', 'attachment'];
+const NAMES: Record<CheeredType, string> = { card: 'Card', comment: 'Comment', discussion: 'Discussion', attachment: 'Attachment' };
+
+interface ParentRef {
+  type: CheerParentType;
+  id: string;
+}
+
+/** A cheerable thing, resolved: where it sits, who made it, and the records that show its cheers. */
+interface Cheered {
+  card: CardTableRow;
+  primary: ParentRef;
+  /** What the cheered thing sits in; a card sits in nothing fixed (it moves), so it is its own. */
+  secondary: ParentRef;
+  commentId: string | null;
+  receiverId: string;
+  /** Records a change of every record besides the card that shows the cheer; false if one is gone. */
+  recordChange(trx: Executor, at: string): Promise<boolean>;
+}
+
+const NO_OTHER_RECORD = async () => true;
+
+/** The cheerable thing when the caller reaches it (its card decides), else 404. */
+async function resolveCheered(trx: Executor, caller: Caller, type: CheeredType, id: string, scope: Scope): Promise<Cheered> {
+  switch (type) {
+    case 'card': {
+      const card = await cardInReach(trx, caller, id, NAMES.card, scope);
+      const self = { type: 'card', id: card.id } as const;
+      return { card, primary: self, secondary: self, commentId: null, receiverId: card.creator_id, recordChange: NO_OTHER_RECORD };
+    }
+    case 'comment': {
+      const { comment, card } = await reachableComment(trx, caller, id, scope);
+      return {
+        card,
+        primary: { type: 'comment', id: comment.id },
+        secondary: { type: 'card', id: card.id },
+        commentId: comment.id,
+        receiverId: comment.creator_id,
+        recordChange: (db, at) => recordPostChange(db, 'comments', comment.id, at),
+      };
+    }
+    case 'discussion': {
+      const { discussion, card } = await reachableDiscussion(trx, caller, id, scope);
+      return {
+        card,
+        primary: { type: 'discussion', id: discussion.id },
+        secondary: { type: 'comment', id: discussion.comment_id },
+        commentId: discussion.comment_id,
+        receiverId: discussion.creator_id,
+        // the comment's record shows its replies, cheers included
+        recordChange: async (db, at) =>
+          (await recordPostChange(db, 'discussions', discussion.id, at)) && (await recordPostChange(db, 'comments', discussion.comment_id, at)),
+      };
+    }
+    case 'attachment': {
+      const attachment = await cheers.findLiveAttachment(trx, id);
+      const card = await cardInReach(trx, caller, attachment?.card_id, NAMES.attachment, scope);
+      const { id: attachmentId, checklist_item_id: itemId, creator_id: creatorId } = attachment as NonNullable<typeof attachment>;
+      return {
+        card,
+        primary: { type: 'attachment', id: attachmentId },
+        secondary: itemId ? { type: 'checklistItem', id: itemId } : { type: 'card', id: card.id },
+        commentId: null,
+        receiverId: creatorId,
+        recordChange: (db, at) => cheers.recordAttachmentChange(db, attachmentId, at),
+      };
+    }
+  }
+}
+
+/** Trimmed and in NFC, so that the same emoji or word typed two ways is one content. */
+function normaliseContent(content: string): string {
+  const normalised = content.trim().normalize('NFC');
+  if (normalised.length === 0 || [...normalised].length > MAX_CHEER_LENGTH) {
+    throw new ValidationError(`content must be 1 to ${MAX_CHEER_LENGTH} characters`, [
+      { field: 'body.content', message: `must be 1 to ${MAX_CHEER_LENGTH} characters once trimmed` },
+    ]);
+  }
+  return normalised;
+}
+
+async function loadCheer(db: Executor, cheerId: string): Promise<Cheer> {
+  const row = await cheers.findCheer(db, cheerId);
+  if (!row) throw new NotFoundError('Cheer');
+  return toCheer(row);
+}
+
+/**
+ * Create Cheer on a card, comment, discussion or attachment. One user gives a content once per
+ * thing (a repeat is a 409), like reactions; anyone who reaches the card may cheer, its own work
+ * included. The card's record changes, and so does every record that shows the cheer.
+ */
+export async function createCheer(
+  ctx: ServiceContext,
+  caller: Caller,
+  type: CheeredType,
+  cheeredId: string,
+  scope: Scope,
+  input: { content: string },
+): Promise<Cheer> {
+  const content = normaliseContent(input.content);
+  const id = newId();
+  return ctx.db.transaction().execute(async (trx) => {
+    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope);
+    const now = nowIso();
+    await lockCard(trx, cheered.card.id, now);
+    // gone (deleted) while this request waited for the card's lock
+    if (!(await cheered.recordChange(trx, now))) throw new NotFoundError(NAMES[type]);
+    // under the card's lock, so two parallel identical cheers cannot both pass this check
+    if (await cheers.findSameCheer(trx, cheered.primary, caller.userId, content)) {
+      throw new ConflictError(`You already cheered this ${type} with "${content}"`, [{ field: 'body.content', message: 'already given' }]);
+    }
+    const at = nextCreatedAt(await latestCreatedAt(trx, 'cheers', cheered.card.id), now);
+    await cheers.insertCheer(trx, {
+      id,
+      company_id: cheered.card.company_id,
+      team_id: cheered.card.team_id,
+      content,
+      creator_id: caller.userId,
+      receiver_id: cheered.receiverId,
+      primary_type: cheered.primary.type,
+      primary_id: cheered.primary.id,
+      secondary_type: cheered.secondary.type,
+      secondary_id: cheered.secondary.id,
+      card_id: cheered.card.id,
+      comment_id: cheered.commentId,
+      feature_type: type,
+      // no notifier exists yet: nothing was delivered
+      is_notified: 0,
+      notification: '',
+      created_at: at,
+      updated_at: at,
+      version: 0,
+    });
+    return loadCheer(trx, id);
+  });
+}
+
+/** Delete Cheer: its creator only (403 for anyone else who sees it). Answers the cheer as it was. */
+export async function deleteCheer(
+  ctx: ServiceContext,
+  caller: Caller,
+  type: CheeredType,
+  cheeredId: string,
+  cheerId: string,
+  scope: Scope,
+): Promise<Cheer> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope);
+    const cheer = await cheers.findCheer(trx, cheerId);
+    if (!cheer || cheer.primary_type !== cheered.primary.type || cheer.primary_id !== cheered.primary.id) throw new NotFoundError('Cheer');
+    if (cheer.creator_id !== caller.userId) throw new ForbiddenError('Only the member who gave a cheer may delete it');
+    const now = nowIso();
+    await lockCard(trx, cheered.card.id, now);
+    // deleted (the cheer, or what it cheers) while this request waited for the card's lock
+    if (!(await cheered.recordChange(trx, now)) || !(await cheers.deleteCheer(trx, cheer.id))) throw new NotFoundError('Cheer');
+    return toCheer(cheer);
+  });
+}

@@ -1,0 +1,205 @@
+import type { Comment, Discussion } from '../../schemas/comments.ts';
+import type { Executor } from '../../storage/database.ts';
+import { findCard, recordCardChange, type CardTableRow } from '../../storage/repositories/cards.ts';
+import { cheersOfComments } from '../../storage/repositories/cheers.ts';
+import * as comments from '../../storage/repositories/comments.ts';
+import type { ServiceContext } from '../context.ts';
+import { type Caller, isCompanyAdmin, requireReach, type Scope } from '../shared/caller.ts';
+import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+import { decodeCursor, toPage } from '../shared/pagination.ts';
+import { commentCursorKey, isCommentCursorKey, nextCreatedAt } from './ordering.ts';
+import { toComments } from './records.ts';
+
+/**
+ * Comments on cards and the replies (discussions) under them. Everything here is part of the card:
+ * each change is one transaction that starts by recording a change of the card (`__v` + 1,
+ * `updatedAt`, and its row lock, so changes to one card's conversation apply one after another).
+ */
+
+/**
+ * A comment, reply or anything else kept with a card is reached through its card: the card decides
+ * reach and scope, whatever the row itself carries. Outside reach it is a 404 named `what`.
+ */
+export async function cardInReach(db: Executor, caller: Caller, cardId: string | undefined, what: string, scope: Scope): Promise<CardTableRow> {
+  return requireReach(caller, cardId === undefined ? undefined : await findCard(db, cardId), what, scope);
+}
+
+export async function reachableComment(db: Executor, caller: Caller, commentId: string, scope: Scope) {
+  const comment = await comments.findComment(db, commentId);
+  const card = await cardInReach(db, caller, comment?.card_id, 'Comment', scope);
+  // cardInReach answered a 404 when there was no comment
+  return { comment: comment as comments.CommentTableRow, card };
+}
+
+export async function reachableDiscussion(db: Executor, caller: Caller, discussionId: string, scope: Scope) {
+  const discussion = await comments.findDiscussion(db, discussionId);
+  const card = await cardInReach(db, caller, discussion?.card_id, 'Discussion', scope);
+  // cardInReach answered a 404 when there was no discussion
+  return { discussion: discussion as comments.DiscussionTableRow, card };
+}
+
+/** Records the change of the card, taking its row lock; a card gone meanwhile is a 404. */
+export async function lockCard(trx: Executor, cardId: string, at: string): Promise<void> {
+  if (!(await recordCardChange(trx, cardId, at))) throw new NotFoundError('Card');
+}
+
+function requireAuthor(caller: Caller, row: { creator_id: string }, what: string): void {
+  if (row.creator_id !== caller.userId) throw new ForbiddenError(`Only the author may edit this ${what}`);
+}
+
+/** The author deletes; so does an owner or admin of the company the card belongs to. */
+function requireAuthorOrAdmin(caller: Caller, row: { creator_id: string }, card: CardTableRow, what: string): void {
+  if (row.creator_id !== caller.userId && !isCompanyAdmin(caller, card.company_id)) {
+    throw new ForbiddenError(`Only the author or a company owner or admin may delete this ${what}`);
+  }
+}
+
+/** Whole comment records (replies and cheers included) for comment rows, in the rows' order. */
+async function commentRecords(db: Executor, rows: comments.CommentRow[]): Promise<Comment[]> {
+  const ids = rows.map((r) => r.id);
+  const [discussions, cheers] = await Promise.all([comments.discussionsOf(db, ids), cheersOfComments(db, ids)]);
+  return toComments(rows, discussions, cheers);
+}
+
+export async function loadComment(db: Executor, commentId: string): Promise<Comment> {
+  const [comment] = await commentRecords(db, await comments.findCommentRows(db, [commentId]));
+  if (!comment) throw new NotFoundError('Comment');
+  return comment;
+}
+
+export async function loadDiscussion(db: Executor, commentId: string, discussionId: string): Promise<Discussion> {
+  const discussion = (await loadComment(db, commentId)).discussions.find((d) => d._id === discussionId);
+  if (!discussion) throw new NotFoundError('Discussion');
+  return discussion;
+}
+
+/** Get Comments: a page of the card's comments, oldest first (the order of `card.comments`). */
+export async function listComments(
+  ctx: ServiceContext,
+  caller: Caller,
+  cardId: string,
+  scope: Scope,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<{ comments: Comment[]; nextCursor: string | null }> {
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, isCommentCursorKey);
+  const card = await cardInReach(ctx.db, caller, cardId, 'Card', scope);
+  // one more than asked tells whether another page follows
+  const rows = await comments.commentPage(ctx.db, card.id, after && { createdAt: after[0], id: after[1] }, page.limit + 1);
+  const { items, nextCursor } = toPage(rows, page.limit, commentCursorKey);
+  return { comments: await commentRecords(ctx.db, items), nextCursor };
+}
+
+export async function createComment(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, content: string): Promise<Comment> {
+  const id = newId();
+  return ctx.db.transaction().execute(async (trx) => {
+    const card = await cardInReach(trx, caller, cardId, 'Card', scope);
+    const now = nowIso();
+    await lockCard(trx, card.id, now);
+    const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'comments', card.id), now);
+    await comments.insertComment(trx, {
+      id,
+      company_id: card.company_id,
+      team_id: card.team_id,
+      card_id: card.id,
+      creator_id: caller.userId,
+      content: content.trim(),
+      created_at: at,
+      updated_at: at,
+      version: 0,
+    });
+    return loadComment(trx, id);
+  });
+}
+
+/** Update Comment: the author only (403 for anyone else who sees it). */
+export async function updateComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope, content: string): Promise<Comment> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const { comment, card } = await reachableComment(trx, caller, commentId, scope);
+    requireAuthor(caller, comment, 'comment');
+    const now = nowIso();
+    await lockCard(trx, card.id, now);
+    // deleted while this request waited for the card's lock
+    if (!(await comments.recordPostChange(trx, 'comments', comment.id, now, content.trim()))) throw new NotFoundError('Comment');
+    return loadComment(trx, comment.id);
+  });
+}
+
+/**
+ * Delete Comment: the author, or an owner or admin of the company. Its replies and every cheer on
+ * it or on them go with it, and it leaves `card.comments`. Answers the comment as it was.
+ */
+export async function deleteComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope): Promise<Comment> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const { comment, card } = await reachableComment(trx, caller, commentId, scope);
+    requireAuthorOrAdmin(caller, comment, card, 'comment');
+    await lockCard(trx, card.id, nowIso());
+    const record = await loadComment(trx, comment.id);
+    await comments.deleteComment(trx, comment.id);
+    return record;
+  });
+}
+
+/** Create Discussion: a reply under a comment; the comment's record changes too. */
+export async function createDiscussion(
+  ctx: ServiceContext,
+  caller: Caller,
+  commentId: string,
+  scope: Scope,
+  content: string,
+): Promise<Discussion> {
+  const id = newId();
+  return ctx.db.transaction().execute(async (trx) => {
+    const { comment, card } = await reachableComment(trx, caller, commentId, scope);
+    const now = nowIso();
+    await lockCard(trx, card.id, now);
+    if (!(await comments.recordPostChange(trx, 'comments', comment.id, now))) throw new NotFoundError('Comment');
+    const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'discussions', card.id), now);
+    await comments.insertDiscussion(trx, {
+      id,
+      company_id: card.company_id,
+      team_id: card.team_id,
+      card_id: card.id,
+      comment_id: comment.id,
+      creator_id: caller.userId,
+      content: content.trim(),
+      created_at: at,
+      updated_at: at,
+      version: 0,
+    });
+    return loadDiscussion(trx, comment.id, id);
+  });
+}
+
+/** Update Discussion: the author only; the reply's and its comment's records change. */
+export async function updateDiscussion(
+  ctx: ServiceContext,
+  caller: Caller,
+  discussionId: string,
+  scope: Scope,
+  content: string,
+): Promise<Discussion> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const { discussion, card } = await reachableDiscussion(trx, caller, discussionId, scope);
+    requireAuthor(caller, discussion, 'discussion');
+    const now = nowIso();
+    await lockCard(trx, card.id, now);
+    if (!(await comments.recordPostChange(trx, 'discussions', discussion.id, now, content.trim()))) throw new NotFoundError('Discussion');
+    await comments.recordPostChange(trx, 'comments', discussion.comment_id, now);
+    return loadDiscussion(trx, discussion.comment_id, discussion.id);
+  });
+}
+
+/** Delete Discussion: the author, or a company owner or admin; its cheers go with it. */
+export async function deleteDiscussion(ctx: ServiceContext, caller: Caller, discussionId: string, scope: Scope): Promise<Discussion> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const { discussion, card } = await reachableDiscussion(trx, caller, discussionId, scope);
+    requireAuthorOrAdmin(caller, discussion, card, 'discussion');
+    const now = nowIso();
+    await lockCard(trx, card.id, now);
+    const record = await loadDiscussion(trx, discussion.comment_id, discussion.id);
+    await comments.deleteDiscussion(trx, discussion.id);
+    await comments.recordPostChange(trx, 'comments', discussion.comment_id, now);
+    return record;
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * A realistic conversation on one card, through the HTTP API only: comments, replies, cheers from
+ * several members, an edit, a refused edit, a deletion by a company admin; then the end state of the
+ * card record and of Get Comments.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Value from 'typebox/value';
+import { Comment } from '../../src/schemas/comments.ts';
+import { Card } from '../../src/schemas/records.ts';
+import { addMember, seedBoard } from '../support/fixtures.ts';
+import { apiClient, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+
+type Written = { _id: string; content: string; discussions: { _id: string }[] };
+
+for (const engine of ENGINES) {
+  describe(`a discussion on a card, start to finish [${engine}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await buildTestApp(engine);
+    });
+    after(() => t.dispose());
+
+    it('ends with the comments, replies, cheers and revision the conversation made', async () => {
+      const { companyId, teamId } = t.tenant;
+      const people = {
+        olive: { userId: t.tenant.userId, apiKey: t.tenant.apiKey },
+        alice: await addMember(t.services, { companyId, teamIds: [teamId], email: 'alice@acme.test', fullName: 'Alice Analyst' }),
+        bob: await addMember(t.services, { companyId, teamIds: [teamId], email: 'bob@acme.test', fullName: 'Bob Builder' }),
+        carol: await addMember(t.services, { companyId, teamIds: [teamId], email: 'carol@acme.test', fullName: 'Carol Coder' }),
+        // a company admin outside the team: reaches the card through the company
+        dana: await addMember(t.services, { companyId, email: 'dana@acme.test', fullName: 'Dana Admin', role: 'admin' }),
+      };
+      const as = (who: keyof typeof people) => apiClient(t, people[who].apiKey);
+      const listId = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
+      let changes = 0;
+      /** Checks a write's status; a write that succeeds is one change of the card. */
+      async function expect(status: number, res: Promise<{ statusCode: number; body: string; json(): unknown }>) {
+        const answer = await res;
+        assert.equal(answer.statusCode, status, answer.body);
+        if (status < 300) changes++;
+        // each write answers one of these keys; the test reads the one its operation gives
+        return answer.json() as { comment: Written; discussion: Written; cheer: Written };
+      }
+
+      const card = (await as('olive')('POST', '/api/v1/cards', { list: listId, name: 'Launch the new pricing page' })).json().card;
+      const cardId: string = card._id;
+      assert.equal(card.__v, 0);
+      const scope = `?companyId=${companyId}&teamId=${teamId}`;
+
+      // Alice opens the discussion, Bob and Alice go back and forth under it
+      const draft = (await expect(201, as('alice')('POST', `/api/v1/cards/${cardId}/comments${scope}`, { content: 'Draft copy is in the doc, please review.' }))).comment;
+      const review = (await expect(201, as('bob')('POST', `/api/v1/comments/${draft._id}/discussions`, { content: 'Reviewed: two nits on the FAQ.' }))).discussion;
+      const fixed = (await expect(201, as('alice')('POST', `/api/v1/comments/${draft._id}/discussions`, { content: 'Fixed both, thanks!' }))).discussion;
+      // Carol asks about the date; Olive answers in a comment of her own
+      const question = (await expect(201, as('carol')('POST', `/api/v1/cards/${cardId}/comments`, { content: 'Can we ship Friday?' }))).comment;
+      const answer = (await expect(201, as('olive')('POST', `/api/v1/cards/${cardId}/comments`, { content: 'Friday works if QA signs off.' }))).comment;
+      const qa = (await expect(201, as('carol')('POST', `/api/v1/comments/${answer._id}/discussions`, { content: 'QA is on it.' }))).discussion;
+
+      // cheers from several members
+      const bobOnDraft = (await expect(201, as('bob')('POST', `/api/v1/comments/${draft._id}/cheers`, { content: '👍' }))).cheer;
+      const carolOnDraft = (await expect(201, as('carol')('POST', `/api/v1/comments/${draft._id}/cheers`, { content: '👍' }))).cheer;
+      await expect(409, as('carol')('POST', `/api/v1/comments/${draft._id}/cheers`, { content: '👍' }));
+      const bobOnFixed = (await expect(201, as('bob')('POST', `/api/v1/discussions/${fixed._id}/cheers`, { content: 'Thanks!' }))).cheer;
+      const oliveOnCard = (await expect(201, as('olive')('POST', `/api/v1/cards/${cardId}/cheers`, { content: '🚀' }))).cheer;
+      const aliceOnCard = (await expect(201, as('alice')('POST', `/api/v1/cards/${cardId}/cheers`, { content: '🚀' }))).cheer;
+      const bobOnQa = (await expect(201, as('bob')('POST', `/api/v1/discussions/${qa._id}/cheers`, { content: '🙏' }))).cheer;
+      // Bob takes his cheer on the QA reply back; Alice may not take back Olive's
+      await expect(200, as('bob')('DELETE', `/api/v1/discussions/${qa._id}/cheers/${bobOnQa._id}`));
+      await expect(403, as('alice')('DELETE', `/api/v1/cards/${cardId}/cheers/${oliveOnCard._id}`));
+
+      // Alice edits her comment; Bob may not
+      await expect(403, as('bob')('PATCH', `/api/v1/comments/${draft._id}`, { content: 'Bob was here' }));
+      const edited = (await expect(200, as('alice')('PATCH', `/api/v1/comments/${draft._id}`, { content: 'Final copy is in the doc, please review.' }))).comment;
+      assert.equal(edited.content, 'Final copy is in the doc, please review.');
+
+      // Carol may not delete Olive's answer; Dana, a company admin, removes it with its reply
+      await expect(403, as('carol')('DELETE', `/api/v1/comments/${answer._id}`));
+      const removed = (await expect(200, as('dana')('DELETE', `/api/v1/comments/${answer._id}`))).comment;
+      assert.deepEqual(removed.discussions.map((d) => d._id), [qa._id]);
+
+      // the card as everyone sees it (the first look adds Olive to seen: one change more)
+      const read = await as('olive')('GET', `/api/v1/cards/${cardId}`);
+      assert.equal(read.statusCode, 200, read.body);
+      const final = read.json().card as {
+        comments: string[];
+        cheers: { _id: string; creator: { _id: string }; content: string; receiver: string }[];
+        seen: string[];
+        __v: number;
+      };
+      assert.ok(Value.Check(Card, final), JSON.stringify([...Value.Errors(Card, final)].slice(0, 3)));
+      assert.deepEqual(final.comments, [draft._id, question._id]);
+      assert.deepEqual(final.cheers.map((c) => c._id), [oliveOnCard._id, aliceOnCard._id]);
+      assert.deepEqual(final.cheers.map((c) => [c.creator._id, c.content, c.receiver]), [
+        [people.olive.userId, '🚀', people.olive.userId],
+        [people.alice.userId, '🚀', people.olive.userId],
+      ]);
+      assert.deepEqual(final.seen, [people.olive.userId]);
+      // every successful write moved the card's revision by exactly one, refused ones not at all
+      assert.equal(changes, 15);
+      assert.equal(final.__v, changes + 1);
+
+      const page = await as('carol')('GET', `/api/v1/cards/${cardId}/comments`);
+      assert.equal(page.statusCode, 200, page.body);
+      const listed = page.json() as { comments: Comment[]; nextCursor: string | null };
+      for (const c of listed.comments) assert.ok(Value.Check(Comment, c));
+      assert.equal(listed.nextCursor, null);
+      assert.deepEqual(
+        listed.comments.map((c) => ({
+          id: c._id,
+          by: c.creator.fullName,
+          content: c.content,
+          cheers: c.cheers.map((x) => [x.creator._id, x.content, x.receiver]),
+          replies: c.discussions.map((d) => ({ id: d._id, by: d.creator.fullName, content: d.content, cheers: d.cheers.map((x) => x._id) })),
+        })),
+        [
+          {
+            id: draft._id,
+            by: 'Alice Analyst',
+            content: 'Final copy is in the doc, please review.',
+            cheers: [
+              [people.bob.userId, '👍', people.alice.userId],
+              [people.carol.userId, '👍', people.alice.userId],
+            ],
+            replies: [
+              { id: review._id, by: 'Bob Builder', content: 'Reviewed: two nits on the FAQ.', cheers: [] },
+              { id: fixed._id, by: 'Alice Analyst', content: 'Fixed both, thanks!', cheers: [bobOnFixed._id] },
+            ],
+          },
+          { id: question._id, by: 'Carol Coder', content: 'Can we ship Friday?', cheers: [], replies: [] },
+        ],
+      );
+      const [draftRecord] = listed.comments;
+      assert.deepEqual(draftRecord?.cheers.map((c) => c._id), [bobOnDraft._id, carolOnDraft._id]);
+      // the draft changed with: 2 replies, 2 cheers on it, 1 cheer on a reply, 1 edit
+      assert.equal(draftRecord?.__v, 6);
+      assert.equal(draftRecord?.discussions[1]?.__v, 1, 'the fixed reply changed once: its cheer');
+      // nothing of the deleted comment is left in storage
+      const leftovers = await t.services.db.selectFrom('cheers').select('id').where('comment_id', '=', answer._id).execute();
+      assert.deepEqual(leftovers, []);
+      assert.deepEqual(await t.services.db.selectFrom('discussions').select('id').where('comment_id', '=', answer._id).execute(), []);
+    });
+  });
+}
