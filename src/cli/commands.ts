@@ -4,6 +4,7 @@
  */
 import { bootstrap } from '../domain/account/bootstrap.ts';
 import { issueApiKeyForEmail } from '../domain/account/service.ts';
+import { purgeDeletedAttachments } from '../domain/attachments/purge.ts';
 import type { ServiceContext } from '../domain/context.ts';
 import { type AppConfig, ConfigError } from '../plugins/config.ts';
 import { startServer } from '../server.ts';
@@ -107,4 +108,11 @@ export async function migrateCommand(config: AppConfig, options: { json: boolean
 export async function serveCommand(config: AppConfig): Promise<void> {
   checkDatabaseUrl(config);
   await startServer(config);
+}
+
+/** Removes attachment records deleted more than `olderThanDays` days ago, and their files. */
+export async function purgeAttachmentsCommand(config: AppConfig, options: { olderThanDays: number; json: boolean }): Promise<Output> {
+  const result = await withServices(config, (ctx) => purgeDeletedAttachments(ctx, { olderThanDays: options.olderThanDays }));
+  if (options.json) return { json: result };
+  return { lines: [`Purged ${result.records} attachment record(s) deleted before ${result.deletedBefore}, and ${result.files} file(s)`] };
 }

@@ -4,9 +4,10 @@
  * Errors are one line on stderr, never a stack trace (set TASKBOARD_DEBUG=1 to see one).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DEFAULT_PURGE_AFTER_DAYS } from '../domain/attachments/purge.ts';
 import { DomainError, ValidationError } from '../domain/shared/errors.ts';
 import { ConfigError, loadConfig } from '../plugins/config.ts';
-import { bootstrapCommand, keysCreateCommand, migrateCommand, type Output, serveCommand } from './commands.ts';
+import { bootstrapCommand, keysCreateCommand, migrateCommand, type Output, purgeAttachmentsCommand, serveCommand } from './commands.ts';
 
 /** A wrong command line: exit 2 with the message and a pointer to the help. */
 class UsageError extends Error {}
@@ -21,6 +22,8 @@ Commands:
       Print a new API key for an existing user (key name defaults to "cli").
   migrate [--json]
       Apply the database migrations that are not applied yet.
+  purge-attachments [--older-than-days N] [--json]
+      Remove, with their files, attachments deleted more than N days ago (default 30; 0: all).
   serve
       Run the HTTP server (what npm start runs).
 
@@ -52,6 +55,7 @@ const COMMANDS = {
     required: ['email'],
   },
   migrate: { options: { json, help }, required: [] },
+  'purge-attachments': { options: { 'older-than-days': { type: 'string' }, json, help }, required: [] },
   serve: { options: { help }, required: [] },
 } satisfies Record<string, { options: NonNullable<ParseArgsConfig['options']>; required: string[] }>;
 
@@ -84,6 +88,13 @@ function parse(command: CommandName, args: string[]): Record<string, string | bo
   const missing = spec.required.filter((name) => values[name] === undefined);
   if (missing.length) throw new UsageError(`${command}: missing ${missing.map((m) => `--${m}`).join(', ')}`);
   return values;
+}
+
+/** `--older-than-days`: a whole number of days, 0 or more (default 30). */
+function wholeDays(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_PURGE_AFTER_DAYS;
+  if (!/^\d{1,6}$/.test(value.trim())) throw new UsageError(`purge-attachments: --older-than-days must be a whole number of days (got "${value}")`);
+  return Number(value.trim());
 }
 
 function oneLine(text: string): string {
@@ -143,6 +154,9 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'migrate':
         print(await migrateCommand(config, { json: values.json === true }));
+        return 0;
+      case 'purge-attachments':
+        print(await purgeAttachmentsCommand(config, { olderThanDays: wholeDays(values['older-than-days'] as string | undefined), json: values.json === true }));
         return 0;
       case 'serve':
         try {

@@ -4,6 +4,8 @@ import account from './api/v1/account.ts';
 import attachments from './api/v1/attachments.ts';
 import boards from './api/v1/boards.ts';
 import cards from './api/v1/cards.ts';
+import checklistItems from './api/v1/checklist-items.ts';
+import checklists from './api/v1/checklists.ts';
 import cheers from './api/v1/cheers.ts';
 import comments from './api/v1/comments.ts';
 import companies from './api/v1/companies.ts';
@@ -18,7 +20,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(health);
   await app.register(
     async (v1) => {
-      for (const area of [account, companies, teams, myTasks, boards, lists, labels, cards, attachments, comments, cheers]) await v1.register(area);
+      for (const area of [account, companies, teams, myTasks, boards, lists, labels, cards, attachments, checklists, checklistItems, comments, cheers]) await v1.register(area);
     },
     { prefix: '/api/v1' },
   );

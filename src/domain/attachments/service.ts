@@ -1,9 +1,12 @@
 import type { Readable } from 'node:stream';
+import type { ChecklistItem } from '../../schemas/checklists.ts';
 import type { Attachment, Card } from '../../schemas/records.ts';
 import type { Executor, NewRow } from '../../storage/database.ts';
 import * as attachments from '../../storage/repositories/attachments.ts';
 import { recordCardChange } from '../../storage/repositories/cards.ts';
 import { loadCard, reachableCard } from '../cards/service.ts';
+import { reachableItem } from '../checklists/access.ts';
+import { changeItem } from '../checklists/items.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, PayloadTooLargeError } from '../shared/errors.ts';
@@ -15,20 +18,70 @@ export interface IncomingFile {
   mimeType: string;
 }
 
-/** A new attachment row on the card; `fields` says what kind of attachment it is. */
-function attachmentRow(
-  card: { company_id: string; team_id: string },
-  cardId: string,
-  creatorId: string,
-  at: string,
-  fields: Pick<NewRow<'attachments'>, 'id' | 'kind' | 'name' | 'original_name' | 'link_url' | 'storage_key' | 'mime_type' | 'size_bytes'>,
-): NewRow<'attachments'> {
+/** Where an attachment sits: its company and team, its card, and its checklist item (or null). */
+interface Owner {
+  company_id: string;
+  team_id: string;
+  card_id: string;
+  checklist_item_id: string | null;
+}
+
+/**
+ * What attachments hang on: a card, or a checklist item of a card. The one set of attachment
+ * operations below serves both; a parent says how it is reached, where its live attachments are
+ * found, and how a change to them is recorded (one transaction that records the change of the card
+ * first, and of the item too) and answered (the parent's record, read inside that transaction).
+ */
+interface Parent<R extends { attachments: Attachment[] }> {
+  reach(db: Executor, caller: Caller, scope: Scope): Promise<Owner>;
+  findAttachment(db: Executor, attachmentId: string): Promise<attachments.AttachmentTableRow | undefined>;
+  change(ctx: ServiceContext, caller: Caller, scope: Scope, change: (trx: Executor, owner: Owner, at: string) => Promise<void>): Promise<R>;
+}
+
+function onCard(cardId: string): Parent<Card> {
+  const reach = async (db: Executor, caller: Caller, scope: Scope): Promise<Owner> => {
+    const card = await reachableCard(db, caller, cardId, scope);
+    return { company_id: card.company_id, team_id: card.team_id, card_id: card.id, checklist_item_id: null };
+  };
+  return {
+    reach,
+    findAttachment: (db, attachmentId) => attachments.findCardAttachment(db, cardId, attachmentId),
+    change: (ctx, caller, scope, change) =>
+      ctx.db.transaction().execute(async (trx) => {
+        const owner = await reach(trx, caller, scope);
+        const at = nowIso();
+        if (!(await recordCardChange(trx, cardId, at))) throw new NotFoundError('Card');
+        await change(trx, owner, at);
+        return loadCard(ctx, cardId, trx);
+      }),
+  };
+}
+
+function onItem(itemId: string): Parent<ChecklistItem> {
+  const ownerOf = (item: Omit<Owner, 'checklist_item_id'>): Owner => ({
+    company_id: item.company_id,
+    team_id: item.team_id,
+    card_id: item.card_id,
+    checklist_item_id: itemId,
+  });
+  return {
+    reach: async (db, caller, scope) => ownerOf(await reachableItem(db, caller, itemId, scope)),
+    findAttachment: (db, attachmentId) => attachments.findItemAttachment(db, itemId, attachmentId),
+    change: (ctx, caller, scope, change) =>
+      changeItem(ctx, caller, itemId, scope, async (trx, item, at) => {
+        await change(trx, ownerOf(item), at);
+        return {};
+      }),
+  };
+}
+
+type AttachmentFields = Pick<NewRow<'attachments'>, 'id' | 'kind' | 'name' | 'original_name' | 'link_url' | 'storage_key' | 'mime_type' | 'size_bytes'>;
+
+/** A new attachment row for the owner; `fields` says what kind of attachment it is. */
+function attachmentRow(owner: Owner, creatorId: string, at: string, fields: AttachmentFields): NewRow<'attachments'> {
   return {
     ...fields,
-    company_id: card.company_id,
-    team_id: card.team_id,
-    card_id: cardId,
-    checklist_item_id: null,
+    ...owner,
     creator_id: creatorId,
     is_deleted: 0,
     deleted_at: null,
@@ -38,38 +91,37 @@ function attachmentRow(
   };
 }
 
-/** The attachment as the card record shows it. */
-function attachmentOf(card: Card, attachmentId: string): Attachment {
-  const attachment = card.attachments.find((a) => a._id === attachmentId);
+/** The attachment as the parent's record shows it. */
+function attachmentOf(record: { attachments: Attachment[] }, attachmentId: string): Attachment {
+  const attachment = record.attachments.find((a) => a._id === attachmentId);
   if (!attachment) throw new NotFoundError('Attachment');
   return attachment;
 }
 
 /**
- * Stores an uploaded file and records it on the card. The bytes go to disk first; the record is
- * written only once they are complete, and the file is removed again if the record cannot be.
+ * Stores an uploaded file and records it on the parent. The bytes go to disk first (after the reach
+ * check, so a refused caller stores nothing); the record is written only once they are complete,
+ * and the file is removed again if the record cannot be.
  */
-export async function uploadFile(
+async function storeFile<R extends { attachments: Attachment[] }>(
   ctx: ServiceContext,
   caller: Caller,
-  cardId: string,
+  parent: Parent<R>,
   scope: Scope,
   file: IncomingFile,
   name: string | undefined,
-): Promise<{ attachment: Attachment; card: Card }> {
-  const card = await reachableCard(ctx.db, caller, cardId, scope);
-  const stored = await ctx.files.save(card.company_id, file.stream).catch((error: { code?: string }) => {
+): Promise<{ attachment: Attachment; record: R }> {
+  const owner = await parent.reach(ctx.db, caller, scope);
+  const stored = await ctx.files.save(owner.company_id, file.stream).catch((error: { code?: string }) => {
     if (error.code === 'FILE_TOO_LARGE') throw new PayloadTooLargeError('The file is larger than this server accepts (MAX_UPLOAD_BYTES)');
     throw error;
   });
   const id = newId();
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
-      const now = nowIso();
-      if (!(await recordCardChange(trx, cardId, now))) throw new NotFoundError('Card');
-      await attachments.insertAttachment(
+    const record = await parent.change(ctx, caller, scope, (trx, current, at) =>
+      attachments.insertAttachment(
         trx,
-        attachmentRow(card, cardId, caller.userId, now, {
+        attachmentRow(current, caller.userId, at, {
           id,
           kind: 'file',
           name: (name ?? file.filename).trim() || 'file',
@@ -79,32 +131,28 @@ export async function uploadFile(
           mime_type: file.mimeType || 'application/octet-stream',
           size_bytes: stored.size,
         }),
-      );
-      const updated = await loadCard(ctx, cardId, trx);
-      return { attachment: attachmentOf(updated, id), card: updated };
-    });
+      ),
+    );
+    return { attachment: attachmentOf(record, id), record };
   } catch (error) {
     await ctx.files.remove(stored.key);
     throw error;
   }
 }
 
-/** Records a link (a URL, no bytes) as an attachment. */
-export async function addLink(
+/** Records a link (a URL, no bytes) as an attachment of the parent. */
+async function storeLink<R extends { attachments: Attachment[] }>(
   ctx: ServiceContext,
   caller: Caller,
-  cardId: string,
+  parent: Parent<R>,
   scope: Scope,
   link: { url: string; name?: string | undefined },
-): Promise<{ attachment: Attachment; card: Card }> {
+): Promise<{ attachment: Attachment; record: R }> {
   const id = newId();
-  return ctx.db.transaction().execute(async (trx) => {
-    const card = await reachableCard(trx, caller, cardId, scope);
-    const now = nowIso();
-    await recordCardChange(trx, cardId, now);
-    await attachments.insertAttachment(
+  const record = await parent.change(ctx, caller, scope, (trx, owner, at) =>
+    attachments.insertAttachment(
       trx,
-      attachmentRow(card, cardId, caller.userId, now, {
+      attachmentRow(owner, caller.userId, at, {
         id,
         kind: 'link',
         name: (link.name ?? link.url).trim(),
@@ -114,16 +162,91 @@ export async function addLink(
         mime_type: 'text/uri-list',
         size_bytes: 0,
       }),
-    );
-    const updated = await loadCard(ctx, cardId, trx);
-    return { attachment: attachmentOf(updated, id), card: updated };
+    ),
+  );
+  return { attachment: attachmentOf(record, id), record };
+}
+
+/**
+ * One change to a live attachment of this very parent, recorded as a change of the parent (and its
+ * card); answers the parent as the change left it. A deleted attachment, or one of another parent,
+ * is a 404.
+ */
+function changeAttachment<R extends { attachments: Attachment[] }>(
+  ctx: ServiceContext,
+  caller: Caller,
+  parent: Parent<R>,
+  attachmentId: string,
+  scope: Scope,
+  change: (trx: Executor, at: string) => Promise<unknown>,
+): Promise<R> {
+  return parent.change(ctx, caller, scope, async (trx, _owner, at) => {
+    if (!(await parent.findAttachment(trx, attachmentId))) throw new NotFoundError('Attachment');
+    await change(trx, at);
   });
 }
 
-/** The bytes of a live file attachment of the card. */
+const rename = (attachmentId: string, name: string) => (trx: Executor, at: string) => attachments.renameAttachment(trx, attachmentId, name.trim(), at);
+/** Marks it deleted (it leaves its parent's `attachments`); the file stays until the purge. */
+const markDeleted = (attachmentId: string) => (trx: Executor, at: string) => attachments.markAttachmentDeleted(trx, attachmentId, at);
+
+/** Upload Attachment (a file) to a card. */
+export async function uploadFile(
+  ctx: ServiceContext,
+  caller: Caller,
+  cardId: string,
+  scope: Scope,
+  file: IncomingFile,
+  name: string | undefined,
+): Promise<{ attachment: Attachment; card: Card }> {
+  const { attachment, record } = await storeFile(ctx, caller, onCard(cardId), scope, file, name);
+  return { attachment, card: record };
+}
+
+/** Upload Attachment (a link) to a card. */
+export async function addLink(
+  ctx: ServiceContext,
+  caller: Caller,
+  cardId: string,
+  scope: Scope,
+  link: { url: string; name?: string | undefined },
+): Promise<{ attachment: Attachment; card: Card }> {
+  const { attachment, record } = await storeLink(ctx, caller, onCard(cardId), scope, link);
+  return { attachment, card: record };
+}
+
+/** Upload on Checklist Item (a file). */
+export async function uploadItemFile(
+  ctx: ServiceContext,
+  caller: Caller,
+  itemId: string,
+  scope: Scope,
+  file: IncomingFile,
+  name: string | undefined,
+): Promise<{ attachment: Attachment; checklistItem: ChecklistItem }> {
+  const { attachment, record } = await storeFile(ctx, caller, onItem(itemId), scope, file, name);
+  return { attachment, checklistItem: record };
+}
+
+/** Upload on Checklist Item (a link). */
+export async function addItemLink(
+  ctx: ServiceContext,
+  caller: Caller,
+  itemId: string,
+  scope: Scope,
+  link: { url: string; name?: string | undefined },
+): Promise<{ attachment: Attachment; checklistItem: ChecklistItem }> {
+  const { attachment, record } = await storeLink(ctx, caller, onItem(itemId), scope, link);
+  return { attachment, checklistItem: record };
+}
+
+/**
+ * The bytes of a live file attachment of the card, or of one of its checklist items (their records'
+ * `url` points here too).
+ */
 export async function openFile(ctx: ServiceContext, caller: Caller, cardId: string, attachmentId: string, scope: Scope) {
   await reachableCard(ctx.db, caller, cardId, scope);
-  const attachment = await attachments.findCardAttachment(ctx.db, cardId, attachmentId);
+  const attachment = await attachments.findLiveAttachmentOfCard(ctx.db, cardId, attachmentId);
   if (!attachment || attachment.kind !== 'file' || !attachment.storage_key) throw new NotFoundError('Attachment');
   if (!(await ctx.files.exists(attachment.storage_key))) throw new NotFoundError('Attachment file');
   return {
@@ -134,52 +257,29 @@ export async function openFile(ctx: ServiceContext, caller: Caller, cardId: stri
   };
 }
 
-/**
- * One change to an attachment that sits on this very card, with the card's `__v` + 1, in one
- * transaction; answers the card as the change left it. A deleted attachment, or one of another
- * card, is a 404.
- */
-async function changeCardAttachment(
-  ctx: ServiceContext,
-  caller: Caller,
-  cardId: string,
-  attachmentId: string,
-  scope: Scope,
-  change: (trx: Executor, at: string) => Promise<unknown>,
-): Promise<Card> {
-  return ctx.db.transaction().execute(async (trx) => {
-    await reachableCard(trx, caller, cardId, scope);
-    const now = nowIso();
-    await recordCardChange(trx, cardId, now);
-    if (!(await attachments.findCardAttachment(trx, cardId, attachmentId))) throw new NotFoundError('Attachment');
-    await change(trx, now);
-    return loadCard(ctx, cardId, trx);
-  });
-}
-
 /** Update Attachment Name on Card: the attachment's and the card's `__v` grow. */
-export function renameCardAttachment(
-  ctx: ServiceContext,
-  caller: Caller,
-  cardId: string,
-  attachmentId: string,
-  scope: Scope,
-  name: string,
-): Promise<Card> {
-  return changeCardAttachment(ctx, caller, cardId, attachmentId, scope, (trx, at) =>
-    attachments.renameAttachment(trx, attachmentId, name.trim(), at),
-  );
+export function renameCardAttachment(ctx: ServiceContext, caller: Caller, cardId: string, attachmentId: string, scope: Scope, name: string): Promise<Card> {
+  return changeAttachment(ctx, caller, onCard(cardId), attachmentId, scope, rename(attachmentId, name));
 }
 
 /** Delete Attachment from Card: marks it deleted (it leaves `card.attachments`); the file stays. */
-export function deleteCardAttachment(
+export function deleteCardAttachment(ctx: ServiceContext, caller: Caller, cardId: string, attachmentId: string, scope: Scope): Promise<Card> {
+  return changeAttachment(ctx, caller, onCard(cardId), attachmentId, scope, markDeleted(attachmentId));
+}
+
+/** Update Name on Checklist Item: the attachment's, the item's, its checklist's and the card's `__v` grow. */
+export function renameItemAttachment(
   ctx: ServiceContext,
   caller: Caller,
-  cardId: string,
+  itemId: string,
   attachmentId: string,
   scope: Scope,
-): Promise<Card> {
-  return changeCardAttachment(ctx, caller, cardId, attachmentId, scope, (trx, at) =>
-    attachments.markAttachmentDeleted(trx, attachmentId, at),
-  );
+  name: string,
+): Promise<ChecklistItem> {
+  return changeAttachment(ctx, caller, onItem(itemId), attachmentId, scope, rename(attachmentId, name));
+}
+
+/** Delete on Checklist Item: marks it deleted (it leaves the item's `attachments`); the file stays. */
+export function deleteItemAttachment(ctx: ServiceContext, caller: Caller, itemId: string, attachmentId: string, scope: Scope): Promise<ChecklistItem> {
+  return changeAttachment(ctx, caller, onItem(itemId), attachmentId, scope, markDeleted(attachmentId));
 }

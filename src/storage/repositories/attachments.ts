@@ -38,3 +38,71 @@ export async function markAttachmentDeleted(db: Executor, id: string, at: string
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** A live attachment of the checklist item. */
+export async function findItemAttachment(db: Executor, itemId: string, attachmentId: string): Promise<AttachmentTableRow | undefined> {
+  return db
+    .selectFrom('attachments')
+    .selectAll()
+    .where('id', '=', attachmentId)
+    .where('checklist_item_id', '=', itemId)
+    .where('is_deleted', '=', 0)
+    .executeTakeFirst();
+}
+
+/** A live attachment of the card or of one of its checklist items (what the download path serves). */
+export async function findLiveAttachmentOfCard(db: Executor, cardId: string, attachmentId: string): Promise<AttachmentTableRow | undefined> {
+  return db
+    .selectFrom('attachments')
+    .selectAll()
+    .where('id', '=', attachmentId)
+    .where('card_id', '=', cardId)
+    .where('is_deleted', '=', 0)
+    .executeTakeFirst();
+}
+
+/**
+ * Before checklist items are deleted: their live attachments are marked deleted, and every
+ * attachment of theirs is detached from them (the item row goes; the record stays, as a deleted
+ * attachment of the card, until the purge removes it and its file).
+ */
+export async function retireItemAttachments(db: Executor, itemIds: readonly string[], at: string): Promise<void> {
+  if (itemIds.length === 0) return;
+  await db
+    .updateTable('attachments')
+    .set((eb) => ({ is_deleted: 1, deleted_at: at, updated_at: at, version: eb('version', '+', 1) }))
+    .where('checklist_item_id', 'in', itemIds)
+    .where('is_deleted', '=', 0)
+    .execute();
+  await db.updateTable('attachments').set({ checklist_item_id: null }).where('checklist_item_id', 'in', itemIds).execute();
+}
+
+/** Up to `limit` attachments deleted before `before` (oldest deletions first). */
+export async function deletedBefore(db: Executor, before: string, limit: number): Promise<Pick<AttachmentTableRow, 'id' | 'storage_key'>[]> {
+  return db
+    .selectFrom('attachments')
+    .select(['id', 'storage_key'])
+    .where('is_deleted', '=', 1)
+    .where('deleted_at', '<', before)
+    .orderBy('deleted_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Which of the storage keys a record other than `exceptIds` still points to. */
+export async function storageKeysInUse(db: Executor, keys: readonly string[], exceptIds: readonly string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  let query = db.selectFrom('attachments').select('storage_key').where('storage_key', 'in', keys);
+  if (exceptIds.length) query = query.where('id', 'not in', exceptIds);
+  const rows = await query.execute();
+  return new Set(rows.map((r) => r.storage_key as string));
+}
+
+/** Removes deleted attachment records for good, with the cheers on them; answers how many went. */
+export async function removeDeletedAttachments(db: Executor, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  await db.deleteFrom('cheers').where('primary_type', '=', 'attachment').where('primary_id', 'in', ids).execute();
+  const result = await db.deleteFrom('attachments').where('id', 'in', ids).where('is_deleted', '=', 1).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

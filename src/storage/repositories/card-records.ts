@@ -4,13 +4,13 @@ import { type Engine, fromJson, jsonArrayFrom } from '../dialect.ts';
 import { LABEL_COLUMNS } from './labels.ts';
 
 // SQLite's json_object needs the columns named one by one (no selectAll in a JSON subquery).
-const ATTACHMENT_COLUMNS = [
+export const ATTACHMENT_COLUMNS = [
   'a.id', 'a.company_id', 'a.team_id', 'a.card_id', 'a.checklist_item_id', 'a.kind', 'a.name', 'a.original_name',
   'a.link_url', 'a.storage_key', 'a.mime_type', 'a.size_bytes', 'a.creator_id', 'a.is_deleted', 'a.deleted_at',
   'a.created_at', 'a.updated_at', 'a.version',
 ] as const;
 
-const CHEER_COLUMNS = [
+export const CHEER_COLUMNS = [
   'ch.id', 'ch.company_id', 'ch.team_id', 'ch.content', 'ch.creator_id', 'ch.receiver_id', 'ch.primary_type',
   'ch.primary_id', 'ch.secondary_type', 'ch.secondary_id', 'ch.card_id', 'ch.comment_id', 'ch.feature_type',
   'ch.is_notified', 'ch.notification', 'ch.created_at', 'ch.updated_at', 'ch.version',

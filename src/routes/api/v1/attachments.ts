@@ -1,7 +1,9 @@
 import type { MultipartFile } from '@fastify/multipart';
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import * as attachmentService from '../../../domain/attachments/service.ts';
 import { ValidationError } from '../../../domain/shared/errors.ts';
+import { ChecklistItem, ItemAttachmentParams, ItemParams } from '../../../schemas/checklists.ts';
 import { CardAttachmentParams, CardParams, LinkBody, RenameBody, ScopeQuery } from '../../../schemas/cards.ts';
 import { errorResponses, success } from '../../../schemas/common.ts';
 import { Attachment, Card } from '../../../schemas/records.ts';
@@ -11,6 +13,45 @@ const MultipartForm = {
   properties: {
     name: { type: 'string', description: 'display name (send before file); defaults to the file name' },
     file: { type: 'string', format: 'binary' },
+  },
+};
+
+/**
+ * Reads an upload request: a JSON link, or a multipart form with one file in the field "file" and
+ * optionally a "name" before it; anything else in the form is a 400. Hands the link or the file
+ * (as a stream, never buffered) to the matching store function.
+ */
+async function readUpload<R>(
+  request: FastifyRequest,
+  storeLink: (link: { url: string; name?: string }) => Promise<R>,
+  storeFile: (file: attachmentService.IncomingFile, name: string | undefined) => Promise<R>,
+): Promise<{ kind: 'link' | 'file'; result: R }> {
+  if (!request.isMultipart()) return { kind: 'link', result: await storeLink(request.body as { url: string; name?: string }) };
+  let name: string | undefined;
+  let result: R | undefined;
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file' || result) {
+        part.file.resume();
+        throw new ValidationError('Send exactly one file, in the field "file"', [{ field: `body.${part.fieldname}`, message: 'unexpected file' }]);
+      }
+      const file = part as MultipartFile;
+      result = await storeFile({ stream: file.file, filename: file.filename, mimeType: file.mimetype }, name);
+    } else if (part.fieldname === 'name' && typeof part.value === 'string') {
+      name = part.value;
+    } else {
+      throw new ValidationError(`Unknown form field "${part.fieldname}"`, [{ field: `body.${part.fieldname}`, message: 'unknown field' }]);
+    }
+  }
+  if (!result) throw new ValidationError('A file is required in the form field "file"', [{ field: 'body.file', message: 'is required' }]);
+  return { kind: 'file', result };
+}
+
+/** The upload body: a multipart form, or a JSON link. */
+const UploadBody = {
+  content: {
+    'multipart/form-data': { schema: MultipartForm },
+    'application/json': { schema: LinkBody },
   },
 };
 
@@ -24,12 +65,7 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Upload Attachment (multipart file, or JSON link)',
         params: CardParams,
         querystring: ScopeQuery,
-        body: {
-          content: {
-            'multipart/form-data': { schema: MultipartForm },
-            'application/json': { schema: LinkBody },
-          },
-        },
+        body: UploadBody,
         response: {
           201: Type.Object({ message: Type.String(), attachment: Attachment, card: Card }),
           ...errorResponses(413, 415),
@@ -38,36 +74,13 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { cardId } = request.params;
-      if (!request.isMultipart()) {
-        const link = request.body as { url: string; name?: string };
-        const result = await attachmentService.addLink(app.services, request.caller, cardId, request.query, link);
-        return reply.status(201).send({ message: 'Link attached', ...result });
-      }
-      let name: string | undefined;
-      let result: Awaited<ReturnType<typeof attachmentService.uploadFile>> | undefined;
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'file' || result) {
-            part.file.resume();
-            throw new ValidationError('Send exactly one file, in the field "file"', [{ field: `body.${part.fieldname}`, message: 'unexpected file' }]);
-          }
-          const file = part as MultipartFile;
-          result = await attachmentService.uploadFile(
-            app.services,
-            request.caller,
-            cardId,
-            request.query,
-            { stream: file.file, filename: file.filename, mimeType: file.mimetype },
-            name,
-          );
-        } else if (part.fieldname === 'name' && typeof part.value === 'string') {
-          name = part.value;
-        } else {
-          throw new ValidationError(`Unknown form field "${part.fieldname}"`, [{ field: `body.${part.fieldname}`, message: 'unknown field' }]);
-        }
-      }
-      if (!result) throw new ValidationError('A file is required in the form field "file"', [{ field: 'body.file', message: 'is required' }]);
-      return reply.status(201).send({ message: 'File attached', ...result });
+      const { caller, query } = request;
+      const { kind, result } = await readUpload(
+        request,
+        (link) => attachmentService.addLink(app.services, caller, cardId, query, link),
+        (file, name) => attachmentService.uploadFile(app.services, caller, cardId, query, file, name),
+      );
+      return reply.status(201).send({ message: kind === 'link' ? 'Link attached' : 'File attached', ...result });
     },
   );
 
@@ -132,6 +145,75 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
       const { cardId, attachmentId } = request.params;
       const card = await attachmentService.deleteCardAttachment(app.services, request.caller, cardId, attachmentId, request.query);
       return { message: 'Attachment deleted', card };
+    },
+  );
+
+  app.post(
+    '/checklist-items/:itemId/attachments',
+    {
+      config: { tier: 'medium' },
+      schema: {
+        tags: ['attachments'],
+        summary: 'Upload Attachment on Checklist Item (multipart file, or JSON link)',
+        description: 'As for cards. A file is downloaded at the `url` its record gives (under the card).',
+        params: ItemParams,
+        querystring: ScopeQuery,
+        body: UploadBody,
+        response: {
+          201: Type.Object({ message: Type.String(), attachment: Attachment, checklistItem: ChecklistItem }),
+          ...errorResponses(413, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { itemId } = request.params;
+      const { caller, query } = request;
+      const { kind, result } = await readUpload(
+        request,
+        (link) => attachmentService.addItemLink(app.services, caller, itemId, query, link),
+        (file, name) => attachmentService.uploadItemFile(app.services, caller, itemId, query, file, name),
+      );
+      return reply.status(201).send({ message: kind === 'link' ? 'Link attached' : 'File attached', ...result });
+    },
+  );
+
+  app.patch(
+    '/checklist-items/:itemId/attachments/:attachmentId',
+    {
+      config: { tier: 'low' },
+      schema: {
+        tags: ['attachments'],
+        summary: 'Update Attachment Name on Checklist Item',
+        params: ItemAttachmentParams,
+        querystring: ScopeQuery,
+        body: RenameBody,
+        response: { 200: success('checklistItem', ChecklistItem), ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const { itemId, attachmentId } = request.params;
+      const checklistItem = await attachmentService.renameItemAttachment(app.services, request.caller, itemId, attachmentId, request.query, request.body.name);
+      return { message: 'Attachment renamed', checklistItem };
+    },
+  );
+
+  app.delete(
+    '/checklist-items/:itemId/attachments/:attachmentId',
+    {
+      config: { tier: 'low' },
+      schema: {
+        tags: ['attachments'],
+        summary: 'Delete Attachment from Checklist Item',
+        description: 'Marks it deleted: it leaves the item\'s `attachments`; the file stays until `taskboard purge-attachments`.',
+        params: ItemAttachmentParams,
+        querystring: ScopeQuery,
+        response: { 200: success('checklistItem', ChecklistItem), ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const { itemId, attachmentId } = request.params;
+      const checklistItem = await attachmentService.deleteItemAttachment(app.services, request.caller, itemId, attachmentId, request.query);
+      return { message: 'Attachment deleted', checklistItem };
     },
   );
 };

@@ -1,0 +1,55 @@
+/**
+ * Deleting an attachment only marks its record deleted: the file stays, so a mistaken delete can be
+ * investigated or undone by an operator. The purge ends that: records deleted longer ago than a
+ * number of days go for good, with their files (and the cheers on them).
+ */
+import * as attachments from '../../storage/repositories/attachments.ts';
+import type { ServiceContext } from '../context.ts';
+import { ValidationError } from '../shared/errors.ts';
+
+export const DEFAULT_PURGE_AFTER_DAYS = 30;
+const BATCH = 500;
+const DAY_MS = 86_400_000;
+
+export interface PurgeResult {
+  /** Records deleted before this instant were purged. */
+  deletedBefore: string;
+  /** Records removed. */
+  records: number;
+  /** Files removed (a record's file that was already gone is not counted). */
+  files: number;
+}
+
+/**
+ * Removes attachment records marked deleted more than `olderThanDays` days before `now`, and their
+ * files, in batches. A file goes first, then its record, so a failure half way leaves a record
+ * whose file is gone (the next purge finishes it), never a file that nothing points to. A file that
+ * another record still points to stays.
+ */
+export async function purgeDeletedAttachments(
+  ctx: ServiceContext,
+  options: { olderThanDays?: number; now?: Date } = {},
+): Promise<PurgeResult> {
+  const days = options.olderThanDays ?? DEFAULT_PURGE_AFTER_DAYS;
+  if (!Number.isInteger(days) || days < 0) {
+    throw new ValidationError('olderThanDays must be a whole number of days, 0 or more', [{ field: 'olderThanDays', message: 'must be an integer >= 0' }]);
+  }
+  const deletedBefore = new Date((options.now ?? new Date()).getTime() - days * DAY_MS).toISOString();
+  const result: PurgeResult = { deletedBefore, records: 0, files: 0 };
+  for (;;) {
+    const batch = await attachments.deletedBefore(ctx.db, deletedBefore, BATCH);
+    if (batch.length === 0) break;
+    const ids = batch.map((a) => a.id);
+    const keys = [...new Set(batch.flatMap((a) => (a.storage_key ? [a.storage_key] : [])))];
+    const inUse = await attachments.storageKeysInUse(ctx.db, keys, ids);
+    for (const key of keys) {
+      if (inUse.has(key)) continue;
+      if (await ctx.files.exists(key)) result.files += 1;
+      await ctx.files.remove(key);
+    }
+    const removed = await ctx.db.transaction().execute((trx) => attachments.removeDeletedAttachments(trx, ids));
+    result.records += removed;
+    if (removed === 0) break;
+  }
+  return result;
+}

@@ -1,0 +1,110 @@
+/** What checklist and item services share: reach, locking the cards, loading records, cursors. */
+import type { Checklist, ChecklistItem } from '../../schemas/checklists.ts';
+import type { Executor } from '../../storage/database.ts';
+import { recordCardChange } from '../../storage/repositories/cards.ts';
+import * as items from '../../storage/repositories/checklist-items.ts';
+import * as checklists from '../../storage/repositories/checklists.ts';
+import type { ServiceContext } from '../context.ts';
+import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { NotFoundError } from '../shared/errors.ts';
+import { isId } from '../shared/ids.ts';
+import { decodeCursor, DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';
+import { place, type PositionRequest } from '../shared/positions.ts';
+import { toChecklist, toChecklistItems } from './records.ts';
+
+export async function reachableChecklist(db: Executor, caller: Caller, checklistId: string, scope: Scope = {}) {
+  return requireReach(caller, await checklists.findChecklist(db, checklistId), 'Checklist', scope);
+}
+
+export async function reachableItem(db: Executor, caller: Caller, itemId: string, scope: Scope = {}) {
+  return requireReach(caller, await items.findItem(db, itemId), 'Checklist item', scope);
+}
+
+/**
+ * Records one change of each card (`__v` + 1, `updatedAt`), taking their row locks in id order, so
+ * that two transactions touching the same two cards never wait on each other crosswise.
+ */
+export async function recordCardChanges(trx: Executor, cardIds: readonly string[], at: string): Promise<void> {
+  for (const cardId of [...new Set(cardIds)].sort()) {
+    if (!(await recordCardChange(trx, cardId, at))) throw new NotFoundError('Card');
+  }
+}
+
+/**
+ * The reachable checklist, read again once its card's change is recorded: the card's lock is then
+ * held, so the row is what this transaction works on (a concurrent request may have changed it).
+ */
+export async function lockChecklist(trx: Executor, caller: Caller, checklistId: string, scope: Scope, at: string): Promise<checklists.ChecklistRow> {
+  const seen = await reachableChecklist(trx, caller, checklistId, scope);
+  await recordCardChanges(trx, [seen.card_id], at);
+  const checklist = await checklists.findChecklist(trx, checklistId);
+  if (!checklist) throw new NotFoundError('Checklist');
+  return checklist;
+}
+
+/** The reachable item, read again once its card's change is recorded (as `lockChecklist`). */
+export async function lockItem(trx: Executor, caller: Caller, itemId: string, scope: Scope, at: string): Promise<items.ChecklistItemRow> {
+  const seen = await reachableItem(trx, caller, itemId, scope);
+  await recordCardChanges(trx, [seen.card_id], at);
+  const item = await items.findItem(trx, itemId);
+  if (!item) throw new NotFoundError('Checklist item');
+  return item;
+}
+
+/**
+ * A position for an item placed among `siblings` (in order, the item itself left out). When the
+ * siblings must be spread again to make room, each gets its new position through `renumber`, which
+ * records that change of the sibling.
+ */
+export async function placeAmong(
+  siblings: readonly { id: string; position: number }[],
+  request: PositionRequest | undefined,
+  renumber: (id: string, position: number) => Promise<unknown>,
+): Promise<number> {
+  const placement = place(
+    siblings.map((s) => s.position),
+    request,
+  );
+  for (const [i, position] of (placement.renumbered ?? []).entries()) await renumber((siblings[i] as { id: string }).id, position);
+  return placement.position;
+}
+
+export async function loadItem(ctx: ServiceContext, itemId: string, db: Executor = ctx.db): Promise<ChecklistItem> {
+  const [item] = toChecklistItems(await items.loadItemRows(db, ctx.engine, { itemIds: [itemId] }));
+  if (!item) throw new NotFoundError('Checklist item');
+  return item;
+}
+
+/** Checklist records, with their items, in the order of `rows`. */
+export async function toChecklists(ctx: ServiceContext, rows: readonly checklists.ChecklistRow[], db: Executor = ctx.db): Promise<Checklist[]> {
+  const loaded = toChecklistItems(await items.loadItemRows(db, ctx.engine, { checklistIds: rows.map((r) => r.id) }));
+  return rows.map((row) => toChecklist(row, loaded));
+}
+
+export async function loadChecklist(ctx: ServiceContext, checklistId: string, db: Executor = ctx.db): Promise<Checklist> {
+  const row = await checklists.findChecklist(db, checklistId);
+  if (!row) throw new NotFoundError('Checklist');
+  return (await toChecklists(ctx, [row], db))[0] as Checklist;
+}
+
+/** A page request as the routes pass it. */
+export interface PageRequest {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+function isPositionKey(key: unknown): key is checklists.PositionKey {
+  const k = key as { position?: unknown; id?: unknown } | null;
+  return typeof k === 'object' && k !== null && typeof k.position === 'number' && Number.isFinite(k.position) && isId(k.id) && Object.keys(k).length === 2;
+}
+
+/** The position key a cursor carries (400 for one this API did not hand out), and the page size. */
+export function pageStart(page: PageRequest): { after: checklists.PositionKey | undefined; limit: number } {
+  return {
+    after: page.cursor === undefined ? undefined : decodeCursor(page.cursor, isPositionKey),
+    limit: page.limit ?? DEFAULT_PAGE_SIZE,
+  };
+}
+
+/** The cursor key of a checklist or item row. */
+export const positionKeyOf = (row: { id: string; position: number }): checklists.PositionKey => ({ position: row.position, id: row.id });

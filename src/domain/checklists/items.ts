@@ -1,0 +1,271 @@
+/**
+ * Checklist items: get, create, rename, date, complete, reorder (within and across the card's
+ * checklists), toggle members, copy, delete. Every change records a change of the owning card(s)
+ * first in its transaction, then of the item and of the checklist(s) whose records embed it.
+ */
+import type { Checklist, ChecklistItem } from '../../schemas/checklists.ts';
+import type { Executor } from '../../storage/database.ts';
+import { retireItemAttachments } from '../../storage/repositories/attachments.ts';
+import * as items from '../../storage/repositories/checklist-items.ts';
+import * as checklists from '../../storage/repositories/checklists.ts';
+import type { ServiceContext } from '../context.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
+import { ConflictError, type ErrorDetail, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+import { type Page, toPage } from '../shared/pagination.ts';
+import type { PositionRequest } from '../shared/positions.ts';
+import {
+  loadChecklist,
+  loadItem,
+  lockChecklist,
+  lockItem,
+  type PageRequest,
+  pageStart,
+  placeAmong,
+  positionKeyOf,
+  reachableChecklist,
+  reachableItem,
+  recordCardChanges,
+} from './access.ts';
+import { copyItemsInto } from './copy.ts';
+import { toChecklistItems } from './records.ts';
+import { MAX_ITEMS_PER_CHECKLIST } from './limits.ts';
+
+/** Get Items: the checklist's items in order, one page of them. */
+export async function getItems(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, page: PageRequest): Promise<Page<ChecklistItem>> {
+  await reachableChecklist(ctx.db, caller, checklistId, scope);
+  const { after, limit } = pageStart(page);
+  const loaded = await items.loadItemRows(ctx.db, ctx.engine, { checklistId, after, limit: limit + 1 });
+  const { items: shown, nextCursor } = toPage(loaded.items, limit, positionKeyOf);
+  return { items: toChecklistItems({ ...loaded, items: shown }), nextCursor };
+}
+
+export async function getItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope): Promise<ChecklistItem> {
+  await reachableItem(ctx.db, caller, itemId, scope);
+  return loadItem(ctx, itemId);
+}
+
+/** The date as records show it (ISO 8601 UTC with milliseconds), or null. */
+function normaliseDate(date: string | null): string | null {
+  if (date === null) return null;
+  const time = Date.parse(date);
+  if (Number.isNaN(time)) throw new ValidationError('date is not a date', [{ field: 'body.date', message: 'must be an ISO 8601 date-time' }]);
+  return new Date(time).toISOString();
+}
+
+/** 409 when the checklist cannot take `adding` more items. */
+function checkRoom(siblings: readonly unknown[], adding: number): void {
+  if (siblings.length + adding > MAX_ITEMS_PER_CHECKLIST) {
+    throw new ConflictError(`A checklist holds at most ${MAX_ITEMS_PER_CHECKLIST} items`, [
+      { field: 'checklist', message: `has ${siblings.length} items; ${adding} more would exceed ${MAX_ITEMS_PER_CHECKLIST}` },
+    ]);
+  }
+}
+
+/** A position among the checklist's items, the item itself left out (renumbered ones count as changed). */
+function placeInChecklist(trx: Executor, siblings: readonly { id: string; position: number }[], request: PositionRequest | undefined, at: string): Promise<number> {
+  return placeAmong(siblings, request, (id, position) => items.recordItemChange(trx, id, at, { position }));
+}
+
+/**
+ * The users of a request that may be made members of an item on a card of `teamId`: no user twice
+ * (400 naming the repeat), and each one added must be a member of the team (400 naming each other).
+ */
+async function checkMembers(trx: Executor, teamId: string, userIds: readonly string[], adding: (userId: string) => boolean): Promise<void> {
+  const repeated: ErrorDetail[] = userIds.flatMap((id, index) =>
+    userIds.indexOf(id) !== index ? [{ field: `body.members[${index}]`, index, message: `user ${id} is listed twice` }] : [],
+  );
+  if (repeated.length) throw new ValidationError('Each member may appear once per request', repeated);
+  const inTeam = await items.teamMembersAmong(trx, teamId, userIds);
+  const outsiders = userIds.flatMap((id, index) =>
+    adding(id) && !inTeam.has(id) ? [{ field: `body.members[${index}]`, index, message: `user ${id} is not a member of the card's team` }] : [],
+  );
+  if (outsiders.length) throw new ValidationError(`Not members of the card's team: ${outsiders.map((o) => userIds[o.index]).join(', ')}`, outsiders);
+}
+
+export interface NewItem {
+  name: string;
+  date?: string | null | undefined;
+  members?: string[] | undefined;
+  position?: PositionRequest | undefined;
+}
+
+export async function createItem(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, input: NewItem): Promise<ChecklistItem> {
+  const date = normaliseDate(input.date ?? null);
+  return ctx.db.transaction().execute(async (trx) => {
+    const at = nowIso();
+    const checklist = await lockChecklist(trx, caller, checklistId, scope, at);
+    const members = input.members ?? [];
+    await checkMembers(trx, checklist.team_id, members, () => true);
+    const siblings = await items.itemPositionsInChecklist(trx, checklistId);
+    checkRoom(siblings, 1);
+    const id = newId();
+    await items.insertItems(trx, [
+      {
+        id,
+        company_id: checklist.company_id,
+        team_id: checklist.team_id,
+        card_id: checklist.card_id,
+        checklist_id: checklistId,
+        name: input.name.trim(),
+        position: await placeInChecklist(trx, siblings, input.position, at),
+        date,
+        complete_status: 0,
+        complete_set_at: at,
+        creator_id: caller.userId,
+        created_at: at,
+        updated_at: at,
+        version: 0,
+      },
+    ]);
+    await items.insertItemMembers(trx, members.map((userId) => ({ item_id: id, user_id: userId, created_at: at })));
+    await checklists.recordChecklistChange(trx, checklistId, at);
+    return loadItem(ctx, id, trx);
+  });
+}
+
+/** What one item change writes, and which other checklist (the one it moved from) changed too. */
+interface ItemChange {
+  fields?: Parameters<typeof items.recordItemChange>[3];
+  alsoChanged?: string;
+}
+
+/**
+ * One change to a reachable item: the card's change first (its lock), the item read again under that
+ * lock, changed; the item's and its checklist's `__v` + 1. Answers the item as the change left it.
+ * Exported for the attachment service, whose changes to an item's attachments take this same path.
+ */
+export async function changeItem(
+  ctx: ServiceContext,
+  caller: Caller,
+  itemId: string,
+  scope: Scope,
+  change: (trx: Executor, item: items.ChecklistItemRow, at: string) => Promise<ItemChange>,
+): Promise<ChecklistItem> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const at = nowIso();
+    const item = await lockItem(trx, caller, itemId, scope, at);
+    const { fields, alsoChanged } = await change(trx, item, at);
+    await items.recordItemChange(trx, itemId, at, fields);
+    await checklists.recordChecklistChange(trx, fields?.checklist_id ?? item.checklist_id, at);
+    if (alsoChanged) await checklists.recordChecklistChange(trx, alsoChanged, at);
+    return loadItem(ctx, itemId, trx);
+  });
+}
+
+export function renameItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, name: string): Promise<ChecklistItem> {
+  return changeItem(ctx, caller, itemId, scope, async () => ({ fields: { name: name.trim() } }));
+}
+
+/** Update Item Date: a date, or null to clear it. */
+export function setItemDate(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, date: string | null): Promise<ChecklistItem> {
+  const normalised = normaliseDate(date);
+  return changeItem(ctx, caller, itemId, scope, async () => ({ fields: { date: normalised } }));
+}
+
+/**
+ * Toggle Item Complete Status: `status` sets it; absent, it flips. Setting the status the item
+ * already has changes nothing and answers the item as it is.
+ */
+export async function toggleItemComplete(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, status?: boolean): Promise<ChecklistItem> {
+  if (status !== undefined) {
+    const item = await reachableItem(ctx.db, caller, itemId, scope);
+    if ((item.complete_status === 1) === status) return loadItem(ctx, itemId);
+  }
+  return changeItem(ctx, caller, itemId, scope, async (_trx, item, at) => {
+    const next = status ?? item.complete_status !== 1;
+    return { fields: { complete_status: next ? 1 : 0, complete_set_at: at } };
+  });
+}
+
+/**
+ * Reorder Item: `position` is an index among the target checklist's items; `checklist`, when given,
+ * moves the item to another checklist of the same card (400 for a checklist of another card).
+ */
+export function moveItem(
+  ctx: ServiceContext,
+  caller: Caller,
+  itemId: string,
+  scope: Scope,
+  input: { position: PositionRequest; checklist?: string | undefined },
+): Promise<ChecklistItem> {
+  return changeItem(ctx, caller, itemId, scope, async (trx, item, at) => {
+    let targetId = item.checklist_id;
+    if (input.checklist !== undefined && input.checklist !== item.checklist_id) {
+      const target = await reachableChecklist(trx, caller, input.checklist);
+      if (target.card_id !== item.card_id) {
+        throw new ValidationError('An item moves only between checklists of its card', [
+          { field: 'body.checklist', message: "must be a checklist of the item's card (use Copy Item for another card)" },
+        ]);
+      }
+      targetId = target.id;
+    }
+    const siblings = await items.itemPositionsInChecklist(trx, targetId, item.id);
+    if (targetId !== item.checklist_id) checkRoom(siblings, 1);
+    const position = await placeInChecklist(trx, siblings, input.position, at);
+    return {
+      fields: { position, checklist_id: targetId },
+      ...(targetId !== item.checklist_id ? { alsoChanged: item.checklist_id } : {}),
+    };
+  });
+}
+
+/**
+ * Toggle Item Members: each user is added if absent, removed if present, all or none. Users added
+ * must be members of the card's team; a user who left the team can still be removed. No user twice.
+ */
+export function toggleItemMembers(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, userIds: readonly string[]): Promise<ChecklistItem> {
+  return changeItem(ctx, caller, itemId, scope, async (trx, item, at) => {
+    const present = new Set(await items.itemMemberIds(trx, itemId));
+    await checkMembers(trx, item.team_id, userIds, (id) => !present.has(id));
+    await items.removeItemMembers(trx, itemId, userIds.filter((id) => present.has(id)));
+    await items.insertItemMembers(
+      trx,
+      userIds.filter((id) => !present.has(id)).map((userId) => ({ item_id: itemId, user_id: userId, created_at: at })),
+    );
+    return {};
+  });
+}
+
+/**
+ * Copy Item: a copy (new id; name, date and completion kept) at the bottom of `checklist`, any
+ * checklist the caller reaches; members not in that checklist's team are left out. Both cards
+ * record a change.
+ */
+export async function copyItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, input: { checklist: string }): Promise<ChecklistItem> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const seen = await reachableItem(trx, caller, itemId, scope);
+    const targetSeen = await reachableChecklist(trx, caller, input.checklist);
+    const at = nowIso();
+    await recordCardChanges(trx, [seen.card_id, targetSeen.card_id], at);
+    const source = await items.findItem(trx, itemId);
+    const target = await checklists.findChecklist(trx, input.checklist);
+    if (!source) throw new NotFoundError('Checklist item');
+    if (!target) throw new NotFoundError('Checklist');
+    const siblings = await items.itemPositionsInChecklist(trx, target.id);
+    checkRoom(siblings, 1);
+    const [copyId] = await copyItemsInto(
+      trx,
+      [source],
+      { checklistId: target.id, card: { id: target.card_id, company_id: target.company_id, team_id: target.team_id } },
+      [await placeInChecklist(trx, siblings, 'bottom', at)],
+      caller.userId,
+      target.team_id,
+      at,
+    );
+    await checklists.recordChecklistChange(trx, target.id, at);
+    return loadItem(ctx, copyId as string, trx);
+  });
+}
+
+/** Delete Item: its attachments are marked deleted (files stay until the purge). Answers the checklist. */
+export async function deleteItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope): Promise<Checklist> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const at = nowIso();
+    const item = await lockItem(trx, caller, itemId, scope, at);
+    await retireItemAttachments(trx, [itemId], at);
+    await items.deleteItems(trx, [itemId]);
+    await checklists.recordChecklistChange(trx, item.checklist_id, at);
+    return loadChecklist(ctx, item.checklist_id, trx);
+  });
+}

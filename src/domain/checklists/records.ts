@@ -1,0 +1,57 @@
+import type { Checklist, ChecklistItem } from '../../schemas/checklists.ts';
+import type { ChecklistItemRow, ItemRows } from '../../storage/repositories/checklist-items.ts';
+import type { ChecklistRow } from '../../storage/repositories/checklists.ts';
+import { type AttachmentRow, type CheerRow, toAttachment, toCheer, toMember } from '../cards/records.ts';
+
+/** Row → API record mappings for checklists and their items. */
+
+function toChecklistItem(row: ChecklistItemRow & { members: { id: string; full_name: string; photo_url: string }[]; attachments: unknown[] }, extras: Omit<ItemRows, 'items'>): ChecklistItem {
+  const attachments = (row.attachments as AttachmentRow[]).map((a) =>
+    toAttachment(
+      a,
+      extras.attachmentSeen.filter((s) => s.attachment_id === a.id).map((s) => s.user_id),
+      (extras.cheers as CheerRow[]).filter((c) => c.primary_id === a.id).map(toCheer),
+    ),
+  );
+  return {
+    _id: row.id,
+    name: row.name,
+    checklist: row.checklist_id,
+    card: row.card_id,
+    company: row.company_id,
+    team: row.team_id,
+    position: row.position,
+    date: row.date,
+    complete: { status: Number(row.complete_status) === 1, setAt: row.complete_set_at ?? row.created_at },
+    members: row.members.map(toMember),
+    attachments,
+    creator: row.creator_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    __v: row.version,
+  };
+}
+
+/** The item records of loaded rows, in the order loaded. */
+export function toChecklistItems(rows: ItemRows): ChecklistItem[] {
+  return rows.items.map((row) => toChecklistItem(row, rows));
+}
+
+/** The checklist record with its items (each item's `checklist` names the checklist it goes in). */
+export function toChecklist(row: ChecklistRow, items: readonly ChecklistItem[]): Checklist {
+  const own = items.filter((item) => item.checklist === row.id);
+  return {
+    _id: row.id,
+    name: row.name,
+    card: row.card_id,
+    company: row.company_id,
+    team: row.team_id,
+    position: row.position,
+    creator: row.creator_id,
+    items: own,
+    completedCount: own.filter((item) => item.complete.status).length,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    __v: row.version,
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * Checklists of a card: get, create, rename, reorder, copy, delete. Every change records a change
+ * of the owning card first in its transaction (its `__v`, `updatedAt` and row lock) and of the
+ * checklist itself; answers are read inside the transaction, so they show what the request did.
+ */
+import type { Card } from '../../schemas/records.ts';
+import type { Checklist } from '../../schemas/checklists.ts';
+import type { Executor } from '../../storage/database.ts';
+import { retireItemAttachments } from '../../storage/repositories/attachments.ts';
+import * as items from '../../storage/repositories/checklist-items.ts';
+import * as checklists from '../../storage/repositories/checklists.ts';
+import { loadCard, reachableCard } from '../cards/service.ts';
+import type { ServiceContext } from '../context.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+import { type Page, toPage } from '../shared/pagination.ts';
+import type { PositionRequest } from '../shared/positions.ts';
+import {
+  loadChecklist,
+  lockChecklist,
+  type PageRequest,
+  pageStart,
+  placeAmong,
+  positionKeyOf,
+  reachableChecklist,
+  recordCardChanges,
+  toChecklists,
+} from './access.ts';
+import { copyChecklistInto } from './copy.ts';
+
+/** Get Checklists: the card's checklists in order, each with all its items; one page of them. */
+export async function getChecklists(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, page: PageRequest): Promise<Page<Checklist>> {
+  await reachableCard(ctx.db, caller, cardId, scope);
+  const { after, limit } = pageStart(page);
+  const rows = await checklists.checklistsOfCard(ctx.db, cardId, { ...(after ? { after } : {}), limit: limit + 1 });
+  const { items: shown, nextCursor } = toPage(rows, limit, positionKeyOf);
+  return { items: await toChecklists(ctx, shown), nextCursor };
+}
+
+/** A position for a new or moved checklist among the card's others (renumbered ones count as changed). */
+async function placeOnCard(trx: Executor, cardId: string, request: PositionRequest | undefined, at: string, except?: string): Promise<number> {
+  return placeAmong(await checklists.checklistPositionsOnCard(trx, cardId, except), request, (id, position) =>
+    checklists.recordChecklistChange(trx, id, at, { position }),
+  );
+}
+
+export async function createChecklist(
+  ctx: ServiceContext,
+  caller: Caller,
+  cardId: string,
+  scope: Scope,
+  input: { name: string; position?: PositionRequest | undefined },
+): Promise<Checklist> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const card = await reachableCard(trx, caller, cardId, scope);
+    const at = nowIso();
+    await recordCardChanges(trx, [cardId], at);
+    const id = newId();
+    await checklists.insertChecklist(trx, {
+      id,
+      company_id: card.company_id,
+      team_id: card.team_id,
+      card_id: cardId,
+      name: input.name.trim(),
+      position: await placeOnCard(trx, cardId, input.position, at),
+      creator_id: caller.userId,
+      created_at: at,
+      updated_at: at,
+      version: 0,
+    });
+    return loadChecklist(ctx, id, trx);
+  });
+}
+
+/**
+ * One change to a reachable checklist: the card's change first (its lock), then the checklist read
+ * again under that lock, changed, its `__v` + 1; answers the checklist as the change left it.
+ */
+async function changeChecklist(
+  ctx: ServiceContext,
+  caller: Caller,
+  checklistId: string,
+  scope: Scope,
+  change: (trx: Executor, checklist: checklists.ChecklistRow, at: string) => Promise<{ name?: string; position?: number }>,
+): Promise<Checklist> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const at = nowIso();
+    const checklist = await lockChecklist(trx, caller, checklistId, scope, at);
+    await checklists.recordChecklistChange(trx, checklistId, at, await change(trx, checklist, at));
+    return loadChecklist(ctx, checklistId, trx);
+  });
+}
+
+export function renameChecklist(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, name: string): Promise<Checklist> {
+  return changeChecklist(ctx, caller, checklistId, scope, async () => ({ name: name.trim() }));
+}
+
+/** Reorder Checklist Position: `position` is an index among the card's checklists, or top/bottom. */
+export function moveChecklist(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, position: PositionRequest): Promise<Checklist> {
+  return changeChecklist(ctx, caller, checklistId, scope, async (trx, checklist, at) => ({
+    position: await placeOnCard(trx, checklist.card_id, position, at, checklist.id),
+  }));
+}
+
+/**
+ * Copy Checklist: a copy (new ids, same name, items with their order, dates and completion) at the
+ * bottom of `card`'s checklists; `card` is any card the caller reaches, in any of its teams. Item
+ * members not in the target card's team are left out. Both cards record a change.
+ */
+export async function copyChecklist(
+  ctx: ServiceContext,
+  caller: Caller,
+  checklistId: string,
+  scope: Scope,
+  input: { card: string },
+): Promise<Checklist> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const source = await reachableChecklist(trx, caller, checklistId, scope);
+    const target = await reachableCard(trx, caller, input.card, {});
+    const at = nowIso();
+    await recordCardChanges(trx, [source.card_id, target.id], at);
+    const copy = await copyChecklistInto(
+      trx,
+      checklistId,
+      { id: target.id, company_id: target.company_id, team_id: target.team_id },
+      await placeOnCard(trx, target.id, 'bottom', at),
+      caller.userId,
+      target.team_id,
+      at,
+    );
+    return loadChecklist(ctx, copy, trx);
+  });
+}
+
+/**
+ * Delete Checklist: removes it and its items; their attachments are marked deleted (their files
+ * stay until the purge). Answers the card.
+ */
+export async function deleteChecklist(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope): Promise<Card> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const at = nowIso();
+    const checklist = await lockChecklist(trx, caller, checklistId, scope, at);
+    await retireItemAttachments(trx, await items.itemIdsOfChecklist(trx, checklistId), at);
+    await checklists.deleteChecklist(trx, checklistId);
+    return loadCard(ctx, checklist.card_id, trx);
+  });
+}

@@ -1,0 +1,62 @@
+import type { Executor, NewRow, Row } from '../database.ts';
+
+export type ChecklistRow = Row<'checklists'>;
+
+/** The sort key of checklists on a card (and of the Get Checklists cursor). */
+export interface PositionKey {
+  position: number;
+  id: string;
+}
+
+export async function findChecklist(db: Executor, id: string): Promise<ChecklistRow | undefined> {
+  return db.selectFrom('checklists').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertChecklist(db: Executor, row: NewRow<'checklists'>): Promise<void> {
+  await db.insertInto('checklists').values(row).execute();
+}
+
+/** Positions of a card's checklists in order, optionally leaving one out (the one being placed). */
+export async function checklistPositionsOnCard(db: Executor, cardId: string, except?: string): Promise<{ id: string; position: number }[]> {
+  let query = db.selectFrom('checklists').select(['id', 'position']).where('card_id', '=', cardId);
+  if (except) query = query.where('id', '!=', except);
+  return query.orderBy('position').orderBy('id').execute();
+}
+
+/** Sets a position without counting a change (renumbering keeps the order the records show). */
+export async function setChecklistPosition(db: Executor, id: string, position: number): Promise<void> {
+  await db.updateTable('checklists').set({ position }).where('id', '=', id).execute();
+}
+
+/** One change to a checklist (its fields, or its items, which its record embeds): `__v` + 1. */
+export async function recordChecklistChange(
+  db: Executor,
+  id: string,
+  at: string,
+  fields: { name?: string; position?: number } = {},
+): Promise<boolean> {
+  const result = await db
+    .updateTable('checklists')
+    .set((eb) => ({ ...fields, updated_at: at, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function deleteChecklist(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('checklists').where('id', '=', id).execute();
+}
+
+/** A card's checklists in order, from just after `after` (a cursor key), at most `limit`. */
+export async function checklistsOfCard(db: Executor, cardId: string, options: { after?: PositionKey; limit?: number } = {}): Promise<ChecklistRow[]> {
+  let query = db.selectFrom('checklists').selectAll().where('card_id', '=', cardId);
+  const after = options.after;
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([eb('position', '>', after.position), eb.and([eb('position', '=', after.position), eb('id', '>', after.id)])]),
+    );
+  }
+  query = query.orderBy('position').orderBy('id');
+  if (options.limit !== undefined) query = query.limit(options.limit);
+  return query.execute();
+}

@@ -1,0 +1,190 @@
+/**
+ * The purge of deleted attachments, through the domain function and through `taskboard
+ * purge-attachments` as an operator runs it: records deleted long enough ago go with their files;
+ * everything else stays.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { authenticate } from '../../src/domain/account/service.ts';
+import * as attachmentService from '../../src/domain/attachments/service.ts';
+import { purgeDeletedAttachments } from '../../src/domain/attachments/purge.ts';
+import { createCard } from '../../src/domain/cards/service.ts';
+import { createItem } from '../../src/domain/checklists/items.ts';
+import { createChecklist } from '../../src/domain/checklists/service.ts';
+import type { ServiceContext } from '../../src/domain/context.ts';
+import type { Caller } from '../../src/domain/shared/caller.ts';
+import { ValidationError } from '../../src/domain/shared/errors.ts';
+import { newId, nowIso } from '../../src/domain/shared/ids.ts';
+import { seedBoard } from '../support/fixtures.ts';
+import { ENGINES, openTestStorage, serviceContext, type TestStorage } from '../support/harness.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DAY = 86_400_000;
+
+for (const engine of ENGINES) {
+  describe(`purge of deleted attachments [${engine}]`, () => {
+    let storage: TestStorage;
+    let ctx: ServiceContext;
+    let uploadDir: string;
+    let tenant: BootstrapResult;
+    let caller: Caller;
+    let listId: string;
+
+    before(async () => {
+      storage = await openTestStorage(engine);
+      uploadDir = mkdtempSync(join(tmpdir(), 'taskboard-purge-'));
+      ctx = serviceContext(storage.storage, uploadDir);
+      tenant = await bootstrap(ctx, { company: 'Acme', team: 'Core', email: 'owner@acme.test', fullName: 'Olive' });
+      caller = await authenticate(ctx, tenant.apiKey);
+      listId = (await seedBoard(ctx, tenant, { lists: 1 })).listIds[0] as string;
+    });
+    after(async () => {
+      await storage.dispose();
+      rmSync(uploadDir, { recursive: true, force: true });
+    });
+
+    const newCard = async () => (await createCard(ctx, caller, {}, { list: listId, name: 'Card' }))._id;
+    const file = (text: string) => ({ stream: Readable.from([Buffer.from(text)]), filename: `${text}.txt`, mimeType: 'text/plain' });
+    async function cardFile(cardId: string, text: string) {
+      return (await attachmentService.uploadFile(ctx, caller, cardId, {}, file(text), undefined)).attachment._id;
+    }
+    async function row(id: string) {
+      return ctx.db.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
+    }
+    async function keyOf(id: string) {
+      return (await row(id))?.storage_key as string;
+    }
+    /** Marks the attachment deleted as of `daysAgo` days before now. */
+    async function backdate(id: string, daysAgo: number) {
+      await ctx.db.updateTable('attachments').set({ deleted_at: new Date(Date.now() - daysAgo * DAY).toISOString() }).where('id', '=', id).execute();
+    }
+
+    it('removes records deleted longer ago than the cut-off, with their files and cheers; everything else stays', async () => {
+      const cardId = await newCard();
+      const old = await cardFile(cardId, 'old');
+      const recent = await cardFile(cardId, 'recent');
+      const live = await cardFile(cardId, 'live');
+      const oldLink = (await attachmentService.addLink(ctx, caller, cardId, {}, { url: 'https://example.com/x' })).attachment._id;
+      const checklist = await createChecklist(ctx, caller, cardId, {}, { name: 'C' });
+      const item = await createItem(ctx, caller, checklist._id, {}, { name: 'I' });
+      const onItem = (await attachmentService.uploadItemFile(ctx, caller, item._id, {}, file('item'), undefined)).attachment._id;
+      const liveOnItem = (await attachmentService.uploadItemFile(ctx, caller, item._id, {}, file('item-live'), undefined)).attachment._id;
+      for (const id of [old, recent, oldLink]) await attachmentService.deleteCardAttachment(ctx, caller, cardId, id, {});
+      await attachmentService.deleteItemAttachment(ctx, caller, item._id, onItem, {});
+      await backdate(old, 31);
+      await backdate(oldLink, 400);
+      await backdate(onItem, 45);
+      await backdate(recent, 29);
+      // a cheer on the old attachment goes with it
+      const now = nowIso();
+      await ctx.db
+        .insertInto('cheers')
+        .values({
+          id: newId(), company_id: tenant.companyId, team_id: tenant.teamId, content: ':tada:', creator_id: tenant.userId, receiver_id: tenant.userId,
+          primary_type: 'attachment', primary_id: old, secondary_type: 'card', secondary_id: cardId, card_id: cardId, comment_id: null,
+          feature_type: 'attachment', is_notified: 0, notification: '', created_at: now, updated_at: now, version: 0,
+        })
+        .execute();
+      const keys = { old: await keyOf(old), recent: await keyOf(recent), live: await keyOf(live), onItem: await keyOf(onItem), liveOnItem: await keyOf(liveOnItem) };
+      const liveRows = { live: await row(live), liveOnItem: await row(liveOnItem), recent: await row(recent) };
+
+      const result = await purgeDeletedAttachments(ctx);
+      assert.equal(result.records, 3);
+      assert.equal(result.files, 2);
+      assert.ok(Math.abs(Date.parse(result.deletedBefore) - (Date.now() - 30 * DAY)) < 60_000, 'the default is 30 days');
+      for (const id of [old, oldLink, onItem]) assert.equal(await row(id), undefined, `${id} is gone`);
+      assert.equal(await ctx.files.exists(keys.old), false);
+      assert.equal(await ctx.files.exists(keys.onItem), false);
+      assert.equal((await ctx.db.selectFrom('cheers').select('id').where('primary_id', '=', old).execute()).length, 0);
+      for (const key of [keys.recent, keys.live, keys.liveOnItem]) assert.ok(await ctx.files.exists(key), key);
+      assert.deepEqual({ live: await row(live), liveOnItem: await row(liveOnItem), recent: await row(recent) }, liveRows, 'other records untouched');
+
+      const again = await purgeDeletedAttachments(ctx, { olderThanDays: 30 });
+      assert.deepEqual([again.records, again.files], [0, 0]);
+      const all = await purgeDeletedAttachments(ctx, { olderThanDays: 0 });
+      assert.deepEqual([all.records, all.files], [1, 1]);
+      assert.equal(await row(recent), undefined);
+      assert.equal(await ctx.files.exists(keys.recent), false);
+      assert.ok(await ctx.files.exists(keys.live));
+    });
+
+    it('keeps a file that a live record still points to, and finishes a record whose file is already gone', async () => {
+      const cardId = await newCard();
+      const shared = await cardFile(cardId, 'shared');
+      const twin = await cardFile(cardId, 'twin');
+      const sharedKey = await keyOf(shared);
+      const twinKey = await keyOf(twin);
+      await ctx.db.updateTable('attachments').set({ storage_key: sharedKey }).where('id', '=', twin).execute();
+      await ctx.files.remove(twinKey);
+      await attachmentService.deleteCardAttachment(ctx, caller, cardId, shared, {});
+      await backdate(shared, 60);
+      const orphan = await cardFile(cardId, 'orphan');
+      const orphanKey = await keyOf(orphan);
+      await attachmentService.deleteCardAttachment(ctx, caller, cardId, orphan, {});
+      await backdate(orphan, 60);
+      await ctx.files.remove(orphanKey);
+
+      const result = await purgeDeletedAttachments(ctx, { olderThanDays: 30 });
+      assert.deepEqual([result.records, result.files], [2, 0]);
+      assert.equal(await row(shared), undefined);
+      assert.equal(await row(orphan), undefined);
+      assert.ok(await ctx.files.exists(sharedKey), 'the live twin still needs the file');
+      assert.ok(await row(twin));
+    });
+
+    it('refuses a negative or fractional number of days', async () => {
+      for (const days of [-1, 1.5, Number.NaN]) {
+        await assert.rejects(purgeDeletedAttachments(ctx, { olderThanDays: days }), ValidationError);
+      }
+    });
+
+    it('runs as `taskboard purge-attachments --older-than-days N`', async () => {
+      const cardId = await newCard();
+      const doomed = await cardFile(cardId, 'cli-doomed');
+      const kept = await cardFile(cardId, 'cli-kept');
+      const doomedKey = await keyOf(doomed);
+      for (const id of [doomed, kept]) await attachmentService.deleteCardAttachment(ctx, caller, cardId, id, {});
+      await backdate(doomed, 8);
+      await backdate(kept, 6);
+
+      const cli = (args: string[]) => taskboard(args, { DATABASE_URL: storage.url, UPLOAD_DIR: uploadDir });
+      const bad = await cli(['purge-attachments', '--older-than-days', 'seven']);
+      assert.equal(bad.code, 2, bad.stderr);
+      assert.match(bad.stderr, /--older-than-days/);
+      assert.ok(await row(doomed), 'a refused command changes nothing');
+
+      const run = await cli(['purge-attachments', '--older-than-days', '7', '--json']);
+      assert.equal(run.code, 0, run.stderr);
+      const out = JSON.parse(run.stdout) as { records: number; files: number; deletedBefore: string };
+      assert.deepEqual([out.records, out.files], [1, 1]);
+      assert.equal(await row(doomed), undefined);
+      assert.equal(await ctx.files.exists(doomedKey), false);
+      assert.ok(await row(kept));
+
+      const text = await cli(['purge-attachments']);
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, /^Purged 0 attachment record\(s\)/);
+    });
+  });
+}
+
+function taskboard(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const childEnv: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: 'silent', ...env };
+  delete childEnv.TASKBOARD_DEBUG;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
