@@ -3,6 +3,8 @@ import health from './health.ts';
 import account from './api/v1/account.ts';
 import attachments from './api/v1/attachments.ts';
 import boards from './api/v1/boards.ts';
+import cardCopies from './api/v1/card-copies.ts';
+import cardEdits from './api/v1/card-edits.ts';
 import cards from './api/v1/cards.ts';
 import checklistItems from './api/v1/checklist-items.ts';
 import checklists from './api/v1/checklists.ts';
@@ -20,7 +22,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(health);
   await app.register(
     async (v1) => {
-      for (const area of [account, companies, teams, myTasks, boards, lists, labels, cards, attachments, checklists, checklistItems, comments, cheers]) await v1.register(area);
+      for (const area of [account, companies, teams, myTasks, boards, lists, labels, cards, cardEdits, cardCopies, attachments, checklists, checklistItems, comments, cheers]) await v1.register(area);
     },
     { prefix: '/api/v1' },
   );

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { toggleMembers } from '../../domain/cards/members.ts';
 import * as cardService from '../../domain/cards/service.ts';
+import { ToggleMembersBody } from '../../schemas/card-edits.ts';
 import { CardParams, ScopeQuery, ToggleLabelsBody } from '../../schemas/cards.ts';
 import { errorResponses, success } from '../../schemas/common.ts';
 import { Card } from '../../schemas/records.ts';
@@ -25,6 +27,28 @@ const cardsV2: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const card = await cardService.toggleLabels(app.services, request.caller, request.params.cardId, request.query, request.body.labels);
       return { message: 'Labels toggled', card };
+    },
+  );
+
+  app.post(
+    '/cards/:cardId/members',
+    {
+      config: { tier: 'low' },
+      schema: {
+        tags: ['cards'],
+        summary: 'Toggle Multiple Members',
+        description:
+          'Toggles every user in the array: added if absent (only members of the card\'s team), removed if present ' +
+          '(even one who has left the team), all in one transaction. An id that can be neither rejects the whole request (400, details name it).',
+        params: CardParams,
+        querystring: ScopeQuery,
+        body: ToggleMembersBody,
+        response: { 200: success('card', Card), ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const card = await toggleMembers(app.services, request.caller, request.params.cardId, request.query, request.body.members);
+      return { message: 'Members toggled', card };
     },
   );
 };

@@ -1,4 +1,4 @@
-import type { Executor, NewRow, Row } from '../database.ts';
+import type { Executor, NewRow, Row, RowUpdate } from '../database.ts';
 
 export type CardTableRow = Row<'cards'>;
 
@@ -70,4 +70,57 @@ export async function addCardLabels(db: Executor, cardId: string, labelIds: read
 export async function removeCardLabels(db: Executor, cardId: string, labelIds: readonly string[]): Promise<void> {
   if (labelIds.length === 0) return;
   await db.deleteFrom('card_labels').where('card_id', '=', cardId).where('label_id', 'in', labelIds).execute();
+}
+
+/** Writes card columns (Update Card, archive); the card's `__v` is recordCardChange's business. */
+export async function setCardColumns(db: Executor, id: string, change: RowUpdate<'cards'>): Promise<void> {
+  await db.updateTable('cards').set(change).where('id', '=', id).execute();
+}
+
+/**
+ * Positions of the list's archived (or unarchived) cards in order, leaving out the card being
+ * placed: an index in a request counts the cards the client sees together.
+ */
+export async function cardPositionsInListByState(
+  db: Executor,
+  listId: string,
+  archived: boolean,
+  except: string,
+): Promise<{ id: string; position: number }[]> {
+  return db
+    .selectFrom('cards')
+    .select(['id', 'position'])
+    .where('list_id', '=', listId)
+    .where('archived', '=', archived ? 1 : 0)
+    .where('id', '!=', except)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+/** Where a page of a list's cards starts: strictly after this card's place. */
+export interface ListCardsAfter {
+  position: number;
+  cardId: string;
+}
+
+/** Ids and positions of the list's archived (or unarchived) cards in position order, after `after`. */
+export async function listCardRefs(
+  db: Executor,
+  listId: string,
+  archived: boolean,
+  after: ListCardsAfter | undefined,
+  take: number,
+): Promise<{ id: string; position: number }[]> {
+  let query = db
+    .selectFrom('cards')
+    .select(['id', 'position'])
+    .where('list_id', '=', listId)
+    .where('archived', '=', archived ? 1 : 0);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([eb('position', '>', after.position), eb.and([eb('position', '=', after.position), eb('id', '>', after.cardId)])]),
+    );
+  }
+  return query.orderBy('position').orderBy('id').limit(take).execute();
 }

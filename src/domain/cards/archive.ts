@@ -1,0 +1,57 @@
+import type { Card } from '../../schemas/records.ts';
+import type { Executor } from '../../storage/database.ts';
+import { type CardTableRow, setCardColumns } from '../../storage/repositories/cards.ts';
+import type { ServiceContext } from '../context.ts';
+import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { ValidationError } from '../shared/errors.ts';
+import { changeCard, changeEachCard, requireCardReach } from './update.ts';
+
+/**
+ * Archived cards leave the board view (Get Board with Lists and Cards) and the default Get List Card,
+ * keep their list and position (unarchiving puts them back where they were), and stay readable and
+ * editable by id. `archivedAt` is the time of archiving: archiving an archived card keeps it.
+ */
+function writeArchived(trx: Executor, card: CardTableRow, archived: boolean, at: string): Promise<void> {
+  if (Boolean(Number(card.archived)) === archived) return Promise.resolve();
+  return setCardColumns(trx, card.id, { archived: archived ? 1 : 0, archived_at: archived ? at : null });
+}
+
+/** Archive Card (`archived` true) and Unarchive Card (false): one change of the card either way. */
+export function setCardArchived(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, archived: boolean): Promise<Card> {
+  return changeCard(ctx, caller, cardId, scope, (trx, card, at) => writeArchived(trx, card, archived, at));
+}
+
+/**
+ * Archive Cards: cards of one team (the scope's `teamId`, else the team of the first card the
+ * caller reaches); a card of another team fails its item (Archive Cards Multi Team spans teams).
+ */
+export function archiveCards(
+  ctx: ServiceContext,
+  caller: Caller,
+  scope: Scope,
+  input: { cardIds: readonly string[]; status?: boolean | undefined },
+): Promise<Card[]> {
+  const archived = input.status ?? true;
+  let teamId = scope.teamId;
+  return changeEachCard(ctx, input.cardIds, 'body.cardIds', (cardId) => cardId, (card, _cardId, at) => {
+    const row = requireReach(caller, card, 'Card', scope);
+    teamId ??= row.team_id;
+    if (row.team_id !== teamId) {
+      throw new ValidationError('the card is in another team than the other cards; use PATCH /api/v1/cards/archived-multi-team');
+    }
+    return (trx) => writeArchived(trx, row, archived, at);
+  });
+}
+
+/** Archive Cards Multi Team: each item names the company and team its card is in; all or nothing. */
+export function archiveCardsMultiTeam(
+  ctx: ServiceContext,
+  caller: Caller,
+  input: { cards: readonly { cardId: string; companyId: string; teamId: string }[]; status?: boolean | undefined },
+): Promise<Card[]> {
+  const archived = input.status ?? true;
+  return changeEachCard(ctx, input.cards, 'body.cards', (item) => item.cardId, (card, item, at) => {
+    const row = requireCardReach(caller, card, item);
+    return (trx) => writeArchived(trx, row, archived, at);
+  });
+}

@@ -1,0 +1,70 @@
+import type { Card } from '../../schemas/records.ts';
+import { loadCardRows } from '../../storage/repositories/card-records.ts';
+import { findCard, type ListCardsAfter, listCardRefs } from '../../storage/repositories/cards.ts';
+import { findCompanyById } from '../../storage/repositories/companies.ts';
+import { findListById } from '../../storage/repositories/lists.ts';
+import { findTeamById } from '../../storage/repositories/teams.ts';
+import type { ServiceContext } from '../context.ts';
+import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { NotFoundError } from '../shared/errors.ts';
+import { isId } from '../shared/ids.ts';
+import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, toPage } from '../shared/pagination.ts';
+import { toCard } from './records.ts';
+import { reachableCard } from './service.ts';
+
+/** What a Get List Card cursor carries: the place of the last card a page showed. */
+interface ListCardsKey {
+  position: number;
+  cardId: string;
+}
+
+function isListCardsKey(key: unknown): key is ListCardsKey {
+  const k = key as Partial<ListCardsKey> | null;
+  return typeof k === 'object' && k !== null && typeof k.position === 'number' && Number.isFinite(k.position) && isId(k.cardId);
+}
+
+export interface ListCardsQuery {
+  archived?: boolean | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/**
+ * Get List Card: the list's unarchived cards (or, with `archived`, its archived ones) in position
+ * order, a page at a time. A page starts strictly after the card the previous page ended on, at
+ * that card's current position: a card placed by index can make the whole list renumbered (same
+ * order, new numbers), and the card's own place is what keeps the walk from repeating or skipping
+ * cards. Should that card have left the list meanwhile, the position the cursor recorded serves.
+ * Cards added behind the walk (before the cursor) are not shown by later pages; those added ahead are.
+ */
+export async function listCardsOfList(
+  ctx: ServiceContext,
+  caller: Caller,
+  listId: string,
+  scope: Scope,
+  query: ListCardsQuery,
+): Promise<Page<Card>> {
+  const list = requireReach(caller, await findListById(ctx.db, listId), 'List', scope);
+  const archived = query.archived ?? false;
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  let after: ListCardsAfter | undefined;
+  if (query.cursor !== undefined) {
+    const key = decodeCursor(query.cursor, isListCardsKey);
+    const anchor = await findCard(ctx.db, key.cardId);
+    const stillHere = anchor && anchor.list_id === list.id && Boolean(Number(anchor.archived)) === archived;
+    after = stillHere ? { position: anchor.position, cardId: anchor.id } : key;
+  }
+  const refs = await listCardRefs(ctx.db, list.id, archived, after, limit + 1);
+  const page = toPage(refs, limit, (ref): ListCardsKey => ({ position: ref.position, cardId: ref.id }));
+  const rows = await loadCardRows(ctx.db, ctx.engine, page.items.map((ref) => ref.id));
+  return { items: rows.map(toCard), nextCursor: page.nextCursor };
+}
+
+/** Get Card Company and Team: the names of the company and team a card the caller reaches is in. */
+export async function getCardCompanyAndTeam(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope) {
+  const card = await reachableCard(ctx.db, caller, cardId, scope);
+  const [company, team] = await Promise.all([findCompanyById(ctx.db, card.company_id), findTeamById(ctx.db, card.team_id)]);
+  // both outlive their cards (deleting either deletes the card); this is a delete between two reads
+  if (!company || !team) throw new NotFoundError('Card');
+  return { company: { _id: company.id, name: company.name }, team: { _id: team.id, name: team.name } };
+}

@@ -1,0 +1,76 @@
+/**
+ * Move Cards Multi Team: moves cards of any teams the caller reaches to the bottom of one list, in
+ * request order, all or nothing. A card that changes board loses the labels of its old board; one
+ * that changes team loses the members (of the card and of its checklist items) who are not in the
+ * new team, and everything that belongs to it (checklists, items, comments, discussions, cheers,
+ * attachments) follows it into the new company and team. The answer names what each card lost.
+ */
+import { recordCardChange, cardLabelIds, cardPositionsInList, removeCardLabels, setCardColumns } from '../../storage/repositories/cards.ts';
+import * as copies from '../../storage/repositories/card-copies.ts';
+import { removeItemMembers } from '../../storage/repositories/checklist-items.ts';
+import type { Executor, Row } from '../../storage/database.ts';
+import type { ListRow } from '../../storage/repositories/lists.ts';
+import type { ServiceContext } from '../context.ts';
+import { rejectRepeatedIds } from '../shared/bulk.ts';
+import type { Caller } from '../shared/caller.ts';
+import { nowIso } from '../shared/ids.ts';
+import {
+  type BulkCardsResult,
+  bottomPositions,
+  checkMultiTeamCards,
+  type DroppedParts,
+  groupByItem,
+  loadCards,
+  lostAnything,
+  type MultiTeamCards,
+  multiTeamTargetList,
+} from './copy.ts';
+
+export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, input: MultiTeamCards): Promise<BulkCardsResult> {
+  const cardIds = input.cards.map((c) => c.cardId);
+  rejectRepeatedIds(cardIds, 'body.cards');
+  return ctx.db.transaction().execute(async (trx) => {
+    const at = nowIso();
+    // Lock every card first, in id order so that two bulk requests never wait on each other in a
+    // circle; a request that then fails rolls these bumps back with everything else.
+    for (const id of [...cardIds].sort()) await recordCardChange(trx, id, at);
+    const list = await multiTeamTargetList(trx, caller, input.target);
+    const cards = await checkMultiTeamCards(trx, caller, input.cards);
+    await copies.lockList(trx, list.id);
+
+    const moving = new Set(cardIds);
+    const staying = (await cardPositionsInList(trx, list.id)).filter((c) => !moving.has(c.id));
+    const positions = bottomPositions(
+      staying.map((c) => c.position),
+      cards.length,
+    );
+    const dropped: DroppedParts[] = [];
+    for (const [i, card] of cards.entries()) {
+      dropped.push(await moveCard(trx, card, list, positions[i] as number));
+    }
+    return { cards: await loadCards(ctx, trx, cardIds), dropped: dropped.filter(lostAnything) };
+  });
+}
+
+/** Moves one (locked) card to `position` in `list`; answers what it lost on the way. */
+async function moveCard(trx: Executor, card: Row<'cards'>, list: ListRow, position: number): Promise<DroppedParts> {
+  const dropped: DroppedParts = { cardId: card.id, labels: [], members: [], checklistItemMembers: [] };
+  if (card.board_id !== list.board_id) {
+    // Labels belong to a board: none of the old board's means anything on the new one.
+    dropped.labels = (await cardLabelIds(trx, card.id)).sort();
+    await removeCardLabels(trx, card.id, dropped.labels);
+  }
+  if (card.team_id !== list.team_id) {
+    const owner = { company_id: list.company_id, team_id: list.team_id };
+    const members = await copies.cardMemberIds(trx, card.id);
+    const itemMembers = await copies.checklistItemMembersOfCard(trx, card.id);
+    const inTeam = await copies.teamMembersAmong(trx, list.team_id, [...new Set([...members, ...itemMembers.map((m) => m.user_id)])]);
+    dropped.members = members.filter((id) => !inTeam.has(id));
+    await copies.removeCardMembers(trx, card.id, dropped.members);
+    dropped.checklistItemMembers = groupByItem(itemMembers.filter((m) => !inTeam.has(m.user_id)));
+    for (const item of dropped.checklistItemMembers) await removeItemMembers(trx, item.checklistItem, item.members);
+    await copies.moveCardChildren(trx, card.id, owner);
+  }
+  await setCardColumns(trx, card.id, { company_id: list.company_id, team_id: list.team_id, board_id: list.board_id, list_id: list.id, position });
+  return dropped;
+}

@@ -1,0 +1,149 @@
+import type { CardUpdate } from '../../schemas/card-edits.ts';
+import type { Card } from '../../schemas/records.ts';
+import type { Executor, RowUpdate } from '../../storage/database.ts';
+import { findCardsForUpdate } from '../../storage/repositories/card-copies.ts';
+import { loadCardRows } from '../../storage/repositories/card-records.ts';
+import * as cards from '../../storage/repositories/cards.ts';
+import type { ServiceContext } from '../context.ts';
+import { checkEachItem, rejectRepeatedIds } from '../shared/bulk.ts';
+import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { ValidationError } from '../shared/errors.ts';
+import { nowIso } from '../shared/ids.ts';
+import { toCard } from './records.ts';
+import { checkDates, loadCard, reachableCard } from './service.ts';
+
+export type { CardUpdate };
+
+/**
+ * One change to one card, in one transaction: the change is recorded first (`__v` + 1, and the
+ * card's row lock, so concurrent changes apply one after another), then the card is read under that
+ * lock, checked against the caller's reach, and handed to `change`. Answers the card as the change
+ * left it. Out of reach: 404, and the rollback undoes the recorded change.
+ */
+export async function changeCard(
+  ctx: ServiceContext,
+  caller: Caller,
+  cardId: string,
+  scope: Scope,
+  change: (trx: Executor, card: cards.CardTableRow, at: string) => Promise<void>,
+): Promise<Card> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const at = nowIso();
+    await cards.recordCardChange(trx, cardId, at);
+    const card = await reachableCard(trx, caller, cardId, scope);
+    await change(trx, card, at);
+    return loadCard(ctx, cardId, trx);
+  });
+}
+
+/**
+ * One bulk change of several cards, all or nothing, in one transaction: every card's change is
+ * recorded once, in id order (two bulk requests over the same cards then lock them in the same order
+ * and never deadlock); every item is checked against its card before anything is written, and any
+ * failing item rejects the request, naming each failing index. Answers the cards in request order.
+ */
+export async function changeEachCard<T>(
+  ctx: ServiceContext,
+  items: readonly T[],
+  field: string,
+  cardIdOf: (item: T) => string,
+  check: (card: cards.CardTableRow | undefined, item: T, at: string) => (trx: Executor) => Promise<void>,
+): Promise<Card[]> {
+  const cardIds = items.map(cardIdOf);
+  rejectRepeatedIds(cardIds, field);
+  return ctx.db.transaction().execute(async (trx) => {
+    const at = nowIso();
+    for (const cardId of [...cardIds].sort()) await cards.recordCardChange(trx, cardId, at);
+    const rows = new Map((await findCardsForUpdate(trx, cardIds)).map((row) => [row.id, row]));
+    const writes = await checkEachItem(items, field, async (item) => check(rows.get(cardIdOf(item)), item, at));
+    for (const write of writes) await write(trx);
+    return (await loadCardRows(trx, ctx.engine, cardIds)).map(toCard);
+  });
+}
+
+/**
+ * The start and due dates the card will have: those given, normalised, else the stored ones. Due
+ * must not be before start, whichever of the two the request changes.
+ */
+function scheduledDates(card: cards.CardTableRow, update: CardUpdate) {
+  const given = checkDates(update.startDate, update.dueDate);
+  const start = update.startDate !== undefined ? given.start : card.start_date;
+  const due = update.dueDate !== undefined ? given.due : card.due_date;
+  if (start && due && Date.parse(due) < Date.parse(start)) {
+    const [field, message] =
+      update.dueDate !== undefined ? ['dueDate', "must not be before the card's startDate"] : ['startDate', "must not be after the card's dueDate"];
+    throw new ValidationError(`${field} ${message} (${update.dueDate !== undefined ? start : due})`, [{ field: `body.${field}`, message }]);
+  }
+  return { start: start ?? null, due: due ?? null };
+}
+
+/**
+ * The columns an update writes, checked against the stored card (dates). Pure: a bulk request
+ * checks every item with it before writing any. A change of `complete.status` sets
+ * `complete.setAt`; a new start or due date re-arms its reminders (`isNotified`).
+ */
+export function cardChanges(card: cards.CardTableRow, update: CardUpdate, at: string): RowUpdate<'cards'> {
+  const change: RowUpdate<'cards'> = {};
+  if (update.name !== undefined) change.name = update.name.trim();
+  if (update.cover !== undefined) change.cover = update.cover.trim();
+  if (update.description !== undefined) change.description = update.description;
+  if (update.startDate !== undefined || update.dueDate !== undefined) {
+    const { start, due } = scheduledDates(card, update);
+    if (start !== card.start_date) {
+      Object.assign(change, { start_date: start, notified_start_one_hour: 0, notified_start_one_day: 0 });
+    }
+    if (due !== card.due_date) Object.assign(change, { due_date: due, notified_due_one_hour: 0, notified_due_one_day: 0 });
+  }
+  if (update.workload?.value !== undefined) change.workload_value = update.workload.value;
+  if (update.workload?.measurement !== undefined) change.workload_measurement = update.workload.measurement;
+  if (update.isPublic !== undefined) change.is_public = update.isPublic ? 1 : 0;
+  if (update.complete !== undefined) {
+    const status = update.complete.status ? 1 : 0;
+    change.complete_status = status;
+    if (status !== Number(card.complete_status)) change.complete_set_at = at;
+    if (update.complete.type !== undefined) change.complete_type = update.complete.type.trim();
+    change.complete_updated_at = at;
+  }
+  return change;
+}
+
+/**
+ * Applies an update (the body of Update Card, or an item's `update` in Update Cards Multi Team) to
+ * a card whose change the caller has already recorded in this transaction (`recordCardChange`).
+ */
+export function applyCardUpdate(trx: Executor, card: cards.CardTableRow, update: CardUpdate, at: string): Promise<void> {
+  return writeCardChanges(trx, card.id, cardChanges(card, update, at));
+}
+
+async function writeCardChanges(trx: Executor, cardId: string, change: RowUpdate<'cards'>): Promise<void> {
+  if (Object.keys(change).length > 0) await cards.setCardColumns(trx, cardId, change);
+}
+
+/** Update Card: every request is one change (`__v` + 1), even when the values were already so. */
+export function updateCard(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, update: CardUpdate): Promise<Card> {
+  return changeCard(ctx, caller, cardId, scope, (trx, card, at) => applyCardUpdate(trx, card, update, at));
+}
+
+export interface MultiTeamCardUpdate {
+  cardId: string;
+  companyId: string;
+  teamId: string;
+  update: CardUpdate;
+}
+
+/**
+ * Update Cards Multi Team: each item names the company and team its card is in (a mismatch fails
+ * that item, like a card out of reach: not_found); all or nothing; each card's `__v` + 1.
+ */
+export function updateCardsMultiTeam(ctx: ServiceContext, caller: Caller, items: readonly MultiTeamCardUpdate[]): Promise<Card[]> {
+  return changeEachCard(ctx, items, 'body.cards', (item) => item.cardId, (card, item, at) => {
+    const row = requireCardReach(caller, card, item);
+    const change = cardChanges(row, item.update, at);
+    return (trx) => writeCardChanges(trx, row.id, change);
+  });
+}
+
+/** The card when the caller reaches it and it is in the company and team the item names. */
+export function requireCardReach(caller: Caller, card: cards.CardTableRow | undefined, item: { companyId: string; teamId: string }) {
+  return requireReach(caller, card, 'Card', { companyId: item.companyId, teamId: item.teamId });
+}

@@ -1,0 +1,121 @@
+import { type Static, Type } from 'typebox';
+import { MAX_BULK_ITEMS } from '../domain/shared/bulk.ts';
+import { ID_PATTERN } from '../domain/shared/ids.ts';
+import { MultiTeamCard } from './card-copies.ts';
+import { DateOrNull } from './cards.ts';
+import { Id, Name, PositionRequest, ScopeQuery } from './common.ts';
+import { NextCursor, PageQueryFields } from './pagination.ts';
+import { Card } from './records.ts';
+
+/** Request and answer schemas of card editing, ordering, listing, archiving and member toggling. */
+
+export const WORKLOAD_MEASUREMENTS = ['minutes', 'hours', 'days', 'points'] as const;
+
+export const WorkloadUpdate = Type.Object(
+  {
+    value: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1e9 }), Type.Null()], { description: 'null clears the estimate' })),
+    measurement: Type.Optional(Type.Union(WORKLOAD_MEASUREMENTS.map((m) => Type.Literal(m)))),
+  },
+  { additionalProperties: false, minProperties: 1, description: 'the given fields replace the stored ones' },
+);
+
+export const CompleteUpdate = Type.Object(
+  {
+    status: Type.Boolean({ description: 'a change of status sets complete.setAt' }),
+    type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', examples: ['todo'] })),
+  },
+  { additionalProperties: false },
+);
+
+/** The fields Update Card changes; also the `update` of each item of Update Cards Multi Team. */
+export const CardUpdate = Type.Object(
+  {
+    name: Type.Optional(Name),
+    cover: Type.Optional(Type.String({ maxLength: 2048, description: 'an image URL or colour; "" removes the cover' })),
+    description: Type.Optional(Type.String({ maxLength: 100_000 })),
+    startDate: Type.Optional(DateOrNull),
+    dueDate: Type.Optional(DateOrNull),
+    workload: Type.Optional(WorkloadUpdate),
+    isPublic: Type.Optional(Type.Boolean()),
+    complete: Type.Optional(CompleteUpdate),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'at least one field; dueDate must not be before startDate, the stored one counting for the field not given',
+  },
+);
+export type CardUpdate = Static<typeof CardUpdate>;
+
+export const ReorderCardBody = Type.Object(
+  {
+    position: PositionRequest,
+    list: Type.Optional(Type.String({ pattern: ID_PATTERN, description: "a list of the card's board; absent: the card's own list" })),
+  },
+  { additionalProperties: false },
+);
+export type ReorderCardBody = Static<typeof ReorderCardBody>;
+
+export const ListCardsParams = Type.Object({ listId: Id }, { additionalProperties: false });
+
+export const ListCardsQuery = Type.Object(
+  {
+    ...ScopeQuery.properties,
+    archived: Type.Optional(Type.Boolean({ default: false, description: 'true: the archived cards of the list; false (default): the others' })),
+    ...PageQueryFields,
+  },
+  { additionalProperties: false },
+);
+export type ListCardsQuery = Static<typeof ListCardsQuery>;
+
+export const CardsPage = Type.Object({
+  message: Type.String(),
+  cards: Type.Array(Card, { description: 'in position order' }),
+  nextCursor: NextCursor,
+});
+
+const NamedRef = Type.Object({ _id: Id, name: Type.String() });
+export const CardCompanyTeam = Type.Object({
+  message: Type.String(),
+  company: NamedRef,
+  team: NamedRef,
+});
+
+const ArchiveStatus = Type.Optional(Type.Boolean({ default: true, description: 'true (default) archives, false unarchives' }));
+
+const bulkOf = <T extends Parameters<typeof Type.Array>[0]>(items: T, description: string) =>
+  Type.Array(items, { minItems: 1, maxItems: MAX_BULK_ITEMS, description });
+
+export const ArchiveCardsBody = Type.Object(
+  {
+    cardIds: bulkOf(Id, 'cards of one team, each at most once'),
+    status: ArchiveStatus,
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateCardsMultiTeamBody = Type.Object(
+  {
+    cards: bulkOf(
+      Type.Object({ ...MultiTeamCard.properties, update: CardUpdate }, { additionalProperties: false }),
+      'each card at most once, with the company and team it is in, and the fields to change (as Update Card)',
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ArchiveCardsMultiTeamBody = Type.Object(
+  {
+    cards: bulkOf(MultiTeamCard, 'each card at most once, with the company and team it is in'),
+    status: ArchiveStatus,
+  },
+  { additionalProperties: false },
+);
+
+export const ToggleMembersBody = Type.Object(
+  { members: bulkOf(Id, "user ids: added when absent (must be in the card's team), removed when present") },
+  { additionalProperties: false },
+);
+
+/** Routes that take no body: none, or an empty JSON object; any field is rejected. */
+export const NoBody = Type.Object({}, { additionalProperties: false, description: 'no body, or {}' });

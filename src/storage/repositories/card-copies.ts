@@ -1,0 +1,136 @@
+import type { Executor, Row } from '../database.ts';
+
+/** Queries of card copies and moves: a card's parts, and where they belong. */
+
+/**
+ * Serialises placements at the bottom of one list: a no-op update takes the list's row lock on
+ * PostgreSQL until the transaction ends (SQLite runs one write transaction at a time already), so two
+ * requests never give two cards the same bottom position.
+ */
+export async function lockList(db: Executor, listId: string): Promise<void> {
+  await db
+    .updateTable('lists')
+    .set((eb) => ({ version: eb.ref('version') }))
+    .where('id', '=', listId)
+    .execute();
+}
+
+/**
+ * Takes the cards' row locks without counting a change (a copy reads its source whole, and must not
+ * see it half changed), in id order so that two requests never wait on each other in a circle.
+ */
+export async function lockCards(db: Executor, cardIds: readonly string[]): Promise<void> {
+  for (const id of [...cardIds].sort()) {
+    await db
+      .updateTable('cards')
+      .set((eb) => ({ version: eb.ref('version') }))
+      .where('id', '=', id)
+      .execute();
+  }
+}
+
+/** The cards' rows in id order (the order every transaction locks them in, so none deadlock). */
+export async function findCardsForUpdate(db: Executor, cardIds: readonly string[]): Promise<Row<'cards'>[]> {
+  if (cardIds.length === 0) return [];
+  return db.selectFrom('cards').selectAll().where('id', 'in', cardIds).orderBy('id').execute();
+}
+
+/** The card's members, in the order they joined it. */
+export async function cardMemberIds(db: Executor, cardId: string): Promise<string[]> {
+  return (await cardMembers(db, cardId)).map((m) => m.user_id);
+}
+
+/** Which of `userIds` are members of the team. */
+export async function teamMembersAmong(db: Executor, teamId: string, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).where('user_id', 'in', userIds).execute();
+  return new Set(rows.map((r) => r.user_id));
+}
+
+export async function addCardMembers(db: Executor, cardId: string, userIds: readonly string[], at: string): Promise<void> {
+  await insertCardMembers(
+    db,
+    cardId,
+    userIds.map((user_id) => ({ user_id, created_at: at })),
+  );
+}
+
+/** The card's member rows, in the order they joined it. */
+export async function cardMembers(db: Executor, cardId: string): Promise<Row<'card_members'>[]> {
+  return db.selectFrom('card_members').selectAll().where('card_id', '=', cardId).orderBy('created_at').orderBy('user_id').execute();
+}
+
+/** Gives the card these members, each joined when its row says (a copy keeps the members' order). */
+export async function insertCardMembers(db: Executor, cardId: string, members: readonly { user_id: string; created_at: string }[]): Promise<void> {
+  if (members.length === 0) return;
+  await db.insertInto('card_members').values(members.map((m) => ({ card_id: cardId, user_id: m.user_id, created_at: m.created_at }))).execute();
+}
+
+export async function removeCardMembers(db: Executor, cardId: string, userIds: readonly string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.deleteFrom('card_members').where('card_id', '=', cardId).where('user_id', 'in', userIds).execute();
+}
+
+/** Gives the card `toCardId` the labels of `fromCardId`, in the same order. */
+export async function copyCardLabels(db: Executor, fromCardId: string, toCardId: string): Promise<void> {
+  await db
+    .insertInto('card_labels')
+    .columns(['card_id', 'label_id', 'created_at'])
+    .expression((eb) =>
+      eb.selectFrom('card_labels').select((s) => [s.val(toCardId).as('card_id'), 'label_id', 'created_at']).where('card_id', '=', fromCardId),
+    )
+    .execute();
+}
+
+/** The member rows of these checklist items. */
+export async function checklistItemMembers(db: Executor, itemIds: readonly string[]): Promise<{ item_id: string; user_id: string }[]> {
+  if (itemIds.length === 0) return [];
+  return db.selectFrom('checklist_item_members').select(['item_id', 'user_id']).where('item_id', 'in', itemIds).orderBy('created_at').orderBy('user_id').execute();
+}
+
+/** The members of every checklist item of the card, by item in display order. */
+export async function checklistItemMembersOfCard(db: Executor, cardId: string): Promise<{ item_id: string; user_id: string }[]> {
+  return db
+    .selectFrom('checklist_item_members as m')
+    .innerJoin('checklist_items as i', 'i.id', 'm.item_id')
+    .innerJoin('checklists as k', 'k.id', 'i.checklist_id')
+    .select(['m.item_id', 'm.user_id'])
+    .where('i.card_id', '=', cardId)
+    .orderBy('k.position')
+    .orderBy('k.id')
+    .orderBy('i.position')
+    .orderBy('i.id')
+    .orderBy('m.created_at')
+    .orderBy('m.user_id')
+    .execute();
+}
+
+/** The live attachments of the cards, on the card itself or on its checklist items, oldest first. */
+export async function liveAttachmentsOfCards(db: Executor, cardIds: readonly string[]): Promise<Row<'attachments'>[]> {
+  if (cardIds.length === 0) return [];
+  return db
+    .selectFrom('attachments')
+    .selectAll()
+    .where('card_id', 'in', cardIds)
+    .where('is_deleted', '=', 0)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The tables whose rows belong to a card and carry its company and team. */
+const CARD_CHILDREN = ['checklists', 'checklist_items', 'comments', 'discussions', 'cheers', 'attachments'] as const;
+
+/**
+ * Gives everything that belongs to the card the card's new company and team. Each record shows its
+ * company and team, so each counts a change (`__v` + 1); `updatedAt` stays, since the content did not change.
+ */
+export async function moveCardChildren(db: Executor, cardId: string, owner: { company_id: string; team_id: string }): Promise<void> {
+  for (const table of CARD_CHILDREN) {
+    await db
+      .updateTable(table)
+      .set((eb) => ({ company_id: owner.company_id, team_id: owner.team_id, version: eb('version', '+', 1) }))
+      .where('card_id', '=', cardId)
+      .execute();
+  }
+}

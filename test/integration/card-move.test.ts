@@ -1,0 +1,252 @@
+import assert from 'node:assert/strict';
+import { text } from 'node:stream/consumers';
+import { after, before, describe, it } from 'node:test';
+import Value from 'typebox/value';
+import { bootstrap } from '../../src/domain/account/bootstrap.ts';
+import { authenticate } from '../../src/domain/account/service.ts';
+import { moveCardsMultiTeam } from '../../src/domain/cards/move.ts';
+import { createCard, loadCard } from '../../src/domain/cards/service.ts';
+import type { Caller } from '../../src/domain/shared/caller.ts';
+import type { DomainError } from '../../src/domain/shared/errors.ts';
+import { newId } from '../../src/domain/shared/ids.ts';
+import { Card } from '../../src/schemas/records.ts';
+import {
+  addCardMember,
+  addChecklist,
+  addCheer,
+  addConversation,
+  addFileAttachment,
+  addLinkAttachment,
+  type CardOwner,
+} from '../support/card-parts.ts';
+import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
+import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+
+const CHILD_TABLES = ['checklists', 'checklist_items', 'comments', 'discussions', 'cheers', 'attachments'] as const;
+
+for (const engine of ENGINES) {
+  describe(`Move Cards Multi Team (service) [${engine}]`, () => {
+    let t: TestApp;
+    let owner: Caller;
+    let alice: string; // in Core and Ops
+    let bob: string; // in Core only
+    let bobKey: string;
+    let opsTeam: string;
+    let beta: { companyId: string; teamId: string };
+    let boardA: Awaited<ReturnType<typeof seedBoard>>;
+    let boardB: Awaited<ReturnType<typeof seedBoard>>;
+    let boardOps: Awaited<ReturnType<typeof seedBoard>>;
+    let boardBeta: Awaited<ReturnType<typeof seedBoard>>;
+
+    before(async () => {
+      t = await buildTestApp(engine);
+      const { companyId, teamId } = t.tenant;
+      alice = (await addMember(t.services, { companyId, teamIds: [teamId], email: 'alice@acme.test', fullName: 'Alice' })).userId;
+      ({ userId: bob, apiKey: bobKey } = await addMember(t.services, { companyId, teamIds: [teamId], email: 'bob@acme.test', fullName: 'Bob' }));
+      opsTeam = await addTeam(t.services, companyId, 'Ops', [t.tenant.userId, alice]);
+      // the owner also owns a second company
+      beta = await bootstrap(t.services, { company: 'Beta', team: 'Beta team', email: 'owner@acme.test', fullName: 'Olive Owner' });
+      owner = await authenticate(t.services, t.tenant.apiKey);
+      boardA = await seedBoard(t.services, t.tenant, { lists: 2, labels: 2 });
+      boardB = await seedBoard(t.services, t.tenant, { lists: 1 });
+      boardOps = await seedBoard(t.services, { ...t.tenant, teamId: opsTeam }, { lists: 1 });
+      boardBeta = await seedBoard(t.services, { ...beta, userId: t.tenant.userId }, { lists: 1 });
+    });
+    after(() => t.dispose());
+
+    const core = () => ({ companyId: t.tenant.companyId, teamId: t.tenant.teamId });
+    const item = (cardId: string, scope = core()) => ({ cardId, ...scope });
+    const target = (list: string, scope = core()) => ({ ...scope, list });
+    const newCard = (name: string, list = boardA.listIds[0] as string) => createCard(t.services, owner, {}, { list, name });
+    const listOrder = async (listId: string) =>
+      (await t.services.db.selectFrom('cards').select(['id', 'position']).where('list_id', '=', listId).orderBy('position').orderBy('id').execute());
+
+    /** A card with labels, members (alice and bob), a checklist whose items have members, comments, cheers and attachments. */
+    async function fullCard(name: string) {
+      const card = await newCard(name);
+      const row: CardOwner = { id: card._id, company_id: card.company, team_id: card.team };
+      await t.services.db.insertInto('card_labels').values(boardA.labelIds.map((label_id) => ({ card_id: card._id, label_id, created_at: new Date().toISOString() }))).execute();
+      await addCardMember(t.services, card._id, alice);
+      await addCardMember(t.services, card._id, bob);
+      const checklist = await addChecklist(t.services, row, t.tenant.userId, 'Todo', [
+        { name: 'one', done: true, members: [alice, bob] },
+        { name: 'two', members: [bob] },
+        { name: 'three', members: [alice] },
+      ]);
+      const file = await addFileAttachment(t.services, row, alice, 'notes', 'moving bytes');
+      await addFileAttachment(t.services, row, alice, 'item notes', 'item bytes', checklist.itemIds[0] as string);
+      await addLinkAttachment(t.services, row, bob, 'old link', 'https://example.com/old', true);
+      await addConversation(t.services, row, alice, bob);
+      await addCheer(t.services, row, bob, t.tenant.userId, { type: 'card', id: card._id });
+      return { card: await loadCard(t.services, card._id), checklist, file };
+    }
+
+    async function childOwners(cardId: string) {
+      const owners: Record<string, { company_id: string; team_id: string; version: number; updated_at: string }[]> = {};
+      for (const table of CHILD_TABLES) {
+        owners[table] = await t.services.db.selectFrom(table).select(['company_id', 'team_id', 'version', 'updated_at']).where('card_id', '=', cardId).orderBy('id').execute();
+      }
+      return owners;
+    }
+    const itemMembers = async (itemId: string) =>
+      (await t.services.db.selectFrom('checklist_item_members').select('user_id').where('item_id', '=', itemId).execute()).map((m) => m.user_id).sort();
+
+    it('moves within a board: keeps labels and members, goes to the bottom in request order, __v + 1', async () => {
+      const from = boardA.listIds[0] as string;
+      const to = boardA.listIds[1] as string;
+      const existing = await newCard('existing', to);
+      const [c1, c2, c3] = [await newCard('c1'), await newCard('c2'), await newCard('c3')];
+      await addCardMember(t.services, c3._id, bob);
+      await t.services.db.insertInto('card_labels').values({ card_id: c3._id, label_id: boardA.labelIds[0] as string, created_at: new Date().toISOString() }).execute();
+      const sourceBefore = (await listOrder(from)).filter((c) => c.id !== c1._id && c.id !== c3._id);
+
+      const { cards, dropped } = await moveCardsMultiTeam(t.services, owner, { cards: [item(c3._id), item(c1._id)], target: target(to) });
+      assert.ok(cards.every((c) => Value.Check(Card, c)));
+      assert.deepEqual(cards.map((c) => c._id), [c3._id, c1._id]);
+      assert.deepEqual(dropped, []);
+      assert.deepEqual(cards.map((c) => [c.list, c.__v]), [[to, c3.__v + 1], [to, c1.__v + 1]]);
+      assert.deepEqual(cards[0]?.labels.map((l) => l._id), [boardA.labelIds[0]]);
+      assert.deepEqual(cards[0]?.members.map((m) => m._id), [bob]);
+      assert.deepEqual((await listOrder(to)).map((c) => c.id), [existing._id, c3._id, c1._id]);
+      assert.deepEqual((await listOrder(from)).filter((c) => [c2._id, ...sourceBefore.map((s) => s.id)].includes(c.id)), sourceBefore, 'the cards left behind keep their places');
+      assert.equal((await loadCard(t.services, c2._id)).__v, c2.__v, 'a card not moved does not change');
+
+      // a card already in the target list goes to its bottom too
+      const again = await moveCardsMultiTeam(t.services, owner, { cards: [item(existing._id)], target: target(to) });
+      assert.deepEqual((await listOrder(to)).map((c) => c.id), [c3._id, c1._id, existing._id]);
+      assert.equal(again.cards[0]?.__v, existing.__v + 1);
+    });
+
+    it('onto another board of the team: drops the labels, keeps the members, and says so', async () => {
+      const { card } = await fullCard('to board B');
+      const { cards, dropped } = await moveCardsMultiTeam(t.services, owner, { cards: [item(card._id)], target: target(boardB.listIds[0] as string) });
+      const moved = cards[0] as Card;
+      assert.equal(moved.board, boardB.boardId);
+      assert.deepEqual(moved.labels, []);
+      assert.deepEqual(moved.members, card.members);
+      assert.deepEqual(dropped, [{ cardId: card._id, labels: [...boardA.labelIds].sort(), members: [], checklistItemMembers: [] }]);
+      assert.ok(Object.values(await childOwners(card._id)).flat().every((c) => c.team_id === t.tenant.teamId));
+    });
+
+    it('onto another team: everything follows the card; members not in the team are dropped and named', async () => {
+      const { card, checklist, file } = await fullCard('to Ops');
+      const childrenBefore = await childOwners(card._id);
+      const { cards, dropped } = await moveCardsMultiTeam(t.services, owner, {
+        cards: [item(card._id)],
+        target: target(boardOps.listIds[0] as string, { companyId: t.tenant.companyId, teamId: opsTeam }),
+      });
+      const moved = cards[0] as Card;
+      assert.ok(Value.Check(Card, moved));
+      assert.deepEqual([moved.company, moved.team, moved.board, moved.list], [t.tenant.companyId, opsTeam, boardOps.boardId, boardOps.listIds[0]]);
+      assert.equal(moved.__v, card.__v + 1);
+      assert.deepEqual(moved.labels, []);
+      assert.deepEqual(moved.members.map((m) => m._id), [alice]);
+      const [one, two, three] = checklist.itemIds as [string, string, string];
+      assert.deepEqual(await itemMembers(one), [alice]);
+      assert.deepEqual(await itemMembers(two), []);
+      assert.deepEqual(await itemMembers(three), [alice]);
+      assert.deepEqual(dropped, [
+        {
+          cardId: card._id,
+          labels: [...boardA.labelIds].sort(),
+          members: [bob],
+          checklistItemMembers: [
+            { checklistItem: one, members: [bob] },
+            { checklistItem: two, members: [bob] },
+          ],
+        },
+      ]);
+      // every child now belongs to Ops, each one change more, its content untouched
+      const childrenAfter = await childOwners(card._id);
+      for (const table of CHILD_TABLES) {
+        assert.ok((childrenBefore[table]?.length ?? 0) > 0, `${table} has rows to move`);
+        assert.deepEqual(
+          childrenAfter[table],
+          childrenBefore[table]?.map((c) => ({ ...c, company_id: t.tenant.companyId, team_id: opsTeam, version: c.version + 1 })),
+          table,
+        );
+      }
+      assert.deepEqual(moved.allChecklistItemsCount, card.allChecklistItemsCount);
+      assert.deepEqual(moved.checklists, card.checklists);
+      assert.deepEqual(moved.comments, card.comments);
+      assert.deepEqual(moved.cheers.map((c) => [c._id, c.team]), card.cheers.map((c) => [c._id, opsTeam]));
+      assert.deepEqual(moved.attachments.map((a) => [a._id, a.team]), card.attachments.map((a) => [a._id, opsTeam]));
+      assert.equal(await text(t.services.files.open(file.storageKey)), 'moving bytes', 'the bytes stay where they are');
+      // bob (Core only) no longer reaches it
+      const bobCaller = await authenticate(t.services, bobKey);
+      await assert.rejects(moveCardsMultiTeam(t.services, bobCaller, { cards: [item(card._id, { companyId: t.tenant.companyId, teamId: opsTeam })], target: target(boardA.listIds[0] as string) }), (e: DomainError) => e.status === 404);
+    });
+
+    it('onto another company the caller belongs to', async () => {
+      const { card } = await fullCard('to Beta');
+      const { cards, dropped } = await moveCardsMultiTeam(t.services, owner, { cards: [item(card._id)], target: target(boardBeta.listIds[0] as string, beta) });
+      assert.deepEqual([cards[0]?.company, cards[0]?.team], [beta.companyId, beta.teamId]);
+      assert.deepEqual(cards[0]?.members, []);
+      assert.deepEqual(dropped[0]?.members, card.members.map((m) => m._id), 'nobody of Acme is in the Beta team');
+      assert.equal(dropped[0]?.checklistItemMembers.length, 3);
+      assert.ok(Object.values(await childOwners(card._id)).flat().every((c) => c.company_id === beta.companyId && c.team_id === beta.teamId));
+    });
+
+    it('is all or nothing: any failing item, or a bad target, names itself and changes nothing', async () => {
+      const { card } = await fullCard('stays');
+      const plain = await newCard('plain');
+      const other = await bootstrap(t.services, { company: 'Other', team: 'T', email: 'x@other.test', fullName: 'X' });
+      const foreignCard = await createCard(t.services, await authenticate(t.services, other.apiKey), {}, { list: (await seedBoard(t.services, other, { lists: 1 })).listIds[0] as string, name: 'foreign' });
+      const snapshot = async () => ({
+        cards: await Promise.all([card._id, plain._id, foreignCard._id].map((id) => loadCard(t.services, id))),
+        children: await childOwners(card._id),
+        itemMembers: await t.services.db.selectFrom('checklist_item_members').selectAll().orderBy('item_id').orderBy('user_id').execute(),
+        labels: await t.services.db.selectFrom('card_labels').selectAll().orderBy('card_id').orderBy('label_id').execute(),
+      });
+      const before = await snapshot();
+      const ops = { companyId: t.tenant.companyId, teamId: opsTeam };
+      const cases: [string, Parameters<typeof moveCardsMultiTeam>[2], number, [number | undefined, string][]][] = [
+        [
+          'one card of another company, one with the wrong team, one unknown',
+          { cards: [item(plain._id), item(foreignCard._id, { companyId: other.companyId, teamId: other.teamId }), item(card._id, ops), item(newId())], target: target(boardOps.listIds[0] as string, ops) },
+          404,
+          [[1, 'body.cards[1]'], [2, 'body.cards[2]'], [3, 'body.cards[3]']],
+        ],
+        ['a list of another team than the target names', { cards: [item(card._id)], target: target(boardOps.listIds[0] as string) }, 400, [[undefined, 'body.target.teamId']]],
+        ['a list of another company than the target names', { cards: [item(card._id)], target: target(boardOps.listIds[0] as string, { companyId: beta.companyId, teamId: opsTeam }) }, 400, [[undefined, 'body.target.companyId']]],
+        ['an unknown list', { cards: [item(card._id)], target: target(newId()) }, 404, [[undefined, 'body.target.list']]],
+        ["another company's list", { cards: [item(card._id)], target: target(foreignCard.list, { companyId: other.companyId, teamId: other.teamId }) }, 404, [[undefined, 'body.target.list']]],
+        ['a card listed twice', { cards: [item(card._id), item(plain._id), item(card._id)], target: target(boardOps.listIds[0] as string, ops) }, 400, [[2, 'body.cards[2]']]],
+      ];
+      for (const [what, input, status, fields] of cases) {
+        await assert.rejects(moveCardsMultiTeam(t.services, owner, input), (error: DomainError) => {
+          assert.equal(error.status, status, what);
+          assert.deepEqual(error.details?.map((d) => [d.index, d.field]), fields, what);
+          return true;
+        });
+      }
+      assert.deepEqual(await snapshot(), before);
+    });
+
+    it('parallel moves of the same cards in opposite orders all finish (no deadlock), each a change of every card', async () => {
+      const [x, y, z] = [await newCard('x'), await newCard('y'), await newCard('z')];
+      const lists = [boardA.listIds[1] as string, boardB.listIds[0] as string];
+      const rounds = 6;
+      const moves = Array.from({ length: rounds }, (_, i) =>
+        moveCardsMultiTeam(t.services, owner, {
+          cards: (i % 2 ? [z, y, x] : [x, y, z]).map((c) => item(c._id)),
+          target: target(lists[i % 2] as string),
+        }),
+      );
+      const answers = await Promise.all(moves);
+      assert.equal(answers.length, rounds);
+      for (const c of [x, y, z]) assert.equal((await loadCard(t.services, c._id)).__v, c.__v + rounds);
+      // each answer saw its own revision of the cards: the moves applied one after another
+      assert.equal(new Set(answers.map((a) => a.cards[0]?.__v)).size, rounds);
+    });
+
+    it('parallel moves into one list give every card its own place at the bottom', async () => {
+      const list = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
+      const cards = await Promise.all(Array.from({ length: 8 }, (_, i) => newCard(`p${i}`)));
+      await Promise.all(cards.map((c) => moveCardsMultiTeam(t.services, owner, { cards: [item(c._id)], target: target(list) })));
+      const positions = (await listOrder(list)).map((c) => c.position);
+      assert.equal(positions.length, 8);
+      assert.equal(new Set(positions).size, 8);
+    });
+  });
+}
