@@ -1,15 +1,16 @@
 /**
  * A realistic conversation on one card, through the HTTP API only: comments, replies, cheers from
- * several members, an edit, a refused edit, a deletion by a company admin; then the end state of the
- * card record and of Get Comments.
+ * several members, an edit, a refused edit, a deletion by a company admin, and a checklist worked
+ * through to completion with a screenshot attached to an item; then the end state of the card
+ * record, of the checklist and of Get Comments.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Value from 'typebox/value';
 import { Comment } from '../../src/schemas/comments.ts';
 import { Card } from '../../src/schemas/records.ts';
-import { addMember, seedBoard } from '../support/fixtures.ts';
-import { apiClient, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { addMember, multipart, seedBoard } from '../support/fixtures.ts';
+import { apiClient, bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
 type Written = { _id: string; content: string; discussions: { _id: string }[] };
 
@@ -40,7 +41,14 @@ for (const engine of ENGINES) {
         assert.equal(answer.statusCode, status, answer.body);
         if (status < 300) changes++;
         // each write answers one of these keys; the test reads the one its operation gives
-        return answer.json() as { comment: Written; discussion: Written; cheer: Written };
+        return answer.json() as {
+          comment: Written;
+          discussion: Written;
+          cheer: Written;
+          checklist: { _id: string };
+          checklistItem: { _id: string };
+          attachment: { _id: string };
+        };
       }
 
       const card = (await as('olive')('POST', '/api/v1/cards', { list: listId, name: 'Launch the new pricing page' })).json().card;
@@ -79,17 +87,59 @@ for (const engine of ENGINES) {
       const removed = (await expect(200, as('dana')('DELETE', `/api/v1/comments/${answer._id}`))).comment;
       assert.deepEqual(removed.discussions.map((d) => d._id), [qa._id]);
 
+      // the launch checklist: Olive writes it, the team works it through; Bob attaches a screenshot
+      const steps = (await expect(201, as('olive')('POST', `/api/v1/cards/${cardId}/checklists`, { name: 'Launch steps' }))).checklist;
+      const item = async (name: string, who: keyof typeof people) =>
+        (await expect(201, as('olive')('POST', `/api/v1/checklists/${steps._id}/items`, { name, members: [people[who].userId] }))).checklistItem;
+      const copyItem = await item('Copy signed off', 'alice');
+      const qaItem = await item('QA pass', 'carol');
+      const shotItem = await item('Screenshot for the changelog', 'bob');
+      const form = multipart({ name: 'pricing.png' }, { filename: 'pricing.png', contentType: 'image/png', content: Buffer.from('not really a png') });
+      const upload = t.app.inject({
+        method: 'POST',
+        url: `/api/v1/checklist-items/${shotItem._id}/attachments`,
+        headers: { ...bearer(people.bob.apiKey), ...form.headers },
+        payload: form.payload,
+      });
+      const shot = (await expect(201, upload)).attachment;
+      const carolOnShot = (await expect(201, as('carol')('POST', `/api/v1/attachments/${shot._id}/cheers`, { content: '😍' }))).cheer;
+      await expect(200, as('alice')('PATCH', `/api/v1/checklist-items/${copyItem._id}/complete`, {}));
+      await expect(200, as('carol')('PATCH', `/api/v1/checklist-items/${qaItem._id}/complete`, { status: true }));
+      await expect(200, as('bob')('PATCH', `/api/v1/checklist-items/${shotItem._id}/complete`));
+      const finishedShot = await as('olive')('GET', `/api/v1/checklist-items/${shotItem._id}`);
+      assert.equal(finishedShot.statusCode, 200, finishedShot.body);
+      const shotRecord = finishedShot.json().checklistItem as {
+        complete: { status: boolean };
+        members: { _id: string }[];
+        attachments: { _id: string; name: string; creator: { _id: string }; cheers: { _id: string; receiver: string }[] }[];
+      };
+      assert.equal(shotRecord.complete.status, true);
+      assert.deepEqual(shotRecord.members.map((m) => m._id), [people.bob.userId]);
+      assert.deepEqual(
+        shotRecord.attachments.map((a) => [a._id, a.name, a.creator._id, a.cheers.map((c) => [c._id, c.receiver])]),
+        [[shot._id, 'pricing.png', people.bob.userId, [[carolOnShot._id, people.bob.userId]]]],
+      );
+      const download = await t.app.inject({ method: 'GET', url: `/api/v1/cards/${cardId}/attachments/${shot._id}/file`, headers: bearer(people.alice.apiKey) });
+      assert.equal(download.statusCode, 200);
+      assert.equal(download.body, 'not really a png');
+
       // the card as everyone sees it (the first look adds Olive to seen: one change more)
       const read = await as('olive')('GET', `/api/v1/cards/${cardId}`);
       assert.equal(read.statusCode, 200, read.body);
       const final = read.json().card as {
         comments: string[];
+        checklists: string[];
+        allChecklistItemsCount: { completed: number; total: number };
+        attachments: unknown[];
         cheers: { _id: string; creator: { _id: string }; content: string; receiver: string }[];
         seen: string[];
         __v: number;
       };
       assert.ok(Value.Check(Card, final), JSON.stringify([...Value.Errors(Card, final)].slice(0, 3)));
       assert.deepEqual(final.comments, [draft._id, question._id]);
+      assert.deepEqual(final.checklists, [steps._id]);
+      assert.deepEqual(final.allChecklistItemsCount, { completed: 3, total: 3 });
+      assert.deepEqual(final.attachments, [], "an item's attachment is the item's, not the card's");
       assert.deepEqual(final.cheers.map((c) => c._id), [oliveOnCard._id, aliceOnCard._id]);
       assert.deepEqual(final.cheers.map((c) => [c.creator._id, c.content, c.receiver]), [
         [people.olive.userId, '🚀', people.olive.userId],
@@ -97,7 +147,7 @@ for (const engine of ENGINES) {
       ]);
       assert.deepEqual(final.seen, [people.olive.userId]);
       // every successful write moved the card's revision by exactly one, refused ones not at all
-      assert.equal(changes, 15);
+      assert.equal(changes, 24);
       assert.equal(final.__v, changes + 1);
 
       const page = await as('carol')('GET', `/api/v1/cards/${cardId}/comments`);
