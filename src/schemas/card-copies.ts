@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
-import { MAX_BULK_ITEMS } from '../domain/shared/bulk.ts';
 import { ID_PATTERN } from '../domain/shared/ids.ts';
-import { Id, Name, PositionRequest } from './common.ts';
+import { BulkItems, Id, Name, PositionRequest } from './common.ts';
 import { Card } from './records.ts';
 
 /** Request and answer schemas of Copy Card, Copy Cards, Copy Cards Multi Team and Move Cards Multi Team. */
@@ -30,9 +29,6 @@ export const CopyCardBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-const BulkItems = <T extends Parameters<typeof Type.Array>[0]>(items: T, description: string) =>
-  Type.Array(items, { minItems: 1, maxItems: MAX_BULK_ITEMS, description });
 
 export const CopyCardsBody = Type.Object(
   {

@@ -1,9 +1,8 @@
 import { type Static, Type } from 'typebox';
-import { MAX_BULK_ITEMS } from '../domain/shared/bulk.ts';
 import { ID_PATTERN } from '../domain/shared/ids.ts';
 import { MultiTeamCard } from './card-copies.ts';
 import { DateOrNull } from './cards.ts';
-import { Id, Name, PositionRequest, ScopeQuery } from './common.ts';
+import { BulkItems, Id, Name, PositionRequest, ScopeQuery } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 import { Card } from './records.ts';
 
@@ -83,12 +82,9 @@ export const CardCompanyTeam = Type.Object({
 
 const ArchiveStatus = Type.Optional(Type.Boolean({ default: true, description: 'true (default) archives, false unarchives' }));
 
-const bulkOf = <T extends Parameters<typeof Type.Array>[0]>(items: T, description: string) =>
-  Type.Array(items, { minItems: 1, maxItems: MAX_BULK_ITEMS, description });
-
 export const ArchiveCardsBody = Type.Object(
   {
-    cardIds: bulkOf(Id, 'cards of one team, each at most once'),
+    cardIds: BulkItems(Id, 'cards of one team, each at most once'),
     status: ArchiveStatus,
   },
   { additionalProperties: false },
@@ -96,7 +92,7 @@ export const ArchiveCardsBody = Type.Object(
 
 export const UpdateCardsMultiTeamBody = Type.Object(
   {
-    cards: bulkOf(
+    cards: BulkItems(
       Type.Object({ ...MultiTeamCard.properties, update: CardUpdate }, { additionalProperties: false }),
       'each card at most once, with the company and team it is in, and the fields to change (as Update Card)',
     ),
@@ -106,14 +102,14 @@ export const UpdateCardsMultiTeamBody = Type.Object(
 
 export const ArchiveCardsMultiTeamBody = Type.Object(
   {
-    cards: bulkOf(MultiTeamCard, 'each card at most once, with the company and team it is in'),
+    cards: BulkItems(MultiTeamCard, 'each card at most once, with the company and team it is in'),
     status: ArchiveStatus,
   },
   { additionalProperties: false },
 );
 
 export const ToggleMembersBody = Type.Object(
-  { members: bulkOf(Id, "user ids: added when absent (must be in the card's team), removed when present") },
+  { members: BulkItems(Id, "user ids: added when absent (must be in the card's team), removed when present") },
   { additionalProperties: false },
 );
 

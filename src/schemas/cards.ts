@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Id, Name, PositionRequest, ScopeQuery } from './common.ts';
+import { BulkItems, Id, Name, PositionRequest, ScopeQuery } from './common.ts';
 
 export const CardParams = Type.Object({ cardId: Id }, { additionalProperties: false });
 export const CardAttachmentParams = Type.Object({ cardId: Id, attachmentId: Id }, { additionalProperties: false });
@@ -19,7 +19,7 @@ export const CreateCardBody = Type.Object(
 );
 
 export const ToggleLabelsBody = Type.Object(
-  { labels: Type.Array(Id, { minItems: 1, maxItems: 100, description: 'label ids of the card\'s board' }) },
+  { labels: BulkItems(Id, "label ids of the card's board") },
   { additionalProperties: false },
 );
 

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { MAX_ITEMS_PER_CHECKLIST } from '../domain/checklists/limits.ts';
 import { DateOrNull } from './cards.ts';
-import { Id, Name, NullableTimestamp, PositionRequest, ScopeQuery, Timestamp } from './common.ts';
+import { BulkItems, Id, Name, NullableTimestamp, PositionRequest, ScopeQuery, Timestamp } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 import { Attachment, Member } from './records.ts';
 
@@ -92,7 +92,7 @@ export const ItemPositionBody = Type.Object(
 );
 
 export const ToggleItemMembersBody = Type.Object(
-  { members: Type.Array(Id, { minItems: 1, maxItems: 100, description: 'user ids: each is added if absent, removed if present' }) },
+  { members: BulkItems(Id, 'user ids: each is added if absent, removed if present') },
   { additionalProperties: false },
 );
 

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { TIERS } from '../plugins/config.ts';
+import { MAX_BULK_ITEMS } from '../domain/shared/bulk.ts';
 import { ID_PATTERN } from '../domain/shared/ids.ts';
 
 export const Id = Type.String({ pattern: ID_PATTERN, description: '24 lowercase hex characters' });
@@ -49,3 +50,6 @@ export function errorResponses(...statuses: number[]) {
 export const PositionRequest = Type.Union([Type.Integer({ minimum: 0 }), Type.Literal('top'), Type.Literal('bottom')], {
   description: 'an index in the collection (0 is the first place; past the end means the bottom), or "top" / "bottom"',
 });
+
+/** The items of a bulk request: one to MAX_BULK_ITEMS of them. */
+export const BulkItems = <T extends TSchema>(items: T, description: string) => Type.Array(items, { minItems: 1, maxItems: MAX_BULK_ITEMS, description });

@@ -185,6 +185,14 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
+/**
+ * PostgreSQL aborted the transaction to break a deadlock (SQLSTATE 40P01): it waited, in a circle,
+ * for locks another transaction held. SQLite runs one write transaction at a time and never does.
+ */
+export function isDeadlock(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '40P01';
+}
+
 /** Our class of PostgreSQL advisory locks (the two-key form), apart from anyone else's. */
 const ADVISORY_LOCK_CLASS = 0x7462; // "tb"
 

@@ -89,5 +89,63 @@ for (const engine of ENGINES) {
       const row = await t.services.db.selectFrom('card_seen').select('user_id').where('card_id', '=', card._id).execute();
       assert.deepEqual(row, []);
     });
+
+    /** The list's cards as the database orders them: [name, position, __v]. */
+    const rowsOf = async (list: string) =>
+      (await t.services.db.selectFrom('cards').select(['name', 'position', 'version']).where('list_id', '=', list).orderBy('position').orderBy('id').execute()).map(
+        (r) => [r.name, r.position, r.version] as const,
+      );
+
+    it('counts only unarchived cards in `position`, as Reorder Card Position does', async () => {
+      const list = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
+      const hidden = (await create({ list, name: 'hidden' })).json().card;
+      await create({ list, name: 'b' });
+      await create({ list, name: 'c' });
+      const archive = await t.app.inject({ method: 'PATCH', url: `/api/v1/cards/${hidden._id}/archive`, headers: bearer(t.tenant.apiKey) });
+      assert.equal(archive.statusCode, 200, archive.body);
+      // the client sees b, c: index 1 is between them
+      const res = await create({ list, name: 'new', position: 1 });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.deepEqual(
+        (await rowsOf(list)).map(([name]) => name),
+        ['hidden', 'b', 'new', 'c'],
+      );
+    });
+
+    it('renumbers the list when neighbours get too close; each renumbered card is changed (__v + 1)', async () => {
+      const list = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
+      const a = (await create({ list, name: 'a' })).json().card;
+      const b = (await create({ list, name: 'b' })).json().card;
+      // squeeze a and b together, as many insertions between them would
+      await t.services.db.updateTable('cards').set({ position: 1024 }).where('id', '=', a._id).execute();
+      await t.services.db.updateTable('cards').set({ position: 1024.000_000_1 }).where('id', '=', b._id).execute();
+      const res = await create({ list, name: 'between', position: 1 });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.equal(res.json().card.__v, 0);
+      assert.deepEqual(await rowsOf(list), [
+        ['a', 1024, 1],
+        ['between', 2048, 0],
+        ['b', 3072, 1],
+      ]);
+    });
+
+    it('10 parallel creations at the top of one list get 10 distinct positions in a strict order', async () => {
+      const list = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
+      await create({ list, name: 'first' });
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => create({ list, name: `p${i}`, position: 'top' })));
+      assert.deepEqual(
+        answers.map((a) => a.statusCode),
+        answers.map(() => 201),
+      );
+      const rows = await rowsOf(list);
+      const positions = rows.map(([, position]) => position);
+      assert.equal(new Set(positions).size, 11, `positions ${positions.join(', ')}`);
+      assert.deepEqual(rows.at(-1)?.[0], 'first');
+      // each answer shows the position it was given, and every one of them is still in place
+      assert.deepEqual(
+        answers.map((a) => a.json().card.position).sort((x, y) => x - y),
+        positions.slice(0, 10),
+      );
+    });
   });
 }

@@ -3,7 +3,7 @@ import type { ChecklistItem } from '../../schemas/checklists.ts';
 import type { Attachment, Card } from '../../schemas/records.ts';
 import type { Executor, NewRow } from '../../storage/database.ts';
 import * as attachments from '../../storage/repositories/attachments.ts';
-import { recordCardChange } from '../../storage/repositories/cards.ts';
+import { recordCardChanges } from '../cards/locks.ts';
 import { loadCard, reachableCard } from '../cards/service.ts';
 import { reachableItem } from '../checklists/access.ts';
 import { changeItem } from '../checklists/items.ts';
@@ -11,6 +11,7 @@ import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, PayloadTooLargeError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { inTransaction } from '../shared/transaction.ts';
 
 export interface IncomingFile {
   stream: Readable;
@@ -19,7 +20,7 @@ export interface IncomingFile {
 }
 
 /** Where an attachment sits: its company and team, its card, and its checklist item (or null). */
-interface Owner {
+export interface AttachmentOwner {
   company_id: string;
   team_id: string;
   card_id: string;
@@ -33,13 +34,13 @@ interface Owner {
  * first, and of the item too) and answered (the parent's record, read inside that transaction).
  */
 interface Parent<R extends { attachments: Attachment[] }> {
-  reach(db: Executor, caller: Caller, scope: Scope): Promise<Owner>;
+  reach(db: Executor, caller: Caller, scope: Scope): Promise<AttachmentOwner>;
   findAttachment(db: Executor, attachmentId: string): Promise<attachments.AttachmentTableRow | undefined>;
-  change(ctx: ServiceContext, caller: Caller, scope: Scope, change: (trx: Executor, owner: Owner, at: string) => Promise<void>): Promise<R>;
+  change(ctx: ServiceContext, caller: Caller, scope: Scope, change: (trx: Executor, owner: AttachmentOwner, at: string) => Promise<void>): Promise<R>;
 }
 
 function onCard(cardId: string): Parent<Card> {
-  const reach = async (db: Executor, caller: Caller, scope: Scope): Promise<Owner> => {
+  const reach = async (db: Executor, caller: Caller, scope: Scope): Promise<AttachmentOwner> => {
     const card = await reachableCard(db, caller, cardId, scope);
     return { company_id: card.company_id, team_id: card.team_id, card_id: card.id, checklist_item_id: null };
   };
@@ -47,10 +48,10 @@ function onCard(cardId: string): Parent<Card> {
     reach,
     findAttachment: (db, attachmentId) => attachments.findCardAttachment(db, cardId, attachmentId),
     change: (ctx, caller, scope, change) =>
-      ctx.db.transaction().execute(async (trx) => {
+      inTransaction(ctx, async (trx) => {
         const owner = await reach(trx, caller, scope);
         const at = nowIso();
-        if (!(await recordCardChange(trx, cardId, at))) throw new NotFoundError('Card');
+        await recordCardChanges(trx, [cardId], at);
         await change(trx, owner, at);
         return loadCard(ctx, cardId, trx);
       }),
@@ -58,7 +59,7 @@ function onCard(cardId: string): Parent<Card> {
 }
 
 function onItem(itemId: string): Parent<ChecklistItem> {
-  const ownerOf = (item: Omit<Owner, 'checklist_item_id'>): Owner => ({
+  const ownerOf = (item: Omit<AttachmentOwner, 'checklist_item_id'>): AttachmentOwner => ({
     company_id: item.company_id,
     team_id: item.team_id,
     card_id: item.card_id,
@@ -75,10 +76,10 @@ function onItem(itemId: string): Parent<ChecklistItem> {
   };
 }
 
-type AttachmentFields = Pick<NewRow<'attachments'>, 'id' | 'kind' | 'name' | 'original_name' | 'link_url' | 'storage_key' | 'mime_type' | 'size_bytes'>;
+export type AttachmentFields = Pick<NewRow<'attachments'>, 'id' | 'kind' | 'name' | 'original_name' | 'link_url' | 'storage_key' | 'mime_type' | 'size_bytes'>;
 
 /** A new attachment row for the owner; `fields` says what kind of attachment it is. */
-function attachmentRow(owner: Owner, creatorId: string, at: string, fields: AttachmentFields): NewRow<'attachments'> {
+export function attachmentRow(owner: AttachmentOwner, creatorId: string, at: string, fields: AttachmentFields): NewRow<'attachments'> {
   return {
     ...fields,
     ...owner,

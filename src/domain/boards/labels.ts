@@ -1,10 +1,12 @@
 import type { Label, LabelColor } from '../../schemas/records.ts';
 import * as labels from '../../storage/repositories/labels.ts';
+import { recordCardChanges } from '../cards/locks.ts';
 import { toLabel } from '../cards/records.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { inTransaction } from '../shared/transaction.ts';
 import type { Executor } from '../../storage/database.ts';
 import { requireBoard } from './boards.ts';
 import { toLabelColor } from './records.ts';
@@ -88,8 +90,15 @@ export async function updateLabel(
  */
 export async function deleteLabel(ctx: ServiceContext, caller: Caller, labelId: string, scope: Scope): Promise<Label> {
   const label = await requireLabel(ctx, caller, labelId, scope);
-  await ctx.db.transaction().execute(async (trx) => {
-    await labels.removeLabelFromCards(trx, label.id, nowIso());
+  await inTransaction(ctx, async (trx) => {
+    // The lock rule (cards/locks.ts): the cards that carry the label first, in id order, then their
+    // links to it. A card that took the label meanwhile is locked (and changed) after the others:
+    // out of order, but rare, and inTransaction runs the request again if that ever deadlocks.
+    const at = nowIso();
+    const carriers = new Set(await labels.cardIdsWithLabel(trx, label.id));
+    await recordCardChanges(trx, [...carriers], at, 'skip');
+    const removed = await labels.removeLabelFromCards(trx, label.id);
+    await recordCardChanges(trx, removed.filter((cardId) => !carriers.has(cardId)), at, 'skip');
     // a concurrent delete got there first: roll back, answer as if it had been gone already
     if (!(await labels.deleteLabel(trx, label.id))) throw new NotFoundError('Label');
   });

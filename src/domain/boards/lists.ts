@@ -6,7 +6,8 @@ import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { type PositionRequest, place } from '../shared/positions.ts';
+import { placeAmong, type PositionRequest } from '../shared/positions.ts';
+import { inTransaction } from '../shared/transaction.ts';
 import { requireBoard } from './boards.ts';
 import { collectionReach } from './reach.ts';
 import { toList } from './records.ts';
@@ -18,8 +19,9 @@ export async function listLists(ctx: ServiceContext, caller: Caller, scope: Scop
 }
 
 /**
- * The position for a list placed among the board's other lists, renumbering them when `place` says
- * so. Runs inside the transaction that writes the list, after `lockBoard`.
+ * The position for a list placed among the board's other lists, renumbering them (each a change of
+ * that list) when they must be spread again. Runs inside the transaction that writes the list, after
+ * `lockBoard`, which guards the board's list positions.
  */
 async function positionAmongSiblings(
   trx: Executor,
@@ -29,16 +31,7 @@ async function positionAmongSiblings(
   excludeListId?: string,
 ): Promise<number> {
   const siblings = (await lists.findListsOfBoard(trx, boardId)).filter((l) => l.id !== excludeListId);
-  const placement = place(siblings.map((l) => l.position), request);
-  if (placement.renumbered) {
-    const renumbered = placement.renumbered;
-    await lists.setListPositions(
-      trx,
-      siblings.map((l, i) => ({ id: l.id, position: renumbered[i] as number })),
-      at,
-    );
-  }
-  return placement.position;
+  return placeAmong(siblings, request, (moves) => lists.setListPositions(trx, moves, at));
 }
 
 export async function createList(
@@ -48,7 +41,7 @@ export async function createList(
   scope: Scope,
 ): Promise<List> {
   const board = await requireBoard(ctx, caller, input.board, scope);
-  const row = await ctx.db.transaction().execute(async (trx) => {
+  const row = await inTransaction(ctx, async (trx) => {
     await lockBoard(trx, board.id);
     const now = nowIso();
     const position = await positionAmongSiblings(trx, board.id, input.position, now);
@@ -82,7 +75,7 @@ export async function updateList(
     throw new ValidationError('Give at least one of name and position', [{ field: 'body', message: 'name or position is required' }]);
   }
   const list = requireReach(caller, await lists.findListById(ctx.db, listId), 'List', scope);
-  const updated = await ctx.db.transaction().execute(async (trx) => {
+  const updated = await inTransaction(ctx, async (trx) => {
     await lockBoard(trx, list.board_id);
     const now = nowIso();
     const change: { name?: string; position?: number } = {};

@@ -19,15 +19,15 @@ import { insertAttachment } from '../../storage/repositories/attachments.ts';
 import {
   cardLabelIds,
   cardPositionsInList,
-  cardPositionsInListByState,
   findCard,
   insertCard,
   setCardColumns,
-  setCardPosition,
 } from '../../storage/repositories/cards.ts';
 import { itemsOfChecklists } from '../../storage/repositories/checklist-items.ts';
 import { checklistPositionsOnCard } from '../../storage/repositories/checklists.ts';
 import { findListById, type ListRow } from '../../storage/repositories/lists.ts';
+import { teamMembersAmong } from '../../storage/repositories/teams.ts';
+import { attachmentRow } from '../attachments/service.ts';
 import { copyChecklistsOfCard } from '../checklists/copy.ts';
 import type { ServiceContext } from '../context.ts';
 import { checkEachItem, rejectRepeatedIds } from '../shared/bulk.ts';
@@ -35,6 +35,8 @@ import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { place, type PositionRequest } from '../shared/positions.ts';
+import { inTransaction } from '../shared/transaction.ts';
+import { lockCards, lockList, placeCard } from './locks.ts';
 import { loadCard } from './service.ts';
 import { attachmentUrl, toCard } from './records.ts';
 
@@ -85,6 +87,11 @@ class FileCopies {
     private readonly files: AttachmentFiles,
     private readonly companyId: string,
   ) {}
+
+  /** Forgets which copies were recorded: a transaction that runs again records them anew. */
+  startOver(): void {
+    this.recorded.clear();
+  }
 
   /** Copies the bytes of these attachments ahead of the transaction. */
   async prepare(rows: readonly AttachmentRow[]): Promise<void> {
@@ -233,7 +240,7 @@ async function writeCopy(
   }
   if (keep.members) {
     const members = await copies.cardMembers(trx, source.id);
-    const inTeam = await copies.teamMembersAmong(trx, list.team_id, members.map((m) => m.user_id));
+    const inTeam = await teamMembersAmong(trx, list.team_id, members.map((m) => m.user_id));
     await copies.insertCardMembers(trx, id, members.filter((m) => inTeam.has(m.user_id)));
     dropped.members = members.filter((m) => !inTeam.has(m.user_id)).map((m) => m.user_id);
   }
@@ -248,21 +255,20 @@ async function writeCopy(
     const ids = orderedIds(sources.length, at);
     for (const [i, a] of sources.entries()) {
       const bytes = await files.take(a);
-      await insertAttachment(trx, {
-        ...a,
-        id: ids[i] as string,
-        ...owner,
-        card_id: id,
-        checklist_item_id: a.checklist_item_id === null ? null : (itemCopies.get(a.checklist_item_id) as string),
-        storage_key: bytes.key,
-        size_bytes: bytes.size,
-        creator_id: creatorId,
-        is_deleted: 0,
-        deleted_at: null,
-        created_at: at,
-        updated_at: at,
-        version: 0,
-      });
+      const itemId = a.checklist_item_id === null ? null : (itemCopies.get(a.checklist_item_id) as string);
+      await insertAttachment(
+        trx,
+        attachmentRow({ ...owner, card_id: id, checklist_item_id: itemId }, creatorId, at, {
+          id: ids[i] as string,
+          kind: a.kind,
+          name: a.name,
+          original_name: a.original_name,
+          link_url: a.link_url,
+          storage_key: bytes.key,
+          mime_type: a.mime_type,
+          size_bytes: bytes.size,
+        }),
+      );
     }
     // A cover that shows one of the card's files shows the copy's file on the copy.
     const cover = sources.findIndex((a) => a.kind === 'file' && a.checklist_item_id === null && attachmentUrl(a) === source.cover);
@@ -299,7 +305,7 @@ async function copyChecklists(
 async function droppedItemMembers(trx: Executor, itemCopies: ReadonlyMap<string, string>, teamId: string): Promise<DroppedParts['checklistItemMembers']> {
   const order = new Map([...itemCopies.keys()].map((id, i) => [id, i]));
   const members = await copies.checklistItemMembers(trx, [...order.keys()]);
-  const inTeam = await copies.teamMembersAmong(trx, teamId, [...new Set(members.map((m) => m.user_id))]);
+  const inTeam = await teamMembersAmong(trx, teamId, [...new Set(members.map((m) => m.user_id))]);
   const lost = members.filter((m) => !inTeam.has(m.user_id)).sort((a, b) => (order.get(a.item_id) as number) - (order.get(b.item_id) as number));
   return groupByItem(lost.map((m) => ({ item_id: itemCopies.get(m.item_id) as string, user_id: m.user_id })));
 }
@@ -343,12 +349,15 @@ export async function copyCard(
       const attachments = await copies.liveAttachmentsOfCards(ctx.db, [cardId]);
       await files.prepare(attachments.filter((a) => keep.checklists || a.checklist_item_id === null));
     }
-    return ctx.db.transaction().execute(async (trx) => {
-      await copies.lockCards(trx, [cardId]);
-      const { source, list } = await reach(trx);
-      await copies.lockList(trx, list.id);
+    return inTransaction(ctx, async (trx) => {
+      files.startOver();
       const at = nowIso();
-      const position = await placeNewCard(trx, list.id, input.position ?? 'bottom');
+      // The lock rule (locks.ts): the target list, then the source card (with any card the placement
+      // renumbers); the source and the list are read again under the locks.
+      await lockList(trx, before.list.id);
+      const position = await placeCard(trx, before.list.id, input.position, at, { alsoLocking: [cardId] });
+      await lockCards(trx, [cardId]);
+      const { source, list } = await reach(trx);
       const { id, dropped } = await writeCopy(trx, files, source, { list, position, name: input.name }, keep, caller.userId, at);
       return { card: await loadCard(ctx, id, trx), dropped };
     });
@@ -358,22 +367,6 @@ export async function copyCard(
 /** `keep` without its undefined flags, so they take the defaults. */
 function definedFlags(keep: CopyKeep | undefined): Partial<Required<CopyKeep>> {
   return Object.fromEntries(Object.entries(keep ?? {}).filter(([, value]) => value !== undefined));
-}
-
-/**
- * The position of a new unarchived card at `request` among the list's unarchived cards (the ones a
- * client sees together), renumbering them when their positions got too close.
- */
-async function placeNewCard(trx: Executor, listId: string, request: PositionRequest): Promise<number> {
-  const siblings = await cardPositionsInListByState(trx, listId, false, '');
-  const placement = place(
-    siblings.map((s) => s.position),
-    request,
-  );
-  if (placement.renumbered) {
-    for (const [i, sibling] of siblings.entries()) await setCardPosition(trx, sibling.id, placement.renumbered[i] as number);
-  }
-  return placement.position;
 }
 
 /**
@@ -392,10 +385,12 @@ async function copyToBottom(
   const before = await resolve(ctx.db);
   return withFileCopies(ctx, before.list.company_id, async (files) => {
     await files.prepare(await copies.liveAttachmentsOfCards(ctx.db, before.sources.map((s) => s.id)));
-    return ctx.db.transaction().execute(async (trx) => {
-      await copies.lockCards(trx, cardIds);
+    return inTransaction(ctx, async (trx) => {
+      files.startOver();
+      // The lock rule (locks.ts): the target list, then the source cards; both read again under the locks.
+      await lockList(trx, before.list.id);
+      await lockCards(trx, cardIds);
       const { list, sources } = await resolve(trx);
-      await copies.lockList(trx, list.id);
       const at = nowIso();
       const siblings = await cardPositionsInList(trx, list.id);
       const positions = bottomPositions(

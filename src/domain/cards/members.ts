@@ -1,5 +1,6 @@
 import type { Card } from '../../schemas/records.ts';
-import { addCardMembers, cardMemberIds, removeCardMembers, teamMembersAmong } from '../../storage/repositories/card-copies.ts';
+import { addCardMembers, cardMemberIds, removeCardMembers } from '../../storage/repositories/card-copies.ts';
+import { teamMembersAmong } from '../../storage/repositories/teams.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { type ErrorDetail, ValidationError } from '../shared/errors.ts';

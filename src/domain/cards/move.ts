@@ -5,15 +5,17 @@
  * new team, and everything that belongs to it (checklists, items, comments, discussions, cheers,
  * attachments) follows it into the new company and team. The answer names what each card lost.
  */
-import { recordCardChange, cardLabelIds, cardPositionsInList, removeCardLabels, setCardColumns } from '../../storage/repositories/cards.ts';
+import { cardLabelIds, cardPositionsInList, removeCardLabels, setCardColumns } from '../../storage/repositories/cards.ts';
 import * as copies from '../../storage/repositories/card-copies.ts';
 import { removeItemMembers } from '../../storage/repositories/checklist-items.ts';
 import type { Executor, Row } from '../../storage/database.ts';
 import type { ListRow } from '../../storage/repositories/lists.ts';
+import { teamMembersAmong } from '../../storage/repositories/teams.ts';
 import type { ServiceContext } from '../context.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller } from '../shared/caller.ts';
 import { nowIso } from '../shared/ids.ts';
+import { inTransaction } from '../shared/transaction.ts';
 import {
   type BulkCardsResult,
   bottomPositions,
@@ -25,18 +27,19 @@ import {
   type MultiTeamCards,
   multiTeamTargetList,
 } from './copy.ts';
+import { lockList, recordCardChanges } from './locks.ts';
 
 export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, input: MultiTeamCards): Promise<BulkCardsResult> {
   const cardIds = input.cards.map((c) => c.cardId);
   rejectRepeatedIds(cardIds, 'body.cards');
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    // Lock every card first, in id order so that two bulk requests never wait on each other in a
-    // circle; a request that then fails rolls these bumps back with everything else.
-    for (const id of [...cardIds].sort()) await recordCardChange(trx, id, at);
     const list = await multiTeamTargetList(trx, caller, input.target);
+    // The lock rule (locks.ts): the target list, then every card in id order; the cards are checked
+    // under their locks. A request that then fails rolls the recorded changes back with the rest.
+    await lockList(trx, list.id);
+    await recordCardChanges(trx, cardIds, at, 'skip');
     const cards = await checkMultiTeamCards(trx, caller, input.cards);
-    await copies.lockList(trx, list.id);
 
     const moving = new Set(cardIds);
     const staying = (await cardPositionsInList(trx, list.id)).filter((c) => !moving.has(c.id));
@@ -64,7 +67,7 @@ async function moveCard(trx: Executor, card: Row<'cards'>, list: ListRow, positi
     const owner = { company_id: list.company_id, team_id: list.team_id };
     const members = await copies.cardMemberIds(trx, card.id);
     const itemMembers = await copies.checklistItemMembersOfCard(trx, card.id);
-    const inTeam = await copies.teamMembersAmong(trx, list.team_id, [...new Set([...members, ...itemMembers.map((m) => m.user_id)])]);
+    const inTeam = await teamMembersAmong(trx, list.team_id, [...new Set([...members, ...itemMembers.map((m) => m.user_id)])]);
     dropped.members = members.filter((id) => !inTeam.has(id));
     await copies.removeCardMembers(trx, card.id, dropped.members);
     dropped.checklistItemMembers = groupByItem(itemMembers.filter((m) => !inTeam.has(m.user_id)));

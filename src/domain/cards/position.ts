@@ -1,12 +1,13 @@
 import type { Card } from '../../schemas/records.ts';
-import { lockList } from '../../storage/repositories/card-copies.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import { findListById } from '../../storage/repositories/lists.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';
-import { type PositionRequest, place } from '../shared/positions.ts';
+import type { PositionRequest } from '../shared/positions.ts';
+import { ChangedMeanwhile, inTransaction } from '../shared/transaction.ts';
+import { lockList, placeCard } from './locks.ts';
 import { loadCard, reachableCard } from './service.ts';
 
 const OTHER_BOARD = {
@@ -20,9 +21,10 @@ const OTHER_BOARD = {
  * `list`, another list of the same board. The other cards keep their order; when their numbers
  * have to be spread again, each renumbered card is a change of that card too.
  *
- * Locks: the target list first, then the card. Two reorders in one list thus queue on the list
- * before either holds a card, so a renumbering (which writes the sibling cards) never waits for a
- * card that a queued reorder holds.
+ * Locks (the rule of locks.ts): the target list, then the card together with any card the
+ * placement renumbers. The card's list and state are read before its lock, so they are checked
+ * again under it: a card moved out of its list (when no `list` is given) or (un)archived meanwhile
+ * makes the request start over.
  */
 export function reorderCard(
   ctx: ServiceContext,
@@ -31,31 +33,22 @@ export function reorderCard(
   scope: Scope,
   input: { position: PositionRequest; list?: string | undefined },
 ): Promise<Card> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const before = await reachableCard(trx, caller, cardId, scope);
     const target = requireReach(caller, await findListById(trx, input.list ?? before.list_id), 'List');
     if (target.board_id !== before.board_id) throw new ValidationError('The list is on another board than the card', [OTHER_BOARD]);
-    await lockList(trx, target.id);
+    const archived = Boolean(Number(before.archived));
     const at = nowIso();
+    await lockList(trx, target.id);
+    const position = await placeCard(trx, target.id, input.position, at, { cardId, archived, alsoLocking: [cardId] });
     await cards.recordCardChange(trx, cardId, at);
-    // Read again under the card's lock: a concurrent request may have moved it meanwhile.
     const card = await cards.findCard(trx, cardId);
     if (!card) throw new NotFoundError('Card');
+    // placed among the wrong cards: those of the list it has left, or of its former archived state
+    const moved = input.list === undefined && card.list_id !== target.id;
+    if (moved || Boolean(Number(card.archived)) !== archived) throw new ChangedMeanwhile('The card');
     if (card.board_id !== target.board_id) throw new ValidationError('The card has moved to another board', [OTHER_BOARD]);
-    const listId = input.list ?? card.list_id;
-    if (listId !== target.id) await lockList(trx, listId);
-
-    const siblings = await cards.cardPositionsInListByState(trx, listId, Boolean(Number(card.archived)), cardId);
-    const placement = place(
-      siblings.map((s) => s.position),
-      input.position,
-    );
-    for (const [i, position] of (placement.renumbered ?? []).entries()) {
-      const sibling = siblings[i] as { id: string };
-      await cards.recordCardChange(trx, sibling.id, at);
-      await cards.setCardPosition(trx, sibling.id, position);
-    }
-    await cards.setCardColumns(trx, cardId, { list_id: listId, position: placement.position });
+    await cards.setCardColumns(trx, cardId, { list_id: target.id, position });
     return loadCard(ctx, cardId, trx);
   });
 }

@@ -1,5 +1,6 @@
 import type { Card } from '../../schemas/records.ts';
 import type { Executor } from '../../storage/database.ts';
+import { isForeignKeyViolation } from '../../storage/dialect.ts';
 import { loadCardRows } from '../../storage/repositories/card-records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import { findListById } from '../../storage/repositories/lists.ts';
@@ -7,7 +8,9 @@ import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { place, type PositionRequest } from '../shared/positions.ts';
+import type { PositionRequest } from '../shared/positions.ts';
+import { ChangedMeanwhile, inTransaction } from '../shared/transaction.ts';
+import { lockList, placeCard } from './locks.ts';
 import { toCard } from './records.ts';
 
 /** The card's full API record. */
@@ -27,7 +30,7 @@ export async function getCardDetails(ctx: ServiceContext, caller: Caller, cardId
   const card = await loadCard(ctx, cardId);
   requireReach(caller, { company_id: card.company, team_id: card.team }, 'Card', scope);
   if (card.seen.includes(caller.userId)) return card;
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async (trx) => {
     if (await cards.addSeen(trx, cardId, caller.userId, nowIso())) await cards.recordCardChange(trx, cardId, nowIso());
   });
   return loadCard(ctx, cardId);
@@ -58,20 +61,19 @@ export function checkDates(startDate: string | null | undefined, dueDate: string
   return { start, due };
 }
 
+/**
+ * Create Card: a new unarchived card at `position` (an index among the list's unarchived cards, as
+ * Reorder Card Position counts; default: the bottom). The list's lock makes creations in one list
+ * take their places one after another, so two never get the same position.
+ */
 export async function createCard(ctx: ServiceContext, caller: Caller, scope: Scope, input: NewCard): Promise<Card> {
   const { start, due } = checkDates(input.startDate, input.dueDate);
   const id = newId();
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async (trx) => {
     const list = requireReach(caller, await findListById(trx, input.list), 'List', scope);
-    const siblings = await cards.cardPositionsInList(trx, list.id);
-    const placement = place(
-      siblings.map((s) => s.position),
-      input.position,
-    );
-    if (placement.renumbered) {
-      for (const [i, sibling] of siblings.entries()) await cards.setCardPosition(trx, sibling.id, placement.renumbered[i] as number);
-    }
     const now = nowIso();
+    await lockList(trx, list.id);
+    const position = await placeCard(trx, list.id, input.position, now);
     await cards.insertCard(trx, {
       id,
       company_id: list.company_id,
@@ -81,7 +83,7 @@ export async function createCard(ctx: ServiceContext, caller: Caller, scope: Sco
       name: input.name.trim(),
       description: input.description ?? '',
       creator_id: caller.userId,
-      position: placement.position,
+      position,
       start_date: start ?? null,
       due_date: due ?? null,
       complete_set_at: now,
@@ -112,7 +114,7 @@ export async function toggleLabels(
   });
   if (duplicates.length) throw new ValidationError('Each label may appear once per request', duplicates);
 
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const card = await reachableCard(trx, caller, cardId, scope);
     // Taking the card's row lock first serialises concurrent toggles of this card.
     await cards.recordCardChange(trx, cardId, nowIso());
@@ -129,7 +131,10 @@ export async function toggleLabels(
     const present = new Set(await cards.cardLabelIds(trx, cardId));
     const now = nowIso();
     await cards.removeCardLabels(trx, cardId, labelIds.filter((id) => present.has(id)));
-    await cards.addCardLabels(trx, cardId, labelIds.filter((id) => !present.has(id)), now);
+    await cards.addCardLabels(trx, cardId, labelIds.filter((id) => !present.has(id)), now).catch((error: unknown) => {
+      // a label deleted since the check above: run again, and the check names it
+      throw isForeignKeyViolation(error) ? new ChangedMeanwhile('A label') : error;
+    });
     // Read inside the transaction: the answer shows the card exactly as this request left it.
     return loadCard(ctx, cardId, trx);
   });

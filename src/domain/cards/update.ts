@@ -9,6 +9,8 @@ import { checkEachItem, rejectRepeatedIds } from '../shared/bulk.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';
+import { inTransaction } from '../shared/transaction.ts';
+import { recordCardChanges } from './locks.ts';
 import { toCard } from './records.ts';
 import { checkDates, loadCard, reachableCard } from './service.ts';
 
@@ -27,7 +29,7 @@ export async function changeCard(
   scope: Scope,
   change: (trx: Executor, card: cards.CardTableRow, at: string) => Promise<void>,
 ): Promise<Card> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     await cards.recordCardChange(trx, cardId, at);
     const card = await reachableCard(trx, caller, cardId, scope);
@@ -38,8 +40,7 @@ export async function changeCard(
 
 /**
  * One bulk change of several cards, all or nothing, in one transaction: every card's change is
- * recorded once, in id order (two bulk requests over the same cards then lock them in the same order
- * and never deadlock); every item is checked against its card before anything is written, and any
+ * recorded once, in id order (the lock rule of locks.ts); every item is checked against its card before anything is written, and any
  * failing item rejects the request, naming each failing index. Answers the cards in request order.
  */
 export async function changeEachCard<T>(
@@ -51,9 +52,9 @@ export async function changeEachCard<T>(
 ): Promise<Card[]> {
   const cardIds = items.map(cardIdOf);
   rejectRepeatedIds(cardIds, field);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    for (const cardId of [...cardIds].sort()) await cards.recordCardChange(trx, cardId, at);
+    await recordCardChanges(trx, cardIds, at, 'skip');
     const rows = new Map((await findCardsForUpdate(trx, cardIds)).map((row) => [row.id, row]));
     const writes = await checkEachItem(items, field, async (item) => check(rows.get(cardIdOf(item)), item, at));
     for (const write of writes) await write(trx);

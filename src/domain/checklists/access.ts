@@ -1,15 +1,14 @@
 /** What checklist and item services share: reach, locking the cards, loading records, cursors. */
 import type { Checklist, ChecklistItem } from '../../schemas/checklists.ts';
 import type { Executor } from '../../storage/database.ts';
-import { recordCardChange } from '../../storage/repositories/cards.ts';
 import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
+import { recordCardChanges } from '../cards/locks.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import { decodeCursor, DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';
-import { place, type PositionRequest } from '../shared/positions.ts';
 import { toChecklist, toChecklistItems } from './records.ts';
 
 export async function reachableChecklist(db: Executor, caller: Caller, checklistId: string, scope: Scope = {}) {
@@ -18,16 +17,6 @@ export async function reachableChecklist(db: Executor, caller: Caller, checklist
 
 export async function reachableItem(db: Executor, caller: Caller, itemId: string, scope: Scope = {}) {
   return requireReach(caller, await items.findItem(db, itemId), 'Checklist item', scope);
-}
-
-/**
- * Records one change of each card (`__v` + 1, `updatedAt`), taking their row locks in id order, so
- * that two transactions touching the same two cards never wait on each other crosswise.
- */
-export async function recordCardChanges(trx: Executor, cardIds: readonly string[], at: string): Promise<void> {
-  for (const cardId of [...new Set(cardIds)].sort()) {
-    if (!(await recordCardChange(trx, cardId, at))) throw new NotFoundError('Card');
-  }
 }
 
 /**
@@ -49,24 +38,6 @@ export async function lockItem(trx: Executor, caller: Caller, itemId: string, sc
   const item = await items.findItem(trx, itemId);
   if (!item) throw new NotFoundError('Checklist item');
   return item;
-}
-
-/**
- * A position for an item placed among `siblings` (in order, the item itself left out). When the
- * siblings must be spread again to make room, each gets its new position through `renumber`, which
- * records that change of the sibling.
- */
-export async function placeAmong(
-  siblings: readonly { id: string; position: number }[],
-  request: PositionRequest | undefined,
-  renumber: (id: string, position: number) => Promise<unknown>,
-): Promise<number> {
-  const placement = place(
-    siblings.map((s) => s.position),
-    request,
-  );
-  for (const [i, position] of (placement.renumbered ?? []).entries()) await renumber((siblings[i] as { id: string }).id, position);
-  return placement.position;
 }
 
 export async function loadItem(ctx: ServiceContext, itemId: string, db: Executor = ctx.db): Promise<ChecklistItem> {

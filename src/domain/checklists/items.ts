@@ -2,18 +2,22 @@
  * Checklist items: get, create, rename, date, complete, reorder (within and across the card's
  * checklists), toggle members, copy, delete. Every change records a change of the owning card(s)
  * first in its transaction, then of the item and of the checklist(s) whose records embed it.
+ * Locks follow the rule of src/domain/cards/locks.ts: the card(s) first, in id order.
  */
 import type { Checklist, ChecklistItem } from '../../schemas/checklists.ts';
 import type { Executor } from '../../storage/database.ts';
 import { retireItemAttachments } from '../../storage/repositories/attachments.ts';
 import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
+import { teamMembersAmong } from '../../storage/repositories/teams.ts';
+import { recordCardChanges } from '../cards/locks.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ConflictError, type ErrorDetail, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { type Page, toPage } from '../shared/pagination.ts';
-import type { PositionRequest } from '../shared/positions.ts';
+import { placeAmong, type PositionRequest } from '../shared/positions.ts';
+import { inTransaction } from '../shared/transaction.ts';
 import {
   loadChecklist,
   loadItem,
@@ -21,11 +25,9 @@ import {
   lockItem,
   type PageRequest,
   pageStart,
-  placeAmong,
   positionKeyOf,
   reachableChecklist,
   reachableItem,
-  recordCardChanges,
 } from './access.ts';
 import { copyItemsInto } from './copy.ts';
 import { toChecklistItems } from './records.ts';
@@ -64,7 +66,9 @@ function checkRoom(siblings: readonly unknown[], adding: number): void {
 
 /** A position among the checklist's items, the item itself left out (renumbered ones count as changed). */
 function placeInChecklist(trx: Executor, siblings: readonly { id: string; position: number }[], request: PositionRequest | undefined, at: string): Promise<number> {
-  return placeAmong(siblings, request, (id, position) => items.recordItemChange(trx, id, at, { position }));
+  return placeAmong(siblings, request, async (moves) => {
+    for (const { id, position } of moves) await items.recordItemChange(trx, id, at, { position });
+  });
 }
 
 /**
@@ -76,7 +80,7 @@ async function checkMembers(trx: Executor, teamId: string, userIds: readonly str
     userIds.indexOf(id) !== index ? [{ field: `body.members[${index}]`, index, message: `user ${id} is listed twice` }] : [],
   );
   if (repeated.length) throw new ValidationError('Each member may appear once per request', repeated);
-  const inTeam = await items.teamMembersAmong(trx, teamId, userIds);
+  const inTeam = await teamMembersAmong(trx, teamId, userIds);
   const outsiders = userIds.flatMap((id, index) =>
     adding(id) && !inTeam.has(id) ? [{ field: `body.members[${index}]`, index, message: `user ${id} is not a member of the card's team` }] : [],
   );
@@ -92,7 +96,7 @@ export interface NewItem {
 
 export async function createItem(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, input: NewItem): Promise<ChecklistItem> {
   const date = normaliseDate(input.date ?? null);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const checklist = await lockChecklist(trx, caller, checklistId, scope, at);
     const members = input.members ?? [];
@@ -142,7 +146,7 @@ export async function changeItem(
   scope: Scope,
   change: (trx: Executor, item: items.ChecklistItemRow, at: string) => Promise<ItemChange>,
 ): Promise<ChecklistItem> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const item = await lockItem(trx, caller, itemId, scope, at);
     const { fields, alsoChanged } = await change(trx, item, at);
@@ -233,7 +237,7 @@ export function toggleItemMembers(ctx: ServiceContext, caller: Caller, itemId: s
  * record a change.
  */
 export async function copyItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, input: { checklist: string }): Promise<ChecklistItem> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const seen = await reachableItem(trx, caller, itemId, scope);
     const targetSeen = await reachableChecklist(trx, caller, input.checklist);
     const at = nowIso();
@@ -260,7 +264,7 @@ export async function copyItem(ctx: ServiceContext, caller: Caller, itemId: stri
 
 /** Delete Item: its attachments are marked deleted (files stay until the purge). Answers the checklist. */
 export async function deleteItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope): Promise<Checklist> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const item = await lockItem(trx, caller, itemId, scope, at);
     await retireItemAttachments(trx, [itemId], at);

@@ -2,6 +2,8 @@
  * Checklists of a card: get, create, rename, reorder, copy, delete. Every change records a change
  * of the owning card first in its transaction (its `__v`, `updatedAt` and row lock) and of the
  * checklist itself; answers are read inside the transaction, so they show what the request did.
+ * Locks follow the rule of src/domain/cards/locks.ts: the card(s) first, in id order, then the
+ * checklists and items, which the card's lock guards.
  */
 import type { Card } from '../../schemas/records.ts';
 import type { Checklist } from '../../schemas/checklists.ts';
@@ -10,20 +12,20 @@ import { retireItemAttachments } from '../../storage/repositories/attachments.ts
 import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
 import { loadCard, reachableCard } from '../cards/service.ts';
+import { recordCardChanges } from '../cards/locks.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { type Page, toPage } from '../shared/pagination.ts';
-import type { PositionRequest } from '../shared/positions.ts';
+import { placeAmong, type PositionRequest } from '../shared/positions.ts';
+import { inTransaction } from '../shared/transaction.ts';
 import {
   loadChecklist,
   lockChecklist,
   type PageRequest,
   pageStart,
-  placeAmong,
   positionKeyOf,
   reachableChecklist,
-  recordCardChanges,
   toChecklists,
 } from './access.ts';
 import { copyChecklistInto } from './copy.ts';
@@ -39,9 +41,9 @@ export async function getChecklists(ctx: ServiceContext, caller: Caller, cardId:
 
 /** A position for a new or moved checklist among the card's others (renumbered ones count as changed). */
 async function placeOnCard(trx: Executor, cardId: string, request: PositionRequest | undefined, at: string, except?: string): Promise<number> {
-  return placeAmong(await checklists.checklistPositionsOnCard(trx, cardId, except), request, (id, position) =>
-    checklists.recordChecklistChange(trx, id, at, { position }),
-  );
+  return placeAmong(await checklists.checklistPositionsOnCard(trx, cardId, except), request, async (moves) => {
+    for (const { id, position } of moves) await checklists.recordChecklistChange(trx, id, at, { position });
+  });
 }
 
 export async function createChecklist(
@@ -51,7 +53,7 @@ export async function createChecklist(
   scope: Scope,
   input: { name: string; position?: PositionRequest | undefined },
 ): Promise<Checklist> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const card = await reachableCard(trx, caller, cardId, scope);
     const at = nowIso();
     await recordCardChanges(trx, [cardId], at);
@@ -83,7 +85,7 @@ async function changeChecklist(
   scope: Scope,
   change: (trx: Executor, checklist: checklists.ChecklistRow, at: string) => Promise<{ name?: string; position?: number }>,
 ): Promise<Checklist> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const checklist = await lockChecklist(trx, caller, checklistId, scope, at);
     await checklists.recordChecklistChange(trx, checklistId, at, await change(trx, checklist, at));
@@ -114,7 +116,7 @@ export async function copyChecklist(
   scope: Scope,
   input: { card: string },
 ): Promise<Checklist> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const source = await reachableChecklist(trx, caller, checklistId, scope);
     const target = await reachableCard(trx, caller, input.card, {});
     const at = nowIso();
@@ -137,7 +139,7 @@ export async function copyChecklist(
  * stay until the purge). Answers the card.
  */
 export async function deleteChecklist(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope): Promise<Card> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const checklist = await lockChecklist(trx, caller, checklistId, scope, at);
     await retireItemAttachments(trx, await items.itemIdsOfChecklist(trx, checklistId), at);

@@ -4,12 +4,14 @@ import type { CardTableRow } from '../../storage/repositories/cards.ts';
 import * as cheers from '../../storage/repositories/cheers.ts';
 import { latestCreatedAt, recordPostChange } from '../../storage/repositories/comments.ts';
 import { toCheer } from '../cards/records.ts';
-import { cardInReach, lockCard, reachableComment, reachableDiscussion } from '../comments/service.ts';
+import { recordCardChanges } from '../cards/locks.ts';
+import { cardInReach, reachableComment, reachableDiscussion } from '../comments/service.ts';
 import { nextCreatedAt } from '../comments/ordering.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { inTransaction } from '../shared/transaction.ts';
 import { MAX_CHEER_LENGTH } from '../../schemas/cheers.ts';
 
 /** What can be cheered. */
@@ -116,10 +118,10 @@ export async function createCheer(
 ): Promise<Cheer> {
   const content = normaliseContent(input.content);
   const id = newId();
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const cheered = await resolveCheered(trx, caller, type, cheeredId, scope);
     const now = nowIso();
-    await lockCard(trx, cheered.card.id, now);
+    await recordCardChanges(trx, [cheered.card.id], now);
     // gone (deleted) while this request waited for the card's lock
     if (!(await cheered.recordChange(trx, now))) throw new NotFoundError(NAMES[type]);
     // under the card's lock, so two parallel identical cheers cannot both pass this check
@@ -161,13 +163,13 @@ export async function deleteCheer(
   cheerId: string,
   scope: Scope,
 ): Promise<Cheer> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const cheered = await resolveCheered(trx, caller, type, cheeredId, scope);
     const cheer = await cheers.findCheer(trx, cheerId);
     if (!cheer || cheer.primary_type !== cheered.primary.type || cheer.primary_id !== cheered.primary.id) throw new NotFoundError('Cheer');
     if (cheer.creator_id !== caller.userId) throw new ForbiddenError('Only the member who gave a cheer may delete it');
     const now = nowIso();
-    await lockCard(trx, cheered.card.id, now);
+    await recordCardChanges(trx, [cheered.card.id], now);
     // deleted (the cheer, or what it cheers) while this request waited for the card's lock
     if (!(await cheered.recordChange(trx, now)) || !(await cheers.deleteCheer(trx, cheer.id))) throw new NotFoundError('Cheer');
     return toCheer(cheer);

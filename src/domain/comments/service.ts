@@ -1,13 +1,15 @@
 import type { Comment, Discussion } from '../../schemas/comments.ts';
 import type { Executor } from '../../storage/database.ts';
-import { findCard, recordCardChange, type CardTableRow } from '../../storage/repositories/cards.ts';
+import { findCard, type CardTableRow } from '../../storage/repositories/cards.ts';
 import { cheersOfComments } from '../../storage/repositories/cheers.ts';
 import * as comments from '../../storage/repositories/comments.ts';
+import { recordCardChanges } from '../cards/locks.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Caller, isCompanyAdmin, requireReach, type Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { decodeCursor, toPage } from '../shared/pagination.ts';
+import { inTransaction } from '../shared/transaction.ts';
 import { commentCursorKey, isCommentCursorKey, nextCreatedAt } from './ordering.ts';
 import { toComments } from './records.ts';
 
@@ -37,11 +39,6 @@ export async function reachableDiscussion(db: Executor, caller: Caller, discussi
   const card = await cardInReach(db, caller, discussion?.card_id, 'Discussion', scope);
   // cardInReach answered a 404 when there was no discussion
   return { discussion: discussion as comments.DiscussionTableRow, card };
-}
-
-/** Records the change of the card, taking its row lock; a card gone meanwhile is a 404. */
-export async function lockCard(trx: Executor, cardId: string, at: string): Promise<void> {
-  if (!(await recordCardChange(trx, cardId, at))) throw new NotFoundError('Card');
 }
 
 function requireAuthor(caller: Caller, row: { creator_id: string }, what: string): void {
@@ -92,10 +89,10 @@ export async function listComments(
 
 export async function createComment(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, content: string): Promise<Comment> {
   const id = newId();
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const card = await cardInReach(trx, caller, cardId, 'Card', scope);
     const now = nowIso();
-    await lockCard(trx, card.id, now);
+    await recordCardChanges(trx, [card.id], now);
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'comments', card.id), now);
     await comments.insertComment(trx, {
       id,
@@ -114,11 +111,11 @@ export async function createComment(ctx: ServiceContext, caller: Caller, cardId:
 
 /** Update Comment: the author only (403 for anyone else who sees it). */
 export async function updateComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope, content: string): Promise<Comment> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const { comment, card } = await reachableComment(trx, caller, commentId, scope);
     requireAuthor(caller, comment, 'comment');
     const now = nowIso();
-    await lockCard(trx, card.id, now);
+    await recordCardChanges(trx, [card.id], now);
     // deleted while this request waited for the card's lock
     if (!(await comments.recordPostChange(trx, 'comments', comment.id, now, content.trim()))) throw new NotFoundError('Comment');
     return loadComment(trx, comment.id);
@@ -130,10 +127,10 @@ export async function updateComment(ctx: ServiceContext, caller: Caller, comment
  * it or on them go with it, and it leaves `card.comments`. Answers the comment as it was.
  */
 export async function deleteComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope): Promise<Comment> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const { comment, card } = await reachableComment(trx, caller, commentId, scope);
     requireAuthorOrAdmin(caller, comment, card, 'comment');
-    await lockCard(trx, card.id, nowIso());
+    await recordCardChanges(trx, [card.id], nowIso());
     const record = await loadComment(trx, comment.id);
     await comments.deleteComment(trx, comment.id);
     return record;
@@ -149,10 +146,10 @@ export async function createDiscussion(
   content: string,
 ): Promise<Discussion> {
   const id = newId();
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const { comment, card } = await reachableComment(trx, caller, commentId, scope);
     const now = nowIso();
-    await lockCard(trx, card.id, now);
+    await recordCardChanges(trx, [card.id], now);
     if (!(await comments.recordPostChange(trx, 'comments', comment.id, now))) throw new NotFoundError('Comment');
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'discussions', card.id), now);
     await comments.insertDiscussion(trx, {
@@ -179,11 +176,11 @@ export async function updateDiscussion(
   scope: Scope,
   content: string,
 ): Promise<Discussion> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const { discussion, card } = await reachableDiscussion(trx, caller, discussionId, scope);
     requireAuthor(caller, discussion, 'discussion');
     const now = nowIso();
-    await lockCard(trx, card.id, now);
+    await recordCardChanges(trx, [card.id], now);
     if (!(await comments.recordPostChange(trx, 'discussions', discussion.id, now, content.trim()))) throw new NotFoundError('Discussion');
     await comments.recordPostChange(trx, 'comments', discussion.comment_id, now);
     return loadDiscussion(trx, discussion.comment_id, discussion.id);
@@ -192,11 +189,11 @@ export async function updateDiscussion(
 
 /** Delete Discussion: the author, or a company owner or admin; its cheers go with it. */
 export async function deleteDiscussion(ctx: ServiceContext, caller: Caller, discussionId: string, scope: Scope): Promise<Discussion> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const { discussion, card } = await reachableDiscussion(trx, caller, discussionId, scope);
     requireAuthorOrAdmin(caller, discussion, card, 'discussion');
     const now = nowIso();
-    await lockCard(trx, card.id, now);
+    await recordCardChanges(trx, [card.id], now);
     const record = await loadDiscussion(trx, discussion.comment_id, discussion.id);
     await comments.deleteDiscussion(trx, discussion.id);
     await comments.recordPostChange(trx, 'comments', discussion.comment_id, now);

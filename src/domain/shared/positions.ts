@@ -38,3 +38,29 @@ function renumber(count: number, index: number): Placement {
   const renumbered = Array.from({ length: count }, (_, i) => (i < index ? i + 1 : i + 2) * POSITION_STEP);
   return { position: (index + 1) * POSITION_STEP, renumbered };
 }
+
+/** An item of a collection and its position: a sibling, or a sibling's new position. */
+export interface SiblingPosition {
+  id: string;
+  position: number;
+}
+
+/**
+ * Places an item at `request` among `siblings` (in order, the item itself left out) and answers its
+ * position. When the siblings have to be spread again, `renumber` gets all their new positions in
+ * one call and writes them, each as a change of that sibling; one call, so that the caller can
+ * take the siblings' locks in its own order (cards: see src/domain/cards/locks.ts).
+ */
+export async function placeAmong(
+  siblings: readonly SiblingPosition[],
+  request: PositionRequest | undefined,
+  renumber: (moves: SiblingPosition[]) => Promise<unknown>,
+): Promise<number> {
+  const placement = place(
+    siblings.map((s) => s.position),
+    request,
+  );
+  const renumbered = placement.renumbered;
+  if (renumbered) await renumber(siblings.map((s, i) => ({ id: s.id, position: renumbered[i] as number })));
+  return placement.position;
+}

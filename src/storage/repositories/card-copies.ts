@@ -3,9 +3,9 @@ import type { Executor, Row } from '../database.ts';
 /** Queries of card copies and moves: a card's parts, and where they belong. */
 
 /**
- * Serialises placements at the bottom of one list: a no-op update takes the list's row lock on
- * PostgreSQL until the transaction ends (SQLite runs one write transaction at a time already), so two
- * requests never give two cards the same bottom position.
+ * Serialises placements in one list: a no-op update takes the list's row lock on PostgreSQL until the
+ * transaction ends (SQLite runs one write transaction at a time already), so two requests never give
+ * two cards the same position. Taken before any card's lock (src/domain/cards/locks.ts).
  */
 export async function lockList(db: Executor, listId: string): Promise<void> {
   await db
@@ -38,13 +38,6 @@ export async function findCardsForUpdate(db: Executor, cardIds: readonly string[
 /** The card's members, in the order they joined it. */
 export async function cardMemberIds(db: Executor, cardId: string): Promise<string[]> {
   return (await cardMembers(db, cardId)).map((m) => m.user_id);
-}
-
-/** Which of `userIds` are members of the team. */
-export async function teamMembersAmong(db: Executor, teamId: string, userIds: readonly string[]): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).where('user_id', 'in', userIds).execute();
-  return new Set(rows.map((r) => r.user_id));
 }
 
 export async function addCardMembers(db: Executor, cardId: string, userIds: readonly string[], at: string): Promise<void> {

@@ -30,8 +30,19 @@ export async function cardPositionsInList(db: Executor, listId: string, except?:
   return query.orderBy('position').orderBy('id').execute();
 }
 
-export async function setCardPosition(db: Executor, id: string, position: number): Promise<void> {
-  await db.updateTable('cards').set({ position }).where('id', '=', id).execute();
+/**
+ * Gives cards of the list new positions (a renumbering), each a change of that card (`__v` + 1,
+ * `updatedAt`). A card that left the list meanwhile keeps the position its new list gave it.
+ */
+export async function renumberCards(db: Executor, listId: string, moves: readonly { id: string; position: number }[], at: string): Promise<void> {
+  for (const move of moves) {
+    await db
+      .updateTable('cards')
+      .set((eb) => ({ position: move.position, version: eb('version', '+', 1), updated_at: at }))
+      .where('id', '=', move.id)
+      .where('list_id', '=', listId)
+      .execute();
+  }
 }
 
 export async function hasSeen(db: Executor, cardId: string, userId: string): Promise<boolean> {
@@ -78,24 +89,18 @@ export async function setCardColumns(db: Executor, id: string, change: RowUpdate
 }
 
 /**
- * Positions of the list's archived (or unarchived) cards in order, leaving out the card being
- * placed: an index in a request counts the cards the client sees together.
+ * Positions of the list's archived (or unarchived) cards in order, optionally leaving out the card
+ * being placed: an index in a request counts the cards the client sees together.
  */
 export async function cardPositionsInListByState(
   db: Executor,
   listId: string,
   archived: boolean,
-  except: string,
+  except?: string,
 ): Promise<{ id: string; position: number }[]> {
-  return db
-    .selectFrom('cards')
-    .select(['id', 'position'])
-    .where('list_id', '=', listId)
-    .where('archived', '=', archived ? 1 : 0)
-    .where('id', '!=', except)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+  let query = db.selectFrom('cards').select(['id', 'position']).where('list_id', '=', listId).where('archived', '=', archived ? 1 : 0);
+  if (except) query = query.where('id', '!=', except);
+  return query.orderBy('position').orderBy('id').execute();
 }
 
 /** Where a page of a list's cards starts: strictly after this card's place. */

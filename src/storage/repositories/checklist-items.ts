@@ -95,13 +95,6 @@ export async function removeItemMembers(db: Executor, itemId: string, userIds: r
   await db.deleteFrom('checklist_item_members').where('item_id', '=', itemId).where('user_id', 'in', userIds).execute();
 }
 
-/** Which of `userIds` are members of the team. */
-export async function teamMembersAmong(db: Executor, teamId: string, userIds: readonly string[]): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).where('user_id', 'in', userIds).execute();
-  return new Set(rows.map((r) => r.user_id));
-}
-
 /** Which items to load: some by id, or a checklist's (optionally one page of them), or several checklists'. */
 export type ItemSelection =
   | { itemIds: readonly string[] }

@@ -61,23 +61,15 @@ export async function updateLabel(
     .execute();
 }
 
-/**
- * Takes the label off every card that carries it; each such card changes (`__v` + 1, updatedAt).
- * The link rows are deleted first and the cards bumped from what that delete returned, so a card is
- * bumped exactly when its link went away. Returns the ids of those cards.
- */
-export async function removeLabelFromCards(db: Executor, labelId: string, at: string): Promise<string[]> {
+/** The cards that carry the label. */
+export async function cardIdsWithLabel(db: Executor, labelId: string): Promise<string[]> {
+  return (await db.selectFrom('card_labels').select('card_id').where('label_id', '=', labelId).execute()).map((r) => r.card_id);
+}
+
+/** Takes the label off every card that carries it; answers the ids of those cards. */
+export async function removeLabelFromCards(db: Executor, labelId: string): Promise<string[]> {
   const removed = await db.deleteFrom('card_labels').where('label_id', '=', labelId).returning('card_id').execute();
-  const cardIds = [...new Set(removed.map((r) => r.card_id))];
-  // in chunks: a label may sit on more cards than a statement takes parameters
-  for (let start = 0; start < cardIds.length; start += 1000) {
-    await db
-      .updateTable('cards')
-      .set((eb) => ({ updated_at: at, version: eb('version', '+', 1) }))
-      .where('id', 'in', cardIds.slice(start, start + 1000))
-      .execute();
-  }
-  return cardIds;
+  return removed.map((r) => r.card_id);
 }
 
 /** Whether the label was there to delete. */

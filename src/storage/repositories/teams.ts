@@ -51,3 +51,10 @@ export async function recordTeamChange(db: Executor, teamId: string, at: string)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** Which of `userIds` are members of the team. */
+export async function teamMembersAmong(db: Executor, teamId: string, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).where('user_id', 'in', userIds).execute();
+  return new Set(rows.map((r) => r.user_id));
+}

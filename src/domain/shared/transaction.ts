@@ -1,0 +1,40 @@
+import type { Executor } from '../../storage/database.ts';
+import { isDeadlock } from '../../storage/dialect.ts';
+import type { ServiceContext } from '../context.ts';
+import { ConflictError } from './errors.ts';
+
+/**
+ * Thrown by a transaction's work when rows it read before taking its locks changed before it got
+ * them (another request moved the card meanwhile): `inTransaction` runs the work again, from the
+ * start. Escaping a last attempt (or any other caller), it answers 409.
+ */
+export class ChangedMeanwhile extends ConflictError {
+  constructor(what: string) {
+    super(`${what} changed while this request waited for it; try again`);
+  }
+}
+
+/** How often `inTransaction` runs a piece of work at the most. */
+const ATTEMPTS = 3;
+
+/**
+ * Runs `work` in one transaction. The lock rule (src/domain/cards/locks.ts) keeps transactions from
+ * waiting on each other in a circle; where a request learns what to lock only from what it reads, a
+ * race can still make it wrong, so the work runs again (at most ATTEMPTS times in all) when it
+ * throws `ChangedMeanwhile` or when PostgreSQL broke a deadlock by aborting it. The transaction
+ * rolled back first, so a second run starts from nothing; the work must not have effects outside
+ * the database that a second run would repeat.
+ */
+export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Executor) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.db.transaction().execute(work);
+    } catch (error) {
+      const again = error instanceof ChangedMeanwhile || isDeadlock(error);
+      if (!again) throw error;
+      if (attempt >= ATTEMPTS) {
+        throw error instanceof ChangedMeanwhile ? error : new ConflictError('Concurrent requests changed the same records; try again');
+      }
+    }
+  }
+}
