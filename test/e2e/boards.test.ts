@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import { cardRow } from '../support/fixtures.ts';
-import { bearer, buildTestApp, ENGINES, type TestApp, recordingLimiter, apiClient } from '../support/harness.ts';
+import { type Api, bearer, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
+import { describeTiers } from '../support/tiers.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -24,16 +24,10 @@ async function insertCard(
 for (const engine of ENGINES) {
   describe(`boards [${engine}]`, () => {
     let t: TestApp;
-    let other: BootstrapResult;
-    let api: ReturnType<typeof apiClient>;
-    let otherApi: ReturnType<typeof apiClient>;
+    let api: Api;
+    let other: OtherCompany;
 
-    before(async () => {
-      t = await buildTestApp(engine);
-      other = await bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina Globex' });
-      api = apiClient(t, t.tenant.apiKey);
-      otherApi = apiClient(t, other.apiKey);
-    });
+    before(async () => ({ t, api, other } = await buildTwoCompanyApp(engine)));
     after(() => t.dispose());
 
     async function createBoard(name: string, teamId = t.tenant.teamId) {
@@ -113,7 +107,7 @@ for (const engine of ENGINES) {
     it('lists the boards the caller reaches, oldest first, narrowed by company and team', async () => {
       const a = await createBoard('Alpha');
       const b = await createBoard('Beta');
-      const theirs = await otherApi('POST', `/api/v1/boards?teamId=${other.teamId}`, { name: 'Theirs' });
+      const theirs = await other.api('POST', `/api/v1/boards?teamId=${other.teamId}`, { name: 'Theirs' });
       assert.equal(theirs.statusCode, 201);
 
       const res = await api('GET', '/api/v1/boards');
@@ -127,7 +121,7 @@ for (const engine of ENGINES) {
       const scoped = await api('GET', `/api/v1/boards?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`);
       assert.deepEqual(scoped.json().boards, boards);
 
-      const theirsOnly = await otherApi('GET', '/api/v1/boards');
+      const theirsOnly = await other.api('GET', '/api/v1/boards');
       assert.deepEqual(theirsOnly.json().boards.map((x: { _id: string }) => x._id), [theirs.json().board._id]);
 
       for (const query of [`teamId=${other.teamId}`, `companyId=${other.companyId}`, `companyId=${other.companyId}&teamId=${t.tenant.teamId}`, `teamId=${newId()}`]) {
@@ -187,10 +181,10 @@ for (const engine of ENGINES) {
     it("hides a board from another company's key and from a scope that does not match", async () => {
       const board = await createBoard('Private');
       for (const path of [`/api/v1/boards/${board._id}`, `/api/v1/boards/${board._id}/lists`]) {
-        const res = await otherApi('GET', path);
+        const res = await other.api('GET', path);
         assert.equal(res.statusCode, 404, path);
         assert.equal(res.json().code, 'not_found');
-        assert.equal((await otherApi('GET', `${path}?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`)).statusCode, 404);
+        assert.equal((await other.api('GET', `${path}?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`)).statusCode, 404);
         assert.equal((await api('GET', `${path}?companyId=${other.companyId}`)).statusCode, 404);
         assert.equal((await api('GET', `${path}?teamId=${other.teamId}`)).statusCode, 404);
         assert.equal((await api('GET', path.replace(board._id, newId()))).statusCode, 404);
@@ -204,31 +198,20 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 401);
     });
   });
-
-  describe(`board routes and their rate-limit tiers [${engine}]`, () => {
-    let t: TestApp;
-    const limiter = recordingLimiter();
-    const seen = limiter.seen;
-    before(async () => {
-      t = await buildTestApp(engine, { rateLimiter: limiter });
-    });
-    after(() => t.dispose());
-
-    it('counts each board operation under its route template and contract tier', async () => {
-      const api = apiClient(t, t.tenant.apiKey);
-      const board = (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Tiered' })).json().board;
-      await api('GET', '/api/v1/boards');
-      await api('GET', `/api/v1/boards/${board._id}`);
-      await api('GET', `/api/v1/boards/${board._id}/lists`);
-      assert.deepEqual(
-        seen.map((r) => [r.route, r.tier]),
-        [
-          ['POST /api/v1/boards', 'medium'],
-          ['GET /api/v1/boards', 'very-low'],
-          ['GET /api/v1/boards/:boardId', 'very-low'],
-          ['GET /api/v1/boards/:boardId/lists', 'very-low'],
-        ],
-      );
-    });
-  });
 }
+
+describeTiers('board routes', {
+  engines: ENGINES,
+  calls: async (api, _, t) => {
+    const board = (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Tiered' })).json().board;
+    await api('GET', '/api/v1/boards');
+    await api('GET', `/api/v1/boards/${board._id}`);
+    await api('GET', `/api/v1/boards/${board._id}/lists`);
+  },
+  expected: [
+    ['POST /api/v1/boards', 'medium'],
+    ['GET /api/v1/boards', 'very-low'],
+    ['GET /api/v1/boards/:boardId', 'very-low'],
+    ['GET /api/v1/boards/:boardId/lists', 'very-low'],
+  ],
+});

@@ -2,15 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TSchema } from 'typebox';
 import Value from 'typebox/value';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { BulkCardsAnswer, CopyCardAnswer } from '../../src/schemas/card-copies.ts';
 import { ErrorBody } from '../../src/schemas/common.ts';
-import { addCardMember, addChecklist, addFileAttachment, storedFiles } from '../support/card-parts.ts';
-import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
-import { apiClient, buildTestApp, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
-
-type Api = ReturnType<typeof apiClient>;
+import { addCardMember, addChecklist, addFileAttachment } from '../support/card-parts.ts';
+import { addMember, addTeam, seedBoard, storedFiles } from '../support/fixtures.ts';
+import { type Api, apiClient, buildTestApp, ENGINES, type OtherCompany, otherCompany, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { tiersOf } from '../support/tiers.ts';
 
 /** Asserts that `value` fits the schema (without narrowing its type, so tests read answers freely). */
 function assertShape(schema: TSchema, value: unknown, what = ''): void {
@@ -21,9 +19,8 @@ for (const engine of ENGINES) {
   describe(`card copy and move routes [${engine}]`, () => {
     let t: TestApp;
     let api: Api;
-    let otherApi: Api;
     let memberApi: Api; // a member of Core only
-    let other: BootstrapResult;
+    let other: OtherCompany;
     let opsTeam: string;
     let alice: string;
     let core: { companyId: string; teamId: string };
@@ -35,8 +32,7 @@ for (const engine of ENGINES) {
     before(async () => {
       t = await buildTestApp(engine, { rateLimiter: limiter });
       api = apiClient(t, t.tenant.apiKey);
-      other = await bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina' });
-      otherApi = apiClient(t, other.apiKey);
+      other = await otherCompany(t);
       core = { companyId: t.tenant.companyId, teamId: t.tenant.teamId };
       const member = await addMember(t.services, { ...core, teamIds: [core.teamId], email: 'm@acme.test', fullName: 'Member' });
       memberApi = apiClient(t, member.apiKey);
@@ -76,7 +72,7 @@ for (const engine of ENGINES) {
         labels: await db.selectFrom('card_labels').select(['card_id', 'label_id']).orderBy('card_id').orderBy('label_id').execute(),
         members: await db.selectFrom('card_members').select(['card_id', 'user_id']).orderBy('card_id').orderBy('user_id').execute(),
         attachments: (await db.selectFrom('attachments').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-        files: await storedFiles(t.config.uploadDir),
+        files: storedFiles(t.config.uploadDir),
       };
     }
 
@@ -161,8 +157,8 @@ for (const engine of ENGINES) {
         const opsCard = await newCard('Ops only', listOps());
         const before = await dbState();
         const attempts: [string, Awaited<ReturnType<Api>>, string[] | undefined][] = [
-          ['another company', await otherApi('POST', `/api/v1/cards/${source._id}/copy`, { list: foreignList }), undefined],
-          ['another company, scope named', await otherApi('POST', `/api/v1/cards/${source._id}/copy?companyId=${core.companyId}`, { list: listA(0) }), undefined],
+          ['another company', await other.api('POST', `/api/v1/cards/${source._id}/copy`, { list: foreignList }), undefined],
+          ['another company, scope named', await other.api('POST', `/api/v1/cards/${source._id}/copy?companyId=${core.companyId}`, { list: listA(0) }), undefined],
           ['a list of another company', await api('POST', `/api/v1/cards/${source._id}/copy`, { list: foreignList }), ['body.list']],
           ['scope of another team', await api('POST', `/api/v1/cards/${source._id}/copy?teamId=${opsTeam}`, { list: listA(0) }), undefined],
           ['scope of another company', await api('POST', `/api/v1/cards/${source._id}/copy?companyId=${other.companyId}`, { list: listA(0) }), undefined],
@@ -213,7 +209,7 @@ for (const engine of ENGINES) {
           ['a foreign list', await api('PATCH', '/api/v1/cards/copy', { cardIds: [mine._id], list: foreign }), 404, ['body.list']],
           ['scope of another team', await api('PATCH', `/api/v1/cards/copy?teamId=${opsTeam}`, { cardIds: [mine._id], list: listOps() }), 404, ['body.cardIds[0]']],
           ['scope not matching the list', await api('PATCH', `/api/v1/cards/copy?teamId=${opsTeam}`, { cardIds: [opsCard._id], list: listA(0) }), 404, ['body.list']],
-          ['another company', await otherApi('PATCH', '/api/v1/cards/copy', { cardIds: [mine._id], list: foreign }), 404, ['body.cardIds[0]']],
+          ['another company', await other.api('PATCH', '/api/v1/cards/copy', { cardIds: [mine._id], list: foreign }), 404, ['body.cardIds[0]']],
         ];
         for (const [what, res, status, fields] of cases) assertError(res, status, fields, what);
         const bulk = cases[7]?.[1].json();
@@ -261,7 +257,7 @@ for (const engine of ENGINES) {
           const mine = await newCard(`${path} mine`);
           const opsCard = await newCard(`${path} ops`, listOps());
           const foreignList = (await seedBoard(t.services, other, { lists: 1 })).listIds[0] as string;
-          const foreignCard = (await otherApi('POST', '/api/v1/cards', { list: foreignList, name: 'theirs' })).json().card;
+          const foreignCard = (await other.api('POST', '/api/v1/cards', { list: foreignList, name: 'theirs' })).json().card;
           const before = await dbState();
           const send = (body: unknown, client = api) => client('PATCH', `/api/v1/cards/${path}`, body);
           const target = { ...core, list: listA(1) };
@@ -282,7 +278,7 @@ for (const engine of ENGINES) {
             ['an unknown list', await send({ cards: [item(mine)], target: { ...core, list: newId() } }), 404, ['body.target.list']],
             ['a member outside the card\'s team', await send({ cards: [item(opsCard)], target }, memberApi), 404, ['body.cards[0]']],
             ['a member onto a list outside its team', await send({ cards: [item(mine)], target: { ...ops, list: listOps() } }, memberApi), 404, ['body.target.list']],
-            ['another company', await send({ cards: [item(mine)], target }, otherApi), 404, ['body.target.list']],
+            ['another company', await send({ cards: [item(mine)], target }, other.api), 404, ['body.target.list']],
           ];
           for (const [what, res, status, fields] of cases) assertError(res, status, fields, what);
           assert.deepEqual(await dbState(), before);
@@ -319,13 +315,14 @@ for (const engine of ENGINES) {
 
     it('each route counts against its contract tier', async () => {
       const card = await newCard('Tiers');
-      limiter.seen.length = 0;
-      await api('POST', `/api/v1/cards/${card._id}/copy`, { list: listA(0) });
-      await api('PATCH', '/api/v1/cards/copy', { cardIds: [card._id], list: listA(0) });
-      await api('PATCH', '/api/v1/cards/copy-multi-team', { cards: [{ cardId: card._id, ...core }], target: { ...core, list: listA(0) } });
-      await api('PATCH', '/api/v1/cards/move-multi-team', { cards: [{ cardId: card._id, ...core }], target: { ...core, list: listA(1) } });
+      const tiers = await tiersOf(limiter, api, async (api) => {
+        await api('POST', `/api/v1/cards/${card._id}/copy`, { list: listA(0) });
+        await api('PATCH', '/api/v1/cards/copy', { cardIds: [card._id], list: listA(0) });
+        await api('PATCH', '/api/v1/cards/copy-multi-team', { cards: [{ cardId: card._id, ...core }], target: { ...core, list: listA(0) } });
+        await api('PATCH', '/api/v1/cards/move-multi-team', { cards: [{ cardId: card._id, ...core }], target: { ...core, list: listA(1) } });
+      });
       assert.deepEqual(
-        limiter.seen.map((s) => [s.route, s.tier]),
+        tiers,
         [
           ['POST /api/v1/cards/:cardId/copy', 'medium'],
           ['PATCH /api/v1/cards/copy', 'medium'],

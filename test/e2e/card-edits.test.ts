@@ -5,7 +5,8 @@ import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootst
 import { CardCompanyTeam, CardsPage } from '../../src/schemas/card-edits.ts';
 import { Card } from '../../src/schemas/records.ts';
 import { addMember, addTeam, cardRow, seedBoard } from '../support/fixtures.ts';
-import { apiClient, buildTestApp, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { apiClient, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { describeTiers } from '../support/tiers.ts';
 
 interface CardRecord {
   _id: string;
@@ -353,49 +354,35 @@ for (const engine of ENGINES) {
   });
 }
 
-describe('card edit routes reach the rate-limit hook with their contract tiers', () => {
-  let t: TestApp;
-  const limiter = recordingLimiter();
-  before(async () => {
-    t = await buildTestApp('sqlite', { rateLimiter: limiter });
-  });
-  after(() => t.dispose());
-
-  it('passes key, route template and tier for every operation', async () => {
-    const api = apiClient(t, t.tenant.apiKey);
+describeTiers('card edit routes', {
+  engines: ['sqlite'],
+  given: async (t, api) => {
     const [listId] = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds as [string];
     const card = (await api('POST', '/api/v1/cards', { list: listId, name: 'c' })).json().card;
-    const item = { cardId: card._id, companyId: t.tenant.companyId, teamId: t.tenant.teamId };
-    limiter.seen.length = 0;
-    const calls: [Parameters<typeof api>[0], string, unknown?][] = [
-      ['PATCH', `/api/v1/cards/${card._id}`, { name: 'n' }],
-      ['PATCH', `/api/v1/cards/${card._id}/position`, { position: 'top' }],
-      ['PATCH', `/api/v1/cards/${card._id}/archive`],
-      ['PATCH', `/api/v1/cards/${card._id}/unarchive`],
-      ['GET', `/api/v1/lists/${listId}/cards`],
-      ['GET', `/api/v1/cards/${card._id}/company-team`],
-      ['PATCH', '/api/v1/cards/archived', { cardIds: [card._id], status: false }],
-      ['PATCH', '/api/v1/cards/update-multi-team', { cards: [{ ...item, update: { name: 'm' } }] }],
-      ['PATCH', '/api/v1/cards/archived-multi-team', { cards: [item], status: false }],
-      ['POST', `/v2/cards/${card._id}/members`, { members: [t.tenant.userId] }],
-    ];
-    for (const [method, url, body] of calls) {
-      const res = await api(method, url, body);
-      assert.equal(res.statusCode, 200, `${method} ${url} → ${res.body}`);
-    }
-    const apiKeyId = limiter.seen[0]?.apiKeyId;
-    assert.ok(apiKeyId);
-    assert.deepEqual(limiter.seen, [
-      { apiKeyId, route: 'PATCH /api/v1/cards/:cardId', tier: 'low' },
-      { apiKeyId, route: 'PATCH /api/v1/cards/:cardId/position', tier: 'low' },
-      { apiKeyId, route: 'PATCH /api/v1/cards/:cardId/archive', tier: 'low' },
-      { apiKeyId, route: 'PATCH /api/v1/cards/:cardId/unarchive', tier: 'low' },
-      { apiKeyId, route: 'GET /api/v1/lists/:listId/cards', tier: 'very-low' },
-      { apiKeyId, route: 'GET /api/v1/cards/:cardId/company-team', tier: 'very-low' },
-      { apiKeyId, route: 'PATCH /api/v1/cards/archived', tier: 'medium' },
-      { apiKeyId, route: 'PATCH /api/v1/cards/update-multi-team', tier: 'high' },
-      { apiKeyId, route: 'PATCH /api/v1/cards/archived-multi-team', tier: 'high' },
-      { apiKeyId, route: 'POST /v2/cards/:cardId/members', tier: 'low' },
-    ]);
-  });
+    return { listId, card, item: { cardId: card._id, companyId: t.tenant.companyId, teamId: t.tenant.teamId } };
+  },
+  calls: async (api, { listId, card, item }, t) => {
+    await api('PATCH', `/api/v1/cards/${card._id}`, { name: 'n' });
+    await api('PATCH', `/api/v1/cards/${card._id}/position`, { position: 'top' });
+    await api('PATCH', `/api/v1/cards/${card._id}/archive`);
+    await api('PATCH', `/api/v1/cards/${card._id}/unarchive`);
+    await api('GET', `/api/v1/lists/${listId}/cards`);
+    await api('GET', `/api/v1/cards/${card._id}/company-team`);
+    await api('PATCH', '/api/v1/cards/archived', { cardIds: [card._id], status: false });
+    await api('PATCH', '/api/v1/cards/update-multi-team', { cards: [{ ...item, update: { name: 'm' } }] });
+    await api('PATCH', '/api/v1/cards/archived-multi-team', { cards: [item], status: false });
+    await api('POST', `/v2/cards/${card._id}/members`, { members: [t.tenant.userId] });
+  },
+  expected: [
+    ['PATCH /api/v1/cards/:cardId', 'low'],
+    ['PATCH /api/v1/cards/:cardId/position', 'low'],
+    ['PATCH /api/v1/cards/:cardId/archive', 'low'],
+    ['PATCH /api/v1/cards/:cardId/unarchive', 'low'],
+    ['GET /api/v1/lists/:listId/cards', 'very-low'],
+    ['GET /api/v1/cards/:cardId/company-team', 'very-low'],
+    ['PATCH /api/v1/cards/archived', 'medium'],
+    ['PATCH /api/v1/cards/update-multi-team', 'high'],
+    ['PATCH /api/v1/cards/archived-multi-team', 'high'],
+    ['POST /v2/cards/:cardId/members', 'low'],
+  ],
 });

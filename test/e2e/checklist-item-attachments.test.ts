@@ -1,46 +1,29 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Value from 'typebox/value';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { ChecklistItem } from '../../src/schemas/checklists.ts';
 import { Attachment } from '../../src/schemas/records.ts';
-import { addMember, addTeam, type MemberFixture, multipart, seedBoard } from '../support/fixtures.ts';
-import { apiClient, bearer, buildTestApp, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { buildChecklistApp, type ChecklistWorld } from '../support/checklist-world.ts';
+import { multipart, storedFiles } from '../support/fixtures.ts';
+import { type Api, apiClient, bearer, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { tiersOf } from '../support/tiers.ts';
 
 const NOBODY = 'ffffffffffffffffffffffff';
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
-}
 
 for (const engine of ENGINES) {
   describe(`attachments on checklist items [${engine}]`, () => {
     let t: TestApp;
     const limiter = recordingLimiter();
-    let api: ReturnType<typeof apiClient>;
-    let listId: string;
-    let stranger: MemberFixture;
-    let other: BootstrapResult;
+    let api: Api;
+    let w: ChecklistWorld;
     const content = Buffer.from('item evidence\n'.repeat(100));
 
-    before(async () => {
-      t = await buildTestApp(engine, { rateLimiter: limiter, config: { maxUploadBytes: 16 * 1024 } });
-      api = apiClient(t, t.tenant.apiKey);
-      listId = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
-      stranger = await addMember(t.services, { companyId: t.tenant.companyId, email: 'stranger@acme.test' });
-      await addTeam(t.services, t.tenant.companyId, 'Elsewhere', [stranger.userId]);
-      other = await bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina' });
-    });
+    before(async () => ({ t, api, w } = await buildChecklistApp(engine, { rateLimiter: limiter, config: { maxUploadBytes: 16 * 1024 } })));
     after(() => t.dispose());
 
     /** A card with one checklist holding one item. */
     async function setup() {
-      const cardId = (await api('POST', '/api/v1/cards', { list: listId, name: 'Card' })).json().card._id as string;
+      const cardId = (await api('POST', '/api/v1/cards', { list: w.listId, name: 'Card' })).json().card._id as string;
       const checklistId = (await api('POST', `/api/v1/cards/${cardId}/checklists`, { name: 'Todo' })).json().checklist._id as string;
       const itemId = (await api('POST', `/api/v1/checklists/${checklistId}/items`, { name: 'Item' })).json().checklistItem._id as string;
       return { cardId, checklistId, itemId };
@@ -186,9 +169,9 @@ for (const engine of ENGINES) {
     it("another company's or team's caller gets 404 on upload, rename and delete; no file is stored and nothing changes", async () => {
       const ids = await setup();
       const { attachment } = (await upload(ids.itemId)).json();
-      const files = filesUnder(t.config.uploadDir).length;
+      const files = storedFiles(t.config.uploadDir).length;
       const before = { rows: await attachmentRows(ids.cardId), versions: await versions(ids) };
-      for (const key of [other.apiKey, stranger.apiKey]) {
+      for (const key of [w.other.apiKey, w.stranger.apiKey]) {
         const client = apiClient(t, key);
         assert.equal((await upload(ids.itemId, {}, key)).statusCode, 404);
         assert.equal((await client('POST', `/api/v1/checklist-items/${ids.itemId}/attachments`, { url: 'https://example.com/x' })).statusCode, 404);
@@ -198,10 +181,10 @@ for (const engine of ENGINES) {
       }
       assert.equal((await upload(ids.itemId, {}, t.tenant.apiKey)).statusCode, 201, 'the owner still can');
       assert.equal(
-        (await api('PATCH', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}?companyId=${other.companyId}`, { name: 'x' })).statusCode,
+        (await api('PATCH', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}?companyId=${w.other.companyId}`, { name: 'x' })).statusCode,
         404,
       );
-      assert.equal(filesUnder(t.config.uploadDir).length, files + 1);
+      assert.equal(storedFiles(t.config.uploadDir).length, files + 1);
       const rows = await attachmentRows(ids.cardId);
       assert.deepEqual(rows.filter((r) => r.id === attachment._id), before.rows);
     });
@@ -209,7 +192,7 @@ for (const engine of ENGINES) {
     it('answers 400 for malformed ids, bad names, bad forms and links; 415 for other types; 413 for big files', async () => {
       const ids = await setup();
       const { attachment } = (await upload(ids.itemId)).json();
-      const files = filesUnder(t.config.uploadDir).length;
+      const files = storedFiles(t.config.uploadDir).length;
       const before = await attachmentRows(ids.cardId);
       for (const [method, url, body] of [
         ['POST', '/api/v1/checklist-items/x/attachments', { url: 'https://example.com' }],
@@ -234,18 +217,21 @@ for (const engine of ENGINES) {
       const big = await upload(ids.itemId, {}, t.tenant.apiKey, Buffer.alloc(17 * 1024, 1));
       assert.equal(big.statusCode, 413);
       assert.equal(big.json().code, 'payload_too_large');
-      assert.equal(filesUnder(t.config.uploadDir).length, files);
+      assert.equal(storedFiles(t.config.uploadDir).length, files);
       assert.deepEqual(await attachmentRows(ids.cardId), before);
     });
 
     it('counts each item attachment operation under its route template and contract tier', async () => {
       const ids = await setup();
-      const from = limiter.seen.length;
-      const { attachment } = (await upload(ids.itemId)).json();
-      await api('PATCH', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}`, { name: 'n' });
-      await api('DELETE', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}`);
+      const tiers = await tiersOf(limiter, api, async (api) => {
+        const uploaded = await upload(ids.itemId);
+        assert.equal(uploaded.statusCode, 201, uploaded.body);
+        const { attachment } = uploaded.json();
+        await api('PATCH', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}`, { name: 'n' });
+        await api('DELETE', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}`);
+      });
       assert.deepEqual(
-        limiter.seen.slice(from).map((r) => [r.route, r.tier]),
+        tiers,
         [
           ['POST /api/v1/checklist-items/:itemId/attachments', 'medium'],
           ['PATCH /api/v1/checklist-items/:itemId/attachments/:attachmentId', 'low'],

@@ -4,12 +4,12 @@ import Value from 'typebox/value';
 import { MAX_ITEMS_PER_CHECKLIST } from '../../src/domain/checklists/limits.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import { Checklist, ChecklistItem } from '../../src/schemas/checklists.ts';
-import { type ChecklistWorld, checklistWorld } from '../support/checklist-world.ts';
-import { apiClient, buildTestApp, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { buildChecklistApp, cardIn, type ChecklistWorld, checklistRows } from '../support/checklist-world.ts';
+import { type Api, apiClient, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { tiersOf } from '../support/tiers.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const NOBODY = 'ffffffffffffffffffffffff';
-type Api = ReturnType<typeof apiClient>;
 
 for (const engine of ENGINES) {
   describe(`checklist items [${engine}]`, () => {
@@ -18,18 +18,10 @@ for (const engine of ENGINES) {
     let api: Api;
     let w: ChecklistWorld;
 
-    before(async () => {
-      t = await buildTestApp(engine, { rateLimiter: limiter });
-      api = apiClient(t, t.tenant.apiKey);
-      w = await checklistWorld(t);
-    });
+    before(async () => ({ t, api, w } = await buildChecklistApp(engine, { rateLimiter: limiter })));
     after(() => t.dispose());
 
-    async function newCard(list = w.listId, key = t.tenant.apiKey): Promise<string> {
-      const res = await apiClient(t, key)('POST', '/api/v1/cards', { list, name: 'Card' });
-      assert.equal(res.statusCode, 201, res.body);
-      return res.json().card._id;
-    }
+    const newCard = (list = w.listId, key = t.tenant.apiKey) => cardIn(t, list, key);
     async function newChecklist(cardId: string, key = t.tenant.apiKey): Promise<string> {
       const res = await apiClient(t, key)('POST', `/api/v1/cards/${cardId}/checklists`, { name: 'Todo' });
       assert.equal(res.statusCode, 201, res.body);
@@ -53,18 +45,7 @@ for (const engine of ENGINES) {
         item: itemId ? (await db.selectFrom('checklist_items').select('version').where('id', '=', itemId).executeTakeFirstOrThrow()).version : undefined,
       };
     }
-    async function snapshot(cardId: string) {
-      const db = t.services.db;
-      const items = await db.selectFrom('checklist_items').selectAll().where('card_id', '=', cardId).orderBy('id').execute();
-      return {
-        card: await db.selectFrom('cards').select(['version', 'updated_at']).where('id', '=', cardId).executeTakeFirstOrThrow(),
-        checklists: await db.selectFrom('checklists').selectAll().where('card_id', '=', cardId).orderBy('id').execute(),
-        items,
-        members: items.length
-          ? await db.selectFrom('checklist_item_members').select(['item_id', 'user_id']).where('item_id', 'in', items.map((i) => i.id)).orderBy('item_id').orderBy('user_id').execute()
-          : [],
-      };
-    }
+    const snapshot = (cardId: string) => checklistRows(t, cardId);
     async function order(checklistId: string): Promise<string[]> {
       const res = await api('GET', `/api/v1/checklists/${checklistId}/items?limit=200`);
       assert.equal(res.statusCode, 200, res.body);
@@ -494,22 +475,20 @@ for (const engine of ENGINES) {
     it('counts each item operation under its route template and contract tier', async () => {
       const { cardId, checklistId } = await setup();
       const target = await newChecklist(cardId);
-      const from = limiter.seen.length;
-      const item = await newItem(checklistId);
-      const calls: [string, string, unknown?][] = [
-        ['GET', `/api/v1/checklists/${checklistId}/items`],
-        ['GET', `/api/v1/checklist-items/${item._id}`],
-        ['PATCH', `/api/v1/checklist-items/${item._id}`, { name: 'n' }],
-        ['PATCH', `/api/v1/checklist-items/${item._id}/date`, { date: null }],
-        ['PATCH', `/api/v1/checklist-items/${item._id}/complete`],
-        ['PATCH', `/api/v1/checklist-items/${item._id}/position`, { position: 0, checklist: target }],
-        ['POST', `/api/v1/checklist-items/${item._id}/members`, { members: [w.mate.userId] }],
-        ['POST', `/api/v1/checklist-items/${item._id}/copy`, { checklist: checklistId }],
-        ['DELETE', `/api/v1/checklist-items/${item._id}`],
-      ];
-      for (const [method, url, body] of calls) assert.ok((await api(method as 'GET', url, body)).statusCode < 300, `${method} ${url}`);
+      const tiers = await tiersOf(limiter, api, async (api) => {
+        const item = await newItem(checklistId);
+        await api('GET', `/api/v1/checklists/${checklistId}/items`);
+        await api('GET', `/api/v1/checklist-items/${item._id}`);
+        await api('PATCH', `/api/v1/checklist-items/${item._id}`, { name: 'n' });
+        await api('PATCH', `/api/v1/checklist-items/${item._id}/date`, { date: null });
+        await api('PATCH', `/api/v1/checklist-items/${item._id}/complete`);
+        await api('PATCH', `/api/v1/checklist-items/${item._id}/position`, { position: 0, checklist: target });
+        await api('POST', `/api/v1/checklist-items/${item._id}/members`, { members: [w.mate.userId] });
+        await api('POST', `/api/v1/checklist-items/${item._id}/copy`, { checklist: checklistId });
+        await api('DELETE', `/api/v1/checklist-items/${item._id}`);
+      });
       assert.deepEqual(
-        limiter.seen.slice(from).map((r) => [r.route, r.tier]),
+        tiers,
         [
           ['POST /api/v1/checklists/:checklistId/items', 'medium'],
           ['GET /api/v1/checklists/:checklistId/items', 'very-low'],

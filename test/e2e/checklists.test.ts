@@ -3,8 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import Value from 'typebox/value';
 import { Checklist } from '../../src/schemas/checklists.ts';
 import { Card } from '../../src/schemas/records.ts';
-import { type ChecklistWorld, checklistWorld } from '../support/checklist-world.ts';
-import { apiClient, buildTestApp, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { buildChecklistApp, cardIn, type ChecklistWorld, checklistRows } from '../support/checklist-world.ts';
+import { type Api, apiClient, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { tiersOf } from '../support/tiers.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const NOBODY = 'ffffffffffffffffffffffff';
@@ -13,21 +14,13 @@ for (const engine of ENGINES) {
   describe(`checklists [${engine}]`, () => {
     let t: TestApp;
     const limiter = recordingLimiter();
-    let api: ReturnType<typeof apiClient>;
+    let api: Api;
     let w: ChecklistWorld;
 
-    before(async () => {
-      t = await buildTestApp(engine, { rateLimiter: limiter });
-      api = apiClient(t, t.tenant.apiKey);
-      w = await checklistWorld(t);
-    });
+    before(async () => ({ t, api, w } = await buildChecklistApp(engine, { rateLimiter: limiter })));
     after(() => t.dispose());
 
-    async function newCard(list = w.listId, key = t.tenant.apiKey): Promise<string> {
-      const res = await apiClient(t, key)('POST', '/api/v1/cards', { list, name: 'Card' });
-      assert.equal(res.statusCode, 201, res.body);
-      return res.json().card._id;
-    }
+    const newCard = (list = w.listId, key = t.tenant.apiKey) => cardIn(t, list, key);
     async function newChecklist(cardId: string, name = 'Todo', body: Record<string, unknown> = {}) {
       const res = await api('POST', `/api/v1/cards/${cardId}/checklists`, { name, ...body });
       assert.equal(res.statusCode, 201, res.body);
@@ -46,16 +39,7 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 200);
       return res.json().card;
     }
-    /** Everything the checklist operations could change on a card, read straight from the tables. */
-    async function snapshot(cardId: string) {
-      const db = t.services.db;
-      const checklists = await db.selectFrom('checklists').selectAll().where('card_id', '=', cardId).orderBy('id').execute();
-      const items = await db.selectFrom('checklist_items').selectAll().where('card_id', '=', cardId).orderBy('id').execute();
-      const members = items.length
-        ? await db.selectFrom('checklist_item_members').select(['item_id', 'user_id']).where('item_id', 'in', items.map((i) => i.id)).orderBy('item_id').orderBy('user_id').execute()
-        : [];
-      return { card: await card(cardId), checklists, items, members };
-    }
+    const snapshot = (cardId: string) => checklistRows(t, cardId);
 
     it('creates a checklist: 201 {message, checklist}, empty, at the bottom by default; the card records the change', async () => {
       const cardId = await newCard();
@@ -350,15 +334,16 @@ for (const engine of ENGINES) {
 
     it('counts each checklist operation under its route template and contract tier', async () => {
       const cardId = await newCard();
-      const from = limiter.seen.length;
-      const checklist = await newChecklist(cardId);
-      await api('GET', `/api/v1/cards/${cardId}/checklists`);
-      await api('PATCH', `/api/v1/checklists/${checklist._id}`, { name: 'n' });
-      await api('PATCH', `/api/v1/checklists/${checklist._id}/position`, { position: 0 });
-      await api('POST', `/api/v1/checklists/${checklist._id}/copy`, { card: cardId });
-      await api('DELETE', `/api/v1/checklists/${checklist._id}`);
+      const tiers = await tiersOf(limiter, api, async (api) => {
+        const checklist = await newChecklist(cardId);
+        await api('GET', `/api/v1/cards/${cardId}/checklists`);
+        await api('PATCH', `/api/v1/checklists/${checklist._id}`, { name: 'n' });
+        await api('PATCH', `/api/v1/checklists/${checklist._id}/position`, { position: 0 });
+        await api('POST', `/api/v1/checklists/${checklist._id}/copy`, { card: cardId });
+        await api('DELETE', `/api/v1/checklists/${checklist._id}`);
+      });
       assert.deepEqual(
-        limiter.seen.slice(from).map((r) => [r.route, r.tier]),
+        tiers,
         [
           ['POST /api/v1/cards/:cardId/checklists', 'medium'],
           ['GET /api/v1/cards/:cardId/checklists', 'very-low'],

@@ -3,45 +3,22 @@
  * then authenticate against the app built on that same database.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { createSchema, dropSchema, type Engine, openStorage } from '../../src/storage/dialect.ts';
+import { type CommandRun, ROOT, runCommand, runTaskboard } from '../support/cli.ts';
 import { bearer, ENGINES, POSTGRES_URL, requirePostgres, testConfig } from '../support/harness.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+/** `taskboard <args>` against the database at `databaseUrl`. */
+function taskboard(args: string[], databaseUrl: string): Promise<CommandRun> {
+  return runTaskboard(args, { DATABASE_URL: databaseUrl });
 }
 
-function run(command: string, args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<Run> {
-  const childEnv: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: 'silent', ...env };
-  delete childEnv.TASKBOARD_DEBUG;
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** `taskboard <args>` through the entry point, the way npm start and npm run migrate do it. */
-function taskboard(args: string[], databaseUrl: string): Promise<Run> {
-  return run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { DATABASE_URL: databaseUrl });
-}
-
-function assertCleanFailure(result: Run, code: number, pattern: RegExp) {
+function assertCleanFailure(result: CommandRun, code: number, pattern: RegExp) {
   assert.equal(result.code, code, `exit ${result.code}; stderr: ${result.stderr}`);
   assert.equal(result.stdout, '');
   assert.match(result.stderr, pattern);
@@ -49,7 +26,7 @@ function assertCleanFailure(result: Run, code: number, pattern: RegExp) {
   assert.doesNotMatch(result.stderr, /\n\s+at /, 'stack trace on stderr');
 }
 
-function json<T>(result: Run): T {
+function json<T>(result: CommandRun): T {
   assert.equal(result.code, 0, `exit ${result.code}; stderr: ${result.stderr}`);
   return JSON.parse(result.stdout) as T;
 }
@@ -181,7 +158,7 @@ describe('taskboard command: usage and configuration errors', () => {
 
   it('exits 2 for a configuration error', async () => {
     assertCleanFailure(await taskboard(['migrate'], 'mysql://localhost/db'), 2, /DATABASE_URL/);
-    const badPort = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'migrate'], { DATABASE_URL: url, PORT: 'eighty' });
+    const badPort = await runTaskboard(['migrate'], { DATABASE_URL: url, PORT: 'eighty' });
     assertCleanFailure(badPort, 2, /PORT/);
   });
 
@@ -190,7 +167,7 @@ describe('taskboard command: usage and configuration errors', () => {
   });
 
   it('runs as bin/taskboard from any directory', async () => {
-    const result = await run(join(ROOT, 'bin/taskboard'), ['--help'], {}, dir);
+    const result = await runCommand(join(ROOT, 'bin/taskboard'), ['--help'], {}, dir);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /Usage: taskboard/);
     for (const command of ['bootstrap', 'keys create', 'migrate', 'serve']) assert.match(result.stdout, new RegExp(command));

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Value from 'typebox/value';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { Comment, Discussion } from '../../src/schemas/comments.ts';
 import { Card } from '../../src/schemas/records.ts';
-import { addMember, addTeam, type MemberFixture, seedBoard } from '../support/fixtures.ts';
-import { apiClient, buildTestApp, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { type CardTeam, cardTeam, storedConversation } from '../support/card-team.ts';
+import { seedBoard } from '../support/fixtures.ts';
+import { type Api, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { describeTiers } from '../support/tiers.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-type Api = ReturnType<typeof apiClient>;
 interface CommentRecord {
   _id: string;
   content: string;
@@ -25,36 +25,16 @@ interface CommentRecord {
 for (const engine of ENGINES) {
   describe(`comments and discussions over HTTP [${engine}]`, () => {
     let t: TestApp;
-    let owner: Api;
-    let alice: MemberFixture;
-    let bob: MemberFixture;
-    let aliceApi: Api;
-    let bobApi: Api;
-    let outsiderApi: Api;
-    let other: BootstrapResult;
-    let otherApi: Api;
-    let listId: string;
+    let w: CardTeam;
 
     before(async () => {
       t = await buildTestApp(engine);
-      const { companyId, teamId } = t.tenant;
-      alice = await addMember(t.services, { companyId, teamIds: [teamId], email: 'alice@acme.test', fullName: 'Alice Author' });
-      bob = await addMember(t.services, { companyId, teamIds: [teamId], email: 'bob@acme.test', fullName: 'Bob Builder' });
-      // same company, another team: the card's team is out of its reach
-      const outsider = await addMember(t.services, { companyId, email: 'out@acme.test' });
-      await addTeam(t.services, companyId, 'Elsewhere', [outsider.userId]);
-      other = await bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina Globex' });
-      owner = apiClient(t, t.tenant.apiKey);
-      aliceApi = apiClient(t, alice.apiKey);
-      bobApi = apiClient(t, bob.apiKey);
-      outsiderApi = apiClient(t, outsider.apiKey);
-      otherApi = apiClient(t, other.apiKey);
-      listId = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
+      w = await cardTeam(t);
     });
     after(() => t.dispose());
 
     async function newCard(): Promise<string> {
-      const res = await owner('POST', '/api/v1/cards', { list: listId, name: 'Discussed' });
+      const res = await w.owner('POST', '/api/v1/cards', { list: w.listId, name: 'Discussed' });
       assert.equal(res.statusCode, 201, res.body);
       return res.json().card._id;
     }
@@ -70,21 +50,12 @@ for (const engine of ENGINES) {
     }
     const cardVersion = async (cardId: string) =>
       (await t.services.db.selectFrom('cards').select(['version', 'updated_at']).where('id', '=', cardId).executeTakeFirstOrThrow());
-    /** Everything of the card's conversation as stored, to show that a refused request changed nothing. */
-    async function conversation(cardId: string) {
-      const db = t.services.db;
-      return {
-        card: await cardVersion(cardId),
-        comments: await db.selectFrom('comments').selectAll().where('card_id', '=', cardId).orderBy('id').execute(),
-        discussions: await db.selectFrom('discussions').selectAll().where('card_id', '=', cardId).orderBy('id').execute(),
-        cheers: await db.selectFrom('cheers').selectAll().where('card_id', '=', cardId).orderBy('id').execute(),
-      };
-    }
+    const conversation = (cardId: string) => storedConversation(t, cardId);
 
     it('Create Comment answers 201 {message, comment}; the card lists it and its __v and updatedAt move', async () => {
       const cardId = await newCard();
       const before = await cardVersion(cardId);
-      const res = await aliceApi('POST', `/api/v1/cards/${cardId}/comments?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`, {
+      const res = await w.alice.api('POST', `/api/v1/cards/${cardId}/comments?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`, {
         content: '  Looks good to me  ',
       });
       assert.equal(res.statusCode, 201, res.body);
@@ -93,7 +64,7 @@ for (const engine of ENGINES) {
       assert.ok(Value.Check(Comment, body.comment), JSON.stringify([...Value.Errors(Comment, body.comment)].slice(0, 3)));
       const created = body.comment;
       assert.equal(created.content, 'Looks good to me');
-      assert.deepEqual(created.creator, { _id: alice.userId, fullName: 'Alice Author', photoUrl: '' });
+      assert.deepEqual(created.creator, { _id: w.alice.userId, fullName: 'Alice Author', photoUrl: '' });
       assert.equal(created.card, cardId);
       assert.equal(created.company, t.tenant.companyId);
       assert.equal(created.team, t.tenant.teamId);
@@ -106,7 +77,7 @@ for (const engine of ENGINES) {
       const after = await cardVersion(cardId);
       assert.equal(after.version, before.version + 1);
       assert.ok(after.updated_at >= before.updated_at);
-      const card = (await owner('GET', `/api/v1/cards/${cardId}`)).json().card;
+      const card = (await w.owner('GET', `/api/v1/cards/${cardId}`)).json().card;
       assert.ok(Value.Check(Card, card));
       assert.deepEqual(card.comments, [created._id]);
     });
@@ -114,15 +85,15 @@ for (const engine of ENGINES) {
     it('Get Comments pages oldest first, in card.comments order, each comment with its discussions and cheers', async () => {
       const cardId = await newCard();
       const made: CommentRecord[] = [];
-      for (const [i, api] of [owner, aliceApi, bobApi, aliceApi, owner].entries()) made.push(await comment(api, cardId, `comment ${i}`));
-      const r1 = await reply(bobApi, made[1]!._id, 'first reply');
-      const r2 = await reply(aliceApi, made[1]!._id, 'second reply');
-      const cheer = (await bobApi('POST', `/api/v1/comments/${made[1]!._id}/cheers`, { content: '👍' })).json().cheer;
+      for (const [i, api] of [w.owner, w.alice.api, w.bob.api, w.alice.api, w.owner].entries()) made.push(await comment(api, cardId, `comment ${i}`));
+      const r1 = await reply(w.bob.api, made[1]!._id, 'first reply');
+      const r2 = await reply(w.alice.api, made[1]!._id, 'second reply');
+      const cheer = (await w.bob.api('POST', `/api/v1/comments/${made[1]!._id}/cheers`, { content: '👍' })).json().cheer;
 
       const pages: { comments: CommentRecord[]; nextCursor: string | null }[] = [];
       let cursor: string | null = null;
       do {
-        const res = await owner('GET', `/api/v1/cards/${cardId}/comments?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        const res = await w.owner('GET', `/api/v1/cards/${cardId}/comments?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
         assert.equal(res.statusCode, 200, res.body);
         const body = res.json();
         assert.equal(typeof body.message, 'string');
@@ -134,7 +105,7 @@ for (const engine of ENGINES) {
       assert.equal(pages.at(-1)?.nextCursor, null);
       const all = pages.flatMap((p) => p.comments);
       assert.deepEqual(all.map((c) => c.content), ['comment 0', 'comment 1', 'comment 2', 'comment 3', 'comment 4']);
-      const card = (await owner('GET', `/api/v1/cards/${cardId}`)).json().card;
+      const card = (await w.owner('GET', `/api/v1/cards/${cardId}`)).json().card;
       assert.deepEqual(all.map((c) => c._id), card.comments);
 
       const discussed = all[1]!;
@@ -145,39 +116,39 @@ for (const engine of ENGINES) {
       assert.deepEqual(all[0]!.discussions, []);
 
       // the whole card in one page by default, and an exact page size answers no cursor
-      const whole = (await owner('GET', `/api/v1/cards/${cardId}/comments`)).json();
+      const whole = (await w.owner('GET', `/api/v1/cards/${cardId}/comments`)).json();
       assert.deepEqual(whole.comments, all);
       assert.equal(whole.nextCursor, null);
-      assert.equal((await owner('GET', `/api/v1/cards/${cardId}/comments?limit=5`)).json().nextCursor, null);
-      const empty = (await owner('GET', `/api/v1/cards/${await newCard()}/comments`)).json();
+      assert.equal((await w.owner('GET', `/api/v1/cards/${cardId}/comments?limit=5`)).json().nextCursor, null);
+      const empty = (await w.owner('GET', `/api/v1/cards/${await newCard()}/comments`)).json();
       assert.deepEqual([empty.comments, empty.nextCursor], [[], null]);
     });
 
     it('Get Comments answers at most 50 by default and at most 200 when asked', async () => {
       const cardId = await newCard();
-      for (let i = 0; i < 51; i++) await comment(owner, cardId, `c${i}`);
-      const first = (await owner('GET', `/api/v1/cards/${cardId}/comments`)).json();
+      for (let i = 0; i < 51; i++) await comment(w.owner, cardId, `c${i}`);
+      const first = (await w.owner('GET', `/api/v1/cards/${cardId}/comments`)).json();
       assert.equal(first.comments.length, 50);
       assert.equal(typeof first.nextCursor, 'string');
-      const rest = (await owner('GET', `/api/v1/cards/${cardId}/comments?cursor=${first.nextCursor}`)).json();
+      const rest = (await w.owner('GET', `/api/v1/cards/${cardId}/comments?cursor=${first.nextCursor}`)).json();
       assert.deepEqual(rest.comments.map((c: CommentRecord) => c.content), ['c50']);
       assert.equal(rest.nextCursor, null);
-      assert.equal((await owner('GET', `/api/v1/cards/${cardId}/comments?limit=200`)).json().comments.length, 51);
-      assert.equal((await owner('GET', `/api/v1/cards/${cardId}/comments?limit=201`)).statusCode, 400);
+      assert.equal((await w.owner('GET', `/api/v1/cards/${cardId}/comments?limit=200`)).json().comments.length, 51);
+      assert.equal((await w.owner('GET', `/api/v1/cards/${cardId}/comments?limit=201`)).statusCode, 400);
     });
 
     it('Update Comment: the author only; __v and updatedAt of the comment and the card move', async () => {
       const cardId = await newCard();
-      const created = await comment(aliceApi, cardId, 'draft');
+      const created = await comment(w.alice.api, cardId, 'draft');
       const before = await conversation(cardId);
-      for (const api of [bobApi, owner]) {
+      for (const api of [w.bob.api, w.owner]) {
         const refused = await api('PATCH', `/api/v1/comments/${created._id}`, { content: 'not mine' });
         assert.equal(refused.statusCode, 403, refused.body);
         assert.equal(refused.json().code, 'forbidden');
       }
       assert.deepEqual(await conversation(cardId), before, 'a refused edit changes nothing');
 
-      const res = await aliceApi('PATCH', `/api/v1/comments/${created._id}?teamId=${t.tenant.teamId}`, { content: ' final words ' });
+      const res = await w.alice.api('PATCH', `/api/v1/comments/${created._id}?teamId=${t.tenant.teamId}`, { content: ' final words ' });
       assert.equal(res.statusCode, 200, res.body);
       const updated = res.json().comment;
       assert.ok(Value.Check(Comment, updated));
@@ -190,21 +161,21 @@ for (const engine of ENGINES) {
 
     it('Delete Comment: the author or a company owner/admin; replies and cheers go, and it leaves card.comments', async () => {
       const cardId = await newCard();
-      const keep = await comment(owner, cardId, 'stays');
-      const doomed = await comment(aliceApi, cardId, 'goes');
-      const own = await comment(bobApi, cardId, 'mine to delete');
-      const answer = await reply(bobApi, doomed._id, 'a reply');
-      assert.equal((await aliceApi('POST', `/api/v1/discussions/${answer._id}/cheers`, { content: '🎉' })).statusCode, 201);
-      assert.equal((await bobApi('POST', `/api/v1/comments/${doomed._id}/cheers`, { content: '👀' })).statusCode, 201);
-      const cardCheer = (await bobApi('POST', `/api/v1/cards/${cardId}/cheers`, { content: '🚀' })).json().cheer;
+      const keep = await comment(w.owner, cardId, 'stays');
+      const doomed = await comment(w.alice.api, cardId, 'goes');
+      const own = await comment(w.bob.api, cardId, 'mine to delete');
+      const answer = await reply(w.bob.api, doomed._id, 'a reply');
+      assert.equal((await w.alice.api('POST', `/api/v1/discussions/${answer._id}/cheers`, { content: '🎉' })).statusCode, 201);
+      assert.equal((await w.bob.api('POST', `/api/v1/comments/${doomed._id}/cheers`, { content: '👀' })).statusCode, 201);
+      const cardCheer = (await w.bob.api('POST', `/api/v1/cards/${cardId}/cheers`, { content: '🚀' })).json().cheer;
 
       const before = await conversation(cardId);
-      const refused = await bobApi('DELETE', `/api/v1/comments/${doomed._id}`);
+      const refused = await w.bob.api('DELETE', `/api/v1/comments/${doomed._id}`);
       assert.equal(refused.statusCode, 403);
       assert.equal(refused.json().code, 'forbidden');
       assert.deepEqual(await conversation(cardId), before);
 
-      const res = await owner('DELETE', `/api/v1/comments/${doomed._id}`);
+      const res = await w.owner('DELETE', `/api/v1/comments/${doomed._id}`);
       assert.equal(res.statusCode, 200, res.body);
       const deleted = res.json().comment;
       assert.ok(Value.Check(Comment, deleted));
@@ -218,51 +189,51 @@ for (const engine of ENGINES) {
       assert.deepEqual(afterDelete.cheers.map((c) => c.id), [cardCheer._id], 'only the cheer on the card is left');
       assert.equal(afterDelete.card.version, before.card.version + 1);
 
-      const byAuthor = await bobApi('DELETE', `/api/v1/comments/${own._id}`);
+      const byAuthor = await w.bob.api('DELETE', `/api/v1/comments/${own._id}`);
       assert.equal(byAuthor.statusCode, 200, byAuthor.body);
-      const card = (await owner('GET', `/api/v1/cards/${cardId}`)).json().card;
+      const card = (await w.owner('GET', `/api/v1/cards/${cardId}`)).json().card;
       assert.deepEqual(card.comments, [keep._id]);
-      assert.equal((await owner('DELETE', `/api/v1/comments/${doomed._id}`)).statusCode, 404, 'gone is gone');
-      assert.equal((await owner('PATCH', `/api/v1/comments/${doomed._id}`, { content: 'x' })).statusCode, 404);
-      assert.equal((await owner('POST', `/api/v1/comments/${doomed._id}/discussions`, { content: 'x' })).statusCode, 404);
-      assert.equal((await owner('PATCH', `/api/v1/discussions/${answer._id}`, { content: 'x' })).statusCode, 404);
+      assert.equal((await w.owner('DELETE', `/api/v1/comments/${doomed._id}`)).statusCode, 404, 'gone is gone');
+      assert.equal((await w.owner('PATCH', `/api/v1/comments/${doomed._id}`, { content: 'x' })).statusCode, 404);
+      assert.equal((await w.owner('POST', `/api/v1/comments/${doomed._id}/discussions`, { content: 'x' })).statusCode, 404);
+      assert.equal((await w.owner('PATCH', `/api/v1/discussions/${answer._id}`, { content: 'x' })).statusCode, 404);
     });
 
     it('Discussions: create (201), update by the author only, delete by the author or an admin; the comment changes with them', async () => {
       const cardId = await newCard();
-      const parent = await comment(owner, cardId, 'question?');
-      const res = await aliceApi('POST', `/api/v1/comments/${parent._id}/discussions?companyId=${t.tenant.companyId}`, { content: ' answer ' });
+      const parent = await comment(w.owner, cardId, 'question?');
+      const res = await w.alice.api('POST', `/api/v1/comments/${parent._id}/discussions?companyId=${t.tenant.companyId}`, { content: ' answer ' });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(typeof res.json().message, 'string');
       const created = res.json().discussion;
       assert.ok(Value.Check(Discussion, created), JSON.stringify([...Value.Errors(Discussion, created)].slice(0, 3)));
       assert.equal(created.content, 'answer');
-      assert.deepEqual(created.creator, { _id: alice.userId, fullName: 'Alice Author', photoUrl: '' });
+      assert.deepEqual(created.creator, { _id: w.alice.userId, fullName: 'Alice Author', photoUrl: '' });
       assert.deepEqual([created.comment, created.card, created.company, created.team], [parent._id, cardId, t.tenant.companyId, t.tenant.teamId]);
       assert.deepEqual(created.cheers, []);
       assert.equal(created.__v, 0);
       assert.equal(created.createdAt, created.updatedAt);
 
       const before = await conversation(cardId);
-      for (const api of [bobApi, owner]) assert.equal((await api('PATCH', `/api/v1/discussions/${created._id}`, { content: 'no' })).statusCode, 403);
-      assert.equal((await bobApi('DELETE', `/api/v1/discussions/${created._id}`)).statusCode, 403);
+      for (const api of [w.bob.api, w.owner]) assert.equal((await api('PATCH', `/api/v1/discussions/${created._id}`, { content: 'no' })).statusCode, 403);
+      assert.equal((await w.bob.api('DELETE', `/api/v1/discussions/${created._id}`)).statusCode, 403);
       assert.deepEqual(await conversation(cardId), before);
 
-      const edited = await aliceApi('PATCH', `/api/v1/discussions/${created._id}`, { content: 'better answer' });
+      const edited = await w.alice.api('PATCH', `/api/v1/discussions/${created._id}`, { content: 'better answer' });
       assert.equal(edited.statusCode, 200, edited.body);
       assert.ok(Value.Check(Discussion, edited.json().discussion));
       assert.equal(edited.json().discussion.content, 'better answer');
       assert.equal(edited.json().discussion.__v, 1);
 
-      const second = await reply(bobApi, parent._id, 'me too');
-      const removed = await owner('DELETE', `/api/v1/discussions/${second._id}`);
+      const second = await reply(w.bob.api, parent._id, 'me too');
+      const removed = await w.owner('DELETE', `/api/v1/discussions/${second._id}`);
       assert.equal(removed.statusCode, 200, removed.body);
       assert.equal(removed.json().discussion._id, second._id);
       assert.equal(removed.json().discussion.content, 'me too');
-      const byAuthor = await aliceApi('DELETE', `/api/v1/discussions/${created._id}`);
+      const byAuthor = await w.alice.api('DELETE', `/api/v1/discussions/${created._id}`);
       assert.equal(byAuthor.statusCode, 200);
 
-      const [stored] = (await owner('GET', `/api/v1/cards/${cardId}/comments`)).json().comments;
+      const [stored] = (await w.owner('GET', `/api/v1/cards/${cardId}/comments`)).json().comments;
       assert.deepEqual(stored.discussions, []);
       // created, edited, second created, second deleted, first deleted: five changes of the comment
       assert.equal(stored.__v, 5);
@@ -271,11 +242,11 @@ for (const engine of ENGINES) {
 
     it("is a 404 for another company's key, another team's member, a mismatching scope or an unknown id, and changes nothing", async () => {
       const cardId = await newCard();
-      const c = await comment(aliceApi, cardId, 'private');
-      const d = await reply(aliceApi, c._id, 'private reply');
+      const c = await comment(w.alice.api, cardId, 'private');
+      const d = await reply(w.alice.api, c._id, 'private reply');
       const before = await conversation(cardId);
       const cases: [Api, 'GET' | 'POST' | 'PATCH' | 'DELETE', string, unknown?][] = [];
-      for (const api of [otherApi, outsiderApi]) {
+      for (const api of [w.other.api, w.outsider.api]) {
         cases.push(
           [api, 'POST', `/api/v1/cards/${cardId}/comments`, { content: 'x' }],
           [api, 'GET', `/api/v1/cards/${cardId}/comments`],
@@ -286,28 +257,28 @@ for (const engine of ENGINES) {
           [api, 'DELETE', `/api/v1/discussions/${d._id}`],
         );
       }
-      for (const scope of [`companyId=${other.companyId}`, `teamId=${other.teamId}`, `companyId=${t.tenant.companyId}&teamId=${other.teamId}`]) {
+      for (const scope of [`companyId=${w.other.companyId}`, `teamId=${w.other.teamId}`, `companyId=${t.tenant.companyId}&teamId=${w.other.teamId}`]) {
         cases.push(
-          [aliceApi, 'POST', `/api/v1/cards/${cardId}/comments?${scope}`, { content: 'x' }],
-          [aliceApi, 'GET', `/api/v1/cards/${cardId}/comments?${scope}`],
-          [aliceApi, 'PATCH', `/api/v1/comments/${c._id}?${scope}`, { content: 'x' }],
-          [aliceApi, 'DELETE', `/api/v1/comments/${c._id}?${scope}`],
-          [aliceApi, 'POST', `/api/v1/comments/${c._id}/discussions?${scope}`, { content: 'x' }],
-          [aliceApi, 'PATCH', `/api/v1/discussions/${d._id}?${scope}`, { content: 'x' }],
-          [aliceApi, 'DELETE', `/api/v1/discussions/${d._id}?${scope}`],
+          [w.alice.api, 'POST', `/api/v1/cards/${cardId}/comments?${scope}`, { content: 'x' }],
+          [w.alice.api, 'GET', `/api/v1/cards/${cardId}/comments?${scope}`],
+          [w.alice.api, 'PATCH', `/api/v1/comments/${c._id}?${scope}`, { content: 'x' }],
+          [w.alice.api, 'DELETE', `/api/v1/comments/${c._id}?${scope}`],
+          [w.alice.api, 'POST', `/api/v1/comments/${c._id}/discussions?${scope}`, { content: 'x' }],
+          [w.alice.api, 'PATCH', `/api/v1/discussions/${d._id}?${scope}`, { content: 'x' }],
+          [w.alice.api, 'DELETE', `/api/v1/discussions/${d._id}?${scope}`],
         );
       }
       cases.push(
-        [aliceApi, 'POST', `/api/v1/cards/${newId()}/comments`, { content: 'x' }],
-        [aliceApi, 'GET', `/api/v1/cards/${newId()}/comments`],
-        [aliceApi, 'PATCH', `/api/v1/comments/${newId()}`, { content: 'x' }],
-        [aliceApi, 'DELETE', `/api/v1/comments/${newId()}`],
-        [aliceApi, 'POST', `/api/v1/comments/${newId()}/discussions`, { content: 'x' }],
-        [aliceApi, 'PATCH', `/api/v1/discussions/${newId()}`, { content: 'x' }],
-        [aliceApi, 'DELETE', `/api/v1/discussions/${newId()}`],
+        [w.alice.api, 'POST', `/api/v1/cards/${newId()}/comments`, { content: 'x' }],
+        [w.alice.api, 'GET', `/api/v1/cards/${newId()}/comments`],
+        [w.alice.api, 'PATCH', `/api/v1/comments/${newId()}`, { content: 'x' }],
+        [w.alice.api, 'DELETE', `/api/v1/comments/${newId()}`],
+        [w.alice.api, 'POST', `/api/v1/comments/${newId()}/discussions`, { content: 'x' }],
+        [w.alice.api, 'PATCH', `/api/v1/discussions/${newId()}`, { content: 'x' }],
+        [w.alice.api, 'DELETE', `/api/v1/discussions/${newId()}`],
         // a comment id is not a discussion id, nor the other way round
-        [aliceApi, 'PATCH', `/api/v1/discussions/${c._id}`, { content: 'x' }],
-        [aliceApi, 'DELETE', `/api/v1/comments/${d._id}`],
+        [w.alice.api, 'PATCH', `/api/v1/discussions/${c._id}`, { content: 'x' }],
+        [w.alice.api, 'DELETE', `/api/v1/comments/${d._id}`],
       );
       for (const [api, method, url, body] of cases) {
         const res = await api(method, url, body);
@@ -319,8 +290,8 @@ for (const engine of ENGINES) {
 
     it('rejects bad input with 400 validation_failed naming the field, never 5xx, and changes nothing', async () => {
       const cardId = await newCard();
-      const c = await comment(owner, cardId, 'target');
-      const d = await reply(owner, c._id, 'reply');
+      const c = await comment(w.owner, cardId, 'target');
+      const d = await reply(w.owner, c._id, 'reply');
       const before = await conversation(cardId);
       const bodies: [string, unknown, string][] = [
         ['missing content', {}, 'body.content'],
@@ -339,12 +310,12 @@ for (const engine of ENGINES) {
       ];
       for (const [method, url] of writes) {
         for (const [what, body, field] of bodies) {
-          const res = await owner(method, url, body);
+          const res = await w.owner(method, url, body);
           assert.equal(res.statusCode, 400, `${what} ${method} ${url}: ${res.body}`);
           assert.equal(res.json().code, 'validation_failed');
           assert.ok(res.json().details.some((x: { field: string }) => x.field === field), `${what}: ${res.body}`);
         }
-        const array = await owner(method, url, [{ content: 'x' }]);
+        const array = await w.owner(method, url, [{ content: 'x' }]);
         assert.equal(array.statusCode, 400, `array body ${method} ${url}`);
       }
       const malformed: ['GET' | 'POST' | 'PATCH' | 'DELETE', string, unknown?][] = [
@@ -359,7 +330,7 @@ for (const engine of ENGINES) {
         ['DELETE', `/api/v1/comments/${c._id}?board=1`],
       ];
       for (const [method, url, body] of malformed) {
-        const res = await owner(method, url, body);
+        const res = await w.owner(method, url, body);
         assert.equal(res.statusCode, 400, `${method} ${url}: ${res.body}`);
         assert.equal(res.json().code, 'validation_failed');
         assert.ok(res.json().details.length > 0);
@@ -367,7 +338,7 @@ for (const engine of ENGINES) {
       const garbage = Buffer.from('{"createdAt":1}').toString('base64url');
       const wrongShape = Buffer.from(JSON.stringify(['yesterday', c._id])).toString('base64url');
       for (const query of ['limit=0', 'limit=201', 'limit=ten', 'limit=1.5', 'cursor=', 'cursor=%21%21%21', `cursor=${garbage}`, `cursor=${wrongShape}`, 'sort=asc']) {
-        const res = await owner('GET', `/api/v1/cards/${cardId}/comments?${query}`);
+        const res = await w.owner('GET', `/api/v1/cards/${cardId}/comments?${query}`);
         assert.equal(res.statusCode, 400, `${query}: ${res.body}`);
         assert.equal(res.json().code, 'validation_failed');
         assert.ok(res.json().details.length > 0, query);
@@ -382,40 +353,30 @@ for (const engine of ENGINES) {
       assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/cards/${cardId}/comments` })).statusCode, 401);
     });
   });
-
-  describe(`comment and discussion routes and their rate-limit tiers [${engine}]`, () => {
-    let t: TestApp;
-    const limiter = recordingLimiter();
-    before(async () => {
-      t = await buildTestApp(engine, { rateLimiter: limiter });
-    });
-    after(() => t.dispose());
-
-    it('counts each operation under its route template and contract tier', async () => {
-      const api = apiClient(t, t.tenant.apiKey);
-      const listId = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
-      const card = (await api('POST', '/api/v1/cards', { list: listId, name: 'c' })).json().card;
-      limiter.seen.length = 0;
-      const c = (await api('POST', `/api/v1/cards/${card._id}/comments`, { content: 'x' })).json().comment;
-      await api('GET', `/api/v1/cards/${card._id}/comments?limit=10`);
-      await api('PATCH', `/api/v1/comments/${c._id}`, { content: 'y' });
-      const d = (await api('POST', `/api/v1/comments/${c._id}/discussions`, { content: 'x' })).json().discussion;
-      await api('PATCH', `/api/v1/discussions/${d._id}`, { content: 'y' });
-      await api('DELETE', `/api/v1/discussions/${d._id}`);
-      await api('DELETE', `/api/v1/comments/${c._id}`);
-      assert.deepEqual(
-        limiter.seen.map((r) => [r.route, r.tier]),
-        [
-          ['POST /api/v1/cards/:cardId/comments', 'low'],
-          ['GET /api/v1/cards/:cardId/comments', 'very-low'],
-          ['PATCH /api/v1/comments/:commentId', 'low'],
-          ['POST /api/v1/comments/:commentId/discussions', 'low'],
-          ['PATCH /api/v1/discussions/:discussionId', 'low'],
-          ['DELETE /api/v1/discussions/:discussionId', 'low'],
-          ['DELETE /api/v1/comments/:commentId', 'low'],
-        ],
-      );
-      assert.ok(limiter.seen.every((r) => r.apiKeyId === limiter.seen[0]?.apiKeyId));
-    });
-  });
 }
+
+describeTiers('comment and discussion routes', {
+  engines: ENGINES,
+  given: async (t, api) => {
+    const listId = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
+    return (await api('POST', '/api/v1/cards', { list: listId, name: 'c' })).json().card;
+  },
+  calls: async (api, card) => {
+    const c = (await api('POST', `/api/v1/cards/${card._id}/comments`, { content: 'x' })).json().comment;
+    await api('GET', `/api/v1/cards/${card._id}/comments?limit=10`);
+    await api('PATCH', `/api/v1/comments/${c._id}`, { content: 'y' });
+    const d = (await api('POST', `/api/v1/comments/${c._id}/discussions`, { content: 'x' })).json().discussion;
+    await api('PATCH', `/api/v1/discussions/${d._id}`, { content: 'y' });
+    await api('DELETE', `/api/v1/discussions/${d._id}`);
+    await api('DELETE', `/api/v1/comments/${c._id}`);
+  },
+  expected: [
+    ['POST /api/v1/cards/:cardId/comments', 'low'],
+    ['GET /api/v1/cards/:cardId/comments', 'very-low'],
+    ['PATCH /api/v1/comments/:commentId', 'low'],
+    ['POST /api/v1/comments/:commentId/discussions', 'low'],
+    ['PATCH /api/v1/discussions/:discussionId', 'low'],
+    ['DELETE /api/v1/discussions/:discussionId', 'low'],
+    ['DELETE /api/v1/comments/:commentId', 'low'],
+  ],
+});

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TSchema } from 'typebox';
 import Value from 'typebox/value';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { issueApiKeyForEmail } from '../../src/domain/account/service.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { CompanyMember } from '../../src/schemas/companies.ts';
 import { Company } from '../../src/schemas/records.ts';
 import { addMember } from '../support/fixtures.ts';
-import { apiClient, buildTestApp, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { type Api, apiClient, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
+import { describeTiers } from '../support/tiers.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -20,16 +20,10 @@ function checked<T>(schema: TSchema, value: T): T {
 for (const engine of ENGINES) {
   describe(`companies [${engine}]`, () => {
     let t: TestApp;
-    let other: BootstrapResult;
-    let api: ReturnType<typeof apiClient>;
-    let otherApi: ReturnType<typeof apiClient>;
+    let api: Api;
+    let other: OtherCompany;
 
-    before(async () => {
-      t = await buildTestApp(engine);
-      other = await bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina Globex' });
-      api = apiClient(t, t.tenant.apiKey);
-      otherApi = apiClient(t, other.apiKey);
-    });
+    before(async () => ({ t, api, other } = await buildTwoCompanyApp(engine)));
     after(() => t.dispose());
 
     /** Everything the company operations can change, to show that a refused request changed nothing. */
@@ -84,7 +78,7 @@ for (const engine of ENGINES) {
     });
 
     it('creates a company with the caller as owner', async () => {
-      const res = await otherApi('POST', '/api/v1/companies', { name: '  Initech  ' });
+      const res = await other.api('POST', '/api/v1/companies', { name: '  Initech  ' });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(typeof res.json().message, 'string');
       const company = checked(Company, res.json().company);
@@ -105,10 +99,10 @@ for (const engine of ENGINES) {
         membership.map((m) => [m.user_id, m.role]),
         [[other.userId, 'owner']],
       );
-      const listed = (await otherApi('GET', '/api/v1/companies')).json().companies;
+      const listed = (await other.api('GET', '/api/v1/companies')).json().companies;
       assert.deepEqual(listed.at(-1), company, 'the next request sees the new company');
       // the owner can work in it at once: add a member
-      const added = await otherApi('POST', membersUrl(company._id), { email: 'new@initech.test', fullName: 'New', role: 'member' });
+      const added = await other.api('POST', membersUrl(company._id), { email: 'new@initech.test', fullName: 'New', role: 'member' });
       assert.equal(added.statusCode, 201, added.body);
     });
 
@@ -197,7 +191,7 @@ for (const engine of ENGINES) {
       const before = await snapshot();
       const body = { email: 'sneaky@acme.test', fullName: 'S', role: 'owner' };
       for (const [client, url] of [
-        [otherApi, membersUrl()],
+        [other.api, membersUrl()],
         [api, membersUrl(newId())],
         [api, `${membersUrl()}?companyId=${other.companyId}`],
         [api, membersUrl(other.companyId)],
@@ -252,26 +246,16 @@ for (const engine of ENGINES) {
   });
 }
 
-describe('company routes reach the rate-limit hook with their contract tiers', () => {
-  let t: TestApp;
-  const limiter = recordingLimiter();
-  before(async () => {
-    t = await buildTestApp('sqlite', { rateLimiter: limiter });
-  });
-  after(() => t.dispose());
-
-  it('passes key, route template and tier for every operation', async () => {
-    const api = apiClient(t, t.tenant.apiKey);
-    assert.equal((await api('GET', '/api/v1/companies')).statusCode, 200);
-    assert.equal((await api('POST', '/api/v1/companies', { name: 'N' })).statusCode, 201);
-    const added = await api('POST', `/api/v1/companies/${t.tenant.companyId}/members`, { email: 'a@b.test', fullName: 'A', role: 'member' });
-    assert.equal(added.statusCode, 201);
-    const apiKeyId = limiter.seen[0]?.apiKeyId;
-    assert.ok(apiKeyId);
-    assert.deepEqual(limiter.seen, [
-      { apiKeyId, route: 'GET /api/v1/companies', tier: 'very-low' },
-      { apiKeyId, route: 'POST /api/v1/companies', tier: 'high' },
-      { apiKeyId, route: 'POST /api/v1/companies/:companyId/members', tier: 'high' },
-    ]);
-  });
+describeTiers('company routes', {
+  engines: ['sqlite'],
+  calls: async (api, _, t) => {
+    await api('GET', '/api/v1/companies');
+    await api('POST', '/api/v1/companies', { name: 'N' });
+    await api('POST', `/api/v1/companies/${t.tenant.companyId}/members`, { email: 'a@b.test', fullName: 'A', role: 'member' });
+  },
+  expected: [
+    ['GET /api/v1/companies', 'very-low'],
+    ['POST /api/v1/companies', 'high'],
+    ['POST /api/v1/companies/:companyId/members', 'high'],
+  ],
 });

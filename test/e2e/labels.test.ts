@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import { LABEL_PALETTE } from '../../src/storage/migrations/0001_initial.ts';
 import { cardRow } from '../support/fixtures.ts';
-import { buildTestApp, ENGINES, type TestApp, recordingLimiter, apiClient } from '../support/harness.ts';
+import { type Api, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
+import { describeTiers } from '../support/tiers.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -23,16 +23,10 @@ interface LabelRecord {
 for (const engine of ENGINES) {
   describe(`labels and label colours [${engine}]`, () => {
     let t: TestApp;
-    let other: BootstrapResult;
-    let api: ReturnType<typeof apiClient>;
-    let otherApi: ReturnType<typeof apiClient>;
+    let api: Api;
+    let other: OtherCompany;
 
-    before(async () => {
-      t = await buildTestApp(engine);
-      other = await bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina Globex' });
-      api = apiClient(t, t.tenant.apiKey);
-      otherApi = apiClient(t, other.apiKey);
-    });
+    before(async () => ({ t, api, other } = await buildTwoCompanyApp(engine)));
     after(() => t.dispose());
 
     async function createBoard(name: string) {
@@ -168,11 +162,11 @@ for (const engine of ENGINES) {
       const cardBefore = await cardState(card);
 
       const attempts = [
-        await otherApi('GET', `/api/v1/boards/${board._id}/labels`),
-        await otherApi('POST', `/api/v1/boards/${board._id}/labels`, { name: 'Intruder', color: GREEN.id }),
-        await otherApi('PATCH', `/api/v1/labels/${label._id}`, { name: 'Hacked' }),
-        await otherApi('DELETE', `/api/v1/labels/${label._id}`),
-        await otherApi('DELETE', `/api/v1/labels/${label._id}?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`),
+        await other.api('GET', `/api/v1/boards/${board._id}/labels`),
+        await other.api('POST', `/api/v1/boards/${board._id}/labels`, { name: 'Intruder', color: GREEN.id }),
+        await other.api('PATCH', `/api/v1/labels/${label._id}`, { name: 'Hacked' }),
+        await other.api('DELETE', `/api/v1/labels/${label._id}`),
+        await other.api('DELETE', `/api/v1/labels/${label._id}?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`),
         await api('GET', `/api/v1/boards/${board._id}/labels?companyId=${other.companyId}`),
         await api('POST', `/api/v1/boards/${board._id}/labels?teamId=${other.teamId}`, { name: 'Wrong scope', color: GREEN.id }),
         await api('PATCH', `/api/v1/labels/${label._id}?teamId=${other.teamId}`, { name: 'Wrong scope' }),
@@ -234,35 +228,23 @@ for (const engine of ENGINES) {
       assert.deepEqual((await api('GET', `/api/v1/boards/${board._id}/labels`)).json().labels, [label], 'nothing changed');
     });
   });
-
-  describe(`label routes and their rate-limit tiers [${engine}]`, () => {
-    let t: TestApp;
-    const limiter = recordingLimiter();
-    const seen = limiter.seen;
-    before(async () => {
-      t = await buildTestApp(engine, { rateLimiter: limiter });
-    });
-    after(() => t.dispose());
-
-    it('counts each label operation under its route template and contract tier', async () => {
-      const api = apiClient(t, t.tenant.apiKey);
-      const board = (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Tiered' })).json().board;
-      seen.length = 0;
-      await api('GET', '/api/v1/label-colors');
-      const label = (await api('POST', `/api/v1/boards/${board._id}/labels`, { name: 'L', color: GREEN.id })).json().label;
-      await api('GET', `/api/v1/boards/${board._id}/labels`);
-      await api('PATCH', `/api/v1/labels/${label._id}`, { name: 'M' });
-      await api('DELETE', `/api/v1/labels/${label._id}`);
-      assert.deepEqual(
-        seen.map((r) => [r.route, r.tier]),
-        [
-          ['GET /api/v1/label-colors', 'very-low'],
-          ['POST /api/v1/boards/:boardId/labels', 'medium'],
-          ['GET /api/v1/boards/:boardId/labels', 'very-low'],
-          ['PATCH /api/v1/labels/:labelId', 'low'],
-          ['DELETE /api/v1/labels/:labelId', 'low'],
-        ],
-      );
-    });
-  });
 }
+
+describeTiers('label routes', {
+  engines: ENGINES,
+  given: async (t, api) => (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Tiered' })).json().board,
+  calls: async (api, board) => {
+    await api('GET', '/api/v1/label-colors');
+    const label = (await api('POST', `/api/v1/boards/${board._id}/labels`, { name: 'L', color: GREEN.id })).json().label;
+    await api('GET', `/api/v1/boards/${board._id}/labels`);
+    await api('PATCH', `/api/v1/labels/${label._id}`, { name: 'M' });
+    await api('DELETE', `/api/v1/labels/${label._id}`);
+  },
+  expected: [
+    ['GET /api/v1/label-colors', 'very-low'],
+    ['POST /api/v1/boards/:boardId/labels', 'medium'],
+    ['GET /api/v1/boards/:boardId/labels', 'very-low'],
+    ['PATCH /api/v1/labels/:labelId', 'low'],
+    ['DELETE /api/v1/labels/:labelId', 'low'],
+  ],
+});

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
-import { buildTestApp, ENGINES, type TestApp, recordingLimiter, apiClient } from '../support/harness.ts';
+import { type Api, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
+import { describeTiers } from '../support/tiers.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -20,22 +20,16 @@ interface ListRecord {
 for (const engine of ENGINES) {
   describe(`lists [${engine}]`, () => {
     let t: TestApp;
-    let other: BootstrapResult;
-    let api: ReturnType<typeof apiClient>;
-    let otherApi: ReturnType<typeof apiClient>;
+    let api: Api;
+    let other: OtherCompany;
 
-    before(async () => {
-      t = await buildTestApp(engine);
-      other = await bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina Globex' });
-      api = apiClient(t, t.tenant.apiKey);
-      otherApi = apiClient(t, other.apiKey);
-    });
+    before(async () => ({ t, api, other } = await buildTwoCompanyApp(engine)));
     after(() => t.dispose());
 
     async function createBoard(name: string) {
       const res = await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name });
       assert.equal(res.statusCode, 201, res.body);
-      return res.json().board as { _id: string };
+      return res.json().board as { _id: string; createdAt: string };
     }
 
     async function createList(board: string, name: string, position?: unknown): Promise<ListRecord> {
@@ -143,19 +137,21 @@ for (const engine of ENGINES) {
       const oneB = await createList(one._id, 'one-b');
       const twoA = await createList(two._id, 'two-a', 'top');
       const oneA = await createList(one._id, 'one-a', 'top');
-      const theirBoard = (await otherApi('POST', `/api/v1/boards?teamId=${other.teamId}`, { name: 'Theirs' })).json().board;
-      const theirs = (await otherApi('POST', '/api/v1/lists', { board: theirBoard._id, name: 'their list' })).json().list;
+      const theirBoard = (await other.api('POST', `/api/v1/boards?teamId=${other.teamId}`, { name: 'Theirs' })).json().board;
+      const theirs = (await other.api('POST', '/api/v1/lists', { board: theirBoard._id, name: 'their list' })).json().list;
 
       const res = await api('GET', `/api/v1/lists?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`);
       assert.equal(res.statusCode, 200);
       const ids = (res.json().lists as ListRecord[]).map((l) => l._id);
       assert.ok(!ids.includes(theirs._id), "another company's list is not listed");
+      // boards in creation order, the id breaking a tie (both may come in one millisecond); then by position
+      const boards = [one, two].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a._id.localeCompare(b._id));
       assert.deepEqual(
         ids.filter((id) => [oneA._id, oneB._id, twoA._id, twoB._id].includes(id)),
-        [oneA._id, oneB._id, twoA._id, twoB._id],
+        boards.flatMap((b) => (b === one ? [oneA._id, oneB._id] : [twoA._id, twoB._id])),
       );
       assert.deepEqual((await api('GET', '/api/v1/lists')).json().lists, res.json().lists);
-      assert.deepEqual((await otherApi('GET', '/api/v1/lists')).json().lists, [theirs]);
+      assert.deepEqual((await other.api('GET', '/api/v1/lists')).json().lists, [theirs]);
 
       for (const query of [`teamId=${other.teamId}`, `companyId=${other.companyId}`, `companyId=${other.companyId}&teamId=${t.tenant.teamId}`]) {
         assert.equal((await api('GET', `/api/v1/lists?${query}`)).statusCode, 404, query);
@@ -167,10 +163,10 @@ for (const engine of ENGINES) {
       const board = await createBoard('Guarded');
       const list = await createList(board._id, 'Mine');
 
-      const create = await otherApi('POST', '/api/v1/lists', { board: board._id, name: 'Intruder' });
+      const create = await other.api('POST', '/api/v1/lists', { board: board._id, name: 'Intruder' });
       assert.equal(create.statusCode, 404);
       assert.equal(create.json().code, 'not_found');
-      const patch = await otherApi('PATCH', `/api/v1/lists/${list._id}`, { name: 'Hacked' });
+      const patch = await other.api('PATCH', `/api/v1/lists/${list._id}`, { name: 'Hacked' });
       assert.equal(patch.statusCode, 404);
       const mismatch = await api('PATCH', `/api/v1/lists/${list._id}?companyId=${other.companyId}`, { name: 'Wrong scope' });
       assert.equal(mismatch.statusCode, 404);
@@ -221,31 +217,19 @@ for (const engine of ENGINES) {
       assert.deepEqual(read, [list], 'nothing changed');
     });
   });
-
-  describe(`list routes and their rate-limit tiers [${engine}]`, () => {
-    let t: TestApp;
-    const limiter = recordingLimiter();
-    const seen = limiter.seen;
-    before(async () => {
-      t = await buildTestApp(engine, { rateLimiter: limiter });
-    });
-    after(() => t.dispose());
-
-    it('counts each list operation under its route template and contract tier', async () => {
-      const api = apiClient(t, t.tenant.apiKey);
-      const board = (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Tiered' })).json().board;
-      seen.length = 0;
-      const list = (await api('POST', '/api/v1/lists', { board: board._id, name: 'L' })).json().list;
-      await api('PATCH', `/api/v1/lists/${list._id}`, { name: 'M' });
-      await api('GET', '/api/v1/lists');
-      assert.deepEqual(
-        seen.map((r) => [r.route, r.tier]),
-        [
-          ['POST /api/v1/lists', 'medium'],
-          ['PATCH /api/v1/lists/:listId', 'low'],
-          ['GET /api/v1/lists', 'very-low'],
-        ],
-      );
-    });
-  });
 }
+
+describeTiers('list routes', {
+  engines: ENGINES,
+  given: async (t, api) => (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Tiered' })).json().board,
+  calls: async (api, board) => {
+    const list = (await api('POST', '/api/v1/lists', { board: board._id, name: 'L' })).json().list;
+    await api('PATCH', `/api/v1/lists/${list._id}`, { name: 'M' });
+    await api('GET', '/api/v1/lists');
+  },
+  expected: [
+    ['POST /api/v1/lists', 'medium'],
+    ['PATCH /api/v1/lists/:listId', 'low'],
+    ['GET /api/v1/lists', 'very-low'],
+  ],
+});

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Value from 'typebox/value';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import type { NewRow } from '../../src/storage/database.ts';
 import { Card } from '../../src/schemas/records.ts';
 import { addMember, addTeam, cardRow, seedBoard } from '../support/fixtures.ts';
-import { apiClient, buildTestApp, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { apiClient, buildTestApp, ENGINES, type OtherCompany, otherCompany, type TestApp } from '../support/harness.ts';
+import { describeTiers } from '../support/tiers.ts';
 
 interface CardRecord {
   _id: string;
@@ -28,8 +28,7 @@ const at = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(
 for (const engine of ENGINES) {
   describe(`my tasks [${engine}]`, () => {
     let t: TestApp;
-    let other: BootstrapResult;
-    let otherApi: ReturnType<typeof apiClient>;
+    let other: OtherCompany;
     let secondTeam: string;
     let core: { boardId: string; listIds: string[] };
     let second: { boardId: string; listIds: string[] };
@@ -37,8 +36,7 @@ for (const engine of ENGINES) {
 
     before(async () => {
       t = await buildTestApp(engine);
-      other = await bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina Globex' });
-      otherApi = apiClient(t, other.apiKey);
+      other = await otherCompany(t);
       secondTeam = await addTeam(t.services, t.tenant.companyId, 'Second', [t.tenant.userId]);
       core = await seedBoard(t.services, t.tenant, { lists: 2 });
       second = await seedBoard(t.services, { ...t.tenant, teamId: secondTeam }, { lists: 1 });
@@ -119,7 +117,7 @@ for (const engine of ENGINES) {
       assert.equal(first.list, core.listIds[0]);
 
       assert.deepEqual(names((await page(someoneElse.api, '/api/v1/my-tasks')).cards), ['first assigned', 'not mine'], 'in its own assignment order');
-      assert.deepEqual((await page(otherApi, '/api/v1/my-tasks')).cards, [], "another company's caller sees none of them");
+      assert.deepEqual((await page(other.api, '/api/v1/my-tasks')).cards, [], "another company's caller sees none of them");
     });
 
     it('filters by completion', async () => {
@@ -152,7 +150,7 @@ for (const engine of ENGINES) {
         assert.equal(res.statusCode, 404, `${query}: ${res.body}`);
         assert.equal(res.json().code, 'not_found');
       }
-      assert.equal((await otherApi('GET', `/api/v1/my-tasks?teamId=${teamId}`)).statusCode, 404);
+      assert.equal((await other.api('GET', `/api/v1/my-tasks?teamId=${teamId}`)).statusCode, 404);
     });
 
     it('shows only cards of teams the caller reaches now: leaving a team hides its cards', async () => {
@@ -275,7 +273,7 @@ for (const engine of ENGINES) {
       const globex = await seedBoard(t.services, other, { lists: 1 });
       const cases: [ReturnType<typeof apiClient>, string][] = [
         [me.api, `/api/v1/my-tasks/lists/${globex.listIds[0]}`],
-        [otherApi, `/api/v1/my-tasks/lists/${core.listIds[0]}`],
+        [other.api, `/api/v1/my-tasks/lists/${core.listIds[0]}`],
         [me.api, `/api/v1/my-tasks/lists/${newId()}`],
         [me.api, `/api/v1/my-tasks/lists/${core.listIds[0]}?teamId=${secondTeam}`],
         [me.api, `/api/v1/my-tasks/lists/${core.listIds[0]}?companyId=${other.companyId}`],
@@ -299,24 +297,15 @@ for (const engine of ENGINES) {
   });
 }
 
-describe('my-tasks routes reach the rate-limit hook with their contract tiers', () => {
-  let t: TestApp;
-  const limiter = recordingLimiter();
-  before(async () => {
-    t = await buildTestApp('sqlite', { rateLimiter: limiter });
-  });
-  after(() => t.dispose());
-
-  it('passes key, route template and tier for every operation', async () => {
-    const api = apiClient(t, t.tenant.apiKey);
-    const board = await seedBoard(t.services, t.tenant, { lists: 1 });
-    assert.equal((await api('GET', '/api/v1/my-tasks')).statusCode, 200);
-    assert.equal((await api('GET', `/api/v1/my-tasks/lists/${board.listIds[0]}`)).statusCode, 200);
-    const apiKeyId = limiter.seen[0]?.apiKeyId;
-    assert.ok(apiKeyId);
-    assert.deepEqual(limiter.seen, [
-      { apiKeyId, route: 'GET /api/v1/my-tasks', tier: 'very-low' },
-      { apiKeyId, route: 'GET /api/v1/my-tasks/lists/:listId', tier: 'very-low' },
-    ]);
-  });
+describeTiers('my-tasks routes', {
+  engines: ['sqlite'],
+  given: (t) => seedBoard(t.services, t.tenant, { lists: 1 }),
+  calls: async (api, board) => {
+    await api('GET', '/api/v1/my-tasks');
+    await api('GET', `/api/v1/my-tasks/lists/${board.listIds[0]}`);
+  },
+  expected: [
+    ['GET /api/v1/my-tasks', 'very-low'],
+    ['GET /api/v1/my-tasks/lists/:listId', 'very-low'],
+  ],
 });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Value from 'typebox/value';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { Team } from '../../src/schemas/records.ts';
 import { addMember, addTeam, cardRow, seedBoard } from '../support/fixtures.ts';
-import { apiClient, buildTestApp, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { type Api, apiClient, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
+import { describeTiers } from '../support/tiers.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -30,17 +30,11 @@ const memberIds = (team: TeamRecord) => team.members.map((m) => m._id);
 for (const engine of ENGINES) {
   describe(`teams [${engine}]`, () => {
     let t: TestApp;
-    let other: BootstrapResult;
-    let api: ReturnType<typeof apiClient>;
-    let otherApi: ReturnType<typeof apiClient>;
+    let api: Api;
+    let other: OtherCompany;
     let seq = 0;
 
-    before(async () => {
-      t = await buildTestApp(engine);
-      other = await bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina Globex' });
-      api = apiClient(t, t.tenant.apiKey);
-      otherApi = apiClient(t, other.apiKey);
-    });
+    before(async () => ({ t, api, other } = await buildTwoCompanyApp(engine)));
     after(() => t.dispose());
 
     /** A fresh plain member of Acme (in the given teams), with a client. */
@@ -199,7 +193,7 @@ for (const engine of ENGINES) {
       assert.equal(twice.json().code, 'conflict');
 
       for (const [client, url] of [
-        [otherApi, `/api/v1/teams/${teamId}/members`],
+        [other.api, `/api/v1/teams/${teamId}/members`],
         [plainOutsideTeam.api, `/api/v1/teams/${teamId}/members`],
         [api, `/api/v1/teams/${newId()}/members`],
         [api, `/api/v1/teams/${teamId}/members?companyId=${other.companyId}`],
@@ -210,7 +204,7 @@ for (const engine of ENGINES) {
         assert.equal(res.json().code, 'not_found');
       }
       // another company's owner cannot add its own people to our team either
-      assert.equal((await otherApi('POST', `/api/v1/teams/${teamId}/members`, { userId: other.userId })).statusCode, 404);
+      assert.equal((await other.api('POST', `/api/v1/teams/${teamId}/members`, { userId: other.userId })).statusCode, 404);
       assert.deepEqual(await teamState(teamId), before, 'members and __v unchanged');
     });
 
@@ -291,7 +285,7 @@ for (const engine of ENGINES) {
       const teamId = await addTeam(t.services, t.tenant.companyId, 'Kept', [t.tenant.userId, member.userId]);
       const before = await teamState(teamId);
       for (const [client, url] of [
-        [otherApi, `/api/v1/teams/${teamId}/members/${member.userId}`],
+        [other.api, `/api/v1/teams/${teamId}/members/${member.userId}`],
         [plainOutsideTeam.api, `/api/v1/teams/${teamId}/members/${member.userId}`],
         [api, `/api/v1/teams/${newId()}/members/${member.userId}`],
         [api, `/api/v1/teams/${teamId}/members/${plainOutsideTeam.userId}`],
@@ -329,28 +323,19 @@ for (const engine of ENGINES) {
   });
 }
 
-describe('team routes reach the rate-limit hook with their contract tiers', () => {
-  let t: TestApp;
-  const limiter = recordingLimiter();
-  before(async () => {
-    t = await buildTestApp('sqlite', { rateLimiter: limiter });
-  });
-  after(() => t.dispose());
-
-  it('passes key, route template and tier for every operation', async () => {
-    const api = apiClient(t, t.tenant.apiKey);
-    const other = await addMember(t.services, { companyId: t.tenant.companyId, email: 'm@acme.test' });
-    assert.equal((await api('GET', '/api/v1/teams')).statusCode, 200);
+describeTiers('team routes', {
+  engines: ['sqlite'],
+  given: (t) => addMember(t.services, { companyId: t.tenant.companyId, email: 'm@acme.test' }),
+  calls: async (api, member, t) => {
+    await api('GET', '/api/v1/teams');
     const team = (await api('POST', `/api/v1/teams?companyId=${t.tenant.companyId}`, { name: 'T' })).json().team;
-    assert.equal((await api('POST', `/api/v1/teams/${team._id}/members`, { userId: other.userId })).statusCode, 200);
-    assert.equal((await api('DELETE', `/api/v1/teams/${team._id}/members/${other.userId}`)).statusCode, 200);
-    const apiKeyId = limiter.seen[0]?.apiKeyId;
-    assert.ok(apiKeyId);
-    assert.deepEqual(limiter.seen, [
-      { apiKeyId, route: 'GET /api/v1/teams', tier: 'very-low' },
-      { apiKeyId, route: 'POST /api/v1/teams', tier: 'high' },
-      { apiKeyId, route: 'POST /api/v1/teams/:teamId/members', tier: 'high' },
-      { apiKeyId, route: 'DELETE /api/v1/teams/:teamId/members/:userId', tier: 'high' },
-    ]);
-  });
+    await api('POST', `/api/v1/teams/${team._id}/members`, { userId: member.userId });
+    await api('DELETE', `/api/v1/teams/${team._id}/members/${member.userId}`);
+  },
+  expected: [
+    ['GET /api/v1/teams', 'very-low'],
+    ['POST /api/v1/teams', 'high'],
+    ['POST /api/v1/teams/:teamId/members', 'high'],
+    ['DELETE /api/v1/teams/:teamId/members/:userId', 'high'],
+  ],
 });

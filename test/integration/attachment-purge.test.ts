@@ -4,12 +4,10 @@
  * everything else stays.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
@@ -22,10 +20,10 @@ import type { ServiceContext } from '../../src/domain/context.ts';
 import type { Caller } from '../../src/domain/shared/caller.ts';
 import { ValidationError } from '../../src/domain/shared/errors.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
+import { runTaskboard } from '../support/cli.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { ENGINES, openTestStorage, serviceContext, type TestStorage } from '../support/harness.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DAY = 86_400_000;
 
 for (const engine of ENGINES) {
@@ -154,7 +152,7 @@ for (const engine of ENGINES) {
       await backdate(doomed, 8);
       await backdate(kept, 6);
 
-      const cli = (args: string[]) => taskboard(args, { DATABASE_URL: storage.url, UPLOAD_DIR: uploadDir });
+      const cli = (args: string[]) => runTaskboard(args, { DATABASE_URL: storage.url, UPLOAD_DIR: uploadDir });
       const bad = await cli(['purge-attachments', '--older-than-days', 'seven']);
       assert.equal(bad.code, 2, bad.stderr);
       assert.match(bad.stderr, /--older-than-days/);
@@ -172,19 +170,5 @@ for (const engine of ENGINES) {
       assert.equal(text.code, 0, text.stderr);
       assert.match(text.stdout, /^Purged 0 attachment record\(s\)/);
     });
-  });
-}
-
-function taskboard(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const childEnv: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: 'silent', ...env };
-  delete childEnv.TASKBOARD_DEBUG;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 }

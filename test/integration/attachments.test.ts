@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Value from 'typebox/value';
@@ -7,15 +7,8 @@ import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
 import { Card } from '../../src/schemas/records.ts';
-import { multipart, seedBoard } from '../support/fixtures.ts';
+import { multipart, seedBoard, storedFiles } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
-}
 
 for (const engine of ENGINES) {
   describe(`Card attachments [${engine}]`, () => {
@@ -56,9 +49,9 @@ for (const engine of ENGINES) {
       assert.equal(attachment.creator.fullName, 'Olive Owner');
       assert.deepEqual(card.attachments.map((a: { _id: string }) => a._id), [attachment._id]);
       assert.equal(card.__v, 1);
-      const stored = filesUnder(t.config.uploadDir);
+      const stored = storedFiles(t.config.uploadDir);
       assert.equal(stored.length, 1);
-      assert.deepEqual(readFileSync(stored[0] as string), content);
+      assert.deepEqual(readFileSync(join(t.config.uploadDir, stored[0] as string)), content);
 
       const download = await t.app.inject({ method: 'GET', url: attachment.url, headers: bearer(t.tenant.apiKey) });
       assert.equal(download.statusCode, 200);
@@ -127,9 +120,9 @@ for (const engine of ENGINES) {
       const cardId = await newCard();
       const { attachment } = (await upload(cardId)).json();
       const other = await bootstrap(t.services, { company: 'Else', team: 'T', email: 'e@else.test', fullName: 'E' });
-      const before = filesUnder(t.config.uploadDir).length;
+      const before = storedFiles(t.config.uploadDir).length;
       assert.equal((await upload(cardId, 'x', other.apiKey)).statusCode, 404);
-      assert.equal(filesUnder(t.config.uploadDir).length, before, 'a refused upload leaves no file');
+      assert.equal(storedFiles(t.config.uploadDir).length, before, 'a refused upload leaves no file');
       assert.equal((await t.app.inject({ method: 'GET', url: attachment.url, headers: bearer(other.apiKey) })).statusCode, 404);
       assert.equal((await rename(cardId, attachment._id, { name: 'pwned' }, other.apiKey)).statusCode, 404);
       const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/cards/${cardId}/attachments/${attachment._id}`, headers: bearer(other.apiKey) });
@@ -140,11 +133,11 @@ for (const engine of ENGINES) {
 
     it('refuses a file over the size limit with 413 and keeps no record and no file', async () => {
       const cardId = await newCard();
-      const before = filesUnder(t.config.uploadDir).length;
+      const before = storedFiles(t.config.uploadDir).length;
       const res = await upload(cardId, 'big', t.tenant.apiKey, Buffer.alloc(65 * 1024, 1));
       assert.equal(res.statusCode, 413, res.body);
       assert.equal(res.json().code, 'payload_too_large');
-      assert.equal(filesUnder(t.config.uploadDir).length, before);
+      assert.equal(storedFiles(t.config.uploadDir).length, before);
       const rows = await t.services.db.selectFrom('attachments').select('id').where('card_id', '=', cardId).execute();
       assert.equal(rows.length, 0);
     });

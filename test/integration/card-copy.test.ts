@@ -20,9 +20,9 @@ import {
   addFileAttachment,
   addLinkAttachment,
   markSeen,
-  storedFiles,
 } from '../support/card-parts.ts';
-import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
+import { type CopyMoveWorld, copyMoveWorld } from '../support/copy-move-world.ts';
+import { addMember, seedBoard, storedFiles } from '../support/fixtures.ts';
 import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
 const ID = /^[0-9a-f]{24}$/;
@@ -31,48 +31,37 @@ for (const engine of ENGINES) {
   describe(`Copy Card, Copy Cards, Copy Cards Multi Team (services) [${engine}]`, () => {
     let t: TestApp;
     let owner: Caller;
-    let alice: string; // in Core and Ops
-    let bob: string; // in Core only
-    let opsTeam: string;
-    let boardA: Awaited<ReturnType<typeof seedBoard>>;
-    let boardB: Awaited<ReturnType<typeof seedBoard>>;
-    let boardOps: Awaited<ReturnType<typeof seedBoard>>;
+    let w: CopyMoveWorld;
 
     before(async () => {
       t = await buildTestApp(engine);
+      w = await copyMoveWorld(t);
       owner = await authenticate(t.services, t.tenant.apiKey);
-      const { companyId, teamId } = t.tenant;
-      alice = (await addMember(t.services, { companyId, teamIds: [teamId], email: 'alice@acme.test', fullName: 'Alice' })).userId;
-      bob = (await addMember(t.services, { companyId, teamIds: [teamId], email: 'bob@acme.test', fullName: 'Bob' })).userId;
-      opsTeam = await addTeam(t.services, companyId, 'Ops', [t.tenant.userId, alice]);
-      boardA = await seedBoard(t.services, t.tenant, { lists: 2, labels: 2 });
-      boardB = await seedBoard(t.services, t.tenant, { lists: 1, labels: 1 });
-      boardOps = await seedBoard(t.services, { ...t.tenant, teamId: opsTeam }, { lists: 1, labels: 1 });
     });
     after(() => t.dispose());
 
-    const listA0 = () => boardA.listIds[0] as string;
-    const listA1 = () => boardA.listIds[1] as string;
+    const listA0 = () => w.boardA.listIds[0] as string;
+    const listA1 = () => w.boardA.listIds[1] as string;
 
     /** A card with every part a card can have, in list A0. */
     async function fullCard(name = 'Source') {
       const card = await createCard(t.services, owner, {}, { list: listA0(), name, description: 'the description', startDate: '2026-03-01T00:00:00.000Z', dueDate: '2026-03-09T00:00:00.000Z' });
       const row = { id: card._id, company_id: card.company, team_id: card.team };
-      await t.services.db.insertInto('card_labels').values(boardA.labelIds.map((label_id) => ({ card_id: card._id, label_id, created_at: new Date().toISOString() }))).execute();
-      await addCardMember(t.services, card._id, alice);
-      await addCardMember(t.services, card._id, bob);
+      await t.services.db.insertInto('card_labels').values(w.boardA.labelIds.map((label_id) => ({ card_id: card._id, label_id, created_at: new Date().toISOString() }))).execute();
+      await addCardMember(t.services, card._id, w.alice);
+      await addCardMember(t.services, card._id, w.bob);
       const todo = await addChecklist(t.services, row, t.tenant.userId, 'Todo', [
-        { name: 'first', done: true, date: '2026-03-02T00:00:00.000Z', members: [alice, bob] },
-        { name: 'second', members: [bob] },
+        { name: 'first', done: true, date: '2026-03-02T00:00:00.000Z', members: [w.alice, w.bob] },
+        { name: 'second', members: [w.bob] },
       ]);
       const later = await addChecklist(t.services, row, t.tenant.userId, 'Later', [{ name: 'third' }]);
-      const file = await addFileAttachment(t.services, row, alice, 'notes', 'the bytes of the notes');
-      const link = await addLinkAttachment(t.services, row, bob, 'site', 'https://example.com/');
-      await addLinkAttachment(t.services, row, bob, 'gone', 'https://example.com/gone', true);
-      const itemFile = await addFileAttachment(t.services, row, alice, 'item file', 'bytes on an item', todo.itemIds[0] as string);
-      const talk = await addConversation(t.services, row, alice, bob);
-      await addCheer(t.services, row, bob, t.tenant.userId, { type: 'card', id: card._id });
-      await markSeen(t.services, card._id, bob);
+      const file = await addFileAttachment(t.services, row, w.alice, 'notes', 'the bytes of the notes');
+      const link = await addLinkAttachment(t.services, row, w.bob, 'site', 'https://example.com/');
+      await addLinkAttachment(t.services, row, w.bob, 'gone', 'https://example.com/gone', true);
+      const itemFile = await addFileAttachment(t.services, row, w.alice, 'item file', 'bytes on an item', todo.itemIds[0] as string);
+      const talk = await addConversation(t.services, row, w.alice, w.bob);
+      await addCheer(t.services, row, w.bob, t.tenant.userId, { type: 'card', id: card._id });
+      await markSeen(t.services, card._id, w.bob);
       return { card: await loadCard(t.services, card._id), todo, later, file, link, itemFile, talk };
     }
 
@@ -102,13 +91,13 @@ for (const engine of ENGINES) {
       assert.equal(card.__v, 0);
       assert.equal(card.creator, t.tenant.userId);
       assert.equal(card.list, listA1());
-      assert.equal(card.board, boardA.boardId);
+      assert.equal(card.board, w.boardA.boardId);
       assert.equal(card.name, 'Source');
       assert.equal(card.description, 'the description');
       assert.equal(card.startDate, source.card.startDate);
       assert.equal(card.dueDate, source.card.dueDate);
       assert.deepEqual(card.labels.map((l) => l._id), source.card.labels.map((l) => l._id));
-      assert.deepEqual(card.members.map((m) => m._id).sort(), [alice, bob].sort());
+      assert.deepEqual(card.members.map((m) => m._id).sort(), [w.alice, w.bob].sort());
       assert.deepEqual(card.members, source.card.members, 'in the same order');
       assert.deepEqual(card.comments, []);
       assert.deepEqual(card.cheers, []);
@@ -125,8 +114,8 @@ for (const engine of ENGINES) {
       const shape = (i: (typeof sourceItems)[number]) => [i.checklist, i.name, i.date, i.complete_status, i.complete_set_at];
       assert.deepEqual(copiedItems.map(shape), sourceItems.map(shape));
       assert.ok(copiedItems.every((i) => !sourceItems.some((s) => s.id === i.id) && i.version === 0 && i.creator_id === t.tenant.userId));
-      assert.deepEqual(await itemMembers(copiedItems[0]?.id as string), [alice, bob].sort());
-      assert.deepEqual(await itemMembers(copiedItems[1]?.id as string), [bob]);
+      assert.deepEqual(await itemMembers(copiedItems[0]?.id as string), [w.alice, w.bob].sort());
+      assert.deepEqual(await itemMembers(copiedItems[1]?.id as string), [w.bob]);
 
       // attachments: the live ones, as new records; files with bytes of their own
       assert.deepEqual(card.attachments.map((a) => a.name).sort(), ['notes', 'site']);
@@ -216,36 +205,36 @@ for (const engine of ENGINES) {
 
     it('onto another board of the team: drops the labels and says so', async () => {
       const source = await fullCard();
-      const { card, dropped } = await copyCard(t.services, owner, source.card._id, {}, { list: boardB.listIds[0] as string });
-      assert.equal(card.board, boardB.boardId);
+      const { card, dropped } = await copyCard(t.services, owner, source.card._id, {}, { list: w.boardB.listIds[0] as string });
+      assert.equal(card.board, w.boardB.boardId);
       assert.deepEqual(card.labels, []);
       assert.equal(card.members.length, 2);
-      assert.deepEqual(dropped, { cardId: card._id, labels: [...boardA.labelIds].sort(), members: [], checklistItemMembers: [] });
-      const notAsked = await copyCard(t.services, owner, source.card._id, {}, { list: boardB.listIds[0] as string, keep: { labels: false } });
+      assert.deepEqual(dropped, { cardId: card._id, labels: [...w.boardA.labelIds].sort(), members: [], checklistItemMembers: [] });
+      const notAsked = await copyCard(t.services, owner, source.card._id, {}, { list: w.boardB.listIds[0] as string, keep: { labels: false } });
       assert.deepEqual(notAsked.dropped.labels, [], 'labels not asked for are not reported as dropped');
     });
 
     it('onto another team: drops members (of the card and its items) who are not in it, and says so', async () => {
       const source = await fullCard();
-      const { card, dropped } = await copyCard(t.services, owner, source.card._id, {}, { list: boardOps.listIds[0] as string });
-      assert.equal(card.team, opsTeam);
-      assert.deepEqual(card.members.map((m) => m._id), [alice]);
+      const { card, dropped } = await copyCard(t.services, owner, source.card._id, {}, { list: w.boardOps.listIds[0] as string });
+      assert.equal(card.team, w.opsTeam);
+      assert.deepEqual(card.members.map((m) => m._id), [w.alice]);
       assert.deepEqual(card.labels, []);
       const copied = await itemsOf(card._id);
-      assert.ok(copied.every((i) => i.team_id === opsTeam));
-      assert.deepEqual(await itemMembers(copied[0]?.id as string), [alice]);
+      assert.ok(copied.every((i) => i.team_id === w.opsTeam));
+      assert.deepEqual(await itemMembers(copied[0]?.id as string), [w.alice]);
       assert.deepEqual(await itemMembers(copied[1]?.id as string), []);
       assert.deepEqual(dropped, {
         cardId: card._id,
-        labels: [...boardA.labelIds].sort(),
-        members: [bob],
+        labels: [...w.boardA.labelIds].sort(),
+        members: [w.bob],
         checklistItemMembers: [
-          { checklistItem: copied[0]?.id, members: [bob] },
-          { checklistItem: copied[1]?.id, members: [bob] },
+          { checklistItem: copied[0]?.id, members: [w.bob] },
+          { checklistItem: copied[1]?.id, members: [w.bob] },
         ],
       });
       const attachments = await t.services.db.selectFrom('attachments').select(['company_id', 'team_id']).where('card_id', '=', card._id).execute();
-      assert.ok(attachments.length === 3 && attachments.every((a) => a.team_id === opsTeam));
+      assert.ok(attachments.length === 3 && attachments.every((a) => a.team_id === w.opsTeam));
     });
 
     it('is a 404 for a card or list out of reach, and writes nothing', async () => {
@@ -254,14 +243,14 @@ for (const engine of ENGINES) {
       const stranger = await authenticate(t.services, other.apiKey);
       const foreignList = (await seedBoard(t.services, other, { lists: 1 })).listIds[0] as string;
       const bobCaller = await authenticate(t.services, (await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [], email: 'carol@acme.test' })).apiKey);
-      const before = { cards: await count('cards'), attachments: await count('attachments'), files: await storedFiles(t.config.uploadDir) };
+      const before = { cards: await count('cards'), attachments: await count('attachments'), files: storedFiles(t.config.uploadDir) };
       const attempts: [string, () => Promise<unknown>, string | undefined][] = [
         ['stranger', () => copyCard(t.services, stranger, source.card._id, {}, { list: foreignList }), undefined],
         ['member of no team', () => copyCard(t.services, bobCaller, source.card._id, {}, { list: listA0() }), undefined],
         ['foreign list', () => copyCard(t.services, owner, source.card._id, {}, { list: foreignList }), 'body.list'],
         ['unknown list', () => copyCard(t.services, owner, source.card._id, {}, { list: newId() }), 'body.list'],
         ['unknown card', () => copyCard(t.services, owner, newId(), {}, { list: listA0() }), undefined],
-        ['scope of another team', () => copyCard(t.services, owner, source.card._id, { teamId: opsTeam }, { list: listA0() }), undefined],
+        ['scope of another team', () => copyCard(t.services, owner, source.card._id, { teamId: w.opsTeam }, { list: listA0() }), undefined],
         ['scope of another company', () => copyCard(t.services, owner, source.card._id, { companyId: other.companyId }, { list: listA0() }), undefined],
       ];
       for (const [what, attempt, field] of attempts) {
@@ -271,28 +260,28 @@ for (const engine of ENGINES) {
           return true;
         });
       }
-      assert.deepEqual({ cards: await count('cards'), attachments: await count('attachments'), files: await storedFiles(t.config.uploadDir) }, before);
+      assert.deepEqual({ cards: await count('cards'), attachments: await count('attachments'), files: storedFiles(t.config.uploadDir) }, before);
     });
 
     it('a transaction that fails after the bytes were copied leaves no file behind', async () => {
       const source = await fullCard();
-      const filesBefore = await storedFiles(t.config.uploadDir);
+      const filesBefore = storedFiles(t.config.uploadDir);
       const cardsBefore = await count('cards');
       await failAttachmentInserts(t, async () => {
         await assert.rejects(copyCard(t.services, owner, source.card._id, {}, { list: listA0() }), /injected failure/);
-        await assert.rejects(copyCardsMultiTeam(t.services, owner, { cards: [{ cardId: source.card._id, companyId: t.tenant.companyId, teamId: t.tenant.teamId }], target: { companyId: t.tenant.companyId, teamId: opsTeam, list: boardOps.listIds[0] as string } }), /injected failure/);
+        await assert.rejects(copyCardsMultiTeam(t.services, owner, { cards: [{ cardId: source.card._id, companyId: t.tenant.companyId, teamId: t.tenant.teamId }], target: { companyId: t.tenant.companyId, teamId: w.opsTeam, list: w.boardOps.listIds[0] as string } }), /injected failure/);
       });
-      assert.deepEqual(await storedFiles(t.config.uploadDir), filesBefore);
+      assert.deepEqual(storedFiles(t.config.uploadDir), filesBefore);
       assert.equal(await count('cards'), cardsBefore);
     });
 
     it('a file missing from storage is a 409, and nothing is written', async () => {
       const source = await fullCard();
       await t.services.files.remove(source.itemFile.storageKey);
-      const filesBefore = await storedFiles(t.config.uploadDir);
+      const filesBefore = storedFiles(t.config.uploadDir);
       const cardsBefore = await count('cards');
       await assert.rejects(copyCard(t.services, owner, source.card._id, {}, { list: listA0() }), (error: DomainError) => error.status === 409);
-      assert.deepEqual(await storedFiles(t.config.uploadDir), filesBefore);
+      assert.deepEqual(storedFiles(t.config.uploadDir), filesBefore);
       assert.equal(await count('cards'), cardsBefore);
       // without the items' files it can be copied
       const { card } = await copyCard(t.services, owner, source.card._id, {}, { list: listA0(), keep: { checklists: false } });
@@ -338,12 +327,12 @@ for (const engine of ENGINES) {
       assert.ok(existing.position < (cards[0]?.position as number) && (cards[0]?.position as number) < (cards[1]?.position as number));
       assert.ok(cards.every((c) => c.__v === 0 && c.list === list));
       // another board of the team: A's labels stay behind
-      assert.deepEqual(dropped, [{ cardId: cards[1]?._id, labels: [...boardA.labelIds].sort(), members: [], checklistItemMembers: [] }]);
+      assert.deepEqual(dropped, [{ cardId: cards[1]?._id, labels: [...w.boardA.labelIds].sort(), members: [], checklistItemMembers: [] }]);
       assert.equal(cards[1]?.members.length, 2);
       assert.equal(cards[1]?.attachments.length, 2);
       assert.deepEqual(cards[1]?.allChecklistItemsCount, { completed: 1, total: 3 });
 
-      const opsCard = await createCard(t.services, owner, {}, { list: boardOps.listIds[0] as string, name: 'Ops card' });
+      const opsCard = await createCard(t.services, owner, {}, { list: w.boardOps.listIds[0] as string, name: 'Ops card' });
       const before = await count('cards');
       await assert.rejects(copyCards(t.services, owner, {}, { cardIds: [b._id, opsCard._id, newId()], list }), (error: DomainError) => {
         assert.equal(error.status, 400);

@@ -19,7 +19,8 @@ import {
   addLinkAttachment,
   type CardOwner,
 } from '../support/card-parts.ts';
-import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
+import { type CopyMoveWorld, copyMoveWorld } from '../support/copy-move-world.ts';
+import { seedBoard } from '../support/fixtures.ts';
 import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
 const CHILD_TABLES = ['checklists', 'checklist_items', 'comments', 'discussions', 'cheers', 'attachments'] as const;
@@ -28,36 +29,24 @@ for (const engine of ENGINES) {
   describe(`Move Cards Multi Team (service) [${engine}]`, () => {
     let t: TestApp;
     let owner: Caller;
-    let alice: string; // in Core and Ops
-    let bob: string; // in Core only
-    let bobKey: string;
-    let opsTeam: string;
+    let w: CopyMoveWorld;
     let beta: { companyId: string; teamId: string };
-    let boardA: Awaited<ReturnType<typeof seedBoard>>;
-    let boardB: Awaited<ReturnType<typeof seedBoard>>;
-    let boardOps: Awaited<ReturnType<typeof seedBoard>>;
     let boardBeta: Awaited<ReturnType<typeof seedBoard>>;
 
     before(async () => {
       t = await buildTestApp(engine);
-      const { companyId, teamId } = t.tenant;
-      alice = (await addMember(t.services, { companyId, teamIds: [teamId], email: 'alice@acme.test', fullName: 'Alice' })).userId;
-      ({ userId: bob, apiKey: bobKey } = await addMember(t.services, { companyId, teamIds: [teamId], email: 'bob@acme.test', fullName: 'Bob' }));
-      opsTeam = await addTeam(t.services, companyId, 'Ops', [t.tenant.userId, alice]);
+      w = await copyMoveWorld(t);
       // the owner also owns a second company
       beta = await bootstrap(t.services, { company: 'Beta', team: 'Beta team', email: 'owner@acme.test', fullName: 'Olive Owner' });
-      owner = await authenticate(t.services, t.tenant.apiKey);
-      boardA = await seedBoard(t.services, t.tenant, { lists: 2, labels: 2 });
-      boardB = await seedBoard(t.services, t.tenant, { lists: 1 });
-      boardOps = await seedBoard(t.services, { ...t.tenant, teamId: opsTeam }, { lists: 1 });
       boardBeta = await seedBoard(t.services, { ...beta, userId: t.tenant.userId }, { lists: 1 });
+      owner = await authenticate(t.services, t.tenant.apiKey);
     });
     after(() => t.dispose());
 
     const core = () => ({ companyId: t.tenant.companyId, teamId: t.tenant.teamId });
     const item = (cardId: string, scope = core()) => ({ cardId, ...scope });
     const target = (list: string, scope = core()) => ({ ...scope, list });
-    const newCard = (name: string, list = boardA.listIds[0] as string) => createCard(t.services, owner, {}, { list, name });
+    const newCard = (name: string, list = w.boardA.listIds[0] as string) => createCard(t.services, owner, {}, { list, name });
     const listOrder = async (listId: string) =>
       (await t.services.db.selectFrom('cards').select(['id', 'position']).where('list_id', '=', listId).orderBy('position').orderBy('id').execute());
 
@@ -65,19 +54,19 @@ for (const engine of ENGINES) {
     async function fullCard(name: string) {
       const card = await newCard(name);
       const row: CardOwner = { id: card._id, company_id: card.company, team_id: card.team };
-      await t.services.db.insertInto('card_labels').values(boardA.labelIds.map((label_id) => ({ card_id: card._id, label_id, created_at: new Date().toISOString() }))).execute();
-      await addCardMember(t.services, card._id, alice);
-      await addCardMember(t.services, card._id, bob);
+      await t.services.db.insertInto('card_labels').values(w.boardA.labelIds.map((label_id) => ({ card_id: card._id, label_id, created_at: new Date().toISOString() }))).execute();
+      await addCardMember(t.services, card._id, w.alice);
+      await addCardMember(t.services, card._id, w.bob);
       const checklist = await addChecklist(t.services, row, t.tenant.userId, 'Todo', [
-        { name: 'one', done: true, members: [alice, bob] },
-        { name: 'two', members: [bob] },
-        { name: 'three', members: [alice] },
+        { name: 'one', done: true, members: [w.alice, w.bob] },
+        { name: 'two', members: [w.bob] },
+        { name: 'three', members: [w.alice] },
       ]);
-      const file = await addFileAttachment(t.services, row, alice, 'notes', 'moving bytes');
-      await addFileAttachment(t.services, row, alice, 'item notes', 'item bytes', checklist.itemIds[0] as string);
-      await addLinkAttachment(t.services, row, bob, 'old link', 'https://example.com/old', true);
-      await addConversation(t.services, row, alice, bob);
-      await addCheer(t.services, row, bob, t.tenant.userId, { type: 'card', id: card._id });
+      const file = await addFileAttachment(t.services, row, w.alice, 'notes', 'moving bytes');
+      await addFileAttachment(t.services, row, w.alice, 'item notes', 'item bytes', checklist.itemIds[0] as string);
+      await addLinkAttachment(t.services, row, w.bob, 'old link', 'https://example.com/old', true);
+      await addConversation(t.services, row, w.alice, w.bob);
+      await addCheer(t.services, row, w.bob, t.tenant.userId, { type: 'card', id: card._id });
       return { card: await loadCard(t.services, card._id), checklist, file };
     }
 
@@ -92,12 +81,12 @@ for (const engine of ENGINES) {
       (await t.services.db.selectFrom('checklist_item_members').select('user_id').where('item_id', '=', itemId).execute()).map((m) => m.user_id).sort();
 
     it('moves within a board: keeps labels and members, goes to the bottom in request order, __v + 1', async () => {
-      const from = boardA.listIds[0] as string;
-      const to = boardA.listIds[1] as string;
+      const from = w.boardA.listIds[0] as string;
+      const to = w.boardA.listIds[1] as string;
       const existing = await newCard('existing', to);
       const [c1, c2, c3] = [await newCard('c1'), await newCard('c2'), await newCard('c3')];
-      await addCardMember(t.services, c3._id, bob);
-      await t.services.db.insertInto('card_labels').values({ card_id: c3._id, label_id: boardA.labelIds[0] as string, created_at: new Date().toISOString() }).execute();
+      await addCardMember(t.services, c3._id, w.bob);
+      await t.services.db.insertInto('card_labels').values({ card_id: c3._id, label_id: w.boardA.labelIds[0] as string, created_at: new Date().toISOString() }).execute();
       const sourceBefore = (await listOrder(from)).filter((c) => c.id !== c1._id && c.id !== c3._id);
 
       const { cards, dropped } = await moveCardsMultiTeam(t.services, owner, { cards: [item(c3._id), item(c1._id)], target: target(to) });
@@ -105,8 +94,8 @@ for (const engine of ENGINES) {
       assert.deepEqual(cards.map((c) => c._id), [c3._id, c1._id]);
       assert.deepEqual(dropped, []);
       assert.deepEqual(cards.map((c) => [c.list, c.__v]), [[to, c3.__v + 1], [to, c1.__v + 1]]);
-      assert.deepEqual(cards[0]?.labels.map((l) => l._id), [boardA.labelIds[0]]);
-      assert.deepEqual(cards[0]?.members.map((m) => m._id), [bob]);
+      assert.deepEqual(cards[0]?.labels.map((l) => l._id), [w.boardA.labelIds[0]]);
+      assert.deepEqual(cards[0]?.members.map((m) => m._id), [w.bob]);
       assert.deepEqual((await listOrder(to)).map((c) => c.id), [existing._id, c3._id, c1._id]);
       assert.deepEqual((await listOrder(from)).filter((c) => [c2._id, ...sourceBefore.map((s) => s.id)].includes(c.id)), sourceBefore, 'the cards left behind keep their places');
       assert.equal((await loadCard(t.services, c2._id)).__v, c2.__v, 'a card not moved does not change');
@@ -119,12 +108,12 @@ for (const engine of ENGINES) {
 
     it('onto another board of the team: drops the labels, keeps the members, and says so', async () => {
       const { card } = await fullCard('to board B');
-      const { cards, dropped } = await moveCardsMultiTeam(t.services, owner, { cards: [item(card._id)], target: target(boardB.listIds[0] as string) });
+      const { cards, dropped } = await moveCardsMultiTeam(t.services, owner, { cards: [item(card._id)], target: target(w.boardB.listIds[0] as string) });
       const moved = cards[0] as Card;
-      assert.equal(moved.board, boardB.boardId);
+      assert.equal(moved.board, w.boardB.boardId);
       assert.deepEqual(moved.labels, []);
       assert.deepEqual(moved.members, card.members);
-      assert.deepEqual(dropped, [{ cardId: card._id, labels: [...boardA.labelIds].sort(), members: [], checklistItemMembers: [] }]);
+      assert.deepEqual(dropped, [{ cardId: card._id, labels: [...w.boardA.labelIds].sort(), members: [], checklistItemMembers: [] }]);
       assert.ok(Object.values(await childOwners(card._id)).flat().every((c) => c.team_id === t.tenant.teamId));
     });
 
@@ -133,26 +122,26 @@ for (const engine of ENGINES) {
       const childrenBefore = await childOwners(card._id);
       const { cards, dropped } = await moveCardsMultiTeam(t.services, owner, {
         cards: [item(card._id)],
-        target: target(boardOps.listIds[0] as string, { companyId: t.tenant.companyId, teamId: opsTeam }),
+        target: target(w.boardOps.listIds[0] as string, { companyId: t.tenant.companyId, teamId: w.opsTeam }),
       });
       const moved = cards[0] as Card;
       assert.ok(Value.Check(Card, moved));
-      assert.deepEqual([moved.company, moved.team, moved.board, moved.list], [t.tenant.companyId, opsTeam, boardOps.boardId, boardOps.listIds[0]]);
+      assert.deepEqual([moved.company, moved.team, moved.board, moved.list], [t.tenant.companyId, w.opsTeam, w.boardOps.boardId, w.boardOps.listIds[0]]);
       assert.equal(moved.__v, card.__v + 1);
       assert.deepEqual(moved.labels, []);
-      assert.deepEqual(moved.members.map((m) => m._id), [alice]);
+      assert.deepEqual(moved.members.map((m) => m._id), [w.alice]);
       const [one, two, three] = checklist.itemIds as [string, string, string];
-      assert.deepEqual(await itemMembers(one), [alice]);
+      assert.deepEqual(await itemMembers(one), [w.alice]);
       assert.deepEqual(await itemMembers(two), []);
-      assert.deepEqual(await itemMembers(three), [alice]);
+      assert.deepEqual(await itemMembers(three), [w.alice]);
       assert.deepEqual(dropped, [
         {
           cardId: card._id,
-          labels: [...boardA.labelIds].sort(),
-          members: [bob],
+          labels: [...w.boardA.labelIds].sort(),
+          members: [w.bob],
           checklistItemMembers: [
-            { checklistItem: one, members: [bob] },
-            { checklistItem: two, members: [bob] },
+            { checklistItem: one, members: [w.bob] },
+            { checklistItem: two, members: [w.bob] },
           ],
         },
       ]);
@@ -162,19 +151,19 @@ for (const engine of ENGINES) {
         assert.ok((childrenBefore[table]?.length ?? 0) > 0, `${table} has rows to move`);
         assert.deepEqual(
           childrenAfter[table],
-          childrenBefore[table]?.map((c) => ({ ...c, company_id: t.tenant.companyId, team_id: opsTeam, version: c.version + 1 })),
+          childrenBefore[table]?.map((c) => ({ ...c, company_id: t.tenant.companyId, team_id: w.opsTeam, version: c.version + 1 })),
           table,
         );
       }
       assert.deepEqual(moved.allChecklistItemsCount, card.allChecklistItemsCount);
       assert.deepEqual(moved.checklists, card.checklists);
       assert.deepEqual(moved.comments, card.comments);
-      assert.deepEqual(moved.cheers.map((c) => [c._id, c.team]), card.cheers.map((c) => [c._id, opsTeam]));
-      assert.deepEqual(moved.attachments.map((a) => [a._id, a.team]), card.attachments.map((a) => [a._id, opsTeam]));
+      assert.deepEqual(moved.cheers.map((c) => [c._id, c.team]), card.cheers.map((c) => [c._id, w.opsTeam]));
+      assert.deepEqual(moved.attachments.map((a) => [a._id, a.team]), card.attachments.map((a) => [a._id, w.opsTeam]));
       assert.equal(await text(t.services.files.open(file.storageKey)), 'moving bytes', 'the bytes stay where they are');
       // bob (Core only) no longer reaches it
-      const bobCaller = await authenticate(t.services, bobKey);
-      await assert.rejects(moveCardsMultiTeam(t.services, bobCaller, { cards: [item(card._id, { companyId: t.tenant.companyId, teamId: opsTeam })], target: target(boardA.listIds[0] as string) }), (e: DomainError) => e.status === 404);
+      const bobCaller = await authenticate(t.services, w.bobKey);
+      await assert.rejects(moveCardsMultiTeam(t.services, bobCaller, { cards: [item(card._id, { companyId: t.tenant.companyId, teamId: w.opsTeam })], target: target(w.boardA.listIds[0] as string) }), (e: DomainError) => e.status === 404);
     });
 
     it('onto another company the caller belongs to', async () => {
@@ -199,19 +188,19 @@ for (const engine of ENGINES) {
         labels: await t.services.db.selectFrom('card_labels').selectAll().orderBy('card_id').orderBy('label_id').execute(),
       });
       const before = await snapshot();
-      const ops = { companyId: t.tenant.companyId, teamId: opsTeam };
+      const ops = { companyId: t.tenant.companyId, teamId: w.opsTeam };
       const cases: [string, Parameters<typeof moveCardsMultiTeam>[2], number, [number | undefined, string][]][] = [
         [
           'one card of another company, one with the wrong team, one unknown',
-          { cards: [item(plain._id), item(foreignCard._id, { companyId: other.companyId, teamId: other.teamId }), item(card._id, ops), item(newId())], target: target(boardOps.listIds[0] as string, ops) },
+          { cards: [item(plain._id), item(foreignCard._id, { companyId: other.companyId, teamId: other.teamId }), item(card._id, ops), item(newId())], target: target(w.boardOps.listIds[0] as string, ops) },
           404,
           [[1, 'body.cards[1]'], [2, 'body.cards[2]'], [3, 'body.cards[3]']],
         ],
-        ['a list of another team than the target names', { cards: [item(card._id)], target: target(boardOps.listIds[0] as string) }, 400, [[undefined, 'body.target.teamId']]],
-        ['a list of another company than the target names', { cards: [item(card._id)], target: target(boardOps.listIds[0] as string, { companyId: beta.companyId, teamId: opsTeam }) }, 400, [[undefined, 'body.target.companyId']]],
+        ['a list of another team than the target names', { cards: [item(card._id)], target: target(w.boardOps.listIds[0] as string) }, 400, [[undefined, 'body.target.teamId']]],
+        ['a list of another company than the target names', { cards: [item(card._id)], target: target(w.boardOps.listIds[0] as string, { companyId: beta.companyId, teamId: w.opsTeam }) }, 400, [[undefined, 'body.target.companyId']]],
         ['an unknown list', { cards: [item(card._id)], target: target(newId()) }, 404, [[undefined, 'body.target.list']]],
         ["another company's list", { cards: [item(card._id)], target: target(foreignCard.list, { companyId: other.companyId, teamId: other.teamId }) }, 404, [[undefined, 'body.target.list']]],
-        ['a card listed twice', { cards: [item(card._id), item(plain._id), item(card._id)], target: target(boardOps.listIds[0] as string, ops) }, 400, [[2, 'body.cards[2]']]],
+        ['a card listed twice', { cards: [item(card._id), item(plain._id), item(card._id)], target: target(w.boardOps.listIds[0] as string, ops) }, 400, [[2, 'body.cards[2]']]],
       ];
       for (const [what, input, status, fields] of cases) {
         await assert.rejects(moveCardsMultiTeam(t.services, owner, input), (error: DomainError) => {
@@ -225,7 +214,7 @@ for (const engine of ENGINES) {
 
     it('parallel moves of the same cards in opposite orders all finish (no deadlock), each a change of every card', async () => {
       const [x, y, z] = [await newCard('x'), await newCard('y'), await newCard('z')];
-      const lists = [boardA.listIds[1] as string, boardB.listIds[0] as string];
+      const lists = [w.boardA.listIds[1] as string, w.boardB.listIds[0] as string];
       const rounds = 6;
       const moves = Array.from({ length: rounds }, (_, i) =>
         moveCardsMultiTeam(t.services, owner, {

@@ -110,6 +110,27 @@ export async function addCheer(
   return id;
 }
 
+type AttachmentFields = Pick<Row<'attachments'>, 'checklist_item_id' | 'kind' | 'name' | 'original_name' | 'link_url' | 'storage_key' | 'mime_type' | 'size_bytes'>;
+
+async function insertAttachment(ctx: ServiceContext, card: CardOwner, creatorId: string, fields: AttachmentFields, deleted = false): Promise<string> {
+  const id = newId();
+  await ctx.db
+    .insertInto('attachments')
+    .values({
+      id,
+      company_id: card.company_id,
+      team_id: card.team_id,
+      card_id: card.id,
+      ...fields,
+      creator_id: creatorId,
+      is_deleted: deleted ? 1 : 0,
+      deleted_at: deleted ? nowIso() : null,
+      ...stamp(),
+    })
+    .execute();
+  return id;
+}
+
 /** A file attachment (bytes stored through the app's files) on the card or on one of its items. */
 export async function addFileAttachment(
   ctx: ServiceContext,
@@ -120,67 +141,24 @@ export async function addFileAttachment(
   checklistItemId: string | null = null,
 ): Promise<{ attachmentId: string; storageKey: string }> {
   const stored = await ctx.files.save(card.company_id, Readable.from([Buffer.from(content)]));
-  const attachmentId = newId();
-  await ctx.db
-    .insertInto('attachments')
-    .values({
-      id: attachmentId,
-      company_id: card.company_id,
-      team_id: card.team_id,
-      card_id: card.id,
-      checklist_item_id: checklistItemId,
-      kind: 'file',
-      name,
-      original_name: `${name}.txt`,
-      link_url: null,
-      storage_key: stored.key,
-      mime_type: 'text/plain',
-      size_bytes: stored.size,
-      creator_id: creatorId,
-      is_deleted: 0,
-      deleted_at: null,
-      ...stamp(),
-    })
-    .execute();
+  const attachmentId = await insertAttachment(ctx, card, creatorId, {
+    checklist_item_id: checklistItemId,
+    kind: 'file',
+    name,
+    original_name: `${name}.txt`,
+    link_url: null,
+    storage_key: stored.key,
+    mime_type: 'text/plain',
+    size_bytes: stored.size,
+  });
   return { attachmentId, storageKey: stored.key };
 }
 
-export async function addLinkAttachment(ctx: ServiceContext, card: CardOwner, creatorId: string, name: string, url: string, deleted = false): Promise<string> {
-  const id = newId();
-  await ctx.db
-    .insertInto('attachments')
-    .values({
-      id,
-      company_id: card.company_id,
-      team_id: card.team_id,
-      card_id: card.id,
-      checklist_item_id: null,
-      kind: 'link',
-      name,
-      original_name: url,
-      link_url: url,
-      storage_key: null,
-      mime_type: 'text/uri-list',
-      size_bytes: 0,
-      creator_id: creatorId,
-      is_deleted: deleted ? 1 : 0,
-      deleted_at: deleted ? nowIso() : null,
-      ...stamp(),
-    })
-    .execute();
-  return id;
+export function addLinkAttachment(ctx: ServiceContext, card: CardOwner, creatorId: string, name: string, url: string, deleted = false): Promise<string> {
+  const fields: AttachmentFields = { checklist_item_id: null, kind: 'link', name, original_name: url, link_url: url, storage_key: null, mime_type: 'text/uri-list', size_bytes: 0 };
+  return insertAttachment(ctx, card, creatorId, fields, deleted);
 }
 
 export async function markSeen(ctx: ServiceContext, cardId: string, userId: string): Promise<void> {
   await ctx.db.insertInto('card_seen').values({ card_id: cardId, user_id: userId, seen_at: nowIso() }).execute();
-}
-
-/** Every stored file under the upload directory (keys relative to it), to find orphans. */
-export async function storedFiles(root: string): Promise<string[]> {
-  const { readdir } = await import('node:fs/promises');
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => `${e.parentPath.slice(root.length + 1)}/${e.name}`)
-    .sort();
 }

@@ -1,5 +1,6 @@
 /** Test data made through the real storage, for suites that need a board before its routes exist. */
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import type { ServiceContext } from '../../src/domain/context.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import type { CompanyRole, NewRow } from '../../src/storage/database.ts';
@@ -128,4 +129,13 @@ export async function addTeam(ctx: ServiceContext, companyId: string, name: stri
     .execute();
   for (const userId of memberIds) await ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: userId, created_at: now }).execute();
   return teamId;
+}
+
+/** Every stored file under the upload directory (paths relative to it, sorted; none when it does not exist yet), to count files and find orphans. */
+export function storedFiles(root: string): string[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => `${e.parentPath.slice(root.length + 1)}/${e.name}`)
+    .sort();
 }

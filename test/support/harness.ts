@@ -134,8 +134,10 @@ export function bearer(token: string) {
   return { authorization: `Bearer ${token}` };
 }
 
+export type RecordingLimiter = RateLimiter & { seen: RateLimitRequest[] };
+
 /** A limiter that admits everything and records what the rate-limit hook asked it: key, route, tier. */
-export function recordingLimiter(): RateLimiter & { seen: RateLimitRequest[] } {
+export function recordingLimiter(): RecordingLimiter {
   const seen: RateLimitRequest[] = [];
   return {
     seen,
@@ -151,4 +153,24 @@ export function recordingLimiter(): RateLimiter & { seen: RateLimitRequest[] } {
 export function apiClient(t: TestApp, key: string) {
   return (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
     t.app.inject({ method, url, headers: bearer(key), ...(payload !== undefined ? { payload: payload as object } : {}) });
+}
+
+export type Api = ReturnType<typeof apiClient>;
+
+/** The owner of a second company, with a client: the caller whose requests the scope tests refuse. */
+export type OtherCompany = BootstrapResult & { api: Api };
+
+/** Bootstraps the second company, Globex (team Ops, owner Gina Globex), in the app's database. */
+export async function otherCompany(t: TestApp): Promise<OtherCompany> {
+  const other = await bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina Globex' });
+  return { ...other, api: apiClient(t, other.apiKey) };
+}
+
+/** The app over `engine` with the tenant's client and another company's owner: the frame of the scope-checking suites. */
+export async function buildTwoCompanyApp(
+  engine: Engine,
+  options?: Parameters<typeof buildTestApp>[1],
+): Promise<{ t: TestApp; api: Api; other: OtherCompany }> {
+  const t = await buildTestApp(engine, options);
+  return { t, api: apiClient(t, t.tenant.apiKey), other: await otherCompany(t) };
 }
