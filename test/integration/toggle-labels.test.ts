@@ -4,7 +4,7 @@ import Value from 'typebox/value';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
 import { Card } from '../../src/schemas/records.ts';
-import { seedBoard } from '../support/fixtures.ts';
+import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 import type { Caller } from '../../src/domain/shared/caller.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
@@ -143,6 +143,36 @@ for (const engine of ENGINES) {
       assert.ok(answers.every((a) => a.statusCode === 200));
       assert.deepEqual(await cardLabels(cardId), []);
       assert.equal((await cardRow(cardId)).version, 10);
+    });
+
+    it("a toggle racing a move to another board never leaves the card a label of its old board", async () => {
+      const boardB = await seedBoard(t.services, t.tenant, { lists: 1 });
+      const target = { companyId: t.tenant.companyId, teamId: t.tenant.teamId, list: boardB.listIds[0] as string };
+      for (let round = 0; round < 12; round++) {
+        const cardId = await newCard();
+        const move = t.app.inject({
+          method: 'PATCH',
+          url: '/api/v1/cards/move-multi-team',
+          headers: bearer(t.tenant.apiKey),
+          payload: { cards: [{ cardId, companyId: t.tenant.companyId, teamId: t.tenant.teamId }], target },
+        });
+        const [toggled, moved] = await Promise.all([toggle(cardId, { labels: [labels[round % labels.length]] }), move]);
+        assert.equal(moved.statusCode, 200, moved.body);
+        // first the toggle (its label then dropped by the move), or first the move (the label is not on board B: 400)
+        assert.ok([200, 400].includes(toggled.statusCode), toggled.body);
+        assert.deepEqual(await cardLabels(cardId), [], `round ${round}: ${toggled.statusCode}`);
+      }
+    });
+
+    it('is a 404 for a member of another team, and changes nothing', async () => {
+      const cardId = await newCard();
+      const outsider = await addMember(t.services, { companyId: t.tenant.companyId, email: 'outsider@acme.test' });
+      await addTeam(t.services, t.tenant.companyId, 'Elsewhere', [outsider.userId]);
+      const res = await toggle(cardId, { labels: [labels[0]] }, outsider.apiKey);
+      assert.equal(res.statusCode, 404, res.body);
+      assert.equal(res.json().code, 'not_found');
+      assert.deepEqual(await cardLabels(cardId), []);
+      assert.equal((await cardRow(cardId)).version, 0);
     });
 
     it("is a 404 for another company's key or a mismatching scope, and changes nothing", async () => {

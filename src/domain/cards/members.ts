@@ -2,8 +2,9 @@ import type { Card } from '../../schemas/records.ts';
 import { addCardMembers, cardMemberIds, removeCardMembers } from '../../storage/repositories/card-copies.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
 import type { ServiceContext } from '../context.ts';
+import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
-import { type ErrorDetail, ValidationError } from '../shared/errors.ts';
+import { ValidationError } from '../shared/errors.ts';
 import { changeCard } from './update.ts';
 
 /**
@@ -19,11 +20,7 @@ export function toggleMembers(
   scope: Scope,
   userIds: readonly string[],
 ): Promise<Card> {
-  const duplicates: ErrorDetail[] = userIds.flatMap((id, index) =>
-    userIds.indexOf(id) !== index ? [{ field: `body.members[${index}]`, index, message: `user ${id} is listed twice` }] : [],
-  );
-  if (duplicates.length) throw new ValidationError('Each member may appear once per request', duplicates);
-
+  rejectRepeatedIds(userIds, 'body.members');
   return changeCard(ctx, caller, cardId, scope, async (trx, card, at) => {
     const onCard = new Set(await cardMemberIds(trx, cardId));
     const toAdd = userIds.filter((id) => !onCard.has(id));

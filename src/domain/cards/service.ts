@@ -1,15 +1,14 @@
 import type { Card } from '../../schemas/records.ts';
 import type { Executor } from '../../storage/database.ts';
-import { isForeignKeyViolation } from '../../storage/dialect.ts';
 import { loadCardRows } from '../../storage/repositories/card-records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import { findListById } from '../../storage/repositories/lists.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
-import { NotFoundError, ValidationError, type ErrorDetail } from '../shared/errors.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import type { PositionRequest } from '../shared/positions.ts';
-import { ChangedMeanwhile, inTransaction } from '../shared/transaction.ts';
+import { inTransaction } from '../shared/transaction.ts';
 import { lockList, placeCard } from './locks.ts';
 import { toCard } from './records.ts';
 
@@ -94,48 +93,4 @@ export async function createCard(ctx: ServiceContext, caller: Caller, scope: Sco
     });
   });
   return loadCard(ctx, id);
-}
-
-/**
- * Toggles every label of the request on the card, all or none: each is added if absent, removed if
- * present. Every id must name a label of the card's board; the first that does not rejects the
- * whole request. One request is one change of the card (`__v` + 1).
- */
-export async function toggleLabels(
-  ctx: ServiceContext,
-  caller: Caller,
-  cardId: string,
-  scope: Scope,
-  labelIds: readonly string[],
-): Promise<Card> {
-  const duplicates: ErrorDetail[] = [];
-  labelIds.forEach((id, index) => {
-    if (labelIds.indexOf(id) !== index) duplicates.push({ field: `body.labels[${index}]`, index, message: `label ${id} is listed twice` });
-  });
-  if (duplicates.length) throw new ValidationError('Each label may appear once per request', duplicates);
-
-  return inTransaction(ctx, async (trx) => {
-    const card = await reachableCard(trx, caller, cardId, scope);
-    // Taking the card's row lock first serialises concurrent toggles of this card.
-    await cards.recordCardChange(trx, cardId, nowIso());
-    const onBoard = new Set(
-      (
-        await trx.selectFrom('labels').select('id').where('board_id', '=', card.board_id).where('id', 'in', labelIds).execute()
-      ).map((l) => l.id),
-    );
-    const unknown = labelIds.flatMap((id, index) =>
-      onBoard.has(id) ? [] : [{ field: `body.labels[${index}]`, index, message: `no label ${id} on this card's board` }],
-    );
-    if (unknown.length) throw new ValidationError(`Unknown label: ${unknown.map((u) => labelIds[u.index]).join(', ')}`, unknown);
-
-    const present = new Set(await cards.cardLabelIds(trx, cardId));
-    const now = nowIso();
-    await cards.removeCardLabels(trx, cardId, labelIds.filter((id) => present.has(id)));
-    await cards.addCardLabels(trx, cardId, labelIds.filter((id) => !present.has(id)), now).catch((error: unknown) => {
-      // a label deleted since the check above: run again, and the check names it
-      throw isForeignKeyViolation(error) ? new ChangedMeanwhile('A label') : error;
-    });
-    // Read inside the transaction: the answer shows the card exactly as this request left it.
-    return loadCard(ctx, cardId, trx);
-  });
 }

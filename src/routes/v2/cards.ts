@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { toggleLabels } from '../../domain/cards/labels.ts';
 import { toggleMembers } from '../../domain/cards/members.ts';
-import * as cardService from '../../domain/cards/service.ts';
 import { ToggleMembersBody } from '../../schemas/card-edits.ts';
 import { CardParams, ScopeQuery, ToggleLabelsBody } from '../../schemas/cards.ts';
 import { errorResponses, success } from '../../schemas/common.ts';
@@ -25,7 +25,7 @@ const cardsV2: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const card = await cardService.toggleLabels(app.services, request.caller, request.params.cardId, request.query, request.body.labels);
+      const card = await toggleLabels(app.services, request.caller, request.params.cardId, request.query, request.body.labels);
       return { message: 'Labels toggled', card };
     },
   );

@@ -65,6 +65,13 @@ export async function addSeen(db: Executor, cardId: string, userId: string, at: 
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
+/** Which of `labelIds` are labels of the board. */
+export async function boardLabelsAmong(db: Executor, boardId: string, labelIds: readonly string[]): Promise<Set<string>> {
+  if (labelIds.length === 0) return new Set();
+  const rows = await db.selectFrom('labels').select('id').where('board_id', '=', boardId).where('id', 'in', labelIds).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 export async function cardLabelIds(db: Executor, cardId: string): Promise<string[]> {
   const rows = await db.selectFrom('card_labels').select('label_id').where('card_id', '=', cardId).execute();
   return rows.map((r) => r.label_id);
