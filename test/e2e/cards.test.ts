@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import Value from 'typebox/value';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { Card } from '../../src/schemas/records.ts';
-import { seedBoard } from '../support/fixtures.ts';
+import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
 for (const engine of ENGINES) {
@@ -88,6 +88,33 @@ for (const engine of ENGINES) {
       assert.equal((await get('FFFF')).statusCode, 400);
       const row = await t.services.db.selectFrom('card_seen').select('user_id').where('card_id', '=', card._id).execute();
       assert.deepEqual(row, []);
+    });
+
+    it("is a 404 for a member of another team of the company, creating nothing and adding nobody to seen", async () => {
+      const card = (await create({ list: listId, name: 'team only' })).json().card;
+      const outsider = await addMember(t.services, { companyId: t.tenant.companyId, email: 'outsider@acme.test' });
+      await addTeam(t.services, t.tenant.companyId, 'Elsewhere', [outsider.userId]);
+      const created = await create({ list: listId, name: 'from outside' }, outsider.apiKey);
+      assert.equal(created.statusCode, 404, created.body);
+      assert.equal(created.json().code, 'not_found');
+      const count = await t.services.db.selectFrom('cards').select((eb) => eb.fn.countAll<number>().as('n')).where('name', '=', 'from outside').executeTakeFirstOrThrow();
+      assert.equal(Number(count.n), 0);
+      const details = await get(card._id, outsider.apiKey);
+      assert.equal(details.statusCode, 404, details.body);
+      assert.equal(details.json().code, 'not_found');
+      const row = await t.services.db.selectFrom('cards').select('version').where('id', '=', card._id).executeTakeFirstOrThrow();
+      assert.equal(row.version, 0);
+      assert.deepEqual(await t.services.db.selectFrom('card_seen').select('user_id').where('card_id', '=', card._id).execute(), []);
+    });
+
+    it('parallel first looks at a card add the caller to seen once: one change', async () => {
+      const card = (await create({ list: listId, name: 'looked at' })).json().card;
+      const answers = await Promise.all(Array.from({ length: 8 }, () => get(card._id)));
+      assert.deepEqual(answers.map((a) => a.statusCode), answers.map(() => 200));
+      assert.ok(answers.every((a) => a.json().card.seen.length === 1 && a.json().card.seen[0] === t.tenant.userId));
+      const row = await t.services.db.selectFrom('cards').select('version').where('id', '=', card._id).executeTakeFirstOrThrow();
+      assert.equal(row.version, 1);
+      assert.equal((await get(card._id)).json().card.__v, 1);
     });
 
     /** The list's cards as the database orders them: [name, position, __v]. */
