@@ -4,6 +4,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 
+/** Which limiter a bench server runs with: none, the database one on SQLite, or Redis. */
+export const LIMITER_MODES = ['off', 'sqlite', 'redis'] as const;
+export type LimiterMode = (typeof LIMITER_MODES)[number];
+
+export function isLimiterMode(mode: string): mode is LimiterMode {
+  return (LIMITER_MODES as readonly string[]).includes(mode);
+}
+
 /** One request to load-test, as autocannon sends it. */
 export interface Target {
   /** The row label: the contract's operation name and route. */

@@ -20,7 +20,8 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
-import type { ChildMessage, Target } from './protocol.ts';
+import { TIERS, tierEnvName } from '../src/plugins/config.ts';
+import { type ChildMessage, isLimiterMode, LIMITER_MODES, type LimiterMode, type Target } from './protocol.ts';
 import { reachable } from '../test/support/reachable.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,15 +33,14 @@ function whole(name: string, fallback: number, min: number): number {
   return Number(raw);
 }
 
-type LimiterMode = 'off' | 'sqlite' | 'redis';
-
 function limiterModes(): LimiterMode[] {
   const raw = (process.env.BENCH_RATE_LIMIT ?? 'off').split(',').map((m) => m.trim().toLowerCase()).filter(Boolean);
-  for (const mode of raw) {
-    if (!['off', 'sqlite', 'redis'].includes(mode)) throw new Error(`BENCH_RATE_LIMIT must be off, sqlite, redis or a comma list of them, got "${mode}"`);
-  }
+  const modes = raw.map((mode) => {
+    if (!isLimiterMode(mode)) throw new Error(`BENCH_RATE_LIMIT must be ${LIMITER_MODES.join(', ')} or a comma list of them, got "${mode}"`);
+    return mode;
+  });
   // limits off is always measured: it is what the limiter's cost is read against
-  return ['off', ...new Set(raw.filter((m) => m !== 'off'))] as LimiterMode[];
+  return ['off', ...new Set(modes.filter((m) => m !== 'off'))];
 }
 
 const settings = {
@@ -51,8 +51,7 @@ const settings = {
 };
 
 // Tiers big enough that a benchmark never meets a 429, unless the caller sized them on purpose.
-const TIER_ENV = ['RATE_LIMIT_SECURE', 'RATE_LIMIT_HIGH', 'RATE_LIMIT_MEDIUM', 'RATE_LIMIT_LOW', 'RATE_LIMIT_VERY_LOW'];
-const hugeTiers = Object.fromEntries(TIER_ENV.map((name) => [name, process.env[name] || '1000000']));
+const hugeTiers = Object.fromEntries(TIERS.map(tierEnvName).map((name) => [name, process.env[name] || '1000000']));
 
 const children = new Set<ChildProcess>();
 

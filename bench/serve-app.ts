@@ -10,14 +10,12 @@ import { join } from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { bootstrap } from '../src/domain/account/bootstrap.ts';
 import { loadConfig } from '../src/plugins/config.ts';
-import { failed, serve, type Target } from './protocol.ts';
-
-type Mode = 'off' | 'sqlite' | 'redis';
+import { failed, isLimiterMode, LIMITER_MODES, serve, type Target } from './protocol.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'taskboard-bench-'));
 try {
-  const mode = (process.env.BENCH_RATE_LIMIT_MODE ?? 'off') as Mode;
-  if (!['off', 'sqlite', 'redis'].includes(mode)) throw new Error(`BENCH_RATE_LIMIT_MODE must be off, sqlite or redis, got "${mode}"`);
+  const mode = process.env.BENCH_RATE_LIMIT_MODE ?? 'off';
+  if (!isLimiterMode(mode)) throw new Error(`BENCH_RATE_LIMIT_MODE must be one of ${LIMITER_MODES.join(', ')}, got "${mode}"`);
 
   // Only what the benchmark decides, plus the tier sizes: a DATABASE_URL of the shell must not leak in.
   const tierEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT_')));

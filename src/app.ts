@@ -34,7 +34,6 @@ export async function buildApp(options: BuildOptions) {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    ajv: undefined,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON (and multipart where a route reads files) only: any other body type is a 415.

@@ -6,26 +6,16 @@ import { bootstrap } from '../domain/account/bootstrap.ts';
 import { issueApiKeyForEmail } from '../domain/account/service.ts';
 import { purgeDeletedAttachments } from '../domain/attachments/purge.ts';
 import type { ServiceContext } from '../domain/context.ts';
-import { type AppConfig, ConfigError } from '../plugins/config.ts';
+import type { AppConfig } from '../plugins/config.ts';
 import { startServer } from '../server.ts';
-import { openStorage, parseDatabaseUrl, type StorageConnection } from '../storage/dialect.ts';
+import { openStorage, type StorageConnection } from '../storage/dialect.ts';
 import { AttachmentFiles } from '../storage/files.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
 
 /** What a command prints: JSON for scripts, or lines for people. */
 export type Output = { json: unknown } | { lines: string[] };
 
-/** A bad DATABASE_URL is a configuration mistake (exit 2), not a runtime failure. */
-function checkDatabaseUrl(config: AppConfig): void {
-  try {
-    parseDatabaseUrl(config.databaseUrl);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
-}
-
 function open(config: AppConfig): StorageConnection {
-  checkDatabaseUrl(config);
   return openStorage(config.databaseUrl, { poolSize: 2 });
 }
 
@@ -36,7 +26,7 @@ function open(config: AppConfig): StorageConnection {
 async function withServices<T>(config: AppConfig, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   const storage = open(config);
   try {
-    await migrateToLatest(storage.db);
+    await migrateToLatest(storage);
     return await work({ db: storage.db, engine: storage.engine, files: new AttachmentFiles(config.uploadDir) });
   } finally {
     await storage.close();
@@ -91,7 +81,7 @@ export async function migrateCommand(config: AppConfig, options: { json: boolean
   const storage = open(config);
   let applied: string[];
   try {
-    const result = await migrateToLatest(storage.db);
+    const result = await migrateToLatest(storage);
     applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   } finally {
     await storage.close();
@@ -106,7 +96,6 @@ export async function migrateCommand(config: AppConfig, options: { json: boolean
 
 /** Runs the HTTP server until SIGINT/SIGTERM (the server closes the database on the way out). */
 export async function serveCommand(config: AppConfig): Promise<void> {
-  checkDatabaseUrl(config);
   await startServer(config);
 }
 

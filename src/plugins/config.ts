@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseDatabaseUrl } from '../storage/dialect.ts';
 
 /** The rate-limit tiers of the contract, cheapest last. */
 export const TIERS = ['secure', 'high', 'medium', 'low', 'very-low'] as const;
@@ -56,8 +57,19 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
-function tierEnvName(tier: Tier): string {
+/** The variable that sizes a tier: `RATE_LIMIT_SECURE` ... `RATE_LIMIT_VERY_LOW`. */
+export function tierEnvName(tier: Tier): string {
   return `RATE_LIMIT_${tier.toUpperCase().replace('-', '_')}`;
+}
+
+function databaseUrl(raw: string | undefined): string {
+  const url = raw || 'sqlite:./data/taskboard.db';
+  try {
+    parseDatabaseUrl(url);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return url;
 }
 
 export const DEFAULT_REDIS_KEY_PREFIX = 'taskboard:ratelimit:';
@@ -97,7 +109,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   return {
     host: env.HOST || '0.0.0.0',
     port: integer(env, 'PORT', 3000, 0, 65535),
-    databaseUrl: env.DATABASE_URL || 'sqlite:./data/taskboard.db',
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
     uploadDir: resolve(env.UPLOAD_DIR || './data/uploads'),

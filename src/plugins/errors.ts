@@ -48,7 +48,7 @@ function describeIssue(issue: AjvIssue): string {
   return issue.message ?? 'is invalid';
 }
 
-export function validationDetails(error: FastifyError): ErrorDetail[] {
+function validationDetails(error: FastifyError): ErrorDetail[] {
   const context = (error as FastifyError & { validationContext?: string }).validationContext;
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];

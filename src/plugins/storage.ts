@@ -14,7 +14,7 @@ declare module 'fastify' {
 export default fp(
   async function storagePlugin(app: FastifyInstance, opts: { config: AppConfig; storage?: StorageConnection }) {
     const storage = opts.storage ?? openStorage(opts.config.databaseUrl);
-    await migrateToLatest(storage.db);
+    await migrateToLatest(storage);
     app.decorate('storage', storage);
     // A storage handed in by the caller (tests) belongs to the caller.
     if (!opts.storage) app.addHook('onClose', async () => storage.close());

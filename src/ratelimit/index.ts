@@ -7,7 +7,7 @@ import { RedisRateLimiter } from './redis.ts';
 import { SqlRateLimiter } from './sql.ts';
 
 export { FailoverRateLimiter } from './failover.ts';
-export { DEFAULT_REDIS_KEY_PREFIX, RedisRateLimiter } from './redis.ts';
+export { RedisRateLimiter } from './redis.ts';
 export { SqlRateLimiter } from './sql.ts';
 export type { LimiterLog, RateLimitSettings } from './policy.ts';
 

@@ -50,8 +50,6 @@ export interface RedisRateLimiterOptions {
   connectTimeoutMs?: number;
 }
 
-export { DEFAULT_REDIS_KEY_PREFIX };
-
 /**
  * The limiter for several instances sharing one Redis. It never waits for Redis beyond
  * `commandTimeoutMs`: no offline queue, no retries of a command; a decision Redis cannot make

@@ -5,13 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import {
-  type Expression,
-  Kysely,
-  PostgresDialect,
-  SqliteDialect,
-  sql,
-} from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import pg from 'pg';
@@ -166,12 +160,6 @@ export function fromJson<T>(value: T | string): T {
   return typeof value === 'string' ? (JSON.parse(value) as T) : value;
 }
 
-/** Which engine a Kysely instance (or transaction) talks to. */
-export function engineOf(db: Kysely<Database>): Engine {
-  const adapter = db.getExecutor().adapter;
-  return adapter.constructor.name.toLowerCase().includes('sqlite') ? 'sqlite' : 'postgres';
-}
-
 /**
  * Makes a unique-violation recognisable on both engines, so services can answer 409 instead of 500.
  */
@@ -213,24 +201,4 @@ export async function lockInTransaction(trx: Kysely<Database>, engine: Engine, k
   return { lockedAt: Number(rows[0]?.locked_at) };
 }
 
-/** PostgreSQL only: create a schema (for isolated test databases). */
-export async function createSchema(adminUrl: string, schema: string): Promise<void> {
-  const pool = new pg.Pool({ connectionString: adminUrl, max: 1 });
-  try {
-    await pool.query(`create schema if not exists ${schema}`);
-  } finally {
-    await pool.end();
-  }
-}
-
-export async function dropSchema(adminUrl: string, schema: string): Promise<void> {
-  const pool = new pg.Pool({ connectionString: adminUrl, max: 1 });
-  try {
-    await pool.query(`drop schema if exists ${schema} cascade`);
-  } finally {
-    await pool.end();
-  }
-}
-
-export type { Expression };
 export { sql };

@@ -1,7 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
-import type { Database } from './database.ts';
-import { engineOf } from './dialect.ts';
+import type { StorageConnection } from './dialect.ts';
 import * as initial from './migrations/0001_initial.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
@@ -9,11 +8,11 @@ const migrations: Record<string, Migration> = {
   '0001_initial': initial,
 };
 
-export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {
+export async function migrateToLatest({ db, engine }: Pick<StorageConnection, 'db' | 'engine'>): Promise<MigrationResultSet> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one; with several
   // PostgreSQL schemas in one database (tests, shared hosts) it would find another schema's tables.
   const schema =
-    engineOf(db) === 'postgres'
+    engine === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
   const migrator = new Migrator({

@@ -3,15 +3,14 @@
  * then authenticate against the app built on that same database.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
-import { createSchema, dropSchema, type Engine, openStorage } from '../../src/storage/dialect.ts';
+import { openStorage } from '../../src/storage/dialect.ts';
 import { type CommandRun, ROOT, runCommand, runTaskboard } from '../support/cli.ts';
-import { bearer, ENGINES, POSTGRES_URL, requirePostgres, testConfig } from '../support/harness.ts';
+import { bearer, type EmptyDatabase, emptyDatabase, ENGINES, testConfig } from '../support/harness.ts';
 
 /** `taskboard <args>` against the database at `databaseUrl`. */
 function taskboard(args: string[], databaseUrl: string): Promise<CommandRun> {
@@ -38,18 +37,6 @@ interface Bootstrapped {
   apiKey: string;
 }
 
-/** A fresh, empty database of `engine` and its URL. */
-async function emptyDatabase(engine: Engine): Promise<{ url: string; dispose(): Promise<void> }> {
-  if (engine === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'taskboard-cli-'));
-    return { url: `sqlite:${join(dir, 'cli.db')}`, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  await requirePostgres();
-  const schema = `cli_${randomBytes(6).toString('hex')}`;
-  await createSchema(POSTGRES_URL, schema);
-  return { url: `${POSTGRES_URL}?schema=${schema}`, dispose: () => dropSchema(POSTGRES_URL, schema) };
-}
-
 /** GET /api/v1/me with `token` against an app built on the database at `url`. */
 async function whoAmI(url: string, token: string) {
   const storage = openStorage(url);
@@ -65,7 +52,7 @@ async function whoAmI(url: string, token: string) {
 
 for (const engine of ENGINES) {
   describe(`taskboard command [${engine}]`, () => {
-    let database: { url: string; dispose(): Promise<void> };
+    let database: EmptyDatabase;
     before(async () => {
       database = await emptyDatabase(engine);
     });

@@ -12,7 +12,7 @@ import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootst
 import type { ServiceContext } from '../../src/domain/context.ts';
 import { type AppConfig, loadConfig } from '../../src/plugins/config.ts';
 import type { RateLimiter, RateLimitRequest } from '../../src/plugins/rate-limit.ts';
-import { createSchema, dropSchema, type Engine, openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
+import { type Engine, openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { AttachmentFiles } from '../../src/storage/files.ts';
 
@@ -41,6 +41,39 @@ export function requirePostgres(): Promise<void> {
   return postgresChecked;
 }
 
+/** Runs one statement on the PostgreSQL server outside the suites' schemas (to create and drop them). */
+async function onPostgresServer(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface EmptyDatabase {
+  /** The DATABASE_URL that reaches it. */
+  url: string;
+  /** Removes the database. */
+  dispose(): Promise<void>;
+}
+
+/** A new database of `engine` with no tables: a file in a temporary folder, or a PostgreSQL schema of its own. */
+export async function emptyDatabase(engine: Engine): Promise<EmptyDatabase> {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'taskboard-test-'));
+    return { url: `sqlite:${join(dir, 'test.db')}`, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  await requirePostgres();
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  await onPostgresServer(`create schema ${schema}`);
+  return {
+    url: `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}`,
+    dispose: () => onPostgresServer(`drop schema if exists ${schema} cascade`),
+  };
+}
+
 export interface TestStorage {
   storage: StorageConnection;
   /** The DATABASE_URL that reaches this same database (for a second server instance). */
@@ -48,40 +81,32 @@ export interface TestStorage {
   dispose(): Promise<void>;
 }
 
+/** A new, migrated database of `engine`, open. */
 export async function openTestStorage(engine: Engine): Promise<TestStorage> {
-  if (engine === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'taskboard-test-'));
-    const url = `sqlite:${join(dir, 'test.db')}`;
-    const storage = openStorage(url);
-    await migrateToLatest(storage.db);
-    return {
-      storage,
-      url,
-      async dispose() {
-        await storage.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  await requirePostgres();
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  await createSchema(POSTGRES_URL, schema);
-  const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}`;
-  const storage = openStorage(url);
-  await migrateToLatest(storage.db);
+  const database = await emptyDatabase(engine);
+  const storage = openStorage(database.url);
+  await migrateToLatest(storage);
   return {
     storage,
-    url,
+    url: database.url,
     async dispose() {
       await storage.close();
-      await dropSchema(POSTGRES_URL, schema);
+      await database.dispose();
     },
   };
 }
 
+/**
+ * A fresh upload folder's path, not created: the app creates it with the first stored file, so the
+ * many suites that never upload leave nothing behind (those that do remove it in their dispose).
+ */
+export function freshUploadDir(): string {
+  return join(tmpdir(), `taskboard-uploads-${randomBytes(6).toString('hex')}`);
+}
+
 export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   const base = loadConfig({ LOG_LEVEL: 'silent' });
-  return { ...base, uploadDir: mkdtempSync(join(tmpdir(), 'taskboard-uploads-')), ...overrides };
+  return { ...base, uploadDir: freshUploadDir(), ...overrides };
 }
 
 export interface TestApp {
@@ -126,7 +151,7 @@ export function serviceContext(storage: StorageConnection, uploadDir?: string): 
   return {
     db: storage.db,
     engine: storage.engine,
-    files: new AttachmentFiles(uploadDir ?? mkdtempSync(join(tmpdir(), 'taskboard-uploads-'))),
+    files: new AttachmentFiles(uploadDir ?? freshUploadDir()),
   };
 }
 

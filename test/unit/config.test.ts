@@ -30,6 +30,8 @@ describe('configuration', () => {
       { RATE_LIMIT_ROUTE_TIERS: '{"GET /x":"huge"}' },
       { RATE_LIMIT_ENABLED: 'maybe' },
       { REDIS_KEY_PREFIX: 'has space' },
+      { DATABASE_URL: 'mysql://localhost/db' },
+      { DATABASE_URL: 'postgres://h/db?schema=Robert;drop' },
     ]) {
       const name = Object.keys(env)[0] as string;
       assert.throws(() => loadConfig(env), (e: Error) => e instanceof ConfigError && e.message.includes(name), name);
