@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppConfig, Tier } from './config.ts';
 import { sendError } from './errors.ts';
@@ -41,20 +41,29 @@ declare module 'fastify' {
 export default fp(
   async function rateLimitPlugin(app: FastifyInstance, opts: { config: AppConfig; limiter?: RateLimiter | null }) {
     const limiter = opts.limiter ?? null;
-    /** Whether the limiter is failing: logged when that starts and ends, not per request. */
-    let failing = false;
     app.decorate('rateLimiter', limiter);
-    if (limiter) app.addHook('onClose', async () => limiter.close());
 
-    // A route without a tier would escape the limits: refuse to start instead.
+    // A route without a tier would escape the limits: refuse to start instead. Checked once every
+    // route is in, since plugins may still set a route's config in their own onRoute hooks (the docs
+    // UI's routes become public that way).
+    const routes: RouteOptions[] = [];
     app.addHook('onRoute', (route) => {
-      if (!route.config?.public && !route.config?.tier && !String(route.url).startsWith('/docs')) {
-        throw new Error(`route ${route.method} ${route.url} has no rate-limit tier (config.tier)`);
+      routes.push(route);
+    });
+    app.addHook('onReady', async () => {
+      const untiered = routes.filter((route) => !route.config?.public && !route.config?.tier);
+      if (untiered.length) {
+        throw new Error(`routes without a rate-limit tier (config.tier): ${untiered.map((r) => `${r.method} ${r.url}`).join(', ')}`);
       }
+      routes.length = 0;
     });
 
+    if (!limiter) return;
+    app.addHook('onClose', async () => limiter.close());
+    /** Whether the limiter is failing: logged when that starts and ends, not per request. */
+    let failing = false;
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!request.caller || !limiter) return;
+      if (!request.caller) return;
       // HEAD is GET without the body: same work, so same bucket (else it would double the allowance).
       const method = request.method === 'HEAD' ? 'GET' : request.method;
       const route = `${method} ${request.routeOptions.url}`;

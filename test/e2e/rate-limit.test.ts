@@ -131,6 +131,9 @@ for (const engine of ENGINES) {
       for (let i = 0; i < 6; i++) {
         const res = await app.inject({ method: 'DELETE', url: `/api/v1/api-keys/${randomBytes(12).toString('hex')}`, headers: bearer(token) });
         statuses.push(res.statusCode);
+        // a counted answer carries the headers whatever its status
+        assert.equal(res.headers['ratelimit-policy'], '"secure";q=5;w=3600');
+        assert.equal(rateLimitHeader(res).r, Math.max(0, 4 - i));
       }
       assert.deepEqual(statuses, [404, 404, 404, 404, 404, 429]);
     });
@@ -196,16 +199,26 @@ for (const engine of ENGINES) {
       assert.equal(answers[0]?.headers.ratelimit, undefined);
     });
 
-    it('answers 503 when no store can decide, instead of running unlimited', async () => {
+    it('answers 503 when no store can decide, instead of running unlimited, and logs that once', async () => {
       const broken = openStorage(test.url);
       await countHits(broken.db); // connected once, so closing really closes it
       await broken.close();
-      const app = await start({ rateLimiter: new SqlRateLimiter({ storage: broken, settings: testConfig().rateLimit }) });
-      const res = await createKey(app, tenant.apiKey);
-      assert.equal(res.statusCode, 503);
-      assert.equal(res.json().code, 'unavailable');
-      assert.equal(typeof res.json().message, 'string');
-      assert.equal(res.headers['retry-after'], '1');
+      const logged: { msg: string }[] = [];
+      const app = await buildApp({
+        config: testConfig(),
+        storage: test.storage,
+        rateLimiter: new SqlRateLimiter({ storage: broken, settings: testConfig().rateLimit }),
+        logger: { level: 'error', stream: { write: (line: string) => logged.push(JSON.parse(line)) } },
+      });
+      apps.push(app);
+      for (let i = 0; i < 3; i++) {
+        const res = await createKey(app, tenant.apiKey);
+        assert.equal(res.statusCode, 503);
+        assert.equal(res.json().code, 'unavailable');
+        assert.equal(typeof res.json().message, 'string');
+        assert.equal(res.headers['retry-after'], '1');
+      }
+      assert.deepEqual(logged.map((entry) => entry.msg), ['rate limiter: cannot decide, answering 503 until it can'], 'one line per incident');
     });
 
     if (engine === 'postgres') {
@@ -249,3 +262,31 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe('rate-limit tiers at start', () => {
+  let test: TestStorage;
+  before(async () => {
+    test = await openTestStorage('sqlite');
+  });
+  after(() => test.dispose());
+
+  it('refuses a route that needs a key but names no tier, so no route escapes the limits', async () => {
+    const build = () => buildApp({ config: testConfig(), storage: test.storage, rateLimiter: null, logger: false });
+    const refused = await build();
+    try {
+      refused.get('/api/v1/untiered', async () => ({}));
+      await assert.rejects(async () => refused.ready(), /without a rate-limit tier.*GET \/api\/v1\/untiered/);
+    } finally {
+      await refused.close();
+    }
+    const app = await build();
+    try {
+      app.get('/api/v1/tiered', { config: { tier: 'low' } }, async () => ({}));
+      app.get('/public', { config: { public: true } }, async () => ({}));
+      await app.ready();
+      assert.ok(app.hasRoute({ method: 'GET', url: '/api/v1/tiered' }) && app.hasRoute({ method: 'GET', url: '/public' }));
+    } finally {
+      await app.close();
+    }
+  });
+});
