@@ -55,6 +55,10 @@ export default fp(
       if (untiered.length) {
         throw new Error(`routes without a rate-limit tier (config.tier): ${untiered.map((r) => `${r.method} ${r.url}`).join(', ')}`);
       }
+      // An override naming no route (a typo such as :id for :cardId) would silently change nothing.
+      const served = new Set(routes.flatMap((route) => [route.method].flat().map((method) => `${method} ${route.url}`)));
+      const unknown = Object.keys(opts.config.rateLimit.routeTiers).filter((route) => !served.has(route));
+      if (unknown.length) throw new Error(`RATE_LIMIT_ROUTE_TIERS names routes the API does not serve: ${unknown.join(', ')}`);
       routes.length = 0;
     });
 

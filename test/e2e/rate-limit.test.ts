@@ -270,6 +270,28 @@ describe('rate-limit tiers at start', () => {
   });
   after(() => test.dispose());
 
+  it('refuses a route override that names no served route, and takes one that does', async () => {
+    const withOverride = (route: string) =>
+      buildApp({
+        config: testConfig({ rateLimit: { ...testConfig().rateLimit, routeTiers: { [route]: 'secure' } } }),
+        storage: test.storage,
+        rateLimiter: null,
+        logger: false,
+      });
+    const typo = await withOverride('GET /api/v1/cards/:id');
+    try {
+      await assert.rejects(async () => typo.ready(), /RATE_LIMIT_ROUTE_TIERS names routes the API does not serve: GET \/api\/v1\/cards\/:id/);
+    } finally {
+      await typo.close();
+    }
+    const good = await withOverride('GET /api/v1/cards/:cardId');
+    try {
+      await good.ready();
+    } finally {
+      await good.close();
+    }
+  });
+
   it('refuses a route that needs a key but names no tier, so no route escapes the limits', async () => {
     const build = () => buildApp({ config: testConfig(), storage: test.storage, rateLimiter: null, logger: false });
     const refused = await build();
