@@ -28,6 +28,11 @@ export interface AppConfig {
   };
 }
 
+/** A route's tier: the configured override for its `METHOD /path/template`, else the route's own. */
+export function tierOfRoute(rateLimit: AppConfig['rateLimit'], route: string, own: Tier | undefined): Tier | undefined {
+  return rateLimit.routeTiers[route] ?? own;
+}
+
 export const DEFAULT_TIER_LIMITS: Record<Tier, number> = {
   secure: 5,
   high: 15,

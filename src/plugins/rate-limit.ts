@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AppConfig, Tier } from './config.ts';
+import { type AppConfig, type Tier, tierOfRoute } from './config.ts';
 import { sendError } from './errors.ts';
 
 /** One request as the limiter sees it: whose bucket, which route template, which tier. */
@@ -71,7 +71,7 @@ export default fp(
       // HEAD is GET without the body: same work, so same bucket (else it would double the allowance).
       const method = request.method === 'HEAD' ? 'GET' : request.method;
       const route = `${method} ${request.routeOptions.url}`;
-      const tier = opts.config.rateLimit.routeTiers[route] ?? request.routeOptions.config.tier;
+      const tier = tierOfRoute(opts.config.rateLimit, route, request.routeOptions.config.tier);
       if (!tier) throw new Error(`route ${route} has no rate-limit tier`);
       let decision: RateLimitDecision;
       try {

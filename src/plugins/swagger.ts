@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Tier } from './config.ts';
+import { type Tier, tierOfRoute } from './config.ts';
 
 /** The OpenAPI 3.1 document, generated from the route schemas that also validate and serialize. */
 export default fp(
@@ -28,7 +28,7 @@ export default fp(
         if (!schema || schema.hide) return { schema, url };
         if (config.public) return { schema: { security: [], ...schema }, url };
         const method = Array.isArray(route.method) ? route.method[0] : route.method;
-        const tier = app.config.rateLimit.routeTiers[`${method} ${route.url}`] ?? config.tier;
+        const tier = tierOfRoute(app.config.rateLimit, `${method} ${route.url}`, config.tier);
         if (!tier) return { schema, url };
         const { enabled, tiers, windowSeconds } = app.config.rateLimit;
         const note = enabled ? `Rate limit: tier \`${tier}\`, ${tiers[tier]} requests per API key in any rolling ${windowSeconds} s.` : '';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import diagnostics from 'node:diagnostics_channel';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { TIERS } from '../../src/plugins/config.ts';
+import { type Tier, TIERS, tierOfRoute } from '../../src/plugins/config.ts';
 import { buildTestApp, type TestApp } from '../support/harness.ts';
 
 interface ServedRoute {
@@ -183,7 +183,7 @@ describe('OpenAPI document', () => {
         continue;
       }
       assert.ok(security.some((requirement) => 'bearer' in requirement), `${where} requires the bearer API key`);
-      const tier = t.config.rateLimit.routeTiers[`${route.method} ${route.url}`] ?? route.config.tier;
+      const tier = tierOfRoute(t.config.rateLimit, `${route.method} ${route.url}`, route.config.tier as Tier | undefined);
       assert.ok(tier && (TIERS as readonly string[]).includes(tier), `${where} has a contract tier`);
       assert.equal(op['x-rate-limit-tier'], tier, `${where} documents its rate-limit tier`);
       for (const status of ['401', '429']) {
