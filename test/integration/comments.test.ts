@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { authenticate } from '../../src/domain/account/service.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
 import { createCheer } from '../../src/domain/cheers/service.ts';
@@ -10,12 +11,13 @@ import {
   deleteDiscussion,
   listComments,
   updateComment,
+  updateDiscussion,
 } from '../../src/domain/comments/service.ts';
 import type { Caller } from '../../src/domain/shared/caller.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import type { Comment } from '../../src/schemas/comments.ts';
-import { addMember, seedBoard } from '../support/fixtures.ts';
+import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
 import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
 for (const engine of ENGINES) {
@@ -141,6 +143,71 @@ for (const engine of ENGINES) {
       assert.equal((failure.reason as DomainError).status, 404);
       assert.equal(await cardVersion(cardId), 2, 'created once, deleted once');
     });
+
+    /**
+     * Runs `write` while another transaction holds the card's row lock, and lets that transaction move
+     * the card to team `toTeam` and commit once `write` waits for the lock (seen in pg_stat_activity,
+     * no sleeping): what `write` read before it asked for the lock is then out of date.
+     */
+    async function whileCardMoves<T>(cardId: string, toTeam: string, write: () => Promise<T>): Promise<PromiseSettledResult<T>> {
+      let holderPid = 0;
+      let holding!: () => void;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const move = t.services.db.transaction().execute(async (trx) => {
+        await sql`select id from cards where id = ${cardId} for update`.execute(trx);
+        holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
+        holding();
+        await released;
+        await trx.updateTable('cards').set({ team_id: toTeam }).where('id', '=', cardId).execute();
+        for (const table of ['comments', 'discussions', 'cheers'] as const) {
+          await trx.updateTable(table).set({ team_id: toTeam }).where('card_id', '=', cardId).execute();
+        }
+      });
+      await held;
+      let settled = false;
+      const result = Promise.allSettled([write()]).finally(() => (settled = true));
+      // until the write waits for the card's lock (or ended without asking for it)
+      while (!settled) {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(t.services.db);
+        if (rows[0]!.n > 0) break;
+      }
+      release();
+      await move;
+      return (await result)[0] as PromiseSettledResult<T>;
+    }
+
+    if (engine === 'postgres') {
+      it("judges reach by the card as it is once locked: a card moved meanwhile to a team the caller left is a 404, and nothing is written", async () => {
+        const elsewhere = await addTeam(t.services, t.tenant.companyId, 'Elsewhere', [owner.userId]);
+        const cardId = await newCard();
+        const parent = await createComment(t.services, member, cardId, {}, 'before the move');
+        const reply = await createDiscussion(t.services, member, parent._id, {}, 'reply before the move');
+        const writes: [string, () => Promise<unknown>][] = [
+          ['create comment', () => createComment(t.services, member, cardId, {}, 'after the move')],
+          ['update comment', () => updateComment(t.services, member, parent._id, {}, 'edited after the move')],
+          ['create discussion', () => createDiscussion(t.services, member, parent._id, {}, 'after the move')],
+          ['update discussion', () => updateDiscussion(t.services, member, reply._id, {}, 'edited after the move')],
+          ['delete discussion', () => deleteDiscussion(t.services, member, reply._id, {})],
+          ['delete comment', () => deleteComment(t.services, member, parent._id, {})],
+          ['cheer the card', () => createCheer(t.services, member, 'card', cardId, {}, { content: '👍' })],
+          ['cheer the reply', () => createCheer(t.services, member, 'discussion', reply._id, {}, { content: '👍' })],
+        ];
+        for (const [what, write] of writes) {
+          await t.services.db.updateTable('cards').set({ team_id: t.tenant.teamId }).where('id', '=', cardId).execute();
+          const before = await cardVersion(cardId);
+          const result = await whileCardMoves(cardId, elsewhere, write);
+          assert.equal(result.status, 'rejected', `${what}: the member is not in the card's new team`);
+          assert.equal(((result as PromiseRejectedResult).reason as DomainError).status, 404, what);
+          assert.equal(await cardVersion(cardId), before, `${what}: nothing changed`);
+        }
+        const db = t.services.db;
+        assert.deepEqual((await db.selectFrom('comments').select('content').where('card_id', '=', cardId).execute()).map((c) => c.content), ['before the move']);
+        assert.equal((await db.selectFrom('discussions').select('id').where('card_id', '=', cardId).execute()).length, 1);
+        assert.deepEqual(await db.selectFrom('cheers').select('id').where('card_id', '=', cardId).execute(), []);
+      });
+    }
 
     it('deleting a comment removes its replies and every cheer under it, and nothing of other comments', async () => {
       const cardId = await newCard();

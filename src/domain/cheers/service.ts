@@ -4,8 +4,7 @@ import type { CardTableRow } from '../../storage/repositories/cards.ts';
 import * as cheers from '../../storage/repositories/cheers.ts';
 import { latestCreatedAt, recordPostChange } from '../../storage/repositories/comments.ts';
 import { toCheer } from '../cards/records.ts';
-import { recordCardChanges } from '../cards/locks.ts';
-import { cardInReach, reachableComment, reachableDiscussion } from '../comments/service.ts';
+import { lockCardInReach, lockComment, lockDiscussion } from '../comments/service.ts';
 import { nextCreatedAt } from '../comments/ordering.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -38,16 +37,19 @@ interface Cheered {
 
 const NO_OTHER_RECORD = async () => true;
 
-/** The cheerable thing when the caller reaches it (its card decides), else 404. */
-async function resolveCheered(trx: Executor, caller: Caller, type: CheeredType, id: string, scope: Scope): Promise<Cheered> {
+/**
+ * The cheerable thing when the caller reaches it, its card's change recorded and its lock taken
+ * first (`lockCardInReach`: the card, as it is under the lock, decides reach), else 404.
+ */
+async function lockCheered(trx: Executor, caller: Caller, type: CheeredType, id: string, scope: Scope, at: string): Promise<Cheered> {
   switch (type) {
     case 'card': {
-      const card = await cardInReach(trx, caller, id, NAMES.card, scope);
+      const card = await lockCardInReach(trx, caller, id, NAMES.card, scope, at);
       const self = { type: 'card', id: card.id } as const;
       return { card, primary: self, secondary: self, commentId: null, receiverId: card.creator_id, recordChange: NO_OTHER_RECORD };
     }
     case 'comment': {
-      const { comment, card } = await reachableComment(trx, caller, id, scope);
+      const { comment, card } = await lockComment(trx, caller, id, scope, at);
       return {
         card,
         primary: { type: 'comment', id: comment.id },
@@ -58,7 +60,7 @@ async function resolveCheered(trx: Executor, caller: Caller, type: CheeredType, 
       };
     }
     case 'discussion': {
-      const { discussion, card } = await reachableDiscussion(trx, caller, id, scope);
+      const { discussion, card } = await lockDiscussion(trx, caller, id, scope, at);
       return {
         card,
         primary: { type: 'discussion', id: discussion.id },
@@ -72,7 +74,7 @@ async function resolveCheered(trx: Executor, caller: Caller, type: CheeredType, 
     }
     case 'attachment': {
       const attachment = await cheers.findLiveAttachment(trx, id);
-      const card = await cardInReach(trx, caller, attachment?.card_id, NAMES.attachment, scope);
+      const card = await lockCardInReach(trx, caller, attachment?.card_id, NAMES.attachment, scope, at);
       const { id: attachmentId, checklist_item_id: itemId, creator_id: creatorId } = attachment as NonNullable<typeof attachment>;
       return {
         card,
@@ -119,9 +121,8 @@ export async function createCheer(
   const content = normaliseContent(input.content);
   const id = newId();
   return inTransaction(ctx, async (trx) => {
-    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope);
     const now = nowIso();
-    await recordCardChanges(trx, [cheered.card.id], now);
+    const cheered = await lockCheered(trx, caller, type, cheeredId, scope, now);
     // gone (deleted) while this request waited for the card's lock
     if (!(await cheered.recordChange(trx, now))) throw new NotFoundError(NAMES[type]);
     // under the card's lock, so two parallel identical cheers cannot both pass this check
@@ -164,13 +165,12 @@ export async function deleteCheer(
   scope: Scope,
 ): Promise<Cheer> {
   return inTransaction(ctx, async (trx) => {
-    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope);
+    const now = nowIso();
+    const cheered = await lockCheered(trx, caller, type, cheeredId, scope, now);
     const cheer = await cheers.findCheer(trx, cheerId);
     if (!cheer || cheer.primary_type !== cheered.primary.type || cheer.primary_id !== cheered.primary.id) throw new NotFoundError('Cheer');
     if (cheer.creator_id !== caller.userId) throw new ForbiddenError('Only the member who gave a cheer may delete it');
-    const now = nowIso();
-    await recordCardChanges(trx, [cheered.card.id], now);
-    // deleted (the cheer, or what it cheers) while this request waited for the card's lock
+    // deleted (what the cheer cheers, or the cheer itself) while this request waited for the card's lock
     if (!(await cheered.recordChange(trx, now)) || !(await cheers.deleteCheer(trx, cheer.id))) throw new NotFoundError('Cheer');
     return toCheer(cheer);
   });

@@ -1,9 +1,9 @@
 import type { Comment, Discussion } from '../../schemas/comments.ts';
 import type { Executor } from '../../storage/database.ts';
-import { findCard, type CardTableRow } from '../../storage/repositories/cards.ts';
+import { findCard, recordCardChange, type CardTableRow } from '../../storage/repositories/cards.ts';
 import { cheersOfComments } from '../../storage/repositories/cheers.ts';
 import * as comments from '../../storage/repositories/comments.ts';
-import { recordCardChanges } from '../cards/locks.ts';
+import { reachableCard } from '../cards/service.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Caller, isCompanyAdmin, requireReach, type Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
@@ -20,24 +20,38 @@ import { toComments } from './records.ts';
  */
 
 /**
- * A comment, reply or anything else kept with a card is reached through its card: the card decides
- * reach and scope, whatever the row itself carries. Outside reach it is a 404 named `what`.
+ * Records a change of the card (`__v` + 1, `updatedAt`), which takes its row lock, and only then
+ * reads the card and checks reach and scope, as the card services do: read before the lock, a card
+ * moved meanwhile to another team would be judged, and new rows stamped, by the team it left. A
+ * comment, reply or anything else kept with a card is reached through its card, whatever the row
+ * itself carries. Outside reach, or without a card (the thing is not there), it is a 404 named
+ * `what`; the transaction then rolls back, so nothing changed.
  */
-export async function cardInReach(db: Executor, caller: Caller, cardId: string | undefined, what: string, scope: Scope): Promise<CardTableRow> {
-  return requireReach(caller, cardId === undefined ? undefined : await findCard(db, cardId), what, scope);
+export async function lockCardInReach(
+  trx: Executor,
+  caller: Caller,
+  cardId: string | undefined,
+  what: string,
+  scope: Scope,
+  at: string,
+): Promise<CardTableRow> {
+  if (cardId === undefined || !(await recordCardChange(trx, cardId, at))) throw new NotFoundError(what);
+  return requireReach(caller, await findCard(trx, cardId), what, scope);
 }
 
-export async function reachableComment(db: Executor, caller: Caller, commentId: string, scope: Scope) {
-  const comment = await comments.findComment(db, commentId);
-  const card = await cardInReach(db, caller, comment?.card_id, 'Comment', scope);
-  // cardInReach answered a 404 when there was no comment
+/** The comment and its card, the card locked and in reach (`lockCardInReach`), else 404. */
+export async function lockComment(trx: Executor, caller: Caller, commentId: string, scope: Scope, at: string) {
+  const comment = await comments.findComment(trx, commentId);
+  const card = await lockCardInReach(trx, caller, comment?.card_id, 'Comment', scope, at);
+  // lockCardInReach answered a 404 when there was no comment
   return { comment: comment as comments.CommentTableRow, card };
 }
 
-export async function reachableDiscussion(db: Executor, caller: Caller, discussionId: string, scope: Scope) {
-  const discussion = await comments.findDiscussion(db, discussionId);
-  const card = await cardInReach(db, caller, discussion?.card_id, 'Discussion', scope);
-  // cardInReach answered a 404 when there was no discussion
+/** The reply and its card, the card locked and in reach (`lockCardInReach`), else 404. */
+export async function lockDiscussion(trx: Executor, caller: Caller, discussionId: string, scope: Scope, at: string) {
+  const discussion = await comments.findDiscussion(trx, discussionId);
+  const card = await lockCardInReach(trx, caller, discussion?.card_id, 'Discussion', scope, at);
+  // lockCardInReach answered a 404 when there was no discussion
   return { discussion: discussion as comments.DiscussionTableRow, card };
 }
 
@@ -80,7 +94,7 @@ export async function listComments(
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ comments: Comment[]; nextCursor: string | null }> {
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, isCommentCursorKey);
-  const card = await cardInReach(ctx.db, caller, cardId, 'Card', scope);
+  const card = await reachableCard(ctx.db, caller, cardId, scope);
   // one more than asked tells whether another page follows
   const rows = await comments.commentPage(ctx.db, card.id, after && { createdAt: after[0], id: after[1] }, page.limit + 1);
   const { items, nextCursor } = toPage(rows, page.limit, commentCursorKey);
@@ -90,9 +104,8 @@ export async function listComments(
 export async function createComment(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, content: string): Promise<Comment> {
   const id = newId();
   return inTransaction(ctx, async (trx) => {
-    const card = await cardInReach(trx, caller, cardId, 'Card', scope);
     const now = nowIso();
-    await recordCardChanges(trx, [card.id], now);
+    const card = await lockCardInReach(trx, caller, cardId, 'Card', scope, now);
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'comments', card.id), now);
     await comments.insertComment(trx, {
       id,
@@ -112,10 +125,9 @@ export async function createComment(ctx: ServiceContext, caller: Caller, cardId:
 /** Update Comment: the author only (403 for anyone else who sees it). */
 export async function updateComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope, content: string): Promise<Comment> {
   return inTransaction(ctx, async (trx) => {
-    const { comment, card } = await reachableComment(trx, caller, commentId, scope);
-    requireAuthor(caller, comment, 'comment');
     const now = nowIso();
-    await recordCardChanges(trx, [card.id], now);
+    const { comment } = await lockComment(trx, caller, commentId, scope, now);
+    requireAuthor(caller, comment, 'comment');
     // deleted while this request waited for the card's lock
     if (!(await comments.recordPostChange(trx, 'comments', comment.id, now, content.trim()))) throw new NotFoundError('Comment');
     return loadComment(trx, comment.id);
@@ -128,9 +140,8 @@ export async function updateComment(ctx: ServiceContext, caller: Caller, comment
  */
 export async function deleteComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope): Promise<Comment> {
   return inTransaction(ctx, async (trx) => {
-    const { comment, card } = await reachableComment(trx, caller, commentId, scope);
+    const { comment, card } = await lockComment(trx, caller, commentId, scope, nowIso());
     requireAuthorOrAdmin(caller, comment, card, 'comment');
-    await recordCardChanges(trx, [card.id], nowIso());
     const record = await loadComment(trx, comment.id);
     await comments.deleteComment(trx, comment.id);
     return record;
@@ -147,9 +158,8 @@ export async function createDiscussion(
 ): Promise<Discussion> {
   const id = newId();
   return inTransaction(ctx, async (trx) => {
-    const { comment, card } = await reachableComment(trx, caller, commentId, scope);
     const now = nowIso();
-    await recordCardChanges(trx, [card.id], now);
+    const { comment, card } = await lockComment(trx, caller, commentId, scope, now);
     if (!(await comments.recordPostChange(trx, 'comments', comment.id, now))) throw new NotFoundError('Comment');
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'discussions', card.id), now);
     await comments.insertDiscussion(trx, {
@@ -177,10 +187,9 @@ export async function updateDiscussion(
   content: string,
 ): Promise<Discussion> {
   return inTransaction(ctx, async (trx) => {
-    const { discussion, card } = await reachableDiscussion(trx, caller, discussionId, scope);
-    requireAuthor(caller, discussion, 'discussion');
     const now = nowIso();
-    await recordCardChanges(trx, [card.id], now);
+    const { discussion } = await lockDiscussion(trx, caller, discussionId, scope, now);
+    requireAuthor(caller, discussion, 'discussion');
     if (!(await comments.recordPostChange(trx, 'discussions', discussion.id, now, content.trim()))) throw new NotFoundError('Discussion');
     await comments.recordPostChange(trx, 'comments', discussion.comment_id, now);
     return loadDiscussion(trx, discussion.comment_id, discussion.id);
@@ -190,10 +199,9 @@ export async function updateDiscussion(
 /** Delete Discussion: the author, or a company owner or admin; its cheers go with it. */
 export async function deleteDiscussion(ctx: ServiceContext, caller: Caller, discussionId: string, scope: Scope): Promise<Discussion> {
   return inTransaction(ctx, async (trx) => {
-    const { discussion, card } = await reachableDiscussion(trx, caller, discussionId, scope);
-    requireAuthorOrAdmin(caller, discussion, card, 'discussion');
     const now = nowIso();
-    await recordCardChanges(trx, [card.id], now);
+    const { discussion, card } = await lockDiscussion(trx, caller, discussionId, scope, now);
+    requireAuthorOrAdmin(caller, discussion, card, 'discussion');
     const record = await loadDiscussion(trx, discussion.comment_id, discussion.id);
     await comments.deleteDiscussion(trx, discussion.id);
     await comments.recordPostChange(trx, 'comments', discussion.comment_id, now);
