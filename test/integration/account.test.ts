@@ -143,6 +143,16 @@ for (const engine of ENGINES) {
       assert.equal(made.apiKey.name, 'room again');
     });
 
+    it('keeps the cap when creates race: of parallel creates for the last free place, one succeeds', async () => {
+      const racer = await bootstrap(ctx, { company: 'Race', team: 'One', email: 'racer@race.test', fullName: 'Racer' });
+      const caller = await authenticate(ctx, racer.apiKey);
+      for (let i = 2; i < MAX_LIVE_KEYS_PER_USER; i++) await issueApiKey(ctx, racer.userId, `k${i}`);
+      const results = await Promise.allSettled(Array.from({ length: 4 }, (_, i) => createApiKey(ctx, caller, { name: `last ${i}` })));
+      assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1, 'exactly one takes the last place');
+      for (const r of results) if (r.status === 'rejected') assert.ok(r.reason instanceof ConflictError, String(r.reason));
+      assert.equal((await listApiKeys(ctx, caller)).length, MAX_LIVE_KEYS_PER_USER);
+    });
+
     it('issues a key by email for the administration command', async () => {
       const issued = await issueApiKeyForEmail(ctx, { email: ' OWNER@acme.test ' });
       assert.equal(issued.userId, acme.userId);

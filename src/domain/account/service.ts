@@ -1,4 +1,6 @@
 import type { Company, Team, User } from '../../schemas/records.ts';
+import type { Executor } from '../../storage/database.ts';
+import { lockInTransaction } from '../../storage/dialect.ts';
 import * as apiKeys from '../../storage/repositories/api-keys.ts';
 import {
   findCompaniesOfUser,
@@ -38,7 +40,7 @@ export interface IssuedKey {
   token: string;
 }
 
-export async function issueApiKey(ctx: ServiceContext, userId: string, name: string): Promise<IssuedKey> {
+export async function issueApiKey(ctx: ServiceContext, userId: string, name: string, db: Executor = ctx.db): Promise<IssuedKey> {
   const token = newToken();
   const row = {
     id: newId(),
@@ -50,7 +52,7 @@ export async function issueApiKey(ctx: ServiceContext, userId: string, name: str
     last_used_at: null,
     revoked_at: null,
   };
-  await apiKeys.insertApiKey(ctx.db, row);
+  await apiKeys.insertApiKey(db, row);
   return { apiKey: apiKeyRecord(row), token };
 }
 
@@ -105,10 +107,14 @@ export async function listApiKeys(ctx: ServiceContext, caller: Caller): Promise<
 /** A new key for the caller; the token is in the answer and nowhere else. */
 export async function createApiKey(ctx: ServiceContext, caller: Caller, input: { name: string }): Promise<IssuedKey> {
   const name = keyName(input.name);
-  if ((await apiKeys.countLiveKeysOfUser(ctx.db, caller.userId)) >= MAX_LIVE_KEYS_PER_USER) {
-    throw new ConflictError(`A user may hold at most ${MAX_LIVE_KEYS_PER_USER} API keys; revoke one first`);
-  }
-  return issueApiKey(ctx, caller.userId, name);
+  return ctx.db.transaction().execute(async (trx) => {
+    // one create per user at a time, so that parallel creates cannot all pass the count
+    await lockInTransaction(trx, ctx.engine, `api-keys:${caller.userId}`);
+    if ((await apiKeys.countLiveKeysOfUser(trx, caller.userId)) >= MAX_LIVE_KEYS_PER_USER) {
+      throw new ConflictError(`A user may hold at most ${MAX_LIVE_KEYS_PER_USER} API keys; revoke one first`);
+    }
+    return issueApiKey(ctx, caller.userId, name, trx);
+  });
 }
 
 /** Revokes one of the caller's keys (possibly the one it calls with); its token fails from now on. */
