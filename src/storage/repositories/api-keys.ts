@@ -16,16 +16,6 @@ export async function findLiveKeyByHash(db: Executor, tokenHash: string) {
     .executeTakeFirst();
 }
 
-export async function findKeyOfUser(db: Executor, userId: string, keyId: string) {
-  return db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('id', '=', keyId)
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-}
-
 export async function listKeysOfUser(db: Executor, userId: string): Promise<ApiKeyRow[]> {
   return db
     .selectFrom('api_keys')
@@ -35,16 +25,6 @@ export async function listKeysOfUser(db: Executor, userId: string): Promise<ApiK
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-}
-
-export async function revokeKey(db: Executor, keyId: string, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: at })
-    .where('id', '=', keyId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function touchKey(db: Executor, keyId: string, at: string): Promise<void> {

@@ -14,11 +14,6 @@ export async function findUserByEmail(db: Executor, email: string): Promise<User
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
 }
 
-export async function findUsersByIds(db: Executor, ids: readonly string[]): Promise<UserRow[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
-}
-
 /** Everything the caller can reach is derived from these two lists. */
 export async function findMemberships(db: Executor, userId: string) {
   const [companies, teams] = await Promise.all([
