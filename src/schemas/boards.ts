@@ -1,6 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { ID_PATTERN } from '../domain/shared/ids.ts';
-import { Id, Name, PositionRequest, ScopeQuery } from './common.ts';
+import { Id, IdOf, Name, PositionRequest } from './common.ts';
 import { Board, Card, List } from './records.ts';
 
 /** Request and answer shapes of boards, lists and labels beyond the records themselves. */
@@ -60,7 +59,7 @@ export const UpdateListBody = Type.Object(
 export type UpdateListBody = Static<typeof UpdateListBody>;
 
 /** A label colour is named by the `_id` of a palette colour. */
-const ColorId = Type.String({ pattern: ID_PATTERN, description: 'the _id of a colour of GET /api/v1/label-colors' });
+const ColorId = IdOf('the _id of a colour of GET /api/v1/label-colors');
 
 export const CreateLabelBody = Type.Object(
   {
@@ -79,5 +78,3 @@ export const UpdateLabelBody = Type.Object(
   { additionalProperties: false, minProperties: 1, description: 'at least one of name and color' },
 );
 export type UpdateLabelBody = Static<typeof UpdateLabelBody>;
-
-export { ScopeQuery };

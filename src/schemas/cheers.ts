@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Id, ScopeQuery } from './common.ts';
+import { Id } from './common.ts';
 
 /** Request shapes of cheers (reactions); the Cheer record itself is in records.ts. */
 
@@ -32,5 +32,3 @@ export const CheerOfParentParams = {
   discussion: Type.Object({ discussionId: Id, cheerId: Id }, { additionalProperties: false }),
   attachment: Type.Object({ attachmentId: Id, cheerId: Id }, { additionalProperties: false }),
 };
-
-export { ScopeQuery };

@@ -58,5 +58,3 @@ export const CommentsPage = Type.Object({
   comments: Type.Array(Comment, { description: 'oldest first, the order of card.comments' }),
   nextCursor: NextCursor,
 });
-
-export { ScopeQuery };

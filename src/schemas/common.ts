@@ -3,7 +3,9 @@ import { TIERS } from '../plugins/config.ts';
 import { MAX_BULK_ITEMS } from '../domain/shared/bulk.ts';
 import { ID_PATTERN } from '../domain/shared/ids.ts';
 
-export const Id = Type.String({ pattern: ID_PATTERN, description: '24 lowercase hex characters' });
+/** An id whose description says what it names. */
+export const IdOf = (description: string) => Type.String({ pattern: ID_PATTERN, description });
+export const Id = IdOf('24 lowercase hex characters');
 export const Timestamp = Type.String({ description: 'ISO 8601 UTC with milliseconds', examples: ['2026-11-21T09:30:00.000Z'] });
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 
@@ -16,6 +18,9 @@ export const ScopeQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ScopeQuery = Static<typeof ScopeQuery>;
+
+/** For operations that take no query parameters: any given is a 400. */
+export const NoQuery = Type.Object({}, { additionalProperties: false });
 
 export const ErrorBody = Type.Object(
   {

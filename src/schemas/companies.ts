@@ -1,6 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { ID_PATTERN } from '../domain/shared/ids.ts';
-import { Id, Name, Timestamp } from './common.ts';
+import { Id, IdOf, Name, Timestamp } from './common.ts';
 import { User } from './records.ts';
 
 /** Request and answer shapes of companies and teams beyond the Company and Team records. */
@@ -15,9 +14,6 @@ export const CompanyMember = Type.Object({
   joinedAt: Timestamp,
 });
 export type CompanyMember = Static<typeof CompanyMember>;
-
-/** For operations that take no query parameters: any given is a 400. */
-export const NoQuery = Type.Object({}, { additionalProperties: false });
 
 export const CompanyParams = Type.Object({ companyId: Id }, { additionalProperties: false });
 
@@ -50,6 +46,6 @@ export const TeamParams = Type.Object({ teamId: Id }, { additionalProperties: fa
 export const TeamMemberParams = Type.Object({ teamId: Id, userId: Id }, { additionalProperties: false });
 
 export const AddTeamMemberBody = Type.Object(
-  { userId: Type.String({ pattern: ID_PATTERN, description: "a member of the team's company: 24 lowercase hex characters" }) },
+  { userId: IdOf("a member of the team's company: 24 lowercase hex characters") },
   { additionalProperties: false },
 );

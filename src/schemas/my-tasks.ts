@@ -1,12 +1,11 @@
 import { Type } from 'typebox';
-import { Id } from './common.ts';
+import { Id, ScopeQuery } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 import { Card } from './records.ts';
 
 export const MyTasksQuery = Type.Object(
   {
-    companyId: Type.Optional(Id),
-    teamId: Type.Optional(Id),
+    ...ScopeQuery.properties,
     complete: Type.Optional(Type.Boolean({ description: 'true: only completed cards; false: only open ones; absent: both' })),
     ...PageQueryFields,
   },

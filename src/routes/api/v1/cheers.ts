@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CHEERED_TYPES, createCheer, deleteCheer } from '../../../domain/cheers/service.ts';
-import { CheerBody, CheerOfParentParams, CheerParams, ScopeQuery } from '../../../schemas/cheers.ts';
-import { errorResponses, success } from '../../../schemas/common.ts';
+import { CheerBody, CheerOfParentParams, CheerParams } from '../../../schemas/cheers.ts';
+import { errorResponses, ScopeQuery, success } from '../../../schemas/common.ts';
 import { Cheer } from '../../../schemas/records.ts';
 
 const CheerAnswer = success('cheer', Cheer);

@@ -9,9 +9,8 @@ import {
   CommentsQuery,
   Discussion,
   DiscussionParams,
-  ScopeQuery,
 } from '../../../schemas/comments.ts';
-import { errorResponses, success } from '../../../schemas/common.ts';
+import { errorResponses, ScopeQuery, success } from '../../../schemas/common.ts';
 import { DEFAULT_PAGE_SIZE } from '../../../domain/shared/pagination.ts';
 
 const CommentAnswer = success('comment', Comment);

@@ -7,9 +7,8 @@ import {
   CompanyParams,
   CompanyScopeQuery,
   CreateCompanyBody,
-  NoQuery,
 } from '../../../schemas/companies.ts';
-import { errorResponses, success } from '../../../schemas/common.ts';
+import { errorResponses, NoQuery, success } from '../../../schemas/common.ts';
 import { Company } from '../../../schemas/records.ts';
 
 const tags = ['companies'];

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { createLabel, deleteLabel, listBoardLabels, listLabelColors, updateLabel } from '../../../domain/boards/labels.ts';
 import { BoardParams, CreateLabelBody, LabelParams, UpdateLabelBody } from '../../../schemas/boards.ts';
-import { errorResponses, ScopeQuery, success } from '../../../schemas/common.ts';
+import { errorResponses, NoQuery, ScopeQuery, success } from '../../../schemas/common.ts';
 import { Label, LabelColor } from '../../../schemas/records.ts';
 
 const tags = ['labels'];
@@ -16,7 +16,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Get Label Colors',
         description: 'The fixed palette of label colours; their ids are stable.',
-        querystring: Type.Object({}, { additionalProperties: false }),
+        querystring: NoQuery,
         response: { 200: success('colors', Type.Array(LabelColor)), ...errorResponses() },
       },
     },
