@@ -7,7 +7,7 @@ import { toCard } from '../cards/records.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { collectionReach } from './reach.ts';
+import { collectionReach, reachableTeam } from './reach.ts';
 import { toBoard, toList } from './records.ts';
 
 const CARD_CHUNK = 500;
@@ -23,7 +23,7 @@ export async function createBoard(
   caller: Caller,
   input: { teamId: string; companyId?: string | undefined; name: string },
 ): Promise<Board> {
-  const team = requireReach(caller, await boards.findTeamScope(ctx.db, input.teamId), 'Team', { companyId: input.companyId });
+  const team = await reachableTeam(ctx.db, caller, input.teamId, { companyId: input.companyId });
   const now = nowIso();
   const row = {
     id: newId(),

@@ -21,13 +21,15 @@ export async function listBoardLabels(ctx: ServiceContext, caller: Caller, board
   return (await labels.findLabelsOfBoard(ctx.db, board.id)).map(toLabel);
 }
 
-/** A colour id that is not in the palette is a bad request field, not a missing resource. */
-async function requireColor(db: Executor, colorId: string): Promise<void> {
-  if (!(await labels.findLabelColor(db, colorId))) {
+/** The palette colour; an id that is not in the palette is a bad request field, not a missing resource. */
+async function requireColor(db: Executor, colorId: string): Promise<labels.LabelColorRow> {
+  const color = await labels.findLabelColor(db, colorId);
+  if (!color) {
     throw new ValidationError(`Invalid request: body.color is not a label colour (see GET /api/v1/label-colors)`, [
       { field: 'body.color', message: 'is not a label colour; see GET /api/v1/label-colors' },
     ]);
   }
+  return color;
 }
 
 export async function createLabel(
@@ -38,24 +40,23 @@ export async function createLabel(
   scope: Scope,
 ): Promise<Label> {
   const board = await requireBoard(ctx, caller, boardId, scope);
-  await requireColor(ctx.db, input.color);
+  const color = await requireColor(ctx.db, input.color);
   const now = nowIso();
-  const id = newId();
-  await labels.insertLabel(ctx.db, {
-    id,
+  const row = {
+    id: newId(),
     company_id: board.company_id,
     team_id: board.team_id,
     board_id: board.id,
     name: input.name.trim(),
-    color_id: input.color,
+    color_id: color.id,
     creator_id: caller.userId,
     created_at: now,
     updated_at: now,
     version: 0,
-  });
-  const created = await labels.findLabelById(ctx.db, id);
-  if (!created) throw new NotFoundError('Label');
-  return toLabel(created);
+  };
+  await labels.insertLabel(ctx.db, row);
+  // the palette is fixed: the colour checked above is the one the label shows
+  return toLabel({ ...row, color_name: color.name, color_hex: color.hex });
 }
 
 async function requireLabel(ctx: ServiceContext, caller: Caller, labelId: string, scope: Scope) {

@@ -81,8 +81,7 @@ export async function updateList(
     const change: { name?: string; position?: number } = {};
     if (input.name !== undefined) change.name = input.name.trim();
     if (input.position !== undefined) change.position = await positionAmongSiblings(trx, list.board_id, input.position, now, list.id);
-    await lists.updateList(trx, list.id, change, now);
-    return lists.findListById(trx, list.id);
+    return lists.updateList(trx, list.id, change, now);
   });
   // deleted between the check and the write
   if (!updated) throw new NotFoundError('List');

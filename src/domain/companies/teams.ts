@@ -4,9 +4,10 @@ import { findCompanyMember } from '../../storage/repositories/companies.ts';
 import * as teams from '../../storage/repositories/teams.ts';
 import { findTeamMembers, findTeamsOfUser } from '../../storage/repositories/users.ts';
 import { teamRecord } from '../account/records.ts';
+import { reachableTeam } from '../boards/reach.ts';
 import { toMember } from '../cards/records.ts';
 import type { ServiceContext } from '../context.ts';
-import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 
@@ -46,12 +47,6 @@ export async function createTeam(ctx: ServiceContext, caller: Caller, companyId:
   });
 }
 
-/** The team when the caller reaches it (team member, or company owner/admin) and it matches the scope. */
-async function reachableTeam(db: Executor, caller: Caller, teamId: string, scope: Scope) {
-  const team = await teams.findTeamById(db, teamId);
-  return requireReach(caller, team && { ...team, team_id: team.id }, 'Team', scope);
-}
-
 /**
  * Runs a change of the team's members in one transaction: the team's `__v` grows by one first (which
  * also serialises changes to one team), and the answer is the team as this change left it.
@@ -61,14 +56,14 @@ async function changeMembers(
   caller: Caller,
   teamId: string,
   scope: Scope,
-  change: (trx: Executor, team: teams.TeamRow) => Promise<void>,
+  change: (trx: Executor, team: { id: string; company_id: string }) => Promise<void>,
 ): Promise<Team> {
   return ctx.db.transaction().execute(async (trx) => {
     const team = await reachableTeam(trx, caller, teamId, scope);
-    await teams.recordTeamChange(trx, team.id, nowIso());
-    await change(trx, team);
-    const changed = await teams.findTeamById(trx, team.id);
+    // the team's row as this change leaves it: the change itself writes only its members
+    const changed = await teams.recordTeamChange(trx, team.id, nowIso());
     if (!changed) throw new NotFoundError('Team');
+    await change(trx, team);
     return (await teamRecords(trx, [changed]))[0] as Team;
   });
 }

@@ -50,15 +50,6 @@ export async function listReachableBoards(db: Executor, reach: Reach): Promise<B
   return db.selectFrom('boards').selectAll().where(condition).orderBy('created_at').orderBy('id').execute();
 }
 
-/** A team's owners, shaped for `requireReach` (a board is created in a team the caller reaches). */
-export async function findTeamScope(db: Executor, teamId: string) {
-  return db
-    .selectFrom('teams')
-    .select(['id', 'company_id', 'id as team_id'])
-    .where('id', '=', teamId)
-    .executeTakeFirst();
-}
-
 /**
  * Serializes position changes among a board's lists: a no-op update takes the board's row lock on
  * PostgreSQL until the transaction ends; SQLite already runs one write transaction at a time.

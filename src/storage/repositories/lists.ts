@@ -47,15 +47,17 @@ export async function setListPositions(
   }
 }
 
+/** Renames and/or moves a list (one change: `__v` + 1); answers its row as it now is, undefined when there is no list. */
 export async function updateList(
   db: Executor,
   id: string,
   change: { name?: string; position?: number },
   at: string,
-): Promise<void> {
-  await db
+): Promise<ListRow | undefined> {
+  return db
     .updateTable('lists')
     .set((eb) => ({ ...change, updated_at: at, version: eb('version', '+', 1) }))
     .where('id', '=', id)
-    .execute();
+    .returningAll()
+    .executeTakeFirst();
 }

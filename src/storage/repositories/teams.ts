@@ -10,6 +10,11 @@ export async function findTeamById(db: Executor, id: string): Promise<TeamRow | 
   return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** A team's id and company, shaped for `requireReach` (a team is its own `team_id`). */
+export async function findTeamScope(db: Executor, teamId: string) {
+  return db.selectFrom('teams').select(['id', 'company_id', 'id as team_id']).where('id', '=', teamId).executeTakeFirst();
+}
+
 /** The company's team of that name (the oldest when several have the name). */
 export async function findTeamByName(db: Executor, companyId: string, name: string): Promise<TeamRow | undefined> {
   return db
@@ -41,15 +46,15 @@ export async function removeTeamMember(db: Executor, teamId: string, userId: str
 /**
  * Records one change to a team (its members are part of its record): `__v` + 1 and `updatedAt`.
  * Run first in a transaction, it takes the team's row lock, so membership changes of one team
- * apply one after another.
+ * apply one after another. Answers the team's row as it now is; undefined when there is no team.
  */
-export async function recordTeamChange(db: Executor, teamId: string, at: string): Promise<boolean> {
-  const result = await db
+export async function recordTeamChange(db: Executor, teamId: string, at: string): Promise<TeamRow | undefined> {
+  return db
     .updateTable('teams')
     .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
     .where('id', '=', teamId)
+    .returningAll()
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Which of `userIds` are members of the team. */
