@@ -50,10 +50,14 @@ for (const engine of ENGINES) {
     }
     const cardVersion = async (cardId: string) =>
       (await t.services.db.selectFrom('cards').select(['version', 'updated_at']).where('id', '=', cardId).executeTakeFirstOrThrow());
+    /** Sets the card's updatedAt far back, so that a change shows as a later one whatever the clock did. */
+    const backdate = (cardId: string) =>
+      t.services.db.updateTable('cards').set({ updated_at: '2020-01-01T00:00:00.000Z' }).where('id', '=', cardId).execute();
     const conversation = (cardId: string) => storedConversation(t, cardId);
 
     it('Create Comment answers 201 {message, comment}; the card lists it and its __v and updatedAt move', async () => {
       const cardId = await newCard();
+      await backdate(cardId);
       const before = await cardVersion(cardId);
       const res = await w.alice.api('POST', `/api/v1/cards/${cardId}/comments?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`, {
         content: '  Looks good to me  ',
@@ -76,7 +80,7 @@ for (const engine of ENGINES) {
 
       const after = await cardVersion(cardId);
       assert.equal(after.version, before.version + 1);
-      assert.ok(after.updated_at >= before.updated_at);
+      assert.ok(after.updated_at > before.updated_at, 'updatedAt moved');
       const card = (await w.owner('GET', `/api/v1/cards/${cardId}`)).json().card;
       assert.ok(Value.Check(Card, card));
       assert.deepEqual(card.comments, [created._id]);
@@ -238,6 +242,40 @@ for (const engine of ENGINES) {
       // created, edited, second created, second deleted, first deleted: five changes of the comment
       assert.equal(stored.__v, 5);
       assert.equal((await cardVersion(cardId)).version, before.card.version + 4);
+    });
+
+    it("every change of the card's conversation moves the card's updatedAt and grows its __v by one", async () => {
+      const cardId = await newCard();
+      const link = await w.alice.api('POST', `/api/v1/cards/${cardId}/attachments`, { url: 'https://example.test/spec' });
+      assert.equal(link.statusCode, 201, link.body);
+      const attachmentId: string = link.json().attachment._id;
+      const ids: Record<string, string> = {};
+      const changes: [string, () => ReturnType<Api>][] = [
+        ['create comment', () => w.alice.api('POST', `/api/v1/cards/${cardId}/comments`, { content: 'c' })],
+        ['update comment', () => w.alice.api('PATCH', `/api/v1/comments/${ids.comment}`, { content: 'c2' })],
+        ['create discussion', () => w.bob.api('POST', `/api/v1/comments/${ids.comment}/discussions`, { content: 'd' })],
+        ['update discussion', () => w.bob.api('PATCH', `/api/v1/discussions/${ids.discussion}`, { content: 'd2' })],
+        ['cheer the card', () => w.bob.api('POST', `/api/v1/cards/${cardId}/cheers`, { content: '👍' })],
+        ['cheer the comment', () => w.bob.api('POST', `/api/v1/comments/${ids.comment}/cheers`, { content: '👍' })],
+        ['cheer the discussion', () => w.alice.api('POST', `/api/v1/discussions/${ids.discussion}/cheers`, { content: '👍' })],
+        ['cheer the attachment', () => w.bob.api('POST', `/api/v1/attachments/${attachmentId}/cheers`, { content: '👍' })],
+        ['delete the cheer on the card', () => w.bob.api('DELETE', `/api/v1/cards/${cardId}/cheers/${ids.cheer}`)],
+        ['delete the discussion', () => w.bob.api('DELETE', `/api/v1/discussions/${ids.discussion}`)],
+        ['delete the comment', () => w.alice.api('DELETE', `/api/v1/comments/${ids.comment}`)],
+      ];
+      for (const [what, change] of changes) {
+        await backdate(cardId);
+        const before = await cardVersion(cardId);
+        const res = await change();
+        assert.ok(res.statusCode === 200 || res.statusCode === 201, `${what}: ${res.body}`);
+        const body = res.json();
+        ids.comment ??= body.comment?._id;
+        ids.discussion ??= body.discussion?._id;
+        if (what === 'cheer the card') ids.cheer = body.cheer._id;
+        const after = await cardVersion(cardId);
+        assert.equal(after.version, before.version + 1, `${what}: __v`);
+        assert.ok(after.updated_at > before.updated_at, `${what}: updatedAt`);
+      }
     });
 
     it("is a 404 for another company's key, another team's member, a mismatching scope or an unknown id, and changes nothing", async () => {
