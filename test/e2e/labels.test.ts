@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { TSchema } from 'typebox';
+import Value from 'typebox/value';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
+import { Label, LabelColor } from '../../src/schemas/records.ts';
 import { LABEL_PALETTE } from '../../src/storage/migrations/0001_initial.ts';
 import { cardRow } from '../support/fixtures.ts';
 import { type Api, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
@@ -10,6 +13,10 @@ const ID = /^[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const GREEN = LABEL_PALETTE[0] as (typeof LABEL_PALETTE)[number];
 const RED = LABEL_PALETTE[3] as (typeof LABEL_PALETTE)[number];
+
+function assertShape(schema: TSchema, value: unknown) {
+  assert.ok(Value.Check(schema, value), JSON.stringify([...Value.Errors(schema, value)].slice(0, 3)));
+}
 
 interface LabelRecord {
   _id: string;
@@ -65,6 +72,7 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 200);
       const body = res.json();
       assert.equal(typeof body.message, 'string');
+      for (const color of body.colors) assertShape(LabelColor, color);
       assert.deepEqual(body.colors, LABEL_PALETTE.map((c) => ({ _id: c.id, name: c.name, hex: c.hex })));
       assert.equal((await api('GET', '/api/v1/label-colors?teamId=x')).statusCode, 400, 'takes no query');
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/label-colors' })).statusCode, 401);
@@ -79,6 +87,7 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(typeof res.json().message, 'string');
       const bug = res.json().label;
+      assertShape(Label, bug);
       assert.match(bug._id, ID);
       assert.equal(bug.name, 'Bug');
       assert.equal(bug.creator, t.tenant.userId);
@@ -104,6 +113,7 @@ for (const engine of ENGINES) {
       const renamed = await api('PATCH', `/api/v1/labels/${label._id}`, { name: ' New ' });
       assert.equal(renamed.statusCode, 200, renamed.body);
       assert.equal(typeof renamed.json().message, 'string');
+      assertShape(Label, renamed.json().label);
       assert.equal(renamed.json().label.name, 'New');
       assert.deepEqual(renamed.json().label.color, label.color);
       assert.equal(renamed.json().label.__v, 1);
@@ -131,6 +141,7 @@ for (const engine of ENGINES) {
       const res = await api('DELETE', `/api/v1/labels/${doomed._id}?companyId=${t.tenant.companyId}`);
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(typeof res.json().message, 'string');
+      assertShape(Label, res.json().label);
       assert.deepEqual(res.json().label, doomed, 'answers the label as it was');
 
       const afterBoth = await cardState(both);

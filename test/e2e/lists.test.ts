@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { TSchema } from 'typebox';
+import Value from 'typebox/value';
 import { newId } from '../../src/domain/shared/ids.ts';
+import { List } from '../../src/schemas/records.ts';
 import { type Api, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
 import { describeTiers } from '../support/tiers.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+function assertShape(schema: TSchema, value: unknown) {
+  assert.ok(Value.Check(schema, value), JSON.stringify([...Value.Errors(schema, value)].slice(0, 3)));
+}
 
 interface ListRecord {
   _id: string;
@@ -54,6 +61,7 @@ for (const engine of ENGINES) {
       const body = res.json();
       assert.equal(typeof body.message, 'string');
       const list = body.list;
+      assertShape(List, list);
       assert.match(list._id, ID);
       assert.equal(list.name, 'Todo');
       assert.equal(typeof list.position, 'number');
@@ -103,6 +111,7 @@ for (const engine of ENGINES) {
       assert.equal(renamed.statusCode, 200, renamed.body);
       assert.equal(typeof renamed.json().message, 'string');
       const bee = renamed.json().list;
+      assertShape(List, bee);
       assert.equal(bee.name, 'Bee');
       assert.equal(bee.position, b.position);
       assert.equal(bee.__v, 1);
@@ -142,6 +151,7 @@ for (const engine of ENGINES) {
 
       const res = await api('GET', `/api/v1/lists?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`);
       assert.equal(res.statusCode, 200);
+      for (const listed of res.json().lists) assertShape(List, listed);
       const ids = (res.json().lists as ListRecord[]).map((l) => l._id);
       assert.ok(!ids.includes(theirs._id), "another company's list is not listed");
       // boards in creation order, the id breaking a tie (both may come in one millisecond); then by position
