@@ -47,7 +47,7 @@ export class ConflictError extends DomainError {
 }
 
 export class UnauthorizedError extends DomainError {
-  /** `invalid` distinguishes a bad token (RFC 6750 invalid_token) from a missing one. */
+  /** `invalidToken` distinguishes a bad token (RFC 6750 invalid_token) from a missing one. */
   constructor(
     message: string,
     readonly invalidToken: boolean,
