@@ -4,7 +4,7 @@ import { type CardTableRow, setCardColumns } from '../../storage/repositories/ca
 import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { changeCard, changeEachCard, requireCardReach } from './update.ts';
+import { changeCard, changeEachCard } from './update.ts';
 
 /**
  * Archived cards leave the board view (Get Board with Lists and Cards) and the default Get List Card,
@@ -51,7 +51,7 @@ export function archiveCardsMultiTeam(
 ): Promise<Card[]> {
   const archived = input.status ?? true;
   return changeEachCard(ctx, input.cards, 'body.cards', (item) => item.cardId, (card, item, at) => {
-    const row = requireCardReach(caller, card, item);
+    const row = requireReach(caller, card, 'Card', item);
     return (trx) => writeArchived(trx, row, archived, at);
   });
 }

@@ -13,14 +13,14 @@ import type { BulkCardsAnswer, DroppedParts as DroppedPartsSchema } from '../../
 import type { Card } from '../../schemas/records.ts';
 import type { Executor, Row } from '../../storage/database.ts';
 import type { AttachmentFiles } from '../../storage/files.ts';
-import { loadCardRows } from '../../storage/repositories/card-records.ts';
 import * as copies from '../../storage/repositories/card-copies.ts';
 import { insertAttachment } from '../../storage/repositories/attachments.ts';
 import {
   cardLabelIds,
-  cardPositionsInList,
   findCard,
+  findCardsById,
   insertCard,
+  lastCardPosition,
   setCardColumns,
 } from '../../storage/repositories/cards.ts';
 import { itemsOfChecklists } from '../../storage/repositories/checklist-items.ts';
@@ -37,8 +37,8 @@ import { newId, nowIso } from '../shared/ids.ts';
 import { place, type PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { lockCards, lockList, placeCard } from './locks.ts';
-import { loadCard } from './service.ts';
-import { attachmentUrl, toCard } from './records.ts';
+import { attachmentUrl } from './records.ts';
+import { loadCard, loadCards } from './service.ts';
 
 export type DroppedParts = Static<typeof DroppedPartsSchema>;
 export type BulkCardsResult = Omit<Static<typeof BulkCardsAnswer>, 'message'>;
@@ -172,23 +172,20 @@ export async function multiTeamTargetList(db: Executor, caller: Caller, target: 
   return list;
 }
 
-/** Checks every item of a multi-team request: the caller reaches the card, in the company and team the item names. */
-export function checkMultiTeamCards(db: Executor, caller: Caller, cards: readonly MultiTeamCard[]): Promise<Row<'cards'>[]> {
-  return checkEachItem(cards, 'body.cards', async (item) =>
-    requireReach(caller, await findCard(db, item.cardId), 'Card', { companyId: item.companyId, teamId: item.teamId }),
-  );
+/** Checks every item of a multi-team request: the caller reaches the card, in the company and team the item names (its scope). */
+export async function checkMultiTeamCards(db: Executor, caller: Caller, cards: readonly MultiTeamCard[]): Promise<Row<'cards'>[]> {
+  const rows = await findCardsById(db, cards.map((item) => item.cardId));
+  return checkEachItem(cards, 'body.cards', async (item) => requireReach(caller, rows.get(item.cardId), 'Card', item));
 }
 
-/** Positions for `count` cards at the bottom of the list, in order. */
-export function bottomPositions(siblings: readonly number[], count: number): number[] {
-  const positions = [...siblings];
-  const placed: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const { position } = place(positions, 'bottom');
-    positions.push(position);
-    placed.push(position);
-  }
-  return placed;
+/** Positions for `count` cards, in order, below the list's last card (at `last`; undefined: none). */
+export function bottomPositions(last: number | undefined, count: number): number[] {
+  let above = last === undefined ? [] : [last];
+  return Array.from({ length: count }, () => {
+    const { position } = place(above, 'bottom');
+    above = [position];
+    return position;
+  });
 }
 
 /** Ids that sort in the given order: records created in one instant keep their source's order (ties sort by id). */
@@ -280,8 +277,8 @@ async function writeCopy(
 /**
  * Copies the source card's checklists onto the copy (the checklists' own copy: items keep name,
  * order, date and completion; item members only when in the copy's team). Answers which item of the
- * copy each source item became: the copies are made in order, so the n-th item of each copied
- * checklist is the copy of the n-th item of its source.
+ * copy each source item became, in display order: the copies are made in order, so the n-th item of
+ * each copied checklist is the copy of the n-th item of its source.
  */
 async function copyChecklists(
   trx: Executor,
@@ -292,13 +289,21 @@ async function copyChecklists(
 ): Promise<Map<string, string>> {
   const sourceChecklists = (await checklistPositionsOnCard(trx, sourceCardId)).map((c) => c.id);
   const copiedChecklists = await copyChecklistsOfCard(trx, sourceCardId, copy, creatorId, at);
+  const from = itemIdsByChecklist(await itemsOfChecklists(trx, sourceChecklists));
+  const to = itemIdsByChecklist(await itemsOfChecklists(trx, copiedChecklists));
   const itemCopies = new Map<string, string>();
   for (const [i, checklistId] of sourceChecklists.entries()) {
-    const from = await itemsOfChecklists(trx, [checklistId]);
-    const to = await itemsOfChecklists(trx, [copiedChecklists[i] as string]);
-    for (const [n, item] of from.entries()) itemCopies.set(item.id, (to[n] as { id: string }).id);
+    const copies = to.get(copiedChecklists[i] as string) ?? [];
+    for (const [n, itemId] of (from.get(checklistId) ?? []).entries()) itemCopies.set(itemId, copies[n] as string);
   }
   return itemCopies;
+}
+
+/** Item ids by checklist, each checklist's in the order of `items`. */
+function itemIdsByChecklist(items: readonly { id: string; checklist_id: string }[]): Map<string, string[]> {
+  const byChecklist = new Map<string, string[]>();
+  for (const item of items) byChecklist.set(item.checklist_id, [...(byChecklist.get(item.checklist_id) ?? []), item.id]);
+  return byChecklist;
 }
 
 /** The members of source items that their copies did not keep (not in the target team), by copied item in display order. */
@@ -319,11 +324,6 @@ export function groupByItem(rows: readonly { item_id: string; user_id: string }[
 
 export function lostAnything(dropped: DroppedParts): boolean {
   return dropped.labels.length > 0 || dropped.members.length > 0 || dropped.checklistItemMembers.length > 0;
-}
-
-/** The answered cards in order, read inside the transaction so they show what the request did. */
-export async function loadCards(ctx: ServiceContext, trx: Executor, ids: readonly string[]): Promise<Card[]> {
-  return (await loadCardRows(trx, ctx.engine, ids)).map(toCard);
 }
 
 /**
@@ -392,17 +392,13 @@ async function copyToBottom(
       await lockCards(trx, cardIds);
       const { list, sources } = await resolve(trx);
       const at = nowIso();
-      const siblings = await cardPositionsInList(trx, list.id);
-      const positions = bottomPositions(
-        siblings.map((s) => s.position),
-        sources.length,
-      );
+      const positions = bottomPositions(await lastCardPosition(trx, list.id), sources.length);
       const written = [];
       for (const [i, source] of sources.entries()) {
         written.push(await writeCopy(trx, files, source, { list, position: positions[i] as number }, KEEP_ALL, caller.userId, at));
       }
       return {
-        cards: await loadCards(ctx, trx, written.map((w) => w.id)),
+        cards: await loadCards(ctx, written.map((w) => w.id), trx),
         dropped: written.map((w) => w.dropped).filter(lostAnything),
       };
     });
@@ -423,8 +419,9 @@ export async function copyCards(
   rejectRepeatedIds(input.cardIds, 'body.cardIds');
   return copyToBottom(ctx, caller, input.cardIds, async (db) => {
     const list = reachOrNotFound(caller, await findListById(db, input.list), 'List', scope, 'body.list');
+    const rows = await findCardsById(db, input.cardIds);
     const sources = await checkEachItem(input.cardIds, 'body.cardIds', async (cardId) => {
-      const card = requireReach(caller, await findCard(db, cardId), 'Card', scope);
+      const card = requireReach(caller, rows.get(cardId), 'Card', scope);
       if (card.team_id !== list.team_id) {
         throw new ValidationError(`Card ${cardId} is in another team than the list; use PATCH /api/v1/cards/copy-multi-team`);
       }

@@ -1,5 +1,4 @@
 import type { Card } from '../../schemas/records.ts';
-import { loadCardRows } from '../../storage/repositories/card-records.ts';
 import { findCard, type ListCardsAfter, listCardRefs } from '../../storage/repositories/cards.ts';
 import { findCompanyById } from '../../storage/repositories/companies.ts';
 import { findListById } from '../../storage/repositories/lists.ts';
@@ -9,17 +8,11 @@ import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, toPage } from '../shared/pagination.ts';
-import { toCard } from './records.ts';
-import { reachableCard } from './service.ts';
+import { loadCards, reachableCard } from './service.ts';
 
-/** What a Get List Card cursor carries: the place of the last card a page showed. */
-interface ListCardsKey {
-  position: number;
-  cardId: string;
-}
-
-function isListCardsKey(key: unknown): key is ListCardsKey {
-  const k = key as Partial<ListCardsKey> | null;
+/** A Get List Card cursor carries the place of the last card a page showed. */
+function isListCardsKey(key: unknown): key is ListCardsAfter {
+  const k = key as Partial<ListCardsAfter> | null;
   return typeof k === 'object' && k !== null && typeof k.position === 'number' && Number.isFinite(k.position) && isId(k.cardId);
 }
 
@@ -55,9 +48,8 @@ export async function listCardsOfList(
     after = stillHere ? { position: anchor.position, cardId: anchor.id } : key;
   }
   const refs = await listCardRefs(ctx.db, list.id, archived, after, limit + 1);
-  const page = toPage(refs, limit, (ref): ListCardsKey => ({ position: ref.position, cardId: ref.id }));
-  const rows = await loadCardRows(ctx.db, ctx.engine, page.items.map((ref) => ref.id));
-  return { items: rows.map(toCard), nextCursor: page.nextCursor };
+  const page = toPage(refs, limit, (ref): ListCardsAfter => ({ position: ref.position, cardId: ref.id }));
+  return { items: await loadCards(ctx, page.items.map((ref) => ref.id)), nextCursor: page.nextCursor };
 }
 
 /** Get Card Company and Team: the names of the company and team a card the caller reaches is in. */

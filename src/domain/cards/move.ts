@@ -5,7 +5,7 @@
  * new team, and everything that belongs to it (checklists, items, comments, discussions, cheers,
  * attachments) follows it into the new company and team. The answer names what each card lost.
  */
-import { cardLabelIds, cardPositionsInList, removeCardLabels, setCardColumns } from '../../storage/repositories/cards.ts';
+import { cardLabelIds, lastCardPosition, removeCardLabels, setCardColumns } from '../../storage/repositories/cards.ts';
 import * as copies from '../../storage/repositories/card-copies.ts';
 import { removeItemMembers } from '../../storage/repositories/checklist-items.ts';
 import type { Executor, Row } from '../../storage/database.ts';
@@ -22,12 +22,12 @@ import {
   checkMultiTeamCards,
   type DroppedParts,
   groupByItem,
-  loadCards,
   lostAnything,
   type MultiTeamCards,
   multiTeamTargetList,
 } from './copy.ts';
 import { lockList, recordCardChanges } from './locks.ts';
+import { loadCards } from './service.ts';
 
 export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, input: MultiTeamCards): Promise<BulkCardsResult> {
   const cardIds = input.cards.map((c) => c.cardId);
@@ -41,17 +41,14 @@ export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, in
     await recordCardChanges(trx, cardIds, at, 'skip');
     const cards = await checkMultiTeamCards(trx, caller, input.cards);
 
-    const moving = new Set(cardIds);
-    const staying = (await cardPositionsInList(trx, list.id)).filter((c) => !moving.has(c.id));
-    const positions = bottomPositions(
-      staying.map((c) => c.position),
-      cards.length,
-    );
+    // below the list's cards that stay; a moved card already in the list goes below them too
+    const positions = bottomPositions(await lastCardPosition(trx, list.id, cardIds), cards.length);
     const dropped: DroppedParts[] = [];
     for (const [i, card] of cards.entries()) {
       dropped.push(await moveCard(trx, card, list, positions[i] as number));
     }
-    return { cards: await loadCards(ctx, trx, cardIds), dropped: dropped.filter(lostAnything) };
+    // read inside the transaction, so the answer shows what the request did
+    return { cards: await loadCards(ctx, cardIds, trx), dropped: dropped.filter(lostAnything) };
   });
 }
 

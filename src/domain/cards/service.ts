@@ -19,6 +19,11 @@ export async function loadCard(ctx: ServiceContext, cardId: string, db: Executor
   return toCard(row);
 }
 
+/** The cards' full API records, in the order of `cardIds` (missing cards are left out). */
+export async function loadCards(ctx: ServiceContext, cardIds: readonly string[], db: Executor = ctx.db): Promise<Card[]> {
+  return (await loadCardRows(db, ctx.engine, cardIds)).map(toCard);
+}
+
 /** The card row when the caller reaches it (and it matches the request's scope), else 404. */
 export async function reachableCard(db: Executor, caller: Caller, cardId: string, scope: Scope) {
   return requireReach(caller, await cards.findCard(db, cardId), 'Card', scope);

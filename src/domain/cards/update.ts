@@ -1,8 +1,6 @@
 import type { CardUpdate } from '../../schemas/card-edits.ts';
 import type { Card } from '../../schemas/records.ts';
 import type { Executor, RowUpdate } from '../../storage/database.ts';
-import { findCardsForUpdate } from '../../storage/repositories/card-copies.ts';
-import { loadCardRows } from '../../storage/repositories/card-records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
 import { checkEachItem, rejectRepeatedIds } from '../shared/bulk.ts';
@@ -11,8 +9,7 @@ import { ValidationError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { recordCardChanges } from './locks.ts';
-import { toCard } from './records.ts';
-import { checkDates, loadCard, reachableCard } from './service.ts';
+import { checkDates, loadCard, loadCards, reachableCard } from './service.ts';
 
 export type { CardUpdate };
 
@@ -55,10 +52,10 @@ export async function changeEachCard<T>(
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     await recordCardChanges(trx, cardIds, at, 'skip');
-    const rows = new Map((await findCardsForUpdate(trx, cardIds)).map((row) => [row.id, row]));
+    const rows = await cards.findCardsById(trx, cardIds);
     const writes = await checkEachItem(items, field, async (item) => check(rows.get(cardIdOf(item)), item, at));
     for (const write of writes) await write(trx);
-    return (await loadCardRows(trx, ctx.engine, cardIds)).map(toCard);
+    return loadCards(ctx, cardIds, trx);
   });
 }
 
@@ -133,18 +130,13 @@ export interface MultiTeamCardUpdate {
 }
 
 /**
- * Update Cards Multi Team: each item names the company and team its card is in (a mismatch fails
- * that item, like a card out of reach: not_found); all or nothing; each card's `__v` + 1.
+ * Update Cards Multi Team: each item names the company and team its card is in, the item's scope (a
+ * mismatch fails that item, like a card out of reach: not_found); all or nothing; each card's `__v` + 1.
  */
 export function updateCardsMultiTeam(ctx: ServiceContext, caller: Caller, items: readonly MultiTeamCardUpdate[]): Promise<Card[]> {
   return changeEachCard(ctx, items, 'body.cards', (item) => item.cardId, (card, item, at) => {
-    const row = requireCardReach(caller, card, item);
+    const row = requireReach(caller, card, 'Card', item);
     const change = cardChanges(row, item.update, at);
     return (trx) => writeCardChanges(trx, row.id, change);
   });
-}
-
-/** The card when the caller reaches it and it is in the company and team the item names. */
-export function requireCardReach(caller: Caller, card: cards.CardTableRow | undefined, item: { companyId: string; teamId: string }) {
-  return requireReach(caller, card, 'Card', { companyId: item.companyId, teamId: item.teamId });
 }

@@ -29,12 +29,6 @@ export async function lockCards(db: Executor, cardIds: readonly string[]): Promi
   }
 }
 
-/** The cards' rows in id order (the order every transaction locks them in, so none deadlock). */
-export async function findCardsForUpdate(db: Executor, cardIds: readonly string[]): Promise<Row<'cards'>[]> {
-  if (cardIds.length === 0) return [];
-  return db.selectFrom('cards').selectAll().where('id', 'in', cardIds).orderBy('id').execute();
-}
-
 /** The card's members, in the order they joined it. */
 export async function cardMemberIds(db: Executor, cardId: string): Promise<string[]> {
   return (await cardMembers(db, cardId)).map((m) => m.user_id);

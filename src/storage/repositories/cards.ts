@@ -6,6 +6,13 @@ export async function findCard(db: Executor, id: string): Promise<CardTableRow |
   return db.selectFrom('cards').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The cards' rows by id, in one query; an unknown id has no entry. */
+export async function findCardsById(db: Executor, ids: readonly string[]): Promise<Map<string, CardTableRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('cards').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 export async function insertCard(db: Executor, row: NewRow<'cards'>): Promise<void> {
   await db.insertInto('cards').values(row).execute();
 }
@@ -23,11 +30,12 @@ export async function recordCardChange(db: Executor, id: string, at: string): Pr
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Positions of a list's cards in order, optionally leaving one card out (the one being placed). */
-export async function cardPositionsInList(db: Executor, listId: string, except?: string): Promise<{ id: string; position: number }[]> {
-  let query = db.selectFrom('cards').select(['id', 'position']).where('list_id', '=', listId);
-  if (except) query = query.where('id', '!=', except);
-  return query.orderBy('position').orderBy('id').execute();
+/** The position of the list's last card, archived or not, leaving out `except`; undefined when none. */
+export async function lastCardPosition(db: Executor, listId: string, except: readonly string[] = []): Promise<number | undefined> {
+  let query = db.selectFrom('cards').select((eb) => eb.fn.max('position').as('last')).where('list_id', '=', listId);
+  if (except.length > 0) query = query.where('id', 'not in', except);
+  const row = await query.executeTakeFirst();
+  return row?.last ?? undefined;
 }
 
 /**
@@ -43,16 +51,6 @@ export async function renumberCards(db: Executor, listId: string, moves: readonl
       .where('list_id', '=', listId)
       .execute();
   }
-}
-
-export async function hasSeen(db: Executor, cardId: string, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('card_seen')
-    .select('user_id')
-    .where('card_id', '=', cardId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /** Adds the user to the card's `seen`; false when it was there already. */
