@@ -38,11 +38,6 @@ export async function itemsOfChecklists(db: Executor, checklistIds: readonly str
     .execute();
 }
 
-/** Sets a position without counting a change (renumbering keeps the order the records show). */
-export async function setItemPosition(db: Executor, id: string, position: number): Promise<void> {
-  await db.updateTable('checklist_items').set({ position }).where('id', '=', id).execute();
-}
-
 type ItemFields = Pick<RowUpdate<'checklist_items'>, 'name' | 'position' | 'checklist_id' | 'date' | 'complete_status' | 'complete_set_at'>;
 
 /** One change to an item (its fields, members or attachments): `__v` + 1 and `updatedAt`. */

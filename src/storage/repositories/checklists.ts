@@ -23,11 +23,6 @@ export async function checklistPositionsOnCard(db: Executor, cardId: string, exc
   return query.orderBy('position').orderBy('id').execute();
 }
 
-/** Sets a position without counting a change (renumbering keeps the order the records show). */
-export async function setChecklistPosition(db: Executor, id: string, position: number): Promise<void> {
-  await db.updateTable('checklists').set({ position }).where('id', '=', id).execute();
-}
-
 /** One change to a checklist (its fields, or its items, which its record embeds): `__v` + 1. */
 export async function recordChecklistChange(
   db: Executor,
