@@ -7,7 +7,7 @@ import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
 import { Card } from '../../src/schemas/records.ts';
-import { multipart, seedBoard, storedFiles } from '../support/fixtures.ts';
+import { addMember, addTeam, multipart, seedBoard, storedFiles } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
 for (const engine of ENGINES) {
@@ -131,6 +131,40 @@ for (const engine of ENGINES) {
       assert.deepEqual(row, { name: 'plan.pdf', is_deleted: 0 });
     });
 
+    it("another team's member, or a scope naming another team or company, gets 404 on upload, download, rename and delete; nothing changes", async () => {
+      const cardId = await newCard();
+      const { attachment } = (await upload(cardId)).json();
+      const stranger = await addMember(t.services, { companyId: t.tenant.companyId, email: `stranger-${cardId}@acme.test` });
+      const elsewhere = await addTeam(t.services, t.tenant.companyId, `Elsewhere ${cardId}`, [stranger.userId]);
+      const files = storedFiles(t.config.uploadDir).length;
+      const snapshot = async () => ({
+        attachments: await t.services.db.selectFrom('attachments').selectAll().where('card_id', '=', cardId).execute(),
+        card: await t.services.db.selectFrom('cards').select(['version', 'updated_at']).where('id', '=', cardId).executeTakeFirstOrThrow(),
+      });
+      const before = await snapshot();
+      const form = multipart({}, { filename: 'plan.pdf', contentType: 'application/pdf', content });
+      for (const [key, query] of [
+        [stranger.apiKey, ''],
+        [t.tenant.apiKey, `?teamId=${elsewhere}`],
+        [t.tenant.apiKey, `?companyId=${elsewhere}`],
+      ] as const) {
+        const headers = bearer(key);
+        const answers = [
+          await t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments${query}`, headers: { ...headers, ...form.headers }, payload: form.payload }),
+          await t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments${query}`, headers, payload: { url: 'https://example.com/x' } }),
+          await t.app.inject({ method: 'GET', url: `${attachment.url}${query}`, headers }),
+          await t.app.inject({ method: 'PATCH', url: `/api/v1/cards/${cardId}/attachments/${attachment._id}${query}`, headers, payload: { name: 'pwned' } }),
+          await t.app.inject({ method: 'DELETE', url: `/api/v1/cards/${cardId}/attachments/${attachment._id}${query}`, headers }),
+        ];
+        for (const res of answers) {
+          assert.equal(res.statusCode, 404, `${key === stranger.apiKey ? 'stranger' : query}: ${res.body}`);
+          assert.equal(res.json().code, 'not_found');
+        }
+      }
+      assert.equal(storedFiles(t.config.uploadDir).length, files, 'a refused upload leaves no file');
+      assert.deepEqual(await snapshot(), before);
+    });
+
     it('refuses a file over the size limit with 413 and keeps no record and no file', async () => {
       const cardId = await newCard();
       const before = storedFiles(t.config.uploadDir).length;
@@ -140,6 +174,35 @@ for (const engine of ENGINES) {
       assert.equal(storedFiles(t.config.uploadDir).length, before);
       const rows = await t.services.db.selectFrom('attachments').select('id').where('card_id', '=', cardId).execute();
       assert.equal(rows.length, 0);
+    });
+
+    it('refuses a form with anything after the file (a field, a late name, a second file) with 400, keeping no record and no file', async () => {
+      const cardId = await newCard();
+      const files = storedFiles(t.config.uploadDir).length;
+      const before = await t.services.db.selectFrom('cards').select(['version', 'updated_at']).where('id', '=', cardId).executeTakeFirstOrThrow();
+      const boundary = '----taskboard-trailing';
+      const filePart = (field: string, name: string) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n${name} bytes\r\n`;
+      const fieldPart = (field: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n${value}\r\n`;
+      for (const [trailing, status, code, fields] of [
+        [fieldPart('color', 'red'), 400, 'validation_failed', ['body.color']],
+        [fieldPart('name', 'Late name'), 400, 'validation_failed', ['body.name']],
+        // one file per form (the multipart limit): a second is refused as too large a request
+        [filePart('file', 'second.txt'), 413, 'payload_too_large', undefined],
+      ] as const) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/cards/${cardId}/attachments`,
+          headers: { ...bearer(t.tenant.apiKey), 'content-type': `multipart/form-data; boundary=${boundary}` },
+          payload: `${fieldPart('name', 'Notes')}${filePart('file', 'notes.txt')}${trailing}--${boundary}--\r\n`,
+        });
+        assert.equal(res.statusCode, status, `${trailing}: ${res.body}`);
+        assert.equal(res.json().code, code);
+        assert.deepEqual(res.json().details?.map((d: { field: string }) => d.field), fields);
+      }
+      assert.equal(storedFiles(t.config.uploadDir).length, files, 'no file left behind');
+      assert.deepEqual(await t.services.db.selectFrom('attachments').select('id').where('card_id', '=', cardId).execute(), []);
+      assert.deepEqual(await t.services.db.selectFrom('cards').select(['version', 'updated_at']).where('id', '=', cardId).executeTakeFirstOrThrow(), before);
     });
 
     it('attaches a link from JSON, and refuses a form without a file or with unknown fields', async () => {

@@ -3,20 +3,21 @@ import type { ChecklistItem } from '../../schemas/checklists.ts';
 import type { Attachment, Card } from '../../schemas/records.ts';
 import type { Executor, NewRow } from '../../storage/database.ts';
 import * as attachments from '../../storage/repositories/attachments.ts';
-import { recordCardChanges } from '../cards/locks.ts';
-import { loadCard, reachableCard } from '../cards/service.ts';
+import { reachableCard } from '../cards/service.ts';
+import { changeCard } from '../cards/update.ts';
 import { reachableItem } from '../checklists/access.ts';
 import { changeItem } from '../checklists/items.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, PayloadTooLargeError } from '../shared/errors.ts';
-import { newId, nowIso } from '../shared/ids.ts';
-import { inTransaction } from '../shared/transaction.ts';
+import { newId } from '../shared/ids.ts';
 
 export interface IncomingFile {
   stream: Readable;
   filename: string;
   mimeType: string;
+  /** Called once the bytes are stored: reads the rest of the request, and throws if it is refused (nothing is then recorded). */
+  endOfForm?: (() => Promise<void>) | undefined;
 }
 
 /** Where an attachment sits: its company and team, its card, and its checklist item (or null). */
@@ -30,8 +31,9 @@ export interface AttachmentOwner {
 /**
  * What attachments hang on: a card, or a checklist item of a card. The one set of attachment
  * operations below serves both; a parent says how it is reached, where its live attachments are
- * found, and how a change to them is recorded (one transaction that records the change of the card
- * first, and of the item too) and answered (the parent's record, read inside that transaction).
+ * found, and how a change to them is recorded and answered: through the parent's own change
+ * (`changeCard`, `changeItem`: one transaction that records the change of the card first, and of the
+ * item too, checks the reach on the rows read under the card's lock, and answers the parent's record).
  */
 interface Parent<R extends { attachments: Attachment[] }> {
   reach(db: Executor, caller: Caller, scope: Scope): Promise<AttachmentOwner>;
@@ -40,21 +42,16 @@ interface Parent<R extends { attachments: Attachment[] }> {
 }
 
 function onCard(cardId: string): Parent<Card> {
-  const reach = async (db: Executor, caller: Caller, scope: Scope): Promise<AttachmentOwner> => {
-    const card = await reachableCard(db, caller, cardId, scope);
-    return { company_id: card.company_id, team_id: card.team_id, card_id: card.id, checklist_item_id: null };
-  };
+  const ownerOf = (card: { id: string; company_id: string; team_id: string }): AttachmentOwner => ({
+    company_id: card.company_id,
+    team_id: card.team_id,
+    card_id: card.id,
+    checklist_item_id: null,
+  });
   return {
-    reach,
+    reach: async (db, caller, scope) => ownerOf(await reachableCard(db, caller, cardId, scope)),
     findAttachment: (db, attachmentId) => attachments.findCardAttachment(db, cardId, attachmentId),
-    change: (ctx, caller, scope, change) =>
-      inTransaction(ctx, async (trx) => {
-        const owner = await reach(trx, caller, scope);
-        const at = nowIso();
-        await recordCardChanges(trx, [cardId], at);
-        await change(trx, owner, at);
-        return loadCard(ctx, cardId, trx);
-      }),
+    change: (ctx, caller, scope, change) => changeCard(ctx, caller, cardId, scope, (trx, card, at) => change(trx, ownerOf(card), at)),
   };
 }
 
@@ -101,8 +98,8 @@ function attachmentOf(record: { attachments: Attachment[] }, attachmentId: strin
 
 /**
  * Stores an uploaded file and records it on the parent. The bytes go to disk first (after the reach
- * check, so a refused caller stores nothing); the record is written only once they are complete,
- * and the file is removed again if the record cannot be.
+ * check, so a refused caller stores nothing); the record is written only once they are complete and
+ * the rest of the request is accepted, and the file is removed again if the record cannot be.
  */
 async function storeFile<R extends { attachments: Attachment[] }>(
   ctx: ServiceContext,
@@ -119,6 +116,7 @@ async function storeFile<R extends { attachments: Attachment[] }>(
   });
   const id = newId();
   try {
+    await file.endOfForm?.();
     const record = await parent.change(ctx, caller, scope, (trx, current, at) =>
       attachments.insertAttachment(
         trx,

@@ -1,4 +1,4 @@
-import type { MultipartFile } from '@fastify/multipart';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import * as attachmentService from '../../../domain/attachments/service.ts';
@@ -19,7 +19,8 @@ const MultipartForm = {
 /**
  * Reads an upload request: a JSON link, or a multipart form with one file in the field "file" and
  * optionally a "name" before it; anything else in the form is a 400. Hands the link or the file
- * (as a stream, never buffered) to the matching store function.
+ * (as a stream, never buffered) to the matching store function; the file ends the form, so what
+ * follows it is read (and refused) by `endOfForm`, which the store calls before recording anything.
  */
 async function readUpload<R>(
   request: FastifyRequest,
@@ -27,24 +28,34 @@ async function readUpload<R>(
   storeFile: (file: attachmentService.IncomingFile, name: string | undefined) => Promise<R>,
 ): Promise<{ kind: 'link' | 'file'; result: R }> {
   if (!request.isMultipart()) return { kind: 'link', result: await storeLink(request.body as { url: string; name?: string }) };
+  const parts = request.parts();
   let name: string | undefined;
-  let result: R | undefined;
-  for await (const part of request.parts()) {
+  for await (const part of parts) {
     if (part.type === 'file') {
-      if (part.fieldname !== 'file' || result) {
+      if (part.fieldname !== 'file') {
         part.file.resume();
         throw new ValidationError('Send exactly one file, in the field "file"', [{ field: `body.${part.fieldname}`, message: 'unexpected file' }]);
       }
       const file = part as MultipartFile;
-      result = await storeFile({ stream: file.file, filename: file.filename, mimeType: file.mimetype }, name);
-    } else if (part.fieldname === 'name' && typeof part.value === 'string') {
-      name = part.value;
-    } else {
+      const endOfForm = () => refuseTrailingParts(parts);
+      return { kind: 'file', result: await storeFile({ stream: file.file, filename: file.filename, mimeType: file.mimetype, endOfForm }, name) };
+    }
+    if (part.fieldname !== 'name' || typeof part.value !== 'string') {
       throw new ValidationError(`Unknown form field "${part.fieldname}"`, [{ field: `body.${part.fieldname}`, message: 'unknown field' }]);
     }
+    name = part.value;
   }
-  if (!result) throw new ValidationError('A file is required in the form field "file"', [{ field: 'body.file', message: 'is required' }]);
-  return { kind: 'file', result };
+  throw new ValidationError('A file is required in the form field "file"', [{ field: 'body.file', message: 'is required' }]);
+}
+
+/**
+ * Reads what follows the file in a form: nothing may (a 400 naming the first part that does; a
+ * second file is refused by the multipart limit of one file, a 413).
+ */
+async function refuseTrailingParts(parts: AsyncIterableIterator<Multipart>): Promise<void> {
+  for await (const part of parts) {
+    throw new ValidationError('The file must be the last part of the form', [{ field: `body.${part.fieldname}`, message: 'must come before the file' }]);
+  }
 }
 
 /** The upload body: a multipart form, or a JSON link. */
