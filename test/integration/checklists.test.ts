@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { authenticate } from '../../src/domain/account/service.ts';
 import * as attachmentService from '../../src/domain/attachments/service.ts';
 import { createCard, loadCard } from '../../src/domain/cards/service.ts';
@@ -11,8 +12,13 @@ import { copyChecklistInto, copyChecklistsOfCard } from '../../src/domain/checkl
 import * as items from '../../src/domain/checklists/items.ts';
 import * as checklists from '../../src/domain/checklists/service.ts';
 import type { Caller } from '../../src/domain/shared/caller.ts';
+import { NotFoundError } from '../../src/domain/shared/errors.ts';
 import { nowIso } from '../../src/domain/shared/ids.ts';
 import { POSITION_STEP } from '../../src/domain/shared/positions.ts';
+import { moveCardChildren } from '../../src/storage/repositories/card-copies.ts';
+import { recordCardChange, setCardColumns } from '../../src/storage/repositories/cards.ts';
+import { findChecklist } from '../../src/storage/repositories/checklists.ts';
+import { findListById } from '../../src/storage/repositories/lists.ts';
 import { type ChecklistWorld, checklistWorld } from '../support/checklist-world.ts';
 import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
@@ -45,12 +51,15 @@ for (const engine of ENGINES) {
       return { cardId, a, b, one, two, zero };
     }
 
-    it('copyChecklistInto copies the checklist and its items with new ids, keeping only members of the given team', async () => {
+    it("copyChecklistInto copies the checklist and its items with new ids, keeping only members of the target card's team", async () => {
       const { a } = await richCard();
       const target = await newCard(w.elsewhereListId);
       const row = await cardRow(target);
+      assert.equal(row.team_id, w.elsewhereTeam);
       const at = nowIso();
-      const copyId = await t.services.db.transaction().execute((trx) => copyChecklistInto(trx, a._id, row, 5 * POSITION_STEP, w.mate.userId, w.elsewhereTeam, at));
+      const source = await findChecklist(t.services.db, a._id);
+      assert.ok(source);
+      const copyId = await t.services.db.transaction().execute((trx) => copyChecklistInto(trx, source, row, 5 * POSITION_STEP, w.mate.userId, at));
       const copy = await t.services.db.selectFrom('checklists').selectAll().where('id', '=', copyId).executeTakeFirstOrThrow();
       assert.deepEqual(
         { card: copy.card_id, company: copy.company_id, team: copy.team_id, name: copy.name, position: copy.position, creator: copy.creator_id, at: copy.created_at },
@@ -101,6 +110,77 @@ for (const engine of ENGINES) {
         /abort/,
       );
       assert.deepEqual((await loadCard(t.services, target)).checklists, card.checklists);
+    });
+
+    it('copyChecklistsOfCard puts each item, in order, in the copy of its own checklist', async () => {
+      const cardId = await newCard();
+      const sources = [];
+      for (const name of ['P', 'Q', 'R']) sources.push(await checklists.createChecklist(t.services, caller, cardId, {}, { name }));
+      // items created across the checklists in turn, some placed at the top
+      for (let i = 0; i < 9; i++) {
+        await items.createItem(t.services, caller, sources[i % 3]?._id as string, {}, { name: `i${i}`, position: i === 4 ? 'top' : 'bottom' });
+      }
+      const target = await cardRow(await newCard());
+      const copies = await t.services.db.transaction().execute((trx) => copyChecklistsOfCard(trx, cardId, target, caller.userId, nowIso()));
+      const namesIn = async (checklistId: string) => (await items.getItems(t.services, caller, checklistId, {}, {})).items.map((i) => i.name);
+      assert.equal(copies.length, 3);
+      for (const [i, source] of sources.entries()) assert.deepEqual(await namesIn(copies[i] as string), await namesIn(source._id), source.name);
+      assert.deepEqual(await namesIn(copies[1] as string), ['i4', 'i1', 'i7']);
+    });
+
+    it("checks the reach again under the card's lock: a card moved meanwhile to a team the caller is not in is a 404, and nothing changes", async () => {
+      const mate = await authenticate(t.services, w.mate.apiKey);
+      const cardId = await newCard();
+      const checklist = await checklists.createChecklist(t.services, caller, cardId, {}, { name: 'Plan' });
+      const item = await items.createItem(t.services, caller, checklist._id, {}, { name: 'Step' });
+      const list = await findListById(t.services.db, w.elsewhereListId);
+      assert.ok(list);
+      // Another request moves the card to team Elsewhere (mate is not in it) and holds the card's lock...
+      const mover = await t.services.db.startTransaction().execute();
+      let racing: Promise<unknown>[] = [];
+      try {
+        await recordCardChange(mover, cardId, nowIso());
+        await moveCardChildren(mover, cardId, list);
+        await setCardColumns(mover, cardId, { company_id: list.company_id, team_id: list.team_id, board_id: list.board_id, list_id: list.id });
+        // ...while mate's requests, which saw the card in team Core, wait for it (each on a connection
+        // of the pool of 10, as the mover and the polling below).
+        racing = [
+          checklists.renameChecklist(t.services, mate, checklist._id, {}, 'Renamed'),
+          items.createItem(t.services, mate, checklist._id, {}, { name: 'Sneaked in' }),
+          items.renameItem(t.services, mate, item._id, {}, 'Renamed'),
+          items.toggleItemComplete(t.services, mate, item._id, {}),
+          items.copyItem(t.services, mate, item._id, {}, { checklist: checklist._id }),
+          attachmentService.addItemLink(t.services, mate, item._id, {}, { url: 'https://example.com/sneaked' }),
+          attachmentService.addLink(t.services, mate, cardId, {}, { url: 'https://example.com/sneaked' }),
+        ].map((request) => request.then((answer) => answer, (error: unknown) => error));
+        if (engine === 'postgres') {
+          // (SQLite runs one transaction at a time: there the requests start only after the move.)
+          const { pid } = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(mover)).rows[0] as { pid: number };
+          // the sessions waiting for the mover, directly or behind another waiter in the lock's queue
+          const waiting = async () =>
+            (
+              await sql<{ n: number }>`
+                with recursive waiter(pid) as (
+                  select pid from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))
+                  union
+                  select a.pid from pg_stat_activity a join waiter w on w.pid = any(pg_blocking_pids(a.pid))
+                )
+                select count(*)::int as n from waiter`.execute(t.services.db)
+            ).rows[0]?.n ?? 0;
+          for (let polls = 0; (await waiting()) < racing.length; polls++) assert.ok(polls < 10_000, 'every request comes to wait for the lock');
+        }
+        await mover.commit().execute();
+      } catch (error) {
+        await mover.rollback().execute();
+        throw error;
+      }
+      const moved = await cardRow(cardId);
+      for (const outcome of await Promise.all(racing)) assert.ok(outcome instanceof NotFoundError, String(outcome));
+      assert.equal((await cardRow(cardId)).version, moved.version, 'the card records the move alone');
+      const rows = await t.services.db.selectFrom('checklist_items').select(['id', 'name', 'complete_status', 'version']).where('checklist_id', '=', checklist._id).execute();
+      assert.deepEqual(rows, [{ id: item._id, name: 'Step', complete_status: 0, version: 1 }], 'moved: its version grew by the move alone');
+      assert.equal((await findChecklist(t.services.db, checklist._id))?.name, 'Plan');
+      assert.equal((await t.services.db.selectFrom('attachments').select('id').where('card_id', '=', cardId).execute()).length, 0);
     });
 
     it('serialises concurrent item creations on one checklist: distinct positions, every change counted', async () => {

@@ -21,23 +21,20 @@ export async function reachableItem(db: Executor, caller: Caller, itemId: string
 
 /**
  * The reachable checklist, read again once its card's change is recorded: the card's lock is then
- * held, so the row is what this transaction works on (a concurrent request may have changed it).
+ * held, so the row is what this transaction works on (a concurrent request may have changed it, e.g.
+ * moved its card to another team), and the reach is checked again on it.
  */
 export async function lockChecklist(trx: Executor, caller: Caller, checklistId: string, scope: Scope, at: string): Promise<checklists.ChecklistRow> {
   const seen = await reachableChecklist(trx, caller, checklistId, scope);
   await recordCardChanges(trx, [seen.card_id], at);
-  const checklist = await checklists.findChecklist(trx, checklistId);
-  if (!checklist) throw new NotFoundError('Checklist');
-  return checklist;
+  return reachableChecklist(trx, caller, checklistId, scope);
 }
 
 /** The reachable item, read again once its card's change is recorded (as `lockChecklist`). */
 export async function lockItem(trx: Executor, caller: Caller, itemId: string, scope: Scope, at: string): Promise<items.ChecklistItemRow> {
   const seen = await reachableItem(trx, caller, itemId, scope);
   await recordCardChanges(trx, [seen.card_id], at);
-  const item = await items.findItem(trx, itemId);
-  if (!item) throw new NotFoundError('Checklist item');
-  return item;
+  return reachableItem(trx, caller, itemId, scope);
 }
 
 export async function loadItem(ctx: ServiceContext, itemId: string, db: Executor = ctx.db): Promise<ChecklistItem> {

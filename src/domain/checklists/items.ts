@@ -12,8 +12,9 @@ import * as checklists from '../../storage/repositories/checklists.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
 import { recordCardChanges } from '../cards/locks.ts';
 import type { ServiceContext } from '../context.ts';
-import type { Caller, Scope } from '../shared/caller.ts';
-import { ConflictError, type ErrorDetail, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { rejectRepeatedIds } from '../shared/bulk.ts';
+import { ConflictError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { type Page, toPage } from '../shared/pagination.ts';
 import { placeAmong, type PositionRequest } from '../shared/positions.ts';
@@ -42,9 +43,11 @@ export async function getItems(ctx: ServiceContext, caller: Caller, checklistId:
   return { items: toChecklistItems({ ...loaded, items: shown }), nextCursor };
 }
 
+/** Get Item by ID: the record, loaded once and checked against the caller's reach (as Get Card Details). */
 export async function getItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope): Promise<ChecklistItem> {
-  await reachableItem(ctx.db, caller, itemId, scope);
-  return loadItem(ctx, itemId);
+  const item = await loadItem(ctx, itemId);
+  requireReach(caller, { company_id: item.company, team_id: item.team }, 'Checklist item', scope);
+  return item;
 }
 
 /** The date as records show it (ISO 8601 UTC with milliseconds), or null. */
@@ -76,10 +79,7 @@ function placeInChecklist(trx: Executor, siblings: readonly { id: string; positi
  * (400 naming the repeat), and each one added must be a member of the team (400 naming each other).
  */
 async function checkMembers(trx: Executor, teamId: string, userIds: readonly string[], adding: (userId: string) => boolean): Promise<void> {
-  const repeated: ErrorDetail[] = userIds.flatMap((id, index) =>
-    userIds.indexOf(id) !== index ? [{ field: `body.members[${index}]`, index, message: `user ${id} is listed twice` }] : [],
-  );
-  if (repeated.length) throw new ValidationError('Each member may appear once per request', repeated);
+  rejectRepeatedIds(userIds, 'body.members');
   const inTeam = await teamMembersAmong(trx, teamId, userIds);
   const outsiders = userIds.flatMap((id, index) =>
     adding(id) && !inTeam.has(id) ? [{ field: `body.members[${index}]`, index, message: `user ${id} is not a member of the card's team` }] : [],
@@ -242,21 +242,14 @@ export async function copyItem(ctx: ServiceContext, caller: Caller, itemId: stri
     const targetSeen = await reachableChecklist(trx, caller, input.checklist);
     const at = nowIso();
     await recordCardChanges(trx, [seen.card_id, targetSeen.card_id], at);
-    const source = await items.findItem(trx, itemId);
-    const target = await checklists.findChecklist(trx, input.checklist);
-    if (!source) throw new NotFoundError('Checklist item');
-    if (!target) throw new NotFoundError('Checklist');
+    // Read again under the cards' locks: either card may have moved to another team meanwhile.
+    const source = await reachableItem(trx, caller, itemId, scope);
+    const target = await reachableChecklist(trx, caller, input.checklist);
     const siblings = await items.itemPositionsInChecklist(trx, target.id);
     checkRoom(siblings, 1);
-    const [copyId] = await copyItemsInto(
-      trx,
-      [source],
-      { checklistId: target.id, card: { id: target.card_id, company_id: target.company_id, team_id: target.team_id } },
-      [await placeInChecklist(trx, siblings, 'bottom', at)],
-      caller.userId,
-      target.team_id,
-      at,
-    );
+    const position = await placeInChecklist(trx, siblings, 'bottom', at);
+    const targetCard = { id: target.card_id, company_id: target.company_id, team_id: target.team_id };
+    const [copyId] = await copyItemsInto(trx, [{ source, checklistId: target.id, position }], targetCard, caller.userId, at);
     await checklists.recordChecklistChange(trx, target.id, at);
     return loadItem(ctx, copyId as string, trx);
   });

@@ -117,19 +117,14 @@ export async function copyChecklist(
   input: { card: string },
 ): Promise<Checklist> {
   return inTransaction(ctx, async (trx) => {
+    const seen = await reachableChecklist(trx, caller, checklistId, scope);
+    await reachableCard(trx, caller, input.card, {});
+    const at = nowIso();
+    await recordCardChanges(trx, [seen.card_id, input.card], at);
+    // Read again under the cards' locks: either card may have moved to another team meanwhile.
     const source = await reachableChecklist(trx, caller, checklistId, scope);
     const target = await reachableCard(trx, caller, input.card, {});
-    const at = nowIso();
-    await recordCardChanges(trx, [source.card_id, target.id], at);
-    const copy = await copyChecklistInto(
-      trx,
-      checklistId,
-      { id: target.id, company_id: target.company_id, team_id: target.team_id },
-      await placeOnCard(trx, target.id, 'bottom', at),
-      caller.userId,
-      target.team_id,
-      at,
-    );
+    const copy = await copyChecklistInto(trx, source, target, await placeOnCard(trx, target.id, 'bottom', at), caller.userId, at);
     return loadChecklist(ctx, copy, trx);
   });
 }
