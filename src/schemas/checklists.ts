@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { MAX_ITEMS_PER_CHECKLIST } from '../domain/checklists/limits.ts';
+import { MAX_BULK_ITEMS } from '../domain/shared/bulk.ts';
 import { DateOrNull } from './cards.ts';
 import { BulkItems, Id, Name, NullableTimestamp, PositionRequest, ScopeQuery, Timestamp } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
@@ -64,7 +65,7 @@ export const CopyChecklistBody = Type.Object(
   { additionalProperties: false },
 );
 
-const ItemMembers = Type.Array(Id, { maxItems: 100, description: "user ids; each must be a member of the card's team" });
+const ItemMembers = Type.Array(Id, { maxItems: MAX_BULK_ITEMS, description: "user ids; each must be a member of the card's team" });
 
 export const CreateItemBody = Type.Object(
   {

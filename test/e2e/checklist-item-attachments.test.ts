@@ -179,6 +179,7 @@ for (const engine of ENGINES) {
         assert.equal((await client('DELETE', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}`)).statusCode, 404);
         assert.equal((await client('GET', attachment.url)).statusCode, 404);
       }
+      assert.deepEqual(await versions(ids), before.versions, 'refused requests record no change of the item, its checklist or its card');
       assert.equal((await upload(ids.itemId, {}, t.tenant.apiKey)).statusCode, 201, 'the owner still can');
       assert.equal(
         (await api('PATCH', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}?companyId=${w.other.companyId}`, { name: 'x' })).statusCode,
