@@ -1,9 +1,8 @@
 import type { Board } from '../../schemas/records.ts';
 import type { BoardWithLists, BoardWithListsAndCards, ListWithCards } from '../../schemas/boards.ts';
 import * as boards from '../../storage/repositories/boards.ts';
-import { loadCardRows } from '../../storage/repositories/card-records.ts';
 import { findListsOfBoard } from '../../storage/repositories/lists.ts';
-import { toCard } from '../cards/records.ts';
+import { loadCards } from '../cards/service.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { newId, nowIso } from '../shared/ids.ts';
@@ -70,11 +69,11 @@ export async function getBoardWithListsAndCards(
     boards.findUnarchivedCardIdsOfBoard(ctx.db, board.id),
   ]);
   const cardsByList = new Map<string, ListWithCards['cards']>(lists.map((list) => [list.id, []]));
-  // in chunks, so a large board stays within the parameters one statement takes; loadCardRows keeps
+  // in chunks, so a large board stays within the parameters one statement takes; loadCards keeps
   // the order of the ids, which is already position order
   for (let start = 0; start < cardRefs.length; start += CARD_CHUNK) {
     const ids = cardRefs.slice(start, start + CARD_CHUNK).map((c) => c.id);
-    for (const card of await loadCardRows(ctx.db, ctx.engine, ids)) cardsByList.get(card.list_id)?.push(toCard(card));
+    for (const card of await loadCards(ctx, ids)) cardsByList.get(card.list)?.push(card);
   }
   return {
     ...toBoard(board),

@@ -1,9 +1,8 @@
 import type { Card } from '../../schemas/records.ts';
-import { loadCardRows } from '../../storage/repositories/card-records.ts';
 import { findListById } from '../../storage/repositories/lists.ts';
 import { findMyTaskRefs, type MyTaskRef, type MyTasksAfter } from '../../storage/repositories/my-tasks.ts';
 import { collectionReach } from '../boards/reach.ts';
-import { toCard } from '../cards/records.ts';
+import { loadCards } from '../cards/service.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { isId } from '../shared/ids.ts';
@@ -40,8 +39,7 @@ async function cardsPage(
   keyOf: (ref: MyTaskRef) => CursorKey,
 ): Promise<Page<Card>> {
   const page = toPage(refs, limit, keyOf);
-  const rows = await loadCardRows(ctx.db, ctx.engine, page.items.map((ref) => ref.id));
-  return { items: rows.map(toCard), nextCursor: page.nextCursor };
+  return { items: await loadCards(ctx, page.items.map((ref) => ref.id)), nextCursor: page.nextCursor };
 }
 
 /**
