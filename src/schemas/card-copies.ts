@@ -1,12 +1,8 @@
 import { Type } from 'typebox';
-import { ID_PATTERN } from '../domain/shared/ids.ts';
-import { BulkItems, Id, Name, PositionRequest } from './common.ts';
+import { BulkItems, Id, IdOf, Name, PositionRequest } from './common.ts';
 import { Card } from './records.ts';
 
 /** Request and answer schemas of Copy Card, Copy Cards, Copy Cards Multi Team and Move Cards Multi Team. */
-
-/** An id, with what it names. */
-const IdOf = (description: string) => Type.String({ pattern: ID_PATTERN, description });
 
 const KeepFlag = (what: string) => Type.Optional(Type.Boolean({ default: true, description: `copy the card's ${what} (default true)` }));
 

@@ -1,8 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { ID_PATTERN } from '../domain/shared/ids.ts';
 import { MultiTeamCard } from './card-copies.ts';
 import { DateOrNull } from './cards.ts';
-import { BulkItems, Id, Name, PositionRequest, ScopeQuery } from './common.ts';
+import { BulkItems, Id, IdOf, Name, PositionRequest, ScopeQuery } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 import { Card } from './records.ts';
 
@@ -49,7 +48,7 @@ export type CardUpdate = Static<typeof CardUpdate>;
 export const ReorderCardBody = Type.Object(
   {
     position: PositionRequest,
-    list: Type.Optional(Type.String({ pattern: ID_PATTERN, description: "a list of the card's board; absent: the card's own list" })),
+    list: Type.Optional(IdOf("a list of the card's board; absent: the card's own list")),
   },
   { additionalProperties: false },
 );
