@@ -87,7 +87,7 @@ for (const engine of ENGINES) {
       const target = await newCard();
       const existing = await checklists.createChecklist(t.services, caller, target, {}, { name: 'Existing' });
       const row = await cardRow(target);
-      const copies = await t.services.db.transaction().execute((trx) => copyChecklistsOfCard(trx, cardId, row, caller.userId, nowIso()));
+      const { checklists: copies } = await t.services.db.transaction().execute((trx) => copyChecklistsOfCard(trx, cardId, row, caller.userId, nowIso()));
       assert.equal(copies.length, 2);
       const card = await loadCard(t.services, target);
       assert.deepEqual(card.checklists, [existing._id, ...copies]);
@@ -121,11 +121,21 @@ for (const engine of ENGINES) {
         await items.createItem(t.services, caller, sources[i % 3]?._id as string, {}, { name: `i${i}`, position: i === 4 ? 'top' : 'bottom' });
       }
       const target = await cardRow(await newCard());
-      const copies = await t.services.db.transaction().execute((trx) => copyChecklistsOfCard(trx, cardId, target, caller.userId, nowIso()));
-      const namesIn = async (checklistId: string) => (await items.getItems(t.services, caller, checklistId, {}, {})).items.map((i) => i.name);
+      const { checklists: copies, items: itemCopies } = await t.services.db
+        .transaction()
+        .execute((trx) => copyChecklistsOfCard(trx, cardId, target, caller.userId, nowIso()));
+      const itemsIn = async (checklistId: string) => (await items.getItems(t.services, caller, checklistId, {}, {})).items;
+      const namesIn = async (checklistId: string) => (await itemsIn(checklistId)).map((i) => i.name);
       assert.equal(copies.length, 3);
       for (const [i, source] of sources.entries()) assert.deepEqual(await namesIn(copies[i] as string), await namesIn(source._id), source.name);
       assert.deepEqual(await namesIn(copies[1] as string), ['i4', 'i1', 'i7']);
+      // the answer pairs each source item, in display order, with its copy: same place in the copy of its checklist
+      const pairs = [];
+      for (const [i, source] of sources.entries()) {
+        const [from, to] = [await itemsIn(source._id), await itemsIn(copies[i] as string)];
+        for (const [n, item] of from.entries()) pairs.push([item._id, to[n]?._id]);
+      }
+      assert.deepEqual([...itemCopies], pairs);
     });
 
     it("checks the reach again under the card's lock: a card moved meanwhile to a team the caller is not in is a 404, and nothing changes", async () => {
@@ -143,8 +153,9 @@ for (const engine of ENGINES) {
         await moveCardChildren(mover, cardId, list);
         await setCardColumns(mover, cardId, { company_id: list.company_id, team_id: list.team_id, board_id: list.board_id, list_id: list.id });
         // ...while mate's requests, which saw the card in team Core, wait for it (each on a connection
-        // of the pool of 10, as the mover and the polling below).
+        // of the pool of 10, as the mover and the polling below: eight requests fill it).
         racing = [
+          checklists.createChecklist(t.services, mate, cardId, {}, { name: 'Sneaked in' }),
           checklists.renameChecklist(t.services, mate, checklist._id, {}, 'Renamed'),
           items.createItem(t.services, mate, checklist._id, {}, { name: 'Sneaked in' }),
           items.renameItem(t.services, mate, item._id, {}, 'Renamed'),
@@ -180,6 +191,8 @@ for (const engine of ENGINES) {
       const rows = await t.services.db.selectFrom('checklist_items').select(['id', 'name', 'complete_status', 'version']).where('checklist_id', '=', checklist._id).execute();
       assert.deepEqual(rows, [{ id: item._id, name: 'Step', complete_status: 0, version: 1 }], 'moved: its version grew by the move alone');
       assert.equal((await findChecklist(t.services.db, checklist._id))?.name, 'Plan');
+      const onCard = await t.services.db.selectFrom('checklists').select('id').where('card_id', '=', cardId).execute();
+      assert.deepEqual(onCard, [{ id: checklist._id }], 'no checklist was created on the moved card');
       assert.equal((await t.services.db.selectFrom('attachments').select('id').where('card_id', '=', cardId).execute()).length, 0);
     });
 

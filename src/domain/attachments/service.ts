@@ -185,7 +185,7 @@ function changeAttachment<R extends { attachments: Attachment[] }>(
   });
 }
 
-const rename = (attachmentId: string, name: string) => (trx: Executor, at: string) => attachments.renameAttachment(trx, attachmentId, name.trim(), at);
+const rename = (attachmentId: string, name: string) => (trx: Executor, at: string) => attachments.recordAttachmentChange(trx, attachmentId, at, { name: name.trim() });
 /** Marks it deleted (it leaves its parent's `attachments`); the file stays until the purge. */
 const markDeleted = (attachmentId: string) => (trx: Executor, at: string) => attachments.markAttachmentDeleted(trx, attachmentId, at);
 

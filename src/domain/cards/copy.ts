@@ -23,12 +23,10 @@ import {
   lastCardPosition,
   setCardColumns,
 } from '../../storage/repositories/cards.ts';
-import { itemsOfChecklists } from '../../storage/repositories/checklist-items.ts';
-import { checklistPositionsOnCard } from '../../storage/repositories/checklists.ts';
 import { findListById, type ListRow } from '../../storage/repositories/lists.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
 import { attachmentRow } from '../attachments/service.ts';
-import { copyChecklistsOfCard } from '../checklists/copy.ts';
+import { copyChecklistsOfCard, type ItemCopies } from '../checklists/copy.ts';
 import type { ServiceContext } from '../context.ts';
 import { checkEachItem, rejectRepeatedIds } from '../shared/bulk.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
@@ -241,7 +239,8 @@ async function writeCopy(
     await copies.insertCardMembers(trx, id, members.filter((m) => inTeam.has(m.user_id)));
     dropped.members = members.filter((m) => !inTeam.has(m.user_id)).map((m) => m.user_id);
   }
-  const itemCopies = keep.checklists ? await copyChecklists(trx, source.id, { id, ...owner }, creatorId, at) : new Map<string, string>();
+  // which item of the copy each source item became (checklists' own copy: item members only when in the copy's team)
+  const itemCopies: ItemCopies = keep.checklists ? (await copyChecklistsOfCard(trx, source.id, { id, ...owner }, creatorId, at)).items : new Map();
   dropped.checklistItemMembers = keep.checklists ? await droppedItemMembers(trx, itemCopies, list.team_id) : [];
 
   if (keep.attachments) {
@@ -272,38 +271,6 @@ async function writeCopy(
     if (cover >= 0) await setCardColumns(trx, id, { cover: attachmentUrl({ id: ids[cover] as string, card_id: id, kind: 'file', link_url: null }) });
   }
   return { id, dropped };
-}
-
-/**
- * Copies the source card's checklists onto the copy (the checklists' own copy: items keep name,
- * order, date and completion; item members only when in the copy's team). Answers which item of the
- * copy each source item became, in display order: the copies are made in order, so the n-th item of
- * each copied checklist is the copy of the n-th item of its source.
- */
-async function copyChecklists(
-  trx: Executor,
-  sourceCardId: string,
-  copy: { id: string; company_id: string; team_id: string },
-  creatorId: string,
-  at: string,
-): Promise<Map<string, string>> {
-  const sourceChecklists = (await checklistPositionsOnCard(trx, sourceCardId)).map((c) => c.id);
-  const copiedChecklists = await copyChecklistsOfCard(trx, sourceCardId, copy, creatorId, at);
-  const from = itemIdsByChecklist(await itemsOfChecklists(trx, sourceChecklists));
-  const to = itemIdsByChecklist(await itemsOfChecklists(trx, copiedChecklists));
-  const itemCopies = new Map<string, string>();
-  for (const [i, checklistId] of sourceChecklists.entries()) {
-    const copies = to.get(copiedChecklists[i] as string) ?? [];
-    for (const [n, itemId] of (from.get(checklistId) ?? []).entries()) itemCopies.set(itemId, copies[n] as string);
-  }
-  return itemCopies;
-}
-
-/** Item ids by checklist, each checklist's in the order of `items`. */
-function itemIdsByChecklist(items: readonly { id: string; checklist_id: string }[]): Map<string, string[]> {
-  const byChecklist = new Map<string, string[]>();
-  for (const item of items) byChecklist.set(item.checklist_id, [...(byChecklist.get(item.checklist_id) ?? []), item.id]);
-  return byChecklist;
 }
 
 /** The members of source items that their copies did not keep (not in the target team), by copied item in display order. */

@@ -20,12 +20,32 @@
  * also runs again a transaction PostgreSQL aborted as a deadlock's victim).
  */
 import type { Executor } from '../../storage/database.ts';
-import { lockCards } from '../../storage/repositories/card-copies.ts';
-import { cardPositionsInListByState, recordCardChange, renumberCards } from '../../storage/repositories/cards.ts';
+import { cardPositionsInListByState, type CardTableRow, findCard, lockCards, recordCardChange, renumberCards } from '../../storage/repositories/cards.ts';
+import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { placeAmong, type PositionRequest } from '../shared/positions.ts';
 
-export { lockCards, lockList } from '../../storage/repositories/card-copies.ts';
+export { lockCards, lockList } from '../../storage/repositories/cards.ts';
+
+/**
+ * Records a change of the card (`__v` + 1, `updatedAt`), which takes its row lock, and only then
+ * reads the card and checks reach and scope: read before the lock, a card moved meanwhile to
+ * another team would be judged, and new rows stamped, by the team it left. Whatever is kept with a
+ * card (a checklist, an item, a comment, a reply) is reached through its card, whatever the row
+ * itself carries. Outside reach, or without a card (the thing is not there), it is a 404 named
+ * `what`; the transaction then rolls back, so nothing changed.
+ */
+export async function lockCardInReach(
+  trx: Executor,
+  caller: Caller,
+  cardId: string | undefined,
+  what: string,
+  scope: Scope,
+  at: string,
+): Promise<CardTableRow> {
+  if (cardId === undefined || !(await recordCardChange(trx, cardId, at))) throw new NotFoundError(what);
+  return requireReach(caller, await findCard(trx, cardId), what, scope);
+}
 
 /**
  * Records a change of each card (`__v` + 1, `updatedAt`), taking their locks in id order (step 2).

@@ -5,6 +5,7 @@ import * as cards from '../../storage/repositories/cards.ts';
 import { findListById } from '../../storage/repositories/lists.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { normaliseDate } from '../shared/dates.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import type { PositionRequest } from '../shared/positions.ts';
@@ -51,14 +52,8 @@ export interface NewCard {
 
 /** Normalises a date to the record's timestamp form; checks that due is not before start. */
 export function checkDates(startDate: string | null | undefined, dueDate: string | null | undefined) {
-  const normalise = (value: string | null | undefined, field: string) => {
-    if (value === undefined || value === null) return value;
-    const time = Date.parse(value);
-    if (Number.isNaN(time)) throw new ValidationError(`${field} is not a date`, [{ field: `body.${field}`, message: 'must be an ISO 8601 date-time' }]);
-    return new Date(time).toISOString();
-  };
-  const start = normalise(startDate, 'startDate');
-  const due = normalise(dueDate, 'dueDate');
+  const start = normaliseDate(startDate, 'startDate');
+  const due = normaliseDate(dueDate, 'dueDate');
   if (start && due && due < start) {
     throw new ValidationError('dueDate must not be before startDate', [{ field: 'body.dueDate', message: 'must not be before startDate' }]);
   }

@@ -8,16 +8,15 @@ import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { recordCardChanges } from './locks.ts';
-import { checkDates, loadCard, loadCards, reachableCard } from './service.ts';
+import { lockCardInReach, recordCardChanges } from './locks.ts';
+import { checkDates, loadCard, loadCards } from './service.ts';
 
 export type { CardUpdate };
 
 /**
- * One change to one card, in one transaction: the change is recorded first (`__v` + 1, and the
- * card's row lock, so concurrent changes apply one after another), then the card is read under that
- * lock, checked against the caller's reach, and handed to `change`. Answers the card as the change
- * left it. Out of reach: 404, and the rollback undoes the recorded change.
+ * One change to one card, in one transaction: the change is recorded first and the card read under
+ * its lock and checked against the caller's reach (`lockCardInReach`), then handed to `change`.
+ * Answers the card as the change left it. Out of reach: 404, and the rollback undoes the recorded change.
  */
 export async function changeCard(
   ctx: ServiceContext,
@@ -28,8 +27,7 @@ export async function changeCard(
 ): Promise<Card> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    await cards.recordCardChange(trx, cardId, at);
-    const card = await reachableCard(trx, caller, cardId, scope);
+    const card = await lockCardInReach(trx, caller, cardId, 'Card', scope, at);
     await change(trx, card, at);
     return loadCard(ctx, cardId, trx);
   });

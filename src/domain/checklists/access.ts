@@ -3,9 +3,9 @@ import type { Checklist, ChecklistItem } from '../../schemas/checklists.ts';
 import type { Executor } from '../../storage/database.ts';
 import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
-import { recordCardChanges } from '../cards/locks.ts';
+import { lockCardInReach } from '../cards/locks.ts';
 import type { ServiceContext } from '../context.ts';
-import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { type Caller, requireReach, type Scope, type TeamOwned } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import { decodeCursor, DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';
@@ -20,21 +20,31 @@ export async function reachableItem(db: Executor, caller: Caller, itemId: string
 }
 
 /**
- * The reachable checklist, read again once its card's change is recorded: the card's lock is then
- * held, so the row is what this transaction works on (a concurrent request may have changed it, e.g.
- * moved its card to another team), and the reach is checked again on it.
+ * A row kept with a card (a checklist, an item), its card's change recorded first and reach decided
+ * by the card as it is under that lock (`lockCardInReach`); then read again under the lock, so the
+ * row is what this transaction works on (e.g. its team, had the card moved meanwhile). A row gone
+ * meanwhile, or out of reach, is a 404 named `what`. The card a checklist or item sits on never changes.
  */
-export async function lockChecklist(trx: Executor, caller: Caller, checklistId: string, scope: Scope, at: string): Promise<checklists.ChecklistRow> {
-  const seen = await reachableChecklist(trx, caller, checklistId, scope);
-  await recordCardChanges(trx, [seen.card_id], at);
-  return reachableChecklist(trx, caller, checklistId, scope);
+async function lockKeptWithCard<T extends TeamOwned & { card_id: string }>(
+  trx: Executor,
+  caller: Caller,
+  find: (db: Executor) => Promise<T | undefined>,
+  what: string,
+  scope: Scope,
+  at: string,
+): Promise<T> {
+  await lockCardInReach(trx, caller, (await find(trx))?.card_id, what, scope, at);
+  return requireReach(caller, await find(trx), what, scope);
 }
 
-/** The reachable item, read again once its card's change is recorded (as `lockChecklist`). */
-export async function lockItem(trx: Executor, caller: Caller, itemId: string, scope: Scope, at: string): Promise<items.ChecklistItemRow> {
-  const seen = await reachableItem(trx, caller, itemId, scope);
-  await recordCardChanges(trx, [seen.card_id], at);
-  return reachableItem(trx, caller, itemId, scope);
+/** The reachable checklist, its card locked (`lockKeptWithCard`). */
+export function lockChecklist(trx: Executor, caller: Caller, checklistId: string, scope: Scope, at: string): Promise<checklists.ChecklistRow> {
+  return lockKeptWithCard(trx, caller, (db) => checklists.findChecklist(db, checklistId), 'Checklist', scope, at);
+}
+
+/** The reachable item, its card locked (`lockKeptWithCard`). */
+export function lockItem(trx: Executor, caller: Caller, itemId: string, scope: Scope, at: string): Promise<items.ChecklistItemRow> {
+  return lockKeptWithCard(trx, caller, (db) => items.findItem(db, itemId), 'Checklist item', scope, at);
 }
 
 export async function loadItem(ctx: ServiceContext, itemId: string, db: Executor = ctx.db): Promise<ChecklistItem> {

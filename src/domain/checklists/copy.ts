@@ -26,14 +26,17 @@ export interface ItemCopy {
   position: number;
 }
 
-/** Copies items onto `targetCard` as `copies` say, with new ids. Answers the new ids, in the order of `copies`. */
+/** Which item each copied item became: source item id → copy's id, in the order of the copies. */
+export type ItemCopies = Map<string, string>;
+
+/** Copies items onto `targetCard` as `copies` say, with new ids. Answers which copy each source item became. */
 export async function copyItemsInto(
   trx: Executor,
   copies: readonly ItemCopy[],
   targetCard: TargetCard,
   creatorId: string,
   at: string,
-): Promise<string[]> {
+): Promise<ItemCopies> {
   const newIds = new Map(copies.map(({ source }) => [source.id, newId()]));
   await items.insertItems(
     trx,
@@ -59,14 +62,20 @@ export async function copyItemsInto(
     trx,
     members.map((m): NewRow<'checklist_item_members'> => ({ item_id: newIds.get(m.item_id) as string, user_id: m.user_id, created_at: m.created_at })),
   );
-  return [...newIds.values()];
+  return newIds;
+}
+
+/** What a copy of checklists made: the new checklist ids, in the order of their sources, and the item copies. */
+export interface ChecklistCopies {
+  checklists: string[];
+  items: ItemCopies;
 }
 
 /**
  * Copies the checklists `sources` onto `targetCard`, the i-th at `positions[i]` (a position among
  * the target card's checklists), with new ids and the same names, and all their items in their
  * order with new ids, in one pass whatever the number of checklists. Answers the new checklist ids
- * in the order of `sources`.
+ * in the order of `sources`, and the item copies in display order (by checklist, then by item).
  */
 async function copyChecklistRows(
   trx: Executor,
@@ -75,7 +84,7 @@ async function copyChecklistRows(
   positions: readonly number[],
   creatorId: string,
   at: string,
-): Promise<string[]> {
+): Promise<ChecklistCopies> {
   const copyOf = new Map(sources.map((source) => [source.id, newId()]));
   for (const [i, source] of sources.entries()) {
     await checklists.insertChecklist(trx, {
@@ -91,15 +100,14 @@ async function copyChecklistRows(
       version: 0,
     });
   }
-  // The items of all the sources, by checklist in display order: the n-th of each goes n-th in its copy.
-  const placed = new Map<string, number>();
-  const copies = (await items.itemsOfChecklists(trx, [...copyOf.keys()])).map((source): ItemCopy => {
-    const n = (placed.get(source.checklist_id) ?? 0) + 1;
-    placed.set(source.checklist_id, n);
-    return { source, checklistId: copyOf.get(source.checklist_id) as string, position: n * POSITION_STEP };
+  // The items of all the sources in one query; the n-th of each checklist goes n-th in its copy.
+  const itemsOf = new Map(sources.map((source): [string, items.ChecklistItemRow[]] => [source.id, []]));
+  for (const item of await items.itemsOfChecklists(trx, [...copyOf.keys()])) itemsOf.get(item.checklist_id)?.push(item);
+  const copies = sources.flatMap((checklist) => {
+    const checklistId = copyOf.get(checklist.id) as string;
+    return (itemsOf.get(checklist.id) ?? []).map((source, n): ItemCopy => ({ source, checklistId, position: (n + 1) * POSITION_STEP }));
   });
-  await copyItemsInto(trx, copies, targetCard, creatorId, at);
-  return [...copyOf.values()];
+  return { checklists: [...copyOf.values()], items: await copyItemsInto(trx, copies, targetCard, creatorId, at) };
 }
 
 /**
@@ -114,14 +122,15 @@ export async function copyChecklistInto(
   creatorId: string,
   at: string,
 ): Promise<string> {
-  const [id] = await copyChecklistRows(trx, [source], targetCard, [position], creatorId, at);
+  const { checklists: [id] } = await copyChecklistRows(trx, [source], targetCard, [position], creatorId, at);
   return id as string;
 }
 
 /**
  * Copies every checklist of the card `fromCardId`, in order, onto `targetCard` after the checklists
  * it already has, with their items. For Copy Card: call it inside the copy's transaction, after
- * inserting the new card. Answers the new checklist ids in order.
+ * inserting the new card. Answers the new checklist ids in order, and which copy each source item
+ * became, in display order.
  */
 export async function copyChecklistsOfCard(
   trx: Executor,
@@ -129,7 +138,7 @@ export async function copyChecklistsOfCard(
   targetCard: TargetCard,
   creatorId: string,
   at: string,
-): Promise<string[]> {
+): Promise<ChecklistCopies> {
   const sources = await checklists.checklistsOfCard(trx, fromCardId);
   const existing = await checklists.checklistPositionsOnCard(trx, targetCard.id);
   const start = existing.at(-1)?.position ?? 0;

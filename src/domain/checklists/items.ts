@@ -14,6 +14,7 @@ import { recordCardChanges } from '../cards/locks.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
+import { normaliseDate } from '../shared/dates.ts';
 import { ConflictError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { type Page, toPage } from '../shared/pagination.ts';
@@ -48,14 +49,6 @@ export async function getItem(ctx: ServiceContext, caller: Caller, itemId: strin
   const item = await loadItem(ctx, itemId);
   requireReach(caller, { company_id: item.company, team_id: item.team }, 'Checklist item', scope);
   return item;
-}
-
-/** The date as records show it (ISO 8601 UTC with milliseconds), or null. */
-function normaliseDate(date: string | null): string | null {
-  if (date === null) return null;
-  const time = Date.parse(date);
-  if (Number.isNaN(time)) throw new ValidationError('date is not a date', [{ field: 'body.date', message: 'must be an ISO 8601 date-time' }]);
-  return new Date(time).toISOString();
 }
 
 /** 409 when the checklist cannot take `adding` more items. */
@@ -95,7 +88,7 @@ export interface NewItem {
 }
 
 export async function createItem(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, input: NewItem): Promise<ChecklistItem> {
-  const date = normaliseDate(input.date ?? null);
+  const date = normaliseDate(input.date ?? null, 'date');
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const checklist = await lockChecklist(trx, caller, checklistId, scope, at);
@@ -163,7 +156,7 @@ export function renameItem(ctx: ServiceContext, caller: Caller, itemId: string, 
 
 /** Update Item Date: a date, or null to clear it. */
 export function setItemDate(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, date: string | null): Promise<ChecklistItem> {
-  const normalised = normaliseDate(date);
+  const normalised = normaliseDate(date, 'date');
   return changeItem(ctx, caller, itemId, scope, async () => ({ fields: { date: normalised } }));
 }
 
@@ -249,9 +242,9 @@ export async function copyItem(ctx: ServiceContext, caller: Caller, itemId: stri
     checkRoom(siblings, 1);
     const position = await placeInChecklist(trx, siblings, 'bottom', at);
     const targetCard = { id: target.card_id, company_id: target.company_id, team_id: target.team_id };
-    const [copyId] = await copyItemsInto(trx, [{ source, checklistId: target.id, position }], targetCard, caller.userId, at);
+    const copies = await copyItemsInto(trx, [{ source, checklistId: target.id, position }], targetCard, caller.userId, at);
     await checklists.recordChecklistChange(trx, target.id, at);
-    return loadItem(ctx, copyId as string, trx);
+    return loadItem(ctx, copies.get(source.id) as string, trx);
   });
 }
 

@@ -12,7 +12,7 @@ import { retireItemAttachments } from '../../storage/repositories/attachments.ts
 import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
 import { loadCard, reachableCard } from '../cards/service.ts';
-import { recordCardChanges } from '../cards/locks.ts';
+import { lockCardInReach, recordCardChanges } from '../cards/locks.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { newId, nowIso } from '../shared/ids.ts';
@@ -54,9 +54,9 @@ export async function createChecklist(
   input: { name: string; position?: PositionRequest | undefined },
 ): Promise<Checklist> {
   return inTransaction(ctx, async (trx) => {
-    const card = await reachableCard(trx, caller, cardId, scope);
     const at = nowIso();
-    await recordCardChanges(trx, [cardId], at);
+    // the new checklist is stamped with the card's team as it is under the card's lock
+    const card = await lockCardInReach(trx, caller, cardId, 'Card', scope, at);
     const id = newId();
     await checklists.insertChecklist(trx, {
       id,

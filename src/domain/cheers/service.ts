@@ -1,10 +1,12 @@
 import type { Cheer } from '../../schemas/records.ts';
 import type { CheerParentType, Executor } from '../../storage/database.ts';
+import { findLiveAttachment, recordAttachmentChange } from '../../storage/repositories/attachments.ts';
 import type { CardTableRow } from '../../storage/repositories/cards.ts';
 import * as cheers from '../../storage/repositories/cheers.ts';
 import { latestCreatedAt, recordPostChange } from '../../storage/repositories/comments.ts';
+import { lockCardInReach } from '../cards/locks.ts';
 import { toCheer } from '../cards/records.ts';
-import { lockCardInReach, lockComment, lockDiscussion } from '../comments/service.ts';
+import { lockComment, lockDiscussion } from '../comments/service.ts';
 import { nextCreatedAt } from '../comments/ordering.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -73,7 +75,7 @@ async function lockCheered(trx: Executor, caller: Caller, type: CheeredType, id:
       };
     }
     case 'attachment': {
-      const attachment = await cheers.findLiveAttachment(trx, id);
+      const attachment = await findLiveAttachment(trx, id);
       const card = await lockCardInReach(trx, caller, attachment?.card_id, NAMES.attachment, scope, at);
       const { id: attachmentId, checklist_item_id: itemId, creator_id: creatorId } = attachment as NonNullable<typeof attachment>;
       return {
@@ -82,7 +84,7 @@ async function lockCheered(trx: Executor, caller: Caller, type: CheeredType, id:
         secondary: itemId ? { type: 'checklistItem', id: itemId } : { type: 'card', id: card.id },
         commentId: null,
         receiverId: creatorId,
-        recordChange: (db, at) => cheers.recordAttachmentChange(db, attachmentId, at),
+        recordChange: (db, at) => recordAttachmentChange(db, attachmentId, at),
       };
     }
   }

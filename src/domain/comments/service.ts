@@ -1,11 +1,12 @@
 import type { Comment, Discussion } from '../../schemas/comments.ts';
 import type { Executor } from '../../storage/database.ts';
-import { findCard, recordCardChange, type CardTableRow } from '../../storage/repositories/cards.ts';
+import type { CardTableRow } from '../../storage/repositories/cards.ts';
 import { cheersOfComments } from '../../storage/repositories/cheers.ts';
 import * as comments from '../../storage/repositories/comments.ts';
+import { lockCardInReach } from '../cards/locks.ts';
 import { reachableCard } from '../cards/service.ts';
 import type { ServiceContext } from '../context.ts';
-import { type Caller, isCompanyAdmin, requireReach, type Scope } from '../shared/caller.ts';
+import { type Caller, isCompanyAdmin, type Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { decodeCursor, toPage } from '../shared/pagination.ts';
@@ -18,26 +19,6 @@ import { toComments } from './records.ts';
  * each change is one transaction that starts by recording a change of the card (`__v` + 1,
  * `updatedAt`, and its row lock, so changes to one card's conversation apply one after another).
  */
-
-/**
- * Records a change of the card (`__v` + 1, `updatedAt`), which takes its row lock, and only then
- * reads the card and checks reach and scope, as the card services do: read before the lock, a card
- * moved meanwhile to another team would be judged, and new rows stamped, by the team it left. A
- * comment, reply or anything else kept with a card is reached through its card, whatever the row
- * itself carries. Outside reach, or without a card (the thing is not there), it is a 404 named
- * `what`; the transaction then rolls back, so nothing changed.
- */
-export async function lockCardInReach(
-  trx: Executor,
-  caller: Caller,
-  cardId: string | undefined,
-  what: string,
-  scope: Scope,
-  at: string,
-): Promise<CardTableRow> {
-  if (cardId === undefined || !(await recordCardChange(trx, cardId, at))) throw new NotFoundError(what);
-  return requireReach(caller, await findCard(trx, cardId), what, scope);
-}
 
 /** The comment and its card, the card locked and in reach (`lockCardInReach`), else 404. */
 export async function lockComment(trx: Executor, caller: Caller, commentId: string, scope: Scope, at: string) {

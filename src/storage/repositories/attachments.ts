@@ -1,4 +1,4 @@
-import type { Executor, NewRow, Row } from '../database.ts';
+import type { Executor, NewRow, Row, RowUpdate } from '../database.ts';
 
 export type AttachmentTableRow = Row<'attachments'>;
 
@@ -18,10 +18,14 @@ export async function findCardAttachment(db: Executor, cardId: string, attachmen
     .executeTakeFirst();
 }
 
-export async function renameAttachment(db: Executor, id: string, name: string, at: string): Promise<boolean> {
+/**
+ * One change to a live attachment (its name, or its cheers, which its record shows): `__v` + 1 and
+ * `updatedAt`; false when it is deleted or gone.
+ */
+export async function recordAttachmentChange(db: Executor, id: string, at: string, fields: Pick<RowUpdate<'attachments'>, 'name'> = {}): Promise<boolean> {
   const result = await db
     .updateTable('attachments')
-    .set((eb) => ({ name, updated_at: at, version: eb('version', '+', 1) }))
+    .set((eb) => ({ ...fields, updated_at: at, version: eb('version', '+', 1) }))
     .where('id', '=', id)
     .where('is_deleted', '=', 0)
     .executeTakeFirst();
@@ -48,6 +52,11 @@ export async function findItemAttachment(db: Executor, itemId: string, attachmen
     .where('checklist_item_id', '=', itemId)
     .where('is_deleted', '=', 0)
     .executeTakeFirst();
+}
+
+/** A live (not deleted) attachment, on a card or on a checklist item: what may be cheered. */
+export async function findLiveAttachment(db: Executor, id: string): Promise<AttachmentTableRow | undefined> {
+  return db.selectFrom('attachments').selectAll().where('id', '=', id).where('is_deleted', '=', 0).executeTakeFirst();
 }
 
 /** A live attachment of the card or of one of its checklist items (what the download path serves). */

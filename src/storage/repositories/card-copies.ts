@@ -2,33 +2,6 @@ import type { Executor, Row } from '../database.ts';
 
 /** Queries of card copies and moves: a card's parts, and where they belong. */
 
-/**
- * Serialises placements in one list: a no-op update takes the list's row lock on PostgreSQL until the
- * transaction ends (SQLite runs one write transaction at a time already), so two requests never give
- * two cards the same position. Taken before any card's lock (src/domain/cards/locks.ts).
- */
-export async function lockList(db: Executor, listId: string): Promise<void> {
-  await db
-    .updateTable('lists')
-    .set((eb) => ({ version: eb.ref('version') }))
-    .where('id', '=', listId)
-    .execute();
-}
-
-/**
- * Takes the cards' row locks without counting a change (a copy reads its source whole, and must not
- * see it half changed), in id order so that two requests never wait on each other in a circle.
- */
-export async function lockCards(db: Executor, cardIds: readonly string[]): Promise<void> {
-  for (const id of [...cardIds].sort()) {
-    await db
-      .updateTable('cards')
-      .set((eb) => ({ version: eb.ref('version') }))
-      .where('id', '=', id)
-      .execute();
-  }
-}
-
 /** The card's members, in the order they joined it. */
 export async function cardMemberIds(db: Executor, cardId: string): Promise<string[]> {
   return (await cardMembers(db, cardId)).map((m) => m.user_id);

@@ -30,6 +30,33 @@ export async function recordCardChange(db: Executor, id: string, at: string): Pr
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Serialises placements in one list: a no-op update takes the list's row lock on PostgreSQL until the
+ * transaction ends (SQLite runs one write transaction at a time already), so two requests never give
+ * two cards the same position. Taken before any card's lock (src/domain/cards/locks.ts).
+ */
+export async function lockList(db: Executor, listId: string): Promise<void> {
+  await db
+    .updateTable('lists')
+    .set((eb) => ({ version: eb.ref('version') }))
+    .where('id', '=', listId)
+    .execute();
+}
+
+/**
+ * Takes the cards' row locks without counting a change (a copy reads its source whole, and must not
+ * see it half changed), in id order so that two requests never wait on each other in a circle.
+ */
+export async function lockCards(db: Executor, cardIds: readonly string[]): Promise<void> {
+  for (const id of [...cardIds].sort()) {
+    await db
+      .updateTable('cards')
+      .set((eb) => ({ version: eb.ref('version') }))
+      .where('id', '=', id)
+      .execute();
+  }
+}
+
 /** The position of the list's last card, archived or not, leaving out `except`; undefined when none. */
 export async function lastCardPosition(db: Executor, listId: string, except: readonly string[] = []): Promise<number | undefined> {
   let query = db.selectFrom('cards').select((eb) => eb.fn.max('position').as('last')).where('list_id', '=', listId);

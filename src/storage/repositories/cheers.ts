@@ -43,19 +43,3 @@ export async function cheersOfComments(db: Executor, commentIds: readonly string
   if (commentIds.length === 0) return [];
   return selectCheers(db).where('ch.comment_id', 'in', commentIds).orderBy('ch.created_at').orderBy('ch.id').execute();
 }
-
-/** An attachment's record shows its cheers, so a cheer added or removed is a change to it; false if deleted. */
-export async function recordAttachmentChange(db: Executor, id: string, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('attachments')
-    .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
-    .where('id', '=', id)
-    .where('is_deleted', '=', 0)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** A live (not deleted) attachment, on a card or on a checklist item: what may be cheered. */
-export async function findLiveAttachment(db: Executor, id: string): Promise<Row<'attachments'> | undefined> {
-  return db.selectFrom('attachments').selectAll().where('id', '=', id).where('is_deleted', '=', 0).executeTakeFirst();
-}
