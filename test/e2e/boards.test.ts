@@ -1,20 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { TSchema } from 'typebox';
-import Value from 'typebox/value';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import { BoardWithLists, BoardWithListsAndCards } from '../../src/schemas/boards.ts';
 import { Board } from '../../src/schemas/records.ts';
 import { cardRow } from '../support/fixtures.ts';
 import { type Api, bearer, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 import { describeTiers } from '../support/tiers.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-function assertShape(schema: TSchema, value: unknown) {
-  assert.ok(Value.Check(schema, value), JSON.stringify([...Value.Errors(schema, value)].slice(0, 3)));
-}
 
 /** A card written straight to storage: these suites test boards, not the card routes. */
 async function insertCard(
@@ -50,7 +45,7 @@ for (const engine of ENGINES) {
       const body = res.json();
       assert.equal(typeof body.message, 'string');
       const board = body.board;
-      assertShape(Board, board);
+      assertSchema(Board, board);
       assert.match(board._id, ID);
       assert.equal(board.name, 'Roadmap', 'stored trimmed');
       assert.equal(board.creator, t.tenant.userId);
@@ -63,7 +58,7 @@ for (const engine of ENGINES) {
 
       const read = await api('GET', `/api/v1/boards/${board._id}/lists`);
       assert.equal(read.statusCode, 200);
-      assertShape(BoardWithLists, read.json().board);
+      assertSchema(BoardWithLists, read.json().board);
       assert.deepEqual(read.json().board, { ...board, lists: [] });
     });
 
@@ -123,7 +118,7 @@ for (const engine of ENGINES) {
       const res = await api('GET', '/api/v1/boards');
       assert.equal(res.statusCode, 200);
       const boards = res.json().boards as { _id: string; createdAt: string }[];
-      for (const listed of boards) assertShape(Board, listed);
+      for (const listed of boards) assertSchema(Board, listed);
       assert.ok(boards.some((x) => x._id === a._id) && boards.some((x) => x._id === b._id));
       assert.ok(!boards.some((x) => x._id === theirs.json().board._id), "another company's board is not listed");
       const sorted = [...boards].sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x._id.localeCompare(y._id));
@@ -161,7 +156,7 @@ for (const engine of ENGINES) {
       const res = await api('GET', `/api/v1/boards/${board._id}?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`);
       assert.equal(res.statusCode, 200, res.body);
       const got = res.json().board;
-      assertShape(BoardWithListsAndCards, got);
+      assertSchema(BoardWithListsAndCards, got);
       assert.equal(got._id, board._id);
       assert.equal(got.name, 'Sprint');
       assert.deepEqual(got.lists.map((l: { name: string }) => l.name), ['Inbox', 'Todo', 'Done']);
@@ -186,7 +181,7 @@ for (const engine of ENGINES) {
       const withLists = await api('GET', `/api/v1/boards/${board._id}/lists`);
       assert.equal(withLists.statusCode, 200);
       const wl = withLists.json().board;
-      assertShape(BoardWithLists, wl);
+      assertSchema(BoardWithLists, wl);
       assert.deepEqual(wl.lists.map((l: { _id: string }) => l._id), [first._id, todo._id, done._id]);
       assert.ok(wl.lists.every((l: object) => !('cards' in l)), 'no cards in Get Board with Lists');
     });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import Value from 'typebox/value';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { Card } from '../../src/schemas/records.ts';
 import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
 import { apiClient, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 
 interface CardRecord {
   _id: string;
@@ -73,7 +73,7 @@ for (const engine of ENGINES) {
         assert.equal(res.statusCode, 200, res.body);
         const body = res.json();
         assert.equal(body.message, 'Cards archived');
-        assert.ok(body.cards.every((c: unknown) => Value.Check(Card, c)));
+        for (const c of body.cards) assertSchema(Card, c);
         assert.deepEqual(body.cards.map((c: CardRecord) => c._id), ids, 'in request order');
         assert.ok(body.cards.every((c: CardRecord) => c.archived.status && c.__v === 1));
         assert.deepEqual((await stored(ids)).map((r) => [r?.archived, r?.version]), [[1, 1], [1, 1], [1, 1]]);
@@ -173,7 +173,7 @@ for (const engine of ENGINES) {
         assert.equal(res.statusCode, 200, res.body);
         const body = res.json();
         assert.equal(body.message, 'Cards updated');
-        assert.ok(body.cards.every((c: unknown) => Value.Check(Card, c)));
+        for (const c of body.cards) assertSchema(Card, c);
         assert.deepEqual(body.cards.map((c: CardRecord) => c._id), [b._id, a._id]);
         assert.equal(body.cards[0].name, 'B!');
         assert.equal(body.cards[0].dueDate, '2026-12-24T17:00:00.000Z');

@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { TSchema } from 'typebox';
-import Value from 'typebox/value';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { BulkCardsAnswer, CopyCardAnswer } from '../../src/schemas/card-copies.ts';
 import { ErrorBody } from '../../src/schemas/common.ts';
 import { addCardMember, addChecklist, addFileAttachment } from '../support/card-parts.ts';
 import { addMember, addTeam, seedBoard, storedFiles } from '../support/fixtures.ts';
 import { type Api, apiClient, buildTestApp, ENGINES, type OtherCompany, otherCompany, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 import { tiersOf } from '../support/tiers.ts';
-
-/** Asserts that `value` fits the schema (without narrowing its type, so tests read answers freely). */
-function assertShape(schema: TSchema, value: unknown, what = ''): void {
-  assert.ok(Value.Check(schema, value), `${what} ${JSON.stringify([...Value.Errors(schema, value)].slice(0, 3))}`);
-}
 
 for (const engine of ENGINES) {
   describe(`card copy and move routes [${engine}]`, () => {
@@ -79,7 +73,7 @@ for (const engine of ENGINES) {
     function assertError(res: Awaited<ReturnType<Api>>, status: number, fields?: string[], what = '') {
       assert.equal(res.statusCode, status, `${what}: ${res.body}`);
       const body = res.json();
-      assertShape(ErrorBody, body, what);
+      assertSchema(ErrorBody, body, what);
       if (fields) assert.deepEqual(body.details?.map((d: { field: string }) => d.field), fields, what);
     }
 
@@ -94,7 +88,7 @@ for (const engine of ENGINES) {
         });
         assert.equal(res.statusCode, 201, res.body);
         const body = res.json();
-        assertShape(CopyCardAnswer, body);
+        assertSchema(CopyCardAnswer, body);
         assert.equal(typeof body.message, 'string');
         assert.notEqual(body.card._id, source._id);
         assert.equal(body.card.name, 'Copy of Original');
@@ -122,7 +116,7 @@ for (const engine of ENGINES) {
         const res = await api('POST', `/api/v1/cards/${source._id}/copy`, { list: listOps() });
         assert.equal(res.statusCode, 201, res.body);
         const body = res.json();
-        assertShape(CopyCardAnswer, body);
+        assertSchema(CopyCardAnswer, body);
         assert.equal(body.card.team, opsTeam);
         assert.deepEqual(body.card.members.map((m: { _id: string }) => m._id), [alice]);
         assert.deepEqual(body.dropped, { cardId: body.card._id, labels: boardA.labelIds, members: [memberId], checklistItemMembers: [] });
@@ -180,7 +174,7 @@ for (const engine of ENGINES) {
         const res = await api('PATCH', `/api/v1/cards/copy?teamId=${core.teamId}`, { cardIds: [b._id, a._id], list: listA(1) });
         assert.equal(res.statusCode, 200, res.body);
         const body = res.json();
-        assertShape(BulkCardsAnswer, body);
+        assertSchema(BulkCardsAnswer, body);
         assert.equal(typeof body.message, 'string');
         assert.deepEqual(body.cards.map((c: { name: string }) => c.name), ['B', 'A']);
         assert.ok(body.cards[0].position < body.cards[1].position);
@@ -226,7 +220,7 @@ for (const engine of ENGINES) {
         const res = await api('PATCH', '/api/v1/cards/copy-multi-team', { cards: [item(a), item(b)], target: { ...ops, list: listOps() } });
         assert.equal(res.statusCode, 200, res.body);
         const body = res.json();
-        assertShape(BulkCardsAnswer, body);
+        assertSchema(BulkCardsAnswer, body);
         assert.deepEqual(body.cards.map((c: { name: string; team: string; __v: number }) => [c.name, c.team, c.__v]), [['Core card', opsTeam, 0], ['Ops card', opsTeam, 0]]);
         assert.deepEqual(body.dropped, [{ cardId: body.cards[0]._id, labels: boardA.labelIds, members: [], checklistItemMembers: [] }]);
         assert.equal((await api('GET', `/api/v1/cards/${a._id}`)).json().card.labels.length, 1, 'the source keeps its labels');
@@ -237,7 +231,7 @@ for (const engine of ENGINES) {
         const res = await api('PATCH', '/api/v1/cards/move-multi-team', { cards: [item(a), item(b)], target: { ...core, list: listA(1) } });
         assert.equal(res.statusCode, 200, res.body);
         const body = res.json();
-        assertShape(BulkCardsAnswer, body);
+        assertSchema(BulkCardsAnswer, body);
         assert.deepEqual(body.cards.map((c: { _id: string }) => c._id), [a._id, b._id]);
         assert.deepEqual(body.cards.map((c: { list: string; team: string }) => [c.list, c.team]), [[listA(1), core.teamId], [listA(1), core.teamId]]);
         assert.deepEqual(body.cards.map((c: { __v: number }) => c.__v), [a.__v + 1, b.__v + 1]);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import Value from 'typebox/value';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { CardCompanyTeam, CardsPage } from '../../src/schemas/card-edits.ts';
 import { Card } from '../../src/schemas/records.ts';
 import { addMember, addTeam, cardRow, seedBoard } from '../support/fixtures.ts';
 import { apiClient, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 import { describeTiers } from '../support/tiers.ts';
 
 interface CardRecord {
@@ -68,7 +68,7 @@ for (const engine of ENGINES) {
         const res = await move(d._id, { position: 0 });
         assert.equal(res.statusCode, 200, res.body);
         assert.equal(res.json().message, 'Card moved');
-        assert.ok(Value.Check(Card, res.json().card));
+        assertSchema(Card, res.json().card);
         assert.equal(res.json().card.__v, d.__v + 1);
         assert.ok(res.json().card.position < a.position);
         assert.deepEqual(await order(listId), ['d', 'a', 'b', 'c']);
@@ -176,7 +176,7 @@ for (const engine of ENGINES) {
         const res = await api('PATCH', `/api/v1/cards/${b._id}/archive`);
         assert.equal(res.statusCode, 200, res.body);
         assert.equal(res.json().message, 'Card archived');
-        assert.ok(Value.Check(Card, res.json().card));
+        assertSchema(Card, res.json().card);
         assert.deepEqual(res.json().card.archived, { status: true });
         assert.equal(res.json().card.__v, 1);
         const archivedAt = (await t.services.db.selectFrom('cards').select('archived_at').where('id', '=', b._id).executeTakeFirstOrThrow()).archived_at;
@@ -233,7 +233,7 @@ for (const engine of ENGINES) {
         const first = await api('GET', `/api/v1/lists/${listId}/cards?limit=2&companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`);
         assert.equal(first.statusCode, 200, first.body);
         const body = first.json();
-        assert.ok(Value.Check(CardsPage, body), JSON.stringify([...Value.Errors(CardsPage, body)].slice(0, 3)));
+        assertSchema(CardsPage, body);
         assert.equal(body.message, 'Cards retrieved');
         assert.deepEqual(body.cards.map((c: CardRecord) => c.name), ['a', 'b']);
         assert.equal(typeof body.nextCursor, 'string');
@@ -336,7 +336,7 @@ for (const engine of ENGINES) {
         const res = await api('GET', `/api/v1/cards/${card._id}/company-team`);
         assert.equal(res.statusCode, 200, res.body);
         const body = res.json();
-        assert.ok(Value.Check(CardCompanyTeam, body));
+        assertSchema(CardCompanyTeam, body);
         assert.deepEqual(body, {
           message: 'Company and team retrieved',
           company: { _id: t.tenant.companyId, name: 'Acme' },

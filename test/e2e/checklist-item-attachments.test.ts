@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import Value from 'typebox/value';
 import { ChecklistItem } from '../../src/schemas/checklists.ts';
 import { Attachment } from '../../src/schemas/records.ts';
 import { buildChecklistApp, type ChecklistWorld } from '../support/checklist-world.ts';
 import { multipart, storedFiles } from '../support/fixtures.ts';
 import { type Api, apiClient, bearer, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 import { tiersOf } from '../support/tiers.ts';
 
 const NOBODY = 'ffffffffffffffffffffffff';
@@ -42,7 +42,6 @@ for (const engine of ENGINES) {
     }
     const attachmentRows = (cardId: string) =>
       t.services.db.selectFrom('attachments').selectAll().where('card_id', '=', cardId).orderBy('id').execute();
-    const checkItem = (item: unknown) => assert.ok(Value.Check(ChecklistItem, item), JSON.stringify([...Value.Errors(ChecklistItem, item)].slice(0, 3)));
 
     it('uploads a file to an item: 201 {message, attachment, checklistItem}; it downloads; the card lists it not', async () => {
       const ids = await setup();
@@ -51,8 +50,8 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 201, res.body);
       const body = res.json();
       assert.equal(typeof body.message, 'string');
-      checkItem(body.checklistItem);
-      assert.ok(Value.Check(Attachment, body.attachment));
+      assertSchema(ChecklistItem, body.checklistItem);
+      assertSchema(Attachment, body.attachment);
       const { attachment, checklistItem } = body;
       assert.equal(attachment.name, 'Proof');
       assert.equal(attachment.originalName, 'evidence.txt');
@@ -83,7 +82,7 @@ for (const engine of ENGINES) {
       const ids = await setup();
       const res = await api('POST', `/api/v1/checklist-items/${ids.itemId}/attachments?teamId=${t.tenant.teamId}`, { url: 'https://example.com/run/42', name: 'CI run' });
       assert.equal(res.statusCode, 201, res.body);
-      checkItem(res.json().checklistItem);
+      assertSchema(ChecklistItem, res.json().checklistItem);
       assert.equal(res.json().attachment.type, 'link');
       assert.equal(res.json().attachment.url, 'https://example.com/run/42');
       assert.equal(res.json().attachment.name, 'CI run');
@@ -97,7 +96,7 @@ for (const engine of ENGINES) {
       const renamed = await api('PATCH', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}`, { name: ' Renamed.txt ' });
       assert.equal(renamed.statusCode, 200, renamed.body);
       assert.equal(typeof renamed.json().message, 'string');
-      checkItem(renamed.json().checklistItem);
+      assertSchema(ChecklistItem, renamed.json().checklistItem);
       const shown = renamed.json().checklistItem.attachments[0];
       assert.equal(shown.name, 'Renamed.txt');
       assert.equal(shown.__v, attachment.__v + 1);
@@ -106,7 +105,7 @@ for (const engine of ENGINES) {
       before = await versions(ids);
       const deleted = await api('DELETE', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}`);
       assert.equal(deleted.statusCode, 200, deleted.body);
-      checkItem(deleted.json().checklistItem);
+      assertSchema(ChecklistItem, deleted.json().checklistItem);
       assert.deepEqual(deleted.json().checklistItem.attachments, []);
       assert.deepEqual(await versions(ids), { card: before.card + 1, checklist: before.checklist + 1, item: before.item + 1 });
       const [row] = await attachmentRows(ids.cardId);

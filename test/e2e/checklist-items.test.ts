@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import Value from 'typebox/value';
 import { MAX_ITEMS_PER_CHECKLIST } from '../../src/domain/checklists/limits.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import { Checklist, ChecklistItem } from '../../src/schemas/checklists.ts';
 import { buildChecklistApp, cardIn, type ChecklistWorld, checklistRows } from '../support/checklist-world.ts';
 import { type Api, apiClient, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 import { tiersOf } from '../support/tiers.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -54,7 +54,6 @@ for (const engine of ENGINES) {
     async function counts(cardId: string) {
       return (await api('GET', `/api/v1/cards/${cardId}`)).json().card.allChecklistItemsCount;
     }
-    const check = (item: unknown) => assert.ok(Value.Check(ChecklistItem, item), JSON.stringify([...Value.Errors(ChecklistItem, item)].slice(0, 3)));
 
     it('creates an item: 201 {message, checklistItem} with every field; card, checklist and counts follow', async () => {
       const { cardId, checklistId } = await setup();
@@ -67,7 +66,7 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(typeof res.json().message, 'string');
       const item = res.json().checklistItem;
-      check(item);
+      assertSchema(ChecklistItem, item);
       assert.equal(item.name, 'Write tests');
       assert.equal(item.checklist, checklistId);
       assert.equal(item.card, cardId);
@@ -127,7 +126,7 @@ for (const engine of ENGINES) {
         const res = await api('GET', `/api/v1/checklists/${checklistId}/items?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
         assert.equal(res.statusCode, 200, res.body);
         assert.equal(typeof res.json().message, 'string');
-        for (const item of res.json().checklistItems) check(item);
+        for (const item of res.json().checklistItems) assertSchema(ChecklistItem, item);
         seen.push(...res.json().checklistItems.map((i: { _id: string }) => i._id));
         cursor = res.json().nextCursor;
         pages += 1;
@@ -140,7 +139,7 @@ for (const engine of ENGINES) {
       }
       const one = await api('GET', `/api/v1/checklist-items/${made[2]}?companyId=${t.tenant.companyId}`);
       assert.equal(one.statusCode, 200);
-      check(one.json().checklistItem);
+      assertSchema(ChecklistItem, one.json().checklistItem);
       assert.equal(one.json().checklistItem.name, 'i2');
     });
 
@@ -150,7 +149,7 @@ for (const engine of ENGINES) {
       let before = await versions(cardId, checklistId, item._id);
       const renamed = await api('PATCH', `/api/v1/checklist-items/${item._id}`, { name: ' Renamed ' });
       assert.equal(renamed.statusCode, 200, renamed.body);
-      check(renamed.json().checklistItem);
+      assertSchema(ChecklistItem, renamed.json().checklistItem);
       assert.equal(renamed.json().checklistItem.name, 'Renamed');
       assert.equal(renamed.json().checklistItem.__v, 1);
       const step = (v: typeof before) => ({ card: v.card + 1, checklist: v.checklist + 1, item: (v.item as number) + 1 });
@@ -186,7 +185,7 @@ for (const engine of ENGINES) {
       await newItem(checklistId);
       const flipped = await api('PATCH', `/api/v1/checklist-items/${item._id}/complete`);
       assert.equal(flipped.statusCode, 200, flipped.body);
-      check(flipped.json().checklistItem);
+      assertSchema(ChecklistItem, flipped.json().checklistItem);
       assert.equal(flipped.json().checklistItem.complete.status, true);
       assert.ok(flipped.json().checklistItem.complete.setAt >= item.complete.setAt);
       assert.deepEqual(await counts(cardId), { completed: 1, total: 2 });
@@ -216,7 +215,7 @@ for (const engine of ENGINES) {
       const [a, b, c] = [await newItem(checklistId, { name: 'a' }), await newItem(checklistId, { name: 'b' }), await newItem(checklistId, { name: 'c' })];
       const moved = await api('PATCH', `/api/v1/checklist-items/${c._id}/position`, { position: 0 });
       assert.equal(moved.statusCode, 200, moved.body);
-      check(moved.json().checklistItem);
+      assertSchema(ChecklistItem, moved.json().checklistItem);
       assert.deepEqual(await order(checklistId), [c._id, a._id, b._id]);
       await api('PATCH', `/api/v1/checklist-items/${c._id}/position`, { position: 'bottom' });
       assert.deepEqual(await order(checklistId), [a._id, b._id, c._id]);
@@ -267,7 +266,7 @@ for (const engine of ENGINES) {
       const item = await newItem(checklistId, { members: [w.mate.userId] });
       const res = await api('POST', `/api/v1/checklist-items/${item._id}/members`, { members: [w.mate.userId, w.both.userId, t.tenant.userId] });
       assert.equal(res.statusCode, 200, res.body);
-      check(res.json().checklistItem);
+      assertSchema(ChecklistItem, res.json().checklistItem);
       assert.deepEqual(res.json().checklistItem.members.map((m: { _id: string }) => m._id).sort(), [w.both.userId, t.tenant.userId].sort());
       assert.equal(res.json().checklistItem.__v, 1);
 
@@ -321,7 +320,7 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(typeof res.json().message, 'string');
       const copy = res.json().checklistItem;
-      check(copy);
+      assertSchema(ChecklistItem, copy);
       assert.notEqual(copy._id, item._id);
       assert.equal(copy.name, 'Ship');
       assert.equal(copy.date, '2026-06-01T00:00:00.000Z');
@@ -407,7 +406,7 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(typeof res.json().message, 'string');
       const checklist = res.json().checklist;
-      assert.ok(Value.Check(Checklist, checklist));
+      assertSchema(Checklist, checklist);
       assert.equal(checklist._id, checklistId);
       assert.deepEqual(checklist.items.map((i: { _id: string }) => i._id), [kept._id]);
       assert.equal(checklist.completedCount, 0);

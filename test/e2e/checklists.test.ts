@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import Value from 'typebox/value';
 import { Checklist } from '../../src/schemas/checklists.ts';
 import { Card } from '../../src/schemas/records.ts';
 import { buildChecklistApp, cardIn, type ChecklistWorld, checklistRows } from '../support/checklist-world.ts';
 import { type Api, apiClient, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 import { tiersOf } from '../support/tiers.ts';
+import { backdate, LONG_AGO } from '../support/updated-at.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const NOBODY = 'ffffffffffffffffffffffff';
@@ -43,13 +44,14 @@ for (const engine of ENGINES) {
 
     it('creates a checklist: 201 {message, checklist}, empty, at the bottom by default; the card records the change', async () => {
       const cardId = await newCard();
+      await backdate(t.services.db, 'cards', cardId);
       const before = await card(cardId);
       const res = await api('POST', `/api/v1/cards/${cardId}/checklists?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`, { name: '  Launch  ' });
       assert.equal(res.statusCode, 201, res.body);
       const body = res.json();
       assert.equal(typeof body.message, 'string');
       const checklist = body.checklist;
-      assert.ok(Value.Check(Checklist, checklist), JSON.stringify([...Value.Errors(Checklist, checklist)].slice(0, 3)));
+      assertSchema(Checklist, checklist);
       assert.equal(checklist.name, 'Launch');
       assert.equal(checklist.card, cardId);
       assert.equal(checklist.company, t.tenant.companyId);
@@ -62,13 +64,13 @@ for (const engine of ENGINES) {
       assert.equal(checklist.createdAt, checklist.updatedAt);
       const after = await card(cardId);
       assert.equal(after.version, before.version + 1);
-      assert.ok(after.updated_at >= before.updated_at);
+      assert.ok(after.updated_at > LONG_AGO, "the card's updatedAt moved");
 
       const second = await newChecklist(cardId, 'Second');
       const first = await newChecklist(cardId, 'First', { position: 'top' });
       const middle = await newChecklist(cardId, 'Middle', { position: 1 });
       const record = await cardRecord(cardId);
-      assert.ok(Value.Check(Card, record));
+      assertSchema(Card, record);
       assert.deepEqual(record.checklists, [first._id, middle._id, checklist._id, second._id]);
       assert.ok(first.position < middle.position && middle.position < checklist.position && checklist.position < second.position);
     });
@@ -88,7 +90,7 @@ for (const engine of ENGINES) {
       const body = res.json();
       assert.equal(typeof body.message, 'string');
       assert.equal(body.nextCursor, null);
-      for (const checklist of body.checklists) assert.ok(Value.Check(Checklist, checklist));
+      for (const checklist of body.checklists) assertSchema(Checklist, checklist);
       assert.deepEqual(body.checklists.map((c: { name: string }) => c.name), ['A', 'B', 'C', 'D', 'E']);
       const got = body.checklists[0];
       assert.deepEqual(got.items.map((i: { _id: string }) => i._id), [zero._id, one._id, two._id]);
@@ -126,7 +128,7 @@ for (const engine of ENGINES) {
       const res = await api('PATCH', `/api/v1/checklists/${checklist._id}`, { name: ' Renamed ' });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(typeof res.json().message, 'string');
-      assert.ok(Value.Check(Checklist, res.json().checklist));
+      assertSchema(Checklist, res.json().checklist);
       assert.equal(res.json().checklist.name, 'Renamed');
       assert.equal(res.json().checklist.__v, 1);
       assert.equal((await card(cardId)).version, before.version + 1);
@@ -144,7 +146,7 @@ for (const engine of ENGINES) {
       const [a, b, c] = [await newChecklist(cardId, 'a'), await newChecklist(cardId, 'b'), await newChecklist(cardId, 'c')];
       const moved = await api('PATCH', `/api/v1/checklists/${c._id}/position`, { position: 0 });
       assert.equal(moved.statusCode, 200, moved.body);
-      assert.ok(Value.Check(Checklist, moved.json().checklist));
+      assertSchema(Checklist, moved.json().checklist);
       assert.equal(moved.json().checklist.__v, 1);
       assert.deepEqual((await cardRecord(cardId)).checklists, [c._id, a._id, b._id]);
       await api('PATCH', `/api/v1/checklists/${c._id}/position`, { position: 'bottom' });
@@ -180,7 +182,7 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(typeof res.json().message, 'string');
       const copy = res.json().checklist;
-      assert.ok(Value.Check(Checklist, copy), JSON.stringify([...Value.Errors(Checklist, copy)].slice(0, 3)));
+      assertSchema(Checklist, copy);
       assert.notEqual(copy._id, checklist._id);
       assert.equal(copy.name, 'Release');
       assert.equal(copy.card, target);
@@ -253,7 +255,7 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(typeof res.json().message, 'string');
       const answer = res.json().card;
-      assert.ok(Value.Check(Card, answer));
+      assertSchema(Card, answer);
       assert.deepEqual(answer.checklists, [kept._id]);
       assert.deepEqual(answer.allChecklistItemsCount, { completed: 0, total: 1 });
       assert.equal(answer.__v, before.version + 1);

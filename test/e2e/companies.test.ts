@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { TSchema } from 'typebox';
-import Value from 'typebox/value';
 import { issueApiKeyForEmail } from '../../src/domain/account/service.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { CompanyMember } from '../../src/schemas/companies.ts';
 import { Company } from '../../src/schemas/records.ts';
 import { addMember } from '../support/fixtures.ts';
 import { type Api, apiClient, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 import { describeTiers } from '../support/tiers.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-function checked<T>(schema: TSchema, value: T): T {
-  assert.ok(Value.Check(schema, value), JSON.stringify([...Value.Errors(schema, value)].slice(0, 3)));
-  return value;
-}
 
 for (const engine of ENGINES) {
   describe(`companies [${engine}]`, () => {
@@ -44,7 +38,7 @@ for (const engine of ENGINES) {
       const body = res.json();
       assert.equal(typeof body.message, 'string');
       assert.equal(body.companies.length, 1, "another company's is not listed");
-      const acme = checked(Company, body.companies[0]);
+      const acme = assertSchema(Company, body.companies[0]);
       assert.deepEqual(
         { _id: acme._id, name: acme.name, creator: acme.creator, role: acme.role, __v: acme.__v },
         { _id: t.tenant.companyId, name: 'Acme', creator: t.tenant.userId, role: 'owner', __v: 0 },
@@ -81,7 +75,7 @@ for (const engine of ENGINES) {
       const res = await other.api('POST', '/api/v1/companies', { name: '  Initech  ' });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(typeof res.json().message, 'string');
-      const company = checked(Company, res.json().company);
+      const company = assertSchema(Company, res.json().company);
       assert.equal(company.name, 'Initech', 'stored trimmed');
       assert.equal(company.creator, other.userId);
       assert.equal(company.role, 'owner');
@@ -128,7 +122,7 @@ for (const engine of ENGINES) {
       });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(typeof res.json().message, 'string');
-      const member = checked(CompanyMember, res.json().member);
+      const member = assertSchema(CompanyMember, res.json().member);
       assert.equal(member.email, 'nina.new@acme.test', 'stored in lower case');
       assert.equal(member.fullName, 'Nina New');
       assert.equal(member.role, 'member');
@@ -150,7 +144,7 @@ for (const engine of ENGINES) {
     it('adds an existing user by email, keeping its name; a second add is a 409 that changes nothing', async () => {
       const res = await api('POST', membersUrl(), { email: 'owner@globex.test', fullName: 'Someone Else', role: 'admin' });
       assert.equal(res.statusCode, 201, res.body);
-      const member = checked(CompanyMember, res.json().member);
+      const member = assertSchema(CompanyMember, res.json().member);
       assert.equal(member._id, other.userId);
       assert.equal(member.fullName, 'Gina Globex', "an existing user's name is kept");
       assert.equal(member.role, 'admin');

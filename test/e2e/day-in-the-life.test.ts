@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import Value from 'typebox/value';
 import { issueApiKeyForEmail } from '../../src/domain/account/service.ts';
 import { Card } from '../../src/schemas/records.ts';
 import { apiClient, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 
 interface CardRecord {
   _id: string;
@@ -124,7 +124,7 @@ for (const engine of ENGINES) {
         ['Doing', ['Write copy']],
         ['Done', []],
       ]);
-      for (const l of board.lists as { cards: CardRecord[] }[]) for (const c of l.cards) assert.ok(Value.Check(Card, c));
+      for (const l of board.lists as { cards: CardRecord[] }[]) for (const c of l.cards) assertSchema(Card, c);
       const archived = await ok(200, olive('GET', `/api/v1/lists/${done._id}/cards?archived=true`));
       assert.deepEqual(
         archived.cards.map((c: CardRecord) => [c.name, c.archived.status, c.complete.status, c.members.map((m) => m._id)]),

@@ -1,22 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { TSchema } from 'typebox';
-import Value from 'typebox/value';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import { Label, LabelColor } from '../../src/schemas/records.ts';
 import { LABEL_PALETTE } from '../../src/storage/migrations/0001_initial.ts';
 import { cardRow } from '../support/fixtures.ts';
 import { type Api, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 import { describeTiers } from '../support/tiers.ts';
+import { assertUpdatedAtMoved, backdate } from '../support/updated-at.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const GREEN = LABEL_PALETTE[0] as (typeof LABEL_PALETTE)[number];
 const RED = LABEL_PALETTE[3] as (typeof LABEL_PALETTE)[number];
-
-function assertShape(schema: TSchema, value: unknown) {
-  assert.ok(Value.Check(schema, value), JSON.stringify([...Value.Errors(schema, value)].slice(0, 3)));
-}
 
 interface LabelRecord {
   _id: string;
@@ -72,7 +68,7 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 200);
       const body = res.json();
       assert.equal(typeof body.message, 'string');
-      for (const color of body.colors) assertShape(LabelColor, color);
+      for (const color of body.colors) assertSchema(LabelColor, color);
       assert.deepEqual(body.colors, LABEL_PALETTE.map((c) => ({ _id: c.id, name: c.name, hex: c.hex })));
       assert.equal((await api('GET', '/api/v1/label-colors?teamId=x')).statusCode, 400, 'takes no query');
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/label-colors' })).statusCode, 401);
@@ -87,7 +83,7 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(typeof res.json().message, 'string');
       const bug = res.json().label;
-      assertShape(Label, bug);
+      assertSchema(Label, bug);
       assert.match(bug._id, ID);
       assert.equal(bug.name, 'Bug');
       assert.equal(bug.creator, t.tenant.userId);
@@ -110,21 +106,26 @@ for (const engine of ENGINES) {
     it('renames and recolours a label, growing its __v by one per change', async () => {
       const board = await createBoard('Recolour');
       const label = await createLabel(board._id, 'Old');
+      await backdate(t.services.db, 'labels', label._id);
       const renamed = await api('PATCH', `/api/v1/labels/${label._id}`, { name: ' New ' });
       assert.equal(renamed.statusCode, 200, renamed.body);
       assert.equal(typeof renamed.json().message, 'string');
-      assertShape(Label, renamed.json().label);
+      assertSchema(Label, renamed.json().label);
       assert.equal(renamed.json().label.name, 'New');
       assert.deepEqual(renamed.json().label.color, label.color);
       assert.equal(renamed.json().label.__v, 1);
+      await assertUpdatedAtMoved(t.services.db, 'labels', label._id, renamed.json().label.updatedAt, 'a rename');
+      await backdate(t.services.db, 'labels', label._id);
       const recoloured = await api('PATCH', `/api/v1/labels/${label._id}?teamId=${t.tenant.teamId}`, { color: RED.id });
       assert.equal(recoloured.statusCode, 200);
       assert.deepEqual(recoloured.json().label.color, { _id: RED.id, name: RED.name, hex: RED.hex });
       assert.equal(recoloured.json().label.__v, 2);
+      await assertUpdatedAtMoved(t.services.db, 'labels', label._id, recoloured.json().label.updatedAt, 'a recolour');
+      await backdate(t.services.db, 'labels', label._id);
       const both = await api('PATCH', `/api/v1/labels/${label._id}`, { name: 'Both', color: GREEN.id });
       assert.equal(both.json().label.__v, 3);
       assert.equal(both.json().label.createdAt, label.createdAt);
-      assert.ok(both.json().label.updatedAt >= label.updatedAt);
+      await assertUpdatedAtMoved(t.services.db, 'labels', label._id, both.json().label.updatedAt, 'a rename with a recolour');
       assert.deepEqual((await api('GET', `/api/v1/boards/${board._id}/labels`)).json().labels, [both.json().label]);
     });
 
@@ -141,7 +142,7 @@ for (const engine of ENGINES) {
       const res = await api('DELETE', `/api/v1/labels/${doomed._id}?companyId=${t.tenant.companyId}`);
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(typeof res.json().message, 'string');
-      assertShape(Label, res.json().label);
+      assertSchema(Label, res.json().label);
       assert.deepEqual(res.json().label, doomed, 'answers the label as it was');
 
       const afterBoth = await cardState(both);

@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { TSchema } from 'typebox';
-import Value from 'typebox/value';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { List } from '../../src/schemas/records.ts';
 import { type Api, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 import { describeTiers } from '../support/tiers.ts';
+import { assertUpdatedAtMoved, backdate } from '../support/updated-at.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-function assertShape(schema: TSchema, value: unknown) {
-  assert.ok(Value.Check(schema, value), JSON.stringify([...Value.Errors(schema, value)].slice(0, 3)));
-}
 
 interface ListRecord {
   _id: string;
@@ -61,7 +57,7 @@ for (const engine of ENGINES) {
       const body = res.json();
       assert.equal(typeof body.message, 'string');
       const list = body.list;
-      assertShape(List, list);
+      assertSchema(List, list);
       assert.match(list._id, ID);
       assert.equal(list.name, 'Todo');
       assert.equal(typeof list.position, 'number');
@@ -107,20 +103,23 @@ for (const engine of ENGINES) {
       const b = await createList(board._id, 'B');
       const c = await createList(board._id, 'C');
 
+      await backdate(t.services.db, 'lists', b._id);
       const renamed = await api('PATCH', `/api/v1/lists/${b._id}`, { name: '  Bee ' });
       assert.equal(renamed.statusCode, 200, renamed.body);
       assert.equal(typeof renamed.json().message, 'string');
       const bee = renamed.json().list;
-      assertShape(List, bee);
+      assertSchema(List, bee);
       assert.equal(bee.name, 'Bee');
       assert.equal(bee.position, b.position);
       assert.equal(bee.__v, 1);
-      assert.ok(bee.updatedAt >= b.updatedAt);
+      await assertUpdatedAtMoved(t.services.db, 'lists', b._id, bee.updatedAt, 'a rename');
       assert.equal(bee.createdAt, b.createdAt);
 
+      await backdate(t.services.db, 'lists', c._id);
       const top = await api('PATCH', `/api/v1/lists/${c._id}?teamId=${t.tenant.teamId}`, { position: 'top' });
       assert.equal(top.statusCode, 200);
       assert.equal(top.json().list.__v, 1);
+      await assertUpdatedAtMoved(t.services.db, 'lists', c._id, top.json().list.updatedAt, 'a move');
       assert.deepEqual(await namesOf(board._id), ['C', 'A', 'Bee']);
 
       const moved = await api('PATCH', `/api/v1/lists/${c._id}`, { position: 1 });
@@ -151,7 +150,7 @@ for (const engine of ENGINES) {
 
       const res = await api('GET', `/api/v1/lists?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`);
       assert.equal(res.statusCode, 200);
-      for (const listed of res.json().lists) assertShape(List, listed);
+      for (const listed of res.json().lists) assertSchema(List, listed);
       const ids = (res.json().lists as ListRecord[]).map((l) => l._id);
       assert.ok(!ids.includes(theirs._id), "another company's list is not listed");
       // boards in creation order, the id breaking a tie (both may come in one millisecond); then by position

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import Value from 'typebox/value';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { Team } from '../../src/schemas/records.ts';
 import { addMember, addTeam, cardRow, seedBoard } from '../support/fixtures.ts';
 import { type Api, apiClient, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 import { describeTiers } from '../support/tiers.ts';
+import { assertUpdatedAtMoved, backdate } from '../support/updated-at.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -18,11 +19,6 @@ interface TeamRecord {
   createdAt: string;
   updatedAt: string;
   __v: number;
-}
-
-function checkedTeam(value: unknown): TeamRecord {
-  assert.ok(Value.Check(Team, value), JSON.stringify([...Value.Errors(Team, value)].slice(0, 3)));
-  return value as TeamRecord;
 }
 
 const memberIds = (team: TeamRecord) => team.members.map((m) => m._id);
@@ -62,7 +58,7 @@ for (const engine of ENGINES) {
       assert.equal(typeof res.json().message, 'string');
       const [core, ...rest] = res.json().teams;
       assert.equal(rest.length, 0, "another company's team is not listed");
-      const team = checkedTeam(core);
+      const team: TeamRecord = assertSchema(Team, core);
       assert.equal(team._id, t.tenant.teamId);
       assert.equal(team.name, 'Core');
       assert.equal(team.company, t.tenant.companyId);
@@ -89,7 +85,7 @@ for (const engine of ENGINES) {
       const onlyGlobex = (await outsider.api('GET', `/api/v1/teams?companyId=${other.companyId}`)).json().teams;
       assert.deepEqual(onlyGlobex.map((x: TeamRecord) => x._id), [other.teamId]);
       assert.deepEqual(
-        memberIds(checkedTeam(onlyGlobex[0])),
+        memberIds(assertSchema(Team, onlyGlobex[0])),
         [other.userId, outsider.userId],
         'members in the order they joined',
       );
@@ -111,7 +107,7 @@ for (const engine of ENGINES) {
       const res = await plain.api('POST', `/api/v1/teams?companyId=${t.tenant.companyId}`, { name: '  Design ' });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(typeof res.json().message, 'string');
-      const team = checkedTeam(res.json().team);
+      const team: TeamRecord = assertSchema(Team, res.json().team);
       assert.equal(team.name, 'Design');
       assert.equal(team.company, t.tenant.companyId);
       assert.equal(team.creator, plain.userId);
@@ -153,14 +149,14 @@ for (const engine of ENGINES) {
     it('adds a company member to the team: answers the team with its members and a grown __v', async () => {
       const teamId = await addTeam(t.services, t.tenant.companyId, 'Adders', [t.tenant.userId]);
       const newcomer = await person();
+      await backdate(t.services.db, 'teams', teamId);
       const res = await api('POST', `/api/v1/teams/${teamId}/members?companyId=${t.tenant.companyId}&teamId=${teamId}`, { userId: newcomer.userId });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(typeof res.json().message, 'string');
-      const team = checkedTeam(res.json().team);
+      const team: TeamRecord = assertSchema(Team, res.json().team);
       assert.deepEqual(memberIds(team), [t.tenant.userId, newcomer.userId]);
       assert.equal(team.__v, 1);
-      assert.ok(team.updatedAt >= team.createdAt);
-      assert.equal((await teamState(teamId)).team?.updated_at, team.updatedAt);
+      await assertUpdatedAtMoved(t.services.db, 'teams', teamId, team.updatedAt, 'adding a member');
       assert.deepEqual((await teamState(teamId)).members, [t.tenant.userId, newcomer.userId].sort());
       // the new member reaches the team's boards from its next request
       const board = await seedBoard(t.services, { companyId: t.tenant.companyId, teamId, userId: t.tenant.userId });
@@ -239,12 +235,14 @@ for (const engine of ENGINES) {
       assert.equal((await member.api('GET', `/api/v1/boards/${board.boardId}`)).statusCode, 200);
       assert.equal((await member.api('GET', `/api/v1/cards/${card.id}`)).statusCode, 200);
 
+      await backdate(t.services.db, 'teams', teamId);
       const res = await api('DELETE', `/api/v1/teams/${teamId}/members/${member.userId}?teamId=${teamId}`);
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(typeof res.json().message, 'string');
-      const team = checkedTeam(res.json().team);
+      const team: TeamRecord = assertSchema(Team, res.json().team);
       assert.deepEqual(memberIds(team), [t.tenant.userId]);
       assert.equal(team.__v, 1);
+      await assertUpdatedAtMoved(t.services.db, 'teams', teamId, team.updatedAt, 'removing a member');
 
       for (const url of [`/api/v1/boards/${board.boardId}`, `/api/v1/boards/${board.boardId}/lists`, `/api/v1/cards/${card.id}`]) {
         const after = await member.api('GET', url);

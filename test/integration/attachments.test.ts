@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Value from 'typebox/value';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
 import { Card } from '../../src/schemas/records.ts';
 import { addMember, addTeam, multipart, seedBoard, storedFiles } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 
 for (const engine of ENGINES) {
   describe(`Card attachments [${engine}]`, () => {
@@ -38,7 +38,7 @@ for (const engine of ENGINES) {
       const res = await upload(cardId, 'Q3 plan');
       assert.equal(res.statusCode, 201, res.body);
       const { attachment, card } = res.json();
-      assert.ok(Value.Check(Card, card));
+      assertSchema(Card, card);
       assert.equal(attachment.name, 'Q3 plan');
       assert.equal(attachment.originalName, 'plan.pdf');
       assert.equal(attachment.mimeType, 'application/pdf');
@@ -68,7 +68,7 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 200, res.body);
       const body = res.json();
       assert.equal(typeof body.message, 'string');
-      assert.ok(Value.Check(Card, body.card));
+      assertSchema(Card, body.card);
       const renamed = body.card.attachments.find((a: { _id: string }) => a._id === attachment._id);
       assert.equal(renamed.name, 'Final plan.pdf');
       assert.equal(renamed.__v, attachment.__v + 1);

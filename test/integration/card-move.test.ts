@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { text } from 'node:stream/consumers';
 import { after, before, describe, it } from 'node:test';
-import Value from 'typebox/value';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
 import { moveCardsMultiTeam } from '../../src/domain/cards/move.ts';
@@ -22,6 +21,7 @@ import {
 import { type CopyMoveWorld, copyMoveWorld } from '../support/copy-move-world.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { assertSchema } from '../support/schema.ts';
 
 const CHILD_TABLES = ['checklists', 'checklist_items', 'comments', 'discussions', 'cheers', 'attachments'] as const;
 
@@ -90,7 +90,7 @@ for (const engine of ENGINES) {
       const sourceBefore = (await listOrder(from)).filter((c) => c.id !== c1._id && c.id !== c3._id);
 
       const { cards, dropped } = await moveCardsMultiTeam(t.services, owner, { cards: [item(c3._id), item(c1._id)], target: target(to) });
-      assert.ok(cards.every((c) => Value.Check(Card, c)));
+      for (const c of cards) assertSchema(Card, c);
       assert.deepEqual(cards.map((c) => c._id), [c3._id, c1._id]);
       assert.deepEqual(dropped, []);
       assert.deepEqual(cards.map((c) => [c.list, c.__v]), [[to, c3.__v + 1], [to, c1.__v + 1]]);
@@ -125,7 +125,7 @@ for (const engine of ENGINES) {
         target: target(w.boardOps.listIds[0] as string, { companyId: t.tenant.companyId, teamId: w.opsTeam }),
       });
       const moved = cards[0] as Card;
-      assert.ok(Value.Check(Card, moved));
+      assertSchema(Card, moved);
       assert.deepEqual([moved.company, moved.team, moved.board, moved.list], [t.tenant.companyId, w.opsTeam, w.boardOps.boardId, w.boardOps.listIds[0]]);
       assert.equal(moved.__v, card.__v + 1);
       assert.deepEqual(moved.labels, []);
