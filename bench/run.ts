@@ -20,7 +20,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
-import { TIERS, tierEnvName } from '../src/plugins/config.ts';
+import { TIERS, tierEnvName } from '../src/config.ts';
 import { type ChildMessage, isLimiterMode, LIMITER_MODES, type LimiterMode, type Target } from './protocol.ts';
 import { reachable } from '../test/support/reachable.ts';
 

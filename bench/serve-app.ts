@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { bootstrap } from '../src/domain/account/bootstrap.ts';
-import { loadConfig } from '../src/plugins/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { failed, isLimiterMode, LIMITER_MODES, serve, type Target } from './protocol.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'taskboard-bench-'));

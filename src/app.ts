@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import auth from './plugins/auth.ts';
-import type { AppConfig } from './plugins/config.ts';
+import type { AppConfig } from './config.ts';
 import errors from './plugins/errors.ts';
 import rateLimit, { type RateLimiter } from './plugins/rate-limit.ts';
 import services from './plugins/services.ts';

@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import type { AppConfig } from './plugins/config.ts';
+import type { AppConfig } from './config.ts';
 
 /** Starts listening and stops cleanly on SIGINT/SIGTERM. */
 export async function startServer(config: AppConfig) {

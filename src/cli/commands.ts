@@ -6,7 +6,7 @@ import { bootstrap } from '../domain/account/bootstrap.ts';
 import { issueApiKeyForEmail } from '../domain/account/service.ts';
 import { purgeDeletedAttachments } from '../domain/attachments/purge.ts';
 import type { ServiceContext } from '../domain/context.ts';
-import type { AppConfig } from '../plugins/config.ts';
+import type { AppConfig } from '../config.ts';
 import { startServer } from '../server.ts';
 import { openStorage, type StorageConnection } from '../storage/dialect.ts';
 import { AttachmentFiles } from '../storage/files.ts';

@@ -6,7 +6,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_PURGE_AFTER_DAYS } from '../domain/attachments/purge.ts';
 import { DomainError, ValidationError } from '../domain/shared/errors.ts';
-import { ConfigError, loadConfig } from '../plugins/config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { bootstrapCommand, keysCreateCommand, migrateCommand, type Output, purgeAttachmentsCommand, serveCommand } from './commands.ts';
 
 /** A wrong command line: exit 2 with the message and a pointer to the help. */

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { authenticate } from '../domain/account/service.ts';
 import type { Caller } from '../domain/shared/caller.ts';
 import { UnauthorizedError } from '../domain/shared/errors.ts';
-import type { Tier } from './config.ts';
+import type { Tier } from '../config.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

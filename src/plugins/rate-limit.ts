@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { type AppConfig, type Tier, tierOfRoute } from './config.ts';
+import { type AppConfig, type Tier, tierOfRoute } from '../config.ts';
 import { sendError } from './errors.ts';
 
 /** One request as the limiter sees it: whose bucket, which route template, which tier. */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ServiceContext } from '../domain/context.ts';
 import { AttachmentFiles } from '../storage/files.ts';
-import type { AppConfig } from './config.ts';
+import type { AppConfig } from '../config.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

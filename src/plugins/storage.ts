@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { openStorage, type StorageConnection } from '../storage/dialect.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
-import type { AppConfig } from './config.ts';
+import type { AppConfig } from '../config.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Tier, tierOfRoute } from './config.ts';
+import { type Tier, tierOfRoute } from '../config.ts';
 
 /** The OpenAPI 3.1 document, generated from the route schemas that also validate and serialize. */
 export default fp(

@@ -1,4 +1,4 @@
-import type { AppConfig } from '../plugins/config.ts';
+import type { AppConfig } from '../config.ts';
 import type { RateLimiter } from '../plugins/rate-limit.ts';
 import type { StorageConnection } from '../storage/dialect.ts';
 import { FailoverRateLimiter } from './failover.ts';

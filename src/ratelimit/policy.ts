@@ -1,4 +1,4 @@
-import type { AppConfig } from '../plugins/config.ts';
+import type { AppConfig } from '../config.ts';
 import type { RateLimitDecision, RateLimitRequest } from '../plugins/rate-limit.ts';
 import { toSeconds } from './sliding-log.ts';
 

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { TIERS } from '../plugins/config.ts';
+import { TIERS } from '../config.ts';
 import { MAX_BULK_ITEMS } from '../domain/shared/bulk.ts';
 import { ID_PATTERN } from '../domain/shared/ids.ts';
 

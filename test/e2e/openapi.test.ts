@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import diagnostics from 'node:diagnostics_channel';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { type Tier, TIERS, tierOfRoute } from '../../src/plugins/config.ts';
+import { type Tier, TIERS, tierOfRoute } from '../../src/config.ts';
 import { buildTestApp, type TestApp } from '../support/harness.ts';
 
 interface ServedRoute {

@@ -10,7 +10,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { type App, buildApp } from '../../src/app.ts';
 import { issueApiKey } from '../../src/domain/account/service.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
-import type { AppConfig } from '../../src/plugins/config.ts';
+import type { AppConfig } from '../../src/config.ts';
 import type { RateLimiter } from '../../src/plugins/rate-limit.ts';
 import { createRateLimiter, SqlRateLimiter } from '../../src/ratelimit/index.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';

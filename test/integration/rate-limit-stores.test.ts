@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { DEFAULT_TIER_LIMITS, type Tier } from '../../src/plugins/config.ts';
+import { DEFAULT_TIER_LIMITS, type Tier } from '../../src/config.ts';
 import type { RateLimitDecision, RateLimiter, RateLimitRequest } from '../../src/plugins/rate-limit.ts';
 import { RedisRateLimiter, type RateLimitSettings, SqlRateLimiter } from '../../src/ratelimit/index.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Tier } from '../../src/plugins/config.ts';
+import type { Tier } from '../../src/config.ts';
 import type { Engine } from '../../src/storage/dialect.ts';
 import { type Api, apiClient, buildTestApp, type RecordingLimiter, recordingLimiter, type TestApp } from './harness.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/plugins/config.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { parseDatabaseUrl } from '../../src/storage/dialect.ts';
 
 describe('configuration', () => {

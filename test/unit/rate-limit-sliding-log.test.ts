@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_TIER_LIMITS } from '../../src/plugins/config.ts';
+import { DEFAULT_TIER_LIMITS } from '../../src/config.ts';
 import { bucketOf, decisionOf } from '../../src/ratelimit/policy.ts';
 import { type BucketTail, decideOnTail, type SlidingLogOutcome, toSeconds } from '../../src/ratelimit/sliding-log.ts';
 

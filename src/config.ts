@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseDatabaseUrl } from '../storage/dialect.ts';
+import { parseDatabaseUrl } from './storage/dialect.ts';
 
 /** The rate-limit tiers of the contract, cheapest last. */
 export const TIERS = ['secure', 'high', 'medium', 'low', 'very-low'] as const;
