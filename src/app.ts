@@ -1,12 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import auth from './plugins/auth.ts';
 import type { AppConfig } from './config.ts';
 import errors from './plugins/errors.ts';
+import metrics from './plugins/metrics.ts';
 import rateLimit, { type RateLimiter } from './plugins/rate-limit.ts';
+import requestId, { requestIdOf } from './plugins/request-id.ts';
+import security from './plugins/security.ts';
 import services from './plugins/services.ts';
 import storagePlugin from './plugins/storage.ts';
 import swagger from './plugins/swagger.ts';
@@ -31,8 +32,19 @@ export async function buildApp(options: BuildOptions) {
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    genReqId: () => randomUUID(),
+    genReqId: requestIdOf,
     requestIdHeader: false,
+    // One line per request, written by the request-id plugin with the route template and caller.
+    disableRequestLogging: true,
+    // Bounds on a slow or stalled client (see the README, Operations).
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    maxRequestsPerSocket: config.http.maxRequestsPerSocket,
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      // Node checks the two bounds above this often (default 30 s, which would stretch them).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(config.http.headersTimeoutMs / 4))),
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -45,12 +57,10 @@ export async function buildApp(options: BuildOptions) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : parseJson(request, body as string, done),
   );
+  await app.register(requestId);
   await app.register(errors);
   await app.register(validation);
-  await app.register(cors, {
-    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
-    exposedHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'Content-Disposition'],
-  });
+  await app.register(security, { config });
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10, parts: 12 } });
   await app.register(storagePlugin, { config, ...(options.storage ? { storage: options.storage } : {}) });
   await app.register(services, { config });
@@ -61,10 +71,8 @@ export async function buildApp(options: BuildOptions) {
       ? options.rateLimiter
       : await createRateLimiter({ config, storage: app.storage, log: app.log });
   await app.register(rateLimit, { config, limiter });
+  await app.register(metrics, { config, limiter });
   await app.register(swagger);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-  });
   await app.register(routes);
   return app;
 }

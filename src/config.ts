@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseDatabaseUrl } from './storage/dialect.ts';
 
 /** The rate-limit tiers of the contract, cheapest last. */
@@ -19,6 +20,33 @@ export interface AppConfig {
   bodyLimitBytes: number;
   logLevel: string;
   trustProxy: boolean;
+  /** Bounds on what one client can hold open. */
+  http: {
+    /** Whole request, headers and body, from the first byte (0: none). */
+    requestTimeoutMs: number;
+    /** Request headers, from the first byte. */
+    headersTimeoutMs: number;
+    /** An idle keep-alive connection between requests. */
+    keepAliveTimeoutMs: number;
+    /** Requests on one connection before the server closes it (0: no limit). */
+    maxRequestsPerSocket: number;
+    /** On SIGINT/SIGTERM, how long in-flight requests may finish before their connections are cut. */
+    shutdownTimeoutMs: number;
+  };
+  /** `/metrics`: off unless a token or a port of its own is configured. */
+  metrics: {
+    /** Bearer token `/metrics` on the main port requires. */
+    token: string | undefined;
+    /** A port of its own for `/metrics` (bound to `host`), needing no token. */
+    port: number | undefined;
+    host: string;
+  };
+  cors: {
+    /** Origins allowed to call the API from a browser: a list, `*` for any, or none. */
+    origins: string[] | '*';
+    /** How long a browser may cache a preflight answer. */
+    maxAgeSeconds: number;
+  };
   rateLimit: {
     enabled: boolean;
     windowSeconds: number;
@@ -67,14 +95,74 @@ export function tierEnvName(tier: Tier): string {
   return `RATE_LIMIT_${tier.toUpperCase().replace('-', '_')}`;
 }
 
-function databaseUrl(raw: string | undefined): string {
-  const url = raw || 'sqlite:./data/taskboard.db';
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/taskboard.db';
+
+/**
+ * A SQLite file whose folder is missing is most likely a typo, which would silently start an empty
+ * database: refused unless asked for (`taskboard migrate --create`). The default `./data` folder is
+ * created, so a fresh clone starts with `npm start`.
+ */
+function databaseUrl(raw: string | undefined, createDatabase: boolean): string {
+  const url = raw || DEFAULT_DATABASE_URL;
+  let parsed;
   try {
-    parseDatabaseUrl(url);
+    parsed = parseDatabaseUrl(url);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
+  if (parsed.engine === 'sqlite' && parsed.location !== ':memory:' && url !== DEFAULT_DATABASE_URL && !createDatabase) {
+    const folder = dirname(resolve(parsed.location));
+    if (!existsSync(folder)) {
+      throw new ConfigError(`DATABASE_URL names a SQLite file in ${folder}, a folder that does not exist (create it, or run taskboard migrate --create)`);
+    }
+  }
   return url;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'info';
+  if (!LOG_LEVELS.includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return raw;
+}
+
+function redisUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError('REDIS_URL must be a URL like redis://host:6379 or rediss://host:6380');
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss:// (got "${parsed.protocol}")`);
+  }
+  if (!parsed.hostname) throw new ConfigError('REDIS_URL needs a host, e.g. redis://127.0.0.1:6379');
+  return raw;
+}
+
+function corsOrigins(raw: string | undefined): string[] | '*' {
+  if (raw === undefined || raw.trim() === '') return [];
+  if (raw.trim() === '*') return '*';
+  const origins = raw.split(',').map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(`CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example.com, got "${origin}"`);
+    }
+  }
+  return origins;
+}
+
+function optionalText(env: Env, name: string, pattern: RegExp, rule: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!pattern.test(raw)) throw new ConfigError(`${name} must be ${rule}`);
+  return raw;
 }
 
 export const DEFAULT_REDIS_KEY_PREFIX = 'taskboard:ratelimit:';
@@ -86,7 +174,7 @@ function redisKeyPrefix(raw: string | undefined): string {
 }
 
 /** Reads and validates the configuration; throws ConfigError with a message a person can act on. */
-export function loadConfig(env: Env = process.env): AppConfig {
+export function loadConfig(env: Env = process.env, options: { createDatabase?: boolean } = {}): AppConfig {
   const tiers = Object.fromEntries(
     TIERS.map((tier) => [tier, integer(env, tierEnvName(tier), DEFAULT_TIER_LIMITS[tier], 1, 1_000_000)]),
   ) as Record<Tier, number>;
@@ -111,17 +199,39 @@ export function loadConfig(env: Env = process.env): AppConfig {
     }
   }
 
+  const http = {
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 0, 3_600_000),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 3_600_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 3_600_000),
+    maxRequestsPerSocket: integer(env, 'MAX_REQUESTS_PER_SOCKET', 1000, 0, 1_000_000_000),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000),
+  };
+  // Node refuses a header bound longer than the whole request's.
+  if (http.requestTimeoutMs > 0 && http.headersTimeoutMs > http.requestTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${http.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${http.requestTimeoutMs})`);
+  }
+
   return {
     host: env.HOST || '0.0.0.0',
     port: integer(env, 'PORT', 3000, 0, 65535),
-    databaseUrl: databaseUrl(env.DATABASE_URL),
-    redisUrl: env.REDIS_URL || undefined,
+    databaseUrl: databaseUrl(env.DATABASE_URL, options.createDatabase ?? false),
+    redisUrl: redisUrl(env.REDIS_URL),
     redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
     uploadDir: resolve(env.UPLOAD_DIR || './data/uploads'),
     maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1, 2 ** 40),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 2 ** 30),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: logLevel(env.LOG_LEVEL),
     trustProxy: flag(env, 'TRUST_PROXY', false),
+    http,
+    metrics: {
+      token: optionalText(env, 'METRICS_TOKEN', /^[\x21-\x7e]{16,200}$/, '16 to 200 printable characters without spaces'),
+      port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535) : undefined,
+      host: env.METRICS_HOST || '127.0.0.1',
+    },
+    cors: {
+      origins: corsOrigins(env.CORS_ORIGINS),
+      maxAgeSeconds: integer(env, 'CORS_MAX_AGE_SECONDS', 600, 0, 86_400),
+    },
     rateLimit: {
       enabled: flag(env, 'RATE_LIMIT_ENABLED', true),
       windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 3600, 1, 31 * 24 * 3600),

@@ -20,8 +20,9 @@ Commands:
       as member), and print a new API key for the user. Running it again reuses what exists.
   keys create --email EMAIL [--name KEYNAME] [--json]
       Print a new API key for an existing user (key name defaults to "cli").
-  migrate [--json]
-      Apply the database migrations that are not applied yet.
+  migrate [--create] [--json]
+      Apply the database migrations that are not applied yet. --create: also create the folder
+      of a SQLite file that does not exist yet (otherwise a missing folder is refused).
   purge-attachments [--older-than-days N] [--json]
       Remove, with their files, attachments deleted more than N days ago (default 30; 0: all).
   serve
@@ -54,7 +55,7 @@ const COMMANDS = {
     options: { email: { type: 'string' }, name: { type: 'string' }, json, help },
     required: ['email'],
   },
-  migrate: { options: { json, help }, required: [] },
+  migrate: { options: { create: { type: 'boolean', default: false }, json, help }, required: [] },
   'purge-attachments': { options: { 'older-than-days': { type: 'string' }, json, help }, required: [] },
   serve: { options: { help }, required: [] },
 } satisfies Record<string, { options: NonNullable<ParseArgsConfig['options']>; required: string[] }>;
@@ -135,7 +136,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    const config = loadConfig();
+    const config = loadConfig(process.env, { createDatabase: values.create === true });
     const str = (name: string) => values[name] as string;
     switch (command) {
       case 'bootstrap':

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { type AppConfig, type Tier, tierOfRoute } from '../config.ts';
+import { type AppConfig, ConfigError, type Tier, tierOfRoute } from '../config.ts';
 import { sendError } from './errors.ts';
 
 /** One request as the limiter sees it: whose bucket, which route template, which tier. */
@@ -31,6 +31,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     rateLimiter: RateLimiter | null;
   }
+  interface FastifyRequest {
+    /** What the limiter decided for this request (read by the metrics). */
+    rateLimitOutcome: { tier: Tier; outcome: 'admitted' | 'refused' | 'unavailable' } | undefined;
+  }
 }
 
 /**
@@ -58,11 +62,12 @@ export default fp(
       // An override naming no route (a typo such as :id for :cardId) would silently change nothing.
       const served = new Set(routes.flatMap((route) => [route.method].flat().map((method) => `${method} ${route.url}`)));
       const unknown = Object.keys(opts.config.rateLimit.routeTiers).filter((route) => !served.has(route));
-      if (unknown.length) throw new Error(`RATE_LIMIT_ROUTE_TIERS names routes the API does not serve: ${unknown.join(', ')}`);
+      if (unknown.length) throw new ConfigError(`RATE_LIMIT_ROUTE_TIERS names routes the API does not serve: ${unknown.join(', ')}`);
       routes.length = 0;
     });
 
     if (!limiter) return;
+    app.decorateRequest('rateLimitOutcome', undefined);
     app.addHook('onClose', async () => limiter.close());
     /** Whether the limiter is failing: logged when that starts and ends, not per request. */
     let failing = false;
@@ -86,9 +91,11 @@ export default fp(
           failing = true;
           app.log.error({ err: error }, 'rate limiter: cannot decide, answering 503 until it can');
         }
+        request.rateLimitOutcome = { tier, outcome: 'unavailable' };
         reply.header('Retry-After', '1');
         return sendError(request, reply, 503, 'unavailable', 'The service is temporarily unavailable, please try again shortly.');
       }
+      request.rateLimitOutcome = { tier, outcome: decision.allowed ? 'admitted' : 'refused' };
       reply.header('RateLimit-Policy', `"${decision.tier}";q=${decision.limit};w=${decision.windowSeconds}`);
       reply.header('RateLimit', `"${decision.tier}";r=${decision.remaining};t=${decision.resetSeconds}`);
       if (!decision.allowed) {

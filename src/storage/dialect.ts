@@ -138,7 +138,17 @@ export function openStorage(url: string, options: { poolSize?: number } = {}): S
     ...(parsed.schema ? { options: `-c search_path=${parsed.schema}` } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', description: maskUrl(url), close: () => db.destroy() };
+  const connection: StorageConnection = { db, engine: 'postgres', description: maskUrl(url), close: () => db.destroy() };
+  pools.set(connection, pool);
+  return connection;
+}
+
+const pools = new WeakMap<StorageConnection, pg.Pool>();
+
+/** PostgreSQL pool use, for the metrics; undefined for SQLite (one connection, no pool). */
+export function poolUseOf(storage: StorageConnection): { total: number; idle: number; waiting: number } | undefined {
+  const pool = pools.get(storage);
+  return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }
 
 /**
