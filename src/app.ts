@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import auth from './plugins/auth.ts';
 import type { AppConfig } from './config.ts';
 import errors from './plugins/errors.ts';
@@ -35,7 +35,7 @@ export async function buildApp(options: BuildOptions) {
     genReqId: requestIdOf,
     requestIdHeader: false,
     // One line per request, written by the request-id plugin with the route template and caller.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // Bounds on a slow or stalled client (see the README, Operations).
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,

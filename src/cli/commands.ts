@@ -4,7 +4,7 @@
  */
 import { bootstrap } from '../domain/account/bootstrap.ts';
 import { issueApiKeyForEmail } from '../domain/account/service.ts';
-import { purgeDeletedAttachments } from '../domain/attachments/purge.ts';
+import { purgeDeletedAttachments, purgeOrphanFiles } from '../domain/attachments/purge.ts';
 import type { ServiceContext } from '../domain/context.ts';
 import type { AppConfig } from '../config.ts';
 import { startServer } from '../server.ts';
@@ -99,9 +99,20 @@ export async function serveCommand(config: AppConfig): Promise<void> {
   await startServer(config);
 }
 
-/** Removes attachment records deleted more than `olderThanDays` days ago, and their files. */
+/**
+ * Removes attachment records deleted more than `olderThanDays` days ago, and their files; then files
+ * no record names (and stale partial uploads) older than an hour.
+ */
 export async function purgeAttachmentsCommand(config: AppConfig, options: { olderThanDays: number; json: boolean }): Promise<Output> {
-  const result = await withServices(config, (ctx) => purgeDeletedAttachments(ctx, { olderThanDays: options.olderThanDays }));
+  const result = await withServices(config, async (ctx) => ({
+    ...(await purgeDeletedAttachments(ctx, { olderThanDays: options.olderThanDays })),
+    orphanFiles: await purgeOrphanFiles(ctx),
+  }));
   if (options.json) return { json: result };
-  return { lines: [`Purged ${result.records} attachment record(s) deleted before ${result.deletedBefore}, and ${result.files} file(s)`] };
+  return {
+    lines: [
+      `Purged ${result.records} attachment record(s) deleted before ${result.deletedBefore}, and ${result.files} file(s); ` +
+        `${result.orphanFiles} orphan file(s) older than an hour`,
+    ],
+  };
 }

@@ -24,7 +24,8 @@ Commands:
       Apply the database migrations that are not applied yet. --create: also create the folder
       of a SQLite file that does not exist yet (otherwise a missing folder is refused).
   purge-attachments [--older-than-days N] [--json]
-      Remove, with their files, attachments deleted more than N days ago (default 30; 0: all).
+      Remove, with their files, attachments deleted more than N days ago (default 30; 0: all),
+      and files no attachment names (or partial uploads) older than an hour.
   serve
       Run the HTTP server (what npm start runs).
 

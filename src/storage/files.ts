@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -52,6 +52,23 @@ export class AttachmentFiles {
       () => true,
       () => false,
     );
+  }
+
+  /** Every file under the folder: its key (a `.partial` upload's too) and when it was last written. */
+  async *list(): AsyncGenerator<{ key: string; modifiedAt: number }> {
+    let entries;
+    try {
+      entries = await readdir(this.root, { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const path = join(entry.parentPath, entry.name);
+      const modified = await stat(path).then((s) => s.mtimeMs, () => undefined);
+      if (modified !== undefined) yield { key: relative(this.root, path), modifiedAt: modified };
+    }
   }
 
   async remove(key: string): Promise<void> {

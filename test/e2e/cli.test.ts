@@ -3,7 +3,7 @@
  * then authenticate against the app built on that same database.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -147,6 +147,25 @@ describe('taskboard command: usage and configuration errors', () => {
     assertCleanFailure(await taskboard(['migrate'], 'mysql://localhost/db'), 2, /DATABASE_URL/);
     const badPort = await runTaskboard(['migrate'], { DATABASE_URL: url, PORT: 'eighty' });
     assertCleanFailure(badPort, 2, /PORT/);
+  });
+
+  it('exits 2 naming the variable for every configuration error, including those found at start', async () => {
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['migrate'], { LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+      [['migrate'], { REDIS_URL: 'localhost:6379' }, /REDIS_URL/],
+      // Only the app knows its routes: this one is found when the server starts.
+      [['serve'], { PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_ROUTE_TIERS: '{"GET /api/v1/nope":"low"}' }, /RATE_LIMIT_ROUTE_TIERS/],
+      [['migrate'], { DATABASE_URL: 'sqlite:/no/such/dir/x.db' }, /DATABASE_URL.*\/no\/such\/dir.*--create/],
+    ];
+    const results = await Promise.all(cases.map(([args, env]) => runTaskboard(args, { DATABASE_URL: url, ...env })));
+    cases.forEach(([, , pattern], i) => assertCleanFailure(results[i]!, 2, pattern));
+  });
+
+  it('creates a missing SQLite folder when migrate --create asks for it', async () => {
+    const file = join(dir, 'new', 'sub', 'x.db');
+    const result = await runTaskboard(['migrate', '--create', '--json'], { DATABASE_URL: `sqlite:${file}` });
+    assert.equal(json<{ database: string }>(result).database, `sqlite:${file}`);
+    assert.ok(existsSync(file));
   });
 
   it('exits 1 with one line when the database cannot be reached', async () => {

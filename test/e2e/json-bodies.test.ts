@@ -5,7 +5,7 @@ import { bearer, buildTestApp, type TestApp } from '../support/harness.ts';
 describe('JSON bodies and CORS', () => {
   let t: TestApp;
   before(async () => {
-    t = await buildTestApp('sqlite');
+    t = await buildTestApp('sqlite', { config: { cors: { origins: ['https://board.example'], maxAgeSeconds: 600 } } });
   });
   after(() => t.dispose());
 

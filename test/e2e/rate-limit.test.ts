@@ -90,9 +90,9 @@ for (const engine of ENGINES) {
     });
 
     it('admits exactly 5 of 12 parallel requests on a secure route, and says why the others wait', async () => {
-      const app = await start();
-      const token = await newToken(app);
       const origin = 'https://board.example';
+      const app = await start({ config: { cors: { origins: [origin], maxAgeSeconds: 600 } } });
+      const token = await newToken(app);
       const answers = await Promise.all(Array.from({ length: 12 }, () => createKey(app, token, { origin })));
       const created = answers.filter((res) => res.statusCode === 201);
       const limited = answers.filter((res) => res.statusCode === 429);

@@ -4,7 +4,7 @@
  * everything else stays.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
 import * as attachmentService from '../../src/domain/attachments/service.ts';
-import { purgeDeletedAttachments } from '../../src/domain/attachments/purge.ts';
+import { purgeDeletedAttachments, purgeOrphanFiles } from '../../src/domain/attachments/purge.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
 import { createItem } from '../../src/domain/checklists/items.ts';
 import { createChecklist } from '../../src/domain/checklists/service.ts';
@@ -137,6 +137,44 @@ for (const engine of ENGINES) {
       assert.ok(await row(twin));
     });
 
+    it('removes files no record names and stale partial uploads once older than an hour, nothing else', async () => {
+      const cardId = await newCard();
+      const live = await keyOf(await cardFile(cardId, 'named'));
+      const deleted = await cardFile(cardId, 'deleted-recently');
+      const deletedKey = await keyOf(deleted);
+      await attachmentService.deleteCardAttachment(ctx, caller, cardId, deleted, {});
+      const now = Date.now();
+      /** A file under the upload folder, last written `ageMs` before now. */
+      const put = (key: string, ageMs: number) => {
+        const path = join(uploadDir, key);
+        mkdirSync(join(path, '..'), { recursive: true });
+        if (!existsSync(path)) writeFileSync(path, 'x');
+        const at = (now - ageMs) / 1000;
+        utimesSync(path, at, at);
+        return path;
+      };
+      const HOUR = 3_600_000;
+      put(live, 2 * HOUR);
+      put(deletedKey, 2 * HOUR);
+      const oldOrphan = put(join(tenant.companyId, 'a'.repeat(32)), 2 * HOUR);
+      const youngOrphan = put(join(tenant.companyId, 'b'.repeat(32)), 10 * 60_000);
+      const stalePartial = put(join(tenant.companyId, `${'c'.repeat(32)}.partial`), 2 * HOUR);
+      const freshPartial = put(join(tenant.companyId, `${'d'.repeat(32)}.partial`), 60_000);
+
+      const removed = await purgeOrphanFiles(ctx, { now: new Date(now) });
+      assert.equal(removed, 2);
+      assert.equal(existsSync(oldOrphan), false, 'an old file no record names goes');
+      assert.equal(existsSync(stalePartial), false, 'a stale partial upload goes');
+      assert.ok(existsSync(youngOrphan), 'a young file may belong to a copy still running');
+      assert.ok(existsSync(freshPartial), 'an upload in progress stays');
+      assert.ok(await ctx.files.exists(live), 'a live record\'s file stays');
+      assert.ok(await ctx.files.exists(deletedKey), 'a deleted record\'s file waits for its record\'s purge');
+      // The injectable threshold: with no grace, the young ones go too.
+      assert.equal(await purgeOrphanFiles(ctx, { now: new Date(now), graceMs: 0 }), 2);
+      assert.equal(existsSync(youngOrphan), false);
+      assert.ok(await ctx.files.exists(live));
+    });
+
     it('refuses a negative or fractional number of days', async () => {
       for (const days of [-1, 1.5, Number.NaN]) {
         await assert.rejects(purgeDeletedAttachments(ctx, { olderThanDays: days }), ValidationError);
@@ -160,8 +198,8 @@ for (const engine of ENGINES) {
 
       const run = await cli(['purge-attachments', '--older-than-days', '7', '--json']);
       assert.equal(run.code, 0, run.stderr);
-      const out = JSON.parse(run.stdout) as { records: number; files: number; deletedBefore: string };
-      assert.deepEqual([out.records, out.files], [1, 1]);
+      const out = JSON.parse(run.stdout) as { records: number; files: number; deletedBefore: string; orphanFiles: number };
+      assert.deepEqual([out.records, out.files, out.orphanFiles], [1, 1, 0]);
       assert.equal(await row(doomed), undefined);
       assert.equal(await ctx.files.exists(doomedKey), false);
       assert.ok(await row(kept));

@@ -32,10 +32,54 @@ describe('configuration', () => {
       { REDIS_KEY_PREFIX: 'has space' },
       { DATABASE_URL: 'mysql://localhost/db' },
       { DATABASE_URL: 'postgres://h/db?schema=Robert;drop' },
+      { LOG_LEVEL: 'loud' },
+      { REDIS_URL: 'localhost:6379' },
+      { REDIS_URL: 'http://cache:6379' },
+      { REDIS_URL: 'redis//cache' },
+      { REQUEST_TIMEOUT_MS: 'soon' },
+      { HEADERS_TIMEOUT_MS: '0' },
+      { KEEP_ALIVE_TIMEOUT_MS: '-1' },
+      { MAX_REQUESTS_PER_SOCKET: 'many' },
+      { SHUTDOWN_TIMEOUT_MS: '1e3' },
+      { METRICS_TOKEN: 'short' },
+      { METRICS_PORT: '99999' },
+      { CORS_ORIGINS: 'board.example' },
+      { CORS_ORIGINS: 'https://board.example/path' },
+      { CORS_MAX_AGE_SECONDS: 'a day' },
+      { DATABASE_URL: 'sqlite:/no/such/dir/x.db' },
     ]) {
       const name = Object.keys(env)[0] as string;
       assert.throws(() => loadConfig(env), (e: Error) => e instanceof ConfigError && e.message.includes(name), name);
     }
+  });
+
+  it('reads the operations settings, with safe defaults', () => {
+    const defaults = loadConfig({});
+    assert.deepEqual(defaults.http, { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxRequestsPerSocket: 1000, shutdownTimeoutMs: 10_000 });
+    assert.deepEqual(defaults.metrics, { token: undefined, port: undefined, host: '127.0.0.1' });
+    assert.deepEqual(defaults.cors, { origins: [], maxAgeSeconds: 600 });
+    assert.equal(defaults.logLevel, 'info');
+    const set = loadConfig({
+      REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '1000', MAX_REQUESTS_PER_SOCKET: '0', SHUTDOWN_TIMEOUT_MS: '3000',
+      METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5',
+      CORS_ORIGINS: 'https://a.example, http://localhost:5173', CORS_MAX_AGE_SECONDS: '60',
+      LOG_LEVEL: 'warn', REDIS_URL: 'rediss://user:pw@cache.internal:6380/2',
+    });
+    assert.deepEqual(set.http, { requestTimeoutMs: 5000, headersTimeoutMs: 2000, keepAliveTimeoutMs: 1000, maxRequestsPerSocket: 0, shutdownTimeoutMs: 3000 });
+    assert.deepEqual(set.metrics, { token: 'a-long-enough-token', port: 9464, host: '10.0.0.5' });
+    assert.deepEqual(set.cors, { origins: ['https://a.example', 'http://localhost:5173'], maxAgeSeconds: 60 });
+    assert.equal(set.redisUrl, 'rediss://user:pw@cache.internal:6380/2');
+    assert.equal(loadConfig({ CORS_ORIGINS: '*' }).cors.origins, '*');
+    assert.throws(() => loadConfig({ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' }), /HEADERS_TIMEOUT_MS/);
+  });
+
+  it('refuses a SQLite file in a missing folder, naming the folder, unless asked to create it', () => {
+    assert.throws(() => loadConfig({ DATABASE_URL: 'sqlite:/no/such/dir/x.db' }), (e: Error) => e instanceof ConfigError && e.message.includes('/no/such/dir') && e.message.includes('--create'));
+    assert.equal(loadConfig({ DATABASE_URL: 'sqlite:/no/such/dir/x.db' }, { createDatabase: true }).databaseUrl, 'sqlite:/no/such/dir/x.db');
+    // The default ./data folder is created on a fresh clone; an existing folder is fine.
+    assert.equal(loadConfig({}).databaseUrl, 'sqlite:./data/taskboard.db');
+    assert.equal(loadConfig({ DATABASE_URL: `sqlite:${process.cwd()}/x.db` }).databaseUrl, `sqlite:${process.cwd()}/x.db`);
+    assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).databaseUrl, 'sqlite::memory:');
   });
 
   it('parses database URLs for both engines', () => {

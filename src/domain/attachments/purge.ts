@@ -8,6 +8,8 @@ import type { ServiceContext } from '../context.ts';
 import { ValidationError } from '../shared/errors.ts';
 
 export const DEFAULT_PURGE_AFTER_DAYS = 30;
+/** Files no record names are left this long: an upload may be between its file and its commit. */
+export const ORPHAN_GRACE_MS = 3_600_000;
 const BATCH = 500;
 const DAY_MS = 86_400_000;
 
@@ -52,4 +54,32 @@ export async function purgeDeletedAttachments(
     if (removed === 0) break;
   }
   return result;
+}
+
+/**
+ * Removes files under the upload folder that no attachment record names (a crash between copying a
+ * card's files and the commit leaves such files) and stale `.partial` uploads, when last written
+ * more than `graceMs` before `now`: a younger file may belong to an upload or copy still running.
+ * Answers how many files went.
+ */
+export async function purgeOrphanFiles(ctx: ServiceContext, options: { now?: Date; graceMs?: number } = {}): Promise<number> {
+  const before = (options.now ?? new Date()).getTime() - (options.graceMs ?? ORPHAN_GRACE_MS);
+  let removed = 0;
+  let batch: string[] = [];
+  const flush = async () => {
+    const named = await attachments.storageKeysInUse(ctx.db, batch.filter((key) => !key.endsWith('.partial')), []);
+    for (const key of batch) {
+      if (named.has(key)) continue;
+      await ctx.files.remove(key);
+      removed += 1;
+    }
+    batch = [];
+  };
+  for await (const file of ctx.files.list()) {
+    if (file.modifiedAt >= before) continue;
+    batch.push(file.key);
+    if (batch.length >= BATCH) await flush();
+  }
+  if (batch.length) await flush();
+  return removed;
 }
