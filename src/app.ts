@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
-import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import auth from './plugins/auth.ts';
@@ -36,7 +35,7 @@ export async function buildApp(options: BuildOptions) {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // JSON (and multipart where a route reads files) only: any other body type is a 415.
+  // JSON only (the upload routes add multipart in their own context): any other body type is a 415.
   app.removeContentTypeParser('text/plain');
   // Many clients send `Content-Type: application/json` with no body on DELETE or rotate: read that as
   // no body (a route that needs one still answers 400) instead of a parse error.
@@ -51,7 +50,6 @@ export async function buildApp(options: BuildOptions) {
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
     exposedHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'Content-Disposition'],
   });
-  await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10, parts: 12 } });
   await app.register(storagePlugin, { config, ...(options.storage ? { storage: options.storage } : {}) });
   await app.register(services, { config });
   await app.register(auth);

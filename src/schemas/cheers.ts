@@ -12,7 +12,7 @@ export const MAX_CHEER_LENGTH = 64;
 export const CheerContent = Type.String({
   minLength: 1,
   maxLength: MAX_CHEER_LENGTH,
-  pattern: '^(?=.*\\S)[^\\u0000-\\u001f\\u007f]+$',
+  pattern: '^(?=.*\\S)[^\\u0000-\\u001f\\u007f-\\u009f\\ud800-\\udfff]+$',
   description: `an emoji or a short text: 1 to ${MAX_CHEER_LENGTH} characters, one line, not blank; stored trimmed`,
   examples: ['👍', '🎉', 'Nice work'],
 });
