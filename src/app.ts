@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import auth from './plugins/auth.ts';
 import type { AppConfig } from './plugins/config.ts';
-import errors from './plugins/errors.ts';
+import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
 import rateLimit, { type RateLimiter } from './plugins/rate-limit.ts';
 import services from './plugins/services.ts';
 import storagePlugin from './plugins/storage.ts';
@@ -33,6 +33,9 @@ export async function buildApp(options: BuildOptions) {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // What the router and Node's HTTP parser refuse is answered in the contract's error body too.
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only (the upload routes add multipart in their own context): any other body type is a 415.

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -24,6 +24,19 @@ export default fp(
     app.setValidatorCompiler(({ schema, httpPart }) =>
       (httpPart === 'body' ? strict : coercing).compile(schema as object),
     );
+
+    // Unknown query parameters are a 400 on every operation only if every operation declares its
+    // query (NoQuery when it takes none): a documented route without one refuses to start. Hidden
+    // routes (the OpenAPI document, the docs UI's assets) are not operations.
+    const routes: RouteOptions[] = [];
+    app.addHook('onRoute', (route) => {
+      if (route.schema && !route.schema.hide && !route.schema.querystring) routes.push(route);
+    });
+    app.addHook('onReady', async () => {
+      if (routes.length) {
+        throw new Error(`routes without a querystring schema (use NoQuery when they take none): ${routes.map((r) => `${r.method} ${r.url}`).join(', ')}`);
+      }
+    });
   },
   { name: 'validation' },
 );
