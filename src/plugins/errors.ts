@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError, type ErrorDetail, UnauthorizedError } from '../domain/shared/errors.ts';
-import { NOT_BLANK_TEXT_PATTERN, TEXT_PATTERN, TEXT_RULE } from '../schemas/common.ts';
+import { FORBIDDEN_IN_TEXT, TEXT_RULE } from '../schemas/common.ts';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'validation_failed',
@@ -53,8 +53,9 @@ function describeIssue(issue: AjvIssue): string {
   if (issue.keyword === 'pattern' && issue.params?.pattern === '^[0-9a-f]{24}$') {
     return 'must be an id of 24 lowercase hex characters';
   }
-  if (issue.keyword === 'pattern' && (issue.params?.pattern === TEXT_PATTERN || issue.params?.pattern === NOT_BLANK_TEXT_PATTERN)) {
-    return typeof issue.data === 'string' && !/\S/.test(issue.data) ? 'must not be blank' : TEXT_RULE;
+  if (issue.keyword === 'pattern' && typeof issue.data === 'string') {
+    if (FORBIDDEN_IN_TEXT.test(issue.data)) return TEXT_RULE;
+    if (!/\S/.test(issue.data)) return 'must not be blank';
   }
   if (issue.keyword === 'maxLength' && typeof issue.params?.limit === 'number') return `must have at most ${issue.params.limit} characters`;
   return issue.message ?? 'is invalid';

@@ -26,15 +26,17 @@ export default fp(
     );
 
     // Unknown query parameters are a 400 on every operation only if every operation declares its
-    // query (NoQuery when it takes none): a documented route without one refuses to start. Hidden
+    // query, closed to others (NoQuery when it takes none): a documented route without one refuses
+    // to start. Hidden
     // routes (the OpenAPI document, the docs UI's assets) are not operations.
     const routes: RouteOptions[] = [];
     app.addHook('onRoute', (route) => {
-      if (route.schema && !route.schema.hide && !route.schema.querystring) routes.push(route);
+      const query = route.schema?.querystring as { additionalProperties?: unknown } | undefined;
+      if (route.schema && !route.schema.hide && query?.additionalProperties !== false) routes.push(route);
     });
     app.addHook('onReady', async () => {
       if (routes.length) {
-        throw new Error(`routes without a querystring schema (use NoQuery when they take none): ${routes.map((r) => `${r.method} ${r.url}`).join(', ')}`);
+        throw new Error(`routes without a closed querystring schema (additionalProperties: false; NoQuery when they take none): ${routes.map((r) => `${r.method} ${r.url}`).join(', ')}`);
       }
     });
   },

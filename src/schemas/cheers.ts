@@ -7,7 +7,7 @@ export const MAX_CHEER_LENGTH = 64;
 
 /**
  * An emoji or a short text on one line: 1 to 64 characters (code points) with at least one that is
- * not a space, no control characters; stored trimmed.
+ * not a space, no control characters (tab and newline neither), no unpaired surrogates; stored trimmed.
  */
 export const CheerContent = Type.String({
   minLength: 1,

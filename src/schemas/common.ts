@@ -38,11 +38,13 @@ export const ErrorBody = Type.Object(
  * is one code point and only a lone half falls in the range). PostgreSQL cannot store U+0000, and
  * none of them is text a person typed.
  */
-const FORBIDDEN_IN_TEXT = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\ud800-\\udfff';
+const FORBIDDEN = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\ud800-\\udfff';
 /** Any text: possibly empty, no forbidden characters. */
-export const TEXT_PATTERN = `^[^${FORBIDDEN_IN_TEXT}]*$`;
+const TEXT_PATTERN = `^[^${FORBIDDEN}]*$`;
 /** Text with at least one character that is not a space, no forbidden characters. */
-export const NOT_BLANK_TEXT_PATTERN = `^(?=[\\s\\S]*\\S)[^${FORBIDDEN_IN_TEXT}]*$`;
+const NOT_BLANK_TEXT_PATTERN = `^(?=[\\s\\S]*\\S)[^${FORBIDDEN}]*$`;
+/** Whether a text holds a forbidden character (to say so in an error's details). */
+export const FORBIDDEN_IN_TEXT = new RegExp(`[${FORBIDDEN}]`, 'u');
 /** Plain words for a value that fails one of the text patterns (the details of a 400). */
 export const TEXT_RULE = 'must not contain control characters other than tab and newline, nor unpaired surrogates';
 
