@@ -364,28 +364,28 @@ for (const engine of ENGINES) {
       await Promise.all(inFlight);
 
       async function send(options: InjectOptions, op: Operation, mutation: Mutation) {
-      const t0 = performance.now();
-      const res = await t.app.inject(options);
-      const spent = performance.now() - t0;
-      timeByOp.set(`${op.method} ${op.path}`, (timeByOp.get(`${op.method} ${op.path}`) ?? 0) + spent);
-      sent++;
-      statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-      const finding = (why: string) => findings.push({ method: op.method, url: String(options.url).slice(0, 200), mutation, status: res.statusCode, body: `${why}: ${res.body.slice(0, 300)}` });
-      if (res.statusCode >= 500) finding('5xx');
-      else if (res.statusCode >= 400) {
-        try {
-          const error = res.json() as Record<string, unknown>;
-          const ok =
-            typeof error.message === 'string' &&
-            typeof error.code === 'string' &&
-            typeof error.requestId === 'string' &&
-            Object.keys(error).every((k) => ERROR_KEYS.has(k)) &&
-            (error.details === undefined || Array.isArray(error.details));
-          if (!ok) finding('not the contract error body');
-        } catch {
-          finding('error body is not JSON');
-            }
+        const t0 = performance.now();
+        const res = await t.app.inject(options);
+        const spent = performance.now() - t0;
+        timeByOp.set(`${op.method} ${op.path}`, (timeByOp.get(`${op.method} ${op.path}`) ?? 0) + spent);
+        sent++;
+        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+        const finding = (why: string) => findings.push({ method: op.method, url: String(options.url).slice(0, 200), mutation, status: res.statusCode, body: `${why}: ${res.body.slice(0, 300)}` });
+        if (res.statusCode >= 500) finding('5xx');
+        else if (res.statusCode >= 400) {
+          try {
+            const error = res.json() as Record<string, unknown>;
+            const ok =
+              typeof error.message === 'string' &&
+              typeof error.code === 'string' &&
+              typeof error.requestId === 'string' &&
+              Object.keys(error).every((k) => ERROR_KEYS.has(k)) &&
+              (error.details === undefined || Array.isArray(error.details));
+            if (!ok) finding('not the contract error body');
+          } catch {
+            finding('error body is not JSON');
           }
+        }
       }
 
       const seconds = (Date.now() - started) / 1000;
