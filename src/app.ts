@@ -1,9 +1,8 @@
-import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import auth from './plugins/auth.ts';
 import type { AppConfig } from './config.ts';
-import errors from './plugins/errors.ts';
+import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
 import metrics from './plugins/metrics.ts';
 import rateLimit, { type RateLimiter } from './plugins/rate-limit.ts';
 import requestId, { requestIdOf } from './plugins/request-id.ts';
@@ -46,9 +45,12 @@ export async function buildApp(options: BuildOptions) {
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(config.http.headersTimeoutMs / 4))),
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // What the router and Node's HTTP parser refuse is answered in the contract's error body too.
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // JSON (and multipart where a route reads files) only: any other body type is a 415.
+  // JSON only (the upload routes add multipart in their own context): any other body type is a 415.
   app.removeContentTypeParser('text/plain');
   // Many clients send `Content-Type: application/json` with no body on DELETE or rotate: read that as
   // no body (a route that needs one still answers 400) instead of a parse error.
@@ -61,7 +63,6 @@ export async function buildApp(options: BuildOptions) {
   await app.register(errors);
   await app.register(validation);
   await app.register(security, { config });
-  await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10, parts: 12 } });
   await app.register(storagePlugin, { config, ...(options.storage ? { storage: options.storage } : {}) });
   await app.register(services, { config });
   await app.register(auth);

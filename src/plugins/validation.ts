@@ -1,34 +1,42 @@
-import { errorCodes, type FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 
 /**
- * Two validators: bodies are taken as sent (a number where a string belongs is a 400, never coerced,
- * and unknown fields are rejected, never stripped); path and query strings are coerced to the
- * declared types, since they arrive as text.
+ * An ajv as the app validates with: bodies are taken as sent (`coerceTypes: false`: a number where a
+ * string belongs is a 400, and unknown fields are rejected, never stripped); path and query strings
+ * are coerced to the declared types, since they arrive as text. `verbose` keeps the refused value in
+ * each issue, so that the error details can say why in plain words (blank, or a control character).
  */
+export function createAjv(coerce: boolean): Ajv {
+  const options: Options = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false, verbose: true };
+  const ajv = new Ajv({ ...options, coerceTypes: coerce ? 'array' : false });
+  (addFormats as unknown as (a: Ajv) => void)(ajv);
+  ajv.addKeyword({ keyword: 'x-examples' });
+  return ajv;
+}
+
 export default fp(
   async function validationPlugin(app: FastifyInstance) {
-    const common: Options = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false };
-    const strict = new Ajv({ ...common, coerceTypes: false });
-    const coercing = new Ajv({ ...common, coerceTypes: 'array' });
-    for (const ajv of [strict, coercing]) {
-      (addFormats as unknown as (a: Ajv) => void)(ajv);
-      ajv.addKeyword({ keyword: 'x-examples' });
-    }
+    const strict = createAjv(false);
+    const coercing = createAjv(true);
     app.setValidatorCompiler(({ schema, httpPart }) =>
       (httpPart === 'body' ? strict : coercing).compile(schema as object),
     );
 
-    // @fastify/multipart accepts a form on every route and leaves the body empty; a route whose body
-    // schema does not list multipart/form-data takes JSON only, so a form there is a 415 like any
-    // other non-JSON type, not a confusing "body must be object".
-    app.addHook('preValidation', async (request) => {
-      if (typeof request.isMultipart !== 'function' || !request.isMultipart()) return;
-      const body = request.routeOptions.schema?.body as { content?: Record<string, unknown> } | undefined;
-      if (body && !body.content?.['multipart/form-data']) {
-        throw new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type']);
+    // Unknown query parameters are a 400 on every operation only if every operation declares its
+    // query, closed to others (NoQuery when it takes none): a documented route without one refuses
+    // to start. Hidden
+    // routes (the OpenAPI document, the docs UI's assets) are not operations.
+    const routes: RouteOptions[] = [];
+    app.addHook('onRoute', (route) => {
+      const query = route.schema?.querystring as { additionalProperties?: unknown } | undefined;
+      if (route.schema && !route.schema.hide && query?.additionalProperties !== false) routes.push(route);
+    });
+    app.addHook('onReady', async () => {
+      if (routes.length) {
+        throw new Error(`routes without a closed querystring schema (additionalProperties: false; NoQuery when they take none): ${routes.map((r) => `${r.method} ${r.url}`).join(', ')}`);
       }
     });
   },

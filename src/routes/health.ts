@@ -1,5 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
+import { NoQuery } from '../schemas/common.ts';
 
 const Health = Type.Object({ status: Type.String() });
 
@@ -9,7 +10,7 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
     '/healthz',
     {
       config: { public: true },
-      schema: { tags: ['health'], summary: 'Liveness', security: [], response: { 200: Health } },
+      schema: { tags: ['health'], summary: 'Liveness', security: [], querystring: NoQuery, response: { 200: Health } },
     },
     async () => ({ status: 'ok' }),
   );
@@ -17,7 +18,7 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
     '/readyz',
     {
       config: { public: true },
-      schema: { tags: ['health'], summary: 'Readiness: the database answers', security: [], response: { 200: Health, 503: Health } },
+      schema: { tags: ['health'], summary: 'Readiness: the database answers', security: [], querystring: NoQuery, response: { 200: Health, 503: Health } },
     },
     async (_request, reply) => {
       try {

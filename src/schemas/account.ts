@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import { Id } from './common.ts';
+import { Id, Text, TEXT_CAPS } from './common.ts';
 import { ApiKey, Company, Team, User } from './records.ts';
 
 export const CreateApiKeyBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'what the key is for, e.g. "ci"' }) },
+  { name: Text({ maxLength: TEXT_CAPS.apiKeyName, blank: false, description: 'what the key is for, e.g. "ci"' }) },
   { additionalProperties: false },
 );
 

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { MultiTeamCard } from './card-copies.ts';
 import { DateOrNull } from './cards.ts';
-import { BulkItems, Id, IdOf, Name, PositionRequest, ScopeQuery } from './common.ts';
+import { BulkItems, CardDescription, Id, IdOf, Name, PositionRequest, ScopeQuery, Text, TEXT_CAPS } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 import { Card } from './records.ts';
 
@@ -20,7 +20,7 @@ export const WorkloadUpdate = Type.Object(
 export const CompleteUpdate = Type.Object(
   {
     status: Type.Boolean({ description: 'a change of status sets complete.setAt' }),
-    type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', examples: ['todo'] })),
+    type: Type.Optional(Text({ maxLength: TEXT_CAPS.completeType, blank: false, examples: ['todo'] })),
   },
   { additionalProperties: false },
 );
@@ -29,8 +29,8 @@ export const CompleteUpdate = Type.Object(
 export const CardUpdate = Type.Object(
   {
     name: Type.Optional(Name),
-    cover: Type.Optional(Type.String({ maxLength: 2048, description: 'an image URL or colour; "" removes the cover' })),
-    description: Type.Optional(Type.String({ maxLength: 100_000 })),
+    cover: Type.Optional(Text({ maxLength: TEXT_CAPS.url, description: 'an image URL or colour; "" removes the cover' })),
+    description: Type.Optional(CardDescription),
     startDate: Type.Optional(DateOrNull),
     dueDate: Type.Optional(DateOrNull),
     workload: Type.Optional(WorkloadUpdate),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { BulkItems, Id, Name, PositionRequest, ScopeQuery } from './common.ts';
+import { BulkItems, CardDescription, Id, Name, PositionRequest, ScopeQuery } from './common.ts';
 
 export const CardParams = Type.Object({ cardId: Id }, { additionalProperties: false });
 export const CardAttachmentParams = Type.Object({ cardId: Id, attachmentId: Id }, { additionalProperties: false });
@@ -11,7 +11,7 @@ export const CreateCardBody = Type.Object(
     list: Id,
     name: Name,
     position: Type.Optional(PositionRequest),
-    description: Type.Optional(Type.String({ maxLength: 100_000 })),
+    description: Type.Optional(CardDescription),
     startDate: Type.Optional(DateOrNull),
     dueDate: Type.Optional(DateOrNull),
   },

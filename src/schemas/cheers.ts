@@ -7,12 +7,12 @@ export const MAX_CHEER_LENGTH = 64;
 
 /**
  * An emoji or a short text on one line: 1 to 64 characters (code points) with at least one that is
- * not a space, no control characters; stored trimmed.
+ * not a space, no control characters (tab and newline neither), no unpaired surrogates; stored trimmed.
  */
 export const CheerContent = Type.String({
   minLength: 1,
   maxLength: MAX_CHEER_LENGTH,
-  pattern: '^(?=.*\\S)[^\\u0000-\\u001f\\u007f]+$',
+  pattern: '^(?=.*\\S)[^\\u0000-\\u001f\\u007f-\\u009f\\ud800-\\udfff]+$',
   description: `an emoji or a short text: 1 to ${MAX_CHEER_LENGTH} characters, one line, not blank; stored trimmed`,
   examples: ['👍', '🎉', 'Nice work'],
 });

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, ScopeQuery, Timestamp } from './common.ts';
+import { Id, ScopeQuery, Text, TEXT_CAPS, Timestamp } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 import { Cheer, Member } from './records.ts';
 
@@ -9,13 +9,12 @@ export const CommentParams = Type.Object({ commentId: Id }, { additionalProperti
 export const DiscussionParams = Type.Object({ discussionId: Id }, { additionalProperties: false });
 
 /** The longest comment or reply, in characters: Trello's limit. */
-export const MAX_COMMENT_LENGTH = 16_384;
+export const MAX_COMMENT_LENGTH = TEXT_CAPS.comment;
 
 /** What a comment or a reply says: free text, not blank; stored trimmed. */
-export const CommentContent = Type.String({
-  minLength: 1,
+export const CommentContent = Text({
   maxLength: MAX_COMMENT_LENGTH,
-  pattern: '\\S',
+  blank: false,
   description: `free text, 1 to ${MAX_COMMENT_LENGTH} characters with at least one that is not a space; stored trimmed`,
 });
 

@@ -32,8 +32,59 @@ export const ErrorBody = Type.Object(
   { $id: 'ErrorBody' },
 );
 
+/**
+ * What no text field may hold: control characters other than tab and newline (C0, DEL, C1), and
+ * UTF-16 surrogates that are not part of a pair (ajv matches patterns with the `u` flag, so a pair
+ * is one code point and only a lone half falls in the range). PostgreSQL cannot store U+0000, and
+ * none of them is text a person typed.
+ */
+const FORBIDDEN = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\ud800-\\udfff';
+/** Any text: possibly empty, no forbidden characters. */
+const TEXT_PATTERN = `^[^${FORBIDDEN}]*$`;
+/** Text with at least one character that is not a space, no forbidden characters. */
+const NOT_BLANK_TEXT_PATTERN = `^(?=[\\s\\S]*\\S)[^${FORBIDDEN}]*$`;
+/** Whether a text holds a forbidden character (to say so in an error's details). */
+export const FORBIDDEN_IN_TEXT = new RegExp(`[${FORBIDDEN}]`, 'u');
+/** Plain words for a value that fails one of the text patterns (the details of a 400). */
+export const TEXT_RULE = 'must not contain control characters other than tab and newline, nor unpaired surrogates';
+
+/** The caps on free text, in characters (code points); the README's API decisions list them. */
+export const TEXT_CAPS = {
+  /** Names of companies, teams, boards, lists, labels, cards, checklists, items, attachments. */
+  name: 512,
+  /** A card's description: Trello's limit. */
+  description: 16_384,
+  /** A comment or a reply: Trello's limit. */
+  comment: 16_384,
+  /** A card's cover (an image URL or a colour) and a link's URL. */
+  url: 2048,
+  /** The name of an API key. */
+  apiKeyName: 100,
+  /** A person's full name. */
+  fullName: 200,
+  /** A card's completion type. */
+  completeType: 64,
+} as const;
+
+/**
+ * A free-text field: at most `maxLength` characters, none of them forbidden (see TEXT_PATTERN);
+ * `blank: false` also requires one character that is not a space (the field is then at least 1 long).
+ */
+export function Text(options: { maxLength: number; blank?: boolean; description?: string; examples?: string[] }) {
+  const { maxLength, blank = true, ...rest } = options;
+  return Type.String({
+    ...(blank ? {} : { minLength: 1 }),
+    maxLength,
+    pattern: blank ? TEXT_PATTERN : NOT_BLANK_TEXT_PATTERN,
+    ...rest,
+  });
+}
+
+/** A card's description: free text, possibly empty. */
+export const CardDescription = Text({ maxLength: TEXT_CAPS.description, description: `free text, at most ${TEXT_CAPS.description} characters` });
+
 /** Names of non-empty, trimmed strings: names of boards, cards, attachments... */
-export const Name = Type.String({ minLength: 1, maxLength: 512, pattern: '\\S' });
+export const Name = Text({ maxLength: TEXT_CAPS.name, blank: false });
 
 /** A success body: `{ message, <key>: schema }`. */
 export function success<K extends string, S extends TSchema>(key: K, schema: S) {

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, IdOf, Name, Timestamp } from './common.ts';
+import { Id, IdOf, Name, Text, TEXT_CAPS, Timestamp } from './common.ts';
 import { User } from './records.ts';
 
 /** Request and answer shapes of companies and teams beyond the Company and Team records. */
@@ -25,10 +25,9 @@ export const CreateCompanyBody = Type.Object({ name: Name }, { additionalPropert
 export const AddCompanyMemberBody = Type.Object(
   {
     email: Type.String({ format: 'email', maxLength: 254, description: 'matched without regard to case' }),
-    fullName: Type.String({
-      minLength: 1,
-      maxLength: 200,
-      pattern: '\\S',
+    fullName: Text({
+      maxLength: TEXT_CAPS.fullName,
+      blank: false,
       description: "the name of a new user; an existing user's name is kept",
     }),
     role: CompanyRole,

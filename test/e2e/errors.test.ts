@@ -195,15 +195,21 @@ for (const engine of ENGINES) {
       assertErrorForm(await t.app.inject({ method: 'DELETE', url: `/api/v1/api-keys/${UNKNOWN_ID}`, headers: auth }), 404, 'not_found');
     });
 
-    it('answers unknown routes and methods with 404 not_found', async () => {
+    it('answers unknown routes with 404 not_found, a wrong method on a known path with 405 and Allow', async () => {
       for (const [method, url] of [
         ['GET', '/api/v1/nope'],
         ['GET', '/api/v2/boards'],
-        ['POST', '/healthz'],
-        ['PUT', '/api/v1/api-keys'],
       ] as const) {
         const body = assertErrorForm(await t.app.inject({ method, url, headers: auth }), 404, 'not_found');
         assert.match(body.message, /not found/);
+      }
+      for (const [method, url, allow] of [
+        ['POST', '/healthz', 'GET, HEAD'],
+        ['PUT', '/api/v1/api-keys', 'GET, HEAD, POST'],
+      ] as const) {
+        const res = await t.app.inject({ method, url, headers: auth });
+        assertErrorForm(res, 405, 'method_not_allowed');
+        assert.equal(res.headers.allow, allow);
       }
     });
 

@@ -13,11 +13,10 @@ import { NotFoundError, PayloadTooLargeError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 
 export interface IncomingFile {
+  /** The bytes; a stream that fails (the request was refused) leaves nothing recorded. */
   stream: Readable;
   filename: string;
   mimeType: string;
-  /** Called once the bytes are stored: reads the rest of the request, and throws if it is refused (nothing is then recorded). */
-  endOfForm?: (() => Promise<void>) | undefined;
 }
 
 /** Where an attachment sits: its company and team, its card, and its checklist item (or null). */
@@ -116,7 +115,6 @@ async function storeFile<R extends { attachments: Attachment[] }>(
   });
   const id = newId();
   try {
-    await file.endOfForm?.();
     const record = await parent.change(ctx, caller, scope, (trx, current, at) =>
       attachments.insertAttachment(
         trx,

@@ -14,7 +14,7 @@ import {
   IssuedApiKeyResponse,
   MeResponse,
 } from '../../../schemas/account.ts';
-import { errorResponses } from '../../../schemas/common.ts';
+import { errorResponses, NoQuery } from '../../../schemas/common.ts';
 
 const tags = ['account'];
 
@@ -27,6 +27,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Get Me: the caller, its companies (with its role) and its teams (with members)',
+        querystring: NoQuery,
         response: { 200: MeResponse, ...errorResponses() },
       },
     },
@@ -40,6 +41,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: "List API Keys: the caller's live keys (never the tokens)",
+        querystring: NoQuery,
         response: { 200: ApiKeysResponse, ...errorResponses() },
       },
     },
@@ -53,6 +55,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Create API Key: the token is shown in this answer only',
+        querystring: NoQuery,
         body: CreateApiKeyBody,
         response: { 201: IssuedApiKeyResponse, ...errorResponses(409) },
       },
@@ -71,6 +74,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Revoke API Key: its token stops working at once',
         params: ApiKeyParams,
+        querystring: NoQuery,
         response: { 200: ApiKeyResponse, ...errorResponses() },
       },
     },
@@ -88,6 +92,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Rotate API Key: same key, new token; the old token stops working at once',
         params: ApiKeyParams,
+        querystring: NoQuery,
         response: { 200: IssuedApiKeyResponse, ...errorResponses() },
       },
     },

@@ -3,7 +3,7 @@ import * as copyService from '../../../domain/cards/copy.ts';
 import { moveCardsMultiTeam } from '../../../domain/cards/move.ts';
 import { BulkCardsAnswer, CopyCardAnswer, CopyCardBody, CopyCardsBody, MultiTeamCardsBody } from '../../../schemas/card-copies.ts';
 import { CardParams } from '../../../schemas/cards.ts';
-import { errorResponses, ScopeQuery } from '../../../schemas/common.ts';
+import { errorResponses, NoQuery, ScopeQuery } from '../../../schemas/common.ts';
 
 /** Copy Card, Copy Cards, Copy Cards Multi Team, Move Cards Multi Team. */
 const cardCopies: FastifyPluginAsyncTypebox = async (app) => {
@@ -51,6 +51,7 @@ const cardCopies: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['cards'],
         summary: 'Copy Cards Multi Team: cards of any reachable teams to the bottom of the target list',
+        querystring: NoQuery,
         body: MultiTeamCardsBody,
         response: { 200: BulkCardsAnswer, ...errorResponses(409) },
       },
@@ -68,6 +69,7 @@ const cardCopies: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['cards'],
         summary: 'Move Cards Multi Team: cards of any reachable teams to the bottom of the target list',
+        querystring: NoQuery,
         body: MultiTeamCardsBody,
         response: { 200: BulkCardsAnswer, ...errorResponses() },
       },

@@ -17,7 +17,7 @@ import {
   UpdateCardsMultiTeamBody,
 } from '../../../schemas/card-edits.ts';
 import { CardParams } from '../../../schemas/cards.ts';
-import { errorResponses, ScopeQuery, success } from '../../../schemas/common.ts';
+import { errorResponses, NoQuery, ScopeQuery, success } from '../../../schemas/common.ts';
 import { Card } from '../../../schemas/records.ts';
 
 const tags = ['cards'];
@@ -56,6 +56,7 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Update Cards Multi Team',
         description: `Updates cards of any teams the caller reaches, each item as Update Card does; companyId and teamId must be the card's. ${BULK}`,
+        querystring: NoQuery,
         body: UpdateCardsMultiTeamBody,
         response: { 200: CardsAnswer, ...errorResponses() },
       },
@@ -71,6 +72,7 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Archive Cards Multi Team',
         description: `Archives (status true, the default) or unarchives cards of any teams the caller reaches; companyId and teamId must be the card's. ${BULK}`,
+        querystring: NoQuery,
         body: ArchiveCardsMultiTeamBody,
         response: { 200: CardsAnswer, ...errorResponses() },
       },
