@@ -150,7 +150,6 @@ export async function buildTestApp(
 export function serviceContext(storage: StorageConnection, uploadDir?: string): ServiceContext {
   return {
     db: storage.db,
-    engine: storage.engine,
     files: new AttachmentFiles(uploadDir ?? freshUploadDir()),
   };
 }
