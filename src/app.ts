@@ -6,12 +6,13 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import auth from './plugins/auth.ts';
 import type { AppConfig } from './plugins/config.ts';
 import errors from './plugins/errors.ts';
-import rateLimit, { type RateLimiter } from './plugins/rate-limit.ts';
+import rateLimit from './plugins/rate-limit.ts';
 import services from './plugins/services.ts';
 import storagePlugin from './plugins/storage.ts';
 import swagger from './plugins/swagger.ts';
 import validation from './plugins/validation.ts';
 import { createRateLimiter } from './ratelimit/index.ts';
+import type { RateLimiter } from './ratelimit/limiter.ts';
 import routes from './routes/index.ts';
 import type { StorageConnection } from './storage/dialect.ts';
 

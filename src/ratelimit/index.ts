@@ -1,5 +1,5 @@
 import type { AppConfig } from '../plugins/config.ts';
-import type { RateLimiter } from '../plugins/rate-limit.ts';
+import type { RateLimiter } from './limiter.ts';
 import type { StorageConnection } from '../storage/dialect.ts';
 import { FailoverRateLimiter } from './failover.ts';
 import type { LimiterLog } from './policy.ts';
