@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
+  type AbortableOperationOptions,
   type CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
@@ -264,15 +265,16 @@ class ClassifyingDriver implements Driver {
     return this.#inner.get(connection) ?? connection;
   }
 
-  init(): Promise<void> {
-    return this.#driver.init();
+  init(options?: AbortableOperationOptions): Promise<void> {
+    return this.#driver.init(options);
   }
 
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = await this.#driver.acquireConnection();
+  async acquireConnection(options?: AbortableOperationOptions): Promise<DatabaseConnection> {
+    const connection = await this.#driver.acquireConnection(options);
     const classify = this.#classify;
     const wrapped: DatabaseConnection = {
-      executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> => this.#classified(() => connection.executeQuery<R>(query)),
+      executeQuery: <R>(query: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> =>
+        this.#classified(() => connection.executeQuery<R>(query, options)),
       async *streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
         try {
           yield* connection.streamQuery<R>(query, chunkSize);
@@ -297,12 +299,12 @@ class ClassifyingDriver implements Driver {
     return this.#driver.rollbackTransaction(this.#unwrap(connection));
   }
 
-  releaseConnection(connection: DatabaseConnection): Promise<void> {
-    return this.#driver.releaseConnection(this.#unwrap(connection));
+  releaseConnection(connection: DatabaseConnection, options?: AbortableOperationOptions): Promise<void> {
+    return this.#driver.releaseConnection(this.#unwrap(connection), options);
   }
 
-  destroy(): Promise<void> {
-    return this.#driver.destroy();
+  destroy(options?: AbortableOperationOptions): Promise<void> {
+    return this.#driver.destroy(options);
   }
 }
 

@@ -52,16 +52,16 @@ export function groupCommitDecisions(db: Executor, dialect: Dialect, runExclusiv
   const commitPending = () => {
     const batch = pending;
     pending = [];
-    const tail = dialect.compiledOnce('rate-limit tail', () => compiledWithValues(db, tailQuery));
-    const insert = dialect.compiledOnce('rate-limit insert', () => compiledWithValues(db, insertHitQuery));
-    runExclusive((queries: SyncQueries) =>
-      batch.map(({ decision: { bucket, limit, windowMs, decide, now: clock } }) => {
+    runExclusive((queries: SyncQueries) => {
+      const tail = dialect.compiledOnce('rate-limit tail', () => compiledWithValues(db, tailQuery));
+      const insert = dialect.compiledOnce('rate-limit insert', () => compiledWithValues(db, insertHitQuery));
+      return batch.map(({ decision: { bucket, limit, windowMs, decide, now: clock } }) => {
         const now = clock?.() ?? Date.now();
         const outcome = decide(toTail(queries.all<TailRow>(tail.sql, [bucket, now - windowMs, limit])), now);
         if (outcome.hit) queries.run(insert.sql, [bucket, outcome.hit.seq, outcome.hit.at]);
         return { outcome, now };
-      }),
-    ).then(
+      });
+    }).then(
       (decided) => batch.forEach((waiting, i) => waiting.resolve(decided[i] as { outcome: Admission; now: number })),
       (error: unknown) => batch.forEach((waiting) => waiting.reject(error)),
     );
