@@ -4,7 +4,7 @@ import auth from './plugins/auth.ts';
 import type { AppConfig } from './config.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
 import metrics from './plugins/metrics.ts';
-import rateLimit, { type RateLimiter } from './plugins/rate-limit.ts';
+import rateLimit from './plugins/rate-limit.ts';
 import requestId, { requestIdOf } from './plugins/request-id.ts';
 import security from './plugins/security.ts';
 import services from './plugins/services.ts';
@@ -12,6 +12,7 @@ import storagePlugin from './plugins/storage.ts';
 import swagger from './plugins/swagger.ts';
 import validation from './plugins/validation.ts';
 import { createRateLimiter } from './ratelimit/index.ts';
+import type { RateLimiter } from './ratelimit/limiter.ts';
 import routes from './routes/index.ts';
 import type { StorageConnection } from './storage/dialect.ts';
 

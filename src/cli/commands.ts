@@ -27,7 +27,7 @@ async function withServices<T>(config: AppConfig, work: (ctx: ServiceContext) =>
   const storage = open(config);
   try {
     await migrateToLatest(storage);
-    return await work({ db: storage.db, engine: storage.engine, files: new AttachmentFiles(config.uploadDir) });
+    return await work({ db: storage.db, files: new AttachmentFiles(config.uploadDir) });
   } finally {
     await storage.close();
   }

@@ -3,6 +3,7 @@
  * serve). Exit codes: 0 done, 1 the operation failed, 2 the command line or configuration is wrong.
  * Errors are one line on stderr, never a stack trace (set TASKBOARD_DEBUG=1 to see one).
  */
+import { realpathSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_PURGE_AFTER_DAYS } from '../domain/attachments/purge.ts';
 import { DomainError, ValidationError } from '../domain/shared/errors.ts';
@@ -114,30 +115,40 @@ function describe(error: unknown): string {
   return oneLine(String(error));
 }
 
-function print(output: Output): void {
-  process.stdout.write(
-    'json' in output ? `${JSON.stringify(output.json)}\n` : output.lines.map((line) => `${line}\n`).join(''),
-  );
+/** Where a command line writes: the process's streams, or a test's buffers. */
+export interface CommandIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
 }
 
-/** Runs one command line; resolves to the exit code. */
-export async function main(argv: string[]): Promise<number> {
+const processIo: CommandIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+/**
+ * Runs one command line with the configuration in `env`; resolves to the exit code. It never ends
+ * the process, so tests run it in-process (the entry point below sets the exit code).
+ */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CommandIo = processIo): Promise<number> {
+  const print = (output: Output) =>
+    io.stdout('json' in output ? `${JSON.stringify(output.json)}\n` : output.lines.map((line) => `${line}\n`).join(''));
   if (argv.length === 0) {
-    process.stderr.write(`${USAGE}\n`);
+    io.stderr(`${USAGE}\n`);
     return 2;
   }
   if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+    io.stdout(`${USAGE}\n`);
     return 0;
   }
   try {
     const [command, args] = splitCommand(argv);
     const values = parse(command, args);
     if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
+      io.stdout(`${USAGE}\n`);
       return 0;
     }
-    const config = loadConfig(process.env, { createDatabase: values.create === true });
+    const config = loadConfig(env, { createDatabase: values.create === true });
     const str = (name: string) => values[name] as string;
     switch (command) {
       case 'bootstrap':
@@ -161,37 +172,44 @@ export async function main(argv: string[]): Promise<number> {
         print(await purgeAttachmentsCommand(config, { olderThanDays: wholeDays(values['older-than-days'] as string | undefined), json: values.json === true }));
         return 0;
       case 'serve':
-        try {
-          await serveCommand(config);
-        } catch (error) {
-          // A server that failed to start may hold connections open; do not linger after saying so.
-          setTimeout(() => process.exit(1), 2000).unref();
-          throw error;
-        }
+        await serveCommand(config);
         return 0;
     }
   } catch (error) {
-    if (process.env.TASKBOARD_DEBUG) console.error(error);
+    if (env.TASKBOARD_DEBUG) io.stderr(`${error instanceof Error ? error.stack : String(error)}\n`);
     if (error instanceof UsageError) {
-      process.stderr.write(`taskboard: ${error.message} (see taskboard --help)\n`);
+      io.stderr(`taskboard: ${error.message} (see taskboard --help)\n`);
       return 2;
     }
     if (error instanceof ConfigError) {
-      process.stderr.write(`taskboard: configuration error: ${describe(error)}\n`);
+      io.stderr(`taskboard: configuration error: ${describe(error)}\n`);
       return 2;
     }
     if (error instanceof ValidationError) {
-      process.stderr.write(`taskboard: invalid input: ${describe(error)}\n`);
+      io.stderr(`taskboard: invalid input: ${describe(error)}\n`);
       return 2;
     }
     if (error instanceof DomainError) {
-      process.stderr.write(`taskboard: ${describe(error)}\n`);
+      io.stderr(`taskboard: ${describe(error)}\n`);
       return 1;
     }
-    process.stderr.write(`taskboard: failed: ${describe(error)}\n`);
+    io.stderr(`taskboard: failed: ${describe(error)}\n`);
     return 1;
   }
 }
 
-const code = await main(process.argv.slice(2));
-if (code !== 0) process.exitCode = code;
+/** Run as the entry point (bin/taskboard, npm start), not imported. */
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  return script !== undefined && realpathSync(script) === realpathSync(import.meta.filename);
+}
+
+if (isEntryPoint()) {
+  const code = await main(process.argv.slice(2));
+  if (code !== 0) {
+    process.exitCode = code;
+    // A command that failed (a server that failed to start) may hold connections open; do not
+    // linger after saying so.
+    setTimeout(() => process.exit(code), 2000).unref();
+  }
+}

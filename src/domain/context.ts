@@ -1,11 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.ts';
-import type { Engine } from '../storage/dialect.ts';
 import type { AttachmentFiles } from '../storage/files.ts';
 
 /** What every domain service works with. Built once per app; no framework types inside. */
 export interface ServiceContext {
   db: Kysely<Database>;
-  engine: Engine;
   files: AttachmentFiles;
 }

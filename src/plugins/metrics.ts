@@ -10,7 +10,7 @@ import type { AppConfig } from '../config.ts';
 import { FailoverRateLimiter } from '../ratelimit/failover.ts';
 import { poolUseOf } from '../storage/dialect.ts';
 import { sendError } from './errors.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import type { RateLimiter } from '../ratelimit/limiter.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

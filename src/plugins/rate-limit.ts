@@ -1,31 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter.ts';
 import { type AppConfig, ConfigError, type Tier, tierOfRoute } from '../config.ts';
 import { sendError } from './errors.ts';
-
-/** One request as the limiter sees it: whose bucket, which route template, which tier. */
-export interface RateLimitRequest {
-  apiKeyId: string;
-  /** `METHOD /path/template`, e.g. `PATCH /api/v1/cards/:cardId/attachments/:attachmentId`. */
-  route: string;
-  tier: Tier;
-}
-
-export interface RateLimitDecision {
-  allowed: boolean;
-  tier: Tier;
-  limit: number;
-  windowSeconds: number;
-  remaining: number;
-  /** Seconds until the bucket admits one more request. */
-  resetSeconds: number;
-}
-
-export interface RateLimiter {
-  /** Decides and, when admitted, counts the request, in one atomic step. */
-  consume(request: RateLimitRequest): Promise<RateLimitDecision>;
-  close(): Promise<void>;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -17,7 +17,6 @@ export default fp(
     app.decorate('config', opts.config);
     app.decorate('services', {
       db: app.storage.db,
-      engine: app.storage.engine,
       files: new AttachmentFiles(opts.config.uploadDir),
     });
   },

@@ -1,4 +1,4 @@
-import type { RateLimitDecision, RateLimiter, RateLimitRequest } from '../plugins/rate-limit.ts';
+import type { RateLimitDecision, RateLimiter, RateLimitRequest } from './limiter.ts';
 import type { LimiterLog } from './policy.ts';
 import type { RedisRateLimiter } from './redis.ts';
 

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.ts';
-import type { RateLimiter } from '../plugins/rate-limit.ts';
+import type { RateLimiter } from './limiter.ts';
 import type { StorageConnection } from '../storage/dialect.ts';
 import { FailoverRateLimiter } from './failover.ts';
 import type { LimiterLog } from './policy.ts';
@@ -14,7 +14,7 @@ export type { LimiterLog, RateLimitSettings } from './policy.ts';
 export interface RateLimiterSetup {
   config: AppConfig;
   /** The app's database: the limiter's store, or the fallback when Redis is configured. */
-  storage: Pick<StorageConnection, 'db' | 'engine' | 'runExclusive'>;
+  storage: Pick<StorageConnection, 'db' | 'dialect'>;
   log: LimiterLog;
   /** Epoch ms for the buckets (tests); default: the store's clock. */
   now?: () => number;
@@ -34,10 +34,10 @@ export async function createRateLimiter(setup: RateLimiterSetup): Promise<RateLi
   }
   const database = new SqlRateLimiter({ storage, settings: config.rateLimit, log, ...(now ? { now } : {}) });
   if (!config.redisUrl) {
-    log.info({ rateLimits: storage.engine, windowSeconds, tiers }, `rate limits: kept in the database (${storage.engine})`);
+    log.info({ rateLimits: storage.dialect.name, windowSeconds, tiers }, `rate limits: kept in the database (${storage.dialect.name})`);
     return database;
   }
-  log.info({ rateLimits: 'redis', windowSeconds, tiers }, `rate limits: kept in Redis, the database (${storage.engine}) when Redis is unavailable`);
+  log.info({ rateLimits: 'redis', windowSeconds, tiers }, `rate limits: kept in Redis, the database (${storage.dialect.name}) when Redis is unavailable`);
   const redis = new RedisRateLimiter({
     url: config.redisUrl,
     settings: config.rateLimit,

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.ts';
-import type { RateLimitDecision, RateLimitRequest } from '../plugins/rate-limit.ts';
+import type { RateLimitDecision, RateLimitRequest } from './limiter.ts';
 import { toSeconds } from './sliding-log.ts';
 
 /** What every limiter needs from the configuration: the window and the size of each tier. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { DEFAULT_REDIS_KEY_PREFIX } from '../config.ts';
-import type { RateLimitDecision, RateLimiter, RateLimitRequest } from '../plugins/rate-limit.ts';
+import type { RateLimitDecision, RateLimiter, RateLimitRequest } from './limiter.ts';
 import { bucketOf, decisionOf, limitOf, type RateLimitSettings } from './policy.ts';
 
 /**

@@ -4,7 +4,7 @@ import { MAX_BULK_ITEMS } from '../domain/shared/bulk.ts';
 import { DateOrNull } from './cards.ts';
 import { BulkItems, Id, Name, NullableTimestamp, PositionRequest, ScopeQuery, Timestamp } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
-import { Attachment, Member } from './records.ts';
+import { Attachment, InTeam, Member, Stamps } from './records.ts';
 
 /** Records and requests of checklists and their items. */
 
@@ -13,8 +13,7 @@ export const ChecklistItem = Type.Object({
   name: Type.String(),
   checklist: Id,
   card: Id,
-  company: Id,
-  team: Id,
+  ...InTeam,
   position: Type.Number({ description: 'sorts the items of the checklist' }),
   date: NullableTimestamp,
   complete: Type.Object({
@@ -24,9 +23,7 @@ export const ChecklistItem = Type.Object({
   members: Type.Array(Member),
   attachments: Type.Array(Attachment, { description: 'live attachments, oldest first' }),
   creator: Id,
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  __v: Type.Integer(),
+  ...Stamps,
 });
 export type ChecklistItem = Static<typeof ChecklistItem>;
 
@@ -34,15 +31,12 @@ export const Checklist = Type.Object({
   _id: Id,
   name: Type.String(),
   card: Id,
-  company: Id,
-  team: Id,
+  ...InTeam,
   position: Type.Number({ description: "sorts the card's checklists" }),
   creator: Id,
   items: Type.Array(ChecklistItem, { description: `every item, in order (at most ${MAX_ITEMS_PER_CHECKLIST})` }),
   completedCount: Type.Integer({ description: 'how many of the items are complete' }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  __v: Type.Integer(),
+  ...Stamps,
 });
 export type Checklist = Static<typeof Checklist>;
 

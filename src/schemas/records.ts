@@ -3,6 +3,12 @@ import { Id, NullableTimestamp, Timestamp } from './common.ts';
 
 /** The records of the source document, every field with its type, plus the contract's additions. */
 
+/** The fields a stored record ends with: when it was made and last changed, and its revision. */
+export const Stamps = { createdAt: Timestamp, updatedAt: Timestamp, __v: Type.Integer() };
+
+/** The tenant and team a record belongs to. */
+export const InTeam = { company: Id, team: Id };
+
 export const Member = Type.Object({
   _id: Id,
   fullName: Type.String(),
@@ -23,11 +29,8 @@ export const Cheer = Type.Object({
   comment: Type.String({ description: 'the comment id for cheers on a comment or discussion, else ""' }),
   card: Id,
   featureType: Type.String({ description: 'what was cheered: card, comment, discussion or attachment' }),
-  company: Id,
-  team: Id,
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  __v: Type.Integer(),
+  ...InTeam,
+  ...Stamps,
   notification: Type.String(),
 });
 export type Cheer = Static<typeof Cheer>;
@@ -44,12 +47,9 @@ export const Label = Type.Object({
   name: Type.String(),
   creator: Id,
   color: LabelColor,
-  company: Id,
-  team: Id,
+  ...InTeam,
   board: Id,
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  __v: Type.Integer(),
+  ...Stamps,
 });
 export type Label = Static<typeof Label>;
 
@@ -63,15 +63,12 @@ export const Attachment = Type.Object({
   size: Type.Integer({ description: 'bytes; 0 for links' }),
   originalName: Type.String(),
   isDeleted: Type.Boolean(),
-  company: Id,
-  team: Id,
+  ...InTeam,
   card: Id,
   checklistItem: Type.Union([Id, Type.Null()]),
   seen: Type.Array(Id),
   cheers: Type.Array(Cheer),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  __v: Type.Integer(),
+  ...Stamps,
 });
 export type Attachment = Static<typeof Attachment>;
 
@@ -106,14 +103,11 @@ export const Card = Type.Object({
   archived: Type.Object({ status: Type.Boolean() }),
   isPublic: Type.Boolean(),
   workload: Type.Object({ value: Type.Union([Type.Number(), Type.Null()]), measurement: Type.String() }),
-  company: Id,
-  team: Id,
+  ...InTeam,
   board: Id,
   list: Id,
   seen: Type.Array(Id),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  __v: Type.Integer(),
+  ...Stamps,
 });
 export type Card = Static<typeof Card>;
 
@@ -121,11 +115,8 @@ export const Board = Type.Object({
   _id: Id,
   name: Type.String(),
   creator: Id,
-  company: Id,
-  team: Id,
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  __v: Type.Integer(),
+  ...InTeam,
+  ...Stamps,
 });
 export type Board = Static<typeof Board>;
 
@@ -134,12 +125,9 @@ export const List = Type.Object({
   name: Type.String(),
   position: Type.Number(),
   creator: Id,
-  company: Id,
-  team: Id,
+  ...InTeam,
   board: Id,
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  __v: Type.Integer(),
+  ...Stamps,
 });
 export type List = Static<typeof List>;
 
@@ -150,9 +138,7 @@ export const Company = Type.Object({
   role: Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')], {
     description: "the caller's role in the company",
   }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  __v: Type.Integer(),
+  ...Stamps,
 });
 export type Company = Static<typeof Company>;
 
@@ -162,9 +148,7 @@ export const Team = Type.Object({
   company: Id,
   creator: Id,
   members: Type.Array(Member),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  __v: Type.Integer(),
+  ...Stamps,
 });
 export type Team = Static<typeof Team>;
 

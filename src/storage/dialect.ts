@@ -1,25 +1,41 @@
 /**
- * Everything that differs between SQLite and PostgreSQL lives here, so services and repositories
- * write one query code for both.
+ * Everything that differs between SQLite and PostgreSQL lives here, in one dialect object per
+ * database: a base class with what both share, and a subclass per engine overriding only what
+ * differs. Services never see it; repositories reach it through their executor (`dialectOf`).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  type AbortableOperationOptions,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type DialectAdapter,
+  type Driver,
+  Kysely,
+  type Dialect as KyselyDialect,
+  PostgresDialect as KyselyPostgresDialect,
+  SqliteDialect as KyselySqliteDialect,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+  sql,
+} from 'kysely';
 import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import pg from 'pg';
-import type { Database } from './database.ts';
+import type { Database, Executor } from './database.ts';
+import { Deadlock, ForeignKeyViolation, UniqueViolation } from './errors.ts';
+import { groupCommitDecisions, type RateLimitDecisions, transactionPerDecision } from './repositories/rate-limit.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
 export interface StorageConnection {
   db: Kysely<Database>;
-  engine: Engine;
+  dialect: Dialect;
   /** The URL with any password masked, for logs. */
   description: string;
-  /** SQLite only: see `exclusiveRunner`. */
-  runExclusive?: ExclusiveRunner;
   close(): Promise<void>;
 }
 
@@ -30,6 +46,269 @@ export interface SyncQueries {
 }
 
 export type ExclusiveRunner = <T>(work: (queries: SyncQueries) => T) => Promise<T>;
+
+type JsonArrayFrom<O> = typeof sqliteJsonArrayFrom<O>;
+
+/** The dialect of each Kysely instance, by the adapter its transactions share with it. */
+const dialects = new WeakMap<DialectAdapter, Dialect>();
+
+/**
+ * The dialect of the database `db` (a Kysely instance or one of its transactions) runs on.
+ * `getExecutor` is marked internal in Kysely; it is how its own helpers and Migrator reach the
+ * adapter, and nothing public leads from a transaction back to its dialect.
+ */
+export function dialectOf(db: Executor): Dialect {
+  const dialect = dialects.get(db.getExecutor().adapter);
+  if (!dialect) throw new Error('this Kysely instance was not opened by openStorage');
+  return dialect;
+}
+
+/**
+ * What SQLite and PostgreSQL share, and the Kysely dialect of the database: the driver it makes
+ * turns the engine's errors callers act on into typed storage errors (`classifyError`), for every
+ * query, in this one place.
+ */
+export abstract class Dialect implements KyselyDialect {
+  /** For logs only: callers never branch on it. */
+  abstract readonly name: Engine;
+  readonly #kysely: KyselyDialect;
+  readonly #compiled = new Map<string, CompiledQuery>();
+
+  protected constructor(kysely: KyselyDialect) {
+    this.#kysely = kysely;
+  }
+
+  createDriver(): Driver {
+    return new ClassifyingDriver(this.#kysely.createDriver(), (error) => this.classifyError(error));
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return this.#kysely.createQueryCompiler();
+  }
+
+  createAdapter(): DialectAdapter {
+    const adapter = this.#kysely.createAdapter();
+    dialects.set(adapter, this);
+    return adapter;
+  }
+
+  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return this.#kysely.createIntrospector(db);
+  }
+
+  /** `error` as a typed storage error (src/storage/errors.ts) when it is one, else as it is. */
+  abstract classifyError(error: unknown): unknown;
+
+  /**
+   * JSON aggregation, so a card and its parts load in one query. Use one level of nesting only:
+   * SQLite loses the JSON subtype through a subquery.
+   */
+  abstract jsonArrayFrom<O>(expr: Parameters<JsonArrayFrom<O>>[0]): ReturnType<JsonArrayFrom<O>>;
+
+  /**
+   * Reads a column `jsonArrayFrom` built. Only those columns: a blanket parser would turn a card
+   * named "[1]" into an array. PostgreSQL hands them back parsed.
+   */
+  fromJson<T>(value: T | string): T {
+    return value as T;
+  }
+
+  /**
+   * Serializes the transactions that lock the same `key`, until each one ends, and answers the time
+   * (epoch ms) by the clock every server instance shares, read once the lock is held. Here: one
+   * connection runs one transaction at a time already, and the host's clock is the shared one.
+   */
+  async lockInTransaction(_trx: Executor, _key: string): Promise<{ lockedAt: number }> {
+    return { lockedAt: Date.now() };
+  }
+
+  /** The schema Kysely keeps its migration bookkeeping in; undefined: the default. */
+  async migrationSchema(_db: Executor): Promise<string | undefined> {
+    return undefined;
+  }
+
+  /** Whether a failed migration run failed before migrating anything, on a race worth one more try. */
+  isMigrationRace(_error: unknown): boolean {
+    return false;
+  }
+
+  /** How the rate limiter's decisions run (src/ratelimit/sql.ts): one transaction each, locked per bucket. */
+  rateLimitDecisions(db: Executor): RateLimitDecisions {
+    return transactionPerDecision(db, this);
+  }
+
+  /**
+   * A query built and compiled once per dialect under `name`, then reused with its values swapped
+   * in: for hot queries whose building costs more than running them (measured with --cpu-prof).
+   */
+  compiledOnce<R>(name: string, compile: () => CompiledQuery<R>): CompiledQuery<R> {
+    let compiled = this.#compiled.get(name) as CompiledQuery<R> | undefined;
+    if (!compiled) {
+      compiled = compile();
+      this.#compiled.set(name, compiled);
+    }
+    return compiled;
+  }
+}
+
+export class SqliteDialect extends Dialect {
+  readonly name = 'sqlite';
+  readonly #runExclusive: ExclusiveRunner;
+
+  constructor(sqlite: SqliteDatabase.Database, db: () => Kysely<Database>) {
+    super(new KyselySqliteDialect({ database: sqlite }));
+    this.#runExclusive = exclusiveRunner(sqlite, db, (error) => this.classifyError(error));
+  }
+
+  override classifyError(error: unknown): unknown {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+      return new UniqueViolation('unique key violated', { cause: error });
+    }
+    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new ForeignKeyViolation('foreign key violated', { cause: error });
+    return error;
+  }
+
+  override jsonArrayFrom<O>(expr: Parameters<JsonArrayFrom<O>>[0]): ReturnType<JsonArrayFrom<O>> {
+    return sqliteJsonArrayFrom(expr);
+  }
+
+  /** SQLite hands JSON aggregates back as text. */
+  override fromJson<T>(value: T | string): T {
+    return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+  }
+
+  /**
+   * The decisions of one turn of the event loop share one synchronous transaction (group commit):
+   * the commit is most of a decision's cost, and nothing can come between their statements.
+   */
+  override rateLimitDecisions(db: Executor): RateLimitDecisions {
+    return groupCommitDecisions(db, this, this.#runExclusive);
+  }
+}
+
+/** Our class of PostgreSQL advisory locks (the two-key form), apart from anyone else's. */
+const ADVISORY_LOCK_CLASS = 0x7462; // "tb"
+
+export class PostgresDialect extends Dialect {
+  readonly name = 'postgres';
+
+  constructor(pool: pg.Pool) {
+    super(new KyselyPostgresDialect({ pool }));
+  }
+
+  override classifyError(error: unknown): unknown {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === '23505') return new UniqueViolation('unique key violated', { cause: error });
+    if (code === '23503') return new ForeignKeyViolation('foreign key violated', { cause: error });
+    // 40P01: PostgreSQL aborted the transaction to break a deadlock.
+    if (code === '40P01') return new Deadlock('deadlock detected', { cause: error });
+    return error;
+  }
+
+  override jsonArrayFrom<O>(expr: Parameters<JsonArrayFrom<O>>[0]): ReturnType<JsonArrayFrom<O>> {
+    return pgJsonArrayFrom(expr) as ReturnType<JsonArrayFrom<O>>;
+  }
+
+  /**
+   * A transaction-scoped advisory lock, so instances sharing the database queue per key (keys whose
+   * hashes collide merely queue together), and the database server's clock, so instances with
+   * skewed clocks still agree.
+   */
+  override async lockInTransaction(trx: Executor, key: string): Promise<{ lockedAt: number }> {
+    // The clock is read in the outer query, so only after the inner one got the lock.
+    const { rows } = await sql<{ locked_at: number }>`
+      select (extract(epoch from clock_timestamp()) * 1000)::bigint as locked_at
+      from (select pg_advisory_xact_lock(${sql.lit(ADVISORY_LOCK_CLASS)}, hashtext(${key}))) as held`.execute(trx);
+    return { lockedAt: Number(rows[0]?.locked_at) };
+  }
+
+  /**
+   * Kysely looks for its bookkeeping tables in every schema unless told which one; with several
+   * schemas in one database (tests, shared hosts) it would find another schema's tables.
+   */
+  override async migrationSchema(db: Executor): Promise<string | undefined> {
+    return (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
+  }
+
+  /**
+   * Kysely's table introspection reads the catalog of every schema and fails when another schema
+   * (or a table of it) is dropped meanwhile: 3F000, 42P01, or 42703 when a dropped table's columns
+   * vanish between the catalog reads (seen with several suites creating and dropping schemas at
+   * once); it runs before any migration.
+   */
+  override isMigrationRace(error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === '3F000' || code === '42P01' || code === '42703';
+  }
+}
+
+/** Kysely's driver, with every error of the database classified on its way out. */
+class ClassifyingDriver implements Driver {
+  readonly #driver: Driver;
+  readonly #classify: (error: unknown) => unknown;
+  readonly #inner = new WeakMap<DatabaseConnection, DatabaseConnection>();
+
+  constructor(driver: Driver, classify: (error: unknown) => unknown) {
+    this.#driver = driver;
+    this.#classify = classify;
+  }
+
+  async #classified<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw this.#classify(error);
+    }
+  }
+
+  /** The driver's own connection: its methods rely on what only that object holds. */
+  #unwrap(connection: DatabaseConnection): DatabaseConnection {
+    return this.#inner.get(connection) ?? connection;
+  }
+
+  init(options?: AbortableOperationOptions): Promise<void> {
+    return this.#driver.init(options);
+  }
+
+  async acquireConnection(options?: AbortableOperationOptions): Promise<DatabaseConnection> {
+    const connection = await this.#driver.acquireConnection(options);
+    const classify = this.#classify;
+    const wrapped: DatabaseConnection = {
+      executeQuery: <R>(query: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> =>
+        this.#classified(() => connection.executeQuery<R>(query, options)),
+      async *streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
+        try {
+          yield* connection.streamQuery<R>(query, chunkSize);
+        } catch (error) {
+          throw classify(error);
+        }
+      },
+    };
+    this.#inner.set(wrapped, connection);
+    return wrapped;
+  }
+
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return this.#classified(() => this.#driver.beginTransaction(this.#unwrap(connection), settings));
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#classified(() => this.#driver.commitTransaction(this.#unwrap(connection)));
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#driver.rollbackTransaction(this.#unwrap(connection));
+  }
+
+  releaseConnection(connection: DatabaseConnection, options?: AbortableOperationOptions): Promise<void> {
+    return this.#driver.releaseConnection(this.#unwrap(connection), options);
+  }
+
+  destroy(options?: AbortableOperationOptions): Promise<void> {
+    return this.#driver.destroy(options);
+  }
+}
 
 export interface ParsedDatabaseUrl {
   engine: Engine;
@@ -94,7 +373,11 @@ function withStatementCache(sqlite: SqliteDatabase.Database, size = 1000): Sqlit
  * the connection through Kysely's own connection lock, as any query would.
  * For small hot writes (rate-limit decisions): one async hop instead of one per statement.
  */
-function exclusiveRunner(sqlite: SqliteDatabase.Database, db: Kysely<Database>): ExclusiveRunner {
+function exclusiveRunner(
+  sqlite: SqliteDatabase.Database,
+  db: () => Kysely<Database>,
+  classify: (error: unknown) => unknown,
+): ExclusiveRunner {
   const queries: SyncQueries = {
     all: <R>(source: string, parameters: readonly unknown[]) => sqlite.prepare(source).all(...parameters) as R[],
     run: (source, parameters) => {
@@ -103,10 +386,16 @@ function exclusiveRunner(sqlite: SqliteDatabase.Database, db: Kysely<Database>):
   };
   // IMMEDIATE: take the write lock at the start, so another process on the file makes it wait
   // (busy_timeout) instead of failing when the read turns into a write.
-  const inTransaction = <T>(work: (queries: SyncQueries) => T): T => sqlite.transaction(() => work(queries)).immediate();
+  const inTransaction = <T>(work: (queries: SyncQueries) => T): T => {
+    try {
+      return sqlite.transaction(() => work(queries)).immediate();
+    } catch (error) {
+      throw classify(error);
+    }
+  };
   return async (work) => {
     if (!sqlite.inTransaction) return inTransaction(work);
-    return db.connection().execute(async () => inTransaction(work));
+    return db().connection().execute(async () => inTransaction(work));
   };
 }
 
@@ -122,23 +411,18 @@ export function openStorage(url: string, options: { poolSize?: number } = {}): S
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const cached = withStatementCache(sqlite);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
-    return {
-      db,
-      engine: 'sqlite',
-      description: `sqlite:${parsed.location}`,
-      runExclusive: exclusiveRunner(cached, db),
-      close: () => db.destroy(),
-    };
+    const dialect = new SqliteDialect(withStatementCache(sqlite), () => db);
+    const db = new Kysely<Database>({ dialect });
+    return { db, dialect, description: `sqlite:${parsed.location}`, close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: parsed.location,
     max: options.poolSize ?? 10,
     ...(parsed.schema ? { options: `-c search_path=${parsed.schema}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const connection: StorageConnection = { db, engine: 'postgres', description: maskUrl(url), close: () => db.destroy() };
+  const dialect = new PostgresDialect(pool);
+  const db = new Kysely<Database>({ dialect });
+  const connection: StorageConnection = { db, dialect, description: maskUrl(url), close: () => db.destroy() };
   pools.set(connection, pool);
   return connection;
 }
@@ -150,65 +434,3 @@ export function poolUseOf(storage: StorageConnection): { total: number; idle: nu
   const pool = pools.get(storage);
   return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }
-
-/**
- * Engine-specific JSON aggregation, so a card and its parts load in one query on both engines.
- * Use one level of nesting only: SQLite loses the JSON subtype through a subquery.
- */
-export function jsonArrayFrom<O>(
-  engine: Engine,
-  expr: Parameters<typeof sqliteJsonArrayFrom<O>>[0],
-): ReturnType<typeof sqliteJsonArrayFrom<O>> {
-  return engine === 'sqlite' ? sqliteJsonArrayFrom(expr) : pgJsonArrayFrom(expr);
-}
-
-/**
- * SQLite hands JSON aggregates back as text, PostgreSQL as parsed values. We parse only the columns
- * we built as JSON: a blanket parser would turn a card named "[1]" into an array.
- */
-export function fromJson<T>(value: T | string): T {
-  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
-}
-
-/**
- * Makes a unique-violation recognisable on both engines, so services can answer 409 instead of 500.
- */
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string } | null;
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
-export function isForeignKeyViolation(error: unknown): boolean {
-  const e = error as { code?: string } | null;
-  return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
-}
-
-/**
- * PostgreSQL aborted the transaction to break a deadlock (SQLSTATE 40P01): it waited, in a circle,
- * for locks another transaction held. SQLite runs one write transaction at a time and never does.
- */
-export function isDeadlock(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === '40P01';
-}
-
-/** Our class of PostgreSQL advisory locks (the two-key form), apart from anyone else's. */
-const ADVISORY_LOCK_CLASS = 0x7462; // "tb"
-
-/**
- * Serializes the transactions that lock the same `key`, until each one ends, and answers the time
- * (epoch ms) by the clock every server instance shares, read once the lock is held.
- * PostgreSQL: a transaction-scoped advisory lock, so instances sharing the database queue per key
- * (keys whose hashes collide merely queue together), and the database server's clock, so instances
- * with skewed clocks still agree. SQLite: the one connection already runs one transaction at a
- * time; the host's clock is the shared one.
- */
-export async function lockInTransaction(trx: Kysely<Database>, engine: Engine, key: string): Promise<{ lockedAt: number }> {
-  if (engine === 'sqlite') return { lockedAt: Date.now() };
-  // The clock is read in the outer query, so only after the inner one got the lock.
-  const { rows } = await sql<{ locked_at: number }>`
-    select (extract(epoch from clock_timestamp()) * 1000)::bigint as locked_at
-    from (select pg_advisory_xact_lock(${sql.lit(ADVISORY_LOCK_CLASS)}, hashtext(${key}))) as held`.execute(trx);
-  return { lockedAt: Number(rows[0]?.locked_at) };
-}
-
-export { sql };

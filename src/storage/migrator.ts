@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type { StorageConnection } from './dialect.ts';
 import * as initial from './migrations/0001_initial.ts';
@@ -8,13 +7,8 @@ const migrations: Record<string, Migration> = {
   '0001_initial': initial,
 };
 
-export async function migrateToLatest({ db, engine }: Pick<StorageConnection, 'db' | 'engine'>): Promise<MigrationResultSet> {
-  // Kysely looks for its bookkeeping tables in every schema unless told which one; with several
-  // PostgreSQL schemas in one database (tests, shared hosts) it would find another schema's tables.
-  const schema =
-    engine === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-      : undefined;
+export async function migrateToLatest({ db, dialect }: Pick<StorageConnection, 'db' | 'dialect'>): Promise<MigrationResultSet> {
+  const schema = await dialect.migrationSchema(db);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
@@ -23,10 +17,7 @@ export async function migrateToLatest({ db, engine }: Pick<StorageConnection, 'd
   for (let attempt = 1; ; attempt++) {
     const result = await migrator.migrateToLatest();
     if (!result.error) return result;
-    // Kysely's PostgreSQL table introspection reads the catalog of every schema and fails when
-    // another schema is dropped meanwhile (3F000, 42P01); it runs before any migration, so retry.
-    const code = (result.error as { code?: string }).code;
-    if ((code === '3F000' || code === '42P01') && attempt < 5) continue;
+    if (dialect.isMigrationRace(result.error) && attempt < 5) continue;
     const cause = result.error instanceof Error ? result.error.message : String(result.error);
     throw new Error(`migration failed: ${cause}`, { cause: result.error });
   }

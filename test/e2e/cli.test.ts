@@ -1,6 +1,7 @@
 /**
- * The `taskboard` command as a deployer runs it: a real process against a real database, whose keys
- * then authenticate against the app built on that same database.
+ * The `taskboard` command as a deployer runs it, against a real database whose keys then
+ * authenticate against the app built on that same database. The cases run its `main` in-process;
+ * one runs bin/taskboard as a real process.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -172,10 +173,16 @@ describe('taskboard command: usage and configuration errors', () => {
     assertCleanFailure(await taskboard(['migrate'], 'postgres://postgres@127.0.0.1:1/test'), 1, /ECONNREFUSED/);
   });
 
-  it('runs as bin/taskboard from any directory', async () => {
-    const result = await runCommand(join(ROOT, 'bin/taskboard'), ['--help'], {}, dir);
+  it('prints its help', async () => {
+    const result = await taskboard(['--help'], url);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /Usage: taskboard/);
     for (const command of ['bootstrap', 'keys create', 'migrate', 'serve']) assert.match(result.stdout, new RegExp(command));
+  });
+
+  it('runs as bin/taskboard, a process of its own, from any directory', async () => {
+    const fresh = `sqlite:${join(dir, 'spawned.db')}`;
+    const result = await runCommand(join(ROOT, 'bin/taskboard'), ['migrate', '--json'], { DATABASE_URL: fresh }, dir);
+    assert.deepEqual(json<{ applied: string[] }>(result).applied, ['0001_initial']);
   });
 });

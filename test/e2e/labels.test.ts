@@ -44,7 +44,7 @@ for (const engine of ENGINES) {
       return res.json().label;
     }
 
-    /** Cards written straight to storage (the card routes are built elsewhere), carrying `labelIds`. */
+    /** Cards written straight to storage (this suite tests labels, not card creation), carrying `labelIds`. */
     async function insertCard(board: { _id: string; company: string; team: string }, listId: string, labelIds: string[]) {
       // an old timestamp, so that a change to the card shows as a moved updatedAt
       const old = '2020-01-01T00:00:00.000Z';

@@ -14,7 +14,7 @@ import { type App, buildApp } from '../../src/app.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { issueApiKey } from '../../src/domain/account/service.ts';
 import type { ServiceContext } from '../../src/domain/context.ts';
-import type { RateLimiter } from '../../src/plugins/rate-limit.ts';
+import type { RateLimiter } from '../../src/ratelimit/limiter.ts';
 import {
   createRateLimiter,
   FailoverRateLimiter,

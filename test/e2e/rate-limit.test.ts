@@ -11,7 +11,7 @@ import { type App, buildApp } from '../../src/app.ts';
 import { issueApiKey } from '../../src/domain/account/service.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import type { AppConfig } from '../../src/config.ts';
-import type { RateLimiter } from '../../src/plugins/rate-limit.ts';
+import type { RateLimiter } from '../../src/ratelimit/limiter.ts';
 import { createRateLimiter, SqlRateLimiter } from '../../src/ratelimit/index.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { countHits } from '../../src/storage/repositories/rate-limit.ts';

@@ -108,7 +108,6 @@ for (const engine of ENGINES) {
       const moved = await updateList(ctx, owner, between._id, { position: 'bottom' }, {});
       assert.equal(moved.__v, 1);
       assert.deepEqual((await getBoardWithLists(ctx, owner, board._id, {})).lists.map((l) => l.name), ['a', 'b', 'c', 'between']);
-      await assert.rejects(updateList(ctx, owner, between._id, {}, {}), ValidationError);
     });
 
     it('gives concurrent list creations on one board distinct positions', async () => {

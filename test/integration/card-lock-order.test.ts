@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { ConflictError } from '../../src/domain/shared/errors.ts';
 import { ChangedMeanwhile, inTransaction } from '../../src/domain/shared/transaction.ts';
 import type { Executor } from '../../src/storage/database.ts';
+import { Deadlock } from '../../src/storage/errors.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
@@ -96,7 +97,7 @@ for (const engine of ENGINES) {
       const answer = await inTransaction(t.services, async (trx) => {
         runs++;
         await rename(trx, `run ${runs}`);
-        if (runs === 1) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+        if (runs === 1) throw new Deadlock('deadlock detected', { cause: null });
         return runs;
       });
       assert.equal(answer, 2);

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { DEFAULT_TIER_LIMITS, type Tier } from '../../src/config.ts';
-import type { RateLimitDecision, RateLimiter, RateLimitRequest } from '../../src/plugins/rate-limit.ts';
+import type { RateLimitDecision, RateLimiter, RateLimitRequest } from '../../src/ratelimit/limiter.ts';
 import { RedisRateLimiter, type RateLimitSettings, SqlRateLimiter } from '../../src/ratelimit/index.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { countHits, listBuckets } from '../../src/storage/repositories/rate-limit.ts';

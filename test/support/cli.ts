@@ -1,6 +1,10 @@
-/** The `taskboard` command run as a real process, the way a deployer or an operator runs it. */
+/**
+ * The `taskboard` command: run in-process through its `main` (fast: no Node start, no module
+ * loading per case), or as a real process the way a deployer or an operator runs it.
+ */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.ts';
 
 /** The project's root folder. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -11,10 +15,16 @@ export interface CommandRun {
   stderr: string;
 }
 
-/** Runs `command` in `cwd` with this environment plus `env` (logs silent, no debug output): its exit code and output. */
+/** This environment plus `env`, with logs silent and no debug output. */
+function commandEnv(env: Record<string, string>): Record<string, string | undefined> {
+  const merged: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: 'silent', ...env };
+  delete merged.TASKBOARD_DEBUG;
+  return merged;
+}
+
+/** Runs `command` as a process in `cwd` with this environment plus `env`: its exit code and output. */
 export function runCommand(command: string, args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<CommandRun> {
-  const childEnv: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: 'silent', ...env };
-  delete childEnv.TASKBOARD_DEBUG;
+  const childEnv = commandEnv(env);
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -26,7 +36,13 @@ export function runCommand(command: string, args: string[], env: Record<string, 
   });
 }
 
-/** `taskboard <args>` through the entry point, the way npm start and npm run migrate do it, with `env` (e.g. DATABASE_URL) added. */
-export function runTaskboard(args: string[], env: Record<string, string>): Promise<CommandRun> {
-  return runCommand(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], env);
+/** `taskboard <args>` in this process, with `env` (e.g. DATABASE_URL) added: its exit code and output. */
+export async function runTaskboard(args: string[], env: Record<string, string>): Promise<CommandRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, commandEnv(env), {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
+  return { code, stdout, stderr };
 }

@@ -1,4 +1,4 @@
-/** Test data made through the real storage, for suites that need a board before its routes exist. */
+/** Test data written through the real storage, for suites that need a board, a member or a card without testing how one is made. */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import type { ServiceContext } from '../../src/domain/context.ts';
@@ -99,7 +99,7 @@ export interface MemberFixture {
 
 /**
  * Another user in an existing company (and, when `teamIds` are given, in those teams), with an API
- * key: for suites that need several people before the company and team routes are involved.
+ * key: for suites that need several people without going through the company and team routes.
  */
 export async function addMember(
   ctx: ServiceContext,

@@ -11,7 +11,7 @@ import { buildApp, type App } from '../../src/app.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import type { ServiceContext } from '../../src/domain/context.ts';
 import { type AppConfig, loadConfig } from '../../src/config.ts';
-import type { RateLimiter, RateLimitRequest } from '../../src/plugins/rate-limit.ts';
+import type { RateLimiter, RateLimitRequest } from '../../src/ratelimit/limiter.ts';
 import { type Engine, openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { AttachmentFiles } from '../../src/storage/files.ts';
@@ -150,7 +150,6 @@ export async function buildTestApp(
 export function serviceContext(storage: StorageConnection, uploadDir?: string): ServiceContext {
   return {
     db: storage.db,
-    engine: storage.engine,
     files: new AttachmentFiles(uploadDir ?? freshUploadDir()),
   };
 }

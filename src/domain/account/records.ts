@@ -1,5 +1,6 @@
 import type { CompanyRole, Row } from '../../storage/database.ts';
 import type { Company, Member, Team, User } from '../../schemas/records.ts';
+import { stamps } from '../shared/records.ts';
 
 /** Database rows → the API's User, Company and Team records. */
 
@@ -20,9 +21,7 @@ export function companyRecord(row: Row<'companies'> & { role: CompanyRole }): Co
     name: row.name,
     creator: row.creator_id,
     role: row.role,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    __v: row.version,
+    ...stamps(row),
   };
 }
 
@@ -33,8 +32,6 @@ export function teamRecord(row: Row<'teams'>, members: Member[]): Team {
     company: row.company_id,
     creator: row.creator_id,
     members,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    __v: row.version,
+    ...stamps(row),
   };
 }

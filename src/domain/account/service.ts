@@ -1,6 +1,5 @@
 import type { Company, Team, User } from '../../schemas/records.ts';
 import type { Executor } from '../../storage/database.ts';
-import { lockInTransaction } from '../../storage/dialect.ts';
 import * as apiKeys from '../../storage/repositories/api-keys.ts';
 import {
   findCompaniesOfUser,
@@ -109,7 +108,7 @@ export async function createApiKey(ctx: ServiceContext, caller: Caller, input: {
   const name = keyName(input.name);
   return ctx.db.transaction().execute(async (trx) => {
     // one create per user at a time, so that parallel creates cannot all pass the count
-    await lockInTransaction(trx, ctx.engine, `api-keys:${caller.userId}`);
+    await apiKeys.lockKeysOfUser(trx, caller.userId);
     if ((await apiKeys.countLiveKeysOfUser(trx, caller.userId)) >= MAX_LIVE_KEYS_PER_USER) {
       throw new ConflictError(`A user may hold at most ${MAX_LIVE_KEYS_PER_USER} API keys; revoke one first`);
     }

@@ -71,9 +71,6 @@ export async function updateLabel(
   input: { name?: string | undefined; color?: string | undefined },
   scope: Scope,
 ): Promise<Label> {
-  if (input.name === undefined && input.color === undefined) {
-    throw new ValidationError('Give at least one of name and color', [{ field: 'body', message: 'name or color is required' }]);
-  }
   const label = await requireLabel(ctx, caller, labelId, scope);
   if (input.color !== undefined) await requireColor(ctx.db, input.color);
   const change: { name?: string; color_id?: string } = {};

@@ -4,7 +4,7 @@ import type { Executor } from '../../storage/database.ts';
 import * as lists from '../../storage/repositories/lists.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
-import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import { NotFoundError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { placeAmong, type PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
@@ -71,9 +71,6 @@ export async function updateList(
   input: { name?: string | undefined; position?: PositionRequest | undefined },
   scope: Scope,
 ): Promise<List> {
-  if (input.name === undefined && input.position === undefined) {
-    throw new ValidationError('Give at least one of name and position', [{ field: 'body', message: 'name or position is required' }]);
-  }
   const list = requireReach(caller, await lists.findListById(ctx.db, listId), 'List', scope);
   const updated = await inTransaction(ctx, async (trx) => {
     await lockBoard(trx, list.board_id);

@@ -2,6 +2,7 @@ import type { Board, LabelColor, List } from '../../schemas/records.ts';
 import type { BoardRow } from '../../storage/repositories/boards.ts';
 import type { LabelColorRow } from '../../storage/repositories/labels.ts';
 import type { ListRow } from '../../storage/repositories/lists.ts';
+import { inTeam, stamps } from '../shared/records.ts';
 
 /** Row → API record mappings for boards, lists and label colours (labels: `toLabel` in cards/records). */
 
@@ -10,11 +11,8 @@ export function toBoard(row: BoardRow): Board {
     _id: row.id,
     name: row.name,
     creator: row.creator_id,
-    company: row.company_id,
-    team: row.team_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    __v: row.version,
+    ...inTeam(row),
+    ...stamps(row),
   };
 }
 
@@ -24,12 +22,9 @@ export function toList(row: ListRow): List {
     name: row.name,
     position: row.position,
     creator: row.creator_id,
-    company: row.company_id,
-    team: row.team_id,
+    ...inTeam(row),
     board: row.board_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    __v: row.version,
+    ...stamps(row),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Card } from '../../schemas/records.ts';
-import { isForeignKeyViolation } from '../../storage/dialect.ts';
+import { ForeignKeyViolation } from '../../storage/errors.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
@@ -33,7 +33,7 @@ export function toggleLabels(
     await cards.removeCardLabels(trx, cardId, labelIds.filter((id) => present.has(id)));
     await cards.addCardLabels(trx, cardId, labelIds.filter((id) => !present.has(id)), at).catch((error: unknown) => {
       // a label deleted since the check above: run again, and the check names it
-      throw isForeignKeyViolation(error) ? new ChangedMeanwhile('A label') : error;
+      throw error instanceof ForeignKeyViolation ? new ChangedMeanwhile('A label') : error;
     });
   });
 }

@@ -1,10 +1,10 @@
 /**
  * The lock rule of the card and checklist services.
  *
- * On PostgreSQL a transaction keeps every row it wrote locked until it ends, so two transactions
- * that lock the same rows in opposite orders wait on each other in a circle: a deadlock, which
- * PostgreSQL breaks by aborting one of them (SQLSTATE 40P01). SQLite runs one write transaction at
- * a time and cannot deadlock. Every transaction that changes cards therefore locks in one order:
+ * A transaction keeps every row it wrote locked until it ends (where the database runs write
+ * transactions side by side), so two transactions that lock the same rows in opposite orders wait on
+ * each other in a circle: a deadlock, which the database breaks by aborting one of them. Every
+ * transaction that changes cards therefore locks in one order:
  *
  *   1. the list it places cards in (`lockList`: Create Card, Reorder Card, the copies and moves),
  *      one list per transaction (lists that cards leave are not locked: see `renumberCards`);
@@ -17,7 +17,7 @@
  * holding a lock thus waits only for locks further down the order, so no circle can form. Where a
  * request learns what to lock only from rows it read before locking, it checks them again under the
  * locks and starts over when they changed (`ChangedMeanwhile`, run again by `inTransaction`, which
- * also runs again a transaction PostgreSQL aborted as a deadlock's victim).
+ * also runs again a transaction the database aborted as a deadlock's victim).
  */
 import type { Executor } from '../../storage/database.ts';
 import { cardPositionsInListByState, type CardTableRow, findCard, lockCards, recordCardChange, renumberCards } from '../../storage/repositories/cards.ts';

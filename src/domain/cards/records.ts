@@ -1,6 +1,7 @@
 import type { Attachment, Card, Cheer, Label, Member } from '../../schemas/records.ts';
 import type { Row } from '../../storage/database.ts';
 import type { CardRow } from '../../storage/repositories/card-records.ts';
+import { inTeam, stamps } from '../shared/records.ts';
 
 /** Row → API record mappings for the card and the parts it embeds. */
 
@@ -25,11 +26,8 @@ export function toCheer(row: CheerRow): Cheer {
     comment: row.comment_id ?? '',
     card: row.card_id,
     featureType: row.feature_type,
-    company: row.company_id,
-    team: row.team_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    __v: row.version,
+    ...inTeam(row),
+    ...stamps(row),
     notification: row.notification,
   };
 }
@@ -55,12 +53,9 @@ export function toLabel(row: LabelRow): Label {
     name: row.name,
     creator: row.creator_id,
     color: { _id: row.color_id, name: row.color_name, hex: row.color_hex },
-    company: row.company_id,
-    team: row.team_id,
+    ...inTeam(row),
     board: row.board_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    __v: row.version,
+    ...stamps(row),
   };
 }
 
@@ -86,15 +81,12 @@ export function toAttachment(row: AttachmentRow, seen: string[], cheers: Cheer[]
     size: Number(row.size_bytes),
     originalName: row.original_name,
     isDeleted: flag(row.is_deleted),
-    company: row.company_id,
-    team: row.team_id,
+    ...inTeam(row),
     card: row.card_id,
     checklistItem: row.checklist_item_id,
     seen,
     cheers,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    __v: row.version,
+    ...stamps(row),
   };
 }
 
@@ -139,13 +131,10 @@ export function toCard(row: CardRow): Card {
     archived: { status: flag(row.archived) },
     isPublic: flag(row.is_public),
     workload: { value: row.workload_value, measurement: row.workload_measurement },
-    company: row.company_id,
-    team: row.team_id,
+    ...inTeam(row),
     board: row.board_id,
     list: row.list_id,
     seen: row.seen,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    __v: row.version,
+    ...stamps(row),
   };
 }

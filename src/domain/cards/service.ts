@@ -15,14 +15,14 @@ import { toCard } from './records.ts';
 
 /** The card's full API record. */
 export async function loadCard(ctx: ServiceContext, cardId: string, db: Executor = ctx.db): Promise<Card> {
-  const [row] = await loadCardRows(db, ctx.engine, [cardId]);
+  const [row] = await loadCardRows(db, [cardId]);
   if (!row) throw new NotFoundError('Card');
   return toCard(row);
 }
 
 /** The cards' full API records, in the order of `cardIds` (missing cards are left out). */
 export async function loadCards(ctx: ServiceContext, cardIds: readonly string[], db: Executor = ctx.db): Promise<Card[]> {
-  return (await loadCardRows(db, ctx.engine, cardIds)).map(toCard);
+  return (await loadCardRows(db, cardIds)).map(toCard);
 }
 
 /** The card row when the caller reaches it (and it matches the request's scope), else 404. */

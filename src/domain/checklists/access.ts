@@ -48,14 +48,14 @@ export function lockItem(trx: Executor, caller: Caller, itemId: string, scope: S
 }
 
 export async function loadItem(ctx: ServiceContext, itemId: string, db: Executor = ctx.db): Promise<ChecklistItem> {
-  const [item] = toChecklistItems(await items.loadItemRows(db, ctx.engine, { itemIds: [itemId] }));
+  const [item] = toChecklistItems(await items.loadItemRows(db, { itemIds: [itemId] }));
   if (!item) throw new NotFoundError('Checklist item');
   return item;
 }
 
 /** Checklist records, with their items, in the order of `rows`. */
 export async function toChecklists(ctx: ServiceContext, rows: readonly checklists.ChecklistRow[], db: Executor = ctx.db): Promise<Checklist[]> {
-  const loaded = toChecklistItems(await items.loadItemRows(db, ctx.engine, { checklistIds: rows.map((r) => r.id) }));
+  const loaded = toChecklistItems(await items.loadItemRows(db, { checklistIds: rows.map((r) => r.id) }));
   return rows.map((row) => toChecklist(row, loaded));
 }
 

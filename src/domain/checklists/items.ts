@@ -39,7 +39,7 @@ import { MAX_ITEMS_PER_CHECKLIST } from './limits.ts';
 export async function getItems(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, page: PageRequest): Promise<Page<ChecklistItem>> {
   await reachableChecklist(ctx.db, caller, checklistId, scope);
   const { after, limit } = pageStart(page);
-  const loaded = await items.loadItemRows(ctx.db, ctx.engine, { checklistId, after, limit: limit + 1 });
+  const loaded = await items.loadItemRows(ctx.db, { checklistId, after, limit: limit + 1 });
   const { items: shown, nextCursor } = toPage(loaded.items, limit, positionKeyOf);
   return { items: toChecklistItems({ ...loaded, items: shown }), nextCursor };
 }

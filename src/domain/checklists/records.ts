@@ -2,6 +2,7 @@ import type { Checklist, ChecklistItem } from '../../schemas/checklists.ts';
 import type { ChecklistItemRow, ItemRows } from '../../storage/repositories/checklist-items.ts';
 import type { ChecklistRow } from '../../storage/repositories/checklists.ts';
 import { type AttachmentRow, type CheerRow, toAttachment, toCheer, toMember } from '../cards/records.ts';
+import { inTeam, stamps } from '../shared/records.ts';
 
 /** Row → API record mappings for checklists and their items. */
 
@@ -18,17 +19,14 @@ function toChecklistItem(row: ChecklistItemRow & { members: { id: string; full_n
     name: row.name,
     checklist: row.checklist_id,
     card: row.card_id,
-    company: row.company_id,
-    team: row.team_id,
+    ...inTeam(row),
     position: row.position,
     date: row.date,
     complete: { status: Number(row.complete_status) === 1, setAt: row.complete_set_at ?? row.created_at },
     members: row.members.map(toMember),
     attachments,
     creator: row.creator_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    __v: row.version,
+    ...stamps(row),
   };
 }
 
@@ -44,14 +42,11 @@ export function toChecklist(row: ChecklistRow, items: readonly ChecklistItem[]):
     _id: row.id,
     name: row.name,
     card: row.card_id,
-    company: row.company_id,
-    team: row.team_id,
+    ...inTeam(row),
     position: row.position,
     creator: row.creator_id,
     items: own,
     completedCount: own.filter((item) => item.complete.status).length,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    __v: row.version,
+    ...stamps(row),
   };
 }

@@ -3,6 +3,7 @@ import type { Cheer } from '../../schemas/records.ts';
 import type { CommentRow, DiscussionRow } from '../../storage/repositories/comments.ts';
 import type { CheerWithCreatorRow } from '../../storage/repositories/cheers.ts';
 import { toCheer, toMember } from '../cards/records.ts';
+import { inTeam, stamps } from '../shared/records.ts';
 
 /** Row → API record mappings for comments and their replies (discussions). */
 
@@ -16,12 +17,9 @@ export function toDiscussion(row: DiscussionRow, cheers: Cheer[]): Discussion {
     creator: creatorOf(row),
     comment: row.comment_id,
     card: row.card_id,
-    company: row.company_id,
-    team: row.team_id,
+    ...inTeam(row),
     cheers,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    __v: row.version,
+    ...stamps(row),
   };
 }
 
@@ -31,13 +29,10 @@ export function toComment(row: CommentRow, discussions: Discussion[], cheers: Ch
     content: row.content,
     creator: creatorOf(row),
     card: row.card_id,
-    company: row.company_id,
-    team: row.team_id,
+    ...inTeam(row),
     discussions,
     cheers,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    __v: row.version,
+    ...stamps(row),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { CompanyMember } from '../../schemas/companies.ts';
 import type { Company } from '../../schemas/records.ts';
 import type { CompanyRole, Executor } from '../../storage/database.ts';
-import { isUniqueViolation } from '../../storage/dialect.ts';
+import { UniqueViolation } from '../../storage/errors.ts';
 import * as companies from '../../storage/repositories/companies.ts';
 import { findCompaniesOfUser, findUserByEmail, insertUser, type UserRow } from '../../storage/repositories/users.ts';
 import { companyRecord } from '../account/records.ts';
@@ -44,7 +44,7 @@ export async function insertCompanyOwnedBy(db: Executor, name: string, ownerId: 
 export async function retryOnceOnUniqueViolation<T>(ctx: ServiceContext, work: (trx: Executor) => Promise<T>): Promise<T> {
   const run = () => ctx.db.transaction().execute(work);
   return run().catch((error: unknown) => {
-    if (isUniqueViolation(error)) return run();
+    if (error instanceof UniqueViolation) return run();
     throw error;
   });
 }

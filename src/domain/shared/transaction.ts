@@ -1,5 +1,5 @@
 import type { Executor } from '../../storage/database.ts';
-import { isDeadlock } from '../../storage/dialect.ts';
+import { Deadlock } from '../../storage/errors.ts';
 import type { ServiceContext } from '../context.ts';
 import { ConflictError } from './errors.ts';
 
@@ -21,7 +21,7 @@ const ATTEMPTS = 3;
  * Runs `work` in one transaction. The lock rule (src/domain/cards/locks.ts) keeps transactions from
  * waiting on each other in a circle; where a request learns what to lock only from what it reads, a
  * race can still make it wrong, so the work runs again (at most ATTEMPTS times in all) when it
- * throws `ChangedMeanwhile` or when PostgreSQL broke a deadlock by aborting it. The transaction
+ * throws `ChangedMeanwhile` or when the database broke a deadlock by aborting it. The transaction
  * rolled back first, so a second run starts from nothing; the work must not have effects outside
  * the database that a second run would repeat.
  */
@@ -30,7 +30,7 @@ export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Executor
     try {
       return await ctx.db.transaction().execute(work);
     } catch (error) {
-      const again = error instanceof ChangedMeanwhile || isDeadlock(error);
+      const again = error instanceof ChangedMeanwhile || error instanceof Deadlock;
       if (!again) throw error;
       if (attempt >= ATTEMPTS) {
         throw error instanceof ChangedMeanwhile ? error : new ConflictError('Concurrent requests changed the same records; try again');

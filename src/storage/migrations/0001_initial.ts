@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
  * The whole domain of the contract in one schema. Types are chosen to mean the same on SQLite and
  * PostgreSQL (see database.ts): text ids and timestamps, integer flags, double precision positions.
  */
-// biome-ignore lint: migrations work on an untyped database
+// Kysely<any>: migrations work on an untyped database (the schema they make is what types it).
 export async function up(db: Kysely<any>): Promise<void> {
   const id = (name = 'id') => [name, 'char(24)'] as const;
 
@@ -319,7 +319,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('rate_limit_hits_admitted').on('rate_limit_hits').column('admitted_at').execute();
 }
 
-// biome-ignore lint: migrations work on an untyped database
+// Kysely<any>: migrations work on an untyped database (the schema they make is what types it).
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
     'rate_limit_hits', 'cheers', 'attachment_seen', 'attachments', 'discussions', 'comments',

@@ -1,4 +1,5 @@
 import type { Executor, NewRow, Row } from '../database.ts';
+import { dialectOf } from '../dialect.ts';
 
 export type ApiKeyRow = Row<'api_keys'>;
 
@@ -29,6 +30,11 @@ export async function listKeysOfUser(db: Executor, userId: string): Promise<ApiK
 
 export async function touchKey(db: Executor, keyId: string, at: string): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+}
+
+/** Serializes the transactions that change one user's keys, until each ends (see `lockInTransaction`). */
+export async function lockKeysOfUser(trx: Executor, userId: string): Promise<void> {
+  await dialectOf(trx).lockInTransaction(trx, `api-keys:${userId}`);
 }
 
 export async function countLiveKeysOfUser(db: Executor, userId: string): Promise<number> {

@@ -1,6 +1,5 @@
-import type { CompiledQuery } from 'kysely';
 import type { Executor } from '../database.ts';
-import { type Engine, fromJson, jsonArrayFrom } from '../dialect.ts';
+import { type Dialect, dialectOf } from '../dialect.ts';
 import { LABEL_COLUMNS } from './labels.ts';
 
 // SQLite's json_object needs the columns named one by one (no selectAll in a JSON subquery).
@@ -19,40 +18,34 @@ export const CHEER_COLUMNS = [
 /**
  * Loads cards with everything their API record shows (members, labels, attachments, cheers, seen,
  * checklist and comment ids, checklist counts) in one query, whatever the number of cards.
- * The parts come back as JSON arrays; `fromJson` reads them the same on both engines.
+ * The parts come back as JSON arrays, read by the dialect's `fromJson`.
  */
-export async function loadCardRows(db: Executor, engine: Engine, cardIds: readonly string[]) {
+export async function loadCardRows(db: Executor, cardIds: readonly string[]) {
   if (cardIds.length === 0) return [];
-  const rows = cardIds.length === 1 ? await loadOne(db, engine, cardIds[0] as string) : await cardQuery(db, engine, cardIds).execute();
-  return toCardRows(rows, cardIds);
+  const dialect = dialectOf(db);
+  const rows = cardIds.length === 1 ? await loadOne(db, dialect, cardIds[0] as string) : await cardQuery(db, dialect, cardIds).execute();
+  return toCardRows(dialect, rows, cardIds);
 }
 
 type CardQueryRow = Awaited<ReturnType<ReturnType<typeof cardQuery>['execute']>>[number];
 
 /**
- * The one-card query is built and compiled once per engine and reused with the card id swapped in:
- * building this query costs more than running it (measured with --cpu-prof).
+ * The one-card query is compiled once per dialect and reused with the card id swapped in.
  */
 const ONE_CARD = '\u0000card-id';
-const oneCardQueries = new Map<Engine, CompiledQuery<CardQueryRow>>();
 
-async function loadOne(db: Executor, engine: Engine, cardId: string): Promise<CardQueryRow[]> {
-  let compiled = oneCardQueries.get(engine);
-  if (!compiled) {
-    compiled = cardQuery(db, engine, [ONE_CARD]).compile();
-    oneCardQueries.set(engine, compiled);
-  }
+async function loadOne(db: Executor, dialect: Dialect, cardId: string): Promise<CardQueryRow[]> {
+  const compiled = dialect.compiledOnce('one card', () => cardQuery(db, dialect, [ONE_CARD]).compile());
   const parameters = compiled.parameters.map((p) => (p === ONE_CARD ? cardId : p));
   return (await db.executeQuery<CardQueryRow>({ ...compiled, parameters })).rows;
 }
 
-function cardQuery(db: Executor, engine: Engine, cardIds: readonly string[]) {
+function cardQuery(db: Executor, dialect: Dialect, cardIds: readonly string[]) {
   return db
     .selectFrom('cards as c')
     .selectAll('c')
     .select((eb) => [
-      jsonArrayFrom(
-        engine,
+      dialect.jsonArrayFrom(
         eb
           .selectFrom('card_members as m')
           .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -61,8 +54,7 @@ function cardQuery(db: Executor, engine: Engine, cardIds: readonly string[]) {
           .orderBy('m.created_at')
           .orderBy('u.id'),
       ).as('members_json'),
-      jsonArrayFrom(
-        engine,
+      dialect.jsonArrayFrom(
         eb
           .selectFrom('card_labels as cl')
           .innerJoin('labels as l', 'l.id', 'cl.label_id')
@@ -72,8 +64,7 @@ function cardQuery(db: Executor, engine: Engine, cardIds: readonly string[]) {
           .orderBy('cl.created_at')
           .orderBy('l.id'),
       ).as('labels_json'),
-      jsonArrayFrom(
-        engine,
+      dialect.jsonArrayFrom(
         eb
           .selectFrom('attachments as a')
           .innerJoin('users as u', 'u.id', 'a.creator_id')
@@ -84,8 +75,7 @@ function cardQuery(db: Executor, engine: Engine, cardIds: readonly string[]) {
           .orderBy('a.created_at')
           .orderBy('a.id'),
       ).as('attachments_json'),
-      jsonArrayFrom(
-        engine,
+      dialect.jsonArrayFrom(
         eb
           .selectFrom('cheers as ch')
           .innerJoin('users as u', 'u.id', 'ch.creator_id')
@@ -95,12 +85,10 @@ function cardQuery(db: Executor, engine: Engine, cardIds: readonly string[]) {
           .orderBy('ch.created_at')
           .orderBy('ch.id'),
       ).as('cheers_json'),
-      jsonArrayFrom(
-        engine,
+      dialect.jsonArrayFrom(
         eb.selectFrom('card_seen as s').select('s.user_id').whereRef('s.card_id', '=', 'c.id').orderBy('s.seen_at').orderBy('s.user_id'),
       ).as('seen_json'),
-      jsonArrayFrom(
-        engine,
+      dialect.jsonArrayFrom(
         eb
           .selectFrom('attachment_seen as s')
           .innerJoin('attachments as a', 'a.id', 's.attachment_id')
@@ -110,12 +98,10 @@ function cardQuery(db: Executor, engine: Engine, cardIds: readonly string[]) {
           .orderBy('s.seen_at')
           .orderBy('s.user_id'),
       ).as('attachment_seen_json'),
-      jsonArrayFrom(
-        engine,
+      dialect.jsonArrayFrom(
         eb.selectFrom('checklists as k').select('k.id').whereRef('k.card_id', '=', 'c.id').orderBy('k.position').orderBy('k.id'),
       ).as('checklists_json'),
-      jsonArrayFrom(
-        engine,
+      dialect.jsonArrayFrom(
         eb.selectFrom('comments as m').select('m.id').whereRef('m.card_id', '=', 'c.id').orderBy('m.created_at').orderBy('m.id'),
       ).as('comments_json'),
       eb
@@ -133,7 +119,7 @@ function cardQuery(db: Executor, engine: Engine, cardIds: readonly string[]) {
     .where('c.id', 'in', cardIds);
 }
 
-function toCardRows(rows: CardQueryRow[], cardIds: readonly string[]) {
+function toCardRows(dialect: Dialect, rows: CardQueryRow[], cardIds: readonly string[]) {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return cardIds.flatMap((id) => {
     const row = byId.get(id);
@@ -141,14 +127,14 @@ function toCardRows(rows: CardQueryRow[], cardIds: readonly string[]) {
     return [
       {
         ...row,
-        members: fromJson(row.members_json),
-        labels: fromJson(row.labels_json),
-        attachments: fromJson(row.attachments_json),
-        cheers: fromJson(row.cheers_json),
-        seen: fromJson(row.seen_json).map((s) => s.user_id),
-        attachmentSeen: fromJson(row.attachment_seen_json),
-        checklistIds: fromJson(row.checklists_json).map((k) => k.id),
-        commentIds: fromJson(row.comments_json).map((m) => m.id),
+        members: dialect.fromJson(row.members_json),
+        labels: dialect.fromJson(row.labels_json),
+        attachments: dialect.fromJson(row.attachments_json),
+        cheers: dialect.fromJson(row.cheers_json),
+        seen: dialect.fromJson(row.seen_json).map((s) => s.user_id),
+        attachmentSeen: dialect.fromJson(row.attachment_seen_json),
+        checklistIds: dialect.fromJson(row.checklists_json).map((k) => k.id),
+        commentIds: dialect.fromJson(row.comments_json).map((m) => m.id),
         itemsTotal: Number(row.items_total ?? 0),
         itemsCompleted: Number(row.items_completed ?? 0),
       },

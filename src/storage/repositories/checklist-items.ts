@@ -1,5 +1,5 @@
 import type { Executor, NewRow, Row, RowUpdate } from '../database.ts';
-import { type Engine, fromJson, jsonArrayFrom } from '../dialect.ts';
+import { dialectOf } from '../dialect.ts';
 import { ATTACHMENT_COLUMNS, CHEER_COLUMNS } from './card-records.ts';
 import type { PositionKey } from './checklists.ts';
 
@@ -98,16 +98,16 @@ export type ItemSelection =
 
 /**
  * Loads items with everything their API record shows: members and live attachments (as JSON,
- * read the same on both engines by `fromJson`), in display order (checklist, position, id); then the
+ * read by the dialect's `fromJson`), in display order (checklist, position, id); then the
  * seen lists and cheers of those attachments in one more query each.
  */
-export async function loadItemRows(db: Executor, engine: Engine, selection: ItemSelection) {
+export async function loadItemRows(db: Executor, selection: ItemSelection) {
+  const dialect = dialectOf(db);
   let query = db
     .selectFrom('checklist_items as i')
     .selectAll('i')
     .select((eb) => [
-      jsonArrayFrom(
-        engine,
+      dialect.jsonArrayFrom(
         eb
           .selectFrom('checklist_item_members as m')
           .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -116,8 +116,7 @@ export async function loadItemRows(db: Executor, engine: Engine, selection: Item
           .orderBy('m.created_at')
           .orderBy('u.id'),
       ).as('members_json'),
-      jsonArrayFrom(
-        engine,
+      dialect.jsonArrayFrom(
         eb
           .selectFrom('attachments as a')
           .innerJoin('users as u', 'u.id', 'a.creator_id')
@@ -147,8 +146,8 @@ export async function loadItemRows(db: Executor, engine: Engine, selection: Item
   const rows = await query.orderBy('i.checklist_id').orderBy('i.position').orderBy('i.id').execute();
   const items = rows.map((row) => ({
     ...row,
-    members: fromJson(row.members_json),
-    attachments: fromJson(row.attachments_json),
+    members: dialect.fromJson(row.members_json),
+    attachments: dialect.fromJson(row.attachments_json),
   }));
   const attachmentIds = items.flatMap((item) => item.attachments.map((a) => a.id));
   return { items, ...(await attachmentExtras(db, attachmentIds)) };
