@@ -16,16 +16,17 @@ import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller } from '../shared/caller.ts';
 import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import { requireAccessToEach } from '../access/access.ts';
 import {
   type BulkCardsResult,
   bottomPositions,
-  checkMultiTeamCards,
   type DroppedParts,
   groupByItem,
   lostAnything,
   type MultiTeamCards,
+  multiTeamRef,
   multiTeamTargetList,
-} from './copy.ts';
+} from './bulk-targets.ts';
 import { lockList, recordCardChanges } from './locks.ts';
 import { loadCards } from './service.ts';
 
@@ -35,11 +36,11 @@ export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, in
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const list = await multiTeamTargetList(trx, caller, input.target);
-    // The lock rule (locks.ts): the target list, then every card in id order; the cards are checked
+    // The lock rule (access/access.ts): the target list, then every card in id order; the cards are checked
     // under their locks. A request that then fails rolls the recorded changes back with the rest.
     await lockList(trx, list.id);
     await recordCardChanges(trx, cardIds, at, 'skip');
-    const cards = await checkMultiTeamCards(trx, caller, input.cards);
+    const cards = await requireAccessToEach(trx, caller, { items: input.cards, field: 'body.cards', refOf: multiTeamRef });
 
     // below the list's cards that stay; a moved card already in the list goes below them too
     const positions = bottomPositions(await lastCardPosition(trx, list.id, cardIds), cards.length);
