@@ -88,7 +88,7 @@ export async function updateLabel(
 export async function deleteLabel(ctx: ServiceContext, caller: Caller, labelId: string, scope: Scope): Promise<Label> {
   const label = await requireAccess(ctx.db, caller, { kind: 'label', id: labelId, scope });
   await inTransaction(ctx, async (trx) => {
-    // The lock rule (cards/locks.ts): the cards that carry the label first, in id order, then their
+    // The lock rule (access/access.ts): the cards that carry the label first, in id order, then their
     // links to it. A card that took the label meanwhile is locked (and changed) after the others:
     // out of order, but rare, and inTransaction runs the request again if that ever deadlocks.
     const at = nowIso();

@@ -180,7 +180,7 @@ export async function copyCard(
     return inTransaction(ctx, async (trx) => {
       files.startOver();
       const at = nowIso();
-      // The lock rule (locks.ts): the target list, then the source card (with any card the placement
+      // The lock rule (access/access.ts): the target list, then the source card (with any card the placement
       // renumbers); the source and the list are read again under the locks.
       await lockList(trx, before.list.id);
       const position = await placeCard(trx, before.list.id, input.position, at, { alsoLocking: [cardId] });
@@ -215,7 +215,7 @@ async function copyToBottom(
     await files.prepare(await copies.liveAttachmentsOfCards(ctx.db, before.sources.map((s) => s.id)));
     return inTransaction(ctx, async (trx) => {
       files.startOver();
-      // The lock rule (locks.ts): the target list, then the source cards; both read again under the locks.
+      // The lock rule (access/access.ts): the target list, then the source cards; both read again under the locks.
       await lockList(trx, before.list.id);
       await lockCards(trx, cardIds);
       const { list, sources } = await resolve(trx);

@@ -42,7 +42,7 @@ const NO_OTHER_RECORD = async () => true;
  * The cheerable thing when the caller reaches it, its card's change recorded and its lock taken
  * first (`requireAccess` with `lock`: the card, as it is under the lock, decides reach), else 404.
  */
-async function lockCheered(trx: Transaction, caller: Caller, type: CheeredType, id: string, scope: Scope, at: string): Promise<Cheered> {
+async function resolveCheered(trx: Transaction, caller: Caller, type: CheeredType, id: string, scope: Scope, at: string): Promise<Cheered> {
   switch (type) {
     case 'card': {
       const card = await requireAccess(trx, caller, { kind: 'card', id, scope, lock: true, at });
@@ -122,7 +122,7 @@ export async function createCheer(
   const id = newId();
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const cheered = await lockCheered(trx, caller, type, cheeredId, scope, now);
+    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope, now);
     // gone (deleted) while this request waited for the card's lock
     if (!(await cheered.recordChange(trx, now))) throw new NotFoundError(NAMES[type]);
     // under the card's lock, so two parallel identical cheers cannot both pass this check
@@ -166,7 +166,7 @@ export async function deleteCheer(
 ): Promise<Cheer> {
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const cheered = await lockCheered(trx, caller, type, cheeredId, scope, now);
+    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope, now);
     const cheer = await cheers.findCheer(trx, cheerId);
     if (!cheer || cheer.primary_type !== cheered.primary.type || cheer.primary_id !== cheered.primary.id) throw new NotFoundError('Cheer');
     if (cheer.creator_id !== caller.userId) throw new ForbiddenError('Only the member who gave a cheer may delete it');

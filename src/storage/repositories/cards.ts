@@ -33,7 +33,7 @@ export async function recordCardChange(db: Transaction, id: string, at: string):
 /**
  * Serialises placements in one list: a no-op update takes the list's row lock on PostgreSQL until the
  * transaction ends (SQLite runs one write transaction at a time already), so two requests never give
- * two cards the same position. Taken before any card's lock (src/domain/cards/locks.ts).
+ * two cards the same position. Taken before any card's lock (src/domain/access/access.ts).
  */
 export async function lockList(db: Transaction, listId: string): Promise<void> {
   await db
