@@ -54,19 +54,22 @@ for (const engine of ENGINES) {
         await held;
         let settled = false;
         const answer = view(cardId).finally(() => (settled = true));
-        // the first view's backend, once it waits for the holder (bounded: the view may not end first)
-        let waiterPid: number | undefined;
-        while (!settled && waiterPid === undefined) {
-          const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(t.services.db);
-          waiterPid = rows[0]?.pid;
+        try {
+          // the first view's backend, once it waits for the holder (bounded: the view may not end first)
+          let waiterPid: number | undefined;
+          while (!settled && waiterPid === undefined) {
+            const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(t.services.db);
+            waiterPid = rows[0]?.pid;
+          }
+          assert.ok(waiterPid !== undefined, 'the first view waited for the card');
+          // waiting for the card, it has not touched card_seen yet (an insert there would hold a lock on the table)
+          const { rows } = await sql<{ n: number }>`
+            select count(*)::int as n from pg_locks where pid = ${waiterPid} and relation::regclass::text like '%card_seen%'`.execute(t.services.db);
+          assert.equal(rows[0]!.n, 0, 'no lock on card_seen while waiting for the card');
+        } finally {
+          release();
+          await holder;
         }
-        assert.ok(waiterPid !== undefined, 'the first view waited for the card');
-        // waiting for the card, it has not touched card_seen yet (an insert there would hold a lock on the table)
-        const { rows } = await sql<{ n: number }>`
-          select count(*)::int as n from pg_locks where pid = ${waiterPid} and relation::regclass::text like '%card_seen%'`.execute(t.services.db);
-        assert.equal(rows[0]!.n, 0, 'no lock on card_seen while waiting for the card');
-        release();
-        await holder;
         const res = await answer;
         assert.equal(res.statusCode, 200, res.body);
         assert.deepEqual(res.json().card.seen, [t.tenant.userId]);
