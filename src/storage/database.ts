@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable, Transaction as KyselyTransaction, Updateable } from 'kysely';
 
 /**
  * The Kysely view of the schema, shared by SQLite and PostgreSQL.
@@ -316,6 +316,12 @@ export interface Database {
 
 /** What every repository function takes first: the database or a transaction. */
 export type Executor = Kysely<Database>;
+
+/**
+ * What functions that take row locks accept: a transaction only (the database itself does not
+ * compile there), since a lock held outside one would end with its statement.
+ */
+export type Transaction = KyselyTransaction<Database>;
 
 export type Row<T extends keyof Database> = Selectable<Database[T]>;
 export type NewRow<T extends keyof Database> = Insertable<Database[T]>;

@@ -1,5 +1,5 @@
 /**
- * The lock rule of src/domain/cards/locks.ts, under load: requests that lock the same lists and cards
+ * The lock rule of src/domain/access/access.ts, under load: requests that lock the same lists and cards
  * in parallel all finish (PostgreSQL would otherwise abort one of a circle of waiting transactions
  * as a deadlock, a 500), and leave the lists in a consistent order. SQLite runs one write
  * transaction at a time, so there the races only check the outcome.

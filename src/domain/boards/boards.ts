@@ -4,17 +4,12 @@ import * as boards from '../../storage/repositories/boards.ts';
 import { findListsOfBoard } from '../../storage/repositories/lists.ts';
 import { loadCards } from '../cards/service.ts';
 import type { ServiceContext } from '../context.ts';
-import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { requireAccess } from '../access/access.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { collectionReach, reachableTeam } from './reach.ts';
 import { toBoard, toList } from './records.ts';
 
 const CARD_CHUNK = 500;
-
-/** The board when the caller reaches it and it matches the request's scope; else 404. */
-export async function requireBoard(ctx: ServiceContext, caller: Caller, boardId: string, scope: Scope = {}) {
-  return requireReach(caller, await boards.findBoardById(ctx.db, boardId), 'Board', scope);
-}
 
 /** Creates a board in a team the caller reaches (team member, or company owner/admin). */
 export async function createBoard(
@@ -22,7 +17,7 @@ export async function createBoard(
   caller: Caller,
   input: { teamId: string; companyId?: string | undefined; name: string },
 ): Promise<Board> {
-  const team = await reachableTeam(ctx.db, caller, input.teamId, { companyId: input.companyId });
+  const team = await requireAccess(ctx.db, caller, { kind: 'team', id: input.teamId, scope: { companyId: input.companyId } });
   const now = nowIso();
   const row = {
     id: newId(),
@@ -40,7 +35,7 @@ export async function createBoard(
 
 /** Boards the caller reaches, narrowed by the scope, oldest first. */
 export async function listBoards(ctx: ServiceContext, caller: Caller, scope: Scope): Promise<Board[]> {
-  const reach = await collectionReach(ctx, caller, scope);
+  const reach = await requireAccess(ctx.db, caller, { kind: 'collection', scope });
   return (await boards.listReachableBoards(ctx.db, reach)).map(toBoard);
 }
 
@@ -51,7 +46,7 @@ export async function getBoardWithLists(
   boardId: string,
   scope: Scope,
 ): Promise<BoardWithLists> {
-  const board = await requireBoard(ctx, caller, boardId, scope);
+  const board = await requireAccess(ctx.db, caller, { kind: 'board', id: boardId, scope });
   const lists = await findListsOfBoard(ctx.db, board.id);
   return { ...toBoard(board), lists: lists.map(toList) };
 }
@@ -63,7 +58,7 @@ export async function getBoardWithListsAndCards(
   boardId: string,
   scope: Scope,
 ): Promise<BoardWithListsAndCards> {
-  const board = await requireBoard(ctx, caller, boardId, scope);
+  const board = await requireAccess(ctx.db, caller, { kind: 'board', id: boardId, scope });
   const [lists, cardRefs] = await Promise.all([
     findListsOfBoard(ctx.db, board.id),
     boards.findUnarchivedCardIdsOfBoard(ctx.db, board.id),

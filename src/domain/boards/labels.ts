@@ -3,12 +3,12 @@ import * as labels from '../../storage/repositories/labels.ts';
 import { recordCardChanges } from '../cards/locks.ts';
 import { toLabel } from '../cards/records.ts';
 import type { ServiceContext } from '../context.ts';
-import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { requireAccess } from '../access/access.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import type { Executor } from '../../storage/database.ts';
-import { requireBoard } from './boards.ts';
 import { toLabelColor } from './records.ts';
 
 /** The fixed palette labels take their colour from. */
@@ -17,7 +17,7 @@ export async function listLabelColors(ctx: ServiceContext): Promise<LabelColor[]
 }
 
 export async function listBoardLabels(ctx: ServiceContext, caller: Caller, boardId: string, scope: Scope): Promise<Label[]> {
-  const board = await requireBoard(ctx, caller, boardId, scope);
+  const board = await requireAccess(ctx.db, caller, { kind: 'board', id: boardId, scope });
   return (await labels.findLabelsOfBoard(ctx.db, board.id)).map(toLabel);
 }
 
@@ -39,7 +39,7 @@ export async function createLabel(
   input: { name: string; color: string },
   scope: Scope,
 ): Promise<Label> {
-  const board = await requireBoard(ctx, caller, boardId, scope);
+  const board = await requireAccess(ctx.db, caller, { kind: 'board', id: boardId, scope });
   const color = await requireColor(ctx.db, input.color);
   const now = nowIso();
   const row = {
@@ -59,10 +59,6 @@ export async function createLabel(
   return toLabel({ ...row, color_name: color.name, color_hex: color.hex });
 }
 
-async function requireLabel(ctx: ServiceContext, caller: Caller, labelId: string, scope: Scope) {
-  return requireReach(caller, await labels.findLabelById(ctx.db, labelId), 'Label', scope);
-}
-
 /** Renames and/or recolours a label; its `__v` grows by one. */
 export async function updateLabel(
   ctx: ServiceContext,
@@ -71,7 +67,7 @@ export async function updateLabel(
   input: { name?: string | undefined; color?: string | undefined },
   scope: Scope,
 ): Promise<Label> {
-  const label = await requireLabel(ctx, caller, labelId, scope);
+  const label = await requireAccess(ctx.db, caller, { kind: 'label', id: labelId, scope });
   if (input.color !== undefined) await requireColor(ctx.db, input.color);
   const change: { name?: string; color_id?: string } = {};
   if (input.name !== undefined) change.name = input.name.trim();
@@ -87,9 +83,9 @@ export async function updateLabel(
  * cards changes (`__v` + 1). Answers the label as it was.
  */
 export async function deleteLabel(ctx: ServiceContext, caller: Caller, labelId: string, scope: Scope): Promise<Label> {
-  const label = await requireLabel(ctx, caller, labelId, scope);
+  const label = await requireAccess(ctx.db, caller, { kind: 'label', id: labelId, scope });
   await inTransaction(ctx, async (trx) => {
-    // The lock rule (cards/locks.ts): the cards that carry the label first, in id order, then their
+    // The lock rule (access/access.ts): the cards that carry the label first, in id order, then their
     // links to it. A card that took the label meanwhile is locked (and changed) after the others:
     // out of order, but rare, and inTransaction runs the request again if that ever deadlocks.
     const at = nowIso();

@@ -3,18 +3,17 @@ import { lockBoard } from '../../storage/repositories/boards.ts';
 import type { Executor } from '../../storage/database.ts';
 import * as lists from '../../storage/repositories/lists.ts';
 import type { ServiceContext } from '../context.ts';
-import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { requireAccess } from '../access/access.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { placeAmong, type PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { requireBoard } from './boards.ts';
-import { collectionReach } from './reach.ts';
 import { toList } from './records.ts';
 
 /** Lists of the boards the caller reaches, narrowed by the scope: by board, then position. */
 export async function listLists(ctx: ServiceContext, caller: Caller, scope: Scope): Promise<List[]> {
-  const reach = await collectionReach(ctx, caller, scope);
+  const reach = await requireAccess(ctx.db, caller, { kind: 'collection', scope });
   return (await lists.listReachableLists(ctx.db, reach)).map(toList);
 }
 
@@ -40,7 +39,7 @@ export async function createList(
   input: { board: string; name: string; position?: PositionRequest | undefined },
   scope: Scope,
 ): Promise<List> {
-  const board = await requireBoard(ctx, caller, input.board, scope);
+  const board = await requireAccess(ctx.db, caller, { kind: 'board', id: input.board, scope });
   const row = await inTransaction(ctx, async (trx) => {
     await lockBoard(trx, board.id);
     const now = nowIso();
@@ -71,7 +70,7 @@ export async function updateList(
   input: { name?: string | undefined; position?: PositionRequest | undefined },
   scope: Scope,
 ): Promise<List> {
-  const list = requireReach(caller, await lists.findListById(ctx.db, listId), 'List', scope);
+  const list = await requireAccess(ctx.db, caller, { kind: 'list', id: listId, scope });
   const updated = await inTransaction(ctx, async (trx) => {
     await lockBoard(trx, list.board_id);
     const now = nowIso();

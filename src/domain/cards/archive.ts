@@ -2,9 +2,9 @@ import type { Card } from '../../schemas/records.ts';
 import type { Executor } from '../../storage/database.ts';
 import { type CardTableRow, setCardColumns } from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
-import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { changeCard, changeEachCard } from './update.ts';
+import { changeCard, changeEachCard } from './change.ts';
 
 /**
  * Archived cards leave the board view (Get Board with Lists and Cards) and the default Get List Card,
@@ -33,8 +33,7 @@ export function archiveCards(
 ): Promise<Card[]> {
   const archived = input.status ?? true;
   let teamId = scope.teamId;
-  return changeEachCard(ctx, input.cardIds, 'body.cardIds', (cardId) => cardId, (card, _cardId, at) => {
-    const row = requireReach(caller, card, 'Card', scope);
+  return changeEachCard(ctx, caller, input.cardIds, 'body.cardIds', (cardId) => ({ cardId, scope }), (row, _cardId, at) => {
     teamId ??= row.team_id;
     if (row.team_id !== teamId) {
       throw new ValidationError('the card is in another team than the other cards; use PATCH /api/v1/cards/archived-multi-team');
@@ -50,8 +49,7 @@ export function archiveCardsMultiTeam(
   input: { cards: readonly { cardId: string; companyId: string; teamId: string }[]; status?: boolean | undefined },
 ): Promise<Card[]> {
   const archived = input.status ?? true;
-  return changeEachCard(ctx, input.cards, 'body.cards', (item) => item.cardId, (card, item, at) => {
-    const row = requireReach(caller, card, 'Card', item);
+  return changeEachCard(ctx, caller, input.cards, 'body.cards', (item) => ({ cardId: item.cardId, scope: item }), (row, _item, at) => {
     return (trx) => writeArchived(trx, row, archived, at);
   });
 }

@@ -8,38 +8,39 @@
  * copy of its bytes, so deleting one never touches the other. Comments, cheers and `seen` are never
  * copied. What the copy could not keep is named in the answer's `dropped`.
  */
-import type { Static } from 'typebox';
-import type { BulkCardsAnswer, DroppedParts as DroppedPartsSchema } from '../../schemas/card-copies.ts';
 import type { Card } from '../../schemas/records.ts';
 import type { Executor, Row } from '../../storage/database.ts';
-import type { AttachmentFiles } from '../../storage/files.ts';
 import * as copies from '../../storage/repositories/card-copies.ts';
 import { insertAttachment } from '../../storage/repositories/attachments.ts';
-import {
-  cardLabelIds,
-  findCard,
-  findCardsById,
-  insertCard,
-  lastCardPosition,
-  setCardColumns,
-} from '../../storage/repositories/cards.ts';
-import { findListById, type ListRow } from '../../storage/repositories/lists.ts';
+import { cardLabelIds, insertCard, lastCardPosition, setCardColumns } from '../../storage/repositories/cards.ts';
+import type { ListRow } from '../../storage/repositories/lists.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
+import { requireAccess, requireAccessToEach } from '../access/access.ts';
 import { attachmentRow } from '../attachments/service.ts';
 import { copyChecklistsOfCard, type ItemCopies } from '../checklists/copy.ts';
 import type { ServiceContext } from '../context.ts';
-import { checkEachItem, rejectRepeatedIds } from '../shared/bulk.ts';
-import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { rejectRepeatedIds } from '../shared/bulk.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
+import { ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { place, type PositionRequest } from '../shared/positions.ts';
+import type { PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import {
+  type BulkCardsResult,
+  bottomPositions,
+  type DroppedParts,
+  groupByItem,
+  lostAnything,
+  type MultiTeamCards,
+  multiTeamRef,
+  multiTeamTargetList,
+} from './bulk-targets.ts';
+import { type FileCopies, withFileCopies } from './file-copies.ts';
 import { lockCards, lockList, placeCard } from './locks.ts';
 import { attachmentUrl } from './records.ts';
 import { loadCard, loadCards } from './service.ts';
 
-export type DroppedParts = Static<typeof DroppedPartsSchema>;
-export type BulkCardsResult = Omit<Static<typeof BulkCardsAnswer>, 'message'>;
+export type { BulkCardsResult, DroppedParts, MultiTeamCard, MultiTeamCards } from './bulk-targets.ts';
 
 export interface CopyKeep {
   labels?: boolean | undefined;
@@ -55,136 +56,7 @@ export interface CopyCardInput {
   keep?: CopyKeep | undefined;
 }
 
-/** A bulk item of the multi-team forms: a card and the company and team it is in. */
-export interface MultiTeamCard {
-  cardId: string;
-  companyId: string;
-  teamId: string;
-}
-
-export interface MultiTeamCards {
-  cards: readonly MultiTeamCard[];
-  target: { companyId: string; teamId: string; list: string };
-}
-
 const KEEP_ALL: Required<CopyKeep> = { labels: true, members: true, checklists: true, attachments: true };
-
-type AttachmentRow = Row<'attachments'>;
-
-/**
- * Copies of attachment files made for one request, in the target company's folder. The bytes are
- * copied before the transaction where possible (so the database is not held during disk work);
- * `take` marks a copy as recorded. `finish` removes every copy the request did not record, and all of
- * them when the request failed, so no file is left without a record.
- */
-class FileCopies {
-  private readonly made = new Map<string, { key: string; size: number }>();
-  private readonly recorded = new Set<string>();
-
-  constructor(
-    private readonly files: AttachmentFiles,
-    private readonly companyId: string,
-  ) {}
-
-  /** Forgets which copies were recorded: a transaction that runs again records them anew. */
-  startOver(): void {
-    this.recorded.clear();
-  }
-
-  /** Copies the bytes of these attachments ahead of the transaction. */
-  async prepare(rows: readonly AttachmentRow[]): Promise<void> {
-    for (const row of rows) await this.copyOf(row);
-  }
-
-  /** The copy of this attachment's bytes (made now if `prepare` did not), to be recorded. */
-  async take(row: AttachmentRow): Promise<{ key: string | null; size: number }> {
-    const copy = await this.copyOf(row);
-    if (copy) this.recorded.add(row.id);
-    return copy ?? { key: null, size: Number(row.size_bytes) };
-  }
-
-  private async copyOf(row: AttachmentRow): Promise<{ key: string; size: number } | undefined> {
-    if (row.kind !== 'file' || !row.storage_key) return undefined;
-    let copy = this.made.get(row.id);
-    if (!copy) {
-      if (!(await this.files.exists(row.storage_key))) {
-        throw new ConflictError(`The file of attachment ${row.id} is missing from storage, so it cannot be copied`, [
-          { attachment: row.id, message: 'file missing from storage' },
-        ]);
-      }
-      copy = await this.files.save(this.companyId, this.files.open(row.storage_key));
-      this.made.set(row.id, copy);
-    }
-    return copy;
-  }
-
-  async finish(succeeded: boolean): Promise<void> {
-    for (const [id, copy] of this.made) {
-      if (!succeeded || !this.recorded.has(id)) await this.files.remove(copy.key);
-    }
-  }
-}
-
-/** Runs `work` with a set of file copies, removing the copies it did not record (all of them on failure). */
-async function withFileCopies<T>(ctx: ServiceContext, companyId: string, work: (files: FileCopies) => Promise<T>): Promise<T> {
-  const files = new FileCopies(ctx.files, companyId);
-  let succeeded = false;
-  try {
-    const result = await work(files);
-    succeeded = true;
-    return result;
-  } finally {
-    await files.finish(succeeded);
-  }
-}
-
-/** The resource when the caller reaches it, else a 404 that names the request field it came from. */
-export function reachOrNotFound<T extends { company_id: string; team_id: string }>(
-  caller: Caller,
-  row: T | undefined,
-  what: string,
-  scope: Scope,
-  field: string,
-): T {
-  try {
-    return requireReach(caller, row, what, scope);
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new NotFoundError(what, [{ field, message: `${what.toLowerCase()} not found` }]);
-    throw error;
-  }
-}
-
-/**
- * The target of a multi-team request: a list the caller reaches, in the company and team the
- * target names. Another team's list (or a team out of reach) rejects the request, naming `body.target`.
- */
-export async function multiTeamTargetList(db: Executor, caller: Caller, target: MultiTeamCards['target']): Promise<ListRow> {
-  const list = reachOrNotFound(caller, await findListById(db, target.list), 'List', {}, 'body.target.list');
-  if (list.company_id !== target.companyId || list.team_id !== target.teamId) {
-    // The caller reaches the list, so saying where it is leaks nothing.
-    const field = list.company_id !== target.companyId ? 'body.target.companyId' : 'body.target.teamId';
-    throw new ValidationError('The target list is not in the target company and team', [
-      { field, message: `list ${list.id} is in company ${list.company_id}, team ${list.team_id}` },
-    ]);
-  }
-  return list;
-}
-
-/** Checks every item of a multi-team request: the caller reaches the card, in the company and team the item names (its scope). */
-export async function checkMultiTeamCards(db: Executor, caller: Caller, cards: readonly MultiTeamCard[]): Promise<Row<'cards'>[]> {
-  const rows = await findCardsById(db, cards.map((item) => item.cardId));
-  return checkEachItem(cards, 'body.cards', async (item) => requireReach(caller, rows.get(item.cardId), 'Card', item));
-}
-
-/** Positions for `count` cards, in order, below the list's last card (at `last`; undefined: none). */
-export function bottomPositions(last: number | undefined, count: number): number[] {
-  let above = last === undefined ? [] : [last];
-  return Array.from({ length: count }, () => {
-    const { position } = place(above, 'bottom');
-    above = [position];
-    return position;
-  });
-}
 
 /** Ids that sort in the given order: records created in one instant keep their source's order (ties sort by id). */
 function orderedIds(count: number, at: string): string[] {
@@ -282,17 +154,6 @@ async function droppedItemMembers(trx: Executor, itemCopies: ReadonlyMap<string,
   return groupByItem(lost.map((m) => ({ item_id: itemCopies.get(m.item_id) as string, user_id: m.user_id })));
 }
 
-/** `[{item_id, user_id}]` → `[{checklistItem, members}]`, items in first-seen order. */
-export function groupByItem(rows: readonly { item_id: string; user_id: string }[]): DroppedParts['checklistItemMembers'] {
-  const byItem = new Map<string, string[]>();
-  for (const row of rows) byItem.set(row.item_id, [...(byItem.get(row.item_id) ?? []), row.user_id]);
-  return [...byItem].map(([checklistItem, members]) => ({ checklistItem, members }));
-}
-
-export function lostAnything(dropped: DroppedParts): boolean {
-  return dropped.labels.length > 0 || dropped.members.length > 0 || dropped.checklistItemMembers.length > 0;
-}
-
 /**
  * Copy Card: copies the card onto the list `input.list` (any list the caller reaches, on any board of
  * any of its teams) at `input.position` (default: the bottom), named `input.name` (default: the
@@ -307,8 +168,8 @@ export async function copyCard(
 ): Promise<{ card: Card; dropped: DroppedParts }> {
   const keep = { ...KEEP_ALL, ...definedFlags(input.keep) };
   const reach = async (db: Executor) => ({
-    source: requireReach(caller, await findCard(db, cardId), 'Card', scope),
-    list: reachOrNotFound(caller, await findListById(db, input.list), 'List', {}, 'body.list'),
+    source: await requireAccess(db, caller, { kind: 'card', id: cardId, scope }),
+    list: await requireAccess(db, caller, { kind: 'list', id: input.list, field: 'body.list' }),
   });
   const before = await reach(ctx.db);
   return withFileCopies(ctx, before.list.company_id, async (files) => {
@@ -319,7 +180,7 @@ export async function copyCard(
     return inTransaction(ctx, async (trx) => {
       files.startOver();
       const at = nowIso();
-      // The lock rule (locks.ts): the target list, then the source card (with any card the placement
+      // The lock rule (access/access.ts): the target list, then the source card (with any card the placement
       // renumbers); the source and the list are read again under the locks.
       await lockList(trx, before.list.id);
       const position = await placeCard(trx, before.list.id, input.position, at, { alsoLocking: [cardId] });
@@ -354,7 +215,7 @@ async function copyToBottom(
     await files.prepare(await copies.liveAttachmentsOfCards(ctx.db, before.sources.map((s) => s.id)));
     return inTransaction(ctx, async (trx) => {
       files.startOver();
-      // The lock rule (locks.ts): the target list, then the source cards; both read again under the locks.
+      // The lock rule (access/access.ts): the target list, then the source cards; both read again under the locks.
       await lockList(trx, before.list.id);
       await lockCards(trx, cardIds);
       const { list, sources } = await resolve(trx);
@@ -385,15 +246,15 @@ export async function copyCards(
 ): Promise<BulkCardsResult> {
   rejectRepeatedIds(input.cardIds, 'body.cardIds');
   return copyToBottom(ctx, caller, input.cardIds, async (db) => {
-    const list = reachOrNotFound(caller, await findListById(db, input.list), 'List', scope, 'body.list');
-    const rows = await findCardsById(db, input.cardIds);
-    const sources = await checkEachItem(input.cardIds, 'body.cardIds', async (cardId) => {
-      const card = requireReach(caller, rows.get(cardId), 'Card', scope);
+    const list = await requireAccess(db, caller, { kind: 'list', id: input.list, scope, field: 'body.list' });
+    const refOf = (cardId: string) => ({ cardId, scope });
+    const check = (card: Row<'cards'>, cardId: string) => {
       if (card.team_id !== list.team_id) {
         throw new ValidationError(`Card ${cardId} is in another team than the list; use PATCH /api/v1/cards/copy-multi-team`);
       }
       return card;
-    });
+    };
+    const sources = await requireAccessToEach(db, caller, { items: input.cardIds, field: 'body.cardIds', refOf, check });
     return { list, sources };
   });
 }
@@ -408,6 +269,6 @@ export async function copyCardsMultiTeam(ctx: ServiceContext, caller: Caller, in
   rejectRepeatedIds(cardIds, 'body.cards');
   return copyToBottom(ctx, caller, cardIds, async (db) => {
     const list = await multiTeamTargetList(db, caller, input.target);
-    return { list, sources: await checkMultiTeamCards(db, caller, input.cards) };
+    return { list, sources: await requireAccessToEach(db, caller, { items: input.cards, field: 'body.cards', refOf: multiTeamRef }) };
   });
 }

@@ -6,7 +6,7 @@ import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { ChangedMeanwhile } from '../shared/transaction.ts';
-import { changeCard } from './update.ts';
+import { changeCard } from './change.ts';
 
 /**
  * Toggles every label of the request on the card, all or none: each is added if absent, removed if

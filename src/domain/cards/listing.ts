@@ -1,14 +1,14 @@
 import type { Card } from '../../schemas/records.ts';
 import { findCard, type ListCardsAfter, listCardRefs } from '../../storage/repositories/cards.ts';
 import { findCompanyById } from '../../storage/repositories/companies.ts';
-import { findListById } from '../../storage/repositories/lists.ts';
 import { findTeamById } from '../../storage/repositories/teams.ts';
 import type { ServiceContext } from '../context.ts';
-import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { requireAccess } from '../access/access.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, toPage } from '../shared/pagination.ts';
-import { loadCards, reachableCard } from './service.ts';
+import { loadCards } from './service.ts';
 
 /** A Get List Card cursor carries the place of the last card a page showed. */
 function isListCardsKey(key: unknown): key is ListCardsAfter {
@@ -37,7 +37,7 @@ export async function listCardsOfList(
   scope: Scope,
   query: ListCardsQuery,
 ): Promise<Page<Card>> {
-  const list = requireReach(caller, await findListById(ctx.db, listId), 'List', scope);
+  const list = await requireAccess(ctx.db, caller, { kind: 'list', id: listId, scope });
   const archived = query.archived ?? false;
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   let after: ListCardsAfter | undefined;
@@ -54,7 +54,7 @@ export async function listCardsOfList(
 
 /** Get Card Company and Team: the names of the company and team a card the caller reaches is in. */
 export async function getCardCompanyAndTeam(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope) {
-  const card = await reachableCard(ctx.db, caller, cardId, scope);
+  const card = await requireAccess(ctx.db, caller, { kind: 'card', id: cardId, scope });
   const [company, team] = await Promise.all([findCompanyById(ctx.db, card.company_id), findTeamById(ctx.db, card.team_id)]);
   // both outlive their cards (deleting either deletes the card); this is a delete between two reads
   if (!company || !team) throw new NotFoundError('Card');

@@ -5,7 +5,7 @@ import type { ServiceContext } from '../context.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { changeCard } from './update.ts';
+import { changeCard } from './change.ts';
 
 /**
  * Toggle Multiple Members: every user of the request is removed from the card when on it, else

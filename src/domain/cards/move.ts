@@ -16,45 +16,37 @@ import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller } from '../shared/caller.ts';
 import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import {
-  type BulkCardsResult,
-  bottomPositions,
-  checkMultiTeamCards,
-  type DroppedParts,
-  groupByItem,
-  lostAnything,
-  type MultiTeamCards,
-  multiTeamTargetList,
-} from './copy.ts';
+import { requireAccessToEach } from '../access/access.ts';
+import * as bulk from './bulk-targets.ts';
 import { lockList, recordCardChanges } from './locks.ts';
 import { loadCards } from './service.ts';
 
-export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, input: MultiTeamCards): Promise<BulkCardsResult> {
+export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, input: bulk.MultiTeamCards): Promise<bulk.BulkCardsResult> {
   const cardIds = input.cards.map((c) => c.cardId);
   rejectRepeatedIds(cardIds, 'body.cards');
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const list = await multiTeamTargetList(trx, caller, input.target);
-    // The lock rule (locks.ts): the target list, then every card in id order; the cards are checked
+    const list = await bulk.multiTeamTargetList(trx, caller, input.target);
+    // The lock rule (access/access.ts): the target list, then every card in id order; the cards are checked
     // under their locks. A request that then fails rolls the recorded changes back with the rest.
     await lockList(trx, list.id);
     await recordCardChanges(trx, cardIds, at, 'skip');
-    const cards = await checkMultiTeamCards(trx, caller, input.cards);
+    const cards = await requireAccessToEach(trx, caller, { items: input.cards, field: 'body.cards', refOf: bulk.multiTeamRef });
 
     // below the list's cards that stay; a moved card already in the list goes below them too
-    const positions = bottomPositions(await lastCardPosition(trx, list.id, cardIds), cards.length);
-    const dropped: DroppedParts[] = [];
+    const positions = bulk.bottomPositions(await lastCardPosition(trx, list.id, cardIds), cards.length);
+    const dropped: bulk.DroppedParts[] = [];
     for (const [i, card] of cards.entries()) {
       dropped.push(await moveCard(trx, card, list, positions[i] as number));
     }
     // read inside the transaction, so the answer shows what the request did
-    return { cards: await loadCards(ctx, cardIds, trx), dropped: dropped.filter(lostAnything) };
+    return { cards: await loadCards(ctx, cardIds, trx), dropped: dropped.filter(bulk.lostAnything) };
   });
 }
 
 /** Moves one (locked) card to `position` in `list`; answers what it lost on the way. */
-async function moveCard(trx: Executor, card: Row<'cards'>, list: ListRow, position: number): Promise<DroppedParts> {
-  const dropped: DroppedParts = { cardId: card.id, labels: [], members: [], checklistItemMembers: [] };
+async function moveCard(trx: Executor, card: Row<'cards'>, list: ListRow, position: number): Promise<bulk.DroppedParts> {
+  const dropped: bulk.DroppedParts = { cardId: card.id, labels: [], members: [], checklistItemMembers: [] };
   if (card.board_id !== list.board_id) {
     // Labels belong to a board: none of the old board's means anything on the new one.
     dropped.labels = (await cardLabelIds(trx, card.id)).sort();
@@ -67,7 +59,7 @@ async function moveCard(trx: Executor, card: Row<'cards'>, list: ListRow, positi
     const inTeam = await teamMembersAmong(trx, list.team_id, [...new Set([...members, ...itemMembers.map((m) => m.user_id)])]);
     dropped.members = members.filter((id) => !inTeam.has(id));
     await copies.removeCardMembers(trx, card.id, dropped.members);
-    dropped.checklistItemMembers = groupByItem(itemMembers.filter((m) => !inTeam.has(m.user_id)));
+    dropped.checklistItemMembers = bulk.groupByItem(itemMembers.filter((m) => !inTeam.has(m.user_id)));
     for (const item of dropped.checklistItemMembers) await removeItemMembers(trx, item.checklistItem, item.members);
     await copies.moveCardChildren(trx, card.id, owner);
   }

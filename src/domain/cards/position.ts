@@ -1,14 +1,14 @@
 import type { Card } from '../../schemas/records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
-import { findListById } from '../../storage/repositories/lists.ts';
 import type { ServiceContext } from '../context.ts';
-import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { requireAccess } from '../access/access.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';
 import type { PositionRequest } from '../shared/positions.ts';
 import { ChangedMeanwhile, inTransaction } from '../shared/transaction.ts';
 import { lockList, placeCard } from './locks.ts';
-import { loadCard, reachableCard } from './service.ts';
+import { loadCard } from './service.ts';
 
 const OTHER_BOARD = {
   field: 'body.list',
@@ -21,7 +21,7 @@ const OTHER_BOARD = {
  * `list`, another list of the same board. The other cards keep their order; when their numbers
  * have to be spread again, each renumbered card is a change of that card too.
  *
- * Locks (the rule of locks.ts): the target list, then the card together with any card the
+ * Locks (the rule of access/access.ts): the target list, then the card together with any card the
  * placement renumbers. The card's list and state are read before its lock, so they are checked
  * again under it: a card moved out of its list (when no `list` is given) or (un)archived meanwhile
  * makes the request start over.
@@ -34,8 +34,8 @@ export function reorderCard(
   input: { position: PositionRequest; list?: string | undefined },
 ): Promise<Card> {
   return inTransaction(ctx, async (trx) => {
-    const before = await reachableCard(trx, caller, cardId, scope);
-    const target = requireReach(caller, await findListById(trx, input.list ?? before.list_id), 'List');
+    const before = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope });
+    const target = await requireAccess(trx, caller, { kind: 'list', id: input.list ?? before.list_id });
     if (target.board_id !== before.board_id) throw new ValidationError('The list is on another board than the card', [OTHER_BOARD]);
     const archived = Boolean(Number(before.archived));
     const at = nowIso();

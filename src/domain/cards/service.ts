@@ -2,15 +2,15 @@ import type { Card } from '../../schemas/records.ts';
 import type { Executor } from '../../storage/database.ts';
 import { loadCardRows } from '../../storage/repositories/card-records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
-import { findListById } from '../../storage/repositories/lists.ts';
 import type { ServiceContext } from '../context.ts';
-import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { requireAccess } from '../access/access.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
 import { normaliseDate } from '../shared/dates.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import type { PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { lockList, placeCard } from './locks.ts';
+import { lockCards, lockList, placeCard } from './locks.ts';
 import { toCard } from './records.ts';
 
 /** The card's full API record. */
@@ -25,20 +25,22 @@ export async function loadCards(ctx: ServiceContext, cardIds: readonly string[],
   return (await loadCardRows(db, cardIds)).map(toCard);
 }
 
-/** The card row when the caller reaches it (and it matches the request's scope), else 404. */
-export async function reachableCard(db: Executor, caller: Caller, cardId: string, scope: Scope) {
-  return requireReach(caller, await cards.findCard(db, cardId), 'Card', scope);
-}
-
-/** Get Card Details: the record, with the caller added to `seen` the first time it looks. */
+/**
+ * Get Card Details: the record, with the caller added to `seen` the first time it looks. Reach is
+ * decided on the card's row (one indexed query, which also tells whether the caller has seen it)
+ * before the record is loaded, once. A first view follows the lock rule: the card's lock first,
+ * then the `seen` row, and the card's change (`__v` + 1) only when that row is new.
+ */
 export async function getCardDetails(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope): Promise<Card> {
-  const card = await loadCard(ctx, cardId);
-  requireReach(caller, { company_id: card.company, team_id: card.team }, 'Card', scope);
-  if (card.seen.includes(caller.userId)) return card;
-  await inTransaction(ctx, async (trx) => {
-    if (await cards.addSeen(trx, cardId, caller.userId, nowIso())) await cards.recordCardChange(trx, cardId, nowIso());
-  });
-  return loadCard(ctx, cardId);
+  const card = await requireAccess(ctx.db, caller, { kind: 'card-view', id: cardId, scope });
+  if (!card.seen_by) {
+    await inTransaction(ctx, async (trx) => {
+      await lockCards(trx, [card.id]);
+      const at = nowIso();
+      if (await cards.addSeen(trx, card.id, caller.userId, at)) await cards.recordCardChange(trx, card.id, at);
+    });
+  }
+  return loadCard(ctx, card.id);
 }
 
 export interface NewCard {
@@ -69,7 +71,7 @@ export async function createCard(ctx: ServiceContext, caller: Caller, scope: Sco
   const { start, due } = checkDates(input.startDate, input.dueDate);
   const id = newId();
   await inTransaction(ctx, async (trx) => {
-    const list = requireReach(caller, await findListById(trx, input.list), 'List', scope);
+    const list = await requireAccess(trx, caller, { kind: 'list', id: input.list, scope });
     const now = nowIso();
     await lockList(trx, list.id);
     const position = await placeCard(trx, list.id, input.position, now);

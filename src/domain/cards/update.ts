@@ -3,59 +3,12 @@ import type { Card } from '../../schemas/records.ts';
 import type { Executor, RowUpdate } from '../../storage/database.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
-import { checkEachItem, rejectRepeatedIds } from '../shared/bulk.ts';
-import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { nowIso } from '../shared/ids.ts';
-import { inTransaction } from '../shared/transaction.ts';
-import { lockCardInReach, recordCardChanges } from './locks.ts';
-import { checkDates, loadCard, loadCards } from './service.ts';
+import { changeCard, changeEachCard } from './change.ts';
+import { checkDates } from './service.ts';
 
 export type { CardUpdate };
-
-/**
- * One change to one card, in one transaction: the change is recorded first and the card read under
- * its lock and checked against the caller's reach (`lockCardInReach`), then handed to `change`.
- * Answers the card as the change left it. Out of reach: 404, and the rollback undoes the recorded change.
- */
-export async function changeCard(
-  ctx: ServiceContext,
-  caller: Caller,
-  cardId: string,
-  scope: Scope,
-  change: (trx: Executor, card: cards.CardTableRow, at: string) => Promise<void>,
-): Promise<Card> {
-  return inTransaction(ctx, async (trx) => {
-    const at = nowIso();
-    const card = await lockCardInReach(trx, caller, cardId, 'Card', scope, at);
-    await change(trx, card, at);
-    return loadCard(ctx, cardId, trx);
-  });
-}
-
-/**
- * One bulk change of several cards, all or nothing, in one transaction: every card's change is
- * recorded once, in id order (the lock rule of locks.ts); every item is checked against its card before anything is written, and any
- * failing item rejects the request, naming each failing index. Answers the cards in request order.
- */
-export async function changeEachCard<T>(
-  ctx: ServiceContext,
-  items: readonly T[],
-  field: string,
-  cardIdOf: (item: T) => string,
-  check: (card: cards.CardTableRow | undefined, item: T, at: string) => (trx: Executor) => Promise<void>,
-): Promise<Card[]> {
-  const cardIds = items.map(cardIdOf);
-  rejectRepeatedIds(cardIds, field);
-  return inTransaction(ctx, async (trx) => {
-    const at = nowIso();
-    await recordCardChanges(trx, cardIds, at, 'skip');
-    const rows = await cards.findCardsById(trx, cardIds);
-    const writes = await checkEachItem(items, field, async (item) => check(rows.get(cardIdOf(item)), item, at));
-    for (const write of writes) await write(trx);
-    return loadCards(ctx, cardIds, trx);
-  });
-}
 
 /**
  * The start and due dates the card will have: those given, normalised, else the stored ones. Due
@@ -132,9 +85,8 @@ export interface MultiTeamCardUpdate {
  * mismatch fails that item, like a card out of reach: not_found); all or nothing; each card's `__v` + 1.
  */
 export function updateCardsMultiTeam(ctx: ServiceContext, caller: Caller, items: readonly MultiTeamCardUpdate[]): Promise<Card[]> {
-  return changeEachCard(ctx, items, 'body.cards', (item) => item.cardId, (card, item, at) => {
-    const row = requireReach(caller, card, 'Card', item);
-    const change = cardChanges(row, item.update, at);
-    return (trx) => writeCardChanges(trx, row.id, change);
+  return changeEachCard(ctx, caller, items, 'body.cards', (item) => ({ cardId: item.cardId, scope: item }), (card, item, at) => {
+    const change = cardChanges(card, item.update, at);
+    return (trx) => writeCardChanges(trx, card.id, change);
   });
 }

@@ -2,17 +2,18 @@
  * Checklist items: get, create, rename, date, complete, reorder (within and across the card's
  * checklists), toggle members, copy, delete. Every change records a change of the owning card(s)
  * first in its transaction, then of the item and of the checklist(s) whose records embed it.
- * Locks follow the rule of src/domain/cards/locks.ts: the card(s) first, in id order.
+ * Locks follow the rule of src/domain/access/access.ts: the card(s) first, in id order.
  */
 import type { Checklist, ChecklistItem } from '../../schemas/checklists.ts';
-import type { Executor } from '../../storage/database.ts';
+import type { Executor, Transaction } from '../../storage/database.ts';
 import { retireItemAttachments } from '../../storage/repositories/attachments.ts';
 import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
 import { recordCardChanges } from '../cards/locks.ts';
 import type { ServiceContext } from '../context.ts';
-import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { requireAccess } from '../access/access.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import { normaliseDate } from '../shared/dates.ts';
 import { ConflictError, ValidationError } from '../shared/errors.ts';
@@ -23,13 +24,9 @@ import { inTransaction } from '../shared/transaction.ts';
 import {
   loadChecklist,
   loadItem,
-  lockChecklist,
-  lockItem,
   type PageRequest,
   pageStart,
   positionKeyOf,
-  reachableChecklist,
-  reachableItem,
 } from './access.ts';
 import { copyItemsInto } from './copy.ts';
 import { toChecklistItems } from './records.ts';
@@ -37,18 +34,17 @@ import { MAX_ITEMS_PER_CHECKLIST } from './limits.ts';
 
 /** Get Items: the checklist's items in order, one page of them. */
 export async function getItems(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, page: PageRequest): Promise<Page<ChecklistItem>> {
-  await reachableChecklist(ctx.db, caller, checklistId, scope);
+  await requireAccess(ctx.db, caller, { kind: 'checklist', id: checklistId, scope });
   const { after, limit } = pageStart(page);
   const loaded = await items.loadItemRows(ctx.db, { checklistId, after, limit: limit + 1 });
   const { items: shown, nextCursor } = toPage(loaded.items, limit, positionKeyOf);
   return { items: toChecklistItems({ ...loaded, items: shown }), nextCursor };
 }
 
-/** Get Item by ID: the record, loaded once and checked against the caller's reach (as Get Card Details). */
+/** Get Item by ID: reach decided on the item's row, then the record loaded (as Get Card Details). */
 export async function getItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope): Promise<ChecklistItem> {
-  const item = await loadItem(ctx, itemId);
-  requireReach(caller, { company_id: item.company, team_id: item.team }, 'Checklist item', scope);
-  return item;
+  await requireAccess(ctx.db, caller, { kind: 'item', id: itemId, scope });
+  return loadItem(ctx, itemId);
 }
 
 /** 409 when the checklist cannot take `adding` more items. */
@@ -61,7 +57,7 @@ function checkRoom(siblings: readonly unknown[], adding: number): void {
 }
 
 /** A position among the checklist's items, the item itself left out (renumbered ones count as changed). */
-function placeInChecklist(trx: Executor, siblings: readonly { id: string; position: number }[], request: PositionRequest | undefined, at: string): Promise<number> {
+function placeInChecklist(trx: Transaction, siblings: readonly { id: string; position: number }[], request: PositionRequest | undefined, at: string): Promise<number> {
   return placeAmong(siblings, request, async (moves) => {
     for (const { id, position } of moves) await items.recordItemChange(trx, id, at, { position });
   });
@@ -91,7 +87,7 @@ export async function createItem(ctx: ServiceContext, caller: Caller, checklistI
   const date = normaliseDate(input.date ?? null, 'date');
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const checklist = await lockChecklist(trx, caller, checklistId, scope, at);
+    const checklist = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope, lock: true, at });
     const members = input.members ?? [];
     await checkMembers(trx, checklist.team_id, members, () => true);
     const siblings = await items.itemPositionsInChecklist(trx, checklistId);
@@ -137,11 +133,11 @@ export async function changeItem(
   caller: Caller,
   itemId: string,
   scope: Scope,
-  change: (trx: Executor, item: items.ChecklistItemRow, at: string) => Promise<ItemChange>,
+  change: (trx: Transaction, item: items.ChecklistItemRow, at: string) => Promise<ItemChange>,
 ): Promise<ChecklistItem> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const item = await lockItem(trx, caller, itemId, scope, at);
+    const item = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope, lock: true, at });
     const { fields, alsoChanged } = await change(trx, item, at);
     await items.recordItemChange(trx, itemId, at, fields);
     await checklists.recordChecklistChange(trx, fields?.checklist_id ?? item.checklist_id, at);
@@ -166,7 +162,7 @@ export function setItemDate(ctx: ServiceContext, caller: Caller, itemId: string,
  */
 export async function toggleItemComplete(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, status?: boolean): Promise<ChecklistItem> {
   if (status !== undefined) {
-    const item = await reachableItem(ctx.db, caller, itemId, scope);
+    const item = await requireAccess(ctx.db, caller, { kind: 'item', id: itemId, scope });
     if ((item.complete_status === 1) === status) return loadItem(ctx, itemId);
   }
   return changeItem(ctx, caller, itemId, scope, async (_trx, item, at) => {
@@ -189,7 +185,7 @@ export function moveItem(
   return changeItem(ctx, caller, itemId, scope, async (trx, item, at) => {
     let targetId = item.checklist_id;
     if (input.checklist !== undefined && input.checklist !== item.checklist_id) {
-      const target = await reachableChecklist(trx, caller, input.checklist);
+      const target = await requireAccess(trx, caller, { kind: 'checklist', id: input.checklist });
       if (target.card_id !== item.card_id) {
         throw new ValidationError('An item moves only between checklists of its card', [
           { field: 'body.checklist', message: "must be a checklist of the item's card (use Copy Item for another card)" },
@@ -231,13 +227,13 @@ export function toggleItemMembers(ctx: ServiceContext, caller: Caller, itemId: s
  */
 export async function copyItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, input: { checklist: string }): Promise<ChecklistItem> {
   return inTransaction(ctx, async (trx) => {
-    const seen = await reachableItem(trx, caller, itemId, scope);
-    const targetSeen = await reachableChecklist(trx, caller, input.checklist);
+    const seen = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope });
+    const targetSeen = await requireAccess(trx, caller, { kind: 'checklist', id: input.checklist });
     const at = nowIso();
     await recordCardChanges(trx, [seen.card_id, targetSeen.card_id], at);
     // Read again under the cards' locks: either card may have moved to another team meanwhile.
-    const source = await reachableItem(trx, caller, itemId, scope);
-    const target = await reachableChecklist(trx, caller, input.checklist);
+    const source = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope });
+    const target = await requireAccess(trx, caller, { kind: 'checklist', id: input.checklist });
     const siblings = await items.itemPositionsInChecklist(trx, target.id);
     checkRoom(siblings, 1);
     const position = await placeInChecklist(trx, siblings, 'bottom', at);
@@ -252,7 +248,7 @@ export async function copyItem(ctx: ServiceContext, caller: Caller, itemId: stri
 export async function deleteItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope): Promise<Checklist> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const item = await lockItem(trx, caller, itemId, scope, at);
+    const item = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope, lock: true, at });
     await retireItemAttachments(trx, [itemId], at);
     await items.deleteItems(trx, [itemId]);
     await checklists.recordChecklistChange(trx, item.checklist_id, at);

@@ -2,17 +2,18 @@
  * Checklists of a card: get, create, rename, reorder, copy, delete. Every change records a change
  * of the owning card first in its transaction (its `__v`, `updatedAt` and row lock) and of the
  * checklist itself; answers are read inside the transaction, so they show what the request did.
- * Locks follow the rule of src/domain/cards/locks.ts: the card(s) first, in id order, then the
+ * Locks follow the rule of src/domain/access/access.ts: the card(s) first, in id order, then the
  * checklists and items, which the card's lock guards.
  */
 import type { Card } from '../../schemas/records.ts';
 import type { Checklist } from '../../schemas/checklists.ts';
-import type { Executor } from '../../storage/database.ts';
+import type { Transaction } from '../../storage/database.ts';
 import { retireItemAttachments } from '../../storage/repositories/attachments.ts';
 import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
-import { loadCard, reachableCard } from '../cards/service.ts';
-import { lockCardInReach, recordCardChanges } from '../cards/locks.ts';
+import { requireAccess } from '../access/access.ts';
+import { loadCard } from '../cards/service.ts';
+import { recordCardChanges } from '../cards/locks.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { newId, nowIso } from '../shared/ids.ts';
@@ -21,18 +22,16 @@ import { placeAmong, type PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import {
   loadChecklist,
-  lockChecklist,
   type PageRequest,
   pageStart,
   positionKeyOf,
-  reachableChecklist,
   toChecklists,
 } from './access.ts';
 import { copyChecklistInto } from './copy.ts';
 
 /** Get Checklists: the card's checklists in order, each with all its items; one page of them. */
 export async function getChecklists(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, page: PageRequest): Promise<Page<Checklist>> {
-  await reachableCard(ctx.db, caller, cardId, scope);
+  await requireAccess(ctx.db, caller, { kind: 'card', id: cardId, scope });
   const { after, limit } = pageStart(page);
   const rows = await checklists.checklistsOfCard(ctx.db, cardId, { ...(after ? { after } : {}), limit: limit + 1 });
   const { items: shown, nextCursor } = toPage(rows, limit, positionKeyOf);
@@ -40,7 +39,7 @@ export async function getChecklists(ctx: ServiceContext, caller: Caller, cardId:
 }
 
 /** A position for a new or moved checklist among the card's others (renumbered ones count as changed). */
-async function placeOnCard(trx: Executor, cardId: string, request: PositionRequest | undefined, at: string, except?: string): Promise<number> {
+async function placeOnCard(trx: Transaction, cardId: string, request: PositionRequest | undefined, at: string, except?: string): Promise<number> {
   return placeAmong(await checklists.checklistPositionsOnCard(trx, cardId, except), request, async (moves) => {
     for (const { id, position } of moves) await checklists.recordChecklistChange(trx, id, at, { position });
   });
@@ -56,7 +55,7 @@ export async function createChecklist(
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     // the new checklist is stamped with the card's team as it is under the card's lock
-    const card = await lockCardInReach(trx, caller, cardId, 'Card', scope, at);
+    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at });
     const id = newId();
     await checklists.insertChecklist(trx, {
       id,
@@ -83,11 +82,11 @@ async function changeChecklist(
   caller: Caller,
   checklistId: string,
   scope: Scope,
-  change: (trx: Executor, checklist: checklists.ChecklistRow, at: string) => Promise<{ name?: string; position?: number }>,
+  change: (trx: Transaction, checklist: checklists.ChecklistRow, at: string) => Promise<{ name?: string; position?: number }>,
 ): Promise<Checklist> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const checklist = await lockChecklist(trx, caller, checklistId, scope, at);
+    const checklist = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope, lock: true, at });
     await checklists.recordChecklistChange(trx, checklistId, at, await change(trx, checklist, at));
     return loadChecklist(ctx, checklistId, trx);
   });
@@ -117,13 +116,13 @@ export async function copyChecklist(
   input: { card: string },
 ): Promise<Checklist> {
   return inTransaction(ctx, async (trx) => {
-    const seen = await reachableChecklist(trx, caller, checklistId, scope);
-    await reachableCard(trx, caller, input.card, {});
+    const seen = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope });
+    await requireAccess(trx, caller, { kind: 'card', id: input.card });
     const at = nowIso();
     await recordCardChanges(trx, [seen.card_id, input.card], at);
     // Read again under the cards' locks: either card may have moved to another team meanwhile.
-    const source = await reachableChecklist(trx, caller, checklistId, scope);
-    const target = await reachableCard(trx, caller, input.card, {});
+    const source = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope });
+    const target = await requireAccess(trx, caller, { kind: 'card', id: input.card });
     const copy = await copyChecklistInto(trx, source, target, await placeOnCard(trx, target.id, 'bottom', at), caller.userId, at);
     return loadChecklist(ctx, copy, trx);
   });
@@ -136,7 +135,7 @@ export async function copyChecklist(
 export async function deleteChecklist(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope): Promise<Card> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const checklist = await lockChecklist(trx, caller, checklistId, scope, at);
+    const checklist = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope, lock: true, at });
     await retireItemAttachments(trx, await items.itemIdsOfChecklist(trx, checklistId), at);
     await checklists.deleteChecklist(trx, checklistId);
     return loadCard(ctx, checklist.card_id, trx);

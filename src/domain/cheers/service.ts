@@ -1,12 +1,11 @@
 import type { Cheer } from '../../schemas/records.ts';
-import type { CheerParentType, Executor } from '../../storage/database.ts';
-import { findLiveAttachment, recordAttachmentChange } from '../../storage/repositories/attachments.ts';
+import type { CheerParentType, Executor, Transaction } from '../../storage/database.ts';
+import { recordAttachmentChange } from '../../storage/repositories/attachments.ts';
 import type { CardTableRow } from '../../storage/repositories/cards.ts';
 import * as cheers from '../../storage/repositories/cheers.ts';
 import { latestCreatedAt, recordPostChange } from '../../storage/repositories/comments.ts';
-import { lockCardInReach } from '../cards/locks.ts';
+import { requireAccess } from '../access/access.ts';
 import { toCheer } from '../cards/records.ts';
-import { lockComment, lockDiscussion } from '../comments/service.ts';
 import { nextCreatedAt } from '../comments/ordering.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -41,17 +40,17 @@ const NO_OTHER_RECORD = async () => true;
 
 /**
  * The cheerable thing when the caller reaches it, its card's change recorded and its lock taken
- * first (`lockCardInReach`: the card, as it is under the lock, decides reach), else 404.
+ * first (`requireAccess` with `lock`: the card, as it is under the lock, decides reach), else 404.
  */
-async function lockCheered(trx: Executor, caller: Caller, type: CheeredType, id: string, scope: Scope, at: string): Promise<Cheered> {
+async function resolveCheered(trx: Transaction, caller: Caller, type: CheeredType, id: string, scope: Scope, at: string): Promise<Cheered> {
   switch (type) {
     case 'card': {
-      const card = await lockCardInReach(trx, caller, id, NAMES.card, scope, at);
+      const card = await requireAccess(trx, caller, { kind: 'card', id, scope, lock: true, at });
       const self = { type: 'card', id: card.id } as const;
       return { card, primary: self, secondary: self, commentId: null, receiverId: card.creator_id, recordChange: NO_OTHER_RECORD };
     }
     case 'comment': {
-      const { comment, card } = await lockComment(trx, caller, id, scope, at);
+      const { comment, card } = await requireAccess(trx, caller, { kind: 'comment', id, scope, lock: true, at });
       return {
         card,
         primary: { type: 'comment', id: comment.id },
@@ -62,7 +61,7 @@ async function lockCheered(trx: Executor, caller: Caller, type: CheeredType, id:
       };
     }
     case 'discussion': {
-      const { discussion, card } = await lockDiscussion(trx, caller, id, scope, at);
+      const { discussion, card } = await requireAccess(trx, caller, { kind: 'discussion', id, scope, lock: true, at });
       return {
         card,
         primary: { type: 'discussion', id: discussion.id },
@@ -75,9 +74,8 @@ async function lockCheered(trx: Executor, caller: Caller, type: CheeredType, id:
       };
     }
     case 'attachment': {
-      const attachment = await findLiveAttachment(trx, id);
-      const card = await lockCardInReach(trx, caller, attachment?.card_id, NAMES.attachment, scope, at);
-      const { id: attachmentId, checklist_item_id: itemId, creator_id: creatorId } = attachment as NonNullable<typeof attachment>;
+      const { attachment, card } = await requireAccess(trx, caller, { kind: 'attachment', id, scope, lock: true, at });
+      const { id: attachmentId, checklist_item_id: itemId, creator_id: creatorId } = attachment;
       return {
         card,
         primary: { type: 'attachment', id: attachmentId },
@@ -124,7 +122,7 @@ export async function createCheer(
   const id = newId();
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const cheered = await lockCheered(trx, caller, type, cheeredId, scope, now);
+    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope, now);
     // gone (deleted) while this request waited for the card's lock
     if (!(await cheered.recordChange(trx, now))) throw new NotFoundError(NAMES[type]);
     // under the card's lock, so two parallel identical cheers cannot both pass this check
@@ -168,7 +166,7 @@ export async function deleteCheer(
 ): Promise<Cheer> {
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const cheered = await lockCheered(trx, caller, type, cheeredId, scope, now);
+    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope, now);
     const cheer = await cheers.findCheer(trx, cheerId);
     if (!cheer || cheer.primary_type !== cheered.primary.type || cheer.primary_id !== cheered.primary.id) throw new NotFoundError('Cheer');
     if (cheer.creator_id !== caller.userId) throw new ForbiddenError('Only the member who gave a cheer may delete it');

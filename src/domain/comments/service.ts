@@ -3,10 +3,9 @@ import type { Executor } from '../../storage/database.ts';
 import type { CardTableRow } from '../../storage/repositories/cards.ts';
 import { cheersOfComments } from '../../storage/repositories/cheers.ts';
 import * as comments from '../../storage/repositories/comments.ts';
-import { lockCardInReach } from '../cards/locks.ts';
-import { reachableCard } from '../cards/service.ts';
+import { mayModerate, requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
-import { type Caller, isCompanyAdmin, type Scope } from '../shared/caller.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { decodeCursor, toPage } from '../shared/pagination.ts';
@@ -17,24 +16,8 @@ import { toComments } from './records.ts';
 /**
  * Comments on cards and the replies (discussions) under them. Everything here is part of the card:
  * each change is one transaction that starts by recording a change of the card (`__v` + 1,
- * `updatedAt`, and its row lock, so changes to one card's conversation apply one after another).
+ * `updatedAt`, and its row lock: `requireAccess` with `lock`, so changes to one card's conversation apply one after another).
  */
-
-/** The comment and its card, the card locked and in reach (`lockCardInReach`), else 404. */
-export async function lockComment(trx: Executor, caller: Caller, commentId: string, scope: Scope, at: string) {
-  const comment = await comments.findComment(trx, commentId);
-  const card = await lockCardInReach(trx, caller, comment?.card_id, 'Comment', scope, at);
-  // lockCardInReach answered a 404 when there was no comment
-  return { comment: comment as comments.CommentTableRow, card };
-}
-
-/** The reply and its card, the card locked and in reach (`lockCardInReach`), else 404. */
-export async function lockDiscussion(trx: Executor, caller: Caller, discussionId: string, scope: Scope, at: string) {
-  const discussion = await comments.findDiscussion(trx, discussionId);
-  const card = await lockCardInReach(trx, caller, discussion?.card_id, 'Discussion', scope, at);
-  // lockCardInReach answered a 404 when there was no discussion
-  return { discussion: discussion as comments.DiscussionTableRow, card };
-}
 
 function requireAuthor(caller: Caller, row: { creator_id: string }, what: string): void {
   if (row.creator_id !== caller.userId) throw new ForbiddenError(`Only the author may edit this ${what}`);
@@ -42,7 +25,7 @@ function requireAuthor(caller: Caller, row: { creator_id: string }, what: string
 
 /** The author deletes; so does an owner or admin of the company the card belongs to. */
 function requireAuthorOrAdmin(caller: Caller, row: { creator_id: string }, card: CardTableRow, what: string): void {
-  if (row.creator_id !== caller.userId && !isCompanyAdmin(caller, card.company_id)) {
+  if (row.creator_id !== caller.userId && !mayModerate(caller, card.company_id)) {
     throw new ForbiddenError(`Only the author or a company owner or admin may delete this ${what}`);
   }
 }
@@ -75,7 +58,7 @@ export async function listComments(
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ comments: Comment[]; nextCursor: string | null }> {
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, isCommentCursorKey);
-  const card = await reachableCard(ctx.db, caller, cardId, scope);
+  const card = await requireAccess(ctx.db, caller, { kind: 'card', id: cardId, scope });
   // one more than asked tells whether another page follows
   const rows = await comments.commentPage(ctx.db, card.id, after && { createdAt: after[0], id: after[1] }, page.limit + 1);
   const { items, nextCursor } = toPage(rows, page.limit, commentCursorKey);
@@ -86,7 +69,7 @@ export async function createComment(ctx: ServiceContext, caller: Caller, cardId:
   const id = newId();
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const card = await lockCardInReach(trx, caller, cardId, 'Card', scope, now);
+    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at: now });
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'comments', card.id), now);
     await comments.insertComment(trx, {
       id,
@@ -107,7 +90,7 @@ export async function createComment(ctx: ServiceContext, caller: Caller, cardId:
 export async function updateComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope, content: string): Promise<Comment> {
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const { comment } = await lockComment(trx, caller, commentId, scope, now);
+    const { comment } = await requireAccess(trx, caller, { kind: 'comment', id: commentId, scope, lock: true, at: now });
     requireAuthor(caller, comment, 'comment');
     // deleted while this request waited for the card's lock
     if (!(await comments.recordPostChange(trx, 'comments', comment.id, now, content.trim()))) throw new NotFoundError('Comment');
@@ -121,7 +104,7 @@ export async function updateComment(ctx: ServiceContext, caller: Caller, comment
  */
 export async function deleteComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope): Promise<Comment> {
   return inTransaction(ctx, async (trx) => {
-    const { comment, card } = await lockComment(trx, caller, commentId, scope, nowIso());
+    const { comment, card } = await requireAccess(trx, caller, { kind: 'comment', id: commentId, scope, lock: true, at: nowIso() });
     requireAuthorOrAdmin(caller, comment, card, 'comment');
     const record = await loadComment(trx, comment.id);
     await comments.deleteComment(trx, comment.id);
@@ -140,7 +123,7 @@ export async function createDiscussion(
   const id = newId();
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const { comment, card } = await lockComment(trx, caller, commentId, scope, now);
+    const { comment, card } = await requireAccess(trx, caller, { kind: 'comment', id: commentId, scope, lock: true, at: now });
     if (!(await comments.recordPostChange(trx, 'comments', comment.id, now))) throw new NotFoundError('Comment');
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'discussions', card.id), now);
     await comments.insertDiscussion(trx, {
@@ -169,7 +152,7 @@ export async function updateDiscussion(
 ): Promise<Discussion> {
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const { discussion } = await lockDiscussion(trx, caller, discussionId, scope, now);
+    const { discussion } = await requireAccess(trx, caller, { kind: 'discussion', id: discussionId, scope, lock: true, at: now });
     requireAuthor(caller, discussion, 'discussion');
     if (!(await comments.recordPostChange(trx, 'discussions', discussion.id, now, content.trim()))) throw new NotFoundError('Discussion');
     await comments.recordPostChange(trx, 'comments', discussion.comment_id, now);
@@ -181,7 +164,7 @@ export async function updateDiscussion(
 export async function deleteDiscussion(ctx: ServiceContext, caller: Caller, discussionId: string, scope: Scope): Promise<Discussion> {
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const { discussion, card } = await lockDiscussion(trx, caller, discussionId, scope, now);
+    const { discussion, card } = await requireAccess(trx, caller, { kind: 'discussion', id: discussionId, scope, lock: true, at: now });
     requireAuthorOrAdmin(caller, discussion, card, 'discussion');
     const record = await loadDiscussion(trx, discussion.comment_id, discussion.id);
     await comments.deleteDiscussion(trx, discussion.id);

@@ -6,6 +6,7 @@ import * as companies from '../../storage/repositories/companies.ts';
 import { findCompaniesOfUser, findUserByEmail, insertUser, type UserRow } from '../../storage/repositories/users.ts';
 import { companyRecord } from '../account/records.ts';
 import type { ServiceContext } from '../context.ts';
+import { requireAccess } from '../access/access.ts';
 import type { Caller } from '../shared/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
@@ -77,8 +78,7 @@ export async function addCompanyMember(
   scope: { companyId?: string | undefined },
   input: { email: string; fullName: string; role: CompanyRole },
 ): Promise<CompanyMember> {
-  const callerRole = caller.companyRoles.get(companyId);
-  if (!callerRole || (scope.companyId !== undefined && scope.companyId !== companyId)) throw new NotFoundError('Company');
+  const { role: callerRole } = await requireAccess(ctx.db, caller, { kind: 'company', id: companyId, scope });
   if (!mayGrant(callerRole, input.role)) {
     throw new ForbiddenError(
       callerRole === 'member' ? 'Only company owners and admins may add members' : 'Only company owners may add owners',

@@ -1,10 +1,9 @@
 import type { Card } from '../../schemas/records.ts';
-import { findListById } from '../../storage/repositories/lists.ts';
 import { findMyTaskRefs, type MyTaskRef, type MyTasksAfter } from '../../storage/repositories/my-tasks.ts';
-import { collectionReach } from '../boards/reach.ts';
 import { loadCards } from '../cards/service.ts';
 import type { ServiceContext } from '../context.ts';
-import { type Caller, requireReach, type Scope } from '../shared/caller.ts';
+import { requireAccess } from '../access/access.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
 import { isId } from '../shared/ids.ts';
 import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
 
@@ -49,7 +48,7 @@ async function cardsPage(
  */
 export async function listMyTasks(ctx: ServiceContext, caller: Caller, scope: Scope, options: MyTasksOptions): Promise<Page<Card>> {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
-  const reach = await collectionReach(ctx, caller, scope);
+  const reach = await requireAccess(ctx.db, caller, { kind: 'collection', scope });
   const refs = await findMyTaskRefs(ctx.db, {
     userId: caller.userId,
     reach,
@@ -69,8 +68,8 @@ export async function listMyTasksInList(
   options: MyTasksOptions,
 ): Promise<Page<Card>> {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
-  const list = requireReach(caller, await findListById(ctx.db, listId), 'List', scope);
-  const reach = await collectionReach(ctx, caller, {});
+  const list = await requireAccess(ctx.db, caller, { kind: 'list', id: listId, scope });
+  const reach = await requireAccess(ctx.db, caller, { kind: 'collection', scope: {} });
   const refs = await findMyTaskRefs(ctx.db, {
     userId: caller.userId,
     reach,

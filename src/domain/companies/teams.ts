@@ -4,7 +4,7 @@ import { findCompanyMember } from '../../storage/repositories/companies.ts';
 import * as teams from '../../storage/repositories/teams.ts';
 import { findTeamMembers, findTeamsOfUser } from '../../storage/repositories/users.ts';
 import { teamRecord } from '../account/records.ts';
-import { reachableTeam } from '../boards/reach.ts';
+import { requireAccess } from '../access/access.ts';
 import { toMember } from '../cards/records.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -31,7 +31,7 @@ export async function insertTeamWithCreator(db: Executor, companyId: string, nam
  * reaches), oldest first, narrowed to `companyId`; a company the caller is not in is a 404.
  */
 export async function listTeams(ctx: ServiceContext, caller: Caller, scope: { companyId?: string | undefined }): Promise<Team[]> {
-  if (scope.companyId !== undefined && !caller.companyRoles.has(scope.companyId)) throw new NotFoundError('Company');
+  if (scope.companyId !== undefined) await requireAccess(ctx.db, caller, { kind: 'company', id: scope.companyId });
   const rows = (await findTeamsOfUser(ctx.db, caller.userId)).filter(
     (team) => scope.companyId === undefined || team.company_id === scope.companyId,
   );
@@ -40,7 +40,7 @@ export async function listTeams(ctx: ServiceContext, caller: Caller, scope: { co
 
 /** Create Team: any member of the company may; the creator becomes the team's first member. */
 export async function createTeam(ctx: ServiceContext, caller: Caller, companyId: string, input: { name: string }): Promise<Team> {
-  if (!caller.companyRoles.has(companyId)) throw new NotFoundError('Company');
+  await requireAccess(ctx.db, caller, { kind: 'company', id: companyId });
   return ctx.db.transaction().execute(async (trx) => {
     const row = await insertTeamWithCreator(trx, companyId, input.name, caller.userId, nowIso());
     return (await teamRecords(trx, [row]))[0] as Team;
@@ -59,7 +59,7 @@ async function changeMembers(
   change: (trx: Executor, team: { id: string; company_id: string }) => Promise<void>,
 ): Promise<Team> {
   return ctx.db.transaction().execute(async (trx) => {
-    const team = await reachableTeam(trx, caller, teamId, scope);
+    const team = await requireAccess(trx, caller, { kind: 'team', id: teamId, scope });
     // the team's row as this change leaves it: the change itself writes only its members
     const changed = await teams.recordTeamChange(trx, team.id, nowIso());
     if (!changed) throw new NotFoundError('Team');

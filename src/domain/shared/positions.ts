@@ -49,7 +49,7 @@ export interface SiblingPosition {
  * Places an item at `request` among `siblings` (in order, the item itself left out) and answers its
  * position. When the siblings have to be spread again, `renumber` gets all their new positions in
  * one call and writes them, each as a change of that sibling; one call, so that the caller can
- * take the siblings' locks in its own order (cards: see src/domain/cards/locks.ts).
+ * take the siblings' locks in its own order (cards: see src/domain/access/access.ts).
  */
 export async function placeAmong(
   siblings: readonly SiblingPosition[],

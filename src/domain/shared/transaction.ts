@@ -1,4 +1,4 @@
-import type { Executor } from '../../storage/database.ts';
+import type { Transaction } from '../../storage/database.ts';
 import { Deadlock } from '../../storage/errors.ts';
 import type { ServiceContext } from '../context.ts';
 import { ConflictError } from './errors.ts';
@@ -18,14 +18,14 @@ export class ChangedMeanwhile extends ConflictError {
 const ATTEMPTS = 3;
 
 /**
- * Runs `work` in one transaction. The lock rule (src/domain/cards/locks.ts) keeps transactions from
+ * Runs `work` in one transaction. The lock rule (src/domain/access/access.ts) keeps transactions from
  * waiting on each other in a circle; where a request learns what to lock only from what it reads, a
  * race can still make it wrong, so the work runs again (at most ATTEMPTS times in all) when it
  * throws `ChangedMeanwhile` or when the database broke a deadlock by aborting it. The transaction
  * rolled back first, so a second run starts from nothing; the work must not have effects outside
  * the database that a second run would repeat.
  */
-export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Executor) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Transaction) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await ctx.db.transaction().execute(work);

@@ -6,18 +6,6 @@ export async function insertAttachment(db: Executor, row: NewRow<'attachments'>)
   await db.insertInto('attachments').values(row).execute();
 }
 
-/** A live (not deleted) attachment that sits directly on the card (not on a checklist item). */
-export async function findCardAttachment(db: Executor, cardId: string, attachmentId: string): Promise<AttachmentTableRow | undefined> {
-  return db
-    .selectFrom('attachments')
-    .selectAll()
-    .where('id', '=', attachmentId)
-    .where('card_id', '=', cardId)
-    .where('checklist_item_id', 'is', null)
-    .where('is_deleted', '=', 0)
-    .executeTakeFirst();
-}
-
 /**
  * One change to a live attachment (its name, or its cheers, which its record shows): `__v` + 1 and
  * `updatedAt`; false when it is deleted or gone.
@@ -32,26 +20,27 @@ export async function recordAttachmentChange(db: Executor, id: string, at: strin
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Marks an attachment deleted; its file stays until the record is purged. */
-export async function markAttachmentDeleted(db: Executor, id: string, at: string): Promise<boolean> {
-  const result = await db
+/**
+ * One guarded change of a live attachment of this very owner (the card itself when
+ * `checklist_item_id` is null, else that item): its fields, `__v` + 1 and `updatedAt`. False when no
+ * such row changed (deleted, gone, or another owner's).
+ */
+export async function changeOwnedAttachment(
+  db: Executor,
+  owner: { card_id: string; checklist_item_id: string | null },
+  id: string,
+  at: string,
+  fields: Pick<RowUpdate<'attachments'>, 'name' | 'is_deleted' | 'deleted_at'>,
+): Promise<boolean> {
+  let query = db
     .updateTable('attachments')
-    .set((eb) => ({ is_deleted: 1, deleted_at: at, updated_at: at, version: eb('version', '+', 1) }))
+    .set((eb) => ({ ...fields, updated_at: at, version: eb('version', '+', 1) }))
     .where('id', '=', id)
-    .where('is_deleted', '=', 0)
-    .executeTakeFirst();
+    .where('card_id', '=', owner.card_id)
+    .where('is_deleted', '=', 0);
+  query = owner.checklist_item_id === null ? query.where('checklist_item_id', 'is', null) : query.where('checklist_item_id', '=', owner.checklist_item_id);
+  const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
-}
-
-/** A live attachment of the checklist item. */
-export async function findItemAttachment(db: Executor, itemId: string, attachmentId: string): Promise<AttachmentTableRow | undefined> {
-  return db
-    .selectFrom('attachments')
-    .selectAll()
-    .where('id', '=', attachmentId)
-    .where('checklist_item_id', '=', itemId)
-    .where('is_deleted', '=', 0)
-    .executeTakeFirst();
 }
 
 /** A live (not deleted) attachment, on a card or on a checklist item: what may be cheered. */

@@ -1,5 +1,5 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
-import type { Executor, NewRow, Row } from '../database.ts';
+import type { Executor, Transaction, NewRow, Row } from '../database.ts';
 
 export type BoardRow = Row<'boards'>;
 
@@ -54,7 +54,7 @@ export async function listReachableBoards(db: Executor, reach: Reach): Promise<B
  * Serializes position changes among a board's lists: a no-op update takes the board's row lock on
  * PostgreSQL until the transaction ends; SQLite already runs one write transaction at a time.
  */
-export async function lockBoard(db: Executor, boardId: string): Promise<void> {
+export async function lockBoard(db: Transaction, boardId: string): Promise<void> {
   await db
     .updateTable('boards')
     .set((eb) => ({ version: eb.ref('version') }))

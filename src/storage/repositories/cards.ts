@@ -1,4 +1,4 @@
-import type { Executor, NewRow, Row, RowUpdate } from '../database.ts';
+import type { Executor, Transaction, NewRow, Row, RowUpdate } from '../database.ts';
 
 export type CardTableRow = Row<'cards'>;
 
@@ -21,7 +21,7 @@ export async function insertCard(db: Executor, row: NewRow<'cards'>): Promise<vo
  * Records one change to a card: `__v` + 1 and `updatedAt`. Run first in a transaction, it also takes
  * the card's row lock (PostgreSQL) so concurrent changes to one card apply one after another.
  */
-export async function recordCardChange(db: Executor, id: string, at: string): Promise<boolean> {
+export async function recordCardChange(db: Transaction, id: string, at: string): Promise<boolean> {
   const result = await db
     .updateTable('cards')
     .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
@@ -33,9 +33,9 @@ export async function recordCardChange(db: Executor, id: string, at: string): Pr
 /**
  * Serialises placements in one list: a no-op update takes the list's row lock on PostgreSQL until the
  * transaction ends (SQLite runs one write transaction at a time already), so two requests never give
- * two cards the same position. Taken before any card's lock (src/domain/cards/locks.ts).
+ * two cards the same position. Taken before any card's lock (src/domain/access/access.ts).
  */
-export async function lockList(db: Executor, listId: string): Promise<void> {
+export async function lockList(db: Transaction, listId: string): Promise<void> {
   await db
     .updateTable('lists')
     .set((eb) => ({ version: eb.ref('version') }))
@@ -47,7 +47,7 @@ export async function lockList(db: Executor, listId: string): Promise<void> {
  * Takes the cards' row locks without counting a change (a copy reads its source whole, and must not
  * see it half changed), in id order so that two requests never wait on each other in a circle.
  */
-export async function lockCards(db: Executor, cardIds: readonly string[]): Promise<void> {
+export async function lockCards(db: Transaction, cardIds: readonly string[]): Promise<void> {
   for (const id of [...cardIds].sort()) {
     await db
       .updateTable('cards')
@@ -69,7 +69,7 @@ export async function lastCardPosition(db: Executor, listId: string, except: rea
  * Gives cards of the list new positions (a renumbering), each a change of that card (`__v` + 1,
  * `updatedAt`). A card that left the list meanwhile keeps the position its new list gave it.
  */
-export async function renumberCards(db: Executor, listId: string, moves: readonly { id: string; position: number }[], at: string): Promise<void> {
+export async function renumberCards(db: Transaction, listId: string, moves: readonly { id: string; position: number }[], at: string): Promise<void> {
   for (const move of moves) {
     await db
       .updateTable('cards')
@@ -78,6 +78,24 @@ export async function renumberCards(db: Executor, listId: string, moves: readonl
       .where('list_id', '=', listId)
       .execute();
   }
+}
+
+/**
+ * The card's row with whether `userId` has seen it, in one indexed query: what Get Card Details
+ * needs before it decides to load the record (reach) and to record a first view.
+ */
+export async function findCardSeenBy(db: Executor, id: string, userId: string): Promise<(CardTableRow & { seen_by: number }) | undefined> {
+  const row = await db
+    .selectFrom('cards')
+    .selectAll('cards')
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('card_seen').select('card_seen.user_id').whereRef('card_seen.card_id', '=', 'cards.id').where('card_seen.user_id', '=', userId))
+        .as('seen_by'),
+    )
+    .where('cards.id', '=', id)
+    .executeTakeFirst();
+  return row && { ...row, seen_by: Number(row.seen_by) };
 }
 
 /** Adds the user to the card's `seen`; false when it was there already. */

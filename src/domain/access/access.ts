@@ -1,0 +1,300 @@
+/**
+ * Access: the one place that decides whether a caller reaches a thing, and the lock rule.
+ *
+ * Every service starts with `requireAccess` (or, for the items of a bulk request, `requireAccessToEach`):
+ * given the caller, the kind of thing, its id, the request's scope and whether the write needs the
+ * lock, it finds the owning card or team, takes the locks in the order below, checks reach and
+ * answers the row, or a 404 (the existence of another company's data never leaks). Nothing else in
+ * src/domain decides reach (test/unit/access-boundary.test.ts keeps it so).
+ *
+ * Reach: team members reach a team's resources; company owners and admins reach the whole company.
+ * A request's `companyId`/`teamId` (its scope), when given, must match the resource too.
+ *
+ * The lock rule. A transaction keeps every row it wrote locked until it ends (where the database runs
+ * write transactions side by side), so two transactions that lock the same rows in opposite orders
+ * wait on each other in a circle: a deadlock, which the database breaks by aborting one of them.
+ * Every transaction that changes cards therefore locks in one order:
+ *
+ *   1. the list it places cards in (`lockList`: Create Card, Reorder Card, the copies and moves),
+ *      one list per transaction (lists that cards leave are not locked: see `renumberCards`);
+ *   2. then cards, in id order and in one pass (`lockCards`, `recordCardChanges`): the cards the
+ *      request changes or copies, together with the cards its placement renumbers (`placeCard`);
+ *   3. then what belongs to those cards (checklists, items, members, labels, comments, cheers,
+ *      attachments, `seen`), which nothing changes without holding its card.
+ *
+ * (A board comes before its lists: the lists service locks the board to place lists.) A transaction
+ * holding a lock thus waits only for locks further down the order, so no circle can form. Where a
+ * request learns what to lock only from rows it read before locking, it checks them again under the
+ * locks and starts over when they changed (`ChangedMeanwhile`, run again by `inTransaction`, which
+ * also runs again a transaction the database aborted as a deadlock's victim). Functions that take
+ * locks accept a `Transaction`, not any executor, so the compiler keeps them inside one.
+ */
+import type { CompanyRole, Executor, Transaction } from '../../storage/database.ts';
+import { findLiveAttachment, type AttachmentTableRow } from '../../storage/repositories/attachments.ts';
+import { findBoardById, type BoardRow, type Reach } from '../../storage/repositories/boards.ts';
+import { type CardTableRow, findCard, findCardSeenBy, findCardsById, recordCardChange } from '../../storage/repositories/cards.ts';
+import { type ChecklistItemRow, findItem } from '../../storage/repositories/checklist-items.ts';
+import { type ChecklistRow, findChecklist } from '../../storage/repositories/checklists.ts';
+import { type CommentTableRow, type DiscussionTableRow, findComment, findDiscussion } from '../../storage/repositories/comments.ts';
+import { findLabelById } from '../../storage/repositories/labels.ts';
+import { findListById, type ListRow } from '../../storage/repositories/lists.ts';
+import { findTeamScope } from '../../storage/repositories/teams.ts';
+import { checkEachItem } from '../shared/bulk.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
+import { NotFoundError } from '../shared/errors.ts';
+
+interface TeamOwned {
+  company_id: string;
+  team_id: string;
+}
+
+function isCompanyAdmin(caller: Caller, companyId: string): boolean {
+  const role = caller.companyRoles.get(companyId);
+  return role === 'owner' || role === 'admin';
+}
+
+function canReachTeam(caller: Caller, companyId: string, teamId: string): boolean {
+  if (!caller.companyRoles.has(companyId)) return false;
+  return caller.teamIds.has(teamId) || isCompanyAdmin(caller, companyId);
+}
+
+function inReach(caller: Caller, row: TeamOwned, scope: Scope): boolean {
+  return (
+    canReachTeam(caller, row.company_id, row.team_id) &&
+    (scope.companyId === undefined || scope.companyId === row.company_id) &&
+    (scope.teamId === undefined || scope.teamId === row.team_id)
+  );
+}
+
+/** The 404 for a thing out of reach (or not there); `field` names the request field it came from. */
+function notFound(what: string, field?: string): NotFoundError {
+  return field === undefined ? new NotFoundError(what) : new NotFoundError(what, [{ field, message: `${what.toLowerCase()} not found` }]);
+}
+
+/** The 404 rule: the row when the caller reaches it and it matches the scope, else a 404. */
+function requireReach<T extends TeamOwned>(caller: Caller, row: T | undefined, what: string, scope: Scope = {}, field?: string): T {
+  if (!row || !inReach(caller, row, scope)) throw notFound(what, field);
+  return row;
+}
+
+/**
+ * Moderation, not reach: owners and admins of the company may delete what others wrote there
+ * (comments, replies). Asked only about a thing `requireAccess` already answered.
+ */
+export function mayModerate(caller: Caller, companyId: string): boolean {
+  return isCompanyAdmin(caller, companyId);
+}
+
+/** A company the caller belongs to, with its role there. */
+export interface CompanyAccess {
+  id: string;
+  role: CompanyRole;
+}
+
+export type TeamAccess = NonNullable<Awaited<ReturnType<typeof findTeamScope>>>;
+export type LabelAccess = NonNullable<Awaited<ReturnType<typeof findLabelById>>>;
+
+/** What a read answers, by kind. */
+interface ReadRows {
+  card: CardTableRow;
+  /** The card's row for Get Card Details, with whether the caller has seen it (`seen_by` 1). */
+  'card-view': CardTableRow & { seen_by: number };
+  list: ListRow;
+  board: BoardRow;
+  label: LabelAccess;
+  team: TeamAccess;
+  checklist: ChecklistRow;
+  item: ChecklistItemRow;
+}
+
+/** What a locked write answers, by kind: the row, and its card where the row is kept with one. */
+interface LockedRows {
+  card: CardTableRow;
+  checklist: ChecklistRow;
+  item: ChecklistItemRow;
+  comment: { comment: CommentTableRow; card: CardTableRow };
+  discussion: { discussion: DiscussionTableRow; card: CardTableRow };
+  attachment: { attachment: AttachmentTableRow; card: CardTableRow };
+}
+
+const NAMES: Record<keyof ReadRows | keyof LockedRows, string> = {
+  card: 'Card',
+  'card-view': 'Card',
+  list: 'List',
+  board: 'Board',
+  label: 'Label',
+  team: 'Team',
+  checklist: 'Checklist',
+  item: 'Checklist item',
+  comment: 'Comment',
+  discussion: 'Discussion',
+  attachment: 'Attachment',
+};
+
+const FIND: { [K in keyof ReadRows]: (db: Executor, id: string, caller: Caller) => Promise<ReadRows[K] | undefined> } = {
+  card: findCard,
+  'card-view': (db, id, caller) => findCardSeenBy(db, id, caller.userId),
+  list: findListById,
+  board: findBoardById,
+  label: findLabelById,
+  team: findTeamScope,
+  checklist: findChecklist,
+  item: findItem,
+};
+
+interface Request {
+  /** The request's `companyId`/`teamId`, when it names them. */
+  scope?: Scope | undefined;
+  /** How the 404 names the thing (default: the kind's name). */
+  what?: string | undefined;
+}
+
+export interface ReadRequest<K extends keyof ReadRows> extends Request {
+  kind: K;
+  id: string;
+  lock?: false;
+  /** The request field the id came from, named in the 404's details. */
+  field?: string | undefined;
+}
+
+export interface LockRequest<K extends keyof LockedRows> extends Request {
+  kind: K;
+  /** Undefined: nothing to find (a 404). */
+  id: string | undefined;
+  /** Records a change of the owning card (`__v` + 1, `updatedAt`), which takes its lock (step 2), before reach is decided. */
+  lock: true;
+  at: string;
+}
+
+export interface CompanyRequest {
+  kind: 'company';
+  id: string;
+  scope?: Scope | undefined;
+}
+
+/** A collection request: everything the caller reaches, narrowed by the scope. */
+export interface CollectionRequest {
+  kind: 'collection';
+  scope: Scope;
+}
+
+/**
+ * The one entry of access:
+ * - a read (`lock` absent) answers the row when the caller reaches it, else a 404;
+ * - a locked write (`lock: true`, inside a transaction) first records a change of the owning card
+ *   (its lock, step 2 of the rule), then reads the thing under that lock and decides reach by the
+ *   card as it is now (read before the lock, a card moved meanwhile to another team would be judged,
+ *   and new rows stamped, by the team it left); the transaction's rollback undoes the change on a 404;
+ * - a company answers the caller's role there; a collection, what a listing may cover (a company or
+ *   team named in the scope that the caller does not reach is a 404, not an empty collection).
+ */
+export function requireAccess(db: Executor, caller: Caller, request: CollectionRequest): Promise<Reach>;
+export function requireAccess(db: Executor, caller: Caller, request: CompanyRequest): Promise<CompanyAccess>;
+export function requireAccess<K extends keyof ReadRows>(db: Executor, caller: Caller, request: ReadRequest<K>): Promise<ReadRows[K]>;
+export function requireAccess<K extends keyof LockedRows>(trx: Transaction, caller: Caller, request: LockRequest<K>): Promise<LockedRows[K]>;
+export async function requireAccess(
+  db: Executor,
+  caller: Caller,
+  request: CollectionRequest | CompanyRequest | ReadRequest<keyof ReadRows> | LockRequest<keyof LockedRows>,
+): Promise<unknown> {
+  if (request.kind === 'collection') return collectionReach(db, caller, request.scope);
+  if (request.kind === 'company') return companyAccess(caller, request.id, request.scope ?? {});
+  if ('lock' in request && request.lock) return lockedAccess(db as Transaction, caller, request);
+  const { kind, id, scope = {}, field } = request as ReadRequest<keyof ReadRows>;
+  const what = request.what ?? NAMES[kind];
+  return requireReach(caller, await FIND[kind](db, id, caller), what, scope, field);
+}
+
+function companyAccess(caller: Caller, companyId: string, scope: Scope): CompanyAccess {
+  const role = caller.companyRoles.get(companyId);
+  if (!role || (scope.companyId !== undefined && scope.companyId !== companyId)) throw new NotFoundError('Company');
+  return { id: companyId, role };
+}
+
+async function collectionReach(db: Executor, caller: Caller, scope: Scope): Promise<Reach> {
+  if (scope.teamId !== undefined) {
+    requireReach(caller, await findTeamScope(db, scope.teamId), 'Team', { companyId: scope.companyId });
+  } else if (scope.companyId !== undefined && !caller.companyRoles.has(scope.companyId)) {
+    throw new NotFoundError('Company');
+  }
+  const companyIds = [...caller.companyRoles.keys()];
+  return {
+    companyIds,
+    adminCompanyIds: companyIds.filter((id) => isCompanyAdmin(caller, id)),
+    teamIds: [...caller.teamIds],
+    companyId: scope.companyId,
+    teamId: scope.teamId,
+  };
+}
+
+/** The card's change recorded (its lock), then the card read under it and checked. */
+async function lockCard(trx: Transaction, caller: Caller, cardId: string | undefined, what: string, scope: Scope, at: string): Promise<CardTableRow> {
+  if (cardId === undefined || !(await recordCardChange(trx, cardId, at))) throw new NotFoundError(what);
+  return requireReach(caller, await findCard(trx, cardId), what, scope);
+}
+
+async function lockedAccess(trx: Transaction, caller: Caller, request: LockRequest<keyof LockedRows>): Promise<unknown> {
+  const { kind, id, scope = {}, at } = request;
+  const what = request.what ?? NAMES[kind];
+  if (id === undefined) throw new NotFoundError(what);
+  switch (kind) {
+    case 'card':
+      return lockCard(trx, caller, id, what, scope, at);
+    case 'checklist':
+    case 'item': {
+      // Kept with a card: reached through it, then read again under its lock, so the row is what
+      // this transaction works on (its team, had the card moved meanwhile). The card a checklist or
+      // item sits on never changes.
+      const find = FIND[kind] as (db: Executor, id: string, caller: Caller) => Promise<(TeamOwned & { card_id: string }) | undefined>;
+      await lockCard(trx, caller, (await find(trx, id, caller))?.card_id, what, scope, at);
+      return requireReach(caller, await find(trx, id, caller), what, scope);
+    }
+    case 'comment': {
+      const comment = await findComment(trx, id);
+      const card = await lockCard(trx, caller, comment?.card_id, what, scope, at);
+      return { comment: comment as CommentTableRow, card };
+    }
+    case 'discussion': {
+      const discussion = await findDiscussion(trx, id);
+      const card = await lockCard(trx, caller, discussion?.card_id, what, scope, at);
+      return { discussion: discussion as DiscussionTableRow, card };
+    }
+    case 'attachment': {
+      const attachment = await findLiveAttachment(trx, id);
+      const card = await lockCard(trx, caller, attachment?.card_id, what, scope, at);
+      return { attachment: attachment as AttachmentTableRow, card };
+    }
+  }
+}
+
+/** An item of a bulk request: the card it names, and the company and team it says the card is in. */
+export interface CardRef {
+  cardId: string;
+  scope: Scope;
+}
+
+/**
+ * The bulk form of `requireAccess` for cards: every item of the request checked (the caller reaches
+ * its card, in its scope), then `check` on the item's card; any failing item rejects the request,
+ * naming each failing index (`checkEachItem`). Rows already read under the cards' locks may be
+ * passed as `rows`; else they are read here.
+ */
+export async function requireAccessToEach<T, R = CardTableRow>(
+  db: Executor,
+  caller: Caller,
+  request: {
+    items: readonly T[];
+    field: string;
+    refOf: (item: T) => CardRef;
+    rows?: ReadonlyMap<string, CardTableRow> | undefined;
+    check?: (card: CardTableRow, item: T) => R | Promise<R>;
+  },
+): Promise<R[]> {
+  const { items, field, refOf } = request;
+  const rows = request.rows ?? (await findCardsById(db, items.map((item) => refOf(item).cardId)));
+  const check = request.check ?? ((card: CardTableRow) => card as R);
+  return checkEachItem(items, field, async (item) => {
+    const { cardId, scope } = refOf(item);
+    return check(requireReach(caller, rows.get(cardId), 'Card', scope), item);
+  });
+}

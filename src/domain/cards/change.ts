@@ -1,0 +1,63 @@
+/**
+ * The change path of a card's world: every write of a card, or of what it keeps (labels, members,
+ * checklists, items, comments, discussions, cheers, attachments), runs in one transaction that
+ * starts here: the card's change is recorded (`__v` + 1, `updatedAt`), which takes its lock by the
+ * rule of src/domain/access/access.ts, and reach is decided by `requireAccess` on the rows read
+ * under that lock; then the change is applied. A 404 rolls the recorded change back with the rest.
+ */
+import type { Card } from '../../schemas/records.ts';
+import type { Transaction } from '../../storage/database.ts';
+import * as cards from '../../storage/repositories/cards.ts';
+import { type CardRef, requireAccess, requireAccessToEach } from '../access/access.ts';
+import type { ServiceContext } from '../context.ts';
+import { rejectRepeatedIds } from '../shared/bulk.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
+import { nowIso } from '../shared/ids.ts';
+import { inTransaction } from '../shared/transaction.ts';
+import { recordCardChanges } from './locks.ts';
+import { loadCard, loadCards } from './service.ts';
+
+/**
+ * One change to one card, in one transaction: the card locked and in reach (`requireAccess` with
+ * `lock`), handed to `change`. Answers the card as the change left it.
+ */
+export async function changeCard(
+  ctx: ServiceContext,
+  caller: Caller,
+  cardId: string,
+  scope: Scope,
+  change: (trx: Transaction, card: cards.CardTableRow, at: string) => Promise<void>,
+): Promise<Card> {
+  return inTransaction(ctx, async (trx) => {
+    const at = nowIso();
+    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at });
+    await change(trx, card, at);
+    return loadCard(ctx, cardId, trx);
+  });
+}
+
+/**
+ * One bulk change of several cards, all or nothing, in one transaction: every card's change is
+ * recorded once, in id order (the lock rule); every item is checked (reach, in the item's scope,
+ * then `check`) before anything is written, and any failing item rejects the request, naming each
+ * failing index. Answers the cards in request order.
+ */
+export async function changeEachCard<T>(
+  ctx: ServiceContext,
+  caller: Caller,
+  items: readonly T[],
+  field: string,
+  refOf: (item: T) => CardRef,
+  check: (card: cards.CardTableRow, item: T, at: string) => (trx: Transaction) => Promise<void>,
+): Promise<Card[]> {
+  const cardIds = items.map((item) => refOf(item).cardId);
+  rejectRepeatedIds(cardIds, field);
+  return inTransaction(ctx, async (trx) => {
+    const at = nowIso();
+    await recordCardChanges(trx, cardIds, at, 'skip');
+    const rows = await cards.findCardsById(trx, cardIds);
+    const writes = await requireAccessToEach(trx, caller, { items, field, refOf, rows, check: (card, item) => check(card, item, at) });
+    for (const write of writes) await write(trx);
+    return loadCards(ctx, cardIds, trx);
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * Get Card Details on a first view follows the lock rule (src/domain/access/access.ts): the card's
+ * lock first, then the `seen` row, then the card's change. On PostgreSQL, while another transaction
+ * holds the card's row, the first view waits for it before touching `card_seen` at all. On both
+ * engines, the first view answers the card with the caller in `seen` and `__v` + 1, and a repeat
+ * view changes nothing.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { seedBoard } from '../support/fixtures.ts';
+import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+
+for (const engine of ENGINES) {
+  describe(`Get Card Details first view [${engine}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await buildTestApp(engine);
+    });
+    after(() => t.dispose());
+
+    const newCard = async (): Promise<string> => {
+      const [list] = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds as [string];
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/cards', headers: bearer(t.tenant.apiKey), payload: { list, name: 'viewed' } });
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json().card._id;
+    };
+    const view = (cardId: string) => t.app.inject({ method: 'GET', url: `/api/v1/cards/${cardId}`, headers: bearer(t.tenant.apiKey) });
+
+    it('records the first view once: the caller in seen, __v + 1; a repeat view changes nothing', async () => {
+      const cardId = await newCard();
+      const first = await view(cardId);
+      assert.equal(first.statusCode, 200, first.body);
+      assert.deepEqual(first.json().card.seen, [t.tenant.userId]);
+      assert.equal(first.json().card.__v, 1);
+      const again = await view(cardId);
+      assert.deepEqual(again.json().card, first.json().card);
+    });
+
+    if (engine === 'postgres') {
+      it("waits for the card's lock before it writes the seen row", async () => {
+        const cardId = await newCard();
+        let holderPid = 0;
+        let holding!: () => void;
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (holding = resolve));
+        const released = new Promise<void>((resolve) => (release = resolve));
+        const holder = t.services.db.transaction().execute(async (trx) => {
+          await sql`select id from cards where id = ${cardId} for update`.execute(trx);
+          holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
+          holding();
+          await released;
+        });
+        await held;
+        let settled = false;
+        const answer = view(cardId).finally(() => (settled = true));
+        try {
+          // the first view's backend, once it waits for the holder (bounded: the view may not end first)
+          let waiterPid: number | undefined;
+          while (!settled && waiterPid === undefined) {
+            const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(t.services.db);
+            waiterPid = rows[0]?.pid;
+          }
+          assert.ok(waiterPid !== undefined, 'the first view waited for the card');
+          // waiting for the card, it has not touched card_seen yet (an insert there would hold a lock on the table)
+          const { rows } = await sql<{ n: number }>`
+            select count(*)::int as n from pg_locks where pid = ${waiterPid} and relation::regclass::text like '%card_seen%'`.execute(t.services.db);
+          assert.equal(rows[0]!.n, 0, 'no lock on card_seen while waiting for the card');
+        } finally {
+          release();
+          await holder;
+        }
+        const res = await answer;
+        assert.equal(res.statusCode, 200, res.body);
+        assert.deepEqual(res.json().card.seen, [t.tenant.userId]);
+        assert.equal(res.json().card.__v, 1);
+      });
+    }
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * The access boundary: only src/domain/access/ decides whether a caller reaches a thing. A service
+ * that read the caller's memberships itself, called a reach helper, or defined one of its own would
+ * give the 404 rule a second place to audit; this test fails when any file under src/domain does.
+ */
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { describe, it } from 'node:test';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const DOMAIN = join(ROOT, 'src', 'domain');
+const ACCESS = join(DOMAIN, 'access') + sep;
+/** Where the Caller type itself is declared (its fields are named there, not read). */
+const CALLER_TYPE = join(DOMAIN, 'shared', 'caller.ts');
+
+const RULES: readonly { why: string; pattern: RegExp }[] = [
+  { why: 'calls or names a reach primitive', pattern: /\b(canReachTeam|requireReach|isCompanyAdmin|collectionReach|inReach)\b/ },
+  { why: "reads the caller's memberships (reach is decided in src/domain/access)", pattern: /\.(companyRoles|teamIds)\b/ },
+  {
+    why: 'defines a reach helper',
+    pattern:
+      /\b(?:function|const|let)\s+(reachable\w*|require(?:Board|Label|List|Team|Card|Company|Checklist|Item|Reach)\w*|\w*OrNotFound|lock\w*InReach|lock(?:Card|Checklist|Item|Comment|Discussion|Cheered|KeptWithCard)|checkMultiTeamCards|\w*Reach)\b/,
+  },
+];
+
+/** The boundary's findings for one file: `path:line: why`. */
+export function violations(path: string, source: string): string[] {
+  if (path.startsWith(ACCESS)) return [];
+  const found: string[] = [];
+  for (const [index, line] of source.split('\n').entries()) {
+    for (const rule of RULES) {
+      if (path === CALLER_TYPE && rule.pattern === RULES[1]?.pattern) continue;
+      if (rule.pattern.test(line)) found.push(`${relative(ROOT, path)}:${index + 1}: ${rule.why}: ${line.trim()}`);
+    }
+  }
+  return found;
+}
+
+async function domainFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const files = await Promise.all(
+    entries.map((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return domainFiles(path);
+      return Promise.resolve(entry.name.endsWith('.ts') ? [path] : []);
+    }),
+  );
+  return files.flat();
+}
+
+describe('access boundary', () => {
+  it('no file of src/domain outside src/domain/access decides reach', async () => {
+    const files = await domainFiles(DOMAIN);
+    assert.ok(files.length > 30, 'the domain files were found');
+    const found = (await Promise.all(files.map(async (path) => violations(path, await readFile(path, 'utf8'))))).flat();
+    assert.deepEqual(found, []);
+  });
+
+  it('every service of a card or team starts with the access module', async () => {
+    // Services that take a caller and read or write what belongs to a team reach it through requireAccess
+    // (or through the change path, which does): a service file that takes a Caller and never does is suspect.
+    const files = (await domainFiles(DOMAIN)).filter((path) => !path.startsWith(ACCESS) && !path.includes(`${sep}shared${sep}`));
+    const bypassing: string[] = [];
+    for (const path of files) {
+      const source = await readFile(path, 'utf8');
+      if (!/caller: Caller/.test(source)) continue;
+      const usesAccess = /\brequireAccess(ToEach)?\b|\bchangeCard\b|\bchangeEachCard\b|\bchangeItem\b/.test(source);
+      // account and companies' own company rules work on the caller's own user, not on a team's things
+      const ownUser = /domain[\\/]account[\\/]/.test(path);
+      if (!usesAccess && !ownUser) bypassing.push(relative(ROOT, path));
+    }
+    assert.deepEqual(bypassing, []);
+  });
+
+  it('catches a service that decides reach by itself', () => {
+    const service = join(DOMAIN, 'boards', 'example.ts');
+    const cases = [
+      "if (!caller.teamIds.has(board.team_id)) throw new NotFoundError('Board');",
+      "const role = caller.companyRoles.get(companyId);",
+      'return requireReach(caller, row, "Board", scope);',
+      'if (canReachTeam(caller, a, b)) return row;',
+      'async function reachableWidget(db, caller, id) {',
+      'export async function requireBoard(ctx, caller, id) {',
+      'const listOrNotFound = (row) => row;',
+      'export async function lockWidgetInReach(trx, caller, id) {',
+    ];
+    for (const line of cases) assert.equal(violations(service, line).length, 1, line);
+    // the access module itself may; and an ordinary service line is fine
+    assert.deepEqual(violations(join(DOMAIN, 'access', 'access.ts'), cases.join('\n')), []);
+    assert.deepEqual(violations(service, "const board = await requireAccess(ctx.db, caller, { kind: 'board', id, scope });"), []);
+  });
+});
