@@ -5,11 +5,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import pg from 'pg';
 import type { Database } from './database.ts';
+import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -123,7 +124,7 @@ export function openStorage(url: string, options: { poolSize?: number } = {}): S
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     const cached = withStatementCache(sqlite);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+    const db = new Kysely<Database>({ dialect: new PlanStableSqliteDialect({ database: cached }) });
     return {
       db,
       engine: 'sqlite',
