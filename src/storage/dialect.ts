@@ -16,7 +16,6 @@ import {
   Kysely,
   type Dialect as KyselyDialect,
   PostgresDialect as KyselyPostgresDialect,
-  SqliteDialect as KyselySqliteDialect,
   type QueryCompiler,
   type QueryResult,
   type TransactionSettings,
@@ -27,6 +26,7 @@ import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import pg from 'pg';
 import type { Database, Executor } from './database.ts';
 import { Deadlock, ForeignKeyViolation, UniqueViolation } from './errors.ts';
+import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
 import { groupCommitDecisions, type RateLimitDecisions, transactionPerDecision } from './repositories/rate-limit.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -156,7 +156,8 @@ export class SqliteDialect extends Dialect {
   readonly #runExclusive: ExclusiveRunner;
 
   constructor(sqlite: SqliteDatabase.Database, db: () => Kysely<Database>) {
-    super(new KyselySqliteDialect({ database: sqlite }));
+    // Every parameter written `+?`: statements are prepared once (src/storage/sqlite-parameters.ts).
+    super(new PlanStableSqliteDialect({ database: sqlite }));
     this.#runExclusive = exclusiveRunner(sqlite, db, (error) => this.classifyError(error));
   }
 

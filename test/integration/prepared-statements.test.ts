@@ -1,0 +1,118 @@
+/**
+ * Hot statements are prepared once. SQLite re-prepares a statement on every run when its plan
+ * depends on a bound value (see src/storage/sqlite-parameters.ts), which costs more than running
+ * the statement. better-sqlite3 rebuilds a statement's row function (with `Function`) exactly when
+ * SQLite's re-prepare counter (SQLITE_STMTSTATUS_REPREPARE) moved since its last row, so counting
+ * those builds per statement counts re-prepares, without timing anything.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import SqliteDatabase from 'better-sqlite3';
+import { buildApp, type App } from '../../src/app.ts';
+import { bootstrap } from '../../src/domain/account/bootstrap.ts';
+import { DEFAULT_TIER_LIMITS } from '../../src/config.ts';
+import { SqlRateLimiter } from '../../src/ratelimit/index.ts';
+import { bearer, openTestStorage, testConfig, type TestStorage } from '../support/harness.ts';
+
+type Method = 'GET' | 'POST' | 'PATCH';
+
+/** Counts, per SQL text, the row functions better-sqlite3 builds while the statement runs. */
+function watchRowFunctionBuilds() {
+  const builds = new Map<string, number>();
+  let running: string | undefined;
+  const statementPrototype = Object.getPrototypeOf(new SqliteDatabase(':memory:').prepare('select 1'));
+  const originals = new Map<string, (...args: unknown[]) => unknown>();
+  for (const method of ['all', 'get', 'run', 'iterate']) {
+    const original = statementPrototype[method] as (...args: unknown[]) => unknown;
+    originals.set(method, original);
+    statementPrototype[method] = function (this: { source: string }, ...args: unknown[]) {
+      running = this.source;
+      try {
+        return original.apply(this, args);
+      } finally {
+        running = undefined;
+      }
+    };
+  }
+  const OriginalFunction = globalThis.Function;
+  globalThis.Function = new Proxy(OriginalFunction, {
+    apply(target, self, args) {
+      if (running !== undefined) builds.set(running, (builds.get(running) ?? 0) + 1);
+      return Reflect.apply(target, self, args);
+    },
+  });
+  return {
+    builds,
+    stop() {
+      globalThis.Function = OriginalFunction;
+      for (const [method, original] of originals) statementPrototype[method] = original;
+    },
+  };
+}
+
+describe('hot statements are prepared once [sqlite]', () => {
+  let test: TestStorage;
+  let app: App;
+  let limiter: SqlRateLimiter;
+  let requests: [Method, string, unknown?][];
+  let key: string;
+
+  before(async () => {
+    test = await openTestStorage('sqlite');
+    // The SQLite limiter too: its decision runs on every authenticated request.
+    limiter = new SqlRateLimiter({ storage: test.storage, settings: { windowSeconds: 3600, tiers: { ...DEFAULT_TIER_LIMITS, low: 1e6, 'very-low': 1e6, medium: 1e6, high: 1e6, secure: 1e6 } } });
+    app = await buildApp({ config: testConfig(), storage: test.storage, rateLimiter: limiter, logger: false });
+    await app.ready();
+    const tenant = await bootstrap(app.services, { company: 'Acme', team: 'Core', email: 'owner@acme.test', fullName: 'Olive Owner' });
+    key = tenant.apiKey;
+    const call = async (method: Method, url: string, payload?: unknown) => {
+      const res = await app.inject({ method, url, headers: bearer(key), ...(payload !== undefined ? { payload: payload as object } : {}) });
+      assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+      return res.json();
+    };
+    const board = (await call('POST', `/api/v1/boards?teamId=${tenant.teamId}`, { name: 'Roadmap' })).board._id;
+    const list = (await call('POST', '/api/v1/lists', { board, name: 'Doing' })).list._id;
+    const label = (await call('POST', `/api/v1/boards/${board}/labels`, { name: 'Bug', color: '000000000000000000000004' })).label._id;
+    const card = (await call('POST', '/api/v1/cards', { list, name: 'Fix login' })).card._id;
+    await call('POST', '/api/v1/cards', { list, name: 'Second card' });
+    await call('POST', `/v2/cards/${card}/members`, { members: [tenant.userId] });
+    const comment = (await call('POST', `/api/v1/cards/${card}/comments`, { content: 'First' })).comment._id;
+    await call('POST', `/api/v1/comments/${comment}/discussions`, { content: 'Reply' });
+    requests = [
+      ['GET', `/api/v1/cards/${card}`],
+      ['POST', `/v2/cards/${card}/labels`, { labels: [label] }],
+      ['GET', '/api/v1/label-colors'],
+      ['GET', `/api/v1/lists/${list}/cards?limit=50`],
+      ['GET', `/api/v1/boards/${board}`],
+      ['GET', '/api/v1/my-tasks?limit=50'],
+      ['GET', `/api/v1/cards/${card}/comments`],
+      ['PATCH', `/api/v1/cards/${card}`, { description: 'Steps to reproduce' }],
+      ['GET', '/api/v1/me'],
+    ];
+    // Two rounds first: every statement has run, and returned rows, at least once (a toggle's
+    // statements see the label present in one round and absent in the other).
+    for (let round = 0; round < 2; round++) for (const [method, url, payload] of requests) await call(method, url, payload);
+  });
+
+  after(async () => {
+    await app?.close();
+    await limiter?.close();
+    await test?.dispose();
+  });
+
+  it('runs no statement of the hot routes through a second preparation', async () => {
+    const watch = watchRowFunctionBuilds();
+    try {
+      for (let round = 0; round < 4; round++) {
+        for (const [method, url, payload] of requests) {
+          const res = await app.inject({ method, url, headers: bearer(key), ...(payload !== undefined ? { payload: payload as object } : {}) });
+          assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode}`);
+        }
+      }
+    } finally {
+      watch.stop();
+    }
+    const reprepared = [...watch.builds].map(([source, count]) => `${count}× ${source.slice(0, 160)}`);
+    assert.deepEqual(reprepared, [], `statements prepared again while the hot routes ran:\n${reprepared.join('\n')}`);
+  });
+});
