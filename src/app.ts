@@ -34,6 +34,9 @@ export async function buildApp(options: BuildOptions) {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Starting waits on the database (connect, then migrations); its own bounds end that wait with an
+    // error naming the database, so Fastify's plugin timeout must not fire first.
+    pluginTimeout: Math.max(10_000, config.database.connectTimeoutMs + 3 * (config.database.statementTimeoutMs + 1000)),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON (and multipart where a route reads files) only: any other body type is a 415.

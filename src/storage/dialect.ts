@@ -10,6 +10,7 @@ import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import pg from 'pg';
 import type { Database } from './database.ts';
+import { createPostgresPool, DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts } from './postgres-pool.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -113,7 +114,13 @@ function exclusiveRunner(sqlite: SqliteDatabase.Database, db: Kysely<Database>):
 // PostgreSQL returns int8 (bigint, count(*)) as strings; every such value here fits in a double.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
-export function openStorage(url: string, options: { poolSize?: number } = {}): StorageConnection {
+export interface OpenOptions extends Partial<DatabaseTimeouts> {
+  poolSize?: number;
+  /** PostgreSQL: told about a connection that died while idle (the pool drops it and goes on). */
+  onIdleError?: (error: Error) => void;
+}
+
+export function openStorage(url: string, options: OpenOptions = {}): StorageConnection {
   const parsed = parseDatabaseUrl(url);
   if (parsed.engine === 'sqlite') {
     if (parsed.location !== ':memory:') mkdirSync(dirname(resolve(parsed.location)), { recursive: true });
@@ -132,10 +139,12 @@ export function openStorage(url: string, options: { poolSize?: number } = {}): S
       close: () => db.destroy(),
     };
   }
-  const pool = new pg.Pool({
+  const pool = createPostgresPool({
+    ...DEFAULT_DATABASE_TIMEOUTS,
+    ...options,
     connectionString: parsed.location,
-    max: options.poolSize ?? 10,
-    ...(parsed.schema ? { options: `-c search_path=${parsed.schema}` } : {}),
+    schema: parsed.schema,
+    poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', description: maskUrl(url), close: () => db.destroy() };
