@@ -131,8 +131,15 @@ describe('PostgreSQL faults', () => {
 
   it('held silent, requests fail with 503 at the timeout, /readyz says not ready within 2 s, and nothing hangs', async (t) => {
     assert.equal((await request(false)).statusCode, 200);
-    proxy.silence();
+    // Dropped, not held: a connection whose statement timed out must not go back to the pool, since
+    // the answer it still waits for never comes.
+    proxy.silence({ drop: true });
     try {
+      // Readiness first, alone: its round trip goes to a pooled connection that now never answers, so
+      // the check's own bound (1.5 s) ends it, before the client-side statement bound would.
+      const readyStarted = performance.now();
+      const ready = await app.inject({ method: 'GET', url: '/readyz' });
+      const readyMs = performance.now() - readyStarted;
       const started = performance.now();
       const answers = await Promise.all(
         Array.from({ length: 6 }, async (_, index) => {
@@ -145,13 +152,11 @@ describe('PostgreSQL faults', () => {
         assert.ok(ms < SILENT_STATEMENT_MS + 1500, `answered after ${Math.round(ms)} ms`);
       }
       t.diagnostic(`silent: 503s after ${answers.map(({ ms }) => Math.round(ms)).join(', ')} ms`);
-      const readyStarted = performance.now();
-      const ready = await app.inject({ method: 'GET', url: '/readyz' });
-      const readyMs = performance.now() - readyStarted;
       assert.equal(ready.statusCode, 503);
       const body = ready.json();
       assert.equal(body.status, 'not ready');
       assert.equal(body.checks.database.status, 'failed');
+      assert.equal(body.checks.database.message, 'timed out after 1500 ms');
       assert.equal(body.checks.uploadDir.status, 'ok');
       t.diagnostic(`silent: /readyz answered 503 in ${Math.round(readyMs)} ms`);
       assert.ok(readyMs < 2000, `readyz took ${Math.round(readyMs)} ms`);

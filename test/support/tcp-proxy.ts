@@ -20,6 +20,7 @@ export class TcpProxy {
   readonly #pairs = new Set<Pair>();
   #port = 0;
   #silent = false;
+  #dropping = false;
 
   private constructor(
     readonly targetHost: string,
@@ -69,9 +70,14 @@ export class TcpProxy {
     }
   }
 
-  /** Keeps every connection open and accepts new ones, but forwards nothing, either way. */
-  silence(): void {
+  /**
+   * Keeps every connection open and accepts new ones, but forwards nothing, either way. What is sent
+   * meanwhile is held back for `restore()`, or with `drop` lost (a black-holed network: an answer a
+   * client waits for never comes, even after the restore).
+   */
+  silence(options: { drop?: boolean } = {}): void {
     this.#silent = true;
+    this.#dropping = options.drop ?? false;
   }
 
   /** Forwards again (what silence held back included) and accepts connections again. */
@@ -104,6 +110,7 @@ export class TcpProxy {
     client.on('error', () => this.#drop(pair));
     client.on('close', () => this.#drop(pair));
     client.on('data', (chunk: Buffer) => {
+      if (this.#silent && this.#dropping) return;
       pair.toUpstream.push(chunk);
       this.#flush(pair);
     });
@@ -122,6 +129,7 @@ export class TcpProxy {
     upstream.on('error', () => this.#drop(pair));
     upstream.on('close', () => this.#drop(pair));
     upstream.on('data', (chunk: Buffer) => {
+      if (this.#silent && this.#dropping) return;
       pair.toClient.push(chunk);
       this.#flush(pair);
     });
