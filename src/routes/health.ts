@@ -5,7 +5,7 @@ const Health = Type.Object({ status: Type.String() });
 
 const Check = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('failed')]),
-  message: Type.Optional(Type.String({ description: 'Why the check failed, e.g. "timed out after 1500 ms"' })),
+  message: Type.Optional(Type.String({ description: 'Why the check failed, e.g. "timed out after 1000 ms"' })),
   durationMs: Type.Integer({ minimum: 0 }),
 });
 
@@ -20,7 +20,7 @@ const Readiness = Type.Object({
       databaseFile: Type.Optional(Check),
       redis: Type.Optional(Check),
     },
-    { description: 'Each check runs in parallel and counts as failed when it takes longer than 1.5 s' },
+    { description: 'Each check runs in parallel and counts as failed when it takes longer than 1 s' },
   ),
 });
 
