@@ -49,6 +49,9 @@ export async function buildApp(options: BuildOptions) {
     // What the router and Node's HTTP parser refuse is answered in the contract's error body too.
     frameworkErrors,
     clientErrorHandler,
+    // Starting waits on the database (connect, then migrations); its own bounds end that wait with an
+    // error naming the database, so Fastify's plugin timeout must not fire first.
+    pluginTimeout: Math.max(10_000, config.database.connectTimeoutMs + 3 * (config.database.statementTimeoutMs + 1000)),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only (the upload routes add multipart in their own context): any other body type is a 415.

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseDatabaseUrl } from './storage/dialect.ts';
+import { DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts } from './storage/postgres-pool.ts';
 
 /** The rate-limit tiers of the contract, cheapest last. */
 export const TIERS = ['secure', 'high', 'medium', 'low', 'very-low'] as const;
@@ -10,6 +11,8 @@ export interface AppConfig {
   host: string;
   port: number;
   databaseUrl: string;
+  /** Bounds on every wait on the database, and the PostgreSQL pool's size. */
+  database: DatabaseTimeouts & { poolSize: number };
   redisUrl: string | undefined;
   /** Prefix of every Redis key the service writes, so deployments can share one Redis. */
   redisKeyPrefix: string;
@@ -215,6 +218,12 @@ export function loadConfig(env: Env = process.env, options: { createDatabase?: b
     host: env.HOST || '0.0.0.0',
     port: integer(env, 'PORT', 3000, 0, 65535),
     databaseUrl: databaseUrl(env.DATABASE_URL, options.createDatabase ?? false),
+    database: {
+      connectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.connectTimeoutMs, 100, 600_000),
+      statementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.statementTimeoutMs, 100, 3_600_000),
+      idleInTransactionTimeoutMs: integer(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.idleInTransactionTimeoutMs, 100, 3_600_000),
+      poolSize: integer(env, 'DB_POOL_SIZE', DEFAULT_POOL_SIZE, 1, 1000),
+    },
     redisUrl: redisUrl(env.REDIS_URL),
     redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
     uploadDir: resolve(env.UPLOAD_DIR || './data/uploads'),

@@ -11,12 +11,18 @@ import { startServer } from '../server.ts';
 import { openStorage, type StorageConnection } from '../storage/dialect.ts';
 import { AttachmentFiles } from '../storage/files.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
+import { reachingDatabase } from '../storage/unavailable.ts';
 
 /** What a command prints: JSON for scripts, or lines for people. */
 export type Output = { json: unknown } | { lines: string[] };
 
 function open(config: AppConfig): StorageConnection {
-  return openStorage(config.databaseUrl, { poolSize: 2 });
+  return openStorage(config.databaseUrl, { ...config.database, poolSize: 2 });
+}
+
+/** Migrates first: the first use of the database, so a database out of reach is named as such. */
+function migrate(storage: StorageConnection) {
+  return reachingDatabase(storage.description, () => migrateToLatest(storage));
 }
 
 /**
@@ -26,7 +32,7 @@ function open(config: AppConfig): StorageConnection {
 async function withServices<T>(config: AppConfig, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   const storage = open(config);
   try {
-    await migrateToLatest(storage);
+    await migrate(storage);
     return await work({ db: storage.db, files: new AttachmentFiles(config.uploadDir) });
   } finally {
     await storage.close();
@@ -81,7 +87,7 @@ export async function migrateCommand(config: AppConfig, options: { json: boolean
   const storage = open(config);
   let applied: string[];
   try {
-    const result = await migrateToLatest(storage);
+    const result = await migrate(storage);
     applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   } finally {
     await storage.close();

@@ -8,6 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_PURGE_AFTER_DAYS } from '../domain/attachments/purge.ts';
 import { DomainError, ValidationError } from '../domain/shared/errors.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { DatabaseUnreachableError } from '../storage/unavailable.ts';
 import { bootstrapCommand, keysCreateCommand, migrateCommand, type Output, purgeAttachmentsCommand, serveCommand } from './commands.ts';
 
 /** A wrong command line: exit 2 with the message and a pointer to the help. */
@@ -188,6 +189,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     if (error instanceof ValidationError) {
       io.stderr(`taskboard: invalid input: ${describe(error)}\n`);
       return 2;
+    }
+    if (error instanceof DatabaseUnreachableError) {
+      process.stderr.write(`taskboard: ${describe(error)}\n`);
+      return 1;
     }
     if (error instanceof DomainError) {
       io.stderr(`taskboard: ${describe(error)}\n`);

@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Fasti
 import fp from 'fastify-plugin';
 import { DomainError, type ErrorDetail, UnauthorizedError } from '../domain/shared/errors.ts';
 import { FORBIDDEN_IN_TEXT, TEXT_RULE } from '../schemas/common.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../storage/unavailable.ts';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'validation_failed',
@@ -111,6 +112,12 @@ export default fp(
           message = `Unsupported Content-Type (${type}): send the body as application/json`;
         }
         return sendError(request, reply, status, code, message);
+      }
+      if (isDatabaseUnavailable(error)) {
+        // The pool reconnects by itself: the client should just come back shortly.
+        request.log.warn({ err: error }, 'request failed: the database is unavailable');
+        reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+        return sendError(request, reply, 503, 'unavailable', 'The database is temporarily unavailable, please try again shortly.');
       }
       request.log.error({ err: error }, 'request failed');
       return sendError(request, reply, 500, 'internal', 'Internal server error');

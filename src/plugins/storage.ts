@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { openStorage, type StorageConnection } from '../storage/dialect.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
 import type { AppConfig } from '../config.ts';
+import { reachingDatabase } from '../storage/unavailable.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,11 +11,24 @@ declare module 'fastify' {
   }
 }
 
-/** Opens the configured database, applies migrations, and closes it with the app. */
+/**
+ * Opens the configured database, applies migrations, and closes it with the app. A database that
+ * cannot be reached stops the start within the connect timeout, with an error that names it.
+ */
 export default fp(
   async function storagePlugin(app: FastifyInstance, opts: { config: AppConfig; storage?: StorageConnection }) {
-    const storage = opts.storage ?? openStorage(opts.config.databaseUrl);
-    await migrateToLatest(storage);
+    const storage =
+      opts.storage ??
+      openStorage(opts.config.databaseUrl, {
+        ...opts.config.database,
+        onIdleError: (error) => app.log.warn({ err: error }, 'database: an idle connection was lost; the pool opens a new one when needed'),
+      });
+    try {
+      await reachingDatabase(storage.description, () => migrateToLatest(storage));
+    } catch (error) {
+      if (!opts.storage) await storage.close().catch(() => {});
+      throw error;
+    }
     app.decorate('storage', storage);
     // A storage handed in by the caller (tests) belongs to the caller.
     if (!opts.storage) app.addHook('onClose', async () => storage.close());

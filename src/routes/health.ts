@@ -1,8 +1,29 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
 import { NoQuery } from '../schemas/common.ts';
+import { checkReadiness } from '../plugins/readiness.ts';
 
 const Health = Type.Object({ status: Type.String() });
+
+const Check = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('failed')]),
+  message: Type.Optional(Type.String({ description: 'Why the check failed, e.g. "timed out after 1000 ms"' })),
+  durationMs: Type.Integer({ minimum: 0 }),
+});
+
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('degraded'), Type.Literal('not ready')], {
+    description: '`degraded`: serving, with the database standing in for an unavailable Redis',
+  }),
+  checks: Type.Object(
+    {
+      database: Check,
+      uploadDir: Check,
+      databaseFile: Type.Optional(Check),
+      redis: Type.Optional(Check),
+    },
+    { description: 'Each check runs in parallel and counts as failed when it takes longer than 1 s' },
+  ),
+});
 
 /** Liveness and readiness for orchestrators and load balancers; no API key needed. */
 const health: FastifyPluginAsyncTypebox = async (app) => {
@@ -18,15 +39,17 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
     '/readyz',
     {
       config: { public: true },
-      schema: { tags: ['health'], summary: 'Readiness: the database answers', security: [], querystring: NoQuery, response: { 200: Health, 503: Health } },
+      schema: {
+        tags: ['health'],
+        summary: 'Readiness: the database answers, its file is there (SQLite), uploads can be stored, Redis answers (if configured)',
+        security: [],
+        querystring: NoQuery,
+        response: { 200: Readiness, 503: Readiness },
+      },
     },
     async (_request, reply) => {
-      try {
-        await sql`select 1`.execute(app.storage.db);
-        return { status: 'ready' };
-      } catch {
-        return reply.status(503).send({ status: 'database unavailable' });
-      }
+      const readiness = await checkReadiness({ storage: app.storage, uploadDir: app.config.uploadDir, rateLimiter: app.rateLimiter });
+      return reply.status(readiness.status === 'not ready' ? 503 : 200).send(readiness);
     },
   );
 };

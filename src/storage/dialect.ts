@@ -28,6 +28,7 @@ import type { Database, Executor } from './database.ts';
 import { Deadlock, ForeignKeyViolation, UniqueViolation } from './errors.ts';
 import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
 import { groupCommitDecisions, type RateLimitDecisions, transactionPerDecision } from './repositories/rate-limit.ts';
+import { createPostgresPool, DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts } from './postgres-pool.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -403,7 +404,13 @@ function exclusiveRunner(
 // PostgreSQL returns int8 (bigint, count(*)) as strings; every such value here fits in a double.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
-export function openStorage(url: string, options: { poolSize?: number } = {}): StorageConnection {
+export interface OpenOptions extends Partial<DatabaseTimeouts> {
+  poolSize?: number;
+  /** PostgreSQL: told about a connection that died while idle (the pool drops it and goes on). */
+  onIdleError?: (error: Error) => void;
+}
+
+export function openStorage(url: string, options: OpenOptions = {}): StorageConnection {
   const parsed = parseDatabaseUrl(url);
   if (parsed.engine === 'sqlite') {
     if (parsed.location !== ':memory:') mkdirSync(dirname(resolve(parsed.location)), { recursive: true });
@@ -416,10 +423,12 @@ export function openStorage(url: string, options: { poolSize?: number } = {}): S
     const db = new Kysely<Database>({ dialect });
     return { db, dialect, description: `sqlite:${parsed.location}`, close: () => db.destroy() };
   }
-  const pool = new pg.Pool({
+  const pool = createPostgresPool({
+    ...DEFAULT_DATABASE_TIMEOUTS,
+    ...options,
     connectionString: parsed.location,
-    max: options.poolSize ?? 10,
-    ...(parsed.schema ? { options: `-c search_path=${parsed.schema}` } : {}),
+    schema: parsed.schema,
+    poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
   });
   const dialect = new PostgresDialect(pool);
   const db = new Kysely<Database>({ dialect });

@@ -21,6 +21,12 @@ describe('configuration', () => {
     assert.deepEqual(config.rateLimit.routeTiers, { 'GET /api/v1/me': 'secure' });
   });
 
+  it('bounds the waits on the database by default, and reads the DB_* variables', () => {
+    assert.deepEqual(loadConfig({}).database, { connectTimeoutMs: 5000, statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 30_000, poolSize: 10 });
+    const config = loadConfig({ DB_CONNECT_TIMEOUT_MS: '800', DB_STATEMENT_TIMEOUT_MS: '2500', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '4000', DB_POOL_SIZE: '3' });
+    assert.deepEqual(config.database, { connectTimeoutMs: 800, statementTimeoutMs: 2500, idleInTransactionTimeoutMs: 4000, poolSize: 3 });
+  });
+
   it('refuses bad values with a message naming the variable', () => {
     for (const env of [
       { PORT: 'eighty' },
@@ -31,6 +37,10 @@ describe('configuration', () => {
       { RATE_LIMIT_ENABLED: 'maybe' },
       { REDIS_KEY_PREFIX: 'has space' },
       { DATABASE_URL: 'mysql://localhost/db' },
+      { DB_CONNECT_TIMEOUT_MS: '0' },
+      { DB_STATEMENT_TIMEOUT_MS: 'soon' },
+      { DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '-1' },
+      { DB_POOL_SIZE: '0' },
       { DATABASE_URL: 'postgres://h/db?schema=Robert;drop' },
       { LOG_LEVEL: 'loud' },
       { REDIS_URL: 'localhost:6379' },

@@ -1,0 +1,87 @@
+/**
+ * What `/readyz` checks: everything this instance needs to serve, each bounded, all in parallel,
+ * so a load balancer gets an answer (and the reason) in time even when a dependency hangs.
+ */
+import { constants, existsSync } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { sql } from 'kysely';
+import { FailoverRateLimiter } from '../ratelimit/failover.ts';
+import { parseDatabaseUrl, type StorageConnection } from '../storage/dialect.ts';
+import type { RateLimiter } from '../ratelimit/limiter.ts';
+
+/** The longest any check may take: the whole answer comes within 2 s even on a busy host (first request, event-loop lag). */
+export const CHECK_TIMEOUT_MS = 1000;
+
+export interface CheckResult {
+  status: 'ok' | 'failed';
+  /** Why it failed, in a few words. */
+  message?: string;
+  durationMs: number;
+}
+
+export interface Readiness {
+  /** `degraded`: serving, with a fallback standing in (Redis down: rate limits in the database). */
+  status: 'ready' | 'degraded' | 'not ready';
+  checks: { database: CheckResult; uploadDir: CheckResult; databaseFile?: CheckResult; redis?: CheckResult };
+}
+
+export interface ReadinessSources {
+  storage: StorageConnection;
+  uploadDir: string;
+  rateLimiter: RateLimiter | null;
+}
+
+function timedOut(ms: number): Promise<never> {
+  return new Promise((_, reject) => {
+    setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref();
+  });
+}
+
+async function check(probe: () => Promise<unknown>, timeoutMs: number): Promise<CheckResult> {
+  const started = performance.now();
+  const durationMs = () => Math.round(performance.now() - started);
+  try {
+    await Promise.race([probe(), timedOut(timeoutMs)]);
+    return { status: 'ok', durationMs: durationMs() };
+  } catch (error) {
+    const message = (error as Error | null)?.message?.split('\n')[0] || String(error);
+    return { status: 'failed', message, durationMs: durationMs() };
+  }
+}
+
+/** The upload folder is writable, or (not created yet) the folder it will be created in is. */
+async function writableFolder(dir: string): Promise<void> {
+  let folder = dir;
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  if (!(await stat(folder)).isDirectory()) throw new Error(`${folder} is not a folder`);
+  await access(folder, constants.W_OK).catch(() => {
+    throw new Error(`${folder} is not writable`);
+  });
+}
+
+export async function checkReadiness(sources: ReadinessSources, timeoutMs = CHECK_TIMEOUT_MS): Promise<Readiness> {
+  const { storage, uploadDir, rateLimiter } = sources;
+  const probes: Record<keyof Readiness['checks'], (() => Promise<unknown>) | undefined> = {
+    database: () => sql`select 1`.execute(storage.db),
+    uploadDir: () => writableFolder(uploadDir),
+    databaseFile: undefined,
+    redis: undefined,
+  };
+  const { engine, location } = parseDatabaseUrl(storage.description);
+  if (engine === 'sqlite' && location !== ':memory:') {
+    // Deleted under a running server, SQLite goes on writing to a file no restart will find.
+    probes.databaseFile = async () => {
+      if (!existsSync(location)) throw new Error(`${location} is missing`);
+    };
+  }
+  if (rateLimiter instanceof FailoverRateLimiter) probes.redis = () => rateLimiter.primary.client.ping();
+
+  const run = Object.entries(probes).filter((entry): entry is [string, () => Promise<unknown>] => entry[1] !== undefined);
+  const results = await Promise.all(run.map(([, probe]) => check(probe, timeoutMs)));
+  const checks = Object.fromEntries(run.map(([name], i) => [name, results[i]])) as Readiness['checks'];
+  const failed = run.map(([name]) => name).filter((name) => checks[name as keyof Readiness['checks']]?.status === 'failed');
+  // Without Redis the database takes over the rate limits: still serving.
+  const status = failed.length === 0 ? 'ready' : failed.every((name) => name === 'redis') ? 'degraded' : 'not ready';
+  return { status, checks };
+}

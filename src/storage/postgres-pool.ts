@@ -1,0 +1,96 @@
+/**
+ * The PostgreSQL connection pool, built so that the database can go away and come back without
+ * taking the process with it, and so that no wait on the database is unbounded.
+ */
+import pg from 'pg';
+
+/** How long the service waits on PostgreSQL, in ms (see the README's "Database faults"). */
+export interface DatabaseTimeouts {
+  /** Opening a connection (TCP, TLS, authentication), and waiting for a free one in the pool. */
+  connectTimeoutMs: number;
+  /** One statement, enforced by the server (`statement_timeout`) and, a little later, by the client. */
+  statementTimeoutMs: number;
+  /** A transaction left open with nothing running (`idle_in_transaction_session_timeout`). */
+  idleInTransactionTimeoutMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  connectTimeoutMs: 5000,
+  statementTimeoutMs: 10_000,
+  idleInTransactionTimeoutMs: 30_000,
+};
+
+export const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * The client's own bound on a statement: the server's `statement_timeout` plus this margin, so a
+ * server that answers cancels the statement itself (a clean 57014), and one that does not answer at
+ * all (a silent network, a frozen host) still cannot hold a request.
+ */
+const CLIENT_MARGIN_MS = 1000;
+
+/** The message pg gives a query that `query_timeout` ended. */
+export const QUERY_READ_TIMEOUT = 'Query read timeout';
+
+export interface PostgresPoolOptions extends DatabaseTimeouts {
+  /** A connection string without our `schema` parameter. */
+  connectionString: string;
+  schema?: string | undefined;
+  poolSize: number;
+  /** Shown in `pg_stat_activity`, so an operator (or a test) can find the service's backends. */
+  applicationName?: string;
+  /** Told about connection errors that no request saw (an idle connection that died). */
+  onIdleError?: (error: Error) => void;
+}
+
+/**
+ * pg lets a query that `query_timeout` ended leave the connection waiting for that query's answer:
+ * returned to the pool, the connection would queue the next request behind an answer that may never
+ * come. Such a connection is closed instead, and the pool opens a fresh one.
+ */
+class BoundedClient extends pg.Client {
+  // pg's overloads (callbacks, streams) are many; Kysely uses the promise form only.
+  override query(...args: unknown[]): never {
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if ((error as Error | null)?.message === QUERY_READ_TIMEOUT) {
+          (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+        }
+      });
+    }
+    return result as never;
+  }
+}
+
+/**
+ * A pool that survives a lost database: a connection that dies while idle is dropped (and logged),
+ * one that dies while a request holds it fails that request's query and is not reused, and new
+ * connections are opened on demand, so service resumes as soon as the database answers again.
+ */
+export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
+  const settings = [`-c statement_timeout=${options.statementTimeoutMs}`, `-c idle_in_transaction_session_timeout=${options.idleInTransactionTimeoutMs}`];
+  if (options.schema) settings.push(`-c search_path=${options.schema}`);
+  const pool = new pg.Pool({
+    Client: BoundedClient,
+    connectionString: options.connectionString,
+    max: options.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    query_timeout: options.statementTimeoutMs + CLIENT_MARGIN_MS,
+    options: settings.join(' '),
+    application_name: options.applicationName ?? 'taskboard',
+    // A peer that vanished without a FIN (failover, a cut network) is noticed on idle connections too.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
+  const onIdleError = options.onIdleError ?? (() => {});
+  // An idle connection's error reaches the pool, which has already dropped the connection; without a
+  // listener the 'error' event would end the process.
+  pool.on('error', (error) => onIdleError(error));
+  // A connection a request holds has no pool listener: its error (the socket died) fails the
+  // request's query already, so here it only must not go unhandled.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
+  return pool;
+}
