@@ -191,7 +191,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       return 2;
     }
     if (error instanceof DatabaseUnreachableError) {
-      process.stderr.write(`taskboard: ${describe(error)}\n`);
+      io.stderr(`taskboard: ${describe(error)}\n`);
       return 1;
     }
     if (error instanceof DomainError) {
