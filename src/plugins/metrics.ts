@@ -36,7 +36,7 @@ function sameToken(given: string, expected: string): boolean {
  * Prometheus metrics, off unless METRICS_TOKEN (then `/metrics` on the API port, behind that bearer
  * token) or METRICS_PORT (then a port of its own, meant for a private interface) is set: request
  * counts and latency by route template and status (fastify-metrics), rate-limit decisions by tier,
- * database pool use and Redis failover state. Each app has a registry of its own.
+ * database pool use and faults, and Redis failover state. Each app has a registry of its own.
  */
 export default fp(
   async function metricsPlugin(app: FastifyInstance, opts: { config: AppConfig; limiter: RateLimiter | null }) {
@@ -86,6 +86,20 @@ export default fp(
         this.set({ state: 'total' }, use.total);
         this.set({ state: 'idle' }, use.idle);
         this.set({ state: 'waiting' }, use.waiting);
+      },
+    });
+    const faults = app.databaseFaults;
+    let counted = { idleConnectionLost: 0, requestUnavailable: 0 };
+    new promClient.Counter({
+      name: 'taskboard_db_faults_total',
+      help: 'Database faults: idle_connection_lost (the pool dropped a connection that died while idle), request_unavailable (a request answered 503 because the database could not be reached or answer in time)',
+      labelNames: ['fault'],
+      registers: [registry],
+      collect() {
+        // The storage and error plugins count; this hands the Counter what came since the last scrape.
+        this.inc({ fault: 'idle_connection_lost' }, faults.idleConnectionLost - counted.idleConnectionLost);
+        this.inc({ fault: 'request_unavailable' }, faults.requestUnavailable - counted.requestUnavailable);
+        counted = { ...faults };
       },
     });
     const limiter = opts.limiter;

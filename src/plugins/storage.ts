@@ -8,6 +8,8 @@ import { reachingDatabase } from '../storage/unavailable.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     storage: StorageConnection;
+    /** Database faults met since start, for the metrics (`taskboard_db_faults_total`). */
+    databaseFaults: { idleConnectionLost: number; requestUnavailable: number };
   }
 }
 
@@ -17,11 +19,16 @@ declare module 'fastify' {
  */
 export default fp(
   async function storagePlugin(app: FastifyInstance, opts: { config: AppConfig; storage?: StorageConnection }) {
+    const faults = { idleConnectionLost: 0, requestUnavailable: 0 };
+    app.decorate('databaseFaults', faults);
     const storage =
       opts.storage ??
       openStorage(opts.config.databaseUrl, {
         ...opts.config.database,
-        onIdleError: (error) => app.log.warn({ err: error }, 'database: an idle connection was lost; the pool opens a new one when needed'),
+        onIdleError: (error) => {
+          faults.idleConnectionLost++;
+          app.log.warn({ err: error }, 'database: an idle connection was lost; the pool opens a new one when needed');
+        },
       });
     try {
       await reachingDatabase(storage.description, () => migrateToLatest(storage));

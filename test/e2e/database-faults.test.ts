@@ -34,6 +34,8 @@ function assertUnavailable(res: { statusCode: number; headers: Record<string, un
   assert.equal(res.headers['retry-after'], '1');
 }
 
+const METRICS_TOKEN = 'faults-metrics-token';
+
 describe('PostgreSQL faults', () => {
   let database: EmptyDatabase;
   let proxy: TcpProxy;
@@ -45,7 +47,7 @@ describe('PostgreSQL faults', () => {
     database = await emptyDatabase('postgres');
     const target = new URL(POSTGRES_URL);
     proxy = await TcpProxy.start(target.hostname, Number(target.port || 5432));
-    const config = testConfig({ databaseUrl: proxy.url(database.url), database: TIMEOUTS });
+    const config = testConfig({ databaseUrl: proxy.url(database.url), database: TIMEOUTS, metrics: { ...testConfig().metrics, token: METRICS_TOKEN } });
     app = await buildApp({
       config,
       rateLimiter: null,
@@ -60,6 +62,14 @@ describe('PostgreSQL faults', () => {
     await proxy.close();
     await database.dispose();
   });
+
+  /** `taskboard_db_faults_total{fault}` as `/metrics` reports it now. */
+  const faultsCounted = async (fault: string) => {
+    const res = await app.inject({ method: 'GET', url: '/metrics', headers: bearer(METRICS_TOKEN) });
+    assert.equal(res.statusCode, 200);
+    const line = res.body.split('\n').find((l) => l.startsWith(`taskboard_db_faults_total{fault="${fault}"}`));
+    return Number(line?.split(' ').at(-1) ?? Number.NaN);
+  };
 
   /** One request that needs the database: a read (auth + profile) or a write (a new board). */
   const request = (write: boolean) =>
@@ -87,10 +97,12 @@ describe('PostgreSQL faults', () => {
     assert.equal(terminated, ports.length);
     const lost = () => warnings.filter((w) => w.msg.includes('idle connection was lost')).length;
     await until(() => lost() >= terminated, 2000, 'the pool noticed every terminated connection');
+    assert.equal(await faultsCounted('idle_connection_lost'), terminated, 'the metrics count every lost idle connection');
     for (const write of [false, true, false]) assert.ok([200, 201].includes((await request(write)).statusCode));
   });
 
   it('under load, cut connections answer only 503 unavailable, and service is back within 2 s of the database', async (t) => {
+    const unavailableBefore = await faultsCounted('request_unavailable');
     let stop = false;
     let restoredAt = Number.POSITIVE_INFINITY;
     const counts = { ok: 0, unavailable: 0 };
@@ -127,6 +139,7 @@ describe('PostgreSQL faults', () => {
     }
     t.diagnostic(`${counts.ok} answered 2xx, ${counts.unavailable} 503; every loop back ${Math.round(Math.max(...backAfter))} ms after the restore`);
     assert.ok(Math.max(...backAfter) < 2000, `back after ${backAfter.map(Math.round).join(', ')} ms`);
+    assert.equal(await faultsCounted('request_unavailable'), unavailableBefore + counts.unavailable, 'the metrics count every 503 the fault caused');
   });
 
   it('held silent, requests fail with 503 at the timeout, /readyz says not ready within 2 s, and nothing hangs', async (t) => {
