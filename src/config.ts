@@ -206,7 +206,7 @@ export function loadConfig(env: Env = process.env, options: { createDatabase?: b
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 0, 3_600_000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 3_600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 3_600_000),
-    maxRequestsPerSocket: integer(env, 'MAX_REQUESTS_PER_SOCKET', 1000, 0, 1_000_000_000),
+    maxRequestsPerSocket: integer(env, 'MAX_REQUESTS_PER_SOCKET', 0, 0, 1_000_000_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000),
   };
   // Node refuses a header bound longer than the whole request's.

@@ -76,6 +76,50 @@ describe('bounds on slow clients', () => {
   });
 });
 
+describe('keep-alive clients', () => {
+  /** Answers `count` pipelined GET /healthz sent at once on one connection, by status. */
+  async function pipelined(port: number, count: number): Promise<Record<string, number>> {
+    const socket = await open(port);
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(count));
+    let received = '';
+    socket.setEncoding('utf8');
+    const statuses = () => [...received.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1] as string);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${statuses().length} of ${count} answers within 10 s`)), 10_000);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      socket.on('data', (chunk: string) => {
+        received += chunk;
+        if (statuses().length >= count) done();
+      });
+      socket.once('close', done);
+    });
+    socket.destroy();
+    return statuses().reduce<Record<string, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+  }
+
+  it('by default serves a busy keep-alive connection without a request cap (no 503 after 1,000)', async () => {
+    const t = await buildTestApp('sqlite');
+    try {
+      assert.deepEqual(await pipelined(await listening(t), 1100), { 200: 1100 });
+    } finally {
+      await t.dispose();
+    }
+  });
+
+  it('closes a connection after MAX_REQUESTS_PER_SOCKET when asked', async () => {
+    const t = await buildTestApp('sqlite', { config: http({ maxRequestsPerSocket: 5 }) });
+    try {
+      const counts = await pipelined(await listening(t), 8);
+      assert.equal(counts[200], 5, JSON.stringify(counts));
+    } finally {
+      await t.dispose();
+    }
+  });
+});
+
 describe('shutdown with a deadline', () => {
   it('cuts an upload still running at the deadline and leaves no .partial file', async () => {
     const t = await buildTestApp('sqlite');

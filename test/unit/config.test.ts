@@ -65,7 +65,7 @@ describe('configuration', () => {
 
   it('reads the operations settings, with safe defaults', () => {
     const defaults = loadConfig({});
-    assert.deepEqual(defaults.http, { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxRequestsPerSocket: 1000, shutdownTimeoutMs: 10_000 });
+    assert.deepEqual(defaults.http, { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxRequestsPerSocket: 0, shutdownTimeoutMs: 10_000 });
     assert.deepEqual(defaults.metrics, { token: undefined, port: undefined, host: '127.0.0.1' });
     assert.deepEqual(defaults.cors, { origins: [], maxAgeSeconds: 600 });
     assert.equal(defaults.logLevel, 'info');
