@@ -183,7 +183,7 @@ export async function copyCard(
       // The lock rule (access/access.ts): the target list, then the source card (with any card the placement
       // renumbers); the source and the list are read again under the locks.
       await lockList(trx, before.list.id);
-      const position = await placeCard(trx, before.list.id, input.position, at, { alsoLocking: [cardId] });
+      const position = await placeCard(trx, caller, before.list.id, input.position, at, { alsoLocking: [cardId] });
       await lockCards(trx, [cardId]);
       const { source, list } = await reach(trx);
       const { id, dropped } = await writeCopy(trx, files, source, { list, position, name: input.name }, keep, caller.userId, at);

@@ -18,7 +18,8 @@ import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { requireAccessToEach } from '../access/access.ts';
 import * as bulk from './bulk-targets.ts';
-import { lockList, recordCardChanges } from './locks.ts';
+import { lockList } from './locks.ts';
+import { recordCardChanges } from './recorder.ts';
 import { loadCards } from './service.ts';
 
 export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, input: bulk.MultiTeamCards): Promise<bulk.BulkCardsResult> {
@@ -30,7 +31,7 @@ export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, in
     // The lock rule (access/access.ts): the target list, then every card in id order; the cards are checked
     // under their locks. A request that then fails rolls the recorded changes back with the rest.
     await lockList(trx, list.id);
-    await recordCardChanges(trx, cardIds, at, 'skip');
+    await recordCardChanges(trx, cardIds, { caller, kind: 'card.moved', at }, 'skip');
     const cards = await requireAccessToEach(trx, caller, { items: input.cards, field: 'body.cards', refOf: bulk.multiTeamRef });
 
     // below the list's cards that stay; a moved card already in the list goes below them too

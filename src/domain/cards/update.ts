@@ -70,7 +70,7 @@ async function writeCardChanges(trx: Executor, cardId: string, change: RowUpdate
 
 /** Update Card: every request is one change (`__v` + 1), even when the values were already so. */
 export function updateCard(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, update: CardUpdate): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, (trx, card, at) => applyCardUpdate(trx, card, update, at));
+  return changeCard(ctx, caller, cardId, scope, 'card.updated', (trx, card, at) => applyCardUpdate(trx, card, update, at));
 }
 
 export interface MultiTeamCardUpdate {
@@ -85,7 +85,7 @@ export interface MultiTeamCardUpdate {
  * mismatch fails that item, like a card out of reach: not_found); all or nothing; each card's `__v` + 1.
  */
 export function updateCardsMultiTeam(ctx: ServiceContext, caller: Caller, items: readonly MultiTeamCardUpdate[]): Promise<Card[]> {
-  return changeEachCard(ctx, caller, items, 'body.cards', (item) => ({ cardId: item.cardId, scope: item }), (card, item, at) => {
+  return changeEachCard(ctx, caller, items, 'body.cards', 'card.updated', (item) => ({ cardId: item.cardId, scope: item }), (card, item, at) => {
     const change = cardChanges(card, item.update, at);
     return (trx) => writeCardChanges(trx, card.id, change);
   });
