@@ -1,5 +1,5 @@
 import type { Card } from '../../schemas/records.ts';
-import type { Executor } from '../../storage/database.ts';
+import type { Transaction } from '../../storage/database.ts';
 import { type CardTableRow, setCardColumns } from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -11,7 +11,7 @@ import { changeCard, changeEachCard } from './change.ts';
  * keep their list and position (unarchiving puts them back where they were), and stay readable and
  * editable by id. `archivedAt` is the time of archiving: archiving an archived card keeps it.
  */
-function writeArchived(trx: Executor, card: CardTableRow, archived: boolean, at: string): Promise<void> {
+function writeArchived(trx: Transaction, card: CardTableRow, archived: boolean, at: string): Promise<void> {
   if (Boolean(Number(card.archived)) === archived) return Promise.resolve();
   return setCardColumns(trx, card.id, { archived: archived ? 1 : 0, archived_at: archived ? at : null });
 }

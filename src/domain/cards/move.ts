@@ -8,7 +8,7 @@
 import { cardLabelIds, lastCardPosition, removeCardLabels, setCardColumns } from '../../storage/repositories/cards.ts';
 import * as copies from '../../storage/repositories/card-copies.ts';
 import { removeItemMembers } from '../../storage/repositories/checklist-items.ts';
-import type { Executor, Row } from '../../storage/database.ts';
+import type { Row, Transaction } from '../../storage/database.ts';
 import type { ListRow } from '../../storage/repositories/lists.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
 import type { ServiceContext } from '../context.ts';
@@ -46,7 +46,7 @@ export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, in
 }
 
 /** Moves one (locked) card to `position` in `list`; answers what it lost on the way. */
-async function moveCard(trx: Executor, card: Row<'cards'>, list: ListRow, position: number): Promise<bulk.DroppedParts> {
+async function moveCard(trx: Transaction, card: Row<'cards'>, list: ListRow, position: number): Promise<bulk.DroppedParts> {
   const dropped: bulk.DroppedParts = { cardId: card.id, labels: [], members: [], checklistItemMembers: [] };
   if (card.board_id !== list.board_id) {
     // Labels belong to a board: none of the old board's means anything on the new one.

@@ -1,6 +1,6 @@
 import type { CardUpdate } from '../../schemas/card-edits.ts';
 import type { Card } from '../../schemas/records.ts';
-import type { Executor, RowUpdate } from '../../storage/database.ts';
+import type { RowUpdate, Transaction } from '../../storage/database.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -60,11 +60,11 @@ export function cardChanges(card: cards.CardTableRow, update: CardUpdate, at: st
  * Applies an update (the body of Update Card, or an item's `update` in Update Cards Multi Team) to
  * a card whose change the caller has already recorded in this transaction (`recordCardChange`).
  */
-export function applyCardUpdate(trx: Executor, card: cards.CardTableRow, update: CardUpdate, at: string): Promise<void> {
+export function applyCardUpdate(trx: Transaction, card: cards.CardTableRow, update: CardUpdate, at: string): Promise<void> {
   return writeCardChanges(trx, card.id, cardChanges(card, update, at));
 }
 
-async function writeCardChanges(trx: Executor, cardId: string, change: RowUpdate<'cards'>): Promise<void> {
+async function writeCardChanges(trx: Transaction, cardId: string, change: RowUpdate<'cards'>): Promise<void> {
   if (Object.keys(change).length > 0) await cards.setCardColumns(trx, cardId, change);
 }
 

@@ -33,7 +33,7 @@ interface Cheered {
   commentId: string | null;
   receiverId: string;
   /** Records a change of every record besides the card that shows the cheer; false if one is gone. */
-  recordChange(trx: Executor, at: string): Promise<boolean>;
+  recordChange(trx: Transaction, at: string): Promise<boolean>;
 }
 
 const NO_OTHER_RECORD = async () => true;
