@@ -17,7 +17,8 @@
  *
  *   1. the list it places cards in (`lockList`: Create Card, Reorder Card, the copies and moves),
  *      one list per transaction (lists that cards leave are not locked: see `renumberCards`);
- *   2. then cards, in id order and in one pass (`lockCards`, `recordCardChanges`): the cards the
+ *   2. then cards, in id order and in one pass (`lockCards`, `recordCardChanges` of
+ *      src/domain/cards/recorder.ts): the cards the
  *      request changes or copies, together with the cards its placement renumbers (`placeCard`);
  *   3. then what belongs to those cards (checklists, items, members, labels, comments, cheers,
  *      attachments, `seen`), which nothing changes without holding its card.
@@ -27,7 +28,8 @@
  * request learns what to lock only from rows it read before locking, it checks them again under the
  * locks and starts over when they changed (`ChangedMeanwhile`, run again by `inTransaction`, which
  * also runs again a transaction the database aborted as a deadlock's victim). Functions that take
- * locks accept a `Transaction`, not any executor, so the compiler keeps them inside one.
+ * locks, and the repository's writes of a card's world, accept a `Transaction`, not any executor,
+ * so the compiler keeps them inside one.
  */
 import type { CompanyRole, Executor, Transaction } from '../../storage/database.ts';
 import { findLiveAttachment, type AttachmentTableRow } from '../../storage/repositories/attachments.ts';

@@ -1,7 +1,8 @@
 /**
  * The change path of a card's world: every write of a card, or of what it keeps (labels, members,
  * checklists, items, comments, discussions, cheers, attachments), runs in one transaction that
- * starts here: the card's change is recorded (`__v` + 1, `updatedAt`), which takes its lock by the
+ * starts here: the card's change is recorded (`__v` + 1, `updatedAt`, by the change recorder
+ * ./recorder.ts, with the caller and the kind of change), which takes its lock by the
  * rule of src/domain/access/access.ts, and reach is decided by `requireAccess` on the rows read
  * under that lock; then the change is applied. A 404 rolls the recorded change back with the rest.
  */

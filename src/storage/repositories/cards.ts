@@ -20,6 +20,7 @@ export async function insertCard(db: Transaction, row: NewRow<'cards'>): Promise
 /**
  * Records one change to a card: `__v` + 1 and `updatedAt`. Run first in a transaction, it also takes
  * the card's row lock (PostgreSQL) so concurrent changes to one card apply one after another.
+ * The domain calls it only through its card change recorder (src/domain/cards/recorder.ts).
  */
 export async function recordCardChange(db: Transaction, id: string, at: string): Promise<boolean> {
   const result = await db
