@@ -17,7 +17,8 @@
  *
  *   1. the list it places cards in (`lockList`: Create Card, Reorder Card, the copies and moves),
  *      one list per transaction (lists that cards leave are not locked: see `renumberCards`);
- *   2. then cards, in id order and in one pass (`lockCards`, `recordCardChanges`): the cards the
+ *   2. then cards, in id order and in one pass (`lockCards`, `recordCardChanges` of
+ *      src/domain/cards/recorder.ts): the cards the
  *      request changes or copies, together with the cards its placement renumbers (`placeCard`);
  *   3. then what belongs to those cards (checklists, items, members, labels, comments, cheers,
  *      attachments, `seen`), which nothing changes without holding its card.
@@ -27,18 +28,20 @@
  * request learns what to lock only from rows it read before locking, it checks them again under the
  * locks and starts over when they changed (`ChangedMeanwhile`, run again by `inTransaction`, which
  * also runs again a transaction the database aborted as a deadlock's victim). Functions that take
- * locks accept a `Transaction`, not any executor, so the compiler keeps them inside one.
+ * locks, and the repository's writes of a card's world, accept a `Transaction`, not any executor,
+ * so the compiler keeps them inside one.
  */
 import type { CompanyRole, Executor, Transaction } from '../../storage/database.ts';
 import { findLiveAttachment, type AttachmentTableRow } from '../../storage/repositories/attachments.ts';
 import { findBoardById, type BoardRow, type Reach } from '../../storage/repositories/boards.ts';
-import { type CardTableRow, findCard, findCardSeenBy, findCardsById, recordCardChange } from '../../storage/repositories/cards.ts';
+import { type CardTableRow, findCard, findCardSeenBy, findCardsById } from '../../storage/repositories/cards.ts';
 import { type ChecklistItemRow, findItem } from '../../storage/repositories/checklist-items.ts';
 import { type ChecklistRow, findChecklist } from '../../storage/repositories/checklists.ts';
 import { type CommentTableRow, type DiscussionTableRow, findComment, findDiscussion } from '../../storage/repositories/comments.ts';
 import { findLabelById } from '../../storage/repositories/labels.ts';
 import { findListById, type ListRow } from '../../storage/repositories/lists.ts';
 import { findTeamScope } from '../../storage/repositories/teams.ts';
+import { type CardChange, type CardChangeKind, recordCardChange } from '../cards/recorder.ts';
 import { checkEachItem } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
@@ -164,6 +167,8 @@ export interface LockRequest<K extends keyof LockedRows> extends Request {
   /** Records a change of the owning card (`__v` + 1, `updatedAt`), which takes its lock (step 2), before reach is decided. */
   lock: true;
   at: string;
+  /** What kind of change of the card the write is (recorded by src/domain/cards/recorder.ts). */
+  change: CardChangeKind;
 }
 
 export interface CompanyRequest {
@@ -228,40 +233,41 @@ async function collectionReach(db: Executor, caller: Caller, scope: Scope): Prom
 }
 
 /** The card's change recorded (its lock), then the card read under it and checked. */
-async function lockCard(trx: Transaction, caller: Caller, cardId: string | undefined, what: string, scope: Scope, at: string): Promise<CardTableRow> {
-  if (cardId === undefined || !(await recordCardChange(trx, cardId, at))) throw new NotFoundError(what);
+async function lockCard(trx: Transaction, caller: Caller, cardId: string | undefined, what: string, scope: Scope, change: CardChange): Promise<CardTableRow> {
+  if (cardId === undefined || !(await recordCardChange(trx, cardId, change))) throw new NotFoundError(what);
   return requireReach(caller, await findCard(trx, cardId), what, scope);
 }
 
 async function lockedAccess(trx: Transaction, caller: Caller, request: LockRequest<keyof LockedRows>): Promise<unknown> {
-  const { kind, id, scope = {}, at } = request;
+  const { kind, id, scope = {} } = request;
   const what = request.what ?? NAMES[kind];
+  const change: CardChange = { caller, kind: request.change, at: request.at };
   if (id === undefined) throw new NotFoundError(what);
   switch (kind) {
     case 'card':
-      return lockCard(trx, caller, id, what, scope, at);
+      return lockCard(trx, caller, id, what, scope, change);
     case 'checklist':
     case 'item': {
       // Kept with a card: reached through it, then read again under its lock, so the row is what
       // this transaction works on (its team, had the card moved meanwhile). The card a checklist or
       // item sits on never changes.
       const find = FIND[kind] as (db: Executor, id: string, caller: Caller) => Promise<(TeamOwned & { card_id: string }) | undefined>;
-      await lockCard(trx, caller, (await find(trx, id, caller))?.card_id, what, scope, at);
+      await lockCard(trx, caller, (await find(trx, id, caller))?.card_id, what, scope, change);
       return requireReach(caller, await find(trx, id, caller), what, scope);
     }
     case 'comment': {
       const comment = await findComment(trx, id);
-      const card = await lockCard(trx, caller, comment?.card_id, what, scope, at);
+      const card = await lockCard(trx, caller, comment?.card_id, what, scope, change);
       return { comment: comment as CommentTableRow, card };
     }
     case 'discussion': {
       const discussion = await findDiscussion(trx, id);
-      const card = await lockCard(trx, caller, discussion?.card_id, what, scope, at);
+      const card = await lockCard(trx, caller, discussion?.card_id, what, scope, change);
       return { discussion: discussion as DiscussionTableRow, card };
     }
     case 'attachment': {
       const attachment = await findLiveAttachment(trx, id);
-      const card = await lockCard(trx, caller, attachment?.card_id, what, scope, at);
+      const card = await lockCard(trx, caller, attachment?.card_id, what, scope, change);
       return { attachment: attachment as AttachmentTableRow, card };
     }
   }

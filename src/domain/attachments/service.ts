@@ -119,7 +119,7 @@ function linkFields(link: { url: string; name?: string | undefined }): Attachmen
 
 /** Records an attachment on the card, through the card's change path. */
 async function addToCard(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, fields: AttachmentFields): Promise<{ attachment: Attachment; card: Card }> {
-  const card = await changeCard(ctx, caller, cardId, scope, (trx, row, at) => attachments.insertAttachment(trx, attachmentRow(cardOwner(row), caller.userId, at, fields)));
+  const card = await changeCard(ctx, caller, cardId, scope, 'card.attachment.added', (trx, row, at) => attachments.insertAttachment(trx, attachmentRow(cardOwner(row), caller.userId, at, fields)));
   return { attachment: attachmentOf(card, fields.id), card };
 }
 
@@ -131,7 +131,7 @@ async function addToItem(
   scope: Scope,
   fields: AttachmentFields,
 ): Promise<{ attachment: Attachment; checklistItem: ChecklistItem }> {
-  const checklistItem = await changeItem(ctx, caller, itemId, scope, async (trx, item, at) => {
+  const checklistItem = await changeItem(ctx, caller, itemId, scope, 'checklist.item.attachment.added', async (trx, item, at) => {
     await attachments.insertAttachment(trx, attachmentRow(itemOwner(item), caller.userId, at, fields));
     return {};
   });
@@ -205,12 +205,12 @@ export async function openFile(ctx: ServiceContext, caller: Caller, cardId: stri
 
 /** Update Attachment Name on Card: the attachment's and the card's `__v` grow. */
 export function renameCardAttachment(ctx: ServiceContext, caller: Caller, cardId: string, attachmentId: string, scope: Scope, name: string): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, (trx, card, at) => renameAttachment(trx, cardOwner(card), attachmentId, name, at));
+  return changeCard(ctx, caller, cardId, scope, 'card.attachment.renamed', (trx, card, at) => renameAttachment(trx, cardOwner(card), attachmentId, name, at));
 }
 
 /** Delete Attachment from Card: marks it deleted (it leaves `card.attachments`); the file stays. */
 export function deleteCardAttachment(ctx: ServiceContext, caller: Caller, cardId: string, attachmentId: string, scope: Scope): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, (trx, card, at) => deleteAttachment(trx, cardOwner(card), attachmentId, at));
+  return changeCard(ctx, caller, cardId, scope, 'card.attachment.deleted', (trx, card, at) => deleteAttachment(trx, cardOwner(card), attachmentId, at));
 }
 
 /** Update Name on Checklist Item: the attachment's, the item's, its checklist's and the card's `__v` grow. */
@@ -222,7 +222,7 @@ export function renameItemAttachment(
   scope: Scope,
   name: string,
 ): Promise<ChecklistItem> {
-  return changeItem(ctx, caller, itemId, scope, async (trx, item, at) => {
+  return changeItem(ctx, caller, itemId, scope, 'checklist.item.attachment.renamed', async (trx, item, at) => {
     await renameAttachment(trx, itemOwner(item), attachmentId, name, at);
     return {};
   });
@@ -230,7 +230,7 @@ export function renameItemAttachment(
 
 /** Delete on Checklist Item: marks it deleted (it leaves the item's `attachments`); the file stays. */
 export function deleteItemAttachment(ctx: ServiceContext, caller: Caller, itemId: string, attachmentId: string, scope: Scope): Promise<ChecklistItem> {
-  return changeItem(ctx, caller, itemId, scope, async (trx, item, at) => {
+  return changeItem(ctx, caller, itemId, scope, 'checklist.item.attachment.deleted', async (trx, item, at) => {
     await deleteAttachment(trx, itemOwner(item), attachmentId, at);
     return {};
   });

@@ -1,6 +1,6 @@
 import type { Label, LabelColor } from '../../schemas/records.ts';
 import * as labels from '../../storage/repositories/labels.ts';
-import { recordCardChanges } from '../cards/locks.ts';
+import { recordCardChanges } from '../cards/recorder.ts';
 import { toLabel } from '../cards/records.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireAccess } from '../access/access.ts';
@@ -90,9 +90,9 @@ export async function deleteLabel(ctx: ServiceContext, caller: Caller, labelId: 
     // out of order, but rare, and inTransaction runs the request again if that ever deadlocks.
     const at = nowIso();
     const carriers = new Set(await labels.cardIdsWithLabel(trx, label.id));
-    await recordCardChanges(trx, [...carriers], at, 'skip');
+    await recordCardChanges(trx, [...carriers], { caller, kind: 'card.label.deleted', at }, 'skip');
     const removed = await labels.removeLabelFromCards(trx, label.id);
-    await recordCardChanges(trx, removed.filter((cardId) => !carriers.has(cardId)), at, 'skip');
+    await recordCardChanges(trx, removed.filter((cardId) => !carriers.has(cardId)), { caller, kind: 'card.label.deleted', at }, 'skip');
     // a concurrent delete got there first: roll back, answer as if it had been gone already
     if (!(await labels.deleteLabel(trx, label.id))) throw new NotFoundError('Label');
   });

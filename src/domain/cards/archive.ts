@@ -1,5 +1,5 @@
 import type { Card } from '../../schemas/records.ts';
-import type { Executor } from '../../storage/database.ts';
+import type { Transaction } from '../../storage/database.ts';
 import { type CardTableRow, setCardColumns } from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -11,14 +11,14 @@ import { changeCard, changeEachCard } from './change.ts';
  * keep their list and position (unarchiving puts them back where they were), and stay readable and
  * editable by id. `archivedAt` is the time of archiving: archiving an archived card keeps it.
  */
-function writeArchived(trx: Executor, card: CardTableRow, archived: boolean, at: string): Promise<void> {
+function writeArchived(trx: Transaction, card: CardTableRow, archived: boolean, at: string): Promise<void> {
   if (Boolean(Number(card.archived)) === archived) return Promise.resolve();
   return setCardColumns(trx, card.id, { archived: archived ? 1 : 0, archived_at: archived ? at : null });
 }
 
 /** Archive Card (`archived` true) and Unarchive Card (false): one change of the card either way. */
 export function setCardArchived(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, archived: boolean): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, (trx, card, at) => writeArchived(trx, card, archived, at));
+  return changeCard(ctx, caller, cardId, scope, 'card.archived', (trx, card, at) => writeArchived(trx, card, archived, at));
 }
 
 /**
@@ -33,7 +33,7 @@ export function archiveCards(
 ): Promise<Card[]> {
   const archived = input.status ?? true;
   let teamId = scope.teamId;
-  return changeEachCard(ctx, caller, input.cardIds, 'body.cardIds', (cardId) => ({ cardId, scope }), (row, _cardId, at) => {
+  return changeEachCard(ctx, caller, input.cardIds, 'body.cardIds', 'card.archived', (cardId) => ({ cardId, scope }), (row, _cardId, at) => {
     teamId ??= row.team_id;
     if (row.team_id !== teamId) {
       throw new ValidationError('the card is in another team than the other cards; use PATCH /api/v1/cards/archived-multi-team');
@@ -49,7 +49,7 @@ export function archiveCardsMultiTeam(
   input: { cards: readonly { cardId: string; companyId: string; teamId: string }[]; status?: boolean | undefined },
 ): Promise<Card[]> {
   const archived = input.status ?? true;
-  return changeEachCard(ctx, caller, input.cards, 'body.cards', (item) => ({ cardId: item.cardId, scope: item }), (row, _item, at) => {
+  return changeEachCard(ctx, caller, input.cards, 'body.cards', 'card.archived', (item) => ({ cardId: item.cardId, scope: item }), (row, _item, at) => {
     return (trx) => writeArchived(trx, row, archived, at);
   });
 }

@@ -1,7 +1,8 @@
 /**
  * The change path of a card's world: every write of a card, or of what it keeps (labels, members,
  * checklists, items, comments, discussions, cheers, attachments), runs in one transaction that
- * starts here: the card's change is recorded (`__v` + 1, `updatedAt`), which takes its lock by the
+ * starts here: the card's change is recorded (`__v` + 1, `updatedAt`, by the change recorder
+ * ./recorder.ts, with the caller and the kind of change), which takes its lock by the
  * rule of src/domain/access/access.ts, and reach is decided by `requireAccess` on the rows read
  * under that lock; then the change is applied. A 404 rolls the recorded change back with the rest.
  */
@@ -14,7 +15,7 @@ import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { recordCardChanges } from './locks.ts';
+import { type CardChangeKind, recordCardChanges } from './recorder.ts';
 import { loadCard, loadCards } from './service.ts';
 
 /**
@@ -26,11 +27,12 @@ export async function changeCard(
   caller: Caller,
   cardId: string,
   scope: Scope,
+  kind: CardChangeKind,
   change: (trx: Transaction, card: cards.CardTableRow, at: string) => Promise<void>,
 ): Promise<Card> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at });
+    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at, change: kind });
     await change(trx, card, at);
     return loadCard(ctx, cardId, trx);
   });
@@ -47,6 +49,7 @@ export async function changeEachCard<T>(
   caller: Caller,
   items: readonly T[],
   field: string,
+  kind: CardChangeKind,
   refOf: (item: T) => CardRef,
   check: (card: cards.CardTableRow, item: T, at: string) => (trx: Transaction) => Promise<void>,
 ): Promise<Card[]> {
@@ -54,7 +57,7 @@ export async function changeEachCard<T>(
   rejectRepeatedIds(cardIds, field);
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    await recordCardChanges(trx, cardIds, at, 'skip');
+    await recordCardChanges(trx, cardIds, { caller, kind, at }, 'skip');
     const rows = await cards.findCardsById(trx, cardIds);
     const writes = await requireAccessToEach(trx, caller, { items, field, refOf, rows, check: (card, item) => check(card, item, at) });
     for (const write of writes) await write(trx);

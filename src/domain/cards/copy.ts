@@ -9,7 +9,7 @@
  * copied. What the copy could not keep is named in the answer's `dropped`.
  */
 import type { Card } from '../../schemas/records.ts';
-import type { Executor, Row } from '../../storage/database.ts';
+import type { Executor, Row, Transaction } from '../../storage/database.ts';
 import * as copies from '../../storage/repositories/card-copies.ts';
 import { insertAttachment } from '../../storage/repositories/attachments.ts';
 import { cardLabelIds, insertCard, lastCardPosition, setCardColumns } from '../../storage/repositories/cards.ts';
@@ -65,7 +65,7 @@ function orderedIds(count: number, at: string): string[] {
 
 /** What a copy of `source` keeps, and what it dropped, written inside the caller's transaction. */
 async function writeCopy(
-  trx: Executor,
+  trx: Transaction,
   files: FileCopies,
   source: Row<'cards'>,
   target: { list: ListRow; position: number; name?: string | undefined },
@@ -146,7 +146,7 @@ async function writeCopy(
 }
 
 /** The members of source items that their copies did not keep (not in the target team), by copied item in display order. */
-async function droppedItemMembers(trx: Executor, itemCopies: ReadonlyMap<string, string>, teamId: string): Promise<DroppedParts['checklistItemMembers']> {
+async function droppedItemMembers(trx: Transaction, itemCopies: ReadonlyMap<string, string>, teamId: string): Promise<DroppedParts['checklistItemMembers']> {
   const order = new Map([...itemCopies.keys()].map((id, i) => [id, i]));
   const members = await copies.checklistItemMembers(trx, [...order.keys()]);
   const inTeam = await teamMembersAmong(trx, teamId, [...new Set(members.map((m) => m.user_id))]);
@@ -183,7 +183,7 @@ export async function copyCard(
       // The lock rule (access/access.ts): the target list, then the source card (with any card the placement
       // renumbers); the source and the list are read again under the locks.
       await lockList(trx, before.list.id);
-      const position = await placeCard(trx, before.list.id, input.position, at, { alsoLocking: [cardId] });
+      const position = await placeCard(trx, caller, before.list.id, input.position, at, { alsoLocking: [cardId] });
       await lockCards(trx, [cardId]);
       const { source, list } = await reach(trx);
       const { id, dropped } = await writeCopy(trx, files, source, { list, position, name: input.name }, keep, caller.userId, at);

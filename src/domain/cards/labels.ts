@@ -22,7 +22,7 @@ export function toggleLabels(
   labelIds: readonly string[],
 ): Promise<Card> {
   rejectRepeatedIds(labelIds, 'body.labels');
-  return changeCard(ctx, caller, cardId, scope, async (trx, card, at) => {
+  return changeCard(ctx, caller, cardId, scope, 'card.labels.changed', async (trx, card, at) => {
     const onBoard = await cards.boardLabelsAmong(trx, card.board_id, labelIds);
     const unknown = labelIds.flatMap((id, index) =>
       onBoard.has(id) ? [] : [{ field: `body.labels[${index}]`, index, message: `no label ${id} on this card's board` }],

@@ -3,22 +3,12 @@
  * src/domain/access/access.ts (a list, then cards in id order, then what belongs to them).
  */
 import type { Transaction } from '../../storage/database.ts';
-import { cardPositionsInListByState, lockCards, recordCardChange, renumberCards } from '../../storage/repositories/cards.ts';
-import { NotFoundError } from '../shared/errors.ts';
+import { cardPositionsInListByState, lockCards } from '../../storage/repositories/cards.ts';
+import type { Caller } from '../shared/caller.ts';
 import { placeAmong, type PositionRequest } from '../shared/positions.ts';
+import { recordRenumbering } from './recorder.ts';
 
 export { lockCards, lockList } from '../../storage/repositories/cards.ts';
-
-/**
- * Records a change of each card (`__v` + 1, `updatedAt`), taking their locks in id order (step 2).
- * A card that does not exist is a 404, unless `missing` is 'skip' (a bulk request reports each
- * missing card on its own item).
- */
-export async function recordCardChanges(trx: Transaction, cardIds: readonly string[], at: string, missing: 'not-found' | 'skip' = 'not-found'): Promise<void> {
-  for (const cardId of [...new Set(cardIds)].sort()) {
-    if (!(await recordCardChange(trx, cardId, at)) && missing === 'not-found') throw new NotFoundError('Card');
-  }
-}
 
 /** Which card is placed, and what else the transaction locks. */
 export interface CardPlacing {
@@ -36,10 +26,17 @@ export interface CardPlacing {
  * list's lock (step 1), before locking any card. When the siblings must be spread again, each
  * renumbered card records a change (`__v` + 1), locked in id order together with `alsoLocking`.
  */
-export async function placeCard(trx: Transaction, listId: string, request: PositionRequest | undefined, at: string, placing: CardPlacing = {}): Promise<number> {
+export async function placeCard(
+  trx: Transaction,
+  caller: Caller,
+  listId: string,
+  request: PositionRequest | undefined,
+  at: string,
+  placing: CardPlacing = {},
+): Promise<number> {
   const siblings = await cardPositionsInListByState(trx, listId, placing.archived ?? false, placing.cardId);
   return placeAmong(siblings, request, async (moves) => {
     await lockCards(trx, [...(placing.alsoLocking ?? []), ...moves.map((m) => m.id)]);
-    await renumberCards(trx, listId, moves, at);
+    await recordRenumbering(trx, listId, moves, { caller, kind: 'card.renumbered', at });
   });
 }

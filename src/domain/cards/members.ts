@@ -21,7 +21,7 @@ export function toggleMembers(
   userIds: readonly string[],
 ): Promise<Card> {
   rejectRepeatedIds(userIds, 'body.members');
-  return changeCard(ctx, caller, cardId, scope, async (trx, card, at) => {
+  return changeCard(ctx, caller, cardId, scope, 'card.members.changed', async (trx, card, at) => {
     const onCard = new Set(await cardMemberIds(trx, cardId));
     const toAdd = userIds.filter((id) => !onCard.has(id));
     const inTeam = await teamMembersAmong(trx, card.team_id, toAdd);

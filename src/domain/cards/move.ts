@@ -8,7 +8,7 @@
 import { cardLabelIds, lastCardPosition, removeCardLabels, setCardColumns } from '../../storage/repositories/cards.ts';
 import * as copies from '../../storage/repositories/card-copies.ts';
 import { removeItemMembers } from '../../storage/repositories/checklist-items.ts';
-import type { Executor, Row } from '../../storage/database.ts';
+import type { Row, Transaction } from '../../storage/database.ts';
 import type { ListRow } from '../../storage/repositories/lists.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
 import type { ServiceContext } from '../context.ts';
@@ -18,7 +18,8 @@ import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { requireAccessToEach } from '../access/access.ts';
 import * as bulk from './bulk-targets.ts';
-import { lockList, recordCardChanges } from './locks.ts';
+import { lockList } from './locks.ts';
+import { recordCardChanges } from './recorder.ts';
 import { loadCards } from './service.ts';
 
 export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, input: bulk.MultiTeamCards): Promise<bulk.BulkCardsResult> {
@@ -30,7 +31,7 @@ export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, in
     // The lock rule (access/access.ts): the target list, then every card in id order; the cards are checked
     // under their locks. A request that then fails rolls the recorded changes back with the rest.
     await lockList(trx, list.id);
-    await recordCardChanges(trx, cardIds, at, 'skip');
+    await recordCardChanges(trx, cardIds, { caller, kind: 'card.moved', at }, 'skip');
     const cards = await requireAccessToEach(trx, caller, { items: input.cards, field: 'body.cards', refOf: bulk.multiTeamRef });
 
     // below the list's cards that stay; a moved card already in the list goes below them too
@@ -45,7 +46,7 @@ export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, in
 }
 
 /** Moves one (locked) card to `position` in `list`; answers what it lost on the way. */
-async function moveCard(trx: Executor, card: Row<'cards'>, list: ListRow, position: number): Promise<bulk.DroppedParts> {
+async function moveCard(trx: Transaction, card: Row<'cards'>, list: ListRow, position: number): Promise<bulk.DroppedParts> {
   const dropped: bulk.DroppedParts = { cardId: card.id, labels: [], members: [], checklistItemMembers: [] };
   if (card.board_id !== list.board_id) {
     // Labels belong to a board: none of the old board's means anything on the new one.

@@ -8,6 +8,7 @@ import { nowIso } from '../shared/ids.ts';
 import type { PositionRequest } from '../shared/positions.ts';
 import { ChangedMeanwhile, inTransaction } from '../shared/transaction.ts';
 import { lockList, placeCard } from './locks.ts';
+import { recordCardChange } from './recorder.ts';
 import { loadCard } from './service.ts';
 
 const OTHER_BOARD = {
@@ -40,8 +41,8 @@ export function reorderCard(
     const archived = Boolean(Number(before.archived));
     const at = nowIso();
     await lockList(trx, target.id);
-    const position = await placeCard(trx, target.id, input.position, at, { cardId, archived, alsoLocking: [cardId] });
-    await cards.recordCardChange(trx, cardId, at);
+    const position = await placeCard(trx, caller, target.id, input.position, at, { cardId, archived, alsoLocking: [cardId] });
+    await recordCardChange(trx, cardId, { caller, kind: 'card.moved', at });
     const card = await cards.findCard(trx, cardId);
     if (!card) throw new NotFoundError('Card');
     // placed among the wrong cards: those of the list it has left, or of its former archived state

@@ -11,6 +11,7 @@ import { newId, nowIso } from '../shared/ids.ts';
 import type { PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { lockCards, lockList, placeCard } from './locks.ts';
+import { recordCardChange } from './recorder.ts';
 import { toCard } from './records.ts';
 
 /** The card's full API record. */
@@ -37,7 +38,7 @@ export async function getCardDetails(ctx: ServiceContext, caller: Caller, cardId
     await inTransaction(ctx, async (trx) => {
       await lockCards(trx, [card.id]);
       const at = nowIso();
-      if (await cards.addSeen(trx, card.id, caller.userId, at)) await cards.recordCardChange(trx, card.id, at);
+      if (await cards.addSeen(trx, card.id, caller.userId, at)) await recordCardChange(trx, card.id, { caller, kind: 'card.seen', at });
     });
   }
   return loadCard(ctx, card.id);
@@ -74,7 +75,7 @@ export async function createCard(ctx: ServiceContext, caller: Caller, scope: Sco
     const list = await requireAccess(trx, caller, { kind: 'list', id: input.list, scope });
     const now = nowIso();
     await lockList(trx, list.id);
-    const position = await placeCard(trx, list.id, input.position, now);
+    const position = await placeCard(trx, caller, list.id, input.position, now);
     await cards.insertCard(trx, {
       id,
       company_id: list.company_id,

@@ -1,6 +1,6 @@
 import type { CardUpdate } from '../../schemas/card-edits.ts';
 import type { Card } from '../../schemas/records.ts';
-import type { Executor, RowUpdate } from '../../storage/database.ts';
+import type { RowUpdate, Transaction } from '../../storage/database.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -60,17 +60,17 @@ export function cardChanges(card: cards.CardTableRow, update: CardUpdate, at: st
  * Applies an update (the body of Update Card, or an item's `update` in Update Cards Multi Team) to
  * a card whose change the caller has already recorded in this transaction (`recordCardChange`).
  */
-export function applyCardUpdate(trx: Executor, card: cards.CardTableRow, update: CardUpdate, at: string): Promise<void> {
+export function applyCardUpdate(trx: Transaction, card: cards.CardTableRow, update: CardUpdate, at: string): Promise<void> {
   return writeCardChanges(trx, card.id, cardChanges(card, update, at));
 }
 
-async function writeCardChanges(trx: Executor, cardId: string, change: RowUpdate<'cards'>): Promise<void> {
+async function writeCardChanges(trx: Transaction, cardId: string, change: RowUpdate<'cards'>): Promise<void> {
   if (Object.keys(change).length > 0) await cards.setCardColumns(trx, cardId, change);
 }
 
 /** Update Card: every request is one change (`__v` + 1), even when the values were already so. */
 export function updateCard(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, update: CardUpdate): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, (trx, card, at) => applyCardUpdate(trx, card, update, at));
+  return changeCard(ctx, caller, cardId, scope, 'card.updated', (trx, card, at) => applyCardUpdate(trx, card, update, at));
 }
 
 export interface MultiTeamCardUpdate {
@@ -85,7 +85,7 @@ export interface MultiTeamCardUpdate {
  * mismatch fails that item, like a card out of reach: not_found); all or nothing; each card's `__v` + 1.
  */
 export function updateCardsMultiTeam(ctx: ServiceContext, caller: Caller, items: readonly MultiTeamCardUpdate[]): Promise<Card[]> {
-  return changeEachCard(ctx, caller, items, 'body.cards', (item) => ({ cardId: item.cardId, scope: item }), (card, item, at) => {
+  return changeEachCard(ctx, caller, items, 'body.cards', 'card.updated', (item) => ({ cardId: item.cardId, scope: item }), (card, item, at) => {
     const change = cardChanges(card, item.update, at);
     return (trx) => writeCardChanges(trx, card.id, change);
   });

@@ -6,7 +6,7 @@
  * created at `at`; item members come along only when they are members of the target card's team.
  * Attachments are not copied (a file belongs to one record, so the purge can remove it with that record).
  */
-import type { Executor, NewRow } from '../../storage/database.ts';
+import type { NewRow, Transaction } from '../../storage/database.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
 import * as items from '../../storage/repositories/checklist-items.ts';
 import { newId } from '../shared/ids.ts';
@@ -31,7 +31,7 @@ export type ItemCopies = Map<string, string>;
 
 /** Copies items onto `targetCard` as `copies` say, with new ids. Answers which copy each source item became. */
 export async function copyItemsInto(
-  trx: Executor,
+  trx: Transaction,
   copies: readonly ItemCopy[],
   targetCard: TargetCard,
   creatorId: string,
@@ -78,7 +78,7 @@ export interface ChecklistCopies {
  * in the order of `sources`, and the item copies in display order (by checklist, then by item).
  */
 async function copyChecklistRows(
-  trx: Executor,
+  trx: Transaction,
   sources: readonly checklists.ChecklistRow[],
   targetCard: TargetCard,
   positions: readonly number[],
@@ -115,7 +115,7 @@ async function copyChecklistRows(
  * `position` (e.g. from `place`), with all its items. Answers the new checklist's id.
  */
 export async function copyChecklistInto(
-  trx: Executor,
+  trx: Transaction,
   source: checklists.ChecklistRow,
   targetCard: TargetCard,
   position: number,
@@ -133,7 +133,7 @@ export async function copyChecklistInto(
  * became, in display order.
  */
 export async function copyChecklistsOfCard(
-  trx: Executor,
+  trx: Transaction,
   fromCardId: string,
   targetCard: TargetCard,
   creatorId: string,

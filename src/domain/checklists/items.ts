@@ -10,7 +10,7 @@ import { retireItemAttachments } from '../../storage/repositories/attachments.ts
 import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
-import { recordCardChanges } from '../cards/locks.ts';
+import { type CardChangeKind, recordCardChanges } from '../cards/recorder.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireAccess } from '../access/access.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -87,7 +87,7 @@ export async function createItem(ctx: ServiceContext, caller: Caller, checklistI
   const date = normaliseDate(input.date ?? null, 'date');
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const checklist = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope, lock: true, at });
+    const checklist = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope, lock: true, at, change: 'checklist.item.created' });
     const members = input.members ?? [];
     await checkMembers(trx, checklist.team_id, members, () => true);
     const siblings = await items.itemPositionsInChecklist(trx, checklistId);
@@ -133,11 +133,12 @@ export async function changeItem(
   caller: Caller,
   itemId: string,
   scope: Scope,
+  kind: CardChangeKind,
   change: (trx: Transaction, item: items.ChecklistItemRow, at: string) => Promise<ItemChange>,
 ): Promise<ChecklistItem> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const item = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope, lock: true, at });
+    const item = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope, lock: true, at, change: kind });
     const { fields, alsoChanged } = await change(trx, item, at);
     await items.recordItemChange(trx, itemId, at, fields);
     await checklists.recordChecklistChange(trx, fields?.checklist_id ?? item.checklist_id, at);
@@ -147,13 +148,13 @@ export async function changeItem(
 }
 
 export function renameItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, name: string): Promise<ChecklistItem> {
-  return changeItem(ctx, caller, itemId, scope, async () => ({ fields: { name: name.trim() } }));
+  return changeItem(ctx, caller, itemId, scope, 'checklist.item.updated', async () => ({ fields: { name: name.trim() } }));
 }
 
 /** Update Item Date: a date, or null to clear it. */
 export function setItemDate(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, date: string | null): Promise<ChecklistItem> {
   const normalised = normaliseDate(date, 'date');
-  return changeItem(ctx, caller, itemId, scope, async () => ({ fields: { date: normalised } }));
+  return changeItem(ctx, caller, itemId, scope, 'checklist.item.updated', async () => ({ fields: { date: normalised } }));
 }
 
 /**
@@ -165,7 +166,7 @@ export async function toggleItemComplete(ctx: ServiceContext, caller: Caller, it
     const item = await requireAccess(ctx.db, caller, { kind: 'item', id: itemId, scope });
     if ((item.complete_status === 1) === status) return loadItem(ctx, itemId);
   }
-  return changeItem(ctx, caller, itemId, scope, async (_trx, item, at) => {
+  return changeItem(ctx, caller, itemId, scope, 'checklist.item.completed', async (_trx, item, at) => {
     const next = status ?? item.complete_status !== 1;
     return { fields: { complete_status: next ? 1 : 0, complete_set_at: at } };
   });
@@ -182,7 +183,7 @@ export function moveItem(
   scope: Scope,
   input: { position: PositionRequest; checklist?: string | undefined },
 ): Promise<ChecklistItem> {
-  return changeItem(ctx, caller, itemId, scope, async (trx, item, at) => {
+  return changeItem(ctx, caller, itemId, scope, 'checklist.item.moved', async (trx, item, at) => {
     let targetId = item.checklist_id;
     if (input.checklist !== undefined && input.checklist !== item.checklist_id) {
       const target = await requireAccess(trx, caller, { kind: 'checklist', id: input.checklist });
@@ -208,7 +209,7 @@ export function moveItem(
  * must be members of the card's team; a user who left the team can still be removed. No user twice.
  */
 export function toggleItemMembers(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, userIds: readonly string[]): Promise<ChecklistItem> {
-  return changeItem(ctx, caller, itemId, scope, async (trx, item, at) => {
+  return changeItem(ctx, caller, itemId, scope, 'checklist.item.members.changed', async (trx, item, at) => {
     const present = new Set(await items.itemMemberIds(trx, itemId));
     await checkMembers(trx, item.team_id, userIds, (id) => !present.has(id));
     await items.removeItemMembers(trx, itemId, userIds.filter((id) => present.has(id)));
@@ -230,7 +231,7 @@ export async function copyItem(ctx: ServiceContext, caller: Caller, itemId: stri
     const seen = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope });
     const targetSeen = await requireAccess(trx, caller, { kind: 'checklist', id: input.checklist });
     const at = nowIso();
-    await recordCardChanges(trx, [seen.card_id, targetSeen.card_id], at);
+    await recordCardChanges(trx, [seen.card_id, targetSeen.card_id], { caller, kind: 'checklist.item.copied', at });
     // Read again under the cards' locks: either card may have moved to another team meanwhile.
     const source = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope });
     const target = await requireAccess(trx, caller, { kind: 'checklist', id: input.checklist });
@@ -248,7 +249,7 @@ export async function copyItem(ctx: ServiceContext, caller: Caller, itemId: stri
 export async function deleteItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope): Promise<Checklist> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const item = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope, lock: true, at });
+    const item = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope, lock: true, at, change: 'checklist.item.deleted' });
     await retireItemAttachments(trx, [itemId], at);
     await items.deleteItems(trx, [itemId]);
     await checklists.recordChecklistChange(trx, item.checklist_id, at);

@@ -13,7 +13,7 @@ import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
 import { requireAccess } from '../access/access.ts';
 import { loadCard } from '../cards/service.ts';
-import { recordCardChanges } from '../cards/locks.ts';
+import { type CardChangeKind, recordCardChanges } from '../cards/recorder.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { newId, nowIso } from '../shared/ids.ts';
@@ -55,7 +55,7 @@ export async function createChecklist(
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     // the new checklist is stamped with the card's team as it is under the card's lock
-    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at });
+    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at, change: 'checklist.created' });
     const id = newId();
     await checklists.insertChecklist(trx, {
       id,
@@ -82,23 +82,24 @@ async function changeChecklist(
   caller: Caller,
   checklistId: string,
   scope: Scope,
+  kind: CardChangeKind,
   change: (trx: Transaction, checklist: checklists.ChecklistRow, at: string) => Promise<{ name?: string; position?: number }>,
 ): Promise<Checklist> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const checklist = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope, lock: true, at });
+    const checklist = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope, lock: true, at, change: kind });
     await checklists.recordChecklistChange(trx, checklistId, at, await change(trx, checklist, at));
     return loadChecklist(ctx, checklistId, trx);
   });
 }
 
 export function renameChecklist(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, name: string): Promise<Checklist> {
-  return changeChecklist(ctx, caller, checklistId, scope, async () => ({ name: name.trim() }));
+  return changeChecklist(ctx, caller, checklistId, scope, 'checklist.updated', async () => ({ name: name.trim() }));
 }
 
 /** Reorder Checklist Position: `position` is an index among the card's checklists, or top/bottom. */
 export function moveChecklist(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, position: PositionRequest): Promise<Checklist> {
-  return changeChecklist(ctx, caller, checklistId, scope, async (trx, checklist, at) => ({
+  return changeChecklist(ctx, caller, checklistId, scope, 'checklist.moved', async (trx, checklist, at) => ({
     position: await placeOnCard(trx, checklist.card_id, position, at, checklist.id),
   }));
 }
@@ -119,7 +120,7 @@ export async function copyChecklist(
     const seen = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope });
     await requireAccess(trx, caller, { kind: 'card', id: input.card });
     const at = nowIso();
-    await recordCardChanges(trx, [seen.card_id, input.card], at);
+    await recordCardChanges(trx, [seen.card_id, input.card], { caller, kind: 'checklist.copied', at });
     // Read again under the cards' locks: either card may have moved to another team meanwhile.
     const source = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope });
     const target = await requireAccess(trx, caller, { kind: 'card', id: input.card });
@@ -135,7 +136,7 @@ export async function copyChecklist(
 export async function deleteChecklist(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope): Promise<Card> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const checklist = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope, lock: true, at });
+    const checklist = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope, lock: true, at, change: 'checklist.deleted' });
     await retireItemAttachments(trx, await items.itemIdsOfChecklist(trx, checklistId), at);
     await checklists.deleteChecklist(trx, checklistId);
     return loadCard(ctx, checklist.card_id, trx);

@@ -33,7 +33,7 @@ interface Cheered {
   commentId: string | null;
   receiverId: string;
   /** Records a change of every record besides the card that shows the cheer; false if one is gone. */
-  recordChange(trx: Executor, at: string): Promise<boolean>;
+  recordChange(trx: Transaction, at: string): Promise<boolean>;
 }
 
 const NO_OTHER_RECORD = async () => true;
@@ -42,15 +42,23 @@ const NO_OTHER_RECORD = async () => true;
  * The cheerable thing when the caller reaches it, its card's change recorded and its lock taken
  * first (`requireAccess` with `lock`: the card, as it is under the lock, decides reach), else 404.
  */
-async function resolveCheered(trx: Transaction, caller: Caller, type: CheeredType, id: string, scope: Scope, at: string): Promise<Cheered> {
+async function resolveCheered(
+  trx: Transaction,
+  caller: Caller,
+  type: CheeredType,
+  id: string,
+  scope: Scope,
+  at: string,
+  change: 'cheer.created' | 'cheer.deleted',
+): Promise<Cheered> {
   switch (type) {
     case 'card': {
-      const card = await requireAccess(trx, caller, { kind: 'card', id, scope, lock: true, at });
+      const card = await requireAccess(trx, caller, { kind: 'card', id, scope, lock: true, at, change });
       const self = { type: 'card', id: card.id } as const;
       return { card, primary: self, secondary: self, commentId: null, receiverId: card.creator_id, recordChange: NO_OTHER_RECORD };
     }
     case 'comment': {
-      const { comment, card } = await requireAccess(trx, caller, { kind: 'comment', id, scope, lock: true, at });
+      const { comment, card } = await requireAccess(trx, caller, { kind: 'comment', id, scope, lock: true, at, change });
       return {
         card,
         primary: { type: 'comment', id: comment.id },
@@ -61,7 +69,7 @@ async function resolveCheered(trx: Transaction, caller: Caller, type: CheeredTyp
       };
     }
     case 'discussion': {
-      const { discussion, card } = await requireAccess(trx, caller, { kind: 'discussion', id, scope, lock: true, at });
+      const { discussion, card } = await requireAccess(trx, caller, { kind: 'discussion', id, scope, lock: true, at, change });
       return {
         card,
         primary: { type: 'discussion', id: discussion.id },
@@ -74,7 +82,7 @@ async function resolveCheered(trx: Transaction, caller: Caller, type: CheeredTyp
       };
     }
     case 'attachment': {
-      const { attachment, card } = await requireAccess(trx, caller, { kind: 'attachment', id, scope, lock: true, at });
+      const { attachment, card } = await requireAccess(trx, caller, { kind: 'attachment', id, scope, lock: true, at, change });
       const { id: attachmentId, checklist_item_id: itemId, creator_id: creatorId } = attachment;
       return {
         card,
@@ -122,7 +130,7 @@ export async function createCheer(
   const id = newId();
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope, now);
+    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope, now, 'cheer.created');
     // gone (deleted) while this request waited for the card's lock
     if (!(await cheered.recordChange(trx, now))) throw new NotFoundError(NAMES[type]);
     // under the card's lock, so two parallel identical cheers cannot both pass this check
@@ -166,7 +174,7 @@ export async function deleteCheer(
 ): Promise<Cheer> {
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope, now);
+    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope, now, 'cheer.deleted');
     const cheer = await cheers.findCheer(trx, cheerId);
     if (!cheer || cheer.primary_type !== cheered.primary.type || cheer.primary_id !== cheered.primary.id) throw new NotFoundError('Cheer');
     if (cheer.creator_id !== caller.userId) throw new ForbiddenError('Only the member who gave a cheer may delete it');

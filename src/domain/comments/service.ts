@@ -69,7 +69,7 @@ export async function createComment(ctx: ServiceContext, caller: Caller, cardId:
   const id = newId();
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at: now });
+    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at: now, change: 'comment.created' });
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'comments', card.id), now);
     await comments.insertComment(trx, {
       id,
@@ -90,7 +90,7 @@ export async function createComment(ctx: ServiceContext, caller: Caller, cardId:
 export async function updateComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope, content: string): Promise<Comment> {
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const { comment } = await requireAccess(trx, caller, { kind: 'comment', id: commentId, scope, lock: true, at: now });
+    const { comment } = await requireAccess(trx, caller, { kind: 'comment', id: commentId, scope, lock: true, at: now, change: 'comment.updated' });
     requireAuthor(caller, comment, 'comment');
     // deleted while this request waited for the card's lock
     if (!(await comments.recordPostChange(trx, 'comments', comment.id, now, content.trim()))) throw new NotFoundError('Comment');
@@ -104,7 +104,7 @@ export async function updateComment(ctx: ServiceContext, caller: Caller, comment
  */
 export async function deleteComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope): Promise<Comment> {
   return inTransaction(ctx, async (trx) => {
-    const { comment, card } = await requireAccess(trx, caller, { kind: 'comment', id: commentId, scope, lock: true, at: nowIso() });
+    const { comment, card } = await requireAccess(trx, caller, { kind: 'comment', id: commentId, scope, lock: true, at: nowIso(), change: 'comment.deleted' });
     requireAuthorOrAdmin(caller, comment, card, 'comment');
     const record = await loadComment(trx, comment.id);
     await comments.deleteComment(trx, comment.id);
@@ -123,7 +123,7 @@ export async function createDiscussion(
   const id = newId();
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const { comment, card } = await requireAccess(trx, caller, { kind: 'comment', id: commentId, scope, lock: true, at: now });
+    const { comment, card } = await requireAccess(trx, caller, { kind: 'comment', id: commentId, scope, lock: true, at: now, change: 'discussion.created' });
     if (!(await comments.recordPostChange(trx, 'comments', comment.id, now))) throw new NotFoundError('Comment');
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'discussions', card.id), now);
     await comments.insertDiscussion(trx, {
@@ -152,7 +152,7 @@ export async function updateDiscussion(
 ): Promise<Discussion> {
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const { discussion } = await requireAccess(trx, caller, { kind: 'discussion', id: discussionId, scope, lock: true, at: now });
+    const { discussion } = await requireAccess(trx, caller, { kind: 'discussion', id: discussionId, scope, lock: true, at: now, change: 'discussion.updated' });
     requireAuthor(caller, discussion, 'discussion');
     if (!(await comments.recordPostChange(trx, 'discussions', discussion.id, now, content.trim()))) throw new NotFoundError('Discussion');
     await comments.recordPostChange(trx, 'comments', discussion.comment_id, now);
@@ -164,7 +164,7 @@ export async function updateDiscussion(
 export async function deleteDiscussion(ctx: ServiceContext, caller: Caller, discussionId: string, scope: Scope): Promise<Discussion> {
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const { discussion, card } = await requireAccess(trx, caller, { kind: 'discussion', id: discussionId, scope, lock: true, at: now });
+    const { discussion, card } = await requireAccess(trx, caller, { kind: 'discussion', id: discussionId, scope, lock: true, at: now, change: 'discussion.deleted' });
     requireAuthorOrAdmin(caller, discussion, card, 'discussion');
     const record = await loadDiscussion(trx, discussion.comment_id, discussion.id);
     await comments.deleteDiscussion(trx, discussion.id);

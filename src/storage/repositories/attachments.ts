@@ -1,8 +1,8 @@
-import type { Executor, NewRow, Row, RowUpdate } from '../database.ts';
+import type { Executor, NewRow, Row, RowUpdate, Transaction } from '../database.ts';
 
 export type AttachmentTableRow = Row<'attachments'>;
 
-export async function insertAttachment(db: Executor, row: NewRow<'attachments'>): Promise<void> {
+export async function insertAttachment(db: Transaction, row: NewRow<'attachments'>): Promise<void> {
   await db.insertInto('attachments').values(row).execute();
 }
 
@@ -10,7 +10,7 @@ export async function insertAttachment(db: Executor, row: NewRow<'attachments'>)
  * One change to a live attachment (its name, or its cheers, which its record shows): `__v` + 1 and
  * `updatedAt`; false when it is deleted or gone.
  */
-export async function recordAttachmentChange(db: Executor, id: string, at: string, fields: Pick<RowUpdate<'attachments'>, 'name'> = {}): Promise<boolean> {
+export async function recordAttachmentChange(db: Transaction, id: string, at: string, fields: Pick<RowUpdate<'attachments'>, 'name'> = {}): Promise<boolean> {
   const result = await db
     .updateTable('attachments')
     .set((eb) => ({ ...fields, updated_at: at, version: eb('version', '+', 1) }))
@@ -26,7 +26,7 @@ export async function recordAttachmentChange(db: Executor, id: string, at: strin
  * such row changed (deleted, gone, or another owner's).
  */
 export async function changeOwnedAttachment(
-  db: Executor,
+  db: Transaction,
   owner: { card_id: string; checklist_item_id: string | null },
   id: string,
   at: string,
@@ -64,7 +64,7 @@ export async function findLiveAttachmentOfCard(db: Executor, cardId: string, att
  * attachment of theirs is detached from them (the item row goes; the record stays, as a deleted
  * attachment of the card, until the purge removes it and its file).
  */
-export async function retireItemAttachments(db: Executor, itemIds: readonly string[], at: string): Promise<void> {
+export async function retireItemAttachments(db: Transaction, itemIds: readonly string[], at: string): Promise<void> {
   if (itemIds.length === 0) return;
   await db
     .updateTable('attachments')
@@ -98,7 +98,7 @@ export async function storageKeysInUse(db: Executor, keys: readonly string[], ex
 }
 
 /** Removes deleted attachment records for good, with the cheers on them; answers how many went. */
-export async function removeDeletedAttachments(db: Executor, ids: readonly string[]): Promise<number> {
+export async function removeDeletedAttachments(db: Transaction, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
   await db.deleteFrom('cheers').where('primary_type', '=', 'attachment').where('primary_id', 'in', ids).execute();
   const result = await db.deleteFrom('attachments').where('id', 'in', ids).where('is_deleted', '=', 1).executeTakeFirst();

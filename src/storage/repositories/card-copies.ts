@@ -1,4 +1,4 @@
-import type { Executor, Row } from '../database.ts';
+import type { Executor, Row, Transaction } from '../database.ts';
 
 /** Queries of card copies and moves: a card's parts, and where they belong. */
 
@@ -7,7 +7,7 @@ export async function cardMemberIds(db: Executor, cardId: string): Promise<strin
   return (await cardMembers(db, cardId)).map((m) => m.user_id);
 }
 
-export async function addCardMembers(db: Executor, cardId: string, userIds: readonly string[], at: string): Promise<void> {
+export async function addCardMembers(db: Transaction, cardId: string, userIds: readonly string[], at: string): Promise<void> {
   await insertCardMembers(
     db,
     cardId,
@@ -21,18 +21,18 @@ export async function cardMembers(db: Executor, cardId: string): Promise<Row<'ca
 }
 
 /** Gives the card these members, each joined when its row says (a copy keeps the members' order). */
-export async function insertCardMembers(db: Executor, cardId: string, members: readonly { user_id: string; created_at: string }[]): Promise<void> {
+export async function insertCardMembers(db: Transaction, cardId: string, members: readonly { user_id: string; created_at: string }[]): Promise<void> {
   if (members.length === 0) return;
   await db.insertInto('card_members').values(members.map((m) => ({ card_id: cardId, user_id: m.user_id, created_at: m.created_at }))).execute();
 }
 
-export async function removeCardMembers(db: Executor, cardId: string, userIds: readonly string[]): Promise<void> {
+export async function removeCardMembers(db: Transaction, cardId: string, userIds: readonly string[]): Promise<void> {
   if (userIds.length === 0) return;
   await db.deleteFrom('card_members').where('card_id', '=', cardId).where('user_id', 'in', userIds).execute();
 }
 
 /** Gives the card `toCardId` the labels of `fromCardId`, in the same order. */
-export async function copyCardLabels(db: Executor, fromCardId: string, toCardId: string): Promise<void> {
+export async function copyCardLabels(db: Transaction, fromCardId: string, toCardId: string): Promise<void> {
   await db
     .insertInto('card_labels')
     .columns(['card_id', 'label_id', 'created_at'])
@@ -85,7 +85,7 @@ const CARD_CHILDREN = ['checklists', 'checklist_items', 'comments', 'discussions
  * Gives everything that belongs to the card the card's new company and team. Each record shows its
  * company and team, so each counts a change (`__v` + 1); `updatedAt` stays, since the content did not change.
  */
-export async function moveCardChildren(db: Executor, cardId: string, owner: { company_id: string; team_id: string }): Promise<void> {
+export async function moveCardChildren(db: Transaction, cardId: string, owner: { company_id: string; team_id: string }): Promise<void> {
   for (const table of CARD_CHILDREN) {
     await db
       .updateTable(table)

@@ -13,13 +13,14 @@ export async function findCardsById(db: Executor, ids: readonly string[]): Promi
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-export async function insertCard(db: Executor, row: NewRow<'cards'>): Promise<void> {
+export async function insertCard(db: Transaction, row: NewRow<'cards'>): Promise<void> {
   await db.insertInto('cards').values(row).execute();
 }
 
 /**
  * Records one change to a card: `__v` + 1 and `updatedAt`. Run first in a transaction, it also takes
  * the card's row lock (PostgreSQL) so concurrent changes to one card apply one after another.
+ * The domain calls it only through its card change recorder (src/domain/cards/recorder.ts).
  */
 export async function recordCardChange(db: Transaction, id: string, at: string): Promise<boolean> {
   const result = await db
@@ -99,7 +100,7 @@ export async function findCardSeenBy(db: Executor, id: string, userId: string): 
 }
 
 /** Adds the user to the card's `seen`; false when it was there already. */
-export async function addSeen(db: Executor, cardId: string, userId: string, at: string): Promise<boolean> {
+export async function addSeen(db: Transaction, cardId: string, userId: string, at: string): Promise<boolean> {
   const result = await db
     .insertInto('card_seen')
     .values({ card_id: cardId, user_id: userId, seen_at: at })
@@ -120,7 +121,7 @@ export async function cardLabelIds(db: Executor, cardId: string): Promise<string
   return rows.map((r) => r.label_id);
 }
 
-export async function addCardLabels(db: Executor, cardId: string, labelIds: readonly string[], at: string): Promise<void> {
+export async function addCardLabels(db: Transaction, cardId: string, labelIds: readonly string[], at: string): Promise<void> {
   if (labelIds.length === 0) return;
   await db
     .insertInto('card_labels')
@@ -128,13 +129,13 @@ export async function addCardLabels(db: Executor, cardId: string, labelIds: read
     .execute();
 }
 
-export async function removeCardLabels(db: Executor, cardId: string, labelIds: readonly string[]): Promise<void> {
+export async function removeCardLabels(db: Transaction, cardId: string, labelIds: readonly string[]): Promise<void> {
   if (labelIds.length === 0) return;
   await db.deleteFrom('card_labels').where('card_id', '=', cardId).where('label_id', 'in', labelIds).execute();
 }
 
 /** Writes card columns (Update Card, archive); the card's `__v` is recordCardChange's business. */
-export async function setCardColumns(db: Executor, id: string, change: RowUpdate<'cards'>): Promise<void> {
+export async function setCardColumns(db: Transaction, id: string, change: RowUpdate<'cards'>): Promise<void> {
   await db.updateTable('cards').set(change).where('id', '=', id).execute();
 }
 

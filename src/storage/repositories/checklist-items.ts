@@ -1,4 +1,4 @@
-import type { Executor, NewRow, Row, RowUpdate } from '../database.ts';
+import type { Executor, NewRow, Row, RowUpdate, Transaction } from '../database.ts';
 import { dialectOf } from '../dialect.ts';
 import { ATTACHMENT_COLUMNS, CHEER_COLUMNS } from './card-records.ts';
 import type { PositionKey } from './checklists.ts';
@@ -12,7 +12,7 @@ export async function findItem(db: Executor, id: string): Promise<ChecklistItemR
   return db.selectFrom('checklist_items').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertItems(db: Executor, rows: readonly NewRow<'checklist_items'>[]): Promise<void> {
+export async function insertItems(db: Transaction, rows: readonly NewRow<'checklist_items'>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await db.insertInto('checklist_items').values(rows.slice(i, i + INSERT_CHUNK)).execute();
   }
@@ -41,7 +41,7 @@ export async function itemsOfChecklists(db: Executor, checklistIds: readonly str
 type ItemFields = Pick<RowUpdate<'checklist_items'>, 'name' | 'position' | 'checklist_id' | 'date' | 'complete_status' | 'complete_set_at'>;
 
 /** One change to an item (its fields, members or attachments): `__v` + 1 and `updatedAt`. */
-export async function recordItemChange(db: Executor, id: string, at: string, fields: ItemFields = {}): Promise<boolean> {
+export async function recordItemChange(db: Transaction, id: string, at: string, fields: ItemFields = {}): Promise<boolean> {
   const result = await db
     .updateTable('checklist_items')
     .set((eb) => ({ ...fields, updated_at: at, version: eb('version', '+', 1) }))
@@ -50,7 +50,7 @@ export async function recordItemChange(db: Executor, id: string, at: string, fie
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function deleteItems(db: Executor, ids: readonly string[]): Promise<void> {
+export async function deleteItems(db: Transaction, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.deleteFrom('checklist_items').where('id', 'in', ids).execute();
 }
@@ -79,13 +79,13 @@ export async function itemMembersInTeam(db: Executor, itemIds: readonly string[]
     .execute();
 }
 
-export async function insertItemMembers(db: Executor, rows: readonly NewRow<'checklist_item_members'>[]): Promise<void> {
+export async function insertItemMembers(db: Transaction, rows: readonly NewRow<'checklist_item_members'>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await db.insertInto('checklist_item_members').values(rows.slice(i, i + INSERT_CHUNK)).execute();
   }
 }
 
-export async function removeItemMembers(db: Executor, itemId: string, userIds: readonly string[]): Promise<void> {
+export async function removeItemMembers(db: Transaction, itemId: string, userIds: readonly string[]): Promise<void> {
   if (userIds.length === 0) return;
   await db.deleteFrom('checklist_item_members').where('item_id', '=', itemId).where('user_id', 'in', userIds).execute();
 }

@@ -1,4 +1,4 @@
-import type { Executor, NewRow, Row } from '../database.ts';
+import type { Executor, NewRow, Row, Transaction } from '../database.ts';
 
 export type ChecklistRow = Row<'checklists'>;
 
@@ -12,7 +12,7 @@ export async function findChecklist(db: Executor, id: string): Promise<Checklist
   return db.selectFrom('checklists').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertChecklist(db: Executor, row: NewRow<'checklists'>): Promise<void> {
+export async function insertChecklist(db: Transaction, row: NewRow<'checklists'>): Promise<void> {
   await db.insertInto('checklists').values(row).execute();
 }
 
@@ -25,7 +25,7 @@ export async function checklistPositionsOnCard(db: Executor, cardId: string, exc
 
 /** One change to a checklist (its fields, or its items, which its record embeds): `__v` + 1. */
 export async function recordChecklistChange(
-  db: Executor,
+  db: Transaction,
   id: string,
   at: string,
   fields: { name?: string; position?: number } = {},
@@ -38,7 +38,7 @@ export async function recordChecklistChange(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function deleteChecklist(db: Executor, id: string): Promise<void> {
+export async function deleteChecklist(db: Transaction, id: string): Promise<void> {
   await db.deleteFrom('checklists').where('id', '=', id).execute();
 }
 

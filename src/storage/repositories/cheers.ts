@@ -1,4 +1,4 @@
-import type { CheerParentType, Executor, NewRow, Row } from '../database.ts';
+import type { CheerParentType, Executor, NewRow, Row, Transaction } from '../database.ts';
 
 export type CheerTableRow = Row<'cheers'>;
 /** A cheer with its creator's photo: the shape `toCheer` maps. */
@@ -8,7 +8,7 @@ function selectCheers(db: Executor) {
   return db.selectFrom('cheers as ch').innerJoin('users as u', 'u.id', 'ch.creator_id').selectAll('ch').select('u.photo_url as creator_photo_url');
 }
 
-export async function insertCheer(db: Executor, row: NewRow<'cheers'>): Promise<void> {
+export async function insertCheer(db: Transaction, row: NewRow<'cheers'>): Promise<void> {
   await db.insertInto('cheers').values(row).execute();
 }
 
@@ -33,7 +33,7 @@ export async function findSameCheer(
     .executeTakeFirst();
 }
 
-export async function deleteCheer(db: Executor, id: string): Promise<boolean> {
+export async function deleteCheer(db: Transaction, id: string): Promise<boolean> {
   const result = await db.deleteFrom('cheers').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }

@@ -1,4 +1,4 @@
-import type { Executor, NewRow, Row } from '../database.ts';
+import type { Executor, NewRow, Row, Transaction } from '../database.ts';
 
 export type CommentTableRow = Row<'comments'>;
 export type DiscussionTableRow = Row<'discussions'>;
@@ -21,11 +21,11 @@ export async function findDiscussion(db: Executor, id: string): Promise<Discussi
   return db.selectFrom('discussions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertComment(db: Executor, row: NewRow<'comments'>): Promise<void> {
+export async function insertComment(db: Transaction, row: NewRow<'comments'>): Promise<void> {
   await db.insertInto('comments').values(row).execute();
 }
 
-export async function insertDiscussion(db: Executor, row: NewRow<'discussions'>): Promise<void> {
+export async function insertDiscussion(db: Transaction, row: NewRow<'discussions'>): Promise<void> {
   await db.insertInto('discussions').values(row).execute();
 }
 
@@ -49,7 +49,7 @@ export async function latestCreatedAt(db: Executor, table: 'comments' | 'discuss
  * text. False when it is gone.
  */
 export async function recordPostChange(
-  db: Executor,
+  db: Transaction,
   table: 'comments' | 'discussions',
   id: string,
   at: string,
@@ -68,7 +68,7 @@ export async function recordPostChange(
  * (all of those carry the comment's id). Explicit rather than left to ON DELETE CASCADE, so the
  * outcome does not hang on an engine's foreign-key setting.
  */
-export async function deleteComment(db: Executor, id: string): Promise<boolean> {
+export async function deleteComment(db: Transaction, id: string): Promise<boolean> {
   await db.deleteFrom('cheers').where('comment_id', '=', id).execute();
   await db.deleteFrom('discussions').where('comment_id', '=', id).execute();
   const result = await db.deleteFrom('comments').where('id', '=', id).executeTakeFirst();
@@ -76,7 +76,7 @@ export async function deleteComment(db: Executor, id: string): Promise<boolean> 
 }
 
 /** Deletes a reply and the cheers on it. */
-export async function deleteDiscussion(db: Executor, id: string): Promise<boolean> {
+export async function deleteDiscussion(db: Transaction, id: string): Promise<boolean> {
   await db.deleteFrom('cheers').where('primary_type', '=', 'discussion').where('primary_id', '=', id).execute();
   const result = await db.deleteFrom('discussions').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) === 1;

@@ -1,4 +1,4 @@
-import type { Executor, NewRow, Row } from '../database.ts';
+import type { Executor, NewRow, Row, Transaction } from '../database.ts';
 
 export type LabelColorRow = Row<'label_colors'>;
 
@@ -67,7 +67,7 @@ export async function cardIdsWithLabel(db: Executor, labelId: string): Promise<s
 }
 
 /** Takes the label off every card that carries it; answers the ids of those cards. */
-export async function removeLabelFromCards(db: Executor, labelId: string): Promise<string[]> {
+export async function removeLabelFromCards(db: Transaction, labelId: string): Promise<string[]> {
   const removed = await db.deleteFrom('card_labels').where('label_id', '=', labelId).returning('card_id').execute();
   return removed.map((r) => r.card_id);
 }
