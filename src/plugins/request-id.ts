@@ -8,6 +8,9 @@ const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 /** W3C Trace Context: version-traceid-parentid-flags, ids not all zeros. */
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
+/** Logger levels at which the `info` completion line is not written. */
+const ABOVE_INFO = new Set(['warn', 'error', 'fatal', 'silent']);
+
 /** Unique per process start; a counter after it makes ids without a random draw per request. */
 const PREFIX = randomBytes(6).toString('hex');
 let sequence = 0;
@@ -66,6 +69,8 @@ export default fp(
       done();
     });
     app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      // Every request passes here: build the line only when it will be written.
+      if (request.clientAborted || ABOVE_INFO.has(request.log.level)) return done();
       const line = {
         method: request.method,
         route: request.routeOptions.url,
@@ -75,7 +80,7 @@ export default fp(
         apiKeyId: request.caller?.apiKeyId,
         ms: Math.round(reply.elapsedTime),
       };
-      if (!request.clientAborted) request.log.info(line, 'request completed');
+      request.log.info(line, 'request completed');
       done();
     });
   },
