@@ -15,6 +15,7 @@ import { createRateLimiter } from './ratelimit/index.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
 import routes from './routes/index.ts';
 import type { StorageConnection } from './storage/dialect.ts';
+import { startupBoundMs } from './storage/postgres-pool.ts';
 
 export interface BuildOptions {
   config: AppConfig;
@@ -51,7 +52,7 @@ export async function buildApp(options: BuildOptions) {
     clientErrorHandler,
     // Starting waits on the database (connect, then migrations); its own bounds end that wait with an
     // error naming the database, so Fastify's plugin timeout must not fire first.
-    pluginTimeout: Math.max(10_000, config.database.connectTimeoutMs + 3 * (config.database.statementTimeoutMs + 1000)),
+    pluginTimeout: startupBoundMs(config.database),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only (the upload routes add multipart in their own context): any other body type is a 415.

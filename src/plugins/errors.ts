@@ -116,7 +116,7 @@ export default fp(
       if (isDatabaseUnavailable(error)) {
         // The pool reconnects by itself: the client should just come back shortly.
         request.log.warn({ err: error }, 'request failed: the database is unavailable');
-        if (request.server.databaseFaults) request.server.databaseFaults.requestUnavailable++;
+        request.server.databaseFaults.requestUnavailable++;
         reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
         return sendError(request, reply, 503, 'unavailable', 'The database is temporarily unavailable, please try again shortly.');
       }

@@ -8,7 +8,6 @@ import type { IMetricsPluginOptions } from 'fastify-metrics/dist/types.js';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config.ts';
 import { FailoverRateLimiter } from '../ratelimit/failover.ts';
-import { poolUseOf } from '../storage/dialect.ts';
 import { sendError } from './errors.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 
@@ -81,7 +80,7 @@ export default fp(
       labelNames: ['state'],
       registers: [registry],
       collect() {
-        const use = poolUseOf(storage);
+        const use = storage.dialect.poolUse();
         if (!use) return;
         this.set({ state: 'total' }, use.total);
         this.set({ state: 'idle' }, use.idle);

@@ -6,7 +6,6 @@ import { constants, existsSync } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { sql } from 'kysely';
-import { FailoverRateLimiter } from '../ratelimit/failover.ts';
 import { parseDatabaseUrl, type StorageConnection } from '../storage/dialect.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 
@@ -75,7 +74,8 @@ export async function checkReadiness(sources: ReadinessSources, timeoutMs = CHEC
       if (!existsSync(location)) throw new Error(`${location} is missing`);
     };
   }
-  if (rateLimiter instanceof FailoverRateLimiter) probes.redis = () => rateLimiter.primary.client.ping();
+  const ping = rateLimiter?.ping?.bind(rateLimiter);
+  if (ping) probes.redis = ping;
 
   const run = Object.entries(probes).filter((entry): entry is [string, () => Promise<unknown>] => entry[1] !== undefined);
   const results = await Promise.all(run.map(([, probe]) => check(probe, timeoutMs)));

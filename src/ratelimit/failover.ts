@@ -69,6 +69,10 @@ export class FailoverRateLimiter implements RateLimiter {
     return this.fallback.consume(request);
   }
 
+  ping(): Promise<unknown> {
+    return this.primary.client.ping();
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.primary.close(), this.fallback.close()]);
   }

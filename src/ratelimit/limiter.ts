@@ -26,4 +26,6 @@ export interface RateLimiter {
   /** Decides and, when admitted, counts the request, in one atomic step. */
   consume(request: RateLimitRequest): Promise<RateLimitDecision>;
   close(): Promise<void>;
+  /** A round trip to the limiter's own store, where it has one apart from the database (Redis): for `/readyz`. */
+  ping?(): Promise<unknown>;
 }

@@ -50,6 +50,12 @@ export type ExclusiveRunner = <T>(work: (queries: SyncQueries) => T) => Promise<
 
 type JsonArrayFrom<O> = typeof sqliteJsonArrayFrom<O>;
 
+export interface PoolUse {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 /** The dialect of each Kysely instance, by the adapter its transactions share with it. */
 const dialects = new WeakMap<DialectAdapter, Dialect>();
 
@@ -142,6 +148,11 @@ export abstract class Dialect implements KyselyDialect {
    * A query built and compiled once per dialect under `name`, then reused with its values swapped
    * in: for hot queries whose building costs more than running them (measured with --cpu-prof).
    */
+  /** Connections of the pool, for the metrics; undefined where there is no pool (SQLite: one connection). */
+  poolUse(): PoolUse | undefined {
+    return undefined;
+  }
+
   compiledOnce<R>(name: string, compile: () => CompiledQuery<R>): CompiledQuery<R> {
     let compiled = this.#compiled.get(name) as CompiledQuery<R> | undefined;
     if (!compiled) {
@@ -195,8 +206,15 @@ const ADVISORY_LOCK_CLASS = 0x7462; // "tb"
 export class PostgresDialect extends Dialect {
   readonly name = 'postgres';
 
+  readonly #pool: pg.Pool;
+
   constructor(pool: pg.Pool) {
     super(new KyselyPostgresDialect({ pool }));
+    this.#pool = pool;
+  }
+
+  override poolUse(): PoolUse {
+    return { total: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount };
   }
 
   override classifyError(error: unknown): unknown {
@@ -432,15 +450,5 @@ export function openStorage(url: string, options: OpenOptions = {}): StorageConn
   });
   const dialect = new PostgresDialect(pool);
   const db = new Kysely<Database>({ dialect });
-  const connection: StorageConnection = { db, dialect, description: maskUrl(url), close: () => db.destroy() };
-  pools.set(connection, pool);
-  return connection;
-}
-
-const pools = new WeakMap<StorageConnection, pg.Pool>();
-
-/** PostgreSQL pool use, for the metrics; undefined for SQLite (one connection, no pool). */
-export function poolUseOf(storage: StorageConnection): { total: number; idle: number; waiting: number } | undefined {
-  const pool = pools.get(storage);
-  return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+  return { db, dialect, description: maskUrl(url), close: () => db.destroy() };
 }

@@ -29,6 +29,15 @@ export const DEFAULT_POOL_SIZE = 10;
  */
 const CLIENT_MARGIN_MS = 1000;
 
+/**
+ * The longest a start can wait on the database: connecting, then a few statements (the migration
+ * check and its catalog-race retries), each ended by its own bound. Fastify's plugin timeout must
+ * not fire first, or the error would name a plugin instead of the database.
+ */
+export function startupBoundMs(timeouts: Pick<DatabaseTimeouts, 'connectTimeoutMs' | 'statementTimeoutMs'>): number {
+  return Math.max(10_000, timeouts.connectTimeoutMs + 3 * (timeouts.statementTimeoutMs + CLIENT_MARGIN_MS));
+}
+
 /** The message pg gives a query that `query_timeout` ended. */
 export const QUERY_READ_TIMEOUT = 'Query read timeout';
 

@@ -3,6 +3,7 @@
  * requests that meet one answer 503 `unavailable` with Retry-After, and a command or a server
  * start that meets one says it could not reach the database, and where.
  */
+import { QUERY_READ_TIMEOUT } from './postgres-pool.ts';
 
 /** Seconds a client should wait before retrying a request the database could not serve. */
 export const DATABASE_RETRY_AFTER_SECONDS = 1;
@@ -38,12 +39,17 @@ const SQLSTATES = new Set([
   '53400', // configuration_limit_exceeded
 ]);
 
-/** pg's own messages for a dead or silent connection (these errors carry no code). */
+/** pg's messages when the connect timeout (DB_CONNECT_TIMEOUT_MS) ended a wait. */
+const CONNECT_TIMEOUTS = [
+  /^timeout expired$/, // connectionTimeoutMillis while connecting
+  /^Connection terminated due to connection timeout$/,
+  /^timeout exceeded when trying to connect$/, // waiting for a free pooled connection
+];
+
+/** pg's own messages for a dead or silent connection (these errors carry no code; `query_timeout`'s is QUERY_READ_TIMEOUT). */
 const PG_MESSAGES = [
   /^Connection terminated/, // unexpectedly, or due to connection timeout
-  /^timeout expired$/, // connectionTimeoutMillis while connecting
-  /^timeout exceeded when trying to connect$/, // waiting for a free pooled connection
-  /^Query read timeout$/, // query_timeout: the server did not answer in time
+  ...CONNECT_TIMEOUTS,
   /is not queryable$/, // the connection died earlier
 ];
 
@@ -59,7 +65,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       return true;
     }
     const message = (e as { message?: unknown }).message;
-    if (typeof message === 'string' && PG_MESSAGES.some((pattern) => pattern.test(message))) return true;
+    if (typeof message === 'string' && (message === QUERY_READ_TIMEOUT || PG_MESSAGES.some((pattern) => pattern.test(message)))) return true;
   }
   return false;
 }
@@ -70,10 +76,10 @@ function reason(error: unknown): string {
   const e = error as { code?: unknown; message?: unknown; cause?: unknown };
   const message = typeof e?.message === 'string' ? e.message.split('\n')[0]!.trim() : String(error);
   if (message.startsWith('migration failed: ') && e.cause) return reason(e.cause);
-  if (/^timeout expired$|^Connection terminated due to connection timeout$|^timeout exceeded/.test(message)) {
+  if (CONNECT_TIMEOUTS.some((pattern) => pattern.test(message))) {
     return 'no answer within the connect timeout (DB_CONNECT_TIMEOUT_MS)';
   }
-  if (message === 'Query read timeout') return 'no answer within the statement timeout (DB_STATEMENT_TIMEOUT_MS)';
+  if (message === QUERY_READ_TIMEOUT) return 'no answer within the statement timeout (DB_STATEMENT_TIMEOUT_MS)';
   const code = typeof e?.code === 'string' ? e.code : undefined;
   return code && !message.includes(code) ? `${message} (${code})` : message || String(code);
 }
