@@ -79,7 +79,6 @@ async function readUploadOf(
           part.file.resume();
           throw new ValidationError('Send exactly one file, in the field "file"', [{ field: `body.${part.fieldname}`, message: 'unexpected file' }]);
         }
-        check.fields(fields);
         check.fileName(part.filename);
         const file = part as MultipartFile;
         return {

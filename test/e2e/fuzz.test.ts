@@ -237,6 +237,8 @@ for (const engine of ENGINES) {
       const statuses = new Map<number, number>();
       const timeByOp = new Map<string, number>();
       let sent = 0;
+      let validSent = 0;
+      let validAnswered = 0;
       let scheduled = 0;
       const inFlight = new Set<Promise<void>>();
       const started = Date.now();
@@ -370,6 +372,10 @@ for (const engine of ENGINES) {
         timeByOp.set(`${op.method} ${op.path}`, (timeByOp.get(`${op.method} ${op.path}`) ?? 0) + spent);
         sent++;
         statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+        if (mutation === 'valid') {
+          validSent++;
+          if (res.statusCode < 300) validAnswered++;
+        }
         const finding = (why: string) => findings.push({ method: op.method, url: String(options.url).slice(0, 200), mutation, status: res.statusCode, body: `${why}: ${res.body.slice(0, 300)}` });
         if (res.statusCode >= 500) finding('5xx');
         else if (res.statusCode >= 400) {
@@ -393,6 +399,8 @@ for (const engine of ENGINES) {
       console.log(`fuzz [${engine}]: ${sent} requests in ${seconds.toFixed(1)} s; statuses ${summary}; ${findings.length} findings`);
       if (process.env.FUZZ_PROFILE) console.log([...timeByOp.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k} ${v.toFixed(0)}ms`).join('\n'));
       assert.ok(sent >= RUNS, `sent ${sent} requests`);
+      // The valid requests must mostly be served: otherwise the fuzz only ever meets the validator.
+      assert.ok(validAnswered > validSent / 4, `${validAnswered} of ${validSent} valid requests answered 2xx`);
       assert.deepEqual(findings.slice(0, 20), [], `seed ${SEED}: ${findings.length} bad answers`);
     });
   });

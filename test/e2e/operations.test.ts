@@ -251,6 +251,9 @@ describe('request ids and the log line per request', () => {
       }
       const mine = logged.lines.filter((l) => l.reqId === 'abort-1');
       assert.ok(mine.every((l) => (l.level as number) <= 30), JSON.stringify(mine));
+      // Once, and no completion line for an answer nobody received.
+      assert.equal(mine.filter((l) => l.msg === 'client aborted the request').length, 1, JSON.stringify(mine));
+      assert.equal(mine.filter((l) => l.msg === 'request completed').length, 0, JSON.stringify(mine));
     } finally {
       await logged.dispose();
     }

@@ -50,6 +50,24 @@ function watchRowFunctionBuilds() {
   };
 }
 
+describe('the re-preparation watch', () => {
+  it('sees a statement SQLite prepares again on every run (so its silence below means something)', () => {
+    const sqlite = new SqliteDatabase(':memory:');
+    sqlite.exec('create table lists (board_id text, position real); create index lists_board on lists (board_id, position); insert into lists values (\'b\', 1)');
+    // A bound value ahead of the ORDER BY's column: the plan depends on it (see sqlite-parameters.ts).
+    const statement = sqlite.prepare('select * from lists where board_id = ? order by position');
+    statement.all('b');
+    const watch = watchRowFunctionBuilds();
+    try {
+      for (let run = 0; run < 3; run++) statement.all('b');
+    } finally {
+      watch.stop();
+      sqlite.close();
+    }
+    assert.equal(watch.builds.get(statement.source), 3);
+  });
+});
+
 describe('hot statements are prepared once [sqlite]', () => {
   let test: TestStorage;
   let app: App;

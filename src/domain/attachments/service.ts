@@ -53,12 +53,12 @@ export function attachmentRow(owner: AttachmentOwner, creatorId: string, at: str
 }
 
 /** Renames a live attachment of this owner, in one guarded UPDATE: 404 when no row changed. */
-export async function renameAttachment(trx: Transaction, owner: AttachmentOwner, attachmentId: string, name: string, at: string): Promise<void> {
+async function renameAttachment(trx: Transaction, owner: AttachmentOwner, attachmentId: string, name: string, at: string): Promise<void> {
   if (!(await attachments.changeOwnedAttachment(trx, owner, attachmentId, at, { name: name.trim() }))) throw new NotFoundError('Attachment');
 }
 
 /** Marks a live attachment of this owner deleted (it leaves its owner's `attachments`; the file stays until the purge): 404 when no row changed. */
-export async function deleteAttachment(trx: Transaction, owner: AttachmentOwner, attachmentId: string, at: string): Promise<void> {
+async function deleteAttachment(trx: Transaction, owner: AttachmentOwner, attachmentId: string, at: string): Promise<void> {
   if (!(await attachments.changeOwnedAttachment(trx, owner, attachmentId, at, { is_deleted: 1, deleted_at: at }))) throw new NotFoundError('Attachment');
 }
 
@@ -72,8 +72,8 @@ function attachmentOf(record: { attachments: Attachment[] }, attachmentId: strin
 /**
  * Stores an uploaded file in the company's folder, then has `record` record it. The bytes go to disk
  * first (the caller checked reach already, so a refused caller stores nothing); the record is
- * written only once they are complete and the rest of the request is accepted, and the file is
- * removed again if the record cannot be.
+ * written only once the stream ended without error (the uploads plugin fails it when anything
+ * follows the file in the form), and the file is removed again if the record cannot be.
  */
 async function storeFile<R>(
   ctx: ServiceContext,

@@ -4,6 +4,8 @@
  * comments, discussions, cheers, attachments, its position, its first view) records its change
  * here, with who made it and what kind of change it is, so that what every change should also do
  * (an event, say) has exactly one place to go. test/unit/change-path.test.ts keeps it the only one.
+ * Today only `at` is written; `caller` and `kind` are carried for the events issue (#11), whose
+ * recording goes here, so that no call site has to change again when it lands.
  *
  * Recording a change also takes the card's row lock (step 2 of the lock rule in
  * src/domain/access/access.ts), which is why it takes a `Transaction`.
