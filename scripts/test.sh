@@ -6,5 +6,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 node --import tsx test/support/preflight.ts
 tsc --noEmit
 # Two files at a time: this machine has two cores, and each file starts its own app(s).
+# A test that hangs (an open stream nobody ends) fails after TEST_TIMEOUT_MS instead of holding the
+# suite until CI's limit, and a file whose handles stay open after its tests is ended.
 exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-reporter=spec \
-  ${TEST_FILES:-'test/unit/**/*.test.ts' 'test/integration/**/*.test.ts' 'test/e2e/**/*.test.ts'}
+  --test-timeout="${TEST_TIMEOUT_MS:-600000}" --test-force-exit \
+  ${TEST_FILES:-'test/unit/**/*.test.ts' 'test/integration/**/*.test.ts' 'test/e2e/**/*.test.ts' 'packages/*/test/**/*.test.ts'}
