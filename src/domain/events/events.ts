@@ -1,0 +1,95 @@
+/**
+ * The event record read back: the public shape of an event (`toEvent`, which the activity reads,
+ * webhooks and live streams all answer with), the activity reads of a card, board or team, and the
+ * retention prune.
+ */
+import type { SelectQueryBuilder } from 'kysely';
+import type { Event } from '../../schemas/events.ts';
+import type { Database, Executor, Row } from '../../storage/database.ts';
+import * as events from '../../storage/repositories/events.ts';
+import { requireAccess } from '../access/access.ts';
+import type { ServiceContext } from '../context.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
+import { decodeCursor, type Page, toPage } from '../shared/pagination.ts';
+
+export type { Event };
+
+/** A stored event (any read of the table: the activity reads, the event feed). */
+export type StoredEvent = Omit<Row<'events'>, 'tx' | 'seq'>;
+
+/** The one mapping from a stored event to its public shape. */
+export function toEvent(row: StoredEvent): Event {
+  return {
+    _id: row.id,
+    type: row.type,
+    company: row.company_id,
+    team: row.team_id,
+    board: row.board_id,
+    card: row.card_id,
+    actor: row.actor_user_id && row.actor_api_key_id ? { user: row.actor_user_id, apiKey: row.actor_api_key_id } : null,
+    createdAt: row.created_at,
+    requestId: row.request_id,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+  };
+}
+
+/**
+ * The types a filter keeps: `card.` every type starting so; `card.labels` that type and those below
+ * it (`card.labels.toggled`), not `card.labelsx`.
+ */
+function typeFilter(type: string | undefined): { exact?: string; prefix: string } | undefined {
+  if (type === undefined) return undefined;
+  return type.endsWith('.') ? { prefix: type } : { exact: type, prefix: `${type}.` };
+}
+
+function isSeqCursor(key: unknown): key is { seq: number } {
+  return typeof key === 'object' && key !== null && Number.isSafeInteger((key as { seq?: unknown }).seq) && (key as { seq: number }).seq > 0;
+}
+
+export interface ActivityRequest {
+  limit: number;
+  cursor?: string | undefined;
+  type?: string | undefined;
+}
+
+/** What an activity read is of: the kind of thing, and its id. */
+export type ActivityOf = { kind: 'card' | 'board' | 'team'; id: string };
+
+/**
+ * The events filed under a card, board or team the caller reaches (else a 404), newest first, paged
+ * by a cursor that carries the last event's `seq`: events recorded meanwhile are newer, so a page
+ * never repeats or skips what an earlier page showed.
+ */
+export async function readActivity(ctx: ServiceContext, caller: Caller, of: ActivityOf, scope: Scope, request: ActivityRequest): Promise<Page<Event>> {
+  const beforeSeq = request.cursor === undefined ? undefined : decodeCursor(request.cursor, isSeqCursor).seq;
+  let subject: events.ActivitySubject;
+  if (of.kind === 'card') subject = { card: (await requireAccess(ctx.db, caller, { kind: 'card', id: of.id, scope })).id };
+  else if (of.kind === 'board') subject = { board: (await requireAccess(ctx.db, caller, { kind: 'board', id: of.id, scope })).id };
+  else subject = { team: (await requireAccess(ctx.db, caller, { kind: 'team', id: of.id, scope })).id };
+  const rows = await events.findActivity(ctx.db, subject, { limit: request.limit + 1, beforeSeq, types: typeFilter(request.type) });
+  const page = toPage(rows, request.limit, (last) => ({ seq: last.seq }));
+  return { items: page.items.map(toEvent), nextCursor: page.nextCursor };
+}
+
+/** A subquery of the ids of events that must outlive retention (e.g. those a pending webhook delivery needs). */
+export type KeepEvents = (db: Executor) => SelectQueryBuilder<Database, any, { id: string }>;
+
+/** Rows one prune statement deletes at most, so a large backlog never holds one long lock. */
+const PRUNE_BATCH = 5000;
+
+/**
+ * Deletes the events recorded before `before` (an ISO timestamp), except those `keep` selects.
+ * Answers how many went.
+ */
+export function pruneEvents(db: Executor, before: string, keep?: KeepEvents): Promise<number> {
+  return events.deleteEventsBefore(db, before, PRUNE_BATCH, keep);
+}
+
+/**
+ * Prunes the events older than `retentionDays` as of `now`, keeping those `ctx.keepEvents` selects
+ * (the webhook deliveries still pending). Answers the cut-off and how many went.
+ */
+export async function pruneExpiredEvents(ctx: ServiceContext, retentionDays: number, now: Date = new Date()): Promise<{ before: string; events: number }> {
+  const before = new Date(now.getTime() - retentionDays * 86_400_000).toISOString();
+  return { before, events: await pruneEvents(ctx.db, before, ctx.keepEvents) };
+}

@@ -1,0 +1,115 @@
+/**
+ * The event record: every change is recorded as events in the transaction that makes it (a
+ * transactional outbox), so a committed change always has its events and a refused or rolled-back
+ * one never has any. Services call `recordEvent` inside `inTransaction`; the events wait in the
+ * transaction's log, where the code that made them may still add to their `data` (what a change
+ * did is often known only after it is done), and `inTransaction` writes them all in one statement
+ * just before it commits. Readers (activity, webhooks, live streams) read them back through the
+ * storage's event feed (src/storage/event-feed.ts).
+ */
+import type { Transaction } from '../../storage/database.ts';
+import * as events from '../../storage/repositories/events.ts';
+import type { Caller } from '../shared/caller.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+
+/** Where an event belongs: what the reads and subscriptions filter on. */
+export interface EventSubject {
+  company: string | null;
+  team?: string | null;
+  board?: string | null;
+  card?: string | null;
+  /** The one user the event is addressed to (a notification). */
+  user?: string | null;
+}
+
+/** The subject of an event of a board (or of a list or label on it): its company, team and board. */
+export function boardSubject(row: { company_id: string; team_id: string; board_id?: string; id: string }): EventSubject {
+  return { company: row.company_id, team: row.team_id, board: row.board_id ?? row.id };
+}
+
+/** The fields whose values differ, with their values before and after: the `data` of an `*.updated` event. */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>) {
+  const fields = Object.keys(after).filter((field) => before[field] !== after[field]);
+  return {
+    fields,
+    before: Object.fromEntries(fields.map((field) => [field, before[field]])),
+    after: Object.fromEntries(fields.map((field) => [field, after[field]])),
+  };
+}
+
+/** An event recorded in a transaction that has not committed yet. `data` may still grow. */
+export interface PendingEvent extends EventSubject {
+  id: string;
+  type: string;
+  actor: { user: string; apiKey: string } | null;
+  requestId: string | null;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+const logs = new WeakMap<Transaction, PendingEvent[]>();
+
+/** Opens the event log of a transaction; `inTransaction` does, for every transaction it runs. */
+export function openEventLog(trx: Transaction): void {
+  logs.set(trx, []);
+}
+
+/**
+ * Records an event of the change `trx` is making, done by `caller` (null: by the system, e.g. a
+ * reminder). Answers the pending event, whose `data` the caller may complete until the commit.
+ */
+export function recordEvent(
+  trx: Transaction,
+  caller: Caller | null,
+  type: string,
+  subject: EventSubject,
+  data: Record<string, unknown> = {},
+  at: string = nowIso(),
+): PendingEvent {
+  const log = logs.get(trx);
+  if (!log) throw new Error(`event ${type} recorded outside inTransaction: it would never be written`);
+  const event: PendingEvent = {
+    id: newId(),
+    type,
+    company: subject.company,
+    team: subject.team ?? null,
+    board: subject.board ?? null,
+    card: subject.card ?? null,
+    user: subject.user ?? null,
+    actor: caller ? { user: caller.userId, apiKey: caller.apiKeyId } : null,
+    requestId: caller?.requestId ?? null,
+    createdAt: at,
+    data,
+  };
+  log.push(event);
+  return event;
+}
+
+/** The events recorded so far in `trx` (for code that completes them). */
+export function pendingEvents(trx: Transaction): readonly PendingEvent[] {
+  return logs.get(trx) ?? [];
+}
+
+/** Writes the transaction's events; answers how many (0: nothing to announce). */
+export async function writeEventLog(trx: Transaction): Promise<number> {
+  const log = logs.get(trx) ?? [];
+  logs.delete(trx);
+  await events.insertEvents(
+    trx,
+    log.map((event) => ({
+      id: event.id,
+      type: event.type,
+      company_id: event.company,
+      team_id: event.team ?? null,
+      board_id: event.board ?? null,
+      card_id: event.card ?? null,
+      user_id: event.user ?? null,
+      actor_user_id: event.actor?.user ?? null,
+      actor_api_key_id: event.actor?.apiKey ?? null,
+      request_id: event.requestId,
+      created_at: event.createdAt,
+      data: JSON.stringify(event.data),
+    })),
+  );
+  return log.length;
+}

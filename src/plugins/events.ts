@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppConfig } from '../config.ts';
+import { createEventBell, type EventBell } from '../events/bell.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Rings when events commit, here or on another instance (src/events/bell.ts). */
+    eventBell: EventBell;
+    /** Ends every open live stream: run before the server closes, so a close is not held by them. */
+    liveStreams: Set<{ end(reason: string): void }>;
+  }
+}
+
+/** The event bell, rung by every commit that recorded events and heard by the feed's readers. */
+export default fp(
+  async function eventsPlugin(app: FastifyInstance, opts: { config: AppConfig }) {
+    const bell = createEventBell(opts.config, app.storage, app.log);
+    app.decorate('eventBell', bell);
+    app.services.eventsCommitted = () => bell.ring();
+    const streams = new Set<{ end(reason: string): void }>();
+    app.decorate('liveStreams', streams);
+    // Streams never finish on their own: ended first, they let the close go on at once.
+    app.addHook('preClose', async () => {
+      for (const stream of [...streams]) stream.end('server closing');
+    });
+    app.addHook('onClose', async () => bell.close());
+  },
+  { name: 'events', dependencies: ['services', 'storage'] },
+);

@@ -1,0 +1,103 @@
+import { type SelectQueryBuilder, sql } from 'kysely';
+import type { Database, Executor, NewRow, Row, Transaction } from '../database.ts';
+import { dialectOf } from '../dialect.ts';
+import type { EventQuery, EventRow, FeedPosition } from '../event-feed.ts';
+
+/**
+ * Writes the events of one transaction in one statement (the outbox; see src/domain/events/record.ts),
+ * announcing their commit to the other instances where the engine can (src/events/bell.ts).
+ */
+export async function insertEvents(trx: Transaction, rows: readonly NewRow<'events'>[]): Promise<void> {
+  if (rows.length) await dialectOf(trx).eventFeed.announcing(trx.insertInto('events').values([...rows])).execute();
+}
+
+/** Events per read of a stream's feed: a stream far behind catches up page by page. */
+export const FEED_PAGE = 200;
+
+/**
+ * What a board's stream shows: the events filed under the board, and the moves of cards into it
+ * from another board (filed under the board the card left; their data names the new board).
+ */
+function ofBoard(boardId: string) {
+  return (query: EventQuery): EventQuery =>
+    query.where((eb) =>
+      eb.or([eb('board_id', '=', boardId), eb.and([eb('type', '=', 'card.moved'), eb('data', 'like', `%"${boardId}"%`)])]),
+    );
+}
+
+/** The board's committed events after `after` (null: from the first), in commit order. */
+export function boardEventsAfter(db: Executor, boardId: string, after: FeedPosition | null, limit = FEED_PAGE): Promise<EventRow[]> {
+  return dialectOf(db).eventFeed.committedAfter(db, after, limit, ofBoard(boardId));
+}
+
+/** Whether the board has committed events after `after` that the feed does not show yet. */
+export function boardEventsHeldBack(db: Executor, boardId: string, after: FeedPosition | null): Promise<boolean> {
+  return dialectOf(db).eventFeed.heldBack(db, after, ofBoard(boardId));
+}
+
+/** Where the event with this id stands in the feed, if it is recorded. */
+export function eventPosition(db: Executor, eventId: string): Promise<FeedPosition | undefined> {
+  return dialectOf(db).eventFeed.positionOf(db, eventId);
+}
+
+/** The feed's end now. */
+export function feedEnd(db: Executor): Promise<FeedPosition> {
+  return dialectOf(db).eventFeed.end(db);
+}
+
+/** Whose activity a read covers: the events filed under one card, board or team. */
+export type ActivitySubject = { card: string } | { board: string } | { team: string };
+
+/**
+ * One page of a subject's events, newest first (by `seq`, the insert order), from below `beforeSeq`;
+ * `types` keeps the types equal to its `exact` or starting with its `prefix`. Reads `limit` rows (the caller asks one more to
+ * know there is a next page). Served by the (subject, seq) indexes of migration 0002.
+ */
+export async function findActivity(
+  db: Executor,
+  subject: ActivitySubject,
+  options: { limit: number; beforeSeq?: number | undefined; types?: { exact?: string | undefined; prefix: string } | undefined },
+): Promise<Omit<Row<'events'>, 'tx'>[]> {
+  const column = 'card' in subject ? 'card_id' : 'board' in subject ? 'board_id' : 'team_id';
+  const id = 'card' in subject ? subject.card : 'board' in subject ? subject.board : subject.team;
+  let query = db
+    .selectFrom('events')
+    .select(['seq', 'id', 'type', 'company_id', 'team_id', 'board_id', 'card_id', 'user_id', 'actor_user_id', 'actor_api_key_id', 'request_id', 'created_at', 'data'])
+    .where(column, '=', id);
+  if (options.beforeSeq !== undefined) query = query.where('seq', '<', options.beforeSeq);
+  const types = options.types;
+  if (types) {
+    // substr, not LIKE: the same on both engines, and no wildcard in a type to escape
+    const { exact, prefix } = types;
+    query = query.where((eb) => {
+      const starts = eb(sql<string>`substr(type, 1, ${prefix.length})`, '=', prefix);
+      return exact === undefined ? starts : eb.or([eb('type', '=', exact), starts]);
+    });
+  }
+  const rows = await query.orderBy('seq', 'desc').limit(options.limit).execute();
+  return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+}
+
+/**
+ * Deletes events created before `before`, in batches of `batch`, except those `keep` names (a
+ * subquery of event ids, e.g. the events a pending webhook delivery still needs). Answers how many.
+ */
+export async function deleteEventsBefore(
+  db: Executor,
+  before: string,
+  batch: number,
+  keep?: (db: Executor) => SelectQueryBuilder<Database, any, { id: string }>,
+): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    let doomed = db.selectFrom('events').select('seq').where('created_at', '<', before);
+    if (keep) doomed = doomed.where('id', 'not in', keep(db));
+    const result = await db
+      .deleteFrom('events')
+      .where('seq', 'in', doomed.orderBy('seq').limit(batch))
+      .executeTakeFirst();
+    const count = Number(result.numDeletedRows);
+    deleted += count;
+    if (count < batch) return deleted;
+  }
+}

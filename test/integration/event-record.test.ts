@@ -1,0 +1,130 @@
+/**
+ * The event record's core: events are written with the change that made them and never without it,
+ * and the feed reads committed events in an order no later commit can slip behind (on PostgreSQL a
+ * transaction that inserted first may commit last; the feed waits for it instead of skipping it).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { recordEvent } from '../../src/domain/events/record.ts';
+import { inTransaction } from '../../src/domain/shared/transaction.ts';
+import { dialectOf } from '../../src/storage/dialect.ts';
+import { seedBoard } from '../support/fixtures.ts';
+import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+
+for (const engine of ENGINES) {
+  describe(`event record [${engine}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await buildTestApp(engine);
+    });
+    after(() => t.dispose());
+
+    const feed = () => dialectOf(t.services.db).eventFeed;
+    const subject = () => ({ company: t.tenant.companyId, team: t.tenant.teamId });
+    /**
+     * What the feed shows after `start` once it shows `count` events: on PostgreSQL a commit shows
+     * once every transaction older than it has ended, on the whole server (other suites' too).
+     */
+    async function feedOnceItShows(start: string, count: number, which: (event: { request_id: string | null; type: string }) => boolean = () => true) {
+      const started = performance.now();
+      for (;;) {
+        const events = (await feed().committedAfter(t.services.db, start, 10)).filter(which);
+        if (events.length >= count || performance.now() - started > 10_000) return events;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+
+    it('records a card change with its subject, actor and request id, once committed', async () => {
+      const [list] = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds as [string];
+      const created = await t.app.inject({ method: 'POST', url: '/api/v1/cards', headers: bearer(t.tenant.apiKey), payload: { list, name: 'told' } });
+      const card = created.json().card;
+      const start = await feed().end(t.services.db);
+      const res = await t.app.inject({ method: 'PATCH', url: `/api/v1/cards/${card._id}`, headers: { ...bearer(t.tenant.apiKey), 'x-request-id': 'req-event-1' }, payload: { name: 'told again' } });
+      assert.equal(res.statusCode, 200, res.body);
+      // the card's creation may show after `start` too (see feedOnceItShows): this request's events only
+      const events = await feedOnceItShows(start, 1, (event) => event.request_id === 'req-event-1');
+      assert.equal(events.length, 1);
+      const [event] = events as [(typeof events)[number]];
+      assert.equal(event.card_id, card._id);
+      assert.equal(event.board_id, card.board);
+      assert.equal(event.team_id, card.team);
+      assert.equal(event.company_id, card.company);
+      assert.equal(event.actor_user_id, t.tenant.userId);
+      assert.equal(event.request_id, 'req-event-1');
+      assert.equal(await feed().positionOf(t.services.db, event.id), event.position);
+    });
+
+    it('writes nothing for a transaction that rolls back', async () => {
+      const start = await feed().end(t.services.db);
+      await assert.rejects(
+        inTransaction(t.services, async (trx) => {
+          recordEvent(trx, null, 'test.rolled-back', subject());
+          throw new Error('refused');
+        }),
+        /refused/,
+      );
+      assert.deepEqual(await feed().committedAfter(t.services.db, start, 10), []);
+    });
+
+    it('refuses to record outside inTransaction', async () => {
+      await assert.rejects(
+        t.services.db.transaction().execute(async (trx) => {
+          recordEvent(trx, null, 'test.lost', subject());
+        }),
+        /outside inTransaction/,
+      );
+    });
+
+    it('tells the context once a transaction with events has committed', async () => {
+      let told = 0;
+      const ctx = { ...t.services, eventsCommitted: () => told++ };
+      await inTransaction(ctx, async () => {});
+      assert.equal(told, 0);
+      await inTransaction(ctx, async (trx) => {
+        recordEvent(trx, null, 'test.told', subject());
+        assert.equal(told, 0);
+      });
+      assert.equal(told, 1);
+    });
+
+    it('never lets a reader pass an event that commits after a later-inserted one', async () => {
+      const start = await feed().end(t.services.db);
+      let inserted!: () => void;
+      let finish!: () => void;
+      const early = new Promise<void>((resolve) => (inserted = resolve));
+      const finishing = new Promise<void>((resolve) => (finish = resolve));
+      // the slow transaction records its event first and commits last
+      const slow = inTransaction(t.services, async (trx) => {
+        recordEvent(trx, null, 'test.slow', subject());
+        // write the log now (as the commit would) so its row holds the smaller seq
+        await trx.insertInto('events').values({ id: 'f'.repeat(24), type: 'test.slow.row', company_id: t.tenant.companyId, team_id: null, board_id: null, card_id: null, user_id: null, actor_user_id: null, actor_api_key_id: null, request_id: null, created_at: new Date().toISOString(), data: '{}' }).execute();
+        inserted();
+        await finishing;
+      });
+      await early;
+      if (engine === 'sqlite') {
+        // one writer at a time: nothing else can commit while the slow one is open
+        finish();
+        await slow;
+        const types = (await feed().committedAfter(t.services.db, start, 10)).map((event) => event.type);
+        assert.deepEqual(types, ['test.slow.row', 'test.slow']);
+        return;
+      }
+      await inTransaction(t.services, async (trx) => {
+        recordEvent(trx, null, 'test.fast', subject());
+      });
+      // the fast event committed, but reading it now would let the reader pass the slow one's
+      // (events of the earlier tests may show after `start` as well: this test's only)
+      const ours = (event: { type: string }) => ['test.fast', 'test.slow', 'test.slow.row'].includes(event.type);
+      const meanwhile = (await feed().committedAfter(t.services.db, start, 10)).filter(ours);
+      assert.deepEqual(meanwhile.map((event) => event.type), []);
+      finish();
+      await slow;
+      const all = await feedOnceItShows(start, 3, ours);
+      assert.deepEqual(all.map((event) => event.type).sort(), ['test.fast', 'test.slow', 'test.slow.row']);
+      // and a reader that went on from the end of the first read misses nothing either
+      const last = all.at(-1)!;
+      assert.deepEqual(await feed().committedAfter(t.services.db, last.position, 10), []);
+    });
+  });
+}

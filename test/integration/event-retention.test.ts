@@ -1,0 +1,85 @@
+/**
+ * Event retention: events older than EVENT_RETENTION_DAYS are pruned by the purge command and by the
+ * server on its schedule; what `keepEvents` selects (webhook deliveries still pending) stays.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { pruneEvents } from '../../src/domain/events/events.ts';
+import { recordEvent } from '../../src/domain/events/record.ts';
+import { inTransaction } from '../../src/domain/shared/transaction.ts';
+import { runTaskboard } from '../support/cli.ts';
+import { apiClient, buildTestApp, ENGINES, openTestStorage, serviceContext, type TestApp, type TestStorage, testConfig } from '../support/harness.ts';
+
+const DAY = 86_400_000;
+
+for (const engine of ENGINES) {
+  describe(`event retention [${engine}]`, () => {
+    let test: TestStorage;
+    before(async () => {
+      test = await openTestStorage(engine);
+    });
+    after(() => test.dispose());
+
+    /** Records one event of `type`, created `daysAgo` days ago; answers its id. */
+    async function eventOf(type: string, daysAgo: number): Promise<string> {
+      return inTransaction(serviceContext(test.storage), async (trx) => {
+        const at = new Date(Date.now() - daysAgo * DAY).toISOString();
+        return recordEvent(trx, null, type, { company: null }, {}, at).id;
+      });
+    }
+    const types = async () => (await test.storage.db.selectFrom('events').select('type').orderBy('seq').execute()).map((row) => row.type);
+    const clear = () => test.storage.db.deleteFrom('events').execute();
+
+    it('pruneEvents deletes what is older than the cut-off, except what keep selects', async () => {
+      await clear();
+      await eventOf('old.gone', 100);
+      const pending = await eventOf('old.kept', 100);
+      await eventOf('recent', 10);
+      const before = new Date(Date.now() - 90 * DAY).toISOString();
+      const keep = (db: typeof test.storage.db) => db.selectFrom('events').select('id').where('id', '=', pending);
+      assert.equal(await pruneEvents(test.storage.db, before, keep), 1);
+      assert.deepEqual(await types(), ['old.kept', 'recent']);
+      assert.equal(await pruneEvents(test.storage.db, before), 1, 'without keep, the kept one goes too');
+      assert.deepEqual(await types(), ['recent']);
+    });
+
+    it('runs through `taskboard purge-attachments`, by EVENT_RETENTION_DAYS', async () => {
+      await clear();
+      await eventOf('old', 31);
+      await eventOf('recent', 29);
+      const run = await runTaskboard(['purge-attachments', '--json'], { DATABASE_URL: test.url, EVENT_RETENTION_DAYS: '30', UPLOAD_DIR: testConfig().uploadDir });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal((JSON.parse(run.stdout) as { events: { events: number } }).events.events, 1);
+      assert.deepEqual(await types(), ['recent']);
+      const bad = await runTaskboard(['purge-attachments'], { DATABASE_URL: test.url, EVENT_RETENTION_DAYS: 'forever' });
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /EVENT_RETENTION_DAYS/);
+    });
+  });
+
+  describe(`the server prunes events on its schedule [${engine}]`, () => {
+    let t: TestApp;
+    // the server's clock stands 91 days ahead: everything recorded now is past a 90-day retention
+    before(async () => {
+      t = await buildTestApp(engine, { config: { events: { retentionDays: 90, pruneIntervalMs: 20 } }, now: () => new Date(Date.now() + 91 * DAY) });
+    });
+    after(() => t.dispose());
+
+    it('prunes events past retention without a request, keeping what keepEvents selects', async () => {
+      const api = apiClient(t, t.tenant.apiKey);
+      const created = await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Soon pruned' });
+      assert.equal(created.statusCode, 201, created.body);
+      // set before the event exists, so no scheduled run can come between
+      t.services.keepEvents = (db) => db.selectFrom('events').select('id').where('type', '=', 'still.needed');
+      await inTransaction(t.services, async (trx) => recordEvent(trx, null, 'still.needed', { company: null }));
+      const started = performance.now();
+      let left: string[];
+      do {
+        left = (await t.services.db.selectFrom('events').select('type').execute()).map((row) => row.type);
+        if (left.length === 1) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      } while (performance.now() - started < 10_000);
+      assert.deepEqual(left, ['still.needed']);
+    });
+  });
+}
