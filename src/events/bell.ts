@@ -1,0 +1,116 @@
+/**
+ * The event bell: tells readers of the event feed (live board streams, the webhook dispatcher) that
+ * events have committed, so they read the feed now instead of at their next poll. It carries no
+ * events, only the news: readers always read what committed from the record (src/storage/event-feed.ts),
+ * so a ring heard twice or late costs a read, and a ring missed costs at most the reader's own
+ * periodic look (a stream looks at each heartbeat).
+ *
+ * Where the rings come from:
+ * - in process, always: `inTransaction` rings it after each commit that recorded events
+ *   (`ServiceContext.eventsCommitted`);
+ * - across instances by Redis pub/sub when REDIS_URL is set (either engine);
+ * - else on PostgreSQL by LISTEN/NOTIFY (a connection of the dialect's own,
+ *   src/storage/commit-listener.ts);
+ * - else (SQLite without Redis) in process only.
+ */
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from '../config.ts';
+import type { StorageConnection } from '../storage/dialect.ts';
+
+export interface EventBell {
+  /** Calls `listener` each time events may have committed, here or on another instance; answers how to stop. */
+  subscribe(listener: () => void): () => void;
+  /** Events committed in this process (`ServiceContext.eventsCommitted`). */
+  ring(): void;
+  close(): Promise<void>;
+}
+
+/** How other instances hear this one's rings (`announce`), and this one theirs (through `Bell.deliver`). */
+interface Transport {
+  announce(): void;
+  close(): Promise<void>;
+}
+
+class Bell implements EventBell {
+  readonly #listeners = new Set<() => void>();
+  #transport: Transport | undefined;
+
+  /** Rings for this process's listeners only. */
+  readonly deliver = (): void => {
+    for (const listener of this.#listeners) listener();
+  };
+
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  ring(): void {
+    this.deliver();
+    this.#transport?.announce();
+  }
+
+  use(transport: Transport): void {
+    this.#transport = transport;
+  }
+
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    await this.#transport?.close();
+  }
+}
+
+/** The channel of one database on a shared Redis: instances configured with the same DATABASE_URL share it. */
+function redisChannel(config: AppConfig, storage: StorageConnection): string {
+  return `${config.redisKeyPrefix}events:${createHash('sha256').update(storage.description).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Redis pub/sub: PUBLISH after the commit (the in-process ring), SUBSCRIBE on a connection of its own.
+ * Both connections retry forever with a bounded pause; a publish that cannot be sent is dropped (the
+ * other instances' readers catch up at their next look), and every (re)subscription rings, because
+ * what was published meanwhile was not heard.
+ */
+function redisTransport(url: string, channel: string, deliver: () => void, log: FastifyBaseLogger): Transport {
+  const common = { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2000, commandTimeout: 1000, retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000) };
+  const publisher = new Redis(url, common);
+  const subscriber = new Redis(url, { ...common, commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: false });
+  publisher.on('error', () => {});
+  subscriber.on('error', (error) => log.warn({ err: error }, 'event bell: the Redis subscription failed; retrying'));
+  subscriber.on('ready', () => {
+    subscriber.subscribe(channel).then(deliver, (error: Error) => log.warn({ err: error }, 'event bell: could not subscribe in Redis'));
+  });
+  subscriber.on('message', (from: string) => {
+    if (from === channel) deliver();
+  });
+  return {
+    announce() {
+      if (publisher.status === 'ready') publisher.publish(channel, '').catch(() => {});
+    },
+    async close() {
+      publisher.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
+
+/**
+ * The bell of this instance: across instances by Redis when REDIS_URL is set, else by the database
+ * where its engine can tell (PostgreSQL), else in process only.
+ */
+export function createEventBell(config: AppConfig, storage: StorageConnection, log: FastifyBaseLogger): EventBell {
+  const bell = new Bell();
+  if (config.redisUrl) {
+    bell.use(redisTransport(config.redisUrl, redisChannel(config, storage), bell.deliver, log));
+    return bell;
+  }
+  const listener = storage.dialect.listenForCommits({
+    onCommit: bell.deliver,
+    onError: (error, retryInMs) => log.warn({ err: error, retryInMs }, 'event bell: the database listener was lost; reconnecting'),
+  });
+  // The database announces each commit itself (its NOTIFY rides on the events' insert).
+  if (listener) bell.use({ announce: () => {}, close: () => listener.close() });
+  return bell;
+}

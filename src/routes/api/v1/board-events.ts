@@ -1,0 +1,90 @@
+import type { Transform } from 'node:stream';
+import sseModule from '@fastify/sse';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { openBoardStream } from '../../../domain/events/board-stream.ts';
+import { bearerToken } from '../../../plugins/auth.ts';
+import { BoardParams } from '../../../schemas/boards.ts';
+import { errorResponses, NoQuery } from '../../../schemas/common.ts';
+
+const tags = ['boards'];
+
+// The package's types declare an ES default export, but at run time its default import is the
+// CommonJS export itself: the plugin wrapped by fastify-plugin (whose onRoute hook must see our route).
+const sse = sseModule as unknown as typeof sseModule.default;
+
+/** An SSE frame: `id: <event _id>` and `data: <the event as JSON>`, one per event. */
+const EventFrame = Type.String({
+  description: 'Server-Sent Events: per event `id: <_id>` and `data: <the event as JSON>`; a `: heartbeat` comment between them',
+});
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const { heartbeatMs, bufferBytes } = app.config.stream;
+  await app.register(sse, { heartbeatInterval: heartbeatMs });
+
+  app.get(
+    '/boards/:boardId/events',
+    {
+      sse: 'only',
+      // HEAD of a stream that never ends would never answer.
+      exposeHeadRoute: false,
+      config: { tier: 'very-low' },
+      schema: {
+        tags,
+        summary: 'Stream Board Events',
+        operationId: 'streamBoardEvents',
+        description:
+          'A live stream (`text/event-stream`) of the events of the board as they commit, from now, or from after the event named by `Last-Event-ID` ' +
+          '(400 when the record has no such event). Heartbeats keep it open; it ends when the caller no longer reaches the board. See the README, "Live stream".',
+        params: BoardParams,
+        querystring: NoQuery,
+        response: { 200: { description: 'the stream', content: { 'text/event-stream': { schema: EventFrame } } }, ...errorResponses(406) },
+      },
+    },
+    async (request, reply) => {
+      const lastEventId = request.headers['last-event-id'];
+      const stream = await openBoardStream(
+        app.services,
+        request.caller,
+        bearerToken(request),
+        request.params.boardId,
+        typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : undefined,
+      );
+      const channel = reply.sse;
+      channel.keepAlive();
+      channel.sendHeaders();
+      // Node holds the head back until the first write; the client should know it is open now.
+      reply.raw.flushHeaders();
+      // The plugin's SSE framing (its `stream()` is a Transform, though typed as a bare writable).
+      const out = channel.stream() as Transform;
+      out.pipe(reply.raw, { end: false });
+      // What waits for this client: bounded, so one that stops reading cannot hold memory.
+      const buffered = () => out.writableLength + out.readableLength + reply.raw.writableLength;
+      const live = { end: (reason: string) => stream.end(reason) };
+      const unsubscribe = app.eventBell.subscribe(() => stream.wake());
+      const heartbeats = setInterval(() => void stream.heartbeat(), heartbeatMs);
+      heartbeats.unref();
+      app.liveStreams.add(live);
+      channel.onClose(() => stream.end('the client closed the stream'));
+      stream.start({
+        send(event) {
+          if (buffered() > bufferBytes) return false;
+          out.write({ id: event._id, data: event });
+          return true;
+        },
+        end(reason, error) {
+          unsubscribe();
+          clearInterval(heartbeats);
+          app.liveStreams.delete(live);
+          request.log[error ? 'warn' : 'info']({ boardId: request.params.boardId, reason, ...(error ? { err: error } : {}) }, 'live stream ended');
+          out.unpipe(reply.raw);
+          // A client that fell behind is cut at once: its buffer is what must not be kept.
+          if (reason === 'the client fell too far behind') reply.raw.destroy();
+          else channel.close();
+        },
+      });
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,150 @@
+/**
+ * The live stream of a board (GET /api/v1/boards/:boardId/events) over real HTTP, on both engines:
+ * live events, a reconnect with Last-Event-ID that replays exactly what was missed, heartbeats,
+ * the 404 rule, the tier, and disconnection on lost reach (closing the server: board-stream-instances).
+ */
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { authenticate } from '../../src/domain/account/service.ts';
+import { openBoardStream } from '../../src/domain/events/board-stream.ts';
+import { addMember } from '../support/fixtures.ts';
+import { type Api, apiClient, bearer, buildTestApp, ENGINES, otherCompany, recordingLimiter, type TestApp, testConfig } from '../support/harness.ts';
+import { eventsOf, openSse } from '../support/sse.ts';
+
+const HEARTBEAT_MS = 50;
+
+for (const engine of ENGINES) {
+  describe(`live board stream [${engine}]`, () => {
+    let t: TestApp;
+    let api: Api;
+    let base: string;
+    let boardId: string;
+    let cardId: string;
+    const limiter = recordingLimiter();
+
+    before(async () => {
+      // A request timeout shorter than the stream's life: it bounds receiving a request, not answering it.
+      t = await buildTestApp(engine, { config: { stream: { ...testConfig().stream, heartbeatMs: HEARTBEAT_MS }, http: { ...testConfig().http, requestTimeoutMs: 200, headersTimeoutMs: 100 } }, rateLimiter: limiter });
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+      api = apiClient(t, t.tenant.apiKey);
+      boardId = (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Streamed' })).json().board._id;
+      const listId = (await api('POST', '/api/v1/lists', { board: boardId, name: 'Todo' })).json().list._id;
+      cardId = (await api('POST', '/api/v1/cards', { list: listId, name: 'Card' })).json().card._id;
+    });
+    after(() => t.dispose());
+
+    const rename = async (name: string) => {
+      const res = await api('PATCH', `/api/v1/cards/${cardId}`, { name });
+      assert.equal(res.statusCode, 200, res.body);
+    };
+
+    it('sends events live, and after a reconnect with Last-Event-ID exactly the missed ones, in order', async () => {
+      const first = await openSse(base, `/api/v1/boards/${boardId}/events`, bearer(t.tenant.apiKey));
+      assert.equal(first.status, 200, first.body);
+      await rename('one');
+      await rename('two');
+      await first.until((s) => s.events.length >= 2, 'two live events');
+      const live = eventsOf(first);
+      assert.deepEqual(live.map((e) => [e.type, e.card, e.board]), [['card.updated', cardId, boardId], ['card.updated', cardId, boardId]]);
+      assert.deepEqual(first.events.map((e) => e.id), live.map((e) => e._id), 'the SSE id is the event _id');
+      first.close();
+      await first.ended;
+
+      for (const name of ['three', 'four', 'five']) await rename(name);
+      const again = await openSse(base, `/api/v1/boards/${boardId}/events`, { ...bearer(t.tenant.apiKey), 'last-event-id': live[1]!._id });
+      assert.equal(again.status, 200, again.body);
+      await again.until((s) => s.events.length >= 3, 'the three missed events');
+      await rename('six');
+      await again.until((s) => s.events.length >= 4, 'the next live event');
+      const missed = eventsOf(again);
+      assert.equal(new Set(missed.map((e) => e._id)).size, 4, 'each event once');
+      assert.ok(!missed.some((e) => live.some((l) => l._id === e._id)), 'nothing seen before is sent again');
+
+      // The record's own order is the order sent.
+      const activity = await t.storage.db.selectFrom('events').select(['id']).where('board_id', '=', boardId).orderBy('seq').execute();
+      const after = activity.findIndex((row) => row.id === live[1]!._id) + 1;
+      assert.ok(after > 0, 'the last event seen is in the record');
+      assert.deepEqual(missed.map((e) => e._id), activity.slice(after, after + 4).map((row) => row.id));
+      again.close();
+    });
+
+    it('counts once against the very-low tier, however long it stays open', async () => {
+      const from = limiter.seen.length;
+      const stream = await openSse(base, `/api/v1/boards/${boardId}/events`, bearer(t.tenant.apiKey));
+      await stream.until((s) => s.comments.length >= 3, 'three heartbeats');
+      stream.close();
+      await stream.ended;
+      const counted = limiter.seen.slice(from).filter((r) => r.route.endsWith('/events'));
+      assert.deepEqual(counted.map((r) => [r.route, r.tier]), [['GET /api/v1/boards/:boardId/events', 'very-low']]);
+    });
+
+    it('drops a client that falls too far behind, instead of keeping what it does not read', async () => {
+      const caller = await authenticate(t.services, t.tenant.apiKey);
+      const stream = await openBoardStream(t.services, caller, t.tenant.apiKey, boardId, undefined);
+      const unsubscribe = t.app.eventBell.subscribe(() => stream.wake());
+      const sent: string[] = [];
+      let ended = '';
+      const over = new Promise<void>((resolve) =>
+        stream.start({
+          // The sink's buffer takes one event, then is full.
+          send: (event) => sent.length < 1 && Boolean(sent.push(event._id)),
+          end: (reason) => {
+            ended = reason;
+            resolve();
+          },
+        }),
+      );
+      await rename('behind 1');
+      await rename('behind 2');
+      await over;
+      assert.equal(ended, 'the client fell too far behind');
+      assert.equal(sent.length, 1);
+      await rename('behind 3');
+      assert.equal(sent.length, 1, 'an ended stream sends nothing more');
+      unsubscribe();
+    });
+
+    it('answers 400 for a Last-Event-ID the record does not hold', async () => {
+      const stream = await openSse(base, `/api/v1/boards/${boardId}/events`, { ...bearer(t.tenant.apiKey), 'last-event-id': 'nope' });
+      assert.equal(stream.status, 400);
+      assert.match(stream.body, /Last-Event-ID/);
+    });
+
+    it('sends heartbeats, and outlives the request timeout', async () => {
+      const stream = await openSse(base, `/api/v1/boards/${boardId}/events`, bearer(t.tenant.apiKey));
+      // 10 heartbeats of 50 ms pass the 200 ms request timeout.
+      await stream.until((s) => s.comments.length >= 10, 'ten heartbeats');
+      assert.ok(stream.comments.every((c) => c.trim() === 'heartbeat'));
+      await rename('after heartbeats');
+      await stream.until((s) => s.events.length >= 1, 'an event after the heartbeats');
+      stream.close();
+    });
+
+    it("answers 404 to another company's caller, and 401 without a key", async () => {
+      const other = await otherCompany(t);
+      const stream = await openSse(base, `/api/v1/boards/${boardId}/events`, bearer(other.apiKey));
+      assert.equal(stream.status, 404, stream.body);
+      const anonymous = await openSse(base, `/api/v1/boards/${boardId}/events`, {});
+      assert.equal(anonymous.status, 401);
+    });
+
+    it('disconnects a member removed from the team, and a revoked key', async () => {
+      const member = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: `m-${engine}@acme.test` });
+      const removed = await openSse(base, `/api/v1/boards/${boardId}/events`, bearer(member.apiKey));
+      assert.equal(removed.status, 200, removed.body);
+      const res = await api('DELETE', `/api/v1/teams/${t.tenant.teamId}/members/${member.userId}`);
+      assert.equal(res.statusCode, 200, res.body);
+      await removed.ended;
+
+      const holder = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: `k-${engine}@acme.test` });
+      const revoked = await openSse(base, `/api/v1/boards/${boardId}/events`, bearer(holder.apiKey));
+      assert.equal(revoked.status, 200, revoked.body);
+      const keys = await apiClient(t, holder.apiKey)('GET', '/api/v1/api-keys');
+      const keyId = keys.json().apiKeys[0]._id;
+      assert.equal((await apiClient(t, holder.apiKey)('DELETE', `/api/v1/api-keys/${keyId}`)).statusCode, 200);
+      await revoked.ended;
+    });
+  });
+}
