@@ -1,0 +1,258 @@
+/**
+ * Webhooks of a company: create, list, read, change, delete, rotate the secret, and the deliveries
+ * (list, redeliver). Owners and admins of the company only (src/domain/access/access.ts). The
+ * secret is answered only when it is issued (creation, rotation). Delivery itself is the
+ * dispatcher's (dispatcher.ts).
+ */
+import { findBoardById } from '../../storage/repositories/boards.ts';
+import { findTeamScope } from '../../storage/repositories/teams.ts';
+import * as store from '../../storage/repositories/webhooks.ts';
+import type { DeliveryStatus } from '../../storage/database.ts';
+import { adminCompanies, requireAccess } from '../access/access.ts';
+import type { ServiceContext } from '../context.ts';
+import type { Caller } from '../shared/caller.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
+import { inTransaction } from '../shared/transaction.ts';
+import { checkWebhookUrl } from './destinations.ts';
+import { newSecret } from './signing.ts';
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export interface WebhookRecord {
+  _id: string;
+  company: string;
+  url: string;
+  teams: string[];
+  boards: string[];
+  types: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+  /** Until when the secret a rotation replaced still signs too (null: no rotation under way). */
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  __v: number;
+}
+
+export interface DeliveryRecord {
+  _id: string;
+  webhook: string;
+  event: string;
+  type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+}
+
+export interface WebhookInput {
+  url: string;
+  teams?: string[] | undefined;
+  boards?: string[] | undefined;
+  types: string[];
+  enabled?: boolean | undefined;
+}
+
+/** What the service needs of the configuration. */
+export interface WebhookPolicy {
+  allowPrivateNetworks: boolean;
+}
+
+function toRecord(row: store.WebhookRow, at: string = nowIso()): WebhookRecord {
+  const rotating = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > at;
+  return {
+    _id: row.id,
+    company: row.company_id,
+    url: row.url,
+    teams: JSON.parse(row.team_ids) as string[],
+    boards: JSON.parse(row.board_ids) as string[],
+    types: JSON.parse(row.event_types) as string[],
+    enabled: row.enabled === 1,
+    disabledReason: row.disabled_reason,
+    previousSecretExpiresAt: rotating ? row.previous_secret_expires_at : null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    __v: row.version,
+  };
+}
+
+function toDelivery(row: store.DeliveryRow): DeliveryRecord {
+  return {
+    _id: row.id,
+    webhook: row.webhook_id,
+    event: row.event_id,
+    type: row.event_type,
+    status: row.status,
+    attempts: row.attempts,
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    lastAttemptAt: row.last_attempt_at,
+    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
+    deliveredAt: row.delivered_at,
+    createdAt: row.created_at,
+  };
+}
+
+/** The teams and boards a filter names must be the company's: a 400 naming each that is not. */
+async function checkFilters(ctx: ServiceContext, companyId: string, input: Partial<WebhookInput>): Promise<void> {
+  const details = [];
+  for (const [index, id] of (input.teams ?? []).entries()) {
+    if ((await findTeamScope(ctx.db, id))?.company_id !== companyId) details.push({ field: `body.teams[${index}]`, message: 'is not a team of the company' });
+  }
+  for (const [index, id] of (input.boards ?? []).entries()) {
+    if ((await findBoardById(ctx.db, id))?.company_id !== companyId) details.push({ field: `body.boards[${index}]`, message: 'is not a board of the company' });
+  }
+  if (details.length) throw new ValidationError('webhook filters name teams or boards outside the company', details);
+}
+
+const unique = (values: readonly string[] | undefined) => [...new Set(values ?? [])];
+
+export async function createWebhook(
+  ctx: ServiceContext,
+  policy: WebhookPolicy,
+  caller: Caller,
+  companyId: string,
+  input: WebhookInput,
+): Promise<{ webhook: WebhookRecord; secret: string }> {
+  await requireAccess(ctx.db, caller, { kind: 'company', id: companyId, admin: true });
+  const url = await checkWebhookUrl(input.url, policy.allowPrivateNetworks);
+  await checkFilters(ctx, companyId, input);
+  const now = nowIso();
+  const row: store.WebhookRow = {
+    id: newId(),
+    company_id: companyId,
+    url,
+    team_ids: JSON.stringify(unique(input.teams)),
+    board_ids: JSON.stringify(unique(input.boards)),
+    event_types: JSON.stringify(unique(input.types)),
+    enabled: input.enabled === false ? 0 : 1,
+    receiving_since: now,
+    disabled_reason: null,
+    secret: newSecret(),
+    previous_secret: null,
+    previous_secret_expires_at: null,
+    creator_id: caller.userId,
+    created_at: now,
+    updated_at: now,
+    version: 0,
+  };
+  await inTransaction(ctx, (trx) => store.insertWebhook(trx, row));
+  return { webhook: toRecord(row, now), secret: row.secret };
+}
+
+type ListKey = [string, string];
+const isListKey = (key: unknown): key is ListKey => Array.isArray(key) && key.length === 2 && key.every((part) => typeof part === 'string');
+
+/** The webhooks of the companies the caller owns or administers (or of `companyId`), oldest first. */
+export async function listWebhooks(
+  ctx: ServiceContext,
+  caller: Caller,
+  query: { companyId?: string | undefined; limit?: number | undefined; cursor?: string | undefined },
+): Promise<Page<WebhookRecord>> {
+  let companies = adminCompanies(caller);
+  if (query.companyId !== undefined) {
+    await requireAccess(ctx.db, caller, { kind: 'company', id: query.companyId, admin: true });
+    companies = [query.companyId];
+  }
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, isListKey);
+  const rows = await store.listWebhooks(ctx.db, companies, limit + 1, after);
+  const page = toPage(rows, limit, (row): ListKey => [row.created_at, row.id]);
+  return { items: page.items.map((row) => toRecord(row)), nextCursor: page.nextCursor };
+}
+
+export async function getWebhook(ctx: ServiceContext, caller: Caller, webhookId: string): Promise<WebhookRecord> {
+  return toRecord(await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId }));
+}
+
+/**
+ * Changes the URL, filters or `enabled`. Enabling a disabled webhook clears why it was disabled,
+ * makes its pending deliveries due now, each with a fresh retry window, and has it receive the
+ * events recorded from now on (none of those recorded while it was disabled).
+ */
+export async function updateWebhook(
+  ctx: ServiceContext,
+  policy: WebhookPolicy,
+  caller: Caller,
+  webhookId: string,
+  input: Partial<WebhookInput>,
+): Promise<WebhookRecord> {
+  const webhook = await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
+  const url = input.url === undefined ? undefined : await checkWebhookUrl(input.url, policy.allowPrivateNetworks);
+  await checkFilters(ctx, webhook.company_id, input);
+  const now = nowIso();
+  return inTransaction(ctx, async (trx) => {
+    const changes = {
+      ...(url !== undefined ? { url } : {}),
+      ...(input.teams !== undefined ? { team_ids: JSON.stringify(unique(input.teams)) } : {}),
+      ...(input.boards !== undefined ? { board_ids: JSON.stringify(unique(input.boards)) } : {}),
+      ...(input.types !== undefined ? { event_types: JSON.stringify(unique(input.types)) } : {}),
+      ...(input.enabled === true && webhook.enabled === 0 ? { enabled: 1 as const, disabled_reason: null, receiving_since: now } : {}),
+      ...(input.enabled === false ? { enabled: 0 as const } : {}),
+      updated_at: now,
+    };
+    if (!(await store.updateWebhook(trx, webhookId, changes))) throw new NotFoundError('Webhook');
+    if (input.enabled === true && webhook.enabled === 0) await store.restartPending(trx, webhookId, now);
+    return toRecord((await store.findWebhook(trx, webhookId)) as store.WebhookRow, now);
+  });
+}
+
+/** Deletes the webhook and its deliveries (pending ones are never sent); answers what it was. */
+export async function deleteWebhook(ctx: ServiceContext, caller: Caller, webhookId: string): Promise<WebhookRecord> {
+  const webhook = await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
+  await inTransaction(ctx, (trx) => store.deleteWebhook(trx, webhookId));
+  return toRecord(webhook);
+}
+
+/** Issues a new secret; the one it replaces keeps signing beside it for ROTATION_OVERLAP_MS. */
+export async function rotateSecret(ctx: ServiceContext, caller: Caller, webhookId: string): Promise<{ webhook: WebhookRecord; secret: string }> {
+  const webhook = await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
+  const now = nowIso();
+  const secret = newSecret();
+  const expiresAt = new Date(Date.parse(now) + ROTATION_OVERLAP_MS).toISOString();
+  const row = await inTransaction(ctx, async (trx) => {
+    const changes = { secret, previous_secret: webhook.secret, previous_secret_expires_at: expiresAt, updated_at: now };
+    if (!(await store.updateWebhook(trx, webhookId, changes))) throw new NotFoundError('Webhook');
+    return (await store.findWebhook(trx, webhookId)) as store.WebhookRow;
+  });
+  return { webhook: toRecord(row, now), secret };
+}
+
+const isOrdinal = (key: unknown): key is number => Number.isSafeInteger(key);
+
+/** The webhook's deliveries, newest first, optionally of one status. */
+export async function listDeliveries(
+  ctx: ServiceContext,
+  caller: Caller,
+  webhookId: string,
+  query: { status?: DeliveryStatus | undefined; limit?: number | undefined; cursor?: string | undefined },
+): Promise<Page<DeliveryRecord>> {
+  await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor, isOrdinal);
+  const rows = await store.listDeliveries(ctx.db, webhookId, limit + 1, before, query.status);
+  const page = toPage(rows, limit, (row) => Number(row.ordinal));
+  return { items: page.items.map(toDelivery), nextCursor: page.nextCursor };
+}
+
+/**
+ * Sends the delivery again (same `webhook-id`, same body): it becomes pending and due now, with a
+ * fresh retry window. It goes in its place in the webhook's order, and only while the webhook is enabled.
+ */
+export async function redeliver(ctx: ServiceContext, caller: Caller, webhookId: string, deliveryId: string): Promise<DeliveryRecord> {
+  await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
+  const now = nowIso();
+  return inTransaction(ctx, async (trx) => {
+    const delivery = await store.findDelivery(trx, webhookId, deliveryId);
+    if (!delivery) throw new NotFoundError('Delivery');
+    await store.updateDelivery(trx, deliveryId, { status: 'pending', next_attempt_at: now, first_attempt_at: null, delivered_at: null });
+    return toDelivery((await store.findDelivery(trx, webhookId, deliveryId)) as store.DeliveryRow);
+  });
+}

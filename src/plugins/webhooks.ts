@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppConfig } from '../config.ts';
+import { type DispatcherOptions, WebhookDispatcher } from '../domain/webhooks/dispatcher.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The webhook dispatcher of this instance (undefined when the app runs without one). */
+    webhookDispatcher: WebhookDispatcher | undefined;
+  }
+}
+
+export interface WebhooksPluginOptions {
+  config: AppConfig;
+  /** Overrides for tests (clock, retry schedule); `false`: no dispatcher in this app. */
+  dispatcher?: Partial<DispatcherOptions> | false | undefined;
+}
+
+/**
+ * Runs the webhook dispatcher with the app: started once the app is ready, told of every commit
+ * that recorded events, and stopped before the storage closes (its attempts under way end first).
+ */
+export default fp(
+  async function webhooksPlugin(app: FastifyInstance, opts: WebhooksPluginOptions) {
+    if (opts.dispatcher === false) {
+      app.decorate('webhookDispatcher', undefined);
+      return;
+    }
+    const dispatcher = new WebhookDispatcher(app.services, {
+      ...opts.config.webhooks,
+      log: app.log,
+      ...opts.dispatcher,
+    });
+    app.decorate('webhookDispatcher', dispatcher);
+    // the event bell rings for this instance's commits and for other instances' (src/events/bell.ts)
+    const unsubscribe = app.eventBell.subscribe(() => dispatcher.wake());
+    app.addHook('onReady', async () => dispatcher.start());
+    app.addHook('onClose', async () => unsubscribe());
+    app.addHook('preClose', () => dispatcher.stop());
+  },
+  { name: 'webhooks', dependencies: ['services', 'events'] },
+);
