@@ -1,0 +1,140 @@
+/**
+ * Reminders: one day and one hour before a card's start date and due date, each sent once.
+ *
+ * A reminder is due while its date lies in its window: the one-hour reminder while the date is
+ * (now, now + 1 h], the one-day reminder while it is (now + 1 h, now + 1 day]. So a date set (or a
+ * server started) inside the last hour sends the one-hour reminder at once and never the one-day
+ * one; a reminder whose moment passed while no server ran is sent when one starts if its date is
+ * still ahead, and never once the date has passed. Completed and archived cards owe nothing (their
+ * reminders resume if they are reopened while a window is open); a new date clears its two flags
+ * (src/domain/cards/update.ts), which re-arms them.
+ *
+ * Sending claims the reminder in the database (its flag set by an UPDATE that matches only while the
+ * card still owes it: src/storage/repositories/reminders.ts), so each is sent once across restarts
+ * and across instances sharing one database; the same transaction records the card's change
+ * (`__v` + 1 and a `card.reminder` event, by the recorder) and notifies its members (its creator
+ * when it has none).
+ */
+import { cardMemberIds } from '../../storage/repositories/card-copies.ts';
+import { findCard } from '../../storage/repositories/cards.ts';
+import { claimReminder, cardsOwingReminder, type OwedReminder, type ReminderKey, type ReminderWindow } from '../../storage/repositories/reminders.ts';
+import { recordCardChange } from '../cards/recorder.ts';
+import type { ServiceContext } from '../context.ts';
+import { inTransaction } from '../shared/transaction.ts';
+import { notify } from './notify.ts';
+
+/** What tells the time to the scheduler (tests set it). */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** Each reminder's window at `now`: the dates it is due for, as (after, until] offsets from now. */
+const WINDOWS: Record<ReminderKey, [after: number, until: number]> = {
+  startOneHour: [0, HOUR],
+  startOneDay: [HOUR, DAY],
+  dueOneHour: [0, HOUR],
+  dueOneDay: [HOUR, DAY],
+};
+
+export const REMINDER_KEYS = Object.keys(WINDOWS) as ReminderKey[];
+
+function windowAt(key: ReminderKey, now: number): ReminderWindow {
+  const [after, until] = WINDOWS[key];
+  return { after: new Date(now + after).toISOString(), until: new Date(now + until).toISOString() };
+}
+
+/** Cards read per query; the scheduler reads again until a page comes back short. */
+const BATCH = 100;
+
+/** Sends one reminder if this call claims it; false when it is no longer owed (sent elsewhere, date changed, card closed). */
+async function sendReminder(ctx: ServiceContext, clock: Clock, key: ReminderKey, owed: OwedReminder): Promise<boolean> {
+  return inTransaction(ctx, async (trx) => {
+    const now = clock.now();
+    if (!(await claimReminder(trx, key, owed, windowAt(key, now)))) return false;
+    const at = new Date(now).toISOString();
+    const event = await recordCardChange(trx, owed.cardId, { caller: null, kind: 'card.reminder', at });
+    const card = await findCard(trx, owed.cardId);
+    if (!event || !card) return false;
+    Object.assign(event.data, { reminder: key, date: owed.date });
+    const members = await cardMemberIds(trx, card.id);
+    await notify(trx, null, 'card.reminder', members.length > 0 ? members : [card.creator_id], { card, reminder: key }, at);
+    return true;
+  });
+}
+
+/** Sends every reminder due at the clock's now; answers how many this call sent. */
+export async function sendDueReminders(ctx: ServiceContext, clock: Clock): Promise<number> {
+  let sent = 0;
+  for (const key of REMINDER_KEYS) {
+    for (;;) {
+      const owed = await cardsOwingReminder(ctx.db, key, windowAt(key, clock.now()), BATCH);
+      let claimed = 0;
+      for (const reminder of owed) if (await sendReminder(ctx, clock, key, reminder)) claimed++;
+      sent += claimed;
+      // a short page was the last; a page of which nothing could be claimed would come back the same
+      if (owed.length < BATCH || claimed === 0) break;
+    }
+  }
+  return sent;
+}
+
+/** What the scheduler reports to (the app's logger). */
+export interface SchedulerLog {
+  error(object: object, message: string): void;
+}
+
+/**
+ * The reminder scheduler of one server process: a pass at start (what came due while no server ran),
+ * then one every `intervalMs`. Passes never overlap; `stop` waits for the running one. Several
+ * processes may run it on one database: the claims keep every reminder to one send.
+ */
+export class ReminderScheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly clock: Clock,
+    private readonly intervalMs: number,
+    private readonly log: SchedulerLog,
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.tick().catch(() => {});
+  }
+
+  /** One pass now (after the running one, if any); answers how many reminders it sent. */
+  async tick(): Promise<number> {
+    while (this.running) await this.running.catch(() => {});
+    clearTimeout(this.timer);
+    const pass = sendDueReminders(this.ctx, this.clock);
+    this.running = pass;
+    try {
+      return await pass;
+    } catch (error) {
+      this.log.error({ err: error }, 'reminder pass failed; the next pass tries again');
+      throw error;
+    } finally {
+      this.running = undefined;
+      if (!this.stopped && this.intervalMs > 0) {
+        this.timer = setTimeout(() => this.tick().catch(() => {}), this.intervalMs);
+        this.timer.unref();
+      }
+    }
+  }
+
+  /** Stops the passes; resolves once the running one has ended. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running?.catch(() => {});
+  }
+}

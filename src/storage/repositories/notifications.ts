@@ -1,0 +1,42 @@
+import type { Executor, NewRow, Row, Transaction } from '../database.ts';
+
+export type NotificationRow = Row<'notifications'>;
+
+export async function insertNotifications(db: Transaction, rows: readonly NewRow<'notifications'>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('notifications').values([...rows]).execute();
+}
+
+export async function findNotification(db: Executor, id: string): Promise<NotificationRow | undefined> {
+  return db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Where a page of a user's notifications starts: strictly after (older than) this one. */
+export interface NotificationsAfter {
+  createdAt: string;
+  id: string;
+}
+
+/** The user's notifications, newest first (`unread`: only those not read), `take` rows. */
+export async function notificationPage(
+  db: Executor,
+  query: { userId: string; unread: boolean; after?: NotificationsAfter | undefined; take: number },
+): Promise<NotificationRow[]> {
+  let select = db.selectFrom('notifications').selectAll().where('user_id', '=', query.userId);
+  if (query.unread) select = select.where('read_at', 'is', null);
+  const after = query.after;
+  if (after) {
+    select = select.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+  }
+  return select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.take).execute();
+}
+
+/** Marks the notification read (once: a second time keeps the first `read_at`). */
+export async function markRead(db: Executor, id: string, at: string): Promise<void> {
+  await db.updateTable('notifications').set({ read_at: at }).where('id', '=', id).where('read_at', 'is', null).execute();
+}
+
+/** Marks every unread notification of the user read; answers how many were. */
+export async function markAllRead(db: Executor, userId: string, at: string): Promise<number> {
+  const result = await db.updateTable('notifications').set({ read_at: at }).where('user_id', '=', userId).where('read_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,83 @@
+import { sql } from 'kysely';
+import type { Executor, Transaction } from '../database.ts';
+import { REMINDER_INDEXES } from '../migrations/0008_notifications.ts';
+
+/** The four reminders of a card, by the name its record's `isNotified` gives them. */
+export type ReminderKey = 'startOneHour' | 'startOneDay' | 'dueOneHour' | 'dueOneDay';
+
+type FlagColumn = 'notified_start_one_hour' | 'notified_start_one_day' | 'notified_due_one_hour' | 'notified_due_one_day';
+
+interface ReminderColumns {
+  date: 'start_date' | 'due_date';
+  flag: FlagColumn;
+  /** Its partial index's predicate (migration 0008), written as literals so the planners match it. */
+  pending: string;
+}
+
+function columns(key: ReminderKey, index: (typeof REMINDER_INDEXES)[number]['name'], flag: FlagColumn): ReminderColumns {
+  const found = REMINDER_INDEXES.find((i) => i.name === index);
+  if (!found) throw new Error(`no reminder index ${index} for ${key}`);
+  return { date: found.date, flag, pending: `archived = 0 and complete_status = 0 and ${found.pending}` };
+}
+
+const REMINDERS: Record<ReminderKey, ReminderColumns> = {
+  startOneHour: columns('startOneHour', 'cards_reminder_start_one_hour', 'notified_start_one_hour'),
+  startOneDay: columns('startOneDay', 'cards_reminder_start_one_day', 'notified_start_one_day'),
+  dueOneHour: columns('dueOneHour', 'cards_reminder_due_one_hour', 'notified_due_one_hour'),
+  dueOneDay: columns('dueOneDay', 'cards_reminder_due_one_day', 'notified_due_one_day'),
+};
+
+/** When a reminder is due: its date lies in (after, until]. */
+export interface ReminderWindow {
+  after: string;
+  until: string;
+}
+
+export interface OwedReminder {
+  cardId: string;
+  /** The date the reminder is about, as the card had it when found. */
+  date: string;
+}
+
+function owing(key: ReminderKey, window: ReminderWindow) {
+  const { date, pending } = REMINDERS[key];
+  return sql<boolean>`${sql.raw(pending)} and ${sql.ref(date)} > ${window.after} and ${sql.ref(date)} <= ${window.until}`;
+}
+
+/**
+ * Cards that owe the reminder now (unarchived, incomplete, not sent, the date in its window), oldest
+ * date first, at most `limit`: a range scan of the reminder's partial index.
+ */
+export async function cardsOwingReminder(db: Executor, key: ReminderKey, window: ReminderWindow, limit: number): Promise<OwedReminder[]> {
+  const { date } = REMINDERS[key];
+  const rows = await db
+    .selectFrom('cards')
+    .select(['id', sql.ref<string>(date).as('date')])
+    .where(owing(key, window))
+    .orderBy(date)
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ cardId: row.id, date: row.date }));
+}
+
+/** The statement `cardsOwingReminder` runs, for EXPLAIN. */
+export function owingQuery(db: Executor, key: ReminderKey, window: ReminderWindow) {
+  return db.selectFrom('cards').select('id').where(owing(key, window)).orderBy(REMINDERS[key].date).limit(100).compile();
+}
+
+/**
+ * Claims the reminder: sets its flag if the card still owes it with the date it was found with.
+ * The row's lock makes a second claimant (another instance) wait, then find the flag set: exactly
+ * one claim succeeds. True for the one that did.
+ */
+export async function claimReminder(trx: Transaction, key: ReminderKey, owed: OwedReminder, window: ReminderWindow): Promise<boolean> {
+  const { date, flag } = REMINDERS[key];
+  const result = await trx
+    .updateTable('cards')
+    .set({ [flag]: 1 })
+    .where('id', '=', owed.cardId)
+    .where(sql.ref(date), '=', owed.date)
+    .where(owing(key, window))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
