@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ValidationError } from '../domain/shared/errors.ts';
+import type { ExpectedVersion, VersionedKind } from '../domain/shared/preconditions.ts';
+
+/**
+ * Conditional requests (RFC 9110 section 13).
+ *
+ * Reads: every GET answered 200 with a JSON body carries a strong `ETag`, a hash of the body it
+ * sends (so it changes with whatever the answer shows, a label renamed on a card as much as the
+ * card's own `__v`), and `Cache-Control: private, no-cache` (a client may keep it, and asks again
+ * with `If-None-Match`). A request whose `If-None-Match` names that tag is answered 304 with no body.
+ * The read has run by then (the tag is the answer's hash), so a 304 counts against the route's tier.
+ *
+ * Writes: `If-Match` names the `__v` the caller expects of the record the route's path names (the
+ * last of card, list, board, label, checklist, item, comment, discussion in the path). The
+ * expectation rides on the `Caller` into the domain, which compares it under the row's lock inside
+ * the write's transaction (src/domain/shared/preconditions.ts). Routes whose path names none of
+ * these, and the copies (which do not write their source), refuse `If-Match` with a 400.
+ */
+
+/** The path parameters that name a record a write can be conditional on. */
+const TARGET_PARAMS: Record<string, VersionedKind> = {
+  cardId: 'card',
+  listId: 'list',
+  boardId: 'board',
+  labelId: 'label',
+  checklistId: 'checklist',
+  itemId: 'item',
+  commentId: 'comment',
+  discussionId: 'discussion',
+};
+
+const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/** The record kind and path parameter a write route's `If-Match` is about; undefined when none. */
+export function conditionalTarget(method: string, url: string): { kind: VersionedKind; param: string } | undefined {
+  if (!WRITES.has(method) || url.endsWith('/copy')) return undefined;
+  const params = [...url.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1] as string).filter((name) => name in TARGET_PARAMS);
+  const param = params.at(-1);
+  return param === undefined ? undefined : { kind: TARGET_PARAMS[param] as VersionedKind, param };
+}
+
+/** A strong entity tag of a body: 160 bits of its SHA-256, quoted. */
+export function entityTag(body: string | Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/** `If-None-Match` uses the weak comparison: `W/` is ignored; `*` matches any current answer. */
+function noneMatch(header: string | undefined, tag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((part) => {
+    const candidate = part.trim().replace(/^W\//, '');
+    return candidate === '*' || candidate === tag;
+  });
+}
+
+const ENTITY_TAG = /^(W\/)?"([\x21\x23-\x7e]*)"$/;
+const MAX_IF_MATCH = 1000;
+
+function badIfMatch(message: string): ValidationError {
+  return new ValidationError(`Invalid request: headers.if-match ${message}`, [{ field: 'headers.if-match', message }]);
+}
+
+/**
+ * The revisions an `If-Match` accepts: each entity-tag `"7"` (or a bare `7`) is a `__v`; a weak tag
+ * or a tag that is no revision can never match (strong comparison). Undefined for `*` (any revision:
+ * the write only needs the record to be there, which it decides anyway).
+ */
+export function parseIfMatch(header: string): number[] | undefined {
+  if (header.length > MAX_IF_MATCH) throw badIfMatch(`must be at most ${MAX_IF_MATCH} characters`);
+  if (header.trim() === '*') return undefined;
+  const versions: number[] = [];
+  for (const raw of header.split(',')) {
+    const part = raw.trim();
+    if (/^\d{1,15}$/.test(part)) {
+      versions.push(Number(part));
+      continue;
+    }
+    const tag = ENTITY_TAG.exec(part);
+    if (!tag) throw badIfMatch('must be "*" or a list of entity tags naming the record\'s __v, such as "7"');
+    if (!tag[1] && /^\d{1,15}$/.test(tag[2] as string)) versions.push(Number(tag[2]));
+  }
+  return versions;
+}
+
+function expectedVersionOf(request: FastifyRequest): ExpectedVersion | undefined {
+  const header = request.headers['if-match'];
+  // a read is never conditional on a revision (RFC 9110 lets a server ignore If-Match there)
+  if (header === undefined || !WRITES.has(request.method) || !request.routeOptions.url) return undefined;
+  const target = conditionalTarget(request.method, request.routeOptions.url);
+  if (!target) {
+    throw badIfMatch('is not taken by this operation: If-Match applies to writes whose path names a card, list, board, label, checklist, item, comment or discussion');
+  }
+  const versions = parseIfMatch(header);
+  if (versions === undefined) return undefined;
+  return { kind: target.kind, id: (request.params as Record<string, string>)[target.param] as string, versions };
+}
+
+export default fp(
+  async function conditionalPlugin(app: FastifyInstance) {
+    // After validation (the path's ids are well-formed) and before the handler: the domain reads it from the caller.
+    app.addHook('preHandler', async (request) => {
+      if (!request.caller) return;
+      const expectedVersion = expectedVersionOf(request);
+      if (expectedVersion) request.caller = { ...request.caller, expectedVersion };
+    });
+
+    // Registered before compression, so that the hash is of the JSON itself, whatever the encoding.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
+      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+      if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+      const tag = entityTag(payload);
+      reply.header('ETag', tag);
+      reply.header('Cache-Control', 'private, no-cache');
+      if (!noneMatch(request.headers['if-none-match'], tag)) return payload;
+      reply.code(304);
+      reply.removeHeader('content-type');
+      reply.removeHeader('content-length');
+      return '';
+    });
+  },
+  { name: 'conditional' },
+);
