@@ -1,0 +1,71 @@
+/**
+ * My Tasks pages through the index card_members_user_assigned (migration 0007): the engine reads the
+ * user's memberships in page order and stops at the page's end, instead of sorting all of them per
+ * page. Checked on each engine's own plan (EXPLAIN) of the query the repository runs.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { createBoard } from '../../src/domain/boards/boards.ts';
+import { createList } from '../../src/domain/boards/lists.ts';
+import type { Caller } from '../../src/domain/shared/caller.ts';
+import type { Executor } from '../../src/storage/database.ts';
+import { findMyTaskRefs, type MyTasksQuery } from '../../src/storage/repositories/my-tasks.ts';
+import { cardRow } from '../support/fixtures.ts';
+import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+
+/** The statement `run` sends, compiled, without running it twice. */
+async function capture(db: Executor, run: (db: Executor) => Promise<unknown>): Promise<CompiledQuery> {
+  let node: RootOperationNode | undefined;
+  const plugin: KyselyPlugin = {
+    transformQuery: (args) => (node ??= args.node),
+    transformResult: async (args) => args.result,
+  };
+  await run(db.withPlugin(plugin));
+  if (!node) throw new Error('no statement ran');
+  return db.getExecutor().compileQuery(node, { queryId: 'plan' });
+}
+
+for (const engine of ENGINES) {
+  describe(`My Tasks plan [${engine}]`, () => {
+    let t: TestApp;
+    let owner: Caller;
+    let query: MyTasksQuery;
+
+    before(async () => {
+      t = await buildTestApp(engine);
+      const { userId, teamId, companyId } = t.tenant;
+      owner = { userId, apiKeyId: 'k', companyRoles: new Map([[companyId, 'owner']]), teamIds: new Set([teamId]) };
+      const board = await createBoard(t.services, owner, { teamId, name: 'Many' });
+      const list = await createList(t.services, owner, { board: board._id, name: 'L' }, {});
+      const target = { _id: list._id, board: board._id, company: companyId, team: teamId };
+      for (let chunk = 0; chunk < 4; chunk++) {
+        const rows = Array.from({ length: 250 }, (_, i) => cardRow(target, userId, `card ${chunk}-${i}`, chunk * 250 + i));
+        await t.services.db.insertInto('cards').values(rows).execute();
+        await t.services.db
+          .insertInto('card_members')
+          .values(rows.map((row, i) => ({ card_id: row.id, user_id: userId, created_at: new Date(Date.UTC(2026, 0, 1) + chunk * 250_000 + i * 1000).toISOString() })))
+          .execute();
+      }
+      // the planners' statistics, as a database in use has them
+      for (const table of ['cards', 'card_members']) await sql`analyze ${sql.table(table)}`.execute(t.services.db);
+      query = { userId, reach: { companyIds: [companyId], adminCompanyIds: [companyId], teamIds: [teamId] }, take: 51 };
+    });
+
+    after(async () => {
+      await t?.dispose();
+    });
+
+    it('reads the memberships in page order from the index, with no sort', async () => {
+      const db = t.services.db;
+      const compiled = await capture(db, (db) => findMyTaskRefs(db, query));
+      const prefix = engine === 'sqlite' ? 'explain query plan ' : 'explain ';
+      const { rows } = await db.executeQuery<Record<string, unknown>>({ ...compiled, sql: prefix + compiled.sql });
+      const plan = rows.map((row) => String(row.detail ?? row['QUERY PLAN'])).join('\n');
+      assert.match(plan, /card_members_user_assigned/, plan);
+      assert.doesNotMatch(plan, engine === 'sqlite' ? /TEMP B-TREE FOR ORDER BY/ : /Sort/, plan);
+      // and the page is the right one: the first 51 memberships
+      assert.equal((await findMyTaskRefs(db, query)).length, 51);
+    });
+  });
+}
