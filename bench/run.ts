@@ -1,10 +1,17 @@
 /**
- * `npm run bench`: requests/s and p50/p99 latency of a bare Fastify hello-world route and of two
- * real Taskboard routes (Get Card Details, Toggle Multiple Labels) on SQLite, in one run. Each app
- * runs in its own child process on 127.0.0.1 with logging off; autocannon drives it from here with
- * the same connections and duration, after a warm-up. Any non-2xx answer fails the run.
+ * `npm run bench`: requests/s, p50/p99 latency, the server's CPU time per request and peak RSS of a bare Fastify
+ * hello-world route and of five real Taskboard routes (Get Label Colors, Get Card Details, Toggle
+ * Multiple Labels, Get List Card page of 50, My Tasks of a user in 1,000 cards page of 50) on SQLite
+ * and PostgreSQL, in one run. Each app runs in its own child process on 127.0.0.1 with logging off;
+ * autocannon drives it from here with the same connections and duration, after a warm-up. Any
+ * non-2xx answer fails the run.
  *
  * Environment:
+ *   BENCH_ENGINES          sqlite,postgres (default): PostgreSQL is measured when BENCH_POSTGRES_URL,
+ *                          TEST_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/test answers
+ *                          (the run says so when it does not)
+ *   BENCH_CARDS            0 (default): a fresh small database per run; N: a database of N cards,
+ *                          built once and kept under .bench-cache/ (PostgreSQL: schema bench_cache_N)
  *   BENCH_SECONDS          measured seconds per route (default 10)
  *   BENCH_WARMUP_SECONDS   warm-up seconds per route, not measured (default 2)
  *   BENCH_CONNECTIONS      concurrent connections (default 10)
@@ -13,16 +20,24 @@
  *                          Tier sizes come from RATE_LIMIT_SECURE ... RATE_LIMIT_VERY_LOW (default
  *                          1000000 each here, so nothing is rejected); redis uses REDIS_URL
  *                          (default redis://127.0.0.1:6379).
+ *   BENCH_WEBHOOKS         on (default) or off: per engine measured, the toggle with one webhook
+ *                          subscribed (a receiver in this process answering 204), next to the toggle
+ *                          without; and the delivery lag, change sent → receiver's 2xx, at
+ *                          BENCH_LAG_RATE changes/s (default 100) for BENCH_LAG_SECONDS (default 10).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
+import pg from 'pg';
+import { maskUrl } from '../src/storage/dialect.ts';
 import { TIERS, tierEnvName } from '../src/config.ts';
 import { type ChildMessage, isLimiterMode, LIMITER_MODES, type LimiterMode, type Target } from './protocol.ts';
 import { reachable } from '../test/support/reachable.ts';
+import { type LagResult, measureLag, startBenchReceiver } from './webhook-lag.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -44,11 +59,24 @@ function limiterModes(): LimiterMode[] {
 }
 
 const settings = {
+  webhooks: (process.env.BENCH_WEBHOOKS ?? 'on').trim().toLowerCase() !== 'off',
+  lagRate: whole('BENCH_LAG_RATE', 100, 1),
+  lagSeconds: whole('BENCH_LAG_SECONDS', 10, 1),
   seconds: whole('BENCH_SECONDS', 10, 1),
   warmupSeconds: whole('BENCH_WARMUP_SECONDS', 2, 0),
   connections: whole('BENCH_CONNECTIONS', 10, 1),
   limiters: limiterModes(),
+  engines: engines(),
+  cards: whole('BENCH_CARDS', 0, 0),
 };
+
+function engines(): ('sqlite' | 'postgres')[] {
+  const raw = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
+  for (const engine of raw) if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`BENCH_ENGINES must list sqlite and/or postgres, got "${engine}"`);
+  return [...new Set(raw)] as ('sqlite' | 'postgres')[];
+}
+
+const postgresUrl = process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 // Tiers big enough that a benchmark never meets a 429, unless the caller sized them on purpose.
 const hugeTiers = Object.fromEntries(TIERS.map(tierEnvName).map((name) => [name, process.env[name] || '1000000']));
@@ -157,9 +185,59 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
 }
 
+/** The resident set of a process in MB, read from /proc (Linux); undefined elsewhere. */
+function rssMb(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU seconds (user + system) a process has used, from /proc (Linux); undefined elsewhere. The
+ * server's CPU per request is what a loaded machine (the load generator shares it) disturbs least.
+ */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // fields after the command name (which may hold spaces, so split after its closing parenthesis)
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+    const ticks = Number(fields?.[11]) + Number(fields?.[12]);
+    return Number.isFinite(ticks) ? ticks / CLOCK_TICKS : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's USER_HZ: /proc counts CPU time in these ticks. */
+const CLOCK_TICKS = 100;
+
+/** Samples a child's RSS every 100 ms until stopped; answers the peak. */
+function watchRss(pid: number | undefined): () => number | undefined {
+  let peak: number | undefined;
+  const sample = () => {
+    const now = rssMb(pid);
+    if (now !== undefined && (peak === undefined || now > peak)) peak = now;
+  };
+  sample();
+  const timer = setInterval(sample, 100);
+  return () => {
+    clearInterval(timer);
+    sample();
+    return peak;
+  };
+}
+
 interface Row {
   route: string;
   server: string;
+  engine: string;
+  peakRssMb: number | undefined;
+  /** The server process's CPU time per answered request, in µs (the database server's not counted). */
+  cpuUsPerRequest: number | undefined;
   requestsPerSecond: number;
   requests: number;
   p50Ms: number;
@@ -168,7 +246,7 @@ interface Row {
   p50RatioToBare: number;
 }
 
-async function measure(server: Server): Promise<Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'>[]> {
+async function measure(server: Server, engine: string): Promise<Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'>[]> {
   const base = `http://127.0.0.1:${server.port}`;
   const rows = [];
   for (const target of server.targets) {
@@ -178,12 +256,23 @@ async function measure(server: Server): Promise<Omit<Row, 'rpsRatioToBare' | 'p5
       assertAll2xx(target, 'warm-up', (await load(base, target, settings.warmupSeconds)).result);
     }
     process.stderr.write(`measure ${settings.seconds}s  ${target.name}\n`);
+    const stopWatching = watchRss(server.child.pid);
+    const cpuBefore = cpuSeconds(server.child.pid);
     const { result, times } = await load(base, target, settings.seconds);
+    const cpuAfter = cpuSeconds(server.child.pid);
+    const peakRssMb = stopWatching();
+    const cpuUsPerRequest =
+      cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+        ? undefined
+        : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total;
     assertAll2xx(target, 'measured run', result);
     times.sort();
     rows.push({
       route: target.name,
       server: server.description,
+      engine,
+      peakRssMb,
+      cpuUsPerRequest,
       requestsPerSecond: result.requests.average,
       requests: result.requests.total,
       p50Ms: percentile(times, 50),
@@ -194,17 +283,20 @@ async function measure(server: Server): Promise<Omit<Row, 'rpsRatioToBare' | 'p5
 }
 
 function table(rows: Row[]): string {
-  const header = ['route', 'req/s', 'p50 ms', 'p99 ms', 'req/s vs bare', 'p50 vs bare'];
+  const header = ['engine', 'route', 'req/s', 'p50 ms', 'p99 ms', 'req/s vs bare', 'p50 vs bare', 'CPU µs/req', 'peak RSS MB'];
   const body = rows.map((r) => [
+    r.engine,
     r.route,
     r.requestsPerSecond.toFixed(0),
     r.p50Ms.toFixed(2),
     r.p99Ms.toFixed(2),
     `${r.rpsRatioToBare.toFixed(3)}×`,
     `${r.p50RatioToBare.toFixed(2)}×`,
+    r.cpuUsPerRequest === undefined ? 'n/a' : r.cpuUsPerRequest.toFixed(0),
+    r.peakRssMb === undefined ? 'n/a' : r.peakRssMb.toFixed(0),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => (cells[i] as string).length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
+  const line = (cells: string[]) => cells.map((c, i) => (i <= 1 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
@@ -216,20 +308,60 @@ async function main() {
     if (problem) throw new Error(`BENCH_RATE_LIMIT includes redis but Redis at ${url} is not reachable (${problem})`);
   }
 
-  const runs: { script: string; env: Record<string, string> }[] = [
-    { script: 'bench/serve-hello.ts', env: {} },
-    ...settings.limiters.map((mode) => ({ script: 'bench/serve-app.ts', env: { ...hugeTiers, BENCH_RATE_LIMIT_MODE: mode } })),
+  const notes: string[] = [];
+  let engines = settings.engines;
+  if (engines.includes('postgres')) {
+    const problem = await postgresProblem();
+    if (problem) {
+      engines = engines.filter((e) => e !== 'postgres');
+      notes.push(`PostgreSQL NOT measured: ${maskUrl(postgresUrl)} is not reachable (${problem}); set BENCH_POSTGRES_URL`);
+      process.stderr.write(`${notes.at(-1)}\n`);
+    }
+  }
+  const cards = String(settings.cards);
+  const runs: { script: string; engine: string; env: Record<string, string> }[] = [
+    { script: 'bench/serve-hello.ts', engine: 'bare', env: {} },
+    ...engines.flatMap((engine) =>
+      // the limiter modes are measured on SQLite only: they are about the limiter's store, not the app's
+      (engine === 'sqlite' ? settings.limiters : (['off'] as const)).map((mode) => ({
+        script: 'bench/serve-app.ts',
+        engine,
+        env: { ...hugeTiers, BENCH_RATE_LIMIT_MODE: mode, BENCH_ENGINE: engine, BENCH_CARDS: cards, BENCH_POSTGRES_URL: postgresUrl },
+      })),
+    ),
   ];
+  const receiver = settings.webhooks ? await startBenchReceiver() : undefined;
+  const appEnv = (engine: string): Record<string, string> => ({ ...hugeTiers, BENCH_RATE_LIMIT_MODE: 'off', BENCH_ENGINE: engine, BENCH_CARDS: cards, BENCH_POSTGRES_URL: postgresUrl });
+  if (receiver) {
+    for (const engine of engines) runs.push({ script: 'bench/serve-app.ts', engine, env: { ...appEnv(engine), BENCH_WEBHOOK_URL: receiver.url } });
+  }
   const measured: Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'>[] = [];
   const servers: string[] = [];
   for (const run of runs) {
     const server = await startServer(run.script, run.env);
     try {
       servers.push(server.description);
-      measured.push(...(await measure(server)));
+      measured.push(...(await measure(server, run.engine)));
     } finally {
       await stopServer(server.child);
     }
+  }
+
+  // the delivery lag, each engine on a server of its own (no backlog from the load above)
+  const lags: (LagResult & { engine: string })[] = [];
+  if (receiver) {
+    for (const engine of engines) {
+      const server = await startServer('bench/serve-app.ts', { ...appEnv(engine), BENCH_WEBHOOK_URL: receiver.url });
+      try {
+        const [toggle] = server.targets;
+        if (!toggle) throw new Error('the webhook bench server offered no route');
+        process.stderr.write(`lag     ${settings.lagSeconds}s at ${settings.lagRate}/s  ${toggle.name}\n`);
+        lags.push({ engine, ...(await measureLag(`http://127.0.0.1:${server.port}`, toggle, receiver, settings.lagRate, settings.lagSeconds)) });
+      } finally {
+        await stopServer(server.child);
+      }
+    }
+    await receiver.close();
   }
 
   const bare = measured[0];
@@ -247,7 +379,14 @@ async function main() {
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     date: new Date().toISOString(),
   };
-  const setup = { connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, rateLimit: settings.limiters };
+  const setup = {
+    connections: settings.connections,
+    seconds: settings.seconds,
+    warmupSeconds: settings.warmupSeconds,
+    rateLimit: settings.limiters,
+    engines,
+    cards: settings.cards,
+  };
 
   console.log('');
   console.log(table(rows));
@@ -255,8 +394,33 @@ async function main() {
   console.log(`Node ${machine.node} | ${machine.cpu} | ${machine.cores} cores | ${machine.platform} | ${machine.date}`);
   console.log(`autocannon: ${setup.connections} connections, ${setup.seconds} s measured after ${setup.warmupSeconds} s warm-up, per route; servers on 127.0.0.1 in child processes, logging off`);
   for (const description of servers) console.log(`  server: ${description}`);
+  for (const note of notes) console.log(note);
+  console.log('peak RSS: the server process\'s VmRSS, sampled every 100 ms during the measured seconds of the route');
+  console.log('CPU µs/req: the server process\'s CPU time (user + system) over the measured seconds / requests answered (PostgreSQL\'s own CPU not counted)');
+  if (lags.length) {
+    console.log('');
+    console.log("webhook delivery lag to the receiver's 2xx, from the change's 2xx at the client | from sending the change (upper bound):");
+    const show = (f: { p50Ms: number; p99Ms: number; maxMs: number }) => `p50 ${f.p50Ms.toFixed(1)} ms, p99 ${f.p99Ms.toFixed(1)} ms, max ${f.maxMs.toFixed(1)} ms`;
+    for (const lag of lags) {
+      console.log(`  ${lag.engine.padEnd(8)} ${lag.changes} changes at ${lag.ratePerSecond}/s: ${show(lag.fromAnswer)} | ${show(lag.fromSend)}`);
+    }
+  }
   console.log('');
-  console.log(JSON.stringify({ machine, setup, results: rows }));
+  console.log(JSON.stringify({ machine, setup, results: rows, webhookLag: lags }));
+}
+
+/** Null when PostgreSQL answers a query at postgresUrl, else why not. */
+async function postgresProblem(): Promise<string | null> {
+  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 3000, query_timeout: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 let interrupted = false;

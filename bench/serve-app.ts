@@ -1,36 +1,137 @@
 /**
- * The real app on a fresh SQLite database in a temporary folder, with a tenant, a board, a list,
- * labels and a card (labelled, with an attachment) made through the HTTP API, then served for the
- * load test. BENCH_RATE_LIMIT_MODE (set by bench/run.ts) picks the limiter: off, sqlite (the
- * database store) or redis (REDIS_URL, with the database as fallback); RATE_LIMIT_* sizes the tiers.
+ * The real app on SQLite or PostgreSQL (BENCH_ENGINE), with a world made through the HTTP API (a
+ * tenant, a board, labels, a card labelled and with an attachment), plus, written straight into the
+ * tables, a list of 1,000 cards the bench user is a member of (Get List Card and My Tasks read it)
+ * and, with BENCH_CARDS above that, filler cards up to that many in all: then served for the load test.
+ *
+ * BENCH_CARDS=0 (the default): a fresh database each run, removed afterwards. BENCH_CARDS=N: the
+ * database is built once and kept (SQLite: a file under .bench-cache/; PostgreSQL: the schema
+ * bench_cache_N), with the ids in .bench-cache/world-<engine>-N.json, and reused by later runs.
+ * BENCH_RATE_LIMIT_MODE (set by bench/run.ts) picks the limiter: off, sqlite (the database store) or
+ * redis (REDIS_URL, with the database as fallback); RATE_LIMIT_* sizes the tiers.
+ * BENCH_WEBHOOK_URL: a webhook of every event type is created to that URL, and only the toggle is
+ * served (its cost with one subscribed webhook).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { bootstrap } from '../src/domain/account/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
+import { newId } from '../src/domain/shared/ids.ts';
+import type { Executor, NewRow } from '../src/storage/database.ts';
 import { failed, isLimiterMode, LIMITER_MODES, serve, type Target } from './protocol.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'taskboard-bench-'));
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cacheDir = join(root, '.bench-cache');
+
+/** Cards of the bench user's list: My Tasks reads a user in this many cards. */
+const MY_CARDS = 1000;
+/** Rows per INSERT when filling the tables. */
+const BATCH = 500;
+
+interface World {
+  boardId: string;
+  listId: string;
+  cardId: string;
+  labels: string[];
+  email: string;
+}
+
+const engine = process.env.BENCH_ENGINE ?? 'sqlite';
+const cards = Number(process.env.BENCH_CARDS || 0);
+const cached = cards > 0;
+const tempDir = cached ? undefined : mkdtempSync(join(tmpdir(), 'taskboard-bench-'));
+const postgresUrl = process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const schema = cached ? `bench_cache_${cards}` : `bench_${process.pid}`;
+const worldFile = join(cacheDir, `world-${engine}-${cards}.json`);
+
+async function onPostgresServer(statement: string) {
+  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+function removeTemporary() {
+  if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  if (engine === 'postgres' && !cached) return onPostgresServer(`drop schema if exists ${schema} cascade`);
+}
+
+async function databaseUrl(): Promise<string> {
+  if (engine === 'sqlite') {
+    const dir = tempDir ?? cacheDir;
+    mkdirSync(dir, { recursive: true });
+    return `sqlite:${join(dir, cached ? `sqlite-${cards}.db` : 'bench.db')}`;
+  }
+  if (engine !== 'postgres') throw new Error(`BENCH_ENGINE must be sqlite or postgres, got "${engine}"`);
+  await onPostgresServer(`create schema if not exists ${schema}`);
+  return `${postgresUrl}${postgresUrl.includes('?') ? '&' : '?'}schema=${schema}`;
+}
+
+/** Inserts rows in batches, each batch one statement, all in one transaction. */
+async function insertMany<T>(db: Executor, count: number, insert: (trx: Executor, from: number, to: number) => Promise<T>) {
+  for (let from = 0; from < count; from += BATCH * 20) {
+    const end = Math.min(count, from + BATCH * 20);
+    await db.transaction().execute(async (trx) => {
+      for (let start = from; start < end; start += BATCH) await insert(trx, start, Math.min(end, start + BATCH));
+    });
+    if (count > 50_000) process.stderr.write(`  ${engine}: ${end.toLocaleString('en')} / ${count.toLocaleString('en')} cards written\n`);
+  }
+}
+
+/** `count` copies of the template card's row in a new list, numbered by position. */
+async function cloneCards(db: Executor, templateId: string, listId: string, count: number, member?: string) {
+  const template = await db.selectFrom('cards').selectAll().where('id', '=', templateId).executeTakeFirstOrThrow();
+  const base = Date.parse(template.created_at);
+  await insertMany(db, count, async (trx, from, to) => {
+    const rows: NewRow<'cards'>[] = [];
+    for (let i = from; i < to; i++) {
+      const at = new Date(base + i).toISOString();
+      rows.push({ ...template, id: newId(), list_id: listId, name: `Card ${i}`, position: (i + 1) * 1024, created_at: at, updated_at: at, version: 0 });
+    }
+    await trx.insertInto('cards').values(rows).execute();
+    if (member) {
+      await trx
+        .insertInto('card_members')
+        .values(rows.map((row) => ({ card_id: row.id, user_id: member, created_at: row.created_at })))
+        .execute();
+    }
+  });
+}
+
 try {
   const mode = process.env.BENCH_RATE_LIMIT_MODE ?? 'off';
   if (!isLimiterMode(mode)) throw new Error(`BENCH_RATE_LIMIT_MODE must be one of ${LIMITER_MODES.join(', ')}, got "${mode}"`);
+  if (!Number.isInteger(cards) || cards < 0) throw new Error(`BENCH_CARDS must be a whole number, got "${process.env.BENCH_CARDS}"`);
 
   // Only what the benchmark decides, plus the tier sizes: a DATABASE_URL of the shell must not leak in.
   const tierEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT_')));
+  const uploads = join(tempDir ?? cacheDir, `uploads-${engine}-${cards}`);
   const config = loadConfig({
     ...tierEnv,
-    DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
-    UPLOAD_DIR: join(dir, 'uploads'),
+    DATABASE_URL: await databaseUrl(),
+    UPLOAD_DIR: uploads,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_ENABLED: mode === 'off' ? 'false' : 'true',
     ...(mode === 'redis' ? { REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379' } : {}),
   });
   const app = await buildApp({ config, logger: false });
   await app.ready();
+  const db = app.services.db;
 
-  const tenant = await bootstrap(app.services, { company: 'Bench', team: 'Load', email: 'bench@bench.test', fullName: 'Bench Runner' });
+  let world: World | undefined = cached && existsSync(worldFile) ? (JSON.parse(readFileSync(worldFile, 'utf8')) as World) : undefined;
+  if (world && !(await db.selectFrom('cards').select('id').where('id', '=', world.cardId).executeTakeFirst())) world = undefined;
+  if (world) process.stderr.write(`  ${engine}: reusing the ${cards.toLocaleString('en')}-card database of an earlier run\n`);
+
+  const email = 'bench@bench.test';
+  // Running bootstrap again reuses the user, company and team, and issues a new key.
+  const tenant = await bootstrap(app.services, { company: 'Bench', team: 'Load', email, fullName: 'Bench Runner' });
   const auth = { authorization: `Bearer ${tenant.apiKey}` };
 
   /** One setup request through the real routes; anything but 2xx stops the benchmark with the answer. */
@@ -48,48 +149,84 @@ try {
     return res.json() as T;
   }
 
-  const { board } = await call<{ board: { _id: string } }>('POST', `/api/v1/boards?teamId=${tenant.teamId}`, { name: 'Benchmark board' });
-  const { list } = await call<{ list: { _id: string } }>('POST', '/api/v1/lists', { board: board._id, name: 'To do' });
-  const { colors } = await call<{ colors: { _id: string }[] }>('GET', '/api/v1/label-colors');
-  const labels: string[] = [];
-  for (const [i, name] of ['bug', 'feature', 'urgent', 'toggled'].entries()) {
-    const color = colors[i % colors.length];
-    if (!color) throw new Error('GET /api/v1/label-colors returned no colours');
-    const { label } = await call<{ label: { _id: string } }>('POST', `/api/v1/boards/${board._id}/labels`, { name, color: color._id });
-    labels.push(label._id);
-  }
-  const { card } = await call<{ card: { _id: string } }>('POST', '/api/v1/cards', {
-    list: list._id,
-    name: 'Measure the API',
-    description: 'A card with labels and an attachment, as cards usually are.',
-  });
-  await call('POST', `/v2/cards/${card._id}/labels`, { labels: labels.slice(0, 3) });
-  const boundary = 'benchboundary';
-  const form =
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n` +
-    `${'notes '.repeat(200)}\r\n--${boundary}--\r\n`;
-  await call('POST', `/api/v1/cards/${card._id}/attachments`, form, { 'content-type': `multipart/form-data; boundary=${boundary}` });
-  // the first read adds the caller to `seen`; measure the steady state after it
-  await call('GET', `/api/v1/cards/${card._id}`);
+  if (!world) {
+    const started = Date.now();
+    const { board } = await call<{ board: { _id: string } }>('POST', `/api/v1/boards?teamId=${tenant.teamId}`, { name: 'Benchmark board' });
+    const { list } = await call<{ list: { _id: string } }>('POST', '/api/v1/lists', { board: board._id, name: 'To do' });
+    const { colors } = await call<{ colors: { _id: string }[] }>('GET', '/api/v1/label-colors');
+    const labels: string[] = [];
+    for (const [i, name] of ['bug', 'feature', 'urgent', 'toggled'].entries()) {
+      const color = colors[i % colors.length];
+      if (!color) throw new Error('GET /api/v1/label-colors returned no colours');
+      const { label } = await call<{ label: { _id: string } }>('POST', `/api/v1/boards/${board._id}/labels`, { name, color: color._id });
+      labels.push(label._id);
+    }
+    const { card } = await call<{ card: { _id: string } }>('POST', '/api/v1/cards', {
+      list: list._id,
+      name: 'Measure the API',
+      description: 'A card with labels and an attachment, as cards usually are.',
+    });
+    await call('POST', `/v2/cards/${card._id}/labels`, { labels: labels.slice(0, 3) });
+    const boundary = 'benchboundary';
+    const form =
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n` +
+      `${'notes '.repeat(200)}\r\n--${boundary}--\r\n`;
+    await call('POST', `/api/v1/cards/${card._id}/attachments`, form, { 'content-type': `multipart/form-data; boundary=${boundary}` });
 
-  const toggled = labels[3] as string;
+    // The bench user's list: 1,000 cards it is a member of (plain copies of the card's row).
+    const mine = await call<{ list: { _id: string } }>('POST', '/api/v1/lists', { board: board._id, name: 'Mine' });
+    await cloneCards(db, card._id, mine.list._id, MY_CARDS, tenant.userId);
+    // The rest up to BENCH_CARDS in another list of the same board, nobody's.
+    const filler = cards - MY_CARDS - 1;
+    if (filler > 0) {
+      const other = await call<{ list: { _id: string } }>('POST', '/api/v1/lists', { board: board._id, name: 'Everything else' });
+      await cloneCards(db, card._id, other.list._id, filler);
+      if (engine === 'postgres') await onPostgresServer(`analyze ${schema}.cards; analyze ${schema}.card_members`);
+    }
+    world = { boardId: board._id, listId: mine.list._id, cardId: card._id, labels, email };
+    if (cached) {
+      mkdirSync(cacheDir, { recursive: true });
+      writeFileSync(worldFile, JSON.stringify(world));
+    }
+    process.stderr.write(`  ${engine}: database built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+  // the first read adds the caller to `seen`; measure the steady state after it
+  await call('GET', `/api/v1/cards/${world.cardId}`);
+
+  const toggled = world.labels[3] as string;
   const suffix = mode === 'off' ? '' : ` [rate limit: ${mode}]`;
   const targets: Target[] = [
-    // the app's fixed cost (plugins, auth, one tiny query) without card work, to read the two below against
-    { name: `Get Label Colors: GET /api/v1/label-colors${suffix}`, method: 'GET', path: '/api/v1/label-colors', headers: auth },
-    { name: `Get Card Details: GET /api/v1/cards/:cardId${suffix}`, method: 'GET', path: `/api/v1/cards/${card._id}`, headers: auth },
+    // the app's fixed cost (plugins, auth, one tiny query) without card work, to read the others against
+    { name: `Get Label Colors${suffix}`, method: 'GET', path: '/api/v1/label-colors', headers: auth },
+    { name: `Get Card Details${suffix}`, method: 'GET', path: `/api/v1/cards/${world.cardId}`, headers: auth },
     {
       // the same label each time: it goes on and off, so the card does not grow during the run
-      name: `Toggle Multiple Labels: POST /v2/cards/:cardId/labels${suffix}`,
+      name: `Toggle Multiple Labels${suffix}`,
       method: 'POST',
-      path: `/v2/cards/${card._id}/labels`,
+      path: `/v2/cards/${world.cardId}/labels`,
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ labels: [toggled] }),
     },
+    { name: `Get List Card, page of 50${suffix}`, method: 'GET', path: `/api/v1/lists/${world.listId}/cards?limit=50`, headers: auth },
+    { name: `My Tasks, 1,000 cards, page of 50${suffix}`, method: 'GET', path: `/api/v1/my-tasks?limit=50`, headers: auth },
   ];
-  const limiter = mode === 'off' ? 'rate limits off' : `rate limits on (${mode}), tiers ${JSON.stringify(config.rateLimit.tiers)}`;
-  await serve(app, targets, `Taskboard on SQLite (${config.databaseUrl}), ${limiter}`, () => rmSync(dir, { recursive: true, force: true }));
+  let limiter = mode === 'off' ? 'rate limits off' : `rate limits on (${mode}), tiers ${JSON.stringify(config.rateLimit.tiers)}`;
+  const webhookUrl = process.env.BENCH_WEBHOOK_URL;
+  let served = targets;
+  if (webhookUrl) {
+    // the toggle alone, with one webhook of every event subscribed: what recording and fan-out add
+    await call('POST', `/api/v1/webhooks?companyId=${tenant.companyId}`, { url: webhookUrl, types: ['*'] });
+    served = targets.filter((target) => target.name.startsWith('Toggle')).map((target) => ({ ...target, name: `${target.name}, one webhook subscribed` }));
+    limiter += `, one webhook of every event to ${webhookUrl}`;
+  }
+  const total = await db.selectFrom('cards').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  await serve(
+    app,
+    served,
+    `Taskboard on ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} (${app.storage.description}), ${Number(total.n).toLocaleString('en')} cards, ${limiter}`,
+    removeTemporary,
+  );
 } catch (error) {
-  rmSync(dir, { recursive: true, force: true });
+  await Promise.resolve(removeTemporary()).catch(() => {});
   failed(error);
 }

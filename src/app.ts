@@ -1,19 +1,30 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import auth from './plugins/auth.ts';
+import conditional from './plugins/conditional.ts';
+import idempotency from './plugins/idempotency.ts';
+import location from './plugins/location.ts';
 import type { AppConfig } from './config.ts';
+import eventRetention from './plugins/event-retention.ts';
+import events from './plugins/events.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
 import metrics from './plugins/metrics.ts';
+import notifications from './plugins/notifications.ts';
+import type { Clock } from './domain/notifications/reminders.ts';
+import type { NotificationSender } from './domain/notifications/sender.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import requestId, { requestIdOf } from './plugins/request-id.ts';
 import security from './plugins/security.ts';
 import services from './plugins/services.ts';
+import sweeper from './plugins/sweeper.ts';
 import storagePlugin from './plugins/storage.ts';
 import swagger from './plugins/swagger.ts';
 import validation from './plugins/validation.ts';
+import webhooks, { type WebhooksPluginOptions } from './plugins/webhooks.ts';
 import { createRateLimiter } from './ratelimit/index.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
 import routes from './routes/index.ts';
+import { Event } from './schemas/events.ts';
 import type { StorageConnection } from './storage/dialect.ts';
 import { startupBoundMs } from './storage/postgres-pool.ts';
 
@@ -24,6 +35,14 @@ export interface BuildOptions {
   /** The rate limiter behind the rate-limit hook; default: from the configuration; null: none. */
   rateLimiter?: RateLimiter | null;
   logger?: FastifyServerOptions['logger'];
+  /** The webhook dispatcher's test overrides (clock, retry schedule), or false for none. */
+  webhookDispatcher?: WebhooksPluginOptions['dispatcher'];
+  /** What tells the reminder scheduler the time (tests set it); default: the system's. */
+  clock?: Clock;
+  /** Where notifications go besides the API (email...); default: nowhere. */
+  notificationSender?: NotificationSender;
+  /** The clock of the scheduled jobs (event retention); default: the system's. */
+  now?: () => Date;
 }
 
 /** Builds the whole application; the server and the tests both start from here. */
@@ -67,10 +86,20 @@ export async function buildApp(options: BuildOptions) {
   await app.register(requestId);
   await app.register(errors);
   await app.register(validation);
+  // Their onSend hooks read the JSON text, so they come before compression (security); their other
+  // hooks run after authentication whatever the order of registration.
+  await app.register(conditional);
+  await app.register(idempotency);
+  await app.register(location);
   await app.register(security, { config });
   await app.register(storagePlugin, { config, ...(options.storage ? { storage: options.storage } : {}) });
   await app.register(services, { config });
+  await app.register(eventRetention, { config, now: options.now });
+  await app.register(events, { config });
+  await app.register(webhooks, { config, dispatcher: options.webhookDispatcher });
   await app.register(auth);
+  await app.register(sweeper, { config });
+  await app.register(notifications, { config, clock: options.clock, sender: options.notificationSender });
   // `undefined`: the limiter the configuration asks for; `null`: none (tests that do not test limits).
   const limiter =
     options.rateLimiter !== undefined
@@ -79,6 +108,8 @@ export async function buildApp(options: BuildOptions) {
   await app.register(rateLimit, { config, limiter });
   await app.register(metrics, { config, limiter });
   await app.register(swagger);
+  // shared schemas, named in /openapi.json (components.schemas) and referenced by routes as `Name#`
+  app.addSchema(Event);
   await app.register(routes);
   return app;
 }

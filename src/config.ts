@@ -36,6 +36,13 @@ export interface AppConfig {
     /** On SIGINT/SIGTERM, how long in-flight requests may finish before their connections are cut. */
     shutdownTimeoutMs: number;
   };
+  /** Live streams of a board's events (GET /api/v1/boards/:boardId/events). */
+  stream: {
+    /** Between heartbeats (an SSE comment), and between checks of the caller's reach. */
+    heartbeatMs: number;
+    /** Bytes a stream may hold for a client that does not read, before it is dropped. */
+    bufferBytes: number;
+  };
   /** `/metrics`: off unless a token or a port of its own is configured. */
   metrics: {
     /** Bearer token `/metrics` on the main port requires. */
@@ -49,6 +56,26 @@ export interface AppConfig {
     origins: string[] | '*';
     /** How long a browser may cache a preflight answer. */
     maxAgeSeconds: number;
+  };
+  /** Webhook deliveries (src/domain/webhooks): see the README, Webhooks. */
+  webhooks: {
+    /** Deliver to loopback, private, link-local and metadata addresses too (tests, closed networks). */
+    allowPrivateNetworks: boolean;
+    /** Bound on one delivery attempt, connect to response headers and body. */
+    timeoutMs: number;
+    /** How often the dispatcher looks at the event feed without being told of a commit (other instances' changes). */
+    pollMs: number;
+  };
+  /** The sweeper of deleted lists and boards: how often it looks, and how many cards one transaction removes. */
+  sweep: { intervalMs: number; batchCards: number };
+  /** The reminder scheduler: a pass every `intervalMs` (0: none in this process). */
+  reminders: { intervalMs: number };
+  /** The event record (README, "Events"). */
+  events: {
+    /** Events older than this many days are pruned (the purge command, and the server's schedule). */
+    retentionDays: number;
+    /** How often the server prunes (0: never; the purge command still does). */
+    pruneIntervalMs: number;
   };
   rateLimit: {
     enabled: boolean;
@@ -97,6 +124,9 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
 export function tierEnvName(tier: Tier): string {
   return `RATE_LIMIT_${tier.toUpperCase().replace('-', '_')}`;
 }
+
+/** Days the event record keeps an event (EVENT_RETENTION_DAYS). */
+export const DEFAULT_EVENT_RETENTION_DAYS = 90;
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/taskboard.db';
 
@@ -232,6 +262,10 @@ export function loadConfig(env: Env = process.env, options: { createDatabase?: b
     logLevel: logLevel(env.LOG_LEVEL),
     trustProxy: flag(env, 'TRUST_PROXY', false),
     http,
+    stream: {
+      heartbeatMs: integer(env, 'STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
+      bufferBytes: integer(env, 'STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 2 ** 30),
+    },
     metrics: {
       token: optionalText(env, 'METRICS_TOKEN', /^[\x21-\x7e]{16,200}$/, '16 to 200 printable characters without spaces'),
       port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535) : undefined,
@@ -240,6 +274,20 @@ export function loadConfig(env: Env = process.env, options: { createDatabase?: b
     cors: {
       origins: corsOrigins(env.CORS_ORIGINS),
       maxAgeSeconds: integer(env, 'CORS_MAX_AGE_SECONDS', 600, 0, 86_400),
+    },
+    webhooks: {
+      allowPrivateNetworks: flag(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+      pollMs: integer(env, 'WEBHOOK_POLL_MS', 500, 10, 60_000),
+    },
+    sweep: {
+      intervalMs: integer(env, 'SWEEP_INTERVAL_MS', 60_000, 100, 86_400_000),
+      batchCards: integer(env, 'SWEEP_BATCH_CARDS', 200, 1, 10_000),
+    },
+    reminders: { intervalMs: integer(env, 'REMINDER_INTERVAL_MS', 15_000, 0, 3_600_000) },
+    events: {
+      retentionDays: integer(env, 'EVENT_RETENTION_DAYS', DEFAULT_EVENT_RETENTION_DAYS, 1, 36_500),
+      pruneIntervalMs: integer(env, 'EVENT_PRUNE_INTERVAL_SECONDS', 3600, 0, 7 * 86_400) * 1000,
     },
     rateLimit: {
       enabled: flag(env, 'RATE_LIMIT_ENABLED', true),

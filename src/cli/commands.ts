@@ -5,7 +5,9 @@
 import { bootstrap } from '../domain/account/bootstrap.ts';
 import { issueApiKeyForEmail } from '../domain/account/service.ts';
 import { purgeDeletedAttachments, purgeOrphanFiles } from '../domain/attachments/purge.ts';
+import { sweepDeleted } from '../domain/boards/sweep.ts';
 import type { ServiceContext } from '../domain/context.ts';
+import { pruneExpiredEvents } from '../domain/events/events.ts';
 import type { AppConfig } from '../config.ts';
 import { startServer } from '../server.ts';
 import { openStorage, type StorageConnection } from '../storage/dialect.ts';
@@ -106,19 +108,26 @@ export async function serveCommand(config: AppConfig): Promise<void> {
 }
 
 /**
- * Removes attachment records deleted more than `olderThanDays` days ago, and their files; then files
- * no record names (and stale partial uploads) older than an hour.
+ * Sweeps deleted lists and boards; removes attachment records deleted more than `olderThanDays` days
+ * ago, and their files, and the released files of deleted cards as old; then files no record names
+ * (and stale partial uploads) older than an hour; then events older than EVENT_RETENTION_DAYS (the
+ * server also prunes those on its own schedule).
  */
 export async function purgeAttachmentsCommand(config: AppConfig, options: { olderThanDays: number; json: boolean }): Promise<Output> {
   const result = await withServices(config, async (ctx) => ({
+    // deleted lists and boards first: their cards' files join the released ones
+    swept: await sweepDeleted(ctx, { batchCards: config.sweep.batchCards }),
     ...(await purgeDeletedAttachments(ctx, { olderThanDays: options.olderThanDays })),
     orphanFiles: await purgeOrphanFiles(ctx),
+    events: await pruneExpiredEvents(ctx, config.events.retentionDays),
   }));
   if (options.json) return { json: result };
   return {
     lines: [
       `Purged ${result.records} attachment record(s) deleted before ${result.deletedBefore}, and ${result.files} file(s); ` +
         `${result.orphanFiles} orphan file(s) older than an hour`,
+      `Swept ${result.swept.cards} card(s), ${result.swept.lists} list(s) and ${result.swept.boards} board(s) of deleted lists and boards`,
+      `Pruned ${result.events.events} event(s) recorded before ${result.events.before} (EVENT_RETENTION_DAYS=${config.events.retentionDays})`,
     ],
   };
 }

@@ -27,7 +27,8 @@ Commands:
       of a SQLite file that does not exist yet (otherwise a missing folder is refused).
   purge-attachments [--older-than-days N] [--json]
       Remove, with their files, attachments deleted more than N days ago (default 30; 0: all),
-      and files no attachment names (or partial uploads) older than an hour.
+      and files no attachment names (or partial uploads) older than an hour; then events older
+      than EVENT_RETENTION_DAYS (default 90).
   serve
       Run the HTTP server (what npm start runs).
 

@@ -1,9 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.ts';
 import type { AttachmentFiles } from '../storage/files.ts';
+import type { KeepEvents } from './events/events.ts';
 
 /** What every domain service works with. Built once per app; no framework types inside. */
 export interface ServiceContext {
   db: Kysely<Database>;
   files: AttachmentFiles;
+  /**
+   * Told after a transaction that recorded events has committed, so that readers of the event feed
+   * (live streams, the webhook dispatcher) look now instead of at their next poll.
+   */
+  eventsCommitted?: (() => void) | undefined;
+  /**
+   * The events retention must keep although they are old (a subquery of event ids): filled by the
+   * part that still needs them (webhook deliveries pending). See src/domain/events/events.ts.
+   */
+  keepEvents?: KeepEvents | undefined;
 }

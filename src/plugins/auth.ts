@@ -19,6 +19,15 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 
+/** The API key the request presents (a live stream authenticates it again at each heartbeat). */
+export function bearerToken(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  if (!header) throw new UnauthorizedError('Missing Authorization: Bearer <API key>', false);
+  const token = BEARER.exec(header)?.[1];
+  if (!token) throw new UnauthorizedError('Authorization must be "Bearer <API key>"', true);
+  return token;
+}
+
 /**
  * Authenticates every non-public route in onRequest, before the body is read, so a request without
  * a valid key costs nothing and never reaches a rate-limit bucket.
@@ -28,11 +37,8 @@ export default fp(
     app.decorateRequest('caller', null as unknown as Caller);
     app.addHook('onRequest', async (request: FastifyRequest) => {
       if (request.routeOptions.config.public || !request.routeOptions.url) return;
-      const header = request.headers.authorization;
-      if (!header) throw new UnauthorizedError('Missing Authorization: Bearer <API key>', false);
-      const token = BEARER.exec(header)?.[1];
-      if (!token) throw new UnauthorizedError('Authorization must be "Bearer <API key>"', true);
-      request.caller = await authenticate(app.services, token);
+      const token = bearerToken(request);
+      request.caller = { ...(await authenticate(app.services, token)), requestId: request.id };
     });
   },
   { name: 'auth', dependencies: ['services'] },

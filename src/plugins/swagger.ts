@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Tier, tierOfRoute } from '../config.ts';
+import { completeDocument } from './openapi-document.ts';
 
 /** The OpenAPI 3.1 document, generated from the route schemas that also validate and serialize. */
 export default fp(
@@ -16,12 +17,25 @@ export default fp(
           description:
             'Companies → teams → boards → lists → cards. Authenticate with `Authorization: Bearer <API key>`. ' +
             'Every API-key request counts against a per-key, per-route rate-limit bucket.',
+          license: { name: 'MIT', identifier: 'MIT' },
         },
+        // Relative: the document is right wherever the server is reached (clients pass their base URL).
+        servers: [{ url: '/', description: 'this server' }],
         components: {
           securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'an API key (tb_…)' } },
         },
         security: [{ bearer: [] }],
       },
+      // A schema with an `$id` (src/schemas: Card, Label, Error …) is one named component, referenced
+      // wherever a route uses it; validation and serialization read the same objects inline.
+      refResolver: {
+        buildLocalReference: (json: { $id?: unknown }, _baseUri: unknown, _fragment: unknown, i: number) =>
+          typeof json.$id === 'string' ? json.$id : `def-${i}`,
+      },
+      transformObject: (document) =>
+        completeDocument(('openapiObject' in document ? document.openapiObject : {}) as Parameters<typeof completeDocument>[0], {
+          rateLimited: app.config.rateLimit.enabled,
+        }) as never,
       // The document states what the hooks enforce: public routes need no key, the others name their tier.
       transform({ schema, url, route }) {
         const config = (route.config ?? {}) as { public?: boolean; tier?: Tier };

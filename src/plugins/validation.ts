@@ -2,6 +2,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
+import { namedSchemas } from '../schemas/named.ts';
 
 /**
  * An ajv as the app validates with: bodies are taken as sent (`coerceTypes: false`: a number where a
@@ -14,11 +15,15 @@ export function createAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({ ...options, coerceTypes: coerce ? 'array' : false });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
   ajv.addKeyword({ keyword: 'x-examples' });
+  // the named schemas (Card, Error …) that route schemas reference by `$ref`
+  ajv.addSchema(namedSchemas());
   return ajv;
 }
 
 export default fp(
   async function validationPlugin(app: FastifyInstance) {
+    // Shared with the serializer and the OpenAPI document (a `$ref: 'Card'` resolves to it).
+    for (const schema of namedSchemas()) app.addSchema(schema);
     const strict = createAjv(false);
     const coercing = createAjv(true);
     app.setValidatorCompiler(({ schema, httpPart }) =>

@@ -1,5 +1,5 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
-import { NoQuery } from '../schemas/common.ts';
+import { ErrorBody, NoQuery } from '../schemas/common.ts';
 import { checkReadiness } from '../plugins/readiness.ts';
 
 const Health = Type.Object({ status: Type.String() });
@@ -31,7 +31,7 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
     '/healthz',
     {
       config: { public: true },
-      schema: { tags: ['health'], summary: 'Liveness', security: [], querystring: NoQuery, response: { 200: Health } },
+      schema: { tags: ['health'], operationId: 'getLiveness', summary: 'Liveness', security: [], querystring: NoQuery, response: { 200: Health, 400: ErrorBody } },
     },
     async () => ({ status: 'ok' }),
   );
@@ -41,10 +41,11 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
       config: { public: true },
       schema: {
         tags: ['health'],
+        operationId: 'getReadiness',
         summary: 'Readiness: the database answers, its file is there (SQLite), uploads can be stored, Redis answers (if configured)',
         security: [],
         querystring: NoQuery,
-        response: { 200: Readiness, 503: Readiness },
+        response: { 200: Readiness, 400: ErrorBody, 503: Readiness },
       },
     },
     async (_request, reply) => {

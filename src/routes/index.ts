@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import health from './health.ts';
 import account from './api/v1/account.ts';
+import activity from './api/v1/activity.ts';
 import attachments from './api/v1/attachments.ts';
+import boardEvents from './api/v1/board-events.ts';
 import boards from './api/v1/boards.ts';
 import cardCopies from './api/v1/card-copies.ts';
 import cardEdits from './api/v1/card-edits.ts';
@@ -14,7 +16,9 @@ import companies from './api/v1/companies.ts';
 import labels from './api/v1/labels.ts';
 import lists from './api/v1/lists.ts';
 import myTasks from './api/v1/my-tasks.ts';
+import notifications from './api/v1/notifications.ts';
 import teams from './api/v1/teams.ts';
+import webhooks from './api/v1/webhooks.ts';
 import cardsV2 from './v2/cards.ts';
 
 /** Every route, by URL prefix; folders mirror the prefixes. */
@@ -22,7 +26,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(health);
   await app.register(
     async (v1) => {
-      for (const area of [account, companies, teams, myTasks, boards, lists, labels, cards, cardEdits, cardCopies, attachments, checklists, checklistItems, comments, cheers]) await v1.register(area);
+      for (const area of [account, companies, teams, myTasks, boards, lists, labels, cards, cardEdits, cardCopies, attachments, checklists, checklistItems, comments, cheers, webhooks, notifications, activity, boardEvents]) await v1.register(area);
     },
     { prefix: '/api/v1' },
   );

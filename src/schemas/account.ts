@@ -25,3 +25,11 @@ export const IssuedApiKeyResponse = Type.Object({
   apiKey: ApiKey,
   token: Type.String({ description: 'the API key itself; shown only in this answer, store it now' }),
 });
+
+export const UpdateMeBody = Type.Object(
+  {
+    fullName: Type.Optional(Text({ maxLength: TEXT_CAPS.fullName, blank: false })),
+    photoUrl: Type.Optional(Text({ maxLength: TEXT_CAPS.url, description: 'an image URL; "" removes the photo' })),
+  },
+  { additionalProperties: false, minProperties: 1, description: 'at least one of fullName and photoUrl' },
+);

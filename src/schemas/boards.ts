@@ -1,23 +1,26 @@
 import { type Static, Type } from 'typebox';
-import { Id, IdOf, Name, PositionRequest } from './common.ts';
-import { Board, Card, List } from './records.ts';
+import { CardDescription, Id, IdOf, Name, PositionRequest, ScopeQuery } from './common.ts';
+import { BoardFields, Card, List, ListFields } from './records.ts';
 
 /** Request and answer shapes of boards, lists and labels beyond the records themselves. */
 
 export const ListWithCards = Type.Object({
-  ...List.properties,
-  cards: Type.Array(Card, { description: 'the unarchived cards of the list, in position order' }),
+  ...ListFields,
+  cards: Type.Array(Card, { description: 'the first page (50) of the unarchived cards of the list, in position order' }),
+  nextCursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'more cards: pass as `cursor` to Get List Card (GET /api/v1/lists/:listId/cards); null when `cards` is all of them',
+  }),
 });
 export type ListWithCards = Static<typeof ListWithCards>;
 
 export const BoardWithLists = Type.Object({
-  ...Board.properties,
+  ...BoardFields,
   lists: Type.Array(List, { description: 'in position order' }),
 });
 export type BoardWithLists = Static<typeof BoardWithLists>;
 
 export const BoardWithListsAndCards = Type.Object({
-  ...Board.properties,
+  ...BoardFields,
   lists: Type.Array(ListWithCards, { description: 'in position order' }),
 });
 export type BoardWithListsAndCards = Static<typeof BoardWithListsAndCards>;
@@ -78,3 +81,31 @@ export const UpdateLabelBody = Type.Object(
   { additionalProperties: false, minProperties: 1, description: 'at least one of name and color' },
 );
 export type UpdateLabelBody = Static<typeof UpdateLabelBody>;
+
+/** Collection and board reads: archived boards and lists are left out unless `archived=true`. */
+export const ArchivedScopeQuery = Type.Object(
+  {
+    ...ScopeQuery.properties,
+    archived: Type.Optional(Type.Boolean({ default: false, description: 'true: archived boards and lists too' })),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateBoardBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    description: Type.Optional(CardDescription),
+  },
+  { additionalProperties: false, minProperties: 1, description: 'at least one of name and description' },
+);
+
+export const DeleteListQuery = Type.Object(
+  {
+    ...ScopeQuery.properties,
+    cascade: Type.Optional(Type.Boolean({ default: false, description: 'true: delete the list with its unarchived cards' })),
+  },
+  { additionalProperties: false },
+);
+
+/** What a delete answers: the id of what went. */
+export const Deleted = Type.Object({ _id: Id });

@@ -114,3 +114,8 @@ export const ToggleMembersBody = Type.Object(
 
 /** Routes that take no body: none, or an empty JSON object; any field is rejected. */
 export const NoBody = Type.Object({}, { additionalProperties: false, description: 'no body, or {}' });
+
+export const DeleteCardsMultiTeamBody = Type.Object(
+  { cards: BulkItems(MultiTeamCard, 'each card at most once, with the company and team it is in') },
+  { additionalProperties: false },
+);

@@ -2,6 +2,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { TIERS } from '../config.ts';
 import { MAX_BULK_ITEMS } from '../domain/shared/bulk.ts';
 import { ID_PATTERN } from '../domain/shared/ids.ts';
+import { named } from './named.ts';
 
 /** An id whose description says what it names. */
 export const IdOf = (description: string) => Type.String({ pattern: ID_PATTERN, description });
@@ -22,14 +23,15 @@ export type ScopeQuery = Static<typeof ScopeQuery>;
 /** For operations that take no query parameters: any given is a 400. */
 export const NoQuery = Type.Object({}, { additionalProperties: false });
 
-export const ErrorBody = Type.Object(
-  {
+/** The body of every error answer (the OpenAPI document adds the catalogue of `code`s). */
+export const ErrorBody = named(
+  'Error',
+  Type.Object({
     message: Type.String(),
     code: Type.String(),
     requestId: Type.String(),
     details: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
-  },
-  { $id: 'ErrorBody' },
+  }),
 );
 
 /**

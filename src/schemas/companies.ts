@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, IdOf, Name, Text, TEXT_CAPS, Timestamp } from './common.ts';
-import { User } from './records.ts';
+import { UserFields } from './records.ts';
 
 /** Request and answer shapes of companies and teams beyond the Company and Team records. */
 
@@ -8,7 +8,7 @@ export const CompanyRole = Type.Union([Type.Literal('owner'), Type.Literal('admi
 
 /** A user's membership of a company: the user's record plus the role there. */
 export const CompanyMember = Type.Object({
-  ...User.properties,
+  ...UserFields,
   company: Id,
   role: CompanyRole,
   joinedAt: Timestamp,
@@ -48,3 +48,8 @@ export const AddTeamMemberBody = Type.Object(
   { userId: IdOf("a member of the team's company: 24 lowercase hex characters") },
   { additionalProperties: false },
 );
+
+export const UpdateCompanyBody = Type.Object({ name: Name }, { additionalProperties: false });
+export const UpdateTeamBody = Type.Object({ name: Name }, { additionalProperties: false });
+export const CompanyMemberParams = Type.Object({ companyId: Id, userId: Id }, { additionalProperties: false });
+export const ChangeMemberRoleBody = Type.Object({ role: CompanyRole }, { additionalProperties: false });

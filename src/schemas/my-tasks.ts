@@ -7,6 +7,7 @@ export const MyTasksQuery = Type.Object(
   {
     ...ScopeQuery.properties,
     complete: Type.Optional(Type.Boolean({ description: 'true: only completed cards; false: only open ones; absent: both' })),
+    archived: Type.Optional(Type.Boolean({ default: false, description: 'true: also the cards of archived boards and lists' })),
     ...PageQueryFields,
   },
   { additionalProperties: false },

@@ -12,6 +12,21 @@ import type { Generated, Insertable, Kysely, Selectable, Transaction as KyselyTr
  */
 export type Flag = 0 | 1;
 
+/** What every row someone made keeps: its id, creator and stamps (`version` is the record's `__v`). */
+export interface MadeRow {
+  id: string;
+  creator_id: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** A row made in a team: `MadeRow` with the company and team it belongs to. */
+export interface MadeInTeamRow extends MadeRow {
+  company_id: string;
+  team_id: string;
+}
+
 export interface UserTable {
   id: string;
   email: string;
@@ -23,13 +38,8 @@ export interface UserTable {
 
 export type CompanyRole = 'owner' | 'admin' | 'member';
 
-export interface CompanyTable {
-  id: string;
+export interface CompanyTable extends MadeRow {
   name: string;
-  creator_id: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
 }
 
 export interface CompanyMemberTable {
@@ -39,14 +49,9 @@ export interface CompanyMemberTable {
   created_at: string;
 }
 
-export interface TeamTable {
-  id: string;
+export interface TeamTable extends MadeRow {
   company_id: string;
   name: string;
-  creator_id: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
 }
 
 export interface TeamMemberTable {
@@ -68,28 +73,22 @@ export interface ApiKeyTable {
   revoked_at: string | null;
 }
 
-export interface BoardTable {
-  id: string;
-  company_id: string;
-  team_id: string;
+export interface BoardTable extends MadeInTeamRow {
   name: string;
-  creator_id: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
+  description: Generated<string>;
+  archived: Generated<Flag>;
+  archived_at: Generated<string | null>;
+  /** Marked deleted: hidden from every read until the sweeper removes it. */
+  deleted_at: Generated<string | null>;
 }
 
-export interface ListTable {
-  id: string;
-  company_id: string;
-  team_id: string;
+export interface ListTable extends MadeInTeamRow {
   board_id: string;
   name: string;
   position: number;
-  creator_id: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
+  archived: Generated<Flag>;
+  archived_at: Generated<string | null>;
+  deleted_at: Generated<string | null>;
 }
 
 export interface LabelColorTable {
@@ -99,17 +98,10 @@ export interface LabelColorTable {
   position: number;
 }
 
-export interface LabelTable {
-  id: string;
-  company_id: string;
-  team_id: string;
+export interface LabelTable extends MadeInTeamRow {
   board_id: string;
   name: string;
   color_id: string;
-  creator_id: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
 }
 
 /** Columns with a database default are `Generated`: optional on insert. */
@@ -142,6 +134,8 @@ export interface CardTable {
   created_at: string;
   updated_at: string;
   version: Generated<number>;
+  /** Marked deleted with its list or board: hidden from every read until the sweeper removes it. */
+  deleted_at: Generated<string | null>;
 }
 
 export interface CardMemberTable {
@@ -162,23 +156,13 @@ export interface CardSeenTable {
   seen_at: string;
 }
 
-export interface ChecklistTable {
-  id: string;
-  company_id: string;
-  team_id: string;
+export interface ChecklistTable extends MadeInTeamRow {
   card_id: string;
   name: string;
   position: number;
-  creator_id: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
 }
 
-export interface ChecklistItemTable {
-  id: string;
-  company_id: string;
-  team_id: string;
+export interface ChecklistItemTable extends MadeInTeamRow {
   card_id: string;
   checklist_id: string;
   name: string;
@@ -186,10 +170,6 @@ export interface ChecklistItemTable {
   date: string | null;
   complete_status: Flag;
   complete_set_at: string | null;
-  creator_id: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
 }
 
 export interface ChecklistItemMemberTable {
@@ -198,39 +178,21 @@ export interface ChecklistItemMemberTable {
   created_at: string;
 }
 
-export interface CommentTable {
-  id: string;
-  company_id: string;
-  team_id: string;
+export interface CommentTable extends MadeInTeamRow {
   card_id: string;
-  creator_id: string;
   content: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
 }
 
-export interface DiscussionTable {
-  id: string;
-  company_id: string;
-  team_id: string;
+export interface DiscussionTable extends MadeInTeamRow {
   card_id: string;
   comment_id: string;
-  creator_id: string;
   content: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
 }
 
 export type CheerParentType = 'card' | 'comment' | 'discussion' | 'attachment' | 'checklistItem';
 
-export interface CheerTable {
-  id: string;
-  company_id: string;
-  team_id: string;
+export interface CheerTable extends MadeInTeamRow {
   content: string;
-  creator_id: string;
   receiver_id: string;
   primary_type: CheerParentType;
   primary_id: string;
@@ -241,17 +203,11 @@ export interface CheerTable {
   feature_type: string;
   is_notified: Flag;
   notification: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
 }
 
 export type AttachmentKind = 'file' | 'link';
 
-export interface AttachmentTable {
-  id: string;
-  company_id: string;
-  team_id: string;
+export interface AttachmentTable extends MadeInTeamRow {
   /** The card the attachment belongs to (also set for checklist-item attachments). */
   card_id: string;
   checklist_item_id: string | null;
@@ -264,12 +220,8 @@ export interface AttachmentTable {
   storage_key: string | null;
   mime_type: string;
   size_bytes: number;
-  creator_id: string;
   is_deleted: Flag;
   deleted_at: string | null;
-  created_at: string;
-  updated_at: string;
-  version: number;
 }
 
 export interface AttachmentSeenTable {
@@ -286,6 +238,126 @@ export interface RateLimitHitTable {
   seq: number;
   /** Epoch milliseconds when the request was admitted. */
   admitted_at: number;
+}
+
+/**
+ * One change, recorded in the transaction that made it (src/domain/events/record.ts). `seq` grows
+ * with each insert; on PostgreSQL `tx` (the inserting transaction's id, `xid8`) orders the feed
+ * too, so that a reader never passes an event that commits later (src/storage/dialect.ts, eventFeed).
+ */
+export interface EventTable {
+  seq: Generated<number>;
+  tx?: Generated<string>;
+  id: string;
+  type: string;
+  company_id: string | null;
+  team_id: string | null;
+  board_id: string | null;
+  card_id: string | null;
+  user_id: string | null;
+  actor_user_id: string | null;
+  actor_api_key_id: string | null;
+  request_id: string | null;
+  created_at: string;
+  /** JSON text: the event's `data`. */
+  data: string;
+}
+
+/**
+ * A company's subscription to its events (src/domain/webhooks). The filters are JSON arrays of ids
+ * or type patterns (empty: every team or board). The secrets are kept as issued (`whsec_…`): signing
+ * needs them; the API shows them only when it issues one.
+ */
+export interface WebhookTable {
+  id: string;
+  company_id: string;
+  url: string;
+  team_ids: string;
+  board_ids: string;
+  event_types: string;
+  enabled: Flag;
+  /** It receives the events recorded from then on: its creation, or when it was last enabled again. */
+  receiving_since: string;
+  disabled_reason: string | null;
+  secret: string;
+  /** The secret a rotation replaced, still signing beside the new one until `previous_secret_expires_at`. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  creator_id: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/**
+ * One event to send to one webhook. It holds the body it sends, so it needs nothing of the event
+ * record (event retention may prune the event meanwhile). `ordinal` orders a webhook's deliveries
+ * in feed order; `lease_owner`/`lease_until` mark the instance sending it now.
+ */
+export interface WebhookDeliveryTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  ordinal: number;
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  first_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+/** The webhook fan-out's place in the event feed (one row), and the next delivery ordinal. */
+export interface WebhookFeedTable {
+  id: string;
+  position: string | null;
+  next_ordinal: number;
+}
+
+/** One user told of something (migration 0008; src/domain/notifications/). */
+export interface NotificationTable {
+  id: string;
+  user_id: string;
+  type: string;
+  company_id: string | null;
+  team_id: string | null;
+  card_id: string | null;
+  comment_id: string | null;
+  discussion_id: string | null;
+  cheer_id: string | null;
+  reminder: string | null;
+  actor_user_id: string | null;
+  read_at: string | null;
+  created_at: string;
+}
+
+/**
+ * The first answer to a request sent with an `Idempotency-Key`, kept per caller (the API key's user)
+ * and key: `running` while the first request runs (a repeat then answers 409; past `locked_until`
+ * the first is taken for lost and the key may be claimed again), `done` with the answer to replay.
+ */
+export interface IdempotencyKeyTable {
+  user_id: string;
+  key: string;
+  /** SHA-256 of the method, URL and body: a repeat must be the same request. */
+  fingerprint: string;
+  state: 'running' | 'done';
+  status: number | null;
+  /** JSON object of the answer's headers that are replayed. */
+  headers: string | null;
+  body: string | null;
+  created_at: string;
+  locked_until: string;
+  expires_at: string;
 }
 
 export interface Database {
@@ -312,6 +384,19 @@ export interface Database {
   attachments: AttachmentTable;
   attachment_seen: AttachmentSeenTable;
   rate_limit_hits: RateLimitHitTable;
+  events: EventTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_feed: WebhookFeedTable;
+  released_files: ReleasedFileTable;
+  notifications: NotificationTable;
+  idempotency_keys: IdempotencyKeyTable;
+}
+
+/** A stored file whose attachment record went with its card: the purge removes it later. */
+export interface ReleasedFileTable {
+  storage_key: string;
+  released_at: string;
 }
 
 /** What every repository function takes first: the database or a transaction. */

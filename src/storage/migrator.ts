@@ -1,11 +1,26 @@
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type { StorageConnection } from './dialect.ts';
 import * as initial from './migrations/0001_initial.ts';
+import * as events from './migrations/0002_events.ts';
+import * as webhooks from './migrations/0004_webhooks.ts';
+import * as lifecycle from './migrations/0006_lifecycle.ts';
+import * as perfIndexes from './migrations/0007_perf_indexes.ts';
+import * as notifications from './migrations/0008_notifications.ts';
+import * as idempotency from './migrations/0005_idempotency.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_events': events,
+  '0004_webhooks': webhooks,
+  '0005_idempotency': idempotency,
+  '0006_lifecycle': lifecycle,
+  '0007_perf_indexes': perfIndexes,
+  '0008_notifications': notifications,
 };
+
+/** The names of every migration, in the order they apply. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
 
 export async function migrateToLatest({ db, dialect }: Pick<StorageConnection, 'db' | 'dialect'>): Promise<MigrationResultSet> {
   const schema = await dialect.migrationSchema(db);

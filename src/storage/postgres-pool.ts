@@ -58,8 +58,18 @@ export interface PostgresPoolOptions extends DatabaseTimeouts {
  * come. Such a connection is closed instead, and the pool opens a fresh one.
  */
 class BoundedClient extends pg.Client {
+  readonly #statementNames: ReadonlyMap<string, string>;
+
+  constructor(config: pg.ClientConfig & { statementNames?: ReadonlyMap<string, string> } = {}) {
+    super(config);
+    this.#statementNames = config.statementNames ?? new Map();
+  }
+
   // pg's overloads (callbacks, streams) are many; Kysely uses the promise form only.
   override query(...args: unknown[]): never {
+    // A text the dialect named goes out as a named statement: prepared once on this connection.
+    const name = typeof args[0] === 'string' ? this.#statementNames.get(args[0]) : undefined;
+    if (name) args = [{ name, text: args[0], values: args[1] }];
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
     if (result instanceof Promise) {
       result.catch((error: unknown) => {
@@ -72,6 +82,13 @@ class BoundedClient extends pg.Client {
   }
 }
 
+/** The SQL texts this pool's clients send as named (prepared) statements, by text. */
+export function statementNamesOf(pool: pg.Pool): Map<string, string> {
+  const names = (pool.options as { statementNames?: Map<string, string> }).statementNames;
+  if (!names) throw new Error('this pool was not made by createPostgresPool');
+  return names;
+}
+
 /**
  * A pool that survives a lost database: a connection that dies while idle is dropped (and logged),
  * one that dies while a request holds it fails that request's query and is not reused, and new
@@ -80,8 +97,11 @@ class BoundedClient extends pg.Client {
 export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
   const settings = [`-c statement_timeout=${options.statementTimeoutMs}`, `-c idle_in_transaction_session_timeout=${options.idleInTransactionTimeoutMs}`];
   if (options.schema) settings.push(`-c search_path=${options.schema}`);
+  // Filled by the dialect (`compiledOnce`): SQL text -> statement name; pg hands the pool's options to every client.
+  const statementNames = new Map<string, string>();
   const pool = new pg.Pool({
     Client: BoundedClient,
+    statementNames,
     connectionString: options.connectionString,
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs,
@@ -91,7 +111,7 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
     // A peer that vanished without a FIN (failover, a cut network) is noticed on idle connections too.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-  });
+  } as pg.PoolConfig);
   const onIdleError = options.onIdleError ?? (() => {});
   // An idle connection's error reaches the pool, which has already dropped the connection; without a
   // listener the 'error' event would end the process.

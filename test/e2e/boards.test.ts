@@ -54,7 +54,7 @@ for (const engine of ENGINES) {
       assert.match(board.createdAt, ISO);
       assert.equal(board.updatedAt, board.createdAt);
       assert.equal(board.__v, 0);
-      assert.deepEqual(Object.keys(board).sort(), ['__v', '_id', 'company', 'createdAt', 'creator', 'name', 'team', 'updatedAt']);
+      assert.deepEqual(Object.keys(board).sort(), ['__v', '_id', 'archived', 'company', 'createdAt', 'creator', 'description', 'name', 'team', 'updatedAt']);
 
       const read = await api('GET', `/api/v1/boards/${board._id}/lists`);
       assert.equal(read.statusCode, 200);
@@ -160,7 +160,8 @@ for (const engine of ENGINES) {
       assert.equal(got._id, board._id);
       assert.equal(got.name, 'Sprint');
       assert.deepEqual(got.lists.map((l: { name: string }) => l.name), ['Inbox', 'Todo', 'Done']);
-      assert.deepEqual(got.lists[0], { ...first, cards: [] });
+      assert.deepEqual(got.lists[0], { ...first, cards: [], nextCursor: null });
+      assert.deepEqual(got.lists.map((l: { nextCursor: unknown }) => l.nextCursor), [null, null, null], 'every list shown whole');
       assert.deepEqual(got.lists[1].cards.map((c: { _id: string }) => c._id), [c1, c2], 'archived card left out, position order');
       assert.deepEqual(got.lists[2].cards.map((c: { _id: string }) => c._id), [c3]);
 

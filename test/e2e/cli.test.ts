@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { openStorage } from '../../src/storage/dialect.ts';
+import { MIGRATION_NAMES } from '../../src/storage/migrator.ts';
 import { type CommandRun, ROOT, runCommand, runTaskboard } from '../support/cli.ts';
 import { bearer, type EmptyDatabase, emptyDatabase, ENGINES, testConfig } from '../support/harness.ts';
 
@@ -61,7 +62,7 @@ for (const engine of ENGINES) {
 
     it('migrates an empty database, then finds nothing to apply', async () => {
       const first = json<{ database: string; applied: string[] }>(await taskboard(['migrate', '--json'], database.url));
-      assert.deepEqual(first.applied, ['0001_initial']);
+      assert.deepEqual(first.applied, MIGRATION_NAMES);
       assert.equal(typeof first.database, 'string');
       const second = json<{ applied: string[] }>(await taskboard(['migrate', '--json'], database.url));
       assert.deepEqual(second.applied, []);
@@ -183,6 +184,6 @@ describe('taskboard command: usage and configuration errors', () => {
   it('runs as bin/taskboard, a process of its own, from any directory', async () => {
     const fresh = `sqlite:${join(dir, 'spawned.db')}`;
     const result = await runCommand(join(ROOT, 'bin/taskboard'), ['migrate', '--json'], { DATABASE_URL: fresh }, dir);
-    assert.deepEqual(json<{ applied: string[] }>(result).applied, ['0001_initial']);
+    assert.deepEqual(json<{ applied: string[] }>(result).applied, MIGRATION_NAMES);
   });
 });

@@ -19,7 +19,7 @@ const BODY_LIMIT = 64 * 1024;
 /** Requests in flight at once (the generated requests are the seed's; their interleaving is not). */
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 8);
 /** Requests between two fresh worlds: valid deletes use the world up, and later requests should still reach records. */
-const RESEED_EVERY = 400;
+const RESEED_EVERY = 200;
 
 interface Schema {
   type?: string | string[];
@@ -80,6 +80,25 @@ const nastyString = fc.oneof(
 interface Choice {
   nextInt(min: number, max: number): number;
   nextBoolean(): boolean;
+}
+
+/**
+ * The tenant back as an owner of its company and a member of its team: valid requests may have taken
+ * it out (Leave Team, Leave Company once another owner was added, Change Role, Remove Member).
+ */
+async function reseatTenant(t: TestApp): Promise<void> {
+  const { companyId, teamId, userId } = t.tenant;
+  const at = new Date().toISOString();
+  await t.services.db
+    .insertInto('company_members')
+    .values({ company_id: companyId, user_id: userId, role: 'owner', created_at: at })
+    .onConflict((oc) => oc.columns(['company_id', 'user_id']).doUpdateSet({ role: 'owner' }))
+    .execute();
+  await t.services.db
+    .insertInto('team_members')
+    .values({ team_id: teamId, user_id: userId, created_at: at })
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .execute();
 }
 
 interface Ids {
@@ -209,6 +228,9 @@ for (const engine of ENGINES) {
       operations = Object.entries(doc.paths).flatMap(([path, item]) =>
         Object.entries(item)
           .filter(([method]) => ['get', 'post', 'patch', 'delete', 'put'].includes(method))
+          // a live stream never ends, so it has no answer to judge here: its bad input, reach and
+          // limits are tested in test/integration/board-stream.test.ts
+          .filter(([, raw]) => !('text/event-stream' in ((raw as { responses?: Record<string, { content?: object }> }).responses?.['200']?.content ?? {})))
           .map(([method, raw]) => {
             const op = raw as { parameters?: Operation['params']; requestBody?: { content?: Record<string, { schema: Schema }> } };
             const json = op.requestBody?.content?.['application/json']?.schema;
@@ -254,6 +276,7 @@ for (const engine of ENGINES) {
         fc.asyncProperty(request, fc.gen(), async ({ op, mutation, nasty, anything }, gen) => {
           if (scheduled > 0 && scheduled % RESEED_EVERY === 0) {
             await Promise.all(inFlight);
+            await reseatTenant(t);
             ids.world = await apiWorld(t);
           }
           scheduled++;

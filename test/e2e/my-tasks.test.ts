@@ -219,7 +219,7 @@ for (const engine of ENGINES) {
         ['complete=maybe', 'querystring.complete'],
         ['companyId=nope', 'querystring.companyId'],
         ['teamId=123', 'querystring.teamId'],
-        ['archived=true', 'querystring.archived'],
+        ['archived=maybe', 'querystring.archived'],
         ['cursor=', 'querystring.cursor'],
         ['cursor=%21%21%21', 'querystring.cursor'],
         ['cursor=bm90IGpzb24', 'querystring.cursor'],

@@ -45,7 +45,11 @@ interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string };
   security?: Record<string, string[]>[];
-  components?: { securitySchemes?: Record<string, { type: string; scheme?: string }>; schemas?: Record<string, JsonSchema> };
+  components?: {
+    securitySchemes?: Record<string, { type: string; scheme?: string }>;
+    schemas?: Record<string, JsonSchema>;
+    responses?: Record<string, NonNullable<Operation['responses']>[string]>;
+  };
   paths: Record<string, Record<string, Operation>>;
 }
 
@@ -77,6 +81,14 @@ function deref(doc: OpenApiDocument, schema: JsonSchema | undefined): JsonSchema
     current = doc.components?.schemas?.[name];
   }
   return current;
+}
+
+type ResponseObject = NonNullable<Operation['responses']>[string] & { $ref?: string };
+
+/** Resolves a shared response (`#/components/responses/…`). */
+function derefResponse(doc: OpenApiDocument, response: ResponseObject | undefined): ResponseObject | undefined {
+  const name = response?.$ref?.replace('#/components/responses/', '');
+  return name ? doc.components?.responses?.[name] : response;
 }
 
 /** Object bodies must be closed: an unknown field is a 400, never silently stored. */
@@ -187,7 +199,8 @@ describe('OpenAPI document', () => {
       assert.ok(tier && (TIERS as readonly string[]).includes(tier), `${where} has a contract tier`);
       assert.equal(op['x-rate-limit-tier'], tier, `${where} documents its rate-limit tier`);
       for (const status of ['401', '429']) {
-        const schema = deref(doc, op.responses?.[status]?.content?.['application/json']?.schema);
+        const response = derefResponse(doc, op.responses?.[status]);
+        const schema = deref(doc, response?.content?.['application/json']?.schema);
         assert.ok(schema?.properties?.message && schema.properties.code && schema.properties.requestId, `${where} documents its ${status} error body`);
       }
     }

@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { authenticate, issueApiKey } from '../../src/domain/account/service.ts';
-import { createBoard, getBoardWithLists, getBoardWithListsAndCards, listBoards } from '../../src/domain/boards/boards.ts';
+import { BOARD_CARDS_PER_LIST, createBoard, getBoardWithLists, getBoardWithListsAndCards, listBoards } from '../../src/domain/boards/boards.ts';
 import { createLabel, deleteLabel, listBoardLabels } from '../../src/domain/boards/labels.ts';
 import { createList, listLists, updateList } from '../../src/domain/boards/lists.ts';
+import { listCardsOfList } from '../../src/domain/cards/listing.ts';
 import type { ServiceContext } from '../../src/domain/context.ts';
 import type { Caller } from '../../src/domain/shared/caller.ts';
 import { NotFoundError, ValidationError } from '../../src/domain/shared/errors.ts';
@@ -180,9 +181,17 @@ for (const engine of ENGINES) {
       assert.deepEqual((await listBoardLabels(ctx, owner, board._id, {})).map((l) => l._id), [keep._id]);
       await assert.rejects(deleteLabel(ctx, owner, label._id, {}), NotFoundError);
 
-      // the board view loads all of them, in position order, with the new __v
+      // the board view shows the list's first page, and Get List Card the rest from its cursor: all
+      // of them, in position order, with the new __v
       const view = await getBoardWithListsAndCards(ctx, owner, board._id, {});
-      const cards = view.lists[0]?.cards ?? [];
+      const first = view.lists[0];
+      assert.equal(first?.cards.length, BOARD_CARDS_PER_LIST);
+      const cards = [...(first?.cards ?? [])];
+      for (let cursor = first?.nextCursor ?? null; cursor !== null; ) {
+        const page = await listCardsOfList(ctx, owner, list._id, {}, { cursor, limit: 200 });
+        cards.push(...page.items);
+        cursor = page.nextCursor;
+      }
       assert.deepEqual(cards.map((c) => c._id), cardIds);
       assert.ok(cards.every((c) => c.__v === 4));
       assert.deepEqual(cards[0]?.labels.map((l) => l._id), [keep._id]);

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import type { Transaction } from '../../src/storage/database.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
@@ -38,8 +39,16 @@ for (const engine of ENGINES) {
     });
 
     if (engine === 'postgres') {
-      it("waits for the card's lock before it writes the seen row", async () => {
-        const cardId = await newCard();
+      /**
+       * A first view of the card made while another transaction holds the card's row: `whileWaiting`
+       * runs once the view waits for the holder (given the view's backend), then `beforeRelease` in
+       * the holder's transaction, which then commits. Answers the view's answer.
+       */
+      async function viewWhileHeld(
+        cardId: string,
+        whileWaiting: (waiterPid: number) => Promise<void>,
+        beforeRelease: (trx: Transaction) => Promise<void> = async () => {},
+      ) {
         let holderPid = 0;
         let holding!: () => void;
         let release!: () => void;
@@ -50,6 +59,7 @@ for (const engine of ENGINES) {
           holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
           holding();
           await released;
+          await beforeRelease(trx);
         });
         await held;
         let settled = false;
@@ -62,18 +72,32 @@ for (const engine of ENGINES) {
             waiterPid = rows[0]?.pid;
           }
           assert.ok(waiterPid !== undefined, 'the first view waited for the card');
-          // waiting for the card, it has not touched card_seen yet (an insert there would hold a lock on the table)
-          const { rows } = await sql<{ n: number }>`
-            select count(*)::int as n from pg_locks where pid = ${waiterPid} and relation::regclass::text like '%card_seen%'`.execute(t.services.db);
-          assert.equal(rows[0]!.n, 0, 'no lock on card_seen while waiting for the card');
+          await whileWaiting(waiterPid);
         } finally {
           release();
           await holder;
         }
-        const res = await answer;
+        return answer;
+      }
+
+      it("waits for the card's lock before it writes the seen row", async () => {
+        const res = await viewWhileHeld(await newCard(), async (waiterPid) => {
+          // waiting for the card, it has not touched card_seen yet (an insert there would hold a lock on the table)
+          const { rows } = await sql<{ n: number }>`
+            select count(*)::int as n from pg_locks where pid = ${waiterPid} and relation::regclass::text like '%card_seen%'`.execute(t.services.db);
+          assert.equal(rows[0]!.n, 0, 'no lock on card_seen while waiting for the card');
+        });
         assert.equal(res.statusCode, 200, res.body);
         assert.deepEqual(res.json().card.seen, [t.tenant.userId]);
         assert.equal(res.json().card.__v, 1);
+      });
+
+      it('answers 404, not 500, when the card is deleted while the first view waits for its lock', async () => {
+        const cardId = await newCard();
+        const res = await viewWhileHeld(cardId, async () => {}, async (trx) => {
+          await trx.deleteFrom('cards').where('id', '=', cardId).execute();
+        });
+        assert.equal(res.statusCode, 404, res.body);
       });
     }
   });

@@ -85,7 +85,7 @@ for (const engine of ENGINES) {
         const cheer = await createCheer(t.services, bob, e.type, e.id, {}, { content: '  🎉 ' });
         assertSchema(Cheer, cheer);
         assert.deepEqual(
-          { ...cheer, _id: undefined, createdAt: undefined, updatedAt: undefined },
+          { ...cheer, _id: undefined, createdAt: undefined, updatedAt: undefined, notification: undefined },
           {
             _id: undefined,
             content: '🎉',
@@ -93,7 +93,7 @@ for (const engine of ENGINES) {
             receiver: e.receiver,
             primaryParent: { id: e.id, type: e.type },
             secondaryParent: e.secondary,
-            isNotified: false,
+            isNotified: true,
             comment: e.comment,
             card: cardId,
             featureType: e.type,
@@ -102,11 +102,29 @@ for (const engine of ENGINES) {
             createdAt: undefined,
             updatedAt: undefined,
             __v: 0,
-            notification: '',
+            notification: undefined,
           },
           `${e.type} ${e.id}`,
         );
         assert.equal(cheer.createdAt, cheer.updatedAt);
+        // `notification` names the receiver's notification of this very cheer, and nobody else has one
+        const told = await t.services.db.selectFrom('notifications').selectAll().where('cheer_id', '=', cheer._id).execute();
+        assert.deepEqual(
+          told.map((n) => [n.id, n.user_id, n.type, n.actor_user_id, n.card_id]),
+          [[cheer.notification, e.receiver, 'cheer.received', bob.userId, cardId]],
+          `${e.type} ${e.id}`,
+        );
+      }
+    });
+
+    it('a cheer on one\'s own work notifies nobody and says so: isNotified false, notification ""', async () => {
+      const cardId = await newCard(); // made by the owner
+      const comment = await createComment(t.services, owner, cardId, {}, 'mine');
+      for (const [type, id] of [['card', cardId], ['comment', comment._id]] as const) {
+        const cheer = await createCheer(t.services, owner, type, id, {}, { content: '🙌' });
+        assert.deepEqual([cheer.isNotified, cheer.notification], [false, ''], type);
+        const told = await t.services.db.selectFrom('notifications').select('id').where('cheer_id', '=', cheer._id).execute();
+        assert.deepEqual(told, [], type);
       }
     });
 

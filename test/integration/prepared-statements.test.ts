@@ -8,10 +8,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
 import { buildApp, type App } from '../../src/app.ts';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { DEFAULT_TIER_LIMITS } from '../../src/config.ts';
 import { SqlRateLimiter } from '../../src/ratelimit/index.ts';
+import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { bearer, openTestStorage, testConfig, type TestStorage } from '../support/harness.ts';
 
 type Method = 'GET' | 'POST' | 'PATCH';
@@ -132,5 +134,48 @@ describe('hot statements are prepared once [sqlite]', () => {
     }
     const reprepared = [...watch.builds].map(([source, count]) => `${count}× ${source.slice(0, 160)}`);
     assert.deepEqual(reprepared, [], `statements prepared again while the hot routes ran:\n${reprepared.join('\n')}`);
+  });
+});
+
+describe('hot statements are named prepared statements [postgres]', () => {
+  let test: TestStorage;
+  let storage: StorageConnection;
+  let app: App;
+
+  before(async () => {
+    test = await openTestStorage('postgres');
+    // One connection: pg_prepared_statements shows the statements of the connection that reads it.
+    storage = openStorage(test.url, { poolSize: 1 });
+    app = await buildApp({ config: testConfig(), storage, rateLimiter: null, logger: false });
+    await app.ready();
+  });
+
+  after(async () => {
+    await app?.close();
+    await storage?.close();
+    await test?.dispose();
+  });
+
+  it('plans the authentication and card statements once per connection, whatever the page size, then reuses them', async () => {
+    const tenant = await bootstrap(app.services, { company: 'Acme', team: 'Core', email: 'owner@acme.test', fullName: 'Olive Owner' });
+    const call = async (method: Method, url: string, payload?: unknown) => {
+      const res = await app.inject({ method, url, headers: bearer(tenant.apiKey), ...(payload !== undefined ? { payload: payload as object } : {}) });
+      assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+      return res.json();
+    };
+    const board = (await call('POST', `/api/v1/boards?teamId=${tenant.teamId}`, { name: 'Roadmap' })).board._id;
+    const list = (await call('POST', '/api/v1/lists', { board, name: 'Doing' })).list._id;
+    const card = (await call('POST', '/api/v1/cards', { list, name: 'Fix login' })).card._id;
+    await call('POST', '/api/v1/cards', { list, name: 'Second card' });
+    for (let i = 0; i < 30; i++) await call('GET', `/api/v1/cards/${card}`);
+    // pages of two and of one card: the many-card statement's text does not depend on the count
+    for (const limit of [2, 1, 2]) await call('GET', `/api/v1/lists/${list}/cards?limit=${limit}`);
+    const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(storage.db);
+    const statements = rows.map((row) => row.statement);
+    assert.ok(statements.some((s) => s.includes('"api_keys"') && s.includes('"token_hash"')), `no prepared authentication statement among:\n${statements.join('\n')}`);
+    assert.ok(statements.some((s) => s.includes('"card_members"') && s.includes('"cheers"') && s.includes('"c"."id" = $')), 'no prepared one-card statement');
+    assert.equal(statements.filter((s) => s.includes('"cheers"') && s.includes('any(')).length, 1, 'one prepared many-card statement');
+    // prepared once: thirty reads did not add a statement per read
+    assert.ok(statements.length < 10, `${statements.length} prepared statements`);
   });
 });

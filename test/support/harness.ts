@@ -7,9 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { buildApp, type App } from '../../src/app.ts';
+import { buildApp, type App, type BuildOptions } from '../../src/app.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import type { ServiceContext } from '../../src/domain/context.ts';
+import type { Clock } from '../../src/domain/notifications/reminders.ts';
+import type { NotificationSender } from '../../src/domain/notifications/sender.ts';
 import { type AppConfig, loadConfig } from '../../src/config.ts';
 import type { RateLimiter, RateLimitRequest } from '../../src/ratelimit/limiter.ts';
 import { type Engine, openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
@@ -105,14 +107,18 @@ export function freshUploadDir(): string {
 }
 
 export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
-  const base = loadConfig({ LOG_LEVEL: 'silent' });
-  return { ...base, uploadDir: freshUploadDir(), ...overrides };
+  // the tests' webhook receivers listen on 127.0.0.1
+  const base = loadConfig({ LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+  // no reminder passes of their own: a suite's cards must not change under it (the reminder suites run them)
+  return { ...base, uploadDir: freshUploadDir(), reminders: { intervalMs: 0 }, ...overrides };
 }
 
 export interface TestApp {
   app: App;
   engine: Engine;
   storage: StorageConnection;
+  /** The DATABASE_URL of the app's database (for a second server instance on it). */
+  url: string;
   config: AppConfig;
   services: ServiceContext;
   /** A company with a team whose owner holds `token`. */
@@ -123,11 +129,20 @@ export interface TestApp {
 /** Builds the real app over a fresh database of `engine`, with one bootstrapped tenant. */
 export async function buildTestApp(
   engine: Engine,
-  options: { config?: Partial<AppConfig>; rateLimiter?: RateLimiter | null } = {},
+  options: { config?: Partial<AppConfig>; rateLimiter?: RateLimiter | null; webhookDispatcher?: BuildOptions['webhookDispatcher']; clock?: Clock; notificationSender?: NotificationSender; now?: () => Date } = {},
 ): Promise<TestApp> {
   const test = await openTestStorage(engine);
   const config = testConfig(options.config);
-  const app = await buildApp({ config, storage: test.storage, rateLimiter: options.rateLimiter ?? null, logger: false });
+  const app = await buildApp({
+    config,
+    storage: test.storage,
+    rateLimiter: options.rateLimiter ?? null,
+    logger: false,
+    webhookDispatcher: options.webhookDispatcher,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.notificationSender ? { notificationSender: options.notificationSender } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
   await app.ready();
   const services = app.services;
   const tenant = await bootstrap(services, { company: 'Acme', team: 'Core', email: 'owner@acme.test', fullName: 'Olive Owner' });
@@ -135,6 +150,7 @@ export async function buildTestApp(
     app,
     engine,
     storage: test.storage,
+    url: test.url,
     config,
     services,
     tenant,

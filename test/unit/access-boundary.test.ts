@@ -11,7 +11,7 @@ import { assertEachCaught, DOMAIN, domainFiles, findingsInDomain, ROOT } from '.
 
 const ACCESS = join(DOMAIN, 'access') + sep;
 /** Called by services inside their change, never services themselves. */
-const CHANGE_PATH_HELPERS = [join(DOMAIN, 'cards', 'recorder.ts'), join(DOMAIN, 'cards', 'locks.ts')];
+const CHANGE_PATH_HELPERS = [join(DOMAIN, 'cards', 'recorder.ts'), join(DOMAIN, 'cards', 'locks.ts'), join(DOMAIN, 'events', 'record.ts')];
 /** Where the Caller type itself is declared (its fields are named there, not read). */
 const CALLER_TYPE = join(DOMAIN, 'shared', 'caller.ts');
 
@@ -54,8 +54,8 @@ describe('access boundary', () => {
       const usesAccess = /\brequireAccess(ToEach)?\b|\bchangeCard\b|\bchangeEachCard\b|\bchangeItem\b/.test(source);
       // account and companies' own company rules work on the caller's own user, not on a team's things
       const ownUser = /domain[\\/]account[\\/]/.test(path);
-      // the change recorder and the placement helper are handed the caller of a service that already
-      // passed access, only to say who made the change they record
+      // the change recorder, the placement helper and the event record are handed the caller of a
+      // service that already passed access, only to say who made the change they record
       const recordsForAService = CHANGE_PATH_HELPERS.includes(path);
       if (!usesAccess && !ownUser && !recordsForAService) bypassing.push(relative(ROOT, path));
     }

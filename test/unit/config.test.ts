@@ -14,6 +14,14 @@ describe('configuration', () => {
     assert.equal(loadConfig({ REDIS_KEY_PREFIX: 'acme:tb:' }).redisKeyPrefix, 'acme:tb:');
   });
 
+  it('keeps events 90 days by default, pruning hourly; reads EVENT_RETENTION_DAYS and EVENT_PRUNE_INTERVAL_SECONDS', () => {
+    assert.deepEqual(loadConfig({}).events, { retentionDays: 90, pruneIntervalMs: 3_600_000 });
+    assert.deepEqual(loadConfig({ EVENT_RETENTION_DAYS: '7', EVENT_PRUNE_INTERVAL_SECONDS: '0' }).events, { retentionDays: 7, pruneIntervalMs: 0 });
+    for (const env of [{ EVENT_RETENTION_DAYS: '0' }, { EVENT_RETENTION_DAYS: 'ninety' }, { EVENT_PRUNE_INTERVAL_SECONDS: '-1' }]) {
+      assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && error.message.includes(Object.keys(env)[0] as string));
+    }
+  });
+
   it('reads tier sizes, the window and route overrides', () => {
     const config = loadConfig({ RATE_LIMIT_VERY_LOW: '9', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_ROUTE_TIERS: '{"GET /api/v1/me":"secure"}' });
     assert.equal(config.rateLimit.tiers['very-low'], 9);

@@ -40,11 +40,14 @@ import { type ChecklistRow, findChecklist } from '../../storage/repositories/che
 import { type CommentTableRow, type DiscussionTableRow, findComment, findDiscussion } from '../../storage/repositories/comments.ts';
 import { findLabelById } from '../../storage/repositories/labels.ts';
 import { findListById, type ListRow } from '../../storage/repositories/lists.ts';
+import { findNotification, type NotificationRow } from '../../storage/repositories/notifications.ts';
 import { findTeamScope } from '../../storage/repositories/teams.ts';
+import { findWebhook, type WebhookRow } from '../../storage/repositories/webhooks.ts';
 import { type CardChange, type CardChangeKind, recordCardChange } from '../cards/recorder.ts';
 import { checkEachItem } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
-import { NotFoundError } from '../shared/errors.ts';
+import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
+import { isExpected, requireExpectedVersion } from '../shared/preconditions.ts';
 
 interface TeamOwned {
   company_id: string;
@@ -175,6 +178,20 @@ export interface CompanyRequest {
   kind: 'company';
   id: string;
   scope?: Scope | undefined;
+  /** Only the company's owners and admins (webhooks): a member of it gets a 403. */
+  admin?: boolean;
+}
+
+/** A webhook: only owners and admins of its company reach it (a member gets a 403, anyone else a 404). */
+export interface WebhookRequest {
+  kind: 'webhook';
+  id: string;
+}
+
+/** A thing that belongs to one user (a notification): only that user reaches it. */
+export interface OwnRequest {
+  kind: 'notification';
+  id: string;
 }
 
 /** A collection request: everything the caller reaches, narrowed by the scope. */
@@ -191,29 +208,59 @@ export interface CollectionRequest {
  *   card as it is now (read before the lock, a card moved meanwhile to another team would be judged,
  *   and new rows stamped, by the team it left); the transaction's rollback undoes the change on a 404;
  * - a company answers the caller's role there; a collection, what a listing may cover (a company or
- *   team named in the scope that the caller does not reach is a 404, not an empty collection).
+ *   team named in the scope that the caller does not reach is a 404, not an empty collection);
+ * - a notification answers its row to its owner only.
  */
 export function requireAccess(db: Executor, caller: Caller, request: CollectionRequest): Promise<Reach>;
 export function requireAccess(db: Executor, caller: Caller, request: CompanyRequest): Promise<CompanyAccess>;
+export function requireAccess(db: Executor, caller: Caller, request: WebhookRequest): Promise<WebhookRow>;
+export function requireAccess(db: Executor, caller: Caller, request: OwnRequest): Promise<NotificationRow>;
 export function requireAccess<K extends keyof ReadRows>(db: Executor, caller: Caller, request: ReadRequest<K>): Promise<ReadRows[K]>;
 export function requireAccess<K extends keyof LockedRows>(trx: Transaction, caller: Caller, request: LockRequest<K>): Promise<LockedRows[K]>;
 export async function requireAccess(
   db: Executor,
   caller: Caller,
-  request: CollectionRequest | CompanyRequest | ReadRequest<keyof ReadRows> | LockRequest<keyof LockedRows>,
+  request: CollectionRequest | CompanyRequest | WebhookRequest | OwnRequest | ReadRequest<keyof ReadRows> | LockRequest<keyof LockedRows>,
 ): Promise<unknown> {
   if (request.kind === 'collection') return collectionReach(db, caller, request.scope);
-  if (request.kind === 'company') return companyAccess(caller, request.id, request.scope ?? {});
+  if (request.kind === 'notification') return ownNotification(db, caller, request.id);
+  if (request.kind === 'company') {
+    const access = companyAccess(caller, request.id, request.scope ?? {});
+    if (request.admin) requireCompanyAdmin(caller, access.id);
+    return access;
+  }
+  if (request.kind === 'webhook') {
+    const webhook = await findWebhook(db, request.id);
+    if (!webhook || !caller.companyRoles.has(webhook.company_id)) throw new NotFoundError('Webhook');
+    requireCompanyAdmin(caller, webhook.company_id);
+    return webhook;
+  }
   if ('lock' in request && request.lock) return lockedAccess(db as Transaction, caller, request);
   const { kind, id, scope = {}, field } = request as ReadRequest<keyof ReadRows>;
   const what = request.what ?? NAMES[kind];
   return requireReach(caller, await FIND[kind](db, id, caller), what, scope, field);
 }
 
+function requireCompanyAdmin(caller: Caller, companyId: string): void {
+  if (!isCompanyAdmin(caller, companyId)) throw new ForbiddenError('Only company owners and admins may manage webhooks');
+}
+
+/** The companies where the caller is an owner or admin (what a webhook listing covers). */
+export function adminCompanies(caller: Caller): string[] {
+  return [...caller.companyRoles.keys()].filter((id) => isCompanyAdmin(caller, id));
+}
+
 function companyAccess(caller: Caller, companyId: string, scope: Scope): CompanyAccess {
   const role = caller.companyRoles.get(companyId);
   if (!role || (scope.companyId !== undefined && scope.companyId !== companyId)) throw new NotFoundError('Company');
   return { id: companyId, role };
+}
+
+/** The caller's own notification; anyone else's is a 404, like a thing out of reach. */
+async function ownNotification(db: Executor, caller: Caller, id: string): Promise<NotificationRow> {
+  const row = await findNotification(db, id);
+  if (!row || row.user_id !== caller.userId) throw new NotFoundError('Notification');
+  return row;
 }
 
 async function collectionReach(db: Executor, caller: Caller, scope: Scope): Promise<Reach> {
@@ -232,10 +279,35 @@ async function collectionReach(db: Executor, caller: Caller, scope: Scope): Prom
   };
 }
 
-/** The card's change recorded (its lock), then the card read under it and checked. */
-async function lockCard(trx: Transaction, caller: Caller, cardId: string | undefined, what: string, scope: Scope, change: CardChange): Promise<CardTableRow> {
-  if (cardId === undefined || !(await recordCardChange(trx, cardId, change))) throw new NotFoundError(what);
-  return requireReach(caller, await findCard(trx, cardId), what, scope);
+/**
+ * The card's change recorded (its lock), then the card read under it and checked (reach, then
+ * `If-Match`). `about` names, in the change's event, the thing kept with the card that the write is
+ * about (`{ comment: id }`).
+ */
+async function lockCard(
+  trx: Transaction,
+  caller: Caller,
+  cardId: string | undefined,
+  what: string,
+  scope: Scope,
+  change: CardChange,
+  about: Record<string, string> = {},
+): Promise<CardTableRow> {
+  const event = cardId === undefined ? undefined : await recordCardChange(trx, cardId, change);
+  if (cardId === undefined || !event) throw new NotFoundError(what);
+  Object.assign(event.data, about);
+  const card = requireReach(caller, await findCard(trx, cardId), what, scope);
+  requireCardVersion(trx, caller, card);
+  return card;
+}
+
+/**
+ * The `If-Match` check of a card read just after this transaction recorded its change (its lock):
+ * the card was at `__v` - 1 before this write. Decided after reach, so a 412 never tells of a card
+ * out of the caller's reach.
+ */
+export function requireCardVersion(trx: Transaction, caller: Caller, card: CardTableRow): void {
+  requireExpectedVersion(trx, caller, 'card', card.id, Number(card.version) - 1);
 }
 
 async function lockedAccess(trx: Transaction, caller: Caller, request: LockRequest<keyof LockedRows>): Promise<unknown> {
@@ -251,23 +323,30 @@ async function lockedAccess(trx: Transaction, caller: Caller, request: LockReque
       // Kept with a card: reached through it, then read again under its lock, so the row is what
       // this transaction works on (its team, had the card moved meanwhile). The card a checklist or
       // item sits on never changes.
-      const find = FIND[kind] as (db: Executor, id: string, caller: Caller) => Promise<(TeamOwned & { card_id: string }) | undefined>;
-      await lockCard(trx, caller, (await find(trx, id, caller))?.card_id, what, scope, change);
-      return requireReach(caller, await find(trx, id, caller), what, scope);
+      const find = FIND[kind] as (db: Executor, id: string, caller: Caller) => Promise<(TeamOwned & { id: string; card_id: string; checklist_id?: string; version: number }) | undefined>;
+      const seen = await find(trx, id, caller);
+      const about: Record<string, string> = kind === 'checklist' ? { checklist: id } : { checklist: seen?.checklist_id ?? '', checklistItem: id };
+      await lockCard(trx, caller, seen?.card_id, what, scope, change, about);
+      const row = requireReach(caller, await find(trx, id, caller), what, scope);
+      requireExpectedVersion(trx, caller, kind, row.id, row.version);
+      return row;
     }
     case 'comment': {
       const comment = await findComment(trx, id);
-      const card = await lockCard(trx, caller, comment?.card_id, what, scope, change);
+      const card = await lockCard(trx, caller, comment?.card_id, what, scope, change, { comment: id });
+      // read before the card's lock: read again under it to compare its revision
+      if (isExpected(caller, kind, id)) requireExpectedVersion(trx, caller, kind, id, (await findComment(trx, id))!.version);
       return { comment: comment as CommentTableRow, card };
     }
     case 'discussion': {
       const discussion = await findDiscussion(trx, id);
-      const card = await lockCard(trx, caller, discussion?.card_id, what, scope, change);
+      const card = await lockCard(trx, caller, discussion?.card_id, what, scope, change, { comment: discussion?.comment_id ?? '', discussion: id });
+      if (isExpected(caller, kind, id)) requireExpectedVersion(trx, caller, kind, id, (await findDiscussion(trx, id))!.version);
       return { discussion: discussion as DiscussionTableRow, card };
     }
     case 'attachment': {
       const attachment = await findLiveAttachment(trx, id);
-      const card = await lockCard(trx, caller, attachment?.card_id, what, scope, change);
+      const card = await lockCard(trx, caller, attachment?.card_id, what, scope, change, { attachment: id });
       return { attachment: attachment as AttachmentTableRow, card };
     }
   }

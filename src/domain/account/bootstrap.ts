@@ -39,9 +39,9 @@ export async function bootstrap(ctx: ServiceContext, input: BootstrapInput): Pro
     // The company of that name the user already belongs to, else a new one it owns.
     const companyId =
       (await findCompanyOfUserByName(trx, userId, input.company.trim()))?.id ??
-      (await insertCompanyOwnedBy(trx, input.company, userId, now)).id;
+      (await insertCompanyOwnedBy(trx, null, input.company, userId, now)).id;
     const team = await findTeamByName(trx, companyId, input.team.trim());
-    const teamId = team ? team.id : (await insertTeamWithCreator(trx, companyId, input.team, userId, now)).id;
+    const teamId = team ? team.id : (await insertTeamWithCreator(trx, null, companyId, input.team, userId, now)).id;
     if (team) await addTeamMember(trx, teamId, userId, now);
     return { companyId, teamId, userId };
   });

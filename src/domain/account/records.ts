@@ -1,6 +1,6 @@
 import type { CompanyRole, Row } from '../../storage/database.ts';
 import type { Company, Member, Team, User } from '../../schemas/records.ts';
-import { stamps } from '../shared/records.ts';
+import { made } from '../shared/records.ts';
 
 /** Database rows → the API's User, Company and Team records. */
 
@@ -17,21 +17,17 @@ export function userRecord(row: Row<'users'>): User {
 
 export function companyRecord(row: Row<'companies'> & { role: CompanyRole }): Company {
   return {
-    _id: row.id,
+    ...made(row),
     name: row.name,
-    creator: row.creator_id,
     role: row.role,
-    ...stamps(row),
   };
 }
 
 export function teamRecord(row: Row<'teams'>, members: Member[]): Team {
   return {
-    _id: row.id,
+    ...made(row),
     name: row.name,
     company: row.company_id,
-    creator: row.creator_id,
     members,
-    ...stamps(row),
   };
 }

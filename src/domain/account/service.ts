@@ -1,17 +1,19 @@
 import type { Company, Team, User } from '../../schemas/records.ts';
-import type { Executor } from '../../storage/database.ts';
+import type { Executor, Transaction } from '../../storage/database.ts';
 import * as apiKeys from '../../storage/repositories/api-keys.ts';
 import {
   findCompaniesOfUser,
-  findMemberships,
   findTeamsOfUser,
   findUserByEmail,
   findUserById,
+  updateUser,
 } from '../../storage/repositories/users.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { inTransaction } from '../shared/transaction.ts';
+import { recordEvent } from '../events/record.ts';
 import { teamRecords } from '../companies/teams.ts';
 import { companyRecord, userRecord } from './records.ts';
 import { hashToken, looksLikeToken, newToken, tokenPrefix } from './tokens.ts';
@@ -21,16 +23,16 @@ const LAST_USED_PRECISION_MS = 60_000;
 
 /** Resolves a bearer token to its caller, or throws the contract's 401 (invalid_token). */
 export async function authenticate(ctx: ServiceContext, token: string): Promise<Caller> {
-  const key = looksLikeToken(token) ? await apiKeys.findLiveKeyByHash(ctx.db, hashToken(token)) : undefined;
+  // One prepared statement: the key, its user's companies and teams. No cache, so a revoked or
+  // rotated key is refused by every instance from the commit on.
+  const key = looksLikeToken(token) ? await apiKeys.findLiveKeyWithMemberships(ctx.db, hashToken(token)) : undefined;
   if (!key) throw new UnauthorizedError('Invalid, revoked or malformed API key', true);
+  const { id, user_id: userId, last_used_at: lastUsedAt, ...memberships } = key;
   const now = Date.now();
-  const [memberships] = await Promise.all([
-    findMemberships(ctx.db, key.user_id),
-    key.last_used_at === null || now - Date.parse(key.last_used_at) >= LAST_USED_PRECISION_MS
-      ? apiKeys.touchKey(ctx.db, key.id, new Date(now).toISOString())
-      : undefined,
-  ]);
-  return { userId: key.user_id, apiKeyId: key.id, ...memberships };
+  if (lastUsedAt === null || now - Date.parse(lastUsedAt) >= LAST_USED_PRECISION_MS) {
+    await apiKeys.touchKey(ctx.db, id, new Date(now).toISOString());
+  }
+  return { userId, apiKeyId: id, ...memberships };
 }
 
 export interface IssuedKey {
@@ -106,21 +108,32 @@ export async function listApiKeys(ctx: ServiceContext, caller: Caller): Promise<
 /** A new key for the caller; the token is in the answer and nowhere else. */
 export async function createApiKey(ctx: ServiceContext, caller: Caller, input: { name: string }): Promise<IssuedKey> {
   const name = keyName(input.name);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     // one create per user at a time, so that parallel creates cannot all pass the count
     await apiKeys.lockKeysOfUser(trx, caller.userId);
     if ((await apiKeys.countLiveKeysOfUser(trx, caller.userId)) >= MAX_LIVE_KEYS_PER_USER) {
       throw new ConflictError(`A user may hold at most ${MAX_LIVE_KEYS_PER_USER} API keys; revoke one first`);
     }
-    return issueApiKey(ctx, caller.userId, name, trx);
+    const issued = await issueApiKey(ctx, caller.userId, name, trx);
+    recordKeyEvent(trx, caller, 'apikey.created', issued.apiKey);
+    return issued;
   });
 }
 
 /** Revokes one of the caller's keys (possibly the one it calls with); its token fails from now on. */
 export async function revokeApiKey(ctx: ServiceContext, caller: Caller, keyId: string): Promise<IssuedKey['apiKey']> {
-  const row = await apiKeys.revokeKeyOfUser(ctx.db, caller.userId, keyId, nowIso());
-  if (!row) throw new NotFoundError('API key');
-  return apiKeyRecord(row);
+  return inTransaction(ctx, async (trx) => {
+    const row = await apiKeys.revokeKeyOfUser(trx, caller.userId, keyId, nowIso());
+    if (!row) throw new NotFoundError('API key');
+    const key = apiKeyRecord(row);
+    recordKeyEvent(trx, caller, 'apikey.revoked', key);
+    return key;
+  });
+}
+
+/** An event of one of the caller's keys, addressed to the caller: the key's id and name, never its token, prefix or hash. */
+function recordKeyEvent(trx: Transaction, caller: Caller, type: string, key: IssuedKey['apiKey']): void {
+  recordEvent(trx, caller, type, { company: null, user: caller.userId }, { apiKey: key._id, name: key.name });
 }
 
 /**
@@ -129,12 +142,13 @@ export async function revokeApiKey(ctx: ServiceContext, caller: Caller, keyId: s
  */
 export async function rotateApiKey(ctx: ServiceContext, caller: Caller, keyId: string): Promise<IssuedKey> {
   const token = newToken();
-  const row = await apiKeys.replaceKeyToken(ctx.db, caller.userId, keyId, {
-    prefix: tokenPrefix(token),
-    token_hash: hashToken(token),
+  return inTransaction(ctx, async (trx) => {
+    const row = await apiKeys.replaceKeyToken(trx, caller.userId, keyId, { prefix: tokenPrefix(token), token_hash: hashToken(token) });
+    if (!row) throw new NotFoundError('API key');
+    const key = apiKeyRecord(row);
+    recordKeyEvent(trx, caller, 'apikey.rotated', key);
+    return { apiKey: key, token };
   });
-  if (!row) throw new NotFoundError('API key');
-  return { apiKey: apiKeyRecord(row), token };
 }
 
 /** For the administration command: a new key for the user with this email. */
@@ -147,4 +161,22 @@ export async function issueApiKeyForEmail(
   if (!user) throw new NotFoundError(`User with email "${input.email.trim()}"`);
   const { apiKey, token } = await issueApiKey(ctx, user.id, keyName(input.name ?? 'cli'));
   return { userId: user.id, apiKeyId: apiKey._id, apiKey: token };
+}
+
+/**
+ * Update Me: the caller's own name and photo. Cards, comments, cheers, teams and members show them
+ * by reading the user's row at each read, so every record shows the new ones at once.
+ */
+export async function updateMe(ctx: ServiceContext, caller: Caller, input: { fullName?: string | undefined; photoUrl?: string | undefined }): Promise<User> {
+  return inTransaction(ctx, async (trx) => {
+    const at = nowIso();
+    const change = {
+      ...(input.fullName !== undefined ? { full_name: input.fullName.trim() } : {}),
+      ...(input.photoUrl !== undefined ? { photo_url: input.photoUrl.trim() } : {}),
+    };
+    const user = await updateUser(trx, caller.userId, change, at);
+    if (!user) throw new UnauthorizedError('Invalid, revoked or malformed API key', true);
+    recordEvent(trx, caller, 'user.updated', { company: null, user: user.id }, { fullName: user.full_name, photoUrl: user.photo_url }, at);
+    return userRecord(user);
+  });
 }

@@ -4,6 +4,7 @@
  * number of days go for good, with their files (and the cheers on them).
  */
 import * as attachments from '../../storage/repositories/attachments.ts';
+import * as lifecycle from '../../storage/repositories/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
 import { ValidationError } from '../shared/errors.ts';
 
@@ -53,6 +54,18 @@ export async function purgeDeletedAttachments(
     result.records += removed;
     if (removed === 0) break;
   }
+  // files of attachment records that went with their card (Delete Card, a swept list or board)
+  for (;;) {
+    const keys = await lifecycle.releasedBefore(ctx.db, deletedBefore, BATCH);
+    if (keys.length === 0) break;
+    const inUse = await attachments.storageKeysInUse(ctx.db, keys, []);
+    for (const key of keys) {
+      if (inUse.has(key)) continue;
+      if (await ctx.files.exists(key)) result.files += 1;
+      await ctx.files.remove(key);
+    }
+    await lifecycle.forgetReleased(ctx.db, keys);
+  }
   return result;
 }
 
@@ -67,9 +80,12 @@ export async function purgeOrphanFiles(ctx: ServiceContext, options: { now?: Dat
   let removed = 0;
   let batch: string[] = [];
   const flush = async () => {
-    const named = await attachments.storageKeysInUse(ctx.db, batch.filter((key) => !key.endsWith('.partial')), []);
+    const keys = batch.filter((key) => !key.endsWith('.partial'));
+    const named = await attachments.storageKeysInUse(ctx.db, keys, []);
+    // a released file waits for the purge of deleted records, not for the orphans' grace
+    const released = await lifecycle.releasedAmong(ctx.db, keys);
     for (const key of batch) {
-      if (named.has(key)) continue;
+      if (named.has(key) || released.has(key)) continue;
       await ctx.files.remove(key);
       removed += 1;
     }

@@ -7,6 +7,7 @@ import { requireAccess } from '../access/access.ts';
 import { changeCard } from '../cards/change.ts';
 import { changeItem } from '../checklists/items.ts';
 import type { ServiceContext } from '../context.ts';
+import type { PendingEvent } from '../events/record.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, PayloadTooLargeError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -53,13 +54,20 @@ export function attachmentRow(owner: AttachmentOwner, creatorId: string, at: str
 }
 
 /** Renames a live attachment of this owner, in one guarded UPDATE: 404 when no row changed. */
-async function renameAttachment(trx: Transaction, owner: AttachmentOwner, attachmentId: string, name: string, at: string): Promise<void> {
+async function renameAttachment(event: PendingEvent, trx: Transaction, owner: AttachmentOwner, attachmentId: string, name: string, at: string): Promise<void> {
   if (!(await attachments.changeOwnedAttachment(trx, owner, attachmentId, at, { name: name.trim() }))) throw new NotFoundError('Attachment');
+  Object.assign(event.data, { attachment: attachmentId, name: name.trim() });
+}
+
+/** What an `attachment.created` event tells of the new attachment: ids and names, never its bytes. */
+function attachmentFacts(fields: AttachmentFields) {
+  return { attachment: fields.id, kind: fields.kind, name: fields.name, mimeType: fields.mime_type, size: Number(fields.size_bytes) };
 }
 
 /** Marks a live attachment of this owner deleted (it leaves its owner's `attachments`; the file stays until the purge): 404 when no row changed. */
-async function deleteAttachment(trx: Transaction, owner: AttachmentOwner, attachmentId: string, at: string): Promise<void> {
+async function deleteAttachment(event: PendingEvent, trx: Transaction, owner: AttachmentOwner, attachmentId: string, at: string): Promise<void> {
   if (!(await attachments.changeOwnedAttachment(trx, owner, attachmentId, at, { is_deleted: 1, deleted_at: at }))) throw new NotFoundError('Attachment');
+  event.data.attachment = attachmentId;
 }
 
 /** The attachment as its owner's record shows it. */
@@ -119,7 +127,10 @@ function linkFields(link: { url: string; name?: string | undefined }): Attachmen
 
 /** Records an attachment on the card, through the card's change path. */
 async function addToCard(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, fields: AttachmentFields): Promise<{ attachment: Attachment; card: Card }> {
-  const card = await changeCard(ctx, caller, cardId, scope, 'card.attachment.added', (trx, row, at) => attachments.insertAttachment(trx, attachmentRow(cardOwner(row), caller.userId, at, fields)));
+  const card = await changeCard(ctx, caller, cardId, scope, 'attachment.created', (trx, row, at, event) => {
+    Object.assign(event.data, attachmentFacts(fields));
+    return attachments.insertAttachment(trx, attachmentRow(cardOwner(row), caller.userId, at, fields));
+  });
   return { attachment: attachmentOf(card, fields.id), card };
 }
 
@@ -131,7 +142,8 @@ async function addToItem(
   scope: Scope,
   fields: AttachmentFields,
 ): Promise<{ attachment: Attachment; checklistItem: ChecklistItem }> {
-  const checklistItem = await changeItem(ctx, caller, itemId, scope, 'checklist.item.attachment.added', async (trx, item, at) => {
+  const checklistItem = await changeItem(ctx, caller, itemId, scope, 'attachment.created', async (trx, item, at, event) => {
+    Object.assign(event.data, attachmentFacts(fields));
     await attachments.insertAttachment(trx, attachmentRow(itemOwner(item), caller.userId, at, fields));
     return {};
   });
@@ -205,12 +217,12 @@ export async function openFile(ctx: ServiceContext, caller: Caller, cardId: stri
 
 /** Update Attachment Name on Card: the attachment's and the card's `__v` grow. */
 export function renameCardAttachment(ctx: ServiceContext, caller: Caller, cardId: string, attachmentId: string, scope: Scope, name: string): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, 'card.attachment.renamed', (trx, card, at) => renameAttachment(trx, cardOwner(card), attachmentId, name, at));
+  return changeCard(ctx, caller, cardId, scope, 'attachment.renamed', (trx, card, at, event) => renameAttachment(event, trx, cardOwner(card), attachmentId, name, at));
 }
 
 /** Delete Attachment from Card: marks it deleted (it leaves `card.attachments`); the file stays. */
 export function deleteCardAttachment(ctx: ServiceContext, caller: Caller, cardId: string, attachmentId: string, scope: Scope): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, 'card.attachment.deleted', (trx, card, at) => deleteAttachment(trx, cardOwner(card), attachmentId, at));
+  return changeCard(ctx, caller, cardId, scope, 'attachment.deleted', (trx, card, at, event) => deleteAttachment(event, trx, cardOwner(card), attachmentId, at));
 }
 
 /** Update Name on Checklist Item: the attachment's, the item's, its checklist's and the card's `__v` grow. */
@@ -222,16 +234,16 @@ export function renameItemAttachment(
   scope: Scope,
   name: string,
 ): Promise<ChecklistItem> {
-  return changeItem(ctx, caller, itemId, scope, 'checklist.item.attachment.renamed', async (trx, item, at) => {
-    await renameAttachment(trx, itemOwner(item), attachmentId, name, at);
+  return changeItem(ctx, caller, itemId, scope, 'attachment.renamed', async (trx, item, at, event) => {
+    await renameAttachment(event, trx, itemOwner(item), attachmentId, name, at);
     return {};
   });
 }
 
 /** Delete on Checklist Item: marks it deleted (it leaves the item's `attachments`); the file stays. */
 export function deleteItemAttachment(ctx: ServiceContext, caller: Caller, itemId: string, attachmentId: string, scope: Scope): Promise<ChecklistItem> {
-  return changeItem(ctx, caller, itemId, scope, 'checklist.item.attachment.deleted', async (trx, item, at) => {
-    await deleteAttachment(trx, itemOwner(item), attachmentId, at);
+  return changeItem(ctx, caller, itemId, scope, 'attachment.deleted', async (trx, item, at, event) => {
+    await deleteAttachment(event, trx, itemOwner(item), attachmentId, at);
     return {};
   });
 }

@@ -7,8 +7,11 @@ import { requireAccess } from '../access/access.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { isExpected, requireExpectedVersion } from '../shared/preconditions.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import { boardSubject, changedFields, recordEvent } from '../events/record.ts';
 import type { Executor } from '../../storage/database.ts';
+import { findBoardById, lockBoard } from '../../storage/repositories/boards.ts';
 import { toLabelColor } from './records.ts';
 
 /** The fixed palette labels take their colour from. */
@@ -54,7 +57,15 @@ export async function createLabel(
     updated_at: now,
     version: 0,
   };
-  await labels.insertLabel(ctx.db, row);
+  await inTransaction(ctx, async (trx) => {
+    // If-Match on the board: compared under the board's lock (what guards its lists and labels)
+    if (isExpected(caller, 'board', board.id)) {
+      await lockBoard(trx, board.id);
+      requireExpectedVersion(trx, caller, 'board', board.id, (await findBoardById(trx, board.id))?.version ?? -1);
+    }
+    await labels.insertLabel(trx, row);
+    recordEvent(trx, caller, 'label.created', boardSubject(board), { label: row.id, name: row.name, color: color.id }, now);
+  });
   // the palette is fixed: the colour checked above is the one the label shows
   return toLabel({ ...row, color_name: color.name, color_hex: color.hex });
 }
@@ -72,9 +83,19 @@ export async function updateLabel(
   const change: { name?: string; color_id?: string } = {};
   if (input.name !== undefined) change.name = input.name.trim();
   if (input.color !== undefined) change.color_id = input.color;
-  await labels.updateLabel(ctx.db, label.id, change, nowIso());
-  const updated = await labels.findLabelById(ctx.db, label.id);
-  if (!updated) throw new NotFoundError('Label');
+  const updated = await inTransaction(ctx, async (trx) => {
+    const at = nowIso();
+    // the update takes the label's lock; If-Match is compared with the revision it replaced
+    const version = await labels.updateLabel(trx, label.id, change, at);
+    if (version !== undefined) requireExpectedVersion(trx, caller, 'label', label.id, version - 1);
+    const updated = await labels.findLabelById(trx, label.id);
+    // deleted between the check and the write: nothing changed, no event
+    if (!updated) throw new NotFoundError('Label');
+    const before = { name: label.name, color: label.color_id };
+    const after = { name: updated.name, color: updated.color_id };
+    recordEvent(trx, caller, 'label.updated', boardSubject(label), { label: label.id, ...changedFields(before, after) }, at);
+    return updated;
+  });
   return toLabel(updated);
 }
 
@@ -90,11 +111,17 @@ export async function deleteLabel(ctx: ServiceContext, caller: Caller, labelId: 
     // out of order, but rare, and inTransaction runs the request again if that ever deadlocks.
     const at = nowIso();
     const carriers = new Set(await labels.cardIdsWithLabel(trx, label.id));
-    await recordCardChanges(trx, [...carriers], { caller, kind: 'card.label.deleted', at }, 'skip');
+    const change = { caller, kind: 'card.labels.toggled', at } as const;
+    const changed = await recordCardChanges(trx, [...carriers], change, 'skip');
     const removed = await labels.removeLabelFromCards(trx, label.id);
-    await recordCardChanges(trx, removed.filter((cardId) => !carriers.has(cardId)), { caller, kind: 'card.label.deleted', at }, 'skip');
+    const late = await recordCardChanges(trx, removed.filter((cardId) => !carriers.has(cardId)), change, 'skip');
+    // each card that carried it loses it, as a toggle would take it off
+    for (const event of [...changed.values(), ...late.values()]) Object.assign(event.data, { added: [], removed: [label.id], labelDeleted: true });
     // a concurrent delete got there first: roll back, answer as if it had been gone already
-    if (!(await labels.deleteLabel(trx, label.id))) throw new NotFoundError('Label');
+    const version = await labels.deleteLabel(trx, label.id);
+    if (version === undefined) throw new NotFoundError('Label');
+    requireExpectedVersion(trx, caller, 'label', label.id, version);
+    recordEvent(trx, caller, 'label.deleted', boardSubject(label), { label: label.id, name: label.name, cards: [...changed.keys(), ...late.keys()].sort() }, at);
   });
   return toLabel(label);
 }

@@ -2,29 +2,30 @@ import type { Board, LabelColor, List } from '../../schemas/records.ts';
 import type { BoardRow } from '../../storage/repositories/boards.ts';
 import type { LabelColorRow } from '../../storage/repositories/labels.ts';
 import type { ListRow } from '../../storage/repositories/lists.ts';
-import { inTeam, stamps } from '../shared/records.ts';
+import { madeInTeam } from '../shared/records.ts';
 
 /** Row → API record mappings for boards, lists and label colours (labels: `toLabel` in cards/records). */
 
+function archivedMark(row: { archived: number; archived_at: string | null }) {
+  return { status: Boolean(Number(row.archived)), at: row.archived_at };
+}
+
 export function toBoard(row: BoardRow): Board {
   return {
-    _id: row.id,
+    ...madeInTeam(row),
     name: row.name,
-    creator: row.creator_id,
-    ...inTeam(row),
-    ...stamps(row),
+    description: row.description,
+    archived: archivedMark(row),
   };
 }
 
 export function toList(row: ListRow): List {
   return {
-    _id: row.id,
+    ...madeInTeam(row),
     name: row.name,
     position: row.position,
-    creator: row.creator_id,
-    ...inTeam(row),
+    archived: archivedMark(row),
     board: row.board_id,
-    ...stamps(row),
   };
 }
 

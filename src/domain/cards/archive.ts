@@ -2,6 +2,7 @@ import type { Card } from '../../schemas/records.ts';
 import type { Transaction } from '../../storage/database.ts';
 import { type CardTableRow, setCardColumns } from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
+import type { PendingEvent } from '../events/record.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { changeCard, changeEachCard } from './change.ts';
@@ -16,9 +17,19 @@ function writeArchived(trx: Transaction, card: CardTableRow, archived: boolean, 
   return setCardColumns(trx, card.id, { archived: archived ? 1 : 0, archived_at: archived ? at : null });
 }
 
+/** The event of an (un)archiving: `card.archived` or `card.unarchived`, with whether the state changed. */
+const archiveKind = (archived: boolean) => (archived ? 'card.archived' : 'card.unarchived');
+
+function describeArchiving(event: PendingEvent, card: CardTableRow, archived: boolean): void {
+  event.data.changed = Boolean(Number(card.archived)) !== archived;
+}
+
 /** Archive Card (`archived` true) and Unarchive Card (false): one change of the card either way. */
 export function setCardArchived(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, archived: boolean): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, 'card.archived', (trx, card, at) => writeArchived(trx, card, archived, at));
+  return changeCard(ctx, caller, cardId, scope, archiveKind(archived), (trx, card, at, event) => {
+    describeArchiving(event, card, archived);
+    return writeArchived(trx, card, archived, at);
+  });
 }
 
 /**
@@ -33,11 +44,12 @@ export function archiveCards(
 ): Promise<Card[]> {
   const archived = input.status ?? true;
   let teamId = scope.teamId;
-  return changeEachCard(ctx, caller, input.cardIds, 'body.cardIds', 'card.archived', (cardId) => ({ cardId, scope }), (row, _cardId, at) => {
+  return changeEachCard(ctx, caller, input.cardIds, 'body.cardIds', archiveKind(archived), (cardId) => ({ cardId, scope }), (row, _cardId, at, event) => {
     teamId ??= row.team_id;
     if (row.team_id !== teamId) {
       throw new ValidationError('the card is in another team than the other cards; use PATCH /api/v1/cards/archived-multi-team');
     }
+    describeArchiving(event, row, archived);
     return (trx) => writeArchived(trx, row, archived, at);
   });
 }
@@ -49,7 +61,8 @@ export function archiveCardsMultiTeam(
   input: { cards: readonly { cardId: string; companyId: string; teamId: string }[]; status?: boolean | undefined },
 ): Promise<Card[]> {
   const archived = input.status ?? true;
-  return changeEachCard(ctx, caller, input.cards, 'body.cards', 'card.archived', (item) => ({ cardId: item.cardId, scope: item }), (row, _item, at) => {
+  return changeEachCard(ctx, caller, input.cards, 'body.cards', archiveKind(archived), (item) => ({ cardId: item.cardId, scope: item }), (row, _item, at, event) => {
+    describeArchiving(event, row, archived);
     return (trx) => writeArchived(trx, row, archived, at);
   });
 }

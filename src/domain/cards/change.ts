@@ -15,12 +15,14 @@ import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { type CardChangeKind, recordCardChanges } from './recorder.ts';
+import type { PendingEvent } from '../events/record.ts';
+import { type CardChangeKind, cardEventOf, recordCardChanges } from './recorder.ts';
 import { loadCard, loadCards } from './service.ts';
 
 /**
  * One change to one card, in one transaction: the card locked and in reach (`requireAccess` with
- * `lock`), handed to `change`. Answers the card as the change left it.
+ * `lock`), handed to `change` with the change's event, whose `data` it fills with what it did.
+ * Answers the card as the change left it.
  */
 export async function changeCard(
   ctx: ServiceContext,
@@ -28,12 +30,12 @@ export async function changeCard(
   cardId: string,
   scope: Scope,
   kind: CardChangeKind,
-  change: (trx: Transaction, card: cards.CardTableRow, at: string) => Promise<void>,
+  change: (trx: Transaction, card: cards.CardTableRow, at: string, event: PendingEvent) => Promise<void>,
 ): Promise<Card> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at, change: kind });
-    await change(trx, card, at);
+    await change(trx, card, at, cardEventOf(trx, card.id));
     return loadCard(ctx, cardId, trx);
   });
 }
@@ -41,7 +43,7 @@ export async function changeCard(
 /**
  * One bulk change of several cards, all or nothing, in one transaction: every card's change is
  * recorded once, in id order (the lock rule); every item is checked (reach, in the item's scope,
- * then `check`) before anything is written, and any failing item rejects the request, naming each
+ * then `check`, given the card's event to fill) before anything is written, and any failing item rejects the request, naming each
  * failing index. Answers the cards in request order.
  */
 export async function changeEachCard<T>(
@@ -51,15 +53,16 @@ export async function changeEachCard<T>(
   field: string,
   kind: CardChangeKind,
   refOf: (item: T) => CardRef,
-  check: (card: cards.CardTableRow, item: T, at: string) => (trx: Transaction) => Promise<void>,
+  check: (card: cards.CardTableRow, item: T, at: string, event: PendingEvent) => (trx: Transaction) => Promise<void>,
 ): Promise<Card[]> {
   const cardIds = items.map((item) => refOf(item).cardId);
   rejectRepeatedIds(cardIds, field);
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    await recordCardChanges(trx, cardIds, { caller, kind, at }, 'skip');
+    const recorded = await recordCardChanges(trx, cardIds, { caller, kind, at }, 'skip');
     const rows = await cards.findCardsById(trx, cardIds);
-    const writes = await requireAccessToEach(trx, caller, { items, field, refOf, rows, check: (card, item) => check(card, item, at) });
+    // a card out of reach fails its item before its event is asked for
+    const writes = await requireAccessToEach(trx, caller, { items, field, refOf, rows, check: (card, item) => check(card, item, at, recorded.get(card.id) as PendingEvent) });
     for (const write of writes) await write(trx);
     return loadCards(ctx, cardIds, trx);
   });

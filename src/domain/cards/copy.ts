@@ -21,10 +21,11 @@ import { copyChecklistsOfCard, type ItemCopies } from '../checklists/copy.ts';
 import type { ServiceContext } from '../context.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
-import { ValidationError } from '../shared/errors.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import type { PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import { recordEvent } from '../events/record.ts';
 import {
   type BulkCardsResult,
   bottomPositions,
@@ -70,10 +71,11 @@ async function writeCopy(
   source: Row<'cards'>,
   target: { list: ListRow; position: number; name?: string | undefined },
   keep: Required<CopyKeep>,
-  creatorId: string,
+  caller: Caller,
   at: string,
 ): Promise<{ id: string; dropped: DroppedParts }> {
   const { list } = target;
+  const creatorId = caller.userId;
   const id = newId(Date.parse(at));
   const dropped: DroppedParts = { cardId: id, labels: [], members: [], checklistItemMembers: [] };
   const owner = { company_id: list.company_id, team_id: list.team_id };
@@ -142,6 +144,13 @@ async function writeCopy(
     const cover = sources.findIndex((a) => a.kind === 'file' && a.checklist_item_id === null && attachmentUrl(a) === source.cover);
     if (cover >= 0) await setCardColumns(trx, id, { cover: attachmentUrl({ id: ids[cover] as string, card_id: id, kind: 'file', link_url: null }) });
   }
+  // an event of the copy (the card it creates); the source card is not changed
+  recordEvent(trx, caller, 'card.copied', { company: list.company_id, team: list.team_id, board: list.board_id, card: id }, {
+    source: source.id,
+    list: list.id,
+    position: target.position,
+    dropped: { labels: dropped.labels, members: dropped.members, checklistItemMembers: dropped.checklistItemMembers },
+  }, at);
   return { id, dropped };
 }
 
@@ -182,11 +191,11 @@ export async function copyCard(
       const at = nowIso();
       // The lock rule (access/access.ts): the target list, then the source card (with any card the placement
       // renumbers); the source and the list are read again under the locks.
-      await lockList(trx, before.list.id);
+      if (!(await lockList(trx, before.list.id))) throw new NotFoundError('List');
       const position = await placeCard(trx, caller, before.list.id, input.position, at, { alsoLocking: [cardId] });
       await lockCards(trx, [cardId]);
       const { source, list } = await reach(trx);
-      const { id, dropped } = await writeCopy(trx, files, source, { list, position, name: input.name }, keep, caller.userId, at);
+      const { id, dropped } = await writeCopy(trx, files, source, { list, position, name: input.name }, keep, caller, at);
       return { card: await loadCard(ctx, id, trx), dropped };
     });
   });
@@ -216,14 +225,14 @@ async function copyToBottom(
     return inTransaction(ctx, async (trx) => {
       files.startOver();
       // The lock rule (access/access.ts): the target list, then the source cards; both read again under the locks.
-      await lockList(trx, before.list.id);
+      if (!(await lockList(trx, before.list.id))) throw new NotFoundError('List');
       await lockCards(trx, cardIds);
       const { list, sources } = await resolve(trx);
       const at = nowIso();
       const positions = bottomPositions(await lastCardPosition(trx, list.id), sources.length);
       const written = [];
       for (const [i, source] of sources.entries()) {
-        written.push(await writeCopy(trx, files, source, { list, position: positions[i] as number }, KEEP_ALL, caller.userId, at));
+        written.push(await writeCopy(trx, files, source, { list, position: positions[i] as number }, KEEP_ALL, caller, at));
       }
       return {
         cards: await loadCards(ctx, written.map((w) => w.id), trx),

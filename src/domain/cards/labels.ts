@@ -22,7 +22,7 @@ export function toggleLabels(
   labelIds: readonly string[],
 ): Promise<Card> {
   rejectRepeatedIds(labelIds, 'body.labels');
-  return changeCard(ctx, caller, cardId, scope, 'card.labels.changed', async (trx, card, at) => {
+  return changeCard(ctx, caller, cardId, scope, 'card.labels.toggled', async (trx, card, at, event) => {
     const onBoard = await cards.boardLabelsAmong(trx, card.board_id, labelIds);
     const unknown = labelIds.flatMap((id, index) =>
       onBoard.has(id) ? [] : [{ field: `body.labels[${index}]`, index, message: `no label ${id} on this card's board` }],
@@ -30,8 +30,11 @@ export function toggleLabels(
     if (unknown.length) throw new ValidationError(`Unknown label: ${unknown.map((u) => labelIds[u.index]).join(', ')}`, unknown);
 
     const present = new Set(await cards.cardLabelIds(trx, cardId));
-    await cards.removeCardLabels(trx, cardId, labelIds.filter((id) => present.has(id)));
-    await cards.addCardLabels(trx, cardId, labelIds.filter((id) => !present.has(id)), at).catch((error: unknown) => {
+    const removed = labelIds.filter((id) => present.has(id));
+    const added = labelIds.filter((id) => !present.has(id));
+    Object.assign(event.data, { added, removed });
+    await cards.removeCardLabels(trx, cardId, removed);
+    await cards.addCardLabels(trx, cardId, added, at).catch((error: unknown) => {
       // a label deleted since the check above: run again, and the check names it
       throw error instanceof ForeignKeyViolation ? new ChangedMeanwhile('A label') : error;
     });

@@ -47,9 +47,19 @@ export async function listCardsOfList(
     const stillHere = anchor && anchor.list_id === list.id && Boolean(Number(anchor.archived)) === archived;
     after = stillHere ? { position: anchor.position, cardId: anchor.id } : key;
   }
-  const refs = await listCardRefs(ctx.db, list.id, archived, after, limit + 1);
-  const page = toPage(refs, limit, (ref): ListCardsAfter => ({ position: ref.position, cardId: ref.id }));
+  const page = await cardRefsPage(ctx, list.id, archived, after, limit);
   return { items: await loadCards(ctx, page.items.map((ref) => ref.id)), nextCursor: page.nextCursor };
+}
+
+function cardRefsPage(ctx: ServiceContext, listId: string, archived: boolean, after: ListCardsAfter | undefined, limit: number) {
+  return listCardRefs(ctx.db, listId, archived, after, limit + 1).then((refs) =>
+    toPage(refs, limit, (ref): ListCardsAfter => ({ position: ref.position, cardId: ref.id })),
+  );
+}
+
+/** The first page of a list's unarchived cards (ids), with the cursor Get List Card continues from. */
+export function firstCardsOfList(ctx: ServiceContext, listId: string, limit: number) {
+  return cardRefsPage(ctx, listId, false, undefined, limit);
 }
 
 /** Get Card Company and Team: the names of the company and team a card the caller reaches is in. */

@@ -6,6 +6,7 @@ import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { changeCard } from './change.ts';
+import { notify } from '../notifications/notify.ts';
 
 /**
  * Toggle Multiple Members: every user of the request is removed from the card when on it, else
@@ -21,7 +22,7 @@ export function toggleMembers(
   userIds: readonly string[],
 ): Promise<Card> {
   rejectRepeatedIds(userIds, 'body.members');
-  return changeCard(ctx, caller, cardId, scope, 'card.members.changed', async (trx, card, at) => {
+  return changeCard(ctx, caller, cardId, scope, 'card.members.toggled', async (trx, card, at, event) => {
     const onCard = new Set(await cardMemberIds(trx, cardId));
     const toAdd = userIds.filter((id) => !onCard.has(id));
     const inTeam = await teamMembersAmong(trx, card.team_id, toAdd);
@@ -31,7 +32,10 @@ export function toggleMembers(
     if (refused.length) {
       throw new ValidationError(`Not members of the card's team: ${refused.map((r) => userIds[r.index]).join(', ')}`, refused);
     }
-    await removeCardMembers(trx, cardId, userIds.filter((id) => onCard.has(id)));
+    const removed = userIds.filter((id) => onCard.has(id));
+    Object.assign(event.data, { added: toAdd, removed });
+    await removeCardMembers(trx, cardId, removed);
     await addCardMembers(trx, cardId, toAdd, at);
+    await notify(trx, caller, 'card.assigned', toAdd, { card }, at);
   });
 }

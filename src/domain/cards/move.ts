@@ -21,6 +21,7 @@ import * as bulk from './bulk-targets.ts';
 import { lockList } from './locks.ts';
 import { recordCardChanges } from './recorder.ts';
 import { loadCards } from './service.ts';
+import { NotFoundError } from '../shared/errors.ts';
 
 export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, input: bulk.MultiTeamCards): Promise<bulk.BulkCardsResult> {
   const cardIds = input.cards.map((c) => c.cardId);
@@ -30,15 +31,26 @@ export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, in
     const list = await bulk.multiTeamTargetList(trx, caller, input.target);
     // The lock rule (access/access.ts): the target list, then every card in id order; the cards are checked
     // under their locks. A request that then fails rolls the recorded changes back with the rest.
-    await lockList(trx, list.id);
-    await recordCardChanges(trx, cardIds, { caller, kind: 'card.moved', at }, 'skip');
+    if (!(await lockList(trx, list.id))) throw new NotFoundError('List');
+    const events = await recordCardChanges(trx, cardIds, { caller, kind: 'card.moved', at }, 'skip');
     const cards = await requireAccessToEach(trx, caller, { items: input.cards, field: 'body.cards', refOf: bulk.multiTeamRef });
 
     // below the list's cards that stay; a moved card already in the list goes below them too
     const positions = bulk.bottomPositions(await lastCardPosition(trx, list.id, cardIds), cards.length);
     const dropped: bulk.DroppedParts[] = [];
     for (const [i, card] of cards.entries()) {
-      dropped.push(await moveCard(trx, card, list, positions[i] as number));
+      const lost = await moveCard(trx, card, list, positions[i] as number);
+      dropped.push(lost);
+      // filed under where the card now is; `from` names where it was
+      const event = events.get(card.id);
+      if (event) {
+        Object.assign(event, { company: list.company_id, team: list.team_id, board: list.board_id });
+        Object.assign(event.data, {
+          from: { company: card.company_id, team: card.team_id, board: card.board_id, list: card.list_id, position: card.position },
+          to: { company: list.company_id, team: list.team_id, board: list.board_id, list: list.id, position: positions[i] },
+          dropped: { labels: lost.labels, members: lost.members, checklistItemMembers: lost.checklistItemMembers },
+        });
+      }
     }
     // read inside the transaction, so the answer shows what the request did
     return { cards: await loadCards(ctx, cardIds, trx), dropped: dropped.filter(bulk.lostAnything) };

@@ -1,7 +1,7 @@
 import type { Card } from '../../schemas/records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
-import { requireAccess } from '../access/access.ts';
+import { requireAccess, requireCardVersion } from '../access/access.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';
@@ -40,16 +40,18 @@ export function reorderCard(
     if (target.board_id !== before.board_id) throw new ValidationError('The list is on another board than the card', [OTHER_BOARD]);
     const archived = Boolean(Number(before.archived));
     const at = nowIso();
-    await lockList(trx, target.id);
+    if (!(await lockList(trx, target.id))) throw new NotFoundError('List');
     const position = await placeCard(trx, caller, target.id, input.position, at, { cardId, archived, alsoLocking: [cardId] });
-    await recordCardChange(trx, cardId, { caller, kind: 'card.moved', at });
+    const event = await recordCardChange(trx, cardId, { caller, kind: 'card.moved', at });
     const card = await cards.findCard(trx, cardId);
-    if (!card) throw new NotFoundError('Card');
+    if (!card || !event) throw new NotFoundError('Card');
+    requireCardVersion(trx, caller, card);
     // placed among the wrong cards: those of the list it has left, or of its former archived state
     const moved = input.list === undefined && card.list_id !== target.id;
     if (moved || Boolean(Number(card.archived)) !== archived) throw new ChangedMeanwhile('The card');
     if (card.board_id !== target.board_id) throw new ValidationError('The card has moved to another board', [OTHER_BOARD]);
     await cards.setCardColumns(trx, cardId, { list_id: target.id, position });
+    Object.assign(event.data, { from: { list: card.list_id, position: card.position }, to: { list: target.id, position } });
     return loadCard(ctx, cardId, trx);
   });
 }

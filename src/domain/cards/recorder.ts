@@ -4,14 +4,16 @@
  * comments, discussions, cheers, attachments, its position, its first view) records its change
  * here, with who made it and what kind of change it is, so that what every change should also do
  * (an event, say) has exactly one place to go. test/unit/change-path.test.ts keeps it the only one.
- * Today only `at` is written; `caller` and `kind` are carried for the events issue (#11), whose
- * recording goes here, so that no call site has to change again when it lands.
+ * Each recorded change is also an event of `kind` (src/domain/events/record.ts), filed under the
+ * card, its board, team and company; the answer is that pending event, whose `data` the call site
+ * completes with what the change did.
  *
  * Recording a change also takes the card's row lock (step 2 of the lock rule in
  * src/domain/access/access.ts), which is why it takes a `Transaction`.
  */
 import type { Transaction } from '../../storage/database.ts';
 import * as cards from '../../storage/repositories/cards.ts';
+import { type PendingEvent, pendingEvents, recordEvent } from '../events/record.ts';
 import type { Caller } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
 
@@ -19,15 +21,16 @@ import { NotFoundError } from '../shared/errors.ts';
 export type CardChangeKind =
   | 'card.updated'
   | 'card.archived'
+  | 'card.deleted'
+  | 'card.unarchived'
   | 'card.moved'
   | 'card.renumbered'
   | 'card.seen'
-  | 'card.labels.changed'
-  | 'card.members.changed'
-  | 'card.label.deleted'
-  | 'card.attachment.added'
-  | 'card.attachment.renamed'
-  | 'card.attachment.deleted'
+  | 'card.labels.toggled'
+  | 'card.members.toggled'
+  | 'attachment.created'
+  | 'attachment.renamed'
+  | 'attachment.deleted'
   | 'checklist.created'
   | 'checklist.updated'
   | 'checklist.moved'
@@ -36,11 +39,9 @@ export type CardChangeKind =
   | 'checklist.item.created'
   | 'checklist.item.updated'
   | 'checklist.item.completed'
+  | 'checklist.item.uncompleted'
   | 'checklist.item.moved'
-  | 'checklist.item.members.changed'
-  | 'checklist.item.attachment.added'
-  | 'checklist.item.attachment.renamed'
-  | 'checklist.item.attachment.deleted'
+  | 'checklist.item.members.toggled'
   | 'checklist.item.deleted'
   | 'checklist.item.copied'
   | 'comment.created'
@@ -50,31 +51,60 @@ export type CardChangeKind =
   | 'discussion.updated'
   | 'discussion.deleted'
   | 'cheer.created'
-  | 'cheer.deleted';
+  | 'cheer.deleted'
+  | 'card.reminder';
 
-/** Who changed the card, how, and when. */
+/** Who changed the card (null: the system, e.g. a reminder), how, and when. */
 export interface CardChange {
-  caller: Caller;
+  caller: Caller | null;
   kind: CardChangeKind;
   at: string;
 }
 
-/** Records one change of the card (and takes its lock); false when there is no such card. */
-export async function recordCardChange(trx: Transaction, cardId: string, change: CardChange): Promise<boolean> {
-  return cards.recordCardChange(trx, cardId, change.at);
+/** Records one change of the card (and takes its lock); undefined when there is no such card. */
+export async function recordCardChange(trx: Transaction, cardId: string, change: CardChange): Promise<PendingEvent | undefined> {
+  const place = await cards.recordCardChange(trx, cardId, change.at);
+  return place && cardEvent(trx, place, change);
+}
+
+function cardEvent(trx: Transaction, place: cards.CardPlace, change: CardChange): PendingEvent {
+  const subject = { company: place.company_id, team: place.team_id, board: place.board_id, card: place.id };
+  return recordEvent(trx, change.caller, change.kind, subject, {}, change.at);
+}
+
+/**
+ * The event the card's change recorded in this transaction (the latest, when there are several),
+ * for the call site to complete its `data`. Read from the transaction's log: no query.
+ */
+export function cardEventOf(trx: Transaction, cardId: string): PendingEvent {
+  const event = pendingEvents(trx).findLast((pending) => pending.card === cardId);
+  if (!event) throw new Error(`no change of card ${cardId} recorded in this transaction`);
+  return event;
 }
 
 /**
  * Records a change of each card, taking their locks in id order (step 2). A card that does not exist
  * is a 404, unless `missing` is 'skip' (a bulk request reports each missing card on its own item).
  */
-export async function recordCardChanges(trx: Transaction, cardIds: readonly string[], change: CardChange, missing: 'not-found' | 'skip' = 'not-found'): Promise<void> {
+export async function recordCardChanges(
+  trx: Transaction,
+  cardIds: readonly string[],
+  change: CardChange,
+  missing: 'not-found' | 'skip' = 'not-found',
+): Promise<Map<string, PendingEvent>> {
+  const recorded = new Map<string, PendingEvent>();
   for (const cardId of [...new Set(cardIds)].sort()) {
-    if (!(await recordCardChange(trx, cardId, change)) && missing === 'not-found') throw new NotFoundError('Card');
+    const event = await recordCardChange(trx, cardId, change);
+    if (event) recorded.set(cardId, event);
+    else if (missing === 'not-found') throw new NotFoundError('Card');
   }
+  return recorded;
 }
 
 /** Gives cards of the list new positions (a placement's renumbering), each a change of that card. */
 export async function recordRenumbering(trx: Transaction, listId: string, moves: readonly { id: string; position: number }[], change: CardChange): Promise<void> {
-  await cards.renumberCards(trx, listId, moves, change.at);
+  for (const place of await cards.renumberCards(trx, listId, moves, change.at)) {
+    const event = cardEvent(trx, place, change);
+    event.data.position = moves.find((move) => move.id === place.id)?.position;
+  }
 }

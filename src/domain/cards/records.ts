@@ -1,7 +1,7 @@
 import type { Attachment, Card, Cheer, Label, Member } from '../../schemas/records.ts';
 import type { Row } from '../../storage/database.ts';
 import type { CardRow } from '../../storage/repositories/card-records.ts';
-import { inTeam, stamps } from '../shared/records.ts';
+import { inTeam, madeInTeam, stamps } from '../shared/records.ts';
 
 /** Row → API record mappings for the card and the parts it embeds. */
 
@@ -49,13 +49,10 @@ export interface LabelRow {
 
 export function toLabel(row: LabelRow): Label {
   return {
-    _id: row.id,
+    ...madeInTeam(row),
     name: row.name,
-    creator: row.creator_id,
     color: { _id: row.color_id, name: row.color_name, hex: row.color_hex },
-    ...inTeam(row),
     board: row.board_id,
-    ...stamps(row),
   };
 }
 
@@ -101,11 +98,10 @@ export function toCard(row: CardRow): Card {
     ),
   );
   return {
-    _id: row.id,
+    ...madeInTeam(row),
     name: row.name,
     description: row.description,
     cover: row.cover,
-    creator: row.creator_id,
     position: row.position,
     startDate: row.start_date,
     dueDate: row.due_date,
@@ -131,10 +127,8 @@ export function toCard(row: CardRow): Card {
     archived: { status: flag(row.archived) },
     isPublic: flag(row.is_public),
     workload: { value: row.workload_value, measurement: row.workload_measurement },
-    ...inTeam(row),
     board: row.board_id,
     list: row.list_id,
     seen: row.seen,
-    ...stamps(row),
   };
 }

@@ -8,6 +8,7 @@ import type { Caller, Scope } from '../shared/caller.ts';
 import { normaliseDate } from '../shared/dates.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { recordEvent } from '../events/record.ts';
 import type { PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { lockCards, lockList, placeCard } from './locks.ts';
@@ -37,6 +38,8 @@ export async function getCardDetails(ctx: ServiceContext, caller: Caller, cardId
   if (!card.seen_by) {
     await inTransaction(ctx, async (trx) => {
       await lockCards(trx, [card.id]);
+      // deleted while this request waited for its lock: a 404, not a seen row of a card that is gone
+      if (!(await cards.findCard(trx, card.id))) throw new NotFoundError('Card');
       const at = nowIso();
       if (await cards.addSeen(trx, card.id, caller.userId, at)) await recordCardChange(trx, card.id, { caller, kind: 'card.seen', at });
     });
@@ -74,7 +77,7 @@ export async function createCard(ctx: ServiceContext, caller: Caller, scope: Sco
   await inTransaction(ctx, async (trx) => {
     const list = await requireAccess(trx, caller, { kind: 'list', id: input.list, scope });
     const now = nowIso();
-    await lockList(trx, list.id);
+    if (!(await lockList(trx, list.id))) throw new NotFoundError('List');
     const position = await placeCard(trx, caller, list.id, input.position, now);
     await cards.insertCard(trx, {
       id,
@@ -94,6 +97,8 @@ export async function createCard(ctx: ServiceContext, caller: Caller, scope: Sco
       updated_at: now,
       version: 0,
     });
+    const subject = { company: list.company_id, team: list.team_id, board: list.board_id, card: id };
+    recordEvent(trx, caller, 'card.created', subject, { list: list.id, position, name: input.name.trim() }, now);
   });
   return loadCard(ctx, id);
 }

@@ -3,6 +3,7 @@ import type { Card } from '../../schemas/records.ts';
 import type { RowUpdate, Transaction } from '../../storage/database.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
+import type { PendingEvent } from '../events/record.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { changeCard, changeEachCard } from './change.ts';
@@ -56,12 +57,54 @@ export function cardChanges(card: cards.CardTableRow, update: CardUpdate, at: st
   return change;
 }
 
+/** The card's columns an update may change, by the field of the card record that shows them. */
+const FIELDS = {
+  name: 'name',
+  cover: 'cover',
+  description: 'description',
+  start_date: 'startDate',
+  due_date: 'dueDate',
+  workload_value: 'workload.value',
+  workload_measurement: 'workload.measurement',
+  is_public: 'isPublic',
+  complete_status: 'complete.status',
+  complete_type: 'complete.type',
+} as const;
+
+/** A stored value as the card record shows it (flags are stored as 0/1). */
+function shown(column: keyof typeof FIELDS, value: unknown): unknown {
+  return column === 'is_public' || column === 'complete_status' ? Boolean(Number(value)) : (value ?? null);
+}
+
+/**
+ * Fills a `card.updated` event with what the update changed: the record's field names, and their
+ * values before and after. Fields given with the value they had are not changes. Pure: no query.
+ */
+export function describeCardUpdate(event: PendingEvent, card: cards.CardTableRow, change: RowUpdate<'cards'>): void {
+  const fields: string[] = [];
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  for (const [column, field] of Object.entries(FIELDS) as [keyof typeof FIELDS, string][]) {
+    if (!(column in change)) continue;
+    const was = shown(column, card[column]);
+    const now = shown(column, change[column]);
+    if (was === now) continue;
+    fields.push(field);
+    before[field] = was;
+    after[field] = now;
+  }
+  Object.assign(event.data, { fields, before, after });
+}
+
 /**
  * Applies an update (the body of Update Card, or an item's `update` in Update Cards Multi Team) to
- * a card whose change the caller has already recorded in this transaction (`recordCardChange`).
+ * a card whose change the caller has already recorded in this transaction (`recordCardChange`),
+ * filling that change's event when given.
  */
-export function applyCardUpdate(trx: Transaction, card: cards.CardTableRow, update: CardUpdate, at: string): Promise<void> {
-  return writeCardChanges(trx, card.id, cardChanges(card, update, at));
+export function applyCardUpdate(trx: Transaction, card: cards.CardTableRow, update: CardUpdate, at: string, event?: PendingEvent): Promise<void> {
+  const change = cardChanges(card, update, at);
+  if (event) describeCardUpdate(event, card, change);
+  return writeCardChanges(trx, card.id, change);
 }
 
 async function writeCardChanges(trx: Transaction, cardId: string, change: RowUpdate<'cards'>): Promise<void> {
@@ -70,7 +113,7 @@ async function writeCardChanges(trx: Transaction, cardId: string, change: RowUpd
 
 /** Update Card: every request is one change (`__v` + 1), even when the values were already so. */
 export function updateCard(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, update: CardUpdate): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, 'card.updated', (trx, card, at) => applyCardUpdate(trx, card, update, at));
+  return changeCard(ctx, caller, cardId, scope, 'card.updated', (trx, card, at, event) => applyCardUpdate(trx, card, update, at, event));
 }
 
 export interface MultiTeamCardUpdate {
@@ -85,8 +128,9 @@ export interface MultiTeamCardUpdate {
  * mismatch fails that item, like a card out of reach: not_found); all or nothing; each card's `__v` + 1.
  */
 export function updateCardsMultiTeam(ctx: ServiceContext, caller: Caller, items: readonly MultiTeamCardUpdate[]): Promise<Card[]> {
-  return changeEachCard(ctx, caller, items, 'body.cards', 'card.updated', (item) => ({ cardId: item.cardId, scope: item }), (card, item, at) => {
+  return changeEachCard(ctx, caller, items, 'body.cards', 'card.updated', (item) => ({ cardId: item.cardId, scope: item }), (card, item, at, event) => {
     const change = cardChanges(card, item.update, at);
+    describeCardUpdate(event, card, change);
     return (trx) => writeCardChanges(trx, card.id, change);
   });
 }

@@ -10,9 +10,11 @@ import { retireItemAttachments } from '../../storage/repositories/attachments.ts
 import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
-import { type CardChangeKind, recordCardChanges } from '../cards/recorder.ts';
+import { type CardChangeKind, cardEventOf, recordCardChanges } from '../cards/recorder.ts';
+import type { PendingEvent } from '../events/record.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireAccess } from '../access/access.ts';
+import { isExpected } from '../shared/preconditions.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import { normaliseDate } from '../shared/dates.ts';
@@ -113,6 +115,7 @@ export async function createItem(ctx: ServiceContext, caller: Caller, checklistI
     ]);
     await items.insertItemMembers(trx, members.map((userId) => ({ item_id: id, user_id: userId, created_at: at })));
     await checklists.recordChecklistChange(trx, checklistId, at);
+    Object.assign(cardEventOf(trx, checklist.card_id).data, { checklistItem: id, name: input.name.trim(), members });
     return loadItem(ctx, id, trx);
   });
 }
@@ -121,6 +124,25 @@ export async function createItem(ctx: ServiceContext, caller: Caller, checklistI
 interface ItemChange {
   fields?: Parameters<typeof items.recordItemChange>[3];
   alsoChanged?: string;
+}
+
+/** The item's fields an event reports, by the name the item record shows. */
+const ITEM_FIELDS = { name: 'name', date: 'date', complete_status: 'complete', position: 'position', checklist_id: 'checklist' } as const;
+
+/** Fills the event of an item change with the changed fields, before and after (no query). */
+function describeItemChange(event: PendingEvent, item: items.ChecklistItemRow, fields: NonNullable<ItemChange['fields']>): void {
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  for (const [column, field] of Object.entries(ITEM_FIELDS) as [keyof typeof ITEM_FIELDS, string][]) {
+    if (!(column in fields)) continue;
+    const flag = column === 'complete_status';
+    const was = flag ? item[column] === 1 : (item[column] ?? null);
+    const now = flag ? fields[column] === 1 : (fields[column] ?? null);
+    if (was === now) continue;
+    before[field] = was;
+    after[field] = now;
+  }
+  Object.assign(event.data, { fields: Object.keys(after), before, after });
 }
 
 /**
@@ -134,12 +156,14 @@ export async function changeItem(
   itemId: string,
   scope: Scope,
   kind: CardChangeKind,
-  change: (trx: Transaction, item: items.ChecklistItemRow, at: string) => Promise<ItemChange>,
+  change: (trx: Transaction, item: items.ChecklistItemRow, at: string, event: PendingEvent) => Promise<ItemChange>,
 ): Promise<ChecklistItem> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const item = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope, lock: true, at, change: kind });
-    const { fields, alsoChanged } = await change(trx, item, at);
+    const event = cardEventOf(trx, item.card_id);
+    const { fields, alsoChanged } = await change(trx, item, at, event);
+    if (fields) describeItemChange(event, item, fields);
     await items.recordItemChange(trx, itemId, at, fields);
     await checklists.recordChecklistChange(trx, fields?.checklist_id ?? item.checklist_id, at);
     if (alsoChanged) await checklists.recordChecklistChange(trx, alsoChanged, at);
@@ -162,12 +186,15 @@ export function setItemDate(ctx: ServiceContext, caller: Caller, itemId: string,
  * already has changes nothing and answers the item as it is.
  */
 export async function toggleItemComplete(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, status?: boolean): Promise<ChecklistItem> {
-  if (status !== undefined) {
+  // a conditional request is compared with the item's revision even when it would change nothing
+  if (status !== undefined && !isExpected(caller, 'item', itemId)) {
     const item = await requireAccess(ctx.db, caller, { kind: 'item', id: itemId, scope });
     if ((item.complete_status === 1) === status) return loadItem(ctx, itemId);
   }
-  return changeItem(ctx, caller, itemId, scope, 'checklist.item.completed', async (_trx, item, at) => {
+  return changeItem(ctx, caller, itemId, scope, 'checklist.item.completed', async (_trx, item, at, event) => {
     const next = status ?? item.complete_status !== 1;
+    // a flip learns which way it goes only here
+    if (!next) event.type = 'checklist.item.uncompleted';
     return { fields: { complete_status: next ? 1 : 0, complete_set_at: at } };
   });
 }
@@ -209,9 +236,10 @@ export function moveItem(
  * must be members of the card's team; a user who left the team can still be removed. No user twice.
  */
 export function toggleItemMembers(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, userIds: readonly string[]): Promise<ChecklistItem> {
-  return changeItem(ctx, caller, itemId, scope, 'checklist.item.members.changed', async (trx, item, at) => {
+  return changeItem(ctx, caller, itemId, scope, 'checklist.item.members.toggled', async (trx, item, at, event) => {
     const present = new Set(await items.itemMemberIds(trx, itemId));
     await checkMembers(trx, item.team_id, userIds, (id) => !present.has(id));
+    Object.assign(event.data, { added: userIds.filter((id) => !present.has(id)), removed: userIds.filter((id) => present.has(id)) });
     await items.removeItemMembers(trx, itemId, userIds.filter((id) => present.has(id)));
     await items.insertItemMembers(
       trx,
@@ -231,7 +259,7 @@ export async function copyItem(ctx: ServiceContext, caller: Caller, itemId: stri
     const seen = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope });
     const targetSeen = await requireAccess(trx, caller, { kind: 'checklist', id: input.checklist });
     const at = nowIso();
-    await recordCardChanges(trx, [seen.card_id, targetSeen.card_id], { caller, kind: 'checklist.item.copied', at });
+    const events = await recordCardChanges(trx, [seen.card_id, targetSeen.card_id], { caller, kind: 'checklist.item.copied', at });
     // Read again under the cards' locks: either card may have moved to another team meanwhile.
     const source = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope });
     const target = await requireAccess(trx, caller, { kind: 'checklist', id: input.checklist });
@@ -241,7 +269,9 @@ export async function copyItem(ctx: ServiceContext, caller: Caller, itemId: stri
     const targetCard = { id: target.card_id, company_id: target.company_id, team_id: target.team_id };
     const copies = await copyItemsInto(trx, [{ source, checklistId: target.id, position }], targetCard, caller.userId, at);
     await checklists.recordChecklistChange(trx, target.id, at);
-    return loadItem(ctx, copies.get(source.id) as string, trx);
+    const copy = copies.get(source.id) as string;
+    for (const event of events.values()) Object.assign(event.data, { checklistItem: source.id, checklist: target.id, card: target.card_id, copy });
+    return loadItem(ctx, copy, trx);
   });
 }
 

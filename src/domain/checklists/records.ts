@@ -2,7 +2,7 @@ import type { Checklist, ChecklistItem } from '../../schemas/checklists.ts';
 import type { ChecklistItemRow, ItemRows } from '../../storage/repositories/checklist-items.ts';
 import type { ChecklistRow } from '../../storage/repositories/checklists.ts';
 import { type AttachmentRow, type CheerRow, toAttachment, toCheer, toMember } from '../cards/records.ts';
-import { inTeam, stamps } from '../shared/records.ts';
+import { madeInTeam } from '../shared/records.ts';
 
 /** Row → API record mappings for checklists and their items. */
 
@@ -15,18 +15,15 @@ function toChecklistItem(row: ChecklistItemRow & { members: { id: string; full_n
     ),
   );
   return {
-    _id: row.id,
+    ...madeInTeam(row),
     name: row.name,
     checklist: row.checklist_id,
     card: row.card_id,
-    ...inTeam(row),
     position: row.position,
     date: row.date,
     complete: { status: Number(row.complete_status) === 1, setAt: row.complete_set_at ?? row.created_at },
     members: row.members.map(toMember),
     attachments,
-    creator: row.creator_id,
-    ...stamps(row),
   };
 }
 
@@ -39,14 +36,11 @@ export function toChecklistItems(rows: ItemRows): ChecklistItem[] {
 export function toChecklist(row: ChecklistRow, items: readonly ChecklistItem[]): Checklist {
   const own = items.filter((item) => item.checklist === row.id);
   return {
-    _id: row.id,
+    ...madeInTeam(row),
     name: row.name,
     card: row.card_id,
-    ...inTeam(row),
     position: row.position,
-    creator: row.creator_id,
     items: own,
     completedCount: own.filter((item) => item.complete.status).length,
-    ...stamps(row),
   };
 }

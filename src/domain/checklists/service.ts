@@ -13,7 +13,7 @@ import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
 import { requireAccess } from '../access/access.ts';
 import { loadCard } from '../cards/service.ts';
-import { type CardChangeKind, recordCardChanges } from '../cards/recorder.ts';
+import { type CardChangeKind, cardEventOf, recordCardChanges } from '../cards/recorder.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { newId, nowIso } from '../shared/ids.ts';
@@ -69,6 +69,7 @@ export async function createChecklist(
       updated_at: at,
       version: 0,
     });
+    Object.assign(cardEventOf(trx, cardId).data, { checklist: id, name: input.name.trim() });
     return loadChecklist(ctx, id, trx);
   });
 }
@@ -120,11 +121,13 @@ export async function copyChecklist(
     const seen = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope });
     await requireAccess(trx, caller, { kind: 'card', id: input.card });
     const at = nowIso();
-    await recordCardChanges(trx, [seen.card_id, input.card], { caller, kind: 'checklist.copied', at });
+    const events = await recordCardChanges(trx, [seen.card_id, input.card], { caller, kind: 'checklist.copied', at });
     // Read again under the cards' locks: either card may have moved to another team meanwhile.
     const source = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope });
     const target = await requireAccess(trx, caller, { kind: 'card', id: input.card });
     const copy = await copyChecklistInto(trx, source, target, await placeOnCard(trx, target.id, 'bottom', at), caller.userId, at);
+    // both cards' events tell the same copy: from which checklist, to which card, as which checklist
+    for (const event of events.values()) Object.assign(event.data, { checklist: source.id, card: target.id, copy });
     return loadChecklist(ctx, copy, trx);
   });
 }

@@ -6,12 +6,14 @@ import * as cheers from '../../storage/repositories/cheers.ts';
 import { latestCreatedAt, recordPostChange } from '../../storage/repositories/comments.ts';
 import { requireAccess } from '../access/access.ts';
 import { toCheer } from '../cards/records.ts';
+import { cardEventOf } from '../cards/recorder.ts';
 import { nextCreatedAt } from '../comments/ordering.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import { notify } from '../notifications/notify.ts';
 import { MAX_CHEER_LENGTH } from '../../schemas/cheers.ts';
 
 /** What can be cheered. */
@@ -138,6 +140,15 @@ export async function createCheer(
       throw new ConflictError(`You already cheered this ${type} with "${content}"`, [{ field: 'body.content', message: 'already given' }]);
     }
     const at = nextCreatedAt(await latestCreatedAt(trx, 'cheers', cheered.card.id), now);
+    // the receiver is told in this transaction (nobody when cheering one's own work)
+    const told = (
+      await notify(trx, caller, 'cheer.received', [cheered.receiverId], {
+        card: cheered.card,
+        comment: cheered.commentId,
+        discussion: cheered.primary.type === 'discussion' ? cheered.primary.id : null,
+        cheer: id,
+      }, at)
+    ).get(cheered.receiverId);
     await cheers.insertCheer(trx, {
       id,
       company_id: cheered.card.company_id,
@@ -152,13 +163,13 @@ export async function createCheer(
       card_id: cheered.card.id,
       comment_id: cheered.commentId,
       feature_type: type,
-      // no notifier exists yet: nothing was delivered
-      is_notified: 0,
-      notification: '',
+      is_notified: told ? 1 : 0,
+      notification: told?._id ?? '',
       created_at: at,
       updated_at: at,
       version: 0,
     });
+    Object.assign(cardEventOf(trx, cheered.card.id).data, { cheer: id, on: type, [type]: cheeredId, content });
     return loadCheer(trx, id);
   });
 }
@@ -180,6 +191,7 @@ export async function deleteCheer(
     if (cheer.creator_id !== caller.userId) throw new ForbiddenError('Only the member who gave a cheer may delete it');
     // deleted (what the cheer cheers, or the cheer itself) while this request waited for the card's lock
     if (!(await cheered.recordChange(trx, now)) || !(await cheers.deleteCheer(trx, cheer.id))) throw new NotFoundError('Cheer');
+    Object.assign(cardEventOf(trx, cheered.card.id).data, { cheer: cheer.id, on: type, [type]: cheeredId });
     return toCheer(cheer);
   });
 }

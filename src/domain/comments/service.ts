@@ -9,7 +9,10 @@ import type { Caller, Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { decodeCursor, toPage } from '../shared/pagination.ts';
+import { cardEventOf } from '../cards/recorder.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import { cardMemberIds } from '../../storage/repositories/card-copies.ts';
+import { notify } from '../notifications/notify.ts';
 import { commentCursorKey, isCommentCursorKey, nextCreatedAt } from './ordering.ts';
 import { toComments } from './records.ts';
 
@@ -82,6 +85,8 @@ export async function createComment(ctx: ServiceContext, caller: Caller, cardId:
       updated_at: at,
       version: 0,
     });
+    cardEventOf(trx, card.id).data.comment = id;
+    await notify(trx, caller, 'comment.created', await cardMemberIds(trx, card.id), { card, comment: id }, at);
     return loadComment(trx, id);
   });
 }
@@ -138,6 +143,8 @@ export async function createDiscussion(
       updated_at: at,
       version: 0,
     });
+    cardEventOf(trx, card.id).data.discussion = id;
+    await notify(trx, caller, 'comment.replied', [comment.creator_id], { card, comment: comment.id, discussion: id }, at);
     return loadDiscussion(trx, comment.id, id);
   });
 }

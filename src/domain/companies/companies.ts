@@ -1,6 +1,6 @@
 import type { CompanyMember } from '../../schemas/companies.ts';
 import type { Company } from '../../schemas/records.ts';
-import type { CompanyRole, Executor } from '../../storage/database.ts';
+import type { CompanyRole, Executor, Transaction } from '../../storage/database.ts';
 import { UniqueViolation } from '../../storage/errors.ts';
 import * as companies from '../../storage/repositories/companies.ts';
 import { findCompaniesOfUser, findUserByEmail, insertUser, type UserRow } from '../../storage/repositories/users.ts';
@@ -10,6 +10,8 @@ import { requireAccess } from '../access/access.ts';
 import type { Caller } from '../shared/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { inTransaction } from '../shared/transaction.ts';
+import { recordEvent } from '../events/record.ts';
 import { companyMemberRecord } from './records.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -30,11 +32,12 @@ export async function findOrCreateUser(db: Executor, email: string, fullName: st
   return row;
 }
 
-/** A new company with `ownerId` as its owner. */
-export async function insertCompanyOwnedBy(db: Executor, name: string, ownerId: string, at: string) {
+/** A new company with `ownerId` as its owner, made by `caller` (null: by the administration command). */
+export async function insertCompanyOwnedBy(trx: Transaction, caller: Caller | null, name: string, ownerId: string, at: string) {
   const row = { id: newId(), name: name.trim(), creator_id: ownerId, created_at: at, updated_at: at, version: 0 };
-  await companies.insertCompany(db, row);
-  await companies.insertCompanyMember(db, { company_id: row.id, user_id: ownerId, role: 'owner', created_at: at });
+  await companies.insertCompany(trx, row);
+  await companies.insertCompanyMember(trx, { company_id: row.id, user_id: ownerId, role: 'owner', created_at: at });
+  recordEvent(trx, caller, 'company.created', { company: row.id }, { company: row.id, name: row.name, owner: ownerId }, at);
   return { ...row, role: 'owner' as const };
 }
 
@@ -42,8 +45,8 @@ export async function insertCompanyOwnedBy(db: Executor, name: string, ownerId: 
  * Runs `work` in a transaction, once more when it fails on a unique key: two requests that create
  * the same new user at once collide on its email, and the second run then finds the user.
  */
-export async function retryOnceOnUniqueViolation<T>(ctx: ServiceContext, work: (trx: Executor) => Promise<T>): Promise<T> {
-  const run = () => ctx.db.transaction().execute(work);
+export async function retryOnceOnUniqueViolation<T>(ctx: ServiceContext, work: (trx: Transaction) => Promise<T>): Promise<T> {
+  const run = () => inTransaction(ctx, work);
   return run().catch((error: unknown) => {
     if (error instanceof UniqueViolation) return run();
     throw error;
@@ -57,7 +60,7 @@ export async function listCompanies(ctx: ServiceContext, caller: Caller): Promis
 
 /** Create Company: any user may; the caller becomes its owner. */
 export async function createCompany(ctx: ServiceContext, caller: Caller, input: { name: string }): Promise<Company> {
-  const row = await ctx.db.transaction().execute((trx) => insertCompanyOwnedBy(trx, input.name, caller.userId, nowIso()));
+  const row = await inTransaction(ctx, (trx) => insertCompanyOwnedBy(trx, caller, input.name, caller.userId, nowIso()));
   return companyRecord(row);
 }
 
@@ -97,6 +100,7 @@ export async function addCompanyMember(
     }
     const membership = { company_id: companyId, user_id: user.id, role: input.role, created_at: now };
     await companies.insertCompanyMember(trx, membership);
+    recordEvent(trx, caller, 'company.member.added', { company: companyId, user: user.id }, { user: user.id, role: input.role }, now);
     return companyMemberRecord(user, membership);
   });
 }

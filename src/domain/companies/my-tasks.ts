@@ -9,6 +9,8 @@ import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pa
 
 export interface MyTasksOptions {
   complete?: boolean | undefined;
+  /** Also the cards of archived boards and lists. */
+  archived?: boolean | undefined;
   limit?: number | undefined;
   cursor?: string | undefined;
 }
@@ -53,6 +55,7 @@ export async function listMyTasks(ctx: ServiceContext, caller: Caller, scope: Sc
     userId: caller.userId,
     reach,
     complete: options.complete,
+    archived: options.archived,
     after: after(options.cursor, 'a'),
     take: limit + 1,
   });
@@ -75,6 +78,7 @@ export async function listMyTasksInList(
     reach,
     listId: list.id,
     complete: options.complete,
+    archived: options.archived,
     after: after(options.cursor, 'p'),
     take: limit + 1,
   });

@@ -1,5 +1,5 @@
 import type { Member, Team } from '../../schemas/records.ts';
-import type { Executor } from '../../storage/database.ts';
+import type { Executor, Transaction } from '../../storage/database.ts';
 import { findCompanyMember } from '../../storage/repositories/companies.ts';
 import * as teams from '../../storage/repositories/teams.ts';
 import { findTeamMembers, findTeamsOfUser } from '../../storage/repositories/users.ts';
@@ -8,7 +8,9 @@ import { requireAccess } from '../access/access.ts';
 import { toMember } from '../cards/records.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
-import { ConflictError, NotFoundError } from '../shared/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../shared/errors.ts';
+import { inTransaction } from '../shared/transaction.ts';
+import { recordEvent } from '../events/record.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 
 /** Team rows → Team records, each with its members in the order they joined (one query for all). */
@@ -18,11 +20,12 @@ export async function teamRecords(db: Executor, rows: readonly teams.TeamRow[]):
   return rows.map((team) => teamRecord(team, members.get(team.id) ?? []));
 }
 
-/** A new team in the company with `creatorId` as its creator and first member. */
-export async function insertTeamWithCreator(db: Executor, companyId: string, name: string, creatorId: string, at: string) {
+/** A new team in the company with `creatorId` as its creator and first member, made by `caller` (null: the administration command). */
+export async function insertTeamWithCreator(trx: Transaction, caller: Caller | null, companyId: string, name: string, creatorId: string, at: string) {
   const row = { id: newId(), company_id: companyId, name: name.trim(), creator_id: creatorId, created_at: at, updated_at: at, version: 0 };
-  await teams.insertTeam(db, row);
-  await teams.addTeamMember(db, row.id, creatorId, at);
+  await teams.insertTeam(trx, row);
+  await teams.addTeamMember(trx, row.id, creatorId, at);
+  recordEvent(trx, caller, 'team.created', { company: companyId, team: row.id }, { team: row.id, name: row.name, creator: creatorId }, at);
   return row;
 }
 
@@ -41,8 +44,8 @@ export async function listTeams(ctx: ServiceContext, caller: Caller, scope: { co
 /** Create Team: any member of the company may; the creator becomes the team's first member. */
 export async function createTeam(ctx: ServiceContext, caller: Caller, companyId: string, input: { name: string }): Promise<Team> {
   await requireAccess(ctx.db, caller, { kind: 'company', id: companyId });
-  return ctx.db.transaction().execute(async (trx) => {
-    const row = await insertTeamWithCreator(trx, companyId, input.name, caller.userId, nowIso());
+  return inTransaction(ctx, async (trx) => {
+    const row = await insertTeamWithCreator(trx, caller, companyId, input.name, caller.userId, nowIso());
     return (await teamRecords(trx, [row]))[0] as Team;
   });
 }
@@ -57,13 +60,16 @@ async function changeMembers(
   teamId: string,
   scope: Scope,
   change: (trx: Executor, team: { id: string; company_id: string }) => Promise<void>,
+  event: { type: 'team.member.added' | 'team.member.removed'; user: string },
 ): Promise<Team> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const team = await requireAccess(trx, caller, { kind: 'team', id: teamId, scope });
     // the team's row as this change leaves it: the change itself writes only its members
-    const changed = await teams.recordTeamChange(trx, team.id, nowIso());
+    const at = nowIso();
+    const changed = await teams.recordTeamChange(trx, team.id, at);
     if (!changed) throw new NotFoundError('Team');
     await change(trx, team);
+    recordEvent(trx, caller, event.type, { company: team.company_id, team: team.id, user: event.user }, { user: event.user }, at);
     return (await teamRecords(trx, [changed]))[0] as Team;
   });
 }
@@ -80,7 +86,7 @@ export async function addTeamMember(ctx: ServiceContext, caller: Caller, teamId:
     if (!(await teams.addTeamMember(trx, team.id, userId, nowIso()))) {
       throw new ConflictError('The user is already a member of this team', [{ field: 'body.userId', message: 'already a member' }]);
     }
-  });
+  }, { type: 'team.member.added', user: userId });
 }
 
 /**
@@ -97,5 +103,31 @@ export async function removeTeamMember(
 ): Promise<Team> {
   return changeMembers(ctx, caller, teamId, scope, async (trx, team) => {
     if (!(await teams.removeTeamMember(trx, team.id, userId))) throw new NotFoundError('Team member');
+  }, { type: 'team.member.removed', user: userId });
+}
+
+/** Update Team: company owners and admins rename a team of the company. */
+export async function updateTeam(ctx: ServiceContext, caller: Caller, teamId: string, scope: Scope, input: { name: string }): Promise<Team> {
+  const team = await requireAccess(ctx.db, caller, { kind: 'team', id: teamId, scope });
+  const { role } = await requireAccess(ctx.db, caller, { kind: 'company', id: team.company_id });
+  if (role === 'member') throw new ForbiddenError('Only company owners and admins may rename a team');
+  return inTransaction(ctx, async (trx) => {
+    const at = nowIso();
+    const changed = await teams.recordTeamChange(trx, team.id, at, input.name.trim());
+    if (!changed) throw new NotFoundError('Team');
+    recordEvent(trx, caller, 'team.updated', { company: changed.company_id, team: changed.id }, { name: changed.name }, at);
+    return (await teamRecords(trx, [changed]))[0] as Team;
+  });
+}
+
+/** Leave Team: the caller leaves a team it is a member of (a 404 when it is not one). */
+export async function leaveTeam(ctx: ServiceContext, caller: Caller, teamId: string, scope: Scope): Promise<Team> {
+  const team = await requireAccess(ctx.db, caller, { kind: 'team', id: teamId, scope });
+  return inTransaction(ctx, async (trx) => {
+    const at = nowIso();
+    const changed = await teams.recordTeamChange(trx, team.id, at);
+    if (!changed || !(await teams.removeTeamMember(trx, team.id, caller.userId))) throw new NotFoundError('Team member');
+    recordEvent(trx, caller, 'team.member.left', { company: changed.company_id, team: changed.id, user: caller.userId }, {}, at);
+    return (await teamRecords(trx, [changed]))[0] as Team;
   });
 }

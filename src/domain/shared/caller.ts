@@ -1,4 +1,5 @@
 import type { CompanyRole } from '../../storage/database.ts';
+import type { ExpectedVersion } from './preconditions.ts';
 
 /** Who is calling: the user behind an API key and what that user can reach. */
 export interface Caller {
@@ -8,6 +9,10 @@ export interface Caller {
   companyRoles: ReadonlyMap<string, CompanyRole>;
   /** Teams the caller is a member of. */
   teamIds: ReadonlySet<string>;
+  /** The request being served (its `X-Request-Id`), which the events of its changes carry. */
+  requestId?: string | undefined;
+  /** The request's `If-Match`: the revision it expects of the record its path names (./preconditions.ts). */
+  expectedVersion?: ExpectedVersion | undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Transaction } from '../../storage/database.ts';
 import { Deadlock } from '../../storage/errors.ts';
 import type { ServiceContext } from '../context.ts';
+import { openEventLog, writeEventLog } from '../events/record.ts';
 import { ConflictError } from './errors.ts';
 
 /**
@@ -24,11 +25,22 @@ const ATTEMPTS = 3;
  * throws `ChangedMeanwhile` or when the database broke a deadlock by aborting it. The transaction
  * rolled back first, so a second run starts from nothing; the work must not have effects outside
  * the database that a second run would repeat.
+ *
+ * The events the work records (src/domain/events/record.ts) are written at its end, in the same
+ * transaction; once it has committed, `ctx.eventsCommitted` is told.
  */
 export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Transaction) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await ctx.db.transaction().execute(work);
+      let recorded = 0;
+      const result = await ctx.db.transaction().execute(async (trx) => {
+        openEventLog(trx);
+        const done = await work(trx);
+        recorded = await writeEventLog(trx);
+        return done;
+      });
+      if (recorded > 0) ctx.eventsCommitted?.();
+      return result;
     } catch (error) {
       const again = error instanceof ChangedMeanwhile || error instanceof Deadlock;
       if (!again) throw error;

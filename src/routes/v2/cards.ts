@@ -14,6 +14,7 @@ const cardsV2: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags: ['cards'],
+        operationId: 'toggleMultipleLabels',
         summary: 'Toggle Multiple Labels',
         description:
           'Toggles every label in the array: added if absent, removed if present, all in one transaction. ' +
@@ -36,6 +37,7 @@ const cardsV2: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags: ['cards'],
+        operationId: 'toggleMultipleMembers',
         summary: 'Toggle Multiple Members',
         description:
           'Toggles every user in the array: added if absent (only members of the card\'s team), removed if present ' +

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CreateTableBuilder, Kysely } from 'kysely';
 
 /**
  * The whole domain of the contract in one schema. Types are chosen to mean the same on SQLite and
@@ -7,6 +7,20 @@ import type { Kysely } from 'kysely';
 // Kysely<any>: migrations work on an untyped database (the schema they make is what types it).
 export async function up(db: Kysely<any>): Promise<void> {
   const id = (name = 'id') => [name, 'char(24)'] as const;
+  // What every record someone made keeps: its creator and its stamps (`__v` is `version`).
+  const made = <T extends string>(table: CreateTableBuilder<T, any>) =>
+    table
+      .addColumn('creator_id', 'char(24)', (c) => c.notNull().references('users.id'))
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0));
+  // A table of what a team keeps: its id, company and team, each row gone with its company or team.
+  const inTeamTable = (table: string) =>
+    db.schema
+      .createTable(table)
+      .addColumn(...id(), (c) => c.primaryKey())
+      .addColumn('company_id', 'char(24)', (c) => c.notNull().references('companies.id').onDelete('cascade'))
+      .addColumn('team_id', 'char(24)', (c) => c.notNull().references('teams.id').onDelete('cascade'));
 
   await db.schema
     .createTable('users')
@@ -22,10 +36,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('companies')
     .addColumn(...id(), (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('creator_id', 'char(24)', (c) => c.notNull().references('users.id'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(made)
     .execute();
 
   await db.schema
@@ -43,10 +54,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn(...id(), (c) => c.primaryKey())
     .addColumn('company_id', 'char(24)', (c) => c.notNull().references('companies.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('creator_id', 'char(24)', (c) => c.notNull().references('users.id'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(made)
     .execute();
   await db.schema.createIndex('teams_company').on('teams').column('company_id').execute();
 
@@ -72,31 +80,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('api_keys_user').on('api_keys').column('user_id').execute();
 
-  await db.schema
-    .createTable('boards')
-    .addColumn(...id(), (c) => c.primaryKey())
-    .addColumn('company_id', 'char(24)', (c) => c.notNull().references('companies.id').onDelete('cascade'))
-    .addColumn('team_id', 'char(24)', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+  await inTeamTable('boards')
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('creator_id', 'char(24)', (c) => c.notNull().references('users.id'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(made)
     .execute();
   await db.schema.createIndex('boards_team').on('boards').column('team_id').execute();
 
-  await db.schema
-    .createTable('lists')
-    .addColumn(...id(), (c) => c.primaryKey())
-    .addColumn('company_id', 'char(24)', (c) => c.notNull().references('companies.id').onDelete('cascade'))
-    .addColumn('team_id', 'char(24)', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+  await inTeamTable('lists')
     .addColumn('board_id', 'char(24)', (c) => c.notNull().references('boards.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('position', 'double precision', (c) => c.notNull())
-    .addColumn('creator_id', 'char(24)', (c) => c.notNull().references('users.id'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(made)
     .execute();
   await db.schema.createIndex('lists_board_position').on('lists').columns(['board_id', 'position']).execute();
 
@@ -109,32 +103,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.insertInto('label_colors').values(LABEL_PALETTE.map((color, position) => ({ ...color, position }))).execute();
 
-  await db.schema
-    .createTable('labels')
-    .addColumn(...id(), (c) => c.primaryKey())
-    .addColumn('company_id', 'char(24)', (c) => c.notNull().references('companies.id').onDelete('cascade'))
-    .addColumn('team_id', 'char(24)', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+  await inTeamTable('labels')
     .addColumn('board_id', 'char(24)', (c) => c.notNull().references('boards.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('color_id', 'char(24)', (c) => c.notNull().references('label_colors.id'))
-    .addColumn('creator_id', 'char(24)', (c) => c.notNull().references('users.id'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(made)
     .execute();
   await db.schema.createIndex('labels_board').on('labels').column('board_id').execute();
 
-  await db.schema
-    .createTable('cards')
-    .addColumn(...id(), (c) => c.primaryKey())
-    .addColumn('company_id', 'char(24)', (c) => c.notNull().references('companies.id').onDelete('cascade'))
-    .addColumn('team_id', 'char(24)', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+  await inTeamTable('cards')
     .addColumn('board_id', 'char(24)', (c) => c.notNull().references('boards.id').onDelete('cascade'))
     .addColumn('list_id', 'char(24)', (c) => c.notNull().references('lists.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('cover', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('creator_id', 'char(24)', (c) => c.notNull().references('users.id'))
     .addColumn('position', 'double precision', (c) => c.notNull())
     .addColumn('start_date', 'text')
     .addColumn('due_date', 'text')
@@ -151,9 +133,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('is_public', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('workload_value', 'double precision')
     .addColumn('workload_measurement', 'text', (c) => c.notNull().defaultTo('hours'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(made)
     .execute();
   await db.schema.createIndex('cards_list_position').on('cards').columns(['list_id', 'archived', 'position']).execute();
   await db.schema.createIndex('cards_board').on('cards').column('board_id').execute();
@@ -170,26 +150,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('card_labels_label').on('card_labels').column('label_id').execute();
   await cardLink('card_seen', 'user_id', 'users.id').addColumn('seen_at', 'text', (c) => c.notNull()).execute();
 
-  await db.schema
-    .createTable('checklists')
-    .addColumn(...id(), (c) => c.primaryKey())
-    .addColumn('company_id', 'char(24)', (c) => c.notNull().references('companies.id').onDelete('cascade'))
-    .addColumn('team_id', 'char(24)', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+  await inTeamTable('checklists')
     .addColumn('card_id', 'char(24)', (c) => c.notNull().references('cards.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('position', 'double precision', (c) => c.notNull())
-    .addColumn('creator_id', 'char(24)', (c) => c.notNull().references('users.id'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(made)
     .execute();
   await db.schema.createIndex('checklists_card_position').on('checklists').columns(['card_id', 'position']).execute();
 
-  await db.schema
-    .createTable('checklist_items')
-    .addColumn(...id(), (c) => c.primaryKey())
-    .addColumn('company_id', 'char(24)', (c) => c.notNull().references('companies.id').onDelete('cascade'))
-    .addColumn('team_id', 'char(24)', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+  await inTeamTable('checklist_items')
     .addColumn('card_id', 'char(24)', (c) => c.notNull().references('cards.id').onDelete('cascade'))
     .addColumn('checklist_id', 'char(24)', (c) => c.notNull().references('checklists.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -197,10 +166,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('date', 'text')
     .addColumn('complete_status', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('complete_set_at', 'text')
-    .addColumn('creator_id', 'char(24)', (c) => c.notNull().references('users.id'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(made)
     .execute();
   await db.schema
     .createIndex('checklist_items_checklist_position')
@@ -217,32 +183,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('checklist_item_members_pk', ['item_id', 'user_id'])
     .execute();
 
-  await db.schema
-    .createTable('comments')
-    .addColumn(...id(), (c) => c.primaryKey())
-    .addColumn('company_id', 'char(24)', (c) => c.notNull().references('companies.id').onDelete('cascade'))
-    .addColumn('team_id', 'char(24)', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+  await inTeamTable('comments')
     .addColumn('card_id', 'char(24)', (c) => c.notNull().references('cards.id').onDelete('cascade'))
-    .addColumn('creator_id', 'char(24)', (c) => c.notNull().references('users.id'))
     .addColumn('content', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(made)
     .execute();
   await db.schema.createIndex('comments_card_created').on('comments').columns(['card_id', 'created_at', 'id']).execute();
 
-  await db.schema
-    .createTable('discussions')
-    .addColumn(...id(), (c) => c.primaryKey())
-    .addColumn('company_id', 'char(24)', (c) => c.notNull().references('companies.id').onDelete('cascade'))
-    .addColumn('team_id', 'char(24)', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+  await inTeamTable('discussions')
     .addColumn('card_id', 'char(24)', (c) => c.notNull().references('cards.id').onDelete('cascade'))
     .addColumn('comment_id', 'char(24)', (c) => c.notNull().references('comments.id').onDelete('cascade'))
-    .addColumn('creator_id', 'char(24)', (c) => c.notNull().references('users.id'))
     .addColumn('content', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(made)
     .execute();
   await db.schema
     .createIndex('discussions_comment_created')
@@ -250,11 +202,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['comment_id', 'created_at', 'id'])
     .execute();
 
-  await db.schema
-    .createTable('attachments')
-    .addColumn(...id(), (c) => c.primaryKey())
-    .addColumn('company_id', 'char(24)', (c) => c.notNull().references('companies.id').onDelete('cascade'))
-    .addColumn('team_id', 'char(24)', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+  await inTeamTable('attachments')
     .addColumn('card_id', 'char(24)', (c) => c.notNull().references('cards.id').onDelete('cascade'))
     .addColumn('checklist_item_id', 'char(24)', (c) => c.references('checklist_items.id').onDelete('cascade'))
     .addColumn('kind', 'text', (c) => c.notNull().check(sqlIn('kind', ['file', 'link'])))
@@ -264,12 +212,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('storage_key', 'text')
     .addColumn('mime_type', 'text', (c) => c.notNull())
     .addColumn('size_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('creator_id', 'char(24)', (c) => c.notNull().references('users.id'))
     .addColumn('is_deleted', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('deleted_at', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(made)
     .execute();
   await db.schema.createIndex('attachments_card').on('attachments').columns(['card_id', 'is_deleted', 'created_at']).execute();
   await db.schema.createIndex('attachments_item').on('attachments').column('checklist_item_id').execute();
@@ -282,13 +227,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('attachment_seen_pk', ['attachment_id', 'user_id'])
     .execute();
 
-  await db.schema
-    .createTable('cheers')
-    .addColumn(...id(), (c) => c.primaryKey())
-    .addColumn('company_id', 'char(24)', (c) => c.notNull().references('companies.id').onDelete('cascade'))
-    .addColumn('team_id', 'char(24)', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+  await inTeamTable('cheers')
     .addColumn('content', 'text', (c) => c.notNull())
-    .addColumn('creator_id', 'char(24)', (c) => c.notNull().references('users.id'))
     .addColumn('receiver_id', 'char(24)', (c) => c.notNull().references('users.id'))
     .addColumn('primary_type', 'text', (c) => c.notNull())
     .addColumn('primary_id', 'char(24)', (c) => c.notNull())
@@ -299,9 +239,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('feature_type', 'text', (c) => c.notNull())
     .addColumn('is_notified', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('notification', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(made)
     .execute();
   await db.schema.createIndex('cheers_primary').on('cheers').columns(['primary_id', 'created_at']).execute();
   await db.schema.createIndex('cheers_card').on('cheers').column('card_id').execute();

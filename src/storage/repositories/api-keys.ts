@@ -1,5 +1,5 @@
-import type { Executor, NewRow, Row } from '../database.ts';
-import { dialectOf } from '../dialect.ts';
+import type { CompanyRole, Executor, NewRow, Row } from '../database.ts';
+import { dialectOf, executeCompiledOnce } from '../dialect.ts';
 
 export type ApiKeyRow = Row<'api_keys'>;
 
@@ -7,14 +7,41 @@ export async function insertApiKey(db: Executor, row: NewRow<'api_keys'>): Promi
   await db.insertInto('api_keys').values(row).execute();
 }
 
-/** The live (not revoked) key with this token hash, with its owner. */
-export async function findLiveKeyByHash(db: Executor, tokenHash: string) {
-  return db
-    .selectFrom('api_keys')
-    .select(['id', 'user_id', 'last_used_at'])
-    .where('token_hash', '=', tokenHash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+const TOKEN_HASH = '\u0000token-hash';
+
+/**
+ * The live key with this token hash, its owner and the owner's memberships, in one statement
+ * prepared once (authentication runs it on every request): undefined when no live key matches.
+ */
+export async function findLiveKeyWithMemberships(db: Executor, tokenHash: string) {
+  const dialect = dialectOf(db);
+  const rows = await executeCompiledOnce(
+    db,
+    'authenticate',
+    () =>
+      db
+        .selectFrom('api_keys as k')
+        .select(['k.id', 'k.user_id', 'k.last_used_at'])
+        .select((eb) => [
+          dialect
+            .jsonArrayFrom(eb.selectFrom('company_members as cm').select(['cm.company_id', 'cm.role']).whereRef('cm.user_id', '=', 'k.user_id'))
+            .as('companies_json'),
+          dialect.jsonArrayFrom(eb.selectFrom('team_members as tm').select('tm.team_id').whereRef('tm.user_id', '=', 'k.user_id')).as('teams_json'),
+        ])
+        .where('k.token_hash', '=', TOKEN_HASH)
+        .where('k.revoked_at', 'is', null)
+        .compile(),
+    { [TOKEN_HASH]: tokenHash },
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    last_used_at: row.last_used_at,
+    companyRoles: new Map<string, CompanyRole>(dialect.fromJson(row.companies_json).map((c) => [c.company_id, c.role])),
+    teamIds: new Set(dialect.fromJson(row.teams_json).map((t) => t.team_id)),
+  };
 }
 
 export async function listKeysOfUser(db: Executor, userId: string): Promise<ApiKeyRow[]> {

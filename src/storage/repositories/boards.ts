@@ -40,36 +40,45 @@ export async function insertBoard(db: Executor, row: NewRow<'boards'>): Promise<
 }
 
 export async function findBoardById(db: Executor, id: string): Promise<BoardRow | undefined> {
-  return db.selectFrom('boards').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('boards').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 /** Boards `reach` covers, oldest first. */
-export async function listReachableBoards(db: Executor, reach: Reach): Promise<BoardRow[]> {
+export async function listReachableBoards(db: Executor, reach: Reach, archived = false): Promise<BoardRow[]> {
   const condition = reachCondition(reach, 'boards');
   if (!condition) return [];
-  return db.selectFrom('boards').selectAll().where(condition).orderBy('created_at').orderBy('id').execute();
+  let query = db.selectFrom('boards').selectAll().where(condition).where('deleted_at', 'is', null);
+  if (!archived) query = query.where('archived', '=', 0);
+  return query.orderBy('created_at').orderBy('id').execute();
 }
 
 /**
  * Serializes position changes among a board's lists: a no-op update takes the board's row lock on
  * PostgreSQL until the transaction ends; SQLite already runs one write transaction at a time.
  */
-export async function lockBoard(db: Transaction, boardId: string): Promise<void> {
-  await db
+export async function lockBoard(db: Transaction, boardId: string): Promise<boolean> {
+  const result = await db
     .updateTable('boards')
     .set((eb) => ({ version: eb.ref('version') }))
     .where('id', '=', boardId)
-    .execute();
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  // false: the board was deleted after it was read
+  return result.numUpdatedRows > 0n;
 }
 
-/** The board's unarchived cards, in display order within each list. */
-export async function findUnarchivedCardIdsOfBoard(db: Executor, boardId: string) {
+/** Changes a live board's own fields (one change: `__v` + 1); its row as it now is, undefined when there is none. */
+export async function changeBoard(
+  db: Transaction,
+  id: string,
+  change: { name?: string; description?: string; archived?: 0 | 1; archived_at?: string | null },
+  at: string,
+): Promise<BoardRow | undefined> {
   return db
-    .selectFrom('cards')
-    .select(['id', 'list_id'])
-    .where('board_id', '=', boardId)
-    .where('archived', '=', 0)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+    .updateTable('boards')
+    .set((eb) => ({ ...change, updated_at: at, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -1,5 +1,6 @@
-import type { Executor } from '../database.ts';
-import { type Dialect, dialectOf } from '../dialect.ts';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Database, Executor } from '../database.ts';
+import { type Dialect, dialectOf, executeCompiledOnce } from '../dialect.ts';
 import { LABEL_COLUMNS } from './labels.ts';
 
 // SQLite's json_object needs the columns named one by one (no selectAll in a JSON subquery).
@@ -23,7 +24,7 @@ export const CHEER_COLUMNS = [
 export async function loadCardRows(db: Executor, cardIds: readonly string[]) {
   if (cardIds.length === 0) return [];
   const dialect = dialectOf(db);
-  const rows = cardIds.length === 1 ? await loadOne(db, dialect, cardIds[0] as string) : await cardQuery(db, dialect, cardIds).execute();
+  const rows = cardIds.length === 1 ? await loadOne(db, dialect, cardIds[0] as string) : await loadMany(db, dialect, cardIds);
   return toCardRows(dialect, rows, cardIds);
 }
 
@@ -34,13 +35,24 @@ type CardQueryRow = Awaited<ReturnType<ReturnType<typeof cardQuery>['execute']>>
  */
 const ONE_CARD = '\u0000card-id';
 
-async function loadOne(db: Executor, dialect: Dialect, cardId: string): Promise<CardQueryRow[]> {
-  const compiled = dialect.compiledOnce('one card', () => cardQuery(db, dialect, [ONE_CARD]).compile());
-  const parameters = compiled.parameters.map((p) => (p === ONE_CARD ? cardId : p));
-  return (await db.executeQuery<CardQueryRow>({ ...compiled, parameters })).rows;
+function loadOne(db: Executor, dialect: Dialect, cardId: string): Promise<CardQueryRow[]> {
+  return executeCompiledOnce(db, 'one card', () => cardQuery(db, dialect, (eb) => eb('c.id', '=', ONE_CARD)).compile(), { [ONE_CARD]: cardId });
 }
 
-function cardQuery(db: Executor, dialect: Dialect, cardIds: readonly string[]) {
+const CARD_IDS = '\u0000card-ids';
+
+/**
+ * Any number of cards in one statement whose text does not depend on the number (the ids are one
+ * list parameter): prepared once, and on PostgreSQL planned once, where planning this query took
+ * 10 ms against 1.9 ms running it for a page of 50 cards.
+ */
+function loadMany(db: Executor, dialect: Dialect, cardIds: readonly string[]): Promise<CardQueryRow[]> {
+  return executeCompiledOnce(db, 'cards', () => cardQuery(db, dialect, () => dialect.inIdList('c.id', CARD_IDS)).compile(), {
+    [CARD_IDS]: dialect.idList(cardIds),
+  });
+}
+
+function cardQuery(db: Executor, dialect: Dialect, which: (eb: ExpressionBuilder<Database & { c: Database['cards'] }, 'c'>) => Expression<SqlBool>) {
   return db
     .selectFrom('cards as c')
     .selectAll('c')
@@ -116,7 +128,7 @@ function cardQuery(db: Executor, dialect: Dialect, cardIds: readonly string[]) {
         .where('i.complete_status', '=', 1)
         .as('items_completed'),
     ])
-    .where('c.id', 'in', cardIds);
+    .where(which);
 }
 
 function toCardRows(dialect: Dialect, rows: CardQueryRow[], cardIds: readonly string[]) {

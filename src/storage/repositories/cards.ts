@@ -1,15 +1,24 @@
+import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Executor, Transaction, NewRow, Row, RowUpdate } from '../database.ts';
 
 export type CardTableRow = Row<'cards'>;
 
+/**
+ * Rows kept with a card (`column` names their card id) whose card is not marked deleted: what is
+ * under a deleted list or board is hidden from the moment it is marked, before the sweep removes it.
+ */
+export function liveCard(column: string): Expression<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from cards as dc where dc.id = ${sql.ref(column)} and dc.deleted_at is not null)`;
+}
+
 export async function findCard(db: Executor, id: string): Promise<CardTableRow | undefined> {
-  return db.selectFrom('cards').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('cards').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 /** The cards' rows by id, in one query; an unknown id has no entry. */
 export async function findCardsById(db: Executor, ids: readonly string[]): Promise<Map<string, CardTableRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('cards').selectAll().where('id', 'in', ids).execute();
+  const rows = await db.selectFrom('cards').selectAll().where('id', 'in', ids).where('deleted_at', 'is', null).execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
 
@@ -22,13 +31,24 @@ export async function insertCard(db: Transaction, row: NewRow<'cards'>): Promise
  * the card's row lock (PostgreSQL) so concurrent changes to one card apply one after another.
  * The domain calls it only through its card change recorder (src/domain/cards/recorder.ts).
  */
-export async function recordCardChange(db: Transaction, id: string, at: string): Promise<boolean> {
-  const result = await db
+export async function recordCardChange(db: Transaction, id: string, at: string): Promise<CardPlace | undefined> {
+  return db
     .updateTable('cards')
     .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
     .where('id', '=', id)
+    // a card marked deleted with its list or board is gone for every request
+    .where('deleted_at', 'is', null)
+    .returning(['id', 'company_id', 'team_id', 'board_id', 'list_id'])
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Where a card is: what its events are filed under. */
+export interface CardPlace {
+  id: string;
+  company_id: string;
+  team_id: string;
+  board_id: string;
+  list_id: string;
 }
 
 /**
@@ -36,12 +56,15 @@ export async function recordCardChange(db: Transaction, id: string, at: string):
  * transaction ends (SQLite runs one write transaction at a time already), so two requests never give
  * two cards the same position. Taken before any card's lock (src/domain/access/access.ts).
  */
-export async function lockList(db: Transaction, listId: string): Promise<void> {
-  await db
+export async function lockList(db: Transaction, listId: string): Promise<boolean> {
+  const result = await db
     .updateTable('lists')
     .set((eb) => ({ version: eb.ref('version') }))
     .where('id', '=', listId)
-    .execute();
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  // false: the list was deleted after it was read (nothing may be placed in it any more)
+  return result.numUpdatedRows > 0n;
 }
 
 /**
@@ -70,15 +93,19 @@ export async function lastCardPosition(db: Executor, listId: string, except: rea
  * Gives cards of the list new positions (a renumbering), each a change of that card (`__v` + 1,
  * `updatedAt`). A card that left the list meanwhile keeps the position its new list gave it.
  */
-export async function renumberCards(db: Transaction, listId: string, moves: readonly { id: string; position: number }[], at: string): Promise<void> {
+export async function renumberCards(db: Transaction, listId: string, moves: readonly { id: string; position: number }[], at: string): Promise<CardPlace[]> {
+  const renumbered: CardPlace[] = [];
   for (const move of moves) {
-    await db
+    const place = await db
       .updateTable('cards')
       .set((eb) => ({ position: move.position, version: eb('version', '+', 1), updated_at: at }))
       .where('id', '=', move.id)
       .where('list_id', '=', listId)
-      .execute();
+      .returning(['id', 'company_id', 'team_id', 'board_id', 'list_id'])
+      .executeTakeFirst();
+    if (place) renumbered.push(place);
   }
+  return renumbered;
 }
 
 /**
@@ -95,6 +122,7 @@ export async function findCardSeenBy(db: Executor, id: string, userId: string): 
         .as('seen_by'),
     )
     .where('cards.id', '=', id)
+    .where('cards.deleted_at', 'is', null)
     .executeTakeFirst();
   return row && { ...row, seen_by: Number(row.seen_by) };
 }

@@ -2,6 +2,7 @@ import type { Executor, NewRow, Row, RowUpdate, Transaction } from '../database.
 import { dialectOf } from '../dialect.ts';
 import { ATTACHMENT_COLUMNS, CHEER_COLUMNS } from './card-records.ts';
 import type { PositionKey } from './checklists.ts';
+import { liveCard } from './cards.ts';
 
 export type ChecklistItemRow = Row<'checklist_items'>;
 
@@ -9,7 +10,7 @@ export type ChecklistItemRow = Row<'checklist_items'>;
 const INSERT_CHUNK = 200;
 
 export async function findItem(db: Executor, id: string): Promise<ChecklistItemRow | undefined> {
-  return db.selectFrom('checklist_items').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('checklist_items').selectAll().where('id', '=', id).where(liveCard('checklist_items.card_id')).executeTakeFirst();
 }
 
 export async function insertItems(db: Transaction, rows: readonly NewRow<'checklist_items'>[]): Promise<void> {

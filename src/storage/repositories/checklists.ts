@@ -1,4 +1,5 @@
 import type { Executor, NewRow, Row, Transaction } from '../database.ts';
+import { liveCard } from './cards.ts';
 
 export type ChecklistRow = Row<'checklists'>;
 
@@ -9,7 +10,7 @@ export interface PositionKey {
 }
 
 export async function findChecklist(db: Executor, id: string): Promise<ChecklistRow | undefined> {
-  return db.selectFrom('checklists').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('checklists').selectAll().where('id', '=', id).where(liveCard('checklists.card_id')).executeTakeFirst();
 }
 
 export async function insertChecklist(db: Transaction, row: NewRow<'checklists'>): Promise<void> {

@@ -1,4 +1,4 @@
-import type { CompanyRole, Executor, NewRow, Row } from '../database.ts';
+import type { CompanyRole, Executor, NewRow, Row, Transaction } from '../database.ts';
 
 export type CompanyRow = Row<'companies'>;
 
@@ -38,4 +38,44 @@ export async function findCompanyOfUserByName(db: Executor, userId: string, name
     .orderBy('companies.created_at')
     .orderBy('companies.id')
     .executeTakeFirst();
+}
+
+/**
+ * Records one change to a company (its name, or its members): `__v` + 1 and `updatedAt`, and the new
+ * name when given. Run first in a transaction, it takes the company's row lock, so changes of its
+ * members (the last-owner rule) apply one after another. Undefined when there is no company.
+ */
+export async function recordCompanyChange(db: Transaction, id: string, at: string, name?: string): Promise<CompanyRow | undefined> {
+  return db
+    .updateTable('companies')
+    .set((eb) => ({ ...(name !== undefined ? { name } : {}), version: eb('version', '+', 1), updated_at: at }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function countOwners(db: Executor, companyId: string): Promise<number> {
+  const row = await db
+    .selectFrom('company_members')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('company_id', '=', companyId)
+    .where('role', '=', 'owner')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function setCompanyMemberRole(db: Transaction, companyId: string, userId: string, role: CompanyRole): Promise<void> {
+  await db.updateTable('company_members').set({ role }).where('company_id', '=', companyId).where('user_id', '=', userId).execute();
+}
+
+/** Takes the user out of the company and of its teams; answers the ids of the teams it left. */
+export async function removeCompanyMember(db: Transaction, companyId: string, userId: string): Promise<string[]> {
+  const teams = await db
+    .deleteFrom('team_members')
+    .where('user_id', '=', userId)
+    .where('team_id', 'in', (eb) => eb.selectFrom('teams').select('id').where('company_id', '=', companyId))
+    .returning('team_id')
+    .execute();
+  await db.deleteFrom('company_members').where('company_id', '=', companyId).where('user_id', '=', userId).execute();
+  return teams.map((row) => row.team_id);
 }

@@ -36,7 +36,10 @@ function selectLabels(db: Executor) {
 }
 
 export async function findLabelById(db: Executor, id: string) {
-  return selectLabels(db).where('l.id', '=', id).executeTakeFirst();
+  return selectLabels(db)
+    .where('l.id', '=', id)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('boards as b').select('b.id').whereRef('b.id', '=', 'l.board_id').where('b.deleted_at', 'is not', null))))
+    .executeTakeFirst();
 }
 
 /** A board's labels, oldest first. */
@@ -48,17 +51,20 @@ export async function insertLabel(db: Executor, row: NewRow<'labels'>): Promise<
   await db.insertInto('labels').values(row).execute();
 }
 
+/** Renames and/or recolours a label (one change: `__v` + 1); answers its `__v` now, undefined when there is no label. */
 export async function updateLabel(
   db: Executor,
   id: string,
   change: { name?: string; color_id?: string },
   at: string,
-): Promise<void> {
-  await db
+): Promise<number | undefined> {
+  const row = await db
     .updateTable('labels')
     .set((eb) => ({ ...change, updated_at: at, version: eb('version', '+', 1) }))
     .where('id', '=', id)
-    .execute();
+    .returning('version')
+    .executeTakeFirst();
+  return row && Number(row.version);
 }
 
 /** The cards that carry the label. */
@@ -72,8 +78,8 @@ export async function removeLabelFromCards(db: Transaction, labelId: string): Pr
   return removed.map((r) => r.card_id);
 }
 
-/** Whether the label was there to delete. */
-export async function deleteLabel(db: Executor, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('labels').where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) === 1;
+/** Deletes the label; answers the `__v` it had, undefined when it was not there to delete. */
+export async function deleteLabel(db: Executor, id: string): Promise<number | undefined> {
+  const row = await db.deleteFrom('labels').where('id', '=', id).returning('version').executeTakeFirst();
+  return row && Number(row.version);
 }

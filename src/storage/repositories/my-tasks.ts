@@ -12,6 +12,8 @@ export interface MyTasksQuery {
   /** Only this list's cards, in position order; otherwise every list's, in the order the user was assigned. */
   listId?: string | undefined;
   complete?: boolean | undefined;
+  /** Also the cards of archived boards and lists. */
+  archived?: boolean | undefined;
   after?: MyTasksAfter | undefined;
   /** Rows to fetch (a page plus one, to tell whether there is more). */
   take: number;
@@ -33,7 +35,17 @@ export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise
     .select(['c.id', 'c.position', 'm.created_at as assigned_at'])
     .where('m.user_id', '=', query.userId)
     .where('c.archived', '=', 0)
+    .where('c.deleted_at', 'is', null)
     .where(condition);
+  if (!query.archived) {
+    select = select
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('lists as l').select('l.id').whereRef('l.id', '=', 'c.list_id').where('l.archived', '=', 1))),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('boards as b').select('b.id').whereRef('b.id', '=', 'c.board_id').where('b.archived', '=', 1))),
+      );
+  }
   if (query.listId !== undefined) select = select.where('c.list_id', '=', query.listId);
   if (query.complete !== undefined) select = select.where('c.complete_status', '=', query.complete ? 1 : 0);
   const after = query.after;
@@ -47,10 +59,11 @@ export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise
   } else {
     if (after?.by === 'assigned') {
       select = select.where((eb) =>
-        eb.or([eb('m.created_at', '>', after.assignedAt), eb.and([eb('m.created_at', '=', after.assignedAt), eb('c.id', '>', after.cardId)])]),
+        eb.or([eb('m.created_at', '>', after.assignedAt), eb.and([eb('m.created_at', '=', after.assignedAt), eb('m.card_id', '>', after.cardId)])]),
       );
     }
-    select = select.orderBy('m.created_at').orderBy('c.id');
+    // the order of the index card_members_user_assigned (migration 0007): a page reads in order and stops
+    select = select.orderBy('m.created_at').orderBy('m.card_id');
   }
   return select.limit(query.take).execute();
 }

@@ -48,10 +48,10 @@ export async function removeTeamMember(db: Executor, teamId: string, userId: str
  * Run first in a transaction, it takes the team's row lock, so membership changes of one team
  * apply one after another. Answers the team's row as it now is; undefined when there is no team.
  */
-export async function recordTeamChange(db: Transaction, teamId: string, at: string): Promise<TeamRow | undefined> {
+export async function recordTeamChange(db: Transaction, teamId: string, at: string, name?: string): Promise<TeamRow | undefined> {
   return db
     .updateTable('teams')
-    .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
+    .set((eb) => ({ ...(name !== undefined ? { name } : {}), version: eb('version', '+', 1), updated_at: at }))
     .where('id', '=', teamId)
     .returningAll()
     .executeTakeFirst();

@@ -1,4 +1,4 @@
-import type { CompanyRole, Executor, NewRow, Row } from '../database.ts';
+import type { Executor, NewRow, Row } from '../database.ts';
 
 export type UserRow = Row<'users'>;
 
@@ -12,18 +12,6 @@ export async function findUserById(db: Executor, id: string): Promise<UserRow | 
 
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
-}
-
-/** Everything the caller can reach is derived from these two lists. */
-export async function findMemberships(db: Executor, userId: string) {
-  const [companies, teams] = await Promise.all([
-    db.selectFrom('company_members').select(['company_id', 'role']).where('user_id', '=', userId).execute(),
-    db.selectFrom('team_members').select('team_id').where('user_id', '=', userId).execute(),
-  ]);
-  return {
-    companyRoles: new Map<string, CompanyRole>(companies.map((c) => [c.company_id, c.role])),
-    teamIds: new Set(teams.map((t) => t.team_id)),
-  };
 }
 
 /** The companies the user belongs to, each with the user's role there, oldest first. */
@@ -62,4 +50,9 @@ export async function findTeamMembers(db: Executor, teamIds: readonly string[]) 
     .orderBy('team_members.created_at')
     .orderBy('users.id')
     .execute();
+}
+
+/** Changes the user's own fields; its row as it now is. */
+export async function updateUser(db: Executor, id: string, change: { full_name?: string; photo_url?: string }, at: string): Promise<UserRow | undefined> {
+  return db.updateTable('users').set({ ...change, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirst();
 }

@@ -5,6 +5,7 @@ import {
   listApiKeys,
   revokeApiKey,
   rotateApiKey,
+  updateMe,
 } from '../../../domain/account/service.ts';
 import {
   ApiKeyParams,
@@ -13,8 +14,10 @@ import {
   CreateApiKeyBody,
   IssuedApiKeyResponse,
   MeResponse,
+  UpdateMeBody,
 } from '../../../schemas/account.ts';
-import { errorResponses, NoQuery } from '../../../schemas/common.ts';
+import { errorResponses, NoQuery, success } from '../../../schemas/common.ts';
+import { User } from '../../../schemas/records.ts';
 
 const tags = ['account'];
 
@@ -26,6 +29,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags,
+        operationId: 'getMe',
         summary: 'Get Me: the caller, its companies (with its role) and its teams (with members)',
         querystring: NoQuery,
         response: { 200: MeResponse, ...errorResponses() },
@@ -34,12 +38,29 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ message: 'Current user', ...(await getMe(app.services, request.caller)) }),
   );
 
+  app.patch(
+    '/me',
+    {
+      config: { tier: 'low' },
+      schema: {
+        tags,
+        summary: 'Update Me: the caller\'s full name and/or photo URL, shown at once wherever it appears (cards, comments, teams)',
+        operationId: 'updateMe',
+        querystring: NoQuery,
+        body: UpdateMeBody,
+        response: { 200: success('user', User), ...errorResponses() },
+      },
+    },
+    async (request) => ({ message: 'User updated', user: await updateMe(app.services, request.caller, request.body) }),
+  );
+
   app.get(
     '/api-keys',
     {
       config: { tier: 'very-low' },
       schema: {
         tags,
+        operationId: 'listApiKeys',
         summary: "List API Keys: the caller's live keys (never the tokens)",
         querystring: NoQuery,
         response: { 200: ApiKeysResponse, ...errorResponses() },
@@ -54,6 +75,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'secure' },
       schema: {
         tags,
+        operationId: 'createApiKey',
         summary: 'Create API Key: the token is shown in this answer only',
         querystring: NoQuery,
         body: CreateApiKeyBody,
@@ -72,6 +94,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'secure' },
       schema: {
         tags,
+        operationId: 'revokeApiKey',
         summary: 'Revoke API Key: its token stops working at once',
         params: ApiKeyParams,
         querystring: NoQuery,
@@ -90,6 +113,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'secure' },
       schema: {
         tags,
+        operationId: 'rotateApiKey',
         summary: 'Rotate API Key: same key, new token; the old token stops working at once',
         params: ApiKeyParams,
         querystring: NoQuery,

@@ -32,6 +32,7 @@ const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'medium' },
       schema: {
         tags: ['attachments'],
+        operationId: 'uploadAttachment',
         summary: 'Upload Attachment (multipart file, or JSON link)',
         params: CardParams,
         querystring: ScopeQuery,
@@ -60,6 +61,7 @@ const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'medium' },
       schema: {
         tags: ['attachments'],
+        operationId: 'uploadAttachmentOnChecklistItem',
         summary: 'Upload Attachment on Checklist Item (multipart file, or JSON link)',
         description: 'As for cards. A file is downloaded at the `url` its record gives (under the card).',
         params: ItemParams,
@@ -93,6 +95,7 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags: ['attachments'],
+        operationId: 'downloadAttachment',
         summary: "Download Attachment: the file's bytes",
         params: CardAttachmentParams,
         querystring: ScopeQuery,
@@ -118,6 +121,7 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags: ['attachments'],
+        operationId: 'updateAttachmentNameOnCard',
         summary: 'Update Attachment Name on Card',
         params: CardAttachmentParams,
         querystring: ScopeQuery,
@@ -138,6 +142,7 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags: ['attachments'],
+        operationId: 'deleteAttachmentFromCard',
         summary: 'Delete Attachment from Card',
         params: CardAttachmentParams,
         querystring: ScopeQuery,
@@ -157,6 +162,7 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags: ['attachments'],
+        operationId: 'updateAttachmentNameOnChecklistItem',
         summary: 'Update Attachment Name on Checklist Item',
         params: ItemAttachmentParams,
         querystring: ScopeQuery,
@@ -177,6 +183,7 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags: ['attachments'],
+        operationId: 'deleteAttachmentFromChecklistItem',
         summary: 'Delete Attachment from Checklist Item',
         description: 'Marks it deleted: it leaves the item\'s `attachments`; the file stays until `taskboard purge-attachments`.',
         params: ItemAttachmentParams,

@@ -13,6 +13,7 @@ const cardCopies: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'medium' },
       schema: {
         tags: ['cards'],
+        operationId: 'copyCard',
         summary: 'Copy Card (answers the copy, and what it could not keep)',
         params: CardParams,
         querystring: ScopeQuery,
@@ -32,6 +33,7 @@ const cardCopies: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'medium' },
       schema: {
         tags: ['cards'],
+        operationId: 'copyCards',
         summary: 'Copy Cards: cards of one team to the bottom of a list of that team',
         querystring: ScopeQuery,
         body: CopyCardsBody,
@@ -50,6 +52,7 @@ const cardCopies: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'high' },
       schema: {
         tags: ['cards'],
+        operationId: 'copyCardsMultiTeam',
         summary: 'Copy Cards Multi Team: cards of any reachable teams to the bottom of the target list',
         querystring: NoQuery,
         body: MultiTeamCardsBody,
@@ -68,6 +71,7 @@ const cardCopies: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'high' },
       schema: {
         tags: ['cards'],
+        operationId: 'moveCardsMultiTeam',
         summary: 'Move Cards Multi Team: cards of any reachable teams to the bottom of the target list',
         querystring: NoQuery,
         body: MultiTeamCardsBody,

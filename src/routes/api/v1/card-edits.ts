@@ -3,6 +3,8 @@ import { Type } from 'typebox';
 import { archiveCards, archiveCardsMultiTeam, setCardArchived } from '../../../domain/cards/archive.ts';
 import { getCardCompanyAndTeam, listCardsOfList } from '../../../domain/cards/listing.ts';
 import { reorderCard } from '../../../domain/cards/position.ts';
+import { deleteCard, deleteCardsMultiTeam } from '../../../domain/cards/delete.ts';
+import { Deleted } from '../../../schemas/boards.ts';
 import { updateCard, updateCardsMultiTeam } from '../../../domain/cards/update.ts';
 import {
   ArchiveCardsBody,
@@ -10,6 +12,7 @@ import {
   CardCompanyTeam,
   CardsPage,
   CardUpdate,
+  DeleteCardsMultiTeamBody,
   ListCardsParams,
   ListCardsQuery,
   NoBody,
@@ -35,6 +38,7 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'medium' },
       schema: {
         tags,
+        operationId: 'archiveCards',
         summary: 'Archive Cards',
         description: `Archives (status true, the default) or unarchives cards of one team. ${BULK}`,
         querystring: ScopeQuery,
@@ -54,6 +58,7 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'high' },
       schema: {
         tags,
+        operationId: 'updateCardsMultiTeam',
         summary: 'Update Cards Multi Team',
         description: `Updates cards of any teams the caller reaches, each item as Update Card does; companyId and teamId must be the card's. ${BULK}`,
         querystring: NoQuery,
@@ -70,6 +75,7 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'high' },
       schema: {
         tags,
+        operationId: 'archiveCardsMultiTeam',
         summary: 'Archive Cards Multi Team',
         description: `Archives (status true, the default) or unarchives cards of any teams the caller reaches; companyId and teamId must be the card's. ${BULK}`,
         querystring: NoQuery,
@@ -89,6 +95,7 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags,
+        operationId: 'updateCard',
         summary: 'Update Card',
         description: 'Changes the given fields. A change of complete.status sets complete.setAt; dueDate must not be before startDate (given or stored).',
         params: CardParams,
@@ -109,6 +116,7 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags,
+        operationId: 'reorderCardPosition',
         summary: 'Reorder Card Position',
         description:
           "Moves the card to `position` (an index among the list's cards as Get List Card shows them, \"top\" or \"bottom\") " +
@@ -136,6 +144,7 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
         },
         schema: {
           tags,
+          operationId: archived ? 'archiveCard' : 'unarchiveCard',
           summary: archived ? 'Archive Card' : 'Unarchive Card',
           description: archived
             ? 'Archives the card: it leaves the board view and stays readable by id.'
@@ -159,6 +168,7 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags,
+        operationId: 'getListCard',
         summary: 'Get List Card',
         description:
           'The cards of the list in position order (archived=true: its archived cards), `limit` per page; pass `nextCursor` as `cursor` for the next page. ' +
@@ -181,6 +191,7 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags,
+        operationId: 'getCardCompanyAndTeam',
         summary: 'Get Card Company and Team',
         description: 'The company and the team the card belongs to.',
         params: CardParams,
@@ -192,6 +203,42 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
       message: 'Company and team retrieved',
       ...(await getCardCompanyAndTeam(app.services, request.caller, request.params.cardId, request.query)),
     }),
+  );
+
+  app.delete(
+    '/cards/:cardId',
+    {
+      config: { tier: 'medium' },
+      schema: {
+        tags,
+        summary: 'Delete Card',
+        operationId: 'deleteCard',
+        description:
+          'Deletes the card with its checklists, items, comments, discussions, cheers and attachments, in one transaction; ' +
+          'its files are removed later by the purge.',
+        params: CardParams,
+        querystring: ScopeQuery,
+        response: { 200: success('card', Deleted), ...errorResponses() },
+      },
+    },
+    async (request) => ({ message: 'Card deleted', card: await deleteCard(app.services, request.caller, request.params.cardId, request.query) }),
+  );
+
+  app.patch(
+    '/cards/delete-multi-team',
+    {
+      config: { tier: 'high' },
+      schema: {
+        tags,
+        summary: 'Delete Cards Multi Team',
+        operationId: 'deleteCardsMultiTeam',
+        description: `Deletes cards of any teams the caller reaches, each as Delete Card does; companyId and teamId must be the card's. ${BULK}`,
+        querystring: NoQuery,
+        body: DeleteCardsMultiTeamBody,
+        response: { 200: success('cards', Type.Array(Deleted, { description: 'in request order' })), ...errorResponses() },
+      },
+    },
+    async (request) => ({ message: 'Cards deleted', cards: await deleteCardsMultiTeam(app.services, request.caller, request.body.cards) }),
   );
 };
 

@@ -13,6 +13,7 @@ const cards: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'medium' },
       schema: {
         tags: ['cards'],
+        operationId: 'createCard',
         summary: 'Create Card',
         querystring: ScopeQuery,
         body: CreateCardBody,
@@ -31,6 +32,7 @@ const cards: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags: ['cards'],
+        operationId: 'getCardDetails',
         summary: 'Get Card Details (adds the caller to seen)',
         params: CardParams,
         querystring: ScopeQuery,

@@ -27,6 +27,7 @@ const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags,
+        operationId: 'getItems',
         summary: 'Get Items',
         description: "The checklist's items in order; paginated by `limit` and `cursor`.",
         params: ChecklistParams,
@@ -47,6 +48,7 @@ const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'medium' },
       schema: {
         tags,
+        operationId: 'createItem',
         summary: 'Create Item',
         description:
           "A new item at `position` (default: the bottom). `members` must be members of the card's team, each once. " +
@@ -69,6 +71,7 @@ const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags,
+        operationId: 'getItemById',
         summary: 'Get Item by ID',
         params: ItemParams,
         querystring: ScopeQuery,
@@ -87,6 +90,7 @@ const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags,
+        operationId: 'updateItemName',
         summary: 'Update Item Name',
         params: ItemParams,
         querystring: ScopeQuery,
@@ -106,6 +110,7 @@ const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags,
+        operationId: 'updateItemDate',
         summary: 'Update Item Date',
         description: '`date`: an ISO 8601 date-time (stored as UTC with milliseconds), or null to clear it.',
         params: ItemParams,
@@ -130,6 +135,7 @@ const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
       },
       schema: {
         tags,
+        operationId: 'toggleItemCompleteStatus',
         summary: 'Toggle Item Complete Status',
         description: '`status` sets the status; without it (or without a body) the status flips. Setting the status it has changes nothing.',
         params: ItemParams,
@@ -150,6 +156,7 @@ const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags,
+        operationId: 'reorderItem',
         summary: 'Reorder Item',
         description:
           "`position` is the item's new index among the target checklist's items (0 is the first), or top / bottom; " +
@@ -172,6 +179,7 @@ const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags,
+        operationId: 'toggleItemMembers',
         summary: 'Toggle Item Members',
         description:
           "Each user is added if absent, removed if present, all in one transaction. Users added must be members of the card's " +
@@ -194,6 +202,7 @@ const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'medium' },
       schema: {
         tags,
+        operationId: 'copyItem',
         summary: 'Copy Item',
         description:
           'Copies the item (name, date, completion) to the bottom of `checklist`, any checklist the caller reaches. Members who are ' +
@@ -216,6 +225,7 @@ const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags,
+        operationId: 'deleteItem',
         summary: 'Delete Item',
         description: 'Deletes the item; answers its checklist.',
         params: ItemParams,

@@ -23,6 +23,7 @@ const checklists: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags,
+        operationId: 'getChecklists',
         summary: 'Get Checklists',
         description: "The card's checklists in order, each with all its items in order; paginated by `limit` and `cursor`.",
         params: CardParams,
@@ -43,6 +44,7 @@ const checklists: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'medium' },
       schema: {
         tags,
+        operationId: 'createChecklist',
         summary: 'Create Checklist',
         description: 'A new, empty checklist at `position` among the card\'s checklists (default: the bottom).',
         params: CardParams,
@@ -63,6 +65,7 @@ const checklists: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags,
+        operationId: 'updateChecklistName',
         summary: 'Update Checklist Name',
         params: ChecklistParams,
         querystring: ScopeQuery,
@@ -82,6 +85,7 @@ const checklists: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags,
+        operationId: 'reorderChecklistPosition',
         summary: 'Reorder Checklist Position',
         description: "`position` is the checklist's new index among the card's checklists (0 is the first), or top / bottom.",
         params: ChecklistParams,
@@ -102,6 +106,7 @@ const checklists: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'medium' },
       schema: {
         tags,
+        operationId: 'copyChecklist',
         summary: 'Copy Checklist',
         description:
           'Copies the checklist, with its items (name, order, date, completion), to the bottom of `card`, any card the caller ' +
@@ -125,6 +130,7 @@ const checklists: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags,
+        operationId: 'deleteChecklist',
         summary: 'Delete Checklist',
         description: 'Deletes the checklist and its items; answers the card.',
         params: ChecklistParams,

@@ -18,6 +18,7 @@ const cheers: FastifyPluginAsyncTypebox = async (app) => {
         config: { tier: 'low' },
         schema: {
           tags: ['cheers'],
+          operationId: `createCheerOn${type[0]?.toUpperCase()}${type.slice(1)}`,
           summary: `Create Cheer on ${type[0]?.toUpperCase()}${type.slice(1)}`,
           description:
             `Cheers the ${type} with an emoji or a short text. One member gives one content once per ${type} ` +
@@ -41,6 +42,7 @@ const cheers: FastifyPluginAsyncTypebox = async (app) => {
         config: { tier: 'low' },
         schema: {
           tags: ['cheers'],
+          operationId: `deleteCheerOn${type[0]?.toUpperCase()}${type.slice(1)}`,
           summary: `Delete Cheer on ${type[0]?.toUpperCase()}${type.slice(1)}`,
           description: 'Deletes the cheer. Only the member who gave it may (403 for anyone else). Answers the cheer as it was.',
           params: CheerOfParentParams[type],

@@ -24,6 +24,7 @@ const comments: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags: ['comments'],
+        operationId: 'createComment',
         summary: 'Create Comment',
         description: "Adds a comment to the card; it joins the end of `card.comments`. The card's `__v` grows by one.",
         params: CardParams,
@@ -44,6 +45,7 @@ const comments: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags: ['comments'],
+        operationId: 'getComments',
         summary: 'Get Comments',
         description:
           'The comments of the card, oldest first (the order of `card.comments`), each with its discussions (oldest first) ' +
@@ -70,6 +72,7 @@ const comments: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags: ['comments'],
+        operationId: 'updateComment',
         summary: 'Update Comment',
         description: "Replaces the comment's content. Only its author may (403 for anyone else).",
         params: CommentParams,
@@ -90,6 +93,7 @@ const comments: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags: ['comments'],
+        operationId: 'deleteComment',
         summary: 'Delete Comment',
         description:
           'Deletes the comment with its discussions and every cheer on them; it leaves `card.comments`. Its author or a ' +
@@ -111,6 +115,7 @@ const comments: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags: ['discussions'],
+        operationId: 'createDiscussion',
         summary: 'Create Discussion',
         description: 'Adds a reply under the comment; it joins the end of `comment.discussions`.',
         params: CommentParams,
@@ -137,6 +142,7 @@ const comments: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags: ['discussions'],
+        operationId: 'updateDiscussion',
         summary: 'Update Discussion',
         description: "Replaces the reply's content. Only its author may (403 for anyone else).",
         params: DiscussionParams,
@@ -163,6 +169,7 @@ const comments: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags: ['discussions'],
+        operationId: 'deleteDiscussion',
         summary: 'Delete Discussion',
         description: 'Deletes the reply and its cheers. Its author or a company owner or admin may (403 for anyone else). Answers the reply as it was.',
         params: DiscussionParams,

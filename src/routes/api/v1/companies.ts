@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { addCompanyMember, createCompany, listCompanies } from '../../../domain/companies/companies.ts';
+import { changeMemberRole, leaveCompany, removeCompanyMember, updateCompany } from '../../../domain/companies/members.ts';
 import {
   AddCompanyMemberBody,
+  ChangeMemberRoleBody,
   CompanyMember,
+  CompanyMemberParams,
   CompanyParams,
   CompanyScopeQuery,
   CreateCompanyBody,
+  UpdateCompanyBody,
 } from '../../../schemas/companies.ts';
 import { errorResponses, NoQuery, success } from '../../../schemas/common.ts';
 import { Company } from '../../../schemas/records.ts';
@@ -20,6 +24,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags,
+        operationId: 'getCompanies',
         summary: 'Get Companies',
         description: "The caller's companies, oldest first, each with the caller's `role` there.",
         querystring: NoQuery,
@@ -35,6 +40,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'high' },
       schema: {
         tags,
+        operationId: 'createCompany',
         summary: 'Create Company',
         description: 'Creates a company; the caller becomes its owner.',
         querystring: NoQuery,
@@ -54,6 +60,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'high' },
       schema: {
         tags,
+        operationId: 'addCompanyMember',
         summary: 'Add Company Member',
         description:
           'Owners and admins add a user by email (403 for members; only owners may add owners). A new email creates the ' +
@@ -69,6 +76,89 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const member = await addCompanyMember(app.services, request.caller, request.params.companyId, request.query, request.body);
       return reply.status(201).send({ message: 'Member added', member });
     },
+  );
+
+  app.patch(
+    '/companies/:companyId',
+    {
+      config: { tier: 'high' },
+      schema: {
+        tags,
+        summary: 'Update Company',
+        operationId: 'updateCompany',
+        description: 'Owners and admins rename the company (403 for members).',
+        params: CompanyParams,
+        querystring: CompanyScopeQuery,
+        body: UpdateCompanyBody,
+        response: { 200: success('company', Company), ...errorResponses(403) },
+      },
+    },
+    async (request) => ({
+      message: 'Company updated',
+      company: await updateCompany(app.services, request.caller, request.params.companyId, request.query, request.body),
+    }),
+  );
+
+  app.patch(
+    '/companies/:companyId/members/:userId',
+    {
+      config: { tier: 'secure' },
+      schema: {
+        tags,
+        summary: 'Change Company Member Role',
+        operationId: 'changeCompanyMemberRole',
+        description:
+          "Owners change anyone's role; admins change a member's role to member or admin (403 otherwise). Demoting the company's " +
+          'last owner is a 409.',
+        params: CompanyMemberParams,
+        querystring: CompanyScopeQuery,
+        body: ChangeMemberRoleBody,
+        response: { 200: success('member', CompanyMember), ...errorResponses(403, 409) },
+      },
+    },
+    async (request) => ({
+      message: 'Role changed',
+      member: await changeMemberRole(app.services, request.caller, request.params.companyId, request.params.userId, request.query, request.body.role),
+    }),
+  );
+
+  app.delete(
+    '/companies/:companyId/members/:userId',
+    {
+      config: { tier: 'secure' },
+      schema: {
+        tags,
+        summary: 'Remove Company Member',
+        operationId: 'removeCompanyMember',
+        description:
+          'Owners remove anyone; admins remove members and admins (403 otherwise). The user leaves the company\'s teams too and ' +
+          'loses reach from its next request; what it wrote stays, with its name. Removing the last owner is a 409.',
+        params: CompanyMemberParams,
+        querystring: CompanyScopeQuery,
+        response: { 200: success('member', CompanyMember), ...errorResponses(403, 409) },
+      },
+    },
+    async (request) => ({
+      message: 'Member removed',
+      member: await removeCompanyMember(app.services, request.caller, request.params.companyId, request.params.userId, request.query),
+    }),
+  );
+
+  app.delete(
+    '/companies/:companyId/members/me',
+    {
+      config: { tier: 'high' },
+      schema: {
+        tags,
+        summary: 'Leave Company',
+        operationId: 'leaveCompany',
+        description: "The caller leaves the company and its teams; the company's last owner cannot (409).",
+        params: CompanyParams,
+        querystring: CompanyScopeQuery,
+        response: { 200: success('member', CompanyMember), ...errorResponses(409) },
+      },
+    },
+    async (request) => ({ message: 'Left the company', member: await leaveCompany(app.services, request.caller, request.params.companyId, request.query) }),
   );
 };
 

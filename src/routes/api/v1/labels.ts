@@ -14,6 +14,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags,
+        operationId: 'getLabelColors',
         summary: 'Get Label Colors',
         description: 'The fixed palette of label colours; their ids are stable.',
         querystring: NoQuery,
@@ -29,6 +30,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags,
+        operationId: 'getBoardLabels',
         summary: 'Get Board Labels',
         description: 'The labels of the board, oldest first.',
         params: BoardParams,
@@ -48,6 +50,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'medium' },
       schema: {
         tags,
+        operationId: 'createLabel',
         summary: 'Create Label',
         description: 'Adds a label to the board; `color` is the `_id` of a palette colour (GET /api/v1/label-colors).',
         params: BoardParams,
@@ -68,6 +71,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags,
+        operationId: 'updateLabel',
         summary: 'Update Label',
         description: 'Renames and/or recolours the label. Cards carrying it show the change; their own `__v` does not move.',
         params: LabelParams,
@@ -88,6 +92,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'low' },
       schema: {
         tags,
+        operationId: 'deleteLabel',
         summary: 'Delete Label',
         description: 'Deletes the label and takes it off every card that carried it (each such card\'s `__v` grows by one), in one step. Answers the deleted label.',
         params: LabelParams,

@@ -12,6 +12,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags,
+        operationId: 'listAllMyTasks',
         summary: 'List All My Tasks',
         description:
           'Unarchived cards the caller is a member of, in every team it reaches, narrowed by `companyId` / `teamId` and ' +
@@ -33,6 +34,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags,
+        operationId: 'listAllMyTasksInList',
         summary: 'List All My Tasks In List',
         description: "Unarchived cards of the list that the caller is a member of, in the list's position order, `limit` per page.",
         params: MyTasksListParams,

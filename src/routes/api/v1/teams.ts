@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { addTeamMember, createTeam, listTeams, removeTeamMember } from '../../../domain/companies/teams.ts';
+import { addTeamMember, createTeam, leaveTeam, listTeams, removeTeamMember, updateTeam } from '../../../domain/companies/teams.ts';
 import {
   AddTeamMemberBody,
   CompanyScopeQuery,
@@ -8,6 +8,7 @@ import {
   CreateTeamQuery,
   TeamMemberParams,
   TeamParams,
+  UpdateTeamBody,
 } from '../../../schemas/companies.ts';
 import { errorResponses, ScopeQuery, success } from '../../../schemas/common.ts';
 import { Team } from '../../../schemas/records.ts';
@@ -22,6 +23,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'very-low' },
       schema: {
         tags,
+        operationId: 'getCurrentTeams',
         summary: 'Get Current Teams',
         description: 'The teams the caller is a member of, oldest first, with their members; narrowed by `companyId`.',
         querystring: CompanyScopeQuery,
@@ -37,6 +39,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'high' },
       schema: {
         tags,
+        operationId: 'createTeam',
         summary: 'Create Team',
         description: 'Creates a team in the company `companyId` (required); any member of the company may, and becomes its first member.',
         querystring: CreateTeamQuery,
@@ -56,6 +59,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'high' },
       schema: {
         tags,
+        operationId: 'addTeamMember',
         summary: 'Add Team Member',
         description:
           "Team members and company owners/admins add a member of the team's company (404 for anyone else; 409 when " +
@@ -78,6 +82,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tier: 'high' },
       schema: {
         tags,
+        operationId: 'removeTeamMember',
         summary: 'Remove Team Member',
         description:
           "Team members and company owners/admins take a member out of the team (a member may leave). The user loses the " +
@@ -91,6 +96,41 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       message: 'Team member removed',
       team: await removeTeamMember(app.services, request.caller, request.params.teamId, request.query, request.params.userId),
     }),
+  );
+
+  app.delete(
+    '/teams/:teamId/members/me',
+    {
+      config: { tier: 'high' },
+      schema: {
+        tags,
+        summary: 'Leave Team',
+        operationId: 'leaveTeam',
+        description: "The caller leaves the team (404 when it is not a member); it keeps the team's boards only as a company owner or admin.",
+        params: TeamParams,
+        querystring: ScopeQuery,
+        response: { 200: TeamAnswer, ...errorResponses() },
+      },
+    },
+    async (request) => ({ message: 'Left the team', team: await leaveTeam(app.services, request.caller, request.params.teamId, request.query) }),
+  );
+
+  app.patch(
+    '/teams/:teamId',
+    {
+      config: { tier: 'high' },
+      schema: {
+        tags,
+        summary: 'Update Team',
+        operationId: 'updateTeam',
+        description: 'Company owners and admins rename the team (403 for members).',
+        params: TeamParams,
+        querystring: ScopeQuery,
+        body: UpdateTeamBody,
+        response: { 200: TeamAnswer, ...errorResponses(403) },
+      },
+    },
+    async (request) => ({ message: 'Team updated', team: await updateTeam(app.services, request.caller, request.params.teamId, request.query, request.body) }),
   );
 };
 
