@@ -20,6 +20,7 @@ import { rejectRepeatedIds } from '../shared/bulk.ts';
 import { normaliseDate } from '../shared/dates.ts';
 import { ConflictError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { newMade } from '../shared/records.ts';
 import { type Page, toPage } from '../shared/pagination.ts';
 import { placeAmong, type PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
@@ -97,7 +98,7 @@ export async function createItem(ctx: ServiceContext, caller: Caller, checklistI
     const id = newId();
     await items.insertItems(trx, [
       {
-        id,
+        ...newMade(id, caller.userId, at),
         company_id: checklist.company_id,
         team_id: checklist.team_id,
         card_id: checklist.card_id,
@@ -107,10 +108,6 @@ export async function createItem(ctx: ServiceContext, caller: Caller, checklistI
         date,
         complete_status: 0,
         complete_set_at: at,
-        creator_id: caller.userId,
-        created_at: at,
-        updated_at: at,
-        version: 0,
       },
     ]);
     await items.insertItemMembers(trx, members.map((userId) => ({ item_id: id, user_id: userId, created_at: at })));

@@ -17,6 +17,7 @@ import { type CardChangeKind, cardEventOf, recordCardChanges } from '../cards/re
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { newMade, onCard } from '../shared/records.ts';
 import { type Page, toPage } from '../shared/pagination.ts';
 import { placeAmong, type PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
@@ -58,16 +59,10 @@ export async function createChecklist(
     const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at, change: 'checklist.created' });
     const id = newId();
     await checklists.insertChecklist(trx, {
-      id,
-      company_id: card.company_id,
-      team_id: card.team_id,
-      card_id: cardId,
+      ...newMade(id, caller.userId, at),
+      ...onCard(card),
       name: input.name.trim(),
       position: await placeOnCard(trx, cardId, input.position, at),
-      creator_id: caller.userId,
-      created_at: at,
-      updated_at: at,
-      version: 0,
     });
     Object.assign(cardEventOf(trx, cardId).data, { checklist: id, name: input.name.trim() });
     return loadChecklist(ctx, id, trx);
