@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Id, Text, TEXT_CAPS } from './common.ts';
+import { Id, Text, TEXT_CAPS, UpdateOf } from './common.ts';
 import { ApiKey, Company, Team, User } from './records.ts';
 
 export const CreateApiKeyBody = Type.Object(
@@ -26,10 +26,7 @@ export const IssuedApiKeyResponse = Type.Object({
   token: Type.String({ description: 'the API key itself; shown only in this answer, store it now' }),
 });
 
-export const UpdateMeBody = Type.Object(
-  {
-    fullName: Type.Optional(Text({ maxLength: TEXT_CAPS.fullName, blank: false })),
-    photoUrl: Type.Optional(Text({ maxLength: TEXT_CAPS.url, description: 'an image URL; "" removes the photo' })),
-  },
-  { additionalProperties: false, minProperties: 1, description: 'at least one of fullName and photoUrl' },
-);
+export const UpdateMeBody = UpdateOf({
+  fullName: Text({ maxLength: TEXT_CAPS.fullName, blank: false }),
+  photoUrl: Text({ maxLength: TEXT_CAPS.url, description: 'an image URL; "" removes the photo' }),
+});

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { CardDescription, Id, IdOf, Name, PositionRequest, ScopeQuery } from './common.ts';
+import { CardDescription, Id, IdOf, Name, PositionRequest, ScopeQuery, UpdateOf } from './common.ts';
 import { BoardFields, Card, List, ListFields } from './records.ts';
 
 /** Request and answer shapes of boards, lists and labels beyond the records themselves. */
@@ -52,13 +52,7 @@ export const CreateListBody = Type.Object(
 );
 export type CreateListBody = Static<typeof CreateListBody>;
 
-export const UpdateListBody = Type.Object(
-  {
-    name: Type.Optional(Name),
-    position: Type.Optional(PositionRequest),
-  },
-  { additionalProperties: false, minProperties: 1, description: 'at least one of name and position' },
-);
+export const UpdateListBody = UpdateOf({ name: Name, position: PositionRequest });
 export type UpdateListBody = Static<typeof UpdateListBody>;
 
 /** A label colour is named by the `_id` of a palette colour. */
@@ -73,13 +67,7 @@ export const CreateLabelBody = Type.Object(
 );
 export type CreateLabelBody = Static<typeof CreateLabelBody>;
 
-export const UpdateLabelBody = Type.Object(
-  {
-    name: Type.Optional(Name),
-    color: Type.Optional(ColorId),
-  },
-  { additionalProperties: false, minProperties: 1, description: 'at least one of name and color' },
-);
+export const UpdateLabelBody = UpdateOf({ name: Name, color: ColorId });
 export type UpdateLabelBody = Static<typeof UpdateLabelBody>;
 
 /** Collection and board reads: archived boards and lists are left out unless `archived=true`. */
@@ -91,13 +79,7 @@ export const ArchivedScopeQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const UpdateBoardBody = Type.Object(
-  {
-    name: Type.Optional(Name),
-    description: Type.Optional(CardDescription),
-  },
-  { additionalProperties: false, minProperties: 1, description: 'at least one of name and description' },
-);
+export const UpdateBoardBody = UpdateOf({ name: Name, description: CardDescription });
 
 export const DeleteListQuery = Type.Object(
   {

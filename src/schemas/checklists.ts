@@ -3,52 +3,39 @@ import { MAX_ITEMS_PER_CHECKLIST } from '../domain/checklists/limits.ts';
 import { MAX_BULK_ITEMS } from '../domain/shared/bulk.ts';
 import { DateOrNull } from './cards.ts';
 import { BulkItems, Id, Name, NullableTimestamp, PositionRequest, ScopeQuery, Timestamp } from './common.ts';
-import { named } from './named.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
-import { Attachment, InTeam, Member, Stamps } from './records.ts';
+import { Attachment, InTeam, Member, record, Stamps } from './records.ts';
 
 /** Records and requests of checklists and their items. */
 
-export const ChecklistItem = named(
-  'ChecklistItem',
-  Type.Object(
-    {
-      _id: Id,
-      name: Type.String(),
-      checklist: Id,
-      card: Id,
-      ...InTeam,
-      position: Type.Number({ description: 'sorts the items of the checklist' }),
-      date: NullableTimestamp,
-      complete: Type.Object({
-        status: Type.Boolean(),
-        setAt: Timestamp,
-      }),
-      members: Type.Array(Member),
-      attachments: Type.Array(Attachment, { description: 'live attachments, oldest first' }),
-      creator: Id,
-      ...Stamps,
-    },
-  ),
-);
+export const ChecklistItem = record('ChecklistItem', {
+  name: Type.String(),
+  checklist: Id,
+  card: Id,
+  ...InTeam,
+  position: Type.Number({ description: 'sorts the items of the checklist' }),
+  date: NullableTimestamp,
+  complete: Type.Object({
+    status: Type.Boolean(),
+    setAt: Timestamp,
+  }),
+  members: Type.Array(Member),
+  attachments: Type.Array(Attachment, { description: 'live attachments, oldest first' }),
+  creator: Id,
+  ...Stamps,
+});
 export type ChecklistItem = Static<typeof ChecklistItem>;
 
-export const Checklist = named(
-  'Checklist',
-  Type.Object(
-    {
-      _id: Id,
-      name: Type.String(),
-      card: Id,
-      ...InTeam,
-      position: Type.Number({ description: "sorts the card's checklists" }),
-      creator: Id,
-      items: Type.Array(ChecklistItem, { description: `every item, in order (at most ${MAX_ITEMS_PER_CHECKLIST})` }),
-      completedCount: Type.Integer({ description: 'how many of the items are complete' }),
-      ...Stamps,
-    },
-  ),
-);
+export const Checklist = record('Checklist', {
+  name: Type.String(),
+  card: Id,
+  ...InTeam,
+  position: Type.Number({ description: "sorts the card's checklists" }),
+  creator: Id,
+  items: Type.Array(ChecklistItem, { description: `every item, in order (at most ${MAX_ITEMS_PER_CHECKLIST})` }),
+  completedCount: Type.Integer({ description: 'how many of the items are complete' }),
+  ...Stamps,
+});
 export type Checklist = Static<typeof Checklist>;
 
 export const ChecklistParams = Type.Object({ checklistId: Id }, { additionalProperties: false });

@@ -1,8 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Id, ScopeQuery, Text, TEXT_CAPS, Timestamp } from './common.ts';
-import { named } from './named.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
-import { Cheer, Member } from './records.ts';
+import { Cheer, Member, record } from './records.ts';
 
 /** Request and answer shapes of comments and of discussions (the replies under a comment). */
 
@@ -27,7 +26,6 @@ export type CommentsQuery = Static<typeof CommentsQuery>;
 
 /** What a comment and a reply both are: a post of a member on a card. */
 const Post = {
-  _id: Id,
   content: Type.String(),
   creator: Member,
   card: Id,
@@ -37,30 +35,20 @@ const Post = {
   updatedAt: Timestamp,
 };
 
-export const Discussion = named(
-  'Discussion',
-  Type.Object(
-    {
-      ...Post,
-      comment: Id,
-      cheers: Type.Array(Cheer, { description: 'oldest first' }),
-      __v: Type.Integer({ description: 'grows on every change to the reply: its content or its cheers' }),
-    },
-  ),
-);
+export const Discussion = record('Discussion', {
+  ...Post,
+  comment: Id,
+  cheers: Type.Array(Cheer, { description: 'oldest first' }),
+  __v: Type.Integer({ description: 'grows on every change to the reply: its content or its cheers' }),
+});
 export type Discussion = Static<typeof Discussion>;
 
-export const Comment = named(
-  'Comment',
-  Type.Object(
-    {
-      ...Post,
-      discussions: Type.Array(Discussion, { description: 'the replies, oldest first' }),
-      cheers: Type.Array(Cheer, { description: 'cheers on the comment itself, oldest first' }),
-      __v: Type.Integer({ description: 'grows on every change to what the record shows: content, replies, cheers' }),
-    },
-  ),
-);
+export const Comment = record('Comment', {
+  ...Post,
+  discussions: Type.Array(Discussion, { description: 'the replies, oldest first' }),
+  cheers: Type.Array(Cheer, { description: 'cheers on the comment itself, oldest first' }),
+  __v: Type.Integer({ description: 'grows on every change to what the record shows: content, replies, cheers' }),
+});
 export type Comment = Static<typeof Comment>;
 
 export const CommentsPage = Type.Object({

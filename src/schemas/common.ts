@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from 'typebox';
+import { type Static, type TProperties, type TSchema, Type } from 'typebox';
 import { TIERS } from '../config.ts';
 import { MAX_BULK_ITEMS } from '../domain/shared/bulk.ts';
 import { ID_PATTERN } from '../domain/shared/ids.ts';
@@ -87,6 +87,13 @@ export const CardDescription = Text({ maxLength: TEXT_CAPS.description, descript
 
 /** Names of non-empty, trimmed strings: names of boards, cards, attachments... */
 export const Name = Text({ maxLength: TEXT_CAPS.name, blank: false });
+
+/** The body of a partial update: any of `fields`, at least one of them (an empty body is a 400). */
+export function UpdateOf<P extends TProperties>(fields: P) {
+  const names = Object.keys(fields);
+  const description = `at least one of ${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return Type.Partial(Type.Object(fields), { additionalProperties: false, minProperties: 1, description });
+}
 
 /** A success body: `{ message, <key>: schema }`. */
 export function success<K extends string, S extends TSchema>(key: K, schema: S) {

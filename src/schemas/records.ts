@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TProperties, Type } from 'typebox';
 import { Id, NullableTimestamp, Timestamp } from './common.ts';
 import { named } from './named.ts';
 
@@ -10,136 +10,105 @@ export const Stamps = { createdAt: Timestamp, updatedAt: Timestamp, __v: Type.In
 /** The tenant and team a record belongs to. */
 export const InTeam = { company: Id, team: Id };
 
-export const Member = named(
-  'Member',
-  Type.Object(
-    {
-      _id: Id,
-      fullName: Type.String(),
-      photoUrl: Type.String(),
-    },
-  ),
-);
+/** A named record: its `_id` first, then `fields` in the order given. */
+export function record<P extends TProperties>(name: string, fields: P) {
+  return named(name, Type.Object({ _id: Id, ...fields }));
+}
+
+export const Member = record('Member', {
+  fullName: Type.String(),
+  photoUrl: Type.String(),
+});
 export type Member = Static<typeof Member>;
 
 const ParentRef = Type.Object({ id: Id, type: Type.String() });
 
-export const Cheer = named(
-  'Cheer',
-  Type.Object(
-    {
-      _id: Id,
-      content: Type.String(),
-      creator: Type.Object({ _id: Id, photoUrl: Type.String() }),
-      receiver: Id,
-      primaryParent: ParentRef,
-      secondaryParent: ParentRef,
-      isNotified: Type.Boolean(),
-      comment: Type.String({ description: 'the comment id for cheers on a comment or discussion, else ""' }),
-      card: Id,
-      featureType: Type.String({ description: 'what was cheered: card, comment, discussion or attachment' }),
-      ...InTeam,
-      ...Stamps,
-      notification: Type.String(),
-    },
-  ),
-);
+export const Cheer = record('Cheer', {
+  content: Type.String(),
+  creator: Type.Object({ _id: Id, photoUrl: Type.String() }),
+  receiver: Id,
+  primaryParent: ParentRef,
+  secondaryParent: ParentRef,
+  isNotified: Type.Boolean(),
+  comment: Type.String({ description: 'the comment id for cheers on a comment or discussion, else ""' }),
+  card: Id,
+  featureType: Type.String({ description: 'what was cheered: card, comment, discussion or attachment' }),
+  ...InTeam,
+  ...Stamps,
+  notification: Type.String(),
+});
 export type Cheer = Static<typeof Cheer>;
 
-export const LabelColor = named(
-  'LabelColor',
-  Type.Object(
-    {
-      _id: Id,
-      name: Type.String(),
-      hex: Type.String({ description: 'CSS colour, #rrggbb' }),
-    },
-  ),
-);
+export const LabelColor = record('LabelColor', {
+  name: Type.String(),
+  hex: Type.String({ description: 'CSS colour, #rrggbb' }),
+});
 export type LabelColor = Static<typeof LabelColor>;
 
-export const Label = named(
-  'Label',
-  Type.Object(
-    {
-      _id: Id,
-      name: Type.String(),
-      creator: Id,
-      color: LabelColor,
-      ...InTeam,
-      board: Id,
-      ...Stamps,
-    },
-  ),
-);
+export const Label = record('Label', {
+  name: Type.String(),
+  creator: Id,
+  color: LabelColor,
+  ...InTeam,
+  board: Id,
+  ...Stamps,
+});
 export type Label = Static<typeof Label>;
 
-export const Attachment = named(
-  'Attachment',
-  Type.Object(
-    {
-      _id: Id,
-      name: Type.String(),
-      url: Type.String({ description: 'download path of a file, or the target of a link' }),
-      creator: Member,
-      type: Type.Union([Type.Literal('file'), Type.Literal('link')]),
-      mimeType: Type.String(),
-      size: Type.Integer({ description: 'bytes; 0 for links' }),
-      originalName: Type.String(),
-      isDeleted: Type.Boolean(),
-      ...InTeam,
-      card: Id,
-      checklistItem: Type.Union([Id, Type.Null()]),
-      seen: Type.Array(Id),
-      cheers: Type.Array(Cheer),
-      ...Stamps,
-    },
-  ),
-);
+export const Attachment = record('Attachment', {
+  name: Type.String(),
+  url: Type.String({ description: 'download path of a file, or the target of a link' }),
+  creator: Member,
+  type: Type.Union([Type.Literal('file'), Type.Literal('link')]),
+  mimeType: Type.String(),
+  size: Type.Integer({ description: 'bytes; 0 for links' }),
+  originalName: Type.String(),
+  isDeleted: Type.Boolean(),
+  ...InTeam,
+  card: Id,
+  checklistItem: Type.Union([Id, Type.Null()]),
+  seen: Type.Array(Id),
+  cheers: Type.Array(Cheer),
+  ...Stamps,
+});
 export type Attachment = Static<typeof Attachment>;
 
-export const Card = named(
-  'Card',
-  Type.Object(
-    {
-      _id: Id,
-      name: Type.String(),
-      description: Type.String(),
-      cover: Type.String(),
-      creator: Id,
-      position: Type.Number(),
-      startDate: NullableTimestamp,
-      dueDate: NullableTimestamp,
-      members: Type.Array(Member),
-      checklists: Type.Array(Id),
-      allChecklistItemsCount: Type.Object({ completed: Type.Integer(), total: Type.Integer() }),
-      cheers: Type.Array(Cheer),
-      comments: Type.Array(Id),
-      labels: Type.Array(Label),
-      attachments: Type.Array(Attachment),
-      complete: Type.Object({
-        status: Type.Boolean(),
-        type: Type.String(),
-        setAt: Timestamp,
-        updatedAt: Timestamp,
-      }),
-      isNotified: Type.Object({
-        startOneHour: Type.Boolean(),
-        startOneDay: Type.Boolean(),
-        dueOneHour: Type.Boolean(),
-        dueOneDay: Type.Boolean(),
-      }),
-      archived: Type.Object({ status: Type.Boolean() }),
-      isPublic: Type.Boolean(),
-      workload: Type.Object({ value: Type.Union([Type.Number(), Type.Null()]), measurement: Type.String() }),
-      ...InTeam,
-      board: Id,
-      list: Id,
-      seen: Type.Array(Id),
-      ...Stamps,
-    },
-  ),
-);
+export const Card = record('Card', {
+  name: Type.String(),
+  description: Type.String(),
+  cover: Type.String(),
+  creator: Id,
+  position: Type.Number(),
+  startDate: NullableTimestamp,
+  dueDate: NullableTimestamp,
+  members: Type.Array(Member),
+  checklists: Type.Array(Id),
+  allChecklistItemsCount: Type.Object({ completed: Type.Integer(), total: Type.Integer() }),
+  cheers: Type.Array(Cheer),
+  comments: Type.Array(Id),
+  labels: Type.Array(Label),
+  attachments: Type.Array(Attachment),
+  complete: Type.Object({
+    status: Type.Boolean(),
+    type: Type.String(),
+    setAt: Timestamp,
+    updatedAt: Timestamp,
+  }),
+  isNotified: Type.Object({
+    startOneHour: Type.Boolean(),
+    startOneDay: Type.Boolean(),
+    dueOneHour: Type.Boolean(),
+    dueOneDay: Type.Boolean(),
+  }),
+  archived: Type.Object({ status: Type.Boolean() }),
+  isPublic: Type.Boolean(),
+  workload: Type.Object({ value: Type.Union([Type.Number(), Type.Null()]), measurement: Type.String() }),
+  ...InTeam,
+  board: Id,
+  list: Id,
+  seen: Type.Array(Id),
+  ...Stamps,
+});
 export type Card = Static<typeof Card>;
 
 /** Archived boards and lists leave the collection reads unless `archived=true` asks for them. */
@@ -172,35 +141,23 @@ export const ListFields = {
 export const List = named('List', Type.Object(ListFields));
 export type List = Static<typeof List>;
 
-export const Company = named(
-  'Company',
-  Type.Object(
-    {
-      _id: Id,
-      name: Type.String(),
-      creator: Id,
-      role: Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')], {
-        description: "the caller's role in the company",
-      }),
-      ...Stamps,
-    },
-  ),
-);
+export const Company = record('Company', {
+  name: Type.String(),
+  creator: Id,
+  role: Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')], {
+    description: "the caller's role in the company",
+  }),
+  ...Stamps,
+});
 export type Company = Static<typeof Company>;
 
-export const Team = named(
-  'Team',
-  Type.Object(
-    {
-      _id: Id,
-      name: Type.String(),
-      company: Id,
-      creator: Id,
-      members: Type.Array(Member),
-      ...Stamps,
-    },
-  ),
-);
+export const Team = record('Team', {
+  name: Type.String(),
+  company: Id,
+  creator: Id,
+  members: Type.Array(Member),
+  ...Stamps,
+});
 export type Team = Static<typeof Team>;
 
 /** The fields of a User, for the answers that extend it. */
@@ -215,16 +172,10 @@ export const UserFields = {
 export const User = named('User', Type.Object(UserFields));
 export type User = Static<typeof User>;
 
-export const ApiKey = named(
-  'ApiKey',
-  Type.Object(
-    {
-      _id: Id,
-      name: Type.String(),
-      prefix: Type.String({ description: 'first characters of the token, to tell keys apart' }),
-      createdAt: Timestamp,
-      lastUsedAt: NullableTimestamp,
-    },
-  ),
-);
+export const ApiKey = record('ApiKey', {
+  name: Type.String(),
+  prefix: Type.String({ description: 'first characters of the token, to tell keys apart' }),
+  createdAt: Timestamp,
+  lastUsedAt: NullableTimestamp,
+});
 export type ApiKey = Static<typeof ApiKey>;

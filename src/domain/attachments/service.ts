@@ -11,6 +11,7 @@ import type { PendingEvent } from '../events/record.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, PayloadTooLargeError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { newMade } from '../shared/records.ts';
 
 export interface IncomingFile {
   /** The bytes; a stream that fails (the request was refused) leaves nothing recorded. */
@@ -41,16 +42,7 @@ export type AttachmentFields = Pick<NewRow<'attachments'>, 'id' | 'kind' | 'name
 
 /** A new attachment row for the owner; `fields` says what kind of attachment it is. */
 export function attachmentRow(owner: AttachmentOwner, creatorId: string, at: string, fields: AttachmentFields): NewRow<'attachments'> {
-  return {
-    ...fields,
-    ...owner,
-    creator_id: creatorId,
-    is_deleted: 0,
-    deleted_at: null,
-    created_at: at,
-    updated_at: at,
-    version: 0,
-  };
+  return { ...fields, ...owner, ...newMade(fields.id, creatorId, at), is_deleted: 0, deleted_at: null };
 }
 
 /** Renames a live attachment of this owner, in one guarded UPDATE: 404 when no row changed. */

@@ -9,6 +9,7 @@ import type { ServiceContext } from '../context.ts';
 import { requireAccess } from '../access/access.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { LIVE, newMade } from '../shared/records.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { isExpected, requireExpectedVersion } from '../shared/preconditions.ts';
 import { inTransaction } from '../shared/transaction.ts';
@@ -26,18 +27,12 @@ export async function createBoard(
   const team = await requireAccess(ctx.db, caller, { kind: 'team', id: input.teamId, scope: { companyId: input.companyId } });
   const now = nowIso();
   const row = {
-    id: newId(),
+    ...newMade(newId(), caller.userId, now),
     company_id: team.company_id,
     team_id: team.id,
     name: input.name.trim(),
     description: '',
-    archived: 0 as const,
-    archived_at: null,
-    deleted_at: null,
-    creator_id: caller.userId,
-    created_at: now,
-    updated_at: now,
-    version: 0,
+    ...LIVE,
   };
   await inTransaction(ctx, async (trx) => {
     await boards.insertBoard(trx, row);

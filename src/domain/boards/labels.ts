@@ -7,6 +7,7 @@ import { requireAccess } from '../access/access.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { newMade, onBoard } from '../shared/records.ts';
 import { isExpected, requireExpectedVersion } from '../shared/preconditions.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { boardSubject, changedFields, recordEvent } from '../events/record.ts';
@@ -45,18 +46,7 @@ export async function createLabel(
   const board = await requireAccess(ctx.db, caller, { kind: 'board', id: boardId, scope });
   const color = await requireColor(ctx.db, input.color);
   const now = nowIso();
-  const row = {
-    id: newId(),
-    company_id: board.company_id,
-    team_id: board.team_id,
-    board_id: board.id,
-    name: input.name.trim(),
-    color_id: color.id,
-    creator_id: caller.userId,
-    created_at: now,
-    updated_at: now,
-    version: 0,
-  };
+  const row = { ...newMade(newId(), caller.userId, now), ...onBoard(board), name: input.name.trim(), color_id: color.id };
   await inTransaction(ctx, async (trx) => {
     // If-Match on the board: compared under the board's lock (what guards its lists and labels)
     if (isExpected(caller, 'board', board.id)) {

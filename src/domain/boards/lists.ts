@@ -9,6 +9,7 @@ import { ConflictError, NotFoundError } from '../shared/errors.ts';
 import { lockList } from '../../storage/repositories/cards.ts';
 import { markListDeleted } from '../../storage/repositories/lifecycle.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { LIVE, newMade, onBoard } from '../shared/records.ts';
 import { placeAmong, type PositionRequest } from '../shared/positions.ts';
 import { isExpected, requireExpectedVersion } from '../shared/preconditions.ts';
 import { inTransaction } from '../shared/transaction.ts';
@@ -48,21 +49,7 @@ export async function createList(
     if (!(await lockBoard(trx, board.id))) throw new NotFoundError('Board');
     const now = nowIso();
     const position = await positionAmongSiblings(trx, board.id, input.position, now);
-    const row = {
-      id: newId(),
-      company_id: board.company_id,
-      team_id: board.team_id,
-      board_id: board.id,
-      name: input.name.trim(),
-      position,
-      archived: 0 as const,
-      archived_at: null,
-      deleted_at: null,
-      creator_id: caller.userId,
-      created_at: now,
-      updated_at: now,
-      version: 0,
-    };
+    const row = { ...newMade(newId(), caller.userId, now), ...onBoard(board), name: input.name.trim(), position, ...LIVE };
     await lists.insertList(trx, row);
     recordEvent(trx, caller, 'list.created', boardSubject(row), { list: row.id, name: row.name, position }, now);
     return row;

@@ -6,7 +6,7 @@ import * as checklists from '../../storage/repositories/checklists.ts';
 import type { ServiceContext } from '../context.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
-import { decodeCursor, DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';
+import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
 import { toChecklist, toChecklistItems } from './records.ts';
 
 export async function loadItem(ctx: ServiceContext, itemId: string, db: Executor = ctx.db): Promise<ChecklistItem> {
@@ -38,13 +38,17 @@ function isPositionKey(key: unknown): key is checklists.PositionKey {
   return typeof k === 'object' && k !== null && typeof k.position === 'number' && Number.isFinite(k.position) && isId(k.id) && Object.keys(k).length === 2;
 }
 
-/** The position key a cursor carries (400 for one this API did not hand out), and the page size. */
-export function pageStart(page: PageRequest): { after: checklists.PositionKey | undefined; limit: number } {
-  return {
-    after: page.cursor === undefined ? undefined : decodeCursor(page.cursor, isPositionKey),
-    limit: page.limit ?? DEFAULT_PAGE_SIZE,
-  };
+/**
+ * One page of checklists or items in position order: `load` reads from just after the cursor's key
+ * (400 for a cursor this API did not hand out) one row more than the page, which only tells whether
+ * another page follows; answers what `load` answered with `items` cut to the page, and the cursor.
+ */
+export async function pageInPositionOrder<L extends { items: readonly { id: string; position: number }[] }>(
+  page: PageRequest,
+  load: (after: checklists.PositionKey | undefined, limit: number) => Promise<L>,
+): Promise<Omit<L, 'items'> & Page<L['items'][number]>> {
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, isPositionKey);
+  const limit = page.limit ?? DEFAULT_PAGE_SIZE;
+  const loaded = await load(after, limit + 1);
+  return { ...loaded, ...toPage(loaded.items, limit, (row): checklists.PositionKey => ({ position: row.position, id: row.id })) };
 }
-
-/** The cursor key of a checklist or item row. */
-export const positionKeyOf = (row: { id: string; position: number }): checklists.PositionKey => ({ position: row.position, id: row.id });

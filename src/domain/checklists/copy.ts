@@ -10,6 +10,7 @@ import type { NewRow, Transaction } from '../../storage/database.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
 import * as items from '../../storage/repositories/checklist-items.ts';
 import { newId } from '../shared/ids.ts';
+import { newMade, onCard } from '../shared/records.ts';
 import { POSITION_STEP } from '../shared/positions.ts';
 
 /** The card a copy goes to: its id and the company and team the copied rows then belong to. */
@@ -41,20 +42,14 @@ export async function copyItemsInto(
   await items.insertItems(
     trx,
     copies.map(({ source, checklistId, position }) => ({
-      id: newIds.get(source.id) as string,
-      company_id: targetCard.company_id,
-      team_id: targetCard.team_id,
-      card_id: targetCard.id,
+      ...newMade(newIds.get(source.id) as string, creatorId, at),
+      ...onCard(targetCard),
       checklist_id: checklistId,
       name: source.name,
       position,
       date: source.date,
       complete_status: source.complete_status,
       complete_set_at: source.complete_set_at,
-      creator_id: creatorId,
-      created_at: at,
-      updated_at: at,
-      version: 0,
     })),
   );
   const members = await items.itemMembersInTeam(trx, [...newIds.keys()], targetCard.team_id);
@@ -88,16 +83,10 @@ async function copyChecklistRows(
   const copyOf = new Map(sources.map((source) => [source.id, newId()]));
   for (const [i, source] of sources.entries()) {
     await checklists.insertChecklist(trx, {
-      id: copyOf.get(source.id) as string,
-      company_id: targetCard.company_id,
-      team_id: targetCard.team_id,
-      card_id: targetCard.id,
+      ...newMade(copyOf.get(source.id) as string, creatorId, at),
+      ...onCard(targetCard),
       name: source.name,
       position: positions[i] as number,
-      creator_id: creatorId,
-      created_at: at,
-      updated_at: at,
-      version: 0,
     });
   }
   // The items of all the sources in one query; the n-th of each checklist goes n-th in its copy.

@@ -20,15 +20,15 @@ import { rejectRepeatedIds } from '../shared/bulk.ts';
 import { normaliseDate } from '../shared/dates.ts';
 import { ConflictError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { type Page, toPage } from '../shared/pagination.ts';
+import { newMade } from '../shared/records.ts';
+import type { Page } from '../shared/pagination.ts';
 import { placeAmong, type PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import {
   loadChecklist,
   loadItem,
   type PageRequest,
-  pageStart,
-  positionKeyOf,
+  pageInPositionOrder,
 } from './access.ts';
 import { copyItemsInto } from './copy.ts';
 import { toChecklistItems } from './records.ts';
@@ -37,10 +37,8 @@ import { MAX_ITEMS_PER_CHECKLIST } from './limits.ts';
 /** Get Items: the checklist's items in order, one page of them. */
 export async function getItems(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, page: PageRequest): Promise<Page<ChecklistItem>> {
   await requireAccess(ctx.db, caller, { kind: 'checklist', id: checklistId, scope });
-  const { after, limit } = pageStart(page);
-  const loaded = await items.loadItemRows(ctx.db, { checklistId, after, limit: limit + 1 });
-  const { items: shown, nextCursor } = toPage(loaded.items, limit, positionKeyOf);
-  return { items: toChecklistItems({ ...loaded, items: shown }), nextCursor };
+  const { nextCursor, ...shown } = await pageInPositionOrder(page, (after, limit) => items.loadItemRows(ctx.db, { checklistId, after, limit }));
+  return { items: toChecklistItems(shown), nextCursor };
 }
 
 /** Get Item by ID: reach decided on the item's row, then the record loaded (as Get Card Details). */
@@ -97,7 +95,7 @@ export async function createItem(ctx: ServiceContext, caller: Caller, checklistI
     const id = newId();
     await items.insertItems(trx, [
       {
-        id,
+        ...newMade(id, caller.userId, at),
         company_id: checklist.company_id,
         team_id: checklist.team_id,
         card_id: checklist.card_id,
@@ -107,10 +105,6 @@ export async function createItem(ctx: ServiceContext, caller: Caller, checklistI
         date,
         complete_status: 0,
         complete_set_at: at,
-        creator_id: caller.userId,
-        created_at: at,
-        updated_at: at,
-        version: 0,
       },
     ]);
     await items.insertItemMembers(trx, members.map((userId) => ({ item_id: id, user_id: userId, created_at: at })));

@@ -17,14 +17,14 @@ import { type CardChangeKind, cardEventOf, recordCardChanges } from '../cards/re
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { type Page, toPage } from '../shared/pagination.ts';
+import { newMade, onCard } from '../shared/records.ts';
+import type { Page } from '../shared/pagination.ts';
 import { placeAmong, type PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import {
   loadChecklist,
   type PageRequest,
-  pageStart,
-  positionKeyOf,
+  pageInPositionOrder,
   toChecklists,
 } from './access.ts';
 import { copyChecklistInto } from './copy.ts';
@@ -32,10 +32,10 @@ import { copyChecklistInto } from './copy.ts';
 /** Get Checklists: the card's checklists in order, each with all its items; one page of them. */
 export async function getChecklists(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, page: PageRequest): Promise<Page<Checklist>> {
   await requireAccess(ctx.db, caller, { kind: 'card', id: cardId, scope });
-  const { after, limit } = pageStart(page);
-  const rows = await checklists.checklistsOfCard(ctx.db, cardId, { ...(after ? { after } : {}), limit: limit + 1 });
-  const { items: shown, nextCursor } = toPage(rows, limit, positionKeyOf);
-  return { items: await toChecklists(ctx, shown), nextCursor };
+  const { items: rows, nextCursor } = await pageInPositionOrder(page, async (after, limit) => ({
+    items: await checklists.checklistsOfCard(ctx.db, cardId, { ...(after ? { after } : {}), limit }),
+  }));
+  return { items: await toChecklists(ctx, rows), nextCursor };
 }
 
 /** A position for a new or moved checklist among the card's others (renumbered ones count as changed). */
@@ -58,16 +58,10 @@ export async function createChecklist(
     const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at, change: 'checklist.created' });
     const id = newId();
     await checklists.insertChecklist(trx, {
-      id,
-      company_id: card.company_id,
-      team_id: card.team_id,
-      card_id: cardId,
+      ...newMade(id, caller.userId, at),
+      ...onCard(card),
       name: input.name.trim(),
       position: await placeOnCard(trx, cardId, input.position, at),
-      creator_id: caller.userId,
-      created_at: at,
-      updated_at: at,
-      version: 0,
     });
     Object.assign(cardEventOf(trx, cardId).data, { checklist: id, name: input.name.trim() });
     return loadChecklist(ctx, id, trx);

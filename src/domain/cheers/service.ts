@@ -12,6 +12,7 @@ import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { newMade, onCard } from '../shared/records.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { notify } from '../notifications/notify.ts';
 import { MAX_CHEER_LENGTH } from '../../schemas/cheers.ts';
@@ -150,24 +151,18 @@ export async function createCheer(
       }, at)
     ).get(cheered.receiverId);
     await cheers.insertCheer(trx, {
-      id,
-      company_id: cheered.card.company_id,
-      team_id: cheered.card.team_id,
+      ...newMade(id, caller.userId, at),
+      ...onCard(cheered.card),
       content,
-      creator_id: caller.userId,
       receiver_id: cheered.receiverId,
       primary_type: cheered.primary.type,
       primary_id: cheered.primary.id,
       secondary_type: cheered.secondary.type,
       secondary_id: cheered.secondary.id,
-      card_id: cheered.card.id,
       comment_id: cheered.commentId,
       feature_type: type,
       is_notified: told ? 1 : 0,
       notification: told?._id ?? '',
-      created_at: at,
-      updated_at: at,
-      version: 0,
     });
     Object.assign(cardEventOf(trx, cheered.card.id).data, { cheer: id, on: type, [type]: cheeredId, content });
     return loadCheer(trx, id);

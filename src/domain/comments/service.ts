@@ -8,6 +8,7 @@ import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { newMade, onCard } from '../shared/records.ts';
 import { decodeCursor, toPage } from '../shared/pagination.ts';
 import { cardEventOf } from '../cards/recorder.ts';
 import { inTransaction } from '../shared/transaction.ts';
@@ -74,17 +75,7 @@ export async function createComment(ctx: ServiceContext, caller: Caller, cardId:
     const now = nowIso();
     const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at: now, change: 'comment.created' });
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'comments', card.id), now);
-    await comments.insertComment(trx, {
-      id,
-      company_id: card.company_id,
-      team_id: card.team_id,
-      card_id: card.id,
-      creator_id: caller.userId,
-      content: content.trim(),
-      created_at: at,
-      updated_at: at,
-      version: 0,
-    });
+    await comments.insertComment(trx, { ...newMade(id, caller.userId, at), ...onCard(card), content: content.trim() });
     cardEventOf(trx, card.id).data.comment = id;
     await notify(trx, caller, 'comment.created', await cardMemberIds(trx, card.id), { card, comment: id }, at);
     return loadComment(trx, id);
@@ -131,18 +122,7 @@ export async function createDiscussion(
     const { comment, card } = await requireAccess(trx, caller, { kind: 'comment', id: commentId, scope, lock: true, at: now, change: 'discussion.created' });
     if (!(await comments.recordPostChange(trx, 'comments', comment.id, now))) throw new NotFoundError('Comment');
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'discussions', card.id), now);
-    await comments.insertDiscussion(trx, {
-      id,
-      company_id: card.company_id,
-      team_id: card.team_id,
-      card_id: card.id,
-      comment_id: comment.id,
-      creator_id: caller.userId,
-      content: content.trim(),
-      created_at: at,
-      updated_at: at,
-      version: 0,
-    });
+    await comments.insertDiscussion(trx, { ...newMade(id, caller.userId, at), ...onCard(card), comment_id: comment.id, content: content.trim() });
     cardEventOf(trx, card.id).data.discussion = id;
     await notify(trx, caller, 'comment.replied', [comment.creator_id], { card, comment: comment.id, discussion: id }, at);
     return loadDiscussion(trx, comment.id, id);

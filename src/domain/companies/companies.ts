@@ -10,6 +10,7 @@ import { requireAccess } from '../access/access.ts';
 import type { Caller } from '../shared/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { newMade } from '../shared/records.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { recordEvent } from '../events/record.ts';
 import { companyMemberRecord } from './records.ts';
@@ -34,7 +35,7 @@ export async function findOrCreateUser(db: Executor, email: string, fullName: st
 
 /** A new company with `ownerId` as its owner, made by `caller` (null: by the administration command). */
 export async function insertCompanyOwnedBy(trx: Transaction, caller: Caller | null, name: string, ownerId: string, at: string) {
-  const row = { id: newId(), name: name.trim(), creator_id: ownerId, created_at: at, updated_at: at, version: 0 };
+  const row = { ...newMade(newId(), ownerId, at), name: name.trim() };
   await companies.insertCompany(trx, row);
   await companies.insertCompanyMember(trx, { company_id: row.id, user_id: ownerId, role: 'owner', created_at: at });
   recordEvent(trx, caller, 'company.created', { company: row.id }, { company: row.id, name: row.name, owner: ownerId }, at);

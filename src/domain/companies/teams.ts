@@ -12,6 +12,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../shared/errors.t
 import { inTransaction } from '../shared/transaction.ts';
 import { recordEvent } from '../events/record.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { newMade } from '../shared/records.ts';
 
 /** Team rows → Team records, each with its members in the order they joined (one query for all). */
 export async function teamRecords(db: Executor, rows: readonly teams.TeamRow[]): Promise<Team[]> {
@@ -22,7 +23,7 @@ export async function teamRecords(db: Executor, rows: readonly teams.TeamRow[]):
 
 /** A new team in the company with `creatorId` as its creator and first member, made by `caller` (null: the administration command). */
 export async function insertTeamWithCreator(trx: Transaction, caller: Caller | null, companyId: string, name: string, creatorId: string, at: string) {
-  const row = { id: newId(), company_id: companyId, name: name.trim(), creator_id: creatorId, created_at: at, updated_at: at, version: 0 };
+  const row = { ...newMade(newId(), creatorId, at), company_id: companyId, name: name.trim() };
   await teams.insertTeam(trx, row);
   await teams.addTeamMember(trx, row.id, creatorId, at);
   recordEvent(trx, caller, 'team.created', { company: companyId, team: row.id }, { team: row.id, name: row.name, creator: creatorId }, at);

@@ -13,6 +13,7 @@ import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { newMade } from '../shared/records.ts';
 import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { checkWebhookUrl } from './destinations.ts';
@@ -126,7 +127,7 @@ export async function createWebhook(
   await checkFilters(ctx, companyId, input);
   const now = nowIso();
   const row: store.WebhookRow = {
-    id: newId(),
+    ...newMade(newId(), caller.userId, now),
     company_id: companyId,
     url,
     team_ids: JSON.stringify(unique(input.teams)),
@@ -138,10 +139,6 @@ export async function createWebhook(
     secret: newSecret(),
     previous_secret: null,
     previous_secret_expires_at: null,
-    creator_id: caller.userId,
-    created_at: now,
-    updated_at: now,
-    version: 0,
   };
   await inTransaction(ctx, (trx) => store.insertWebhook(trx, row));
   return { webhook: toRecord(row, now), secret: row.secret };
