@@ -53,7 +53,6 @@ export interface SyncQueries {
 
 export type ExclusiveRunner = <T>(work: (queries: SyncQueries) => T) => Promise<T>;
 
-
 /** A select that can take row locks. */
 export interface LockableQuery {
   forUpdate(): LockableQuery;
@@ -562,6 +561,8 @@ function groupCommitter(
     statement.run(...parameters);
     return [];
   };
+  // called inside the group's transaction, a transaction function runs as a savepoint
+  const inSavepoint = sqlite.transaction((work: (trx: SyncTransaction) => unknown) => work(transactionOf(all)));
   let pending: Waiting[] = [];
   const commitPending = () => {
     const batch = pending;
@@ -569,8 +570,8 @@ function groupCommitter(
     runExclusive(() =>
       batch.map(({ work }): Outcome => {
         try {
-          // a transaction object per work: what is kept per transaction (its events) stays its own
-          return { ok: true, value: sqlite.transaction(() => work(transactionOf(all)))() };
+          // a transaction object per work (made in inSavepoint): what is kept per transaction (its events, its If-Match check) stays its own
+          return { ok: true, value: inSavepoint(work) };
         } catch (error) {
           return { ok: false, error: classify(error) };
         }

@@ -15,6 +15,7 @@ import { createCard } from '../../src/domain/cards/service.ts';
 import type { ServiceContext } from '../../src/domain/context.ts';
 import type { Caller } from '../../src/domain/shared/caller.ts';
 import { ValidationError } from '../../src/domain/shared/errors.ts';
+import { PreconditionFailedError } from '../../src/domain/shared/preconditions.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { openTestStorage, serviceContext, type TestStorage } from '../support/harness.ts';
 
@@ -126,6 +127,15 @@ describe('the statements of one toggle', () => {
             [first, { added: [a], removed: [] }],
             [second, { added: [a], removed: [] }],
           ].sort());
+        });
+
+        it('two toggles of one card in one turn, both If-Match its __v: the second is a 412', async () => {
+          const cardId = await newCard();
+          const [a, b] = labels as [string, string];
+          const expecting: Caller = { ...caller, expectedVersion: { kind: 'card', id: cardId, versions: [0] } };
+          const [first, second] = await Promise.allSettled([toggleLabels(ctx, expecting, cardId, {}, [a]), toggleLabels(ctx, expecting, cardId, {}, [b])]);
+          assert.ok(first.status === 'fulfilled' && first.value.__v === 1);
+          assert.ok(second.status === 'rejected' && second.reason instanceof PreconditionFailedError, String(second.status === 'rejected' && second.reason));
         });
       }
     });
