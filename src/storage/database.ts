@@ -1,4 +1,5 @@
-import type { Generated, Insertable, Kysely, Selectable, Transaction as KyselyTransaction, Updateable } from 'kysely';
+import type { CompiledQuery, Generated, Insertable, Kysely, Selectable, Transaction as KyselyTransaction, Updateable } from 'kysely';
+import type { Dialect } from './dialect.ts';
 
 /**
  * The Kysely view of the schema, shared by SQLite and PostgreSQL.
@@ -411,3 +412,19 @@ export type Transaction = KyselyTransaction<Database>;
 export type Row<T extends keyof Database> = Selectable<Database[T]>;
 export type NewRow<T extends keyof Database> = Insertable<Database[T]>;
 export type RowUpdate<T extends keyof Database> = Updateable<Database[T]>;
+
+/**
+ * A write transaction whose statements run synchronously, one after another with nothing between
+ * them: the group commit's (`Dialect.groupCommit`). Statements are compiled once per dialect under a
+ * name (`compiledOnce`) and run with their values swapped in (`runCompiledNow`).
+ */
+export interface SyncTransaction {
+  readonly dialect: Dialect;
+  /** Builds the queries to compile; never runs them. */
+  readonly builder: Executor;
+  /** Runs a compiled statement with these parameters; answers its rows (none for a write without RETURNING). */
+  all<R>(query: CompiledQuery<R>, parameters: readonly unknown[]): R[];
+}
+
+/** Runs `work` in the group commit (see `Dialect.groupCommit`); answers what it answered, once committed. */
+export type GroupCommit = <T>(work: (trx: SyncTransaction) => T) => Promise<T>;

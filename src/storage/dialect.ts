@@ -27,7 +27,7 @@ import {
 import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import pg from 'pg';
-import type { Database, Executor } from './database.ts';
+import type { Database, Executor, GroupCommit, SyncTransaction } from './database.ts';
 import { Deadlock, ForeignKeyViolation, UniqueViolation } from './errors.ts';
 import { type CommitListener, type CommitListenerOptions, listenForCommits } from './commit-listener.ts';
 import { type EventFeed, PostgresEventFeed, SqliteEventFeed } from './event-feed.ts';
@@ -208,6 +208,26 @@ export abstract class Dialect implements KyselyDialect {
 
   /** Asks the engine to plan this SQL text once per connection. SQLite: done already (statements are cached by text). */
   protected prepareOnce(_sql: string): void {}
+
+  /**
+   * Where statements run synchronously in this process: runs `work` in a write transaction shared by
+   * every work queued in the same turn of the event loop (a group commit: the commit is most of a
+   * small write's cost), each work in a savepoint of its own, so one that throws undoes only its own
+   * statements and rejects only its own promise. Undefined where every statement is a round trip
+   * (then callers use Kysely transactions).
+   */
+  get groupCommit(): GroupCommit | undefined {
+    return undefined;
+  }
+}
+
+/**
+ * Runs, inside a `SyncTransaction`, a statement compiled once under `name` (as `executeCompiledOnce`
+ * does in a Kysely transaction): `build` writes each value as a sentinel string, a key of `values`.
+ */
+export function runCompiledNow<R>(trx: SyncTransaction, name: string, build: (db: Executor) => CompiledQuery<R>, values: Readonly<Record<string, unknown>>): R[] {
+  const compiled = trx.dialect.compiledOnce(name, () => build(trx.builder));
+  return trx.all(compiled, compiled.parameters.map((p) => (typeof p === 'string' && Object.hasOwn(values, p) ? values[p] : p)));
 }
 
 /**
@@ -229,11 +249,19 @@ export class SqliteDialect extends Dialect {
   readonly name = 'sqlite';
   readonly eventFeed = new SqliteEventFeed();
   readonly #runExclusive: ExclusiveRunner;
+  readonly #groupCommit: GroupCommit;
 
   constructor(sqlite: SqliteDatabase.Database, db: () => Kysely<Database>) {
     // Every parameter written `+?`: statements are prepared once (src/storage/sqlite-parameters.ts).
     super(new PlanStableSqliteDialect({ database: sqlite }));
-    this.#runExclusive = exclusiveRunner(sqlite, db, (error) => this.classifyError(error));
+    const classify = (error: unknown) => this.classifyError(error);
+    this.#runExclusive = exclusiveRunner(sqlite, db, classify);
+    this.#groupCommit = groupCommitter(sqlite, this.#runExclusive, classify, (all) => ({ dialect: this, builder: db(), all }));
+  }
+
+  /** better-sqlite3 runs a statement synchronously in this process: writes share commits (`groupCommitter`). */
+  override get groupCommit(): GroupCommit {
+    return this.#groupCommit;
   }
 
   override classifyError(error: unknown): unknown {
@@ -512,6 +540,53 @@ function exclusiveRunner(
     if (!sqlite.inTransaction) return inTransaction(work);
     return db().connection().execute(async () => inTransaction(work));
   };
+}
+
+/**
+ * The group commit on SQLite: the works queued in one turn of the event loop run, in arrival order,
+ * in ONE synchronous transaction (`runExclusive`), each in a savepoint (better-sqlite3 makes a nested
+ * transaction function a savepoint), then commit once; each promise settles after the commit.
+ */
+function groupCommitter(
+  sqlite: SqliteDatabase.Database,
+  runExclusive: ExclusiveRunner,
+  classify: (error: unknown) => unknown,
+  transactionOf: (all: SyncTransaction['all']) => SyncTransaction,
+): GroupCommit {
+  type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+  type Waiting = { work: (trx: SyncTransaction) => unknown; settle: (outcome: Outcome) => void; fail: (error: unknown) => void };
+  const all = <R>(query: CompiledQuery<R>, parameters: readonly unknown[]) => {
+    const statement = sqlite.prepare(query.sql);
+    if (statement.reader) return statement.all(...parameters) as R[];
+    statement.run(...parameters);
+    return [];
+  };
+  // called inside the group's transaction, a transaction function runs as a savepoint
+  const inSavepoint = sqlite.transaction((work: (trx: SyncTransaction) => unknown) => work(transactionOf(all)));
+  let pending: Waiting[] = [];
+  const commitPending = () => {
+    const batch = pending;
+    pending = [];
+    runExclusive(() =>
+      batch.map(({ work }): Outcome => {
+        try {
+          // a transaction object per work (made in inSavepoint): what is kept per transaction (its events, its If-Match check) stays its own
+          return { ok: true, value: inSavepoint(work) };
+        } catch (error) {
+          return { ok: false, error: classify(error) };
+        }
+      }),
+    ).then(
+      (outcomes) => batch.forEach((waiting, i) => waiting.settle(outcomes[i] as Outcome)),
+      (error: unknown) => batch.forEach((waiting) => waiting.fail(error)),
+    );
+  };
+  return <T>(work: (trx: SyncTransaction) => T) =>
+    new Promise<T>((resolve, reject) => {
+      const settle = (outcome: Outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error));
+      pending.push({ work, settle, fail: reject });
+      if (pending.length === 1) setImmediate(commitPending);
+    });
 }
 
 // PostgreSQL returns int8 (bigint, count(*)) as strings; every such value here fits in a double.

@@ -31,7 +31,7 @@
  * locks, and the repository's writes of a card's world, accept a `Transaction`, not any executor,
  * so the compiler keeps them inside one.
  */
-import type { CompanyRole, Executor, Transaction } from '../../storage/database.ts';
+import type { CompanyRole, Executor, SyncTransaction, Transaction } from '../../storage/database.ts';
 import { findLiveAttachment, type AttachmentTableRow } from '../../storage/repositories/attachments.ts';
 import { findBoardById, type BoardRow, type Reach } from '../../storage/repositories/boards.ts';
 import { type CardTableRow, findCard, findCardSeenBy, findCardsById } from '../../storage/repositories/cards.ts';
@@ -43,7 +43,7 @@ import { findListById, type ListRow } from '../../storage/repositories/lists.ts'
 import { findNotification, type NotificationRow } from '../../storage/repositories/notifications.ts';
 import { findTeamScope } from '../../storage/repositories/teams.ts';
 import { findWebhook, type WebhookRow } from '../../storage/repositories/webhooks.ts';
-import { type CardChange, type CardChangeKind, recordCardChange } from '../cards/recorder.ts';
+import { type CardChange, type CardChangeKind, type RecordedChange, recordCardChangeNow, recordCardChangeOf } from '../cards/recorder.ts';
 import { checkEachItem } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
@@ -293,12 +293,39 @@ async function lockCard(
   change: CardChange,
   about: Record<string, string> = {},
 ): Promise<CardTableRow> {
-  const event = cardId === undefined ? undefined : await recordCardChange(trx, cardId, change);
-  if (cardId === undefined || !event) throw new NotFoundError(what);
-  Object.assign(event.data, about);
-  const card = requireReach(caller, await findCard(trx, cardId), what, scope);
+  const recorded = cardId === undefined ? undefined : await recordCardChangeOf(trx, cardId, change);
+  return checkLockedCard(trx, caller, recorded, what, scope, about);
+}
+
+/** The checks of `lockCard` on the card's row as its recorded change left it: there, reach, then `If-Match`. */
+function checkLockedCard(
+  trx: Transaction | SyncTransaction,
+  caller: Caller,
+  recorded: RecordedChange | undefined,
+  what: string,
+  scope: Scope,
+  about: Record<string, string> = {},
+): CardTableRow {
+  if (!recorded) throw new NotFoundError(what);
+  Object.assign(recorded.event.data, about);
+  const card = requireReach(caller, recorded.card, what, scope);
   requireCardVersion(trx, caller, card);
   return card;
+}
+
+/**
+ * `requireAccess` of a card with `lock`, in a group commit (`inGroupCommit` of
+ * src/domain/shared/transaction.ts): the card's change recorded, then reach and `If-Match` decided on
+ * the row that change left, by the same rule. Answers the row and the change's event.
+ */
+export function requireLockedCardNow(
+  trx: SyncTransaction,
+  caller: Caller,
+  request: { id: string; scope?: Scope | undefined; at: string; change: CardChangeKind },
+): RecordedChange {
+  const recorded = recordCardChangeNow(trx, request.id, { caller, kind: request.change, at: request.at });
+  checkLockedCard(trx, caller, recorded, NAMES.card, request.scope ?? {});
+  return recorded as RecordedChange;
 }
 
 /**
@@ -306,7 +333,7 @@ async function lockCard(
  * the card was at `__v` - 1 before this write. Decided after reach, so a 412 never tells of a card
  * out of the caller's reach.
  */
-export function requireCardVersion(trx: Transaction, caller: Caller, card: CardTableRow): void {
+export function requireCardVersion(trx: Transaction | SyncTransaction, caller: Caller, card: CardTableRow): void {
   requireExpectedVersion(trx, caller, 'card', card.id, Number(card.version) - 1);
 }
 

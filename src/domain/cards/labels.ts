@@ -6,13 +6,15 @@ import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { ChangedMeanwhile } from '../shared/transaction.ts';
-import { changeCard } from './change.ts';
+import type { PendingEvent } from '../events/record.ts';
+import { changeCard, changeCardNow } from './change.ts';
 
 /**
  * Toggles every label of the request on the card, all or none: each is added if absent, removed if
  * present. Every id must name a label of the card's board, read under the card's lock (a card moved
  * to another board meanwhile is checked against its new board); the first that does not rejects the
- * whole request. One request is one change of the card (`__v` + 1).
+ * whole request. One request is one change of the card (`__v` + 1). Where the storage has a group
+ * commit, the whole toggle runs there, synchronously.
  */
 export function toggleLabels(
   ctx: ServiceContext,
@@ -22,21 +24,35 @@ export function toggleLabels(
   labelIds: readonly string[],
 ): Promise<Card> {
   rejectRepeatedIds(labelIds, 'body.labels');
-  return changeCard(ctx, caller, cardId, scope, 'card.labels.toggled', async (trx, card, at, event) => {
-    const onBoard = await cards.boardLabelsAmong(trx, card.board_id, labelIds);
-    const unknown = labelIds.flatMap((id, index) =>
-      onBoard.has(id) ? [] : [{ field: `body.labels[${index}]`, index, message: `no label ${id} on this card's board` }],
-    );
-    if (unknown.length) throw new ValidationError(`Unknown label: ${unknown.map((u) => labelIds[u.index]).join(', ')}`, unknown);
+  const kind = 'card.labels.toggled';
+  return (
+    changeCardNow(ctx, caller, cardId, scope, kind, (trx, card, at, event) => {
+      const toggle = labelToggle(labelIds, cards.boardLabelsOnCardNow(trx, card.board_id, cardId, labelIds), event);
+      cards.toggleCardLabelsNow(trx, cardId, toggle, at);
+    }) ??
+    changeCard(ctx, caller, cardId, scope, kind, async (trx, card, at, event) => {
+      const { added, removed } = labelToggle(labelIds, await cards.boardLabelsOnCard(trx, card.board_id, cardId, labelIds), event);
+      await cards.removeCardLabels(trx, cardId, removed);
+      await cards.addCardLabels(trx, cardId, added, at).catch((error: unknown) => {
+        // a label deleted since the check above: run again, and the check names it
+        throw error instanceof ForeignKeyViolation ? new ChangedMeanwhile('A label') : error;
+      });
+    })
+  );
+}
 
-    const present = new Set(await cards.cardLabelIds(trx, cardId));
-    const removed = labelIds.filter((id) => present.has(id));
-    const added = labelIds.filter((id) => !present.has(id));
-    Object.assign(event.data, { added, removed });
-    await cards.removeCardLabels(trx, cardId, removed);
-    await cards.addCardLabels(trx, cardId, added, at).catch((error: unknown) => {
-      // a label deleted since the check above: run again, and the check names it
-      throw error instanceof ForeignKeyViolation ? new ChangedMeanwhile('A label') : error;
-    });
-  });
+/**
+ * What toggling `labelIds` does, given which of them are labels of the card's board and whether the
+ * card has each (`onBoard`): a 400 naming every id that is no label of the board, else the labels to
+ * add and to remove, also written into the change's event.
+ */
+function labelToggle(labelIds: readonly string[], onBoard: ReadonlyMap<string, boolean>, event: PendingEvent) {
+  const unknown = labelIds.flatMap((id, index) =>
+    onBoard.has(id) ? [] : [{ field: `body.labels[${index}]`, index, message: `no label ${id} on this card's board` }],
+  );
+  if (unknown.length) throw new ValidationError(`Unknown label: ${unknown.map((u) => labelIds[u.index]).join(', ')}`, unknown);
+  const removed = labelIds.filter((id) => onBoard.get(id));
+  const added = labelIds.filter((id) => !onBoard.get(id));
+  Object.assign(event.data, { added, removed });
+  return { added, removed };
 }

@@ -11,7 +11,7 @@
  * Recording a change also takes the card's row lock (step 2 of the lock rule in
  * src/domain/access/access.ts), which is why it takes a `Transaction`.
  */
-import type { Transaction } from '../../storage/database.ts';
+import type { SyncTransaction, Transaction } from '../../storage/database.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import { type PendingEvent, pendingEvents, recordEvent } from '../events/record.ts';
 import type { Caller } from '../shared/caller.ts';
@@ -63,11 +63,28 @@ export interface CardChange {
 
 /** Records one change of the card (and takes its lock); undefined when there is no such card. */
 export async function recordCardChange(trx: Transaction, cardId: string, change: CardChange): Promise<PendingEvent | undefined> {
-  const place = await cards.recordCardChange(trx, cardId, change.at);
-  return place && cardEvent(trx, place, change);
+  return (await recordCardChangeOf(trx, cardId, change))?.event;
 }
 
-function cardEvent(trx: Transaction, place: cards.CardPlace, change: CardChange): PendingEvent {
+/** What recording a change of a card answers: its row as the change left it, and the change's event. */
+export interface RecordedChange {
+  card: cards.CardTableRow;
+  event: PendingEvent;
+}
+
+/** `recordCardChange`, answering the card's row too (read by the same statement). */
+export async function recordCardChangeOf(trx: Transaction, cardId: string, change: CardChange): Promise<RecordedChange | undefined> {
+  const card = await cards.recordCardChange(trx, cardId, change.at);
+  return card && { card, event: cardEvent(trx, card, change) };
+}
+
+/** `recordCardChangeOf` in a group commit (src/domain/shared/transaction.ts, `inGroupCommit`). */
+export function recordCardChangeNow(trx: SyncTransaction, cardId: string, change: CardChange): RecordedChange | undefined {
+  const card = cards.recordCardChangeNow(trx, cardId, change.at);
+  return card && { card, event: cardEvent(trx, card, change) };
+}
+
+function cardEvent(trx: Transaction | SyncTransaction, place: cards.CardPlace, change: CardChange): PendingEvent {
   const subject = { company: place.company_id, team: place.team_id, board: place.board_id, card: place.id };
   return recordEvent(trx, change.caller, change.kind, subject, {}, change.at);
 }

@@ -1,6 +1,6 @@
 import type { Card } from '../../schemas/records.ts';
-import type { Executor } from '../../storage/database.ts';
-import { loadCardRows } from '../../storage/repositories/card-records.ts';
+import type { Executor, SyncTransaction } from '../../storage/database.ts';
+import { loadCardRowNow, loadCardRows } from '../../storage/repositories/card-records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireAccess } from '../access/access.ts';
@@ -18,6 +18,13 @@ import { toCard } from './records.ts';
 /** The card's full API record. */
 export async function loadCard(ctx: ServiceContext, cardId: string, db: Executor = ctx.db): Promise<Card> {
   const [row] = await loadCardRows(db, [cardId]);
+  if (!row) throw new NotFoundError('Card');
+  return toCard(row);
+}
+
+/** `loadCard` in a group commit (`inGroupCommit`): the record as this transaction left it. */
+export function loadCardNow(trx: SyncTransaction, cardId: string): Card {
+  const row = loadCardRowNow(trx, cardId);
   if (!row) throw new NotFoundError('Card');
   return toCard(row);
 }

@@ -7,7 +7,7 @@
  * just before it commits. Readers (activity, webhooks, live streams) read them back through the
  * storage's event feed (src/storage/event-feed.ts).
  */
-import type { Transaction } from '../../storage/database.ts';
+import type { NewRow, SyncTransaction, Transaction } from '../../storage/database.ts';
 import * as events from '../../storage/repositories/events.ts';
 import type { Caller } from '../shared/caller.ts';
 import { newId, nowIso } from '../shared/ids.ts';
@@ -47,10 +47,10 @@ export interface PendingEvent extends EventSubject {
   data: Record<string, unknown>;
 }
 
-const logs = new WeakMap<Transaction, PendingEvent[]>();
+const logs = new WeakMap<Transaction | SyncTransaction, PendingEvent[]>();
 
 /** Opens the event log of a transaction; `inTransaction` does, for every transaction it runs. */
-export function openEventLog(trx: Transaction): void {
+export function openEventLog(trx: Transaction | SyncTransaction): void {
   logs.set(trx, []);
 }
 
@@ -59,7 +59,7 @@ export function openEventLog(trx: Transaction): void {
  * reminder). Answers the pending event, whose `data` the caller may complete until the commit.
  */
 export function recordEvent(
-  trx: Transaction,
+  trx: Transaction | SyncTransaction,
   caller: Caller | null,
   type: string,
   subject: EventSubject,
@@ -86,30 +86,39 @@ export function recordEvent(
 }
 
 /** The events recorded so far in `trx` (for code that completes them). */
-export function pendingEvents(trx: Transaction): readonly PendingEvent[] {
+export function pendingEvents(trx: Transaction | SyncTransaction): readonly PendingEvent[] {
   return logs.get(trx) ?? [];
 }
 
 /** Writes the transaction's events; answers how many (0: nothing to announce). */
 export async function writeEventLog(trx: Transaction): Promise<number> {
+  const rows = closeEventLog(trx);
+  await events.insertEvents(trx, rows);
+  return rows.length;
+}
+
+/** `writeEventLog` in a group commit. */
+export function writeEventLogNow(trx: SyncTransaction): number {
+  const rows = closeEventLog(trx);
+  events.insertEventsNow(trx, rows);
+  return rows.length;
+}
+
+function closeEventLog(trx: Transaction | SyncTransaction): NewRow<'events'>[] {
   const log = logs.get(trx) ?? [];
   logs.delete(trx);
-  await events.insertEvents(
-    trx,
-    log.map((event) => ({
-      id: event.id,
-      type: event.type,
-      company_id: event.company,
-      team_id: event.team ?? null,
-      board_id: event.board ?? null,
-      card_id: event.card ?? null,
-      user_id: event.user ?? null,
-      actor_user_id: event.actor?.user ?? null,
-      actor_api_key_id: event.actor?.apiKey ?? null,
-      request_id: event.requestId,
-      created_at: event.createdAt,
-      data: JSON.stringify(event.data),
-    })),
-  );
-  return log.length;
+  return log.map((event) => ({
+    id: event.id,
+    type: event.type,
+    company_id: event.company,
+    team_id: event.team ?? null,
+    board_id: event.board ?? null,
+    card_id: event.card ?? null,
+    user_id: event.user ?? null,
+    actor_user_id: event.actor?.user ?? null,
+    actor_api_key_id: event.actor?.apiKey ?? null,
+    request_id: event.requestId,
+    created_at: event.createdAt,
+    data: JSON.stringify(event.data),
+  }));
 }

@@ -1,6 +1,6 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import type { Database, Executor } from '../database.ts';
-import { type Dialect, dialectOf, executeCompiledOnce } from '../dialect.ts';
+import type { Database, Executor, SyncTransaction } from '../database.ts';
+import { type Dialect, dialectOf, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
 import { LABEL_COLUMNS } from './labels.ts';
 
 // SQLite's json_object needs the columns named one by one (no selectAll in a JSON subquery).
@@ -36,7 +36,15 @@ type CardQueryRow = Awaited<ReturnType<ReturnType<typeof cardQuery>['execute']>>
 const ONE_CARD = '\u0000card-id';
 
 function loadOne(db: Executor, dialect: Dialect, cardId: string): Promise<CardQueryRow[]> {
-  return executeCompiledOnce(db, 'one card', () => cardQuery(db, dialect, (eb) => eb('c.id', '=', ONE_CARD)).compile(), { [ONE_CARD]: cardId });
+  return executeCompiledOnce(db, 'one card', () => oneCardQuery(db, dialect), { [ONE_CARD]: cardId });
+}
+
+const oneCardQuery = (db: Executor, dialect: Dialect) => cardQuery(db, dialect, (eb) => eb('c.id', '=', ONE_CARD)).compile();
+
+/** `loadCardRows` of one card, in a group commit (the same statement). */
+export function loadCardRowNow(trx: SyncTransaction, cardId: string): CardRow | undefined {
+  const rows = runCompiledNow(trx, 'one card', (db) => oneCardQuery(db, trx.dialect), { [ONE_CARD]: cardId });
+  return toCardRows(trx.dialect, rows, [cardId])[0];
 }
 
 const CARD_IDS = '\u0000card-ids';

@@ -1,5 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
-import type { Executor, Transaction, NewRow, Row, RowUpdate } from '../database.ts';
+import type { Executor, Transaction, NewRow, Row, RowUpdate, SyncTransaction } from '../database.ts';
+import { type Dialect, dialectOf, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
 
 export type CardTableRow = Row<'cards'>;
 
@@ -31,15 +32,29 @@ export async function insertCard(db: Transaction, row: NewRow<'cards'>): Promise
  * the card's row lock (PostgreSQL) so concurrent changes to one card apply one after another.
  * The domain calls it only through its card change recorder (src/domain/cards/recorder.ts).
  */
-export async function recordCardChange(db: Transaction, id: string, at: string): Promise<CardPlace | undefined> {
-  return db
-    .updateTable('cards')
-    .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
-    .where('id', '=', id)
-    // a card marked deleted with its list or board is gone for every request
-    .where('deleted_at', 'is', null)
-    .returning(['id', 'company_id', 'team_id', 'board_id', 'list_id'])
-    .executeTakeFirst();
+export async function recordCardChange(db: Transaction, id: string, at: string): Promise<CardTableRow | undefined> {
+  // the whole row: the lock's holder reads it from here rather than in a second round trip
+  return cardChange(db, id, at).returningAll().executeTakeFirst();
+}
+
+function cardChange(db: Executor, id: string, at: string) {
+  return (
+    db
+      .updateTable('cards')
+      .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
+      .where('id', '=', id)
+      // a card marked deleted with its list or board is gone for every request
+      .where('deleted_at', 'is', null)
+  );
+}
+
+const ID = '\u0000id';
+const AT = '\u0000at';
+const IDS = '\u0000ids';
+
+/** `recordCardChange` in a group commit. */
+export function recordCardChangeNow(trx: SyncTransaction, id: string, at: string): CardTableRow | undefined {
+  return runCompiledNow(trx, 'record card change', (db) => cardChange(db, ID, AT).returningAll().compile(), { [ID]: id, [AT]: at })[0];
 }
 
 /** Where a card is: what its events are filed under. */
@@ -137,16 +152,61 @@ export async function addSeen(db: Transaction, cardId: string, userId: string, a
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-/** Which of `labelIds` are labels of the board. */
-export async function boardLabelsAmong(db: Executor, boardId: string, labelIds: readonly string[]): Promise<Set<string>> {
-  if (labelIds.length === 0) return new Set();
-  const rows = await db.selectFrom('labels').select('id').where('board_id', '=', boardId).where('id', 'in', labelIds).execute();
-  return new Set(rows.map((r) => r.id));
+/** Which of `labelIds` are labels of the board, each with whether the card has it: what a toggle reads, in one query. */
+export async function boardLabelsOnCard(db: Transaction, boardId: string, cardId: string, labelIds: readonly string[]): Promise<Map<string, boolean>> {
+  if (labelIds.length === 0) return new Map();
+  const dialect = dialectOf(db);
+  return onCard(await executeCompiledOnce(db, 'board labels on card', () => boardLabelsOnCardQuery(db, dialect), boardLabelsOnCardValues(dialect, boardId, cardId, labelIds)));
+}
+
+/** `boardLabelsOnCard` in a group commit. */
+export function boardLabelsOnCardNow(trx: SyncTransaction, boardId: string, cardId: string, labelIds: readonly string[]): Map<string, boolean> {
+  if (labelIds.length === 0) return new Map();
+  return onCard(runCompiledNow(trx, 'board labels on card', (db) => boardLabelsOnCardQuery(db, trx.dialect), boardLabelsOnCardValues(trx.dialect, boardId, cardId, labelIds)));
+}
+
+function boardLabelsOnCardQuery(db: Executor, dialect: Dialect) {
+  return db
+    .selectFrom('labels as l')
+    .select((eb) => [
+      'l.id',
+      eb.exists(eb.selectFrom('card_labels as cl').select('cl.label_id').where('cl.card_id', '=', ID).whereRef('cl.label_id', '=', 'l.id')).as('on_card'),
+    ])
+    .where('l.board_id', '=', BOARD)
+    .where(dialect.inIdList('l.id', IDS))
+    .compile();
+}
+
+const BOARD = '\u0000board';
+
+function boardLabelsOnCardValues(dialect: Dialect, boardId: string, cardId: string, labelIds: readonly string[]) {
+  return { [BOARD]: boardId, [ID]: cardId, [IDS]: dialect.idList(labelIds) };
+}
+
+function onCard(rows: readonly { id: string; on_card: unknown }[]): Map<string, boolean> {
+  return new Map(rows.map((row) => [row.id, Boolean(row.on_card)]));
 }
 
 export async function cardLabelIds(db: Executor, cardId: string): Promise<string[]> {
   const rows = await db.selectFrom('card_labels').select('label_id').where('card_id', '=', cardId).execute();
   return rows.map((r) => r.label_id);
+}
+
+/** `addCardLabels` and `removeCardLabels` in a group commit: one statement per label added, one for those removed. */
+export function toggleCardLabelsNow(trx: SyncTransaction, cardId: string, change: { added: readonly string[]; removed: readonly string[] }, at: string): void {
+  const LABEL = '\u0000label';
+  for (const labelId of change.added) {
+    runCompiledNow(trx, 'add card label', (db) => db.insertInto('card_labels').values({ card_id: ID, label_id: LABEL, created_at: AT }).compile(), {
+      [ID]: cardId,
+      [LABEL]: labelId,
+      [AT]: at,
+    });
+  }
+  if (change.removed.length === 0) return;
+  runCompiledNow(trx, 'remove card labels', (db) => db.deleteFrom('card_labels').where('card_id', '=', ID).where(trx.dialect.inIdList('label_id', IDS)).compile(), {
+    [ID]: cardId,
+    [IDS]: trx.dialect.idList(change.removed),
+  });
 }
 
 export async function addCardLabels(db: Transaction, cardId: string, labelIds: readonly string[], at: string): Promise<void> {

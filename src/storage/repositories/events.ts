@@ -1,6 +1,6 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
-import type { Database, Executor, NewRow, Row, Transaction } from '../database.ts';
-import { dialectOf } from '../dialect.ts';
+import type { Database, Executor, NewRow, Row, SyncTransaction, Transaction } from '../database.ts';
+import { dialectOf, runCompiledNow } from '../dialect.ts';
 import type { EventQuery, EventRow, FeedPosition } from '../event-feed.ts';
 
 /**
@@ -9,6 +9,22 @@ import type { EventQuery, EventRow, FeedPosition } from '../event-feed.ts';
  */
 export async function insertEvents(trx: Transaction, rows: readonly NewRow<'events'>[]): Promise<void> {
   if (rows.length) await dialectOf(trx).eventFeed.announcing(trx.insertInto('events').values([...rows])).execute();
+}
+
+const EVENT_COLUMNS = ['id', 'type', 'company_id', 'team_id', 'board_id', 'card_id', 'user_id', 'actor_user_id', 'actor_api_key_id', 'request_id', 'created_at', 'data'] as const;
+
+const EVENT_SENTINELS = Object.fromEntries(EVENT_COLUMNS.map((column) => [column, `\u0000${column}`])) as unknown as NewRow<'events'>;
+
+/** `insertEvents` in a group commit: one statement compiled once, run per event. */
+export function insertEventsNow(trx: SyncTransaction, rows: readonly NewRow<'events'>[]): void {
+  for (const row of rows) {
+    runCompiledNow(
+      trx,
+      'insert event',
+      (db) => trx.dialect.eventFeed.announcing(db.insertInto('events').values(EVENT_SENTINELS)).compile(),
+      Object.fromEntries(EVENT_COLUMNS.map((column) => [`\u0000${column}`, row[column]])),
+    );
+  }
 }
 
 /** Events per read of a stream's feed: a stream far behind catches up page by page. */
