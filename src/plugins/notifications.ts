@@ -122,6 +122,7 @@ function startDelivery(app: FastifyInstance, sender: NotificationSender, sendTim
 
 export default fp(
   async function notificationsPlugin(app: FastifyInstance, opts: NotificationsOptions) {
+    if (opts.sender && typeof opts.sender.send !== 'function') throw new TypeError('notificationSender must have a send(notification, { signal }) method');
     const scheduler = new ReminderScheduler(app.services, opts.clock ?? systemClock, opts.config.reminders.intervalMs, app.log);
     app.decorate('reminders', scheduler);
     const sends: NotificationSends = { sent: 0, failed: 0, timedOut: 0 };
