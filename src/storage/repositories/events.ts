@@ -15,13 +15,15 @@ export async function insertEvents(trx: Transaction, rows: readonly NewRow<'even
 export const FEED_PAGE = 200;
 
 /**
- * What a board's stream shows: the events filed under the board, and the moves of cards into it
- * from another board (filed under the board the card left; their data names the new board).
+ * What a board's stream shows: the events filed under the board, and the moves of its cards to
+ * another board (a move is filed under the board the card went to; its data names the board it left
+ * as `from.board`), so a client watching either board learns of it.
  */
 function ofBoard(boardId: string) {
+  // the data's JSON text as JSON.stringify writes it (src/domain/events/record.ts): `"board":"<id>"`
   return (query: EventQuery): EventQuery =>
     query.where((eb) =>
-      eb.or([eb('board_id', '=', boardId), eb.and([eb('type', '=', 'card.moved'), eb('data', 'like', `%"${boardId}"%`)])]),
+      eb.or([eb('board_id', '=', boardId), eb.and([eb('type', '=', 'card.moved'), eb('data', 'like', `%"board":"${boardId}"%`)])]),
     );
 }
 
