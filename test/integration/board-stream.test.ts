@@ -165,6 +165,37 @@ for (const engine of ENGINES) {
       }
     });
 
+    it("streams a user's own notifications, and no one else's (GET /api/v1/notifications/stream)", async () => {
+      const ann = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: `ann-${engine}@acme.test` });
+      const bob = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: `bob-${engine}@acme.test` });
+      const listId = (await api('POST', '/api/v1/lists', { board: boardId, name: 'Told' })).json().list._id;
+      const card = async (name: string) => (await api('POST', '/api/v1/cards', { list: listId, name })).json().card._id as string;
+      const mine = await openSse(base, '/api/v1/notifications/stream', bearer(ann.apiKey));
+      assert.equal(mine.status, 200, mine.body);
+      try {
+        // bob's notification first, then ann's two: her stream shows hers alone
+        assert.equal((await api('POST', `/v2/cards/${await card('For Bob')}/members`, { members: [bob.userId] })).statusCode, 200);
+        assert.equal((await api('POST', `/v2/cards/${await card('For Ann')}/members`, { members: [ann.userId] })).statusCode, 200);
+        assert.equal((await api('POST', `/v2/cards/${await card('For both')}/members`, { members: [ann.userId, bob.userId] })).statusCode, 200);
+        await mine.until((s) => s.events.length >= 2, "ann's two notifications");
+        const got = eventsOf(mine) as Array<{ type: string; data: { notification: { _id: string; user: string } } }>;
+        assert.deepEqual(got.map((e) => [e.type, e.data.notification.user]), [['notification.created', ann.userId], ['notification.created', ann.userId]]);
+        // the same notifications the API lists for her, oldest first on the stream
+        const listed = (await apiClient(t, ann.apiKey)('GET', '/api/v1/notifications')).json().notifications as Array<{ _id: string }>;
+        assert.deepEqual(got.map((e) => e.data.notification._id), listed.map((n) => n._id).reverse());
+      } finally {
+        mine.close();
+      }
+      assert.equal((await openSse(base, '/api/v1/notifications/stream', {})).status, 401);
+      // a revoked key ends it
+      const again = await openSse(base, '/api/v1/notifications/stream', bearer(ann.apiKey));
+      assert.equal(again.status, 200, again.body);
+      const annApi = apiClient(t, ann.apiKey);
+      const keyId = (await annApi('GET', '/api/v1/api-keys')).json().apiKeys[0]._id;
+      assert.equal((await annApi('DELETE', `/api/v1/api-keys/${keyId}`)).statusCode, 200);
+      await again.ended;
+    });
+
     it('disconnects a member removed from the team, and a revoked key', async () => {
       const member = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: `m-${engine}@acme.test` });
       const removed = await openSse(base, `/api/v1/boards/${boardId}/events`, bearer(member.apiKey));

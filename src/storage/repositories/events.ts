@@ -37,6 +37,21 @@ export function boardEventsHeldBack(db: Executor, boardId: string, after: FeedPo
   return dialectOf(db).eventFeed.heldBack(db, after, ofBoard(boardId));
 }
 
+/** What a user's notification stream shows: the `notification.created` events addressed to them. */
+function notificationsOf(userId: string) {
+  return (query: EventQuery): EventQuery => query.where('type', '=', 'notification.created').where('user_id', '=', userId);
+}
+
+/** The user's committed notification events after `after`, in commit order. */
+export function notificationEventsAfter(db: Executor, userId: string, after: FeedPosition | null, limit = FEED_PAGE): Promise<EventRow[]> {
+  return dialectOf(db).eventFeed.committedAfter(db, after, limit, notificationsOf(userId));
+}
+
+/** Whether the user has committed notification events after `after` that the feed does not show yet. */
+export function notificationEventsHeldBack(db: Executor, userId: string, after: FeedPosition | null): Promise<boolean> {
+  return dialectOf(db).eventFeed.heldBack(db, after, notificationsOf(userId));
+}
+
 /** Where the event with this id stands in the feed, if it is recorded. */
 export function eventPosition(db: Executor, eventId: string): Promise<FeedPosition | undefined> {
   return dialectOf(db).eventFeed.positionOf(db, eventId);
