@@ -178,7 +178,7 @@ for (const engine of ENGINES) {
         assert.equal((await api('POST', `/v2/cards/${await card('For Ann')}/members`, { members: [ann.userId] })).statusCode, 200);
         assert.equal((await api('POST', `/v2/cards/${await card('For both')}/members`, { members: [ann.userId, bob.userId] })).statusCode, 200);
         await mine.until((s) => s.events.length >= 2, "ann's two notifications");
-        const got = eventsOf(mine) as Array<{ type: string; data: { notification: { _id: string; user: string } } }>;
+        const got = eventsOf(mine) as unknown as Array<{ type: string; data: { notification: { _id: string; user: string } } }>;
         assert.deepEqual(got.map((e) => [e.type, e.data.notification.user]), [['notification.created', ann.userId], ['notification.created', ann.userId]]);
         // the same notifications the API lists for her, oldest first on the stream
         const listed = (await apiClient(t, ann.apiKey)('GET', '/api/v1/notifications')).json().notifications as Array<{ _id: string }>;
