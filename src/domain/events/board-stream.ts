@@ -37,8 +37,11 @@ export interface StreamSubject {
   eventsAfter(db: Executor, after: FeedPosition): Promise<EventRow[]>;
   /** Whether it has committed events after `after` that the feed does not show yet. */
   heldBack(db: Executor, after: FeedPosition): Promise<boolean>;
-  /** Throws NotFoundError when `caller` (just authenticated again) no longer reaches it. */
-  requireReach(db: Executor, caller: Caller): Promise<unknown>;
+  /**
+   * The access module's check that `caller` (just authenticated again) still reaches it (a
+   * NotFoundError when not); none when authenticating the key again is the whole check.
+   */
+  checkAccess?: (db: Executor, caller: Caller) => Promise<unknown>;
   /** Its name in the reason a stream ends ("the board"). */
   name: string;
 }
@@ -48,19 +51,19 @@ export function boardSubject(boardId: string): StreamSubject {
   return {
     eventsAfter: (db, after) => events.boardEventsAfter(db, boardId, after),
     heldBack: (db, after) => events.boardEventsHeldBack(db, boardId, after),
-    requireReach: (db, caller) => requireAccess(db, caller, { kind: 'board', id: boardId }),
+    checkAccess: (db, caller) => requireAccess(db, caller, { kind: 'board', id: boardId }),
     name: 'the board',
   };
 }
 
-/** A user's notifications: the `notification.created` events addressed to them; only that user's keys reach them. */
+/**
+ * A user's notifications: the `notification.created` events addressed to them. Opened for the
+ * caller's own user, and a key belongs to one user, so a key that still authenticates still reaches them.
+ */
 export function notificationsSubject(userId: string): StreamSubject {
   return {
     eventsAfter: (db, after) => events.notificationEventsAfter(db, userId, after),
     heldBack: (db, after) => events.notificationEventsHeldBack(db, userId, after),
-    async requireReach(_db, caller) {
-      if (caller.userId !== userId) throw new NotFoundError('Notifications');
-    },
     name: 'their notifications',
   };
 }
@@ -131,7 +134,7 @@ export class LiveStream {
   async #reaches(): Promise<boolean> {
     try {
       const caller = await authenticate(this.#ctx, this.#token);
-      await this.#subject.requireReach(this.#ctx.db, caller);
+      await this.#subject.checkAccess?.(this.#ctx.db, caller);
       return true;
     } catch (error) {
       if (error instanceof UnauthorizedError || error instanceof NotFoundError) return false;
@@ -199,7 +202,7 @@ export async function openBoardStream(
   lastEventId: string | undefined,
 ): Promise<LiveStream> {
   const subject = boardSubject(boardId);
-  await subject.requireReach(ctx.db, caller);
+  await subject.checkAccess?.(ctx.db, caller);
   return new LiveStream(ctx, token, subject, await startingPosition(ctx, lastEventId));
 }
 
