@@ -83,34 +83,41 @@ export async function buildApp(options: BuildOptions) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : parseJson(request, body as string, done),
   );
-  await app.register(requestId);
-  await app.register(errors);
-  await app.register(validation);
-  // Their onSend hooks read the JSON text, so they come before compression (security); their other
-  // hooks run after authentication whatever the order of registration.
-  await app.register(conditional);
-  await app.register(idempotency);
-  await app.register(location);
-  await app.register(security, { config });
-  await app.register(storagePlugin, { config, ...(options.storage ? { storage: options.storage } : {}) });
-  await app.register(services, { config });
-  await app.register(eventRetention, { config, now: options.now });
-  await app.register(events, { config });
-  await app.register(webhooks, { config, dispatcher: options.webhookDispatcher });
-  await app.register(auth);
-  await app.register(sweeper, { config });
-  await app.register(notifications, { config, clock: options.clock, sender: options.notificationSender });
-  // `undefined`: the limiter the configuration asks for; `null`: none (tests that do not test limits).
-  const limiter =
-    options.rateLimiter !== undefined
-      ? options.rateLimiter
-      : await createRateLimiter({ config, storage: app.storage, log: app.log });
-  await app.register(rateLimit, { config, limiter });
-  await app.register(metrics, { config, limiter });
-  await app.register(swagger);
-  // shared schemas, named in /openapi.json (components.schemas) and referenced by routes as `Name#`
-  app.addSchema(Event);
-  await app.register(routes);
+  // A start that fails part way (a plugin throws) closes what the plugins before it opened (the
+  // database, the event bell's connections, the dispatcher): nobody else holds the app to close it.
+  try {
+    await app.register(requestId);
+    await app.register(errors);
+    await app.register(validation);
+    // Their onSend hooks read the JSON text, so they come before compression (security); their other
+    // hooks run after authentication whatever the order of registration.
+    await app.register(conditional);
+    await app.register(idempotency);
+    await app.register(location);
+    await app.register(security, { config });
+    await app.register(storagePlugin, { config, ...(options.storage ? { storage: options.storage } : {}) });
+    await app.register(services, { config });
+    await app.register(eventRetention, { config, now: options.now });
+    await app.register(events, { config });
+    await app.register(webhooks, { config, dispatcher: options.webhookDispatcher });
+    await app.register(auth);
+    await app.register(sweeper, { config });
+    await app.register(notifications, { config, clock: options.clock, sender: options.notificationSender });
+    // `undefined`: the limiter the configuration asks for; `null`: none (tests that do not test limits).
+    const limiter =
+      options.rateLimiter !== undefined
+        ? options.rateLimiter
+        : await createRateLimiter({ config, storage: app.storage, log: app.log });
+    await app.register(rateLimit, { config, limiter });
+    await app.register(metrics, { config, limiter });
+    await app.register(swagger);
+    // shared schemas, named in /openapi.json (components.schemas) and referenced by routes as `Name#`
+    app.addSchema(Event);
+    await app.register(routes);
+  } catch (error) {
+    await app.close().catch(() => {});
+    throw error;
+  }
   return app;
 }
 

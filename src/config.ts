@@ -70,6 +70,11 @@ export interface AppConfig {
   sweep: { intervalMs: number; batchCards: number };
   /** The reminder scheduler: a pass every `intervalMs` (0: none in this process). */
   reminders: { intervalMs: number };
+  /** Delivery to a NotificationSender (src/domain/notifications/sender.ts). */
+  notifications: {
+    /** Bound on one `send`: past it the send is abandoned (its signal aborted), logged and counted. */
+    sendTimeoutMs: number;
+  };
   /** The event record (README, "Events"). */
   events: {
     /** Events older than this many days are pruned (the purge command, and the server's schedule). */
@@ -285,6 +290,7 @@ export function loadConfig(env: Env = process.env, options: { createDatabase?: b
       batchCards: integer(env, 'SWEEP_BATCH_CARDS', 200, 1, 10_000),
     },
     reminders: { intervalMs: integer(env, 'REMINDER_INTERVAL_MS', 15_000, 0, 3_600_000) },
+    notifications: { sendTimeoutMs: integer(env, 'NOTIFICATION_SEND_TIMEOUT_MS', 10_000, 10, 600_000) },
     events: {
       retentionDays: integer(env, 'EVENT_RETENTION_DAYS', DEFAULT_EVENT_RETENTION_DAYS, 1, 36_500),
       pruneIntervalMs: integer(env, 'EVENT_PRUNE_INTERVAL_SECONDS', 3600, 0, 7 * 86_400) * 1000,

@@ -110,8 +110,8 @@ export async function serveCommand(config: AppConfig): Promise<void> {
 /**
  * Sweeps deleted lists and boards; removes attachment records deleted more than `olderThanDays` days
  * ago, and their files, and the released files of deleted cards as old; then files no record names
- * (and stale partial uploads) older than an hour; then events older than EVENT_RETENTION_DAYS (the
- * server also prunes those on its own schedule).
+ * (and stale partial uploads) older than an hour; then events older than EVENT_RETENTION_DAYS and the
+ * webhook deliveries that ended before then (the server also prunes those on its own schedule).
  */
 export async function purgeAttachmentsCommand(config: AppConfig, options: { olderThanDays: number; json: boolean }): Promise<Output> {
   const result = await withServices(config, async (ctx) => ({
@@ -127,7 +127,8 @@ export async function purgeAttachmentsCommand(config: AppConfig, options: { olde
       `Purged ${result.records} attachment record(s) deleted before ${result.deletedBefore}, and ${result.files} file(s); ` +
         `${result.orphanFiles} orphan file(s) older than an hour`,
       `Swept ${result.swept.cards} card(s), ${result.swept.lists} list(s) and ${result.swept.boards} board(s) of deleted lists and boards`,
-      `Pruned ${result.events.events} event(s) recorded before ${result.events.before} (EVENT_RETENTION_DAYS=${config.events.retentionDays})`,
+      `Pruned ${result.events.events} event(s) recorded before ${result.events.before} (EVENT_RETENTION_DAYS=${config.events.retentionDays}), ` +
+        `and ${result.events.deliveries} webhook deliveries that ended before then`,
     ],
   };
 }

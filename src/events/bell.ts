@@ -24,12 +24,16 @@ export interface EventBell {
   subscribe(listener: () => void): () => void;
   /** Events committed in this process (`ServiceContext.eventsCommitted`). */
   ring(): void;
+  /** Settles once the transport's first connection attempt has ended (connected or not: it retries). */
+  started(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** How other instances hear this one's rings (`announce`), and this one theirs (through `Bell.deliver`). */
 interface Transport {
   announce(): void;
+  /** The first connection attempt has ended. */
+  started: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,6 +54,10 @@ class Bell implements EventBell {
   ring(): void {
     this.deliver();
     this.#transport?.announce();
+  }
+
+  started(): Promise<void> {
+    return this.#transport?.started ?? Promise.resolve();
   }
 
   use(transport: Transport): void {
@@ -77,15 +85,25 @@ function redisTransport(url: string, channel: string, deliver: () => void, log: 
   const common = { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2000, commandTimeout: 1000, retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000) };
   const publisher = new Redis(url, common);
   const subscriber = new Redis(url, { ...common, commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: false });
+  let firstAttemptEnded = () => {};
+  const started = new Promise<void>((resolve) => (firstAttemptEnded = resolve));
   publisher.on('error', () => {});
-  subscriber.on('error', (error) => log.warn({ err: error }, 'event bell: the Redis subscription failed; retrying'));
-  subscriber.on('ready', () => {
-    subscriber.subscribe(channel).then(deliver, (error: Error) => log.warn({ err: error }, 'event bell: could not subscribe in Redis'));
+  subscriber.on('error', (error) => {
+    firstAttemptEnded();
+    log.warn({ err: error }, 'event bell: the Redis subscription failed; retrying');
   });
+  subscriber.on('ready', () => {
+    subscriber
+      .subscribe(channel)
+      .then(deliver, (error: Error) => log.warn({ err: error }, 'event bell: could not subscribe in Redis'))
+      .finally(firstAttemptEnded);
+  });
+  subscriber.on('end', firstAttemptEnded);
   subscriber.on('message', (from: string) => {
     if (from === channel) deliver();
   });
   return {
+    started,
     announce() {
       if (publisher.status === 'ready') publisher.publish(channel, '').catch(() => {});
     },
@@ -111,6 +129,6 @@ export function createEventBell(config: AppConfig, storage: StorageConnection, l
     onError: (error, retryInMs) => log.warn({ err: error, retryInMs }, 'event bell: the database listener was lost; reconnecting'),
   });
   // The database announces each commit itself (its NOTIFY rides on the events' insert).
-  if (listener) bell.use({ announce: () => {}, close: () => listener.close() });
+  if (listener) bell.use({ announce: () => {}, started: listener.started, close: () => listener.close() });
   return bell;
 }

@@ -25,6 +25,9 @@ export default fp(
       for (const stream of [...streams]) stream.end('server closing');
     });
     app.addHook('onClose', async () => bell.close());
+    // Listening before the app answers (bounded by the transport's connect timeout; a failure retries
+    // in the background): a start that fails later closes a connection that exists (src/app.ts).
+    await bell.started();
   },
   { name: 'events', dependencies: ['services', 'storage'] },
 );

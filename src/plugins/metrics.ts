@@ -101,6 +101,19 @@ export default fp(
         counted = { ...faults };
       },
     });
+    const sends = app.notificationSends;
+    let countedSends = { failed: 0, timedOut: 0 };
+    new promClient.Counter({
+      name: 'taskboard_notification_send_failures_total',
+      help: 'Notifications the NotificationSender did not take: reason error (it threw) or timeout (no answer within NOTIFICATION_SEND_TIMEOUT_MS; abandoned)',
+      labelNames: ['reason'],
+      registers: [registry],
+      collect() {
+        this.inc({ reason: 'error' }, sends.failed - countedSends.failed);
+        this.inc({ reason: 'timeout' }, sends.timedOut - countedSends.timedOut);
+        countedSends = { failed: sends.failed, timedOut: sends.timedOut };
+      },
+    });
     const limiter = opts.limiter;
     if (limiter instanceof FailoverRateLimiter) {
       new promClient.Gauge({
@@ -154,5 +167,5 @@ export default fp(
       });
     }
   },
-  { name: 'metrics', dependencies: ['storage', 'rate-limit'] },
+  { name: 'metrics', dependencies: ['storage', 'rate-limit', 'notifications'] },
 );

@@ -14,7 +14,17 @@ import type { FeedPosition } from '../storage/event-feed.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     reminders: ReminderScheduler;
+    /** Sends to the NotificationSender since start, by outcome (for the metrics and the tests). */
+    notificationSends: NotificationSends;
   }
+}
+
+export interface NotificationSends {
+  sent: number;
+  /** The sender threw or rejected. */
+  failed: number;
+  /** The sender did not answer within NOTIFICATION_SEND_TIMEOUT_MS: abandoned, its signal aborted. */
+  timedOut: number;
 }
 
 export interface NotificationsOptions {
@@ -28,24 +38,68 @@ const DELIVERY_POLL_MS = 1000;
 const DELIVERY_BATCH = 100;
 
 /**
+ * One send, bounded: answers 'sent', 'failed' (it threw), 'timedOut' (no answer within `timeoutMs`)
+ * or 'closed' (`closing` aborted first). Unless it was sent, the sender's signal is aborted; a send
+ * that never settles is left behind, never waited for.
+ */
+async function sendWithin(
+  sender: NotificationSender,
+  notification: Notification,
+  timeoutMs: number,
+  closing: AbortSignal,
+): Promise<{ outcome: 'sent' | 'timedOut' | 'closed' } | { outcome: 'failed'; error: unknown }> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let onClosing = () => {};
+  const bound = new Promise<{ outcome: 'timedOut' | 'closed' }>((resolve) => {
+    timer = setTimeout(() => resolve({ outcome: 'timedOut' }), timeoutMs);
+    onClosing = () => resolve({ outcome: 'closed' });
+    if (closing.aborted) onClosing();
+    closing.addEventListener('abort', onClosing, { once: true });
+  });
+  const send = Promise.resolve()
+    .then(() => sender.send(notification, { signal: controller.signal }))
+    .then(
+      () => ({ outcome: 'sent' as const }),
+      (error: unknown) => ({ outcome: 'failed' as const, error }),
+    );
+  const result = await Promise.race([send, bound]);
+  clearTimeout(timer);
+  closing.removeEventListener('abort', onClosing);
+  if (result.outcome !== 'sent') controller.abort(new Error(`notification send ${result.outcome === 'failed' ? 'failed' : result.outcome === 'closed' ? 'abandoned: the server is closing' : `timed out after ${timeoutMs} ms`}`));
+  return result;
+}
+
+/**
  * Hands each committed notification to the sender, in the event record's order, from the feed's
  * end at start (at most once per process: a delivery log of its own would be the sender's to keep).
+ * Each send is bounded (`sendTimeoutMs`), so a sender that hangs delays delivery by that much per
+ * notification and never holds the pass, nor the close (which abandons a send under way).
  */
-function startDelivery(app: FastifyInstance, sender: NotificationSender): () => Promise<void> {
+function startDelivery(app: FastifyInstance, sender: NotificationSender, sendTimeoutMs: number, sends: NotificationSends): () => Promise<void> {
   const db = app.services.db;
   const feed = dialectOf(db).eventFeed;
+  const closing = new AbortController();
   let position: FeedPosition | null = null;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
-  let stopped = false;
   const pass = async () => {
     position ??= await feed.end(db);
     for (;;) {
       const events = await feed.committedAfter(db, position, DELIVERY_BATCH, (q) => q.where('type', '=', 'notification.created'));
       for (const event of events) {
+        if (closing.signal.aborted) return;
         position = event.position;
         const { notification } = JSON.parse(event.data) as { notification: Notification };
-        await sender.send(notification).catch((err: unknown) => app.log.error({ err, notification: notification._id }, 'notification sender failed'));
+        const result = await sendWithin(sender, notification, sendTimeoutMs, closing.signal);
+        if (result.outcome === 'sent') sends.sent++;
+        else if (result.outcome === 'timedOut') {
+          sends.timedOut++;
+          app.log.error({ notification: notification._id, timeoutMs: sendTimeoutMs }, 'notification sender did not answer in time; abandoned');
+        } else if (result.outcome === 'failed') {
+          sends.failed++;
+          app.log.error({ err: result.error, notification: notification._id }, 'notification sender failed');
+        }
       }
       if (events.length < DELIVERY_BATCH) return;
     }
@@ -55,12 +109,12 @@ function startDelivery(app: FastifyInstance, sender: NotificationSender): () => 
       .catch((err: unknown) => app.log.error({ err }, 'notification delivery pass failed'))
       .finally(() => {
         running = undefined;
-        if (!stopped) timer = setTimeout(loop, DELIVERY_POLL_MS).unref();
+        if (!closing.signal.aborted) timer = setTimeout(loop, DELIVERY_POLL_MS).unref();
       });
   };
   loop();
   return async () => {
-    stopped = true;
+    closing.abort();
     clearTimeout(timer);
     await running;
   };
@@ -68,12 +122,15 @@ function startDelivery(app: FastifyInstance, sender: NotificationSender): () => 
 
 export default fp(
   async function notificationsPlugin(app: FastifyInstance, opts: NotificationsOptions) {
+    if (opts.sender && typeof opts.sender.send !== 'function') throw new TypeError('notificationSender must have a send(notification, { signal }) method');
     const scheduler = new ReminderScheduler(app.services, opts.clock ?? systemClock, opts.config.reminders.intervalMs, app.log);
     app.decorate('reminders', scheduler);
+    const sends: NotificationSends = { sent: 0, failed: 0, timedOut: 0 };
+    app.decorate('notificationSends', sends);
     let stopDelivery: (() => Promise<void>) | undefined;
     app.addHook('onReady', async () => {
       if (opts.config.reminders.intervalMs > 0) scheduler.start();
-      if (opts.sender) stopDelivery = startDelivery(app, opts.sender);
+      if (opts.sender) stopDelivery = startDelivery(app, opts.sender, opts.config.notifications.sendTimeoutMs, sends);
     });
     app.addHook('onClose', async () => {
       await scheduler.stop();

@@ -10,6 +10,8 @@ import pg from 'pg';
 import { EVENTS_CHANNEL_SQL } from './event-feed.ts';
 
 export interface CommitListener {
+  /** Settles once the first connection attempt has ended, listening or failed (then it retries). */
+  started: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,8 @@ export function listenForCommits(config: pg.ClientConfig, options: CommitListene
   let client: pg.Client | undefined;
   let retryMs = FIRST_RETRY_MS;
   let timer: NodeJS.Timeout | undefined;
+  let firstAttemptEnded = () => {};
+  const started = new Promise<void>((resolve) => (firstAttemptEnded = resolve));
 
   const retry = (error: Error) => {
     const lost = client;
@@ -63,11 +67,14 @@ export function listenForCommits(config: pg.ClientConfig, options: CommitListene
       options.onCommit();
     } catch (error) {
       if (client === next) retry(error as Error);
+    } finally {
+      firstAttemptEnded();
     }
   };
 
   void connect();
   return {
+    started,
     async close() {
       closed = true;
       clearTimeout(timer);

@@ -194,3 +194,70 @@ describe('a NotificationSender is handed each committed notification once [sqlit
     assert.deepEqual(sent, listed);
   });
 });
+
+for (const engine of ENGINES) {
+  describe(`a NotificationSender that never answers holds nothing [${engine}]`, () => {
+    const METRICS_TOKEN = 'metrics-token-0123456789';
+
+    /** A sender whose first `send` never settles and whose later ones resolve; `called(n)` waits for the n-th call. */
+    function hangingSender() {
+      const calls: { notification: Notification; signal: AbortSignal }[] = [];
+      const waiters: { count: number; resolve: () => void }[] = [];
+      return {
+        calls,
+        called: (count: number) => new Promise<void>((resolve) => (calls.length >= count ? resolve() : waiters.push({ count, resolve }))),
+        sender: {
+          send(notification: Notification, options: { signal: AbortSignal }) {
+            calls.push({ notification, signal: options.signal });
+            for (const waiter of waiters.filter((w) => calls.length >= w.count)) waiter.resolve();
+            return calls.length === 1 ? new Promise<void>(() => {}) : Promise.resolve();
+          },
+        },
+      };
+    }
+
+    /** Makes one notification for a new member (a card of the owner, the member added to it); answers the member's id. */
+    async function notifySomeone(t: TestApp, email: string): Promise<string> {
+      const member = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email });
+      const owner = apiClient(t, t.tenant.apiKey);
+      const listId = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0];
+      const cardId = (await ok(owner('POST', '/api/v1/cards', { list: listId, name: 'C' }), 201)).card._id;
+      await ok(owner('POST', `/v2/cards/${cardId}/members`, { members: [member.userId] }));
+      return member.userId;
+    }
+
+    it('abandons a send past NOTIFICATION_SEND_TIMEOUT_MS (its signal aborted), counts it, and goes on with the next', { timeout: 60_000 }, async () => {
+      const hanging = hangingSender();
+      const t = await buildTestApp(engine, {
+        notificationSender: hanging.sender,
+        config: { notifications: { sendTimeoutMs: 50 }, metrics: { token: METRICS_TOKEN, port: undefined, host: '127.0.0.1' } },
+      });
+      try {
+        const first = await notifySomeone(t, 'ann@acme.test');
+        await hanging.called(1);
+        const second = await notifySomeone(t, 'bob@acme.test');
+        // the second is handed over although the first never answered
+        await hanging.called(2);
+        assert.deepEqual(hanging.calls.map((c) => c.notification.user), [first, second]);
+        assert.equal(hanging.calls[0]!.signal.aborted, true, 'the abandoned send is told to stop');
+        assert.match(String((hanging.calls[0]!.signal.reason as Error).message), /timed out after 50 ms/);
+        assert.equal(t.app.notificationSends.timedOut, 1);
+        const metrics = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+        assert.match(metrics.body, /taskboard_notification_send_failures_total\{reason="timeout"\} 1/);
+      } finally {
+        await t.dispose();
+      }
+    });
+
+    it('closes at once while a send hangs within its bound, abandoning it', { timeout: 60_000 }, async () => {
+      const hanging = hangingSender();
+      // a bound far longer than the test's own timeout: only abandoning the send lets the close finish
+      const t = await buildTestApp(engine, { notificationSender: hanging.sender, config: { notifications: { sendTimeoutMs: 600_000 } } });
+      await notifySomeone(t, 'ann@acme.test');
+      await hanging.called(1);
+      await t.dispose();
+      assert.equal(hanging.calls[0]!.signal.aborted, true);
+      assert.equal(t.app.notificationSends.timedOut, 0);
+    });
+  });
+}

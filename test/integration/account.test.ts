@@ -164,6 +164,31 @@ for (const engine of ENGINES) {
       await assert.rejects(issueApiKeyForEmail(ctx, { email: 'nobody@acme.test' }), NotFoundError);
     });
 
+    it('bootstrap adding a user to an existing team records it as any change of members does', async () => {
+      const first = await bootstrap(ctx, { company: 'Initech', team: 'Core', email: `peter-${engine}@initech.test`, fullName: 'Peter' });
+      const design = await bootstrap(ctx, { company: 'Initech', team: 'Design', email: `peter-${engine}@initech.test`, fullName: 'Peter' });
+      assert.equal(design.companyId, first.companyId);
+      // Peter left the team (the row alone: what matters is that the team exists without him)
+      await storage.storage.db.deleteFrom('team_members').where('team_id', '=', design.teamId).where('user_id', '=', first.userId).execute();
+      const team = () => storage.storage.db.selectFrom('teams').select('version').where('id', '=', design.teamId).executeTakeFirstOrThrow();
+      const added = () =>
+        storage.storage.db.selectFrom('events').selectAll().where('team_id', '=', design.teamId).where('type', '=', 'team.member.added').execute();
+      const before = Number((await team()).version);
+      assert.equal((await added()).length, 0);
+
+      const again = await bootstrap(ctx, { company: 'Initech', team: 'Design', email: `peter-${engine}@initech.test`, fullName: 'Peter' });
+      assert.equal(again.teamId, design.teamId);
+      const events = await added();
+      assert.equal(events.length, 1, 'one team.member.added');
+      assert.deepEqual([events[0]!.company_id, events[0]!.user_id, events[0]!.actor_user_id, JSON.parse(events[0]!.data)], [first.companyId, first.userId, null, { user: first.userId }]);
+      assert.equal(Number((await team()).version), before + 1, "the team's __v grows");
+
+      // already a member: nothing changes, nothing is recorded
+      await bootstrap(ctx, { company: 'Initech', team: 'Design', email: `peter-${engine}@initech.test`, fullName: 'Peter' });
+      assert.equal((await added()).length, 1);
+      assert.equal(Number((await team()).version), before + 1);
+    });
+
     it('describes the caller: user, companies with its role, teams with their members', async () => {
       // A second member of Acme's team, and a team of Acme the owner is not in.
       const now = nowIso();

@@ -130,6 +130,72 @@ for (const engine of ENGINES) {
       assert.equal(anonymous.status, 401);
     });
 
+    it('shows a card moved to another board on both: leaving the old one, arriving on the new one', async () => {
+      const team = (await api('POST', `/api/v1/teams?companyId=${t.tenant.companyId}`, { name: `Elsewhere ${engine}` })).json().team._id;
+      const otherBoard = (await api('POST', `/api/v1/boards?teamId=${team}`, { name: 'Destination' })).json().board._id;
+      const otherList = (await api('POST', '/api/v1/lists', { board: otherBoard, name: 'In' })).json().list._id;
+      const oldList = (await api('POST', '/api/v1/lists', { board: boardId, name: 'Out' })).json().list._id;
+      const mover = (await api('POST', '/api/v1/cards', { list: oldList, name: 'Mover' })).json().card._id;
+      const leaving = await openSse(base, `/api/v1/boards/${boardId}/events`, bearer(t.tenant.apiKey));
+      const arriving = await openSse(base, `/api/v1/boards/${otherBoard}/events`, bearer(t.tenant.apiKey));
+      try {
+        const moved = await api('PATCH', '/api/v1/cards/move-multi-team', {
+          cards: [{ cardId: mover, companyId: t.tenant.companyId, teamId: t.tenant.teamId }],
+          target: { companyId: t.tenant.companyId, teamId: team, list: otherList },
+        });
+        assert.equal(moved.statusCode, 200, moved.body);
+        // then a change of the card where it is now, and one on the old board (a marker: the old stream is read up to it)
+        assert.equal((await api('PATCH', `/api/v1/cards/${mover}`, { name: 'Arrived' })).statusCode, 200);
+        assert.equal((await api('POST', '/api/v1/lists', { board: boardId, name: 'Marker' })).statusCode, 201);
+        await arriving.until((s) => s.events.length >= 2, 'the move and the change on the new board');
+        await leaving.until((s) => eventsOf(s).some((e) => e.type === 'list.created'), 'the marker on the old board');
+        const onNew = eventsOf(arriving).map((e: any) => [e.type, e.card, e.board, e.data?.from?.board, e.data?.to?.board]);
+        assert.deepEqual(onNew, [
+          ['card.moved', mover, otherBoard, boardId, otherBoard],
+          ['card.updated', mover, otherBoard, undefined, undefined],
+        ]);
+        const onOld = eventsOf(leaving).map((e: any) => [e.type, e.card, e.data?.from?.board, e.data?.to?.board]);
+        assert.deepEqual(onOld, [
+          ['card.moved', mover, boardId, otherBoard],
+          ['list.created', null, undefined, undefined],
+        ], 'the old board sees the card leave, and nothing of it afterwards');
+      } finally {
+        leaving.close();
+        arriving.close();
+      }
+    });
+
+    it("streams a user's own notifications, and no one else's (GET /api/v1/notifications/stream)", async () => {
+      const ann = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: `ann-${engine}@acme.test` });
+      const bob = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: `bob-${engine}@acme.test` });
+      const listId = (await api('POST', '/api/v1/lists', { board: boardId, name: 'Told' })).json().list._id;
+      const card = async (name: string) => (await api('POST', '/api/v1/cards', { list: listId, name })).json().card._id as string;
+      const mine = await openSse(base, '/api/v1/notifications/stream', bearer(ann.apiKey));
+      assert.equal(mine.status, 200, mine.body);
+      try {
+        // bob's notification first, then ann's two: her stream shows hers alone
+        assert.equal((await api('POST', `/v2/cards/${await card('For Bob')}/members`, { members: [bob.userId] })).statusCode, 200);
+        assert.equal((await api('POST', `/v2/cards/${await card('For Ann')}/members`, { members: [ann.userId] })).statusCode, 200);
+        assert.equal((await api('POST', `/v2/cards/${await card('For both')}/members`, { members: [ann.userId, bob.userId] })).statusCode, 200);
+        await mine.until((s) => s.events.length >= 2, "ann's two notifications");
+        const got = eventsOf(mine) as unknown as Array<{ type: string; data: { notification: { _id: string; user: string } } }>;
+        assert.deepEqual(got.map((e) => [e.type, e.data.notification.user]), [['notification.created', ann.userId], ['notification.created', ann.userId]]);
+        // the same notifications the API lists for her, oldest first on the stream
+        const listed = (await apiClient(t, ann.apiKey)('GET', '/api/v1/notifications')).json().notifications as Array<{ _id: string }>;
+        assert.deepEqual(got.map((e) => e.data.notification._id), listed.map((n) => n._id).reverse());
+      } finally {
+        mine.close();
+      }
+      assert.equal((await openSse(base, '/api/v1/notifications/stream', {})).status, 401);
+      // a revoked key ends it
+      const again = await openSse(base, '/api/v1/notifications/stream', bearer(ann.apiKey));
+      assert.equal(again.status, 200, again.body);
+      const annApi = apiClient(t, ann.apiKey);
+      const keyId = (await annApi('GET', '/api/v1/api-keys')).json().apiKeys[0]._id;
+      assert.equal((await annApi('DELETE', `/api/v1/api-keys/${keyId}`)).statusCode, 200);
+      await again.ended;
+    });
+
     it('disconnects a member removed from the team, and a revoked key', async () => {
       const member = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: `m-${engine}@acme.test` });
       const removed = await openSse(base, `/api/v1/boards/${boardId}/events`, bearer(member.apiKey));

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { FastifyRequest } from 'fastify';
 import { buildApp, type App } from '../../src/app.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { openStorage } from '../../src/storage/dialect.ts';
@@ -27,11 +28,16 @@ for (const engine of ENGINES) {
     const config = testConfig();
     const opened: App[] = [];
 
-    /** Another instance of the app on the same database: its own connection pool. */
-    async function instance(): Promise<App> {
+    /**
+     * Another instance of the app on the same database: its own connection pool. `gate`, when given,
+     * runs for every request after the key's claim and before the handler (a fault or a hold injected
+     * by the test).
+     */
+    async function instance(gate?: (request: FastifyRequest) => Promise<void>): Promise<App> {
       const storage = openStorage(test.url);
       const other = await buildApp({ config, storage, rateLimiter: null, logger: false });
       other.addHook('onClose', async () => storage.close());
+      if (gate) other.addHook('preHandler', gate);
       await other.ready();
       opened.push(other);
       return other;
@@ -173,7 +179,56 @@ for (const engine of ENGINES) {
       }
     });
 
-    // SQLite runs one write at a time, so a held lock there would hold the key's claim too.
+    it('does not keep a 5xx answer: the key is let go and a retry runs again', async () => {
+      let faults = 1;
+      const faulty = await instance(async (request) => {
+        if ((request.body as { name?: string } | undefined)?.name === 'Boom' && faults-- > 0) throw new Error('injected fault');
+      });
+      const failed = await post(faulty, '/api/v1/cards', { list: listId, name: 'Boom' }, 'boom');
+      assert.equal(failed.statusCode, 500, failed.body);
+      assert.equal(await findIdempotencyKey(test.storage.db, tenant.userId, 'boom'), undefined, 'the key is let go');
+      const retry = await post(faulty, '/api/v1/cards', { list: listId, name: 'Boom' }, 'boom');
+      assert.equal(retry.statusCode, 201, retry.body);
+      assert.equal(retry.headers['idempotent-replayed'], undefined, 'the retry ran, it was not answered from the key');
+      const repeat = await post(faulty, '/api/v1/cards', { list: listId, name: 'Boom' }, 'boom');
+      assert.equal(repeat.headers['idempotent-replayed'], 'true');
+      assert.equal(repeat.json().card._id, retry.json().card._id);
+      assert.equal(await cardsNamed('Boom'), 1);
+    });
+
+    it('answers 409 to a repeat while the first still runs (held by the test before its handler), then replays it', async () => {
+      let release = () => {};
+      let holding = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      const holdingApp = await instance(async (request) => {
+        if ((request.body as { name?: string } | undefined)?.name !== 'Gated' || request.headers['x-hold'] !== 'yes') return;
+        holding();
+        await released;
+      });
+      const first = post(holdingApp, '/api/v1/cards', { list: listId, name: 'Gated' }, 'gated', { 'x-hold': 'yes' });
+      try {
+        // the first has claimed its key and waits in its handler's hook
+        await held;
+        const repeat = await post(holdingApp, '/api/v1/cards', { list: listId, name: 'Gated' }, 'gated');
+        assert.equal(repeat.statusCode, 409, repeat.body);
+        assert.equal(repeat.json().code, 'conflict');
+        assert.equal(repeat.headers['retry-after'], '1');
+      } finally {
+        release();
+      }
+      const answered = await first;
+      assert.equal(answered.statusCode, 201, answered.body);
+      const replay = await post(holdingApp, '/api/v1/cards', { list: listId, name: 'Gated' }, 'gated');
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+      assert.equal(replay.json().card._id, answered.json().card._id);
+      assert.equal(await cardsNamed('Gated'), 1);
+    });
+
+    // Held inside its transaction on a row lock: PostgreSQL only. On SQLite a request inside its
+    // transaction holds the one connection every query waits for, the repeat's claim included, so the
+    // repeat cannot answer while the first runs: it waits, then gets the replay (the test above holds
+    // the first request outside its transaction instead, which runs on both engines).
     it('answers 409 to a repeat while the first still runs (held on a lock), then replays it', { skip: engine !== 'postgres' }, async () => {
       let release = () => {};
       let holding = () => {};

@@ -143,7 +143,14 @@ export async function buildTestApp(
     ...(options.notificationSender ? { notificationSender: options.notificationSender } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
-  await app.ready();
+  try {
+    await app.ready();
+  } catch (error) {
+    // a failed start must not leave the app's connections open behind the failing suite
+    await app.close().catch(() => {});
+    await test.dispose();
+    throw error;
+  }
   const services = app.services;
   const tenant = await bootstrap(services, { company: 'Acme', team: 'Core', email: 'owner@acme.test', fullName: 'Olive Owner' });
   return {

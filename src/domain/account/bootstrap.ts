@@ -1,7 +1,7 @@
 import { findCompanyOfUserByName } from '../../storage/repositories/companies.ts';
-import { addTeamMember, findTeamByName } from '../../storage/repositories/teams.ts';
+import { findTeamByName } from '../../storage/repositories/teams.ts';
 import { findOrCreateUser, insertCompanyOwnedBy, normaliseEmail, retryOnceOnUniqueViolation } from '../companies/companies.ts';
-import { insertTeamWithCreator } from '../companies/teams.ts';
+import { insertTeamWithCreator, joinTeam } from '../companies/teams.ts';
 import type { ServiceContext } from '../context.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';
@@ -42,7 +42,8 @@ export async function bootstrap(ctx: ServiceContext, input: BootstrapInput): Pro
       (await insertCompanyOwnedBy(trx, null, input.company, userId, now)).id;
     const team = await findTeamByName(trx, companyId, input.team.trim());
     const teamId = team ? team.id : (await insertTeamWithCreator(trx, null, companyId, input.team, userId, now)).id;
-    if (team) await addTeamMember(trx, teamId, userId, now);
+    // an existing team gains the user as any change of its members does (`__v`, event)
+    if (team) await joinTeam(trx, null, team, userId, now);
     return { companyId, teamId, userId };
   });
 

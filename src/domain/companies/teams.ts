@@ -31,6 +31,18 @@ export async function insertTeamWithCreator(trx: Transaction, caller: Caller | n
 }
 
 /**
+ * Adds the user to the team as the administration command does (`caller` null), with what every
+ * change of a team's members does: the team's `__v` + 1 and a `team.member.added` event. False (and
+ * nothing recorded) when the user already is a member.
+ */
+export async function joinTeam(trx: Transaction, caller: Caller | null, team: { id: string; company_id: string }, userId: string, at: string): Promise<boolean> {
+  if (!(await teams.addTeamMember(trx, team.id, userId, at))) return false;
+  await teams.recordTeamChange(trx, team.id, at);
+  recordEvent(trx, caller, 'team.member.added', { company: team.company_id, team: team.id, user: userId }, { user: userId }, at);
+  return true;
+}
+
+/**
  * Get Current Teams: the teams the caller is a member of (not every team a company owner or admin
  * reaches), oldest first, narrowed to `companyId`; a company the caller is not in is a 404.
  */

@@ -1,7 +1,8 @@
 /**
- * A live stream of a board's events (GET /api/v1/boards/:boardId/events): from where the client
- * stands (the event it saw last, or the feed's end when it opens), it sends each event of the board
- * as it commits, in commit order, and ends when the caller no longer reaches the board.
+ * Live streams of the event record: a board's events (GET /api/v1/boards/:boardId/events) and a
+ * user's own notifications (GET /api/v1/notifications/stream). From where the client stands (the
+ * event it saw last, or the feed's end when it opens), a stream sends each of its events as it
+ * commits, in commit order, and ends when the caller no longer reaches what it watches.
  *
  * The stream keeps only a position, never a queue: woken (the event bell, a heartbeat), it reads
  * what committed after its position from the record and hands it to the sink, page by page. A
@@ -12,8 +13,9 @@
 import { authenticate } from '../account/service.ts';
 import { requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
+import type { Executor } from '../../storage/database.ts';
 import * as events from '../../storage/repositories/events.ts';
-import type { FeedPosition } from '../../storage/event-feed.ts';
+import type { EventRow, FeedPosition } from '../../storage/event-feed.ts';
 import type { Caller } from '../shared/caller.ts';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { type Event, toEvent } from './events.ts';
@@ -29,10 +31,47 @@ export interface StreamSink {
 const HELD_BACK_FIRST_MS = 20;
 const HELD_BACK_LAST_MS = 500;
 
-export class BoardStream {
+/** What a stream watches: which events it sends, and who may go on seeing them. */
+export interface StreamSubject {
+  /** Its committed events after `after`, in commit order, a page (FEED_PAGE) at most. */
+  eventsAfter(db: Executor, after: FeedPosition): Promise<EventRow[]>;
+  /** Whether it has committed events after `after` that the feed does not show yet. */
+  heldBack(db: Executor, after: FeedPosition): Promise<boolean>;
+  /**
+   * The access module's check that `caller` (just authenticated again) still reaches it (a
+   * NotFoundError when not); none when authenticating the key again is the whole check.
+   */
+  checkAccess?: (db: Executor, caller: Caller) => Promise<unknown>;
+  /** Its name in the reason a stream ends ("the board"). */
+  name: string;
+}
+
+/** A board's stream: the board's events (and the moves of cards to or from it); its caller must reach the board. */
+export function boardSubject(boardId: string): StreamSubject {
+  return {
+    eventsAfter: (db, after) => events.boardEventsAfter(db, boardId, after),
+    heldBack: (db, after) => events.boardEventsHeldBack(db, boardId, after),
+    checkAccess: (db, caller) => requireAccess(db, caller, { kind: 'board', id: boardId }),
+    name: 'the board',
+  };
+}
+
+/**
+ * A user's notifications: the `notification.created` events addressed to them. Opened for the
+ * caller's own user, and a key belongs to one user, so a key that still authenticates still reaches them.
+ */
+export function notificationsSubject(userId: string): StreamSubject {
+  return {
+    eventsAfter: (db, after) => events.notificationEventsAfter(db, userId, after),
+    heldBack: (db, after) => events.notificationEventsHeldBack(db, userId, after),
+    name: 'their notifications',
+  };
+}
+
+export class LiveStream {
   readonly #ctx: ServiceContext;
   readonly #token: string;
-  readonly #boardId: string;
+  readonly #subject: StreamSubject;
   #position: FeedPosition;
   #sink: StreamSink | undefined;
   #reading: Promise<void> | undefined;
@@ -41,10 +80,10 @@ export class BoardStream {
   #heldBackMs = HELD_BACK_FIRST_MS;
   #heldBackTimer: NodeJS.Timeout | undefined;
 
-  constructor(ctx: ServiceContext, token: string, boardId: string, position: FeedPosition) {
+  constructor(ctx: ServiceContext, token: string, subject: StreamSubject, position: FeedPosition) {
     this.#ctx = ctx;
     this.#token = token;
-    this.#boardId = boardId;
+    this.#subject = subject;
     this.#position = position;
   }
 
@@ -74,7 +113,7 @@ export class BoardStream {
   async heartbeat(): Promise<void> {
     if (this.#ended) return;
     try {
-      if (!(await this.#reaches())) return this.end('the caller no longer reaches the board');
+      if (!(await this.#reaches())) return this.end(`the caller no longer reaches ${this.#subject.name}`);
     } catch (error) {
       return this.end('reading the event record failed', error);
     }
@@ -95,7 +134,7 @@ export class BoardStream {
   async #reaches(): Promise<boolean> {
     try {
       const caller = await authenticate(this.#ctx, this.#token);
-      await requireAccess(this.#ctx.db, caller, { kind: 'board', id: this.#boardId });
+      await this.#subject.checkAccess?.(this.#ctx.db, caller);
       return true;
     } catch (error) {
       if (error instanceof UnauthorizedError || error instanceof NotFoundError) return false;
@@ -106,9 +145,9 @@ export class BoardStream {
   async #read(): Promise<void> {
     try {
       for (;;) {
-        const rows = await events.boardEventsAfter(this.#ctx.db, this.#boardId, this.#position);
+        const rows = await this.#subject.eventsAfter(this.#ctx.db, this.#position);
         if (rows.length === 0 || this.#ended) break;
-        if (!(await this.#reaches())) return this.end('the caller no longer reaches the board');
+        if (!(await this.#reaches())) return this.end(`the caller no longer reaches ${this.#subject.name}`);
         for (const row of rows) {
           if (this.#ended) return;
           if (!this.#sink?.send(toEvent(row))) return this.end('the client fell too far behind');
@@ -117,7 +156,7 @@ export class BoardStream {
         this.#heldBackMs = HELD_BACK_FIRST_MS;
         if (rows.length < events.FEED_PAGE) break;
       }
-      if (!this.#ended && (await events.boardEventsHeldBack(this.#ctx.db, this.#boardId, this.#position))) this.#lookSoon();
+      if (!this.#ended && (await this.#subject.heldBack(this.#ctx.db, this.#position))) this.#lookSoon();
     } catch (error) {
       // The client reconnects with the last id it got and resumes from the record.
       this.end('reading the event record failed', error);
@@ -135,6 +174,21 @@ export class BoardStream {
   }
 }
 
+/** Where a stream opened with `lastEventId` starts: after that event (400 when the record has none), else at the feed's end. */
+async function startingPosition(ctx: ServiceContext, lastEventId: string | undefined): Promise<FeedPosition> {
+  if (lastEventId === undefined) return events.feedEnd(ctx.db);
+  const position = await events.eventPosition(ctx.db, lastEventId);
+  if (position === undefined) {
+    throw new ValidationError('Last-Event-ID names no event in the record (never one, or pruned): reload and open the stream without it', [
+      { field: 'headers.last-event-id', message: 'unknown event id' },
+    ]);
+  }
+  return position;
+}
+
+/** The stream of a board (the name the board route and its tests know it by). */
+export type BoardStream = LiveStream;
+
 /**
  * Opens a stream of the board for `caller` (holding `token`): 404 when it does not reach the board;
  * with `lastEventId`, from that event (400 when the record has no such event: pruned, or never one),
@@ -146,18 +200,16 @@ export async function openBoardStream(
   token: string,
   boardId: string,
   lastEventId: string | undefined,
-): Promise<BoardStream> {
-  await requireAccess(ctx.db, caller, { kind: 'board', id: boardId });
-  let position: FeedPosition | undefined;
-  if (lastEventId !== undefined) {
-    position = await events.eventPosition(ctx.db, lastEventId);
-    if (position === undefined) {
-      throw new ValidationError('Last-Event-ID names no event in the record (never one, or pruned): reload the board and open the stream without it', [
-        { field: 'headers.last-event-id', message: 'unknown event id' },
-      ]);
-    }
-  } else {
-    position = await events.feedEnd(ctx.db);
-  }
-  return new BoardStream(ctx, token, boardId, position);
+): Promise<LiveStream> {
+  const subject = boardSubject(boardId);
+  await subject.checkAccess?.(ctx.db, caller);
+  return new LiveStream(ctx, token, subject, await startingPosition(ctx, lastEventId));
+}
+
+/**
+ * Opens a stream of the caller's own notifications (each a `notification.created` event addressed
+ * to them), from now or after `lastEventId`; it ends when the caller's key stops authenticating.
+ */
+export async function openNotificationStream(ctx: ServiceContext, caller: Caller, token: string, lastEventId: string | undefined): Promise<LiveStream> {
+  return new LiveStream(ctx, token, notificationsSubject(caller.userId), await startingPosition(ctx, lastEventId));
 }

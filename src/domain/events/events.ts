@@ -7,6 +7,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { Event } from '../../schemas/events.ts';
 import type { Database, Executor, Row } from '../../storage/database.ts';
 import * as events from '../../storage/repositories/events.ts';
+import { deleteFinishedDeliveriesBefore } from '../../storage/repositories/webhooks.ts';
 import { requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -86,10 +87,16 @@ export function pruneEvents(db: Executor, before: string, keep?: KeepEvents): Pr
 }
 
 /**
- * Prunes the events older than `retentionDays` as of `now`, keeping those `ctx.keepEvents` selects
- * (the webhook deliveries still pending). Answers the cut-off and how many went.
+ * Prunes the events older than `retentionDays` as of `now`, keeping those `ctx.keepEvents` selects,
+ * and with them the webhook deliveries (copies of events) that ended before the same cut-off;
+ * deliveries still pending are kept, however old. Answers the cut-off and how many of each went.
  */
-export async function pruneExpiredEvents(ctx: ServiceContext, retentionDays: number, now: Date = new Date()): Promise<{ before: string; events: number }> {
+export async function pruneExpiredEvents(
+  ctx: ServiceContext,
+  retentionDays: number,
+  now: Date = new Date(),
+): Promise<{ before: string; events: number; deliveries: number }> {
   const before = new Date(now.getTime() - retentionDays * 86_400_000).toISOString();
-  return { before, events: await pruneEvents(ctx.db, before, ctx.keepEvents) };
+  const pruned = await pruneEvents(ctx.db, before, ctx.keepEvents);
+  return { before, events: pruned, deliveries: await deleteFinishedDeliveriesBefore(ctx.db, before, PRUNE_BATCH) };
 }

@@ -2,8 +2,9 @@
  * Creating notifications: called by the services whose changes tell someone (a member added, a
  * comment, a reply, a cheer, a reminder), inside their transaction, so a notification exists exactly
  * when its change committed. Each notification is also recorded as a `notification.created` event
- * addressed to its user, which is what a user-level webhook, stream or a NotificationSender
- * (./sender.ts) delivers.
+ * addressed to its user, which the user's own stream (GET /api/v1/notifications/stream,
+ * src/domain/events/board-stream.ts) and a NotificationSender (./sender.ts) deliver; a company's
+ * webhook subscribed to `notification.*` receives those of all its members.
  */
 import type { Notification, NotificationType } from '../../schemas/notifications.ts';
 import type { Transaction } from '../../storage/database.ts';

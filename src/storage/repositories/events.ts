@@ -31,13 +31,15 @@ export function insertEventsNow(trx: SyncTransaction, rows: readonly NewRow<'eve
 export const FEED_PAGE = 200;
 
 /**
- * What a board's stream shows: the events filed under the board, and the moves of cards into it
- * from another board (filed under the board the card left; their data names the new board).
+ * What a board's stream shows: the events filed under the board, and the moves of its cards to
+ * another board (a move is filed under the board the card went to; its data names the board it left
+ * as `from.board`), so a client watching either board learns of it.
  */
 function ofBoard(boardId: string) {
+  // the data's JSON text as JSON.stringify writes it (src/domain/events/record.ts): `"board":"<id>"`
   return (query: EventQuery): EventQuery =>
     query.where((eb) =>
-      eb.or([eb('board_id', '=', boardId), eb.and([eb('type', '=', 'card.moved'), eb('data', 'like', `%"${boardId}"%`)])]),
+      eb.or([eb('board_id', '=', boardId), eb.and([eb('type', '=', 'card.moved'), eb('data', 'like', `%"board":"${boardId}"%`)])]),
     );
 }
 
@@ -49,6 +51,21 @@ export function boardEventsAfter(db: Executor, boardId: string, after: FeedPosit
 /** Whether the board has committed events after `after` that the feed does not show yet. */
 export function boardEventsHeldBack(db: Executor, boardId: string, after: FeedPosition | null): Promise<boolean> {
   return dialectOf(db).eventFeed.heldBack(db, after, ofBoard(boardId));
+}
+
+/** What a user's notification stream shows: the `notification.created` events addressed to them. */
+function notificationsOf(userId: string) {
+  return (query: EventQuery): EventQuery => query.where('type', '=', 'notification.created').where('user_id', '=', userId);
+}
+
+/** The user's committed notification events after `after`, in commit order. */
+export function notificationEventsAfter(db: Executor, userId: string, after: FeedPosition | null, limit = FEED_PAGE): Promise<EventRow[]> {
+  return dialectOf(db).eventFeed.committedAfter(db, after, limit, notificationsOf(userId));
+}
+
+/** Whether the user has committed notification events after `after` that the feed does not show yet. */
+export function notificationEventsHeldBack(db: Executor, userId: string, after: FeedPosition | null): Promise<boolean> {
+  return dialectOf(db).eventFeed.heldBack(db, after, notificationsOf(userId));
 }
 
 /** Where the event with this id stands in the feed, if it is recorded. */

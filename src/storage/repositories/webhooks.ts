@@ -207,6 +207,26 @@ export async function updateDelivery(trx: Transaction, id: string, changes: RowU
   await trx.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute();
 }
 
+/**
+ * Deletes the deliveries that ended (delivered or failed) before `before`, by their last attempt (a
+ * redelivery counts as one), in batches of `batch`; pending ones stay whatever their age. Answers how many.
+ */
+export async function deleteFinishedDeliveriesBefore(db: Executor, before: string, batch: number): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const doomed = db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', 'in', ['delivered', 'failed'])
+      .where((eb) => eb(eb.fn.coalesce('last_attempt_at', 'created_at'), '<', before))
+      .limit(batch);
+    const result = await db.deleteFrom('webhook_deliveries').where('id', 'in', doomed).executeTakeFirst();
+    const count = Number(result.numDeletedRows);
+    deleted += count;
+    if (count < batch) return deleted;
+  }
+}
+
 /** Makes a webhook's pending deliveries due now with a fresh retry window (the webhook was enabled again). */
 export async function restartPending(trx: Transaction, webhookId: string, now: string): Promise<void> {
   await trx

@@ -1,13 +1,21 @@
 import type { Transform } from 'node:stream';
 import sseModule from '@fastify/sse';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { openBoardStream } from '../../../domain/events/board-stream.ts';
+import { type LiveStream, openBoardStream, openNotificationStream } from '../../../domain/events/board-stream.ts';
 import { bearerToken } from '../../../plugins/auth.ts';
 import { BoardParams } from '../../../schemas/boards.ts';
 import { errorResponses, NoQuery } from '../../../schemas/common.ts';
 
 const tags = ['boards'];
+
+/** The Last-Event-ID a client sent, if any. */
+function lastEventIdOf(request: FastifyRequest): string | undefined {
+  const lastEventId = request.headers['last-event-id'];
+  return typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : undefined;
+}
+
 
 // The package's types declare an ES default export, but at run time its default import is the
 // CommonJS export itself: the plugin wrapped by fastify-plugin (whose onRoute hook must see our route).
@@ -19,8 +27,7 @@ const EventFrame = Type.String({
 });
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const { heartbeatMs, bufferBytes } = app.config.stream;
-  await app.register(sse, { heartbeatInterval: heartbeatMs });
+  await app.register(sse, { heartbeatInterval: app.config.stream.heartbeatMs });
 
   app.get(
     '/boards/:boardId/events',
@@ -42,49 +49,74 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const lastEventId = request.headers['last-event-id'];
-      const stream = await openBoardStream(
-        app.services,
-        request.caller,
-        bearerToken(request),
-        request.params.boardId,
-        typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : undefined,
-      );
-      const channel = reply.sse;
-      channel.keepAlive();
-      channel.sendHeaders();
-      // Node holds the head back until the first write; the client should know it is open now.
-      reply.raw.flushHeaders();
-      // The plugin's SSE framing (its `stream()` is a Transform, though typed as a bare writable).
-      const out = channel.stream() as Transform;
-      out.pipe(reply.raw, { end: false });
-      // What waits for this client: bounded, so one that stops reading cannot hold memory.
-      const buffered = () => out.writableLength + out.readableLength + reply.raw.writableLength;
-      const live = { end: (reason: string) => stream.end(reason) };
-      const unsubscribe = app.eventBell.subscribe(() => stream.wake());
-      const heartbeats = setInterval(() => void stream.heartbeat(), heartbeatMs);
-      heartbeats.unref();
-      app.liveStreams.add(live);
-      channel.onClose(() => stream.end('the client closed the stream'));
-      stream.start({
-        send(event) {
-          if (buffered() > bufferBytes) return false;
-          out.write({ id: event._id, data: event });
-          return true;
-        },
-        end(reason, error) {
-          unsubscribe();
-          clearInterval(heartbeats);
-          app.liveStreams.delete(live);
-          request.log[error ? 'warn' : 'info']({ boardId: request.params.boardId, reason, ...(error ? { err: error } : {}) }, 'live stream ended');
-          out.unpipe(reply.raw);
-          // A client that fell behind is cut at once: its buffer is what must not be kept.
-          if (reason === 'the client fell too far behind') reply.raw.destroy();
-          else channel.close();
-        },
-      });
+      const stream = await openBoardStream(app.services, request.caller, bearerToken(request), request.params.boardId, lastEventIdOf(request));
+      serveStream(app, request, reply, stream, { boardId: request.params.boardId });
+    },
+  );
+
+  app.get(
+    '/notifications/stream',
+    {
+      sse: 'only',
+      exposeHeadRoute: false,
+      config: { tier: 'very-low' },
+      schema: {
+        tags: ['notifications'],
+        summary: 'Stream My Notifications',
+        operationId: 'streamMyNotifications',
+        description:
+          "A live stream (`text/event-stream`) of the caller's own notifications as they are created: each a `notification.created` event (`data.notification` is the Notification), " +
+          'from now, or from after the event named by `Last-Event-ID` (400 when the record has no such event). It ends when the key stops authenticating. See the README, "Live stream".',
+        querystring: NoQuery,
+        response: { 200: { description: 'the stream', content: { 'text/event-stream': { schema: EventFrame } } }, ...errorResponses(406) },
+      },
+    },
+    async (request, reply) => {
+      const stream = await openNotificationStream(app.services, request.caller, bearerToken(request), lastEventIdOf(request));
+      serveStream(app, request, reply, stream, { userId: request.caller.userId });
     },
   );
 };
+
+/**
+ * Serves an open stream over the reply as Server-Sent Events: woken by the event bell, checked at each
+ * heartbeat, ended by the client, by the server's close, or when the client falls too far behind.
+ */
+function serveStream(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, stream: LiveStream, logFields: Record<string, string>): void {
+  const { heartbeatMs, bufferBytes } = app.config.stream;
+  const channel = reply.sse;
+  channel.keepAlive();
+  channel.sendHeaders();
+  // Node holds the head back until the first write; the client should know it is open now.
+  reply.raw.flushHeaders();
+  // The plugin's SSE framing (its `stream()` is a Transform, though typed as a bare writable).
+  const out = channel.stream() as Transform;
+  out.pipe(reply.raw, { end: false });
+  // What waits for this client: bounded, so one that stops reading cannot hold memory.
+  const buffered = () => out.writableLength + out.readableLength + reply.raw.writableLength;
+  const live = { end: (reason: string) => stream.end(reason) };
+  const unsubscribe = app.eventBell.subscribe(() => stream.wake());
+  const heartbeats = setInterval(() => void stream.heartbeat(), heartbeatMs);
+  heartbeats.unref();
+  app.liveStreams.add(live);
+  channel.onClose(() => stream.end('the client closed the stream'));
+  stream.start({
+    send(event) {
+      if (buffered() > bufferBytes) return false;
+      out.write({ id: event._id, data: event });
+      return true;
+    },
+    end(reason, error) {
+      unsubscribe();
+      clearInterval(heartbeats);
+      app.liveStreams.delete(live);
+      request.log[error ? 'warn' : 'info']({ ...logFields, reason, ...(error ? { err: error } : {}) }, 'live stream ended');
+      out.unpipe(reply.raw);
+      // A client that fell behind is cut at once: its buffer is what must not be kept.
+      if (reason === 'the client fell too far behind') reply.raw.destroy();
+      else channel.close();
+    },
+  });
+}
 
 export default routes;
