@@ -45,10 +45,15 @@ for (const engine of ENGINES) {
       assert.equal(first.status, 200, first.body);
       await rename('one');
       await rename('two');
-      await first.until((s) => s.events.length >= 2, 'two live events');
-      const live = eventsOf(first);
+      // On PostgreSQL the feed shows an event once every older transaction has ended, and other test
+      // files' transactions run on the same server: the setup's events may still be held back when the
+      // stream opens, and then arrive first. What is asserted is that the renames arrive, live, in order.
+      const renames = (s: typeof first) => eventsOf(s).filter((e) => e.type === 'card.updated');
+      await first.until((s) => renames(s).length >= 2, 'two live events');
+      const live = renames(first);
       assert.deepEqual(live.map((e) => [e.type, e.card, e.board]), [['card.updated', cardId, boardId], ['card.updated', cardId, boardId]]);
-      assert.deepEqual(first.events.map((e) => e.id), live.map((e) => e._id), 'the SSE id is the event _id');
+      assert.deepEqual(eventsOf(first).map((e) => e.type).filter((type) => type !== 'card.updated').filter((type) => !['board.created', 'list.created', 'card.created'].includes(type)), [], 'only the setup may come before');
+      assert.deepEqual(first.events.map((e) => e.id), eventsOf(first).map((e) => e._id), 'the SSE id is the event _id');
       first.close();
       await first.ended;
 
