@@ -38,6 +38,7 @@ export async function createBoard(
     created_at: now,
     updated_at: now,
     version: 0,
+    labels_stamp: 0,
   };
   await inTransaction(ctx, async (trx) => {
     await boards.insertBoard(trx, row);
