@@ -16,7 +16,10 @@ import fc from 'fast-check';
 import { recordBoardLabelsChange, recordCardChange, recordUsersChange } from '../../src/domain/cards/recorder.ts';
 import { loadCard } from '../../src/domain/cards/service.ts';
 import { inTransaction } from '../../src/domain/shared/transaction.ts';
-import type { Card } from '../../src/schemas/records.ts';
+import fastJson from 'fast-json-stringify';
+import { success } from '../../src/schemas/common.ts';
+import { namedSchemaContext } from '../../src/schemas/named.ts';
+import { type Card, Card as CardSchema } from '../../src/schemas/records.ts';
 import { storeCardView } from '../../src/storage/repositories/card-views.ts';
 import { setCardColumns } from '../../src/storage/repositories/cards.ts';
 import { updateLabel } from '../../src/storage/repositories/labels.ts';
@@ -311,6 +314,21 @@ for (const engine of ENGINES) {
         }),
         { seed: SEED, numRuns: RUNS, endOnFailure: true },
       );
+    });
+
+    it('sends the same bytes as the route’s serializer would, whether the view was built or stored', async () => {
+      const w = await world();
+      const cardId = w.cards[0]!;
+      await owner('POST', `/api/v1/cards/${cardId}/attachments`, { url: 'https://example.test/a', name: 'link' });
+      await people[1]!.api('POST', `/api/v1/cards/${cardId}/cheers`, { content: '🎉' });
+      await owner('GET', `/api/v1/cards/${cardId}`); // the first view: seen
+      await t.services.db.deleteFrom('card_views').where('card_id', '=', cardId).execute();
+      const built = await owner('GET', `/api/v1/cards/${cardId}`);
+      const stored = await owner('GET', `/api/v1/cards/${cardId}`);
+      const serialize = fastJson(success('card', CardSchema) as never, { schema: namedSchemaContext() as never });
+      assert.equal(built.body, serialize({ message: 'Card details', card: await loadCard(t.services, cardId) }));
+      assert.equal(stored.body, built.body);
+      assert.equal(stored.headers.etag, built.headers.etag);
     });
 
     it('answers the stored view while it counts, and stops the moment a stamp moves', async () => {
