@@ -13,6 +13,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { recordBoardLabelsChange, recordCardChange, recordUsersChange } from '../../src/domain/cards/recorder.ts';
 import { loadCard } from '../../src/domain/cards/service.ts';
 import { inTransaction } from '../../src/domain/shared/transaction.ts';
@@ -407,6 +408,43 @@ for (const engine of ENGINES) {
           await holder;
         }
       }
+
+      it('a card removed while its view is stored is answered as it was read, not with a 500', async () => {
+        const w = await world();
+        const cardId = w.cards[0]!;
+        await assertServedIsBuilt(cardId);
+        await t.services.db.deleteFrom('card_views').where('card_id', '=', cardId).execute();
+        let holderPid = 0;
+        let holding!: () => void;
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (holding = resolve));
+        const released = new Promise<void>((resolve) => (release = resolve));
+        const holder = t.services.db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('cards').where('id', '=', cardId).execute();
+          holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
+          holding();
+          await released;
+        });
+        await held;
+        let settled = false;
+        // the read sees the card (the removal is not committed), builds it, and its store waits for the removal
+        const answer = owner('GET', `/api/v1/cards/${cardId}`).finally(() => (settled = true));
+        try {
+          let waiting = false;
+          while (!settled && !waiting) {
+            const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(t.services.db);
+            waiting = rows.length > 0;
+          }
+          assert.ok(waiting, 'the view’s store waited for the removal');
+        } finally {
+          release();
+          await holder;
+        }
+        const res = await answer;
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.json().card._id, cardId);
+        assert.equal((await owner('GET', `/api/v1/cards/${cardId}`)).statusCode, 404);
+      });
 
       it('a change committed while a view was built from the rows before it leaves no stale view served', async () => {
         const w = await world();
