@@ -81,6 +81,8 @@ export interface BoardTable extends MadeInTeamRow {
   archived_at: Generated<string | null>;
   /** Marked deleted: hidden from every read until the sweeper removes it. */
   deleted_at: Generated<string | null>;
+  /** Moves when a label of the board is renamed or recoloured: stored card views built before no longer count. */
+  labels_stamp: Generated<number>;
 }
 
 export interface ListTable extends MadeInTeamRow {
@@ -392,6 +394,27 @@ export interface Database {
   released_files: ReleasedFileTable;
   notifications: NotificationTable;
   idempotency_keys: IdempotencyKeyTable;
+  card_views: CardViewTable;
+  card_view_stamps: CardViewStampTable;
+}
+
+/**
+ * A card's record as Get Card Details answers it, with the stamps it was built from (migration 0009):
+ * it counts only while they are all still the card's, its board's and the users' stamps.
+ */
+export interface CardViewTable {
+  card_id: string;
+  form: string;
+  card_version: number;
+  labels_stamp: number;
+  users_stamp: number;
+  body: string;
+}
+
+/** Stamps of what any card may show, by name (`users`: names and photos). */
+export interface CardViewStampTable {
+  name: string;
+  stamp: number;
 }
 
 /** A stored file whose attachment record went with its card: the purge removes it later. */

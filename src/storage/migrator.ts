@@ -7,6 +7,7 @@ import * as lifecycle from './migrations/0006_lifecycle.ts';
 import * as perfIndexes from './migrations/0007_perf_indexes.ts';
 import * as notifications from './migrations/0008_notifications.ts';
 import * as idempotency from './migrations/0005_idempotency.ts';
+import * as cardViews from './migrations/0009_card_views.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0006_lifecycle': lifecycle,
   '0007_perf_indexes': perfIndexes,
   '0008_notifications': notifications,
+  '0009_card_views': cardViews,
 };
 
 /** The names of every migration, in the order they apply. */

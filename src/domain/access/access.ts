@@ -34,7 +34,7 @@
 import type { CompanyRole, Executor, SyncTransaction, Transaction } from '../../storage/database.ts';
 import { findLiveAttachment, type AttachmentTableRow } from '../../storage/repositories/attachments.ts';
 import { findBoardById, type BoardRow, type Reach } from '../../storage/repositories/boards.ts';
-import { type CardTableRow, findCard, findCardSeenBy, findCardsById } from '../../storage/repositories/cards.ts';
+import { type CardSeenRow, type CardTableRow, findCard, findCardSeenBy, findCardsById } from '../../storage/repositories/cards.ts';
 import { type ChecklistItemRow, findItem } from '../../storage/repositories/checklist-items.ts';
 import { type ChecklistRow, findChecklist } from '../../storage/repositories/checklists.ts';
 import { type CommentTableRow, type DiscussionTableRow, findComment, findDiscussion } from '../../storage/repositories/comments.ts';
@@ -103,8 +103,8 @@ export type LabelAccess = NonNullable<Awaited<ReturnType<typeof findLabelById>>>
 /** What a read answers, by kind. */
 interface ReadRows {
   card: CardTableRow;
-  /** The card's row for Get Card Details, with whether the caller has seen it (`seen_by` 1). */
-  'card-view': CardTableRow & { seen_by: number };
+  /** The card's row for Get Card Details, with whether the caller has seen it (`seen_by` 1) and its stored view. */
+  'card-view': CardSeenRow;
   list: ListRow;
   board: BoardRow;
   label: LabelAccess;

@@ -14,6 +14,7 @@ import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from
 import { newId, nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { recordEvent } from '../events/record.ts';
+import { recordUsersChange } from '../cards/recorder.ts';
 import { teamRecords } from '../companies/teams.ts';
 import { companyRecord, userRecord } from './records.ts';
 import { hashToken, looksLikeToken, newToken, tokenPrefix } from './tokens.ts';
@@ -165,7 +166,8 @@ export async function issueApiKeyForEmail(
 
 /**
  * Update Me: the caller's own name and photo. Cards, comments, cheers, teams and members show them
- * by reading the user's row at each read, so every record shows the new ones at once.
+ * by reading the user's row at each read (stored card views stop counting: the users' stamp moves),
+ * so every record shows the new ones at once.
  */
 export async function updateMe(ctx: ServiceContext, caller: Caller, input: { fullName?: string | undefined; photoUrl?: string | undefined }): Promise<User> {
   return inTransaction(ctx, async (trx) => {
@@ -176,6 +178,8 @@ export async function updateMe(ctx: ServiceContext, caller: Caller, input: { ful
     };
     const user = await updateUser(trx, caller.userId, change, at);
     if (!user) throw new UnauthorizedError('Invalid, revoked or malformed API key', true);
+    // cards show names and photos: their stored views stop counting
+    if (Object.keys(change).length > 0) await recordUsersChange(trx);
     recordEvent(trx, caller, 'user.updated', { company: null, user: user.id }, { fullName: user.full_name, photoUrl: user.photo_url }, at);
     return userRecord(user);
   });

@@ -33,6 +33,7 @@ export async function createBoard(
     name: input.name.trim(),
     description: '',
     ...LIVE,
+    labels_stamp: 0,
   };
   await inTransaction(ctx, async (trx) => {
     await boards.insertBoard(trx, row);

@@ -1,6 +1,6 @@
 import type { Label, LabelColor } from '../../schemas/records.ts';
 import * as labels from '../../storage/repositories/labels.ts';
-import { recordCardChanges } from '../cards/recorder.ts';
+import { recordBoardLabelsChange, recordCardChanges } from '../cards/recorder.ts';
 import { toLabel } from '../cards/records.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireAccess } from '../access/access.ts';
@@ -75,6 +75,8 @@ export async function updateLabel(
   if (input.color !== undefined) change.color_id = input.color;
   const updated = await inTransaction(ctx, async (trx) => {
     const at = nowIso();
+    // cards of the board show the label: views stored before stop counting (the board's lock, then the label's)
+    await recordBoardLabelsChange(trx, label.board_id);
     // the update takes the label's lock; If-Match is compared with the revision it replaced
     const version = await labels.updateLabel(trx, label.id, change, at);
     if (version !== undefined) requireExpectedVersion(trx, caller, 'label', label.id, version - 1);

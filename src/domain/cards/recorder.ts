@@ -12,6 +12,7 @@
  * src/domain/access/access.ts), which is why it takes a `Transaction`.
  */
 import type { SyncTransaction, Transaction } from '../../storage/database.ts';
+import * as cardViews from '../../storage/repositories/card-views.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import { type PendingEvent, pendingEvents, recordEvent } from '../events/record.ts';
 import type { Caller } from '../shared/caller.ts';
@@ -124,4 +125,25 @@ export async function recordRenumbering(trx: Transaction, listId: string, moves:
     const event = cardEvent(trx, place, change);
     event.data.position = moves.find((move) => move.id === place.id)?.position;
   }
+}
+
+/**
+ * Records a change of what cards show that is no change of the cards themselves (their `__v`
+ * stays): a label of the board renamed or recoloured. Every card of the board may show it (a card
+ * carries only labels of its own board), so the board's labels stamp moves, and no stored card view
+ * (./view.ts) built before counts any more. Takes the board's lock: call it before the label's.
+ */
+export async function recordBoardLabelsChange(trx: Transaction, boardId: string): Promise<void> {
+  await cardViews.restampBoardLabels(trx, boardId);
+}
+
+/**
+ * Records a change of a user's name or photo, which any card may show (members, the creators of
+ * attachments and cheers, even past members): the users' stamp moves, and no stored card view built
+ * before counts any more. Rare enough that one stamp for all users costs less than finding the
+ * cards that show this one (and, unlike finding them, it cannot miss a card that a concurrent
+ * transaction is giving the user).
+ */
+export async function recordUsersChange(trx: Transaction): Promise<void> {
+  await cardViews.restampUsers(trx);
 }

@@ -87,6 +87,13 @@ export function toAttachment(row: AttachmentRow, seen: string[], cheers: Cheer[]
   };
 }
 
+/**
+ * The revision of how a card's record is made from its rows (`toCard`, the parts' mappings above,
+ * and the card query of src/storage/repositories/card-records.ts). Raise it with any change that makes
+ * the same rows show differently: stored card views (./view.ts) of an older revision stop counting.
+ */
+export const CARD_RECORD_REVISION = 1;
+
 export function toCard(row: CardRow): Card {
   const cheers = (row.cheers as CheerRow[]).map(toCheer);
   const cardCheers = cheers.filter((c) => c.primaryParent.type === 'card');

@@ -14,6 +14,7 @@ import { inTransaction } from '../shared/transaction.ts';
 import { lockCards, lockList, placeCard } from './locks.ts';
 import { recordCardChange } from './recorder.ts';
 import { toCard } from './records.ts';
+import { buildCardView, type CardRenderer, currentView } from './view.ts';
 
 /** The card's full API record. */
 export async function loadCard(ctx: ServiceContext, cardId: string, db: Executor = ctx.db): Promise<Card> {
@@ -35,12 +36,14 @@ export async function loadCards(ctx: ServiceContext, cardIds: readonly string[],
 }
 
 /**
- * Get Card Details: the record, with the caller added to `seen` the first time it looks. Reach is
- * decided on the card's row (one indexed query, which also tells whether the caller has seen it)
- * before the record is loaded, once. A first view follows the lock rule: the card's lock first,
- * then the `seen` row, and the card's change (`__v` + 1) only when that row is new.
+ * Get Card Details: the record, rendered by `render`, with the caller added to `seen` the first time
+ * it looks. Reach is decided on the card's row (one indexed query, which also tells whether the
+ * caller has seen it and brings the card's stored view while that counts: ./view.ts), once. A first
+ * view follows the lock rule: the card's lock first, then the `seen` row, and the card's change
+ * (`__v` + 1) only when that row is new. Without a view that counts, the record is built from the
+ * tables and stored as the card's view.
  */
-export async function getCardDetails(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope): Promise<Card> {
+export async function getCardDetails(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, render: CardRenderer): Promise<string> {
   const card = await requireAccess(ctx.db, caller, { kind: 'card-view', id: cardId, scope });
   if (!card.seen_by) {
     await inTransaction(ctx, async (trx) => {
@@ -50,8 +53,11 @@ export async function getCardDetails(ctx: ServiceContext, caller: Caller, cardId
       const at = nowIso();
       if (await cards.addSeen(trx, card.id, caller.userId, at)) await recordCardChange(trx, card.id, { caller, kind: 'card.seen', at });
     });
+  } else {
+    const view = currentView(card);
+    if (view !== undefined) return view;
   }
-  return loadCard(ctx, card.id);
+  return buildCardView(ctx, card.id, render);
 }
 
 export interface NewCard {

@@ -1,6 +1,7 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Database, Executor, SyncTransaction } from '../database.ts';
 import { type Dialect, dialectOf, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
+import { USERS_STAMP } from './card-views.ts';
 import { LABEL_COLUMNS } from './labels.ts';
 
 // SQLite's json_object needs the columns named one by one (no selectAll in a JSON subquery).
@@ -29,6 +30,29 @@ export async function loadCardRows(db: Executor, cardIds: readonly string[]) {
 }
 
 type CardQueryRow = Awaited<ReturnType<ReturnType<typeof cardQuery>['execute']>>[number];
+
+/**
+ * One card's record rows with the stamps a stored view of it is kept under (src/storage/repositories/card-views.ts),
+ * read in the same statement, so that the stamps are those of what was read (one snapshot): a change
+ * committed meanwhile moved a stamp, and the view stored from this never counts.
+ */
+export async function loadCardForView(db: Executor, cardId: string) {
+  const dialect = dialectOf(db);
+  const rows = await executeCompiledOnce(
+    db,
+    'card for view',
+    () =>
+      cardQuery(db, dialect, (eb) => eb('c.id', '=', ONE_CARD))
+        .select((eb) => [
+          eb.selectFrom('boards as b').select('b.labels_stamp').whereRef('b.id', '=', 'c.board_id').as('labels_stamp'),
+          eb.selectFrom('card_view_stamps as s').select('s.stamp').where('s.name', '=', USERS_STAMP).as('users_stamp'),
+        ])
+        .compile(),
+    { [ONE_CARD]: cardId },
+  );
+  const [row] = toCardRows(dialect, rows, [cardId]);
+  return row && { ...row, labels_stamp: Number(row.labels_stamp), users_stamp: Number(row.users_stamp) };
+}
 
 /**
  * The one-card query is compiled once per dialect and reused with the card id swapped in.
@@ -139,7 +163,7 @@ function cardQuery(db: Executor, dialect: Dialect, which: (eb: ExpressionBuilder
     .where(which);
 }
 
-function toCardRows(dialect: Dialect, rows: CardQueryRow[], cardIds: readonly string[]) {
+function toCardRows<R extends CardQueryRow>(dialect: Dialect, rows: R[], cardIds: readonly string[]) {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return cardIds.flatMap((id) => {
     const row = byId.get(id);
@@ -162,5 +186,5 @@ function toCardRows(dialect: Dialect, rows: CardQueryRow[], cardIds: readonly st
   });
 }
 
-export type CardRow = ReturnType<typeof toCardRows>[number];
+export type CardRow = ReturnType<typeof toCardRows<CardQueryRow>>[number];
 

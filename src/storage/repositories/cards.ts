@@ -1,6 +1,7 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Executor, Transaction, NewRow, Row, RowUpdate, SyncTransaction } from '../database.ts';
 import { type Dialect, dialectOf, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
+import { USERS_STAMP } from './card-views.ts';
 
 export type CardTableRow = Row<'cards'>;
 
@@ -123,22 +124,50 @@ export async function renumberCards(db: Transaction, listId: string, moves: read
   return renumbered;
 }
 
+/** The card's row for Get Card Details (see `findCardSeenBy`). */
+export type CardSeenRow = CardTableRow & {
+  /** 1 when the user has seen the card. */
+  seen_by: number;
+  /** The card's stored view while it counts (its stamps are the card's, board's and users' now), else null. */
+  view_form: string | null;
+  view_body: string | null;
+};
+
+const SEEN_CARD_ID = '\u0000card-id';
+const SEEN_USER_ID = '\u0000user-id';
+
 /**
- * The card's row with whether `userId` has seen it, in one indexed query: what Get Card Details
- * needs before it decides to load the record (reach) and to record a first view.
+ * The card's row with whether `userId` has seen it and its stored view while that counts, in one
+ * indexed query: what Get Card Details needs to decide reach, to record a first view and to answer
+ * the stored view (src/storage/repositories/card-views.ts) without building the record.
  */
-export async function findCardSeenBy(db: Executor, id: string, userId: string): Promise<(CardTableRow & { seen_by: number }) | undefined> {
-  const row = await db
-    .selectFrom('cards')
-    .selectAll('cards')
-    .select((eb) =>
-      eb
-        .exists(eb.selectFrom('card_seen').select('card_seen.user_id').whereRef('card_seen.card_id', '=', 'cards.id').where('card_seen.user_id', '=', userId))
-        .as('seen_by'),
-    )
-    .where('cards.id', '=', id)
-    .where('cards.deleted_at', 'is', null)
-    .executeTakeFirst();
+export async function findCardSeenBy(db: Executor, id: string, userId: string): Promise<CardSeenRow | undefined> {
+  const [row] = await executeCompiledOnce(
+    db,
+    'card seen by',
+    () =>
+      db
+        .selectFrom('cards')
+        .leftJoin('card_views as v', (join) =>
+          join
+            .onRef('v.card_id', '=', 'cards.id')
+            .onRef('v.card_version', '=', 'cards.version')
+            .on('v.labels_stamp', '=', (eb) => eb.selectFrom('boards as b').select('b.labels_stamp').whereRef('b.id', '=', 'cards.board_id'))
+            .on('v.users_stamp', '=', (eb) => eb.selectFrom('card_view_stamps as s').select('s.stamp').where('s.name', '=', USERS_STAMP)),
+        )
+        .selectAll('cards')
+        .select((eb) => [
+          eb
+            .exists(eb.selectFrom('card_seen').select('card_seen.user_id').whereRef('card_seen.card_id', '=', 'cards.id').where('card_seen.user_id', '=', SEEN_USER_ID))
+            .as('seen_by'),
+          'v.form as view_form',
+          'v.body as view_body',
+        ])
+        .where('cards.id', '=', SEEN_CARD_ID)
+        .where('cards.deleted_at', 'is', null)
+        .compile(),
+    { [SEEN_CARD_ID]: id, [SEEN_USER_ID]: userId },
+  );
   return row && { ...row, seen_by: Number(row.seen_by) };
 }
 

@@ -1,0 +1,77 @@
+/**
+ * The card read model (migration 0009): a card's record as Get Card Details answers it, stored with
+ * the stamps it was built from. A view counts only while its stamps are the card's `__v`, its
+ * board's `labels_stamp` and the users' stamp; a change moves one of them in its own transaction,
+ * so no view built before it is served again, whatever the interleaving.
+ */
+import { sql } from 'kysely';
+import type { Executor, Transaction } from '../database.ts';
+import { executeCompiledOnce } from '../dialect.ts';
+
+/** A card's stored record and what it was built from. */
+export interface CardView {
+  cardId: string;
+  /** How the record is written: a view of another form is not served. */
+  form: string;
+  cardVersion: number;
+  labelsStamp: number;
+  usersStamp: number;
+  body: string;
+}
+
+/** The name of the stamp of what cards show of users (names, photos). */
+export const USERS_STAMP = 'users';
+
+const CARD_ID = '\u0000card-id';
+const FORM = '\u0000form';
+const VERSION = '\u0000card-version';
+const LABELS = '\u0000labels-stamp';
+const USERS = '\u0000users-stamp';
+const BODY = '\u0000body';
+
+/**
+ * Stores a view, unless the one stored was built later (stamps compared in order: the card's `__v`
+ * first, then, for the same `__v` and so the same board, the labels' and users' stamps): readers that
+ * raced keep the newest. A view of another form is replaced.
+ */
+export async function storeCardView(db: Executor, view: CardView): Promise<void> {
+  await executeCompiledOnce(
+    db,
+    'store card view',
+    () =>
+      db
+        .insertInto('card_views')
+        .values({ card_id: CARD_ID, form: FORM, card_version: VERSION as never, labels_stamp: LABELS as never, users_stamp: USERS as never, body: BODY })
+        .onConflict((oc) =>
+          oc
+            .column('card_id')
+            .doUpdateSet((eb) => ({
+              form: eb.ref('excluded.form'),
+              card_version: eb.ref('excluded.card_version'),
+              labels_stamp: eb.ref('excluded.labels_stamp'),
+              users_stamp: eb.ref('excluded.users_stamp'),
+              body: eb.ref('excluded.body'),
+            }))
+            .where(
+              sql<boolean>`(excluded.card_version, excluded.labels_stamp, excluded.users_stamp) > (card_views.card_version, card_views.labels_stamp, card_views.users_stamp)
+                or excluded.form <> card_views.form`,
+            ),
+        )
+        .compile(),
+    { [CARD_ID]: view.cardId, [FORM]: view.form, [VERSION]: view.cardVersion, [LABELS]: view.labelsStamp, [USERS]: view.usersStamp, [BODY]: view.body },
+  );
+}
+
+/**
+ * Moves the board's labels stamp (a label renamed or recoloured). Takes the board's row lock: the
+ * board comes before its labels in the lock order (src/domain/access/access.ts). Called only
+ * through the change recorder.
+ */
+export async function restampBoardLabels(trx: Transaction, boardId: string): Promise<void> {
+  await trx.updateTable('boards').set((eb) => ({ labels_stamp: eb('labels_stamp', '+', 1) })).where('id', '=', boardId).execute();
+}
+
+/** Moves the users' stamp (a name or photo changed). Called only through the change recorder. */
+export async function restampUsers(trx: Transaction): Promise<void> {
+  await trx.updateTable('card_view_stamps').set((eb) => ({ stamp: eb('stamp', '+', 1) })).where('name', '=', USERS_STAMP).execute();
+}

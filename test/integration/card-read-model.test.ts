@@ -1,0 +1,482 @@
+/**
+ * The card read model (src/domain/cards/view.ts): Get Card Details answers a card's stored view only
+ * while the stamps it was built from are current, so it always answers what the tables say.
+ *
+ * The main test drives seeded random sequences of changes through the HTTP API (card fields,
+ * labels toggled, renamed, recoloured and deleted, members toggled, Update Me, checklists and items,
+ * comments and discussions, cheers, link attachments renamed and deleted, moves across boards and
+ * teams, archiving, copies, first views by other users) and, after every step, compares the served
+ * record of every card with the card built from the tables (`loadCard`, which bypasses the view).
+ * Every card is read after every step, so a view exists before each change: a change that failed to
+ * move a stamp would be answered stale.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { recordBoardLabelsChange, recordCardChange, recordUsersChange } from '../../src/domain/cards/recorder.ts';
+import { loadCard } from '../../src/domain/cards/service.ts';
+import { inTransaction } from '../../src/domain/shared/transaction.ts';
+import fastJson from 'fast-json-stringify';
+import { success } from '../../src/schemas/common.ts';
+import { namedSchemaContext } from '../../src/schemas/named.ts';
+import { type Card, Card as CardSchema } from '../../src/schemas/records.ts';
+import { storeCardView } from '../../src/storage/repositories/card-views.ts';
+import { setCardColumns } from '../../src/storage/repositories/cards.ts';
+import { updateLabel } from '../../src/storage/repositories/labels.ts';
+import { updateUser } from '../../src/storage/repositories/users.ts';
+import { ForeignKeyViolation } from '../../src/storage/errors.ts';
+import type { Transaction } from '../../src/storage/database.ts';
+import { addMember, addTeam } from '../support/fixtures.ts';
+import { type Api, apiClient, bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+
+const SEED = Number(process.env.CARD_READ_MODEL_SEED ?? 20261123);
+const RUNS = Number(process.env.CARD_READ_MODEL_RUNS ?? 5);
+const STEPS = 40;
+
+const KINDS = [
+  'update-card',
+  'toggle-labels',
+  'rename-label',
+  'recolour-label',
+  'delete-label',
+  'create-label',
+  'toggle-members',
+  'update-me-name',
+  'update-me-photo',
+  'add-checklist',
+  'add-item',
+  'complete-item',
+  'delete-item',
+  'delete-checklist',
+  'add-comment',
+  'add-discussion',
+  'delete-comment',
+  'cheer-card',
+  'delete-cheer',
+  'add-link',
+  'rename-attachment',
+  'delete-attachment',
+  'cheer-attachment',
+  'move',
+  'archive',
+  'unarchive',
+  'copy',
+  'reorder',
+  'view-as-other',
+] as const;
+
+type Kind = (typeof KINDS)[number];
+
+interface Step {
+  kind: Kind;
+  /** Choices among what exists when the step runs (taken modulo the number of candidates). */
+  a: number;
+  b: number;
+  c: number;
+}
+
+const stepArbitrary: fc.Arbitrary<Step> = fc.record({ kind: fc.constantFrom(...KINDS), a: fc.nat(1000), b: fc.nat(1000), c: fc.nat(1000) });
+
+const pick = <T>(items: readonly T[], n: number): T | undefined => (items.length === 0 ? undefined : items[n % items.length]);
+const subset = <T>(items: readonly T[], n: number): T[] => items.filter((_, i) => (n >> i) & 1);
+
+for (const engine of ENGINES) {
+  describe(`card read model [${engine}]`, () => {
+    let t: TestApp;
+    let owner: Api;
+    /** The people: the owner and two members of both teams. */
+    let people: { userId: string; api: Api; apiKey: string }[];
+    let otherTeamId: string;
+    let colors: string[];
+
+    before(async () => {
+      t = await buildTestApp(engine);
+      owner = apiClient(t, t.tenant.apiKey);
+      const members = [];
+      for (const name of ['ada', 'bob']) {
+        const member = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: `${name}@acme.test`, fullName: name });
+        members.push({ userId: member.userId, apiKey: member.apiKey, api: apiClient(t, member.apiKey) });
+      }
+      people = [{ userId: t.tenant.userId, apiKey: t.tenant.apiKey, api: owner }, ...members];
+      // a second team with the owner and ada only: a move there drops bob
+      otherTeamId = await addTeam(t.services, t.tenant.companyId, 'Other', [t.tenant.userId, members[0]!.userId]);
+      colors = ((await owner('GET', '/api/v1/label-colors')).json().colors as { _id: string }[]).map((c) => c._id);
+      assert.ok(colors.length >= 2);
+    });
+    after(() => t.dispose());
+
+    const ok = async (res: Promise<{ statusCode: number; body: string }>, what: string) => {
+      const answer = await res;
+      // refusals (a duplicate cheer, a member not in the card's team) are fine; a 5xx never is
+      assert.ok(answer.statusCode < 500, `${what}: ${answer.statusCode} ${answer.body}`);
+      return answer as Awaited<typeof res> & { json(): any };
+    };
+
+    const made = async (api: Api, method: 'POST', url: string, payload: unknown, key: string): Promise<string> => {
+      const res = await api(method, url, payload);
+      assert.ok(res.statusCode === 201 || res.statusCode === 200, `${url}: ${res.statusCode} ${res.body}`);
+      return res.json()[key]._id;
+    };
+
+    /** The served record equals the one built from the tables; answers it. */
+    async function assertServedIsBuilt(cardId: string, as: Api = owner, context = ''): Promise<Card> {
+      const res = await as('GET', `/api/v1/cards/${cardId}`);
+      assert.equal(res.statusCode, 200, `${context} ${res.body}`);
+      const served = res.json().card as Card;
+      const built = JSON.parse(JSON.stringify(await loadCard(t.services, cardId))) as Card;
+      assert.deepEqual(served, built, `${context}: card ${cardId} served from a stale view`);
+      return served;
+    }
+
+    /** A fresh world for one run: two boards in the team (three lists), one in the other team, two cards. */
+    async function world() {
+      const { teamId, companyId } = t.tenant;
+      const board = await made(owner, 'POST', `/api/v1/boards?teamId=${teamId}`, { name: 'Main' }, 'board');
+      const side = await made(owner, 'POST', `/api/v1/boards?teamId=${teamId}`, { name: 'Side' }, 'board');
+      const away = await made(owner, 'POST', `/api/v1/boards?teamId=${otherTeamId}`, { name: 'Away' }, 'board');
+      const lists = [
+        { id: await made(owner, 'POST', '/api/v1/lists', { board, name: 'Todo' }, 'list'), teamId },
+        { id: await made(owner, 'POST', '/api/v1/lists', { board, name: 'Done' }, 'list'), teamId },
+        { id: await made(owner, 'POST', '/api/v1/lists', { board: side, name: 'Side' }, 'list'), teamId },
+        { id: await made(owner, 'POST', '/api/v1/lists', { board: away, name: 'Away' }, 'list'), teamId: otherTeamId },
+      ];
+      for (const [boardId, names] of [[board, ['bug', 'feature', 'chore']], [side, ['side']], [away, ['away']]] as const) {
+        for (const [i, name] of names.entries()) await made(owner, 'POST', `/api/v1/boards/${boardId}/labels`, { name, color: colors[i % colors.length] }, 'label');
+      }
+      const cards = [
+        await made(owner, 'POST', '/api/v1/cards', { list: lists[0]!.id, name: 'First' }, 'card'),
+        await made(owner, 'POST', '/api/v1/cards', { list: lists[0]!.id, name: 'Second' }, 'card'),
+      ];
+      return { companyId, lists, cards };
+    }
+
+    const ids = async (query: Promise<{ id: string }[]>) => (await query).map((r) => r.id);
+
+    /** Runs one step on the world; answers the new card of a copy, if any. */
+    async function run(step: Step, w: Awaited<ReturnType<typeof world>>): Promise<string | undefined> {
+      const db = t.services.db;
+      const cardId = pick(w.cards, step.a)!;
+      const card = await loadCard(t.services, cardId);
+      const who = pick(people, step.b)!;
+      const what = `${step.kind} on ${cardId}`;
+      const boardLabels = await ids(db.selectFrom('labels').select('id').where('board_id', '=', card.board).orderBy('id').execute());
+      // a label of the card's (half the time), else of any board of the world
+      const worldLabels = await ids(db.selectFrom('labels').select('id').where('board_id', 'in', db.selectFrom('lists').select('board_id').where('id', 'in', w.lists.map((l) => l.id))).orderBy('id').execute());
+      const anyLabel = pick(step.c % 2 && card.labels.length > 0 ? card.labels.map((l) => l._id) : worldLabels, step.b);
+      const items = await ids(db.selectFrom('checklist_items').select('id').where('card_id', '=', cardId).orderBy('id').execute());
+      const comments = card.comments;
+      const attachments = card.attachments.map((a) => a._id);
+      switch (step.kind) {
+        case 'update-card': {
+          const fields = [
+            { name: `name ${step.b}` },
+            { description: `about ${step.c}` },
+            { dueDate: step.c % 2 ? null : '2027-03-04T05:06:07.000Z' },
+            { isPublic: step.c % 2 === 0 },
+            { complete: { status: step.c % 2 === 0, type: 'done' } },
+            { workload: { value: step.c, measurement: 'hours' } },
+            { cover: step.c % 2 ? '' : '#ff0000' },
+          ];
+          await ok(owner('PATCH', `/api/v1/cards/${cardId}`, pick(fields, step.b)), what);
+          return;
+        }
+        case 'toggle-labels': {
+          const labels = subset(boardLabels, step.b).slice(0, 3);
+          if (labels.length > 0) await ok(owner('POST', `/v2/cards/${cardId}/labels`, { labels }), what);
+          return;
+        }
+        case 'rename-label':
+          if (anyLabel) await ok(owner('PATCH', `/api/v1/labels/${anyLabel}`, { name: `label ${step.c}` }), what);
+          return;
+        case 'recolour-label':
+          if (anyLabel) await ok(owner('PATCH', `/api/v1/labels/${anyLabel}`, { color: pick(colors, step.c) }), what);
+          return;
+        case 'delete-label':
+          if (anyLabel) await ok(owner('DELETE', `/api/v1/labels/${anyLabel}`), what);
+          return;
+        case 'create-label':
+          await ok(owner('POST', `/api/v1/boards/${card.board}/labels`, { name: `new ${step.c}`, color: pick(colors, step.c) }), what);
+          return;
+        case 'toggle-members': {
+          const members = subset(people, step.c).map((p) => p.userId);
+          if (members.length > 0) await ok(owner('POST', `/v2/cards/${cardId}/members`, { members }), what);
+          return;
+        }
+        case 'update-me-name':
+          await ok(who.api('PATCH', '/api/v1/me', { fullName: `person ${step.c}` }), what);
+          return;
+        case 'update-me-photo':
+          await ok(who.api('PATCH', '/api/v1/me', { photoUrl: step.c % 3 === 0 ? '' : `https://img.test/${step.c}.png` }), what);
+          return;
+        case 'add-checklist':
+          await ok(owner('POST', `/api/v1/cards/${cardId}/checklists`, { name: `list ${step.c}` }), what);
+          return;
+        case 'add-item': {
+          const checklist = pick(card.checklists, step.b);
+          if (checklist) await ok(owner('POST', `/api/v1/checklists/${checklist}/items`, { name: `item ${step.c}` }), what);
+          return;
+        }
+        case 'complete-item': {
+          const item = pick(items, step.b);
+          if (item) await ok(owner('PATCH', `/api/v1/checklist-items/${item}/complete`, {}), what);
+          return;
+        }
+        case 'delete-item': {
+          const item = pick(items, step.b);
+          if (item) await ok(owner('DELETE', `/api/v1/checklist-items/${item}`), what);
+          return;
+        }
+        case 'delete-checklist': {
+          const checklist = pick(card.checklists, step.b);
+          if (checklist) await ok(owner('DELETE', `/api/v1/checklists/${checklist}`), what);
+          return;
+        }
+        case 'add-comment':
+          await ok(who.api('POST', `/api/v1/cards/${cardId}/comments`, { content: `said ${step.c}` }), what);
+          return;
+        case 'add-discussion': {
+          const comment = pick(comments, step.c);
+          if (comment) await ok(who.api('POST', `/api/v1/comments/${comment}/discussions`, { content: `replied ${step.c}` }), what);
+          return;
+        }
+        case 'delete-comment': {
+          const comment = pick(comments, step.c);
+          if (comment) await ok(owner('DELETE', `/api/v1/comments/${comment}`), what);
+          return;
+        }
+        case 'cheer-card':
+          await ok(who.api('POST', `/api/v1/cards/${cardId}/cheers`, { content: pick(['🎉', '👏', 'nice'], step.c) }), what);
+          return;
+        case 'delete-cheer': {
+          const cheer = pick(card.cheers, step.c);
+          const giver = cheer && people.find((p) => p.userId === cheer.creator._id);
+          if (cheer && giver) await ok(giver.api('DELETE', `/api/v1/cards/${cardId}/cheers/${cheer._id}`), what);
+          return;
+        }
+        case 'add-link':
+          await ok(who.api('POST', `/api/v1/cards/${cardId}/attachments`, { url: `https://example.test/${step.c}`, name: `link ${step.c}` }), what);
+          return;
+        case 'rename-attachment': {
+          const attachment = pick(attachments, step.b);
+          if (attachment) await ok(owner('PATCH', `/api/v1/cards/${cardId}/attachments/${attachment}`, { name: `renamed ${step.c}` }), what);
+          return;
+        }
+        case 'delete-attachment': {
+          const attachment = pick(attachments, step.b);
+          if (attachment) await ok(owner('DELETE', `/api/v1/cards/${cardId}/attachments/${attachment}`), what);
+          return;
+        }
+        case 'cheer-attachment': {
+          const attachment = pick(attachments, step.b);
+          if (attachment) await ok(who.api('POST', `/api/v1/attachments/${attachment}/cheers`, { content: pick(['🎉', '👏'], step.c) }), what);
+          return;
+        }
+        case 'move': {
+          const list = pick(w.lists, step.b)!;
+          const target = { companyId: w.companyId, teamId: list.teamId, list: list.id };
+          await ok(owner('PATCH', '/api/v1/cards/move-multi-team', { cards: [{ cardId, companyId: card.company, teamId: card.team }], target }), what);
+          return;
+        }
+        case 'archive':
+          await ok(owner('PATCH', `/api/v1/cards/${cardId}/archive`), what);
+          return;
+        case 'unarchive':
+          await ok(owner('PATCH', `/api/v1/cards/${cardId}/unarchive`), what);
+          return;
+        case 'copy': {
+          if (w.cards.length >= 5) return;
+          const list = pick(w.lists, step.b)!;
+          const res = await ok(owner('POST', `/api/v1/cards/${cardId}/copy`, { list: list.id }), what);
+          return res.statusCode === 201 ? (res.json().card._id as string) : undefined;
+        }
+        case 'reorder':
+          await ok(owner('PATCH', `/api/v1/cards/${cardId}/position`, { position: step.c % 3 }), what);
+          return;
+        case 'view-as-other': {
+          // a first view by someone else changes the card (seen, __v); reading as them must be right too
+          const inTeam = card.team === t.tenant.teamId || who.userId !== people[2]!.userId;
+          if (inTeam) await assertServedIsBuilt(cardId, who.api, what);
+          return;
+        }
+      }
+    }
+
+    it('after every step of random sequences of changes, every card is served as the tables build it', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(stepArbitrary, { minLength: STEPS, maxLength: STEPS }), async (steps) => {
+          const w = await world();
+          for (const cardId of w.cards) await assertServedIsBuilt(cardId, owner, 'start');
+          for (const [i, step] of steps.entries()) {
+            const copy = await run(step, w);
+            if (copy) w.cards.push(copy);
+            for (const cardId of w.cards) await assertServedIsBuilt(cardId, owner, `after step ${i} (${step.kind})`);
+          }
+        }),
+        { seed: SEED, numRuns: RUNS, endOnFailure: true },
+      );
+    });
+
+    it('sends the same bytes as the route’s serializer would, whether the view was built or stored', async () => {
+      const w = await world();
+      const cardId = w.cards[0]!;
+      await owner('POST', `/api/v1/cards/${cardId}/attachments`, { url: 'https://example.test/a', name: 'link' });
+      await people[1]!.api('POST', `/api/v1/cards/${cardId}/cheers`, { content: '🎉' });
+      await owner('GET', `/api/v1/cards/${cardId}`); // the first view: seen
+      await t.services.db.deleteFrom('card_views').where('card_id', '=', cardId).execute();
+      const built = await owner('GET', `/api/v1/cards/${cardId}`);
+      const stored = await owner('GET', `/api/v1/cards/${cardId}`);
+      const serialize = fastJson(success('card', CardSchema) as never, { schema: namedSchemaContext() as never });
+      assert.equal(built.body, serialize({ message: 'Card details', card: await loadCard(t.services, cardId) }));
+      assert.equal(stored.body, built.body);
+      assert.equal(stored.headers.etag, built.headers.etag);
+    });
+
+    it('answers the stored view while it counts, and stops the moment a stamp moves', async () => {
+      const w = await world();
+      const cardId = w.cards[0]!;
+      await assertServedIsBuilt(cardId);
+      const boardId = (await loadCard(t.services, cardId)).board;
+      // a marker in the stored body shows the read answered it without building the record
+      await t.services.db.updateTable('card_views').set({ body: '{"marker":true}' }).where('card_id', '=', cardId).execute();
+      const marked = await owner('GET', `/api/v1/cards/${cardId}`);
+      assert.equal(marked.statusCode, 200);
+      assert.deepEqual(marked.json(), { message: 'Card details', card: { marker: true } });
+      assert.match(String(marked.headers['content-type']), /^application\/json/);
+      assert.ok(marked.headers.etag, 'a view answer carries its ETag');
+      const again = await t.app.inject({ method: 'GET', url: `/api/v1/cards/${cardId}`, headers: { ...bearer(t.tenant.apiKey), 'if-none-match': String(marked.headers.etag) } });
+      assert.equal(again.statusCode, 304);
+
+      // each stamp, moved alone, makes the view a miss: the record is built (and stored) again
+      const changes: [string, (trx: Transaction) => Promise<unknown>][] = [
+        ['the card’s __v', (trx) => recordCardChange(trx, cardId, { caller: null, kind: 'card.updated', at: new Date().toISOString() })],
+        ['the board’s labels stamp', (trx) => recordBoardLabelsChange(trx, boardId)],
+        ['the users’ stamp', (trx) => recordUsersChange(trx)],
+      ];
+      for (const [stamp, change] of changes) {
+        await t.services.db.updateTable('card_views').set({ body: '{"marker":true}' }).where('card_id', '=', cardId).execute();
+        assert.deepEqual((await owner('GET', `/api/v1/cards/${cardId}`)).json().card, { marker: true }, stamp);
+        await inTransaction(t.services, change);
+        await assertServedIsBuilt(cardId, owner, `after moving ${stamp}`);
+      }
+      // a view of another form (another release's schemas or mapping) is not served
+      await t.services.db.updateTable('card_views').set({ body: '{"marker":true}', form: 'another' }).where('card_id', '=', cardId).execute();
+      await assertServedIsBuilt(cardId, owner, 'a view of another form');
+    });
+
+    it('keeps the view built last: a slower reader’s older build does not replace it', async () => {
+      const w = await world();
+      const cardId = w.cards[0]!;
+      await assertServedIsBuilt(cardId);
+      const current = await t.services.db.selectFrom('card_views').selectAll().where('card_id', '=', cardId).executeTakeFirstOrThrow();
+      const base = { cardId, form: current.form, body: current.body, labelsStamp: current.labels_stamp, usersStamp: current.users_stamp };
+      await storeCardView(t.services.db, { ...base, cardVersion: current.card_version - 1, body: '"older"' });
+      await storeCardView(t.services.db, { ...base, cardVersion: current.card_version, usersStamp: current.users_stamp - 1, body: '"older"' });
+      assert.equal((await t.services.db.selectFrom('card_views').select('body').where('card_id', '=', cardId).executeTakeFirstOrThrow()).body, current.body);
+      await storeCardView(t.services.db, { ...base, cardVersion: current.card_version + 1, body: '"newer"' });
+      assert.equal((await t.services.db.selectFrom('card_views').select('body').where('card_id', '=', cardId).executeTakeFirstOrThrow()).body, '"newer"');
+      // a card that is gone has no view (the domain answers what it read and stores nothing)
+      await assert.rejects(storeCardView(t.services.db, { ...base, cardId: 'f'.repeat(24), cardVersion: 0 }), ForeignKeyViolation);
+    });
+
+    if (engine === 'postgres') {
+      /**
+       * A change held open in a transaction while a reader builds and stores the card's view from
+       * the rows before it, then committed: the view stored from the old rows must never be served.
+       */
+      async function changeDuringBuild(cardId: string, change: (trx: Transaction) => Promise<void>) {
+        let changed!: () => void;
+        let commit!: () => void;
+        const didChange = new Promise<void>((resolve) => (changed = resolve));
+        const mayCommit = new Promise<void>((resolve) => (commit = resolve));
+        const holder = inTransaction(t.services, async (trx) => {
+          await change(trx);
+          changed();
+          await mayCommit;
+        });
+        await didChange;
+        try {
+          // no view counts now: the read builds from the rows as they were before the change and stores that
+          await t.services.db.deleteFrom('card_views').where('card_id', '=', cardId).execute();
+          const during = await owner('GET', `/api/v1/cards/${cardId}`);
+          assert.equal(during.statusCode, 200, during.body);
+          const stored = await t.services.db.selectFrom('card_views').select('card_id').where('card_id', '=', cardId).executeTakeFirst();
+          assert.ok(stored, 'the read stored the view it built from the rows before the change');
+          return during.json().card as Card;
+        } finally {
+          commit();
+          await holder;
+        }
+      }
+
+      it('a card removed while its view is stored is answered as it was read, not with a 500', async () => {
+        const w = await world();
+        const cardId = w.cards[0]!;
+        await assertServedIsBuilt(cardId);
+        await t.services.db.deleteFrom('card_views').where('card_id', '=', cardId).execute();
+        let holderPid = 0;
+        let holding!: () => void;
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (holding = resolve));
+        const released = new Promise<void>((resolve) => (release = resolve));
+        const holder = t.services.db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('cards').where('id', '=', cardId).execute();
+          holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
+          holding();
+          await released;
+        });
+        await held;
+        let settled = false;
+        // the read sees the card (the removal is not committed), builds it, and its store waits for the removal
+        const answer = owner('GET', `/api/v1/cards/${cardId}`).finally(() => (settled = true));
+        try {
+          let waiting = false;
+          while (!settled && !waiting) {
+            const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(t.services.db);
+            waiting = rows.length > 0;
+          }
+          assert.ok(waiting, 'the view’s store waited for the removal');
+        } finally {
+          release();
+          await holder;
+        }
+        const res = await answer;
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.json().card._id, cardId);
+        assert.equal((await owner('GET', `/api/v1/cards/${cardId}`)).statusCode, 404);
+      });
+
+      it('a change committed while a view was built from the rows before it leaves no stale view served', async () => {
+        const w = await world();
+        const cardId = w.cards[0]!;
+        const labelId = (await t.services.db.selectFrom('labels').select('id').where('board_id', '=', (await loadCard(t.services, cardId)).board).executeTakeFirstOrThrow()).id;
+        assert.equal((await owner('POST', `/v2/cards/${cardId}/labels`, { labels: [labelId] })).statusCode, 200);
+        assert.equal((await owner('POST', `/v2/cards/${cardId}/members`, { members: [t.tenant.userId] })).statusCode, 200);
+        await assertServedIsBuilt(cardId);
+        const at = () => new Date().toISOString();
+
+        const renamedCard = await changeDuringBuild(cardId, async (trx) => {
+          await recordCardChange(trx, cardId, { caller: null, kind: 'card.updated', at: at() });
+          await setCardColumns(trx, cardId, { name: 'renamed meanwhile' });
+        });
+        assert.notEqual(renamedCard.name, 'renamed meanwhile', 'the read built from the rows before the change');
+        assert.equal((await assertServedIsBuilt(cardId, owner, 'after the card changed')).name, 'renamed meanwhile');
+
+        const board = (await loadCard(t.services, cardId)).board;
+        const relabelled = await changeDuringBuild(cardId, async (trx) => {
+          await recordBoardLabelsChange(trx, board);
+          await updateLabel(trx, labelId, { name: 'renamed label' }, at());
+        });
+        assert.notEqual(relabelled.labels[0]!.name, 'renamed label');
+        assert.equal((await assertServedIsBuilt(cardId, owner, 'after the label changed')).labels[0]!.name, 'renamed label');
+
+        const renamedMember = await changeDuringBuild(cardId, async (trx) => {
+          await recordUsersChange(trx);
+          await updateUser(trx, t.tenant.userId, { full_name: 'Renamed Owner' }, at());
+        });
+        assert.notEqual(renamedMember.members[0]!.fullName, 'Renamed Owner');
+        assert.equal((await assertServedIsBuilt(cardId, owner, 'after the user changed')).members[0]!.fullName, 'Renamed Owner');
+      });
+    }
+  });
+}
