@@ -91,7 +91,8 @@ interface Server {
 }
 
 function startServer(script: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  // The servers run as `npm start` runs them: Node strips the types itself (no tsx loader in the process).
+  const child = spawn(process.execPath, [script], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

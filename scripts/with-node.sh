@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a command with a Node >= 22 first on PATH and the dependencies installed for it.
+# Runs a command with a Node >= 22.18 (it strips TypeScript types itself) first on PATH and the dependencies installed for it.
 #
 # Why: the project targets Node 24 LTS, but machines may only have an older system Node.
 # npm carries the Node runtime (with its headers) as the package node-linux-<arch>; we install it
@@ -11,7 +11,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 node_version=${TASKBOARD_NODE_VERSION:-24.21.0}
 
 system_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-if [ "$system_major" -ge 22 ] && [ -z "${TASKBOARD_FORCE_BUNDLED_NODE:-}" ]; then
+# The server runs its TypeScript through Node's own type stripping, on by default from 22.18 and 23.6.
+system_strips=$(node -p 'const [a, b] = process.versions.node.split(".").map(Number); a > 23 || (a === 23 && b >= 6) || (a === 22 && b >= 18) ? 1 : 0' 2>/dev/null || echo 0)
+if [ "$system_strips" = 1 ] && [ -z "${TASKBOARD_FORCE_BUNDLED_NODE:-}" ]; then
   node_home=$(dirname "$(dirname "$(command -v node)")")
 else
   case "$(uname -m)" in

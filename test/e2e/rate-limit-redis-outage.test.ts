@@ -38,7 +38,10 @@ async function freePort(): Promise<number> {
 class RedisServer {
   child: ChildProcess | null = null;
   paused = false;
-  constructor(readonly port: number) {}
+  readonly port: number;
+  constructor(port: number) {
+    this.port = port;
+  }
 
   get url() {
     return `redis://127.0.0.1:${this.port}`;

@@ -24,7 +24,7 @@ interface Server {
 
 /** `taskboard serve` as a process of its own (node itself, so SIGKILL reaches the server), once it listens. */
 async function startServer(databaseUrl: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve'], {
+  const child = spawn(process.execPath, [join(ROOT, 'src/cli/main.ts'), 'serve'], {
     cwd: ROOT,
     env: {
       ...process.env,

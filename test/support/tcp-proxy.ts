@@ -22,10 +22,12 @@ export class TcpProxy {
   #silent = false;
   #dropping = false;
 
-  private constructor(
-    readonly targetHost: string,
-    readonly targetPort: number,
-  ) {
+  readonly targetHost: string;
+  readonly targetPort: number;
+
+  private constructor(targetHost: string, targetPort: number) {
+    this.targetHost = targetHost;
+    this.targetPort = targetPort;
     this.#server = createServer((client) => this.#accept(client));
   }
 

@@ -19,10 +19,13 @@ export class FileCopies {
   private readonly made = new Map<string, { key: string; size: number }>();
   private readonly recorded = new Set<string>();
 
-  constructor(
-    private readonly files: AttachmentFiles,
-    private readonly companyId: string,
-  ) {}
+  private readonly files: AttachmentFiles;
+  private readonly companyId: string;
+
+  constructor(files: AttachmentFiles, companyId: string) {
+    this.files = files;
+    this.companyId = companyId;
+  }
 
   /** Forgets which copies were recorded: a transaction that runs again records them anew. */
   startOver(): void {

@@ -98,12 +98,17 @@ export class ReminderScheduler {
   private running: Promise<number> | undefined;
   private stopped = true;
 
-  constructor(
-    private readonly ctx: ServiceContext,
-    private readonly clock: Clock,
-    private readonly intervalMs: number,
-    private readonly log: SchedulerLog,
-  ) {}
+  private readonly ctx: ServiceContext;
+  private readonly clock: Clock;
+  private readonly intervalMs: number;
+  private readonly log: SchedulerLog;
+
+  constructor(ctx: ServiceContext, clock: Clock, intervalMs: number, log: SchedulerLog) {
+    this.ctx = ctx;
+    this.clock = clock;
+    this.intervalMs = intervalMs;
+    this.log = log;
+  }
 
   start(): void {
     if (!this.stopped) return;

@@ -11,14 +11,16 @@ export interface ErrorDetail {
 }
 
 export class DomainError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: ErrorDetail[],
-  ) {
+  readonly status: number;
+  readonly code: string;
+  readonly details?: ErrorDetail[];
+
+  constructor(status: number, code: string, message: string, details?: ErrorDetail[]) {
     super(message);
     this.name = new.target.name;
+    this.status = status;
+    this.code = code;
+    this.details = details;
   }
 }
 
@@ -47,12 +49,12 @@ export class ConflictError extends DomainError {
 }
 
 export class UnauthorizedError extends DomainError {
-  /** `invalidToken` distinguishes a bad token (RFC 6750 invalid_token) from a missing one. */
-  constructor(
-    message: string,
-    readonly invalidToken: boolean,
-  ) {
+  /** Distinguishes a bad token (RFC 6750 invalid_token) from a missing one. */
+  readonly invalidToken: boolean;
+
+  constructor(message: string, invalidToken: boolean) {
     super(401, 'unauthorized', message);
+    this.invalidToken = invalidToken;
   }
 }
 
