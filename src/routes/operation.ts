@@ -45,7 +45,7 @@ export interface Operation<P extends TSchema | undefined, Q extends TSchema, B e
   /** 201 for what creates; else 200. */
   status?: 201;
   /** The error statuses this route can give besides those every authenticated route can (errorResponses). */
-  errors?: number[];
+  errors?: readonly number[];
   message: string | ((input: Input<P, Q, B>, result: Result<A>) => string);
 }
 

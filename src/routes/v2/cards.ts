@@ -9,20 +9,19 @@ import { operations } from '../operation.ts';
 /** The /v2 toggles: several labels (or members) of a card in one atomic request. */
 const cardsV2: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['cards']);
+  /** Both toggle a set on one card and answer the card. */
+  const toggle = { tier: 'low', params: CardParams, querystring: ScopeQuery, answer: ['card', Card] } as const;
 
   route(
     'POST /cards/:cardId/labels',
     {
-      tier: 'low',
+      ...toggle,
       operationId: 'toggleMultipleLabels',
       summary: 'Toggle Multiple Labels',
       description:
         'Toggles every label in the array: added if absent, removed if present, all in one transaction. ' +
         "An id that is not a label of the card's board rejects the whole request (400, details name it).",
-      params: CardParams,
-      querystring: ScopeQuery,
       body: ToggleLabelsBody,
-      answer: ['card', Card],
       message: 'Labels toggled',
     },
     ({ caller, params, query, body }) => toggleLabels(app.services, caller, params.cardId, query, body.labels),
@@ -31,16 +30,13 @@ const cardsV2: FastifyPluginAsyncTypebox = async (app) => {
   route(
     'POST /cards/:cardId/members',
     {
-      tier: 'low',
+      ...toggle,
       operationId: 'toggleMultipleMembers',
       summary: 'Toggle Multiple Members',
       description:
         'Toggles every user in the array: added if absent (only members of the card\'s team), removed if present ' +
         '(even one who has left the team), all in one transaction. An id that can be neither rejects the whole request (400, details name it).',
-      params: CardParams,
-      querystring: ScopeQuery,
       body: ToggleMembersBody,
-      answer: ['card', Card],
       message: 'Members toggled',
     },
     ({ caller, params, query, body }) => toggleMembers(app.services, caller, params.cardId, query, body.members),

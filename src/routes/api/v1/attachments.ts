@@ -23,8 +23,15 @@ const UploadBody = {
   },
 };
 
-/** The upload's message: whether it attached a link or a file. */
-const attached = (_: unknown, { attachment }: { attachment: { type: string } }) => (attachment.type === 'link' ? 'Link attached' : 'File attached');
+/** What the two uploads share: a multipart form or a JSON link in, 201 with what it attached out. */
+const upload = {
+  tier: 'medium',
+  querystring: ScopeQuery,
+  body: UploadBody,
+  status: 201,
+  errors: [413, 415],
+  message: (_: unknown, { attachment }: { attachment: { type: string } }) => (attachment.type === 'link' ? 'Link attached' : 'File attached'),
+} as const;
 
 /** The two upload routes, in a context of their own: only they read multipart forms. */
 const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -34,45 +41,35 @@ const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   route(
     'POST /cards/:cardId/attachments',
     {
-      tier: 'medium',
       operationId: 'uploadAttachment',
       summary: 'Upload Attachment (multipart file, or JSON link)',
       params: CardParams,
-      querystring: ScopeQuery,
-      body: UploadBody,
       answer: Type.Object({ message: Type.String(), attachment: Attachment, card: Card }),
-      status: 201,
-      errors: [413, 415],
-      message: attached,
+      ...upload,
     },
     async ({ caller, params, query, request }) => {
-      const upload = await request.readUpload();
-      return upload.kind === 'link'
-        ? attachmentService.addLink(app.services, caller, params.cardId, query, upload.link)
-        : attachmentService.uploadFile(app.services, caller, params.cardId, query, upload.file, upload.name);
+      const form = await request.readUpload();
+      return form.kind === 'link'
+        ? attachmentService.addLink(app.services, caller, params.cardId, query, form.link)
+        : attachmentService.uploadFile(app.services, caller, params.cardId, query, form.file, form.name);
     },
   );
 
   route(
     'POST /checklist-items/:itemId/attachments',
     {
-      tier: 'medium',
       operationId: 'uploadAttachmentOnChecklistItem',
       summary: 'Upload Attachment on Checklist Item (multipart file, or JSON link)',
       description: 'As for cards. A file is downloaded at the `url` its record gives (under the card).',
       params: ItemParams,
-      querystring: ScopeQuery,
-      body: UploadBody,
       answer: Type.Object({ message: Type.String(), attachment: Attachment, checklistItem: ChecklistItem }),
-      status: 201,
-      errors: [413, 415],
-      message: attached,
+      ...upload,
     },
     async ({ caller, params, query, request }) => {
-      const upload = await request.readUpload();
-      return upload.kind === 'link'
-        ? attachmentService.addItemLink(app.services, caller, params.itemId, query, upload.link)
-        : attachmentService.uploadItemFile(app.services, caller, params.itemId, query, upload.file, upload.name);
+      const form = await request.readUpload();
+      return form.kind === 'link'
+        ? attachmentService.addItemLink(app.services, caller, params.itemId, query, form.link)
+        : attachmentService.uploadItemFile(app.services, caller, params.itemId, query, form.file, form.name);
     },
   );
 };
