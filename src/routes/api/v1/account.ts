@@ -16,114 +16,96 @@ import {
   MeResponse,
   UpdateMeBody,
 } from '../../../schemas/account.ts';
-import { errorResponses, NoQuery, success } from '../../../schemas/common.ts';
+import { NoQuery } from '../../../schemas/common.ts';
 import { User } from '../../../schemas/records.ts';
-
-const tags = ['account'];
+import { operations } from '../../operation.ts';
 
 /** The caller's own account: who it is, and its API keys. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/me',
+  const route = operations(app, ['account']);
+
+  route(
+    'GET /me',
     {
-      config: { tier: 'very-low' },
-      schema: {
-        tags,
-        operationId: 'getMe',
-        summary: 'Get Me: the caller, its companies (with its role) and its teams (with members)',
-        querystring: NoQuery,
-        response: { 200: MeResponse, ...errorResponses() },
-      },
+      tier: 'very-low',
+      operationId: 'getMe',
+      summary: 'Get Me: the caller, its companies (with its role) and its teams (with members)',
+      querystring: NoQuery,
+      answer: MeResponse,
+      message: 'Current user',
     },
-    async (request) => ({ message: 'Current user', ...(await getMe(app.services, request.caller)) }),
+    ({ caller }) => getMe(app.services, caller),
   );
 
-  app.patch(
-    '/me',
+  route(
+    'PATCH /me',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags,
-        summary: 'Update Me: the caller\'s full name and/or photo URL, shown at once wherever it appears (cards, comments, teams)',
-        operationId: 'updateMe',
-        querystring: NoQuery,
-        body: UpdateMeBody,
-        response: { 200: success('user', User), ...errorResponses() },
-      },
+      tier: 'low',
+      operationId: 'updateMe',
+      summary: 'Update Me: the caller\'s full name and/or photo URL, shown at once wherever it appears (cards, comments, teams)',
+      querystring: NoQuery,
+      body: UpdateMeBody,
+      answer: ['user', User],
+      message: 'User updated',
     },
-    async (request) => ({ message: 'User updated', user: await updateMe(app.services, request.caller, request.body) }),
+    ({ caller, body }) => updateMe(app.services, caller, body),
   );
 
-  app.get(
-    '/api-keys',
+  route(
+    'GET /api-keys',
     {
-      config: { tier: 'very-low' },
-      schema: {
-        tags,
-        operationId: 'listApiKeys',
-        summary: "List API Keys: the caller's live keys (never the tokens)",
-        querystring: NoQuery,
-        response: { 200: ApiKeysResponse, ...errorResponses() },
-      },
+      tier: 'very-low',
+      operationId: 'listApiKeys',
+      summary: "List API Keys: the caller's live keys (never the tokens)",
+      querystring: NoQuery,
+      answer: ApiKeysResponse,
+      message: 'API keys',
     },
-    async (request) => ({ message: 'API keys', apiKeys: await listApiKeys(app.services, request.caller) }),
+    async ({ caller }) => ({ apiKeys: await listApiKeys(app.services, caller) }),
   );
 
-  app.post(
-    '/api-keys',
+  route(
+    'POST /api-keys',
     {
-      config: { tier: 'secure' },
-      schema: {
-        tags,
-        operationId: 'createApiKey',
-        summary: 'Create API Key: the token is shown in this answer only',
-        querystring: NoQuery,
-        body: CreateApiKeyBody,
-        response: { 201: IssuedApiKeyResponse, ...errorResponses(409) },
-      },
+      tier: 'secure',
+      operationId: 'createApiKey',
+      summary: 'Create API Key: the token is shown in this answer only',
+      querystring: NoQuery,
+      body: CreateApiKeyBody,
+      answer: IssuedApiKeyResponse,
+      status: 201,
+      errors: [409],
+      message: 'API key created; store the token now, it is not shown again',
     },
-    async (request, reply) => {
-      const issued = await createApiKey(app.services, request.caller, request.body);
-      return reply.status(201).send({ message: 'API key created; store the token now, it is not shown again', ...issued });
-    },
+    ({ caller, body }) => createApiKey(app.services, caller, body),
   );
 
-  app.delete(
-    '/api-keys/:keyId',
+  route(
+    'DELETE /api-keys/:keyId',
     {
-      config: { tier: 'secure' },
-      schema: {
-        tags,
-        operationId: 'revokeApiKey',
-        summary: 'Revoke API Key: its token stops working at once',
-        params: ApiKeyParams,
-        querystring: NoQuery,
-        response: { 200: ApiKeyResponse, ...errorResponses() },
-      },
-    },
-    async (request) => ({
+      tier: 'secure',
+      operationId: 'revokeApiKey',
+      summary: 'Revoke API Key: its token stops working at once',
+      params: ApiKeyParams,
+      querystring: NoQuery,
+      answer: ApiKeyResponse,
       message: 'API key revoked',
-      apiKey: await revokeApiKey(app.services, request.caller, request.params.keyId),
-    }),
+    },
+    async ({ caller, params }) => ({ apiKey: await revokeApiKey(app.services, caller, params.keyId) }),
   );
 
-  app.post(
-    '/api-keys/:keyId/rotate',
+  route(
+    'POST /api-keys/:keyId/rotate',
     {
-      config: { tier: 'secure' },
-      schema: {
-        tags,
-        operationId: 'rotateApiKey',
-        summary: 'Rotate API Key: same key, new token; the old token stops working at once',
-        params: ApiKeyParams,
-        querystring: NoQuery,
-        response: { 200: IssuedApiKeyResponse, ...errorResponses() },
-      },
-    },
-    async (request) => ({
+      tier: 'secure',
+      operationId: 'rotateApiKey',
+      summary: 'Rotate API Key: same key, new token; the old token stops working at once',
+      params: ApiKeyParams,
+      querystring: NoQuery,
+      answer: IssuedApiKeyResponse,
       message: 'API key rotated; store the new token now, it is not shown again',
-      ...(await rotateApiKey(app.services, request.caller, request.params.keyId)),
-    }),
+    },
+    ({ caller, params }) => rotateApiKey(app.services, caller, params.keyId),
   );
 };
 

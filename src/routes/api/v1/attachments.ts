@@ -3,8 +3,9 @@ import * as attachmentService from '../../../domain/attachments/service.ts';
 import uploads from '../../../plugins/uploads.ts';
 import { ChecklistItem, ItemAttachmentParams, ItemParams } from '../../../schemas/checklists.ts';
 import { CardAttachmentParams, CardParams, LinkBody, RenameBody, ScopeQuery } from '../../../schemas/cards.ts';
-import { errorResponses, Name, success } from '../../../schemas/common.ts';
+import { errorResponses, Name } from '../../../schemas/common.ts';
 import { Attachment, Card } from '../../../schemas/records.ts';
+import { operations } from '../../operation.ts';
 
 /** Describes the multipart form for the docs; the uploads plugin reads (and checks) it, not ajv. */
 const MultipartForm = {
@@ -22,72 +23,62 @@ const UploadBody = {
   },
 };
 
+/** What the two uploads share: a multipart form or a JSON link in, 201 with what it attached out. */
+const upload = {
+  tier: 'medium',
+  querystring: ScopeQuery,
+  body: UploadBody,
+  status: 201,
+  errors: [413, 415],
+  message: (_: unknown, { attachment }: { attachment: { type: string } }) => (attachment.type === 'link' ? 'Link attached' : 'File attached'),
+} as const;
+
 /** The two upload routes, in a context of their own: only they read multipart forms. */
 const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(uploads, { maxUploadBytes: app.config.maxUploadBytes });
+  const route = operations(app, ['attachments']);
 
-  app.post(
-    '/cards/:cardId/attachments',
+  route(
+    'POST /cards/:cardId/attachments',
     {
-      config: { tier: 'medium' },
-      schema: {
-        tags: ['attachments'],
-        operationId: 'uploadAttachment',
-        summary: 'Upload Attachment (multipart file, or JSON link)',
-        params: CardParams,
-        querystring: ScopeQuery,
-        body: UploadBody,
-        response: {
-          201: Type.Object({ message: Type.String(), attachment: Attachment, card: Card }),
-          ...errorResponses(413, 415),
-        },
-      },
+      operationId: 'uploadAttachment',
+      summary: 'Upload Attachment (multipart file, or JSON link)',
+      params: CardParams,
+      answer: Type.Object({ message: Type.String(), attachment: Attachment, card: Card }),
+      ...upload,
     },
-    async (request, reply) => {
-      const { cardId } = request.params;
-      const { caller, query } = request;
-      const upload = await request.readUpload();
-      const result =
-        upload.kind === 'link'
-          ? await attachmentService.addLink(app.services, caller, cardId, query, upload.link)
-          : await attachmentService.uploadFile(app.services, caller, cardId, query, upload.file, upload.name);
-      return reply.status(201).send({ message: upload.kind === 'link' ? 'Link attached' : 'File attached', ...result });
+    async ({ caller, params, query, request }) => {
+      const form = await request.readUpload();
+      return form.kind === 'link'
+        ? attachmentService.addLink(app.services, caller, params.cardId, query, form.link)
+        : attachmentService.uploadFile(app.services, caller, params.cardId, query, form.file, form.name);
     },
   );
 
-  app.post(
-    '/checklist-items/:itemId/attachments',
+  route(
+    'POST /checklist-items/:itemId/attachments',
     {
-      config: { tier: 'medium' },
-      schema: {
-        tags: ['attachments'],
-        operationId: 'uploadAttachmentOnChecklistItem',
-        summary: 'Upload Attachment on Checklist Item (multipart file, or JSON link)',
-        description: 'As for cards. A file is downloaded at the `url` its record gives (under the card).',
-        params: ItemParams,
-        querystring: ScopeQuery,
-        body: UploadBody,
-        response: {
-          201: Type.Object({ message: Type.String(), attachment: Attachment, checklistItem: ChecklistItem }),
-          ...errorResponses(413, 415),
-        },
-      },
+      operationId: 'uploadAttachmentOnChecklistItem',
+      summary: 'Upload Attachment on Checklist Item (multipart file, or JSON link)',
+      description: 'As for cards. A file is downloaded at the `url` its record gives (under the card).',
+      params: ItemParams,
+      answer: Type.Object({ message: Type.String(), attachment: Attachment, checklistItem: ChecklistItem }),
+      ...upload,
     },
-    async (request, reply) => {
-      const { itemId } = request.params;
-      const { caller, query } = request;
-      const upload = await request.readUpload();
-      const result =
-        upload.kind === 'link'
-          ? await attachmentService.addItemLink(app.services, caller, itemId, query, upload.link)
-          : await attachmentService.uploadItemFile(app.services, caller, itemId, query, upload.file, upload.name);
-      return reply.status(201).send({ message: upload.kind === 'link' ? 'Link attached' : 'File attached', ...result });
+    async ({ caller, params, query, request }) => {
+      const form = await request.readUpload();
+      return form.kind === 'link'
+        ? attachmentService.addItemLink(app.services, caller, params.itemId, query, form.link)
+        : attachmentService.uploadItemFile(app.services, caller, params.itemId, query, form.file, form.name);
     },
   );
 };
 
 const attachments: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(uploadRoutes);
+  const route = operations(app, ['attachments']);
+  const card = ['card', Card] as const;
+  const item = ['checklistItem', ChecklistItem] as const;
 
   app.get(
     '/cards/:cardId/attachments/:attachmentId/file',
@@ -115,87 +106,63 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.patch(
-    '/cards/:cardId/attachments/:attachmentId',
+  route(
+    'PATCH /cards/:cardId/attachments/:attachmentId',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags: ['attachments'],
-        operationId: 'updateAttachmentNameOnCard',
-        summary: 'Update Attachment Name on Card',
-        params: CardAttachmentParams,
-        querystring: ScopeQuery,
-        body: RenameBody,
-        response: { 200: success('card', Card), ...errorResponses() },
-      },
+      tier: 'low',
+      operationId: 'updateAttachmentNameOnCard',
+      summary: 'Update Attachment Name on Card',
+      params: CardAttachmentParams,
+      querystring: ScopeQuery,
+      body: RenameBody,
+      answer: card,
+      message: 'Attachment renamed',
     },
-    async (request) => {
-      const { cardId, attachmentId } = request.params;
-      const card = await attachmentService.renameCardAttachment(app.services, request.caller, cardId, attachmentId, request.query, request.body.name);
-      return { message: 'Attachment renamed', card };
-    },
+    ({ caller, params, query, body }) => attachmentService.renameCardAttachment(app.services, caller, params.cardId, params.attachmentId, query, body.name),
   );
 
-  app.delete(
-    '/cards/:cardId/attachments/:attachmentId',
+  route(
+    'DELETE /cards/:cardId/attachments/:attachmentId',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags: ['attachments'],
-        operationId: 'deleteAttachmentFromCard',
-        summary: 'Delete Attachment from Card',
-        params: CardAttachmentParams,
-        querystring: ScopeQuery,
-        response: { 200: success('card', Card), ...errorResponses() },
-      },
+      tier: 'low',
+      operationId: 'deleteAttachmentFromCard',
+      summary: 'Delete Attachment from Card',
+      params: CardAttachmentParams,
+      querystring: ScopeQuery,
+      answer: card,
+      message: 'Attachment deleted',
     },
-    async (request) => {
-      const { cardId, attachmentId } = request.params;
-      const card = await attachmentService.deleteCardAttachment(app.services, request.caller, cardId, attachmentId, request.query);
-      return { message: 'Attachment deleted', card };
-    },
+    ({ caller, params, query }) => attachmentService.deleteCardAttachment(app.services, caller, params.cardId, params.attachmentId, query),
   );
 
-  app.patch(
-    '/checklist-items/:itemId/attachments/:attachmentId',
+  route(
+    'PATCH /checklist-items/:itemId/attachments/:attachmentId',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags: ['attachments'],
-        operationId: 'updateAttachmentNameOnChecklistItem',
-        summary: 'Update Attachment Name on Checklist Item',
-        params: ItemAttachmentParams,
-        querystring: ScopeQuery,
-        body: RenameBody,
-        response: { 200: success('checklistItem', ChecklistItem), ...errorResponses() },
-      },
+      tier: 'low',
+      operationId: 'updateAttachmentNameOnChecklistItem',
+      summary: 'Update Attachment Name on Checklist Item',
+      params: ItemAttachmentParams,
+      querystring: ScopeQuery,
+      body: RenameBody,
+      answer: item,
+      message: 'Attachment renamed',
     },
-    async (request) => {
-      const { itemId, attachmentId } = request.params;
-      const checklistItem = await attachmentService.renameItemAttachment(app.services, request.caller, itemId, attachmentId, request.query, request.body.name);
-      return { message: 'Attachment renamed', checklistItem };
-    },
+    ({ caller, params, query, body }) => attachmentService.renameItemAttachment(app.services, caller, params.itemId, params.attachmentId, query, body.name),
   );
 
-  app.delete(
-    '/checklist-items/:itemId/attachments/:attachmentId',
+  route(
+    'DELETE /checklist-items/:itemId/attachments/:attachmentId',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags: ['attachments'],
-        operationId: 'deleteAttachmentFromChecklistItem',
-        summary: 'Delete Attachment from Checklist Item',
-        description: 'Marks it deleted: it leaves the item\'s `attachments`; the file stays until `taskboard purge-attachments`.',
-        params: ItemAttachmentParams,
-        querystring: ScopeQuery,
-        response: { 200: success('checklistItem', ChecklistItem), ...errorResponses() },
-      },
+      tier: 'low',
+      operationId: 'deleteAttachmentFromChecklistItem',
+      summary: 'Delete Attachment from Checklist Item',
+      description: 'Marks it deleted: it leaves the item\'s `attachments`; the file stays until `taskboard purge-attachments`.',
+      params: ItemAttachmentParams,
+      querystring: ScopeQuery,
+      answer: item,
+      message: 'Attachment deleted',
     },
-    async (request) => {
-      const { itemId, attachmentId } = request.params;
-      const checklistItem = await attachmentService.deleteItemAttachment(app.services, request.caller, itemId, attachmentId, request.query);
-      return { message: 'Attachment deleted', checklistItem };
-    },
+    ({ caller, params, query }) => attachmentService.deleteItemAttachment(app.services, caller, params.itemId, params.attachmentId, query),
   );
 };
 

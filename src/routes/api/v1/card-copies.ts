@@ -3,85 +3,72 @@ import * as copyService from '../../../domain/cards/copy.ts';
 import { moveCardsMultiTeam } from '../../../domain/cards/move.ts';
 import { BulkCardsAnswer, CopyCardAnswer, CopyCardBody, CopyCardsBody, MultiTeamCardsBody } from '../../../schemas/card-copies.ts';
 import { CardParams } from '../../../schemas/cards.ts';
-import { errorResponses, NoQuery, ScopeQuery } from '../../../schemas/common.ts';
+import { NoQuery, ScopeQuery } from '../../../schemas/common.ts';
+import { operations } from '../../operation.ts';
 
 /** Copy Card, Copy Cards, Copy Cards Multi Team, Move Cards Multi Team. */
 const cardCopies: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(
-    '/cards/:cardId/copy',
+  const route = operations(app, ['cards']);
+
+  route(
+    'POST /cards/:cardId/copy',
     {
-      config: { tier: 'medium' },
-      schema: {
-        tags: ['cards'],
-        operationId: 'copyCard',
-        summary: 'Copy Card (answers the copy, and what it could not keep)',
-        params: CardParams,
-        querystring: ScopeQuery,
-        body: CopyCardBody,
-        response: { 201: CopyCardAnswer, ...errorResponses(409) },
-      },
+      tier: 'medium',
+      operationId: 'copyCard',
+      summary: 'Copy Card (answers the copy, and what it could not keep)',
+      params: CardParams,
+      querystring: ScopeQuery,
+      body: CopyCardBody,
+      answer: CopyCardAnswer,
+      status: 201,
+      errors: [409],
+      message: 'Card copied',
     },
-    async (request, reply) => {
-      const result = await copyService.copyCard(app.services, request.caller, request.params.cardId, request.query, request.body);
-      return reply.status(201).send({ message: 'Card copied', ...result });
-    },
+    ({ caller, params, query, body }) => copyService.copyCard(app.services, caller, params.cardId, query, body),
   );
 
-  app.patch(
-    '/cards/copy',
+  route(
+    'PATCH /cards/copy',
     {
-      config: { tier: 'medium' },
-      schema: {
-        tags: ['cards'],
-        operationId: 'copyCards',
-        summary: 'Copy Cards: cards of one team to the bottom of a list of that team',
-        querystring: ScopeQuery,
-        body: CopyCardsBody,
-        response: { 200: BulkCardsAnswer, ...errorResponses(409) },
-      },
+      tier: 'medium',
+      operationId: 'copyCards',
+      summary: 'Copy Cards: cards of one team to the bottom of a list of that team',
+      querystring: ScopeQuery,
+      body: CopyCardsBody,
+      answer: BulkCardsAnswer,
+      errors: [409],
+      message: 'Cards copied',
     },
-    async (request) => {
-      const result = await copyService.copyCards(app.services, request.caller, request.query, request.body);
-      return { message: 'Cards copied', ...result };
-    },
+    ({ caller, query, body }) => copyService.copyCards(app.services, caller, query, body),
   );
 
-  app.patch(
-    '/cards/copy-multi-team',
+  route(
+    'PATCH /cards/copy-multi-team',
     {
-      config: { tier: 'high' },
-      schema: {
-        tags: ['cards'],
-        operationId: 'copyCardsMultiTeam',
-        summary: 'Copy Cards Multi Team: cards of any reachable teams to the bottom of the target list',
-        querystring: NoQuery,
-        body: MultiTeamCardsBody,
-        response: { 200: BulkCardsAnswer, ...errorResponses(409) },
-      },
+      tier: 'high',
+      operationId: 'copyCardsMultiTeam',
+      summary: 'Copy Cards Multi Team: cards of any reachable teams to the bottom of the target list',
+      querystring: NoQuery,
+      body: MultiTeamCardsBody,
+      answer: BulkCardsAnswer,
+      errors: [409],
+      message: 'Cards copied',
     },
-    async (request) => {
-      const result = await copyService.copyCardsMultiTeam(app.services, request.caller, request.body);
-      return { message: 'Cards copied', ...result };
-    },
+    ({ caller, body }) => copyService.copyCardsMultiTeam(app.services, caller, body),
   );
 
-  app.patch(
-    '/cards/move-multi-team',
+  route(
+    'PATCH /cards/move-multi-team',
     {
-      config: { tier: 'high' },
-      schema: {
-        tags: ['cards'],
-        operationId: 'moveCardsMultiTeam',
-        summary: 'Move Cards Multi Team: cards of any reachable teams to the bottom of the target list',
-        querystring: NoQuery,
-        body: MultiTeamCardsBody,
-        response: { 200: BulkCardsAnswer, ...errorResponses() },
-      },
+      tier: 'high',
+      operationId: 'moveCardsMultiTeam',
+      summary: 'Move Cards Multi Team: cards of any reachable teams to the bottom of the target list',
+      querystring: NoQuery,
+      body: MultiTeamCardsBody,
+      answer: BulkCardsAnswer,
+      message: 'Cards moved',
     },
-    async (request) => {
-      const result = await moveCardsMultiTeam(app.services, request.caller, request.body);
-      return { message: 'Cards moved', ...result };
-    },
+    ({ caller, body }) => moveCardsMultiTeam(app.services, caller, body),
   );
 };
 

@@ -15,228 +15,175 @@ import {
   PagedScopeQuery,
   ToggleItemMembersBody,
 } from '../../../schemas/checklists.ts';
-import { errorResponses, ScopeQuery, success } from '../../../schemas/common.ts';
-
-const tags = ['checklist items'];
-const ItemAnswer = success('checklistItem', ChecklistItem);
+import { ScopeQuery } from '../../../schemas/common.ts';
+import { operations } from '../../operation.ts';
 
 const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/checklists/:checklistId/items',
+  const route = operations(app, ['checklist items']);
+  const item = ['checklistItem', ChecklistItem] as const;
+
+  route(
+    'GET /checklists/:checklistId/items',
     {
-      config: { tier: 'very-low' },
-      schema: {
-        tags,
-        operationId: 'getItems',
-        summary: 'Get Items',
-        description: "The checklist's items in order; paginated by `limit` and `cursor`.",
-        params: ChecklistParams,
-        querystring: PagedScopeQuery,
-        response: { 200: ItemsPage, ...errorResponses() },
-      },
+      tier: 'very-low',
+      operationId: 'getItems',
+      summary: 'Get Items',
+      description: "The checklist's items in order; paginated by `limit` and `cursor`.",
+      params: ChecklistParams,
+      querystring: PagedScopeQuery,
+      answer: ItemsPage,
+      message: 'Checklist items retrieved',
     },
-    async (request) => {
-      const { limit, cursor, ...scope } = request.query;
-      const page = await itemService.getItems(app.services, request.caller, request.params.checklistId, scope, { limit, cursor });
-      return { message: 'Checklist items retrieved', checklistItems: page.items, nextCursor: page.nextCursor };
+    async ({ caller, params, query: { limit, cursor, ...scope } }) => {
+      const page = await itemService.getItems(app.services, caller, params.checklistId, scope, { limit, cursor });
+      return { checklistItems: page.items, nextCursor: page.nextCursor };
     },
   );
 
-  app.post(
-    '/checklists/:checklistId/items',
+  route(
+    'POST /checklists/:checklistId/items',
     {
-      config: { tier: 'medium' },
-      schema: {
-        tags,
-        operationId: 'createItem',
-        summary: 'Create Item',
-        description:
-          "A new item at `position` (default: the bottom). `members` must be members of the card's team, each once. " +
-          'A checklist holds at most 200 items (409 beyond).',
-        params: ChecklistParams,
-        querystring: ScopeQuery,
-        body: CreateItemBody,
-        response: { 201: ItemAnswer, ...errorResponses(409) },
-      },
+      tier: 'medium',
+      operationId: 'createItem',
+      summary: 'Create Item',
+      description:
+        "A new item at `position` (default: the bottom). `members` must be members of the card's team, each once. " +
+        'A checklist holds at most 200 items (409 beyond).',
+      params: ChecklistParams,
+      querystring: ScopeQuery,
+      body: CreateItemBody,
+      answer: item,
+      status: 201,
+      errors: [409],
+      message: 'Checklist item created',
     },
-    async (request, reply) => {
-      const checklistItem = await itemService.createItem(app.services, request.caller, request.params.checklistId, request.query, request.body);
-      return reply.status(201).send({ message: 'Checklist item created', checklistItem });
-    },
+    ({ caller, params, query, body }) => itemService.createItem(app.services, caller, params.checklistId, query, body),
   );
 
-  app.get(
-    '/checklist-items/:itemId',
-    {
-      config: { tier: 'very-low' },
-      schema: {
-        tags,
-        operationId: 'getItemById',
-        summary: 'Get Item by ID',
-        params: ItemParams,
-        querystring: ScopeQuery,
-        response: { 200: ItemAnswer, ...errorResponses() },
-      },
-    },
-    async (request) => ({
-      message: 'Checklist item retrieved',
-      checklistItem: await itemService.getItem(app.services, request.caller, request.params.itemId, request.query),
-    }),
+  route(
+    'GET /checklist-items/:itemId',
+    { tier: 'very-low', operationId: 'getItemById', summary: 'Get Item by ID', params: ItemParams, querystring: ScopeQuery, answer: item, message: 'Checklist item retrieved' },
+    ({ caller, params, query }) => itemService.getItem(app.services, caller, params.itemId, query),
   );
 
-  app.patch(
-    '/checklist-items/:itemId',
+  route(
+    'PATCH /checklist-items/:itemId',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags,
-        operationId: 'updateItemName',
-        summary: 'Update Item Name',
-        params: ItemParams,
-        querystring: ScopeQuery,
-        body: RenameBody,
-        response: { 200: ItemAnswer, ...errorResponses() },
-      },
-    },
-    async (request) => ({
+      tier: 'low',
+      operationId: 'updateItemName',
+      summary: 'Update Item Name',
+      params: ItemParams,
+      querystring: ScopeQuery,
+      body: RenameBody,
+      answer: item,
       message: 'Checklist item renamed',
-      checklistItem: await itemService.renameItem(app.services, request.caller, request.params.itemId, request.query, request.body.name),
-    }),
+    },
+    ({ caller, params, query, body }) => itemService.renameItem(app.services, caller, params.itemId, query, body.name),
   );
 
-  app.patch(
-    '/checklist-items/:itemId/date',
+  route(
+    'PATCH /checklist-items/:itemId/date',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags,
-        operationId: 'updateItemDate',
-        summary: 'Update Item Date',
-        description: '`date`: an ISO 8601 date-time (stored as UTC with milliseconds), or null to clear it.',
-        params: ItemParams,
-        querystring: ScopeQuery,
-        body: ItemDateBody,
-        response: { 200: ItemAnswer, ...errorResponses() },
-      },
-    },
-    async (request) => ({
+      tier: 'low',
+      operationId: 'updateItemDate',
+      summary: 'Update Item Date',
+      description: '`date`: an ISO 8601 date-time (stored as UTC with milliseconds), or null to clear it.',
+      params: ItemParams,
+      querystring: ScopeQuery,
+      body: ItemDateBody,
+      answer: item,
       message: 'Checklist item date updated',
-      checklistItem: await itemService.setItemDate(app.services, request.caller, request.params.itemId, request.query, request.body.date),
-    }),
+    },
+    ({ caller, params, query, body }) => itemService.setItemDate(app.services, caller, params.itemId, query, body.date),
   );
 
-  app.patch(
-    '/checklist-items/:itemId/complete',
+  route(
+    'PATCH /checklist-items/:itemId/complete',
     {
-      config: { tier: 'low' },
-      // No body (or an empty one) flips the status.
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
-      schema: {
-        tags,
-        operationId: 'toggleItemCompleteStatus',
-        summary: 'Toggle Item Complete Status',
-        description: '`status` sets the status; without it (or without a body) the status flips. Setting the status it has changes nothing.',
-        params: ItemParams,
-        querystring: ScopeQuery,
-        body: ItemCompleteBody,
-        response: { 200: ItemAnswer, ...errorResponses() },
-      },
-    },
-    async (request) => ({
+      tier: 'low',
+      operationId: 'toggleItemCompleteStatus',
+      summary: 'Toggle Item Complete Status',
+      description: '`status` sets the status; without it (or without a body) the status flips. Setting the status it has changes nothing.',
+      params: ItemParams,
+      querystring: ScopeQuery,
+      body: ItemCompleteBody,
+      optionalBody: true,
+      answer: item,
       message: 'Checklist item complete status updated',
-      checklistItem: await itemService.toggleItemComplete(app.services, request.caller, request.params.itemId, request.query, request.body.status),
-    }),
+    },
+    ({ caller, params, query, body }) => itemService.toggleItemComplete(app.services, caller, params.itemId, query, body.status),
   );
 
-  app.patch(
-    '/checklist-items/:itemId/position',
+  route(
+    'PATCH /checklist-items/:itemId/position',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags,
-        operationId: 'reorderItem',
-        summary: 'Reorder Item',
-        description:
-          "`position` is the item's new index among the target checklist's items (0 is the first), or top / bottom; " +
-          '`checklist` moves it to another checklist of the same card (at most 200 items there, else 409).',
-        params: ItemParams,
-        querystring: ScopeQuery,
-        body: ItemPositionBody,
-        response: { 200: ItemAnswer, ...errorResponses(409) },
-      },
-    },
-    async (request) => ({
+      tier: 'low',
+      operationId: 'reorderItem',
+      summary: 'Reorder Item',
+      description:
+        "`position` is the item's new index among the target checklist's items (0 is the first), or top / bottom; " +
+        '`checklist` moves it to another checklist of the same card (at most 200 items there, else 409).',
+      params: ItemParams,
+      querystring: ScopeQuery,
+      body: ItemPositionBody,
+      answer: item,
+      errors: [409],
       message: 'Checklist item moved',
-      checklistItem: await itemService.moveItem(app.services, request.caller, request.params.itemId, request.query, request.body),
-    }),
+    },
+    ({ caller, params, query, body }) => itemService.moveItem(app.services, caller, params.itemId, query, body),
   );
 
-  app.post(
-    '/checklist-items/:itemId/members',
+  route(
+    'POST /checklist-items/:itemId/members',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags,
-        operationId: 'toggleItemMembers',
-        summary: 'Toggle Item Members',
-        description:
-          "Each user is added if absent, removed if present, all in one transaction. Users added must be members of the card's " +
-          'team; a user listed twice, or one who cannot be added, rejects the whole request (400, details name each).',
-        params: ItemParams,
-        querystring: ScopeQuery,
-        body: ToggleItemMembersBody,
-        response: { 200: ItemAnswer, ...errorResponses() },
-      },
-    },
-    async (request) => ({
+      tier: 'low',
+      operationId: 'toggleItemMembers',
+      summary: 'Toggle Item Members',
+      description:
+        "Each user is added if absent, removed if present, all in one transaction. Users added must be members of the card's " +
+        'team; a user listed twice, or one who cannot be added, rejects the whole request (400, details name each).',
+      params: ItemParams,
+      querystring: ScopeQuery,
+      body: ToggleItemMembersBody,
+      answer: item,
       message: 'Checklist item members toggled',
-      checklistItem: await itemService.toggleItemMembers(app.services, request.caller, request.params.itemId, request.query, request.body.members),
-    }),
+    },
+    ({ caller, params, query, body }) => itemService.toggleItemMembers(app.services, caller, params.itemId, query, body.members),
   );
 
-  app.post(
-    '/checklist-items/:itemId/copy',
+  route(
+    'POST /checklist-items/:itemId/copy',
     {
-      config: { tier: 'medium' },
-      schema: {
-        tags,
-        operationId: 'copyItem',
-        summary: 'Copy Item',
-        description:
-          'Copies the item (name, date, completion) to the bottom of `checklist`, any checklist the caller reaches. Members who are ' +
-          "not members of that checklist's team are left out; attachments are not copied. `companyId` / `teamId` scope the source item.",
-        params: ItemParams,
-        querystring: ScopeQuery,
-        body: CopyItemBody,
-        response: { 201: ItemAnswer, ...errorResponses(409) },
-      },
+      tier: 'medium',
+      operationId: 'copyItem',
+      summary: 'Copy Item',
+      description:
+        'Copies the item (name, date, completion) to the bottom of `checklist`, any checklist the caller reaches. Members who are ' +
+        "not members of that checklist's team are left out; attachments are not copied. `companyId` / `teamId` scope the source item.",
+      params: ItemParams,
+      querystring: ScopeQuery,
+      body: CopyItemBody,
+      answer: item,
+      status: 201,
+      errors: [409],
+      message: 'Checklist item copied',
     },
-    async (request, reply) => {
-      const checklistItem = await itemService.copyItem(app.services, request.caller, request.params.itemId, request.query, request.body);
-      return reply.status(201).send({ message: 'Checklist item copied', checklistItem });
-    },
+    ({ caller, params, query, body }) => itemService.copyItem(app.services, caller, params.itemId, query, body),
   );
 
-  app.delete(
-    '/checklist-items/:itemId',
+  route(
+    'DELETE /checklist-items/:itemId',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags,
-        operationId: 'deleteItem',
-        summary: 'Delete Item',
-        description: 'Deletes the item; answers its checklist.',
-        params: ItemParams,
-        querystring: ScopeQuery,
-        response: { 200: success('checklist', Checklist), ...errorResponses() },
-      },
-    },
-    async (request) => ({
+      tier: 'low',
+      operationId: 'deleteItem',
+      summary: 'Delete Item',
+      description: 'Deletes the item; answers its checklist.',
+      params: ItemParams,
+      querystring: ScopeQuery,
+      answer: ['checklist', Checklist],
       message: 'Checklist item deleted',
-      checklist: await itemService.deleteItem(app.services, request.caller, request.params.itemId, request.query),
-    }),
+    },
+    ({ caller, params, query }) => itemService.deleteItem(app.services, caller, params.itemId, query),
   );
 };
 

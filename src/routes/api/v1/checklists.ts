@@ -10,138 +10,113 @@ import {
   PagedScopeQuery,
   PositionBody,
 } from '../../../schemas/checklists.ts';
-import { errorResponses, ScopeQuery, success } from '../../../schemas/common.ts';
+import { ScopeQuery } from '../../../schemas/common.ts';
 import { Card } from '../../../schemas/records.ts';
-
-const tags = ['checklists'];
-const ChecklistAnswer = success('checklist', Checklist);
+import { operations } from '../../operation.ts';
 
 const checklists: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/cards/:cardId/checklists',
+  const route = operations(app, ['checklists']);
+  const checklist = ['checklist', Checklist] as const;
+
+  route(
+    'GET /cards/:cardId/checklists',
     {
-      config: { tier: 'very-low' },
-      schema: {
-        tags,
-        operationId: 'getChecklists',
-        summary: 'Get Checklists',
-        description: "The card's checklists in order, each with all its items in order; paginated by `limit` and `cursor`.",
-        params: CardParams,
-        querystring: PagedScopeQuery,
-        response: { 200: ChecklistsPage, ...errorResponses() },
-      },
+      tier: 'very-low',
+      operationId: 'getChecklists',
+      summary: 'Get Checklists',
+      description: "The card's checklists in order, each with all its items in order; paginated by `limit` and `cursor`.",
+      params: CardParams,
+      querystring: PagedScopeQuery,
+      answer: ChecklistsPage,
+      message: 'Checklists retrieved',
     },
-    async (request) => {
-      const { limit, cursor, ...scope } = request.query;
-      const page = await checklistService.getChecklists(app.services, request.caller, request.params.cardId, scope, { limit, cursor });
-      return { message: 'Checklists retrieved', checklists: page.items, nextCursor: page.nextCursor };
+    async ({ caller, params, query: { limit, cursor, ...scope } }) => {
+      const page = await checklistService.getChecklists(app.services, caller, params.cardId, scope, { limit, cursor });
+      return { checklists: page.items, nextCursor: page.nextCursor };
     },
   );
 
-  app.post(
-    '/cards/:cardId/checklists',
+  route(
+    'POST /cards/:cardId/checklists',
     {
-      config: { tier: 'medium' },
-      schema: {
-        tags,
-        operationId: 'createChecklist',
-        summary: 'Create Checklist',
-        description: 'A new, empty checklist at `position` among the card\'s checklists (default: the bottom).',
-        params: CardParams,
-        querystring: ScopeQuery,
-        body: CreateChecklistBody,
-        response: { 201: ChecklistAnswer, ...errorResponses() },
-      },
+      tier: 'medium',
+      operationId: 'createChecklist',
+      summary: 'Create Checklist',
+      description: 'A new, empty checklist at `position` among the card\'s checklists (default: the bottom).',
+      params: CardParams,
+      querystring: ScopeQuery,
+      body: CreateChecklistBody,
+      answer: checklist,
+      status: 201,
+      message: 'Checklist created',
     },
-    async (request, reply) => {
-      const checklist = await checklistService.createChecklist(app.services, request.caller, request.params.cardId, request.query, request.body);
-      return reply.status(201).send({ message: 'Checklist created', checklist });
-    },
+    ({ caller, params, query, body }) => checklistService.createChecklist(app.services, caller, params.cardId, query, body),
   );
 
-  app.patch(
-    '/checklists/:checklistId',
+  route(
+    'PATCH /checklists/:checklistId',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags,
-        operationId: 'updateChecklistName',
-        summary: 'Update Checklist Name',
-        params: ChecklistParams,
-        querystring: ScopeQuery,
-        body: RenameBody,
-        response: { 200: ChecklistAnswer, ...errorResponses() },
-      },
+      tier: 'low',
+      operationId: 'updateChecklistName',
+      summary: 'Update Checklist Name',
+      params: ChecklistParams,
+      querystring: ScopeQuery,
+      body: RenameBody,
+      answer: checklist,
+      message: 'Checklist renamed',
     },
-    async (request) => {
-      const checklist = await checklistService.renameChecklist(app.services, request.caller, request.params.checklistId, request.query, request.body.name);
-      return { message: 'Checklist renamed', checklist };
-    },
+    ({ caller, params, query, body }) => checklistService.renameChecklist(app.services, caller, params.checklistId, query, body.name),
   );
 
-  app.patch(
-    '/checklists/:checklistId/position',
+  route(
+    'PATCH /checklists/:checklistId/position',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags,
-        operationId: 'reorderChecklistPosition',
-        summary: 'Reorder Checklist Position',
-        description: "`position` is the checklist's new index among the card's checklists (0 is the first), or top / bottom.",
-        params: ChecklistParams,
-        querystring: ScopeQuery,
-        body: PositionBody,
-        response: { 200: ChecklistAnswer, ...errorResponses() },
-      },
+      tier: 'low',
+      operationId: 'reorderChecklistPosition',
+      summary: 'Reorder Checklist Position',
+      description: "`position` is the checklist's new index among the card's checklists (0 is the first), or top / bottom.",
+      params: ChecklistParams,
+      querystring: ScopeQuery,
+      body: PositionBody,
+      answer: checklist,
+      message: 'Checklist moved',
     },
-    async (request) => {
-      const checklist = await checklistService.moveChecklist(app.services, request.caller, request.params.checklistId, request.query, request.body.position);
-      return { message: 'Checklist moved', checklist };
-    },
+    ({ caller, params, query, body }) => checklistService.moveChecklist(app.services, caller, params.checklistId, query, body.position),
   );
 
-  app.post(
-    '/checklists/:checklistId/copy',
+  route(
+    'POST /checklists/:checklistId/copy',
     {
-      config: { tier: 'medium' },
-      schema: {
-        tags,
-        operationId: 'copyChecklist',
-        summary: 'Copy Checklist',
-        description:
-          'Copies the checklist, with its items (name, order, date, completion), to the bottom of `card`, any card the caller ' +
-          "reaches. Item members who are not members of that card's team are left out; attachments are not copied. " +
-          '`companyId` / `teamId` scope the source checklist.',
-        params: ChecklistParams,
-        querystring: ScopeQuery,
-        body: CopyChecklistBody,
-        response: { 201: ChecklistAnswer, ...errorResponses() },
-      },
+      tier: 'medium',
+      operationId: 'copyChecklist',
+      summary: 'Copy Checklist',
+      description:
+        'Copies the checklist, with its items (name, order, date, completion), to the bottom of `card`, any card the caller ' +
+        "reaches. Item members who are not members of that card's team are left out; attachments are not copied. " +
+        '`companyId` / `teamId` scope the source checklist.',
+      params: ChecklistParams,
+      querystring: ScopeQuery,
+      body: CopyChecklistBody,
+      answer: checklist,
+      status: 201,
+      message: 'Checklist copied',
     },
-    async (request, reply) => {
-      const checklist = await checklistService.copyChecklist(app.services, request.caller, request.params.checklistId, request.query, request.body);
-      return reply.status(201).send({ message: 'Checklist copied', checklist });
-    },
+    ({ caller, params, query, body }) => checklistService.copyChecklist(app.services, caller, params.checklistId, query, body),
   );
 
-  app.delete(
-    '/checklists/:checklistId',
+  route(
+    'DELETE /checklists/:checklistId',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags,
-        operationId: 'deleteChecklist',
-        summary: 'Delete Checklist',
-        description: 'Deletes the checklist and its items; answers the card.',
-        params: ChecklistParams,
-        querystring: ScopeQuery,
-        response: { 200: success('card', Card), ...errorResponses() },
-      },
+      tier: 'low',
+      operationId: 'deleteChecklist',
+      summary: 'Delete Checklist',
+      description: 'Deletes the checklist and its items; answers the card.',
+      params: ChecklistParams,
+      querystring: ScopeQuery,
+      answer: ['card', Card],
+      message: 'Checklist deleted',
     },
-    async (request) => {
-      const card = await checklistService.deleteChecklist(app.services, request.caller, request.params.checklistId, request.query);
-      return { message: 'Checklist deleted', card };
-    },
+    ({ caller, params, query }) => checklistService.deleteChecklist(app.services, caller, params.checklistId, query),
   );
 };
 

@@ -1,59 +1,55 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CHEERED_TYPES, createCheer, deleteCheer } from '../../../domain/cheers/service.ts';
 import { CheerBody, CheerOfParentParams, CheerParams } from '../../../schemas/cheers.ts';
-import { errorResponses, ScopeQuery, success } from '../../../schemas/common.ts';
+import { ScopeQuery } from '../../../schemas/common.ts';
 import { Cheer } from '../../../schemas/records.ts';
-
-const CheerAnswer = success('cheer', Cheer);
+import { operations } from '../../operation.ts';
 
 /** Cheers (reactions) on cards, comments, discussions and attachments: one pair of routes each. */
 const cheers: FastifyPluginAsyncTypebox = async (app) => {
+  const route = operations(app, ['cheers']);
+  const cheer = ['cheer', Cheer] as const;
   for (const type of CHEERED_TYPES) {
     const idParam = `${type}Id`;
-    const base = `/${type}s/:${idParam}/cheers`;
+    const base = `/${type}s/:${idParam}/cheers` as const;
+    const Cheered = `${type[0]?.toUpperCase()}${type.slice(1)}`;
 
-    app.post(
-      base,
+    route(
+      `POST ${base}`,
       {
-        config: { tier: 'low' },
-        schema: {
-          tags: ['cheers'],
-          operationId: `createCheerOn${type[0]?.toUpperCase()}${type.slice(1)}`,
-          summary: `Create Cheer on ${type[0]?.toUpperCase()}${type.slice(1)}`,
-          description:
-            `Cheers the ${type} with an emoji or a short text. One member gives one content once per ${type} ` +
-            '(a repeat is a 409). The cheer shows in the record of what it cheers; the card\'s `__v` grows by one.',
-          params: CheerParams[type],
-          querystring: ScopeQuery,
-          body: CheerBody,
-          response: { 201: CheerAnswer, ...errorResponses(409) },
-        },
+        tier: 'low',
+        operationId: `createCheerOn${Cheered}`,
+        summary: `Create Cheer on ${Cheered}`,
+        description:
+          `Cheers the ${type} with an emoji or a short text. One member gives one content once per ${type} ` +
+          '(a repeat is a 409). The cheer shows in the record of what it cheers; the card\'s `__v` grows by one.',
+        params: CheerParams[type],
+        querystring: ScopeQuery,
+        body: CheerBody,
+        answer: cheer,
+        status: 201,
+        errors: [409],
+        message: 'Cheer created',
       },
-      async (request, reply) => {
-        const cheeredId = (request.params as Record<string, string>)[idParam] as string;
-        const cheer = await createCheer(app.services, request.caller, type, cheeredId, request.query, request.body);
-        return reply.status(201).send({ message: 'Cheer created', cheer });
-      },
+      ({ caller, params, query, body }) => createCheer(app.services, caller, type, (params as Record<string, string>)[idParam] as string, query, body),
     );
 
-    app.delete(
-      `${base}/:cheerId`,
+    route(
+      `DELETE ${base}/:cheerId`,
       {
-        config: { tier: 'low' },
-        schema: {
-          tags: ['cheers'],
-          operationId: `deleteCheerOn${type[0]?.toUpperCase()}${type.slice(1)}`,
-          summary: `Delete Cheer on ${type[0]?.toUpperCase()}${type.slice(1)}`,
-          description: 'Deletes the cheer. Only the member who gave it may (403 for anyone else). Answers the cheer as it was.',
-          params: CheerOfParentParams[type],
-          querystring: ScopeQuery,
-          response: { 200: CheerAnswer, ...errorResponses(403) },
-        },
+        tier: 'low',
+        operationId: `deleteCheerOn${Cheered}`,
+        summary: `Delete Cheer on ${Cheered}`,
+        description: 'Deletes the cheer. Only the member who gave it may (403 for anyone else). Answers the cheer as it was.',
+        params: CheerOfParentParams[type],
+        querystring: ScopeQuery,
+        answer: cheer,
+        errors: [403],
+        message: 'Cheer deleted',
       },
-      async (request) => {
-        const params = request.params as Record<string, string>;
-        const cheer = await deleteCheer(app.services, request.caller, type, params[idParam] as string, params.cheerId as string, request.query);
-        return { message: 'Cheer deleted', cheer };
+      ({ caller, params, query }) => {
+        const ids = params as Record<string, string>;
+        return deleteCheer(app.services, caller, type, ids[idParam] as string, ids.cheerId as string, query);
       },
     );
   }

@@ -12,153 +12,134 @@ import {
   CreateCompanyBody,
   UpdateCompanyBody,
 } from '../../../schemas/companies.ts';
-import { errorResponses, NoQuery, success } from '../../../schemas/common.ts';
+import { NoQuery } from '../../../schemas/common.ts';
 import { Company } from '../../../schemas/records.ts';
-
-const tags = ['companies'];
+import { operations } from '../../operation.ts';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/companies',
+  const route = operations(app, ['companies']);
+  const company = ['company', Company] as const;
+  const member = ['member', CompanyMember] as const;
+
+  route(
+    'GET /companies',
     {
-      config: { tier: 'very-low' },
-      schema: {
-        tags,
-        operationId: 'getCompanies',
-        summary: 'Get Companies',
-        description: "The caller's companies, oldest first, each with the caller's `role` there.",
-        querystring: NoQuery,
-        response: { 200: success('companies', Type.Array(Company)), ...errorResponses() },
-      },
+      tier: 'very-low',
+      operationId: 'getCompanies',
+      summary: 'Get Companies',
+      description: "The caller's companies, oldest first, each with the caller's `role` there.",
+      querystring: NoQuery,
+      answer: ['companies', Type.Array(Company)],
+      message: 'Companies retrieved',
     },
-    async (request) => ({ message: 'Companies retrieved', companies: await listCompanies(app.services, request.caller) }),
+    ({ caller }) => listCompanies(app.services, caller),
   );
 
-  app.post(
-    '/companies',
+  route(
+    'POST /companies',
     {
-      config: { tier: 'high' },
-      schema: {
-        tags,
-        operationId: 'createCompany',
-        summary: 'Create Company',
-        description: 'Creates a company; the caller becomes its owner.',
-        querystring: NoQuery,
-        body: CreateCompanyBody,
-        response: { 201: success('company', Company), ...errorResponses() },
-      },
+      tier: 'high',
+      operationId: 'createCompany',
+      summary: 'Create Company',
+      description: 'Creates a company; the caller becomes its owner.',
+      querystring: NoQuery,
+      body: CreateCompanyBody,
+      answer: company,
+      status: 201,
+      message: 'Company created',
     },
-    async (request, reply) => {
-      const company = await createCompany(app.services, request.caller, request.body);
-      return reply.status(201).send({ message: 'Company created', company });
-    },
+    ({ caller, body }) => createCompany(app.services, caller, body),
   );
 
-  app.post(
-    '/companies/:companyId/members',
+  route(
+    'POST /companies/:companyId/members',
     {
-      config: { tier: 'high' },
-      schema: {
-        tags,
-        operationId: 'addCompanyMember',
-        summary: 'Add Company Member',
-        description:
-          'Owners and admins add a user by email (403 for members; only owners may add owners). A new email creates the ' +
-          "user with `fullName`; an existing user keeps its name. 409 when the user is already a member. The new user gets " +
-          'no API key: an administrator issues one with `taskboard keys create`.',
-        params: CompanyParams,
-        querystring: CompanyScopeQuery,
-        body: AddCompanyMemberBody,
-        response: { 201: success('member', CompanyMember), ...errorResponses(403, 409) },
-      },
+      tier: 'high',
+      operationId: 'addCompanyMember',
+      summary: 'Add Company Member',
+      description:
+        'Owners and admins add a user by email (403 for members; only owners may add owners). A new email creates the ' +
+        "user with `fullName`; an existing user keeps its name. 409 when the user is already a member. The new user gets " +
+        'no API key: an administrator issues one with `taskboard keys create`.',
+      params: CompanyParams,
+      querystring: CompanyScopeQuery,
+      body: AddCompanyMemberBody,
+      answer: member,
+      status: 201,
+      errors: [403, 409],
+      message: 'Member added',
     },
-    async (request, reply) => {
-      const member = await addCompanyMember(app.services, request.caller, request.params.companyId, request.query, request.body);
-      return reply.status(201).send({ message: 'Member added', member });
-    },
+    ({ caller, params, query, body }) => addCompanyMember(app.services, caller, params.companyId, query, body),
   );
 
-  app.patch(
-    '/companies/:companyId',
+  route(
+    'PATCH /companies/:companyId',
     {
-      config: { tier: 'high' },
-      schema: {
-        tags,
-        summary: 'Update Company',
-        operationId: 'updateCompany',
-        description: 'Owners and admins rename the company (403 for members).',
-        params: CompanyParams,
-        querystring: CompanyScopeQuery,
-        body: UpdateCompanyBody,
-        response: { 200: success('company', Company), ...errorResponses(403) },
-      },
-    },
-    async (request) => ({
+      tier: 'high',
+      operationId: 'updateCompany',
+      summary: 'Update Company',
+      description: 'Owners and admins rename the company (403 for members).',
+      params: CompanyParams,
+      querystring: CompanyScopeQuery,
+      body: UpdateCompanyBody,
+      answer: company,
+      errors: [403],
       message: 'Company updated',
-      company: await updateCompany(app.services, request.caller, request.params.companyId, request.query, request.body),
-    }),
+    },
+    ({ caller, params, query, body }) => updateCompany(app.services, caller, params.companyId, query, body),
   );
 
-  app.patch(
-    '/companies/:companyId/members/:userId',
+  route(
+    'PATCH /companies/:companyId/members/:userId',
     {
-      config: { tier: 'secure' },
-      schema: {
-        tags,
-        summary: 'Change Company Member Role',
-        operationId: 'changeCompanyMemberRole',
-        description:
-          "Owners change anyone's role; admins change a member's role to member or admin (403 otherwise). Demoting the company's " +
-          'last owner is a 409.',
-        params: CompanyMemberParams,
-        querystring: CompanyScopeQuery,
-        body: ChangeMemberRoleBody,
-        response: { 200: success('member', CompanyMember), ...errorResponses(403, 409) },
-      },
-    },
-    async (request) => ({
+      tier: 'secure',
+      operationId: 'changeCompanyMemberRole',
+      summary: 'Change Company Member Role',
+      description:
+        "Owners change anyone's role; admins change a member's role to member or admin (403 otherwise). Demoting the company's " +
+        'last owner is a 409.',
+      params: CompanyMemberParams,
+      querystring: CompanyScopeQuery,
+      body: ChangeMemberRoleBody,
+      answer: member,
+      errors: [403, 409],
       message: 'Role changed',
-      member: await changeMemberRole(app.services, request.caller, request.params.companyId, request.params.userId, request.query, request.body.role),
-    }),
+    },
+    ({ caller, params, query, body }) => changeMemberRole(app.services, caller, params.companyId, params.userId, query, body.role),
   );
 
-  app.delete(
-    '/companies/:companyId/members/:userId',
+  route(
+    'DELETE /companies/:companyId/members/:userId',
     {
-      config: { tier: 'secure' },
-      schema: {
-        tags,
-        summary: 'Remove Company Member',
-        operationId: 'removeCompanyMember',
-        description:
-          'Owners remove anyone; admins remove members and admins (403 otherwise). The user leaves the company\'s teams too and ' +
-          'loses reach from its next request; what it wrote stays, with its name. Removing the last owner is a 409.',
-        params: CompanyMemberParams,
-        querystring: CompanyScopeQuery,
-        response: { 200: success('member', CompanyMember), ...errorResponses(403, 409) },
-      },
-    },
-    async (request) => ({
+      tier: 'secure',
+      operationId: 'removeCompanyMember',
+      summary: 'Remove Company Member',
+      description:
+        'Owners remove anyone; admins remove members and admins (403 otherwise). The user leaves the company\'s teams too and ' +
+        'loses reach from its next request; what it wrote stays, with its name. Removing the last owner is a 409.',
+      params: CompanyMemberParams,
+      querystring: CompanyScopeQuery,
+      answer: member,
+      errors: [403, 409],
       message: 'Member removed',
-      member: await removeCompanyMember(app.services, request.caller, request.params.companyId, request.params.userId, request.query),
-    }),
+    },
+    ({ caller, params, query }) => removeCompanyMember(app.services, caller, params.companyId, params.userId, query),
   );
 
-  app.delete(
-    '/companies/:companyId/members/me',
+  route(
+    'DELETE /companies/:companyId/members/me',
     {
-      config: { tier: 'high' },
-      schema: {
-        tags,
-        summary: 'Leave Company',
-        operationId: 'leaveCompany',
-        description: "The caller leaves the company and its teams; the company's last owner cannot (409).",
-        params: CompanyParams,
-        querystring: CompanyScopeQuery,
-        response: { 200: success('member', CompanyMember), ...errorResponses(409) },
-      },
+      tier: 'high',
+      operationId: 'leaveCompany',
+      summary: 'Leave Company',
+      description: "The caller leaves the company and its teams; the company's last owner cannot (409).",
+      params: CompanyParams,
+      querystring: CompanyScopeQuery,
+      answer: member,
+      errors: [409],
+      message: 'Left the company',
     },
-    async (request) => ({ message: 'Left the company', member: await leaveCompany(app.services, request.caller, request.params.companyId, request.query) }),
+    ({ caller, params, query }) => leaveCompany(app.services, caller, params.companyId, query),
   );
 };
 

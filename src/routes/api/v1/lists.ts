@@ -2,118 +2,97 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { createList, deleteList, listLists, setListArchived, updateList } from '../../../domain/boards/lists.ts';
 import { ArchivedScopeQuery, CreateListBody, Deleted, DeleteListQuery, ListParams, UpdateListBody } from '../../../schemas/boards.ts';
-import { errorResponses, ScopeQuery, success } from '../../../schemas/common.ts';
+import { ScopeQuery } from '../../../schemas/common.ts';
 import { List } from '../../../schemas/records.ts';
-
-const tags = ['lists'];
+import { operations } from '../../operation.ts';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/lists',
+  const route = operations(app, ['lists']);
+  const list = ['list', List] as const;
+
+  route(
+    'GET /lists',
     {
-      config: { tier: 'very-low' },
-      schema: {
-        tags,
-        operationId: 'getAllListsByCompanyAndTeam',
-        summary: 'Get All Lists by Company and Team',
-        description:
-          'Lists of the boards the caller reaches, narrowed by `companyId` / `teamId`: by board (oldest first), then position; ' +
-          'archived lists and the lists of archived boards only with `archived=true`.',
-        querystring: ArchivedScopeQuery,
-        response: { 200: success('lists', Type.Array(List)), ...errorResponses() },
-      },
+      tier: 'very-low',
+      operationId: 'getAllListsByCompanyAndTeam',
+      summary: 'Get All Lists by Company and Team',
+      description:
+        'Lists of the boards the caller reaches, narrowed by `companyId` / `teamId`: by board (oldest first), then position; ' +
+        'archived lists and the lists of archived boards only with `archived=true`.',
+      querystring: ArchivedScopeQuery,
+      answer: ['lists', Type.Array(List)],
+      message: 'Lists retrieved',
     },
-    async (request) => {
-      const { archived, ...scope } = request.query;
-      return { message: 'Lists retrieved', lists: await listLists(app.services, request.caller, scope, archived) };
-    },
+    ({ caller, query: { archived, ...scope } }) => listLists(app.services, caller, scope, archived),
   );
 
-  app.post(
-    '/lists',
+  route(
+    'POST /lists',
     {
-      config: { tier: 'medium' },
-      schema: {
-        tags,
-        operationId: 'createList',
-        summary: 'Create List',
-        description: 'Adds a list to `board` at `position` (an index, "top" or "bottom"; default "bottom").',
-        querystring: ScopeQuery,
-        body: CreateListBody,
-        response: { 201: success('list', List), ...errorResponses() },
-      },
+      tier: 'medium',
+      operationId: 'createList',
+      summary: 'Create List',
+      description: 'Adds a list to `board` at `position` (an index, "top" or "bottom"; default "bottom").',
+      querystring: ScopeQuery,
+      body: CreateListBody,
+      answer: list,
+      status: 201,
+      message: 'List created',
     },
-    async (request, reply) => {
-      const list = await createList(app.services, request.caller, request.body, request.query);
-      return reply.status(201).send({ message: 'List created', list });
-    },
+    ({ caller, query, body }) => createList(app.services, caller, body, query),
   );
 
-  app.patch(
-    '/lists/:listId',
+  route(
+    'PATCH /lists/:listId',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags,
-        operationId: 'updateList',
-        summary: 'Update List',
-        description: 'Renames the list and/or moves it within its board (`position`: an index among the other lists, "top" or "bottom").',
-        params: ListParams,
-        querystring: ScopeQuery,
-        body: UpdateListBody,
-        response: { 200: success('list', List), ...errorResponses() },
-      },
-    },
-    async (request) => ({
+      tier: 'low',
+      operationId: 'updateList',
+      summary: 'Update List',
+      description: 'Renames the list and/or moves it within its board (`position`: an index among the other lists, "top" or "bottom").',
+      params: ListParams,
+      querystring: ScopeQuery,
+      body: UpdateListBody,
+      answer: list,
       message: 'List updated',
-      list: await updateList(app.services, request.caller, request.params.listId, request.body, request.query),
-    }),
+    },
+    ({ caller, params, query, body }) => updateList(app.services, caller, params.listId, body, query),
   );
 
   for (const [action, archived] of [['archive', true], ['unarchive', false]] as const) {
-    app.patch(
-      `/lists/:listId/${action}`,
+    route(
+      `PATCH /lists/:listId/${action}`,
       {
-        config: { tier: 'low' },
-        schema: {
-          tags,
-          summary: archived ? 'Archive List' : 'Unarchive List',
-          operationId: archived ? 'archiveList' : 'unarchiveList',
-          description: archived
-            ? 'Archives the list: board reads, Get All Lists and My Tasks leave it (and its cards) out unless `archived=true`.'
-            : 'Brings an archived list back.',
-          params: ListParams,
-          querystring: ScopeQuery,
-          response: { 200: success('list', List), ...errorResponses() },
-        },
-      },
-      async (request) => ({
+        tier: 'low',
+        operationId: archived ? 'archiveList' : 'unarchiveList',
+        summary: archived ? 'Archive List' : 'Unarchive List',
+        description: archived
+          ? 'Archives the list: board reads, Get All Lists and My Tasks leave it (and its cards) out unless `archived=true`.'
+          : 'Brings an archived list back.',
+        params: ListParams,
+        querystring: ScopeQuery,
+        answer: list,
         message: archived ? 'List archived' : 'List unarchived',
-        list: await setListArchived(app.services, request.caller, request.params.listId, request.query, archived),
-      }),
+      },
+      ({ caller, params, query }) => setListArchived(app.services, caller, params.listId, query, archived),
     );
   }
 
-  app.delete(
-    '/lists/:listId',
+  route(
+    'DELETE /lists/:listId',
     {
-      config: { tier: 'high' },
-      schema: {
-        tags,
-        summary: 'Delete List',
-        operationId: 'deleteList',
-        description:
-          'Team members. 409 while the list holds unarchived cards, unless `cascade=true`. The list and its cards are gone for every ' +
-          'request at once (404 afterwards); the rows are removed in the background, in batches.',
-        params: ListParams,
-        querystring: DeleteListQuery,
-        response: { 200: success('list', Deleted), ...errorResponses(409) },
-      },
+      tier: 'high',
+      operationId: 'deleteList',
+      summary: 'Delete List',
+      description:
+        'Team members. 409 while the list holds unarchived cards, unless `cascade=true`. The list and its cards are gone for every ' +
+        'request at once (404 afterwards); the rows are removed in the background, in batches.',
+      params: ListParams,
+      querystring: DeleteListQuery,
+      answer: ['list', Deleted],
+      errors: [409],
+      message: 'List deleted',
     },
-    async (request) => {
-      const { cascade = false, ...scope } = request.query;
-      return { message: 'List deleted', list: await deleteList(app.services, request.caller, request.params.listId, scope, cascade) };
-    },
+    ({ caller, params, query: { cascade = false, ...scope } }) => deleteList(app.services, caller, params.listId, scope, cascade),
   );
 };
 

@@ -10,127 +10,110 @@ import {
   TeamParams,
   UpdateTeamBody,
 } from '../../../schemas/companies.ts';
-import { errorResponses, ScopeQuery, success } from '../../../schemas/common.ts';
+import { ScopeQuery } from '../../../schemas/common.ts';
 import { Team } from '../../../schemas/records.ts';
-
-const tags = ['teams'];
-const TeamAnswer = success('team', Team);
+import { operations } from '../../operation.ts';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/teams',
+  const route = operations(app, ['teams']);
+  const team = ['team', Team] as const;
+
+  route(
+    'GET /teams',
     {
-      config: { tier: 'very-low' },
-      schema: {
-        tags,
-        operationId: 'getCurrentTeams',
-        summary: 'Get Current Teams',
-        description: 'The teams the caller is a member of, oldest first, with their members; narrowed by `companyId`.',
-        querystring: CompanyScopeQuery,
-        response: { 200: success('teams', Type.Array(Team)), ...errorResponses() },
-      },
+      tier: 'very-low',
+      operationId: 'getCurrentTeams',
+      summary: 'Get Current Teams',
+      description: 'The teams the caller is a member of, oldest first, with their members; narrowed by `companyId`.',
+      querystring: CompanyScopeQuery,
+      answer: ['teams', Type.Array(Team)],
+      message: 'Teams retrieved',
     },
-    async (request) => ({ message: 'Teams retrieved', teams: await listTeams(app.services, request.caller, request.query) }),
+    ({ caller, query }) => listTeams(app.services, caller, query),
   );
 
-  app.post(
-    '/teams',
+  route(
+    'POST /teams',
     {
-      config: { tier: 'high' },
-      schema: {
-        tags,
-        operationId: 'createTeam',
-        summary: 'Create Team',
-        description: 'Creates a team in the company `companyId` (required); any member of the company may, and becomes its first member.',
-        querystring: CreateTeamQuery,
-        body: CreateTeamBody,
-        response: { 201: TeamAnswer, ...errorResponses() },
-      },
+      tier: 'high',
+      operationId: 'createTeam',
+      summary: 'Create Team',
+      description: 'Creates a team in the company `companyId` (required); any member of the company may, and becomes its first member.',
+      querystring: CreateTeamQuery,
+      body: CreateTeamBody,
+      answer: team,
+      status: 201,
+      message: 'Team created',
     },
-    async (request, reply) => {
-      const team = await createTeam(app.services, request.caller, request.query.companyId, request.body);
-      return reply.status(201).send({ message: 'Team created', team });
-    },
+    ({ caller, query, body }) => createTeam(app.services, caller, query.companyId, body),
   );
 
-  app.post(
-    '/teams/:teamId/members',
+  route(
+    'POST /teams/:teamId/members',
     {
-      config: { tier: 'high' },
-      schema: {
-        tags,
-        operationId: 'addTeamMember',
-        summary: 'Add Team Member',
-        description:
-          "Team members and company owners/admins add a member of the team's company (404 for anyone else; 409 when " +
-          'already in the team). Answers the team with its members.',
-        params: TeamParams,
-        querystring: ScopeQuery,
-        body: AddTeamMemberBody,
-        response: { 200: TeamAnswer, ...errorResponses(409) },
-      },
-    },
-    async (request) => ({
+      tier: 'high',
+      operationId: 'addTeamMember',
+      summary: 'Add Team Member',
+      description:
+        "Team members and company owners/admins add a member of the team's company (404 for anyone else; 409 when " +
+        'already in the team). Answers the team with its members.',
+      params: TeamParams,
+      querystring: ScopeQuery,
+      body: AddTeamMemberBody,
+      answer: team,
+      errors: [409],
       message: 'Team member added',
-      team: await addTeamMember(app.services, request.caller, request.params.teamId, request.query, request.body.userId),
-    }),
+    },
+    ({ caller, params, query, body }) => addTeamMember(app.services, caller, params.teamId, query, body.userId),
   );
 
-  app.delete(
-    '/teams/:teamId/members/:userId',
+  route(
+    'DELETE /teams/:teamId/members/:userId',
     {
-      config: { tier: 'high' },
-      schema: {
-        tags,
-        operationId: 'removeTeamMember',
-        summary: 'Remove Team Member',
-        description:
-          "Team members and company owners/admins take a member out of the team (a member may leave). The user loses the " +
-          "team's boards and cards from its next request on, unless it is a company owner or admin.",
-        params: TeamMemberParams,
-        querystring: ScopeQuery,
-        response: { 200: TeamAnswer, ...errorResponses() },
-      },
-    },
-    async (request) => ({
+      tier: 'high',
+      operationId: 'removeTeamMember',
+      summary: 'Remove Team Member',
+      description:
+        "Team members and company owners/admins take a member out of the team (a member may leave). The user loses the " +
+        "team's boards and cards from its next request on, unless it is a company owner or admin.",
+      params: TeamMemberParams,
+      querystring: ScopeQuery,
+      answer: team,
       message: 'Team member removed',
-      team: await removeTeamMember(app.services, request.caller, request.params.teamId, request.query, request.params.userId),
-    }),
+    },
+    ({ caller, params, query }) => removeTeamMember(app.services, caller, params.teamId, query, params.userId),
   );
 
-  app.delete(
-    '/teams/:teamId/members/me',
+  route(
+    'DELETE /teams/:teamId/members/me',
     {
-      config: { tier: 'high' },
-      schema: {
-        tags,
-        summary: 'Leave Team',
-        operationId: 'leaveTeam',
-        description: "The caller leaves the team (404 when it is not a member); it keeps the team's boards only as a company owner or admin.",
-        params: TeamParams,
-        querystring: ScopeQuery,
-        response: { 200: TeamAnswer, ...errorResponses() },
-      },
+      tier: 'high',
+      operationId: 'leaveTeam',
+      summary: 'Leave Team',
+      description: "The caller leaves the team (404 when it is not a member); it keeps the team's boards only as a company owner or admin.",
+      params: TeamParams,
+      querystring: ScopeQuery,
+      answer: team,
+      message: 'Left the team',
     },
-    async (request) => ({ message: 'Left the team', team: await leaveTeam(app.services, request.caller, request.params.teamId, request.query) }),
+    ({ caller, params, query }) => leaveTeam(app.services, caller, params.teamId, query),
   );
 
-  app.patch(
-    '/teams/:teamId',
+  route(
+    'PATCH /teams/:teamId',
     {
-      config: { tier: 'high' },
-      schema: {
-        tags,
-        summary: 'Update Team',
-        operationId: 'updateTeam',
-        description: 'Company owners and admins rename the team (403 for members).',
-        params: TeamParams,
-        querystring: ScopeQuery,
-        body: UpdateTeamBody,
-        response: { 200: TeamAnswer, ...errorResponses(403) },
-      },
+      tier: 'high',
+      operationId: 'updateTeam',
+      summary: 'Update Team',
+      description: 'Company owners and admins rename the team (403 for members).',
+      params: TeamParams,
+      querystring: ScopeQuery,
+      body: UpdateTeamBody,
+      answer: team,
+      errors: [403],
+      message: 'Team updated',
     },
-    async (request) => ({ message: 'Team updated', team: await updateTeam(app.services, request.caller, request.params.teamId, request.query, request.body) }),
+    ({ caller, params, query, body }) => updateTeam(app.services, caller, params.teamId, query, body),
   );
 };
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import * as webhooks from '../../../domain/webhooks/service.ts';
-import { errorResponses, NoQuery, success } from '../../../schemas/common.ts';
+import { NoQuery } from '../../../schemas/common.ts';
 import {
   CreateWebhookBody,
   CreateWebhookQuery,
@@ -15,156 +15,145 @@ import {
   WebhooksPage,
   WebhookWithSecret,
 } from '../../../schemas/webhooks.ts';
+import { operations } from '../../operation.ts';
 
-const tags = ['webhooks'];
-const WebhookAnswer = success('webhook', Webhook);
 const who = 'Company owners and admins only (a member gets 403; a webhook of another company is a 404).';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const policy = { allowPrivateNetworks: app.config.webhooks.allowPrivateNetworks };
+  const route = operations(app, ['webhooks']);
+  const webhook = ['webhook', Webhook] as const;
 
-  app.post(
-    '/webhooks',
+  route(
+    'POST /webhooks',
     {
-      config: { tier: 'medium' },
-      schema: {
-        tags,
-        summary: 'Create Webhook',
-        operationId: 'createWebhook',
-        description: `Subscribes a URL to the events of the company \`companyId\`, narrowed by teams, boards and types. Answers the signing secret, shown only here. ${who}`,
-        querystring: CreateWebhookQuery,
-        body: CreateWebhookBody,
-        response: { 201: WebhookWithSecret, ...errorResponses(403) },
-      },
+      tier: 'medium',
+      operationId: 'createWebhook',
+      summary: 'Create Webhook',
+      description: `Subscribes a URL to the events of the company \`companyId\`, narrowed by teams, boards and types. Answers the signing secret, shown only here. ${who}`,
+      querystring: CreateWebhookQuery,
+      body: CreateWebhookBody,
+      answer: WebhookWithSecret,
+      status: 201,
+      errors: [403],
+      message: 'Webhook created',
     },
-    async (request, reply) => {
-      const created = await webhooks.createWebhook(app.services, policy, request.caller, request.query.companyId, request.body);
-      return reply.status(201).send({ message: 'Webhook created', ...created });
+    ({ caller, query, body }) => webhooks.createWebhook(app.services, policy, caller, query.companyId, body),
+  );
+
+  route(
+    'GET /webhooks',
+    {
+      tier: 'very-low',
+      operationId: 'getWebhooks',
+      summary: 'Get Webhooks',
+      description: `The webhooks of the companies the caller owns or administers (or of \`companyId\`), oldest first. ${who}`,
+      querystring: ListWebhooksQuery,
+      answer: WebhooksPage,
+      errors: [403],
+      message: 'Webhooks retrieved',
+    },
+    async ({ caller, query }) => {
+      const page = await webhooks.listWebhooks(app.services, caller, query);
+      return { webhooks: page.items, nextCursor: page.nextCursor };
     },
   );
 
-  app.get(
-    '/webhooks',
-    {
-      config: { tier: 'very-low' },
-      schema: {
-        tags,
-        summary: 'Get Webhooks',
-        operationId: 'getWebhooks',
-        description: `The webhooks of the companies the caller owns or administers (or of \`companyId\`), oldest first. ${who}`,
-        querystring: ListWebhooksQuery,
-        response: { 200: WebhooksPage, ...errorResponses(403) },
-      },
-    },
-    async (request) => {
-      const page = await webhooks.listWebhooks(app.services, request.caller, request.query);
-      return { message: 'Webhooks retrieved', webhooks: page.items, nextCursor: page.nextCursor };
-    },
+  route(
+    'GET /webhooks/:webhookId',
+    { tier: 'very-low', operationId: 'getWebhook', summary: 'Get Webhook', description: who, params: WebhookParams, querystring: NoQuery, answer: webhook, errors: [403], message: 'Webhook retrieved' },
+    ({ caller, params }) => webhooks.getWebhook(app.services, caller, params.webhookId),
   );
 
-  app.get(
-    '/webhooks/:webhookId',
+  route(
+    'PATCH /webhooks/:webhookId',
     {
-      config: { tier: 'very-low' },
-      schema: { tags, summary: 'Get Webhook', operationId: 'getWebhook', description: who, params: WebhookParams, querystring: NoQuery, response: { 200: WebhookAnswer, ...errorResponses(403) } },
+      tier: 'low',
+      operationId: 'updateWebhook',
+      summary: 'Update Webhook',
+      description: `Changes the URL, the filters or \`enabled\`; enabling clears \`disabledReason\`. ${who}`,
+      params: WebhookParams,
+      querystring: NoQuery,
+      body: UpdateWebhookBody,
+      answer: webhook,
+      errors: [403],
+      message: 'Webhook updated',
     },
-    async (request) => ({ message: 'Webhook retrieved', webhook: await webhooks.getWebhook(app.services, request.caller, request.params.webhookId) }),
-  );
-
-  app.patch(
-    '/webhooks/:webhookId',
-    {
-      config: { tier: 'low' },
-      schema: {
-        tags,
-        summary: 'Update Webhook',
-        operationId: 'updateWebhook',
-        description: `Changes the URL, the filters or \`enabled\`; enabling clears \`disabledReason\`. ${who}`,
-        params: WebhookParams,
-        querystring: NoQuery,
-        body: UpdateWebhookBody,
-        response: { 200: WebhookAnswer, ...errorResponses(403) },
-      },
-    },
-    async (request) => {
-      const webhook = await webhooks.updateWebhook(app.services, policy, request.caller, request.params.webhookId, request.body);
+    async ({ caller, params, body }) => {
+      const updated = await webhooks.updateWebhook(app.services, policy, caller, params.webhookId, body);
       app.webhookDispatcher?.wake();
-      return { message: 'Webhook updated', webhook };
+      return updated;
     },
   );
 
-  app.delete(
-    '/webhooks/:webhookId',
+  route(
+    'DELETE /webhooks/:webhookId',
     {
-      config: { tier: 'low' },
-      schema: {
-        tags,
-        summary: 'Delete Webhook',
-        operationId: 'deleteWebhook',
-        description: `Deletes the webhook and its deliveries. ${who}`,
-        params: WebhookParams,
-        querystring: NoQuery,
-        response: { 200: WebhookAnswer, ...errorResponses(403) },
-      },
+      tier: 'low',
+      operationId: 'deleteWebhook',
+      summary: 'Delete Webhook',
+      description: `Deletes the webhook and its deliveries. ${who}`,
+      params: WebhookParams,
+      querystring: NoQuery,
+      answer: webhook,
+      errors: [403],
+      message: 'Webhook deleted',
     },
-    async (request) => ({ message: 'Webhook deleted', webhook: await webhooks.deleteWebhook(app.services, request.caller, request.params.webhookId) }),
+    ({ caller, params }) => webhooks.deleteWebhook(app.services, caller, params.webhookId),
   );
 
-  app.post(
-    '/webhooks/:webhookId/rotate-secret',
+  route(
+    'POST /webhooks/:webhookId/rotate-secret',
     {
-      config: { tier: 'secure' },
-      schema: {
-        tags,
-        summary: 'Rotate Webhook Secret',
-        operationId: 'rotateWebhookSecret',
-        description: `Issues a new signing secret, shown only here; for 24 hours deliveries carry the signatures of both the new and the old secret. ${who}`,
-        params: WebhookParams,
-        querystring: NoQuery,
-        response: { 200: WebhookWithSecret, ...errorResponses(403) },
-      },
+      tier: 'secure',
+      operationId: 'rotateWebhookSecret',
+      summary: 'Rotate Webhook Secret',
+      description: `Issues a new signing secret, shown only here; for 24 hours deliveries carry the signatures of both the new and the old secret. ${who}`,
+      params: WebhookParams,
+      querystring: NoQuery,
+      answer: WebhookWithSecret,
+      errors: [403],
+      message: 'Webhook secret rotated',
     },
-    async (request) => ({ message: 'Webhook secret rotated', ...(await webhooks.rotateSecret(app.services, request.caller, request.params.webhookId)) }),
+    ({ caller, params }) => webhooks.rotateSecret(app.services, caller, params.webhookId),
   );
 
-  app.get(
-    '/webhooks/:webhookId/deliveries',
+  route(
+    'GET /webhooks/:webhookId/deliveries',
     {
-      config: { tier: 'very-low' },
-      schema: {
-        tags,
-        summary: 'Get Webhook Deliveries',
-        operationId: 'getWebhookDeliveries',
-        description: `The webhook's deliveries, newest first: status, attempts, the last response and the next attempt. ${who}`,
-        params: WebhookParams,
-        querystring: ListDeliveriesQuery,
-        response: { 200: DeliveriesPage, ...errorResponses(403) },
-      },
+      tier: 'very-low',
+      operationId: 'getWebhookDeliveries',
+      summary: 'Get Webhook Deliveries',
+      description: `The webhook's deliveries, newest first: status, attempts, the last response and the next attempt. ${who}`,
+      params: WebhookParams,
+      querystring: ListDeliveriesQuery,
+      answer: DeliveriesPage,
+      errors: [403],
+      message: 'Deliveries retrieved',
     },
-    async (request) => {
-      const page = await webhooks.listDeliveries(app.services, request.caller, request.params.webhookId, request.query);
-      return { message: 'Deliveries retrieved', deliveries: page.items, nextCursor: page.nextCursor };
+    async ({ caller, params, query }) => {
+      const page = await webhooks.listDeliveries(app.services, caller, params.webhookId, query);
+      return { deliveries: page.items, nextCursor: page.nextCursor };
     },
   );
 
-  app.post(
-    '/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
+  route(
+    'POST /webhooks/:webhookId/deliveries/:deliveryId/redeliver',
     {
-      config: { tier: 'medium' },
-      schema: {
-        tags,
-        summary: 'Redeliver',
-        operationId: 'redeliverWebhookDelivery',
-        description: `Sends the delivery again, with the same \`webhook-id\` and body, in its place in the webhook's order. ${who}`,
-        params: DeliveryParams,
-        querystring: NoQuery,
-        response: { 200: success('delivery', Delivery), ...errorResponses(403) },
-      },
+      tier: 'medium',
+      operationId: 'redeliverWebhookDelivery',
+      summary: 'Redeliver',
+      description: `Sends the delivery again, with the same \`webhook-id\` and body, in its place in the webhook's order. ${who}`,
+      params: DeliveryParams,
+      querystring: NoQuery,
+      answer: ['delivery', Delivery],
+      errors: [403],
+      message: 'Delivery scheduled',
     },
-    async (request) => {
-      const delivery = await webhooks.redeliver(app.services, request.caller, request.params.webhookId, request.params.deliveryId);
+    async ({ caller, params }) => {
+      const delivery = await webhooks.redeliver(app.services, caller, params.webhookId, params.deliveryId);
       app.webhookDispatcher?.wake();
-      return { message: 'Delivery scheduled', delivery };
+      return delivery;
     },
   );
 };

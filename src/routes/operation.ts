@@ -1,0 +1,98 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import type { Tier } from '../config.ts';
+import type { Caller } from '../domain/shared/caller.ts';
+import { errorResponses, success } from '../schemas/common.ts';
+
+/**
+ * One way to declare a JSON route: a flat declaration (what the OpenAPI document says of it, and its
+ * rate-limit tier) and a handler that takes the validated request and answers the record. The route
+ * adds the `message` and the error answers, so that each route says only what is its own.
+ */
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** The success body besides its `message`: one record under a key, or the fields of a whole body schema. */
+type Answer = readonly [key: string, record: TSchema] | TSchema;
+
+type Parsed<S> = S extends TSchema ? Static<S> : undefined;
+
+/** What a handler reads: the caller and the request's parts, as their schemas validated them. */
+export interface Input<P, Q, B> {
+  caller: Caller;
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+  request: FastifyRequest;
+}
+
+/** What a handler answers: the record (keyed answers), or the body without its message. */
+type Result<A> = A extends readonly [string, infer S extends TSchema] ? Static<S> : A extends TSchema ? Omit<Static<A>, 'message'> : never;
+
+export interface Operation<P extends TSchema | undefined, Q extends TSchema, B extends TSchema | undefined, A extends Answer> {
+  tier: Tier;
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** Default: the tags of the file's routes (see `operations`). */
+  tags?: string[];
+  params?: P;
+  querystring: Q;
+  body?: B;
+  /** The request may come without a body: it is then read as an empty one. */
+  optionalBody?: boolean;
+  answer: A;
+  /** 201 for what creates; else 200. */
+  status?: 201;
+  /** The error statuses this route can give besides those every authenticated route can (errorResponses). */
+  errors?: readonly number[];
+  message: string | ((input: Input<P, Q, B>, result: Result<A>) => string);
+}
+
+/** The routes of one file, `route('PATCH /cards/:cardId', declaration, handler)`, tagged `tags` unless a declaration says otherwise. */
+export function operations(app: FastifyInstance, tags: string[]) {
+  return function route<
+    A extends Answer,
+    Q extends TSchema,
+    P extends TSchema | undefined = undefined,
+    B extends TSchema | undefined = undefined,
+  >(methodAndUrl: `${Method} /${string}`, operation: Operation<P, Q, B, A>, handler: (input: Input<P, Q, B>) => Promise<Result<A>>) {
+    const [method, url] = methodAndUrl.split(' ') as [Method, string];
+    const { tier, answer, status = 200, errors = [], message, optionalBody, params, body, description } = operation;
+    const keyed = Array.isArray(answer) ? (answer as unknown as readonly [string, TSchema]) : undefined;
+    app.route({
+      method,
+      url,
+      config: { tier },
+      ...(optionalBody
+        ? {
+            preValidation: async (request: FastifyRequest) => {
+              request.body ??= {};
+            },
+          }
+        : {}),
+      schema: {
+        tags: operation.tags ?? tags,
+        operationId: operation.operationId,
+        summary: operation.summary,
+        ...(description === undefined ? {} : { description }),
+        ...(params === undefined ? {} : { params }),
+        querystring: operation.querystring,
+        ...(body === undefined ? {} : { body }),
+        response: { [status]: keyed ? success(keyed[0], keyed[1]) : answer, ...errorResponses(...errors) },
+      },
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const input = {
+          caller: request.caller,
+          params: request.params,
+          query: request.query,
+          body: request.body,
+          request,
+        } as Input<P, Q, B>;
+        const result = await handler(input);
+        const said = typeof message === 'string' ? message : message(input, result);
+        return reply.status(status).send(keyed ? { message: said, [keyed[0]]: result } : { message: said, ...(result as object) });
+      },
+    });
+  };
+}
