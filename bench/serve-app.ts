@@ -120,6 +120,8 @@ try {
     LOG_LEVEL: 'silent',
     RATE_LIMIT_ENABLED: mode === 'off' ? 'false' : 'true',
     ...(mode === 'redis' ? { REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379' } : {}),
+    // the bench's webhook receiver listens on 127.0.0.1, which deliveries refuse by default
+    ...(process.env.BENCH_WEBHOOK_URL ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } : {}),
   });
   const app = await buildApp({ config, logger: false });
   await app.ready();

@@ -87,33 +87,13 @@ export default fp(
         this.set({ state: 'waiting' }, use.waiting);
       },
     });
-    const faults = app.databaseFaults;
-    let counted = { idleConnectionLost: 0, requestUnavailable: 0 };
-    new promClient.Counter({
-      name: 'taskboard_db_faults_total',
-      help: 'Database faults: idle_connection_lost (the pool dropped a connection that died while idle), request_unavailable (a request answered 503 because the database could not be reached or answer in time)',
-      labelNames: ['fault'],
-      registers: [registry],
-      collect() {
-        // The storage and error plugins count; this hands the Counter what came since the last scrape.
-        this.inc({ fault: 'idle_connection_lost' }, faults.idleConnectionLost - counted.idleConnectionLost);
-        this.inc({ fault: 'request_unavailable' }, faults.requestUnavailable - counted.requestUnavailable);
-        counted = { ...faults };
-      },
-    });
-    const sends = app.notificationSends;
-    let countedSends = { failed: 0, timedOut: 0 };
-    new promClient.Counter({
-      name: 'taskboard_notification_send_failures_total',
-      help: 'Notifications the NotificationSender did not take: reason error (it threw) or timeout (no answer within NOTIFICATION_SEND_TIMEOUT_MS; abandoned)',
-      labelNames: ['reason'],
-      registers: [registry],
-      collect() {
-        this.inc({ reason: 'error' }, sends.failed - countedSends.failed);
-        this.inc({ reason: 'timeout' }, sends.timedOut - countedSends.timedOut);
-        countedSends = { failed: sends.failed, timedOut: sends.timedOut };
-      },
-    });
+    // The storage and error plugins count database faults, the notifications plugin failed sends.
+    tallyCounter(registry, 'taskboard_db_faults_total',
+      'Database faults: idle_connection_lost (the pool dropped a connection that died while idle), request_unavailable (a request answered 503 because the database could not be reached or answer in time)',
+      'fault', app.databaseFaults, { idleConnectionLost: 'idle_connection_lost', requestUnavailable: 'request_unavailable' });
+    tallyCounter(registry, 'taskboard_notification_send_failures_total',
+      'Notifications the NotificationSender did not take: reason error (it threw) or timeout (no answer within NOTIFICATION_SEND_TIMEOUT_MS; abandoned)',
+      'reason', app.notificationSends, { failed: 'error', timedOut: 'timeout' });
     const limiter = opts.limiter;
     if (limiter instanceof FailoverRateLimiter) {
       new promClient.Gauge({
@@ -169,3 +149,31 @@ export default fp(
   },
   { name: 'metrics', dependencies: ['storage', 'rate-limit', 'notifications'] },
 );
+
+/**
+ * A Counter over an in-process tally (plain numbers the app increments): at each scrape it is handed
+ * what each field counted since the last one, under its label value.
+ */
+function tallyCounter<K extends string>(
+  registry: promClient.Registry,
+  name: string,
+  help: string,
+  labelName: string,
+  tally: Readonly<Record<NoInfer<K>, number>>,
+  labels: Record<K, string>,
+): void {
+  const fields = Object.keys(labels) as K[];
+  const counted = Object.fromEntries(fields.map((field) => [field, 0])) as Record<K, number>;
+  new promClient.Counter({
+    name,
+    help,
+    labelNames: [labelName],
+    registers: [registry],
+    collect() {
+      for (const field of fields) {
+        this.inc({ [labelName]: labels[field] }, tally[field] - counted[field]);
+        counted[field] = tally[field];
+      }
+    },
+  });
+}

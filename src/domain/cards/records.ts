@@ -87,6 +87,17 @@ export function toAttachment(row: AttachmentRow, seen: string[], cheers: Cheer[]
   };
 }
 
+/** The attachment records of loaded rows, each with the users who have seen it and its cheers. */
+export function toAttachments(rows: unknown[], seen: { attachment_id: string; user_id: string }[], cheersOf: (attachmentId: string) => Cheer[]): Attachment[] {
+  return (rows as AttachmentRow[]).map((a) =>
+    toAttachment(
+      a,
+      seen.filter((s) => s.attachment_id === a.id).map((s) => s.user_id),
+      cheersOf(a.id),
+    ),
+  );
+}
+
 /**
  * The revision of how a card's record is made from its rows (`toCard`, the parts' mappings above,
  * and the card query of src/storage/repositories/card-records.ts). Raise it with any change that makes
@@ -97,13 +108,7 @@ export const CARD_RECORD_REVISION = 1;
 export function toCard(row: CardRow): Card {
   const cheers = (row.cheers as CheerRow[]).map(toCheer);
   const cardCheers = cheers.filter((c) => c.primaryParent.type === 'card');
-  const attachments = (row.attachments as AttachmentRow[]).map((a) =>
-    toAttachment(
-      a,
-      row.attachmentSeen.filter((s) => s.attachment_id === a.id).map((s) => s.user_id),
-      cheers.filter((c) => c.primaryParent.type === 'attachment' && c.primaryParent.id === a.id),
-    ),
-  );
+  const attachments = toAttachments(row.attachments, row.attachmentSeen, (id) => cheers.filter((c) => c.primaryParent.type === 'attachment' && c.primaryParent.id === id));
   return {
     ...madeInTeam(row),
     name: row.name,

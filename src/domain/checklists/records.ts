@@ -1,19 +1,13 @@
 import type { Checklist, ChecklistItem } from '../../schemas/checklists.ts';
 import type { ChecklistItemRow, ItemRows } from '../../storage/repositories/checklist-items.ts';
 import type { ChecklistRow } from '../../storage/repositories/checklists.ts';
-import { type AttachmentRow, type CheerRow, toAttachment, toCheer, toMember } from '../cards/records.ts';
+import { type CheerRow, toAttachments, toCheer, toMember } from '../cards/records.ts';
 import { madeInTeam } from '../shared/records.ts';
 
 /** Row → API record mappings for checklists and their items. */
 
 function toChecklistItem(row: ChecklistItemRow & { members: { id: string; full_name: string; photo_url: string }[]; attachments: unknown[] }, extras: Omit<ItemRows, 'items'>): ChecklistItem {
-  const attachments = (row.attachments as AttachmentRow[]).map((a) =>
-    toAttachment(
-      a,
-      extras.attachmentSeen.filter((s) => s.attachment_id === a.id).map((s) => s.user_id),
-      (extras.cheers as CheerRow[]).filter((c) => c.primary_id === a.id).map(toCheer),
-    ),
-  );
+  const attachments = toAttachments(row.attachments, extras.attachmentSeen, (id) => (extras.cheers as CheerRow[]).filter((c) => c.primary_id === id).map(toCheer));
   return {
     ...madeInTeam(row),
     name: row.name,

@@ -13,6 +13,7 @@ import type { ReminderKey } from '../../storage/repositories/reminders.ts';
 import { recordEvent } from '../events/record.ts';
 import type { Caller } from '../shared/caller.ts';
 import { newId } from '../shared/ids.ts';
+import { onCard } from '../shared/records.ts';
 import { toNotification } from './records.ts';
 
 /** What a notification is about: the card, and what on it. */
@@ -43,9 +44,7 @@ export async function notify(
       id: newId(),
       user_id: userId,
       type,
-      company_id: card.company_id,
-      team_id: card.team_id,
-      card_id: card.id,
+      ...onCard(card),
       comment_id: about.comment ?? null,
       discussion_id: about.discussion ?? null,
       cheer_id: about.cheer ?? null,

@@ -1,5 +1,6 @@
 import type { CompanyRole, Executor, NewRow, Row } from '../database.ts';
 import { dialectOf, executeCompiledOnce } from '../dialect.ts';
+import { inCreationOrder } from './order.ts';
 
 export type ApiKeyRow = Row<'api_keys'>;
 
@@ -50,8 +51,7 @@ export async function listKeysOfUser(db: Executor, userId: string): Promise<ApiK
     .selectAll()
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
+    .$call(inCreationOrder)
     .execute();
 }
 

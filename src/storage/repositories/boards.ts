@@ -1,5 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Executor, Transaction, NewRow, Row } from '../database.ts';
+import { inCreationOrder } from './order.ts';
 
 export type BoardRow = Row<'boards'>;
 
@@ -49,7 +50,7 @@ export async function listReachableBoards(db: Executor, reach: Reach, archived =
   if (!condition) return [];
   let query = db.selectFrom('boards').selectAll().where(condition).where('deleted_at', 'is', null);
   if (!archived) query = query.where('archived', '=', 0);
-  return query.orderBy('created_at').orderBy('id').execute();
+  return query.$call(inCreationOrder).execute();
 }
 
 /**

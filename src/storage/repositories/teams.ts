@@ -1,4 +1,5 @@
 import type { Executor, Transaction, NewRow, Row } from '../database.ts';
+import { inCreationOrder } from './order.ts';
 
 export type TeamRow = Row<'teams'>;
 
@@ -22,8 +23,7 @@ export async function findTeamByName(db: Executor, companyId: string, name: stri
     .selectAll()
     .where('company_id', '=', companyId)
     .where('name', '=', name)
-    .orderBy('created_at')
-    .orderBy('id')
+    .$call(inCreationOrder)
     .executeTakeFirst();
 }
 

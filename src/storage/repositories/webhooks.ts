@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { DeliveryStatus, Executor, NewRow, Row, RowUpdate, Transaction } from '../database.ts';
 import { dialectOf } from '../dialect.ts';
 import type { EventRow, FeedPosition } from '../event-feed.ts';
+import { inCreationOrder } from './order.ts';
 
 export type { EventRow };
 
@@ -34,7 +35,7 @@ export function listWebhooks(db: Executor, companyIds: readonly string[], limit:
     const [createdAt, id] = after;
     query = query.where((eb) => eb.or([eb('created_at', '>', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '>', id)])]));
   }
-  return query.orderBy('created_at').orderBy('id').limit(limit).execute();
+  return query.$call(inCreationOrder).limit(limit).execute();
 }
 
 /** Updates the webhook, `version` + 1; answers whether it was there. */
