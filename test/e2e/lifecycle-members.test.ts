@@ -10,6 +10,7 @@ import { apiWorld, type ApiWorld } from '../support/api-world.ts';
 import { addMember, type MemberFixture } from '../support/fixtures.ts';
 import { type Api, apiClient, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
 import { describeTiers } from '../support/tiers.ts';
+import { holdLocks } from '../support/held-locks.ts';
 
 for (const engine of ENGINES) {
   describe(`companies, teams and members over their life [${engine}]`, () => {
@@ -86,18 +87,10 @@ for (const engine of ENGINES) {
       if (engine === 'postgres') {
         // Force the worst interleaving: a side transaction holds both membership rows, so each request
         // gets as far as writing its change before either commits (SQLite runs one writer at a time).
-        let release!: () => void;
-        let holding!: () => void;
-        let holderPid = 0;
-        const held = new Promise<void>((resolve) => (holding = resolve));
-        const released = new Promise<void>((resolve) => (release = resolve));
-        const holder = t.services.db.transaction().execute(async (trx) => {
-          await sql`select 1 from company_members where company_id = ${t.tenant.companyId} and user_id in (${first.userId}, ${second.userId}) for update`.execute(trx);
-          holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
-          holding();
-          await released;
-        });
-        await held;
+        const holder = await holdLocks(t.services.db, (trx) =>
+          sql`select 1 from company_members where company_id = ${t.tenant.companyId} and user_id in (${first.userId}, ${second.userId}) for update`.execute(trx),
+        );
+        const holderPid = holder.pid;
         const requests = demote();
         let settled = 0;
         for (const request of requests) void request.finally(() => (settled += 1));
@@ -113,8 +106,7 @@ for (const engine of ENGINES) {
           }
           assert.equal(waiting, 2, `both requests wait (${waiting} waiting, ${settled} settled)`);
         } finally {
-          release();
-          await holder;
+          await holder.release();
         }
         answers = await Promise.all(requests);
       } else {

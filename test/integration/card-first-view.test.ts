@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { Transaction } from '../../src/storage/database.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { holdLocks, waitingFor } from '../support/held-locks.ts';
 
 for (const engine of ENGINES) {
   describe(`Get Card Details first view [${engine}]`, () => {
@@ -49,33 +50,17 @@ for (const engine of ENGINES) {
         whileWaiting: (waiterPid: number) => Promise<void>,
         beforeRelease: (trx: Transaction) => Promise<void> = async () => {},
       ) {
-        let holderPid = 0;
-        let holding!: () => void;
-        let release!: () => void;
-        const held = new Promise<void>((resolve) => (holding = resolve));
-        const released = new Promise<void>((resolve) => (release = resolve));
-        const holder = t.services.db.transaction().execute(async (trx) => {
-          await sql`select id from cards where id = ${cardId} for update`.execute(trx);
-          holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
-          holding();
-          await released;
-          await beforeRelease(trx);
-        });
-        await held;
+        const holder = await holdLocks(t.services.db, (trx) => sql`select id from cards where id = ${cardId} for update`.execute(trx), beforeRelease);
         let settled = false;
         const answer = view(cardId).finally(() => (settled = true));
         try {
           // the first view's backend, once it waits for the holder (bounded: the view may not end first)
           let waiterPid: number | undefined;
-          while (!settled && waiterPid === undefined) {
-            const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(t.services.db);
-            waiterPid = rows[0]?.pid;
-          }
+          while (!settled && waiterPid === undefined) waiterPid = (await waitingFor(t.services.db, holder.pid))[0];
           assert.ok(waiterPid !== undefined, 'the first view waited for the card');
           await whileWaiting(waiterPid);
         } finally {
-          release();
-          await holder;
+          await holder.release();
         }
         return answer;
       }

@@ -13,7 +13,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { recordBoardLabelsChange, recordCardChange, recordUsersChange } from '../../src/domain/cards/recorder.ts';
 import { loadCard } from '../../src/domain/cards/service.ts';
 import { inTransaction } from '../../src/domain/shared/transaction.ts';
@@ -29,6 +28,7 @@ import { ForeignKeyViolation } from '../../src/storage/errors.ts';
 import type { Transaction } from '../../src/storage/database.ts';
 import { addMember, addTeam } from '../support/fixtures.ts';
 import { type Api, apiClient, bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { holdLocks, waitingFor } from '../support/held-locks.ts';
 
 const SEED = Number(process.env.CARD_READ_MODEL_SEED ?? 20261123);
 const RUNS = Number(process.env.CARD_READ_MODEL_RUNS ?? 5);
@@ -414,31 +414,16 @@ for (const engine of ENGINES) {
         const cardId = w.cards[0]!;
         await assertServedIsBuilt(cardId);
         await t.services.db.deleteFrom('card_views').where('card_id', '=', cardId).execute();
-        let holderPid = 0;
-        let holding!: () => void;
-        let release!: () => void;
-        const held = new Promise<void>((resolve) => (holding = resolve));
-        const released = new Promise<void>((resolve) => (release = resolve));
-        const holder = t.services.db.transaction().execute(async (trx) => {
-          await trx.deleteFrom('cards').where('id', '=', cardId).execute();
-          holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
-          holding();
-          await released;
-        });
-        await held;
+        const holder = await holdLocks(t.services.db, (trx) => trx.deleteFrom('cards').where('id', '=', cardId).execute());
         let settled = false;
         // the read sees the card (the removal is not committed), builds it, and its store waits for the removal
         const answer = owner('GET', `/api/v1/cards/${cardId}`).finally(() => (settled = true));
         try {
           let waiting = false;
-          while (!settled && !waiting) {
-            const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(t.services.db);
-            waiting = rows.length > 0;
-          }
+          while (!settled && !waiting) waiting = (await waitingFor(t.services.db, holder.pid)).length > 0;
           assert.ok(waiting, 'the view’s store waited for the removal');
         } finally {
-          release();
-          await holder;
+          await holder.release();
         }
         const res = await answer;
         assert.equal(res.statusCode, 200, res.body);

@@ -19,6 +19,7 @@ import { newId } from '../../src/domain/shared/ids.ts';
 import type { Comment } from '../../src/schemas/comments.ts';
 import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
 import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { holdLocks, waitingFor } from '../support/held-locks.ts';
 
 for (const engine of ENGINES) {
   describe(`comment storage, order and concurrency [${engine}]`, () => {
@@ -150,31 +151,23 @@ for (const engine of ENGINES) {
      * no sleeping): what `write` read before it asked for the lock is then out of date.
      */
     async function whileCardMoves<T>(cardId: string, toTeam: string, write: () => Promise<T>): Promise<PromiseSettledResult<T>> {
-      let holderPid = 0;
-      let holding!: () => void;
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (holding = resolve));
-      const released = new Promise<void>((resolve) => (release = resolve));
-      const move = t.services.db.transaction().execute(async (trx) => {
-        await sql`select id from cards where id = ${cardId} for update`.execute(trx);
-        holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
-        holding();
-        await released;
-        await trx.updateTable('cards').set({ team_id: toTeam }).where('id', '=', cardId).execute();
-        for (const table of ['comments', 'discussions', 'cheers'] as const) {
-          await trx.updateTable(table).set({ team_id: toTeam }).where('card_id', '=', cardId).execute();
-        }
-      });
-      await held;
+      const move = await holdLocks(
+        t.services.db,
+        (trx) => sql`select id from cards where id = ${cardId} for update`.execute(trx),
+        async (trx) => {
+          await trx.updateTable('cards').set({ team_id: toTeam }).where('id', '=', cardId).execute();
+          for (const table of ['comments', 'discussions', 'cheers'] as const) {
+            await trx.updateTable(table).set({ team_id: toTeam }).where('card_id', '=', cardId).execute();
+          }
+        },
+      );
       let settled = false;
       const result = Promise.allSettled([write()]).finally(() => (settled = true));
       // until the write waits for the card's lock (or ended without asking for it)
-      while (!settled) {
-        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(t.services.db);
-        if (rows[0]!.n > 0) break;
+      while (!settled && (await waitingFor(t.services.db, move.pid)).length === 0) {
+        // not yet: look again
       }
-      release();
-      await move;
+      await move.release();
       return (await result)[0] as PromiseSettledResult<T>;
     }
 
