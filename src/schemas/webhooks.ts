@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Id, IdOf, NullableTimestamp, Text, TEXT_CAPS, Timestamp } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 
@@ -71,6 +71,7 @@ export const Webhook = Type.Object(
   },
   { $id: 'Webhook' },
 );
+export type Webhook = Static<typeof Webhook>;
 
 export const Secret = Type.String({ description: 'the signing secret (`whsec_…`, Standard Webhooks); shown only now', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] });
 
@@ -91,6 +92,7 @@ export const Delivery = Type.Object(
   },
   { $id: 'WebhookDelivery' },
 );
+export type Delivery = Static<typeof Delivery>;
 
 export const WebhookWithSecret = Type.Object({ message: Type.String(), webhook: Webhook, secret: Secret });
 export const WebhooksPage = Type.Object({ message: Type.String(), webhooks: Type.Array(Webhook), nextCursor: NextCursor });

@@ -7,6 +7,7 @@
 import { findBoardById } from '../../storage/repositories/boards.ts';
 import { findTeamScope } from '../../storage/repositories/teams.ts';
 import * as store from '../../storage/repositories/webhooks.ts';
+import type { Delivery, Webhook } from '../../schemas/webhooks.ts';
 import type { DeliveryStatus } from '../../storage/database.ts';
 import { adminCompanies, requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
@@ -22,36 +23,9 @@ import { newSecret } from './signing.ts';
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-export interface WebhookRecord {
-  _id: string;
-  company: string;
-  url: string;
-  teams: string[];
-  boards: string[];
-  types: string[];
-  enabled: boolean;
-  disabledReason: string | null;
-  /** Until when the secret a rotation replaced still signs too (null: no rotation under way). */
-  previousSecretExpiresAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  __v: number;
-}
-
-export interface DeliveryRecord {
-  _id: string;
-  webhook: string;
-  event: string;
-  type: string;
-  status: DeliveryStatus;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
-}
+/** The records answered, as the API's schemas describe them (one definition). */
+export type WebhookRecord = Webhook;
+export type DeliveryRecord = Delivery;
 
 export interface WebhookInput {
   url: string;
