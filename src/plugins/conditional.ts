@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ValidationError } from '../domain/shared/errors.ts';
 import type { ExpectedVersion, VersionedKind } from '../domain/shared/preconditions.ts';
@@ -34,8 +34,10 @@ const TARGET_PARAMS: Record<string, VersionedKind> = {
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
+type ConditionalTarget = { kind: VersionedKind; param: string };
+
 /** The record kind and path parameter a write route's `If-Match` is about; undefined when none. */
-export function conditionalTarget(method: string, url: string): { kind: VersionedKind; param: string } | undefined {
+export function conditionalTarget(method: string, url: string): ConditionalTarget | undefined {
   if (!WRITES.has(method) || url.endsWith('/copy')) return undefined;
   const params = [...url.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1] as string).filter((name) => name in TARGET_PARAMS);
   const param = params.at(-1);
@@ -85,11 +87,10 @@ export function parseIfMatch(header: string): number[] | undefined {
   return versions;
 }
 
-function expectedVersionOf(request: FastifyRequest): ExpectedVersion | undefined {
+/** The `If-Match` of a write, read against the route's target (undefined: the route takes none). */
+function expectedVersionOf(request: FastifyRequest, target: ConditionalTarget | undefined): ExpectedVersion | undefined {
   const header = request.headers['if-match'];
-  // a read is never conditional on a revision (RFC 9110 lets a server ignore If-Match there)
-  if (header === undefined || !WRITES.has(request.method) || !request.routeOptions.url) return undefined;
-  const target = conditionalTarget(request.method, request.routeOptions.url);
+  if (header === undefined) return undefined;
   if (!target) {
     throw badIfMatch('is not taken by this operation: If-Match applies to writes whose path names a card, list, board, label, checklist, item, comment or discussion');
   }
@@ -100,26 +101,37 @@ function expectedVersionOf(request: FastifyRequest): ExpectedVersion | undefined
 
 export default fp(
   async function conditionalPlugin(app: FastifyInstance) {
-    // After validation (the path's ids are well-formed) and before the handler: the domain reads it from the caller.
-    app.addHook('preHandler', async (request) => {
-      if (!request.caller) return;
-      const expectedVersion = expectedVersionOf(request);
-      if (expectedVersion) request.caller = { ...request.caller, expectedVersion };
+    // After validation (the path's ids are well-formed) and before the handler: the domain reads it
+    // from the caller. Only on the writes (a read is never conditional on a revision: RFC 9110 lets a
+    // server ignore If-Match there), with the route's target found once, when the route is declared.
+    app.addHook('onRoute', (route) => {
+      const methods = [route.method].flat().filter((method) => WRITES.has(method));
+      if (methods.length === 0) return;
+      const targets = new Map(methods.map((method) => [method, conditionalTarget(method, route.url)]));
+      const readIfMatch = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+        if (request.caller) {
+          const expectedVersion = expectedVersionOf(request, targets.get(request.method));
+          if (expectedVersion) request.caller = { ...request.caller, expectedVersion };
+        }
+        done();
+      };
+      route.preHandler = [readIfMatch, ...[route.preHandler ?? []].flat()];
     });
 
     // Registered before compression, so that the hash is of the JSON itself, whatever the encoding.
-    app.addHook('onSend', async (request, reply, payload) => {
-      if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
-      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-      if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+    // Synchronous: it runs on every answer and waits on nothing.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return done(null, payload);
+      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+      if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return done(null, payload);
       const tag = entityTag(payload);
       reply.header('ETag', tag);
       reply.header('Cache-Control', 'private, no-cache');
-      if (!noneMatch(request.headers['if-none-match'], tag)) return payload;
+      if (!noneMatch(request.headers['if-none-match'], tag)) return done(null, payload);
       reply.code(304);
       reply.removeHeader('content-type');
       reply.removeHeader('content-length');
-      return '';
+      done(null, '');
     });
   },
   { name: 'conditional' },
