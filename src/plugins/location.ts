@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 type Body = Record<string, Record<string, unknown> | undefined>;
@@ -56,11 +56,19 @@ export const LOCATIONS: Record<string, (body: Body, params: Params) => string> =
 /** Sets `Location` on every 201, from the object the answer carries (see LOCATIONS). */
 export default fp(
   async function locationPlugin(app: FastifyInstance) {
-    app.addHook('preSerialization', async (request, reply, payload) => {
-      if (reply.statusCode !== 201 || typeof payload !== 'object' || payload === null) return payload;
-      const locate = LOCATIONS[`${request.method} ${request.routeOptions.url}`];
-      if (locate) reply.header('Location', locate(payload as Body, request.params as Params));
-      return payload;
+    // Only on the routes that create (found once, when the route is declared); synchronous.
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) {
+        const locate = LOCATIONS[`${method} ${route.url}`];
+        if (!locate) continue;
+        const setLocation = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+          if (reply.statusCode === 201 && request.method === method && typeof payload === 'object' && payload !== null) {
+            reply.header('Location', locate(payload as Body, request.params as Params));
+          }
+          done(null, payload);
+        };
+        route.preSerialization = [setLocation, ...[route.preSerialization ?? []].flat()];
+      }
     });
   },
   { name: 'location' },
