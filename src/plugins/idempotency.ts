@@ -124,22 +124,23 @@ export default fp(
     }
 
     // After authentication and the body's parse, before validation: an invalid body is an answer
-    // (a 400) that a repeat gets again, as Stripe does.
-    app.addHook('preValidation', async (request, reply) => {
-      if (!METHODS.has(request.method) || !request.caller) return;
+    // (a 400) that a repeat gets again, as Stripe does. Only on the POST and PATCH routes.
+    const claimIfKeyed = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!request.caller) return;
       const key = keyOf(request);
       if (key !== undefined) return claimOrAnswer(request, reply, key);
+    };
+    app.addHook('onRoute', (route) => {
+      if (![route.method].flat().some((method) => METHODS.has(method))) return;
+      route.preValidation = [claimIfKeyed, ...[route.preValidation ?? []].flat()];
     });
 
-    // Before compression (the body is still the JSON text): keep the answer, or let the key go.
-    app.addHook('onSend', async (request, reply, payload) => {
-      const claimed = request.idempotencyKey;
-      if (!claimed) return payload;
-      request.idempotencyKey = undefined;
+    /** Keeps the answer for the key's repeats, or lets the key go when the answer is not to be kept. */
+    async function keep(request: FastifyRequest, reply: FastifyReply, payload: unknown, claimed: { userId: string; key: string }) {
       try {
         if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
           await releaseIdempotencyKey(database(), claimed.userId, claimed.key);
-          return payload;
+          return;
         }
         const headers: Record<string, string> = {};
         for (const name of KEPT_HEADERS) {
@@ -151,7 +152,15 @@ export default fp(
         // The answer still goes out; the key stays held until its lease ends, then a repeat runs again.
         request.log.error({ err: error }, 'idempotency key: could not keep the answer');
       }
-      return payload;
+    }
+
+    // Before compression (the body is still the JSON text). Synchronous for the answers of requests
+    // that claimed no key (nearly all): they wait on nothing here.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const claimed = request.idempotencyKey;
+      if (!claimed) return done(null, payload);
+      request.idempotencyKey = undefined;
+      void keep(request, reply, payload, claimed).then(() => done(null, payload));
     });
 
     const prune = async () => {
