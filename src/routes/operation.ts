@@ -66,8 +66,9 @@ export function operations(app: FastifyInstance, tags: string[]) {
       config: { tier },
       ...(optionalBody
         ? {
-            preValidation: async (request: FastifyRequest) => {
+            preValidation: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
               request.body ??= {};
+              done();
             },
           }
         : {}),
