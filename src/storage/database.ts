@@ -271,8 +271,7 @@ export interface EventTable {
  * or type patterns (empty: every team or board). The secrets are kept as issued (`whsec_…`): signing
  * needs them; the API shows them only when it issues one.
  */
-export interface WebhookTable {
-  id: string;
+export interface WebhookTable extends MadeRow {
   company_id: string;
   url: string;
   team_ids: string;
@@ -286,10 +285,6 @@ export interface WebhookTable {
   /** The secret a rotation replaced, still signing beside the new one until `previous_secret_expires_at`. */
   previous_secret: string | null;
   previous_secret_expires_at: string | null;
-  creator_id: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';

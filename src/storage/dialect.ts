@@ -227,7 +227,12 @@ export abstract class Dialect implements KyselyDialect {
  */
 export function runCompiledNow<R>(trx: SyncTransaction, name: string, build: (db: Executor) => CompiledQuery<R>, values: Readonly<Record<string, unknown>>): R[] {
   const compiled = trx.dialect.compiledOnce(name, () => build(trx.builder));
-  return trx.all(compiled, compiled.parameters.map((p) => (typeof p === 'string' && Object.hasOwn(values, p) ? values[p] : p)));
+  return trx.all(compiled, withValues(compiled, values));
+}
+
+/** The compiled query's parameters with each sentinel (a key of `values`) swapped for its value. */
+function withValues(compiled: CompiledQuery, values: Readonly<Record<string, unknown>>): unknown[] {
+  return compiled.parameters.map((p) => (typeof p === 'string' && Object.hasOwn(values, p) ? values[p] : p));
 }
 
 /**
@@ -241,8 +246,7 @@ export async function executeCompiledOnce<R>(
   values: Readonly<Record<string, unknown>>,
 ): Promise<R[]> {
   const compiled = dialectOf(db).compiledOnce(name, build);
-  const parameters = compiled.parameters.map((p) => (typeof p === 'string' && Object.hasOwn(values, p) ? values[p] : p));
-  return (await db.executeQuery<R>({ ...compiled, parameters })).rows;
+  return (await db.executeQuery<R>({ ...compiled, parameters: withValues(compiled, values) })).rows;
 }
 
 export class SqliteDialect extends Dialect {

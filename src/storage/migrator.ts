@@ -3,10 +3,10 @@ import type { StorageConnection } from './dialect.ts';
 import * as initial from './migrations/0001_initial.ts';
 import * as events from './migrations/0002_events.ts';
 import * as webhooks from './migrations/0004_webhooks.ts';
+import * as idempotency from './migrations/0005_idempotency.ts';
 import * as lifecycle from './migrations/0006_lifecycle.ts';
 import * as perfIndexes from './migrations/0007_perf_indexes.ts';
 import * as notifications from './migrations/0008_notifications.ts';
-import * as idempotency from './migrations/0005_idempotency.ts';
 import * as cardViews from './migrations/0009_card_views.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */

@@ -47,9 +47,8 @@ export async function getCardDetails(ctx: ServiceContext, caller: Caller, cardId
   const card = await requireAccess(ctx.db, caller, { kind: 'card-view', id: cardId, scope });
   if (!card.seen_by) {
     await inTransaction(ctx, async (trx) => {
-      await lockCards(trx, [card.id]);
       // deleted while this request waited for its lock: a 404, not a seen row of a card that is gone
-      if (!(await cards.findCard(trx, card.id))) throw new NotFoundError('Card');
+      if ((await lockCards(trx, [card.id])) === 0) throw new NotFoundError('Card');
       const at = nowIso();
       if (await cards.addSeen(trx, card.id, caller.userId, at)) await recordCardChange(trx, card.id, { caller, kind: 'card.seen', at });
     });

@@ -80,7 +80,7 @@ function shown(column: keyof typeof FIELDS, value: unknown): unknown {
  * Fills a `card.updated` event with what the update changed: the record's field names, and their
  * values before and after. Fields given with the value they had are not changes. Pure: no query.
  */
-export function describeCardUpdate(event: PendingEvent, card: cards.CardTableRow, change: RowUpdate<'cards'>): void {
+function describeCardUpdate(event: PendingEvent, card: cards.CardTableRow, change: RowUpdate<'cards'>): void {
   const fields: string[] = [];
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};

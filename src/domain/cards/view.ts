@@ -30,7 +30,7 @@ let form: string | undefined;
  * form differs (another release, during a rolling deploy) rebuilds rather than serve a view of
  * another form.
  */
-export function cardViewForm(): string {
+function cardViewForm(): string {
   form ??= createHash('sha256').update(`${CARD_RECORD_REVISION}\n${JSON.stringify(namedSchemaContext())}`).digest('base64url').slice(0, 16);
   return form;
 }

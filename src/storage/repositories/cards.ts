@@ -86,15 +86,20 @@ export async function lockList(db: Transaction, listId: string): Promise<boolean
 /**
  * Takes the cards' row locks without counting a change (a copy reads its source whole, and must not
  * see it half changed), in id order so that two requests never wait on each other in a circle.
+ * Answers how many live cards it locked (a card gone, or marked deleted, while it waited is not).
  */
-export async function lockCards(db: Transaction, cardIds: readonly string[]): Promise<void> {
+export async function lockCards(db: Transaction, cardIds: readonly string[]): Promise<number> {
+  let locked = 0;
   for (const id of [...cardIds].sort()) {
-    await db
+    const result = await db
       .updateTable('cards')
       .set((eb) => ({ version: eb.ref('version') }))
       .where('id', '=', id)
-      .execute();
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    locked += Number(result.numUpdatedRows);
   }
+  return locked;
 }
 
 /** The position of the list's last card, archived or not, leaving out `except`; undefined when none. */
