@@ -104,6 +104,22 @@ function parsePgPosition(position: FeedPosition): { tx: string; seq: string } {
   return { tx, seq };
 }
 
+/**
+ * The events after `after` on one side of the oldest transaction still running: those the feed
+ * shows (their transactions are older than it), or those it holds back; `narrow` filters.
+ */
+function pgEventsAfter(db: Executor, which: 'shown' | 'held back', after: FeedPosition | null, narrow?: (query: EventQuery) => EventQuery): EventQuery {
+  let query = db
+    .selectFrom('events')
+    .selectAll()
+    .where(sql<boolean>`tx ${sql.raw(which === 'shown' ? '<' : '>=')} pg_snapshot_xmin(pg_current_snapshot())`) as EventQuery;
+  if (after !== null) {
+    const { tx, seq } = parsePgPosition(after);
+    query = query.where(sql<boolean>`(tx, seq) > (${tx}::xid8, ${seq}::bigint)`);
+  }
+  return narrow ? narrow(query) : query;
+}
+
 export class PostgresEventFeed implements EventFeed {
   addSequenceColumns<T extends string>(table: CreateTableBuilder<T, never>): CreateTableBuilder<T, any> {
     return table
@@ -116,16 +132,7 @@ export class PostgresEventFeed implements EventFeed {
   }
 
   async committedAfter(db: Executor, after: FeedPosition | null, limit: number, narrow?: (query: EventQuery) => EventQuery): Promise<EventRow[]> {
-    let query = db
-      .selectFrom('events')
-      .selectAll()
-      .where(sql<boolean>`tx < pg_snapshot_xmin(pg_current_snapshot())`) as EventQuery;
-    if (after !== null) {
-      const { tx, seq } = parsePgPosition(after);
-      query = query.where(sql<boolean>`(tx, seq) > (${tx}::xid8, ${seq}::bigint)`);
-    }
-    if (narrow) query = narrow(query);
-    const rows = await query
+    const rows = await pgEventsAfter(db, 'shown', after, narrow)
       .select(sql<string>`tx::text`.as('tx_text'))
       .orderBy(sql`tx`)
       .orderBy('seq')
@@ -157,16 +164,7 @@ export class PostgresEventFeed implements EventFeed {
 
   async heldBack(db: Executor, after: FeedPosition | null, narrow?: (query: EventQuery) => EventQuery): Promise<boolean> {
     // Rows this snapshot sees are committed; those at or above xmin are the ones the feed holds back.
-    let query = db
-      .selectFrom('events')
-      .selectAll()
-      .where(sql<boolean>`tx >= pg_snapshot_xmin(pg_current_snapshot())`) as EventQuery;
-    if (after !== null) {
-      const { tx, seq } = parsePgPosition(after);
-      query = query.where(sql<boolean>`(tx, seq) > (${tx}::xid8, ${seq}::bigint)`);
-    }
-    if (narrow) query = narrow(query);
-    return (await query.limit(1).execute()).length > 0;
+    return (await pgEventsAfter(db, 'held back', after, narrow).limit(1).execute()).length > 0;
   }
 
   announcing(insert: EventInsert): EventInsert {

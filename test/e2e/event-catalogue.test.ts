@@ -248,7 +248,15 @@ for (const engine of ENGINES) {
       await write('DELETE /api/v1/companies/{companyId}/members/me', `/api/v1/companies/${newCompany.company._id}/members/me`, undefined, ['member.left'], { company: newCompany.company._id });
 
       // every write operation the API documents ran above
-      const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+      const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+        paths: Record<string, Record<string, unknown>>;
+        components: { schemas: Record<string, { required?: string[] }> };
+      };
+      // the event's shape is published once, as a component, and the activity reads answer it
+      assert.deepEqual([...(doc.components.schemas.Event?.required ?? [])].sort(), ['_id', 'actor', 'board', 'card', 'company', 'createdAt', 'data', 'requestId', 'team', 'type']);
+      for (const of of ['cards/{cardId}', 'boards/{boardId}', 'teams/{teamId}']) {
+        assert.ok(JSON.stringify(doc.paths[`/api/v1/${of}/activity`]).includes('"#/components/schemas/Event"'), `${of}/activity references Event`);
+      }
       const writes = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).filter((m) => ['post', 'patch', 'delete', 'put'].includes(m)).map((m) => `${m.toUpperCase()} ${p}`));
       assert.deepEqual(writes.filter((route) => !covered.has(route) && !exempted.has(route)), [], 'write operations this test does not run');
       assert.deepEqual(Object.keys(EXEMPT).filter((route) => !exempted.has(route) || !writes.includes(route)), [], 'exempt operations not run, or not in /openapi.json');

@@ -10,6 +10,7 @@ import { inTransaction } from '../../src/domain/shared/transaction.ts';
 import { dialectOf } from '../../src/storage/dialect.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { eventually } from '../support/receiver.ts';
 
 for (const engine of ENGINES) {
   describe(`event record [${engine}]`, () => {
@@ -25,13 +26,13 @@ for (const engine of ENGINES) {
      * What the feed shows after `start` once it shows `count` events: on PostgreSQL a commit shows
      * once every transaction older than it has ended, on the whole server (other suites' too).
      */
-    async function feedOnceItShows(start: string, count: number, which: (event: { request_id: string | null; type: string }) => boolean = () => true) {
-      const started = performance.now();
-      for (;;) {
-        const events = (await feed().committedAfter(t.services.db, start, 10)).filter(which);
-        if (events.length >= count || performance.now() - started > 10_000) return events;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+    function feedOnceItShows(start: string, count: number, which: (event: { request_id: string | null; type: string }) => boolean) {
+      return eventually(
+        async () => (await feed().committedAfter(t.services.db, start, 10)).filter(which),
+        (events) => events.length >= count,
+        10_000,
+        `${count} event(s) in the feed`,
+      );
     }
 
     it('records a card change with its subject, actor and request id, once committed', async () => {

@@ -11,6 +11,7 @@ import { newId } from '../../src/domain/shared/ids.ts';
 import { inTransaction } from '../../src/domain/shared/transaction.ts';
 import { runTaskboard } from '../support/cli.ts';
 import { apiClient, buildTestApp, ENGINES, openTestStorage, serviceContext, type TestApp, type TestStorage, testConfig } from '../support/harness.ts';
+import { eventually } from '../support/receiver.ts';
 
 const DAY = 86_400_000;
 
@@ -117,13 +118,12 @@ for (const engine of ENGINES) {
       // set before the event exists, so no scheduled run can come between
       t.services.keepEvents = (db) => db.selectFrom('events').select('id').where('type', '=', 'still.needed');
       await inTransaction(t.services, async (trx) => recordEvent(trx, null, 'still.needed', { company: null }));
-      const started = performance.now();
-      let left: string[];
-      do {
-        left = (await t.services.db.selectFrom('events').select('type').execute()).map((row) => row.type);
-        if (left.length === 1) break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      } while (performance.now() - started < 10_000);
+      const left = await eventually(
+        async () => (await t.services.db.selectFrom('events').select('type').execute()).map((row) => row.type),
+        (types) => types.length === 1,
+        10_000,
+        'a scheduled prune',
+      );
       assert.deepEqual(left, ['still.needed']);
     });
   });

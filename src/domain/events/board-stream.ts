@@ -32,7 +32,7 @@ const HELD_BACK_FIRST_MS = 20;
 const HELD_BACK_LAST_MS = 500;
 
 /** What a stream watches: which events it sends, and who may go on seeing them. */
-export interface StreamSubject {
+interface StreamSubject {
   /** Its committed events after `after`, in commit order, a page (FEED_PAGE) at most. */
   eventsAfter(db: Executor, after: FeedPosition): Promise<EventRow[]>;
   /** Whether it has committed events after `after` that the feed does not show yet. */
@@ -47,7 +47,7 @@ export interface StreamSubject {
 }
 
 /** A board's stream: the board's events (and the moves of cards to or from it); its caller must reach the board. */
-export function boardSubject(boardId: string): StreamSubject {
+function boardStreamSubject(boardId: string): StreamSubject {
   return {
     eventsAfter: (db, after) => events.boardEventsAfter(db, boardId, after),
     heldBack: (db, after) => events.boardEventsHeldBack(db, boardId, after),
@@ -60,7 +60,7 @@ export function boardSubject(boardId: string): StreamSubject {
  * A user's notifications: the `notification.created` events addressed to them. Opened for the
  * caller's own user, and a key belongs to one user, so a key that still authenticates still reaches them.
  */
-export function notificationsSubject(userId: string): StreamSubject {
+function notificationsSubject(userId: string): StreamSubject {
   return {
     eventsAfter: (db, after) => events.notificationEventsAfter(db, userId, after),
     heldBack: (db, after) => events.notificationEventsHeldBack(db, userId, after),
@@ -186,9 +186,6 @@ async function startingPosition(ctx: ServiceContext, lastEventId: string | undef
   return position;
 }
 
-/** The stream of a board (the name the board route and its tests know it by). */
-export type BoardStream = LiveStream;
-
 /**
  * Opens a stream of the board for `caller` (holding `token`): 404 when it does not reach the board;
  * with `lastEventId`, from that event (400 when the record has no such event: pruned, or never one),
@@ -201,7 +198,7 @@ export async function openBoardStream(
   boardId: string,
   lastEventId: string | undefined,
 ): Promise<LiveStream> {
-  const subject = boardSubject(boardId);
+  const subject = boardStreamSubject(boardId);
   await subject.checkAccess?.(ctx.db, caller);
   return new LiveStream(ctx, token, subject, await startingPosition(ctx, lastEventId));
 }

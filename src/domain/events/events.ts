@@ -54,7 +54,7 @@ export interface ActivityRequest {
 }
 
 /** What an activity read is of: the kind of thing, and its id. */
-export type ActivityOf = { kind: 'card' | 'board' | 'team'; id: string };
+export type ActivityOf = events.ActivitySubject;
 
 /**
  * The events filed under a card, board or team the caller reaches (else a 404), newest first, paged
@@ -63,11 +63,8 @@ export type ActivityOf = { kind: 'card' | 'board' | 'team'; id: string };
  */
 export async function readActivity(ctx: ServiceContext, caller: Caller, of: ActivityOf, scope: Scope, request: ActivityRequest): Promise<Page<Event>> {
   const beforeSeq = request.cursor === undefined ? undefined : decodeCursor(request.cursor, isSeqCursor).seq;
-  let subject: events.ActivitySubject;
-  if (of.kind === 'card') subject = { card: (await requireAccess(ctx.db, caller, { kind: 'card', id: of.id, scope })).id };
-  else if (of.kind === 'board') subject = { board: (await requireAccess(ctx.db, caller, { kind: 'board', id: of.id, scope })).id };
-  else subject = { team: (await requireAccess(ctx.db, caller, { kind: 'team', id: of.id, scope })).id };
-  const rows = await events.findActivity(ctx.db, subject, { limit: request.limit + 1, beforeSeq, types: typeFilter(request.type) });
+  await requireAccess(ctx.db, caller, { kind: of.kind, id: of.id, scope });
+  const rows = await events.findActivity(ctx.db, of, { limit: request.limit + 1, beforeSeq, types: typeFilter(request.type) });
   const page = toPage(rows, request.limit, (last) => ({ seq: last.seq }));
   return { items: page.items.map(toEvent), nextCursor: page.nextCursor };
 }

@@ -79,7 +79,7 @@ export function feedEnd(db: Executor): Promise<FeedPosition> {
 }
 
 /** Whose activity a read covers: the events filed under one card, board or team. */
-export type ActivitySubject = { card: string } | { board: string } | { team: string };
+export type ActivitySubject = { kind: 'card' | 'board' | 'team'; id: string };
 
 /**
  * One page of a subject's events, newest first (by `seq`, the insert order), from below `beforeSeq`;
@@ -91,12 +91,10 @@ export async function findActivity(
   subject: ActivitySubject,
   options: { limit: number; beforeSeq?: number | undefined; types?: { exact?: string | undefined; prefix: string } | undefined },
 ): Promise<Omit<Row<'events'>, 'tx'>[]> {
-  const column = 'card' in subject ? 'card_id' : 'board' in subject ? 'board_id' : 'team_id';
-  const id = 'card' in subject ? subject.card : 'board' in subject ? subject.board : subject.team;
   let query = db
     .selectFrom('events')
-    .select(['seq', 'id', 'type', 'company_id', 'team_id', 'board_id', 'card_id', 'user_id', 'actor_user_id', 'actor_api_key_id', 'request_id', 'created_at', 'data'])
-    .where(column, '=', id);
+    .select(['seq', ...EVENT_COLUMNS])
+    .where(`${subject.kind}_id`, '=', subject.id);
   if (options.beforeSeq !== undefined) query = query.where('seq', '<', options.beforeSeq);
   const types = options.types;
   if (types) {

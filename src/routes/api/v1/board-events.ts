@@ -16,7 +16,6 @@ function lastEventIdOf(request: FastifyRequest): string | undefined {
   return typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : undefined;
 }
 
-
 // The package's types declare an ES default export, but at run time its default import is the
 // CommonJS export itself: the plugin wrapped by fastify-plugin (whose onRoute hook must see our route).
 const sse = sseModule as unknown as typeof sseModule.default;
@@ -94,26 +93,29 @@ function serveStream(app: FastifyInstance, request: FastifyRequest, reply: Fasti
   out.pipe(reply.raw, { end: false });
   // What waits for this client: bounded, so one that stops reading cannot hold memory.
   const buffered = () => out.writableLength + out.readableLength + reply.raw.writableLength;
-  const live = { end: (reason: string) => stream.end(reason) };
+  let fellBehind = false;
   const unsubscribe = app.eventBell.subscribe(() => stream.wake());
   const heartbeats = setInterval(() => void stream.heartbeat(), heartbeatMs);
   heartbeats.unref();
-  app.liveStreams.add(live);
+  app.liveStreams.add(stream);
   channel.onClose(() => stream.end('the client closed the stream'));
   stream.start({
     send(event) {
-      if (buffered() > bufferBytes) return false;
+      if (buffered() > bufferBytes) {
+        fellBehind = true;
+        return false;
+      }
       out.write({ id: event._id, data: event });
       return true;
     },
     end(reason, error) {
       unsubscribe();
       clearInterval(heartbeats);
-      app.liveStreams.delete(live);
+      app.liveStreams.delete(stream);
       request.log[error ? 'warn' : 'info']({ ...logFields, reason, ...(error ? { err: error } : {}) }, 'live stream ended');
       out.unpipe(reply.raw);
       // A client that fell behind is cut at once: its buffer is what must not be kept.
-      if (reason === 'the client fell too far behind') reply.raw.destroy();
+      if (fellBehind) reply.raw.destroy();
       else channel.close();
     },
   });
