@@ -45,24 +45,18 @@ function owing(key: ReminderKey, window: ReminderWindow) {
 }
 
 /**
- * Cards that owe the reminder now (unarchived, incomplete, not sent, the date in its window), oldest
- * date first, at most `limit`: a range scan of the reminder's partial index.
+ * The cards that owe the reminder now (unarchived, incomplete, not sent, the date in its window),
+ * oldest date first, at most `limit`: a range scan of the reminder's partial index. Exported for
+ * EXPLAIN (test/integration/reminder-index.test.ts), so the plan checked is the one that runs.
  */
-export async function cardsOwingReminder(db: Executor, key: ReminderKey, window: ReminderWindow, limit: number): Promise<OwedReminder[]> {
+export function owingQuery(db: Executor, key: ReminderKey, window: ReminderWindow, limit: number) {
   const { date } = REMINDERS[key];
-  const rows = await db
-    .selectFrom('cards')
-    .select(['id', sql.ref<string>(date).as('date')])
-    .where(owing(key, window))
-    .orderBy(date)
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({ cardId: row.id, date: row.date }));
+  return db.selectFrom('cards').select(['id', sql.ref<string>(date).as('date')]).where(owing(key, window)).orderBy(date).limit(limit);
 }
 
-/** The statement `cardsOwingReminder` runs, for EXPLAIN. */
-export function owingQuery(db: Executor, key: ReminderKey, window: ReminderWindow) {
-  return db.selectFrom('cards').select('id').where(owing(key, window)).orderBy(REMINDERS[key].date).limit(100).compile();
+export async function cardsOwingReminder(db: Executor, key: ReminderKey, window: ReminderWindow, limit: number): Promise<OwedReminder[]> {
+  const rows = await owingQuery(db, key, window, limit).execute();
+  return rows.map((row) => ({ cardId: row.id, date: row.date }));
 }
 
 /**
