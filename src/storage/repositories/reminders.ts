@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, Transaction } from '../database.ts';
-import { REMINDER_INDEXES } from '../migrations/0008_notifications.ts';
+import { REMINDER_INDEXES, reminderIndexPredicate } from '../migrations/0008_notifications.ts';
 
 /** The four reminders of a card, by the name its record's `isNotified` gives them. */
 export type ReminderKey = 'startOneHour' | 'startOneDay' | 'dueOneHour' | 'dueOneDay';
@@ -14,17 +14,17 @@ interface ReminderColumns {
   pending: string;
 }
 
-function columns(key: ReminderKey, index: (typeof REMINDER_INDEXES)[number]['name'], flag: FlagColumn): ReminderColumns {
-  const found = REMINDER_INDEXES.find((i) => i.name === index);
-  if (!found) throw new Error(`no reminder index ${index} for ${key}`);
-  return { date: found.date, flag, pending: `archived = 0 and complete_status = 0 and ${found.pending}` };
+function columns(name: (typeof REMINDER_INDEXES)[number]['name'], flag: FlagColumn): ReminderColumns {
+  const index = REMINDER_INDEXES.find((i) => i.name === name);
+  if (!index) throw new Error(`no reminder index ${name}`);
+  return { date: index.date, flag, pending: reminderIndexPredicate(index) };
 }
 
 const REMINDERS: Record<ReminderKey, ReminderColumns> = {
-  startOneHour: columns('startOneHour', 'cards_reminder_start_one_hour', 'notified_start_one_hour'),
-  startOneDay: columns('startOneDay', 'cards_reminder_start_one_day', 'notified_start_one_day'),
-  dueOneHour: columns('dueOneHour', 'cards_reminder_due_one_hour', 'notified_due_one_hour'),
-  dueOneDay: columns('dueOneDay', 'cards_reminder_due_one_day', 'notified_due_one_day'),
+  startOneHour: columns('cards_reminder_start_one_hour', 'notified_start_one_hour'),
+  startOneDay: columns('cards_reminder_start_one_day', 'notified_start_one_day'),
+  dueOneHour: columns('cards_reminder_due_one_hour', 'notified_due_one_hour'),
+  dueOneDay: columns('cards_reminder_due_one_day', 'notified_due_one_day'),
 };
 
 /** When a reminder is due: its date lies in (after, until]. */
