@@ -197,6 +197,9 @@ for (const engine of ENGINES) {
         const list = await eventually(() => deliveries(w.api, w.webhookId), (d) => d.every((x) => x.status === 'delivered'), 20_000, 'delivered');
         assert.deepEqual(list.map((d) => [d.attempts, d.lastStatusCode, d.nextAttemptAt]), names.map(() => [1, 204, null]));
         assert.equal(spy.received.length, 0, "the other company's receiver got nothing");
+        assert.equal((await w.api('DELETE', `/api/v1/webhooks/${w.webhookId}`)).statusCode, 200);
+        const left = await w.t.storage.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', w.webhookId).execute();
+        assert.deepEqual(left, [], 'its deliveries went with it');
         await spy.close();
       } finally {
         await w.dispose();

@@ -48,8 +48,8 @@ export async function updateWebhook(trx: Transaction, id: string, changes: RowUp
   return result.numUpdatedRows > 0n;
 }
 
+/** Deletes the webhook; its deliveries go with it (ON DELETE CASCADE, migration 0004). */
 export async function deleteWebhook(trx: Transaction, id: string): Promise<void> {
-  await trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
   await trx.deleteFrom('webhooks').where('id', '=', id).execute();
 }
 
