@@ -169,9 +169,10 @@ export async function updateWebhook(
       ...(input.enabled === false ? { enabled: 0 as const } : {}),
       updated_at: now,
     };
-    if (!(await store.updateWebhook(trx, webhookId, changes))) throw new NotFoundError('Webhook');
+    const row = await store.updateWebhook(trx, webhookId, changes);
+    if (!row) throw new NotFoundError('Webhook');
     if (input.enabled === true && webhook.enabled === 0) await store.restartPending(trx, webhookId, now);
-    return toRecord((await store.findWebhook(trx, webhookId)) as store.WebhookRow, now);
+    return toRecord(row, now);
   });
 }
 
@@ -190,8 +191,9 @@ export async function rotateSecret(ctx: ServiceContext, caller: Caller, webhookI
   const expiresAt = new Date(Date.parse(now) + ROTATION_OVERLAP_MS).toISOString();
   const row = await inTransaction(ctx, async (trx) => {
     const changes = { secret, previous_secret: webhook.secret, previous_secret_expires_at: expiresAt, updated_at: now };
-    if (!(await store.updateWebhook(trx, webhookId, changes))) throw new NotFoundError('Webhook');
-    return (await store.findWebhook(trx, webhookId)) as store.WebhookRow;
+    const changed = await store.updateWebhook(trx, webhookId, changes);
+    if (!changed) throw new NotFoundError('Webhook');
+    return changed;
   });
   return { webhook: toRecord(row, now), secret };
 }
@@ -221,9 +223,8 @@ export async function redeliver(ctx: ServiceContext, caller: Caller, webhookId: 
   await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
   const now = nowIso();
   return inTransaction(ctx, async (trx) => {
-    const delivery = await store.findDelivery(trx, webhookId, deliveryId);
+    const delivery = await store.updateDelivery(trx, webhookId, deliveryId, { status: 'pending', next_attempt_at: now, first_attempt_at: null, delivered_at: null });
     if (!delivery) throw new NotFoundError('Delivery');
-    await store.updateDelivery(trx, deliveryId, { status: 'pending', next_attempt_at: now, first_attempt_at: null, delivered_at: null });
-    return toDelivery((await store.findDelivery(trx, webhookId, deliveryId)) as store.DeliveryRow);
+    return toDelivery(delivery);
   });
 }
