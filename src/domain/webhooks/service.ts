@@ -18,7 +18,7 @@ import { newMade } from '../shared/records.ts';
 import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { checkWebhookUrl } from './destinations.ts';
-import { newSecret } from './signing.ts';
+import { newSecret, previousSecretSigns } from './signing.ts';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -41,7 +41,6 @@ export interface WebhookPolicy {
 }
 
 function toRecord(row: store.WebhookRow, at: string = nowIso()): WebhookRecord {
-  const rotating = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > at;
   return {
     _id: row.id,
     company: row.company_id,
@@ -51,7 +50,7 @@ function toRecord(row: store.WebhookRow, at: string = nowIso()): WebhookRecord {
     types: JSON.parse(row.event_types) as string[],
     enabled: row.enabled === 1,
     disabledReason: row.disabled_reason,
-    previousSecretExpiresAt: rotating ? row.previous_secret_expires_at : null,
+    previousSecretExpiresAt: previousSecretSigns(row, at) ? row.previous_secret_expires_at : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     __v: row.version,
