@@ -37,7 +37,7 @@ import { maskUrl } from '../src/storage/dialect.ts';
 import { TIERS, tierEnvName } from '../src/config.ts';
 import { type ChildMessage, isLimiterMode, LIMITER_MODES, type LimiterMode, type Target } from './protocol.ts';
 import { reachable } from '../test/support/reachable.ts';
-import { type LagResult, measureLag, startBenchReceiver } from './webhook-lag.ts';
+import { type LagResult, measureLag, percentile, startBenchReceiver } from './webhook-lag.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -179,11 +179,6 @@ function assertAll2xx(target: Target, phase: string, result: Result) {
   if (result.errors) problems.push(`${result.errors} connection errors`);
   if (result.timeouts) problems.push(`${result.timeouts} timeouts`);
   if (problems.length) throw new Error(`${target.name}, ${phase}: ${problems.join('; ')}`);
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
 }
 
 /** The resident set of a process in MB, read from /proc (Linux); undefined elsewhere. */

@@ -60,8 +60,10 @@ export interface LagResult {
   fromSend: LagFigures;
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+/** The nearest-rank `p`th percentile of ascending `sorted` (NaN when empty); bench/run.ts uses it too. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
 }
 
 /** Sends `target` `rate` times a second for `seconds`, then waits (at most 60 s) for every delivery. */

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Webhook } from 'standardwebhooks';
 import type { BuildOptions } from '../../src/app.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import { addMember, addTeam, seedBoard, type BoardFixture } from '../support/fixtures.ts';
@@ -197,6 +198,9 @@ for (const engine of ENGINES) {
         const list = await eventually(() => deliveries(w.api, w.webhookId), (d) => d.every((x) => x.status === 'delivered'), 20_000, 'delivered');
         assert.deepEqual(list.map((d) => [d.attempts, d.lastStatusCode, d.nextAttemptAt]), names.map(() => [1, 204, null]));
         assert.equal(spy.received.length, 0, "the other company's receiver got nothing");
+        assert.equal((await w.api('DELETE', `/api/v1/webhooks/${w.webhookId}`)).statusCode, 200);
+        const left = await w.t.storage.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', w.webhookId).execute();
+        assert.deepEqual(left, [], 'its deliveries went with it');
         await spy.close();
       } finally {
         await w.dispose();
@@ -312,6 +316,27 @@ describe('webhook delivery: timeouts, giving up, rotation, redelivery, redirects
       assert.equal(received?.headers['webhook-signature']?.split(' ').length, 2);
       assert.equal(w.receiver.verified(w.secret).length, 1, 'the old secret verifies');
       assert.equal(w.receiver.verified(rotated.secret).length, 1, 'the new secret verifies');
+    } finally {
+      await w.dispose();
+    }
+  });
+
+  it('signs with the new secret only once the 24 h after a rotation have passed', async () => {
+    let now = Date.now();
+    const w = await deliveryWorld('sqlite', { clock: { now: () => now } });
+    try {
+      const rotated = (await w.api('POST', `/api/v1/webhooks/${w.webhookId}/rotate-secret`)).json();
+      now += 24 * 3600 * 1000 + 1000;
+      await rename(w.api, w.cardId, 'after the overlap');
+      await w.receiver.until((r) => r.length >= 1);
+      const [received] = w.receiver.received;
+      const headers = received?.headers ?? {};
+      // signed at the dispatcher's clock, a day ahead: checked against each secret's own signature
+      // (the package's verify would refuse the timestamp as too new)
+      const signedAt = new Date(Number(headers['webhook-timestamp']) * 1000);
+      const signature = (secret: string) => new Webhook(secret).sign(headers['webhook-id'] ?? '', signedAt, received?.body ?? '');
+      assert.equal(headers['webhook-signature'], signature(rotated.secret), 'the new secret alone signs');
+      assert.notEqual(signature(w.secret), signature(rotated.secret));
     } finally {
       await w.dispose();
     }

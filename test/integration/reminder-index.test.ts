@@ -68,7 +68,7 @@ for (const engine of ENGINES) {
 
     for (const key of KEYS) {
       it(`${key}: a range scan of ${INDEX[key]}`, async (t) => {
-        const query = owingQuery(test.storage.db, key, WINDOW[key]);
+        const query = owingQuery(test.storage.db, key, WINDOW[key], 100).compile();
         if (engine === 'sqlite') {
           const plan = await test.storage.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
           const details = plan.rows.map((r) => r.detail);

@@ -16,9 +16,8 @@
  * when it has none).
  */
 import { cardMemberIds } from '../../storage/repositories/card-copies.ts';
-import { findCard } from '../../storage/repositories/cards.ts';
 import { claimReminder, cardsOwingReminder, type OwedReminder, type ReminderKey, type ReminderWindow } from '../../storage/repositories/reminders.ts';
-import { recordCardChange } from '../cards/recorder.ts';
+import { recordCardChangeOf } from '../cards/recorder.ts';
 import type { ServiceContext } from '../context.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { notify } from './notify.ts';
@@ -57,9 +56,10 @@ async function sendReminder(ctx: ServiceContext, clock: Clock, key: ReminderKey,
     const now = clock.now();
     if (!(await claimReminder(trx, key, owed, windowAt(key, now)))) return false;
     const at = new Date(now).toISOString();
-    const event = await recordCardChange(trx, owed.cardId, { caller: null, kind: 'card.reminder', at });
-    const card = await findCard(trx, owed.cardId);
-    if (!event || !card) return false;
+    // the card's row as the change left it, read by the change's own statement
+    const changed = await recordCardChangeOf(trx, owed.cardId, { caller: null, kind: 'card.reminder', at });
+    if (!changed) return false;
+    const { card, event } = changed;
     Object.assign(event.data, { reminder: key, date: owed.date });
     const members = await cardMemberIds(trx, card.id);
     await notify(trx, null, 'card.reminder', members.length > 0 ? members : [card.creator_id], { card, reminder: key }, at);

@@ -28,7 +28,7 @@ import { newId } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { deliveryBody, filterOf, receives } from './matching.ts';
 import { WebhookSender } from './sender.ts';
-import { signedHeaders } from './signing.ts';
+import { previousSecretSigns, signedHeaders } from './signing.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -246,8 +246,7 @@ export class WebhookDispatcher {
 
   /** The secrets that sign now: the current one, and a rotated-out one until it expires. */
   #secrets(webhook: store.WebhookRow, at: number): string[] {
-    const previous = webhook.previous_secret && webhook.previous_secret_expires_at && Date.parse(webhook.previous_secret_expires_at) > at;
-    return previous ? [webhook.secret, webhook.previous_secret as string] : [webhook.secret];
+    return previousSecretSigns(webhook, iso(at)) ? [webhook.secret, webhook.previous_secret as string] : [webhook.secret];
   }
 
   /** One attempt, its outcome written; answers whether it was delivered. */

@@ -18,7 +18,7 @@ import { newMade } from '../shared/records.ts';
 import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { checkWebhookUrl } from './destinations.ts';
-import { newSecret } from './signing.ts';
+import { newSecret, previousSecretSigns } from './signing.ts';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -41,7 +41,6 @@ export interface WebhookPolicy {
 }
 
 function toRecord(row: store.WebhookRow, at: string = nowIso()): WebhookRecord {
-  const rotating = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > at;
   return {
     _id: row.id,
     company: row.company_id,
@@ -51,7 +50,7 @@ function toRecord(row: store.WebhookRow, at: string = nowIso()): WebhookRecord {
     types: JSON.parse(row.event_types) as string[],
     enabled: row.enabled === 1,
     disabledReason: row.disabled_reason,
-    previousSecretExpiresAt: rotating ? row.previous_secret_expires_at : null,
+    previousSecretExpiresAt: previousSecretSigns(row, at) ? row.previous_secret_expires_at : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     __v: row.version,
@@ -169,9 +168,10 @@ export async function updateWebhook(
       ...(input.enabled === false ? { enabled: 0 as const } : {}),
       updated_at: now,
     };
-    if (!(await store.updateWebhook(trx, webhookId, changes))) throw new NotFoundError('Webhook');
+    const row = await store.updateWebhook(trx, webhookId, changes);
+    if (!row) throw new NotFoundError('Webhook');
     if (input.enabled === true && webhook.enabled === 0) await store.restartPending(trx, webhookId, now);
-    return toRecord((await store.findWebhook(trx, webhookId)) as store.WebhookRow, now);
+    return toRecord(row, now);
   });
 }
 
@@ -190,8 +190,9 @@ export async function rotateSecret(ctx: ServiceContext, caller: Caller, webhookI
   const expiresAt = new Date(Date.parse(now) + ROTATION_OVERLAP_MS).toISOString();
   const row = await inTransaction(ctx, async (trx) => {
     const changes = { secret, previous_secret: webhook.secret, previous_secret_expires_at: expiresAt, updated_at: now };
-    if (!(await store.updateWebhook(trx, webhookId, changes))) throw new NotFoundError('Webhook');
-    return (await store.findWebhook(trx, webhookId)) as store.WebhookRow;
+    const changed = await store.updateWebhook(trx, webhookId, changes);
+    if (!changed) throw new NotFoundError('Webhook');
+    return changed;
   });
   return { webhook: toRecord(row, now), secret };
 }
@@ -221,9 +222,8 @@ export async function redeliver(ctx: ServiceContext, caller: Caller, webhookId: 
   await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
   const now = nowIso();
   return inTransaction(ctx, async (trx) => {
-    const delivery = await store.findDelivery(trx, webhookId, deliveryId);
+    const delivery = await store.updateDelivery(trx, webhookId, deliveryId, { status: 'pending', next_attempt_at: now, first_attempt_at: null, delivered_at: null });
     if (!delivery) throw new NotFoundError('Delivery');
-    await store.updateDelivery(trx, deliveryId, { status: 'pending', next_attempt_at: now, first_attempt_at: null, delivered_at: null });
-    return toDelivery((await store.findDelivery(trx, webhookId, deliveryId)) as store.DeliveryRow);
+    return toDelivery(delivery);
   });
 }

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import type { WebhookRow } from '../../storage/repositories/webhooks.ts';
 
 /** A new signing secret in the Standard Webhooks form: `whsec_` and 32 random bytes in base64. */
 export function newSecret(): string {
@@ -20,4 +21,9 @@ export function signedHeaders(secrets: readonly string[], id: string, at: number
     'webhook-timestamp': String(Math.floor(at / 1000)),
     'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(id, timestamp, body)).join(' '),
   };
+}
+
+/** Whether the secret a rotation replaced still signs at `at` (ISO): for ROTATION_OVERLAP_MS after the rotation. */
+export function previousSecretSigns(webhook: Pick<WebhookRow, 'previous_secret' | 'previous_secret_expires_at'>, at: string): boolean {
+  return webhook.previous_secret !== null && webhook.previous_secret_expires_at !== null && webhook.previous_secret_expires_at > at;
 }

@@ -18,6 +18,11 @@ export const REMINDER_INDEXES = [
   { name: 'cards_reminder_due_one_day', date: 'due_date', pending: 'notified_due_one_day = 0 and notified_due_one_hour = 0' },
 ] as const;
 
+/** An index's predicate: the cards that may still owe its reminder (the scheduler's query repeats it to match). */
+export function reminderIndexPredicate(index: (typeof REMINDER_INDEXES)[number]): string {
+  return `archived = 0 and complete_status = 0 and ${index.pending}`;
+}
+
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('notifications')
@@ -42,7 +47,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('notifications_user_created').on('notifications').columns(['user_id', 'created_at', 'id']).execute();
   for (const index of REMINDER_INDEXES) {
     await sql`create index ${sql.id(index.name)} on cards (${sql.id(index.date)})
-      where archived = 0 and complete_status = 0 and ${sql.raw(index.pending)}`.execute(db);
+      where ${sql.raw(reminderIndexPredicate(index))}`.execute(db);
   }
 }
 

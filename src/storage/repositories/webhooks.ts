@@ -38,18 +38,18 @@ export function listWebhooks(db: Executor, companyIds: readonly string[], limit:
   return query.$call(inCreationOrder).limit(limit).execute();
 }
 
-/** Updates the webhook, `version` + 1; answers whether it was there. */
-export async function updateWebhook(trx: Transaction, id: string, changes: RowUpdate<'webhooks'>): Promise<boolean> {
-  const result = await trx
+/** Updates the webhook, `version` + 1; answers its row as changed (undefined: it was not there). */
+export function updateWebhook(trx: Transaction, id: string, changes: RowUpdate<'webhooks'>): Promise<WebhookRow | undefined> {
+  return trx
     .updateTable('webhooks')
     .set({ ...changes, version: sql`version + 1` })
     .where('id', '=', id)
+    .returningAll()
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
 }
 
+/** Deletes the webhook; its deliveries go with it (ON DELETE CASCADE, migration 0004). */
 export async function deleteWebhook(trx: Transaction, id: string): Promise<void> {
-  await trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
   await trx.deleteFrom('webhooks').where('id', '=', id).execute();
 }
 
@@ -192,10 +192,6 @@ export async function finishAttempt(db: Executor, id: string, owner: string, cha
   return result.numUpdatedRows > 0n;
 }
 
-export function findDelivery(db: Executor, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
-  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('webhook_id', '=', webhookId).executeTakeFirst();
-}
-
 /** A webhook's deliveries, newest first, before the ordinal `before`; optionally of one status. */
 export function listDeliveries(db: Executor, webhookId: string, limit: number, before?: number, status?: DeliveryStatus): Promise<DeliveryRow[]> {
   let query = db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId);
@@ -204,8 +200,9 @@ export function listDeliveries(db: Executor, webhookId: string, limit: number, b
   return query.orderBy('ordinal', 'desc').limit(limit).execute();
 }
 
-export async function updateDelivery(trx: Transaction, id: string, changes: RowUpdate<'webhook_deliveries'>): Promise<void> {
-  await trx.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute();
+/** Updates the webhook's delivery; answers its row as changed (undefined: the webhook has no such delivery). */
+export function updateDelivery(trx: Transaction, webhookId: string, id: string, changes: RowUpdate<'webhook_deliveries'>): Promise<DeliveryRow | undefined> {
+  return trx.updateTable('webhook_deliveries').set(changes).where('id', '=', id).where('webhook_id', '=', webhookId).returningAll().executeTakeFirst();
 }
 
 /**
