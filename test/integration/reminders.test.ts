@@ -158,6 +158,23 @@ for (const engine of ENGINES) {
       assert.equal(await at(due + HOUR), 0);
     });
 
+    it('a card marked deleted (its list deleted, not yet swept) is never reminded, and its flags stay false', async () => {
+      clock.at = T0 + 50 * DAY;
+      const due = clock.at + 5 * DAY;
+      const doomed = (await api('POST', '/api/v1/lists', { board: (await t.services.db.selectFrom('lists').select('board_id').where('id', '=', listId).executeTakeFirstOrThrow()).board_id, name: 'Doomed' })).json().list._id as string;
+      const res = await api('POST', '/api/v1/cards', { list: doomed, name: 'Card', dueDate: iso(due) });
+      assert.equal(res.statusCode, 201, res.body);
+      const id = res.json().card._id as string;
+      assert.equal((await api('POST', `/v2/cards/${id}/members`, { members: [ann.userId] })).statusCode, 200);
+      assert.equal((await api('DELETE', `/api/v1/lists/${doomed}?cascade=true`)).statusCode, 200);
+      assert.equal(await at(due - HOUR), 0);
+      const row = await t.services.db.selectFrom('cards').select(['notified_due_one_hour', 'notified_due_one_day']).where('id', '=', id).executeTakeFirstOrThrow();
+      assert.deepEqual([Number(row.notified_due_one_hour), Number(row.notified_due_one_day)], [0, 0], 'no flag claims a reminder nobody was sent');
+      assert.deepEqual(await reminders(id), []);
+      assert.deepEqual(await reminderEvents(id), []);
+      await assertDerivedFlagsMatchSources(t.services.db);
+    });
+
     it('a restart sends what came due while no scheduler ran if the date is still ahead, never for a date already past', async () => {
       clock.at = T0 + 50 * DAY;
       const soon = await newCard({ dueDate: iso(clock.at + 3 * DAY) }, [ann.userId]); // both moments pass while down
