@@ -9,12 +9,12 @@ import type { Caller, Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { newMade, onCard } from '../shared/records.ts';
-import { decodeCursor, toPage } from '../shared/pagination.ts';
+import { creationKey, decodeCursor, isCreationKey, toPage } from '../shared/pagination.ts';
 import { cardEventOf } from '../cards/recorder.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { cardMemberIds } from '../../storage/repositories/card-copies.ts';
 import { notify } from '../notifications/notify.ts';
-import { commentCursorKey, isCommentCursorKey, nextCreatedAt } from './ordering.ts';
+import { nextCreatedAt } from './ordering.ts';
 import { toComments } from './records.ts';
 
 /**
@@ -61,11 +61,11 @@ export async function listComments(
   scope: Scope,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ comments: Comment[]; nextCursor: string | null }> {
-  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, isCommentCursorKey);
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, isCreationKey);
   const card = await requireAccess(ctx.db, caller, { kind: 'card', id: cardId, scope });
   // one more than asked tells whether another page follows
   const rows = await comments.commentPage(ctx.db, card.id, after && { createdAt: after[0], id: after[1] }, page.limit + 1);
-  const { items, nextCursor } = toPage(rows, page.limit, commentCursorKey);
+  const { items, nextCursor } = toPage(rows, page.limit, creationKey);
   return { comments: await commentRecords(ctx.db, items), nextCursor };
 }
 

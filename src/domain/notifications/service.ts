@@ -3,8 +3,8 @@ import * as notifications from '../../storage/repositories/notifications.ts';
 import { requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
-import { isId, nowIso } from '../shared/ids.ts';
-import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
+import { nowIso } from '../shared/ids.ts';
+import { creationKey, decodeCursor, DEFAULT_PAGE_SIZE, isCreationKey, type Page, toPage } from '../shared/pagination.ts';
 import { toNotification } from './records.ts';
 
 export interface NotificationsOptions {
@@ -14,26 +14,20 @@ export interface NotificationsOptions {
 }
 
 /** Cursor key: `[createdAt, id]` of the last notification shown. */
-type CursorKey = [string, string];
-
-function isCursorKey(key: unknown): key is CursorKey {
-  return Array.isArray(key) && key.length === 2 && typeof key[0] === 'string' && key[0].length > 0 && key[0].length <= 64 && isId(key[1]);
-}
-
 /**
  * List Notifications: the caller's own, newest first (`unread`: only those not read). Pages go back
  * in time from the cursor, so notifications created meanwhile never shift a page being read.
  */
 export async function listNotifications(ctx: ServiceContext, caller: Caller, options: NotificationsOptions): Promise<Page<Notification>> {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
-  const key = options.cursor === undefined ? undefined : decodeCursor(options.cursor, isCursorKey);
+  const key = options.cursor === undefined ? undefined : decodeCursor(options.cursor, isCreationKey);
   const rows = await notifications.notificationPage(ctx.db, {
     userId: caller.userId,
     unread: options.unread === true,
     after: key && { createdAt: key[0], id: key[1] },
     take: limit + 1,
   });
-  const page = toPage(rows, limit, (row): CursorKey => [row.created_at, row.id]);
+  const page = toPage(rows, limit, creationKey);
   return { items: page.items.map(toNotification), nextCursor: page.nextCursor };
 }
 

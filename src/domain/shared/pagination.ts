@@ -1,4 +1,5 @@
 import { ValidationError } from './errors.ts';
+import { isId } from './ids.ts';
 
 /**
  * Cursor pagination of the contract: `limit` (default 50, max 200) and an opaque `cursor`; answers
@@ -42,4 +43,17 @@ export function toPage<R, K>(rows: readonly R[], limit: number, keyOf: (row: R) 
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : null };
+}
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** The key of pages in creation order: the last item's `[createdAt, id]`. */
+export type CreationKey = [string, string];
+
+export function creationKey(row: { created_at: string; id: string }): CreationKey {
+  return [row.created_at, row.id];
+}
+
+export function isCreationKey(key: unknown): key is CreationKey {
+  return Array.isArray(key) && key.length === 2 && typeof key[0] === 'string' && TIMESTAMP.test(key[0]) && isId(key[1]);
 }

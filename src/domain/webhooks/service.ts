@@ -15,7 +15,7 @@ import type { Caller } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { newMade } from '../shared/records.ts';
-import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
+import { creationKey, decodeCursor, DEFAULT_PAGE_SIZE, isCreationKey, type Page, toPage } from '../shared/pagination.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { checkWebhookUrl } from './destinations.ts';
 import { newSecret, previousSecretSigns } from './signing.ts';
@@ -117,9 +117,6 @@ export async function createWebhook(
   return { webhook: toRecord(row, now), secret: row.secret };
 }
 
-type ListKey = [string, string];
-const isListKey = (key: unknown): key is ListKey => Array.isArray(key) && key.length === 2 && key.every((part) => typeof part === 'string');
-
 /** The webhooks of the companies the caller owns or administers (or of `companyId`), oldest first. */
 export async function listWebhooks(
   ctx: ServiceContext,
@@ -132,9 +129,9 @@ export async function listWebhooks(
     companies = [query.companyId];
   }
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, isListKey);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, isCreationKey);
   const rows = await store.listWebhooks(ctx.db, companies, limit + 1, after);
-  const page = toPage(rows, limit, (row): ListKey => [row.created_at, row.id]);
+  const page = toPage(rows, limit, creationKey);
   return { items: page.items.map((row) => toRecord(row)), nextCursor: page.nextCursor };
 }
 
