@@ -206,6 +206,14 @@ export abstract class Dialect implements KyselyDialect {
     return compiled;
   }
 
+  /**
+   * The rows of a read run at once, where the engine answers in this process without waiting and
+   * `db` is outside any transaction; undefined where the read must go through Kysely's connection.
+   */
+  readNow<R>(_db: Executor, _query: CompiledQuery<R>, _parameters: readonly unknown[]): R[] | undefined {
+    return undefined;
+  }
+
   /** Asks the engine to plan this SQL text once per connection. SQLite: done already (statements are cached by text). */
   protected prepareOnce(_sql: string): void {}
 
@@ -245,8 +253,10 @@ export async function executeCompiledOnce<R>(
   build: () => CompiledQuery<R>,
   values: Readonly<Record<string, unknown>>,
 ): Promise<R[]> {
-  const compiled = dialectOf(db).compiledOnce(name, build);
-  return (await db.executeQuery<R>({ ...compiled, parameters: withValues(compiled, values) })).rows;
+  const dialect = dialectOf(db);
+  const compiled = dialect.compiledOnce(name, build);
+  const parameters = withValues(compiled, values);
+  return dialect.readNow(db, compiled, parameters) ?? (await db.executeQuery<R>({ ...compiled, parameters })).rows;
 }
 
 export class SqliteDialect extends Dialect {
@@ -254,10 +264,12 @@ export class SqliteDialect extends Dialect {
   readonly eventFeed = new SqliteEventFeed();
   readonly #runExclusive: ExclusiveRunner;
   readonly #groupCommit: GroupCommit;
+  readonly #sqlite: SqliteDatabase.Database;
 
   constructor(sqlite: SqliteDatabase.Database, db: () => Kysely<Database>) {
     // Every parameter written `+?`: statements are prepared once (src/storage/sqlite-parameters.ts).
     super(new PlanStableSqliteDialect({ database: sqlite }));
+    this.#sqlite = sqlite;
     const classify = (error: unknown) => this.classifyError(error);
     this.#runExclusive = exclusiveRunner(sqlite, db, classify);
     this.#groupCommit = groupCommitter(sqlite, this.#runExclusive, classify, (all) => ({ dialect: this, builder: db(), all }));
@@ -266,6 +278,23 @@ export class SqliteDialect extends Dialect {
   /** better-sqlite3 runs a statement synchronously in this process: writes share commits (`groupCommitter`). */
   override get groupCommit(): GroupCommit {
     return this.#groupCommit;
+  }
+
+  /**
+   * better-sqlite3 answers synchronously: a read outside any transaction runs now, without Kysely's
+   * connection lock and its chain of promises (most of a small read's cost under load, measured).
+   * While a transaction holds the connection across awaits, a read waits for it as before: it must
+   * not see that transaction's uncommitted rows.
+   */
+  override readNow<R>(db: Executor, query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | undefined {
+    if (db.isTransaction || this.#sqlite.inTransaction) return undefined;
+    const statement = this.#sqlite.prepare(query.sql);
+    if (!statement.reader) return undefined;
+    try {
+      return statement.all(...parameters) as R[];
+    } catch (error) {
+      throw this.classifyError(error);
+    }
   }
 
   override classifyError(error: unknown): unknown {

@@ -1,10 +1,11 @@
 import type { Executor, NewRow, Row, Transaction } from '../database.ts';
+import { executeCompiledOnce } from '../dialect.ts';
 
 export type LabelColorRow = Row<'label_colors'>;
 
 /** The fixed palette, in its display order. */
 export async function listLabelColors(db: Executor): Promise<LabelColorRow[]> {
-  return db.selectFrom('label_colors').selectAll().orderBy('position').orderBy('id').execute();
+  return executeCompiledOnce(db, 'label colors', () => db.selectFrom('label_colors').selectAll().orderBy('position').orderBy('id').compile(), {});
 }
 
 export async function findLabelColor(db: Executor, id: string): Promise<LabelColorRow | undefined> {

@@ -1,0 +1,12 @@
+import D from 'better-sqlite3';
+const db = new D('/work/main/.bench-cache/sqlite-1001.db');
+for (const p of ['journal_mode = WAL','synchronous = NORMAL','foreign_keys = ON','busy_timeout = 5000']) db.pragma(p);
+const time = (name, fn, n = 20000) => { for (let i = 0; i < 2000; i++) fn(); const t = process.hrtime.bigint(); for (let i = 0; i < n; i++) fn(); console.log(name, (Number(process.hrtime.bigint() - t) / n / 1000).toFixed(2), 'µs'); };
+const hash = db.prepare('select token_hash from api_keys limit 1').get().token_hash;
+const auth = db.prepare(`select k.id, k.user_id, k.last_used_at, (select coalesce(json_group_array(json_object('company_id', cm.company_id, 'role', cm.role)), '[]') from company_members cm where cm.user_id = k.user_id) as c, (select coalesce(json_group_array(json_object('team_id', tm.team_id)), '[]') from team_members tm where tm.user_id = k.user_id) as t from api_keys k where k.token_hash = ? and k.revoked_at is null`);
+time('auth', () => auth.all([hash]));
+const colors = db.prepare('select * from "label_colors" order by "position", "id"');
+time('colors', () => colors.all([]));
+const one = db.prepare('select 1');
+time('select 1', () => one.all([]));
+console.log(db.pragma('journal_mode'), db.pragma('mmap_size'), db.pragma('cache_size'));
