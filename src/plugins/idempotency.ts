@@ -6,6 +6,7 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   findIdempotencyKey,
+  type IdempotencyClaim,
   type IdempotencyKeyRow,
   pruneIdempotencyKeys,
   reclaimIdempotencyKey,
@@ -38,7 +39,7 @@ const KEY = /^[\x21-\x7e]+$/;
 declare module 'fastify' {
   interface FastifyRequest {
     /** The key this request claimed, when it is the first with it. */
-    idempotencyKey: { userId: string; key: string } | undefined;
+    idempotencyKey: IdempotencyClaim | undefined;
   }
 }
 
@@ -101,7 +102,7 @@ export default fp(
           expires_at: new Date(at + IDEMPOTENCY_TTL_MS).toISOString(),
         };
         if ((await claimIdempotencyKey(database(), row)) || (await reclaimIdempotencyKey(database(), row, row.created_at))) {
-          request.idempotencyKey = { userId, key };
+          request.idempotencyKey = { userId, key, claimedAt: row.created_at };
           return;
         }
         const held = await findIdempotencyKey(database(), userId, key);
@@ -136,10 +137,10 @@ export default fp(
     });
 
     /** Keeps the answer for the key's repeats, or lets the key go when the answer is not to be kept. */
-    async function keep(request: FastifyRequest, reply: FastifyReply, payload: unknown, claimed: { userId: string; key: string }) {
+    async function keep(request: FastifyRequest, reply: FastifyReply, payload: unknown, claimed: IdempotencyClaim) {
       try {
         if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
-          await releaseIdempotencyKey(database(), claimed.userId, claimed.key);
+          await releaseIdempotencyKey(database(), claimed);
           return;
         }
         const headers: Record<string, string> = {};
@@ -147,7 +148,7 @@ export default fp(
           const value = reply.getHeader(name);
           if (value !== undefined) headers[name] = String(value);
         }
-        await completeIdempotencyKey(database(), claimed.userId, claimed.key, { status: reply.statusCode, headers: JSON.stringify(headers), body: payload.toString() });
+        await completeIdempotencyKey(database(), claimed, { status: reply.statusCode, headers: JSON.stringify(headers), body: payload.toString() });
       } catch (error) {
         // The answer still goes out; the key stays held until its lease ends, then a repeat runs again.
         request.log.error({ err: error }, 'idempotency key: could not keep the answer');

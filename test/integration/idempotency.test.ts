@@ -11,9 +11,11 @@ import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootst
 import { openStorage } from '../../src/storage/dialect.ts';
 import {
   claimIdempotencyKey,
+  completeIdempotencyKey,
   findIdempotencyKey,
   pruneIdempotencyKeys,
   reclaimIdempotencyKey,
+  releaseIdempotencyKey,
 } from '../../src/storage/repositories/idempotency.ts';
 import { multipart } from '../support/fixtures.ts';
 import { bearer, ENGINES, openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
@@ -261,6 +263,40 @@ for (const engine of ENGINES) {
       assert.equal(replay.headers['idempotent-replayed'], 'true');
       assert.equal(replay.json().card._id, answered.json().card._id);
       assert.equal(await cardsNamed('Held'), 1);
+    });
+
+    it('a first request that outlived its lease and was taken over neither keeps its answer nor lets the key go', async () => {
+      const db = test.storage.db;
+      const claimRow = (createdAt: string, lockedUntil: string) => ({
+        user_id: tenant.userId,
+        key: 'overtaken',
+        fingerprint: 'f',
+        state: 'running' as const,
+        status: null,
+        headers: null,
+        body: null,
+        created_at: createdAt,
+        locked_until: lockedUntil,
+        expires_at: '2099-01-01T00:00:00.000Z',
+      });
+      const first = claimRow('2026-01-01T00:00:00.000Z', '2026-01-01T00:05:00.000Z');
+      const repeat = claimRow('2026-01-01T00:10:00.000Z', '2026-01-01T00:15:00.000Z');
+      assert.equal(await claimIdempotencyKey(db, first), true);
+      // the first outlives its lease: the repeat takes the key over and runs
+      assert.equal(await reclaimIdempotencyKey(db, repeat, repeat.created_at), true);
+      const claimOf = (row: typeof first) => ({ userId: row.user_id, key: row.key, claimedAt: row.created_at });
+      // the first ends late, with an answer, or with a 5xx: neither touches the repeat's claim
+      await completeIdempotencyKey(db, claimOf(first), { status: 201, headers: '{}', body: 'late first answer' });
+      await releaseIdempotencyKey(db, claimOf(first));
+      let held = await findIdempotencyKey(db, tenant.userId, 'overtaken');
+      assert.equal(held?.state, 'running', 'the repeat still holds the key');
+      assert.equal(held?.created_at, repeat.created_at);
+      assert.equal(held?.body, null, 'the late first answer was not kept');
+      // the repeat's own answer is kept
+      await completeIdempotencyKey(db, claimOf(repeat), { status: 201, headers: '{}', body: 'the repeat answer' });
+      held = await findIdempotencyKey(db, tenant.userId, 'overtaken');
+      assert.equal(held?.state, 'done');
+      assert.equal(held?.body, 'the repeat answer');
     });
 
     it('lets an expired key, or a lost first request past its lease, be claimed again, and prunes expired keys', async () => {

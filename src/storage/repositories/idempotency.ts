@@ -31,24 +31,40 @@ export async function findIdempotencyKey(db: Executor, userId: string, key: stri
   return db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
 }
 
-/** Keeps the first request's answer, to be replayed. */
-export async function completeIdempotencyKey(
-  db: Executor,
-  userId: string,
-  key: string,
-  answer: { status: number; headers: string; body: string },
-): Promise<void> {
+/**
+ * One request's claim of a key: `claimedAt` (the row's `created_at` it wrote) tells it from a later
+ * claim of the same key by a repeat that took it over when this request outlived its lease.
+ */
+export interface IdempotencyClaim {
+  userId: string;
+  key: string;
+  claimedAt: string;
+}
+
+/**
+ * Keeps the first request's answer, to be replayed: only while the key is still this request's claim
+ * (a request that outlived its lease and was taken over keeps nothing; the repeat's answer stands).
+ */
+export async function completeIdempotencyKey(db: Executor, claim: IdempotencyClaim, answer: { status: number; headers: string; body: string }): Promise<void> {
   await db
     .updateTable('idempotency_keys')
     .set({ state: 'done', ...answer })
-    .where('user_id', '=', userId)
-    .where('key', '=', key)
+    .where('user_id', '=', claim.userId)
+    .where('key', '=', claim.key)
+    .where('created_at', '=', claim.claimedAt)
+    .where('state', '=', 'running')
     .execute();
 }
 
-/** Lets the key go (the first request failed on the server's side): a repeat runs again. */
-export async function releaseIdempotencyKey(db: Executor, userId: string, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('user_id', '=', userId).where('key', '=', key).where('state', '=', 'running').execute();
+/** Lets the key go (the first request failed on the server's side): a repeat runs again. Only this request's own claim. */
+export async function releaseIdempotencyKey(db: Executor, claim: IdempotencyClaim): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('user_id', '=', claim.userId)
+    .where('key', '=', claim.key)
+    .where('created_at', '=', claim.claimedAt)
+    .where('state', '=', 'running')
+    .execute();
 }
 
 /** Removes the keys that expired before `now`; answers how many. */
