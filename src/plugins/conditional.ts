@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ValidationError } from '../domain/shared/errors.ts';
@@ -46,7 +46,7 @@ export function conditionalTarget(method: string, url: string): ConditionalTarge
 
 /** A strong entity tag of a body: 160 bits of its SHA-256, quoted. */
 export function entityTag(body: string | Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return `"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 }
 
 /** `If-None-Match` uses the weak comparison: `W/` is ignored; `*` matches any current answer. */
