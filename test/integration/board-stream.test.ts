@@ -4,7 +4,7 @@
  * the 404 rule, the tier, and disconnection on lost reach (closing the server: board-stream-instances).
  */
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { authenticate } from '../../src/domain/account/service.ts';
 import { openBoardStream } from '../../src/domain/events/board-stream.ts';
@@ -109,6 +109,53 @@ for (const engine of ENGINES) {
       await rename('behind 3');
       assert.equal(sent.length, 1, 'an ended stream sends nothing more');
       unsubscribe();
+    });
+
+    it('cuts, over HTTP, a client that stops reading once what waits for it passes STREAM_BUFFER_BYTES', async () => {
+      const bufferBytes = 64 * 1024;
+      const small = await buildTestApp(engine, { config: { stream: { ...testConfig().stream, heartbeatMs: 60_000, bufferBytes } } });
+      let socket: Socket | undefined;
+      try {
+        await small.app.listen({ host: '127.0.0.1', port: 0 });
+        const smallApi = apiClient(small, small.tenant.apiKey);
+        const board = (await smallApi('POST', `/api/v1/boards?teamId=${small.tenant.teamId}`, { name: 'Slow reader' })).json().board._id as string;
+        const list = (await smallApi('POST', '/api/v1/lists', { board, name: 'Todo' })).json().list._id as string;
+        const card = (await smallApi('POST', '/api/v1/cards', { list, name: 'Card' })).json().card._id as string;
+        // a raw client: it reads the answer's head, then stops reading (its socket paused)
+        const client = connect((small.app.server.address() as AddressInfo).port, '127.0.0.1');
+        socket = client;
+        const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+        client.on('error', () => {});
+        await new Promise<void>((resolve) => {
+          let head = '';
+          const onData = (chunk: Buffer) => {
+            head += chunk.toString('latin1');
+            if (!head.includes('\r\n\r\n')) return;
+            client.off('data', onData);
+            client.pause();
+            assert.match(head, /^HTTP\/1\.1 200 /);
+            resolve();
+          };
+          client.on('data', onData);
+          client.write(`GET /api/v1/boards/${board}/events HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${small.tenant.apiKey}\r\n\r\n`);
+        });
+        assert.equal(small.app.liveStreams.size, 1);
+        // each change's event carries the description before and after: ~32 KB; bounded at 32 MB in all
+        let changes = 0;
+        while (small.app.liveStreams.size > 0 && changes < 1000) {
+          const res = await smallApi('PATCH', `/api/v1/cards/${card}`, { description: (changes % 2 ? 'a' : 'b').repeat(16_384) });
+          assert.equal(res.statusCode, 200, res.body);
+          changes++;
+        }
+        assert.equal(small.app.liveStreams.size, 0, `the stream still held its client after ${changes} changes`);
+        // the connection is gone, not left open: reading again meets its end
+        client.resume();
+        await closed;
+        assert.ok(changes > 2, 'the kernel buffers took the first changes before the stream\'s own bound was reached');
+      } finally {
+        socket?.destroy();
+        await small.dispose();
+      }
     });
 
     it('answers 400 for a Last-Event-ID the record does not hold', async () => {
