@@ -265,14 +265,17 @@ export class SqliteDialect extends Dialect {
   readonly #runExclusive: ExclusiveRunner;
   readonly #groupCommit: GroupCommit;
   readonly #sqlite: SqliteDatabase.Database;
+  readonly #prepare: StatementCache['prepare'];
 
-  constructor(sqlite: SqliteDatabase.Database, db: () => Kysely<Database>) {
+  /** `sqlite` itself is used only for its transactions: every statement comes from `statements`. */
+  constructor(sqlite: SqliteDatabase.Database, statements: StatementCache, db: () => Kysely<Database>) {
     // Every parameter written `+?`: statements are prepared once (src/storage/sqlite-parameters.ts).
-    super(new PlanStableSqliteDialect({ database: sqlite }));
+    super(new PlanStableSqliteDialect({ database: statements.database }));
     this.#sqlite = sqlite;
+    this.#prepare = statements.prepare;
     const classify = (error: unknown) => this.classifyError(error);
-    this.#runExclusive = exclusiveRunner(sqlite, db, classify);
-    this.#groupCommit = groupCommitter(sqlite, this.#runExclusive, classify, (all) => ({ dialect: this, builder: db(), all }));
+    this.#runExclusive = exclusiveRunner(sqlite, statements.prepare, db, classify);
+    this.#groupCommit = groupCommitter(sqlite, statements.prepare, this.#runExclusive, classify, (all) => ({ dialect: this, builder: db(), all }));
   }
 
   /** better-sqlite3 runs a statement synchronously in this process: writes share commits (`groupCommitter`). */
@@ -288,7 +291,7 @@ export class SqliteDialect extends Dialect {
    */
   override readNow<R>(db: Executor, query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | undefined {
     if (db.isTransaction || this.#sqlite.inTransaction) return undefined;
-    const statement = this.#sqlite.prepare(query.sql);
+    const statement = this.#prepare(query.sql);
     if (!statement.reader) return undefined;
     try {
       return statement.all(...parameters) as R[];
@@ -522,7 +525,14 @@ export function maskUrl(url: string): string {
  * statements are kept by text. Safe because Kysely runs one query at a time on this connection and
  * we never stream results (a streamed statement would be busy while reused).
  */
-function withStatementCache(sqlite: SqliteDatabase.Database, size = 1000): SqliteDatabase.Database {
+interface StatementCache {
+  /** The database as Kysely's driver sees it: its `prepare` answers the cached statement. */
+  database: SqliteDatabase.Database;
+  /** The statement of this SQL text, prepared on its first use. */
+  prepare(source: string): SqliteDatabase.Statement;
+}
+
+function withStatementCache(sqlite: SqliteDatabase.Database, size = 1000): StatementCache {
   const statements = new Map<string, SqliteDatabase.Statement>();
   const prepare = (source: string) => {
     let statement = statements.get(source);
@@ -533,13 +543,14 @@ function withStatementCache(sqlite: SqliteDatabase.Database, size = 1000): Sqlit
     }
     return statement;
   };
-  return new Proxy(sqlite, {
+  const database = new Proxy(sqlite, {
     get(target, property) {
       if (property === 'prepare') return prepare;
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
+  return { database, prepare };
 }
 
 /**
@@ -551,20 +562,22 @@ function withStatementCache(sqlite: SqliteDatabase.Database, size = 1000): Sqlit
  */
 function exclusiveRunner(
   sqlite: SqliteDatabase.Database,
+  prepare: StatementCache['prepare'],
   db: () => Kysely<Database>,
   classify: (error: unknown) => unknown,
 ): ExclusiveRunner {
   const queries: SyncQueries = {
-    all: <R>(source: string, parameters: readonly unknown[]) => sqlite.prepare(source).all(...parameters) as R[],
+    all: <R>(source: string, parameters: readonly unknown[]) => prepare(source).all(...parameters) as R[],
     run: (source, parameters) => {
-      sqlite.prepare(source).run(...parameters);
+      prepare(source).run(...parameters);
     },
   };
   // IMMEDIATE: take the write lock at the start, so another process on the file makes it wait
   // (busy_timeout) instead of failing when the read turns into a write.
+  const transaction = sqlite.transaction((work: (queries: SyncQueries) => unknown) => work(queries));
   const inTransaction = <T>(work: (queries: SyncQueries) => T): T => {
     try {
-      return sqlite.transaction(() => work(queries)).immediate();
+      return transaction.immediate(work) as T;
     } catch (error) {
       throw classify(error);
     }
@@ -582,6 +595,7 @@ function exclusiveRunner(
  */
 function groupCommitter(
   sqlite: SqliteDatabase.Database,
+  prepare: StatementCache['prepare'],
   runExclusive: ExclusiveRunner,
   classify: (error: unknown) => unknown,
   transactionOf: (all: SyncTransaction['all']) => SyncTransaction,
@@ -589,7 +603,7 @@ function groupCommitter(
   type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
   type Waiting = { work: (trx: SyncTransaction) => unknown; settle: (outcome: Outcome) => void; fail: (error: unknown) => void };
   const all = <R>(query: CompiledQuery<R>, parameters: readonly unknown[]) => {
-    const statement = sqlite.prepare(query.sql);
+    const statement = prepare(query.sql);
     if (statement.reader) return statement.all(...parameters) as R[];
     statement.run(...parameters);
     return [];
@@ -640,7 +654,7 @@ export function openStorage(url: string, options: OpenOptions = {}): StorageConn
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const dialect = new SqliteDialect(withStatementCache(sqlite), () => db);
+    const dialect = new SqliteDialect(sqlite, withStatementCache(sqlite), () => db);
     const db = new Kysely<Database>({ dialect });
     return { db, dialect, description: `sqlite:${parsed.location}`, close: () => db.destroy() };
   }
