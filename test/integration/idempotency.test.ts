@@ -265,22 +265,24 @@ for (const engine of ENGINES) {
       assert.equal(await cardsNamed('Held'), 1);
     });
 
+    /** A key's row as a first request claims it (running), for the repository tests. */
+    const keyRow = (key: string, createdAt: string, lockedUntil: string, expiresAt: string) => ({
+      user_id: tenant.userId,
+      key,
+      fingerprint: 'f',
+      state: 'running' as const,
+      status: null,
+      headers: null,
+      body: null,
+      created_at: createdAt,
+      locked_until: lockedUntil,
+      expires_at: expiresAt,
+    });
+
     it('a first request that outlived its lease and was taken over neither keeps its answer nor lets the key go', async () => {
       const db = test.storage.db;
-      const claimRow = (createdAt: string, lockedUntil: string) => ({
-        user_id: tenant.userId,
-        key: 'overtaken',
-        fingerprint: 'f',
-        state: 'running' as const,
-        status: null,
-        headers: null,
-        body: null,
-        created_at: createdAt,
-        locked_until: lockedUntil,
-        expires_at: '2099-01-01T00:00:00.000Z',
-      });
-      const first = claimRow('2026-01-01T00:00:00.000Z', '2026-01-01T00:05:00.000Z');
-      const repeat = claimRow('2026-01-01T00:10:00.000Z', '2026-01-01T00:15:00.000Z');
+      const first = keyRow('overtaken', '2026-01-01T00:00:00.000Z', '2026-01-01T00:05:00.000Z', '2099-01-01T00:00:00.000Z');
+      const repeat = keyRow('overtaken', '2026-01-01T00:10:00.000Z', '2026-01-01T00:15:00.000Z', '2099-01-01T00:00:00.000Z');
       assert.equal(await claimIdempotencyKey(db, first), true);
       // the first outlives its lease: the repeat takes the key over and runs
       assert.equal(await reclaimIdempotencyKey(db, repeat, repeat.created_at), true);
@@ -301,25 +303,13 @@ for (const engine of ENGINES) {
 
     it('lets an expired key, or a lost first request past its lease, be claimed again, and prunes expired keys', async () => {
       const db = test.storage.db;
-      const row = (key: string, createdAt: string, lockedUntil: string, expiresAt: string) => ({
-        user_id: tenant.userId,
-        key,
-        fingerprint: 'f',
-        state: 'running' as const,
-        status: null,
-        headers: null,
-        body: null,
-        created_at: createdAt,
-        locked_until: lockedUntil,
-        expires_at: expiresAt,
-      });
-      assert.equal(await claimIdempotencyKey(db, row('old', '2026-01-01T00:00:00.000Z', '2026-01-01T00:05:00.000Z', '2026-01-02T00:00:00.000Z')), true);
-      assert.equal(await claimIdempotencyKey(db, row('old', '2026-01-01T00:00:00.000Z', '2026-01-01T00:05:00.000Z', '2026-01-02T00:00:00.000Z')), false);
+      assert.equal(await claimIdempotencyKey(db, keyRow('old', '2026-01-01T00:00:00.000Z', '2026-01-01T00:05:00.000Z', '2026-01-02T00:00:00.000Z')), true);
+      assert.equal(await claimIdempotencyKey(db, keyRow('old', '2026-01-01T00:00:00.000Z', '2026-01-01T00:05:00.000Z', '2026-01-02T00:00:00.000Z')), false);
       // still held (running, in its lease): not claimed again
-      assert.equal(await reclaimIdempotencyKey(db, row('old', '2026-01-01T00:01:00.000Z', '2026-01-01T00:06:00.000Z', '2026-01-02T00:01:00.000Z'), '2026-01-01T00:01:00.000Z'), false);
+      assert.equal(await reclaimIdempotencyKey(db, keyRow('old', '2026-01-01T00:01:00.000Z', '2026-01-01T00:06:00.000Z', '2026-01-02T00:01:00.000Z'), '2026-01-01T00:01:00.000Z'), false);
       // past its lease: the first request is taken for lost
-      assert.equal(await reclaimIdempotencyKey(db, row('old', '2026-01-01T00:10:00.000Z', '2026-01-01T00:15:00.000Z', '2026-01-02T00:10:00.000Z'), '2026-01-01T00:10:00.000Z'), true);
-      assert.equal(await claimIdempotencyKey(db, row('kept', '2026-01-01T12:00:00.000Z', '2026-01-01T12:05:00.000Z', '2026-01-02T12:00:00.000Z')), true);
+      assert.equal(await reclaimIdempotencyKey(db, keyRow('old', '2026-01-01T00:10:00.000Z', '2026-01-01T00:15:00.000Z', '2026-01-02T00:10:00.000Z'), '2026-01-01T00:10:00.000Z'), true);
+      assert.equal(await claimIdempotencyKey(db, keyRow('kept', '2026-01-01T12:00:00.000Z', '2026-01-01T12:05:00.000Z', '2026-01-02T12:00:00.000Z')), true);
       assert.equal(await pruneIdempotencyKeys(db, '2026-01-02T11:00:00.000Z'), 1);
       assert.equal(await findIdempotencyKey(db, tenant.userId, 'old'), undefined);
       assert.ok(await findIdempotencyKey(db, tenant.userId, 'kept'));
