@@ -9,6 +9,11 @@ export function newId(now: number = Date.now()): string {
   return seconds + randomBytes(8).toString('hex');
 }
 
+/** The least id `newId` can make at or after `at` (epoch ms): ids sort by their creation second first. */
+export function firstIdAt(at: number): string {
+  return newId(at).slice(0, 8) + '0'.repeat(16);
+}
+
 export function isId(value: unknown): value is string {
   return typeof value === 'string' && idRegex.test(value);
 }
