@@ -25,7 +25,23 @@ export function newId(now: number = Date.now()): string {
   return seconds + randomHex8();
 }
 
-/** The least id `newId` can make at or after `at` (epoch ms): ids sort by their creation second first. */
+/** This process's random part of `newOrderedId`: 5 bytes, as an ObjectId's. */
+const processPart = randomHex8().slice(0, 10);
+/** `newOrderedId`'s counter (3 bytes), from a random start. */
+let counter = Number.parseInt(randomHex8().slice(0, 6), 16);
+
+/**
+ * An id laid out as a MongoDB ObjectId: creation second, this process's random 5 bytes, a counter
+ * of 3 bytes. The ids one process makes in a second follow each other, so their index grows at one
+ * end (one page written per commit) where `newId`'s land on random pages of the second's range; for
+ * rows written at every change (events), whose ids are no secret.
+ */
+export function newOrderedId(now: number = Date.now()): string {
+  counter = (counter + 1) % 0x1000000;
+  return newId(now).slice(0, 8) + processPart + counter.toString(16).padStart(6, '0');
+}
+
+/** The least id `newId` or `newOrderedId` can make at or after `at` (epoch ms): ids sort by their creation second first. */
 export function firstIdAt(at: number): string {
   return newId(at).slice(0, 8) + '0'.repeat(16);
 }
