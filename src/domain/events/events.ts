@@ -11,6 +11,7 @@ import { deleteFinishedDeliveriesBefore } from '../../storage/repositories/webho
 import { requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
+import { firstIdAt } from '../shared/ids.ts';
 import { decodeCursor, type Page, toPage } from '../shared/pagination.ts';
 
 export type { Event };
@@ -80,7 +81,8 @@ const PRUNE_BATCH = 5000;
  * Answers how many went.
  */
 export function pruneEvents(db: Executor, before: string, keep?: KeepEvents): Promise<number> {
-  return events.deleteEventsBefore(db, before, PRUNE_BATCH, keep);
+  // every event created before `before` has an id below the first id of the second after it (`recordEvent`)
+  return events.deleteEventsBefore(db, { before, idBelow: firstIdAt(Date.parse(before) + 1000) }, PRUNE_BATCH, keep);
 }
 
 /**

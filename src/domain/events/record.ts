@@ -10,7 +10,7 @@
 import type { NewRow, SyncTransaction, Transaction } from '../../storage/database.ts';
 import * as events from '../../storage/repositories/events.ts';
 import type { Caller } from '../shared/caller.ts';
-import { newId, nowIso } from '../shared/ids.ts';
+import { newOrderedId, nowIso } from '../shared/ids.ts';
 
 /** Where an event belongs: what the reads and subscriptions filter on. */
 export interface EventSubject {
@@ -69,7 +69,9 @@ export function recordEvent(
   const log = logs.get(trx);
   if (!log) throw new Error(`event ${type} recorded outside inTransaction: it would never be written`);
   const event: PendingEvent = {
-    id: newId(),
+    // made at `at`: the id's first characters are then the event's creation second, which the
+    // retention prune reads by the id's index (migration 0010); ordered, so that index grows at one end
+    id: newOrderedId(Date.parse(at)),
     type,
     company: subject.company,
     team: subject.team ?? null,

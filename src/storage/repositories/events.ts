@@ -112,20 +112,22 @@ export async function findActivity(
 /**
  * Deletes events created before `before`, in batches of `batch`, except those `keep` names (a
  * subquery of event ids, e.g. the events a pending webhook delivery still needs). Answers how many.
+ * `idBelow` bounds their ids (ids begin with the creation second), so the `id` index finds them
+ * (migration 0010); an event whose id was made later than its `created_at` waits for a later prune.
  */
 export async function deleteEventsBefore(
   db: Executor,
-  before: string,
+  { before, idBelow }: { before: string; idBelow: string },
   batch: number,
   keep?: (db: Executor) => SelectQueryBuilder<Database, any, { id: string }>,
 ): Promise<number> {
   let deleted = 0;
   for (;;) {
-    let doomed = db.selectFrom('events').select('seq').where('created_at', '<', before);
+    let doomed = db.selectFrom('events').select('seq').where('id', '<', idBelow).where('created_at', '<', before);
     if (keep) doomed = doomed.where('id', 'not in', keep(db));
     const result = await db
       .deleteFrom('events')
-      .where('seq', 'in', doomed.orderBy('seq').limit(batch))
+      .where('seq', 'in', doomed.orderBy('id').limit(batch))
       .executeTakeFirst();
     const count = Number(result.numDeletedRows);
     deleted += count;

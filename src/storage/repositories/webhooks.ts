@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { DeliveryStatus, Executor, NewRow, Row, RowUpdate, Transaction } from '../database.ts';
-import { dialectOf } from '../dialect.ts';
+import { dialectOf, executeCompiledOnce } from '../dialect.ts';
 import type { EventRow, FeedPosition } from '../event-feed.ts';
 import { inCreationOrder } from './order.ts';
 
@@ -53,9 +53,13 @@ export async function deleteWebhook(trx: Transaction, id: string): Promise<void>
   await trx.deleteFrom('webhooks').where('id', '=', id).execute();
 }
 
-/** Whether any webhook is enabled (the dispatcher rests while none is). */
+/**
+ * Whether any webhook is enabled (the dispatcher rests while none is). Compiled once: the dispatcher
+ * asks at every commit that recorded events.
+ */
 export async function anyEnabledWebhook(db: Executor): Promise<boolean> {
-  return (await db.selectFrom('webhooks').select('id').where('enabled', '=', 1).limit(1).executeTakeFirst()) !== undefined;
+  const rows = await executeCompiledOnce(db, 'any enabled webhook', () => db.selectFrom('webhooks').select('id').where('enabled', '=', 1).limit(1).compile(), {});
+  return rows.length > 0;
 }
 
 export function enabledWebhooks(db: Executor): Promise<WebhookRow[]> {
