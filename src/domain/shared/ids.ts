@@ -20,9 +20,13 @@ function randomHex8(): string {
   return pool.toString('hex', taken - 8, taken);
 }
 
+/** An id's first 8 characters: the creation second. */
+function secondOf(now: number): string {
+  return Math.floor(now / 1000).toString(16).padStart(8, '0').slice(-8);
+}
+
 export function newId(now: number = Date.now()): string {
-  const seconds = Math.floor(now / 1000).toString(16).padStart(8, '0').slice(-8);
-  return seconds + randomHex8();
+  return secondOf(now) + randomHex8();
 }
 
 /** This process's random part of `newOrderedId`: 5 bytes, as an ObjectId's. */
@@ -38,12 +42,12 @@ let counter = Number.parseInt(randomHex8().slice(0, 6), 16);
  */
 export function newOrderedId(now: number = Date.now()): string {
   counter = (counter + 1) % 0x1000000;
-  return newId(now).slice(0, 8) + processPart + counter.toString(16).padStart(6, '0');
+  return secondOf(now) + processPart + counter.toString(16).padStart(6, '0');
 }
 
 /** The least id `newId` or `newOrderedId` can make at or after `at` (epoch ms): ids sort by their creation second first. */
 export function firstIdAt(at: number): string {
-  return newId(at).slice(0, 8) + '0'.repeat(16);
+  return secondOf(at) + '0'.repeat(16);
 }
 
 export function isId(value: unknown): value is string {
