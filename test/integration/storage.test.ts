@@ -16,6 +16,7 @@ describe('SQLite settings', () => {
     assert.equal(await pragma('journal_mode'), 'wal');
     assert.equal(await pragma('foreign_keys'), 1);
     assert.equal(await pragma('busy_timeout'), 5000);
+    assert.equal(await pragma('wal_autocheckpoint'), 10000);
   });
 });
 
