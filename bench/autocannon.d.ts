@@ -22,6 +22,14 @@ declare module 'autocannon' {
     body?: string;
     timeout?: number;
     title?: string;
+    /** Called once per connection as it is made. */
+    setupClient?: (client: Client) => void;
+  }
+
+  /** One connection of a load test. */
+  interface Client {
+    /** The requests this connection sends, in turn, instead of the options' one. */
+    setRequests(requests: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[]): void;
   }
 
   interface Result {
@@ -49,5 +57,5 @@ declare module 'autocannon' {
 
   function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): Instance;
   export default autocannon;
-  export type { Instance, Options, Result };
+  export type { Client, Instance, Options, Result };
 }

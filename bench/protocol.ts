@@ -18,6 +18,8 @@ export interface Target {
   name: string;
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
+  /** When set, connection i sends every request to `paths[i % paths.length]` (then `path` is the first). */
+  paths?: string[];
   headers?: Record<string, string>;
   body?: string;
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: requests/s, p50/p99 latency, the server's CPU time per request and peak RSS of a bare Fastify
  * hello-world route and of five real Taskboard routes (Get Label Colors, Get Card Details, Toggle
- * Multiple Labels, Get List Card page of 50, My Tasks of a user in 1,000 cards page of 50) on SQLite
+ * Multiple Labels, Get List Card page of 50, My Tasks of a user in 1,000 cards page of 50, and the
+ * toggle again with each connection toggling a card of its own) on SQLite
  * and PostgreSQL, in one run. Each app runs in its own child process on 127.0.0.1 with logging off;
  * autocannon drives it from here with the same connections and duration, after a warm-up. Any
  * non-2xx answer fails the run.
@@ -142,6 +143,8 @@ async function probe(base: string, target: Target) {
 function load(base: string, target: Target, seconds: number): Promise<{ result: Result; times: Float64Array }> {
   let times = new Float64Array(1 << 16);
   let count = 0;
+  let connection = 0;
+  const { paths } = target;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -152,6 +155,10 @@ function load(base: string, target: Target, seconds: number): Promise<{ result: 
         timeout: 10,
         ...(target.headers ? { headers: target.headers } : {}),
         ...(target.body ? { body: target.body } : {}),
+        // each connection keeps to one of the paths (the toggle of many cards: one card each)
+        ...(paths?.length
+          ? { setupClient: (client) => client.setRequests([{ method: target.method, path: paths[connection++ % paths.length] as string, ...(target.headers ? { headers: target.headers } : {}), ...(target.body ? { body: target.body } : {}) }]) }
+          : {}),
       },
       (error, result) => (error ? reject(error) : resolve({ result, times: times.subarray(0, count) })),
     );

@@ -1,6 +1,7 @@
 /**
  * The real app on SQLite or PostgreSQL (BENCH_ENGINE), with a world made through the HTTP API (a
- * tenant, a board, labels, a card labelled and with an attachment), plus, written straight into the
+ * tenant, a board, labels, a card labelled and with an attachment, ten more such cards for the
+ * toggle of many cards), plus, written straight into the
  * tables, a list of 1,000 cards the bench user is a member of (Get List Card and My Tasks read it)
  * and, with BENCH_CARDS above that, filler cards up to that many in all: then served for the load test.
  *
@@ -31,6 +32,8 @@ const cacheDir = join(root, '.bench-cache');
 const MY_CARDS = 1000;
 /** Rows per INSERT when filling the tables. */
 const BATCH = 500;
+/** Cards of "Toggle Multiple Labels, 10 cards": one per connection of the bench's default 10 (more connections share them). */
+const TOGGLE_CARDS = 10;
 
 interface World {
   boardId: string;
@@ -38,6 +41,8 @@ interface World {
   cardId: string;
   labels: string[];
   email: string;
+  /** Cards made as the card is, one per connection of the toggle of many cards (absent in worlds of older runs: made then). */
+  toggleCards?: string[];
 }
 
 const engine = process.env.BENCH_ENGINE ?? 'sqlite';
@@ -151,6 +156,22 @@ try {
     return res.json() as T;
   }
 
+  /** A card as the bench's cards are: a description, three labels and an attachment, made through the API. */
+  async function makeCard(listId: string, labels: readonly string[]): Promise<string> {
+    const { card } = await call<{ card: { _id: string } }>('POST', '/api/v1/cards', {
+      list: listId,
+      name: 'Measure the API',
+      description: 'A card with labels and an attachment, as cards usually are.',
+    });
+    await call('POST', `/v2/cards/${card._id}/labels`, { labels: labels.slice(0, 3) });
+    const boundary = 'benchboundary';
+    const form =
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n` +
+      `${'notes '.repeat(200)}\r\n--${boundary}--\r\n`;
+    await call('POST', `/api/v1/cards/${card._id}/attachments`, form, { 'content-type': `multipart/form-data; boundary=${boundary}` });
+    return card._id;
+  }
+
   if (!world) {
     const started = Date.now();
     const { board } = await call<{ board: { _id: string } }>('POST', `/api/v1/boards?teamId=${tenant.teamId}`, { name: 'Benchmark board' });
@@ -163,54 +184,62 @@ try {
       const { label } = await call<{ label: { _id: string } }>('POST', `/api/v1/boards/${board._id}/labels`, { name, color: color._id });
       labels.push(label._id);
     }
-    const { card } = await call<{ card: { _id: string } }>('POST', '/api/v1/cards', {
-      list: list._id,
-      name: 'Measure the API',
-      description: 'A card with labels and an attachment, as cards usually are.',
-    });
-    await call('POST', `/v2/cards/${card._id}/labels`, { labels: labels.slice(0, 3) });
-    const boundary = 'benchboundary';
-    const form =
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n` +
-      `${'notes '.repeat(200)}\r\n--${boundary}--\r\n`;
-    await call('POST', `/api/v1/cards/${card._id}/attachments`, form, { 'content-type': `multipart/form-data; boundary=${boundary}` });
+    const cardId = await makeCard(list._id, labels);
 
     // The bench user's list: 1,000 cards it is a member of (plain copies of the card's row).
     const mine = await call<{ list: { _id: string } }>('POST', '/api/v1/lists', { board: board._id, name: 'Mine' });
-    await cloneCards(db, card._id, mine.list._id, MY_CARDS, tenant.userId);
+    await cloneCards(db, cardId, mine.list._id, MY_CARDS, tenant.userId);
     // The rest up to BENCH_CARDS in another list of the same board, nobody's.
-    const filler = cards - MY_CARDS - 1;
+    const filler = cards - MY_CARDS - 1 - TOGGLE_CARDS;
     if (filler > 0) {
       const other = await call<{ list: { _id: string } }>('POST', '/api/v1/lists', { board: board._id, name: 'Everything else' });
-      await cloneCards(db, card._id, other.list._id, filler);
+      await cloneCards(db, cardId, other.list._id, filler);
       if (engine === 'postgres') await onPostgresServer(`analyze ${schema}.cards; analyze ${schema}.card_members`);
     }
-    world = { boardId: board._id, listId: mine.list._id, cardId: card._id, labels, email };
+    world = { boardId: board._id, listId: mine.list._id, cardId, labels, email };
     if (cached) {
       mkdirSync(cacheDir, { recursive: true });
       writeFileSync(worldFile, JSON.stringify(world));
     }
     process.stderr.write(`  ${engine}: database built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
+  let toggleCards = world.toggleCards;
+  if (!toggleCards) {
+    const { list_id: listId } = await db.selectFrom('cards').select('list_id').where('id', '=', world.cardId).executeTakeFirstOrThrow();
+    toggleCards = [];
+    for (let i = 0; i < TOGGLE_CARDS; i++) toggleCards.push(await makeCard(listId, world.labels));
+    world = { ...world, toggleCards };
+    if (cached) writeFileSync(worldFile, JSON.stringify(world));
+  }
   // the first read adds the caller to `seen`; measure the steady state after it
   await call('GET', `/api/v1/cards/${world.cardId}`);
 
   const toggled = world.labels[3] as string;
   const suffix = mode === 'off' ? '' : ` [rate limit: ${mode}]`;
+  const toggle: Target = {
+    // the same label each time: it goes on and off, so the card does not grow during the run
+    name: `Toggle Multiple Labels${suffix}`,
+    method: 'POST',
+    path: `/v2/cards/${world.cardId}/labels`,
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ labels: [toggled] }),
+  };
   const targets: Target[] = [
     // the app's fixed cost (plugins, auth, one tiny query) without card work, to read the others against
     { name: `Get Label Colors${suffix}`, method: 'GET', path: '/api/v1/label-colors', headers: auth },
     { name: `Get Card Details${suffix}`, method: 'GET', path: `/api/v1/cards/${world.cardId}`, headers: auth },
+    toggle,
+    { name: `Get List Card, page of 50${suffix}`, method: 'GET', path: `/api/v1/lists/${world.listId}/cards?limit=50`, headers: auth },
+    { name: `My Tasks, 1,000 cards, page of 50${suffix}`, method: 'GET', path: `/api/v1/my-tasks?limit=50`, headers: auth },
     {
-      // the same label each time: it goes on and off, so the card does not grow during the run
-      name: `Toggle Multiple Labels${suffix}`,
+      // each connection its own card: the toggle without the queue on one card's row lock
+      name: `Toggle Multiple Labels, ${toggleCards.length} cards${suffix}`,
       method: 'POST',
-      path: `/v2/cards/${world.cardId}/labels`,
+      path: `/v2/cards/${toggleCards[0]}/labels`,
+      paths: toggleCards.map((id) => `/v2/cards/${id}/labels`),
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ labels: [toggled] }),
     },
-    { name: `Get List Card, page of 50${suffix}`, method: 'GET', path: `/api/v1/lists/${world.listId}/cards?limit=50`, headers: auth },
-    { name: `My Tasks, 1,000 cards, page of 50${suffix}`, method: 'GET', path: `/api/v1/my-tasks?limit=50`, headers: auth },
   ];
   let limiter = mode === 'off' ? 'rate limits off' : `rate limits on (${mode}), tiers ${JSON.stringify(config.rateLimit.tiers)}`;
   const webhookUrl = process.env.BENCH_WEBHOOK_URL;
@@ -218,7 +247,7 @@ try {
   if (webhookUrl) {
     // the toggle alone, with one webhook of every event subscribed: what recording and fan-out add
     await call('POST', `/api/v1/webhooks?companyId=${tenant.companyId}`, { url: webhookUrl, types: ['*'] });
-    served = targets.filter((target) => target.name.startsWith('Toggle')).map((target) => ({ ...target, name: `${target.name}, one webhook subscribed` }));
+    served = [{ ...toggle, name: `${toggle.name}, one webhook subscribed` }];
     limiter += `, one webhook of every event to ${webhookUrl}`;
   }
   const total = await db.selectFrom('cards').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -69,7 +69,8 @@ class BoundedClient extends pg.Client {
   override query(...args: unknown[]): never {
     // A text the dialect named goes out as a named statement: prepared once on this connection.
     const name = typeof args[0] === 'string' ? this.#statementNames.get(args[0]) : undefined;
-    if (name) args = [{ name, text: args[0], values: args[1] }];
+    // (a callback after the values, as the pool passes one, is kept)
+    if (name) args = [{ name, text: args[0], values: args[1] }, ...args.slice(2)];
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
     if (result instanceof Promise) {
       result.catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
-import { createCard } from '../../src/domain/cards/service.ts';
+import { createCard, loadCard } from '../../src/domain/cards/service.ts';
 import { Card } from '../../src/schemas/records.ts';
 import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
@@ -54,6 +54,9 @@ for (const engine of ENGINES) {
       assert.deepEqual(second.json().card.labels.map((l: { _id: string }) => l._id).sort(), [a, c].sort());
       assert.equal(second.json().card.__v, 2);
       assert.deepEqual(await cardLabels(cardId), [a, c].sort());
+      // the answer is the card as the toggle left it, to the byte: kept labels first, the added after
+      assert.deepEqual(second.json().card, JSON.parse(JSON.stringify(await loadCard(t.services, cardId))));
+      assert.deepEqual(second.json().card.labels.map((l: { _id: string }) => l._id), [a, c]);
     });
 
     it('returns every field of the source Card record with its type', async () => {
@@ -133,8 +136,13 @@ for (const engine of ENGINES) {
       assert.deepEqual(answers.map((a) => a.statusCode), twenty.map(() => 200));
       assert.deepEqual(await cardLabels(cardId), [...twenty].sort());
       assert.equal((await cardRow(cardId)).version, 20);
-      // each answer saw a distinct revision: the toggles applied one after another
+      // each answer saw a distinct revision: the toggles applied one after another, and each answer
+      // shows the card as its toggle left it (at __v n, the n labels toggled so far)
       assert.equal(new Set(answers.map((a) => a.json().card.__v)).size, 20);
+      for (const answer of answers) {
+        const card = answer.json().card;
+        assert.equal(card.labels.length, card.__v, JSON.stringify(card.labels));
+      }
     });
 
     it('a label toggled by 10 parallel requests ends absent', async () => {

@@ -22,7 +22,8 @@ import { loadCard, loadCardNow, loadCards } from './service.ts';
 /**
  * One change to one card, in one transaction: the card locked and in reach (`requireAccess` with
  * `lock`), handed to `change` with the change's event, whose `data` it fills with what it did.
- * Answers the card as the change left it.
+ * Answers the card as the change left it: the record `change` answers, when it read it after its
+ * writes (in their statement: a round trip fewer), else read here.
  */
 export async function changeCard(
   ctx: ServiceContext,
@@ -30,13 +31,12 @@ export async function changeCard(
   cardId: string,
   scope: Scope,
   kind: CardChangeKind,
-  change: (trx: Transaction, card: cards.CardTableRow, at: string, event: PendingEvent) => Promise<void>,
+  change: (trx: Transaction, card: cards.CardTableRow, at: string, event: PendingEvent) => Promise<Card | void>,
 ): Promise<Card> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at, change: kind });
-    await change(trx, card, at, cardEventOf(trx, card.id));
-    return loadCard(ctx, cardId, trx);
+    return (await change(trx, card, at, cardEventOf(trx, card.id))) ?? loadCard(ctx, cardId, trx);
   });
 }
 

@@ -1,20 +1,23 @@
 import type { Card } from '../../schemas/records.ts';
 import { ForeignKeyViolation } from '../../storage/errors.ts';
+import { toggleCardLabels } from '../../storage/repositories/card-records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
-import { ValidationError } from '../shared/errors.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { ChangedMeanwhile } from '../shared/transaction.ts';
 import type { PendingEvent } from '../events/record.ts';
 import { changeCard, changeCardNow } from './change.ts';
+import { toCard } from './records.ts';
 
 /**
  * Toggles every label of the request on the card, all or none: each is added if absent, removed if
  * present. Every id must name a label of the card's board, read under the card's lock (a card moved
  * to another board meanwhile is checked against its new board); the first that does not rejects the
  * whole request. One request is one change of the card (`__v` + 1). Where the storage has a group
- * commit, the whole toggle runs there, synchronously.
+ * commit, the whole toggle runs there, synchronously; elsewhere (PostgreSQL) the label read, the
+ * writes and the card's record are one statement after the card's change.
  */
 export function toggleLabels(
   ctx: ServiceContext,
@@ -31,12 +34,14 @@ export function toggleLabels(
       cards.toggleCardLabelsNow(trx, cardId, toggle, at);
     }) ??
     changeCard(ctx, caller, cardId, scope, kind, async (trx, card, at, event) => {
-      const { added, removed } = labelToggle(labelIds, await cards.boardLabelsOnCard(trx, card.board_id, cardId, labelIds), event);
-      await cards.removeCardLabels(trx, cardId, removed);
-      await cards.addCardLabels(trx, cardId, added, at).catch((error: unknown) => {
-        // a label deleted since the check above: run again, and the check names it
+      // one statement reads, writes and answers the record; an unknown id's 400 rolls its writes back
+      const toggled = await toggleCardLabels(trx, card.board_id, cardId, labelIds, at).catch((error: unknown) => {
+        // a label deleted while this statement ran: run again, and the check names it
         throw error instanceof ForeignKeyViolation ? new ChangedMeanwhile('A label') : error;
       });
+      labelToggle(labelIds, toggled.onBoard, event);
+      if (!toggled.card) throw new NotFoundError('Card');
+      return toCard(toggled.card);
     })
   );
 }

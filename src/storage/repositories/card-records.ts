@@ -1,5 +1,5 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import type { Database, Executor, SyncTransaction } from '../database.ts';
+import { type Expression, type ExpressionBuilder, type QueryCreator, type SqlBool, sql } from 'kysely';
+import type { Database, Executor, SyncTransaction, Transaction } from '../database.ts';
 import { type Dialect, dialectOf, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
 import { USERS_STAMP } from './card-views.ts';
 import { LABEL_COLUMNS } from './labels.ts';
@@ -71,6 +71,79 @@ export function loadCardRowNow(trx: SyncTransaction, cardId: string): CardRow | 
   return toCardRows(trx.dialect, rows, [cardId])[0];
 }
 
+const BOARD = '\u0000board';
+const LABEL_IDS = '\u0000label-ids';
+const AT = '\u0000at';
+
+/** What `toggleCardLabels` answers: which asked ids are labels of the card's board, each with whether the card had it; and the card's record rows after the toggle. */
+export interface ToggledLabels {
+  onBoard: Map<string, boolean>;
+  card: CardRow | undefined;
+}
+
+/**
+ * Toggles `labelIds` on the card (each label of the board it names is added if the card lacks it,
+ * removed if it has it; ids that are no label of the board are left alone, for the caller to refuse)
+ * and reads the card's record as the toggle leaves it: ONE statement, one round trip, where the
+ * separate read, writes and record read were four. Run it under the card's lock (after its change
+ * was recorded, in an earlier statement, so its snapshot is taken after the lock).
+ *
+ * PostgreSQL SQL (writes in WITH): the path of storages without a group commit; SQLite toggles with
+ * separate synchronous statements (`boardLabelsOnCardNow`, `toggleCardLabelsNow`). A statement does
+ * not see its own writes, so the record reads the card's labels from the last WITH item, named
+ * `card_labels`: it hides the table in the record's query only, and is the card's label rows as the
+ * toggle leaves them (those kept, then those added). The record's query is the one of every card read.
+ */
+export async function toggleCardLabels(trx: Transaction, boardId: string, cardId: string, labelIds: readonly string[], at: string): Promise<ToggledLabels> {
+  const dialect = dialectOf(trx);
+  const rows = await executeCompiledOnce(
+    trx,
+    'toggle card labels with record',
+    () => {
+      const toggling = trx
+        .with('asked', (db) =>
+          db
+            .selectFrom('labels as l')
+            .select((eb) => [
+              'l.id',
+              eb.exists(eb.selectFrom('card_labels as x').select('x.label_id').where('x.card_id', '=', ONE_CARD).whereRef('x.label_id', '=', 'l.id')).as('on_card'),
+            ])
+            .where('l.board_id', '=', BOARD)
+            .where(dialect.inIdList('l.id', LABEL_IDS)),
+        )
+        .with('removed', (db) =>
+          db
+            .deleteFrom('card_labels')
+            .where('card_id', '=', ONE_CARD)
+            .where('label_id', 'in', db.selectFrom('asked').select('asked.id').where(sql<SqlBool>`asked.on_card`))
+            .returning('label_id'),
+        )
+        .with('added', (db) =>
+          db
+            .insertInto('card_labels')
+            .columns(['card_id', 'label_id', 'created_at'])
+            .expression(db.selectFrom('asked').select([sql<string>`${ONE_CARD}`.as('card_id'), 'asked.id', sql<string>`${AT}`.as('created_at')]).where(sql<SqlBool>`not asked.on_card`))
+            .returning('label_id'),
+        )
+        .with('card_labels', (db) =>
+          db
+            .selectFrom('card_labels as kept')
+            .select(['kept.card_id', 'kept.label_id', 'kept.created_at'])
+            .where('kept.card_id', '=', ONE_CARD)
+            .where('kept.label_id', 'not in', db.selectFrom('asked').select('asked.id').where(sql<SqlBool>`asked.on_card`))
+            .unionAll(db.selectFrom('asked').select([sql<string>`${ONE_CARD}`.as('card_id'), 'asked.id as label_id', sql<string>`${AT}`.as('created_at')]).where(sql<SqlBool>`not asked.on_card`)),
+        );
+      return cardQuery(toggling as unknown as QueryCreator<Database>, dialect, (eb) => eb('c.id', '=', ONE_CARD))
+        .select(sql<{ id: string; on_card: boolean }[]>`(select coalesce(json_agg(json_build_object('id', asked.id, 'on_card', asked.on_card)), '[]') from asked)`.as('asked_json'))
+        .compile();
+    },
+    { [ONE_CARD]: cardId, [BOARD]: boardId, [LABEL_IDS]: dialect.idList(labelIds), [AT]: at },
+  );
+  const [row] = rows;
+  const asked = row ? dialect.fromJson(row.asked_json) : [];
+  return { onBoard: new Map(asked.map((label) => [label.id, label.on_card])), card: toCardRows(dialect, rows, [cardId])[0] };
+}
+
 const CARD_IDS = '\u0000card-ids';
 
 /**
@@ -84,7 +157,7 @@ function loadMany(db: Executor, dialect: Dialect, cardIds: readonly string[]): P
   });
 }
 
-function cardQuery(db: Executor, dialect: Dialect, which: (eb: ExpressionBuilder<Database & { c: Database['cards'] }, 'c'>) => Expression<SqlBool>) {
+function cardQuery(db: QueryCreator<Database>, dialect: Dialect, which: (eb: ExpressionBuilder<Database & { c: Database['cards'] }, 'c'>) => Expression<SqlBool>) {
   return db
     .selectFrom('cards as c')
     .selectAll('c')

@@ -1,6 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Executor, Transaction, NewRow, Row, RowUpdate, SyncTransaction } from '../database.ts';
-import { type Dialect, dialectOf, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
+import { type Dialect, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
 import { USERS_STAMP } from './card-views.ts';
 
 export type CardTableRow = Row<'cards'>;
@@ -35,8 +35,10 @@ export async function insertCard(db: Transaction, row: NewRow<'cards'>): Promise
  */
 export async function recordCardChange(db: Transaction, id: string, at: string): Promise<CardTableRow | undefined> {
   // the whole row: the lock's holder reads it from here rather than in a second round trip
-  return cardChange(db, id, at).returningAll().executeTakeFirst();
+  return (await executeCompiledOnce(db, 'record card change', () => cardChangeQuery(db), { [ID]: id, [AT]: at }))[0];
 }
+
+const cardChangeQuery = (db: Executor) => cardChange(db, ID, AT).returningAll().compile();
 
 function cardChange(db: Executor, id: string, at: string) {
   return (
@@ -55,7 +57,7 @@ const IDS = '\u0000ids';
 
 /** `recordCardChange` in a group commit. */
 export function recordCardChangeNow(trx: SyncTransaction, id: string, at: string): CardTableRow | undefined {
-  return runCompiledNow(trx, 'record card change', (db) => cardChange(db, ID, AT).returningAll().compile(), { [ID]: id, [AT]: at })[0];
+  return runCompiledNow(trx, 'record card change', cardChangeQuery, { [ID]: id, [AT]: at })[0];
 }
 
 /** Where a card is: what its events are filed under. */
@@ -186,14 +188,10 @@ export async function addSeen(db: Transaction, cardId: string, userId: string, a
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-/** Which of `labelIds` are labels of the board, each with whether the card has it: what a toggle reads, in one query. */
-export async function boardLabelsOnCard(db: Transaction, boardId: string, cardId: string, labelIds: readonly string[]): Promise<Map<string, boolean>> {
-  if (labelIds.length === 0) return new Map();
-  const dialect = dialectOf(db);
-  return onCard(await executeCompiledOnce(db, 'board labels on card', () => boardLabelsOnCardQuery(db, dialect), boardLabelsOnCardValues(dialect, boardId, cardId, labelIds)));
-}
-
-/** `boardLabelsOnCard` in a group commit. */
+/**
+ * Which of `labelIds` are labels of the board, each with whether the card has it: what a toggle reads
+ * in a group commit, in one query (PostgreSQL: `toggleCardLabels` of ./card-records.ts).
+ */
 export function boardLabelsOnCardNow(trx: SyncTransaction, boardId: string, cardId: string, labelIds: readonly string[]): Map<string, boolean> {
   if (labelIds.length === 0) return new Map();
   return onCard(runCompiledNow(trx, 'board labels on card', (db) => boardLabelsOnCardQuery(db, trx.dialect), boardLabelsOnCardValues(trx.dialect, boardId, cardId, labelIds)));
@@ -226,7 +224,7 @@ export async function cardLabelIds(db: Executor, cardId: string): Promise<string
   return rows.map((r) => r.label_id);
 }
 
-/** `addCardLabels` and `removeCardLabels` in a group commit: one statement per label added, one for those removed. */
+/** A toggle's writes in a group commit: one statement per label added, one for those removed. */
 export function toggleCardLabelsNow(trx: SyncTransaction, cardId: string, change: { added: readonly string[]; removed: readonly string[] }, at: string): void {
   const LABEL = '\u0000label';
   for (const labelId of change.added) {
@@ -241,14 +239,6 @@ export function toggleCardLabelsNow(trx: SyncTransaction, cardId: string, change
     [ID]: cardId,
     [IDS]: trx.dialect.idList(change.removed),
   });
-}
-
-export async function addCardLabels(db: Transaction, cardId: string, labelIds: readonly string[], at: string): Promise<void> {
-  if (labelIds.length === 0) return;
-  await db
-    .insertInto('card_labels')
-    .values(labelIds.map((label_id) => ({ card_id: cardId, label_id, created_at: at })))
-    .execute();
 }
 
 export async function removeCardLabels(db: Transaction, cardId: string, labelIds: readonly string[]): Promise<void> {
