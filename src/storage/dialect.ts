@@ -207,19 +207,11 @@ export abstract class Dialect implements KyselyDialect {
   }
 
   /**
-   * The rows of a read run at once, where the engine answers in this process without waiting and
-   * `db` is outside any transaction; undefined where the read must go through Kysely's connection.
+   * Runs a statement compiled once straight on the engine's driver, where `db` is outside any
+   * transaction, without Kysely's connection machinery: the rows at once where the engine answers in
+   * this process (SQLite), else their promise; undefined where it must go through Kysely's connection.
    */
-  readNow<R>(_db: Executor, _query: CompiledQuery<R>, _parameters: readonly unknown[]): R[] | undefined {
-    return undefined;
-  }
-
-  /**
-   * The rows of a statement sent straight to the engine's driver, where `db` is outside any
-   * transaction and the driver can take it without Kysely's connection machinery; undefined where
-   * it goes through Kysely's connection (`readNow` comes first).
-   */
-  sendNow<R>(_db: Executor, _query: CompiledQuery<R>, _parameters: readonly unknown[]): Promise<R[]> | undefined {
+  runDirectly<R>(_db: Executor, _query: CompiledQuery<R>, _parameters: readonly unknown[]): R[] | Promise<R[]> | undefined {
     return undefined;
   }
 
@@ -265,7 +257,7 @@ export async function executeCompiledOnce<R>(
   const dialect = dialectOf(db);
   const compiled = dialect.compiledOnce(name, build);
   const parameters = withValues(compiled, values);
-  return dialect.readNow(db, compiled, parameters) ?? (await (dialect.sendNow(db, compiled, parameters) ?? db.executeQuery<R>({ ...compiled, parameters }).then((result) => result.rows)));
+  return (await dialect.runDirectly(db, compiled, parameters)) ?? (await db.executeQuery<R>({ ...compiled, parameters })).rows;
 }
 
 export class SqliteDialect extends Dialect {
@@ -298,7 +290,7 @@ export class SqliteDialect extends Dialect {
    * While a transaction holds the connection across awaits, a read waits for it as before: it must
    * not see that transaction's uncommitted rows.
    */
-  override readNow<R>(db: Executor, query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | undefined {
+  override runDirectly<R>(db: Executor, query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | undefined {
     if (db.isTransaction || this.#sqlite.inTransaction) return undefined;
     const statement = this.#prepare(query.sql);
     if (!statement.reader) return undefined;
@@ -372,7 +364,7 @@ export class PostgresDialect extends Dialect {
    * our classifying wrapper around them (their frames, about 4 % of a Get Label Colors profile, are
    * gone; most of a small read's cost here is the socket writes of its round trips).
    */
-  override sendNow<R>(db: Executor, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]> | undefined {
+  override runDirectly<R>(db: Executor, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]> | undefined {
     if (db.isTransaction) return undefined;
     return this.#pool.query(query.sql, parameters as unknown[]).then(
       (result) => (result.rows ?? []) as R[],

@@ -1,5 +1,5 @@
 /**
- * SQLite answers a read outside any transaction at once (`Dialect.readNow`), without Kysely's
+ * SQLite answers a read outside any transaction at once (`Dialect.runDirectly`), without Kysely's
  * connection lock: the hot reads (authentication, the card's view) cost a third less under load.
  * What must not change: a read never sees the uncommitted rows of a transaction that holds the
  * connection across awaits; it waits for that transaction, as every read did before.
@@ -31,10 +31,10 @@ describe('reads now [sqlite]', () => {
   it('answers a read outside a transaction synchronously, and none inside one', async () => {
     const { db } = s.storage;
     const query = db.selectFrom('label_colors').select('id').compile();
-    const rows = dialectOf(db).readNow(db, query, query.parameters);
+    const rows = dialectOf(db).runDirectly(db, query, query.parameters);
     assert.ok(Array.isArray(rows) && rows.length > 0, 'the palette, read at once');
     await db.transaction().execute(async (trx) => {
-      assert.equal(dialectOf(trx).readNow(trx, query, query.parameters), undefined, 'inside a transaction: through Kysely');
+      assert.equal(dialectOf(trx).runDirectly(trx, query, query.parameters), undefined, 'inside a transaction: through Kysely');
     });
   });
 
