@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { type CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
 import { createBoard } from '../../src/domain/boards/boards.ts';
 import { createList } from '../../src/domain/boards/lists.ts';
+import { cardViewForm } from '../../src/domain/cards/view.ts';
 import type { Caller } from '../../src/domain/shared/caller.ts';
 import type { Executor } from '../../src/storage/database.ts';
 import { findMyTaskRefs, type MyTasksQuery } from '../../src/storage/repositories/my-tasks.ts';
@@ -49,7 +50,7 @@ for (const engine of ENGINES) {
       }
       // the planners' statistics, as a database in use has them
       for (const table of ['cards', 'card_members']) await sql`analyze ${sql.table(table)}`.execute(t.services.db);
-      query = { userId, reach: { companyIds: [companyId], adminCompanyIds: [companyId], teamIds: [teamId] }, take: 51 };
+      query = { userId, reach: { companyIds: [companyId], adminCompanyIds: [companyId], teamIds: [teamId] }, take: 51, form: cardViewForm() };
     });
 
     after(async () => {

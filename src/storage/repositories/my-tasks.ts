@@ -1,5 +1,6 @@
 import type { Executor } from '../database.ts';
 import { type Reach, reachCondition } from './boards.ts';
+import { viewBodyThatCounts } from './card-views.ts';
 
 /** Where a page of My Tasks starts: strictly after this key (the last card of the previous page). */
 export type MyTasksAfter =
@@ -17,22 +18,26 @@ export interface MyTasksQuery {
   after?: MyTasksAfter | undefined;
   /** Rows to fetch (a page plus one, to tell whether there is more). */
   take: number;
+  /** The form of the stored views to answer (src/domain/cards/view.ts). */
+  form: string;
 }
 
 export interface MyTaskRef {
   id: string;
   position: number;
   assigned_at: string;
+  /** The card's stored view of the query's form while it counts (src/storage/repositories/card-views.ts), else null. */
+  view_body: string | null;
 }
 
-/** Unarchived cards the user is a member of, within `reach`, in page order: ids and sort keys only. */
+/** Unarchived cards the user is a member of, within `reach`, in page order: ids, sort keys and views that count. */
 export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise<MyTaskRef[]> {
   const condition = reachCondition(query.reach, 'c');
   if (!condition) return [];
   let select = db
     .selectFrom('card_members as m')
     .innerJoin('cards as c', 'c.id', 'm.card_id')
-    .select(['c.id', 'c.position', 'm.created_at as assigned_at'])
+    .select(['c.id', 'c.position', 'm.created_at as assigned_at', viewBodyThatCounts('c', query.form).as('view_body')])
     .where('m.user_id', '=', query.userId)
     .where('c.archived', '=', 0)
     .where('c.deleted_at', 'is', null)
