@@ -24,6 +24,24 @@ export interface Input<P, Q, B> {
   query: Parsed<Q>;
   body: Parsed<B>;
   request: FastifyRequest;
+  /** The route's serializer of `schema` (one of the schemas its answer is made of), for records the domain answers rendered. */
+  serializer<S extends TSchema>(schema: S): (value: Static<S>) => string;
+}
+
+/**
+ * An answer whose fields besides `message` come written already, as the route's serializer would
+ * write them (records stored rendered: the card read model); the body is sent as it is.
+ */
+export class RenderedFields {
+  readonly json: string;
+  constructor(json: string) {
+    this.json = json;
+  }
+}
+
+/** A page of rendered records under `key`, with its `nextCursor` (the fields of a page answer, in the schemas' order). */
+export function renderedPage(key: string, page: { items: readonly string[]; nextCursor: string | null }): RenderedFields {
+  return new RenderedFields(`${JSON.stringify(key)}:[${page.items.join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)}`);
 }
 
 /** What a handler answers: the record (keyed answers), or the body without its message. */
@@ -56,7 +74,7 @@ export function operations(app: FastifyInstance, tags: string[]) {
     Q extends TSchema,
     P extends TSchema | undefined = undefined,
     B extends TSchema | undefined = undefined,
-  >(methodAndUrl: `${Method} /${string}`, operation: Operation<P, Q, B, A>, handler: (input: Input<P, Q, B>) => Promise<Result<A>>) {
+  >(methodAndUrl: `${Method} /${string}`, operation: Operation<P, Q, B, A>, handler: (input: Input<P, Q, B>) => Promise<Result<A> | RenderedFields>) {
     const [method, url] = methodAndUrl.split(' ') as [Method, string];
     const { tier, answer, status = 200, errors = [], message, optionalBody, params, body, description } = operation;
     const keyed = Array.isArray(answer) ? (answer as unknown as readonly [string, TSchema]) : undefined;
@@ -89,8 +107,14 @@ export function operations(app: FastifyInstance, tags: string[]) {
           query: request.query,
           body: request.body,
           request,
+          serializer: (schema: TSchema) => reply.compileSerializationSchema(schema as unknown as Record<string, unknown>),
         } as Input<P, Q, B>;
         const result = await handler(input);
+        if (result instanceof RenderedFields) {
+          if (typeof message !== 'string' || keyed) throw new Error(`${methodAndUrl}: a rendered answer takes a fixed message and a whole body schema`);
+          // a string with a JSON content type is sent as it is, past the route's serializer
+          return reply.status(status).type('application/json; charset=utf-8').send(`{"message":${JSON.stringify(message)},${result.json}}` as never);
+        }
         const said = typeof message === 'string' ? message : message(input, result);
         return reply.status(status).send(keyed ? { message: said, [keyed[0]]: result } : { message: said, ...(result as object) });
       },

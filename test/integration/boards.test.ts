@@ -188,8 +188,8 @@ for (const engine of ENGINES) {
       assert.equal(first?.cards.length, BOARD_CARDS_PER_LIST);
       const cards = [...(first?.cards ?? [])];
       for (let cursor = first?.nextCursor ?? null; cursor !== null; ) {
-        const page = await listCardsOfList(ctx, owner, list._id, {}, { cursor, limit: 200 });
-        cards.push(...page.items);
+        const page = await listCardsOfList(ctx, owner, list._id, {}, { cursor, limit: 200 }, JSON.stringify);
+        cards.push(...page.items.map((card) => JSON.parse(card) as (typeof cards)[number]));
         cursor = page.nextCursor;
       }
       assert.deepEqual(cards.map((c) => c._id), cardIds);

@@ -8,16 +8,21 @@
  * teams, archiving, copies, first views by other users) and, after every step, compares the served
  * record of every card with the card built from the tables (`loadCard`, which bypasses the view).
  * Every card is read after every step, so a view exists before each change: a change that failed to
- * move a stamp would be answered stale.
+ * move a stamp would be answered stale. The pages of cards (Get List Card, List All My Tasks) are
+ * served from the same views: after every step, before the cards are read one by one (so the cards
+ * the step changed are built by the page), each page is compared, byte for byte, with the page the
+ * route's serializer writes of the cards built from the tables.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { recordBoardLabelsChange, recordCardChange, recordUsersChange } from '../../src/domain/cards/recorder.ts';
-import { loadCard } from '../../src/domain/cards/service.ts';
+import { loadCard, loadCards } from '../../src/domain/cards/service.ts';
 import { inTransaction } from '../../src/domain/shared/transaction.ts';
 import fastJson from 'fast-json-stringify';
+import { CardsPage } from '../../src/schemas/card-edits.ts';
 import { success } from '../../src/schemas/common.ts';
+import { MyTasksAnswer } from '../../src/schemas/my-tasks.ts';
 import { namedSchemaContext } from '../../src/schemas/named.ts';
 import { type Card, Card as CardSchema } from '../../src/schemas/records.ts';
 import { storeCardView } from '../../src/storage/repositories/card-views.ts';
@@ -127,6 +132,47 @@ for (const engine of ENGINES) {
       const built = JSON.parse(JSON.stringify(await loadCard(t.services, cardId))) as Card;
       assert.deepEqual(served, built, `${context}: card ${cardId} served from a stale view`);
       return served;
+    }
+
+    const serializeListPage = fastJson(CardsPage as never, { schema: namedSchemaContext() as never });
+    const serializeMyTasks = fastJson(MyTasksAnswer as never, { schema: namedSchemaContext() as never });
+
+    /**
+     * Walks the pages at `url` (two cards a page, so cursors are walked too): each answer is, byte for
+     * byte, what the route's serializer writes of the same cards built from the tables. Answers the ids.
+     */
+    async function assertPagesAreBuilt(as: Api, url: string, message: string, serialize: (answer: unknown) => string, context: string): Promise<string[]> {
+      const ids: string[] = [];
+      for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
+        const res = await as('GET', `${url}${url.includes('?') ? '&' : '?'}limit=2${cursor === null ? '' : `&cursor=${cursor}`}`);
+        assert.equal(res.statusCode, 200, `${context} ${url}: ${res.body}`);
+        const page = res.json() as { cards: Card[]; nextCursor: string | null };
+        const cardIds = page.cards.map((card) => card._id);
+        const built = serialize({ message, cards: await loadCards(t.services, cardIds), nextCursor: page.nextCursor });
+        assert.equal(res.body, built, `${context}: ${url} served a page that differs from the cards built from the tables`);
+        ids.push(...cardIds);
+        cursor = page.nextCursor;
+      }
+      return ids;
+    }
+
+    /** Every list's pages (both states) and every person's My Tasks are as the tables build them. */
+    async function assertPagesServedAreBuilt(w: Awaited<ReturnType<typeof world>>, context: string) {
+      for (const list of w.lists) {
+        for (const archived of [false, true]) {
+          const ids = await assertPagesAreBuilt(owner, `/api/v1/lists/${list.id}/cards?archived=${archived}`, 'Cards retrieved', serializeListPage, context);
+          const expected = await t.services.db
+            .selectFrom('cards')
+            .select('id')
+            .where('list_id', '=', list.id)
+            .where('archived', '=', archived ? 1 : 0)
+            .orderBy('position')
+            .orderBy('id')
+            .execute();
+          assert.deepEqual(ids, expected.map((r) => r.id), `${context}: the pages of list ${list.id}`);
+        }
+      }
+      for (const person of people) await assertPagesAreBuilt(person.api, '/api/v1/my-tasks', 'My tasks', serializeMyTasks, context);
     }
 
     /** A fresh world for one run: two boards in the team (three lists), one in the other team, two cards. */
@@ -302,14 +348,16 @@ for (const engine of ENGINES) {
       }
     }
 
-    it('after every step of random sequences of changes, every card is served as the tables build it', async () => {
+    it('after every step of random sequences of changes, every card and every page is served as the tables build it', async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(stepArbitrary, { minLength: STEPS, maxLength: STEPS }), async (steps) => {
           const w = await world();
+          await assertPagesServedAreBuilt(w, 'start');
           for (const cardId of w.cards) await assertServedIsBuilt(cardId, owner, 'start');
           for (const [i, step] of steps.entries()) {
             const copy = await run(step, w);
             if (copy) w.cards.push(copy);
+            await assertPagesServedAreBuilt(w, `after step ${i} (${step.kind})`);
             for (const cardId of w.cards) await assertServedIsBuilt(cardId, owner, `after step ${i} (${step.kind})`);
           }
         }),

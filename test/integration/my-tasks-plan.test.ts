@@ -5,25 +5,38 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { type CompiledQuery, sql } from 'kysely';
 import { createBoard } from '../../src/domain/boards/boards.ts';
 import { createList } from '../../src/domain/boards/lists.ts';
+import { cardViewForm } from '../../src/domain/cards/view.ts';
 import type { Caller } from '../../src/domain/shared/caller.ts';
 import type { Executor } from '../../src/storage/database.ts';
 import { findMyTaskRefs, type MyTasksQuery } from '../../src/storage/repositories/my-tasks.ts';
 import { cardRow } from '../support/fixtures.ts';
 import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
-/** The statement `run` sends, compiled, without running it twice. */
+/**
+ * The statement `run` sends, with its values: `db` seen as a transaction, so that the statement goes
+ * through `executeQuery` (a read outside one runs at once on SQLite, past Kysely), where it is kept.
+ */
 async function capture(db: Executor, run: (db: Executor) => Promise<unknown>): Promise<CompiledQuery> {
-  let node: RootOperationNode | undefined;
-  const plugin: KyselyPlugin = {
-    transformQuery: (args) => (node ??= args.node),
-    transformResult: async (args) => args.result,
-  };
-  await run(db.withPlugin(plugin));
-  if (!node) throw new Error('no statement ran');
-  return db.getExecutor().compileQuery(node, { queryId: 'plan' });
+  let statement: CompiledQuery | undefined;
+  const recorder = new Proxy(db, {
+    get(target, property) {
+      if (property === 'isTransaction') return true;
+      if (property === 'executeQuery') {
+        return (query: CompiledQuery) => {
+          statement ??= query;
+          return target.executeQuery(query);
+        };
+      }
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  await run(recorder);
+  if (!statement) throw new Error('no statement ran');
+  return statement;
 }
 
 for (const engine of ENGINES) {
@@ -49,7 +62,7 @@ for (const engine of ENGINES) {
       }
       // the planners' statistics, as a database in use has them
       for (const table of ['cards', 'card_members']) await sql`analyze ${sql.table(table)}`.execute(t.services.db);
-      query = { userId, reach: { companyIds: [companyId], adminCompanyIds: [companyId], teamIds: [teamId] }, take: 51 };
+      query = { userId, reach: { companyIds: [companyId], adminCompanyIds: [companyId], teamIds: [teamId] }, take: 51, form: cardViewForm() };
     });
 
     after(async () => {

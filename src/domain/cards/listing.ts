@@ -1,4 +1,3 @@
-import type { Card } from '../../schemas/records.ts';
 import { findCard, type ListCardsAfter, listCardRefs } from '../../storage/repositories/cards.ts';
 import { findCompanyById } from '../../storage/repositories/companies.ts';
 import { findTeamById } from '../../storage/repositories/teams.ts';
@@ -8,7 +7,7 @@ import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, toPage } from '../shared/pagination.ts';
-import { loadCards } from './service.ts';
+import { type CardRenderer, cardViewForm, cardViews } from './view.ts';
 
 /** A Get List Card cursor carries the place of the last card a page showed. */
 function isListCardsKey(key: unknown): key is ListCardsAfter {
@@ -29,6 +28,7 @@ export interface ListCardsQuery {
  * order, new numbers), and the card's own place is what keeps the walk from repeating or skipping
  * cards. Should that card have left the list meanwhile, the position the cursor recorded serves.
  * Cards added behind the walk (before the cursor) are not shown by later pages; those added ahead are.
+ * Each card comes rendered by `render`, from its stored view where that counts (./view.ts).
  */
 export async function listCardsOfList(
   ctx: ServiceContext,
@@ -36,7 +36,8 @@ export async function listCardsOfList(
   listId: string,
   scope: Scope,
   query: ListCardsQuery,
-): Promise<Page<Card>> {
+  render: CardRenderer,
+): Promise<Page<string>> {
   const list = await requireAccess(ctx.db, caller, { kind: 'list', id: listId, scope });
   const archived = query.archived ?? false;
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
@@ -48,11 +49,11 @@ export async function listCardsOfList(
     after = stillHere ? { position: anchor.position, cardId: anchor.id } : key;
   }
   const page = await cardRefsPage(ctx, list.id, archived, after, limit);
-  return { items: await loadCards(ctx, page.items.map((ref) => ref.id)), nextCursor: page.nextCursor };
+  return { items: await cardViews(ctx, page.items, render), nextCursor: page.nextCursor };
 }
 
 function cardRefsPage(ctx: ServiceContext, listId: string, archived: boolean, after: ListCardsAfter | undefined, limit: number) {
-  return listCardRefs(ctx.db, listId, archived, after, limit + 1).then((refs) =>
+  return listCardRefs(ctx.db, listId, archived, after, limit + 1, cardViewForm()).then((refs) =>
     toPage(refs, limit, (ref): ListCardsAfter => ({ position: ref.position, cardId: ref.id })),
   );
 }

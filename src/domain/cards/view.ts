@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Card } from '../../schemas/records.ts';
 import { namedSchemaContext } from '../../schemas/named.ts';
-import { loadCardForView } from '../../storage/repositories/card-records.ts';
+import { loadCardsForView } from '../../storage/repositories/card-records.ts';
 import { storeCardView } from '../../storage/repositories/card-views.ts';
 import { ForeignKeyViolation } from '../../storage/errors.ts';
 import type { ServiceContext } from '../context.ts';
@@ -30,7 +30,7 @@ let form: string | undefined;
  * form differs (another release, during a rolling deploy) rebuilds rather than serve a view of
  * another form.
  */
-function cardViewForm(): string {
+export function cardViewForm(): string {
   form ??= createHash('sha256').update(`${CARD_RECORD_REVISION}\n${JSON.stringify(namedSchemaContext())}`).digest('base64url').slice(0, 16);
   return form;
 }
@@ -51,14 +51,38 @@ export function currentView(row: StoredView): string | undefined {
  * stamps read with the rows. Answers the rendered record.
  */
 export async function buildCardView(ctx: ServiceContext, cardId: string, render: CardRenderer): Promise<string> {
-  const row = await loadCardForView(ctx.db, cardId);
-  if (!row) throw new NotFoundError('Card');
-  const body = render(toCard(row));
-  try {
-    await storeCardView(ctx.db, { cardId, form: cardViewForm(), cardVersion: row.version, labelsStamp: row.labels_stamp, usersStamp: row.users_stamp, body });
-  } catch (error) {
-    // the card was removed since it was read: it was there when read, so the answer stands
-    if (!(error instanceof ForeignKeyViolation)) throw error;
-  }
+  const [body] = (await buildCardViews(ctx, [cardId], render)).values();
+  if (body === undefined) throw new NotFoundError('Card');
   return body;
+}
+
+/**
+ * The rendered records of the cards `refs` names, in their order: the stored view of each where one
+ * of `cardViewForm()` counts (read with the refs), the others built from the tables in one query,
+ * rendered and stored as for Get Card Details. A card gone before it was built is left out, as
+ * `loadCards` leaves it out.
+ */
+export async function cardViews(ctx: ServiceContext, refs: readonly { id: string; view_body: string | null }[], render: CardRenderer): Promise<string[]> {
+  const stored = refs.map((ref) => ref.view_body ?? undefined);
+  const missing = refs.filter((_, i) => stored[i] === undefined).map((ref) => ref.id);
+  if (missing.length === 0) return stored as string[];
+  const built = await buildCardViews(ctx, missing, render);
+  return refs.flatMap((ref, i) => stored[i] ?? built.get(ref.id) ?? []);
+}
+
+/** Builds, renders and stores the views of `cardIds` (those still there), with the stamps read with their rows. */
+async function buildCardViews(ctx: ServiceContext, cardIds: readonly string[], render: CardRenderer): Promise<Map<string, string>> {
+  const rows = await loadCardsForView(ctx.db, cardIds);
+  const bodies = new Map(rows.map((row) => [row.id, render(toCard(row))]));
+  await Promise.all(
+    rows.map(async (row) => {
+      try {
+        await storeCardView(ctx.db, { cardId: row.id, form: cardViewForm(), cardVersion: row.version, labelsStamp: row.labels_stamp, usersStamp: row.users_stamp, body: bodies.get(row.id) as string });
+      } catch (error) {
+        // the card was removed since it was read: it was there when read, so the answer stands
+        if (!(error instanceof ForeignKeyViolation)) throw error;
+      }
+    }),
+  );
+  return bodies;
 }

@@ -1,6 +1,5 @@
-import type { Card } from '../../schemas/records.ts';
 import { findMyTaskRefs, type MyTaskRef, type MyTasksAfter } from '../../storage/repositories/my-tasks.ts';
-import { loadCards } from '../cards/service.ts';
+import { type CardRenderer, cardViewForm, cardViews } from '../cards/view.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireAccess } from '../access/access.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -33,14 +32,16 @@ function after(cursor: string | undefined, by: 'a' | 'p'): MyTasksAfter | undefi
   return key[0] === 'a' ? { by: 'assigned', assignedAt: key[1], cardId: key[2] } : { by: 'position', position: key[1], cardId: key[2] };
 }
 
+/** The page's cards rendered by `render`, each from its stored view where that counts (../cards/view.ts). */
 async function cardsPage(
   ctx: ServiceContext,
   refs: MyTaskRef[],
   limit: number,
   keyOf: (ref: MyTaskRef) => CursorKey,
-): Promise<Page<Card>> {
+  render: CardRenderer,
+): Promise<Page<string>> {
   const page = toPage(refs, limit, keyOf);
-  return { items: await loadCards(ctx, page.items.map((ref) => ref.id)), nextCursor: page.nextCursor };
+  return { items: await cardViews(ctx, page.items, render), nextCursor: page.nextCursor };
 }
 
 /**
@@ -48,7 +49,7 @@ async function cardsPage(
  * (narrowed by `companyId`/`teamId` and `complete`), in the order the caller was made a member:
  * a card the caller joins later comes after every page already read, so pages never repeat or skip.
  */
-export async function listMyTasks(ctx: ServiceContext, caller: Caller, scope: Scope, options: MyTasksOptions): Promise<Page<Card>> {
+export async function listMyTasks(ctx: ServiceContext, caller: Caller, scope: Scope, options: MyTasksOptions, render: CardRenderer): Promise<Page<string>> {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   const reach = await requireAccess(ctx.db, caller, { kind: 'collection', scope });
   const refs = await findMyTaskRefs(ctx.db, {
@@ -58,8 +59,9 @@ export async function listMyTasks(ctx: ServiceContext, caller: Caller, scope: Sc
     archived: options.archived,
     after: after(options.cursor, 'a'),
     take: limit + 1,
+    form: cardViewForm(),
   });
-  return cardsPage(ctx, refs, limit, (ref) => ['a', ref.assigned_at, ref.id]);
+  return cardsPage(ctx, refs, limit, (ref) => ['a', ref.assigned_at, ref.id], render);
 }
 
 /** List All My Tasks In List: the same, for one list the caller reaches, in the list's position order. */
@@ -69,7 +71,8 @@ export async function listMyTasksInList(
   listId: string,
   scope: Scope,
   options: MyTasksOptions,
-): Promise<Page<Card>> {
+  render: CardRenderer,
+): Promise<Page<string>> {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   const list = await requireAccess(ctx.db, caller, { kind: 'list', id: listId, scope });
   const reach = await requireAccess(ctx.db, caller, { kind: 'collection', scope: {} });
@@ -81,6 +84,7 @@ export async function listMyTasksInList(
     archived: options.archived,
     after: after(options.cursor, 'p'),
     take: limit + 1,
+    form: cardViewForm(),
   });
-  return cardsPage(ctx, refs, limit, (ref) => ['p', ref.position, ref.id]);
+  return cardsPage(ctx, refs, limit, (ref) => ['p', ref.position, ref.id], render);
 }

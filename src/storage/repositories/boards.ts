@@ -1,5 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Executor, Transaction, NewRow, Row } from '../database.ts';
+import type { Dialect } from '../dialect.ts';
 import { inCreationOrder } from './order.ts';
 
 export type BoardRow = Row<'boards'>;
@@ -34,6 +35,50 @@ export function reachCondition(reach: Reach, alias: string): Expression<SqlBool>
   if (reach.companyId !== undefined) parts.push(sql<SqlBool>`${company} = ${reach.companyId}`);
   if (reach.teamId !== undefined) parts.push(sql<SqlBool>`${team} = ${reach.teamId}`);
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+}
+
+const REACH_ADMIN_COMPANIES = '\u0000reach-admin-companies';
+const REACH_COMPANIES = '\u0000reach-companies';
+const REACH_TEAMS = '\u0000reach-teams';
+const REACH_COMPANY = '\u0000reach-company';
+const REACH_TEAM = '\u0000reach-team';
+
+/** `reachCondition` for a statement compiled once (`executeCompiledOnce`). */
+export interface CompiledReach {
+  /** Tells apart the forms the condition takes (which parts `reach` has): one compiled statement each. */
+  shape: string;
+  /** The condition, its ids written as sentinels (lists through `Dialect.inIdList`). */
+  condition(): Expression<SqlBool>;
+  /** The sentinels' values. */
+  values: Record<string, unknown>;
+}
+
+/** `reachCondition` with the ids as parameters, for a statement compiled once; null when `reach` covers nothing. */
+export function compiledReach(dialect: Dialect, reach: Reach, alias: string): CompiledReach | null {
+  const admin = reach.adminCompanyIds.length > 0;
+  const teams = reach.teamIds.length > 0 && reach.companyIds.length > 0;
+  if (!admin && !teams) return null;
+  const company = reach.companyId !== undefined;
+  const team = reach.teamId !== undefined;
+  return {
+    shape: `${admin ? 'a' : '-'}${teams ? 't' : '-'}${company ? 'c' : '-'}${team ? 'T' : '-'}`,
+    condition: () => {
+      const anyOf: Expression<SqlBool>[] = [];
+      if (admin) anyOf.push(dialect.inIdList(`${alias}.company_id`, REACH_ADMIN_COMPANIES));
+      if (teams) anyOf.push(sql<SqlBool>`(${dialect.inIdList(`${alias}.team_id`, REACH_TEAMS)} and ${dialect.inIdList(`${alias}.company_id`, REACH_COMPANIES)})`);
+      const parts = [sql<SqlBool>`(${sql.join(anyOf, sql` or `)})`];
+      if (company) parts.push(sql<SqlBool>`${sql.ref(`${alias}.company_id`)} = ${REACH_COMPANY}`);
+      if (team) parts.push(sql<SqlBool>`${sql.ref(`${alias}.team_id`)} = ${REACH_TEAM}`);
+      return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+    },
+    values: {
+      [REACH_ADMIN_COMPANIES]: dialect.idList(reach.adminCompanyIds),
+      [REACH_COMPANIES]: dialect.idList(reach.companyIds),
+      [REACH_TEAMS]: dialect.idList(reach.teamIds),
+      [REACH_COMPANY]: reach.companyId,
+      [REACH_TEAM]: reach.teamId,
+    },
+  };
 }
 
 export async function insertBoard(db: Executor, row: NewRow<'boards'>): Promise<void> {

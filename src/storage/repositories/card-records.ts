@@ -32,26 +32,31 @@ export async function loadCardRows(db: Executor, cardIds: readonly string[]) {
 type CardQueryRow = Awaited<ReturnType<ReturnType<typeof cardQuery>['execute']>>[number];
 
 /**
- * One card's record rows with the stamps a stored view of it is kept under (src/storage/repositories/card-views.ts),
+ * Cards' record rows with the stamps a stored view of each is kept under (src/storage/repositories/card-views.ts),
  * read in the same statement, so that the stamps are those of what was read (one snapshot): a change
- * committed meanwhile moved a stamp, and the view stored from this never counts.
+ * committed meanwhile moved a stamp, and a view stored from this never counts. In the order of
+ * `cardIds`; a card that is gone is left out.
  */
-export async function loadCardForView(db: Executor, cardId: string) {
+export async function loadCardsForView(db: Executor, cardIds: readonly string[]) {
+  if (cardIds.length === 0) return [];
   const dialect = dialectOf(db);
-  const rows = await executeCompiledOnce(
-    db,
-    'card for view',
-    () =>
-      cardQuery(db, dialect, (eb) => eb('c.id', '=', ONE_CARD))
-        .select((eb) => [
-          eb.selectFrom('boards as b').select('b.labels_stamp').whereRef('b.id', '=', 'c.board_id').as('labels_stamp'),
-          eb.selectFrom('card_view_stamps as s').select('s.stamp').where('s.name', '=', USERS_STAMP).as('users_stamp'),
-        ])
-        .compile(),
-    { [ONE_CARD]: cardId },
-  );
-  const [row] = toCardRows(dialect, rows, [cardId]);
-  return row && { ...row, labels_stamp: Number(row.labels_stamp), users_stamp: Number(row.users_stamp) };
+  const rows =
+    cardIds.length === 1
+      ? await executeCompiledOnce(db, 'card for view', () => withStamps(cardQuery(db, dialect, (eb) => eb('c.id', '=', ONE_CARD))).compile(), {
+          [ONE_CARD]: cardIds[0],
+        })
+      : await executeCompiledOnce(db, 'cards for view', () => withStamps(cardQuery(db, dialect, () => dialect.inIdList('c.id', CARD_IDS))).compile(), {
+          [CARD_IDS]: dialect.idList(cardIds),
+        });
+  return toCardRows(dialect, rows, cardIds).map((row) => ({ ...row, labels_stamp: Number(row.labels_stamp), users_stamp: Number(row.users_stamp) }));
+}
+
+/** The card query with the stamps of the card's view. */
+function withStamps(query: ReturnType<typeof cardQuery>) {
+  return query.select((eb) => [
+    eb.selectFrom('boards as b').select('b.labels_stamp').whereRef('b.id', '=', 'c.board_id').as('labels_stamp'),
+    eb.selectFrom('card_view_stamps as s').select('s.stamp').where('s.name', '=', USERS_STAMP).as('users_stamp'),
+  ]);
 }
 
 /**

@@ -4,7 +4,7 @@
  * board's `labels_stamp` and the users' stamp; a change moves one of them in its own transaction,
  * so no view built before it is served again, whatever the interleaving.
  */
-import { sql } from 'kysely';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor, Transaction } from '../database.ts';
 import { executeCompiledOnce } from '../dialect.ts';
 
@@ -21,6 +21,28 @@ export interface CardView {
 
 /** The name of the stamp of what cards show of users (names, photos). */
 export const USERS_STAMP = 'users';
+
+/**
+ * The join condition of the stored view `v` of the card `card` (a table alias) that counts: its
+ * stamps are the card's `__v`, its board's labels stamp and the users' stamp now. Left-joined, the
+ * view's columns are null where no view counts.
+ */
+export function viewThatCounts(card: string): RawBuilder<SqlBool> {
+  const column = (name: string) => sql.ref(`${card}.${name}`);
+  return sql<SqlBool>`v.card_id = ${column('id')}
+    and v.card_version = ${column('version')}
+    and v.labels_stamp = (select b.labels_stamp from boards as b where b.id = ${column('board_id')})
+    and v.users_stamp = (select s.stamp from card_view_stamps as s where s.name = ${sql.lit(USERS_STAMP)})`;
+}
+
+/**
+ * The body of the stored view of `form` of the card `card` (a table alias) that counts, else null:
+ * a scalar subquery, for a page's select list. There it is read only for the rows the page answers,
+ * and leaves the plan of the page's walk (its index order, its stop at the page's end) as it was.
+ */
+export function viewBodyThatCounts(card: string, form: string): RawBuilder<string | null> {
+  return sql<string | null>`(select v.body from card_views as v where ${viewThatCounts(card)} and v.form = ${form})`;
+}
 
 const CARD_ID = '\u0000card-id';
 const FORM = '\u0000form';

@@ -1,7 +1,7 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Executor, Transaction, NewRow, Row, RowUpdate, SyncTransaction } from '../database.ts';
 import { type Dialect, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
-import { USERS_STAMP } from './card-views.ts';
+import { viewBodyThatCounts, viewThatCounts } from './card-views.ts';
 
 export type CardTableRow = Row<'cards'>;
 
@@ -155,13 +155,7 @@ export async function findCardSeenBy(db: Executor, id: string, userId: string): 
     () =>
       db
         .selectFrom('cards')
-        .leftJoin('card_views as v', (join) =>
-          join
-            .onRef('v.card_id', '=', 'cards.id')
-            .onRef('v.card_version', '=', 'cards.version')
-            .on('v.labels_stamp', '=', (eb) => eb.selectFrom('boards as b').select('b.labels_stamp').whereRef('b.id', '=', 'cards.board_id'))
-            .on('v.users_stamp', '=', (eb) => eb.selectFrom('card_view_stamps as s').select('s.stamp').where('s.name', '=', USERS_STAMP)),
-        )
+        .leftJoin('card_views as v', (join) => join.on(viewThatCounts('cards')))
         .selectAll('cards')
         .select((eb) => [
           eb
@@ -272,23 +266,48 @@ export interface ListCardsAfter {
   cardId: string;
 }
 
-/** Ids and positions of the list's archived (or unarchived) cards in position order, after `after`. */
+/** A card of a page: its id and place, and its stored view while that counts (else null). */
+export interface CardRef {
+  id: string;
+  position: number;
+  view_body: string | null;
+}
+
+const LIST = '\u0000list';
+const ARCHIVED = '\u0000archived';
+const AFTER_POSITION = '\u0000after-position';
+const AFTER_ID = '\u0000after-id';
+const TAKE = '\u0000take';
+const FORM = '\u0000form';
+
+/**
+ * Ids and positions of the list's archived (or unarchived) cards in position order, after `after`,
+ * each with its stored view of `form` that counts (src/storage/repositories/card-views.ts), in one query.
+ */
 export async function listCardRefs(
   db: Executor,
   listId: string,
   archived: boolean,
   after: ListCardsAfter | undefined,
   take: number,
-): Promise<{ id: string; position: number }[]> {
-  let query = db
-    .selectFrom('cards')
-    .select(['id', 'position'])
-    .where('list_id', '=', listId)
-    .where('archived', '=', archived ? 1 : 0);
-  if (after) {
-    query = query.where((eb) =>
-      eb.or([eb('position', '>', after.position), eb.and([eb('position', '=', after.position), eb('id', '>', after.cardId)])]),
-    );
-  }
-  return query.orderBy('position').orderBy('id').limit(take).execute();
+  form: string,
+): Promise<CardRef[]> {
+  return executeCompiledOnce(
+    db,
+    after ? 'list card refs after' : 'list card refs',
+    () => {
+      let query = db
+        .selectFrom('cards as c')
+        .select(['c.id', 'c.position', viewBodyThatCounts('c', FORM).as('view_body')])
+        .where('c.list_id', '=', LIST)
+        .where('c.archived', '=', ARCHIVED as never);
+      if (after) {
+        query = query.where((eb) =>
+          eb.or([eb('c.position', '>', AFTER_POSITION as never), eb.and([eb('c.position', '=', AFTER_POSITION as never), eb('c.id', '>', AFTER_ID)])]),
+        );
+      }
+      return query.orderBy('c.position').orderBy('c.id').limit(TAKE as never).compile();
+    },
+    { [LIST]: listId, [ARCHIVED]: archived ? 1 : 0, [AFTER_POSITION]: after?.position, [AFTER_ID]: after?.cardId, [TAKE]: take, [FORM]: form },
+  );
 }

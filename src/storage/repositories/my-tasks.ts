@@ -1,5 +1,7 @@
 import type { Executor } from '../database.ts';
-import { type Reach, reachCondition } from './boards.ts';
+import { dialectOf, executeCompiledOnce } from '../dialect.ts';
+import { compiledReach, type Reach } from './boards.ts';
+import { viewBodyThatCounts } from './card-views.ts';
 
 /** Where a page of My Tasks starts: strictly after this key (the last card of the previous page). */
 export type MyTasksAfter =
@@ -17,53 +19,88 @@ export interface MyTasksQuery {
   after?: MyTasksAfter | undefined;
   /** Rows to fetch (a page plus one, to tell whether there is more). */
   take: number;
+  /** The form of the stored views to answer (src/domain/cards/view.ts). */
+  form: string;
 }
 
 export interface MyTaskRef {
   id: string;
   position: number;
   assigned_at: string;
+  /** The card's stored view of the query's form while it counts (src/storage/repositories/card-views.ts), else null. */
+  view_body: string | null;
 }
 
-/** Unarchived cards the user is a member of, within `reach`, in page order: ids and sort keys only. */
+const USER = '\u0000user';
+const LIST = '\u0000list';
+const COMPLETE = '\u0000complete';
+const AFTER_KEY = '\u0000after-key';
+const AFTER_ID = '\u0000after-id';
+const TAKE = '\u0000take';
+const FORM = '\u0000form';
+
+/**
+ * Unarchived cards the user is a member of, within `reach`, in page order: ids, sort keys and views
+ * that count. One statement compiled once per form (which filters the query has).
+ */
 export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise<MyTaskRef[]> {
-  const condition = reachCondition(query.reach, 'c');
-  if (!condition) return [];
-  let select = db
-    .selectFrom('card_members as m')
-    .innerJoin('cards as c', 'c.id', 'm.card_id')
-    .select(['c.id', 'c.position', 'm.created_at as assigned_at'])
-    .where('m.user_id', '=', query.userId)
-    .where('c.archived', '=', 0)
-    .where('c.deleted_at', 'is', null)
-    .where(condition);
-  if (!query.archived) {
-    select = select
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('lists as l').select('l.id').whereRef('l.id', '=', 'c.list_id').where('l.archived', '=', 1))),
-      )
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('boards as b').select('b.id').whereRef('b.id', '=', 'c.board_id').where('b.archived', '=', 1))),
-      );
-  }
-  if (query.listId !== undefined) select = select.where('c.list_id', '=', query.listId);
-  if (query.complete !== undefined) select = select.where('c.complete_status', '=', query.complete ? 1 : 0);
+  const dialect = dialectOf(db);
+  const reach = compiledReach(dialect, query.reach, 'c');
+  if (!reach) return [];
+  const inList = query.listId !== undefined;
   const after = query.after;
-  if (query.listId !== undefined) {
-    if (after?.by === 'position') {
-      select = select.where((eb) =>
-        eb.or([eb('c.position', '>', after.position), eb.and([eb('c.position', '=', after.position), eb('c.id', '>', after.cardId)])]),
-      );
-    }
-    select = select.orderBy('c.position').orderBy('c.id');
-  } else {
-    if (after?.by === 'assigned') {
-      select = select.where((eb) =>
-        eb.or([eb('m.created_at', '>', after.assignedAt), eb.and([eb('m.created_at', '=', after.assignedAt), eb('m.card_id', '>', after.cardId)])]),
-      );
-    }
-    // the order of the index card_members_user_assigned (migration 0007): a page reads in order and stops
-    select = select.orderBy('m.created_at').orderBy('m.card_id');
-  }
-  return select.limit(query.take).execute();
+  const afterKey = inList ? (after?.by === 'position' ? after.position : undefined) : after?.by === 'assigned' ? after.assignedAt : undefined;
+  const shape = [reach.shape, query.archived ? 'archived' : '', inList ? 'list' : '', query.complete === undefined ? '' : 'complete', afterKey === undefined ? '' : 'after'];
+  return executeCompiledOnce(
+    db,
+    `my task refs ${shape.join(' ')}`,
+    () => {
+      let select = db
+        .selectFrom('card_members as m')
+        .innerJoin('cards as c', 'c.id', 'm.card_id')
+        .select(['c.id', 'c.position', 'm.created_at as assigned_at', viewBodyThatCounts('c', FORM).as('view_body')])
+        .where('m.user_id', '=', USER)
+        .where('c.archived', '=', 0)
+        .where('c.deleted_at', 'is', null)
+        .where(reach.condition());
+      if (!query.archived) {
+        select = select
+          .where(({ not, exists, selectFrom }) =>
+            not(exists(selectFrom('lists as l').select('l.id').whereRef('l.id', '=', 'c.list_id').where('l.archived', '=', 1))),
+          )
+          .where(({ not, exists, selectFrom }) =>
+            not(exists(selectFrom('boards as b').select('b.id').whereRef('b.id', '=', 'c.board_id').where('b.archived', '=', 1))),
+          );
+      }
+      if (inList) select = select.where('c.list_id', '=', LIST);
+      if (query.complete !== undefined) select = select.where('c.complete_status', '=', COMPLETE as never);
+      if (inList) {
+        if (afterKey !== undefined) {
+          select = select.where((eb) =>
+            eb.or([eb('c.position', '>', AFTER_KEY as never), eb.and([eb('c.position', '=', AFTER_KEY as never), eb('c.id', '>', AFTER_ID)])]),
+          );
+        }
+        select = select.orderBy('c.position').orderBy('c.id');
+      } else {
+        if (afterKey !== undefined) {
+          select = select.where((eb) =>
+            eb.or([eb('m.created_at', '>', AFTER_KEY), eb.and([eb('m.created_at', '=', AFTER_KEY), eb('m.card_id', '>', AFTER_ID)])]),
+          );
+        }
+        // the order of the index card_members_user_assigned (migration 0007): a page reads in order and stops
+        select = select.orderBy('m.created_at').orderBy('m.card_id');
+      }
+      return select.limit(TAKE as never).compile();
+    },
+    {
+      ...reach.values,
+      [USER]: query.userId,
+      [LIST]: query.listId,
+      [COMPLETE]: query.complete ? 1 : 0,
+      [AFTER_KEY]: afterKey,
+      [AFTER_ID]: after?.cardId,
+      [TAKE]: query.take,
+      [FORM]: query.form,
+    },
+  );
 }

@@ -22,7 +22,7 @@ import {
 import { CardParams } from '../../../schemas/cards.ts';
 import { NoQuery, ScopeQuery } from '../../../schemas/common.ts';
 import { Card } from '../../../schemas/records.ts';
-import { operations } from '../../operation.ts';
+import { operations, renderedPage } from '../../operation.ts';
 
 const BULK = 'All or nothing, at most 100 items; a failing item rejects the request, and `details` name each failing index ' +
   '(404 when every failure is a card out of reach, else 400). Each card is one change (`__v` + 1).';
@@ -151,10 +151,8 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
       answer: CardsPage,
       message: 'Cards retrieved',
     },
-    async ({ caller, params, query: { companyId, teamId, ...page } }) => {
-      const result = await listCardsOfList(app.services, caller, params.listId, { companyId, teamId }, page);
-      return { cards: result.items, nextCursor: result.nextCursor };
-    },
+    async ({ caller, params, query: { companyId, teamId, ...page }, serializer }) =>
+      renderedPage('cards', await listCardsOfList(app.services, caller, params.listId, { companyId, teamId }, page, serializer(Card))),
   );
 
   route(

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listMyTasks, listMyTasksInList } from '../../../domain/companies/my-tasks.ts';
 import { MyTasksAnswer, MyTasksListParams, MyTasksQuery } from '../../../schemas/my-tasks.ts';
-import { operations } from '../../operation.ts';
+import { Card } from '../../../schemas/records.ts';
+import { operations, renderedPage } from '../../operation.ts';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['my-tasks']);
@@ -19,10 +20,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       answer: MyTasksAnswer,
       message: 'My tasks',
     },
-    async ({ caller, query: { companyId, teamId, ...options } }) => {
-      const page = await listMyTasks(app.services, caller, { companyId, teamId }, options);
-      return { cards: page.items, nextCursor: page.nextCursor };
-    },
+    async ({ caller, query: { companyId, teamId, ...options }, serializer }) =>
+      renderedPage('cards', await listMyTasks(app.services, caller, { companyId, teamId }, options, serializer(Card))),
   );
 
   route(
@@ -37,10 +36,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       answer: MyTasksAnswer,
       message: 'My tasks in list',
     },
-    async ({ caller, params, query: { companyId, teamId, ...options } }) => {
-      const page = await listMyTasksInList(app.services, caller, params.listId, { companyId, teamId }, options);
-      return { cards: page.items, nextCursor: page.nextCursor };
-    },
+    async ({ caller, params, query: { companyId, teamId, ...options }, serializer }) =>
+      renderedPage('cards', await listMyTasksInList(app.services, caller, params.listId, { companyId, teamId }, options, serializer(Card))),
   );
 };
 
