@@ -166,10 +166,15 @@ describe('hot statements are named prepared statements [postgres]', () => {
     const board = (await call('POST', `/api/v1/boards?teamId=${tenant.teamId}`, { name: 'Roadmap' })).board._id;
     const list = (await call('POST', '/api/v1/lists', { board, name: 'Doing' })).list._id;
     const card = (await call('POST', '/api/v1/cards', { list, name: 'Fix login' })).card._id;
-    await call('POST', '/api/v1/cards', { list, name: 'Second card' });
+    const second = (await call('POST', '/api/v1/cards', { list, name: 'Second card' })).card._id;
+    const third = (await call('POST', '/api/v1/cards', { list, name: 'Third card' })).card._id;
     for (let i = 0; i < 30; i++) await call('GET', `/api/v1/cards/${card}`);
-    // pages of two and of one card: the many-card statement's text does not depend on the count
-    for (const limit of [2, 1, 2]) await call('GET', `/api/v1/lists/${list}/cards?limit=${limit}`);
+    // pages of three and of two cards, each built from the tables (a rename before each page makes the
+    // cards' stored views stale): the many-card statement's text does not depend on the count
+    for (const limit of [3, 2, 3]) {
+      for (const id of [card, second, third]) await call('PATCH', `/api/v1/cards/${id}`, { name: `Renamed for ${limit}` });
+      await call('GET', `/api/v1/lists/${list}/cards?limit=${limit}`);
+    }
     const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(storage.db);
     const statements = rows.map((row) => row.statement);
     assert.ok(statements.some((s) => s.includes('"api_keys"') && s.includes('"token_hash"')), `no prepared authentication statement among:\n${statements.join('\n')}`);

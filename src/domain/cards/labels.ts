@@ -16,7 +16,7 @@ import { toCard } from './records.ts';
  * present. Every id must name a label of the card's board, read under the card's lock (a card moved
  * to another board meanwhile is checked against its new board); the first that does not rejects the
  * whole request. One request is one change of the card (`__v` + 1). Where the storage has a group
- * commit, the whole toggle runs there, synchronously; elsewhere (PostgreSQL) the label read, the
+ * commit, the whole toggle runs there, synchronously; elsewhere the label read, the
  * writes and the card's record are one statement after the card's change.
  */
 export function toggleLabels(
