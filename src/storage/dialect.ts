@@ -91,6 +91,11 @@ export abstract class Dialect implements KyselyDialect {
   abstract readonly name: Engine;
   /** How the event record is read in a stable, gapless order (src/storage/event-feed.ts). */
   abstract readonly eventFeed: EventFeed;
+  /**
+   * Whether a subquery may read the columns of the rows before it in FROM (LATERAL): a join the
+   * planner must run per row of an ordered walk, in its order. Not in SQLite.
+   */
+  readonly joinsLaterally: boolean = false;
   readonly #kysely: KyselyDialect;
   readonly #compiled = new Map<string, CompiledQuery>();
 
@@ -334,6 +339,7 @@ const ADVISORY_LOCK_CLASS = 0x7462; // "tb"
 export class PostgresDialect extends Dialect {
   readonly name = 'postgres';
   readonly eventFeed = new PostgresEventFeed();
+  override readonly joinsLaterally = true;
 
   readonly #pool: pg.Pool;
 

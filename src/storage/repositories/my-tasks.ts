@@ -55,25 +55,48 @@ export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise
     db,
     `my task refs ${shape.join(' ')}`,
     () => {
-      let select = db
-        .selectFrom('card_members as m')
-        .innerJoin('cards as c', 'c.id', 'm.card_id')
-        .select(['c.id', 'c.position', 'm.created_at as assigned_at', viewBodyThatCounts('c', FORM).as('view_body')])
-        .where('m.user_id', '=', USER)
-        .where('c.archived', '=', 0)
-        .where('c.deleted_at', 'is', null)
-        .where(reach.condition());
-      if (!query.archived) {
-        select = select
-          .where(({ not, exists, selectFrom }) =>
-            not(exists(selectFrom('lists as l').select('l.id').whereRef('l.id', '=', 'c.list_id').where('l.archived', '=', 1))),
-          )
-          .where(({ not, exists, selectFrom }) =>
-            not(exists(selectFrom('boards as b').select('b.id').whereRef('b.id', '=', 'c.board_id').where('b.archived', '=', 1))),
-          );
-      }
-      if (inList) select = select.where('c.list_id', '=', LIST);
-      if (query.complete !== undefined) select = select.where('c.complete_status', '=', COMPLETE as never);
+      // The card of a membership, when the page shows it: `cards` as `c` in scope.
+      // (`any`: the filters apply to the outer query or to the lateral subquery, whose builder types differ)
+      const shown = <Q extends { where: (...args: any[]) => Q }>(cards: Q): Q => {
+        let select = cards.where('c.archived', '=', 0).where('c.deleted_at', 'is', null).where(reach.condition());
+        if (!query.archived) {
+          select = select
+            .where(({ not, exists, selectFrom }: any) =>
+              not(exists(selectFrom('lists as l').select('l.id').whereRef('l.id', '=', 'c.list_id').where('l.archived', '=', 1))),
+            )
+            .where(({ not, exists, selectFrom }: any) =>
+              not(exists(selectFrom('boards as b').select('b.id').whereRef('b.id', '=', 'c.board_id').where('b.archived', '=', 1))),
+            );
+        }
+        if (inList) select = select.where('c.list_id', '=', LIST);
+        if (query.complete !== undefined) select = select.where('c.complete_status', '=', COMPLETE as never);
+        return select;
+      };
+      const columns = ['c.id', 'c.position', 'm.created_at as assigned_at'] as const;
+      // In the order of the memberships (no list), PostgreSQL joins each membership's card by itself
+      // (LATERAL), so the walk of the index stops at the page's end: as a plain join its plans sorted
+      // every membership of the user (12 ms at 2,000 against 0.5 ms). SQLite's plan walks in order already.
+      let select =
+        !inList && dialect.joinsLaterally
+          ? db
+              .selectFrom('card_members as m')
+              .innerJoinLateral(
+                (eb) =>
+                  shown(eb.selectFrom('cards as c').select(['c.id', 'c.position', viewBodyThatCounts('c', FORM).as('view_body')]).whereRef('c.id', '=', 'm.card_id'))
+                    // a fence: kept a subquery, not merged back into a plain join
+                    .offset(0)
+                    .as('c'),
+                (join) => join.onTrue(),
+              )
+              .select([...columns, 'c.view_body'])
+              .where('m.user_id', '=', USER)
+          : shown(
+              db
+                .selectFrom('card_members as m')
+                .innerJoin('cards as c', 'c.id', 'm.card_id')
+                .select([...columns, viewBodyThatCounts('c', FORM).as('view_body')])
+                .where('m.user_id', '=', USER),
+            );
       if (inList) {
         if (afterKey !== undefined) {
           select = select.where((eb) =>
