@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
@@ -67,9 +68,11 @@ for (const engine of ENGINES) {
 
     it('leaves it hidden and partly swept, never half visible; the next sweep finishes it', async () => {
       const db = test.storage.db;
+      // PostgreSQL: the server's connections carry a name of their own, to wait below for them to end
+      const connectionName = `lifecycle-crash-${process.pid}`;
       const env = {
         ...process.env,
-        DATABASE_URL: test.url,
+        DATABASE_URL: engine === 'postgres' ? `${test.url}${test.url.includes('?') ? '&' : '?'}application_name=${connectionName}` : test.url,
         PORT: '0',
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
@@ -101,6 +104,13 @@ for (const engine of ENGINES) {
         await once(server, 'exit');
       } finally {
         if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+      }
+      // A COMMIT the server sent before it died may still be applied by its PostgreSQL backend: what is
+      // left is known once its backends are gone (each ends its transaction, one way or the other).
+      if (engine === 'postgres') {
+        const backends = async () =>
+          Number((await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = ${connectionName}`.execute(db)).rows[0]?.n);
+        while ((await backends()) > 0) await new Promise((resolve) => setImmediate(resolve));
       }
 
       const left = await count(db, 'cards', boardId);
