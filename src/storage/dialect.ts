@@ -290,17 +290,15 @@ export class SqliteDialect extends Dialect {
   }
 
   /**
-   * better-sqlite3 answers synchronously: a read outside any transaction runs now, without Kysely's
-   * connection lock and its chain of promises (most of a small read's cost under load, measured).
-   * While a transaction holds the connection across awaits, a read waits for it as before: it must
-   * not see that transaction's uncommitted rows.
+   * better-sqlite3 answers synchronously: a statement outside any transaction runs now, without
+   * Kysely's connection lock and its chain of promises (most of a small read's cost under load,
+   * measured). While a transaction holds the connection across awaits, a statement waits for it as
+   * before: a read must not see that transaction's uncommitted rows, nor a write join it.
    */
   override runDirectly<R>(db: Executor, query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | undefined {
     if (db.isTransaction || this.#sqlite.inTransaction) return undefined;
-    const statement = this.#prepare(query.sql);
-    if (!statement.reader) return undefined;
     try {
-      return statement.all(...parameters) as R[];
+      return runStatement(this.#prepare, query, parameters);
     } catch (error) {
       throw this.classifyError(error);
     }
@@ -611,6 +609,14 @@ function exclusiveRunner(
   };
 }
 
+/** Runs a compiled statement on SQLite, synchronously: its rows (none for a write without RETURNING). */
+function runStatement<R>(prepare: StatementCache['prepare'], query: CompiledQuery<R>, parameters: readonly unknown[]): R[] {
+  const statement = prepare(query.sql);
+  if (statement.reader) return statement.all(...parameters) as R[];
+  statement.run(...parameters);
+  return [];
+}
+
 /**
  * The group commit on SQLite: the works queued in one turn of the event loop run, in arrival order,
  * in ONE synchronous transaction (`runExclusive`), each in a savepoint (better-sqlite3 makes a nested
@@ -625,12 +631,7 @@ function groupCommitter(
 ): GroupCommit {
   type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
   type Waiting = { work: (trx: SyncTransaction) => unknown; settle: (outcome: Outcome) => void; fail: (error: unknown) => void };
-  const all = <R>(query: CompiledQuery<R>, parameters: readonly unknown[]) => {
-    const statement = prepare(query.sql);
-    if (statement.reader) return statement.all(...parameters) as R[];
-    statement.run(...parameters);
-    return [];
-  };
+  const all = <R>(query: CompiledQuery<R>, parameters: readonly unknown[]) => runStatement<R>(prepare, query, parameters);
   // called inside the group's transaction, a transaction function runs as a savepoint
   const inSavepoint = sqlite.transaction((work: (trx: SyncTransaction) => unknown) => work(transactionOf(all)));
   let pending: Waiting[] = [];
