@@ -22,18 +22,30 @@ export interface Reach {
  * covers nothing (an empty `in ()` is not valid SQL, so callers answer an empty collection instead).
  */
 export function reachCondition(reach: Reach, alias: string): Expression<SqlBool> | null {
-  const company = sql.ref(`${alias}.company_id`);
-  const team = sql.ref(`${alias}.team_id`);
-  const inList = (values: readonly string[]) => sql.join(values.map((v) => sql.val(v)));
+  return reachSql(reach, alias, {
+    among: (column, ids) => sql<SqlBool>`${sql.ref(column)} in (${sql.join(ids.map((id) => sql.val(id)))})`,
+    one: (value) => value,
+  });
+}
+
+/**
+ * How `reach` is written, once for both forms: the parts it has (admin companies, or teams within
+ * companies; then the request's company and team), its ids written by `among` (a list) and `one`.
+ */
+function reachSql(
+  reach: Reach,
+  alias: string,
+  write: { among(column: string, ids: readonly string[], sentinel: string): Expression<SqlBool>; one(value: string, sentinel: string): unknown },
+): Expression<SqlBool> | null {
   const anyOf: Expression<SqlBool>[] = [];
-  if (reach.adminCompanyIds.length > 0) anyOf.push(sql<SqlBool>`${company} in (${inList(reach.adminCompanyIds)})`);
+  if (reach.adminCompanyIds.length > 0) anyOf.push(write.among(`${alias}.company_id`, reach.adminCompanyIds, REACH_ADMIN_COMPANIES));
   if (reach.teamIds.length > 0 && reach.companyIds.length > 0) {
-    anyOf.push(sql<SqlBool>`(${team} in (${inList(reach.teamIds)}) and ${company} in (${inList(reach.companyIds)}))`);
+    anyOf.push(sql<SqlBool>`(${write.among(`${alias}.team_id`, reach.teamIds, REACH_TEAMS)} and ${write.among(`${alias}.company_id`, reach.companyIds, REACH_COMPANIES)})`);
   }
   if (anyOf.length === 0) return null;
   const parts = [sql<SqlBool>`(${sql.join(anyOf, sql` or `)})`];
-  if (reach.companyId !== undefined) parts.push(sql<SqlBool>`${company} = ${reach.companyId}`);
-  if (reach.teamId !== undefined) parts.push(sql<SqlBool>`${team} = ${reach.teamId}`);
+  if (reach.companyId !== undefined) parts.push(sql<SqlBool>`${sql.ref(`${alias}.company_id`)} = ${write.one(reach.companyId, REACH_COMPANY)}`);
+  if (reach.teamId !== undefined) parts.push(sql<SqlBool>`${sql.ref(`${alias}.team_id`)} = ${write.one(reach.teamId, REACH_TEAM)}`);
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
 
@@ -57,20 +69,13 @@ export interface CompiledReach {
 export function compiledReach(dialect: Dialect, reach: Reach, alias: string): CompiledReach | null {
   const admin = reach.adminCompanyIds.length > 0;
   const teams = reach.teamIds.length > 0 && reach.companyIds.length > 0;
+  // what reachSql answers null for: no statement to compile
   if (!admin && !teams) return null;
-  const company = reach.companyId !== undefined;
-  const team = reach.teamId !== undefined;
   return {
-    shape: `${admin ? 'a' : '-'}${teams ? 't' : '-'}${company ? 'c' : '-'}${team ? 'T' : '-'}`,
-    condition: () => {
-      const anyOf: Expression<SqlBool>[] = [];
-      if (admin) anyOf.push(dialect.inIdList(`${alias}.company_id`, REACH_ADMIN_COMPANIES));
-      if (teams) anyOf.push(sql<SqlBool>`(${dialect.inIdList(`${alias}.team_id`, REACH_TEAMS)} and ${dialect.inIdList(`${alias}.company_id`, REACH_COMPANIES)})`);
-      const parts = [sql<SqlBool>`(${sql.join(anyOf, sql` or `)})`];
-      if (company) parts.push(sql<SqlBool>`${sql.ref(`${alias}.company_id`)} = ${REACH_COMPANY}`);
-      if (team) parts.push(sql<SqlBool>`${sql.ref(`${alias}.team_id`)} = ${REACH_TEAM}`);
-      return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
-    },
+    shape: `${admin ? 'a' : '-'}${teams ? 't' : '-'}${reach.companyId !== undefined ? 'c' : '-'}${reach.teamId !== undefined ? 'T' : '-'}`,
+    // only when the statement is compiled (once per shape)
+    condition: () =>
+      reachSql(reach, alias, { among: (column, _ids, sentinel) => dialect.inIdList(column, sentinel), one: (_value, sentinel) => sentinel }) as Expression<SqlBool>,
     values: {
       [REACH_ADMIN_COMPANIES]: dialect.idList(reach.adminCompanyIds),
       [REACH_COMPANIES]: dialect.idList(reach.companyIds),
