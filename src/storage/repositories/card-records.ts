@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, type QueryCreator, type SqlBoo
 import type { Database, Executor, SyncTransaction, Transaction } from '../database.ts';
 import { type Dialect, dialectOf, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
 import { USERS_STAMP } from './card-views.ts';
+import { boardLabelsOnCard, onCard } from './cards.ts';
 import { LABEL_COLUMNS } from './labels.ts';
 
 // SQLite's json_object needs the columns named one by one (no selectAll in a JSON subquery).
@@ -106,16 +107,7 @@ export async function toggleCardLabels(trx: Transaction, boardId: string, cardId
     'toggle card labels with record',
     () => {
       const toggling = trx
-        .with('asked', (db) =>
-          db
-            .selectFrom('labels as l')
-            .select((eb) => [
-              'l.id',
-              eb.exists(eb.selectFrom('card_labels as x').select('x.label_id').where('x.card_id', '=', ONE_CARD).whereRef('x.label_id', '=', 'l.id')).as('on_card'),
-            ])
-            .where('l.board_id', '=', BOARD)
-            .where(dialect.inIdList('l.id', LABEL_IDS)),
-        )
+        .with('asked', (db) => boardLabelsOnCard(db, dialect, { board: BOARD, card: ONE_CARD, labelIds: LABEL_IDS }))
         .with('removed', (db) =>
           db
             .deleteFrom('card_labels')
@@ -146,7 +138,7 @@ export async function toggleCardLabels(trx: Transaction, boardId: string, cardId
   );
   const [row] = rows;
   const asked = row ? dialect.fromJson(row.asked_json) : [];
-  return { onBoard: new Map(asked.map((label) => [label.id, label.on_card])), card: toCardRows(dialect, rows, [cardId])[0] };
+  return { onBoard: onCard(asked), card: toCardRows(dialect, rows, [cardId])[0] };
 }
 
 const CARD_IDS = '\u0000card-ids';

@@ -1,5 +1,5 @@
-import { type Expression, type SqlBool, sql } from 'kysely';
-import type { Executor, Transaction, NewRow, Row, RowUpdate, SyncTransaction } from '../database.ts';
+import { type Expression, type QueryCreator, type SqlBool, sql } from 'kysely';
+import type { Database, Executor, Transaction, NewRow, Row, RowUpdate, SyncTransaction } from '../database.ts';
 import { type Dialect, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
 import { viewBodyThatCounts, viewThatCounts } from './card-views.ts';
 
@@ -192,15 +192,23 @@ export function boardLabelsOnCardNow(trx: SyncTransaction, boardId: string, card
 }
 
 function boardLabelsOnCardQuery(db: Executor, dialect: Dialect) {
+  return boardLabelsOnCard(db, dialect, { board: BOARD, card: ID, labelIds: IDS }).compile();
+}
+
+/**
+ * The select of which labels among `labelIds` (one parameter, `Dialect.idList`) are labels of the
+ * board, each with whether the card has it (`on_card`): the group commit's read, and the first
+ * step of PostgreSQL's one-statement toggle (`toggleCardLabels`).
+ */
+export function boardLabelsOnCard(db: QueryCreator<Database>, dialect: Dialect, of: { board: string; card: string; labelIds: string }) {
   return db
     .selectFrom('labels as l')
     .select((eb) => [
       'l.id',
-      eb.exists(eb.selectFrom('card_labels as cl').select('cl.label_id').where('cl.card_id', '=', ID).whereRef('cl.label_id', '=', 'l.id')).as('on_card'),
+      eb.exists(eb.selectFrom('card_labels as cl').select('cl.label_id').where('cl.card_id', '=', of.card).whereRef('cl.label_id', '=', 'l.id')).as('on_card'),
     ])
-    .where('l.board_id', '=', BOARD)
-    .where(dialect.inIdList('l.id', IDS))
-    .compile();
+    .where('l.board_id', '=', of.board)
+    .where(dialect.inIdList('l.id', of.labelIds));
 }
 
 const BOARD = '\u0000board';
@@ -209,7 +217,8 @@ function boardLabelsOnCardValues(dialect: Dialect, boardId: string, cardId: stri
   return { [BOARD]: boardId, [ID]: cardId, [IDS]: dialect.idList(labelIds) };
 }
 
-function onCard(rows: readonly { id: string; on_card: unknown }[]): Map<string, boolean> {
+/** Label id -> whether the card has it, from `boardLabelsOnCard`'s rows. */
+export function onCard(rows: readonly { id: string; on_card: unknown }[]): Map<string, boolean> {
   return new Map(rows.map((row) => [row.id, Boolean(row.on_card)]));
 }
 
