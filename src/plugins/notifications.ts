@@ -19,8 +19,8 @@ declare module 'fastify' {
   }
 }
 
+/** Failed sends by outcome (`taskboard_notification_send_failures_total` reads them). */
 export interface NotificationSends {
-  sent: number;
   /** The sender threw or rejected. */
   failed: number;
   /** The sender did not answer within NOTIFICATION_SEND_TIMEOUT_MS: abandoned, its signal aborted. */
@@ -92,8 +92,7 @@ function startDelivery(app: FastifyInstance, sender: NotificationSender, sendTim
         position = event.position;
         const { notification } = JSON.parse(event.data) as { notification: Notification };
         const result = await sendWithin(sender, notification, sendTimeoutMs, closing.signal);
-        if (result.outcome === 'sent') sends.sent++;
-        else if (result.outcome === 'timedOut') {
+        if (result.outcome === 'timedOut') {
           sends.timedOut++;
           app.log.error({ notification: notification._id, timeoutMs: sendTimeoutMs }, 'notification sender did not answer in time; abandoned');
         } else if (result.outcome === 'failed') {
@@ -125,7 +124,7 @@ export default fp(
     if (opts.sender && typeof opts.sender.send !== 'function') throw new TypeError('notificationSender must have a send(notification, { signal }) method');
     const scheduler = new ReminderScheduler(app.services, opts.clock ?? systemClock, opts.config.reminders.intervalMs, app.log);
     app.decorate('reminders', scheduler);
-    const sends: NotificationSends = { sent: 0, failed: 0, timedOut: 0 };
+    const sends: NotificationSends = { failed: 0, timedOut: 0 };
     app.decorate('notificationSends', sends);
     let stopDelivery: (() => Promise<void>) | undefined;
     app.addHook('onReady', async () => {

@@ -13,7 +13,6 @@ export interface NotificationsOptions {
   cursor?: string | undefined;
 }
 
-/** Cursor key: `[createdAt, id]` of the last notification shown. */
 /**
  * List Notifications: the caller's own, newest first (`unread`: only those not read). Pages go back
  * in time from the cursor, so notifications created meanwhile never shift a page being read.

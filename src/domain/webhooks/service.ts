@@ -23,10 +23,6 @@ import { newSecret, previousSecretSigns } from './signing.ts';
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-/** The records answered, as the API's schemas describe them (one definition). */
-export type WebhookRecord = Webhook;
-export type DeliveryRecord = Delivery;
-
 export interface WebhookInput {
   url: string;
   teams?: string[] | undefined;
@@ -40,7 +36,7 @@ export interface WebhookPolicy {
   allowPrivateNetworks: boolean;
 }
 
-function toRecord(row: store.WebhookRow, at: string = nowIso()): WebhookRecord {
+function toRecord(row: store.WebhookRow, at: string = nowIso()): Webhook {
   return {
     _id: row.id,
     company: row.company_id,
@@ -57,7 +53,7 @@ function toRecord(row: store.WebhookRow, at: string = nowIso()): WebhookRecord {
   };
 }
 
-function toDelivery(row: store.DeliveryRow): DeliveryRecord {
+function toDelivery(row: store.DeliveryRow): Delivery {
   return {
     _id: row.id,
     webhook: row.webhook_id,
@@ -94,7 +90,7 @@ export async function createWebhook(
   caller: Caller,
   companyId: string,
   input: WebhookInput,
-): Promise<{ webhook: WebhookRecord; secret: string }> {
+): Promise<{ webhook: Webhook; secret: string }> {
   await requireAccess(ctx.db, caller, { kind: 'company', id: companyId, admin: true });
   const url = await checkWebhookUrl(input.url, policy.allowPrivateNetworks);
   await checkFilters(ctx, companyId, input);
@@ -122,7 +118,7 @@ export async function listWebhooks(
   ctx: ServiceContext,
   caller: Caller,
   query: { companyId?: string | undefined; limit?: number | undefined; cursor?: string | undefined },
-): Promise<Page<WebhookRecord>> {
+): Promise<Page<Webhook>> {
   let companies = adminCompanies(caller);
   if (query.companyId !== undefined) {
     await requireAccess(ctx.db, caller, { kind: 'company', id: query.companyId, admin: true });
@@ -135,7 +131,7 @@ export async function listWebhooks(
   return { items: page.items.map((row) => toRecord(row)), nextCursor: page.nextCursor };
 }
 
-export async function getWebhook(ctx: ServiceContext, caller: Caller, webhookId: string): Promise<WebhookRecord> {
+export async function getWebhook(ctx: ServiceContext, caller: Caller, webhookId: string): Promise<Webhook> {
   return toRecord(await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId }));
 }
 
@@ -150,7 +146,7 @@ export async function updateWebhook(
   caller: Caller,
   webhookId: string,
   input: Partial<WebhookInput>,
-): Promise<WebhookRecord> {
+): Promise<Webhook> {
   const webhook = await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
   const url = input.url === undefined ? undefined : await checkWebhookUrl(input.url, policy.allowPrivateNetworks);
   await checkFilters(ctx, webhook.company_id, input);
@@ -173,14 +169,14 @@ export async function updateWebhook(
 }
 
 /** Deletes the webhook and its deliveries (pending ones are never sent); answers what it was. */
-export async function deleteWebhook(ctx: ServiceContext, caller: Caller, webhookId: string): Promise<WebhookRecord> {
+export async function deleteWebhook(ctx: ServiceContext, caller: Caller, webhookId: string): Promise<Webhook> {
   const webhook = await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
   await inTransaction(ctx, (trx) => store.deleteWebhook(trx, webhookId));
   return toRecord(webhook);
 }
 
 /** Issues a new secret; the one it replaces keeps signing beside it for ROTATION_OVERLAP_MS. */
-export async function rotateSecret(ctx: ServiceContext, caller: Caller, webhookId: string): Promise<{ webhook: WebhookRecord; secret: string }> {
+export async function rotateSecret(ctx: ServiceContext, caller: Caller, webhookId: string): Promise<{ webhook: Webhook; secret: string }> {
   const webhook = await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
   const now = nowIso();
   const secret = newSecret();
@@ -202,7 +198,7 @@ export async function listDeliveries(
   caller: Caller,
   webhookId: string,
   query: { status?: DeliveryStatus | undefined; limit?: number | undefined; cursor?: string | undefined },
-): Promise<Page<DeliveryRecord>> {
+): Promise<Page<Delivery>> {
   await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor, isOrdinal);
@@ -215,7 +211,7 @@ export async function listDeliveries(
  * Sends the delivery again (same `webhook-id`, same body): it becomes pending and due now, with a
  * fresh retry window. It goes in its place in the webhook's order, and only while the webhook is enabled.
  */
-export async function redeliver(ctx: ServiceContext, caller: Caller, webhookId: string, deliveryId: string): Promise<DeliveryRecord> {
+export async function redeliver(ctx: ServiceContext, caller: Caller, webhookId: string, deliveryId: string): Promise<Delivery> {
   await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
   const now = nowIso();
   return inTransaction(ctx, async (trx) => {
