@@ -36,6 +36,8 @@ export async function insertTeamWithCreator(trx: Transaction, caller: Caller | n
  * nothing recorded) when the user already is a member.
  */
 export async function joinTeam(trx: Transaction, caller: Caller | null, team: { id: string; company_id: string }, userId: string, at: string): Promise<boolean> {
+  // the team's lock before its member rows, as every change of its members takes them (no circular wait)
+  await teams.lockTeam(trx, team.id);
   if (!(await teams.addTeamMember(trx, team.id, userId, at))) return false;
   await teams.recordTeamChange(trx, team.id, at);
   recordEvent(trx, caller, 'team.member.added', { company: team.company_id, team: team.id, user: userId }, { user: userId }, at);

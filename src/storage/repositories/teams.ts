@@ -57,6 +57,14 @@ export async function recordTeamChange(db: Transaction, teamId: string, at: stri
     .executeTakeFirst();
 }
 
+/**
+ * Takes the team's row lock without counting a change (as `recordTeamChange` takes it first), for a
+ * change that learns only afterwards whether it changes anything.
+ */
+export async function lockTeam(db: Transaction, teamId: string): Promise<void> {
+  await db.updateTable('teams').set((eb) => ({ version: eb.ref('version') })).where('id', '=', teamId).execute();
+}
+
 /** Which of `userIds` are members of the team. */
 export async function teamMembersAmong(db: Executor, teamId: string, userIds: readonly string[]): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
