@@ -16,6 +16,7 @@ import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootst
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import type { Executor } from '../../src/storage/database.ts';
 import { ROOT, runTaskboard } from '../support/cli.ts';
+import { eventually } from '../support/receiver.ts';
 import { cardRow } from '../support/fixtures.ts';
 import { bearer, ENGINES, openTestStorage, serviceContext, testConfig, type TestStorage } from '../support/harness.ts';
 
@@ -110,7 +111,7 @@ for (const engine of ENGINES) {
       if (engine === 'postgres') {
         const backends = async () =>
           Number((await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = ${connectionName}`.execute(db)).rows[0]?.n);
-        while ((await backends()) > 0) await new Promise((resolve) => setImmediate(resolve));
+        await eventually(backends, (n) => n === 0, 20_000, "the killed server's database connections to end");
       }
 
       const left = await count(db, 'cards', boardId);
