@@ -198,9 +198,12 @@ for (const engine of ENGINES) {
         assert.equal(moved.statusCode, 200, moved.body);
         // then a change of the card where it is now, and one on the old board (a marker: the old stream is read up to it)
         assert.equal((await api('PATCH', `/api/v1/cards/${mover}`, { name: 'Arrived' })).statusCode, 200);
-        assert.equal((await api('POST', '/api/v1/lists', { board: boardId, name: 'Marker' })).statusCode, 201);
+        const marker = await api('POST', '/api/v1/lists', { board: boardId, name: 'Marker' });
+        assert.equal(marker.statusCode, 201);
+        const markerId = marker.json().list._id as string;
         await arriving.until((s) => eventsOf(s).some((e) => e.type === 'card.updated' && e.card === mover), 'the move and the change on the new board');
-        await leaving.until((s) => eventsOf(s).some((e) => e.type === 'list.created'), 'the marker on the old board');
+        // this marker's event, not the setup's own list.created (which may arrive first, see below)
+        await leaving.until((s) => eventsOf(s).some((e: any) => e.type === 'list.created' && e.data?.list === markerId), 'the marker on the old board');
         // On PostgreSQL the setup's events may still be held back when a stream opens (other test files'
         // transactions on the same server hold the feed back) and then arrive first: see the first test.
         // Asserted: what each stream shows from the move on.
@@ -231,6 +234,7 @@ for (const engine of ENGINES) {
       const card = async (name: string) => (await api('POST', '/api/v1/cards', { list: listId, name })).json().card._id as string;
       const mine = await openSse(base, '/api/v1/notifications/stream', bearer(ann.apiKey));
       assert.equal(mine.status, 200, mine.body);
+      let eventIds: string[] = [];
       try {
         // bob's notification first, then ann's two: her stream shows hers alone
         assert.equal((await api('POST', `/v2/cards/${await card('For Bob')}/members`, { members: [bob.userId] })).statusCode, 200);
@@ -242,9 +246,20 @@ for (const engine of ENGINES) {
         // the same notifications the API lists for her, oldest first on the stream
         const listed = (await apiClient(t, ann.apiKey)('GET', '/api/v1/notifications')).json().notifications as Array<{ _id: string }>;
         assert.deepEqual(got.map((e) => e.data.notification._id), listed.map((n) => n._id).reverse());
+        eventIds = eventsOf(mine).map((e) => e._id);
       } finally {
         mine.close();
       }
+      // a reconnect with Last-Event-ID gets exactly what followed that event: her second notification
+      const resumed = await openSse(base, '/api/v1/notifications/stream', { ...bearer(ann.apiKey), 'last-event-id': eventIds[0] as string });
+      try {
+        assert.equal(resumed.status, 200, resumed.body);
+        await resumed.until((s) => s.events.length >= 1, 'the notification after Last-Event-ID');
+        assert.deepEqual(eventsOf(resumed).map((e) => e._id), [eventIds[1]]);
+      } finally {
+        resumed.close();
+      }
+      assert.equal((await openSse(base, '/api/v1/notifications/stream', { ...bearer(ann.apiKey), 'last-event-id': 'nope' })).status, 400);
       assert.equal((await openSse(base, '/api/v1/notifications/stream', {})).status, 401);
       // a revoked key ends it
       const again = await openSse(base, '/api/v1/notifications/stream', bearer(ann.apiKey));
