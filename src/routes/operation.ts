@@ -39,6 +39,11 @@ export class RenderedFields {
   }
 }
 
+/** A page's answer fields: its records under `key`, with its `nextCursor`. */
+export function keyedPage<K extends string, T>(key: K, page: { items: T[]; nextCursor: string | null }): Record<K, T[]> & { nextCursor: string | null } {
+  return { [key]: page.items, nextCursor: page.nextCursor } as Record<K, T[]> & { nextCursor: string | null };
+}
+
 /** A page of rendered records under `key`, with its `nextCursor` (the fields of a page answer, in the schemas' order). */
 export function renderedPage(key: string, page: { items: readonly string[]; nextCursor: string | null }): RenderedFields {
   return new RenderedFields(`${JSON.stringify(key)}:[${page.items.join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)}`);

@@ -6,7 +6,7 @@ import { BoardParams } from '../../../schemas/boards.ts';
 import { CardParams } from '../../../schemas/cards.ts';
 import { TeamParams } from '../../../schemas/companies.ts';
 import { ActivityPage, ActivityQuery } from '../../../schemas/events.ts';
-import { operations } from '../../operation.ts';
+import { keyedPage, operations } from '../../operation.ts';
 
 const DESCRIPTION =
   'Newest first; paged by `limit` and the opaque `cursor` (events recorded meanwhile are newer, so paging neither repeats ' +
@@ -32,7 +32,7 @@ const activity: FastifyPluginAsyncTypebox = async (app) => {
       async ({ caller, params: ids, query: { limit, cursor, type, companyId, teamId } }) => {
         const id = (ids as Record<string, string>)[`${kind}Id`] as string;
         const page = await readActivity(app.services, caller, { kind, id }, { companyId, teamId }, { limit: limit ?? DEFAULT_PAGE_SIZE, cursor, type });
-        return { events: page.items, nextCursor: page.nextCursor };
+        return keyedPage('events', page);
       },
     );
   };

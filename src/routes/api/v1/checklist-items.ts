@@ -16,7 +16,7 @@ import {
   ToggleItemMembersBody,
 } from '../../../schemas/checklists.ts';
 import { ScopeQuery } from '../../../schemas/common.ts';
-import { operations } from '../../operation.ts';
+import { keyedPage, operations } from '../../operation.ts';
 
 const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['checklist items']);
@@ -36,7 +36,7 @@ const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
     },
     async ({ caller, params, query: { limit, cursor, ...scope } }) => {
       const page = await itemService.getItems(app.services, caller, params.checklistId, scope, { limit, cursor });
-      return { checklistItems: page.items, nextCursor: page.nextCursor };
+      return keyedPage('checklistItems', page);
     },
   );
 

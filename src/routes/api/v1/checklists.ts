@@ -12,7 +12,7 @@ import {
 } from '../../../schemas/checklists.ts';
 import { ScopeQuery } from '../../../schemas/common.ts';
 import { Card } from '../../../schemas/records.ts';
-import { operations } from '../../operation.ts';
+import { keyedPage, operations } from '../../operation.ts';
 
 const checklists: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['checklists']);
@@ -32,7 +32,7 @@ const checklists: FastifyPluginAsyncTypebox = async (app) => {
     },
     async ({ caller, params, query: { limit, cursor, ...scope } }) => {
       const page = await checklistService.getChecklists(app.services, caller, params.cardId, scope, { limit, cursor });
-      return { checklists: page.items, nextCursor: page.nextCursor };
+      return keyedPage('checklists', page);
     },
   );
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listNotifications, markAllNotificationsRead, markNotificationRead } from '../../../domain/notifications/service.ts';
 import { NoQuery } from '../../../schemas/common.ts';
 import { Notification, NotificationParams, NotificationsAnswer, NotificationsQuery, ReadAllAnswer } from '../../../schemas/notifications.ts';
-import { operations } from '../../operation.ts';
+import { keyedPage, operations } from '../../operation.ts';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['notifications']);
@@ -20,7 +20,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async ({ caller, query }) => {
       const page = await listNotifications(app.services, caller, query);
-      return { notifications: page.items, nextCursor: page.nextCursor };
+      return keyedPage('notifications', page);
     },
   );
 

@@ -15,7 +15,7 @@ import {
   WebhooksPage,
   WebhookWithSecret,
 } from '../../../schemas/webhooks.ts';
-import { operations } from '../../operation.ts';
+import { keyedPage, operations } from '../../operation.ts';
 
 const who = 'Company owners and admins only (a member gets 403; a webhook of another company is a 404).';
 
@@ -55,7 +55,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async ({ caller, query }) => {
       const page = await webhooks.listWebhooks(app.services, caller, query);
-      return { webhooks: page.items, nextCursor: page.nextCursor };
+      return keyedPage('webhooks', page);
     },
   );
 
@@ -133,7 +133,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async ({ caller, params, query }) => {
       const page = await webhooks.listDeliveries(app.services, caller, params.webhookId, query);
-      return { deliveries: page.items, nextCursor: page.nextCursor };
+      return keyedPage('deliveries', page);
     },
   );
 
