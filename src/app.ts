@@ -10,7 +10,7 @@ import events from './plugins/events.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
 import metrics from './plugins/metrics.ts';
 import notifications from './plugins/notifications.ts';
-import type { Clock } from './domain/notifications/reminders.ts';
+import type { Clock } from './domain/shared/clock.ts';
 import type { NotificationSender } from './domain/notifications/sender.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import requestId, { requestIdOf } from './plugins/request-id.ts';

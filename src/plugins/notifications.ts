@@ -5,7 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config.ts';
-import { type Clock, ReminderScheduler, systemClock } from '../domain/notifications/reminders.ts';
+import { ReminderScheduler } from '../domain/notifications/reminders.ts';
+import { type Clock, systemClock } from '../domain/shared/clock.ts';
 import type { NotificationSender } from '../domain/notifications/sender.ts';
 import type { Notification } from '../schemas/notifications.ts';
 import { dialectOf } from '../storage/dialect.ts';

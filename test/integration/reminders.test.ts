@@ -10,7 +10,7 @@ import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
 import { toggleMembers } from '../../src/domain/cards/members.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
-import type { Clock } from '../../src/domain/notifications/reminders.ts';
+import type { Clock } from '../../src/domain/shared/clock.ts';
 import type { Notification } from '../../src/schemas/notifications.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { addMember, seedBoard } from '../support/fixtures.ts';

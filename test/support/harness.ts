@@ -10,7 +10,7 @@ import pg from 'pg';
 import { buildApp, type App, type BuildOptions } from '../../src/app.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import type { ServiceContext } from '../../src/domain/context.ts';
-import type { Clock } from '../../src/domain/notifications/reminders.ts';
+import type { Clock } from '../../src/domain/shared/clock.ts';
 import type { NotificationSender } from '../../src/domain/notifications/sender.ts';
 import { type AppConfig, loadConfig } from '../../src/config.ts';
 import type { RateLimiter, RateLimitRequest } from '../../src/ratelimit/limiter.ts';

@@ -21,13 +21,8 @@ import { recordCardChangeOf } from '../cards/recorder.ts';
 import type { ServiceContext } from '../context.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { notify } from './notify.ts';
+import type { Clock } from '../shared/clock.ts';
 
-/** What tells the time to the scheduler (tests set it). */
-export interface Clock {
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -26,6 +26,7 @@ import * as store from '../../storage/repositories/webhooks.ts';
 import type { ServiceContext } from '../context.ts';
 import { newId } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import { type Clock, systemClock } from '../shared/clock.ts';
 import { deliveryBody, filterOf, receives } from './matching.ts';
 import { WebhookSender } from './sender.ts';
 import { previousSecretSigns, signedHeaders } from './signing.ts';
@@ -44,10 +45,6 @@ const FAN_OUT_BATCH = 500;
 const MAX_IN_FLIGHT = 16;
 /** Deliveries of one webhook leased at once (its head and those behind it), sent one after another. */
 const RUN_LENGTH = 50;
-
-export interface Clock {
-  now(): number;
-}
 
 export interface DispatcherLog {
   warn(detail: object, message: string): void;
@@ -83,7 +80,7 @@ export class WebhookDispatcher {
   constructor(ctx: ServiceContext, options: DispatcherOptions) {
     this.#ctx = ctx;
     this.#options = {
-      clock: { now: () => Date.now() },
+      clock: systemClock,
       random: Math.random,
       retrySchedule: RETRY_SCHEDULE,
       giveUpAfterMs: GIVE_UP_AFTER_MS,
