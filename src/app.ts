@@ -37,7 +37,7 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** The webhook dispatcher's test overrides (clock, retry schedule), or false for none. */
   webhookDispatcher?: WebhooksPluginOptions['dispatcher'];
-  /** What tells the reminder scheduler the time (tests set it); default: the system's. */
+  /** What tells the reminder scheduler and the authentication cache the time (tests set it); default: the system's. */
   clock?: Clock;
   /** Where notifications go besides the API (email...); default: nowhere. */
   notificationSender?: NotificationSender;
@@ -96,7 +96,7 @@ export async function buildApp(options: BuildOptions) {
     await app.register(location);
     await app.register(security, { config });
     await app.register(storagePlugin, { config, ...(options.storage ? { storage: options.storage } : {}) });
-    await app.register(services, { config });
+    await app.register(services, { config, clock: options.clock });
     await app.register(eventRetention, { config, now: options.now });
     await app.register(events, { config });
     await app.register(webhooks, { config, dispatcher: options.webhookDispatcher });

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.ts';
 import type { AttachmentFiles } from '../storage/files.ts';
 import type { KeepEvents } from './events/events.ts';
+import type { AuthCache } from './account/auth-cache.ts';
 
 /** What every domain service works with. Built once per app; no framework types inside. */
 export interface ServiceContext {
@@ -17,4 +18,6 @@ export interface ServiceContext {
    * part that still needs them (webhook deliveries pending). See src/domain/events/events.ts.
    */
   keepEvents?: KeepEvents | undefined;
+  /** The callers of keys served lately (src/domain/account/auth-cache.ts); none: every request reads its key. */
+  authCache?: AuthCache | undefined;
 }

@@ -35,10 +35,23 @@ export function bearerToken(request: FastifyRequest): string {
 export default fp(
   async function authPlugin(app: FastifyInstance) {
     app.decorateRequest('caller', null as unknown as Caller);
-    app.addHook('onRequest', async (request: FastifyRequest) => {
-      if (request.routeOptions.config.public || !request.routeOptions.url) return;
-      const token = bearerToken(request);
-      request.caller = { ...(await authenticate(app.services, token)), requestId: request.id };
+    // A callback hook: a key the cache knows is answered without a promise.
+    app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
+      if (request.routeOptions.config.public || !request.routeOptions.url) return done();
+      let caller: Caller | Promise<Caller>;
+      try {
+        caller = authenticate(app.services, bearerToken(request));
+      } catch (error) {
+        return done(error as Error);
+      }
+      if (!(caller instanceof Promise)) {
+        request.caller = { ...caller, requestId: request.id };
+        return done();
+      }
+      caller.then((found) => {
+        request.caller = { ...found, requestId: request.id };
+        done();
+      }, done);
     });
   },
   { name: 'auth', dependencies: ['services'] },

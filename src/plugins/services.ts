@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { AuthCache } from '../domain/account/auth-cache.ts';
 import type { ServiceContext } from '../domain/context.ts';
+import { type Clock, systemClock } from '../domain/shared/clock.ts';
+import { changeAuthentication } from '../storage/repositories/api-keys.ts';
 import { AttachmentFiles } from '../storage/files.ts';
 import type { AppConfig } from '../config.ts';
 
@@ -13,11 +16,18 @@ declare module 'fastify' {
 
 /** The context the domain services run in, built once from the storage and the configuration. */
 export default fp(
-  async function servicesPlugin(app: FastifyInstance, opts: { config: AppConfig }) {
+  async function servicesPlugin(app: FastifyInstance, opts: { config: AppConfig; clock?: Clock | undefined }) {
+    const authCache = new AuthCache({ clock: opts.clock ?? systemClock });
+    // Every committed write of this instance to what authentication reads empties the cache.
+    const stopListening = app.storage.dialect.onCommittedWrites((writes) => {
+      if (changeAuthentication(writes)) authCache.invalidate();
+    });
+    app.addHook('onClose', async () => stopListening());
     app.decorate('config', opts.config);
     app.decorate('services', {
       db: app.storage.db,
       files: new AttachmentFiles(opts.config.uploadDir),
+      authCache,
     });
   },
   { name: 'services', dependencies: ['storage'] },

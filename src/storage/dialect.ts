@@ -32,6 +32,7 @@ import { Deadlock, ForeignKeyViolation, UniqueViolation } from './errors.ts';
 import { type CommitListener, type CommitListenerOptions, listenForCommits } from './commit-listener.ts';
 import { type EventFeed, PostgresEventFeed, SqliteEventFeed } from './event-feed.ts';
 import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
+import { type TableWrite, tableWrites } from './table-writes.ts';
 import { groupCommitDecisions, type RateLimitDecisions, transactionPerDecision } from './repositories/rate-limit.ts';
 import { createPostgresPool, DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts, statementNamesOf } from './postgres-pool.ts';
 
@@ -60,6 +61,11 @@ export interface LockableQuery {
 }
 
 type JsonArrayFrom<O> = typeof sqliteJsonArrayFrom<O>;
+
+/** Told of the tables written by statements that have committed (`Dialect.onCommittedWrites`). */
+export type WriteListener = (writes: readonly TableWrite[]) => void;
+
+const NO_WRITES: readonly TableWrite[] = [];
 
 export interface PoolUse {
   total: number;
@@ -98,13 +104,35 @@ export abstract class Dialect implements KyselyDialect {
   readonly joinsLaterally: boolean = false;
   readonly #kysely: KyselyDialect;
   readonly #compiled = new Map<string, CompiledQuery>();
+  readonly #writeListeners = new Set<WriteListener>();
 
   protected constructor(kysely: KyselyDialect) {
     this.#kysely = kysely;
   }
 
   createDriver(): Driver {
-    return new ClassifyingDriver(this.#kysely.createDriver(), (error) => this.classifyError(error));
+    return new ClassifyingDriver(this.#kysely.createDriver(), (error) => this.classifyError(error), this);
+  }
+
+  /**
+   * Calls `listener` with the tables each statement wrote (src/storage/table-writes.ts), once the
+   * write has committed (or, where a commit's outcome is unknown, may have): whichever code made it,
+   * through Kysely, a statement run directly or the group commit. Writes rolled back to a savepoint
+   * are told too (the listener may do too much, never too little). Answers how to stop.
+   */
+  onCommittedWrites(listener: WriteListener): () => void {
+    this.#writeListeners.add(listener);
+    return () => this.#writeListeners.delete(listener);
+  }
+
+  /** What `query` writes, where anyone listens (else nothing is read). */
+  writesOf(query: CompiledQuery): readonly TableWrite[] {
+    return this.#writeListeners.size ? tableWrites(query.query) : NO_WRITES;
+  }
+
+  /** Tells the listeners of `onCommittedWrites` of writes that have committed. */
+  committed(writes: readonly TableWrite[]): void {
+    if (writes.length) for (const listener of this.#writeListeners) listener(writes);
   }
 
   createQueryCompiler(): QueryCompiler {
@@ -281,7 +309,7 @@ export class SqliteDialect extends Dialect {
     this.#prepare = statements.prepare;
     const classify = (error: unknown) => this.classifyError(error);
     this.#runExclusive = exclusiveRunner(sqlite, statements.prepare, db, classify);
-    this.#groupCommit = groupCommitter(sqlite, statements.prepare, this.#runExclusive, classify, (all) => ({ dialect: this, builder: db(), all }));
+    this.#groupCommit = groupCommitter(sqlite, statements.prepare, this.#runExclusive, classify, this, (all) => ({ dialect: this, builder: db(), all }));
   }
 
   /** better-sqlite3 runs a statement synchronously in this process: writes share commits (`groupCommitter`). */
@@ -297,11 +325,14 @@ export class SqliteDialect extends Dialect {
    */
   override runDirectly<R>(db: Executor, query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | undefined {
     if (db.isTransaction || this.#sqlite.inTransaction) return undefined;
+    let rows: R[];
     try {
-      return runStatement(this.#prepare, query, parameters);
+      rows = runStatement(this.#prepare, query, parameters);
     } catch (error) {
       throw this.classifyError(error);
     }
+    this.committed(this.writesOf(query));
+    return rows;
   }
 
   override classifyError(error: unknown): unknown {
@@ -371,7 +402,10 @@ export class PostgresDialect extends Dialect {
   override runDirectly<R>(db: Executor, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]> | undefined {
     if (db.isTransaction) return undefined;
     return this.#pool.query(query.sql, parameters as unknown[]).then(
-      (result) => (result.rows ?? []) as R[],
+      (result) => {
+        this.committed(this.writesOf(query));
+        return (result.rows ?? []) as R[];
+      },
       (error: unknown) => {
         throw this.classifyError(error);
       },
@@ -443,15 +477,23 @@ export class PostgresDialect extends Dialect {
   }
 }
 
-/** Kysely's driver, with every error of the database classified on its way out. */
+/**
+ * Kysely's driver, with every error of the database classified on its way out, and the writes of
+ * each connection told to the dialect's write listeners once they commit (at once outside a
+ * transaction).
+ */
 class ClassifyingDriver implements Driver {
   readonly #driver: Driver;
   readonly #classify: (error: unknown) => unknown;
+  readonly #dialect: Dialect;
   readonly #inner = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  /** The writes of each connection's open transaction, told when it commits. */
+  readonly #uncommitted = new WeakMap<DatabaseConnection, TableWrite[]>();
 
-  constructor(driver: Driver, classify: (error: unknown) => unknown) {
+  constructor(driver: Driver, classify: (error: unknown) => unknown, dialect: Dialect) {
     this.#driver = driver;
     this.#classify = classify;
+    this.#dialect = dialect;
   }
 
   async #classified<T>(work: () => Promise<T>): Promise<T> {
@@ -475,8 +517,16 @@ class ClassifyingDriver implements Driver {
     const connection = await this.#driver.acquireConnection(options);
     const classify = this.#classify;
     const wrapped: DatabaseConnection = {
-      executeQuery: <R>(query: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> =>
-        this.#classified(() => connection.executeQuery<R>(query, options)),
+      executeQuery: async <R>(query: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> => {
+        const result = await this.#classified(() => connection.executeQuery<R>(query, options));
+        const writes = this.#dialect.writesOf(query);
+        if (writes.length) {
+          const uncommitted = this.#uncommitted.get(wrapped);
+          if (uncommitted) uncommitted.push(...writes);
+          else this.#dialect.committed(writes);
+        }
+        return result;
+      },
       async *streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
         try {
           yield* connection.streamQuery<R>(query, chunkSize);
@@ -489,15 +539,24 @@ class ClassifyingDriver implements Driver {
     return wrapped;
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.#classified(() => this.#driver.beginTransaction(this.#unwrap(connection), settings));
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await this.#classified(() => this.#driver.beginTransaction(this.#unwrap(connection), settings));
+    this.#uncommitted.set(connection, []);
   }
 
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.#classified(() => this.#driver.commitTransaction(this.#unwrap(connection)));
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await this.#classified(() => this.#driver.commitTransaction(this.#unwrap(connection)));
+    } finally {
+      // told even when the commit failed: its outcome may be unknown (a connection lost meanwhile)
+      const writes = this.#uncommitted.get(connection);
+      this.#uncommitted.delete(connection);
+      if (writes) this.#dialect.committed(writes);
+    }
   }
 
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#uncommitted.delete(connection);
     return this.#driver.rollbackTransaction(this.#unwrap(connection));
   }
 
@@ -627,28 +686,42 @@ function groupCommitter(
   prepare: StatementCache['prepare'],
   runExclusive: ExclusiveRunner,
   classify: (error: unknown) => unknown,
+  dialect: Dialect,
   transactionOf: (all: SyncTransaction['all']) => SyncTransaction,
 ): GroupCommit {
   type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
   type Waiting = { work: (trx: SyncTransaction) => unknown; settle: (outcome: Outcome) => void; fail: (error: unknown) => void };
-  const all = <R>(query: CompiledQuery<R>, parameters: readonly unknown[]) => runStatement<R>(prepare, query, parameters);
+  // what the batch running now wrote (batches run one at a time, synchronously), told to the
+  // dialect's write listeners once it has committed
+  let written: TableWrite[] = [];
+  const all = <R>(query: CompiledQuery<R>, parameters: readonly unknown[]) => {
+    const rows = runStatement<R>(prepare, query, parameters);
+    const writes = dialect.writesOf(query);
+    if (writes.length) written.push(...writes);
+    return rows;
+  };
   // called inside the group's transaction, a transaction function runs as a savepoint
   const inSavepoint = sqlite.transaction((work: (trx: SyncTransaction) => unknown) => work(transactionOf(all)));
   let pending: Waiting[] = [];
   const commitPending = () => {
     const batch = pending;
     pending = [];
-    runExclusive(() =>
-      batch.map(({ work }): Outcome => {
+    runExclusive(() => {
+      written = [];
+      const outcomes = batch.map(({ work }): Outcome => {
         try {
           // a transaction object per work (made in inSavepoint): what is kept per transaction (its events, its If-Match check) stays its own
           return { ok: true, value: inSavepoint(work) };
         } catch (error) {
           return { ok: false, error: classify(error) };
         }
-      }),
-    ).then(
-      (outcomes) => batch.forEach((waiting, i) => waiting.settle(outcomes[i] as Outcome)),
+      });
+      return { outcomes, writes: written };
+    }).then(
+      ({ outcomes, writes }) => {
+        dialect.committed(writes);
+        batch.forEach((waiting, i) => waiting.settle(outcomes[i] as Outcome));
+      },
       (error: unknown) => batch.forEach((waiting) => waiting.fail(error)),
     );
   };

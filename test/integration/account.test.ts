@@ -93,7 +93,7 @@ for (const engine of ENGINES) {
       const revoked = await revokeApiKey(ctx, owner, apiKey._id);
       assert.equal(revoked._id, apiKey._id);
       assert.equal(revoked.name, 'to revoke');
-      await assert.rejects(authenticate(ctx, token), (e: unknown) => e instanceof UnauthorizedError && e.invalidToken);
+      await assert.rejects(async () => authenticate(ctx, token), (e: unknown) => e instanceof UnauthorizedError && e.invalidToken);
       assert.ok(!(await listApiKeys(ctx, owner)).some((k) => k._id === apiKey._id));
       // Revoking twice finds nothing: a revoked key is gone for its owner.
       await assert.rejects(revokeApiKey(ctx, owner, apiKey._id), NotFoundError);
@@ -103,7 +103,7 @@ for (const engine of ENGINES) {
       const { token } = await createApiKey(ctx, owner, { name: 'self' });
       const self = await authenticate(ctx, token);
       await revokeApiKey(ctx, self, self.apiKeyId);
-      await assert.rejects(authenticate(ctx, token), UnauthorizedError);
+      await assert.rejects(async () => authenticate(ctx, token), UnauthorizedError);
     });
 
     it('does not reveal or touch another user’s key', async () => {
@@ -125,7 +125,7 @@ for (const engine of ENGINES) {
       assert.equal(rotated.apiKey.prefix, rotated.token.slice(0, 9));
       // The new token has not been used yet.
       assert.equal(rotated.apiKey.lastUsedAt, null);
-      await assert.rejects(authenticate(ctx, original.token), UnauthorizedError);
+      await assert.rejects(async () => authenticate(ctx, original.token), UnauthorizedError);
       assert.equal((await authenticate(ctx, rotated.token)).apiKeyId, original.apiKey._id);
 
       await revokeApiKey(ctx, owner, original.apiKey._id);

@@ -18,22 +18,47 @@ import { recordUsersChange } from '../cards/recorder.ts';
 import { teamRecords } from '../companies/teams.ts';
 import { companyRecord, userRecord } from './records.ts';
 import { hashToken, looksLikeToken, newToken, tokenPrefix } from './tokens.ts';
+import type { KnownKey } from './auth-cache.ts';
 
 /** lastUsedAt is written at most this often per key, so reads stay reads. */
 const LAST_USED_PRECISION_MS = 60_000;
 
-/** Resolves a bearer token to its caller, or throws the contract's 401 (invalid_token). */
-export async function authenticate(ctx: ServiceContext, token: string): Promise<Caller> {
-  // One prepared statement: the key, its user's companies and teams. No cache, so a revoked or
-  // rotated key is refused by every instance from the commit on.
-  const key = looksLikeToken(token) ? await apiKeys.findLiveKeyWithMemberships(ctx.db, hashToken(token)) : undefined;
-  if (!key) throw new UnauthorizedError('Invalid, revoked or malformed API key', true);
+/**
+ * Resolves a bearer token to its caller, or throws the contract's 401 (invalid_token). The caller
+ * comes from the instance's authentication cache when an entry of the key still counts (then at
+ * once, without a promise), else from one prepared statement: the key, its user's companies and
+ * teams (see src/domain/account/auth-cache.ts for how a revocation reaches the cache).
+ */
+export function authenticate(ctx: ServiceContext, token: string): Caller | Promise<Caller> {
+  if (!looksLikeToken(token)) throw invalidKey();
+  const tokenHash = hashToken(token);
+  const known = ctx.authCache?.get(tokenHash);
+  if (!known) return readKey(ctx, tokenHash);
+  const touched = touchIfDue(ctx, known);
+  return touched ? touched.then(() => known.caller) : known.caller;
+}
+
+async function readKey(ctx: ServiceContext, tokenHash: string): Promise<Caller> {
+  const read = ctx.authCache?.beginRead();
+  const key = await apiKeys.findLiveKeyWithMemberships(ctx.db, tokenHash);
+  if (!key) throw invalidKey();
   const { id, user_id: userId, last_used_at: lastUsedAt, ...memberships } = key;
+  const known: KnownKey = { caller: { userId, apiKeyId: id, ...memberships }, lastUsedAt };
+  await touchIfDue(ctx, known);
+  if (read) ctx.authCache?.keep(tokenHash, read, known);
+  return known.caller;
+}
+
+/** Writes the key's `lastUsedAt` when the one written is older than LAST_USED_PRECISION_MS; undefined when not due. */
+function touchIfDue(ctx: ServiceContext, known: KnownKey): Promise<void> | undefined {
   const now = Date.now();
-  if (lastUsedAt === null || now - Date.parse(lastUsedAt) >= LAST_USED_PRECISION_MS) {
-    await apiKeys.touchKey(ctx.db, id, new Date(now).toISOString());
-  }
-  return { userId, apiKeyId: id, ...memberships };
+  if (known.lastUsedAt !== null && now - Date.parse(known.lastUsedAt) < LAST_USED_PRECISION_MS) return undefined;
+  known.lastUsedAt = new Date(now).toISOString();
+  return apiKeys.touchKey(ctx.db, known.caller.apiKeyId, known.lastUsedAt);
+}
+
+function invalidKey(): UnauthorizedError {
+  return new UnauthorizedError('Invalid, revoked or malformed API key', true);
 }
 
 export interface IssuedKey {
@@ -93,7 +118,7 @@ export async function getMe(ctx: ServiceContext, caller: Caller): Promise<Me> {
   ]);
   // The key's user cannot vanish while the key authenticates (keys cascade with users), but a
   // delete between the two reads would otherwise be a 500.
-  if (!user) throw new UnauthorizedError('Invalid, revoked or malformed API key', true);
+  if (!user) throw invalidKey();
   return {
     user: userRecord(user),
     companies: companies.map(companyRecord),
@@ -177,7 +202,7 @@ export async function updateMe(ctx: ServiceContext, caller: Caller, input: { ful
       ...(input.photoUrl !== undefined ? { photo_url: input.photoUrl.trim() } : {}),
     };
     const user = await updateUser(trx, caller.userId, change, at);
-    if (!user) throw new UnauthorizedError('Invalid, revoked or malformed API key', true);
+    if (!user) throw invalidKey();
     // cards show names and photos: their stored views stop counting
     if (Object.keys(change).length > 0) await recordUsersChange(trx);
     recordEvent(trx, caller, 'user.updated', { company: null, user: user.id }, { fullName: user.full_name, photoUrl: user.photo_url }, at);

@@ -1,6 +1,7 @@
 import type { CompanyRole, Executor, NewRow, Row } from '../database.ts';
 import { dialectOf, executeCompiledOnce } from '../dialect.ts';
 import { inCreationOrder } from './order.ts';
+import type { TableWrite } from '../table-writes.ts';
 
 export type ApiKeyRow = Row<'api_keys'>;
 
@@ -9,6 +10,19 @@ export async function insertApiKey(db: Executor, row: NewRow<'api_keys'>): Promi
 }
 
 const TOKEN_HASH = '\u0000token-hash';
+
+/** The tables `findLiveKeyWithMemberships` reads: a write to them may change what a key authenticates as. */
+const AUTHENTICATION_TABLES = new Set(['api_keys', 'company_members', 'team_members']);
+
+/**
+ * Whether committed `writes` may change what a token authenticates as: any write to the tables
+ * authentication reads, but for a key's `lastUsedAt` (written as keys are used, never read by it).
+ */
+export function changeAuthentication(writes: readonly TableWrite[]): boolean {
+  return writes.some(
+    ({ table, columns }) => AUTHENTICATION_TABLES.has(table) && !(table === 'api_keys' && columns?.length && columns.every((c) => c === 'last_used_at')),
+  );
+}
 
 /**
  * The live key with this token hash, its owner and the owner's memberships, in one statement
