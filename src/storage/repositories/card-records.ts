@@ -131,7 +131,7 @@ export async function toggleCardLabels(trx: Transaction, boardId: string, cardId
             .unionAll(db.selectFrom('asked').select([sql<string>`${ONE_CARD}`.as('card_id'), 'asked.id as label_id', sql<string>`${AT}`.as('created_at')]).where(sql<SqlBool>`not asked.on_card`)),
         );
       return cardQuery(toggling as unknown as QueryCreator<Database>, dialect, (eb) => eb('c.id', '=', ONE_CARD))
-        .select(sql<{ id: string; on_card: boolean }[]>`(select coalesce(json_agg(json_build_object('id', asked.id, 'on_card', asked.on_card)), '[]') from asked)`.as('asked_json'))
+        .select(() => dialect.jsonArrayFrom(trx.selectFrom(sql<{ id: string; on_card: boolean }>`asked`.as('a')).select(['a.id', 'a.on_card'])).as('asked_json'))
         .compile();
     },
     { [ONE_CARD]: cardId, [BOARD]: boardId, [LABEL_IDS]: dialect.idList(labelIds), [AT]: at },
