@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { methodsOf, prependRouteHook } from './route-hooks.ts';
 import { ValidationError } from '../domain/shared/errors.ts';
 import type { ExpectedVersion, VersionedKind } from '../domain/shared/preconditions.ts';
 
@@ -105,7 +106,7 @@ export default fp(
     // from the caller. Only on the writes (a read is never conditional on a revision: RFC 9110 lets a
     // server ignore If-Match there), with the route's target found once, when the route is declared.
     app.addHook('onRoute', (route) => {
-      const methods = [route.method].flat().filter((method) => WRITES.has(method));
+      const methods = methodsOf(route).filter((method) => WRITES.has(method));
       if (methods.length === 0) return;
       const targets = new Map(methods.map((method) => [method, conditionalTarget(method, route.url)]));
       const readIfMatch = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
@@ -115,7 +116,7 @@ export default fp(
         }
         done();
       };
-      route.preHandler = [readIfMatch, ...[route.preHandler ?? []].flat()];
+      prependRouteHook(route, 'preHandler', readIfMatch);
     });
 
     // Registered before compression, so that the hash is of the JSON itself, whatever the encoding.

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import { methodsOf } from './route-hooks.ts';
 import { DomainError, type ErrorDetail, UnauthorizedError } from '../domain/shared/errors.ts';
 import { FORBIDDEN_IN_TEXT, TEXT_RULE } from '../schemas/common.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../storage/unavailable.ts';
@@ -127,7 +128,7 @@ export default fp(
     const table = new RouteTable();
     app.decorate('knownRoutes', table);
     app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) table.add(method, route.url);
+      for (const method of methodsOf(route)) table.add(method, route.url);
     });
 
     app.setNotFoundHandler((request, reply) => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { methodsOf, prependRouteHook } from './route-hooks.ts';
 import { ValidationError } from '../domain/shared/errors.ts';
 import {
   claimIdempotencyKey,
@@ -132,8 +133,7 @@ export default fp(
       if (key !== undefined) return claimOrAnswer(request, reply, key);
     };
     app.addHook('onRoute', (route) => {
-      if (![route.method].flat().some((method) => METHODS.has(method))) return;
-      route.preValidation = [claimIfKeyed, ...[route.preValidation ?? []].flat()];
+      if (methodsOf(route).some((method) => METHODS.has(method))) prependRouteHook(route, 'preValidation', claimIfKeyed);
     });
 
     /** Keeps the answer for the key's repeats, or lets the key go when the answer is not to be kept. */

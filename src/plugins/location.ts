@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { methodsOf, prependRouteHook } from './route-hooks.ts';
 
 type Body = Record<string, Record<string, unknown> | undefined>;
 type Params = Record<string, string>;
@@ -58,7 +59,7 @@ export default fp(
   async function locationPlugin(app: FastifyInstance) {
     // Only on the routes that create (found once, when the route is declared); synchronous.
     app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) {
+      for (const method of methodsOf(route)) {
         const locate = LOCATIONS[`${method} ${route.url}`];
         if (!locate) continue;
         const setLocation = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
@@ -67,7 +68,7 @@ export default fp(
           }
           done(null, payload);
         };
-        route.preSerialization = [setLocation, ...[route.preSerialization ?? []].flat()];
+        prependRouteHook(route, 'preSerialization', setLocation);
       }
     });
   },

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import { methodsOf } from './route-hooks.ts';
 import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter.ts';
 import { type AppConfig, ConfigError, type Tier, tierOfRoute } from '../config.ts';
 import { sendError } from './errors.ts';
@@ -37,7 +38,7 @@ export default fp(
         throw new Error(`routes without a rate-limit tier (config.tier): ${untiered.map((r) => `${r.method} ${r.url}`).join(', ')}`);
       }
       // An override naming no route (a typo such as :id for :cardId) would silently change nothing.
-      const served = new Set(routes.flatMap((route) => [route.method].flat().map((method) => `${method} ${route.url}`)));
+      const served = new Set(routes.flatMap((route) => methodsOf(route).map((method) => `${method} ${route.url}`)));
       const unknown = Object.keys(opts.config.rateLimit.routeTiers).filter((route) => !served.has(route));
       if (unknown.length) throw new ConfigError(`RATE_LIMIT_ROUTE_TIERS names routes the API does not serve: ${unknown.join(', ')}`);
       routes.length = 0;
