@@ -13,29 +13,14 @@ import type { Caller } from '../../src/domain/shared/caller.ts';
 import type { Executor } from '../../src/storage/database.ts';
 import { findMyTaskRefs, type MyTasksQuery } from '../../src/storage/repositories/my-tasks.ts';
 import { cardRow } from '../support/fixtures.ts';
+import { planNodes, postgresPlan, sqlitePlan, statementsOf } from '../support/plans.ts';
 import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
-/**
- * The statement `run` sends, with its values: `db` seen as a transaction, so that the statement goes
- * through `executeQuery` (a read outside one runs at once on SQLite, past Kysely), where it is kept.
- */
+/** The one statement `run` sends, with its values. */
 async function capture(db: Executor, run: (db: Executor) => Promise<unknown>): Promise<CompiledQuery> {
-  let statement: CompiledQuery | undefined;
-  const recorder = new Proxy(db, {
-    get(target, property) {
-      if (property === 'isTransaction') return true;
-      if (property === 'executeQuery') {
-        return (query: CompiledQuery) => {
-          statement ??= query;
-          return target.executeQuery(query);
-        };
-      }
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  await run(recorder);
-  if (!statement) throw new Error('no statement ran');
+  const [statement, ...more] = await statementsOf(db, run);
+  assert.ok(statement, 'no statement ran');
+  assert.equal(more.length, 0);
   return statement;
 }
 
@@ -73,9 +58,10 @@ for (const engine of ENGINES) {
     it('reads the memberships in page order from the index, with no sort', async () => {
       const db = t.services.db;
       const compiled = await capture(db, (db) => findMyTaskRefs(db, query));
-      const prefix = engine === 'sqlite' ? 'explain query plan ' : 'explain ';
-      const { rows } = await db.executeQuery<Record<string, unknown>>({ ...compiled, sql: prefix + compiled.sql });
-      const plan = rows.map((row) => String(row.detail ?? row['QUERY PLAN'])).join('\n');
+      const plan =
+        engine === 'sqlite'
+          ? (await sqlitePlan(db, compiled)).join('\n')
+          : planNodes(await postgresPlan(db, compiled)).map((node) => `${node['Node Type']} ${node['Index Name'] ?? ''}`).join('\n');
       assert.match(plan, /card_members_user_assigned/, plan);
       assert.doesNotMatch(plan, engine === 'sqlite' ? /TEMP B-TREE FOR ORDER BY/ : /Sort/, plan);
       // and the page is the right one: the first 51 memberships

@@ -5,13 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import type { NewRow } from '../../src/storage/database.ts';
 import { owingQuery, type ReminderKey } from '../../src/storage/repositories/reminders.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { ENGINES, openTestStorage, serviceContext, type TestStorage } from '../support/harness.ts';
+import { planNodes, postgresPlan, sqlitePlan } from '../support/plans.ts';
 
 const CARDS = 100_000;
 const OWING = 20;
@@ -70,16 +71,12 @@ for (const engine of ENGINES) {
       it(`${key}: a range scan of ${INDEX[key]}`, async (t) => {
         const query = owingQuery(test.storage.db, key, WINDOW[key], 100).compile();
         if (engine === 'sqlite') {
-          const plan = await test.storage.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
-          const details = plan.rows.map((r) => r.detail);
+          const details = await sqlitePlan(test.storage.db, query);
           t.diagnostic(details.join(' | '));
           assert.ok(details.some((d) => d.startsWith('SEARCH cards USING INDEX') && d.includes(INDEX[key])), details.join('\n'));
         } else {
-          const plan = await test.storage.db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-            CompiledQuery.raw(`explain (analyze, buffers, format json) ${query.sql}`, [...query.parameters]),
-          );
-          const root = (plan.rows[0] as { 'QUERY PLAN': [{ Plan: PlanNode }] })['QUERY PLAN'][0].Plan;
-          const scan = findNode(root, (n) => n['Index Name'] !== undefined);
+          const root = await postgresPlan(test.storage.db, query, ['analyze', 'buffers']);
+          const scan = planNodes(root).find((n) => n['Index Name'] !== undefined);
           assert.ok(scan, JSON.stringify(root));
           t.diagnostic(`${scan['Node Type']} on ${scan['Index Name']}: ${scan['Actual Rows']} rows, ${scan['Rows Removed by Filter'] ?? 0} removed by filter, ${scan['Shared Hit Blocks'] ?? 0} buffers`);
           assert.equal(scan['Index Name'], INDEX[key]);
@@ -91,22 +88,4 @@ for (const engine of ENGINES) {
       });
     }
   });
-}
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  'Actual Rows'?: number;
-  'Rows Removed by Filter'?: number;
-  'Shared Hit Blocks'?: number;
-  Plans?: PlanNode[];
-}
-
-function findNode(node: PlanNode, match: (n: PlanNode) => boolean): PlanNode | undefined {
-  if (match(node)) return node;
-  for (const child of node.Plans ?? []) {
-    const found = findNode(child, match);
-    if (found) return found;
-  }
-  return undefined;
 }
