@@ -1,5 +1,6 @@
 /**
- * Authentication keeps the callers of keys it served (src/domain/account/auth-cache.ts). A change
+ * Authentication keeps the callers of keys it served (src/domain/account/auth-cache.ts), and answers
+ * them without a statement until a write to what it reads. A change
  * of a key or of a membership made through one instance counts there from the next request on; two
  * apps, each with its own connection(s) and its own clock, on one database, show that the other
  * instance refuses (or reaches) as the database says within 1 s: its clock is moved, no sleep.
@@ -8,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp, type App } from '../../src/app.ts';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
-import { issueApiKey } from '../../src/domain/account/service.ts';
+import { authenticate, issueApiKey } from '../../src/domain/account/service.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { bearer, ENGINES, openTestStorage, testConfig, type TestStorage } from '../support/harness.ts';
 
@@ -58,6 +59,22 @@ for (const engine of ENGINES) {
 
     const me = (app: App, token: string) => app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(token) });
     const board = (app: App, token: string) => app.inject({ method: 'GET', url: `/api/v1/boards/${boardId}`, headers: bearer(token) });
+
+    it('answers a key it served from the cache, without a statement, until a write to what authentication reads', async () => {
+      const key = await newKey('script');
+      assert.equal((await me(a, key.token)).statusCode, 200);
+      // a statement would be a promise: the cache answers at once
+      assert.ok(!(authenticate(a.services, key.token) instanceof Promise), 'served from the cache');
+      const nobody = 'f'.repeat(24);
+      // the key's lastUsedAt is written as keys are used: authentication does not read it
+      await a.services.db.updateTable('api_keys').set({ last_used_at: new Date().toISOString() }).where('id', '=', key.id).execute();
+      assert.ok(!(authenticate(a.services, key.token) instanceof Promise), 'kept across a lastUsedAt write');
+      // any write to the membership tables empties the cache, whoever's rows it touched
+      await a.services.db.deleteFrom('team_members').where('user_id', '=', nobody).execute();
+      const read = authenticate(a.services, key.token);
+      assert.ok(read instanceof Promise, 'read again after a membership write');
+      assert.equal((await read).apiKeyId, key.id);
+    });
 
     it('refuses a revoked key at once where it was revoked, and on the other instance within 1 s', async () => {
       const key = await newKey('laptop');
