@@ -28,7 +28,7 @@ import { success } from '../../src/schemas/common.ts';
 import { MyTasksAnswer } from '../../src/schemas/my-tasks.ts';
 import { namedSchemaContext } from '../../src/schemas/named.ts';
 import { type Card, Card as CardSchema } from '../../src/schemas/records.ts';
-import { storeCardView } from '../../src/storage/repositories/card-views.ts';
+import { storeCardView, storeCardViews } from '../../src/storage/repositories/card-views.ts';
 import { setCardColumns } from '../../src/storage/repositories/cards.ts';
 import { updateLabel } from '../../src/storage/repositories/labels.ts';
 import { updateUser } from '../../src/storage/repositories/users.ts';
@@ -464,6 +464,17 @@ for (const engine of ENGINES) {
       assert.equal((await t.services.db.selectFrom('card_views').select('body').where('card_id', '=', cardId).executeTakeFirstOrThrow()).body, '"newer"');
       // a card that is gone has no view (the domain answers what it read and stores nothing)
       await assert.rejects(storeCardView(t.services.db, { ...base, cardId: 'f'.repeat(24), cardVersion: 0 }), ForeignKeyViolation);
+      // the views of a page, in one statement, keep the newest the same way
+      const other = w.cards[1]!;
+      await assertServedIsBuilt(other);
+      const otherView = await t.services.db.selectFrom('card_views').selectAll().where('card_id', '=', other).executeTakeFirstOrThrow();
+      await storeCardViews(t.services.db, [
+        { ...base, cardVersion: current.card_version, body: '"older again"' },
+        { cardId: other, form: otherView.form, labelsStamp: otherView.labels_stamp, usersStamp: otherView.users_stamp, cardVersion: otherView.card_version + 1, body: '"newer too"' },
+      ]);
+      const bodies = await t.services.db.selectFrom('card_views').select(['card_id', 'body']).where('card_id', 'in', [cardId, other]).execute();
+      assert.deepEqual(Object.fromEntries(bodies.map((row) => [row.card_id, row.body])), { [cardId]: '"newer"', [other]: '"newer too"' });
+      await assert.rejects(storeCardViews(t.services.db, [{ ...base, cardVersion: current.card_version + 2 }, { ...base, cardId: 'f'.repeat(24), cardVersion: 0 }]), ForeignKeyViolation);
     });
 
     if (engine === 'postgres') {

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type { Card } from '../../schemas/records.ts';
 import { namedSchemaContext } from '../../schemas/named.ts';
 import { loadCardsForView } from '../../storage/repositories/card-records.ts';
-import { storeCardView } from '../../storage/repositories/card-views.ts';
+import { type CardView, storeCardView, storeCardViews } from '../../storage/repositories/card-views.ts';
 import { ForeignKeyViolation } from '../../storage/errors.ts';
 import type { ServiceContext } from '../context.ts';
 import { NotFoundError } from '../shared/errors.ts';
@@ -73,16 +73,24 @@ export async function cardViews(ctx: ServiceContext, refs: readonly { id: string
 /** Builds, renders and stores the views of `cardIds` (those still there), with the stamps read with their rows. */
 async function buildCardViews(ctx: ServiceContext, cardIds: readonly string[], render: CardRenderer): Promise<Map<string, string>> {
   const rows = await loadCardsForView(ctx.db, cardIds);
-  const bodies = new Map(rows.map((row) => [row.id, render(toCard(row))]));
-  await Promise.all(
-    rows.map(async (row) => {
-      try {
-        await storeCardView(ctx.db, { cardId: row.id, form: cardViewForm(), cardVersion: row.version, labelsStamp: row.labels_stamp, usersStamp: row.users_stamp, body: bodies.get(row.id) as string });
-      } catch (error) {
-        // the card was removed since it was read: it was there when read, so the answer stands
-        if (!(error instanceof ForeignKeyViolation)) throw error;
-      }
-    }),
-  );
-  return bodies;
+  const views: CardView[] = rows.map((row) => ({
+    cardId: row.id,
+    form: cardViewForm(),
+    cardVersion: row.version,
+    labelsStamp: row.labels_stamp,
+    usersStamp: row.users_stamp,
+    body: render(toCard(row)),
+  }));
+  try {
+    await storeCardViews(ctx.db, views);
+  } catch (error) {
+    // a card was removed since it was read: it was there when read, so the answers stand; the others are stored one by one
+    if (!(error instanceof ForeignKeyViolation)) throw error;
+    const storeIfThere = (view: CardView) =>
+      storeCardView(ctx.db, view).catch((failed: unknown) => {
+        if (!(failed instanceof ForeignKeyViolation)) throw failed;
+      });
+    await Promise.all(views.map(storeIfThere));
+  }
+  return new Map(views.map((view) => [view.cardId, view.body]));
 }

@@ -4,8 +4,8 @@
  * board's `labels_stamp` and the users' stamp; a change moves one of them in its own transaction,
  * so no view built before it is served again, whatever the interleaving.
  */
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { Executor, Transaction } from '../database.ts';
+import { type InsertQueryBuilder, type InsertResult, type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Database, Executor, Transaction } from '../database.ts';
 import { executeCompiledOnce } from '../dialect.ts';
 
 /** A card's stored record and what it was built from. */
@@ -61,26 +61,49 @@ export async function storeCardView(db: Executor, view: CardView): Promise<void>
     db,
     'store card view',
     () =>
-      db
-        .insertInto('card_views')
-        .values({ card_id: CARD_ID, form: FORM, card_version: VERSION as never, labels_stamp: LABELS as never, users_stamp: USERS as never, body: BODY })
-        .onConflict((oc) =>
-          oc
-            .column('card_id')
-            .doUpdateSet((eb) => ({
-              form: eb.ref('excluded.form'),
-              card_version: eb.ref('excluded.card_version'),
-              labels_stamp: eb.ref('excluded.labels_stamp'),
-              users_stamp: eb.ref('excluded.users_stamp'),
-              body: eb.ref('excluded.body'),
-            }))
-            .where(
-              sql<boolean>`(excluded.card_version, excluded.labels_stamp, excluded.users_stamp) > (card_views.card_version, card_views.labels_stamp, card_views.users_stamp)
-                or excluded.form <> card_views.form`,
-            ),
-        )
-        .compile(),
+      keepingTheNewest(
+        db.insertInto('card_views').values({ card_id: CARD_ID, form: FORM, card_version: VERSION as never, labels_stamp: LABELS as never, users_stamp: USERS as never, body: BODY }),
+      ).compile(),
     { [CARD_ID]: view.cardId, [FORM]: view.form, [VERSION]: view.cardVersion, [LABELS]: view.labelsStamp, [USERS]: view.usersStamp, [BODY]: view.body },
+  );
+}
+
+/**
+ * `storeCardView` for the views of several cards (those a page built), in one statement: one write
+ * (one commit outside a transaction) where one per card was as many.
+ */
+export async function storeCardViews(db: Executor, views: readonly CardView[]): Promise<void> {
+  if (views.length <= 1) return views[0] && storeCardView(db, views[0]);
+  await keepingTheNewest(
+    db.insertInto('card_views').values(
+      views.map((view) => ({
+        card_id: view.cardId,
+        form: view.form,
+        card_version: view.cardVersion,
+        labels_stamp: view.labelsStamp,
+        users_stamp: view.usersStamp,
+        body: view.body,
+      })),
+    ),
+  ).execute();
+}
+
+/** The upsert of views: a stored view is replaced by one built later, or of another form. */
+function keepingTheNewest(insert: InsertQueryBuilder<Database, 'card_views', InsertResult>) {
+  return insert.onConflict((oc) =>
+    oc
+      .column('card_id')
+      .doUpdateSet((eb) => ({
+        form: eb.ref('excluded.form'),
+        card_version: eb.ref('excluded.card_version'),
+        labels_stamp: eb.ref('excluded.labels_stamp'),
+        users_stamp: eb.ref('excluded.users_stamp'),
+        body: eb.ref('excluded.body'),
+      }))
+      .where(
+        sql<boolean>`(excluded.card_version, excluded.labels_stamp, excluded.users_stamp) > (card_views.card_version, card_views.labels_stamp, card_views.users_stamp)
+          or excluded.form <> card_views.form`,
+      ),
   );
 }
 
