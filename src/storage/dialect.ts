@@ -34,7 +34,7 @@ import { type EventFeed, PostgresEventFeed, SqliteEventFeed } from './event-feed
 import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
 import { type TableWrite, tableWrites } from './table-writes.ts';
 import { groupCommitDecisions, type RateLimitDecisions, transactionPerDecision } from './repositories/rate-limit.ts';
-import { createPostgresPool, DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts, statementNamesOf } from './postgres-pool.ts';
+import { createPostgresPool, DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts, heldUntilCommitOf, statementNamesOf } from './postgres-pool.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -248,6 +248,16 @@ export abstract class Dialect implements KyselyDialect {
     return undefined;
   }
 
+  /**
+   * `query`, to run inside a transaction as a write whose answer nobody reads (the events' INSERT):
+   * where statements are round trips (PostgreSQL), it is held until the transaction commits and
+   * goes out with the COMMIT (src/storage/postgres-pool.ts), so its errors surface at the commit and
+   * its result is empty. Here: it runs when executed.
+   */
+  sentWithCommit<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+    return query;
+  }
+
   /** Asks the engine to plan this SQL text once per connection. SQLite: done already (statements are cached by text). */
   protected prepareOnce(_sql: string): void {}
 
@@ -374,10 +384,20 @@ export class PostgresDialect extends Dialect {
 
   readonly #statementNames: Map<string, string>;
 
+  readonly #heldUntilCommit: WeakSet<readonly unknown[]>;
+
   constructor(pool: pg.Pool) {
     super(new KyselyPostgresDialect({ pool }));
     this.#pool = pool;
     this.#statementNames = statementNamesOf(pool);
+    this.#heldUntilCommit = heldUntilCommitOf(pool);
+  }
+
+  /** Marked by its parameter array, which Kysely hands the client as it is: this run of it, no other. */
+  override sentWithCommit<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+    const held = { ...query, parameters: [...query.parameters] };
+    this.#heldUntilCommit.add(held.parameters);
+    return held;
   }
 
   /**

@@ -52,21 +52,102 @@ export interface PostgresPoolOptions extends DatabaseTimeouts {
   onIdleError?: (error: Error) => void;
 }
 
+/** A statement this module answers itself, without a round trip: its result as pg gives one. */
+function answered(command: string): pg.QueryResult {
+  return { command, rowCount: 0, rows: [], oid: 0, fields: [] };
+}
+
+/** What Kysely sends to open a transaction (`begin`, or `start transaction` with settings). */
+const OPENS_TRANSACTION = /^(begin|start transaction)\b/i;
+
 /**
- * pg lets a query that `query_timeout` ended leave the connection waiting for that query's answer:
- * returned to the pool, the connection would queue the next request behind an answer that may never
- * come. Such a connection is closed instead, and the pool opens a fresh one.
+ * A client of the pool:
+ * - pg lets a query that `query_timeout` ended leave the connection waiting for that query's answer:
+ *   returned to the pool, the connection would queue the next request behind an answer that may
+ *   never come. Such a connection is closed instead, and the pool opens a fresh one.
+ * - Fewer round trips per transaction, through pg's pipeline mode (several queries written before
+ *   the first answer; each still ends with its own Sync, so each succeeds or fails on its own as it
+ *   would alone): the BEGIN goes out with the transaction's first statement, and the statements the
+ *   dialect holds until the commit (`Dialect.sentWithCommit`: writes whose answer nobody reads, such
+ *   as the events' INSERT) go out with the COMMIT. A transaction that ran nothing sends nothing.
+ *   Kysely still awaits each statement before the next, so nothing else is ever pipelined.
  */
 class BoundedClient extends pg.Client {
   readonly #statementNames: ReadonlyMap<string, string>;
+  readonly #heldUntilCommit: WeakSet<readonly unknown[]>;
+  /** The BEGIN of the open transaction while it has not been sent yet. */
+  #begin: string | undefined;
+  #inTransaction = false;
+  /** Statements held until the COMMIT, as `query` was given them. */
+  #held: unknown[][] = [];
 
-  constructor(config: pg.ClientConfig & { statementNames?: ReadonlyMap<string, string> } = {}) {
-    super(config);
+  constructor(config: pg.ClientConfig & PoolSideTables = {}) {
+    super({ ...config, pipeline: true } as pg.ClientConfig);
     this.#statementNames = config.statementNames ?? new Map();
+    this.#heldUntilCommit = config.heldUntilCommit ?? new WeakSet();
   }
 
   // pg's overloads (callbacks, streams) are many; Kysely uses the promise form only.
   override query(...args: unknown[]): never {
+    const text = typeof args[0] === 'string' && args.length <= 2 ? args[0] : undefined;
+    return (text === undefined ? this.#send(args) : (this.#inTransactionQuery(text, args) ?? this.#send(args))) as never;
+  }
+
+  /**
+   * A statement of Kysely's transaction (promise form, a text): answered here or sent with others;
+   * undefined when it goes out alone as it is.
+   */
+  #inTransactionQuery(text: string, args: unknown[]): Promise<pg.QueryResult> | undefined {
+    if (OPENS_TRANSACTION.test(text)) {
+      // Only from an idle connection (otherwise PostgreSQL must answer it: a warning, or an error
+      // in a failed transaction), so the BEGIN sent later cannot fail where this one would not.
+      if (this.#inTransaction || this.getTransactionStatus() !== 'I') return undefined;
+      this.#inTransaction = true;
+      this.#begin = text;
+      return Promise.resolve(answered('BEGIN'));
+    }
+    if (!this.#inTransaction) return undefined;
+    const ends = /^(commit|rollback)$/i.exec(text)?.[1]?.toUpperCase();
+    if (ends) {
+      const [begin, held] = [this.#begin, this.#held];
+      this.#inTransaction = false;
+      this.#begin = undefined;
+      this.#held = [];
+      // nothing ran: there is no transaction on the server to end
+      if (begin !== undefined && (ends === 'ROLLBACK' || held.length === 0)) return Promise.resolve(answered(ends));
+      return this.#sendTogether([...(begin === undefined ? [] : [[begin]]), ...(ends === 'COMMIT' ? held : []), args]);
+    }
+    if (Array.isArray(args[1]) && this.#heldUntilCommit.has(args[1])) {
+      this.#held.push(args);
+      return Promise.resolve(answered('HELD'));
+    }
+    if (this.#begin === undefined) return undefined;
+    const begin = this.#begin;
+    this.#begin = undefined;
+    return this.#sendTogether([[begin], args]);
+  }
+
+  /**
+   * Writes the queries in one go and answers the last one's result once all are answered; the first
+   * failure (in order) rejects it. With a failed statement the transaction is aborted on the server,
+   * so a COMMIT after it answers ROLLBACK and the caller sees the statement's own error.
+   */
+  async #sendTogether(queries: unknown[][]): Promise<pg.QueryResult> {
+    const stream = (this as unknown as { connection: { stream: { cork?(): void; uncork?(): void } } }).connection.stream;
+    stream.cork?.();
+    let sent: Promise<pg.QueryResult>[];
+    try {
+      sent = queries.map((query) => this.#send(query) as Promise<pg.QueryResult>);
+    } finally {
+      stream.uncork?.();
+    }
+    const outcomes = await Promise.allSettled(sent);
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    return (outcomes.at(-1) as PromiseFulfilledResult<pg.QueryResult>).value;
+  }
+
+  #send(args: unknown[]): unknown {
     // A text the dialect named goes out as a named statement: prepared once on this connection.
     const name = typeof args[0] === 'string' ? this.#statementNames.get(args[0]) : undefined;
     // (a callback after the values, as the pool passes one, is kept)
@@ -79,15 +160,32 @@ class BoundedClient extends pg.Client {
         }
       });
     }
-    return result as never;
+    return result;
   }
+}
+
+/** What the dialect tells the pool's clients, through the pool's options (pg hands them to every client). */
+interface PoolSideTables {
+  /** SQL text -> statement name: sent as a named (prepared) statement. */
+  statementNames?: Map<string, string>;
+  /** The parameter arrays of statements to hold until the transaction's COMMIT. */
+  heldUntilCommit?: WeakSet<readonly unknown[]>;
+}
+
+function sideTablesOf(pool: pg.Pool): Required<PoolSideTables> {
+  const { statementNames, heldUntilCommit } = pool.options as PoolSideTables;
+  if (!statementNames || !heldUntilCommit) throw new Error('this pool was not made by createPostgresPool');
+  return { statementNames, heldUntilCommit };
+}
+
+/** The parameter arrays of the statements this pool's clients hold until their transaction commits. */
+export function heldUntilCommitOf(pool: pg.Pool): WeakSet<readonly unknown[]> {
+  return sideTablesOf(pool).heldUntilCommit;
 }
 
 /** The SQL texts this pool's clients send as named (prepared) statements, by text. */
 export function statementNamesOf(pool: pg.Pool): Map<string, string> {
-  const names = (pool.options as { statementNames?: Map<string, string> }).statementNames;
-  if (!names) throw new Error('this pool was not made by createPostgresPool');
-  return names;
+  return sideTablesOf(pool).statementNames;
 }
 
 /**
@@ -103,6 +201,7 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
   const pool = new pg.Pool({
     Client: BoundedClient,
     statementNames,
+    heldUntilCommit: new WeakSet(),
     connectionString: options.connectionString,
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs,

@@ -6,8 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
 import { toggleLabels } from '../../src/domain/cards/labels.ts';
@@ -18,43 +16,7 @@ import { ValidationError } from '../../src/domain/shared/errors.ts';
 import { PreconditionFailedError } from '../../src/domain/shared/preconditions.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { openTestStorage, serviceContext, type TestStorage } from '../support/harness.ts';
-
-/** The SQL texts run while counting: SQLite statements run, or queries sent to PostgreSQL. */
-function countStatements() {
-  const seen: string[] = [];
-  let counting = false;
-  const restore: (() => void)[] = [];
-  const statementPrototype = Object.getPrototypeOf(new SqliteDatabase(':memory:').prepare('select 1'));
-  for (const method of ['all', 'get', 'run', 'iterate']) {
-    const original = statementPrototype[method] as (...args: unknown[]) => unknown;
-    statementPrototype[method] = function (this: { source: string }, ...args: unknown[]) {
-      if (counting) seen.push(this.source);
-      return original.apply(this, args);
-    };
-    restore.push(() => (statementPrototype[method] = original));
-  }
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    if (counting) {
-      const [first] = args as [string | { text: string }];
-      seen.push(typeof first === 'string' ? first : first.text);
-    }
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  restore.push(() => (pg.Client.prototype.query = query));
-  return {
-    async during<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-      seen.length = 0;
-      counting = true;
-      try {
-        return { result: await work(), statements: [...seen] };
-      } finally {
-        counting = false;
-      }
-    },
-    stop: () => restore.forEach((undo) => undo()),
-  };
-}
+import { countStatements } from '../support/statement-counter.ts';
 
 const isCommit = (statement: string) => /^\s*commit\b/i.test(statement);
 
@@ -83,25 +45,32 @@ describe('the statements of one toggle', () => {
 
       const newCard = async () => (await createCard(ctx, caller, {}, { list: listId, name: 'Card' }))._id;
 
-      it(engine === 'sqlite' ? 'runs 10 statements, one transaction, for a label added and one removed' : 'makes 5 round trips for a label added and one removed', async () => {
+      it(engine === 'sqlite' ? 'runs 10 statements, one transaction, for a label added and one removed' : 'sends 5 statements in 3 round trips for a label added and one removed', async () => {
         const cardId = await newCard();
         const [a, b] = labels as [string, string];
         await toggleLabels(ctx, caller, cardId, {}, [a]); // the statements compiled and prepared
-        const { result, statements } = await counter.during(() => toggleLabels(ctx, caller, cardId, {}, [a, b]));
+        const { result, statements, roundTrips } = await counter.during(() => toggleLabels(ctx, caller, cardId, {}, [a, b]));
         assert.deepEqual(result.labels.map((label) => label._id), [b]);
         assert.equal(statements.filter(isCommit).length, 1, statements.join('\n'));
         // SQLite: BEGIN, SAVEPOINT, the card's change, the labels read, one insert, one delete, the
         // card's record, the event, RELEASE, COMMIT. PostgreSQL: BEGIN, the card's change, one
-        // statement that reads the labels, writes them and reads the card's record, the event, COMMIT.
+        // statement that reads the labels, writes them and reads the card's record, the event, COMMIT;
+        // the BEGIN written with the card's change, the event with the COMMIT.
         assert.equal(statements.length, engine === 'sqlite' ? 10 : 5, statements.join('\n'));
+        if (engine === 'postgres') {
+          assert.equal(roundTrips, 3, statements.join('\n'));
+          assert.match(statements[0] as string, /^begin$/i);
+          assert.match(statements.at(-2) as string, /^insert into "events"/i);
+        }
       });
 
-      it(engine === 'sqlite' ? 'runs 9 statements for one label toggled' : 'makes 5 round trips for one label toggled', async () => {
+      it(engine === 'sqlite' ? 'runs 9 statements for one label toggled' : 'sends 5 statements in 3 round trips for one label toggled', async () => {
         const cardId = await newCard();
         const [a] = labels as [string];
         await toggleLabels(ctx, caller, cardId, {}, [a]);
-        const { statements } = await counter.during(() => toggleLabels(ctx, caller, cardId, {}, [a]));
+        const { statements, roundTrips } = await counter.during(() => toggleLabels(ctx, caller, cardId, {}, [a]));
         assert.equal(statements.length, engine === 'sqlite' ? 9 : 5, statements.join('\n'));
+        if (engine === 'postgres') assert.equal(roundTrips, 3, statements.join('\n'));
       });
 
       if (engine === 'sqlite') {

@@ -1,0 +1,133 @@
+/**
+ * PostgreSQL transactions in fewer round trips (src/storage/postgres-pool.ts): the BEGIN is written
+ * with the transaction's first statement, a statement held with `Dialect.sentWithCommit` is written
+ * with the COMMIT, and a transaction that ran nothing sends nothing. Each still behaves as it would
+ * alone: the BEGIN really opens the transaction, a held statement's failure fails the transaction
+ * with its own error and commits nothing, and the connection is clean for the next transaction.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { UniqueViolation } from '../../src/storage/errors.ts';
+import { openTestStorage, type TestStorage } from '../support/harness.ts';
+import { countStatements } from '../support/statement-counter.ts';
+
+describe('PostgreSQL transactions pipelined', () => {
+  let test: TestStorage;
+  const counter = countStatements();
+
+  before(async () => {
+    test = await openTestStorage('postgres');
+    await sql`create table pipeline_probe (id integer primary key)`.execute(test.storage.db);
+  });
+  beforeEach(async () => {
+    await sql`delete from pipeline_probe`.execute(test.storage.db);
+  });
+  after(async () => {
+    counter.stop();
+    await test?.dispose();
+  });
+
+  const insert = (db: TestStorage['storage']['db'], id: number) => db.insertInto('pipeline_probe' as never).values({ id } as never).compile();
+  const held = (db: TestStorage['storage']['db'], id: number) => test.storage.dialect.sentWithCommit(insert(db, id));
+  const stored = async () => (await sql<{ id: number }>`select id from pipeline_probe order by id`.execute(test.storage.db)).rows.map((row) => row.id);
+
+  it('a transaction that runs nothing sends nothing', async () => {
+    const { roundTrips, statements } = await counter.during(() => test.storage.db.transaction().execute(async () => 'nothing'));
+    assert.equal(roundTrips, 0, statements.join('\n'));
+  });
+
+  it('writes the BEGIN with the first statement, and that BEGIN opens the transaction', async () => {
+    const { roundTrips, statements } = await counter.during(() =>
+      test.storage.db.transaction().execute(async (trx) => {
+        await trx.executeQuery(insert(trx, 1));
+        await trx.executeQuery(insert(trx, 2));
+      }),
+    );
+    assert.deepEqual(statements.map((s) => s.split(' ')[0]?.toLowerCase()), ['begin', 'insert', 'insert', 'commit']);
+    assert.equal(roundTrips, 3, statements.join('\n'));
+    assert.deepEqual(await stored(), [1, 2]);
+
+    // the first statement ran inside the transaction: a failure after it undoes it
+    await assert.rejects(
+      test.storage.db.transaction().execute(async (trx) => {
+        await trx.executeQuery(insert(trx, 3));
+        throw new Error('changed my mind');
+      }),
+      /changed my mind/,
+    );
+    assert.deepEqual(await stored(), [1, 2]);
+  });
+
+  it('writes a held statement with the COMMIT, and it is committed with the rest', async () => {
+    const { roundTrips, statements } = await counter.during(() =>
+      test.storage.db.transaction().execute(async (trx) => {
+        await trx.executeQuery(insert(trx, 1));
+        await trx.executeQuery(held(trx, 2));
+      }),
+    );
+    assert.deepEqual(statements.map((s) => s.split(' ')[0]?.toLowerCase()), ['begin', 'insert', 'insert', 'commit']);
+    assert.equal(roundTrips, 2, statements.join('\n'));
+    assert.deepEqual(await stored(), [1, 2]);
+  });
+
+  it('a held statement that fails fails the commit with its own error, and nothing is committed', async () => {
+    await test.storage.db.insertInto('pipeline_probe' as never).values({ id: 7 } as never).execute();
+    await assert.rejects(
+      test.storage.db.transaction().execute(async (trx) => {
+        await trx.executeQuery(insert(trx, 1));
+        await trx.executeQuery(held(trx, 7)); // taken already: fails only when sent, with the COMMIT
+      }),
+      (error: unknown) => error instanceof UniqueViolation,
+    );
+    assert.deepEqual(await stored(), [7]);
+    // the connection is clean again: the next transactions on the pool commit
+    for (let id = 10; id < 10 + 12; id++) {
+      await test.storage.db.transaction().execute(async (trx) => {
+        await trx.executeQuery(insert(trx, id));
+      });
+    }
+    assert.equal((await stored()).length, 13);
+  });
+
+  it('a held statement of a transaction rolled back is never sent', async () => {
+    const { statements } = await counter.during(() =>
+      assert.rejects(
+        test.storage.db.transaction().execute(async (trx) => {
+          await trx.executeQuery(insert(trx, 1));
+          await trx.executeQuery(held(trx, 2));
+          throw new Error('changed my mind');
+        }),
+        /changed my mind/,
+      ),
+    );
+    assert.deepEqual(statements.map((s) => s.split(' ')[0]?.toLowerCase()), ['begin', 'insert', 'rollback']);
+    assert.deepEqual(await stored(), []);
+  });
+
+  it('a transaction that only holds a statement sends BEGIN, it and COMMIT in one round trip', async () => {
+    const { roundTrips, statements } = await counter.during(() =>
+      test.storage.db.transaction().execute(async (trx) => {
+        await trx.executeQuery(held(trx, 5));
+      }),
+    );
+    assert.equal(statements.length, 3, statements.join('\n'));
+    assert.equal(roundTrips, 1, statements.join('\n'));
+    assert.deepEqual(await stored(), [5]);
+  });
+
+  it('a statement failing with the BEGIN leaves the transaction to roll back, and the pool clean', async () => {
+    await test.storage.db.insertInto('pipeline_probe' as never).values({ id: 1 } as never).execute();
+    await assert.rejects(
+      test.storage.db.transaction().execute(async (trx) => {
+        await trx.executeQuery(insert(trx, 1));
+      }),
+      (error: unknown) => error instanceof UniqueViolation,
+    );
+    await test.storage.db.transaction().execute(async (trx) => {
+      await trx.executeQuery(insert(trx, 2));
+      await trx.executeQuery(held(trx, 3));
+    });
+    assert.deepEqual(await stored(), [1, 2, 3]);
+  });
+});
