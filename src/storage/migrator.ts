@@ -9,6 +9,7 @@ import * as perfIndexes from './migrations/0007_perf_indexes.ts';
 import * as notifications from './migrations/0008_notifications.ts';
 import * as cardViews from './migrations/0009_card_views.ts';
 import * as eventIndexes from './migrations/0010_event_indexes.ts';
+import * as labelPaletteOrder from './migrations/0011_label_palette_order.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0008_notifications': notifications,
   '0009_card_views': cardViews,
   '0010_event_indexes': eventIndexes,
+  '0011_label_palette_order': labelPaletteOrder,
 };
 
 /** The names of every migration, in the order they apply. */
