@@ -1,16 +1,17 @@
-import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { methodsOf, prependRouteHook } from './route-hooks.ts';
 import { ValidationError } from '../domain/shared/errors.ts';
 import type { ExpectedVersion, VersionedKind } from '../domain/shared/preconditions.ts';
+import { entityTag } from '../domain/shared/entity-tags.ts';
 
 /**
  * Conditional requests (RFC 9110 section 13).
  *
  * Reads: every GET answered 200 with a JSON body carries a strong `ETag`, a hash of the body it
  * sends (so it changes with whatever the answer shows, a label renamed on a card as much as the
- * card's own `__v`), and `Cache-Control: private, no-cache` (a client may keep it, and asks again
+ * card's own `__v`; an answer made of records kept rendered comes tagged by its route with a hash
+ * of the answer in which each record stands as its own tag, `RenderedFields`), and `Cache-Control: private, no-cache` (a client may keep it, and asks again
  * with `If-None-Match`). A request whose `If-None-Match` names that tag is answered 304 with no body.
  * The read has run by then (the tag is the answer's hash), so a 304 counts against the route's tier.
  *
@@ -20,6 +21,16 @@ import type { ExpectedVersion, VersionedKind } from '../domain/shared/preconditi
  * the write's transaction (src/domain/shared/preconditions.ts). Routes whose path names none of
  * these, and the copies (which do not write their source), refuse `If-Match` with a 400.
  */
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /**
+     * The answer's entity tag when its route knows it without hashing the body (an answer made of
+     * records kept rendered with their tags); null: the body is hashed.
+     */
+    contentTag: string | null;
+  }
+}
 
 /** The path parameters that name a record a write can be conditional on. */
 const TARGET_PARAMS: Record<string, VersionedKind> = {
@@ -43,11 +54,6 @@ export function conditionalTarget(method: string, url: string): ConditionalTarge
   const params = [...url.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1] as string).filter((name) => name in TARGET_PARAMS);
   const param = params.at(-1);
   return param === undefined ? undefined : { kind: TARGET_PARAMS[param] as VersionedKind, param };
-}
-
-/** A strong entity tag of a body: 160 bits of its SHA-256, quoted. */
-export function entityTag(body: string | Buffer): string {
-  return `"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 }
 
 /** `If-None-Match` uses the weak comparison: `W/` is ignored; `*` matches any current answer. */
@@ -102,6 +108,7 @@ function expectedVersionOf(request: FastifyRequest, target: ConditionalTarget | 
 
 export default fp(
   async function conditionalPlugin(app: FastifyInstance) {
+    app.decorateReply('contentTag', null);
     // After validation (the path's ids are well-formed) and before the handler: the domain reads it
     // from the caller. Only on the writes (a read is never conditional on a revision: RFC 9110 lets a
     // server ignore If-Match there), with the route's target found once, when the route is declared.
@@ -125,7 +132,7 @@ export default fp(
       if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return done(null, payload);
       if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
       if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return done(null, payload);
-      const tag = entityTag(payload);
+      const tag = reply.contentTag ?? entityTag(payload);
       reply.header('ETag', tag);
       reply.header('Cache-Control', 'private, no-cache');
       if (!noneMatch(request.headers['if-none-match'], tag)) return done(null, payload);

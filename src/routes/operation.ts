@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { Tier } from '../config.ts';
 import type { Caller } from '../domain/shared/caller.ts';
+import { entityTag, type TaggedBody } from '../domain/shared/entity-tags.ts';
 import { errorResponses, success } from '../schemas/common.ts';
 
 /**
@@ -30,13 +31,23 @@ export interface Input<P, Q, B> {
 
 /**
  * An answer whose fields besides `message` come written already, as the route's serializer would
- * write them (records stored rendered: the card read model); the body is sent as it is.
+ * write them (records stored rendered: the card read model); the body is sent as it is. `tagged`:
+ * the same fields with each rendered record written as its tag (`TaggedBody`); the answer's ETag is
+ * then the hash of that text, which changes whenever the body does, instead of a hash of every
+ * record's bytes again (a page of 50 cards is about 140 KB: 130-240 µs of SHA-256 here).
  */
 export class RenderedFields {
   readonly json: string;
-  constructor(json: string) {
+  readonly tagged: string | undefined;
+  constructor(json: string, tagged?: string) {
     this.json = json;
+    this.tagged = tagged;
   }
+}
+
+/** The fields `"key":<record>` of one rendered record, tagged. */
+export function renderedRecord(key: string, record: TaggedBody): RenderedFields {
+  return new RenderedFields(`${JSON.stringify(key)}:${record.body}`, `${JSON.stringify(key)}:${record.tag}`);
 }
 
 /** A page's answer fields: its records under `key`, with its `nextCursor`. */
@@ -45,8 +56,12 @@ export function keyedPage<K extends string, T>(key: K, page: { items: T[]; nextC
 }
 
 /** A page of rendered records under `key`, with its `nextCursor` (the fields of a page answer, in the schemas' order). */
-export function renderedPage(key: string, page: { items: readonly string[]; nextCursor: string | null }): RenderedFields {
-  return new RenderedFields(`${JSON.stringify(key)}:[${page.items.join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)}`);
+export function renderedPage(key: string, page: { items: readonly TaggedBody[]; nextCursor: string | null }): RenderedFields {
+  const after = `],"nextCursor":${JSON.stringify(page.nextCursor)}`;
+  return new RenderedFields(
+    `${JSON.stringify(key)}:[${page.items.map((item) => item.body).join(',')}${after}`,
+    `${JSON.stringify(key)}:[${page.items.map((item) => item.tag).join(',')}${after}`,
+  );
 }
 
 /** What a handler answers: the record (keyed answers), or the body without its message. */
@@ -118,7 +133,9 @@ export function operations(app: FastifyInstance, tags: string[]) {
         if (result instanceof RenderedFields) {
           if (typeof message !== 'string' || keyed) throw new Error(`${methodAndUrl}: a rendered answer takes a fixed message and a whole body schema`);
           // a string with a JSON content type is sent as it is, past the route's serializer
-          return reply.status(status).type('application/json; charset=utf-8').send(`{"message":${JSON.stringify(message)},${result.json}}` as never);
+          const said = `{"message":${JSON.stringify(message)},`;
+          if (result.tagged !== undefined) reply.contentTag = entityTag(`${said}${result.tagged}}`);
+          return reply.status(status).type('application/json; charset=utf-8').send(`${said}${result.json}}` as never);
         }
         const said = typeof message === 'string' ? message : message(input, result);
         return reply.status(status).send(keyed ? { message: said, [keyed[0]]: result } : { message: said, ...(result as object) });

@@ -189,7 +189,7 @@ for (const engine of ENGINES) {
       const cards = [...(first?.cards ?? [])];
       for (let cursor = first?.nextCursor ?? null; cursor !== null; ) {
         const page = await listCardsOfList(ctx, owner, list._id, {}, { cursor, limit: 200 }, JSON.stringify);
-        cards.push(...page.items.map((card) => JSON.parse(card) as (typeof cards)[number]));
+        cards.push(...page.items.map((card) => JSON.parse(card.body) as (typeof cards)[number]));
         cursor = page.nextCursor;
       }
       assert.deepEqual(cards.map((c) => c._id), cardIds);

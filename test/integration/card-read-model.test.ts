@@ -22,6 +22,8 @@ import fc from 'fast-check';
 import { recordBoardLabelsChange, recordCardChange, recordUsersChange } from '../../src/domain/cards/recorder.ts';
 import { loadCard, loadCards } from '../../src/domain/cards/service.ts';
 import { inTransaction } from '../../src/domain/shared/transaction.ts';
+import { entityTag, tagged } from '../../src/domain/shared/entity-tags.ts';
+import { storedText } from '../../src/domain/cards/view.ts';
 import fastJson from 'fast-json-stringify';
 import { CardsPage } from '../../src/schemas/card-edits.ts';
 import { success } from '../../src/schemas/common.ts';
@@ -147,8 +149,14 @@ for (const engine of ENGINES) {
       const served = res.json().card as Card;
       const built = JSON.parse(JSON.stringify(await loadCard(t.services, cardId))) as Card;
       assert.deepEqual(served, built, `${context}: card ${cardId} served from a stale view`);
+      // the tag is the answer's hash with the card written as its own tag: a tag of these very bytes
+      const prefix = '{"message":"Card details","card":';
+      assert.ok(res.body.startsWith(prefix) && res.body.endsWith('}'));
+      assert.equal(res.headers.etag, entityTag(`${prefix}${entityTag(res.body.slice(prefix.length, -1))}}`), `${context}: the ETag of card ${cardId}`);
       return served;
     }
+
+    const serializeCard = fastJson(CardSchema as never, { schema: namedSchemaContext() as never });
 
     const serializeListPage = fastJson(CardsPage as never, { schema: namedSchemaContext() as never });
     const serializeMyTasks = fastJson(MyTasksAnswer as never, { schema: namedSchemaContext() as never });
@@ -164,8 +172,12 @@ for (const engine of ENGINES) {
         assert.equal(res.statusCode, 200, `${context} ${url}: ${res.body}`);
         const page = res.json() as { cards: Card[]; nextCursor: string | null };
         const cardIds = page.cards.map((card) => card._id);
-        const built = serialize({ message, cards: await loadCards(t.services, cardIds), nextCursor: page.nextCursor });
+        const cards = await loadCards(t.services, cardIds);
+        const built = serialize({ message, cards, nextCursor: page.nextCursor });
         assert.equal(res.body, built, `${context}: ${url} served a page that differs from the cards built from the tables`);
+        const tags = cards.map((card) => entityTag(serializeCard(card)));
+        const taggedAnswer = `{"message":${JSON.stringify(message)},"cards":[${tags.join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;
+        assert.equal(res.headers.etag, entityTag(taggedAnswer), `${context}: the ETag of ${url}`);
         ids.push(...cardIds);
         cursor = page.nextCursor;
       }
@@ -425,7 +437,8 @@ for (const engine of ENGINES) {
       await assertServedIsBuilt(cardId);
       const boardId = (await loadCard(t.services, cardId)).board;
       // a marker in the stored body shows the read answered it without building the record
-      await t.services.db.updateTable('card_views').set({ body: '{"marker":true}' }).where('card_id', '=', cardId).execute();
+      const marker = storedText(tagged('{"marker":true}'));
+      await t.services.db.updateTable('card_views').set({ body: marker }).where('card_id', '=', cardId).execute();
       const marked = await owner('GET', `/api/v1/cards/${cardId}`);
       assert.equal(marked.statusCode, 200);
       assert.deepEqual(marked.json(), { message: 'Card details', card: { marker: true } });
@@ -441,13 +454,13 @@ for (const engine of ENGINES) {
         ['the users’ stamp', (trx) => recordUsersChange(trx)],
       ];
       for (const [stamp, change] of changes) {
-        await t.services.db.updateTable('card_views').set({ body: '{"marker":true}' }).where('card_id', '=', cardId).execute();
+        await t.services.db.updateTable('card_views').set({ body: marker }).where('card_id', '=', cardId).execute();
         assert.deepEqual((await owner('GET', `/api/v1/cards/${cardId}`)).json().card, { marker: true }, stamp);
         await inTransaction(t.services, change);
         await assertServedIsBuilt(cardId, owner, `after moving ${stamp}`);
       }
       // a view of another form (another release's schemas or mapping) is not served
-      await t.services.db.updateTable('card_views').set({ body: '{"marker":true}', form: 'another' }).where('card_id', '=', cardId).execute();
+      await t.services.db.updateTable('card_views').set({ body: marker, form: 'another' }).where('card_id', '=', cardId).execute();
       await assertServedIsBuilt(cardId, owner, 'a view of another form');
     });
 

@@ -1,4 +1,5 @@
 import { findCard, type ListCardsAfter, listCardRefs } from '../../storage/repositories/cards.ts';
+import type { TaggedBody } from '../shared/entity-tags.ts';
 import { findCompanyById } from '../../storage/repositories/companies.ts';
 import { findTeamById } from '../../storage/repositories/teams.ts';
 import type { ServiceContext } from '../context.ts';
@@ -37,7 +38,7 @@ export async function listCardsOfList(
   scope: Scope,
   query: ListCardsQuery,
   render: CardRenderer,
-): Promise<Page<string>> {
+): Promise<Page<TaggedBody>> {
   const list = await requireAccess(ctx.db, caller, { kind: 'list', id: listId, scope });
   const archived = query.archived ?? false;
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;

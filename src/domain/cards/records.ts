@@ -101,9 +101,10 @@ export function toAttachments(rows: unknown[], seen: { attachment_id: string; us
 /**
  * The revision of how a card's record is made from its rows (`toCard`, the parts' mappings above,
  * and the card query of src/storage/repositories/card-records.ts). Raise it with any change that makes
- * the same rows show differently: stored card views (./view.ts) of an older revision stop counting.
+ * the same rows show differently, or stores a view differently: stored card views (./view.ts) of an
+ * older revision stop counting. 2: a view is stored with its entity tag before the record.
  */
-export const CARD_RECORD_REVISION = 1;
+export const CARD_RECORD_REVISION = 2;
 
 export function toCard(row: CardRow): Card {
   const cheers = (row.cheers as CheerRow[]).map(toCheer);

@@ -1,4 +1,5 @@
 import type { Card } from '../../schemas/records.ts';
+import type { TaggedBody } from '../shared/entity-tags.ts';
 import type { Executor, SyncTransaction } from '../../storage/database.ts';
 import { loadCardRowNow, loadCardRows } from '../../storage/repositories/card-records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
@@ -43,7 +44,7 @@ export async function loadCards(ctx: ServiceContext, cardIds: readonly string[],
  * (`__v` + 1) only when that row is new. Without a view that counts, the record is built from the
  * tables and stored as the card's view.
  */
-export async function getCardDetails(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, render: CardRenderer): Promise<string> {
+export async function getCardDetails(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, render: CardRenderer): Promise<TaggedBody> {
   const card = await requireAccess(ctx.db, caller, { kind: 'card-view', id: cardId, scope });
   if (!card.seen_by) {
     await inTransaction(ctx, async (trx) => {

@@ -8,7 +8,9 @@
  * still current, so a view built from rows a later change replaced is never served, whichever
  * finished first; nothing is deleted, a miss builds the record as before and stores it.
  *
- * The record has no part that depends on who asks, so one view serves every caller.
+ * The record has no part that depends on who asks, so one view serves every caller. A view is
+ * stored as the record's entity tag followed by the record (`storedText`): an answer made of views
+ * is tagged from their tags, without hashing their bytes again (`RenderedFields`).
  */
 import { createHash } from 'node:crypto';
 import type { Card } from '../../schemas/records.ts';
@@ -18,6 +20,7 @@ import { type CardView, storeCardView, storeCardViews } from '../../storage/repo
 import { ForeignKeyViolation } from '../../storage/errors.ts';
 import type { ServiceContext } from '../context.ts';
 import { NotFoundError } from '../shared/errors.ts';
+import { ENTITY_TAG_LENGTH, type TaggedBody, tagged } from '../shared/entity-tags.ts';
 import { CARD_RECORD_REVISION, toCard } from './records.ts';
 
 /** Writes a card's record as the API answers it (the route's serializer of the Card schema). */
@@ -41,19 +44,29 @@ export interface StoredView {
   view_body: string | null;
 }
 
+/** How a rendered record is stored: its tag, then its bytes. */
+export function storedText(record: TaggedBody): string {
+  return record.tag + record.body;
+}
+
+/** A stored view's record (`storedText`). */
+function fromStored(text: string): TaggedBody {
+  return { tag: text.slice(0, ENTITY_TAG_LENGTH), body: text.slice(ENTITY_TAG_LENGTH) };
+}
+
 /** The card's stored view when it counts and is of this form; undefined otherwise. */
-export function currentView(row: StoredView): string | undefined {
-  return row.view_body !== null && row.view_form === cardViewForm() ? row.view_body : undefined;
+export function currentView(row: StoredView): TaggedBody | undefined {
+  return row.view_body !== null && row.view_form === cardViewForm() ? fromStored(row.view_body) : undefined;
 }
 
 /**
  * Builds the card's record from its tables, renders it and stores it as the card's view, with the
  * stamps read with the rows. Answers the rendered record.
  */
-export async function buildCardView(ctx: ServiceContext, cardId: string, render: CardRenderer): Promise<string> {
-  const [body] = (await buildCardViews(ctx, [cardId], render)).values();
-  if (body === undefined) throw new NotFoundError('Card');
-  return body;
+export async function buildCardView(ctx: ServiceContext, cardId: string, render: CardRenderer): Promise<TaggedBody> {
+  const [record] = (await buildCardViews(ctx, [cardId], render)).values();
+  if (record === undefined) throw new NotFoundError('Card');
+  return record;
 }
 
 /**
@@ -62,24 +75,25 @@ export async function buildCardView(ctx: ServiceContext, cardId: string, render:
  * rendered and stored as for Get Card Details. A card gone before it was built is left out, as
  * `loadCards` leaves it out.
  */
-export async function cardViews(ctx: ServiceContext, refs: readonly { id: string; view_body: string | null }[], render: CardRenderer): Promise<string[]> {
-  const stored = refs.map((ref) => ref.view_body ?? undefined);
+export async function cardViews(ctx: ServiceContext, refs: readonly { id: string; view_body: string | null }[], render: CardRenderer): Promise<TaggedBody[]> {
+  const stored = refs.map((ref) => (ref.view_body === null ? undefined : fromStored(ref.view_body)));
   const missing = refs.filter((_, i) => stored[i] === undefined).map((ref) => ref.id);
-  if (missing.length === 0) return stored as string[];
+  if (missing.length === 0) return stored as TaggedBody[];
   const built = await buildCardViews(ctx, missing, render);
   return refs.flatMap((ref, i) => stored[i] ?? built.get(ref.id) ?? []);
 }
 
 /** Builds, renders and stores the views of `cardIds` (those still there), with the stamps read with their rows. */
-async function buildCardViews(ctx: ServiceContext, cardIds: readonly string[], render: CardRenderer): Promise<Map<string, string>> {
+async function buildCardViews(ctx: ServiceContext, cardIds: readonly string[], render: CardRenderer): Promise<Map<string, TaggedBody>> {
   const rows = await loadCardsForView(ctx.db, cardIds);
-  const views: CardView[] = rows.map((row) => ({
+  const records = rows.map((row) => tagged(render(toCard(row))));
+  const views: CardView[] = rows.map((row, i) => ({
     cardId: row.id,
     form: cardViewForm(),
     cardVersion: row.version,
     labelsStamp: row.labels_stamp,
     usersStamp: row.users_stamp,
-    body: render(toCard(row)),
+    body: storedText(records[i] as TaggedBody),
   }));
   try {
     await storeCardViews(ctx.db, views);
@@ -92,5 +106,5 @@ async function buildCardViews(ctx: ServiceContext, cardIds: readonly string[], r
       });
     await Promise.all(views.map(storeIfThere));
   }
-  return new Map(views.map((view) => [view.cardId, view.body]));
+  return new Map(rows.map((row, i) => [row.id, records[i] as TaggedBody]));
 }

@@ -1,4 +1,5 @@
 import { findMyTaskRefs, type MyTaskRef, type MyTasksAfter } from '../../storage/repositories/my-tasks.ts';
+import type { TaggedBody } from '../shared/entity-tags.ts';
 import { type CardRenderer, cardViewForm, cardViews } from '../cards/view.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireAccess } from '../access/access.ts';
@@ -39,7 +40,7 @@ async function cardsPage(
   limit: number,
   keyOf: (ref: MyTaskRef) => CursorKey,
   render: CardRenderer,
-): Promise<Page<string>> {
+): Promise<Page<TaggedBody>> {
   const page = toPage(refs, limit, keyOf);
   return { items: await cardViews(ctx, page.items, render), nextCursor: page.nextCursor };
 }
@@ -49,7 +50,7 @@ async function cardsPage(
  * (narrowed by `companyId`/`teamId` and `complete`), in the order the caller was made a member:
  * a card the caller joins later comes after every page already read, so pages never repeat or skip.
  */
-export async function listMyTasks(ctx: ServiceContext, caller: Caller, scope: Scope, options: MyTasksOptions, render: CardRenderer): Promise<Page<string>> {
+export async function listMyTasks(ctx: ServiceContext, caller: Caller, scope: Scope, options: MyTasksOptions, render: CardRenderer): Promise<Page<TaggedBody>> {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   const reach = await requireAccess(ctx.db, caller, { kind: 'collection', scope });
   const refs = await findMyTaskRefs(ctx.db, {
@@ -72,7 +73,7 @@ export async function listMyTasksInList(
   scope: Scope,
   options: MyTasksOptions,
   render: CardRenderer,
-): Promise<Page<string>> {
+): Promise<Page<TaggedBody>> {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   const list = await requireAccess(ctx.db, caller, { kind: 'list', id: listId, scope });
   const reach = await requireAccess(ctx.db, caller, { kind: 'collection', scope: {} });

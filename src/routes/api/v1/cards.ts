@@ -3,7 +3,7 @@ import * as cardService from '../../../domain/cards/service.ts';
 import { CardParams, CreateCardBody, ScopeQuery } from '../../../schemas/cards.ts';
 import { success } from '../../../schemas/common.ts';
 import { Card } from '../../../schemas/records.ts';
-import { operations, RenderedFields } from '../../operation.ts';
+import { operations, renderedRecord } from '../../operation.ts';
 
 const cards: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['cards']);
@@ -27,7 +27,7 @@ const cards: FastifyPluginAsyncTypebox = async (app) => {
       message: 'Card details',
     },
     async ({ caller, params, query, serializer }) =>
-      new RenderedFields(`"card":${await cardService.getCardDetails(app.services, caller, params.cardId, query, serializer(Card))}`),
+      renderedRecord('card', await cardService.getCardDetails(app.services, caller, params.cardId, query, serializer(Card))),
   );
 };
 
