@@ -111,7 +111,7 @@ export abstract class Dialect implements KyselyDialect {
   }
 
   createDriver(): Driver {
-    return new ClassifyingDriver(this.#kysely.createDriver(), (error) => this.classifyError(error), this);
+    return new ClassifyingDriver(this.#kysely.createDriver(), this);
   }
 
   /**
@@ -319,7 +319,7 @@ export class SqliteDialect extends Dialect {
     this.#prepare = statements.prepare;
     const classify = (error: unknown) => this.classifyError(error);
     this.#runExclusive = exclusiveRunner(sqlite, statements.prepare, db, classify);
-    this.#groupCommit = groupCommitter(sqlite, statements.prepare, this.#runExclusive, classify, this, (all) => ({ dialect: this, builder: db(), all }));
+    this.#groupCommit = groupCommitter(sqlite, statements.prepare, this.#runExclusive, this, (all) => ({ dialect: this, builder: db(), all }));
   }
 
   /** better-sqlite3 runs a statement synchronously in this process: writes share commits (`groupCommitter`). */
@@ -504,15 +504,13 @@ export class PostgresDialect extends Dialect {
  */
 class ClassifyingDriver implements Driver {
   readonly #driver: Driver;
-  readonly #classify: (error: unknown) => unknown;
   readonly #dialect: Dialect;
   readonly #inner = new WeakMap<DatabaseConnection, DatabaseConnection>();
   /** The writes of each connection's open transaction, told when it commits. */
   readonly #uncommitted = new WeakMap<DatabaseConnection, TableWrite[]>();
 
-  constructor(driver: Driver, classify: (error: unknown) => unknown, dialect: Dialect) {
+  constructor(driver: Driver, dialect: Dialect) {
     this.#driver = driver;
-    this.#classify = classify;
     this.#dialect = dialect;
   }
 
@@ -520,7 +518,7 @@ class ClassifyingDriver implements Driver {
     try {
       return await work();
     } catch (error) {
-      throw this.#classify(error);
+      throw this.#dialect.classifyError(error);
     }
   }
 
@@ -535,7 +533,7 @@ class ClassifyingDriver implements Driver {
 
   async acquireConnection(options?: AbortableOperationOptions): Promise<DatabaseConnection> {
     const connection = await this.#driver.acquireConnection(options);
-    const classify = this.#classify;
+    const dialect = this.#dialect;
     const wrapped: DatabaseConnection = {
       executeQuery: async <R>(query: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> => {
         const result = await this.#classified(() => connection.executeQuery<R>(query, options));
@@ -551,7 +549,7 @@ class ClassifyingDriver implements Driver {
         try {
           yield* connection.streamQuery<R>(query, chunkSize);
         } catch (error) {
-          throw classify(error);
+          throw dialect.classifyError(error);
         }
       },
     };
@@ -705,7 +703,6 @@ function groupCommitter(
   sqlite: SqliteDatabase.Database,
   prepare: StatementCache['prepare'],
   runExclusive: ExclusiveRunner,
-  classify: (error: unknown) => unknown,
   dialect: Dialect,
   transactionOf: (all: SyncTransaction['all']) => SyncTransaction,
 ): GroupCommit {
@@ -733,7 +730,7 @@ function groupCommitter(
           // a transaction object per work (made in inSavepoint): what is kept per transaction (its events, its If-Match check) stays its own
           return { ok: true, value: inSavepoint(work) };
         } catch (error) {
-          return { ok: false, error: classify(error) };
+          return { ok: false, error: dialect.classifyError(error) };
         }
       });
       return { outcomes, writes: written };

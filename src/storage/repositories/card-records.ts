@@ -106,29 +106,22 @@ export async function toggleCardLabels(trx: Transaction, boardId: string, cardId
     trx,
     'toggle card labels with record',
     () => {
+      type Asking = QueryCreator<Database & { asked: { id: string; on_card: boolean } }>;
+      // the asked labels the card has (they go), and the rows of those it lacks (they come)
+      const going = (db: Asking) => db.selectFrom('asked').select('asked.id').where(sql<SqlBool>`asked.on_card`);
+      const coming = (db: Asking) =>
+        db.selectFrom('asked').select([sql<string>`${ONE_CARD}`.as('card_id'), 'asked.id as label_id', sql<string>`${AT}`.as('created_at')]).where(sql<SqlBool>`not asked.on_card`);
       const toggling = trx
         .with('asked', (db) => boardLabelsOnCard(db, dialect, { board: BOARD, card: ONE_CARD, labelIds: LABEL_IDS }))
-        .with('removed', (db) =>
-          db
-            .deleteFrom('card_labels')
-            .where('card_id', '=', ONE_CARD)
-            .where('label_id', 'in', db.selectFrom('asked').select('asked.id').where(sql<SqlBool>`asked.on_card`))
-            .returning('label_id'),
-        )
-        .with('added', (db) =>
-          db
-            .insertInto('card_labels')
-            .columns(['card_id', 'label_id', 'created_at'])
-            .expression(db.selectFrom('asked').select([sql<string>`${ONE_CARD}`.as('card_id'), 'asked.id', sql<string>`${AT}`.as('created_at')]).where(sql<SqlBool>`not asked.on_card`))
-            .returning('label_id'),
-        )
+        .with('removed', (db) => db.deleteFrom('card_labels').where('card_id', '=', ONE_CARD).where('label_id', 'in', going(db)).returning('label_id'))
+        .with('added', (db) => db.insertInto('card_labels').columns(['card_id', 'label_id', 'created_at']).expression(coming(db)).returning('label_id'))
         .with('card_labels', (db) =>
           db
             .selectFrom('card_labels as kept')
             .select(['kept.card_id', 'kept.label_id', 'kept.created_at'])
             .where('kept.card_id', '=', ONE_CARD)
-            .where('kept.label_id', 'not in', db.selectFrom('asked').select('asked.id').where(sql<SqlBool>`asked.on_card`))
-            .unionAll(db.selectFrom('asked').select([sql<string>`${ONE_CARD}`.as('card_id'), 'asked.id as label_id', sql<string>`${AT}`.as('created_at')]).where(sql<SqlBool>`not asked.on_card`)),
+            .where('kept.label_id', 'not in', going(db))
+            .unionAll(coming(db)),
         );
       return cardQuery(toggling as unknown as QueryCreator<Database>, dialect, (eb) => eb('c.id', '=', ONE_CARD))
         .select(() => dialect.jsonArrayFrom(trx.selectFrom(sql<{ id: string; on_card: boolean }>`asked`.as('a')).select(['a.id', 'a.on_card'])).as('asked_json'))

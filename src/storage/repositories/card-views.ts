@@ -35,17 +35,23 @@ export function viewThatCounts(card: string): RawBuilder<SqlBool> {
     and v.users_stamp = (select s.stamp from card_view_stamps as s where s.name = ${sql.lit(USERS_STAMP)})`;
 }
 
-/**
- * The body of the stored view of `form` of the card `card` (a table alias) that counts, else null:
- * a scalar subquery, for a page's select list. There it is read only for the rows the page answers,
- * and leaves the plan of the page's walk (its index order, its stop at the page's end) as it was.
- */
-export function viewBodyThatCounts(card: string, form: string): RawBuilder<string | null> {
-  return sql<string | null>`(select v.body from card_views as v where ${viewThatCounts(card)} and v.form = ${form})`;
-}
-
 const CARD_ID = '\u0000card-id';
 const FORM = '\u0000form';
+
+/**
+ * The body of the stored view of the card `card` (a table alias) that counts, else null, of the form
+ * `viewFormValue` gives the statement: a scalar subquery, for a page's select list, in a statement
+ * compiled once. There it is read only for the rows the page answers, and leaves the plan of the
+ * page's walk (its index order, its stop at the page's end) as it was.
+ */
+export function viewBodyThatCounts(card: string): RawBuilder<string | null> {
+  return sql<string | null>`(select v.body from card_views as v where ${viewThatCounts(card)} and v.form = ${FORM})`;
+}
+
+/** The value of the form `viewBodyThatCounts` reads, among a statement's values. */
+export function viewFormValue(form: string): Record<string, string> {
+  return { [FORM]: form };
+}
 const VERSION = '\u0000card-version';
 const LABELS = '\u0000labels-stamp';
 const USERS = '\u0000users-stamp';

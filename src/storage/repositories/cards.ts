@@ -1,7 +1,8 @@
 import { type Expression, type QueryCreator, type SqlBool, sql } from 'kysely';
 import type { Database, Executor, Transaction, NewRow, Row, RowUpdate, SyncTransaction } from '../database.ts';
 import { type Dialect, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
-import { viewBodyThatCounts, viewThatCounts } from './card-views.ts';
+import { viewBodyThatCounts, viewFormValue, viewThatCounts } from './card-views.ts';
+import { pastKey } from './order.ts';
 
 export type CardTableRow = Row<'cards'>;
 
@@ -287,7 +288,6 @@ const ARCHIVED = '\u0000archived';
 const AFTER_POSITION = '\u0000after-position';
 const AFTER_ID = '\u0000after-id';
 const TAKE = '\u0000take';
-const FORM = '\u0000form';
 
 /**
  * Ids and positions of the list's archived (or unarchived) cards in position order, after `after`,
@@ -307,16 +307,14 @@ export async function listCardRefs(
     () => {
       let query = db
         .selectFrom('cards as c')
-        .select(['c.id', 'c.position', viewBodyThatCounts('c', FORM).as('view_body')])
+        .select(['c.id', 'c.position', viewBodyThatCounts('c').as('view_body')])
         .where('c.list_id', '=', LIST)
         .where('c.archived', '=', ARCHIVED as never);
       if (after) {
-        query = query.where((eb) =>
-          eb.or([eb('c.position', '>', AFTER_POSITION as never), eb.and([eb('c.position', '=', AFTER_POSITION as never), eb('c.id', '>', AFTER_ID)])]),
-        );
+        query = query.where(pastKey(['c.position', 'c.id'], [AFTER_POSITION, AFTER_ID]));
       }
       return query.orderBy('c.position').orderBy('c.id').limit(TAKE as never).compile();
     },
-    { [LIST]: listId, [ARCHIVED]: archived ? 1 : 0, [AFTER_POSITION]: after?.position, [AFTER_ID]: after?.cardId, [TAKE]: take, [FORM]: form },
+    { [LIST]: listId, [ARCHIVED]: archived ? 1 : 0, [AFTER_POSITION]: after?.position, [AFTER_ID]: after?.cardId, [TAKE]: take, ...viewFormValue(form) },
   );
 }

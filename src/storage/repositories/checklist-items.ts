@@ -3,6 +3,7 @@ import { dialectOf } from '../dialect.ts';
 import { ATTACHMENT_COLUMNS, CHEER_COLUMNS } from './card-records.ts';
 import type { PositionKey } from './checklists.ts';
 import { liveCard } from './cards.ts';
+import { pastKey } from './order.ts';
 
 export type ChecklistItemRow = Row<'checklist_items'>;
 
@@ -138,9 +139,7 @@ export async function loadItemRows(db: Executor, selection: ItemSelection) {
     query = query.where('i.checklist_id', '=', selection.checklistId);
     const after = selection.after;
     if (after) {
-      query = query.where((eb) =>
-        eb.or([eb('i.position', '>', after.position), eb.and([eb('i.position', '=', after.position), eb('i.id', '>', after.id)])]),
-      );
+      query = query.where(pastKey(['i.position', 'i.id'], [after.position, after.id]));
     }
     query = query.limit(selection.limit);
   }

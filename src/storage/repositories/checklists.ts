@@ -1,5 +1,6 @@
 import type { Executor, NewRow, Row, Transaction } from '../database.ts';
 import { liveCard } from './cards.ts';
+import { pastKey } from './order.ts';
 
 export type ChecklistRow = Row<'checklists'>;
 
@@ -48,9 +49,7 @@ export async function checklistsOfCard(db: Executor, cardId: string, options: { 
   let query = db.selectFrom('checklists').selectAll().where('card_id', '=', cardId);
   const after = options.after;
   if (after) {
-    query = query.where((eb) =>
-      eb.or([eb('position', '>', after.position), eb.and([eb('position', '=', after.position), eb('id', '>', after.id)])]),
-    );
+    query = query.where(pastKey(['position', 'id'], [after.position, after.id]));
   }
   query = query.orderBy('position').orderBy('id');
   if (options.limit !== undefined) query = query.limit(options.limit);

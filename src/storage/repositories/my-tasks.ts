@@ -1,7 +1,9 @@
 import type { Executor } from '../database.ts';
 import { dialectOf, executeCompiledOnce } from '../dialect.ts';
 import { compiledReach, type Reach } from './boards.ts';
-import { viewBodyThatCounts } from './card-views.ts';
+import { viewBodyThatCounts, viewFormValue } from './card-views.ts';
+import type { CardRef } from './cards.ts';
+import { pastKey } from './order.ts';
 
 /** Where a page of My Tasks starts: strictly after this key (the last card of the previous page). */
 export type MyTasksAfter =
@@ -23,12 +25,9 @@ export interface MyTasksQuery {
   form: string;
 }
 
-export interface MyTaskRef {
-  id: string;
-  position: number;
+/** A card of a page of My Tasks (its stored view of the query's form), with when the user was made a member. */
+export interface MyTaskRef extends CardRef {
   assigned_at: string;
-  /** The card's stored view of the query's form while it counts (src/storage/repositories/card-views.ts), else null. */
-  view_body: string | null;
 }
 
 const USER = '\u0000user';
@@ -37,7 +36,6 @@ const COMPLETE = '\u0000complete';
 const AFTER_KEY = '\u0000after-key';
 const AFTER_ID = '\u0000after-id';
 const TAKE = '\u0000take';
-const FORM = '\u0000form';
 
 /**
  * Unarchived cards the user is a member of, within `reach`, in page order: ids, sort keys and views
@@ -82,7 +80,7 @@ export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise
               .selectFrom('card_members as m')
               .innerJoinLateral(
                 (eb) =>
-                  shown(eb.selectFrom('cards as c').select(['c.id', 'c.position', viewBodyThatCounts('c', FORM).as('view_body')]).whereRef('c.id', '=', 'm.card_id'))
+                  shown(eb.selectFrom('cards as c').select(['c.id', 'c.position', viewBodyThatCounts('c').as('view_body')]).whereRef('c.id', '=', 'm.card_id'))
                     // a fence: kept a subquery, not merged back into a plain join
                     .offset(0)
                     .as('c'),
@@ -94,21 +92,17 @@ export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise
               db
                 .selectFrom('card_members as m')
                 .innerJoin('cards as c', 'c.id', 'm.card_id')
-                .select([...columns, viewBodyThatCounts('c', FORM).as('view_body')])
+                .select([...columns, viewBodyThatCounts('c').as('view_body')])
                 .where('m.user_id', '=', USER),
             );
       if (inList) {
         if (afterKey !== undefined) {
-          select = select.where((eb) =>
-            eb.or([eb('c.position', '>', AFTER_KEY as never), eb.and([eb('c.position', '=', AFTER_KEY as never), eb('c.id', '>', AFTER_ID)])]),
-          );
+          select = select.where(pastKey(['c.position', 'c.id'], [AFTER_KEY, AFTER_ID]));
         }
         select = select.orderBy('c.position').orderBy('c.id');
       } else {
         if (afterKey !== undefined) {
-          select = select.where((eb) =>
-            eb.or([eb('m.created_at', '>', AFTER_KEY), eb.and([eb('m.created_at', '=', AFTER_KEY), eb('m.card_id', '>', AFTER_ID)])]),
-          );
+          select = select.where(pastKey(['m.created_at', 'm.card_id'], [AFTER_KEY, AFTER_ID]));
         }
         // the order of the index card_members_user_assigned (migration 0007): a page reads in order and stops
         select = select.orderBy('m.created_at').orderBy('m.card_id');
@@ -123,7 +117,7 @@ export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise
       [AFTER_KEY]: afterKey,
       [AFTER_ID]: after?.cardId,
       [TAKE]: query.take,
-      [FORM]: query.form,
+      ...viewFormValue(query.form),
     },
   );
 }

@@ -1,4 +1,5 @@
 import type { Executor, NewRow, Row, Transaction } from '../database.ts';
+import { pastKey } from './order.ts';
 
 export type NotificationRow = Row<'notifications'>;
 
@@ -25,7 +26,7 @@ export async function notificationPage(
   if (query.unread) select = select.where('read_at', 'is', null);
   const after = query.after;
   if (after) {
-    select = select.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+    select = select.where(pastKey(['created_at', 'id'], [after.createdAt, after.id], '<'));
   }
   return select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.take).execute();
 }

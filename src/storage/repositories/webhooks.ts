@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { DeliveryStatus, Executor, NewRow, Row, RowUpdate, Transaction } from '../database.ts';
 import { dialectOf, executeCompiledOnce } from '../dialect.ts';
 import type { EventRow, FeedPosition } from '../event-feed.ts';
-import { inCreationOrder } from './order.ts';
+import { inCreationOrder, pastKey } from './order.ts';
 
 export type { EventRow };
 
@@ -33,7 +33,7 @@ export function listWebhooks(db: Executor, companyIds: readonly string[], limit:
   let query = db.selectFrom('webhooks').selectAll().where('company_id', 'in', [...companyIds]);
   if (after) {
     const [createdAt, id] = after;
-    query = query.where((eb) => eb.or([eb('created_at', '>', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '>', id)])]));
+    query = query.where(pastKey(['created_at', 'id'], [createdAt, id]));
   }
   return query.$call(inCreationOrder).limit(limit).execute();
 }
