@@ -11,9 +11,10 @@ import { entityTag } from '../domain/shared/entity-tags.ts';
  * Reads: every GET answered 200 with a JSON body carries a strong `ETag`, a hash of the body it
  * sends (so it changes with whatever the answer shows, a label renamed on a card as much as the
  * card's own `__v`; an answer made of records kept rendered comes tagged by its route with a hash
- * of the answer in which each record stands as its own tag, `RenderedFields`), and `Cache-Control: private, no-cache` (a client may keep it, and asks again
- * with `If-None-Match`). A request whose `If-None-Match` names that tag is answered 304 with no body.
- * The read has run by then (the tag is the answer's hash), so a 304 counts against the route's tier.
+ * of the answer in which each record stands as its own tag, `RenderedFields`), and
+ * `Cache-Control: private, no-cache` (a client may keep it, and asks again with `If-None-Match`).
+ * A request whose `If-None-Match` names that tag is answered 304 with no body. The read has run by
+ * then (the tag is the answer's hash), so a 304 counts against the route's tier.
  *
  * Writes: `If-Match` names the `__v` the caller expects of the record the route's path names (the
  * last of card, list, board, label, checklist, item, comment, discussion in the path). The

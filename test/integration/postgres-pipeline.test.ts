@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { sql } from 'kysely';
+import { type CompiledQuery, sql } from 'kysely';
 import { UniqueViolation } from '../../src/storage/errors.ts';
 import { openTestStorage, type TestStorage } from '../support/harness.ts';
 import { countStatements } from '../support/statement-counter.ts';
@@ -28,8 +28,16 @@ describe('PostgreSQL transactions pipelined', () => {
     await test?.dispose();
   });
 
-  const insert = (db: TestStorage['storage']['db'], id: number) => db.insertInto('pipeline_probe' as never).values({ id } as never).compile();
-  const held = (db: TestStorage['storage']['db'], id: number) => test.storage.dialect.sentWithCommit(insert(db, id));
+  type Db = TestStorage['storage']['db'];
+  const insert = (db: Db, id: number) => db.insertInto('pipeline_probe' as never).values({ id } as never).compile();
+  const held = (db: Db, id: number) => test.storage.dialect.sentWithCommit(insert(db, id));
+  /** One transaction running `steps` in order. */
+  const transaction = (...steps: ((trx: Db) => CompiledQuery)[]) =>
+    test.storage.db.transaction().execute(async (trx) => {
+      for (const step of steps) await trx.executeQuery(step(trx));
+    });
+  /** The first word of each statement sent. */
+  const verbs = (statements: readonly string[]) => statements.map((statement) => statement.split(' ')[0]?.toLowerCase());
   const stored = async () => (await sql<{ id: number }>`select id from pipeline_probe order by id`.execute(test.storage.db)).rows.map((row) => row.id);
 
   it('a transaction that runs nothing sends nothing', async () => {
@@ -38,13 +46,8 @@ describe('PostgreSQL transactions pipelined', () => {
   });
 
   it('writes the BEGIN with the first statement, and that BEGIN opens the transaction', async () => {
-    const { roundTrips, statements } = await counter.during(() =>
-      test.storage.db.transaction().execute(async (trx) => {
-        await trx.executeQuery(insert(trx, 1));
-        await trx.executeQuery(insert(trx, 2));
-      }),
-    );
-    assert.deepEqual(statements.map((s) => s.split(' ')[0]?.toLowerCase()), ['begin', 'insert', 'insert', 'commit']);
+    const { roundTrips, statements } = await counter.during(() => transaction((trx) => insert(trx, 1), (trx) => insert(trx, 2)));
+    assert.deepEqual(verbs(statements), ['begin', 'insert', 'insert', 'commit']);
     assert.equal(roundTrips, 3, statements.join('\n'));
     assert.deepEqual(await stored(), [1, 2]);
 
@@ -60,33 +63,19 @@ describe('PostgreSQL transactions pipelined', () => {
   });
 
   it('writes a held statement with the COMMIT, and it is committed with the rest', async () => {
-    const { roundTrips, statements } = await counter.during(() =>
-      test.storage.db.transaction().execute(async (trx) => {
-        await trx.executeQuery(insert(trx, 1));
-        await trx.executeQuery(held(trx, 2));
-      }),
-    );
-    assert.deepEqual(statements.map((s) => s.split(' ')[0]?.toLowerCase()), ['begin', 'insert', 'insert', 'commit']);
+    const { roundTrips, statements } = await counter.during(() => transaction((trx) => insert(trx, 1), (trx) => held(trx, 2)));
+    assert.deepEqual(verbs(statements), ['begin', 'insert', 'insert', 'commit']);
     assert.equal(roundTrips, 2, statements.join('\n'));
     assert.deepEqual(await stored(), [1, 2]);
   });
 
   it('a held statement that fails fails the commit with its own error, and nothing is committed', async () => {
     await test.storage.db.insertInto('pipeline_probe' as never).values({ id: 7 } as never).execute();
-    await assert.rejects(
-      test.storage.db.transaction().execute(async (trx) => {
-        await trx.executeQuery(insert(trx, 1));
-        await trx.executeQuery(held(trx, 7)); // taken already: fails only when sent, with the COMMIT
-      }),
-      (error: unknown) => error instanceof UniqueViolation,
-    );
+    // 7 is taken already: the held insert fails only when sent, with the COMMIT
+    await assert.rejects(transaction((trx) => insert(trx, 1), (trx) => held(trx, 7)), (error: unknown) => error instanceof UniqueViolation);
     assert.deepEqual(await stored(), [7]);
     // the connection is clean again: the next transactions on the pool commit
-    for (let id = 10; id < 10 + 12; id++) {
-      await test.storage.db.transaction().execute(async (trx) => {
-        await trx.executeQuery(insert(trx, id));
-      });
-    }
+    for (let id = 10; id < 10 + 12; id++) await transaction((trx) => insert(trx, id));
     assert.equal((await stored()).length, 13);
   });
 
@@ -101,16 +90,12 @@ describe('PostgreSQL transactions pipelined', () => {
         /changed my mind/,
       ),
     );
-    assert.deepEqual(statements.map((s) => s.split(' ')[0]?.toLowerCase()), ['begin', 'insert', 'rollback']);
+    assert.deepEqual(verbs(statements), ['begin', 'insert', 'rollback']);
     assert.deepEqual(await stored(), []);
   });
 
   it('a transaction that only holds a statement sends BEGIN, it and COMMIT in one round trip', async () => {
-    const { roundTrips, statements } = await counter.during(() =>
-      test.storage.db.transaction().execute(async (trx) => {
-        await trx.executeQuery(held(trx, 5));
-      }),
-    );
+    const { roundTrips, statements } = await counter.during(() => transaction((trx) => held(trx, 5)));
     assert.equal(statements.length, 3, statements.join('\n'));
     assert.equal(roundTrips, 1, statements.join('\n'));
     assert.deepEqual(await stored(), [5]);
@@ -118,16 +103,8 @@ describe('PostgreSQL transactions pipelined', () => {
 
   it('a statement failing with the BEGIN leaves the transaction to roll back, and the pool clean', async () => {
     await test.storage.db.insertInto('pipeline_probe' as never).values({ id: 1 } as never).execute();
-    await assert.rejects(
-      test.storage.db.transaction().execute(async (trx) => {
-        await trx.executeQuery(insert(trx, 1));
-      }),
-      (error: unknown) => error instanceof UniqueViolation,
-    );
-    await test.storage.db.transaction().execute(async (trx) => {
-      await trx.executeQuery(insert(trx, 2));
-      await trx.executeQuery(held(trx, 3));
-    });
+    await assert.rejects(transaction((trx) => insert(trx, 1)), (error: unknown) => error instanceof UniqueViolation);
+    await transaction((trx) => insert(trx, 2), (trx) => held(trx, 3));
     assert.deepEqual(await stored(), [1, 2, 3]);
   });
 });

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { AuthCache, type KnownKey } from '../../src/domain/account/auth-cache.ts';
 
 function known(userId: string): KnownKey {
-  return { caller: { userId, apiKeyId: `key-${userId}`, companyRoles: new Map(), teamIds: new Set() }, lastUsedAt: null };
+  return { caller: { userId, apiKeyId: `key-${userId}`, companyRoles: new Map(), teamIds: new Set() }, lastUsedMs: null };
 }
 
 function cacheAt(start = 1_000_000, options: { ttlMs?: number; maxKeys?: number } = {}) {

@@ -16,10 +16,10 @@
 import type { Caller } from '../shared/caller.ts';
 import type { Clock } from '../shared/clock.ts';
 
-/** What authentication keeps of a key: the caller it gives, and when the key's use was last written. */
+/** What authentication keeps of a key: the caller it gives, and when the key's use was last written (epoch ms). */
 export interface KnownKey {
   caller: Caller;
-  lastUsedAt: string | null;
+  lastUsedMs: number | null;
 }
 
 /** A read of the database begun for the cache: the entry it makes counts from `at`, if nothing changed meanwhile. */

@@ -43,7 +43,7 @@ async function readKey(ctx: ServiceContext, tokenHash: string): Promise<Caller> 
   const key = await apiKeys.findLiveKeyWithMemberships(ctx.db, tokenHash);
   if (!key) throw invalidKey();
   const { id, user_id: userId, last_used_at: lastUsedAt, ...memberships } = key;
-  const known: KnownKey = { caller: { userId, apiKeyId: id, ...memberships }, lastUsedAt };
+  const known: KnownKey = { caller: { userId, apiKeyId: id, ...memberships }, lastUsedMs: lastUsedAt === null ? null : Date.parse(lastUsedAt) };
   await touchIfDue(ctx, known);
   if (read) ctx.authCache?.keep(tokenHash, read, known);
   return known.caller;
@@ -52,9 +52,9 @@ async function readKey(ctx: ServiceContext, tokenHash: string): Promise<Caller> 
 /** Writes the key's `lastUsedAt` when the one written is older than LAST_USED_PRECISION_MS; undefined when not due. */
 function touchIfDue(ctx: ServiceContext, known: KnownKey): Promise<void> | undefined {
   const now = Date.now();
-  if (known.lastUsedAt !== null && now - Date.parse(known.lastUsedAt) < LAST_USED_PRECISION_MS) return undefined;
-  known.lastUsedAt = new Date(now).toISOString();
-  return apiKeys.touchKey(ctx.db, known.caller.apiKeyId, known.lastUsedAt);
+  if (known.lastUsedMs !== null && now - known.lastUsedMs < LAST_USED_PRECISION_MS) return undefined;
+  known.lastUsedMs = now;
+  return apiKeys.touchKey(ctx.db, known.caller.apiKeyId, new Date(now).toISOString());
 }
 
 function invalidKey(): UnauthorizedError {

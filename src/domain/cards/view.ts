@@ -85,16 +85,12 @@ export async function cardViews(ctx: ServiceContext, refs: readonly { id: string
 
 /** Builds, renders and stores the views of `cardIds` (those still there), with the stamps read with their rows. */
 async function buildCardViews(ctx: ServiceContext, cardIds: readonly string[], render: CardRenderer): Promise<Map<string, TaggedBody>> {
-  const rows = await loadCardsForView(ctx.db, cardIds);
-  const records = rows.map((row) => tagged(render(toCard(row))));
-  const views: CardView[] = rows.map((row, i) => ({
-    cardId: row.id,
-    form: cardViewForm(),
-    cardVersion: row.version,
-    labelsStamp: row.labels_stamp,
-    usersStamp: row.users_stamp,
-    body: storedText(records[i] as TaggedBody),
-  }));
+  const records = new Map<string, TaggedBody>();
+  const views = (await loadCardsForView(ctx.db, cardIds)).map((row): CardView => {
+    const record = tagged(render(toCard(row)));
+    records.set(row.id, record);
+    return { cardId: row.id, form: cardViewForm(), cardVersion: row.version, labelsStamp: row.labels_stamp, usersStamp: row.users_stamp, body: storedText(record) };
+  });
   try {
     await storeCardViews(ctx.db, views);
   } catch (error) {
@@ -106,5 +102,5 @@ async function buildCardViews(ctx: ServiceContext, cardIds: readonly string[], r
       });
     await Promise.all(views.map(storeIfThere));
   }
-  return new Map(rows.map((row, i) => [row.id, records[i] as TaggedBody]));
+  return records;
 }

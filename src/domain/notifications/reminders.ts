@@ -23,7 +23,6 @@ import { inTransaction } from '../shared/transaction.ts';
 import { notify } from './notify.ts';
 import type { Clock } from '../shared/clock.ts';
 
-
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
