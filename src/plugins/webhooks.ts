@@ -34,8 +34,15 @@ export default fp(
     app.decorate('webhookDispatcher', dispatcher);
     // the event bell rings for this instance's commits and for other instances' (src/events/bell.ts)
     const unsubscribe = app.eventBell.subscribe(() => dispatcher.wake());
+    // every committed write of this instance to the webhooks: the dispatcher asks again whether any is enabled
+    const stopListening = app.storage.dialect.onCommittedWrites((writes) => {
+      if (writes.some((write) => write.table === 'webhooks')) dispatcher.enabledWebhooks.changed();
+    });
     app.addHook('onReady', async () => dispatcher.start());
-    app.addHook('onClose', async () => unsubscribe());
+    app.addHook('onClose', async () => {
+      unsubscribe();
+      stopListening();
+    });
     app.addHook('preClose', () => dispatcher.stop());
   },
   { name: 'webhooks', dependencies: ['services', 'events'] },

@@ -21,7 +21,7 @@
  * ends, and every `pollMs` (changes made by other instances, retries that fell due).
  */
 import { randomBytes } from 'node:crypto';
-import type { NewRow } from '../../storage/database.ts';
+import type { Executor, NewRow } from '../../storage/database.ts';
 import * as store from '../../storage/repositories/webhooks.ts';
 import type { ServiceContext } from '../context.ts';
 import { newId } from '../shared/ids.ts';
@@ -45,6 +45,8 @@ const FAN_OUT_BATCH = 500;
 const MAX_IN_FLIGHT = 16;
 /** Deliveries of one webhook leased at once (its head and those behind it), sent one after another. */
 const RUN_LENGTH = 50;
+/** How long this instance trusts its last read of whether any webhook is enabled (see `EnabledWebhooks`). */
+export const ENABLED_WEBHOOKS_TTL_MS = 1000;
 
 export interface DispatcherLog {
   warn(detail: object, message: string): void;
@@ -64,12 +66,50 @@ export interface DispatcherOptions {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * Whether any webhook is enabled, as this instance last read it. The dispatcher asks at every ring,
+ * that is after every commit: on PostgreSQL a read per write, a round trip (two syscalls and the
+ * server's work) as costly as a small request's. So the answer is read at most once per `ttlMs`, and
+ * again at once after this instance writes webhooks (`changed`, told by the storage's committed
+ * writes). A webhook enabled by another instance is fanned out here within `ttlMs`, and by that
+ * instance at once (it hears every ring). A stale "yes" costs one fan-out that finds nothing.
+ */
+export class EnabledWebhooks {
+  readonly #clock: Clock;
+  readonly #ttlMs: number;
+  #known: { answer: boolean; until: number } | undefined;
+  /** Moved by `changed`: a read under way meanwhile is not kept. */
+  #generation = 0;
+
+  constructor(clock: Clock, ttlMs = ENABLED_WEBHOOKS_TTL_MS) {
+    this.#clock = clock;
+    this.#ttlMs = ttlMs;
+  }
+
+  /** This instance wrote webhooks: the next question reads the database. */
+  changed(): void {
+    this.#generation++;
+    this.#known = undefined;
+  }
+
+  async any(db: Executor): Promise<boolean> {
+    const at = this.#clock.now();
+    if (this.#known && at < this.#known.until) return this.#known.answer;
+    const generation = this.#generation;
+    const answer = await store.anyEnabledWebhook(db);
+    if (generation === this.#generation) this.#known = { answer, until: at + this.#ttlMs };
+    return answer;
+  }
+}
+
 export class WebhookDispatcher {
   /** This instance, as a lease owner. */
   readonly owner = `${process.pid}-${randomBytes(6).toString('hex')}`;
   readonly #ctx: ServiceContext;
   readonly #options: Required<Omit<DispatcherOptions, 'log'>> & { log: DispatcherLog | undefined };
   readonly #sender: WebhookSender;
+  /** Told by the webhooks plugin when this instance writes webhooks. */
+  readonly enabledWebhooks: EnabledWebhooks;
   /** Runs being sent now, by webhook id. */
   readonly #inFlight = new Map<string, Promise<void>>();
   #running: Promise<void> | undefined;
@@ -88,6 +128,7 @@ export class WebhookDispatcher {
       log: options.log,
     };
     this.#sender = new WebhookSender(options);
+    this.enabledWebhooks = new EnabledWebhooks(this.#options.clock);
   }
 
   /** How long a claim holds a delivery: its attempt's whole timeout, and as much again for the writes around it. */
@@ -140,7 +181,7 @@ export class WebhookDispatcher {
 
   /** One look: fan out what committed, then start sending what is due. With no webhook enabled, nothing (no write). */
   async round(): Promise<void> {
-    if (!(await store.anyEnabledWebhook(this.#ctx.db))) return;
+    if (!(await this.enabledWebhooks.any(this.#ctx.db))) return;
     while (await this.#fanOutBatch()) {}
     await this.#sendDue();
   }
