@@ -27,14 +27,14 @@ import {
 import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import pg from 'pg';
-import type { Database, Executor, GroupCommit, SyncTransaction } from './database.ts';
+import type { Database, Executor, GroupCommit, SyncTransaction, Transaction } from './database.ts';
 import { Deadlock, ForeignKeyViolation, UniqueViolation } from './errors.ts';
 import { type CommitListener, type CommitListenerOptions, listenForCommits } from './commit-listener.ts';
 import { type EventFeed, PostgresEventFeed, SqliteEventFeed } from './event-feed.ts';
 import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
 import { type TableWrite, tableWrites } from './table-writes.ts';
 import { groupCommitDecisions, type RateLimitDecisions, transactionPerDecision } from './repositories/rate-limit.ts';
-import { createPostgresPool, DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts, heldUntilCommitOf, statementNamesOf } from './postgres-pool.ts';
+import { type AheadAnswer, createPostgresPool, DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts, heldUntilCommitOf, sentAheadOf, statementNamesOf } from './postgres-pool.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -258,6 +258,17 @@ export abstract class Dialect implements KyselyDialect {
     return query;
   }
 
+  /**
+   * Runs `query` in the transaction `trx` right behind the transaction's next statement, given
+   * before that statement and without waiting for its answer: where statements are round trips
+   * (PostgreSQL), both go out in one write (src/storage/postgres-pool.ts) and take one round trip.
+   * Answers a function that answers its rows (its errors classified), to be asked once the
+   * statement before it has answered. Here: it runs when its rows are asked for.
+   */
+  async afterNextStatement<R>(trx: Transaction, query: CompiledQuery<R>): Promise<() => Promise<R[]>> {
+    return async () => (await trx.executeQuery(query)).rows;
+  }
+
   /** Asks the engine to plan this SQL text once per connection. SQLite: done already (statements are cached by text). */
   protected prepareOnce(_sql: string): void {}
 
@@ -301,6 +312,18 @@ export async function executeCompiledOnce<R>(
   const compiled = dialect.compiledOnce(name, build);
   const parameters = withValues(compiled, values);
   return (await dialect.runDirectly(db, compiled, parameters)) ?? (await db.executeQuery<R>({ ...compiled, parameters })).rows;
+}
+
+/** `executeCompiledOnce`, run behind the transaction's next statement (`Dialect.afterNextStatement`). */
+export function compiledOnceAfterNextStatement<R>(
+  trx: Transaction,
+  name: string,
+  build: () => CompiledQuery<R>,
+  values: Readonly<Record<string, unknown>>,
+): Promise<() => Promise<R[]>> {
+  const dialect = dialectOf(trx);
+  const compiled = dialect.compiledOnce(name, build);
+  return dialect.afterNextStatement(trx, { ...compiled, parameters: withValues(compiled, values) });
 }
 
 export class SqliteDialect extends Dialect {
@@ -386,11 +409,14 @@ export class PostgresDialect extends Dialect {
 
   readonly #heldUntilCommit: WeakSet<readonly unknown[]>;
 
+  readonly #sentAhead: WeakMap<readonly unknown[], AheadAnswer>;
+
   constructor(pool: pg.Pool) {
     super(new KyselyPostgresDialect({ pool }));
     this.#pool = pool;
     this.#statementNames = statementNamesOf(pool);
     this.#heldUntilCommit = heldUntilCommitOf(pool);
+    this.#sentAhead = sentAheadOf(pool);
   }
 
   /** Marked by its parameter array, which Kysely hands the client as it is: this run of it, no other. */
@@ -398,6 +424,22 @@ export class PostgresDialect extends Dialect {
     const held = { ...query, parameters: [...query.parameters] };
     this.#heldUntilCommit.add(held.parameters);
     return held;
+  }
+
+  /** Marked as `sentWithCommit` is; the client answers Kysely at once and the statement's own answer later, here. */
+  override async afterNextStatement<R>(trx: Transaction, query: CompiledQuery<R>): Promise<() => Promise<R[]>> {
+    const ahead = { ...query, parameters: [...query.parameters] };
+    const answer = new Promise<pg.QueryResult>((resolve, reject) => this.#sentAhead.set(ahead.parameters, { resolve, reject }));
+    const rows = answer.then(
+      (result) => result.rows as R[],
+      (error: unknown) => {
+        throw this.classifyError(error);
+      },
+    );
+    // asked for only if the transaction goes on after the statement before it
+    rows.catch(() => {});
+    await trx.executeQuery(ahead);
+    return () => rows;
   }
 
   /**

@@ -70,6 +70,8 @@ const OPENS_TRANSACTION = /^(begin|start transaction)\b/i;
  *   would alone): the BEGIN goes out with the transaction's first statement, and the statements the
  *   dialect holds until the commit (`Dialect.sentWithCommit`: writes whose answer nobody reads, such
  *   as the events' INSERT) go out with the COMMIT. A transaction that ran nothing sends nothing.
+ *   A statement sent ahead (`Dialect.afterNextStatement`: given before the statement it must follow)
+ *   goes out right behind the transaction's next statement, and its answer goes to its own promise.
  *   Kysely still awaits each statement before the next, so nothing else is ever pipelined.
  */
 class BoundedClient extends pg.Client {
@@ -80,11 +82,15 @@ class BoundedClient extends pg.Client {
   #inTransaction = false;
   /** Statements held until the COMMIT, as `query` was given them. */
   #held: unknown[][] = [];
+  /** Statements sent ahead, waiting for the transaction's next statement to go out behind it. */
+  #ahead: Outgoing[] = [];
+  readonly #sentAhead: WeakMap<readonly unknown[], AheadAnswer>;
 
   constructor(config: pg.ClientConfig & PoolSideTables = {}) {
     super({ ...config, pipeline: true } as pg.ClientConfig);
     this.#statementNames = config.statementNames ?? new Map();
     this.#heldUntilCommit = config.heldUntilCommit ?? new WeakSet();
+    this.#sentAhead = config.sentAhead ?? new WeakMap();
   }
 
   // pg's overloads (callbacks, streams) are many; Kysely uses the promise form only.
@@ -98,6 +104,13 @@ class BoundedClient extends pg.Client {
    * undefined when it goes out alone as it is.
    */
   #inTransactionQuery(text: string, args: unknown[]): Promise<pg.QueryResult> | undefined {
+    const answerTo = Array.isArray(args[1]) ? this.#sentAhead.get(args[1]) : undefined;
+    if (answerTo) {
+      // outside a transaction there is no next statement to wait for: it goes now
+      if (!this.#inTransaction) return this.#sendTogether([{ args, to: answerTo }]);
+      this.#ahead.push({ args, to: answerTo });
+      return Promise.resolve(answered('AHEAD'));
+    }
     if (OPENS_TRANSACTION.test(text)) {
       // Only from an idle connection (otherwise PostgreSQL must answer it: a warning, or an error
       // in a failed transaction), so the BEGIN sent later cannot fail where this one would not.
@@ -109,42 +122,52 @@ class BoundedClient extends pg.Client {
     if (!this.#inTransaction) return undefined;
     const ends = /^(commit|rollback)$/i.exec(text)?.[1]?.toUpperCase();
     if (ends) {
-      const [begin, held] = [this.#begin, this.#held];
+      const [begin, held, ahead] = [this.#begin, this.#held, this.#ahead];
       this.#inTransaction = false;
       this.#begin = undefined;
       this.#held = [];
+      this.#ahead = [];
+      if (ends === 'ROLLBACK') for (const { to } of ahead) to?.reject(new Error('not sent: its transaction rolled back'));
+      const writes = ends === 'COMMIT' ? [...ahead, ...held.map((query) => ({ args: query }))] : [];
       // nothing ran: there is no transaction on the server to end
-      if (begin !== undefined && (ends === 'ROLLBACK' || held.length === 0)) return Promise.resolve(answered(ends));
-      return this.#sendTogether([...(begin === undefined ? [] : [[begin]]), ...(ends === 'COMMIT' ? held : []), args]);
+      if (begin !== undefined && writes.length === 0) return Promise.resolve(answered(ends));
+      return this.#sendTogether([...(begin === undefined ? [] : [{ args: [begin] }]), ...writes, { args }]);
     }
     if (Array.isArray(args[1]) && this.#heldUntilCommit.has(args[1])) {
       this.#held.push(args);
       return Promise.resolve(answered('HELD'));
     }
-    if (this.#begin === undefined) return undefined;
+    if (this.#begin === undefined && this.#ahead.length === 0) return undefined;
     const begin = this.#begin;
+    const ahead = this.#ahead;
     this.#begin = undefined;
-    return this.#sendTogether([[begin], args]);
+    this.#ahead = [];
+    return this.#sendTogether([...(begin === undefined ? [] : [{ args: [begin] }]), { args }, ...ahead]);
   }
 
   /**
-   * Writes the queries in one go and answers the last one's result once all are answered; the first
-   * failure (in order) rejects it. With a failed statement the transaction is aborted on the server,
-   * so a COMMIT after it answers ROLLBACK and the caller sees the statement's own error.
+   * Writes the queries in one go. Those sent ahead settle their own promises; the answer is the
+   * last other one's result once those are all answered, and the first of their failures (in order)
+   * rejects it. With a failed statement the transaction is aborted on the server, so a COMMIT after
+   * it answers ROLLBACK and the caller sees the statement's own error.
    */
-  async #sendTogether(queries: unknown[][]): Promise<pg.QueryResult> {
+  async #sendTogether(queries: Outgoing[]): Promise<pg.QueryResult> {
     const stream = (this as unknown as { connection: { stream: { cork?(): void; uncork?(): void } } }).connection.stream;
     stream.cork?.();
-    let sent: Promise<pg.QueryResult>[];
+    const answers: Promise<pg.QueryResult>[] = [];
     try {
-      sent = queries.map((query) => this.#send(query) as Promise<pg.QueryResult>);
+      for (const { args, to } of queries) {
+        const sent = this.#send(args) as Promise<pg.QueryResult>;
+        if (to) sent.then(to.resolve, to.reject);
+        else answers.push(sent);
+      }
     } finally {
       stream.uncork?.();
     }
-    const outcomes = await Promise.allSettled(sent);
+    const outcomes = await Promise.allSettled(answers);
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
-    return (outcomes.at(-1) as PromiseFulfilledResult<pg.QueryResult>).value;
+    return (outcomes.at(-1) as PromiseFulfilledResult<pg.QueryResult> | undefined)?.value ?? answered('AHEAD');
   }
 
   #send(args: unknown[]): unknown {
@@ -164,18 +187,37 @@ class BoundedClient extends pg.Client {
   }
 }
 
+/** Where the answer of a statement sent ahead goes (`Dialect.afterNextStatement`). */
+export interface AheadAnswer {
+  resolve(result: pg.QueryResult): void;
+  reject(error: unknown): void;
+}
+
+/** A query as `query` was given it, and where its answer goes when it was sent ahead. */
+interface Outgoing {
+  args: unknown[];
+  to?: AheadAnswer;
+}
+
 /** What the dialect tells the pool's clients, through the pool's options (pg hands them to every client). */
 interface PoolSideTables {
   /** SQL text -> statement name: sent as a named (prepared) statement. */
   statementNames?: Map<string, string>;
   /** The parameter arrays of statements to hold until the transaction's COMMIT. */
   heldUntilCommit?: WeakSet<readonly unknown[]>;
+  /** The parameter arrays of statements sent ahead, with where each one's answer goes. */
+  sentAhead?: WeakMap<readonly unknown[], AheadAnswer>;
 }
 
 function sideTablesOf(pool: pg.Pool): Required<PoolSideTables> {
-  const { statementNames, heldUntilCommit } = pool.options as PoolSideTables;
-  if (!statementNames || !heldUntilCommit) throw new Error('this pool was not made by createPostgresPool');
-  return { statementNames, heldUntilCommit };
+  const { statementNames, heldUntilCommit, sentAhead } = pool.options as PoolSideTables;
+  if (!statementNames || !heldUntilCommit || !sentAhead) throw new Error('this pool was not made by createPostgresPool');
+  return { statementNames, heldUntilCommit, sentAhead };
+}
+
+/** The parameter arrays of the statements this pool's clients send ahead, with where each answer goes. */
+export function sentAheadOf(pool: pg.Pool): WeakMap<readonly unknown[], AheadAnswer> {
+  return sideTablesOf(pool).sentAhead;
 }
 
 /** The parameter arrays of the statements this pool's clients hold until their transaction commits. */
@@ -202,6 +244,7 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
     Client: BoundedClient,
     statementNames,
     heldUntilCommit: new WeakSet(),
+    sentAhead: new WeakMap(),
     connectionString: options.connectionString,
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs,

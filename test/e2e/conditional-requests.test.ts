@@ -129,6 +129,7 @@ for (const engine of ENGINES) {
         { kind: 'card', id: () => w.cardId, method: 'PATCH', url: () => `/api/v1/cards/${w.cardId}/position`, body: () => ({ position: 'top' }) },
         { kind: 'card', id: () => w.cardId, method: 'PATCH', url: () => `/api/v1/cards/${w.cardId}/archive` },
         { kind: 'card', id: () => w.cardId, method: 'POST', url: () => `/v2/cards/${w.cardId}/members`, body: () => ({ members: [w.userId] }) },
+        { kind: 'card', id: () => w.cardId, method: 'POST', url: () => `/v2/cards/${w.cardId}/labels`, body: () => ({ labels: [w.labelId] }) },
         { kind: 'card', id: () => w.cardId, method: 'POST', url: () => `/api/v1/cards/${w.cardId}/comments`, body: () => ({ content: 'Stale' }) },
         { kind: 'card', id: () => w.cardId, method: 'POST', url: () => `/api/v1/cards/${w.cardId}/checklists`, body: () => ({ name: 'Stale' }) },
         { kind: 'card', id: () => w.cardId, method: 'POST', url: () => `/api/v1/cards/${w.cardId}/cheers`, body: () => ({ content: '👍' }) },
@@ -173,6 +174,8 @@ for (const engine of ENGINES) {
           const current = (await versionOf(write.kind, write.id())) as number;
           const cardBefore = await versionOf('card', w.cardId);
           const [boardLabels] = await Promise.all([t.storage.db.selectFrom('labels').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()]);
+          const cardLabels = async () => (await t.storage.db.selectFrom('card_labels').select('label_id').where('card_id', '=', w.cardId).orderBy('label_id').execute()).map((row) => row.label_id);
+          const cardLabelsBefore = await cardLabels();
           const res = await send(write.method, write.url(), { 'if-match': `"${current + 7}", W/"${current}"` }, write.body?.());
           assert.equal(res.statusCode, 412, `${label}: ${res.body}`);
           const error = res.json();
@@ -182,6 +185,8 @@ for (const engine of ENGINES) {
           assert.equal(await versionOf('card', w.cardId), cardBefore, `${label}: the card is as it was`);
           const labelsAfter = await t.storage.db.selectFrom('labels').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
           assert.equal(Number(labelsAfter.n), Number(boardLabels.n), label);
+          // (the toggle's label statement runs before If-Match is compared, on PostgreSQL: rolled back with it)
+          assert.deepEqual(await cardLabels(), cardLabelsBefore, `${label}: the card's labels are as they were`);
           for (const [table, id] of [['cards', w.cardId], ['lists', w.listId], ['boards', w.boardId]] as const) {
             assert.ok(await liveAndUnarchived(table, id), `${label}: the ${table} row is still there, unarchived`);
           }

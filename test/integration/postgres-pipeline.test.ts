@@ -4,6 +4,8 @@
  * with the COMMIT, and a transaction that ran nothing sends nothing. Each still behaves as it would
  * alone: the BEGIN really opens the transaction, a held statement's failure fails the transaction
  * with its own error and commits nothing, and the connection is clean for the next transaction.
+ * A statement given ahead (`Dialect.afterNextStatement`) is written behind the transaction's next
+ * statement, runs after it, and answers (or fails) on its own.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -106,5 +108,86 @@ describe('PostgreSQL transactions pipelined', () => {
     await assert.rejects(transaction((trx) => insert(trx, 1)), (error: unknown) => error instanceof UniqueViolation);
     await transaction((trx) => insert(trx, 2), (trx) => held(trx, 3));
     assert.deepEqual(await stored(), [1, 2, 3]);
+  });
+
+  describe('a statement sent ahead', () => {
+    const count = (db: Db) => sql<{ n: string }>`select count(*) as n from pipeline_probe`.compile(db);
+
+    it('goes out behind the next statement, in its round trip, runs after it and answers its own rows', async () => {
+      const { result, roundTrips, statements } = await counter.during(() =>
+        test.storage.db.transaction().execute(async (trx) => {
+          const counted = await test.storage.dialect.afterNextStatement(trx, count(trx));
+          await trx.executeQuery(insert(trx, 1));
+          return counted();
+        }),
+      );
+      assert.deepEqual(verbs(statements), ['begin', 'insert', 'select', 'commit']);
+      assert.equal(roundTrips, 2, statements.join('\n'));
+      assert.equal(Number(result[0]?.n), 1, 'it saw the insert written before it');
+    });
+
+    it('fails on its own, classified, while the statement before it answers', async () => {
+      await test.storage.db.insertInto('pipeline_probe' as never).values({ id: 7 } as never).execute();
+      let before: unknown;
+      await assert.rejects(
+        test.storage.db.transaction().execute(async (trx) => {
+          const second = await test.storage.dialect.afterNextStatement(trx, insert(trx, 7));
+          before = (await trx.executeQuery(insert(trx, 1))).numAffectedRows;
+          await second();
+        }),
+        (error: unknown) => error instanceof UniqueViolation,
+      );
+      assert.equal(before, 1n, 'the statement before it answered');
+      assert.deepEqual(await stored(), [7], 'the transaction rolled back');
+      await transaction((trx) => insert(trx, 2));
+      assert.deepEqual(await stored(), [2, 7], 'the pool is clean');
+    });
+
+    it('fails when the statement before it failed, and the transaction fails with that statement’s error', async () => {
+      await test.storage.db.insertInto('pipeline_probe' as never).values({ id: 1 } as never).execute();
+      let second: (() => Promise<unknown>) | undefined;
+      await assert.rejects(
+        test.storage.db.transaction().execute(async (trx) => {
+          second = await test.storage.dialect.afterNextStatement(trx, insert(trx, 2));
+          await trx.executeQuery(insert(trx, 1));
+        }),
+        (error: unknown) => error instanceof UniqueViolation,
+      );
+      await assert.rejects(second!());
+      assert.deepEqual(await stored(), [1]);
+    });
+
+    it('is never sent when its transaction rolls back before another statement', async () => {
+      let second: (() => Promise<unknown>) | undefined;
+      const { statements } = await counter.during(() =>
+        assert.rejects(
+          test.storage.db.transaction().execute(async (trx) => {
+            second = await test.storage.dialect.afterNextStatement(trx, insert(trx, 1));
+            throw new Error('changed my mind');
+          }),
+          /changed my mind/,
+        ),
+      );
+      assert.deepEqual(statements, []);
+      await assert.rejects(second!(), /rolled back/);
+      assert.deepEqual(await stored(), []);
+    });
+
+    it('goes out with the COMMIT, before it, when no statement follows it', async () => {
+      const { roundTrips, statements } = await counter.during(() =>
+        test.storage.db.transaction().execute(async (trx) => {
+          await test.storage.dialect.afterNextStatement(trx, insert(trx, 4));
+        }),
+      );
+      assert.deepEqual(verbs(statements), ['begin', 'insert', 'commit']);
+      assert.equal(roundTrips, 1, statements.join('\n'));
+      assert.deepEqual(await stored(), [4]);
+    });
+
+    it('goes out at once outside a transaction', async () => {
+      const answer = await test.storage.dialect.afterNextStatement(test.storage.db as never, insert(test.storage.db, 6));
+      await answer();
+      assert.deepEqual(await stored(), [6]);
+    });
   });
 });

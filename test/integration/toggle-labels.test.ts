@@ -191,6 +191,9 @@ for (const engine of ENGINES) {
       assert.equal(foreign.json().code, 'not_found');
       const wrongCompany = await toggle(cardId, { labels: [labels[0]] }, t.tenant.apiKey, `?companyId=${other.companyId}`);
       assert.equal(wrongCompany.statusCode, 404);
+      // on PostgreSQL the label statement went out with the card's change, before reach was decided: rolled back with it
+      assert.deepEqual(await cardLabels(cardId), []);
+      assert.equal((await cardRow(cardId)).version, 0);
       const rightScope = await toggle(cardId, { labels: [labels[0]] }, t.tenant.apiKey, `?companyId=${t.tenant.companyId}&teamId=${t.tenant.teamId}`);
       assert.equal(rightScope.statusCode, 200);
       assert.equal((await cardRow(cardId)).version, 1);

@@ -41,6 +41,30 @@ export async function changeCard(
 }
 
 /**
+ * `changeCard` whose work is one statement that needs nothing the card's change answers: `work`
+ * gives it first (`Dialect.afterNextStatement`), so it goes out right behind the card's change, in
+ * the same round trip, and the card's lock is held a round trip less. It runs before reach is
+ * decided, but a 404 or a 412 rolls it back with the rest, and its answer (errors included) is
+ * read only after them, by `finish`, with the change's event to fill.
+ */
+export async function changeCardAlong<T>(
+  ctx: ServiceContext,
+  caller: Caller,
+  cardId: string,
+  scope: Scope,
+  kind: CardChangeKind,
+  work: (trx: Transaction, at: string) => Promise<() => Promise<T>>,
+  finish: (answer: T, event: PendingEvent) => Card,
+): Promise<Card> {
+  return inTransaction(ctx, async (trx) => {
+    const at = nowIso();
+    const answer = await work(trx, at);
+    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at, change: kind });
+    return finish(await answer(), cardEventOf(trx, card.id));
+  });
+}
+
+/**
  * `changeCard` whose `change` runs synchronously, in the storage's group commit (`inGroupCommit`):
  * the same steps, each a statement compiled once, none waiting on another request. Undefined where
  * the storage has no group commit: the caller then runs `changeCard`.

@@ -1,6 +1,6 @@
 import type { Card } from '../../schemas/records.ts';
 import { ForeignKeyViolation } from '../../storage/errors.ts';
-import { toggleCardLabels } from '../../storage/repositories/card-records.ts';
+import { toggleCardLabelsAfterChange } from '../../storage/repositories/card-records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
@@ -8,7 +8,7 @@ import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { ChangedMeanwhile } from '../shared/transaction.ts';
 import type { PendingEvent } from '../events/record.ts';
-import { changeCard, changeCardNow } from './change.ts';
+import { changeCardAlong, changeCardNow } from './change.ts';
 import { toCard } from './records.ts';
 
 /**
@@ -17,7 +17,7 @@ import { toCard } from './records.ts';
  * to another board meanwhile is checked against its new board); the first that does not rejects the
  * whole request. One request is one change of the card (`__v` + 1). Where the storage has a group
  * commit, the whole toggle runs there, synchronously; elsewhere the label read, the
- * writes and the card's record are one statement after the card's change.
+ * writes and the card's record are one statement, sent with the card's change.
  */
 export function toggleLabels(
   ctx: ServiceContext,
@@ -33,16 +33,28 @@ export function toggleLabels(
       const toggle = labelToggle(labelIds, cards.boardLabelsOnCardNow(trx, card.board_id, cardId, labelIds), event);
       cards.toggleCardLabelsNow(trx, cardId, toggle, at);
     }) ??
-    changeCard(ctx, caller, cardId, scope, kind, async (trx, card, at, event) => {
-      // one statement reads, writes and answers the record; an unknown id's 400 rolls its writes back
-      const toggled = await toggleCardLabels(trx, card.board_id, cardId, labelIds, at).catch((error: unknown) => {
-        // a label deleted while this statement ran: run again, and the check names it
-        throw error instanceof ForeignKeyViolation ? new ChangedMeanwhile('A label') : error;
-      });
-      labelToggle(labelIds, toggled.onBoard, event);
-      if (!toggled.card) throw new NotFoundError('Card');
-      return toCard(toggled.card);
-    })
+    changeCardAlong(
+      ctx,
+      caller,
+      cardId,
+      scope,
+      kind,
+      async (trx, at) => {
+        // one statement reads, writes and answers the record, sent with the card's change
+        const toggled = await toggleCardLabelsAfterChange(trx, cardId, labelIds, at);
+        return () =>
+          toggled().catch((error: unknown) => {
+            // a label deleted while this statement ran: run again, and the check names it
+            throw error instanceof ForeignKeyViolation ? new ChangedMeanwhile('A label') : error;
+          });
+      },
+      (toggled, event) => {
+        // an unknown id's 400 rolls the writes back
+        labelToggle(labelIds, toggled.onBoard, event);
+        if (!toggled.card) throw new NotFoundError('Card');
+        return toCard(toggled.card);
+      },
+    )
   );
 }
 

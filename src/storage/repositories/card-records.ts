@@ -1,6 +1,6 @@
 import { type Expression, type ExpressionBuilder, type QueryCreator, type SqlBool, sql } from 'kysely';
 import type { Database, Executor, SyncTransaction, Transaction } from '../database.ts';
-import { type Dialect, dialectOf, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
+import { compiledOnceAfterNextStatement, type Dialect, dialectOf, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
 import { USERS_STAMP } from './card-views.ts';
 import { boardLabelsOnCard, onCard } from './cards.ts';
 import { LABEL_COLUMNS } from './labels.ts';
@@ -77,22 +77,23 @@ export function loadCardRowNow(trx: SyncTransaction, cardId: string): CardRow | 
   return toCardRows(trx.dialect, rows, [cardId])[0];
 }
 
-const BOARD = '\u0000board';
 const LABEL_IDS = '\u0000label-ids';
 const AT = '\u0000at';
 
-/** What `toggleCardLabels` answers: which asked ids are labels of the card's board, each with whether the card had it; and the card's record rows after the toggle. */
+/** What `toggleCardLabelsAfterChange` answers: which asked ids are labels of the card's board, each with whether the card had it; and the card's record rows after the toggle. */
 export interface ToggledLabels {
   onBoard: Map<string, boolean>;
   card: CardRow | undefined;
 }
 
 /**
- * Toggles `labelIds` on the card (each label of the board it names is added if the card lacks it,
- * removed if it has it; ids that are no label of the board are left alone, for the caller to refuse)
- * and reads the card's record as the toggle leaves it: ONE statement, one round trip, where the
- * separate read, writes and record read were four. Run it under the card's lock (after its change
- * was recorded, in an earlier statement, so its snapshot is taken after the lock).
+ * Toggles `labelIds` on the card (each label of the card's board it names is added if the card
+ * lacks it, removed if it has it; ids that are no label of the board are left alone, for the caller
+ * to refuse) and reads the card's record as the toggle leaves it: ONE statement, where the separate
+ * read, writes and record read were four. It is sent behind the transaction's next statement, the
+ * card's change, which takes the card's lock (`Dialect.afterNextStatement`): both go out in one
+ * round trip, and this one's snapshot is taken after the lock. So it reads the card's board itself,
+ * under the lock. Answers a function that answers the toggle, once the change has answered.
  *
  * PostgreSQL SQL (writes in WITH): the path of storages without a group commit; SQLite toggles with
  * separate synchronous statements (`boardLabelsOnCardNow`, `toggleCardLabelsNow`). A statement does
@@ -100,9 +101,9 @@ export interface ToggledLabels {
  * `card_labels`: it hides the table in the record's query only, and is the card's label rows as the
  * toggle leaves them (those kept, then those added). The record's query is the one of every card read.
  */
-export async function toggleCardLabels(trx: Transaction, boardId: string, cardId: string, labelIds: readonly string[], at: string): Promise<ToggledLabels> {
+export async function toggleCardLabelsAfterChange(trx: Transaction, cardId: string, labelIds: readonly string[], at: string): Promise<() => Promise<ToggledLabels>> {
   const dialect = dialectOf(trx);
-  const rows = await executeCompiledOnce(
+  const rows = await compiledOnceAfterNextStatement(
     trx,
     'toggle card labels with record',
     () => {
@@ -112,7 +113,9 @@ export async function toggleCardLabels(trx: Transaction, boardId: string, cardId
       const coming = (db: Asking) =>
         db.selectFrom('asked').select([sql<string>`${ONE_CARD}`.as('card_id'), 'asked.id as label_id', sql<string>`${AT}`.as('created_at')]).where(sql<SqlBool>`not asked.on_card`);
       const toggling = trx
-        .with('asked', (db) => boardLabelsOnCard(db, dialect, { board: BOARD, card: ONE_CARD, labelIds: LABEL_IDS }))
+        .with('asked', (db) =>
+          boardLabelsOnCard(db, dialect, { board: db.selectFrom('cards as own').select('own.board_id').where('own.id', '=', ONE_CARD).$asScalar(), card: ONE_CARD, labelIds: LABEL_IDS }),
+        )
         .with('removed', (db) => db.deleteFrom('card_labels').where('card_id', '=', ONE_CARD).where('label_id', 'in', going(db)).returning('label_id'))
         .with('added', (db) => db.insertInto('card_labels').columns(['card_id', 'label_id', 'created_at']).expression(coming(db)).returning('label_id'))
         .with('card_labels', (db) =>
@@ -127,11 +130,14 @@ export async function toggleCardLabels(trx: Transaction, boardId: string, cardId
         .select(() => dialect.jsonArrayFrom(trx.selectFrom(sql<{ id: string; on_card: boolean }>`asked`.as('a')).select(['a.id', 'a.on_card'])).as('asked_json'))
         .compile();
     },
-    { [ONE_CARD]: cardId, [BOARD]: boardId, [LABEL_IDS]: dialect.idList(labelIds), [AT]: at },
+    { [ONE_CARD]: cardId, [LABEL_IDS]: dialect.idList(labelIds), [AT]: at },
   );
-  const [row] = rows;
-  const asked = row ? dialect.fromJson(row.asked_json) : [];
-  return { onBoard: onCard(asked), card: toCardRows(dialect, rows, [cardId])[0] };
+  return async () => {
+    const found = await rows();
+    const [row] = found;
+    const asked = row ? dialect.fromJson(row.asked_json) : [];
+    return { onBoard: onCard(asked), card: toCardRows(dialect, found, [cardId])[0] };
+  };
 }
 
 const CARD_IDS = '\u0000card-ids';

@@ -185,7 +185,7 @@ export async function addSeen(db: Transaction, cardId: string, userId: string, a
 
 /**
  * Which of `labelIds` are labels of the board, each with whether the card has it: what a toggle reads
- * in a group commit, in one query (PostgreSQL: `toggleCardLabels` of ./card-records.ts).
+ * in a group commit, in one query (PostgreSQL: `toggleCardLabelsAfterChange` of ./card-records.ts).
  */
 export function boardLabelsOnCardNow(trx: SyncTransaction, boardId: string, cardId: string, labelIds: readonly string[]): Map<string, boolean> {
   if (labelIds.length === 0) return new Map();
@@ -199,9 +199,9 @@ function boardLabelsOnCardQuery(db: Executor, dialect: Dialect) {
 /**
  * The select of which labels among `labelIds` (one parameter, `Dialect.idList`) are labels of the
  * board, each with whether the card has it (`on_card`): the group commit's read, and the first
- * step of PostgreSQL's one-statement toggle (`toggleCardLabels`).
+ * step of PostgreSQL's one-statement toggle (`toggleCardLabelsAfterChange`).
  */
-export function boardLabelsOnCard(db: QueryCreator<Database>, dialect: Dialect, of: { board: string; card: string; labelIds: string }) {
+export function boardLabelsOnCard(db: QueryCreator<Database>, dialect: Dialect, of: { board: string | Expression<string>; card: string; labelIds: string }) {
   return db
     .selectFrom('labels as l')
     .select((eb) => [
