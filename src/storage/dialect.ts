@@ -314,6 +314,12 @@ export async function executeCompiledOnce<R>(
   return (await dialect.runDirectly(db, compiled, parameters)) ?? (await db.executeQuery<R>({ ...compiled, parameters })).rows;
 }
 
+/** The query compiled once under `name` (`Dialect.compiledOnce`), with this run's values: for the dialect's ways of sending it. */
+export function compiledOnceWith<R>(db: Executor, name: string, build: () => CompiledQuery<R>, values: Readonly<Record<string, unknown>>): CompiledQuery<R> {
+  const compiled = dialectOf(db).compiledOnce(name, build);
+  return { ...compiled, parameters: withValues(compiled, values) };
+}
+
 /** `executeCompiledOnce`, run behind the transaction's next statement (`Dialect.afterNextStatement`). */
 export function compiledOnceAfterNextStatement<R>(
   trx: Transaction,
@@ -321,9 +327,7 @@ export function compiledOnceAfterNextStatement<R>(
   build: () => CompiledQuery<R>,
   values: Readonly<Record<string, unknown>>,
 ): Promise<() => Promise<R[]>> {
-  const dialect = dialectOf(trx);
-  const compiled = dialect.compiledOnce(name, build);
-  return dialect.afterNextStatement(trx, { ...compiled, parameters: withValues(compiled, values) });
+  return dialectOf(trx).afterNextStatement(trx, compiledOnceWith(trx, name, build, values));
 }
 
 export class SqliteDialect extends Dialect {

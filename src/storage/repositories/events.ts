@@ -1,6 +1,6 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Executor, NewRow, Row, SyncTransaction, Transaction } from '../database.ts';
-import { dialectOf, runCompiledNow } from '../dialect.ts';
+import { compiledOnceWith, dialectOf, runCompiledNow } from '../dialect.ts';
 import type { EventQuery, EventRow, FeedPosition } from '../event-feed.ts';
 
 /**
@@ -8,26 +8,27 @@ import type { EventQuery, EventRow, FeedPosition } from '../event-feed.ts';
  * announcing their commit to the other instances where the engine can (src/events/bell.ts).
  */
 export async function insertEvents(trx: Transaction, rows: readonly NewRow<'events'>[]): Promise<void> {
-  if (!rows.length) return;
+  const [first] = rows;
+  if (!first) return;
   const dialect = dialectOf(trx);
+  // one event (most writes): the statement compiled once; several (bulk writes): built for their number
+  const insert =
+    rows.length === 1 ? compiledOnceWith(trx, 'insert event', () => insertOneEvent(trx), eventValues(first)) : dialect.eventFeed.announcing(trx.insertInto('events').values([...rows])).compile();
   // the last statement of its transaction, read by nobody: sent with the COMMIT where that saves a round trip
-  await trx.executeQuery(dialect.sentWithCommit(dialect.eventFeed.announcing(trx.insertInto('events').values([...rows])).compile()));
+  await trx.executeQuery(dialect.sentWithCommit(insert));
 }
 
 const EVENT_COLUMNS = ['id', 'type', 'company_id', 'team_id', 'board_id', 'card_id', 'user_id', 'actor_user_id', 'actor_api_key_id', 'request_id', 'created_at', 'data'] as const;
 
 const EVENT_SENTINELS = Object.fromEntries(EVENT_COLUMNS.map((column) => [column, `\u0000${column}`])) as unknown as NewRow<'events'>;
 
+const insertOneEvent = (db: Executor) => dialectOf(db).eventFeed.announcing(db.insertInto('events').values(EVENT_SENTINELS)).compile();
+
+const eventValues = (row: NewRow<'events'>) => Object.fromEntries(EVENT_COLUMNS.map((column) => [`\u0000${column}`, row[column]]));
+
 /** `insertEvents` in a group commit: one statement compiled once, run per event. */
 export function insertEventsNow(trx: SyncTransaction, rows: readonly NewRow<'events'>[]): void {
-  for (const row of rows) {
-    runCompiledNow(
-      trx,
-      'insert event',
-      (db) => trx.dialect.eventFeed.announcing(db.insertInto('events').values(EVENT_SENTINELS)).compile(),
-      Object.fromEntries(EVENT_COLUMNS.map((column) => [`\u0000${column}`, row[column]])),
-    );
-  }
+  for (const row of rows) runCompiledNow(trx, 'insert event', insertOneEvent, eventValues(row));
 }
 
 /** Events per read of a stream's feed: a stream far behind catches up page by page. */
