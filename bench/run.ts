@@ -25,6 +25,9 @@
  *                          subscribed (a receiver in this process answering 204), next to the toggle
  *                          without; and the delivery lag, change sent → receiver's 2xx, at
  *                          BENCH_LAG_RATE changes/s (default 100) for BENCH_LAG_SECONDS (default 10).
+ *   BENCH_RECORDING        on (default) or off: per engine measured, what recording events adds to
+ *                          the toggles: a server writing the event record and one that does not
+ *                          (buildApp({ recordEvents: false })), measured in turn.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -61,6 +64,7 @@ function limiterModes(): LimiterMode[] {
 
 const settings = {
   webhooks: (process.env.BENCH_WEBHOOKS ?? 'on').trim().toLowerCase() !== 'off',
+  recording: (process.env.BENCH_RECORDING ?? 'on').trim().toLowerCase() !== 'off',
   lagRate: whole('BENCH_LAG_RATE', 100, 1),
   lagSeconds: whole('BENCH_LAG_SECONDS', 10, 1),
   seconds: whole('BENCH_SECONDS', 10, 1),
@@ -250,9 +254,14 @@ interface Row {
 }
 
 async function measure(server: Server, engine: string): Promise<Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'>[]> {
-  const base = `http://127.0.0.1:${server.port}`;
   const rows = [];
-  for (const target of server.targets) {
+  for (const target of server.targets) rows.push(await measureTarget(server, engine, target));
+  return rows;
+}
+
+async function measureTarget(server: Server, engine: string, target: Target): Promise<Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'>> {
+  const base = `http://127.0.0.1:${server.port}`;
+  {
     await probe(base, target);
     if (settings.warmupSeconds > 0) {
       process.stderr.write(`warm-up  ${settings.warmupSeconds}s  ${target.name}\n`);
@@ -270,7 +279,7 @@ async function measure(server: Server, engine: string): Promise<Omit<Row, 'rpsRa
         : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total;
     assertAll2xx(target, 'measured run', result);
     times.sort();
-    rows.push({
+    return {
       route: target.name,
       server: server.description,
       engine,
@@ -280,10 +289,63 @@ async function measure(server: Server, engine: string): Promise<Omit<Row, 'rpsRa
       requests: result.requests.total,
       p50Ms: percentile(times, 50),
       p99Ms: percentile(times, 99),
-    });
+    };
   }
-  return rows;
 }
+
+/** What recording events adds to a toggle: the same toggles on a server with the event record and on one without. */
+interface RecordingCost {
+  engine: string;
+  route: string;
+  rounds: number;
+  cpuUsPerRequest: { recorded: number; notRecorded: number };
+  requestsPerSecond: { recorded: number; notRecorded: number };
+  /** (recorded - not recorded) / not recorded, of the CPU per request. */
+  addedCpuShare: number;
+}
+
+const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+
+/**
+ * Per engine, a server writing the event record and one dropping it (`buildApp({ recordEvents:
+ * false })`), both serving the toggles only, measured in turn for `RECORDING_ROUNDS` rounds, so that
+ * the machine's drift over minutes falls on both alike.
+ */
+async function measureRecording(engine: string, env: Record<string, string>): Promise<RecordingCost[]> {
+  const recorded = await startServer('bench/serve-app.ts', { ...env, BENCH_SERVE: 'toggles' });
+  try {
+    const dropped = await startServer('bench/serve-app.ts', { ...env, BENCH_SERVE: 'toggles', BENCH_EVENTS: 'off' });
+    try {
+      const costs: RecordingCost[] = [];
+      for (const [index, target] of recorded.targets.entries()) {
+        const twin = dropped.targets[index];
+        if (!twin) throw new Error('the server without the event record serves other routes');
+        const runs: { recorded: Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'>; dropped: Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'> }[] = [];
+        for (let round = 0; round < RECORDING_ROUNDS; round++) {
+          runs.push({ recorded: await measureTarget(recorded, engine, target), dropped: await measureTarget(dropped, engine, twin) });
+        }
+        const cpu = (side: 'recorded' | 'dropped') => mean(runs.map((run) => run[side].cpuUsPerRequest ?? Number.NaN));
+        const rps = (side: 'recorded' | 'dropped') => mean(runs.map((run) => run[side].requestsPerSecond));
+        costs.push({
+          engine,
+          route: target.name.replace(/, events recorded$/, ''),
+          rounds: RECORDING_ROUNDS,
+          cpuUsPerRequest: { recorded: cpu('recorded'), notRecorded: cpu('dropped') },
+          requestsPerSecond: { recorded: rps('recorded'), notRecorded: rps('dropped') },
+          addedCpuShare: (cpu('recorded') - cpu('dropped')) / cpu('dropped'),
+        });
+      }
+      return costs;
+    } finally {
+      await stopServer(dropped.child);
+    }
+  } finally {
+    await stopServer(recorded.child);
+  }
+}
+
+/** Rounds of the recording comparison (each: the toggle on both servers, in turn). */
+const RECORDING_ROUNDS = 2;
 
 function table(rows: Row[]): string {
   const header = ['engine', 'route', 'req/s', 'p50 ms', 'p99 ms', 'req/s vs bare', 'p50 vs bare', 'CPU µs/req', 'peak RSS MB'];
@@ -367,6 +429,9 @@ async function main() {
     await receiver.close();
   }
 
+  const recordingCosts: RecordingCost[] = [];
+  if (settings.recording) for (const engine of engines) recordingCosts.push(...(await measureRecording(engine, appEnv(engine))));
+
   const bare = measured[0];
   if (!bare) throw new Error('the bare route was not measured');
   const rows: Row[] = measured.map((r) => ({
@@ -408,8 +473,19 @@ async function main() {
       console.log(`  ${lag.engine.padEnd(8)} ${lag.changes} changes at ${lag.ratePerSecond}/s: ${show(lag.fromAnswer)} | ${show(lag.fromSend)}`);
     }
   }
+  if (recordingCosts.length) {
+    console.log('');
+    console.log(`what recording events adds to a toggle (a server with the event record and one without, measured in turn, ${RECORDING_ROUNDS} rounds, means):`);
+    for (const cost of recordingCosts) {
+      const share = `${cost.addedCpuShare >= 0 ? '+' : ''}${(cost.addedCpuShare * 100).toFixed(1)} %`;
+      console.log(
+        `  ${cost.engine.padEnd(8)} ${cost.route}: CPU ${cost.cpuUsPerRequest.recorded.toFixed(0)} µs/req recorded, ${cost.cpuUsPerRequest.notRecorded.toFixed(0)} not (${share}); ` +
+          `${cost.requestsPerSecond.recorded.toFixed(0)} vs ${cost.requestsPerSecond.notRecorded.toFixed(0)} req/s`,
+      );
+    }
+  }
   console.log('');
-  console.log(JSON.stringify({ machine, setup, results: rows, webhookLag: lags }));
+  console.log(JSON.stringify({ machine, setup, results: rows, webhookLag: lags, recordingCosts }));
 }
 
 /** Null when PostgreSQL answers a query at postgresUrl, else why not. */

@@ -12,6 +12,8 @@
  * redis (REDIS_URL, with the database as fallback); RATE_LIMIT_* sizes the tiers.
  * BENCH_WEBHOOK_URL: a webhook of every event type is created to that URL, and only the toggle is
  * served (its cost with one subscribed webhook).
+ * BENCH_SERVE=toggles: only the two toggles are served; with BENCH_EVENTS=off the app writes no
+ * event record (`buildApp({ recordEvents: false })`): what recording adds to a toggle.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -128,7 +130,8 @@ try {
     // the bench's webhook receiver listens on 127.0.0.1, which deliveries refuse by default
     ...(process.env.BENCH_WEBHOOK_URL ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } : {}),
   });
-  const app = await buildApp({ config, logger: false });
+  const recordEvents = process.env.BENCH_EVENTS === 'off' ? false : undefined;
+  const app = await buildApp({ config, logger: false, ...(recordEvents === false ? { recordEvents } : {}) });
   await app.ready();
   const db = app.services.db;
 
@@ -248,6 +251,11 @@ try {
   let limiter = mode === 'off' ? 'rate limits off' : `rate limits on (${mode}), tiers ${JSON.stringify(config.rateLimit.tiers)}`;
   const webhookUrl = process.env.BENCH_WEBHOOK_URL;
   let served = targets;
+  if (process.env.BENCH_SERVE === 'toggles') {
+    const recording = recordEvents === false ? 'events not recorded' : 'events recorded';
+    served = targets.filter((target) => target.method === 'POST').map((target) => ({ ...target, name: `${target.name}, ${recording}` }));
+    limiter += `, ${recording}`;
+  }
   if (webhookUrl) {
     // the toggle alone, with one webhook of every event subscribed: what recording and fan-out add
     await call('POST', `/api/v1/webhooks?companyId=${tenant.companyId}`, { url: webhookUrl, types: ['*'] });

@@ -43,6 +43,8 @@ export interface BuildOptions {
   notificationSender?: NotificationSender;
   /** The clock of the scheduled jobs (event retention); default: the system's. */
   now?: () => Date;
+  /** `false`: write no events (see `ServiceContext.recordEvents`; `npm run bench` only). */
+  recordEvents?: false;
 }
 
 /** Builds the whole application; the server and the tests both start from here. */
@@ -96,7 +98,7 @@ export async function buildApp(options: BuildOptions) {
     await app.register(location);
     await app.register(security, { config });
     await app.register(storagePlugin, { config, ...(options.storage ? { storage: options.storage } : {}) });
-    await app.register(services, { config, clock: options.clock });
+    await app.register(services, { config, clock: options.clock, recordEvents: options.recordEvents });
     await app.register(eventRetention, { config, now: options.now });
     await app.register(events, { config });
     await app.register(webhooks, { config, dispatcher: options.webhookDispatcher });

@@ -20,4 +20,11 @@ export interface ServiceContext {
   keepEvents?: KeepEvents | undefined;
   /** The callers of keys served lately (src/domain/account/auth-cache.ts); none: every request reads its key. */
   authCache?: AuthCache | undefined;
+  /**
+   * `false` only in `npm run bench`'s server without the event record (`buildApp({ recordEvents:
+   * false })`): each transaction's events are made as always, then dropped instead of written, and
+   * nothing rings, so the bench can show what recording adds to a write. Never in a server: the
+   * activity reads, webhooks and streams would miss every change.
+   */
+  recordEvents?: false | undefined;
 }

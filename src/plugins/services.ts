@@ -16,7 +16,7 @@ declare module 'fastify' {
 
 /** The context the domain services run in, built once from the storage and the configuration. */
 export default fp(
-  async function servicesPlugin(app: FastifyInstance, opts: { config: AppConfig; clock?: Clock | undefined }) {
+  async function servicesPlugin(app: FastifyInstance, opts: { config: AppConfig; clock?: Clock | undefined; recordEvents?: false | undefined }) {
     const authCache = new AuthCache({ clock: opts.clock ?? systemClock });
     // Every committed write of this instance to what authentication reads empties the cache.
     const stopListening = app.storage.dialect.onCommittedWrites((writes) => {
@@ -28,6 +28,7 @@ export default fp(
       db: app.storage.db,
       files: new AttachmentFiles(opts.config.uploadDir),
       authCache,
+      recordEvents: opts.recordEvents,
     });
   },
   { name: 'services', dependencies: ['storage'] },

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { recordEvent } from '../../src/domain/events/record.ts';
-import { inTransaction } from '../../src/domain/shared/transaction.ts';
+import { inGroupCommit, inTransaction } from '../../src/domain/shared/transaction.ts';
 import { dialectOf } from '../../src/storage/dialect.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
@@ -86,6 +86,25 @@ for (const engine of ENGINES) {
         assert.equal(told, 0);
       });
       assert.equal(told, 1);
+    });
+
+    it('writes and tells nothing where events are not recorded (the bench only), in both kinds of transaction', async () => {
+      let told = 0;
+      const ctx = { ...t.services, recordEvents: false as const, eventsCommitted: () => told++ };
+      const start = await feed().end(t.services.db);
+      await inTransaction(ctx, async (trx) => {
+        recordEvent(trx, null, 'test.dropped', subject());
+      });
+      await inGroupCommit(ctx, (trx) => {
+        recordEvent(trx, null, 'test.dropped', subject());
+      });
+      // a recorded one after them: once the feed shows it, it would show the dropped ones before it
+      await inTransaction(t.services, async (trx) => {
+        recordEvent(trx, null, 'test.kept', subject());
+      });
+      const types = (await feedOnceItShows(start, 1, (event) => event.type.startsWith('test.'))).map((event) => event.type);
+      assert.deepEqual(types, ['test.kept']);
+      assert.equal(told, 0);
     });
 
     it('never lets a reader pass an event that commits after a later-inserted one', async () => {

@@ -92,6 +92,12 @@ export function pendingEvents(trx: Transaction | SyncTransaction): readonly Pend
   return logs.get(trx) ?? [];
 }
 
+/** Drops the transaction's events unwritten (`ServiceContext.recordEvents` false: the bench only); answers 0. */
+export function dropEventLog(trx: Transaction | SyncTransaction): number {
+  logs.delete(trx);
+  return 0;
+}
+
 /** Writes the transaction's events; answers how many (0: nothing to announce). */
 export async function writeEventLog(trx: Transaction): Promise<number> {
   const rows = closeEventLog(trx);

@@ -2,7 +2,7 @@ import type { SyncTransaction, Transaction } from '../../storage/database.ts';
 import { Deadlock } from '../../storage/errors.ts';
 import { groupCommitOf } from '../../storage/group-commit.ts';
 import type { ServiceContext } from '../context.ts';
-import { openEventLog, writeEventLog, writeEventLogNow } from '../events/record.ts';
+import { dropEventLog, openEventLog, writeEventLog, writeEventLogNow } from '../events/record.ts';
 import { ConflictError } from './errors.ts';
 
 /**
@@ -37,7 +37,7 @@ export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Transact
       const result = await ctx.db.transaction().execute(async (trx) => {
         openEventLog(trx);
         const done = await work(trx);
-        recorded = await writeEventLog(trx);
+        recorded = ctx.recordEvents === false ? dropEventLog(trx) : await writeEventLog(trx);
         return done;
       });
       if (recorded > 0) ctx.eventsCommitted?.();
@@ -67,7 +67,7 @@ export function inGroupCommit<T>(ctx: ServiceContext, work: (trx: SyncTransactio
   return groupCommit((trx) => {
     openEventLog(trx);
     const done = work(trx);
-    recorded = writeEventLogNow(trx);
+    recorded = ctx.recordEvents === false ? dropEventLog(trx) : writeEventLogNow(trx);
     return done;
   }).then((done) => {
     if (recorded > 0) ctx.eventsCommitted?.();
