@@ -51,7 +51,7 @@ describe('access boundary', () => {
     for (const path of files) {
       const source = await readFile(path, 'utf8');
       if (!/caller: Caller/.test(source)) continue;
-      const usesAccess = /\brequireAccess(ToEach)?\b|\bchangeCard\b|\bchangeEachCard\b|\bchangeItem\b/.test(source);
+      const usesAccess = /\brequireAccess(ToEach)?\b|\bchangeCard(Along)?\b|\bchangeEachCard\b|\bchangeItem\b/.test(source);
       // account and companies' own company rules work on the caller's own user, not on a team's things
       const ownUser = /domain[\\/]account[\\/]/.test(path);
       // the change recorder, the placement helper and the event record are handed the caller of a

@@ -68,11 +68,11 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Whether any webhook is enabled, as this instance last read it. The dispatcher asks at every ring,
- * that is after every commit: on PostgreSQL a read per write, a round trip (two syscalls and the
- * server's work) as costly as a small request's. So the answer is read at most once per `ttlMs`, and
- * again at once after this instance writes webhooks (`changed`, told by the storage's committed
- * writes). A webhook enabled by another instance is fanned out here within `ttlMs`, and by that
- * instance at once (it hears every ring). A stale "yes" costs one fan-out that finds nothing.
+ * that is after every commit: where statements are round trips, a read per write (two syscalls and
+ * the database server's work), as costly as a small request. So the answer is read at most once per
+ * `ttlMs`, and again at once after this instance writes webhooks (`changed`, told by the storage's
+ * committed writes). A webhook enabled by another instance is fanned out here within `ttlMs`, and by
+ * that instance at once (it hears every ring). A stale "yes" costs one fan-out that finds nothing.
  */
 export class EnabledWebhooks {
   readonly #clock: Clock;
