@@ -14,6 +14,11 @@ export interface ServiceContext {
    */
   eventsCommitted?: (() => void) | undefined;
   /**
+   * Who this app is in the announcements of its commits to other instances (its event bell's id):
+   * its own bell, told in process already by `eventsCommitted`, passes over them.
+   */
+  announcer?: string | undefined;
+  /**
    * The events retention must keep although they are old (a subquery of event ids): filled by the
    * part that still needs them (webhook deliveries pending). See src/domain/events/events.ts.
    */

@@ -12,18 +12,27 @@
  * - else on PostgreSQL by LISTEN/NOTIFY (a connection of the dialect's own,
  *   src/storage/commit-listener.ts);
  * - else (SQLite without Redis) in process only.
+ * Each announcement says which app made it (`id`, `ServiceContext.announcer`): an app's own bell
+ * passes over its own, which it rang in process as they committed, so a commit rings once.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.ts';
 import type { StorageConnection } from '../storage/dialect.ts';
 
 export interface EventBell {
+  /** Who this bell's app is in the announcements of its commits (`ServiceContext.announcer`). */
+  readonly id: string;
   /** Calls `listener` each time events may have committed, here or on another instance; answers how to stop. */
   subscribe(listener: () => void): () => void;
   /** Events committed in this process (`ServiceContext.eventsCommitted`). */
   ring(): void;
+  /**
+   * An announcement from the other instances (`by`: its announcer; undefined: a (re)connection,
+   * after which anyone's commits may have been missed): rings, unless it is this app's own.
+   */
+  heard(by?: string): void;
   /** Settles once the transport's first connection attempt has ended (connected or not: it retries). */
   started(): Promise<void>;
   close(): Promise<void>;
@@ -38,12 +47,18 @@ interface Transport {
 }
 
 class Bell implements EventBell {
+  readonly id = randomBytes(8).toString('hex');
   readonly #listeners = new Set<() => void>();
   #transport: Transport | undefined;
 
   /** Rings for this process's listeners only. */
   readonly deliver = (): void => {
     for (const listener of this.#listeners) listener();
+  };
+
+  /** `ring` told the listeners of this app's own commits already, as they committed. */
+  readonly heard = (by?: string): void => {
+    if (by !== this.id) this.deliver();
   };
 
   subscribe(listener: () => void): () => void {
@@ -81,7 +96,7 @@ function redisChannel(config: AppConfig, storage: StorageConnection): string {
  * other instances' readers catch up at their next look), and every (re)subscription rings, because
  * what was published meanwhile was not heard.
  */
-function redisTransport(url: string, channel: string, deliver: () => void, log: FastifyBaseLogger): Transport {
+function redisTransport(url: string, channel: string, announcer: string, heard: (by?: string) => void, log: FastifyBaseLogger): Transport {
   const common = { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2000, commandTimeout: 1000, retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000) };
   const publisher = new Redis(url, common);
   const subscriber = new Redis(url, { ...common, commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: false });
@@ -95,17 +110,17 @@ function redisTransport(url: string, channel: string, deliver: () => void, log: 
   subscriber.on('ready', () => {
     subscriber
       .subscribe(channel)
-      .then(deliver, (error: Error) => log.warn({ err: error }, 'event bell: could not subscribe in Redis'))
+      .then(() => heard(), (error: Error) => log.warn({ err: error }, 'event bell: could not subscribe in Redis'))
       .finally(firstAttemptEnded);
   });
   subscriber.on('end', firstAttemptEnded);
-  subscriber.on('message', (from: string) => {
-    if (from === channel) deliver();
+  subscriber.on('message', (from: string, by: string) => {
+    if (from === channel) heard(by);
   });
   return {
     started,
     announce() {
-      if (publisher.status === 'ready') publisher.publish(channel, '').catch(() => {});
+      if (publisher.status === 'ready') publisher.publish(channel, announcer).catch(() => {});
     },
     async close() {
       publisher.disconnect();
@@ -121,11 +136,11 @@ function redisTransport(url: string, channel: string, deliver: () => void, log: 
 export function createEventBell(config: AppConfig, storage: StorageConnection, log: FastifyBaseLogger): EventBell {
   const bell = new Bell();
   if (config.redisUrl) {
-    bell.use(redisTransport(config.redisUrl, redisChannel(config, storage), bell.deliver, log));
+    bell.use(redisTransport(config.redisUrl, redisChannel(config, storage), bell.id, bell.heard, log));
     return bell;
   }
   const listener = storage.dialect.listenForCommits({
-    onCommit: bell.deliver,
+    onCommit: bell.heard,
     onError: (error, retryInMs) => log.warn({ err: error, retryInMs }, 'event bell: the database listener was lost; reconnecting'),
   });
   // The database announces each commit itself (its NOTIFY rides on the events' insert).

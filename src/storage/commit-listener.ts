@@ -16,8 +16,11 @@ export interface CommitListener {
 }
 
 export interface CommitListenerOptions {
-  /** Events may have committed (a NOTIFY arrived, or the connection was (re)made). */
-  onCommit: () => void;
+  /**
+   * Events may have committed: a NOTIFY arrived (`by`: its announcer), or the connection was
+   * (re)made (`by` undefined: anyone's commits may have been missed).
+   */
+  onCommit: (by?: string) => void;
   /** The connection failed or was lost; it is tried again after `retryInMs`. */
   onError: (error: Error, retryInMs: number) => void;
 }
@@ -59,7 +62,7 @@ export function listenForCommits(config: pg.ClientConfig, options: CommitListene
       const { rows } = await next.query<{ channel: string }>(`select ${EVENTS_CHANNEL_SQL} as channel`);
       const channel = rows[0]?.channel as string;
       next.on('notification', (message) => {
-        if (message.channel === channel) options.onCommit();
+        if (message.channel === channel) options.onCommit(message.payload ?? '');
       });
       await next.query(`listen "${channel}"`);
       if (closed) return void next.end().catch(() => {});

@@ -37,9 +37,10 @@ export interface EventFeed {
   heldBack(db: Executor, after: FeedPosition | null, narrow?: (query: EventQuery) => EventQuery): Promise<boolean>;
   /**
    * The insert of a transaction's events, made to announce their commit to other instances
-   * (PostgreSQL: a NOTIFY, which the database delivers only if and when the transaction commits).
+   * (PostgreSQL: a NOTIFY, which the database delivers only if and when the transaction commits),
+   * saying `by` whom (an app's bell id: its own bell, rung in process already, passes over it).
    */
-  announcing(insert: EventInsert): EventInsert;
+  announcing(insert: EventInsert, by: string): EventInsert;
 }
 
 type EventInsert = InsertQueryBuilder<Database, 'events', InsertResult>;
@@ -81,7 +82,7 @@ export class SqliteEventFeed implements EventFeed {
     return false;
   }
 
-  announcing(insert: EventInsert): EventInsert {
+  announcing(insert: EventInsert, _by: string): EventInsert {
     // Nothing to tell: instances do not share a SQLite file's commits (see src/events/bell.ts).
     return insert;
   }
@@ -167,9 +168,9 @@ export class PostgresEventFeed implements EventFeed {
     return (await pgEventsAfter(db, 'held back', after, narrow).limit(1).execute()).length > 0;
   }
 
-  announcing(insert: EventInsert): EventInsert {
+  announcing(insert: EventInsert, by: string): EventInsert {
     // One pg_notify per row, but PostgreSQL folds identical notifications of a transaction into one,
     // and riding on the insert costs no round trip of its own.
-    return insert.returning(sql<string>`pg_notify(${sql.raw(EVENTS_CHANNEL_SQL)}, '')`.as('announced')) as unknown as EventInsert;
+    return insert.returning(sql<string>`pg_notify(${sql.raw(EVENTS_CHANNEL_SQL)}, ${by})`.as('announced')) as unknown as EventInsert;
   }
 }

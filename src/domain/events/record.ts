@@ -98,17 +98,20 @@ export function dropEventLog(trx: Transaction | SyncTransaction): number {
   return 0;
 }
 
-/** Writes the transaction's events; answers how many (0: nothing to announce). */
-export async function writeEventLog(trx: Transaction): Promise<number> {
+/**
+ * Writes the transaction's events, announced by `announcer` (`ServiceContext.announcer`); answers
+ * how many (0: nothing to announce).
+ */
+export async function writeEventLog(trx: Transaction, announcer: string): Promise<number> {
   const rows = closeEventLog(trx);
-  await events.insertEvents(trx, rows);
+  await events.insertEvents(trx, rows, announcer);
   return rows.length;
 }
 
 /** `writeEventLog` in a group commit. */
-export function writeEventLogNow(trx: SyncTransaction): number {
+export function writeEventLogNow(trx: SyncTransaction, announcer: string): number {
   const rows = closeEventLog(trx);
-  events.insertEventsNow(trx, rows);
+  events.insertEventsNow(trx, rows, announcer);
   return rows.length;
 }
 

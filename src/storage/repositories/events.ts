@@ -7,13 +7,15 @@ import type { EventQuery, EventRow, FeedPosition } from '../event-feed.ts';
  * Writes the events of one transaction in one statement (the outbox; see src/domain/events/record.ts),
  * announcing their commit to the other instances where the engine can (src/events/bell.ts).
  */
-export async function insertEvents(trx: Transaction, rows: readonly NewRow<'events'>[]): Promise<void> {
+export async function insertEvents(trx: Transaction, rows: readonly NewRow<'events'>[], announcer: string): Promise<void> {
   const [first] = rows;
   if (!first) return;
   const dialect = dialectOf(trx);
   // one event (most writes): the statement compiled once; several (bulk writes): built for their number
   const insert =
-    rows.length === 1 ? compiledOnceWith(trx, 'insert event', () => insertOneEvent(trx), eventValues(first)) : dialect.eventFeed.announcing(trx.insertInto('events').values([...rows])).compile();
+    rows.length === 1
+      ? compiledOnceWith(trx, 'insert event', () => insertOneEvent(trx), eventValues(first, announcer))
+      : dialect.eventFeed.announcing(trx.insertInto('events').values([...rows]), announcer).compile();
   // the last statement of its transaction, read by nobody: sent with the COMMIT where that saves a round trip
   await trx.executeQuery(dialect.sentWithCommit(insert));
 }
@@ -22,13 +24,18 @@ const EVENT_COLUMNS = ['id', 'type', 'company_id', 'team_id', 'board_id', 'card_
 
 const EVENT_SENTINELS = Object.fromEntries(EVENT_COLUMNS.map((column) => [column, `\u0000${column}`])) as unknown as NewRow<'events'>;
 
-const insertOneEvent = (db: Executor) => dialectOf(db).eventFeed.announcing(db.insertInto('events').values(EVENT_SENTINELS)).compile();
+const ANNOUNCER = '\u0000announcer';
 
-const eventValues = (row: NewRow<'events'>) => Object.fromEntries(EVENT_COLUMNS.map((column) => [`\u0000${column}`, row[column]]));
+const insertOneEvent = (db: Executor) => dialectOf(db).eventFeed.announcing(db.insertInto('events').values(EVENT_SENTINELS), ANNOUNCER).compile();
+
+const eventValues = (row: NewRow<'events'>, announcer: string) => ({
+  ...Object.fromEntries(EVENT_COLUMNS.map((column) => [`\u0000${column}`, row[column]])),
+  [ANNOUNCER]: announcer,
+});
 
 /** `insertEvents` in a group commit: one statement compiled once, run per event. */
-export function insertEventsNow(trx: SyncTransaction, rows: readonly NewRow<'events'>[]): void {
-  for (const row of rows) runCompiledNow(trx, 'insert event', insertOneEvent, eventValues(row));
+export function insertEventsNow(trx: SyncTransaction, rows: readonly NewRow<'events'>[], announcer: string): void {
+  for (const row of rows) runCompiledNow(trx, 'insert event', insertOneEvent, eventValues(row, announcer));
 }
 
 /** Events per read of a stream's feed: a stream far behind catches up page by page. */
