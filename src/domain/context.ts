@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.ts';
 import type { AttachmentFiles } from '../storage/files.ts';
 import type { KeepEvents } from './events/events.ts';
+import type { CommittedEvents } from './events/record.ts';
 import type { AuthCache } from './account/auth-cache.ts';
 
 /** What every domain service works with. Built once per app; no framework types inside. */
@@ -12,7 +13,7 @@ export interface ServiceContext {
    * Told after a transaction that recorded events has committed, so that readers of the event feed
    * (live streams, the webhook dispatcher) look now instead of at their next poll.
    */
-  eventsCommitted?: (() => void) | undefined;
+  eventsCommitted?: ((committed: CommittedEvents) => void) | undefined;
   /**
    * Who this app is in the announcements of its commits to other instances (its event bell's id):
    * its own bell, told in process already by `eventsCommitted`, passes over them.

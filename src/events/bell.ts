@@ -20,14 +20,18 @@ import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.ts';
 import type { StorageConnection } from '../storage/dialect.ts';
+import type { CommittedEvents } from '../domain/events/record.ts';
+
+/** What a ring says committed: what the events concern, or undefined (another instance, a reconnection): anything may have. */
+export type Ring = CommittedEvents | undefined;
 
 export interface EventBell {
   /** Who this bell's app is in the announcements of its commits (`ServiceContext.announcer`). */
   readonly id: string;
   /** Calls `listener` each time events may have committed, here or on another instance; answers how to stop. */
-  subscribe(listener: () => void): () => void;
-  /** Events committed in this process (`ServiceContext.eventsCommitted`). */
-  ring(): void;
+  subscribe(listener: (ring: Ring) => void): () => void;
+  /** Events committed in this process (`ServiceContext.eventsCommitted`), concerning `committed`. */
+  ring(committed: CommittedEvents): void;
   /**
    * An announcement from the other instances (`by`: its announcer; undefined: a (re)connection,
    * after which anyone's commits may have been missed): rings, unless it is this app's own.
@@ -48,26 +52,26 @@ interface Transport {
 
 class Bell implements EventBell {
   readonly id = randomBytes(8).toString('hex');
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Set<(ring: Ring) => void>();
   #transport: Transport | undefined;
 
   /** Rings for this process's listeners only. */
-  readonly deliver = (): void => {
-    for (const listener of this.#listeners) listener();
+  readonly deliver = (ring: Ring): void => {
+    for (const listener of this.#listeners) listener(ring);
   };
 
   /** `ring` told the listeners of this app's own commits already, as they committed. */
   readonly heard = (by?: string): void => {
-    if (by !== this.id) this.deliver();
+    if (by !== this.id) this.deliver(undefined);
   };
 
-  subscribe(listener: () => void): () => void {
+  subscribe(listener: (ring: Ring) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  ring(): void {
-    this.deliver();
+  ring(committed: CommittedEvents): void {
+    this.deliver(committed);
     this.#transport?.announce();
   }
 

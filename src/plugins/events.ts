@@ -17,7 +17,7 @@ export default fp(
   async function eventsPlugin(app: FastifyInstance, opts: { config: AppConfig }) {
     const bell = createEventBell(opts.config, app.storage, app.log);
     app.decorate('eventBell', bell);
-    app.services.eventsCommitted = () => bell.ring();
+    app.services.eventsCommitted = (committed) => bell.ring(committed);
     app.services.announcer = bell.id;
     const streams = new Set<{ end(reason: string): void }>();
     app.decorate('liveStreams', streams);

@@ -19,6 +19,7 @@ import type { EventRow, FeedPosition } from '../../storage/event-feed.ts';
 import type { Caller } from '../shared/caller.ts';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { type Event, toEvent } from './events.ts';
+import type { CommittedEvents } from './record.ts';
 
 export interface StreamSink {
   /** Sends one event; false when the client is too far behind to take it (the stream ends). */
@@ -44,6 +45,8 @@ interface StreamSubject {
   checkAccess?: (db: Executor, caller: Caller) => Promise<unknown>;
   /** Its name in the reason a stream ends ("the board"). */
   name: string;
+  /** Whether events concerning `committed` may be its. */
+  concerns(committed: CommittedEvents): boolean;
 }
 
 /** A board's stream: the board's events (and the moves of cards to or from it); its caller must reach the board. */
@@ -53,6 +56,7 @@ function boardStreamSubject(boardId: string): StreamSubject {
     heldBack: (db, after) => events.boardEventsHeldBack(db, boardId, after),
     checkAccess: (db, caller) => requireAccess(db, caller, { kind: 'board', id: boardId }),
     name: 'the board',
+    concerns: (committed) => committed.boards.has(boardId),
   };
 }
 
@@ -65,6 +69,7 @@ function notificationsSubject(userId: string): StreamSubject {
     eventsAfter: (db, after) => events.notificationEventsAfter(db, userId, after),
     heldBack: (db, after) => events.notificationEventsHeldBack(db, userId, after),
     name: 'their notifications',
+    concerns: (committed) => committed.users.has(userId),
   };
 }
 
@@ -91,6 +96,15 @@ export class LiveStream {
   start(sink: StreamSink): void {
     this.#sink = sink;
     this.wake();
+  }
+
+  /**
+   * The event bell rang: wakes the stream unless what committed here concerns none of its events
+   * (a ring of another instance, or of a reconnection, says nothing of that: it wakes it). A stream
+   * whose events wait behind another transaction looks again by itself (`#lookSoon`).
+   */
+  heard(ring: CommittedEvents | undefined): void {
+    if (!ring || this.#subject.concerns(ring)) this.wake();
   }
 
   /** Events may have committed: read them (a read under way reads once more when it is done). */

@@ -47,6 +47,16 @@ export interface PendingEvent extends EventSubject {
   data: Record<string, unknown>;
 }
 
+/**
+ * What the events of a committed transaction concern, for the readers told of the commit
+ * (src/events/bell.ts): the boards whose streams show them (a card's move is shown on the boards
+ * its data names too, as `boardEventsAfter` reads it), and the users they are addressed to.
+ */
+export interface CommittedEvents {
+  boards: ReadonlySet<string>;
+  users: ReadonlySet<string>;
+}
+
 const logs = new WeakMap<Transaction | SyncTransaction, PendingEvent[]>();
 
 /** Opens the event log of a transaction; `inTransaction` does, for every transaction it runs. */
@@ -92,33 +102,54 @@ export function pendingEvents(trx: Transaction | SyncTransaction): readonly Pend
   return logs.get(trx) ?? [];
 }
 
-/** Drops the transaction's events unwritten (`ServiceContext.recordEvents` false: the bench only); answers 0. */
-export function dropEventLog(trx: Transaction | SyncTransaction): number {
+/** Drops the transaction's events unwritten (`ServiceContext.recordEvents` false: the bench only): nothing to tell. */
+export function dropEventLog(trx: Transaction | SyncTransaction): undefined {
   logs.delete(trx);
-  return 0;
+  return undefined;
 }
 
 /**
  * Writes the transaction's events, announced by `announcer` (`ServiceContext.announcer`); answers
- * how many (0: nothing to announce).
+ * what they concern, undefined when there were none (nothing to tell).
  */
-export async function writeEventLog(trx: Transaction, announcer: string): Promise<number> {
-  const rows = closeEventLog(trx);
-  await events.insertEvents(trx, rows, announcer);
-  return rows.length;
+export async function writeEventLog(trx: Transaction, announcer: string): Promise<CommittedEvents | undefined> {
+  const log = closeEventLog(trx);
+  await events.insertEvents(trx, log.map(eventRow), announcer);
+  return concerned(log);
 }
 
 /** `writeEventLog` in a group commit. */
-export function writeEventLogNow(trx: SyncTransaction, announcer: string): number {
-  const rows = closeEventLog(trx);
-  events.insertEventsNow(trx, rows, announcer);
-  return rows.length;
+export function writeEventLogNow(trx: SyncTransaction, announcer: string): CommittedEvents | undefined {
+  const log = closeEventLog(trx);
+  events.insertEventsNow(trx, log.map(eventRow), announcer);
+  return concerned(log);
 }
 
-function closeEventLog(trx: Transaction | SyncTransaction): NewRow<'events'>[] {
+function concerned(log: readonly PendingEvent[]): CommittedEvents | undefined {
+  if (!log.length) return undefined;
+  const boards = new Set<string>();
+  const users = new Set<string>();
+  for (const event of log) {
+    if (event.board) boards.add(event.board);
+    if (event.user) users.add(event.user);
+    if (event.type === 'card.moved') {
+      for (const place of [event.data.from, event.data.to]) {
+        const board = (place as { board?: unknown } | undefined)?.board;
+        if (typeof board === 'string') boards.add(board);
+      }
+    }
+  }
+  return { boards, users };
+}
+
+function closeEventLog(trx: Transaction | SyncTransaction): PendingEvent[] {
   const log = logs.get(trx) ?? [];
   logs.delete(trx);
-  return log.map((event) => ({
+  return log;
+}
+
+function eventRow(event: PendingEvent): NewRow<'events'> {
+  return {
     id: event.id,
     type: event.type,
     company_id: event.company,
@@ -131,5 +162,5 @@ function closeEventLog(trx: Transaction | SyncTransaction): NewRow<'events'>[] {
     request_id: event.requestId,
     created_at: event.createdAt,
     data: JSON.stringify(event.data),
-  }));
+  };
 }

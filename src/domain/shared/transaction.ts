@@ -2,7 +2,7 @@ import type { SyncTransaction, Transaction } from '../../storage/database.ts';
 import { Deadlock } from '../../storage/errors.ts';
 import { groupCommitOf } from '../../storage/group-commit.ts';
 import type { ServiceContext } from '../context.ts';
-import { dropEventLog, openEventLog, writeEventLog, writeEventLogNow } from '../events/record.ts';
+import { type CommittedEvents, dropEventLog, openEventLog, writeEventLog, writeEventLogNow } from '../events/record.ts';
 import { ConflictError } from './errors.ts';
 
 /**
@@ -33,14 +33,14 @@ const ATTEMPTS = 3;
 export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Transaction) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      let recorded = 0;
+      let recorded: CommittedEvents | undefined;
       const result = await ctx.db.transaction().execute(async (trx) => {
         openEventLog(trx);
         const done = await work(trx);
         recorded = ctx.recordEvents === false ? dropEventLog(trx) : await writeEventLog(trx, ctx.announcer ?? '');
         return done;
       });
-      if (recorded > 0) ctx.eventsCommitted?.();
+      if (recorded) ctx.eventsCommitted?.(recorded);
       return result;
     } catch (error) {
       const again = error instanceof ChangedMeanwhile || error instanceof Deadlock;
@@ -63,14 +63,14 @@ export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Transact
 export function inGroupCommit<T>(ctx: ServiceContext, work: (trx: SyncTransaction) => T): Promise<T> | undefined {
   const groupCommit = groupCommitOf(ctx.db);
   if (!groupCommit) return undefined;
-  let recorded = 0;
+  let recorded: CommittedEvents | undefined;
   return groupCommit((trx) => {
     openEventLog(trx);
     const done = work(trx);
     recorded = ctx.recordEvents === false ? dropEventLog(trx) : writeEventLogNow(trx, ctx.announcer ?? '');
     return done;
   }).then((done) => {
-    if (recorded > 0) ctx.eventsCommitted?.();
+    if (recorded) ctx.eventsCommitted?.(recorded);
     return done;
   });
 }

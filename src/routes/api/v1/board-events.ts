@@ -94,7 +94,7 @@ function serveStream(app: FastifyInstance, request: FastifyRequest, reply: Fasti
   // What waits for this client: bounded, so one that stops reading cannot hold memory.
   const buffered = () => out.writableLength + out.readableLength + reply.raw.writableLength;
   let fellBehind = false;
-  const unsubscribe = app.eventBell.subscribe(() => stream.wake());
+  const unsubscribe = app.eventBell.subscribe((ring) => stream.heard(ring));
   const heartbeats = setInterval(() => void stream.heartbeat(), heartbeatMs);
   heartbeats.unref();
   app.liveStreams.add(stream);
