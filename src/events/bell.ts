@@ -13,7 +13,9 @@
  *   src/storage/commit-listener.ts);
  * - else (SQLite without Redis) in process only.
  * Each announcement says which app made it (`id`, `ServiceContext.announcer`): an app's own bell
- * passes over its own, which it rang in process as they committed, so a commit rings once.
+ * passes over its own, which it rang in process as they committed, so a commit rings once. It also
+ * says what the events concern (`announcement`), so another instance's ring wakes only the streams
+ * it concerns, as a ring in process does.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -33,18 +35,35 @@ export interface EventBell {
   /** Events committed in this process (`ServiceContext.eventsCommitted`), concerning `committed`. */
   ring(committed: CommittedEvents): void;
   /**
-   * An announcement from the other instances (`by`: its announcer; undefined: a (re)connection,
+   * An announcement from the other instances (`announcement`'s text; undefined: a (re)connection,
    * after which anyone's commits may have been missed): rings, unless it is this app's own.
    */
-  heard(by?: string): void;
+  heard(announced?: string): void;
   /** Settles once the transport's first connection attempt has ended (connected or not: it retries). */
   started(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** How other instances hear this one's rings (`announce`), and this one theirs (through `Bell.deliver`). */
+/**
+ * The text that announces a commit: `<announcer>;<boards>;<users>`, the lists comma-separated (ids
+ * are hex). PostgreSQL writes it per event row in SQL (src/storage/event-feed.ts, `announcing`), so
+ * a commit may come as several announcements, each naming part of what it concerns.
+ */
+export function announcement(by: string, committed: CommittedEvents): string {
+  return `${by};${[...committed.boards].join(',')};${[...committed.users].join(',')}`;
+}
+
+/** Who made an announcement, and what it concerns (undefined: it does not say; a text of an older version). */
+export function readAnnouncement(text: string): { by: string; ring: Ring } {
+  const [by = '', boards, users] = text.split(';');
+  if (boards === undefined || users === undefined) return { by, ring: undefined };
+  const ids = (list: string) => new Set(list.split(',').filter(Boolean));
+  return { by, ring: { boards: ids(boards), users: ids(users) } };
+}
+
+/** How other instances hear this one's rings (`announce`), and this one theirs (through `Bell.heard`). */
 interface Transport {
-  announce(): void;
+  announce(committed: CommittedEvents): void;
   /** The first connection attempt has ended. */
   started: Promise<void>;
   close(): Promise<void>;
@@ -61,8 +80,10 @@ class Bell implements EventBell {
   };
 
   /** `ring` told the listeners of this app's own commits already, as they committed. */
-  readonly heard = (by?: string): void => {
-    if (by !== this.id) this.deliver(undefined);
+  readonly heard = (announced?: string): void => {
+    if (announced === undefined) return this.deliver(undefined);
+    const { by, ring } = readAnnouncement(announced);
+    if (by !== this.id) this.deliver(ring);
   };
 
   subscribe(listener: (ring: Ring) => void): () => void {
@@ -72,7 +93,7 @@ class Bell implements EventBell {
 
   ring(committed: CommittedEvents): void {
     this.deliver(committed);
-    this.#transport?.announce();
+    this.#transport?.announce(committed);
   }
 
   started(): Promise<void> {
@@ -100,7 +121,7 @@ function redisChannel(config: AppConfig, storage: StorageConnection): string {
  * other instances' readers catch up at their next look), and every (re)subscription rings, because
  * what was published meanwhile was not heard.
  */
-function redisTransport(url: string, channel: string, announcer: string, heard: (by?: string) => void, log: FastifyBaseLogger): Transport {
+function redisTransport(url: string, channel: string, announcer: string, heard: (announced?: string) => void, log: FastifyBaseLogger): Transport {
   const common = { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2000, commandTimeout: 1000, retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000) };
   const publisher = new Redis(url, common);
   const subscriber = new Redis(url, { ...common, commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: false });
@@ -118,13 +139,13 @@ function redisTransport(url: string, channel: string, announcer: string, heard: 
       .finally(firstAttemptEnded);
   });
   subscriber.on('end', firstAttemptEnded);
-  subscriber.on('message', (from: string, by: string) => {
-    if (from === channel) heard(by);
+  subscriber.on('message', (from: string, announced: string) => {
+    if (from === channel) heard(announced);
   });
   return {
     started,
-    announce() {
-      if (publisher.status === 'ready') publisher.publish(channel, announcer).catch(() => {});
+    announce(committed) {
+      if (publisher.status === 'ready') publisher.publish(channel, announcement(announcer, committed)).catch(() => {});
     },
     async close() {
       publisher.disconnect();

@@ -17,10 +17,10 @@ export interface CommitListener {
 
 export interface CommitListenerOptions {
   /**
-   * Events may have committed: a NOTIFY arrived (`by`: its announcer), or the connection was
-   * (re)made (`by` undefined: anyone's commits may have been missed).
+   * Events may have committed: a NOTIFY arrived (`announced`: its payload), or the connection was
+   * (re)made (undefined: anyone's commits may have been missed).
    */
-  onCommit: (by?: string) => void;
+  onCommit: (announced?: string) => void;
   /** The connection failed or was lost; it is tried again after `retryInMs`. */
   onError: (error: Error, retryInMs: number) => void;
 }

@@ -170,7 +170,10 @@ export class PostgresEventFeed implements EventFeed {
 
   announcing(insert: EventInsert, by: string): EventInsert {
     // One pg_notify per row, but PostgreSQL folds identical notifications of a transaction into one,
-    // and riding on the insert costs no round trip of its own.
-    return insert.returning(sql<string>`pg_notify(${sql.raw(EVENTS_CHANNEL_SQL)}, ${by})`.as('announced')) as unknown as EventInsert;
+    // and riding on the insert costs no round trip of its own. The payload is the bell's
+    // announcement (src/events/bell.ts): who, the row's board (a move's: the one it left too), its user.
+    const boards = sql`concat_ws(',', board_id, case when type = 'card.moved' then data::json -> 'from' ->> 'board' end)`;
+    const payload = sql<string>`${by}::text || ';' || ${boards} || ';' || coalesce(user_id, '')`;
+    return insert.returning(sql<string>`pg_notify(${sql.raw(EVENTS_CHANNEL_SQL)}, ${payload})`.as('announced')) as unknown as EventInsert;
   }
 }

@@ -2,7 +2,9 @@
  * The event bell's announcements (src/events/bell.ts) say which app made them: a commit through an
  * app is announced, by PostgreSQL's NOTIFY or Redis pub/sub, with that app's bell id, and an app's
  * own bell passes over its own announcements (it rang in process as they committed), so each commit
- * rings its readers once. That other instances still hear them: board-stream-instances.test.ts.
+ * rings its readers once. An announcement also says which boards and users the commit concerns,
+ * so that another instance wakes only the streams it concerns (stream-wakes.test.ts). That other
+ * instances still hear them: board-stream-instances.test.ts.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -33,7 +35,7 @@ for (const [transport, overrides] of transports) {
     });
     after(() => t.dispose());
 
-    it('announce a commit as the app that made it', { timeout: 10_000 }, async () => {
+    it('announce a commit as the app that made it, with what it concerns', { timeout: 10_000 }, async () => {
       let stop: () => Promise<unknown>;
       let heard: Promise<string>;
       if (overrides.redisUrl) {
@@ -52,11 +54,36 @@ for (const [transport, overrides] of transports) {
       try {
         const made = await apiClient(t, t.tenant.apiKey)('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Announced' });
         assert.equal(made.statusCode, 201, made.body);
-        assert.equal(await heard, t.app.eventBell.id);
+        assert.equal(await heard, `${t.app.eventBell.id};${made.json().board._id};`);
       } finally {
         await stop();
       }
     });
+
+    if (!overrides.redisUrl) {
+      it("announce a card's move with the board it went to and the board it left", { timeout: 10_000 }, async () => {
+        const api = apiClient(t, t.tenant.apiKey);
+        const [from, to] = await Promise.all(['Left', 'Reached'].map(async (name) => (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name })).json().board._id as string));
+        const fromList = (await api('POST', '/api/v1/lists', { board: from, name: 'Out' })).json().list._id;
+        const toList = (await api('POST', '/api/v1/lists', { board: to, name: 'In' })).json().list._id;
+        const card = (await api('POST', '/api/v1/cards', { list: fromList, name: 'Mover' })).json().card._id;
+        const { rows } = await sql<{ channel: string }>`select ${sql.raw(EVENTS_CHANNEL_SQL)} as channel`.execute(t.storage.db);
+        const listener = new pg.Client({ connectionString: t.url.replace(/[?&]schema=[^&]*/, '') });
+        await listener.connect();
+        try {
+          await listener.query(`listen "${rows[0]!.channel}"`);
+          const heard = firstMessage((deliver) => listener.on('notification', (message) => deliver(message.payload ?? '')));
+          const moved = await api('PATCH', '/api/v1/cards/move-multi-team', {
+            cards: [{ cardId: card, companyId: t.tenant.companyId, teamId: t.tenant.teamId }],
+            target: { companyId: t.tenant.companyId, teamId: t.tenant.teamId, list: toList },
+          });
+          assert.equal(moved.statusCode, 200, moved.body);
+          assert.equal(await heard, `${t.app.eventBell.id};${to},${from};`);
+        } finally {
+          await listener.end();
+        }
+      });
+    }
 
     it("ring the app's readers for announcements of others and for a reconnection, not for its own", () => {
       let rings = 0;

@@ -1,15 +1,15 @@
 /**
  * Which live streams a commit wakes: the event bell's ring in process says what the committed
  * events concern (their boards, with both boards of a card's move, and the users they are
- * addressed to), and a stream wakes only for a ring that concerns it, or one that says nothing of
- * that (another instance's, a reconnection). Before, every commit woke every open stream, each of
- * which then read the record.
+ * addressed to), and so does another instance's announcement; a stream wakes only for a ring that
+ * concerns it, or one that says nothing of that (a reconnection). Before, every commit woke every
+ * open stream, each of which then read the record.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { authenticate } from '../../src/domain/account/service.ts';
 import { openBoardStream, openNotificationStream, type LiveStream } from '../../src/domain/events/board-stream.ts';
-import type { Ring } from '../../src/events/bell.ts';
+import { announcement, type Ring } from '../../src/events/bell.ts';
 import { addMember } from '../support/fixtures.ts';
 import { type Api, apiClient, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
@@ -81,13 +81,19 @@ for (const engine of ENGINES) {
       }
     });
 
-    it('wakes every stream for a ring that says nothing of what committed', async () => {
+    it("wakes a stream for another instance's announcement of its board, or one that says nothing of what committed", async () => {
       const caller = await authenticate(t.services, t.tenant.apiKey);
       const stream = watched(await openBoardStream(t.services, caller, t.tenant.apiKey, boards[0]!, undefined));
       try {
         const started = stream.wakes();
-        t.app.eventBell.heard('another instance');
-        assert.equal(stream.wakes(), started + 1);
+        t.app.eventBell.heard(announcement('another instance', { boards: new Set([boards[1]!]), users: new Set() }));
+        assert.equal(stream.wakes(), started, 'another board');
+        t.app.eventBell.heard(announcement('another instance', { boards: new Set([boards[0]!]), users: new Set() }));
+        assert.equal(stream.wakes(), started + 1, 'its board');
+        t.app.eventBell.heard('an instance of an older version');
+        assert.equal(stream.wakes(), started + 2, 'an announcement that does not say');
+        t.app.eventBell.heard();
+        assert.equal(stream.wakes(), started + 3, 'a reconnection');
       } finally {
         stream.close();
       }
