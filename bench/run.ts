@@ -253,44 +253,45 @@ interface Row {
   p50RatioToBare: number;
 }
 
-async function measure(server: Server, engine: string): Promise<Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'>[]> {
+/** A route's figures before they are compared with the bare route's. */
+type Measured = Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'>;
+
+async function measure(server: Server, engine: string): Promise<Measured[]> {
   const rows = [];
   for (const target of server.targets) rows.push(await measureTarget(server, engine, target));
   return rows;
 }
 
-async function measureTarget(server: Server, engine: string, target: Target): Promise<Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'>> {
+async function measureTarget(server: Server, engine: string, target: Target): Promise<Measured> {
   const base = `http://127.0.0.1:${server.port}`;
-  {
-    await probe(base, target);
-    if (settings.warmupSeconds > 0) {
-      process.stderr.write(`warm-up  ${settings.warmupSeconds}s  ${target.name}\n`);
-      assertAll2xx(target, 'warm-up', (await load(base, target, settings.warmupSeconds)).result);
-    }
-    process.stderr.write(`measure ${settings.seconds}s  ${target.name}\n`);
-    const stopWatching = watchRss(server.child.pid);
-    const cpuBefore = cpuSeconds(server.child.pid);
-    const { result, times } = await load(base, target, settings.seconds);
-    const cpuAfter = cpuSeconds(server.child.pid);
-    const peakRssMb = stopWatching();
-    const cpuUsPerRequest =
-      cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
-        ? undefined
-        : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total;
-    assertAll2xx(target, 'measured run', result);
-    times.sort();
-    return {
-      route: target.name,
-      server: server.description,
-      engine,
-      peakRssMb,
-      cpuUsPerRequest,
-      requestsPerSecond: result.requests.average,
-      requests: result.requests.total,
-      p50Ms: percentile(times, 50),
-      p99Ms: percentile(times, 99),
-    };
+  await probe(base, target);
+  if (settings.warmupSeconds > 0) {
+    process.stderr.write(`warm-up  ${settings.warmupSeconds}s  ${target.name}\n`);
+    assertAll2xx(target, 'warm-up', (await load(base, target, settings.warmupSeconds)).result);
   }
+  process.stderr.write(`measure ${settings.seconds}s  ${target.name}\n`);
+  const stopWatching = watchRss(server.child.pid);
+  const cpuBefore = cpuSeconds(server.child.pid);
+  const { result, times } = await load(base, target, settings.seconds);
+  const cpuAfter = cpuSeconds(server.child.pid);
+  const peakRssMb = stopWatching();
+  const cpuUsPerRequest =
+    cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+      ? undefined
+      : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total;
+  assertAll2xx(target, 'measured run', result);
+  times.sort();
+  return {
+    route: target.name,
+    server: server.description,
+    engine,
+    peakRssMb,
+    cpuUsPerRequest,
+    requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
+    p50Ms: percentile(times, 50),
+    p99Ms: percentile(times, 99),
+  };
 }
 
 /** What recording events adds to a toggle: the same toggles on a server with the event record and on one without. */
@@ -320,7 +321,7 @@ async function measureRecording(engine: string, env: Record<string, string>): Pr
       for (const [index, target] of recorded.targets.entries()) {
         const twin = dropped.targets[index];
         if (!twin) throw new Error('the server without the event record serves other routes');
-        const runs: { recorded: Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'>; dropped: Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'> }[] = [];
+        const runs: { recorded: Measured; dropped: Measured }[] = [];
         for (let round = 0; round < RECORDING_ROUNDS; round++) {
           runs.push({ recorded: await measureTarget(recorded, engine, target), dropped: await measureTarget(dropped, engine, twin) });
         }
@@ -400,7 +401,7 @@ async function main() {
   if (receiver) {
     for (const engine of engines) runs.push({ script: 'bench/serve-app.ts', engine, env: { ...appEnv(engine), BENCH_WEBHOOK_URL: receiver.url } });
   }
-  const measured: Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'>[] = [];
+  const measured: Measured[] = [];
   const servers: string[] = [];
   for (const run of runs) {
     const server = await startServer(run.script, run.env);
