@@ -28,8 +28,10 @@ import type { CommittedEvents } from '../domain/events/record.ts';
 export type Ring = CommittedEvents | undefined;
 
 export interface EventBell {
-  /** Who this bell's app is in the announcements of its commits (`ServiceContext.announcer`). */
+  /** Who this bell's app is in the announcements of its commits. */
   readonly id: string;
+  /** Whether the database announces this app's commits (PostgreSQL's NOTIFY), so it must say who made them (`ServiceContext.announcer`). */
+  readonly announcedByDatabase: boolean;
   /** Calls `listener` each time events may have committed, here or on another instance; answers how to stop. */
   subscribe(listener: (ring: Ring) => void): () => void;
   /** Events committed in this process (`ServiceContext.eventsCommitted`), concerning `committed`. */
@@ -71,6 +73,7 @@ interface Transport {
 
 class Bell implements EventBell {
   readonly id = randomBytes(8).toString('hex');
+  announcedByDatabase = false;
   readonly #listeners = new Set<(ring: Ring) => void>();
   #transport: Transport | undefined;
 
@@ -169,6 +172,9 @@ export function createEventBell(config: AppConfig, storage: StorageConnection, l
     onError: (error, retryInMs) => log.warn({ err: error, retryInMs }, 'event bell: the database listener was lost; reconnecting'),
   });
   // The database announces each commit itself (its NOTIFY rides on the events' insert).
-  if (listener) bell.use({ announce: () => {}, started: listener.started, close: () => listener.close() });
+  if (listener) {
+    bell.use({ announce: () => {}, started: listener.started, close: () => listener.close() });
+    bell.announcedByDatabase = true;
+  }
   return bell;
 }

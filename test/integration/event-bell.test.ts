@@ -85,6 +85,34 @@ for (const [transport, overrides] of transports) {
       });
     }
 
+    if (overrides.redisUrl) {
+      it('leave PostgreSQL announcing nothing when the bell announces by Redis', { timeout: 10_000 }, async () => {
+        const { rows } = await sql<{ channel: string }>`select ${sql.raw(EVENTS_CHANNEL_SQL)} as channel`.execute(t.storage.db);
+        const channel = rows[0]!.channel;
+        const listener = new pg.Client({ connectionString: t.url.replace(/[?&]schema=[^&]*/, '') });
+        await listener.connect();
+        try {
+          await listener.query(`listen "${channel}"`);
+          const heard: string[] = [];
+          const marker = 'marker';
+          const markerHeard = firstMessage((deliver) =>
+            listener.on('notification', (message) => {
+              heard.push(message.payload ?? '');
+              if (message.payload === marker) deliver(marker);
+            }),
+          );
+          const made = await apiClient(t, t.tenant.apiKey)('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Not by NOTIFY' });
+          assert.equal(made.statusCode, 201, made.body);
+          // committed after the board: delivered after any notification of it, on this one listener
+          await listener.query('select pg_notify($1, $2)', [channel, marker]);
+          await markerHeard;
+          assert.deepEqual(heard, [marker]);
+        } finally {
+          await listener.end();
+        }
+      });
+    }
+
     it("ring the app's readers for announcements of others and for a reconnection, not for its own", () => {
       let rings = 0;
       const unsubscribe = t.app.eventBell.subscribe(() => rings++);

@@ -109,17 +109,18 @@ export function dropEventLog(trx: Transaction | SyncTransaction): undefined {
 }
 
 /**
- * Writes the transaction's events, announced by `announcer` (`ServiceContext.announcer`); answers
+ * Writes the transaction's events, announced by `announcer` (`ServiceContext.announcer`; null: not
+ * announced by the database); answers
  * what they concern, undefined when there were none (nothing to tell).
  */
-export async function writeEventLog(trx: Transaction, announcer: string): Promise<CommittedEvents | undefined> {
+export async function writeEventLog(trx: Transaction, announcer: string | null): Promise<CommittedEvents | undefined> {
   const log = closeEventLog(trx);
   await events.insertEvents(trx, log.map(eventRow), announcer);
   return concerned(log);
 }
 
 /** `writeEventLog` in a group commit. */
-export function writeEventLogNow(trx: SyncTransaction, announcer: string): CommittedEvents | undefined {
+export function writeEventLogNow(trx: SyncTransaction, announcer: string | null): CommittedEvents | undefined {
   const log = closeEventLog(trx);
   events.insertEventsNow(trx, log.map(eventRow), announcer);
   return concerned(log);

@@ -37,7 +37,7 @@ export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Transact
       const result = await ctx.db.transaction().execute(async (trx) => {
         openEventLog(trx);
         const done = await work(trx);
-        recorded = ctx.recordEvents === false ? dropEventLog(trx) : await writeEventLog(trx, ctx.announcer ?? '');
+        recorded = ctx.recordEvents === false ? dropEventLog(trx) : await writeEventLog(trx, ctx.announcer === undefined ? '' : ctx.announcer);
         return done;
       });
       if (recorded) ctx.eventsCommitted?.(recorded);
@@ -67,7 +67,7 @@ export function inGroupCommit<T>(ctx: ServiceContext, work: (trx: SyncTransactio
   return groupCommit((trx) => {
     openEventLog(trx);
     const done = work(trx);
-    recorded = ctx.recordEvents === false ? dropEventLog(trx) : writeEventLogNow(trx, ctx.announcer ?? '');
+    recorded = ctx.recordEvents === false ? dropEventLog(trx) : writeEventLogNow(trx, ctx.announcer === undefined ? '' : ctx.announcer);
     return done;
   }).then((done) => {
     if (recorded) ctx.eventsCommitted?.(recorded);

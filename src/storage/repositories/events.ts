@@ -7,15 +7,19 @@ import type { EventQuery, EventRow, FeedPosition } from '../event-feed.ts';
  * Writes the events of one transaction in one statement (the outbox; see src/domain/events/record.ts),
  * announcing their commit to the other instances where the engine can (src/events/bell.ts).
  */
-export async function insertEvents(trx: Transaction, rows: readonly NewRow<'events'>[], announcer: string): Promise<void> {
+export async function insertEvents(trx: Transaction, rows: readonly NewRow<'events'>[], announcer: string | null): Promise<void> {
   const [first] = rows;
   if (!first) return;
   const dialect = dialectOf(trx);
   // one event (most writes): the statement compiled once; several (bulk writes): built for their number
   const insert =
     rows.length === 1
-      ? compiledOnceWith(trx, 'insert event', () => insertOneEvent(trx), eventValues(first, announcer))
-      : dialect.eventFeed.announcing(trx.insertInto('events').values([...rows]), announcer).compile();
+      ? announcer === null
+        ? compiledOnceWith(trx, 'insert event, unannounced', () => trx.insertInto('events').values(EVENT_SENTINELS).compile(), eventValues(first, ''))
+        : compiledOnceWith(trx, 'insert event', () => insertOneEvent(trx), eventValues(first, announcer))
+      : announcer === null
+        ? trx.insertInto('events').values([...rows]).compile()
+        : dialect.eventFeed.announcing(trx.insertInto('events').values([...rows]), announcer).compile();
   // the last statement of its transaction, read by nobody: sent with the COMMIT where that saves a round trip
   await trx.executeQuery(dialect.sentWithCommit(insert));
 }
@@ -34,8 +38,9 @@ const eventValues = (row: NewRow<'events'>, announcer: string) => ({
 });
 
 /** `insertEvents` in a group commit: one statement compiled once, run per event. */
-export function insertEventsNow(trx: SyncTransaction, rows: readonly NewRow<'events'>[], announcer: string): void {
-  for (const row of rows) runCompiledNow(trx, 'insert event', insertOneEvent, eventValues(row, announcer));
+export function insertEventsNow(trx: SyncTransaction, rows: readonly NewRow<'events'>[], announcer: string | null): void {
+  // (SQLite: the database announces nothing either way)
+  for (const row of rows) runCompiledNow(trx, 'insert event', insertOneEvent, eventValues(row, announcer ?? ''));
 }
 
 /** Events per read of a stream's feed: a stream far behind catches up page by page. */
