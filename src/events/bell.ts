@@ -14,15 +14,15 @@
  * - else (SQLite without Redis) in process only.
  * Each announcement says which app made it (`id`, `ServiceContext.announcer`): an app's own bell
  * passes over its own, which it rang in process as they committed, so a commit rings once. It also
- * says what the events concern (`announcement`), so another instance's ring wakes only the streams
- * it concerns, as a ring in process does.
+ * says what the events concern (`announcement` of src/domain/events/record.ts), so another
+ * instance's ring wakes only the streams it concerns, as a ring in process does.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.ts';
 import type { StorageConnection } from '../storage/dialect.ts';
-import type { CommittedEvents } from '../domain/events/record.ts';
+import { announcement, type CommittedEvents, readAnnouncement } from '../domain/events/record.ts';
 
 /** What a ring says committed: what the events concern, or undefined (another instance, a reconnection): anything may have. */
 export type Ring = CommittedEvents | undefined;
@@ -44,23 +44,6 @@ export interface EventBell {
   /** Settles once the transport's first connection attempt has ended (connected or not: it retries). */
   started(): Promise<void>;
   close(): Promise<void>;
-}
-
-/**
- * The text that announces a commit: `<announcer>;<boards>;<users>`, the lists comma-separated (ids
- * are hex). PostgreSQL writes it per event row in SQL (src/storage/event-feed.ts, `announcing`), so
- * a commit may come as several announcements, each naming part of what it concerns.
- */
-export function announcement(by: string, committed: CommittedEvents): string {
-  return `${by};${[...committed.boards].join(',')};${[...committed.users].join(',')}`;
-}
-
-/** Who made an announcement, and what it concerns (undefined: it does not say; a text of an older version). */
-export function readAnnouncement(text: string): { by: string; ring: Ring } {
-  const [by = '', boards, users] = text.split(';');
-  if (boards === undefined || users === undefined) return { by, ring: undefined };
-  const ids = (list: string) => new Set(list.split(',').filter(Boolean));
-  return { by, ring: { boards: ids(boards), users: ids(users) } };
 }
 
 /** How other instances hear this one's rings (`announce`), and this one theirs (through `Bell.heard`). */
@@ -85,8 +68,8 @@ class Bell implements EventBell {
   /** `ring` told the listeners of this app's own commits already, as they committed. */
   readonly heard = (announced?: string): void => {
     if (announced === undefined) return this.deliver(undefined);
-    const { by, ring } = readAnnouncement(announced);
-    if (by !== this.id) this.deliver(ring);
+    const { by, concerns } = readAnnouncement(announced);
+    if (by !== this.id) this.deliver(concerns);
   };
 
   subscribe(listener: (ring: Ring) => void): () => void {

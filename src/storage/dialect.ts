@@ -34,7 +34,7 @@ import { type EventFeed, PostgresEventFeed, SqliteEventFeed } from './event-feed
 import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
 import { type TableWrite, tableWrites } from './table-writes.ts';
 import { groupCommitDecisions, type RateLimitDecisions, transactionPerDecision } from './repositories/rate-limit.ts';
-import { type AheadAnswer, createPostgresPool, DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts, heldUntilCommitOf, sentAheadOf, statementNamesOf } from './postgres-pool.ts';
+import { type AheadAnswer, createPostgresPool, DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts, afterCommitOf, heldUntilCommitOf, sentAheadOf, statementNamesOf } from './postgres-pool.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -259,6 +259,17 @@ export abstract class Dialect implements KyselyDialect {
   }
 
   /**
+   * `query`, to run right after the transaction it is executed in commits, outside it (the
+   * announcement of the commit): where statements are round trips (PostgreSQL), it is held and goes
+   * out in the COMMIT's write, behind it; it is not sent when the transaction rolls back, and its
+   * answer and errors are nobody's (a lost announcement costs the readers a poll). Here: it runs when
+   * executed.
+   */
+  sentAfterCommit<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+    return query;
+  }
+
+  /**
    * Runs `query` in the transaction `trx` right behind the transaction's next statement, given
    * before that statement and without waiting for its answer: where statements are round trips
    * (PostgreSQL), both go out in one write (src/storage/postgres-pool.ts) and take one round trip.
@@ -415,12 +426,15 @@ export class PostgresDialect extends Dialect {
 
   readonly #sentAhead: WeakMap<readonly unknown[], AheadAnswer>;
 
+  readonly #afterCommit: WeakSet<readonly unknown[]>;
+
   constructor(pool: pg.Pool) {
     super(new KyselyPostgresDialect({ pool }));
     this.#pool = pool;
     this.#statementNames = statementNamesOf(pool);
     this.#heldUntilCommit = heldUntilCommitOf(pool);
     this.#sentAhead = sentAheadOf(pool);
+    this.#afterCommit = afterCommitOf(pool);
   }
 
   /** Marked by its parameter array, which Kysely hands the client as it is: this run of it, no other. */
@@ -428,6 +442,13 @@ export class PostgresDialect extends Dialect {
     const held = { ...query, parameters: [...query.parameters] };
     this.#heldUntilCommit.add(held.parameters);
     return held;
+  }
+
+  /** Marked as `sentWithCommit` is. */
+  override sentAfterCommit<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+    const after = { ...query, parameters: [...query.parameters] };
+    this.#afterCommit.add(after.parameters);
+    return after;
   }
 
   /** Marked as `sentWithCommit` is; the client answers Kysely at once and the statement's own answer later, here. */

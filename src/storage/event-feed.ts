@@ -10,7 +10,7 @@
  * running (`pg_snapshot_xmin`), so nothing can appear behind a reader. A long transaction delays the
  * feed (bounded by the statement and idle-in-transaction timeouts); it never loses an event.
  */
-import { type CreateTableBuilder, type InsertQueryBuilder, type InsertResult, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type CompiledQuery, type CreateTableBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Executor, Row } from './database.ts';
 
 /** Where a reader of the feed stands (opaque outside src/storage). */
@@ -35,15 +35,11 @@ export interface EventFeed {
    * behind a transaction still running): the reader should look again shortly, as no bell will ring.
    */
   heldBack(db: Executor, after: FeedPosition | null, narrow?: (query: EventQuery) => EventQuery): Promise<boolean>;
-  /**
-   * The insert of a transaction's events, made to announce their commit to other instances
-   * (PostgreSQL: a NOTIFY, which the database delivers only if and when the transaction commits),
-   * saying `by` whom (an app's bell id: its own bell, rung in process already, passes over it).
-   */
-  announcing(insert: EventInsert, by: string): EventInsert;
+  /** Whether the engine can announce a commit to the other instances (PostgreSQL; not SQLite). */
+  readonly announces: boolean;
+  /** The statement that announces a commit, with `text` (the bell's announcement, src/domain/events/record.ts), where `announces`. */
+  announcement(db: Executor, text: string): CompiledQuery;
 }
-
-type EventInsert = InsertQueryBuilder<Database, 'events', InsertResult>;
 
 function asRow(row: Omit<Row<'events'>, 'tx'>, position: FeedPosition): EventRow {
   const { tx: _tx, ...rest } = row as Row<'events'>;
@@ -82,9 +78,11 @@ export class SqliteEventFeed implements EventFeed {
     return false;
   }
 
-  announcing(insert: EventInsert, _by: string): EventInsert {
-    // Nothing to tell: instances do not share a SQLite file's commits (see src/events/bell.ts).
-    return insert;
+  // Nothing to tell: instances do not share a SQLite file's commits (see src/events/bell.ts).
+  readonly announces = false;
+
+  announcement(): CompiledQuery {
+    throw new Error('SQLite announces no commit');
   }
 }
 
@@ -168,12 +166,15 @@ export class PostgresEventFeed implements EventFeed {
     return (await pgEventsAfter(db, 'held back', after, narrow).limit(1).execute()).length > 0;
   }
 
-  announcing(insert: EventInsert, by: string): EventInsert {
-    // One pg_notify per row, but PostgreSQL folds identical notifications of a transaction into one,
-    // and riding on the insert costs no round trip of its own. The payload is the bell's
-    // announcement (src/events/bell.ts): who, the row's board (a move's: the one it left too), its user.
-    const boards = sql`concat_ws(',', board_id, case when type = 'card.moved' then data::json -> 'from' ->> 'board' end)`;
-    const payload = sql<string>`${by}::text || ';' || ${boards} || ';' || coalesce(user_id, '')`;
-    return insert.returning(sql<string>`pg_notify(${sql.raw(EVENTS_CHANNEL_SQL)}, ${payload})`.as('announced')) as unknown as EventInsert;
+  /**
+   * A NOTIFY in a transaction of its own, sent after the COMMIT of the events it announces
+   * (`Dialect.sentAfterCommit`), not waiting for its own WAL flush. A transaction that NOTIFYs takes a
+   * database-wide lock at its commit and holds it until the commit is flushed: inside the change's
+   * own transaction, every write of the deployment would commit one after another.
+   */
+  readonly announces = true;
+
+  announcement(db: Executor, text: string): CompiledQuery {
+    return sql`select set_config('synchronous_commit', 'off', true), pg_notify(${sql.raw(EVENTS_CHANNEL_SQL)}, ${text})`.compile(db);
   }
 }

@@ -85,12 +85,16 @@ class BoundedClient extends pg.Client {
   /** Statements sent ahead, waiting for the transaction's next statement to go out behind it. */
   #ahead: Outgoing[] = [];
   readonly #sentAhead: WeakMap<readonly unknown[], AheadAnswer>;
+  /** Statements held to go out behind the COMMIT. */
+  #afterCommit: unknown[][] = [];
+  readonly #afterCommitMarks: WeakSet<readonly unknown[]>;
 
   constructor(config: pg.ClientConfig & PoolSideTables = {}) {
     super({ ...config, pipeline: true } as pg.ClientConfig);
     this.#statementNames = config.statementNames ?? new Map();
     this.#heldUntilCommit = config.heldUntilCommit ?? new WeakSet();
     this.#sentAhead = config.sentAhead ?? new WeakMap();
+    this.#afterCommitMarks = config.afterCommit ?? new WeakSet();
   }
 
   // pg's overloads (callbacks, streams) are many; Kysely uses the promise form only.
@@ -122,19 +126,25 @@ class BoundedClient extends pg.Client {
     if (!this.#inTransaction) return undefined;
     const ends = /^(commit|rollback)$/i.exec(text)?.[1]?.toUpperCase();
     if (ends) {
-      const [begin, held, ahead] = [this.#begin, this.#held, this.#ahead];
+      const [begin, held, ahead, afterCommit] = [this.#begin, this.#held, this.#ahead, this.#afterCommit];
       this.#inTransaction = false;
       this.#begin = undefined;
       this.#held = [];
       this.#ahead = [];
+      this.#afterCommit = [];
       if (ends === 'ROLLBACK') for (const { to } of ahead) to?.reject(new Error('not sent: its transaction rolled back'));
       const writes = ends === 'COMMIT' ? [...ahead, ...held.map((query) => ({ args: query }))] : [];
       // nothing ran: there is no transaction on the server to end
       if (begin !== undefined && writes.length === 0) return Promise.resolve(answered(ends));
-      return this.#sendTogether([...(begin === undefined ? [] : [{ args: [begin] }]), ...writes, { args }]);
+      const after = ends === 'COMMIT' ? afterCommit.map((query) => ({ args: query, to: NOBODY })) : [];
+      return this.#sendTogether([...(begin === undefined ? [] : [{ args: [begin] }]), ...writes, { args }, ...after]);
     }
     if (Array.isArray(args[1]) && this.#heldUntilCommit.has(args[1])) {
       this.#held.push(args);
+      return Promise.resolve(answered('HELD'));
+    }
+    if (Array.isArray(args[1]) && this.#afterCommitMarks.has(args[1])) {
+      this.#afterCommit.push(args);
       return Promise.resolve(answered('HELD'));
     }
     if (this.#begin === undefined && this.#ahead.length === 0) return undefined;
@@ -193,6 +203,9 @@ export interface AheadAnswer {
   reject(error: unknown): void;
 }
 
+/** Where the answer of a statement sent after the COMMIT goes: nowhere (a lost announcement costs its readers a poll). */
+const NOBODY: AheadAnswer = { resolve: () => {}, reject: () => {} };
+
 /** A query as `query` was given it, and where its answer goes when it was sent ahead. */
 interface Outgoing {
   args: unknown[];
@@ -207,12 +220,19 @@ interface PoolSideTables {
   heldUntilCommit?: WeakSet<readonly unknown[]>;
   /** The parameter arrays of statements sent ahead, with where each one's answer goes. */
   sentAhead?: WeakMap<readonly unknown[], AheadAnswer>;
+  /** The parameter arrays of statements to send behind their transaction's COMMIT. */
+  afterCommit?: WeakSet<readonly unknown[]>;
 }
 
 function sideTablesOf(pool: pg.Pool): Required<PoolSideTables> {
-  const { statementNames, heldUntilCommit, sentAhead } = pool.options as PoolSideTables;
-  if (!statementNames || !heldUntilCommit || !sentAhead) throw new Error('this pool was not made by createPostgresPool');
-  return { statementNames, heldUntilCommit, sentAhead };
+  const { statementNames, heldUntilCommit, sentAhead, afterCommit } = pool.options as PoolSideTables;
+  if (!statementNames || !heldUntilCommit || !sentAhead || !afterCommit) throw new Error('this pool was not made by createPostgresPool');
+  return { statementNames, heldUntilCommit, sentAhead, afterCommit };
+}
+
+/** The parameter arrays of the statements this pool's clients send behind their transaction's COMMIT. */
+export function afterCommitOf(pool: pg.Pool): WeakSet<readonly unknown[]> {
+  return sideTablesOf(pool).afterCommit;
 }
 
 /** The parameter arrays of the statements this pool's clients send ahead, with where each answer goes. */
@@ -245,6 +265,7 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
     statementNames,
     heldUntilCommit: new WeakSet(),
     sentAhead: new WeakMap(),
+    afterCommit: new WeakSet(),
     connectionString: options.connectionString,
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs,

@@ -102,6 +102,26 @@ export function pendingEvents(trx: Transaction | SyncTransaction): readonly Pend
   return logs.get(trx) ?? [];
 }
 
+/**
+ * The text that announces a commit to the other instances (src/events/bell.ts):
+ * `<announcer>;<boards>;<users>`, the lists comma-separated (ids are hex). Past what a database
+ * notification carries (8,000 bytes) it says only who (`readAnnouncement`: it concerns anything).
+ */
+export function announcement(by: string, committed: CommittedEvents): string {
+  const text = `${by};${[...committed.boards].join(',')};${[...committed.users].join(',')}`;
+  return text.length <= ANNOUNCEMENT_MAX ? text : by;
+}
+
+const ANNOUNCEMENT_MAX = 7900;
+
+/** Who made an announcement, and what it concerns (undefined: it does not say). */
+export function readAnnouncement(text: string): { by: string; concerns: CommittedEvents | undefined } {
+  const [by = '', boards, users] = text.split(';');
+  if (boards === undefined || users === undefined) return { by, concerns: undefined };
+  const ids = (list: string) => new Set(list.split(',').filter(Boolean));
+  return { by, concerns: { boards: ids(boards), users: ids(users) } };
+}
+
 /** Drops the transaction's events unwritten (`ServiceContext.recordEvents` false: the bench only): nothing to tell. */
 export function dropEventLog(trx: Transaction | SyncTransaction): undefined {
   logs.delete(trx);
@@ -109,20 +129,22 @@ export function dropEventLog(trx: Transaction | SyncTransaction): undefined {
 }
 
 /**
- * Writes the transaction's events, announced by `announcer` (`ServiceContext.announcer`; null: not
- * announced by the database); answers
- * what they concern, undefined when there were none (nothing to tell).
+ * Writes the transaction's events and has the database announce their commit by `announcer`
+ * (`ServiceContext.announcer`; null: the database announces nothing); answers what they concern,
+ * undefined when there were none (nothing to tell).
  */
 export async function writeEventLog(trx: Transaction, announcer: string | null): Promise<CommittedEvents | undefined> {
   const log = closeEventLog(trx);
-  await events.insertEvents(trx, log.map(eventRow), announcer);
-  return concerned(log);
+  await events.insertEvents(trx, log.map(eventRow));
+  const committed = concerned(log);
+  if (committed && announcer !== null) await events.announceCommit(trx, announcement(announcer, committed));
+  return committed;
 }
 
-/** `writeEventLog` in a group commit. */
-export function writeEventLogNow(trx: SyncTransaction, announcer: string | null): CommittedEvents | undefined {
+/** `writeEventLog` in a group commit: where statements run in this process, on a database that announces no commit. */
+export function writeEventLogNow(trx: SyncTransaction): CommittedEvents | undefined {
   const log = closeEventLog(trx);
-  events.insertEventsNow(trx, log.map(eventRow), announcer);
+  events.insertEventsNow(trx, log.map(eventRow));
   return concerned(log);
 }
 

@@ -67,7 +67,7 @@ export function inGroupCommit<T>(ctx: ServiceContext, work: (trx: SyncTransactio
   return groupCommit((trx) => {
     openEventLog(trx);
     const done = work(trx);
-    recorded = ctx.recordEvents === false ? dropEventLog(trx) : writeEventLogNow(trx, ctx.announcer === undefined ? '' : ctx.announcer);
+    recorded = ctx.recordEvents === false ? dropEventLog(trx) : writeEventLogNow(trx);
     return done;
   }).then((done) => {
     if (recorded) ctx.eventsCommitted?.(recorded);

@@ -3,44 +3,42 @@ import type { Database, Executor, NewRow, Row, SyncTransaction, Transaction } fr
 import { compiledOnceWith, dialectOf, runCompiledNow } from '../dialect.ts';
 import type { EventQuery, EventRow, FeedPosition } from '../event-feed.ts';
 
-/**
- * Writes the events of one transaction in one statement (the outbox; see src/domain/events/record.ts),
- * announcing their commit to the other instances where the engine can (src/events/bell.ts).
- */
-export async function insertEvents(trx: Transaction, rows: readonly NewRow<'events'>[], announcer: string | null): Promise<void> {
+/** Writes the events of one transaction in one statement (the outbox; see src/domain/events/record.ts). */
+export async function insertEvents(trx: Transaction, rows: readonly NewRow<'events'>[]): Promise<void> {
   const [first] = rows;
   if (!first) return;
   const dialect = dialectOf(trx);
   // one event (most writes): the statement compiled once; several (bulk writes): built for their number
   const insert =
-    rows.length === 1
-      ? announcer === null
-        ? compiledOnceWith(trx, 'insert event, unannounced', () => trx.insertInto('events').values(EVENT_SENTINELS).compile(), eventValues(first, ''))
-        : compiledOnceWith(trx, 'insert event', () => insertOneEvent(trx), eventValues(first, announcer))
-      : announcer === null
-        ? trx.insertInto('events').values([...rows]).compile()
-        : dialect.eventFeed.announcing(trx.insertInto('events').values([...rows]), announcer).compile();
+    rows.length === 1 ? compiledOnceWith(trx, 'insert event', () => insertOneEvent(trx), eventValues(first)) : trx.insertInto('events').values([...rows]).compile();
   // the last statement of its transaction, read by nobody: sent with the COMMIT where that saves a round trip
   await trx.executeQuery(dialect.sentWithCommit(insert));
+}
+
+const ANNOUNCEMENT = '\u0000announcement';
+
+/**
+ * Announces the transaction's commit to the other instances with `text`, where the engine can
+ * (src/events/bell.ts): sent after the COMMIT, in the same write (`Dialect.sentAfterCommit`).
+ */
+export async function announceCommit(trx: Transaction, text: string): Promise<void> {
+  const dialect = dialectOf(trx);
+  if (!dialect.eventFeed.announces) return;
+  const query = compiledOnceWith(trx, 'announce commit', () => dialect.eventFeed.announcement(trx, ANNOUNCEMENT), { [ANNOUNCEMENT]: text });
+  await trx.executeQuery(dialect.sentAfterCommit(query));
 }
 
 const EVENT_COLUMNS = ['id', 'type', 'company_id', 'team_id', 'board_id', 'card_id', 'user_id', 'actor_user_id', 'actor_api_key_id', 'request_id', 'created_at', 'data'] as const;
 
 const EVENT_SENTINELS = Object.fromEntries(EVENT_COLUMNS.map((column) => [column, `\u0000${column}`])) as unknown as NewRow<'events'>;
 
-const ANNOUNCER = '\u0000announcer';
+const insertOneEvent = (db: Executor) => db.insertInto('events').values(EVENT_SENTINELS).compile();
 
-const insertOneEvent = (db: Executor) => dialectOf(db).eventFeed.announcing(db.insertInto('events').values(EVENT_SENTINELS), ANNOUNCER).compile();
-
-const eventValues = (row: NewRow<'events'>, announcer: string) => ({
-  ...Object.fromEntries(EVENT_COLUMNS.map((column) => [`\u0000${column}`, row[column]])),
-  [ANNOUNCER]: announcer,
-});
+const eventValues = (row: NewRow<'events'>) => Object.fromEntries(EVENT_COLUMNS.map((column) => [`\u0000${column}`, row[column]]));
 
 /** `insertEvents` in a group commit: one statement compiled once, run per event. */
-export function insertEventsNow(trx: SyncTransaction, rows: readonly NewRow<'events'>[], announcer: string | null): void {
-  // (SQLite: the database announces nothing either way)
-  for (const row of rows) runCompiledNow(trx, 'insert event', insertOneEvent, eventValues(row, announcer ?? ''));
+export function insertEventsNow(trx: SyncTransaction, rows: readonly NewRow<'events'>[]): void {
+  for (const row of rows) runCompiledNow(trx, 'insert event', insertOneEvent, eventValues(row));
 }
 
 /** Events per read of a stream's feed: a stream far behind catches up page by page. */
