@@ -34,7 +34,7 @@ import { type EventFeed, PostgresEventFeed, SqliteEventFeed } from './event-feed
 import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
 import { type TableWrite, tableWrites } from './table-writes.ts';
 import { groupCommitDecisions, type RateLimitDecisions, transactionPerDecision } from './repositories/rate-limit.ts';
-import { type AheadAnswer, createPostgresPool, DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts, afterCommitOf, heldUntilCommitOf, sentAheadOf, statementNamesOf } from './postgres-pool.ts';
+import { type AheadAnswer, createPostgresPool, DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts, type Sending, sendingsOf, statementNamesOf } from './postgres-pool.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -422,39 +422,38 @@ export class PostgresDialect extends Dialect {
 
   readonly #statementNames: Map<string, string>;
 
-  readonly #heldUntilCommit: WeakSet<readonly unknown[]>;
-
-  readonly #sentAhead: WeakMap<readonly unknown[], AheadAnswer>;
-
-  readonly #afterCommit: WeakSet<readonly unknown[]>;
+  readonly #sendings: WeakMap<readonly unknown[], Sending>;
 
   constructor(pool: pg.Pool) {
     super(new KyselyPostgresDialect({ pool }));
     this.#pool = pool;
     this.#statementNames = statementNamesOf(pool);
-    this.#heldUntilCommit = heldUntilCommitOf(pool);
-    this.#sentAhead = sentAheadOf(pool);
-    this.#afterCommit = afterCommitOf(pool);
+    this.#sendings = sendingsOf(pool);
   }
 
-  /** Marked by its parameter array, which Kysely hands the client as it is: this run of it, no other. */
+  /**
+   * `query` marked for the pool's clients (src/storage/postgres-pool.ts) by a parameter array of its
+   * own, which Kysely hands the client as it is: this run of it, no other.
+   */
+  #marked<R>(query: CompiledQuery<R>, sending: Sending): CompiledQuery<R> {
+    const marked = { ...query, parameters: [...query.parameters] };
+    this.#sendings.set(marked.parameters, sending);
+    return marked;
+  }
+
   override sentWithCommit<R>(query: CompiledQuery<R>): CompiledQuery<R> {
-    const held = { ...query, parameters: [...query.parameters] };
-    this.#heldUntilCommit.add(held.parameters);
-    return held;
+    return this.#marked(query, 'with commit');
   }
 
-  /** Marked as `sentWithCommit` is. */
   override sentAfterCommit<R>(query: CompiledQuery<R>): CompiledQuery<R> {
-    const after = { ...query, parameters: [...query.parameters] };
-    this.#afterCommit.add(after.parameters);
-    return after;
+    return this.#marked(query, 'after commit');
   }
 
-  /** Marked as `sentWithCommit` is; the client answers Kysely at once and the statement's own answer later, here. */
+  /** The client answers Kysely at once, and the statement's own answer later, here. */
   override async afterNextStatement<R>(trx: Transaction, query: CompiledQuery<R>): Promise<() => Promise<R[]>> {
-    const ahead = { ...query, parameters: [...query.parameters] };
-    const answer = new Promise<pg.QueryResult>((resolve, reject) => this.#sentAhead.set(ahead.parameters, { resolve, reject }));
+    let answerTo!: AheadAnswer;
+    const answer = new Promise<pg.QueryResult>((resolve, reject) => (answerTo = { resolve, reject }));
+    const ahead = this.#marked(query, answerTo);
     const rows = answer.then(
       (result) => result.rows as R[],
       (error: unknown) => {

@@ -76,7 +76,7 @@ const OPENS_TRANSACTION = /^(begin|start transaction)\b/i;
  */
 class BoundedClient extends pg.Client {
   readonly #statementNames: ReadonlyMap<string, string>;
-  readonly #heldUntilCommit: WeakSet<readonly unknown[]>;
+  readonly #sendings: WeakMap<readonly unknown[], Sending>;
   /** The BEGIN of the open transaction while it has not been sent yet. */
   #begin: string | undefined;
   #inTransaction = false;
@@ -84,17 +84,13 @@ class BoundedClient extends pg.Client {
   #held: unknown[][] = [];
   /** Statements sent ahead, waiting for the transaction's next statement to go out behind it. */
   #ahead: Outgoing[] = [];
-  readonly #sentAhead: WeakMap<readonly unknown[], AheadAnswer>;
   /** Statements held to go out behind the COMMIT. */
   #afterCommit: unknown[][] = [];
-  readonly #afterCommitMarks: WeakSet<readonly unknown[]>;
 
   constructor(config: pg.ClientConfig & PoolSideTables = {}) {
     super({ ...config, pipeline: true } as pg.ClientConfig);
     this.#statementNames = config.statementNames ?? new Map();
-    this.#heldUntilCommit = config.heldUntilCommit ?? new WeakSet();
-    this.#sentAhead = config.sentAhead ?? new WeakMap();
-    this.#afterCommitMarks = config.afterCommit ?? new WeakSet();
+    this.#sendings = config.sendings ?? new WeakMap();
   }
 
   // pg's overloads (callbacks, streams) are many; Kysely uses the promise form only.
@@ -108,11 +104,11 @@ class BoundedClient extends pg.Client {
    * undefined when it goes out alone as it is.
    */
   #inTransactionQuery(text: string, args: unknown[]): Promise<pg.QueryResult> | undefined {
-    const answerTo = Array.isArray(args[1]) ? this.#sentAhead.get(args[1]) : undefined;
-    if (answerTo) {
+    const sending = Array.isArray(args[1]) ? this.#sendings.get(args[1]) : undefined;
+    if (typeof sending === 'object') {
       // outside a transaction there is no next statement to wait for: it goes now
-      if (!this.#inTransaction) return this.#sendTogether([{ args, to: answerTo }]);
-      this.#ahead.push({ args, to: answerTo });
+      if (!this.#inTransaction) return this.#sendTogether([{ args, to: sending }]);
+      this.#ahead.push({ args, to: sending });
       return Promise.resolve(answered('AHEAD'));
     }
     if (OPENS_TRANSACTION.test(text)) {
@@ -139,12 +135,8 @@ class BoundedClient extends pg.Client {
       const after = ends === 'COMMIT' ? afterCommit.map((query) => ({ args: query, to: NOBODY })) : [];
       return this.#sendTogether([...(begin === undefined ? [] : [{ args: [begin] }]), ...writes, { args }, ...after]);
     }
-    if (Array.isArray(args[1]) && this.#heldUntilCommit.has(args[1])) {
-      this.#held.push(args);
-      return Promise.resolve(answered('HELD'));
-    }
-    if (Array.isArray(args[1]) && this.#afterCommitMarks.has(args[1])) {
-      this.#afterCommit.push(args);
+    if (sending !== undefined) {
+      (sending === 'with commit' ? this.#held : this.#afterCommit).push(args);
       return Promise.resolve(answered('HELD'));
     }
     if (this.#begin === undefined && this.#ahead.length === 0) return undefined;
@@ -203,6 +195,13 @@ export interface AheadAnswer {
   reject(error: unknown): void;
 }
 
+/**
+ * How the dialect asks a statement of a transaction to be sent (`Dialect.sentWithCommit`,
+ * `sentAfterCommit`, `afterNextStatement`): held and written with the COMMIT, held and written
+ * behind it, or written behind the transaction's next statement with its answer going here.
+ */
+export type Sending = 'with commit' | 'after commit' | AheadAnswer;
+
 /** Where the answer of a statement sent after the COMMIT goes: nowhere (a lost announcement costs its readers a poll). */
 const NOBODY: AheadAnswer = { resolve: () => {}, reject: () => {} };
 
@@ -216,33 +215,19 @@ interface Outgoing {
 interface PoolSideTables {
   /** SQL text -> statement name: sent as a named (prepared) statement. */
   statementNames?: Map<string, string>;
-  /** The parameter arrays of statements to hold until the transaction's COMMIT. */
-  heldUntilCommit?: WeakSet<readonly unknown[]>;
-  /** The parameter arrays of statements sent ahead, with where each one's answer goes. */
-  sentAhead?: WeakMap<readonly unknown[], AheadAnswer>;
-  /** The parameter arrays of statements to send behind their transaction's COMMIT. */
-  afterCommit?: WeakSet<readonly unknown[]>;
+  /** The parameter arrays of statements the dialect marked (Kysely hands them over as they are), with how each is sent. */
+  sendings?: WeakMap<readonly unknown[], Sending>;
 }
 
 function sideTablesOf(pool: pg.Pool): Required<PoolSideTables> {
-  const { statementNames, heldUntilCommit, sentAhead, afterCommit } = pool.options as PoolSideTables;
-  if (!statementNames || !heldUntilCommit || !sentAhead || !afterCommit) throw new Error('this pool was not made by createPostgresPool');
-  return { statementNames, heldUntilCommit, sentAhead, afterCommit };
+  const { statementNames, sendings } = pool.options as PoolSideTables;
+  if (!statementNames || !sendings) throw new Error('this pool was not made by createPostgresPool');
+  return { statementNames, sendings };
 }
 
-/** The parameter arrays of the statements this pool's clients send behind their transaction's COMMIT. */
-export function afterCommitOf(pool: pg.Pool): WeakSet<readonly unknown[]> {
-  return sideTablesOf(pool).afterCommit;
-}
-
-/** The parameter arrays of the statements this pool's clients send ahead, with where each answer goes. */
-export function sentAheadOf(pool: pg.Pool): WeakMap<readonly unknown[], AheadAnswer> {
-  return sideTablesOf(pool).sentAhead;
-}
-
-/** The parameter arrays of the statements this pool's clients hold until their transaction commits. */
-export function heldUntilCommitOf(pool: pg.Pool): WeakSet<readonly unknown[]> {
-  return sideTablesOf(pool).heldUntilCommit;
+/** How this pool's clients send the statements the dialect marked, by parameter array. */
+export function sendingsOf(pool: pg.Pool): WeakMap<readonly unknown[], Sending> {
+  return sideTablesOf(pool).sendings;
 }
 
 /** The SQL texts this pool's clients send as named (prepared) statements, by text. */
@@ -263,9 +248,7 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
   const pool = new pg.Pool({
     Client: BoundedClient,
     statementNames,
-    heldUntilCommit: new WeakSet(),
-    sentAhead: new WeakMap(),
-    afterCommit: new WeakSet(),
+    sendings: new WeakMap(),
     connectionString: options.connectionString,
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs,
