@@ -49,6 +49,8 @@ export interface EventBell {
 /** How other instances hear this one's rings (`announce`), and this one theirs (through `Bell.heard`). */
 interface Transport {
   announce(committed: CommittedEvents): void;
+  /** The database announces the commits itself (the app only tells it who it is). */
+  readonly byDatabase: boolean;
   /** The first connection attempt has ended. */
   started: Promise<void>;
   close(): Promise<void>;
@@ -56,7 +58,6 @@ interface Transport {
 
 class Bell implements EventBell {
   readonly id = randomBytes(8).toString('hex');
-  announcedByDatabase = false;
   readonly #listeners = new Set<(ring: Ring) => void>();
   #transport: Transport | undefined;
 
@@ -80,6 +81,10 @@ class Bell implements EventBell {
   ring(committed: CommittedEvents): void {
     this.deliver(committed);
     this.#transport?.announce(committed);
+  }
+
+  get announcedByDatabase(): boolean {
+    return this.#transport?.byDatabase ?? false;
   }
 
   started(): Promise<void> {
@@ -130,6 +135,7 @@ function redisTransport(url: string, channel: string, announcer: string, heard: 
   });
   return {
     started,
+    byDatabase: false,
     announce(committed) {
       if (publisher.status === 'ready') publisher.publish(channel, announcement(announcer, committed)).catch(() => {});
     },
@@ -154,10 +160,7 @@ export function createEventBell(config: AppConfig, storage: StorageConnection, l
     onCommit: bell.heard,
     onError: (error, retryInMs) => log.warn({ err: error, retryInMs }, 'event bell: the database listener was lost; reconnecting'),
   });
-  // The database announces each commit itself (its NOTIFY rides on the events' insert).
-  if (listener) {
-    bell.use({ announce: () => {}, started: listener.started, close: () => listener.close() });
-    bell.announcedByDatabase = true;
-  }
+  // The database announces each commit itself (a NOTIFY behind the COMMIT, src/storage/event-feed.ts).
+  if (listener) bell.use({ announce: () => {}, byDatabase: true, started: listener.started, close: () => listener.close() });
   return bell;
 }

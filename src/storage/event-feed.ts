@@ -35,10 +35,11 @@ export interface EventFeed {
    * behind a transaction still running): the reader should look again shortly, as no bell will ring.
    */
   heldBack(db: Executor, after: FeedPosition | null, narrow?: (query: EventQuery) => EventQuery): Promise<boolean>;
-  /** Whether the engine can announce a commit to the other instances (PostgreSQL; not SQLite). */
-  readonly announces: boolean;
-  /** The statement that announces a commit, with `text` (the bell's announcement, src/domain/events/record.ts), where `announces`. */
-  announcement(db: Executor, text: string): CompiledQuery;
+  /**
+   * The statement that announces a commit to the other instances, with `text` (the bell's
+   * announcement, src/domain/events/record.ts); absent where the engine cannot (SQLite).
+   */
+  announcement?(db: Executor, text: string): CompiledQuery;
 }
 
 function asRow(row: Omit<Row<'events'>, 'tx'>, position: FeedPosition): EventRow {
@@ -76,13 +77,6 @@ export class SqliteEventFeed implements EventFeed {
   async heldBack(): Promise<boolean> {
     // One write transaction at a time: whatever committed is visible.
     return false;
-  }
-
-  // Nothing to tell: instances do not share a SQLite file's commits (see src/events/bell.ts).
-  readonly announces = false;
-
-  announcement(): CompiledQuery {
-    throw new Error('SQLite announces no commit');
   }
 }
 
@@ -172,8 +166,6 @@ export class PostgresEventFeed implements EventFeed {
    * database-wide lock at its commit and holds it until the commit is flushed: inside the change's
    * own transaction, every write of the deployment would commit one after another.
    */
-  readonly announces = true;
-
   announcement(db: Executor, text: string): CompiledQuery {
     return sql`select set_config('synchronous_commit', 'off', true), pg_notify(${sql.raw(EVENTS_CHANNEL_SQL)}, ${text})`.compile(db);
   }

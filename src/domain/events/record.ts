@@ -124,7 +124,7 @@ export function readAnnouncement(text: string): { by: string; concerns: Committe
 
 /** Drops the transaction's events unwritten (`ServiceContext.recordEvents` false: the bench only): nothing to tell. */
 export function dropEventLog(trx: Transaction | SyncTransaction): undefined {
-  logs.delete(trx);
+  closeEventLog(trx);
   return undefined;
 }
 

@@ -23,8 +23,10 @@ const ANNOUNCEMENT = '\u0000announcement';
  */
 export async function announceCommit(trx: Transaction, text: string): Promise<void> {
   const dialect = dialectOf(trx);
-  if (!dialect.eventFeed.announces) return;
-  const query = compiledOnceWith(trx, 'announce commit', () => dialect.eventFeed.announcement(trx, ANNOUNCEMENT), { [ANNOUNCEMENT]: text });
+  // (SQLite: instances do not share a file's commits, there is nothing to tell)
+  const announcement = dialect.eventFeed.announcement?.bind(dialect.eventFeed);
+  if (!announcement) return;
+  const query = compiledOnceWith(trx, 'announce commit', () => announcement(trx, ANNOUNCEMENT), { [ANNOUNCEMENT]: text });
   await trx.executeQuery(dialect.sentAfterCommit(query));
 }
 
