@@ -39,6 +39,15 @@ describe('PostgreSQL transactions pipelined', () => {
     test.storage.db.transaction().execute(async (trx) => {
       for (const step of steps) await trx.executeQuery(step(trx));
     });
+  /** One transaction running `steps` in order, then thrown out (rolled back): answers the statements sent. */
+  const rolledBack = async (...steps: ((trx: Db) => CompiledQuery)[]) => {
+    const work = () =>
+      test.storage.db.transaction().execute(async (trx) => {
+        for (const step of steps) await trx.executeQuery(step(trx));
+        throw new Error('changed my mind');
+      });
+    return (await counter.during(() => assert.rejects(work, /changed my mind/))).statements;
+  };
   /** The first word of each statement sent. */
   const verbs = (statements: readonly string[]) => statements.map((statement) => statement.split(' ')[0]?.toLowerCase());
   const stored = async () => (await sql<{ id: number }>`select id from pipeline_probe order by id`.execute(test.storage.db)).rows.map((row) => row.id);
@@ -55,13 +64,7 @@ describe('PostgreSQL transactions pipelined', () => {
     assert.deepEqual(await stored(), [1, 2]);
 
     // the first statement ran inside the transaction: a failure after it undoes it
-    await assert.rejects(
-      test.storage.db.transaction().execute(async (trx) => {
-        await trx.executeQuery(insert(trx, 3));
-        throw new Error('changed my mind');
-      }),
-      /changed my mind/,
-    );
+    await rolledBack((trx) => insert(trx, 3));
     assert.deepEqual(await stored(), [1, 2]);
   });
 
@@ -83,16 +86,7 @@ describe('PostgreSQL transactions pipelined', () => {
   });
 
   it('a held statement of a transaction rolled back is never sent', async () => {
-    const { statements } = await counter.during(() =>
-      assert.rejects(
-        test.storage.db.transaction().execute(async (trx) => {
-          await trx.executeQuery(insert(trx, 1));
-          await trx.executeQuery(held(trx, 2));
-          throw new Error('changed my mind');
-        }),
-        /changed my mind/,
-      ),
-    );
+    const statements = await rolledBack((trx) => insert(trx, 1), (trx) => held(trx, 2));
     assert.deepEqual(verbs(statements), ['begin', 'insert', 'rollback']);
     assert.deepEqual(await stored(), []);
   });
@@ -205,16 +199,7 @@ describe('PostgreSQL transactions pipelined', () => {
     });
 
     it('is not sent when its transaction rolls back, and its failure fails nothing', async () => {
-      const { statements } = await counter.during(() =>
-        assert.rejects(
-          test.storage.db.transaction().execute(async (trx) => {
-            await trx.executeQuery(insert(trx, 1));
-            await trx.executeQuery(after(trx, 2));
-            throw new Error('changed my mind');
-          }),
-          /changed my mind/,
-        ),
-      );
+      const statements = await rolledBack((trx) => insert(trx, 1), (trx) => after(trx, 2));
       assert.deepEqual(verbs(statements), ['begin', 'insert', 'rollback']);
       assert.deepEqual(await stored(), []);
       // 4 is taken when it runs: the transaction before it has committed all the same
