@@ -444,5 +444,11 @@ export interface SyncTransaction {
   all<R>(query: CompiledQuery<R>, parameters: readonly unknown[]): R[];
 }
 
-/** Runs `work` in the group commit (see `Dialect.groupCommit`); answers what it answered, once committed. */
-export type GroupCommit = <T>(work: (trx: SyncTransaction) => T) => Promise<T>;
+/**
+ * Runs `work` in the group commit (see `Dialect.groupCommit`); answers what it answered, once
+ * committed. `finish`, when given, runs if `work` succeeded, after every work of the group and
+ * outside their savepoints, in the group's transaction: for writes that need no undo of their own
+ * (the event record), so the savepoints do not copy the pages they touch. A `finish` that throws
+ * fails the whole group.
+ */
+export type GroupCommit = <T>(work: (trx: SyncTransaction) => T, finish?: (trx: SyncTransaction) => void) => Promise<T>;

@@ -107,6 +107,27 @@ for (const engine of ENGINES) {
       assert.equal(told, 0);
     });
 
+    it('writes the events of a group commit in the works’ order, none of a refused work', { skip: engine !== 'sqlite' && 'PostgreSQL has no group commit' }, async () => {
+      const start = await feed().end(t.services.db);
+      let told = 0;
+      const ctx = { ...t.services, eventsCommitted: () => told++ };
+      // one turn of the event loop: one group, each work in a savepoint, the events written after them all
+      const works = ['first', 'refused', 'last'].map((name) =>
+        inGroupCommit(ctx, (trx) => {
+          recordEvent(trx, null, `test.group.${name}`, subject());
+          if (name === 'refused') throw new Error('refused');
+        }),
+      );
+      const outcomes = await Promise.allSettled(works as Promise<void>[]);
+      assert.deepEqual(
+        outcomes.map((outcome) => outcome.status),
+        ['fulfilled', 'rejected', 'fulfilled'],
+      );
+      const types = (await feed().committedAfter(t.services.db, start, 10)).map((event) => event.type);
+      assert.deepEqual(types, ['test.group.first', 'test.group.last']);
+      assert.equal(told, 2);
+    });
+
     it('never lets a reader pass an event that commits after a later-inserted one', async () => {
       const start = await feed().end(t.services.db);
       let inserted!: () => void;

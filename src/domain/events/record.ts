@@ -141,9 +141,16 @@ export async function writeEventLog(trx: Transaction, announcer: string | null):
   return committed;
 }
 
-/** `writeEventLog` in a group commit: where statements run in this process, on a database that announces no commit. */
-export function writeEventLogNow(trx: SyncTransaction): CommittedEvents | undefined {
-  const log = closeEventLog(trx);
+/**
+ * Closes the transaction's event log and answers its events, for `writeEventsNow` to write later in
+ * the same transaction (the group commit writes them after its savepoints).
+ */
+export function takeEventLog(trx: SyncTransaction): readonly PendingEvent[] {
+  return closeEventLog(trx);
+}
+
+/** `writeEventLog` in a group commit, of events `takeEventLog` took: statements run in this process, on a database that announces no commit. */
+export function writeEventsNow(trx: SyncTransaction, log: readonly PendingEvent[]): CommittedEvents | undefined {
   events.insertEventsNow(trx, log.map(eventRow));
   return concerned(log);
 }

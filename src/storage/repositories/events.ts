@@ -32,11 +32,18 @@ export async function announceCommit(trx: Transaction, text: string): Promise<vo
 
 const EVENT_COLUMNS = ['id', 'type', 'company_id', 'team_id', 'board_id', 'card_id', 'user_id', 'actor_user_id', 'actor_api_key_id', 'request_id', 'created_at', 'data'] as const;
 
-const EVENT_SENTINELS = Object.fromEntries(EVENT_COLUMNS.map((column) => [column, `\u0000${column}`])) as unknown as NewRow<'events'>;
+const EVENT_SENTINEL_KEYS = EVENT_COLUMNS.map((column) => [column, `\u0000${column}`] as const);
+
+const EVENT_SENTINELS = Object.fromEntries(EVENT_SENTINEL_KEYS) as unknown as NewRow<'events'>;
 
 const insertOneEvent = (db: Executor) => db.insertInto('events').values(EVENT_SENTINELS).compile();
 
-const eventValues = (row: NewRow<'events'>) => Object.fromEntries(EVENT_COLUMNS.map((column) => [`\u0000${column}`, row[column]]));
+/** The values of `insertOneEvent`'s sentinels (a loop over keys made once: every write runs this). */
+function eventValues(row: NewRow<'events'>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [column, sentinel] of EVENT_SENTINEL_KEYS) values[sentinel] = row[column];
+  return values;
+}
 
 /** `insertEvents` in a group commit: one statement compiled once, run per event. */
 export function insertEventsNow(trx: SyncTransaction, rows: readonly NewRow<'events'>[]): void {
