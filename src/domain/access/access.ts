@@ -103,7 +103,7 @@ export type LabelAccess = NonNullable<Awaited<ReturnType<typeof findLabelById>>>
 /** What a read answers, by kind. */
 interface ReadRows {
   card: CardTableRow;
-  /** The card's row for Get Card Details, with whether the caller has seen it (`seen_by` 1) and its stored view. */
+  /** What Get Card Details reads of the card: its reach columns, whether the caller has seen it (`seen_by` 1) and its stored view. */
   'card-view': CardSeenRow;
   list: ListRow;
   board: BoardRow;

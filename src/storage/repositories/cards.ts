@@ -132,8 +132,11 @@ export async function renumberCards(db: Transaction, listId: string, moves: read
   return renumbered;
 }
 
-/** The card's row for Get Card Details (see `findCardSeenBy`). */
-export type CardSeenRow = CardTableRow & {
+/**
+ * What Get Card Details reads of the card (see `findCardSeenBy`): what reach is decided on, no more
+ * (a stored view answers the rest; each column more costs its parsing on every read).
+ */
+export type CardSeenRow = Pick<CardTableRow, 'id' | 'company_id' | 'team_id'> & {
   /** 1 when the user has seen the card. */
   seen_by: number;
   /** The card's stored view while it counts (its stamps are the card's, board's and users' now), else null. */
@@ -145,7 +148,7 @@ const SEEN_CARD_ID = '\u0000card-id';
 const SEEN_USER_ID = '\u0000user-id';
 
 /**
- * The card's row with whether `userId` has seen it and its stored view while that counts, in one
+ * The card's reach columns (id, company, team) with whether `userId` has seen it and its stored view while that counts, in one
  * indexed query: what Get Card Details needs to decide reach, to record a first view and to answer
  * the stored view (src/storage/repositories/card-views.ts) without building the record.
  */
@@ -157,7 +160,7 @@ export async function findCardSeenBy(db: Executor, id: string, userId: string): 
       db
         .selectFrom('cards')
         .leftJoin('card_views as v', (join) => join.on(viewThatCounts('cards')))
-        .selectAll('cards')
+        .select(['cards.id', 'cards.company_id', 'cards.team_id'])
         .select((eb) => [
           eb
             .exists(eb.selectFrom('card_seen').select('card_seen.user_id').whereRef('card_seen.card_id', '=', 'cards.id').where('card_seen.user_id', '=', SEEN_USER_ID))
