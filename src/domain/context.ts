@@ -15,14 +15,6 @@ export interface ServiceContext {
    */
   eventsCommitted?: ((committed: CommittedEvents) => void) | undefined;
   /**
-   * Who this app is in the announcements the database makes of its commits (its event bell's id):
-   * its own bell, told in process already by `eventsCommitted`, passes over them. Null: the
-   * database announces none (the bell announces by Redis; an announcement by the database would
-   * cost it a global lock at each commit and a wake-up of every listener, for no one). Undefined (a
-   * context without a bell, such as the `taskboard` command's): announced by nobody in particular.
-   */
-  announcer?: string | null | undefined;
-  /**
    * The events retention must keep although they are old (a subquery of event ids): filled by the
    * part that still needs them (webhook deliveries pending). See src/domain/events/events.ts.
    */

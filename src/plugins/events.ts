@@ -18,7 +18,6 @@ export default fp(
     const bell = createEventBell(opts.config, app.storage, app.log);
     app.decorate('eventBell', bell);
     app.services.eventsCommitted = (committed) => bell.ring(committed);
-    app.services.announcer = bell.announcedByDatabase ? bell.id : null;
     const streams = new Set<{ end(reason: string): void }>();
     app.decorate('liveStreams', streams);
     // Streams never finish on their own: ended first, they let the close go on at once.

@@ -259,17 +259,6 @@ export abstract class Dialect implements KyselyDialect {
   }
 
   /**
-   * `query`, to run right after the transaction it is executed in commits, outside it (the
-   * announcement of the commit): where statements are round trips (PostgreSQL), it is held and goes
-   * out in the COMMIT's write, behind it; it is not sent when the transaction rolls back, and its
-   * answer and errors are nobody's (a lost announcement costs the readers a poll). Here: it runs when
-   * executed.
-   */
-  sentAfterCommit<R>(query: CompiledQuery<R>): CompiledQuery<R> {
-    return query;
-  }
-
-  /**
    * Runs `query` in the transaction `trx` right behind the transaction's next statement, given
    * before that statement and without waiting for its answer: where statements are round trips
    * (PostgreSQL), both go out in one write (src/storage/postgres-pool.ts) and take one round trip.
@@ -443,10 +432,6 @@ export class PostgresDialect extends Dialect {
 
   override sentWithCommit<R>(query: CompiledQuery<R>): CompiledQuery<R> {
     return this.#marked(query, 'with commit');
-  }
-
-  override sentAfterCommit<R>(query: CompiledQuery<R>): CompiledQuery<R> {
-    return this.#marked(query, 'after commit');
   }
 
   /** The client answers Kysely at once, and the statement's own answer later, here. */

@@ -10,7 +10,7 @@
  * running (`pg_snapshot_xmin`), so nothing can appear behind a reader. A long transaction delays the
  * feed (bounded by the statement and idle-in-transaction timeouts); it never loses an event.
  */
-import { type CompiledQuery, type CreateTableBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type CreateTableBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Executor, Row } from './database.ts';
 
 /** Where a reader of the feed stands (opaque outside src/storage). */
@@ -35,11 +35,6 @@ export interface EventFeed {
    * behind a transaction still running): the reader should look again shortly, as no bell will ring.
    */
   heldBack(db: Executor, after: FeedPosition | null, narrow?: (query: EventQuery) => EventQuery): Promise<boolean>;
-  /**
-   * The statement that announces a commit to the other instances, with `text` (the bell's
-   * announcement, src/domain/events/record.ts); absent where the engine cannot (SQLite).
-   */
-  announcement?(db: Executor, text: string): CompiledQuery;
 }
 
 function asRow(row: Omit<Row<'events'>, 'tx'>, position: FeedPosition): EventRow {
@@ -160,13 +155,4 @@ export class PostgresEventFeed implements EventFeed {
     return (await pgEventsAfter(db, 'held back', after, narrow).limit(1).execute()).length > 0;
   }
 
-  /**
-   * A NOTIFY in a transaction of its own, sent after the COMMIT of the events it announces
-   * (`Dialect.sentAfterCommit`), not waiting for its own WAL flush. A transaction that NOTIFYs takes a
-   * database-wide lock at its commit and holds it until the commit is flushed: inside the change's
-   * own transaction, every write of the deployment would commit one after another.
-   */
-  announcement(db: Executor, text: string): CompiledQuery {
-    return sql`select set_config('synchronous_commit', 'off', true), pg_notify(${sql.raw(EVENTS_CHANNEL_SQL)}, ${text})`.compile(db);
-  }
 }

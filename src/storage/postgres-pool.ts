@@ -84,8 +84,6 @@ class BoundedClient extends pg.Client {
   #held: unknown[][] = [];
   /** Statements sent ahead, waiting for the transaction's next statement to go out behind it. */
   #ahead: Outgoing[] = [];
-  /** Statements held to go out behind the COMMIT. */
-  #afterCommit: unknown[][] = [];
 
   constructor(config: pg.ClientConfig & PoolSideTables = {}) {
     super({ ...config, pipeline: true } as pg.ClientConfig);
@@ -122,21 +120,19 @@ class BoundedClient extends pg.Client {
     if (!this.#inTransaction) return undefined;
     const ends = /^(commit|rollback)$/i.exec(text)?.[1]?.toUpperCase();
     if (ends) {
-      const [begin, held, ahead, afterCommit] = [this.#begin, this.#held, this.#ahead, this.#afterCommit];
+      const [begin, held, ahead] = [this.#begin, this.#held, this.#ahead];
       this.#inTransaction = false;
       this.#begin = undefined;
       this.#held = [];
       this.#ahead = [];
-      this.#afterCommit = [];
       if (ends === 'ROLLBACK') for (const { to } of ahead) to?.reject(new Error('not sent: its transaction rolled back'));
       const writes = ends === 'COMMIT' ? [...ahead, ...held.map((query) => ({ args: query }))] : [];
       // nothing ran: there is no transaction on the server to end
       if (begin !== undefined && writes.length === 0) return Promise.resolve(answered(ends));
-      const after = ends === 'COMMIT' ? afterCommit.map((query) => ({ args: query, to: NOBODY })) : [];
-      return this.#sendTogether([...(begin === undefined ? [] : [{ args: [begin] }]), ...writes, { args }, ...after]);
+      return this.#sendTogether([...(begin === undefined ? [] : [{ args: [begin] }]), ...writes, { args }]);
     }
     if (sending !== undefined) {
-      (sending === 'with commit' ? this.#held : this.#afterCommit).push(args);
+      this.#held.push(args);
       return Promise.resolve(answered('HELD'));
     }
     if (this.#begin === undefined && this.#ahead.length === 0) return undefined;
@@ -197,13 +193,10 @@ export interface AheadAnswer {
 
 /**
  * How the dialect asks a statement of a transaction to be sent (`Dialect.sentWithCommit`,
- * `sentAfterCommit`, `afterNextStatement`): held and written with the COMMIT, held and written
- * behind it, or written behind the transaction's next statement with its answer going here.
+ * `afterNextStatement`): held and written with the COMMIT, or written behind the transaction's next
+ * statement with its answer going here.
  */
-export type Sending = 'with commit' | 'after commit' | AheadAnswer;
-
-/** Where the answer of a statement sent after the COMMIT goes: nowhere (a lost announcement costs its readers a poll). */
-const NOBODY: AheadAnswer = { resolve: () => {}, reject: () => {} };
+export type Sending = 'with commit' | AheadAnswer;
 
 /** A query as `query` was given it, and where its answer goes when it was sent ahead. */
 interface Outgoing {

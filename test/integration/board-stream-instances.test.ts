@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { buildApp, type App } from '../../src/app.ts';
+import { LISTENER_NAME } from '../../src/storage/commit-listener.ts';
 import { EVENTS_CHANNEL_SQL } from '../../src/storage/event-feed.ts';
 import type { AppConfig } from '../../src/config.ts';
 import { apiClient, bearer, buildTestApp, REDIS_URL, type TestApp, testConfig } from '../support/harness.ts';
@@ -70,11 +71,11 @@ for (const [bell, overrides] of bells) {
         const stream = await openSse(baseA, `/api/v1/boards/${boardId}/events`, bearer(a.tenant.apiKey));
         assert.equal(stream.status, 200, stream.body);
         const { rows } = await sql<{ channel: string }>`select ${sql.raw(EVENTS_CHANNEL_SQL)} as channel`.execute(a.storage.db);
-        const listen = `listen "${rows[0]!.channel}"`;
+        const listener = `${LISTENER_NAME} ${rows[0]!.channel}`;
         // Both instances listen on the channel: cut every listening connection of it.
-        const cut = await sql<{ pid: number }>`select pid from pg_stat_activity where query = ${listen}`.execute(a.storage.db);
-        assert.ok(cut.rows.length >= 1, 'the listening connections are found');
-        await sql`select pg_terminate_backend(pid) from pg_stat_activity where query = ${listen}`.execute(a.storage.db);
+        const cut = await sql<{ pid: number }>`select pid from pg_stat_activity where application_name = ${listener}`.execute(a.storage.db);
+        assert.ok(cut.rows.length >= 2, 'the listening connections are found');
+        await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${listener}`.execute(a.storage.db);
         const res = await b.inject({ method: 'PATCH', url: `/api/v1/cards/${cardId}`, headers: bearer(a.tenant.apiKey), payload: { name: 'after the cut' } });
         assert.equal(res.statusCode, 200, res.body);
         await stream.until((s) => s.events.length >= 1, 'the event committed through B after the cut');

@@ -12,7 +12,6 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { type CompiledQuery, sql } from 'kysely';
 import { UniqueViolation } from '../../src/storage/errors.ts';
 import { openTestStorage, type TestStorage } from '../support/harness.ts';
-import { eventually } from '../support/receiver.ts';
 import { countStatements } from '../support/statement-counter.ts';
 
 describe('PostgreSQL transactions pipelined', () => {
@@ -183,30 +182,6 @@ describe('PostgreSQL transactions pipelined', () => {
       const answer = await test.storage.dialect.afterNextStatement(test.storage.db as never, insert(test.storage.db, 6));
       await answer();
       assert.deepEqual(await stored(), [6]);
-    });
-  });
-
-  describe('a statement sent after the commit', () => {
-    const after = (db: Db, id: number) => test.storage.dialect.sentAfterCommit(insert(db, id));
-
-    it('goes out in the COMMIT’s write, behind it, outside the transaction', async () => {
-      const { roundTrips, statements } = await counter.during(() => transaction((trx) => insert(trx, 1), (trx) => after(trx, 2), (trx) => held(trx, 3)));
-      assert.deepEqual(verbs(statements), ['begin', 'insert', 'insert', 'commit', 'insert']);
-      assert.equal(roundTrips, 2, statements.join('\n'));
-      // its answer is nobody's, so nothing waited for it: it is in once it has run
-      await eventually(stored, (ids) => ids.length === 3, 5000, 'the statement sent after the commit');
-      assert.deepEqual(await stored(), [1, 2, 3]);
-    });
-
-    it('is not sent when its transaction rolls back, and its failure fails nothing', async () => {
-      const statements = await rolledBack((trx) => insert(trx, 1), (trx) => after(trx, 2));
-      assert.deepEqual(verbs(statements), ['begin', 'insert', 'rollback']);
-      assert.deepEqual(await stored(), []);
-      // 4 is taken when it runs: the transaction before it has committed all the same
-      await transaction((trx) => insert(trx, 4), (trx) => after(trx, 4));
-      assert.deepEqual(await stored(), [4]);
-      await transaction((trx) => insert(trx, 5));
-      assert.deepEqual(await stored(), [4, 5], 'the pool is clean');
     });
   });
 });

@@ -129,16 +129,14 @@ export function dropEventLog(trx: Transaction | SyncTransaction): undefined {
 }
 
 /**
- * Writes the transaction's events and has the database announce their commit by `announcer`
- * (`ServiceContext.announcer`; null: the database announces nothing); answers what they concern,
- * undefined when there were none (nothing to tell).
+ * Writes the transaction's events; answers what they concern, undefined when there were none
+ * (nothing to tell). The app's event bell announces the commit to the other instances once told
+ * (src/events/bell.ts).
  */
-export async function writeEventLog(trx: Transaction, announcer: string | null): Promise<CommittedEvents | undefined> {
+export async function writeEventLog(trx: Transaction): Promise<CommittedEvents | undefined> {
   const log = closeEventLog(trx);
   await events.insertEvents(trx, log.map(eventRow));
-  const committed = concerned(log);
-  if (committed && announcer !== null) await events.announceCommit(trx, announcement(announcer, committed));
-  return committed;
+  return concerned(log);
 }
 
 /**

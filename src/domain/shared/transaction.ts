@@ -37,7 +37,7 @@ export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Transact
       const result = await ctx.db.transaction().execute(async (trx) => {
         openEventLog(trx);
         const done = await work(trx);
-        recorded = ctx.recordEvents === false ? dropEventLog(trx) : await writeEventLog(trx, ctx.announcer === undefined ? '' : ctx.announcer);
+        recorded = ctx.recordEvents === false ? dropEventLog(trx) : await writeEventLog(trx);
         return done;
       });
       if (recorded) ctx.eventsCommitted?.(recorded);

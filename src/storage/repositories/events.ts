@@ -15,21 +15,6 @@ export async function insertEvents(trx: Transaction, rows: readonly NewRow<'even
   await trx.executeQuery(dialect.sentWithCommit(insert));
 }
 
-const ANNOUNCEMENT = '\u0000announcement';
-
-/**
- * Announces the transaction's commit to the other instances with `text`, where the engine can
- * (src/events/bell.ts): sent after the COMMIT, in the same write (`Dialect.sentAfterCommit`).
- */
-export async function announceCommit(trx: Transaction, text: string): Promise<void> {
-  const dialect = dialectOf(trx);
-  // (SQLite: instances do not share a file's commits, there is nothing to tell)
-  const announcement = dialect.eventFeed.announcement?.bind(dialect.eventFeed);
-  if (!announcement) return;
-  const query = compiledOnceWith(trx, 'announce commit', () => announcement(trx, ANNOUNCEMENT), { [ANNOUNCEMENT]: text });
-  await trx.executeQuery(dialect.sentAfterCommit(query));
-}
-
 const EVENT_COLUMNS = ['id', 'type', 'company_id', 'team_id', 'board_id', 'card_id', 'user_id', 'actor_user_id', 'actor_api_key_id', 'request_id', 'created_at', 'data'] as const;
 
 const EVENT_SENTINEL_KEYS = EVENT_COLUMNS.map((column) => [column, `\u0000${column}`] as const);
