@@ -25,7 +25,7 @@ export interface CommitListener {
  * NOTIFYs takes a database-wide lock at its commit and holds it until the commit is flushed: were the
  * changes' own transactions to NOTIFY, every write of the deployment would commit one after another.
  */
-const ANNOUNCE_SQL = `select set_config('synchronous_commit', 'off', true), pg_notify(${EVENTS_CHANNEL_SQL}, $1)`;
+export const ANNOUNCE_SQL = `select set_config('synchronous_commit', 'off', true), pg_notify(${EVENTS_CHANNEL_SQL}, $1)`;
 
 export interface CommitListenerOptions {
   /**

@@ -87,7 +87,7 @@ describe('PostgreSQL faults', () => {
     let terminated: number;
     try {
       const { rows } = await admin.query<{ pid: number }>(
-        `select pid, pg_terminate_backend(pid) from pg_stat_activity where application_name = 'taskboard' and client_port = any($1::int[])`,
+        `select pid, pg_terminate_backend(pid) from pg_stat_activity where application_name like 'taskboard%' and client_port = any($1::int[])`,
         [ports],
       );
       terminated = rows.length;
