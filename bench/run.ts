@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: requests/s, p50/p99 latency, the server's CPU time per request and peak RSS of a bare Fastify
- * hello-world route and of five real Taskboard routes (Get Label Colors, Get Card Details, Toggle
+ * hello-world route (measured before and after the app's routes; ratios are to the mean) and of five real Taskboard routes (Get Label Colors, Get Card Details, Toggle
  * Multiple Labels, Get List Card page of 50, My Tasks of a user in 1,000 cards page of 50, and the
  * toggle again with each connection toggling a card of its own) on SQLite
  * and PostgreSQL, in one run. Each app runs in its own child process on 127.0.0.1 with logging off;
@@ -403,15 +403,33 @@ async function main() {
   }
   const measured: Measured[] = [];
   const servers: string[] = [];
-  for (const run of runs) {
+  const measureRun = async (run: (typeof runs)[number]): Promise<Measured[]> => {
     const server = await startServer(run.script, run.env);
     try {
-      servers.push(server.description);
-      measured.push(...(await measure(server, run.engine)));
+      if (!servers.includes(server.description)) servers.push(server.description);
+      return await measure(server, run.engine);
     } finally {
       await stopServer(server.child);
     }
-  }
+  };
+  for (const run of runs) measured.push(...(await measureRun(run)));
+  // The bare route again once the app's routes are done: this VM's speed drifts over a run (the bare
+  // route alone has ranged from 40,000 to 62,000 req/s between runs of one day), so the ratios are
+  // taken to the mean of the two.
+  const [bareBefore] = measured;
+  const [bareAfter] = await measureRun(runs[0] as (typeof runs)[number]);
+  if (!bareBefore || !bareAfter) throw new Error('the bare route was not measured');
+  const bare: Measured = {
+    ...bareBefore,
+    route: `${bareBefore.route} (mean of before and after the app's routes)`,
+    requestsPerSecond: (bareBefore.requestsPerSecond + bareAfter.requestsPerSecond) / 2,
+    requests: bareBefore.requests + bareAfter.requests,
+    p50Ms: (bareBefore.p50Ms + bareAfter.p50Ms) / 2,
+    p99Ms: (bareBefore.p99Ms + bareAfter.p99Ms) / 2,
+    peakRssMb: bareBefore.peakRssMb === undefined || bareAfter.peakRssMb === undefined ? undefined : Math.max(bareBefore.peakRssMb, bareAfter.peakRssMb),
+    cpuUsPerRequest: bareBefore.cpuUsPerRequest === undefined || bareAfter.cpuUsPerRequest === undefined ? undefined : (bareBefore.cpuUsPerRequest + bareAfter.cpuUsPerRequest) / 2,
+  };
+  measured[0] = bare;
 
   // the delivery lag, each engine on a server of its own (no backlog from the load above)
   const lags: (LagResult & { engine: string })[] = [];
@@ -433,8 +451,6 @@ async function main() {
   const recordingCosts: RecordingCost[] = [];
   if (settings.recording) for (const engine of engines) recordingCosts.push(...(await measureRecording(engine, appEnv(engine))));
 
-  const bare = measured[0];
-  if (!bare) throw new Error('the bare route was not measured');
   const rows: Row[] = measured.map((r) => ({
     ...r,
     rpsRatioToBare: r.requestsPerSecond / bare.requestsPerSecond,
@@ -464,14 +480,16 @@ async function main() {
   console.log(`autocannon: ${setup.connections} connections, ${setup.seconds} s measured after ${setup.warmupSeconds} s warm-up, per route; servers on 127.0.0.1 in child processes, logging off`);
   for (const description of servers) console.log(`  server: ${description}`);
   for (const note of notes) console.log(note);
+  const show = (r: Measured) => `${r.requestsPerSecond.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, CPU ${r.cpuUsPerRequest?.toFixed(0) ?? '?'} µs/req`;
+  console.log(`bare route: ${show(bareBefore)} before the app's routes, ${show(bareAfter)} after; ratios are to their mean`);
   console.log('peak RSS: the server process\'s VmRSS, sampled every 100 ms during the measured seconds of the route');
   console.log('CPU µs/req: the server process\'s CPU time (user + system) over the measured seconds / requests answered (PostgreSQL\'s own CPU not counted)');
   if (lags.length) {
     console.log('');
     console.log("webhook delivery lag to the receiver's 2xx, from the change's 2xx at the client | from sending the change (upper bound):");
-    const show = (f: { p50Ms: number; p99Ms: number; maxMs: number }) => `p50 ${f.p50Ms.toFixed(1)} ms, p99 ${f.p99Ms.toFixed(1)} ms, max ${f.maxMs.toFixed(1)} ms`;
+    const showLag = (f: { p50Ms: number; p99Ms: number; maxMs: number }) => `p50 ${f.p50Ms.toFixed(1)} ms, p99 ${f.p99Ms.toFixed(1)} ms, max ${f.maxMs.toFixed(1)} ms`;
     for (const lag of lags) {
-      console.log(`  ${lag.engine.padEnd(8)} ${lag.changes} changes at ${lag.ratePerSecond}/s: ${show(lag.fromAnswer)} | ${show(lag.fromSend)}`);
+      console.log(`  ${lag.engine.padEnd(8)} ${lag.changes} changes at ${lag.ratePerSecond}/s: ${showLag(lag.fromAnswer)} | ${showLag(lag.fromSend)}`);
     }
   }
   if (recordingCosts.length) {
@@ -486,7 +504,7 @@ async function main() {
     }
   }
   console.log('');
-  console.log(JSON.stringify({ machine, setup, results: rows, webhookLag: lags, recordingCosts }));
+  console.log(JSON.stringify({ machine, setup, results: rows, bare: { before: bareBefore, after: bareAfter }, webhookLag: lags, recordingCosts }));
 }
 
 /** Null when PostgreSQL answers a query at postgresUrl, else why not. */
