@@ -13,8 +13,9 @@
  *   src/storage/commit-listener.ts);
  * - else (SQLite without Redis) in process only.
  * A bell gathers this app's commits for ANNOUNCE_WINDOW_MS and announces them together (one NOTIFY
- * or PUBLISH per window, not per commit: each announcement wakes every instance's listener, and a
- * NOTIFY per toggle cost about 70 µs of this process's CPU). Each announcement says which app made
+ * or PUBLISH per window, not per commit: each announcement wakes every instance's listener and, on
+ * PostgreSQL, is a NOTIFY's work for the database, both growing with the write rate and the number
+ * of instances). Each announcement says which app made
  * it (`id`): an app's own bell passes over its own, which it rang in process as they committed, so
  * a commit rings once. It also says what the events concern (`announcement` of
  * src/domain/events/record.ts), so another instance's ring wakes only the streams it concerns, as a

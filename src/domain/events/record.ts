@@ -147,7 +147,7 @@ export function takeEventLog(trx: SyncTransaction): readonly PendingEvent[] {
   return closeEventLog(trx);
 }
 
-/** `writeEventLog` in a group commit, of events `takeEventLog` took: statements run in this process, on a database that announces no commit. */
+/** `writeEventLog` in a group commit (statements run in this process), of the events `takeEventLog` took. */
 export function writeEventsNow(trx: SyncTransaction, log: readonly PendingEvent[]): CommittedEvents | undefined {
   events.insertEventsNow(trx, log.map(eventRow));
   return concerned(log);
