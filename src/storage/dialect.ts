@@ -789,8 +789,9 @@ function groupCommitter(
           return { ok: false, error: dialect.classifyError(error) };
         }
       });
+      const finishing = transactionOf(all);
       batch.forEach(({ finish }, i) => {
-        if (finish && outcomes[i]?.ok) finish(transactionOf(all));
+        if (finish && outcomes[i]?.ok) finish(finishing);
       });
       return { outcomes, writes: written };
     }).then(

@@ -122,32 +122,28 @@ export function readAnnouncement(text: string): { by: string; concerns: Committe
   return { by, concerns: { boards: ids(boards), users: ids(users) } };
 }
 
-/** Drops the transaction's events unwritten (`ServiceContext.recordEvents` false: the bench only): nothing to tell. */
-export function dropEventLog(trx: Transaction | SyncTransaction): undefined {
-  closeEventLog(trx);
-  return undefined;
+/**
+ * Closes the transaction's event log and answers its events, for `writeEvents` (or `writeEventsNow`)
+ * to write in the same transaction; unwritten, they are dropped (`ServiceContext.recordEvents` false:
+ * the bench only).
+ */
+export function takeEventLog(trx: Transaction | SyncTransaction): readonly PendingEvent[] {
+  const log = logs.get(trx) ?? [];
+  logs.delete(trx);
+  return log;
 }
 
 /**
- * Writes the transaction's events; answers what they concern, undefined when there were none
+ * Writes the events `takeEventLog` took; answers what they concern, undefined when there were none
  * (nothing to tell). The app's event bell announces the commit to the other instances once told
  * (src/events/bell.ts).
  */
-export async function writeEventLog(trx: Transaction): Promise<CommittedEvents | undefined> {
-  const log = closeEventLog(trx);
+export async function writeEvents(trx: Transaction, log: readonly PendingEvent[]): Promise<CommittedEvents | undefined> {
   await events.insertEvents(trx, log.map(eventRow));
   return concerned(log);
 }
 
-/**
- * Closes the transaction's event log and answers its events, for `writeEventsNow` to write later in
- * the same transaction (the group commit writes them after its savepoints).
- */
-export function takeEventLog(trx: SyncTransaction): readonly PendingEvent[] {
-  return closeEventLog(trx);
-}
-
-/** `writeEventLog` in a group commit (statements run in this process), of the events `takeEventLog` took. */
+/** `writeEvents` in a group commit (statements run in this process). */
 export function writeEventsNow(trx: SyncTransaction, log: readonly PendingEvent[]): CommittedEvents | undefined {
   events.insertEventsNow(trx, log.map(eventRow));
   return concerned(log);
@@ -168,12 +164,6 @@ function concerned(log: readonly PendingEvent[]): CommittedEvents | undefined {
     }
   }
   return { boards, users };
-}
-
-function closeEventLog(trx: Transaction | SyncTransaction): PendingEvent[] {
-  const log = logs.get(trx) ?? [];
-  logs.delete(trx);
-  return log;
 }
 
 function eventRow(event: PendingEvent): NewRow<'events'> {

@@ -2,7 +2,7 @@ import type { SyncTransaction, Transaction } from '../../storage/database.ts';
 import { Deadlock } from '../../storage/errors.ts';
 import { groupCommitOf } from '../../storage/group-commit.ts';
 import type { ServiceContext } from '../context.ts';
-import { type CommittedEvents, dropEventLog, openEventLog, type PendingEvent, takeEventLog, writeEventLog, writeEventsNow } from '../events/record.ts';
+import { type CommittedEvents, openEventLog, type PendingEvent, takeEventLog, writeEvents, writeEventsNow } from '../events/record.ts';
 import { ConflictError } from './errors.ts';
 
 /**
@@ -37,7 +37,8 @@ export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Transact
       const result = await ctx.db.transaction().execute(async (trx) => {
         openEventLog(trx);
         const done = await work(trx);
-        recorded = ctx.recordEvents === false ? dropEventLog(trx) : await writeEventLog(trx);
+        const log = takeEventLog(trx);
+        recorded = ctx.recordEvents === false ? undefined : await writeEvents(trx, log);
         return done;
       });
       if (recorded) ctx.eventsCommitted?.(recorded);
