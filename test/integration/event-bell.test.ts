@@ -1,10 +1,12 @@
 /**
  * The event bell's announcements (src/events/bell.ts) say which app made them: a commit through an
  * app is announced, by PostgreSQL's NOTIFY or Redis pub/sub, with that app's bell id, the commits of
- * one window (ANNOUNCE_WINDOW_MS) together, and an app's own bell passes over its own announcements
- * (it rang in process as they committed), so each commit rings its readers once. An announcement also says which boards and users the commit concerns,
- * so that another instance wakes only the streams it concerns (stream-wakes.test.ts). That other
- * instances still hear them: board-stream-instances.test.ts.
+ * one window (ANNOUNCE_WINDOW_MS) together (an open window is announced as the app closes), and an
+ * app's own bell passes over its own announcements (it rang in process as they committed), so each
+ * commit rings its readers once. An announcement also says which boards and users the commits
+ * concern, so that another instance wakes only the streams they concern (stream-wakes.test.ts,
+ * which also checks a move's two boards). That other instances still hear them:
+ * board-stream-instances.test.ts.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +19,19 @@ import { readAnnouncement } from '../../src/domain/events/record.ts';
 import type { Ring } from '../../src/events/bell.ts';
 import { EVENTS_CHANNEL_SQL } from '../../src/storage/event-feed.ts';
 import { apiClient, buildTestApp, REDIS_URL, type TestApp } from '../support/harness.ts';
+
+/** How long a test waits for an announcement (another instance must hear a commit within 1 s). */
+const HEARD_WITHIN_MS = 3000;
+
+/** A connection of the test's own listening on the app's events channel, as another instance's would. */
+async function listenOnChannel(app: TestApp): Promise<{ listener: pg.Client; channel: string }> {
+  const { rows } = await sql<{ channel: string }>`select ${sql.raw(EVENTS_CHANNEL_SQL)} as channel`.execute(app.storage.db);
+  const channel = rows[0]!.channel;
+  const listener = new pg.Client({ connectionString: app.url.replace(/[?&]schema=[^&]*/, '') });
+  await listener.connect();
+  await listener.query(`listen "${channel}"`);
+  return { listener, channel };
+}
 
 /** Waits for the first message `subscribe` delivers (bounded: the suite's own timeout ends a wait for nothing). */
 function firstMessage(subscribe: (deliver: (payload: string) => void) => void): Promise<string> {
@@ -41,7 +56,7 @@ for (const [transport, overrides] of transports) {
      * Hears the announcements the transport carries from now on, as another instance would:
      * `until(wanted)` answers the first one, heard already or to come, that `wanted` accepts.
      */
-    async function announcements(): Promise<{ until: (wanted: (concerns: Ring, by: string) => boolean) => Promise<string>; stop: () => Promise<unknown> }> {
+    async function announcements(app: TestApp = t): Promise<{ until: (wanted: (concerns: Ring, by: string) => boolean) => Promise<string>; stop: () => Promise<unknown> }> {
       const heard: string[] = [];
       const waiting = new Set<() => void>();
       const hear = (payload: string) => {
@@ -55,22 +70,24 @@ for (const [transport, overrides] of transports) {
         subscriber.on('pmessage', (_pattern, _channel, message: string) => hear(message));
         stop = () => subscriber.quit();
       } else {
-        const { rows } = await sql<{ channel: string }>`select ${sql.raw(EVENTS_CHANNEL_SQL)} as channel`.execute(t.storage.db);
-        const listener = new pg.Client({ connectionString: t.url.replace(/[?&]schema=[^&]*/, '') });
-        await listener.connect();
-        await listener.query(`listen "${rows[0]!.channel}"`);
+        const { listener } = await listenOnChannel(app);
         listener.on('notification', (message) => hear(message.payload ?? ''));
         stop = () => listener.end();
       }
-      // bounded by the suite's own timeout
+      // bounded, so that a test waiting for nothing fails and still stops its listener
       const until = (wanted: (concerns: Ring, by: string) => boolean) =>
-        new Promise<string>((resolve) => {
+        new Promise<string>((resolve, reject) => {
+          const bound = setTimeout(() => {
+            waiting.delete(look);
+            reject(new Error(`no such announcement within ${HEARD_WITHIN_MS} ms; heard: ${JSON.stringify(heard)}`));
+          }, HEARD_WITHIN_MS);
           const look = () => {
             const found = heard.find((payload) => {
               const { by, concerns } = readAnnouncement(payload);
               return wanted(concerns, by);
             });
             if (found === undefined) return;
+            clearTimeout(bound);
             waiting.delete(look);
             resolve(found);
           };
@@ -93,38 +110,10 @@ for (const [transport, overrides] of transports) {
       }
     });
 
-    if (!overrides.redisUrl) {
-      it("ring for a card's move with the board it went to and the board it left (what its announcement then names)", { timeout: 10_000 }, async () => {
-        const api = apiClient(t, t.tenant.apiKey);
-        const [from, to] = (await Promise.all(['Left', 'Reached'].map(async (name) => (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name })).json().board._id as string))) as [string, string];
-        const fromList = (await api('POST', '/api/v1/lists', { board: from, name: 'Out' })).json().list._id;
-        const toList = (await api('POST', '/api/v1/lists', { board: to, name: 'In' })).json().list._id;
-        const card = (await api('POST', '/api/v1/cards', { list: fromList, name: 'Mover' })).json().card._id;
-        // the ring of the move's own commit, in process (an announcement gathers a window's commits)
-        const rings: Ring[] = [];
-        const unsubscribe = t.app.eventBell.subscribe((ring) => rings.push(ring));
-        try {
-          const moved = await api('PATCH', '/api/v1/cards/move-multi-team', {
-            cards: [{ cardId: card, companyId: t.tenant.companyId, teamId: t.tenant.teamId }],
-            target: { companyId: t.tenant.companyId, teamId: t.tenant.teamId, list: toList },
-          });
-          assert.equal(moved.statusCode, 200, moved.body);
-          const ofMove = rings.filter((ring) => ring?.boards.has(to));
-          assert.deepEqual(ofMove.map((ring) => [...(ring?.boards ?? [])].sort()), [[from, to].sort()]);
-        } finally {
-          unsubscribe();
-        }
-      });
-    }
-
     if (overrides.redisUrl) {
       it('leave PostgreSQL announcing nothing when the bell announces by Redis', { timeout: 10_000 }, async () => {
-        const { rows } = await sql<{ channel: string }>`select ${sql.raw(EVENTS_CHANNEL_SQL)} as channel`.execute(t.storage.db);
-        const channel = rows[0]!.channel;
-        const listener = new pg.Client({ connectionString: t.url.replace(/[?&]schema=[^&]*/, '') });
-        await listener.connect();
+        const { listener, channel } = await listenOnChannel(t);
         try {
-          await listener.query(`listen "${channel}"`);
           const heard: string[] = [];
           const marker = 'marker';
           const markerHeard = firstMessage((deliver) =>
@@ -159,6 +148,25 @@ for (const [transport, overrides] of transports) {
         assert.ok(['u1', 'u2'].every((user) => concerns.users.has(user)), [...concerns.users].join());
       } finally {
         await stop();
+      }
+    });
+
+    it('announce, as the app closes, what its open window gathered', { timeout: 10_000 }, async () => {
+      const closing = await buildTestApp('postgres', { config: overrides });
+      let disposed = false;
+      try {
+        const { until, stop } = await announcements(closing);
+        try {
+          closing.app.eventBell.ring({ boards: new Set(['closing']), users: new Set() });
+          await closing.dispose();
+          disposed = true;
+          const { by } = readAnnouncement(await until((concerns) => concerns?.boards.has('closing') === true));
+          assert.equal(by, closing.app.eventBell.id);
+        } finally {
+          await stop();
+        }
+      } finally {
+        if (!disposed) await closing.dispose();
       }
     });
 
