@@ -17,8 +17,7 @@
  * PostgreSQL, is a NOTIFY's work for the database, both growing with the write rate and the number
  * of instances). Each announcement says which app made
  * it (`id`): an app's own bell passes over its own, which it rang in process as they committed, so
- * a commit rings once. It also says what the events concern (`announcement` of
- * src/domain/events/record.ts), so another instance's ring wakes only the streams it concerns, as a
+ * a commit rings once. It also says what the events concern (`announcement`), so another instance's ring wakes only the streams it concerns, as a
  * ring in process does. Commits of a process without a bell (the `taskboard` command) are not
  * announced: readers see them at their next look.
  */
@@ -27,7 +26,7 @@ import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.ts';
 import type { StorageConnection } from '../storage/dialect.ts';
-import { announcement, type CommittedEvents, readAnnouncement } from '../domain/events/record.ts';
+import type { CommittedEvents } from '../domain/events/record.ts';
 
 /** What a ring says committed: what the events concern, or undefined (another instance, a reconnection): anything may have. */
 export type Ring = CommittedEvents | undefined;
@@ -52,9 +51,29 @@ export interface EventBell {
   close(): Promise<void>;
 }
 
-/** How other instances hear this one's rings (`announce`), and this one theirs (through `Bell.heard`). */
+/**
+ * The text that announces commits to the other instances:
+ * `<announcer>;<boards>;<users>`, the lists comma-separated (ids are hex). Past what a database
+ * notification carries (8,000 bytes) it says only who (`readAnnouncement`: it concerns anything).
+ */
+export function announcement(by: string, committed: CommittedEvents): string {
+  const text = `${by};${[...committed.boards].join(',')};${[...committed.users].join(',')}`;
+  return text.length <= ANNOUNCEMENT_MAX ? text : by;
+}
+
+const ANNOUNCEMENT_MAX = 7900;
+
+/** Who made an announcement, and what it concerns (undefined: it does not say). */
+export function readAnnouncement(text: string): { by: string; concerns: CommittedEvents | undefined } {
+  const [by = '', boards, users] = text.split(';');
+  if (boards === undefined || users === undefined) return { by, concerns: undefined };
+  const ids = (list: string) => new Set(list.split(',').filter(Boolean));
+  return { by, concerns: { boards: ids(boards), users: ids(users) } };
+}
+
+/** How other instances hear this one's rings (`announce`: the text of `announcement`), and this one theirs (through `Bell.heard`). */
 interface Transport {
-  announce(committed: CommittedEvents): void;
+  announce(text: string): void;
   /** The first connection attempt has ended. */
   started: Promise<void>;
   close(): Promise<void>;
@@ -74,7 +93,7 @@ class Bell implements EventBell {
     this.#window = undefined;
     const gathered = this.#gathered;
     this.#gathered = undefined;
-    if (gathered) this.#transport?.announce(gathered);
+    if (gathered) this.#transport?.announce(announcement(this.id, gathered));
   };
 
   /** Rings for this process's listeners only. */
@@ -129,7 +148,7 @@ function redisChannel(config: AppConfig, storage: StorageConnection): string {
  * other instances' readers catch up at their next look), and every (re)subscription rings, because
  * what was published meanwhile was not heard.
  */
-function redisTransport(url: string, channel: string, announcer: string, heard: (announced?: string) => void, log: FastifyBaseLogger): Transport {
+function redisTransport(url: string, channel: string, heard: (announced?: string) => void, log: FastifyBaseLogger): Transport {
   const common = { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2000, commandTimeout: 1000, retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000) };
   const publisher = new Redis(url, common);
   const subscriber = new Redis(url, { ...common, commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: false });
@@ -152,8 +171,8 @@ function redisTransport(url: string, channel: string, announcer: string, heard: 
   });
   return {
     started,
-    announce(committed) {
-      if (publisher.status === 'ready') publisher.publish(channel, announcement(announcer, committed)).catch(() => {});
+    announce(text) {
+      if (publisher.status === 'ready') publisher.publish(channel, text).catch(() => {});
     },
     async close() {
       publisher.disconnect();
@@ -169,15 +188,14 @@ function redisTransport(url: string, channel: string, announcer: string, heard: 
 export function createEventBell(config: AppConfig, storage: StorageConnection, log: FastifyBaseLogger): EventBell {
   const bell = new Bell();
   if (config.redisUrl) {
-    bell.use(redisTransport(config.redisUrl, redisChannel(config, storage), bell.id, bell.heard, log));
+    bell.use(redisTransport(config.redisUrl, redisChannel(config, storage), bell.heard, log));
     return bell;
   }
   const listener = storage.dialect.listenForCommits({
     onCommit: bell.heard,
     onError: (error, retryInMs) => log.warn({ err: error, retryInMs }, 'event bell: the database listener was lost; reconnecting'),
   });
-  if (listener) {
-    bell.use({ announce: (committed) => listener.announce(announcement(bell.id, committed)), started: listener.started, close: () => listener.close() });
-  }
+  // the listening connection carries the bell's announcements too
+  if (listener) bell.use(listener);
   return bell;
 }

@@ -15,8 +15,7 @@ import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../../src/config.ts';
-import { readAnnouncement } from '../../src/domain/events/record.ts';
-import type { Ring } from '../../src/events/bell.ts';
+import { readAnnouncement, type Ring } from '../../src/events/bell.ts';
 import { EVENTS_CHANNEL_SQL } from '../../src/storage/event-feed.ts';
 import { apiClient, buildTestApp, REDIS_URL, type TestApp } from '../support/harness.ts';
 

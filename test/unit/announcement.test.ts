@@ -1,11 +1,11 @@
 /**
- * The text that announces a commit to the other instances (src/domain/events/record.ts): who made
+ * The text that announces a commit to the other instances (src/events/bell.ts): who made
  * it and what it concerns, read back as written; past what a database notification carries it says
  * only who, and is read as concerning anything (every stream wakes), as a text that does not say is.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { announcement, readAnnouncement } from '../../src/domain/events/record.ts';
+import { announcement, readAnnouncement } from '../../src/events/bell.ts';
 
 const id = (n: number) => n.toString(16).padStart(24, '0');
 

@@ -103,26 +103,6 @@ export function pendingEvents(trx: Transaction | SyncTransaction): readonly Pend
 }
 
 /**
- * The text that announces a commit to the other instances (src/events/bell.ts):
- * `<announcer>;<boards>;<users>`, the lists comma-separated (ids are hex). Past what a database
- * notification carries (8,000 bytes) it says only who (`readAnnouncement`: it concerns anything).
- */
-export function announcement(by: string, committed: CommittedEvents): string {
-  const text = `${by};${[...committed.boards].join(',')};${[...committed.users].join(',')}`;
-  return text.length <= ANNOUNCEMENT_MAX ? text : by;
-}
-
-const ANNOUNCEMENT_MAX = 7900;
-
-/** Who made an announcement, and what it concerns (undefined: it does not say). */
-export function readAnnouncement(text: string): { by: string; concerns: CommittedEvents | undefined } {
-  const [by = '', boards, users] = text.split(';');
-  if (boards === undefined || users === undefined) return { by, concerns: undefined };
-  const ids = (list: string) => new Set(list.split(',').filter(Boolean));
-  return { by, concerns: { boards: ids(boards), users: ids(users) } };
-}
-
-/**
  * Closes the transaction's event log and answers its events, for `writeEvents` (or `writeEventsNow`)
  * to write in the same transaction; unwritten, they are dropped (`ServiceContext.recordEvents` false:
  * the bench only).
