@@ -385,8 +385,10 @@ async function main() {
     }
   }
   const cards = String(settings.cards);
-  const runs: { script: string; engine: string; env: Record<string, string> }[] = [
-    { script: 'bench/serve-hello.ts', engine: 'bare', env: {} },
+  type Run = { script: string; engine: string; env: Record<string, string> };
+  const bareRun: Run = { script: 'bench/serve-hello.ts', engine: 'bare', env: {} };
+  const runs: Run[] = [
+    bareRun,
     ...engines.flatMap((engine) =>
       // the limiter modes are measured on SQLite only: they are about the limiter's store, not the app's
       (engine === 'sqlite' ? settings.limiters : (['off'] as const)).map((mode) => ({
@@ -403,7 +405,7 @@ async function main() {
   }
   const measured: Measured[] = [];
   const servers: string[] = [];
-  const measureRun = async (run: (typeof runs)[number]): Promise<Measured[]> => {
+  const measureRun = async (run: Run): Promise<Measured[]> => {
     const server = await startServer(run.script, run.env);
     try {
       if (!servers.includes(server.description)) servers.push(server.description);
@@ -417,7 +419,7 @@ async function main() {
   // route alone has ranged from 40,000 to 62,000 req/s between runs of one day), so the ratios are
   // taken to the mean of the two.
   const [bareBefore] = measured;
-  const [bareAfter] = await measureRun(runs[0] as (typeof runs)[number]);
+  const [bareAfter] = await measureRun(bareRun);
   if (!bareBefore || !bareAfter) throw new Error('the bare route was not measured');
   const bare: Measured = {
     ...bareBefore,
