@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Tier, tierOfRoute } from '../config.ts';
 import { completeDocument } from './openapi-document.ts';
+import { sendsDocumentSecurityHeaders } from './security.ts';
 
 /** The OpenAPI 3.1 document, generated from the route schemas that also validate and serialize. */
 export default fp(
@@ -50,8 +51,10 @@ export default fp(
         return { schema: { ...schema, ...(description ? { description } : {}), 'x-rate-limit-tier': tier }, url };
       },
     });
-    // The docs UI and its assets are public: a browser opening /docs sends no API key.
+    // The docs UI and its assets are public: a browser opening /docs sends no API key. Its pages
+    // are documents a browser renders, with the security headers of one.
     await app.register(async (docs) => {
+      docs.addHook('onRequest', sendsDocumentSecurityHeaders);
       docs.addHook('onRoute', (route) => {
         route.config = { ...route.config, public: true };
       });

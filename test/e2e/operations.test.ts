@@ -273,14 +273,25 @@ describe('security headers, compression and CORS', () => {
   });
   after(() => t.dispose());
 
-  it('sends security headers on API answers and errors', async () => {
+  it('sends an API\'s security headers on API answers and errors, and a page\'s on the docs UI', async () => {
     for (const url of ['/healthz', '/api/v1/me', '/nope']) {
       const res = await t.app.inject({ method: 'GET', url });
       assert.equal(res.headers['x-content-type-options'], 'nosniff', url);
-      assert.ok(res.headers['content-security-policy'], url);
-      assert.ok(res.headers['strict-transport-security'], url);
-      assert.equal(res.headers['x-frame-options'], 'SAMEORIGIN', url);
+      assert.equal(res.headers['content-security-policy'], "default-src 'none';frame-ancestors 'none'", url);
+      assert.match(String(res.headers['strict-transport-security']), /^max-age=\d+/, url);
+      assert.equal(res.headers['x-frame-options'], 'DENY', url);
+      assert.equal(res.headers['referrer-policy'], 'no-referrer', url);
+      assert.equal(res.headers['cross-origin-resource-policy'], 'same-origin', url);
+      // what only a rendered page needs is left off JSON
+      for (const pageOnly of ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection']) {
+        assert.equal(res.headers[pageOnly], undefined, `${url} ${pageOnly}`);
+      }
     }
+    const page = await t.app.inject({ method: 'GET', url: '/docs/' });
+    assert.equal(page.statusCode, 200);
+    assert.equal(page.headers['x-frame-options'], 'SAMEORIGIN');
+    assert.equal(page.headers['cross-origin-opener-policy'], 'same-origin');
+    assert.equal(page.headers['x-content-type-options'], 'nosniff');
   });
 
   it('keeps /docs working under its CSP: the page, and the scripts and styles it loads from its own origin', async () => {
