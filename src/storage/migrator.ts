@@ -10,6 +10,7 @@ import * as notifications from './migrations/0008_notifications.ts';
 import * as cardViews from './migrations/0009_card_views.ts';
 import * as eventIndexes from './migrations/0010_event_indexes.ts';
 import * as labelPaletteOrder from './migrations/0011_label_palette_order.ts';
+import * as cardRecordOrder from './migrations/0012_card_record_order.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0009_card_views': cardViews,
   '0010_event_indexes': eventIndexes,
   '0011_label_palette_order': labelPaletteOrder,
+  '0012_card_record_order': cardRecordOrder,
 };
 
 /** The names of every migration, in the order they apply. */

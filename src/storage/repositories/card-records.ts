@@ -164,8 +164,9 @@ function cardQuery(db: QueryCreator<Database>, dialect: Dialect, which: (eb: Exp
           .innerJoin('users as u', 'u.id', 'm.user_id')
           .select(['u.id', 'u.full_name', 'u.photo_url'])
           .whereRef('m.card_id', '=', 'c.id')
+          // the card's columns (the user's id is the member row's): its index walks them in order
           .orderBy('m.created_at')
-          .orderBy('u.id'),
+          .orderBy('m.user_id'),
       ).as('members_json'),
       dialect.jsonArrayFrom(
         eb
@@ -175,7 +176,7 @@ function cardQuery(db: QueryCreator<Database>, dialect: Dialect, which: (eb: Exp
           .select(LABEL_COLUMNS)
           .whereRef('cl.card_id', '=', 'c.id')
           .orderBy('cl.created_at')
-          .orderBy('l.id'),
+          .orderBy('cl.label_id'),
       ).as('labels_json'),
       dialect.jsonArrayFrom(
         eb
