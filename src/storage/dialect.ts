@@ -56,7 +56,7 @@ export type ExclusiveRunner = <T>(work: (queries: SyncQueries) => T) => Promise<
 
 /** A select that can take row locks. */
 export interface LockableQuery {
-  forUpdate(): LockableQuery;
+  forUpdate(of?: never): LockableQuery;
   skipLocked(): LockableQuery;
 }
 
@@ -206,9 +206,10 @@ export abstract class Dialect implements KyselyDialect {
   /**
    * `query` locking the rows it reads and passing over rows another transaction holds (so two
    * instances claiming work take different rows instead of queueing). Here: nothing to add, one
-   * connection writes at a time; callers still claim with a conditional update.
+   * connection writes at a time; callers still claim with a conditional update. `of`: the alias of
+   * the one table whose rows are locked, where the query joins others.
    */
-  skipLocked<Q extends LockableQuery>(query: Q): Q {
+  skipLocked<Q extends LockableQuery>(query: Q, _of?: string): Q {
     return query;
   }
 
@@ -460,8 +461,8 @@ export class PostgresDialect extends Dialect {
     if (!this.#statementNames.has(sql)) this.#statementNames.set(sql, `tb_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`);
   }
 
-  override skipLocked<Q extends LockableQuery>(query: Q): Q {
-    return query.forUpdate().skipLocked() as Q;
+  override skipLocked<Q extends LockableQuery>(query: Q, of?: string): Q {
+    return query.forUpdate(of as never).skipLocked() as Q;
   }
 
   /**
