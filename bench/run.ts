@@ -387,21 +387,18 @@ async function main() {
   const cards = String(settings.cards);
   type Run = { script: string; engine: string; env: Record<string, string> };
   const bareRun: Run = { script: 'bench/serve-hello.ts', engine: 'bare', env: {} };
-  const runs: Run[] = [
-    bareRun,
-    ...engines.flatMap((engine) =>
-      // the limiter modes are measured on SQLite only: they are about the limiter's store, not the app's
-      (engine === 'sqlite' ? settings.limiters : (['off'] as const)).map((mode) => ({
-        script: 'bench/serve-app.ts',
-        engine,
-        env: { ...hugeTiers, BENCH_RATE_LIMIT_MODE: mode, BENCH_ENGINE: engine, BENCH_CARDS: cards, BENCH_POSTGRES_URL: postgresUrl },
-      })),
-    ),
-  ];
+  const appRuns: Run[] = engines.flatMap((engine) =>
+    // the limiter modes are measured on SQLite only: they are about the limiter's store, not the app's
+    (engine === 'sqlite' ? settings.limiters : (['off'] as const)).map((mode) => ({
+      script: 'bench/serve-app.ts',
+      engine,
+      env: { ...hugeTiers, BENCH_RATE_LIMIT_MODE: mode, BENCH_ENGINE: engine, BENCH_CARDS: cards, BENCH_POSTGRES_URL: postgresUrl },
+    })),
+  );
   const receiver = settings.webhooks ? await startBenchReceiver() : undefined;
   const appEnv = (engine: string): Record<string, string> => ({ ...hugeTiers, BENCH_RATE_LIMIT_MODE: 'off', BENCH_ENGINE: engine, BENCH_CARDS: cards, BENCH_POSTGRES_URL: postgresUrl });
   if (receiver) {
-    for (const engine of engines) runs.push({ script: 'bench/serve-app.ts', engine, env: { ...appEnv(engine), BENCH_WEBHOOK_URL: receiver.url } });
+    for (const engine of engines) appRuns.push({ script: 'bench/serve-app.ts', engine, env: { ...appEnv(engine), BENCH_WEBHOOK_URL: receiver.url } });
   }
   const measured: Measured[] = [];
   const servers: string[] = [];
@@ -414,11 +411,11 @@ async function main() {
       await stopServer(server.child);
     }
   };
-  for (const run of runs) measured.push(...(await measureRun(run)));
-  // The bare route again once the app's routes are done: this VM's speed drifts over a run (the bare
+  // The bare route before and after the app's routes: this VM's speed drifts over a run (the bare
   // route alone has ranged from 40,000 to 62,000 req/s between runs of one day), so the ratios are
   // taken to the mean of the two.
-  const [bareBefore] = measured;
+  const [bareBefore] = await measureRun(bareRun);
+  for (const run of appRuns) measured.push(...(await measureRun(run)));
   const [bareAfter] = await measureRun(bareRun);
   if (!bareBefore || !bareAfter) throw new Error('the bare route was not measured');
   const bare: Measured = {
@@ -431,7 +428,7 @@ async function main() {
     peakRssMb: bareBefore.peakRssMb === undefined || bareAfter.peakRssMb === undefined ? undefined : Math.max(bareBefore.peakRssMb, bareAfter.peakRssMb),
     cpuUsPerRequest: bareBefore.cpuUsPerRequest === undefined || bareAfter.cpuUsPerRequest === undefined ? undefined : (bareBefore.cpuUsPerRequest + bareAfter.cpuUsPerRequest) / 2,
   };
-  measured[0] = bare;
+  measured.unshift(bare);
 
   // the delivery lag, each engine on a server of its own (no backlog from the load above)
   const lags: (LagResult & { engine: string })[] = [];
