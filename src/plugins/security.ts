@@ -36,7 +36,7 @@ export function securityHeaders(options?: Parameters<typeof helmet>[0]): Record<
  * DNS prefetch, download options, Flash's cross-domain policy, the XSS auditor) say nothing to a
  * JSON client: each header costs every answer its bytes and its checks in Node's `writeHead`.
  */
-export const API_SECURITY_HEADERS = securityHeaders({
+const API_SECURITY_HEADERS = securityHeaders({
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   crossOriginOpenerPolicy: false,
   originAgentCluster: false,
@@ -52,7 +52,7 @@ export const API_SECURITY_HEADERS = securityHeaders({
  * styles, data: images) is what the UI needs: its page loads its own scripts and styles from
  * /docs/static.
  */
-export const DOCUMENT_SECURITY_HEADERS = securityHeaders();
+const DOCUMENT_SECURITY_HEADERS = securityHeaders();
 
 /** An onRequest hook for routes that serve pages: their headers replace the API's. */
 export function sendsDocumentSecurityHeaders(_request: FastifyRequest, reply: FastifyReply, done: () => void): void {
