@@ -1,7 +1,8 @@
 /**
  * The dispatcher's claim (`dueHeads`) finds each enabled webhook's first pending delivery when it is
  * due and not leased, and its work grows with the number of webhooks, not with their backlogs: with
- * thousands of deliveries waiting behind one head, each engine reads a handful of rows.
+ * thousands of deliveries waiting behind one head, each engine reads a handful of rows. On
+ * PostgreSQL it locks the heads it answers (another claim passes over them), not their webhooks.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -22,6 +23,7 @@ for (const engine of ENGINES) {
   describe(`the heads of the webhooks' queues [${engine}]`, () => {
     let test: TestStorage;
     const heads: Record<string, string> = {};
+    const webhooks: Record<string, string> = {};
     before(async () => {
       test = await openTestStorage(engine);
       const db = test.storage.db;
@@ -29,6 +31,7 @@ for (const engine of ENGINES) {
       let ordinal = 0;
       const webhook = async (name: string, enabled: boolean, deliveries: Partial<NewRow<'webhook_deliveries'>>[]) => {
         const id = newId();
+        webhooks[name] = id;
         await db
           .insertInto('webhooks')
           .values({ id, company_id: tenant.companyId, url: `http://127.0.0.1:9/${name}`, team_ids: '[]', board_ids: '[]', event_types: '["*"]', enabled: enabled ? 1 : 0, receiving_since: EARLIER, disabled_reason: null, secret: 'whsec_x', previous_secret: null, previous_secret_expires_at: null, creator_id: tenant.userId, created_at: EARLIER, updated_at: EARLIER, version: 0 } as never)
@@ -75,5 +78,34 @@ for (const engine of ENGINES) {
         assert.ok(most < 100, JSON.stringify(nodes.map((n) => [n['Node Type'], n['Index Name'], n['Actual Rows'], n['Rows Removed by Filter']])));
       }
     });
+
+    if (engine === 'postgres') {
+      it('locks the heads it answers, not their webhooks: a webhook edited meanwhile does not wait on the claim', async () => {
+        const db = test.storage.db;
+        let release = () => {};
+        const holding = new Promise<void>((resolve) => (release = resolve));
+        let claimed!: () => void;
+        const claimedHeads = new Promise<void>((resolve) => (claimed = resolve));
+        const claim = db.transaction().execute(async (trx) => {
+          assert.deepEqual((await dueHeads(trx, NOW, 10)).map((d) => d.id), [heads.backlog, heads.expired]);
+          claimed();
+          await holding;
+        });
+        try {
+          await claimedHeads;
+          await db.transaction().execute(async (trx) => {
+            await sql`set local lock_timeout = '2s'`.execute(trx);
+            await trx.updateTable('webhooks').set({ updated_at: LATER }).where('id', '=', webhooks.backlog as string).execute();
+          });
+          // the head itself stays locked: another claim passes over it
+          await db.transaction().execute(async (trx) => {
+            assert.deepEqual(await dueHeads(trx, NOW, 10), []);
+          });
+        } finally {
+          release();
+          await claim;
+        }
+      });
+    }
   });
 }
