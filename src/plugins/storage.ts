@@ -29,6 +29,11 @@ export default fp(
           faults.idleConnectionLost++;
           app.log.warn({ err: error }, 'database: an idle connection was lost; the pool opens a new one when needed');
         },
+        // SQLite: the log's copies back into the file run off the thread that answers requests
+        backgroundCheckpoints: {
+          onStarted: () => app.log.info('database: checkpoints of the write-ahead log now run in a thread of their own'),
+          onFailed: (error) => app.log.warn({ err: error }, 'database: the checkpoint thread failed; checkpoints run on the main thread'),
+        },
       });
     try {
       await reachingDatabase(storage.description, () => migrateToLatest(storage));

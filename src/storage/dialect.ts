@@ -31,6 +31,7 @@ import type { Database, Executor, GroupCommit, SyncTransaction, Transaction } fr
 import { Deadlock, ForeignKeyViolation, UniqueViolation } from './errors.ts';
 import { type CommitListener, type CommitListenerOptions, listenForCommits } from './commit-listener.ts';
 import { type EventFeed, PostgresEventFeed, SqliteEventFeed } from './event-feed.ts';
+import { type BackgroundCheckpointOptions, type BackgroundCheckpoints, backgroundCheckpoints } from './sqlite-checkpoints.ts';
 import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
 import { type TableWrite, tableWrites } from './table-writes.ts';
 import { groupCommitDecisions, type RateLimitDecisions, transactionPerDecision } from './repositories/rate-limit.ts';
@@ -43,6 +44,8 @@ export interface StorageConnection {
   dialect: Dialect;
   /** The URL with any password masked, for logs. */
   description: string;
+  /** SQLite in a file, opened with `backgroundCheckpoints`: its checkpoint thread. */
+  checkpoints?: BackgroundCheckpoints;
   close(): Promise<void>;
 }
 
@@ -818,6 +821,8 @@ export interface OpenOptions extends Partial<DatabaseTimeouts> {
   poolSize?: number;
   /** PostgreSQL: told about a connection that died while idle (the pool drops it and goes on). */
   onIdleError?: (error: Error) => void;
+  /** SQLite in a file: checkpoint in a thread of its own once the log grows (the server; src/storage/sqlite-checkpoints.ts). */
+  backgroundCheckpoints?: BackgroundCheckpointOptions;
 }
 
 export function openStorage(url: string, options: OpenOptions = {}): StorageConnection {
@@ -829,9 +834,10 @@ export function openStorage(url: string, options: OpenOptions = {}): StorageConn
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    // Checkpoint every ~40 MB of WAL instead of ~4 MB: a page changed again and again between two
+    // Checkpoint here every ~40 MB of WAL instead of ~4 MB: a page changed again and again between two
     // checkpoints (a busy card's row, the tail of the event record's indexes) is copied back once.
     // Toggle: 223/282 -> 209/242 us CPU per request (two A/B pairs, BENCH_CARDS=1001, target 2).
+    // With `backgroundCheckpoints` (the server) a thread copies the log first; this bounds it if that falls behind.
     sqlite.pragma('wal_autocheckpoint = 10000');
     // A savepoint's undo copies (the statement journal) spill to a temporary file past 64 KiB unless
     // temporary storage is in memory: a group commit of eight toggles with their events did, opening,
@@ -839,7 +845,13 @@ export function openStorage(url: string, options: OpenOptions = {}): StorageConn
     sqlite.pragma('temp_store = MEMORY');
     const dialect = new SqliteDialect(sqlite, withStatementCache(sqlite), () => db);
     const db = new Kysely<Database>({ dialect });
-    return { db, dialect, description: `sqlite:${parsed.location}`, close: () => db.destroy() };
+    const checkpoints =
+      options.backgroundCheckpoints && parsed.location !== ':memory:' ? backgroundCheckpoints(sqlite.name, options.backgroundCheckpoints) : undefined;
+    const close = async () => {
+      await checkpoints?.stop();
+      await db.destroy();
+    };
+    return { db, dialect, description: `sqlite:${parsed.location}`, ...(checkpoints ? { checkpoints } : {}), close };
   }
   const pool = createPostgresPool({
     ...DEFAULT_DATABASE_TIMEOUTS,
