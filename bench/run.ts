@@ -25,6 +25,9 @@
  *                          subscribed (a receiver in this process answering 204), next to the toggle
  *                          without; and the delivery lag, change sent → receiver's 2xx, at
  *                          BENCH_LAG_RATE changes/s (default 100) for BENCH_LAG_SECONDS (default 10).
+ *   BENCH_STEADY_RATE      toggles/s (default 2000; 0: off): per engine, the one-card toggle at this
+ *                          steady rate, below saturation, on a server of its own: p50, p99 and max
+ *                          latency, what a steady stream of writes feels (checkpoints, pauses).
  *   BENCH_RECORDING        on (default) or off: per engine measured, what recording events adds to
  *                          the toggles: a server writing the event record and one that does not
  *                          (buildApp({ recordEvents: false })), measured in turn.
@@ -67,6 +70,7 @@ const settings = {
   recording: (process.env.BENCH_RECORDING ?? 'on').trim().toLowerCase() !== 'off',
   lagRate: whole('BENCH_LAG_RATE', 100, 1),
   lagSeconds: whole('BENCH_LAG_SECONDS', 10, 1),
+  steadyRate: whole('BENCH_STEADY_RATE', 2000, 0),
   seconds: whole('BENCH_SECONDS', 10, 1),
   warmupSeconds: whole('BENCH_WARMUP_SECONDS', 2, 0),
   connections: whole('BENCH_CONNECTIONS', 10, 1),
@@ -143,8 +147,8 @@ async function probe(base: string, target: Target) {
   if (!res.ok) throw new Error(`${target.name} answered ${res.status} before the load test: ${text.slice(0, 500)}`);
 }
 
-/** Runs autocannon; returns its result and the time of every 2xx response in fractional ms. */
-function load(base: string, target: Target, seconds: number): Promise<{ result: Result; times: Float64Array }> {
+/** Runs autocannon (at `rate` requests/s over all connections, when given); returns its result and the time of every 2xx response in fractional ms. */
+function load(base: string, target: Target, seconds: number, rate?: number): Promise<{ result: Result; times: Float64Array }> {
   let times = new Float64Array(1 << 16);
   let count = 0;
   let connection = 0;
@@ -157,6 +161,7 @@ function load(base: string, target: Target, seconds: number): Promise<{ result: 
         connections: settings.connections,
         duration: seconds,
         timeout: 10,
+        ...(rate ? { overallRate: rate } : {}),
         ...(target.headers ? { headers: target.headers } : {}),
         ...(target.body ? { body: target.body } : {}),
         // each connection keeps to one of the paths (the toggle of many cards: one card each)
@@ -262,17 +267,18 @@ async function measure(server: Server, engine: string): Promise<Measured[]> {
   return rows;
 }
 
-async function measureTarget(server: Server, engine: string, target: Target): Promise<Measured> {
+async function measureTarget(server: Server, engine: string, target: Target, rate?: number): Promise<Measured & { maxMs: number }> {
   const base = `http://127.0.0.1:${server.port}`;
+  const pace = rate ? ` at ${rate}/s` : '';
   await probe(base, target);
   if (settings.warmupSeconds > 0) {
-    process.stderr.write(`warm-up  ${settings.warmupSeconds}s  ${target.name}\n`);
-    assertAll2xx(target, 'warm-up', (await load(base, target, settings.warmupSeconds)).result);
+    process.stderr.write(`warm-up  ${settings.warmupSeconds}s${pace}  ${target.name}\n`);
+    assertAll2xx(target, 'warm-up', (await load(base, target, settings.warmupSeconds, rate)).result);
   }
-  process.stderr.write(`measure ${settings.seconds}s  ${target.name}\n`);
+  process.stderr.write(`measure ${settings.seconds}s${pace}  ${target.name}\n`);
   const stopWatching = watchRss(server.child.pid);
   const cpuBefore = cpuSeconds(server.child.pid);
-  const { result, times } = await load(base, target, settings.seconds);
+  const { result, times } = await load(base, target, settings.seconds, rate);
   const cpuAfter = cpuSeconds(server.child.pid);
   const peakRssMb = stopWatching();
   const cpuUsPerRequest =
@@ -291,7 +297,20 @@ async function measureTarget(server: Server, engine: string, target: Target): Pr
     requests: result.requests.total,
     p50Ms: percentile(times, 50),
     p99Ms: percentile(times, 99),
+    maxMs: times.at(-1) ?? Number.NaN,
   };
+}
+
+/** The one-card toggle at `settings.steadyRate` per engine, each on a server of its own (toggles only). */
+async function measureSteady(engine: string, env: Record<string, string>): Promise<Measured & { maxMs: number }> {
+  const server = await startServer('bench/serve-app.ts', { ...env, BENCH_SERVE: 'toggles' });
+  try {
+    const [toggle] = server.targets;
+    if (!toggle) throw new Error('the toggle bench server offered no route');
+    return await measureTarget(server, engine, toggle, settings.steadyRate);
+  } finally {
+    await stopServer(server.child);
+  }
 }
 
 /** What recording events adds to a toggle: the same toggles on a server with the event record and on one without. */
@@ -447,6 +466,9 @@ async function main() {
     await receiver.close();
   }
 
+  const steady: (Measured & { maxMs: number })[] = [];
+  if (settings.steadyRate > 0) for (const engine of engines) steady.push(await measureSteady(engine, appEnv(engine)));
+
   const recordingCosts: RecordingCost[] = [];
   if (settings.recording) for (const engine of engines) recordingCosts.push(...(await measureRecording(engine, appEnv(engine))));
 
@@ -491,6 +513,15 @@ async function main() {
       console.log(`  ${lag.engine.padEnd(8)} ${lag.changes} changes at ${lag.ratePerSecond}/s: ${showLag(lag.fromAnswer)} | ${showLag(lag.fromSend)}`);
     }
   }
+  if (steady.length) {
+    console.log('');
+    console.log(`the one-card toggle at a steady ${settings.steadyRate}/s (below saturation), ${settings.connections} connections, ${settings.seconds} s:`);
+    for (const r of steady) {
+      console.log(
+        `  ${r.engine.padEnd(8)} ${r.requestsPerSecond.toFixed(0)} req/s: p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, max ${r.maxMs.toFixed(1)} ms; CPU ${r.cpuUsPerRequest?.toFixed(0) ?? '?'} µs/req, peak RSS ${r.peakRssMb?.toFixed(0) ?? '?'} MB`,
+      );
+    }
+  }
   if (recordingCosts.length) {
     console.log('');
     console.log(`what recording events adds to a toggle (a server with the event record and one without, measured in turn, ${RECORDING_ROUNDS} rounds, means):`);
@@ -503,7 +534,7 @@ async function main() {
     }
   }
   console.log('');
-  console.log(JSON.stringify({ machine, setup, results: rows, bare: { before: bareBefore, after: bareAfter }, webhookLag: lags, recordingCosts }));
+  console.log(JSON.stringify({ machine, setup, results: rows, bare: { before: bareBefore, after: bareAfter }, webhookLag: lags, steadyToggles: steady, recordingCosts }));
 }
 
 /** Null when PostgreSQL answers a query at postgresUrl, else why not. */
