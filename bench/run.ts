@@ -25,8 +25,9 @@
  *                          subscribed (a receiver in this process answering 204), next to the toggle
  *                          without; and the delivery lag, change sent → receiver's 2xx, at
  *                          BENCH_LAG_RATE changes/s (default 100) for BENCH_LAG_SECONDS (default 10).
- *   BENCH_STEADY_RATE      toggles/s (default 2000; 0: off): per engine, the one-card toggle at this
- *                          steady rate, below saturation, on a server of its own: p50, p99 and max
+ *   BENCH_STEADY_RATE      half (default), toggles/s, or 0 (off): per engine, the one-card toggle at a
+ *                          steady rate below saturation (half: half the rate that engine's toggle
+ *                          answered at saturation above), on a server of its own: p50, p99 and max
  *                          latency, what a steady stream of writes feels (checkpoints, pauses).
  *   BENCH_RECORDING        on (default) or off: per engine measured, what recording events adds to
  *                          the toggles: a server writing the event record and one that does not
@@ -70,7 +71,7 @@ const settings = {
   recording: (process.env.BENCH_RECORDING ?? 'on').trim().toLowerCase() !== 'off',
   lagRate: whole('BENCH_LAG_RATE', 100, 1),
   lagSeconds: whole('BENCH_LAG_SECONDS', 10, 1),
-  steadyRate: whole('BENCH_STEADY_RATE', 2000, 0),
+  steadyRate: ['', 'half'].includes((process.env.BENCH_STEADY_RATE ?? '').trim()) ? ('half' as const) : whole('BENCH_STEADY_RATE', 0, 0),
   seconds: whole('BENCH_SECONDS', 10, 1),
   warmupSeconds: whole('BENCH_WARMUP_SECONDS', 2, 0),
   connections: whole('BENCH_CONNECTIONS', 10, 1),
@@ -301,13 +302,13 @@ async function measureTarget(server: Server, engine: string, target: Target, rat
   };
 }
 
-/** The one-card toggle at `settings.steadyRate` per engine, each on a server of its own (toggles only). */
-async function measureSteady(engine: string, env: Record<string, string>): Promise<Measured & { maxMs: number }> {
+/** The one-card toggle at `rate` per second, on a server of its own (toggles only). */
+async function measureSteady(engine: string, env: Record<string, string>, rate: number): Promise<Measured & { maxMs: number }> {
   const server = await startServer('bench/serve-app.ts', { ...env, BENCH_SERVE: 'toggles' });
   try {
     const [toggle] = server.targets;
     if (!toggle) throw new Error('the toggle bench server offered no route');
-    return await measureTarget(server, engine, toggle, settings.steadyRate);
+    return await measureTarget(server, engine, toggle, rate);
   } finally {
     await stopServer(server.child);
   }
@@ -467,7 +468,13 @@ async function main() {
   }
 
   const steady: (Measured & { maxMs: number })[] = [];
-  if (settings.steadyRate > 0) for (const engine of engines) steady.push(await measureSteady(engine, appEnv(engine)));
+  for (const engine of engines) {
+    if (settings.steadyRate === 0) break;
+    // below saturation: half of what this engine's one-card toggle answered flat out above
+    const saturated = measured.find((r) => r.engine === engine && r.route === 'Toggle Multiple Labels')?.requestsPerSecond;
+    const rate = settings.steadyRate === 'half' ? Math.max(1, Math.round((saturated ?? 0) / 2)) : settings.steadyRate;
+    steady.push(await measureSteady(engine, appEnv(engine), rate));
+  }
 
   const recordingCosts: RecordingCost[] = [];
   if (settings.recording) for (const engine of engines) recordingCosts.push(...(await measureRecording(engine, appEnv(engine))));
@@ -515,7 +522,8 @@ async function main() {
   }
   if (steady.length) {
     console.log('');
-    console.log(`the one-card toggle at a steady ${settings.steadyRate}/s (below saturation), ${settings.connections} connections, ${settings.seconds} s:`);
+    const pace = settings.steadyRate === 'half' ? "half the rate of that engine's toggle above" : `${settings.steadyRate}/s`;
+    console.log(`the one-card toggle at a steady rate below saturation (${pace}), ${settings.connections} connections, ${settings.seconds} s:`);
     for (const r of steady) {
       console.log(
         `  ${r.engine.padEnd(8)} ${r.requestsPerSecond.toFixed(0)} req/s: p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, max ${r.maxMs.toFixed(1)} ms; CPU ${r.cpuUsPerRequest?.toFixed(0) ?? '?'} µs/req, peak RSS ${r.peakRssMb?.toFixed(0) ?? '?'} MB`,
