@@ -58,52 +58,66 @@ const DEFAULTS = { startAtWalBytes: 8 * 1024 * 1024, watchMs: 1000, everyMs: 500
 /** How long `stop` waits for the thread to close its connection before terminating it. */
 const STOP_BOUND_MS = 2000;
 
+type Waiting = Map<number, { resolve: (result: CheckpointResult) => void; reject: (error: Error) => void }>;
+
+/** A started thread: the checkpoints asked of it and not answered yet, and its end. */
+interface Thread {
+  worker: Worker;
+  waiting: Waiting;
+  exited: Promise<void>;
+}
+
+function failAll(waiting: Waiting, error: Error) {
+  for (const { reject } of waiting.values()) reject(error);
+  waiting.clear();
+}
+
 export function backgroundCheckpoints(file: string, options: BackgroundCheckpointOptions = {}): BackgroundCheckpoints {
   const { startAtWalBytes, watchMs, everyMs } = { ...DEFAULTS, ...options };
-  let worker: Worker | undefined;
-  let exited: Promise<void> | undefined;
+  let thread: Thread | undefined;
   let stopped = false;
   let nextId = 0;
-  const waiting = new Map<number, { resolve: (result: CheckpointResult) => void; reject: (error: Error) => void }>();
 
-  const failAll = (error: Error) => {
-    for (const { reject } of waiting.values()) reject(error);
-    waiting.clear();
-  };
-
-  const start = (): Worker => {
-    if (worker) return worker;
+  const start = (): Thread => {
+    if (thread) return thread;
     clearInterval(watcher);
     const data: CheckpointWorkerData = { file, everyMs };
     // No loader of the parent (tsx in tests), and a small heap: the thread holds a connection and a
     // timer, nothing else (it adds 15 MB to the process's RSS).
-    const started = new Worker(new URL('./sqlite-checkpoint-worker.js', import.meta.url), {
+    const worker = new Worker(new URL('./sqlite-checkpoint-worker.js', import.meta.url), {
       workerData: data,
       execArgv: [],
       resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
     });
-    started.unref();
-    started.on('message', (reply: CheckpointReply) => {
+    worker.unref();
+    const waiting: Waiting = new Map();
+    // this thread is no longer the one that runs (failed or ended)
+    const gone = () => {
+      if (thread?.worker === worker) thread = undefined;
+    };
+    worker.on('message', (reply: CheckpointReply) => {
       const request = waiting.get(reply.id);
       if (!request) return;
       waiting.delete(reply.id);
       if (reply.type === 'checkpointed') request.resolve(reply.result);
       else request.reject(new Error(`background checkpoint failed: ${reply.message}`));
     });
-    started.on('error', (error) => {
-      failAll(error);
+    worker.on('error', (error) => {
+      // the thread ends with its uncaught error
+      gone();
+      failAll(waiting, error);
       options.onFailed?.(error);
     });
-    exited = new Promise((resolve) =>
-      started.once('exit', () => {
-        failAll(new Error('the background checkpoint thread has stopped'));
-        worker = undefined;
+    const exited = new Promise<void>((resolve) =>
+      worker.once('exit', () => {
+        gone();
+        failAll(waiting, new Error('the background checkpoint thread has stopped'));
         resolve();
       }),
     );
-    worker = started;
+    thread = { worker, waiting, exited };
     options.onStarted?.();
-    return started;
+    return thread;
   };
 
   const watcher = setInterval(() => {
@@ -114,28 +128,26 @@ export function backgroundCheckpoints(file: string, options: BackgroundCheckpoin
 
   return {
     get running() {
-      return worker !== undefined;
+      return thread !== undefined;
     },
     checkpointNow() {
       if (stopped) return Promise.reject(new Error('background checkpoints are stopped'));
-      const thread = start();
+      const { worker, waiting } = start();
       const id = nextId++;
       return new Promise<CheckpointResult>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        thread.postMessage({ type: 'checkpoint', id } satisfies CheckpointRequest);
+        worker.postMessage({ type: 'checkpoint', id } satisfies CheckpointRequest);
       });
     },
     async stop() {
       stopped = true;
       clearInterval(watcher);
-      const thread = worker;
-      if (!thread || !exited) return;
-      thread.postMessage({ type: 'stop' } satisfies CheckpointRequest);
-      let bound: NodeJS.Timeout | undefined;
-      const late = new Promise<'late'>((resolve) => {
-        bound = setTimeout(() => resolve('late'), STOP_BOUND_MS);
-      });
-      if ((await Promise.race([exited, late])) === 'late') await thread.terminate();
+      if (!thread) return;
+      const { worker, exited } = thread;
+      worker.postMessage({ type: 'stop' } satisfies CheckpointRequest);
+      // a thread that has not closed its connection by then is ended anyway
+      const bound = setTimeout(() => void worker.terminate(), STOP_BOUND_MS);
+      await exited;
       clearTimeout(bound);
     },
   };

@@ -5,11 +5,13 @@
  * pages, is not reached here). The server opens its database so; other openers (commands) do not.
  */
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
-import type { CheckpointResult } from '../../src/storage/sqlite-checkpoints.ts';
+import { backgroundCheckpoints, type CheckpointResult } from '../../src/storage/sqlite-checkpoints.ts';
 import { buildApp } from '../../src/app.ts';
 import { emptyDatabase, type EmptyDatabase, testConfig } from '../support/harness.ts';
 
@@ -96,6 +98,22 @@ describe('background checkpoints [sqlite]', () => {
       await assert.rejects(checkpoints.checkpointNow(), /stopped/);
     } finally {
       await database.dispose();
+    }
+  });
+
+  it("tells of a thread that fails (the main connection's own checkpoints go on), and refuses what was asked of it", async () => {
+    // a database the thread cannot open: it fails as it starts
+    const dir = mkdtempSync(join(tmpdir(), 'taskboard-checkpoints-'));
+    let failedWith!: (error: Error) => void;
+    const failed = new Promise<Error>((resolve) => (failedWith = resolve));
+    const checkpoints = backgroundCheckpoints(join(dir, 'missing.db'), { onFailed: (error) => failedWith(error) });
+    try {
+      await assert.rejects(checkpoints.checkpointNow());
+      assert.match((await failed).message, /unable to open database file/);
+      assert.equal(checkpoints.running, false, 'the failed thread is gone');
+    } finally {
+      await checkpoints.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
