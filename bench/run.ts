@@ -467,13 +467,18 @@ async function main() {
     await receiver.close();
   }
 
+  // below saturation: half of what this engine's one-card toggle answered flat out above
+  const halfOfSaturation = (engine: string) => {
+    const saturated = measured.find((r) => r.engine === engine && r.route === 'Toggle Multiple Labels');
+    if (!saturated) throw new Error(`the ${engine} toggle was not measured, so half its rate is unknown`);
+    return Math.max(1, Math.round(saturated.requestsPerSecond / 2));
+  };
   const steady: (Measured & { maxMs: number })[] = [];
-  for (const engine of engines) {
-    if (settings.steadyRate === 0) break;
-    // below saturation: half of what this engine's one-card toggle answered flat out above
-    const saturated = measured.find((r) => r.engine === engine && r.route === 'Toggle Multiple Labels')?.requestsPerSecond;
-    const rate = settings.steadyRate === 'half' ? Math.max(1, Math.round((saturated ?? 0) / 2)) : settings.steadyRate;
-    steady.push(await measureSteady(engine, appEnv(engine), rate));
+  const { steadyRate } = settings;
+  if (steadyRate !== 0) {
+    for (const engine of engines) {
+      steady.push(await measureSteady(engine, appEnv(engine), steadyRate === 'half' ? halfOfSaturation(engine) : steadyRate));
+    }
   }
 
   const recordingCosts: RecordingCost[] = [];
