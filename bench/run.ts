@@ -30,8 +30,10 @@
  *                          answered at saturation above), on a server of its own: p50, p99 and max
  *                          latency, what a steady stream of writes feels (checkpoints, pauses).
  *   BENCH_RECORDING        on (default) or off: per engine measured, what recording events adds to
- *                          the toggles: a server writing the event record and one that does not
- *                          (buildApp({ recordEvents: false })), measured in turn.
+ *                          the toggles: a server writing the event record, one writing it as bare
+ *                          rows (no index but the key: the least a row per event costs; fresh
+ *                          databases only) and one that does not (buildApp({ recordEvents: false })),
+ *                          measured in turn.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -314,54 +316,74 @@ async function measureSteady(engine: string, env: Record<string, string>, rate: 
   }
 }
 
-/** What recording events adds to a toggle: the same toggles on a server with the event record and on one without. */
+/**
+ * What recording events adds to a toggle: the same toggles on a server with the event record, on one
+ * whose record is bare rows (no index but the key: the least a row per event costs), and on one
+ * without. The bare rows are left out with a cached database (BENCH_CARDS), which must stay whole.
+ */
 interface RecordingCost {
   engine: string;
   route: string;
   rounds: number;
-  cpuUsPerRequest: { recorded: number; notRecorded: number };
-  requestsPerSecond: { recorded: number; notRecorded: number };
+  cpuUsPerRequest: { recorded: number; bareRows?: number; notRecorded: number };
+  requestsPerSecond: { recorded: number; bareRows?: number; notRecorded: number };
   /** (recorded - not recorded) / not recorded, of the CPU per request. */
   addedCpuShare: number;
+  /** (bare rows - not recorded) / not recorded, of the CPU per request. */
+  bareRowsAddedCpuShare?: number;
 }
 
 const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
 
+type RecordingSide = 'recorded' | 'bareRows' | 'notRecorded';
+const RECORDING_SERVERS: Record<RecordingSide, string> = { recorded: 'on', bareRows: 'bare', notRecorded: 'off' };
+
 /**
- * Per engine, a server writing the event record and one dropping it (`buildApp({ recordEvents:
- * false })`), both serving the toggles only, measured in turn for `RECORDING_ROUNDS` rounds, so that
- * the machine's drift over minutes falls on both alike.
+ * Per engine, a server writing the event record, one writing it as bare rows and one dropping it
+ * (`buildApp({ recordEvents: false })`), all serving the toggles only, measured in turn for
+ * `RECORDING_ROUNDS` rounds, so that the machine's drift over minutes falls on all alike.
  */
 async function measureRecording(engine: string, env: Record<string, string>): Promise<RecordingCost[]> {
-  const recorded = await startServer('bench/serve-app.ts', { ...env, BENCH_SERVE: 'toggles' });
+  const sides: RecordingSide[] = settings.cards === 0 ? ['recorded', 'bareRows', 'notRecorded'] : ['recorded', 'notRecorded'];
+  const servers = new Map<RecordingSide, Server>();
   try {
-    const dropped = await startServer('bench/serve-app.ts', { ...env, BENCH_SERVE: 'toggles', BENCH_EVENTS: 'off' });
-    try {
-      const costs: RecordingCost[] = [];
-      for (const [index, target] of recorded.targets.entries()) {
-        const twin = dropped.targets[index];
-        if (!twin) throw new Error('the server without the event record serves other routes');
-        const runs: { recorded: Measured; dropped: Measured }[] = [];
-        for (let round = 0; round < RECORDING_ROUNDS; round++) {
-          runs.push({ recorded: await measureTarget(recorded, engine, target), dropped: await measureTarget(dropped, engine, twin) });
-        }
-        const cpu = (side: 'recorded' | 'dropped') => mean(runs.map((run) => run[side].cpuUsPerRequest ?? Number.NaN));
-        const rps = (side: 'recorded' | 'dropped') => mean(runs.map((run) => run[side].requestsPerSecond));
-        costs.push({
-          engine,
-          route: target.name.replace(/, events recorded$/, ''),
-          rounds: RECORDING_ROUNDS,
-          cpuUsPerRequest: { recorded: cpu('recorded'), notRecorded: cpu('dropped') },
-          requestsPerSecond: { recorded: rps('recorded'), notRecorded: rps('dropped') },
-          addedCpuShare: (cpu('recorded') - cpu('dropped')) / cpu('dropped'),
-        });
-      }
-      return costs;
-    } finally {
-      await stopServer(dropped.child);
+    for (const side of sides) {
+      servers.set(side, await startServer('bench/serve-app.ts', { ...env, BENCH_SERVE: 'toggles', BENCH_EVENTS: RECORDING_SERVERS[side] }));
     }
+    const serverOf = (side: RecordingSide) => {
+      const server = servers.get(side);
+      if (!server) throw new Error(`no server of ${side}`);
+      return server;
+    };
+    const costs: RecordingCost[] = [];
+    for (const [index, target] of serverOf('recorded').targets.entries()) {
+      const runs: Partial<Record<RecordingSide, Measured>>[] = [];
+      for (let round = 0; round < RECORDING_ROUNDS; round++) {
+        const run: Partial<Record<RecordingSide, Measured>> = {};
+        for (const side of sides) {
+          const server = serverOf(side);
+          const twin = server.targets[index];
+          if (!twin) throw new Error(`the server of ${side} serves other routes`);
+          run[side] = await measureTarget(server, engine, twin);
+        }
+        runs.push(run);
+      }
+      const cpu = (side: RecordingSide) => mean(runs.map((run) => run[side]?.cpuUsPerRequest ?? Number.NaN));
+      const rps = (side: RecordingSide) => mean(runs.map((run) => run[side]?.requestsPerSecond ?? Number.NaN));
+      const bare = sides.includes('bareRows');
+      costs.push({
+        engine,
+        route: target.name.replace(/, events recorded$/, ''),
+        rounds: RECORDING_ROUNDS,
+        cpuUsPerRequest: { recorded: cpu('recorded'), ...(bare ? { bareRows: cpu('bareRows') } : {}), notRecorded: cpu('notRecorded') },
+        requestsPerSecond: { recorded: rps('recorded'), ...(bare ? { bareRows: rps('bareRows') } : {}), notRecorded: rps('notRecorded') },
+        addedCpuShare: (cpu('recorded') - cpu('notRecorded')) / cpu('notRecorded'),
+        ...(bare ? { bareRowsAddedCpuShare: (cpu('bareRows') - cpu('notRecorded')) / cpu('notRecorded') } : {}),
+      });
+    }
+    return costs;
   } finally {
-    await stopServer(recorded.child);
+    for (const server of servers.values()) await stopServer(server.child);
   }
 }
 
@@ -537,12 +559,16 @@ async function main() {
   }
   if (recordingCosts.length) {
     console.log('');
-    console.log(`what recording events adds to a toggle (a server with the event record and one without, measured in turn, ${RECORDING_ROUNDS} rounds, means):`);
+    console.log(
+      `what recording events adds to a toggle (a server with the event record, one whose record is bare rows with no index but the key, and one without; measured in turn, ${RECORDING_ROUNDS} rounds, means):`,
+    );
+    const share = (added: number) => `${added >= 0 ? '+' : ''}${(added * 100).toFixed(1)} %`;
     for (const cost of recordingCosts) {
-      const share = `${cost.addedCpuShare >= 0 ? '+' : ''}${(cost.addedCpuShare * 100).toFixed(1)} %`;
+      const { cpuUsPerRequest: cpu, requestsPerSecond: rps } = cost;
+      const bare = cpu.bareRows !== undefined && cost.bareRowsAddedCpuShare !== undefined ? `, ${cpu.bareRows.toFixed(0)} as bare rows (${share(cost.bareRowsAddedCpuShare)})` : '';
       console.log(
-        `  ${cost.engine.padEnd(8)} ${cost.route}: CPU ${cost.cpuUsPerRequest.recorded.toFixed(0)} µs/req recorded, ${cost.cpuUsPerRequest.notRecorded.toFixed(0)} not (${share}); ` +
-          `${cost.requestsPerSecond.recorded.toFixed(0)} vs ${cost.requestsPerSecond.notRecorded.toFixed(0)} req/s`,
+        `  ${cost.engine.padEnd(8)} ${cost.route}: CPU ${cpu.recorded.toFixed(0)} µs/req recorded (${share(cost.addedCpuShare)})${bare}, ${cpu.notRecorded.toFixed(0)} not; ` +
+          `${rps.recorded.toFixed(0)}${rps.bareRows !== undefined ? ` / ${rps.bareRows.toFixed(0)}` : ''} / ${rps.notRecorded.toFixed(0)} req/s`,
       );
     }
   }

@@ -13,12 +13,15 @@
  * BENCH_WEBHOOK_URL: a webhook of every event type is created to that URL, and only the toggle is
  * served (its cost with one subscribed webhook).
  * BENCH_SERVE=toggles: only the two toggles are served; with BENCH_EVENTS=off the app writes no
- * event record (`buildApp({ recordEvents: false })`): what recording adds to a toggle.
+ * event record (`buildApp({ recordEvents: false })`): what recording adds to a toggle; with
+ * BENCH_EVENTS=bare it writes the record into a table stripped of every index but its key (see
+ * `stripEventIndexes`): what a row per event costs at the least, whatever indexes it is read by.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { bootstrap } from '../src/domain/account/bootstrap.ts';
@@ -63,6 +66,32 @@ async function onPostgresServer(statement: string) {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * BENCH_EVENTS=bare: the event record's table keeps its key (SQLite: the rowid `seq`; PostgreSQL:
+ * the primary key on `seq`) and loses every other index, the `id` column's unique one included.
+ * Nothing reads the record while the toggles are measured, so the app runs as before; only its
+ * INSERT touches fewer B-trees. A cached database is never stripped (later runs reuse it).
+ */
+async function stripEventIndexes(db: Executor) {
+  if (cached) throw new Error('BENCH_EVENTS=bare strips the database it serves: it runs on a fresh one only (BENCH_CARDS=0)');
+  if (engine === 'sqlite') {
+    // SQLite cannot drop a UNIQUE column's index: the table is made again without it.
+    const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where type = 'table' and name = 'events'`.execute(db);
+    const created = rows[0]?.sql;
+    if (!created) throw new Error('no events table');
+    const bare = created.replace(/\bunique\b/gi, '').replace(/^CREATE TABLE "?events"?/i, 'CREATE TABLE events_bare');
+    await sql.raw(bare).execute(db);
+    await sql`insert into events_bare select * from events`.execute(db);
+    await sql`drop table events`.execute(db);
+    await sql`alter table events_bare rename to events`.execute(db);
+    return;
+  }
+  await sql`alter table events drop constraint if exists events_id_key`.execute(db);
+  const { rows } = await sql<{ indexname: string }>`
+    select indexname from pg_indexes where schemaname = current_schema() and tablename = 'events' and indexname <> 'events_pkey'`.execute(db);
+  for (const { indexname } of rows) await sql`drop index ${sql.id(indexname)}`.execute(db);
 }
 
 function removeTemporary() {
@@ -130,7 +159,9 @@ try {
     // the bench's webhook receiver listens on 127.0.0.1, which deliveries refuse by default
     ...(process.env.BENCH_WEBHOOK_URL ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } : {}),
   });
-  const recordEvents = process.env.BENCH_EVENTS === 'off' ? false : undefined;
+  const events = process.env.BENCH_EVENTS ?? 'on';
+  if (!['on', 'off', 'bare'].includes(events)) throw new Error(`BENCH_EVENTS must be on, off or bare, got "${events}"`);
+  const recordEvents = events === 'off' ? false : undefined;
   const app = await buildApp({ config, logger: false, ...(recordEvents === false ? { recordEvents } : {}) });
   await app.ready();
   const db = app.services.db;
@@ -252,7 +283,8 @@ try {
   const webhookUrl = process.env.BENCH_WEBHOOK_URL;
   let served = targets;
   if (process.env.BENCH_SERVE === 'toggles') {
-    const recording = recordEvents === false ? 'events not recorded' : 'events recorded';
+    if (events === 'bare') await stripEventIndexes(db);
+    const recording = { on: 'events recorded', off: 'events not recorded', bare: 'events recorded as bare rows' }[events];
     served = targets.filter((target) => target.method === 'POST').map((target) => ({ ...target, name: `${target.name}, ${recording}` }));
     limiter += `, ${recording}`;
   }
