@@ -33,7 +33,8 @@
  *                          the toggles: a server writing the event record, one writing it as bare
  *                          rows (no index but the key: the least a row per event costs; fresh
  *                          databases only) and one that does not (buildApp({ recordEvents: false })),
- *                          measured in turn.
+ *                          measured in turn; unless BENCH_STEADY_RATE is 0, the one-card toggle
+ *                          again at the steady toggle's fixed rate, where batching is the same on all.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -321,12 +322,21 @@ async function measureSteady(engine: string, env: Record<string, string>, rate: 
  * whose record is bare rows (no index but the key: the least a row per event costs), and on one
  * without. The bare rows are left out with a cached database (BENCH_CARDS), which must stay whole.
  */
-interface RecordingCost {
+interface RecordingCost extends RecordingShares {
   engine: string;
   route: string;
   rounds: number;
-  cpuUsPerRequest: { recorded: number; bareRows?: number; notRecorded: number };
   requestsPerSecond: { recorded: number; bareRows?: number; notRecorded: number };
+  /**
+   * The same comparison at a fixed rate below saturation (the steady toggle's), one-card toggle
+   * only: every server then answers as many toggles, in groups of the same size, so their CPU per
+   * toggle differs by the record alone and not by how much the group commit could share.
+   */
+  atRate?: RecordingShares & { rate: number };
+}
+
+interface RecordingShares {
+  cpuUsPerRequest: { recorded: number; bareRows?: number; notRecorded: number };
   /** (recorded - not recorded) / not recorded, of the CPU per request. */
   addedCpuShare: number;
   /** (bare rows - not recorded) / not recorded, of the CPU per request. */
@@ -337,13 +347,26 @@ const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0
 
 type RecordingSide = 'recorded' | 'bareRows' | 'notRecorded';
 const RECORDING_SERVERS: Record<RecordingSide, string> = { recorded: 'on', bareRows: 'bare', notRecorded: 'off' };
+type RecordingRound = Partial<Record<RecordingSide, Measured>>;
+
+/** The mean of each side over the rounds, and what the record and the bare rows add to no record. */
+function recordingShares(rounds: readonly RecordingRound[]): RecordingShares {
+  const cpu = (side: RecordingSide) => mean(rounds.map((round) => round[side]?.cpuUsPerRequest ?? Number.NaN));
+  const bare = rounds.some((round) => round.bareRows);
+  return {
+    cpuUsPerRequest: { recorded: cpu('recorded'), ...(bare ? { bareRows: cpu('bareRows') } : {}), notRecorded: cpu('notRecorded') },
+    addedCpuShare: (cpu('recorded') - cpu('notRecorded')) / cpu('notRecorded'),
+    ...(bare ? { bareRowsAddedCpuShare: (cpu('bareRows') - cpu('notRecorded')) / cpu('notRecorded') } : {}),
+  };
+}
 
 /**
  * Per engine, a server writing the event record, one writing it as bare rows and one dropping it
  * (`buildApp({ recordEvents: false })`), all serving the toggles only, measured in turn for
- * `RECORDING_ROUNDS` rounds, so that the machine's drift over minutes falls on all alike.
+ * `RECORDING_ROUNDS` rounds, so that the machine's drift over minutes falls on all alike; with
+ * `rate`, the one-card toggle again at that fixed rate.
  */
-async function measureRecording(engine: string, env: Record<string, string>): Promise<RecordingCost[]> {
+async function measureRecording(engine: string, env: Record<string, string>, rate: number | undefined): Promise<RecordingCost[]> {
   const sides: RecordingSide[] = settings.cards === 0 ? ['recorded', 'bareRows', 'notRecorded'] : ['recorded', 'notRecorded'];
   const servers = new Map<RecordingSide, Server>();
   try {
@@ -355,30 +378,33 @@ async function measureRecording(engine: string, env: Record<string, string>): Pr
       if (!server) throw new Error(`no server of ${side}`);
       return server;
     };
-    const costs: RecordingCost[] = [];
-    for (const [index, target] of serverOf('recorded').targets.entries()) {
-      const runs: Partial<Record<RecordingSide, Measured>>[] = [];
+    /** Each side's run of the index-th toggle, in turn, `RECORDING_ROUNDS` times. */
+    const inTurn = async (index: number, pace?: number) => {
+      const rounds: RecordingRound[] = [];
       for (let round = 0; round < RECORDING_ROUNDS; round++) {
-        const run: Partial<Record<RecordingSide, Measured>> = {};
+        const run: RecordingRound = {};
         for (const side of sides) {
           const server = serverOf(side);
           const twin = server.targets[index];
           if (!twin) throw new Error(`the server of ${side} serves other routes`);
-          run[side] = await measureTarget(server, engine, twin);
+          run[side] = await measureTarget(server, engine, twin, pace);
         }
-        runs.push(run);
+        rounds.push(run);
       }
-      const cpu = (side: RecordingSide) => mean(runs.map((run) => run[side]?.cpuUsPerRequest ?? Number.NaN));
-      const rps = (side: RecordingSide) => mean(runs.map((run) => run[side]?.requestsPerSecond ?? Number.NaN));
+      return rounds;
+    };
+    const costs: RecordingCost[] = [];
+    for (const [index, target] of serverOf('recorded').targets.entries()) {
+      const rounds = await inTurn(index);
+      const rps = (side: RecordingSide) => mean(rounds.map((round) => round[side]?.requestsPerSecond ?? Number.NaN));
       const bare = sides.includes('bareRows');
       costs.push({
         engine,
         route: target.name.replace(/, events recorded$/, ''),
         rounds: RECORDING_ROUNDS,
-        cpuUsPerRequest: { recorded: cpu('recorded'), ...(bare ? { bareRows: cpu('bareRows') } : {}), notRecorded: cpu('notRecorded') },
+        ...recordingShares(rounds),
         requestsPerSecond: { recorded: rps('recorded'), ...(bare ? { bareRows: rps('bareRows') } : {}), notRecorded: rps('notRecorded') },
-        addedCpuShare: (cpu('recorded') - cpu('notRecorded')) / cpu('notRecorded'),
-        ...(bare ? { bareRowsAddedCpuShare: (cpu('bareRows') - cpu('notRecorded')) / cpu('notRecorded') } : {}),
+        ...(rate !== undefined && index === 0 ? { atRate: { rate, ...recordingShares(await inTurn(index, rate)) } } : {}),
       });
     }
     return costs;
@@ -504,7 +530,12 @@ async function main() {
   }
 
   const recordingCosts: RecordingCost[] = [];
-  if (settings.recording) for (const engine of engines) recordingCosts.push(...(await measureRecording(engine, appEnv(engine))));
+  if (settings.recording) {
+    for (const engine of engines) {
+      const rate = steadyRate === 0 ? undefined : steadyRate === 'half' ? halfOfSaturation(engine) : steadyRate;
+      recordingCosts.push(...(await measureRecording(engine, appEnv(engine), rate)));
+    }
+  }
 
   const rows: Row[] = measured.map((r) => ({
     ...r,
@@ -563,13 +594,17 @@ async function main() {
       `what recording events adds to a toggle (a server with the event record, one whose record is bare rows with no index but the key, and one without; measured in turn, ${RECORDING_ROUNDS} rounds, means):`,
     );
     const share = (added: number) => `${added >= 0 ? '+' : ''}${(added * 100).toFixed(1)} %`;
+    const shares = ({ cpuUsPerRequest: cpu, addedCpuShare, bareRowsAddedCpuShare }: RecordingShares) =>
+      `CPU ${cpu.recorded.toFixed(0)} µs/req recorded (${share(addedCpuShare)})` +
+      (cpu.bareRows !== undefined && bareRowsAddedCpuShare !== undefined ? `, ${cpu.bareRows.toFixed(0)} as bare rows (${share(bareRowsAddedCpuShare)})` : '') +
+      `, ${cpu.notRecorded.toFixed(0)} not`;
     for (const cost of recordingCosts) {
-      const { cpuUsPerRequest: cpu, requestsPerSecond: rps } = cost;
-      const bare = cpu.bareRows !== undefined && cost.bareRowsAddedCpuShare !== undefined ? `, ${cpu.bareRows.toFixed(0)} as bare rows (${share(cost.bareRowsAddedCpuShare)})` : '';
+      const rps = cost.requestsPerSecond;
       console.log(
-        `  ${cost.engine.padEnd(8)} ${cost.route}: CPU ${cpu.recorded.toFixed(0)} µs/req recorded (${share(cost.addedCpuShare)})${bare}, ${cpu.notRecorded.toFixed(0)} not; ` +
+        `  ${cost.engine.padEnd(8)} ${cost.route}: ${shares(cost)}; ` +
           `${rps.recorded.toFixed(0)}${rps.bareRows !== undefined ? ` / ${rps.bareRows.toFixed(0)}` : ''} / ${rps.notRecorded.toFixed(0)} req/s`,
       );
+      if (cost.atRate) console.log(`  ${cost.engine.padEnd(8)} ${cost.route}, at ${cost.atRate.rate}/s: ${shares(cost.atRate)}`);
     }
   }
   console.log('');
