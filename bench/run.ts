@@ -523,18 +523,16 @@ async function main() {
   };
   const steady: (Measured & { maxMs: number })[] = [];
   const { steadyRate } = settings;
-  if (steadyRate !== 0) {
-    for (const engine of engines) {
-      steady.push(await measureSteady(engine, appEnv(engine), steadyRate === 'half' ? halfOfSaturation(engine) : steadyRate));
-    }
+  /** The steady toggle's rate on this engine, or undefined when BENCH_STEADY_RATE is 0. */
+  const steadyRateOf = (engine: string) => (steadyRate === 0 ? undefined : steadyRate === 'half' ? halfOfSaturation(engine) : steadyRate);
+  for (const engine of engines) {
+    const rate = steadyRateOf(engine);
+    if (rate !== undefined) steady.push(await measureSteady(engine, appEnv(engine), rate));
   }
 
   const recordingCosts: RecordingCost[] = [];
   if (settings.recording) {
-    for (const engine of engines) {
-      const rate = steadyRate === 0 ? undefined : steadyRate === 'half' ? halfOfSaturation(engine) : steadyRate;
-      recordingCosts.push(...(await measureRecording(engine, appEnv(engine), rate)));
-    }
+    for (const engine of engines) recordingCosts.push(...(await measureRecording(engine, appEnv(engine), steadyRateOf(engine))));
   }
 
   const rows: Row[] = measured.map((r) => ({
