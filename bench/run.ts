@@ -349,10 +349,18 @@ type RecordingSide = 'recorded' | 'bareRows' | 'notRecorded';
 const RECORDING_SERVERS: Record<RecordingSide, string> = { recorded: 'on', bareRows: 'bare', notRecorded: 'off' };
 type RecordingRound = Partial<Record<RecordingSide, Measured>>;
 
+/** One figure of one side, averaged over the rounds. */
+function meanOver(rounds: readonly RecordingRound[], side: RecordingSide, figure: 'cpuUsPerRequest' | 'requestsPerSecond'): number {
+  return mean(rounds.map((round) => round[side]?.[figure] ?? Number.NaN));
+}
+
+/** Whether the rounds measured the bare-rows server (not with a cached database). */
+const measuredBareRows = (rounds: readonly RecordingRound[]) => rounds.some((round) => round.bareRows);
+
 /** The mean of each side over the rounds, and what the record and the bare rows add to no record. */
 function recordingShares(rounds: readonly RecordingRound[]): RecordingShares {
-  const cpu = (side: RecordingSide) => mean(rounds.map((round) => round[side]?.cpuUsPerRequest ?? Number.NaN));
-  const bare = rounds.some((round) => round.bareRows);
+  const cpu = (side: RecordingSide) => meanOver(rounds, side, 'cpuUsPerRequest');
+  const bare = measuredBareRows(rounds);
   return {
     cpuUsPerRequest: { recorded: cpu('recorded'), ...(bare ? { bareRows: cpu('bareRows') } : {}), notRecorded: cpu('notRecorded') },
     addedCpuShare: (cpu('recorded') - cpu('notRecorded')) / cpu('notRecorded'),
@@ -396,8 +404,8 @@ async function measureRecording(engine: string, env: Record<string, string>, rat
     const costs: RecordingCost[] = [];
     for (const [index, target] of serverOf('recorded').targets.entries()) {
       const rounds = await inTurn(index);
-      const rps = (side: RecordingSide) => mean(rounds.map((round) => round[side]?.requestsPerSecond ?? Number.NaN));
-      const bare = sides.includes('bareRows');
+      const rps = (side: RecordingSide) => meanOver(rounds, side, 'requestsPerSecond');
+      const bare = measuredBareRows(rounds);
       costs.push({
         engine,
         route: target.name.replace(/, events recorded$/, ''),

@@ -94,6 +94,12 @@ async function stripEventIndexes(db: Executor) {
   for (const { indexname } of rows) await sql`drop index ${sql.id(indexname)}`.execute(db);
 }
 
+/** BENCH_EVENTS: the event record as the app writes it, none, or bare rows (`stripEventIndexes`). */
+const EVENT_MODES = ['on', 'off', 'bare'] as const;
+type EventMode = (typeof EVENT_MODES)[number];
+const isEventMode = (mode: string): mode is EventMode => (EVENT_MODES as readonly string[]).includes(mode);
+const RECORDING_NAMES: Record<EventMode, string> = { on: 'events recorded', off: 'events not recorded', bare: 'events recorded as bare rows' };
+
 function removeTemporary() {
   if (tempDir) rmSync(tempDir, { recursive: true, force: true });
   if (engine === 'postgres' && !cached) return onPostgresServer(`drop schema if exists ${schema} cascade`);
@@ -160,7 +166,7 @@ try {
     ...(process.env.BENCH_WEBHOOK_URL ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } : {}),
   });
   const events = process.env.BENCH_EVENTS ?? 'on';
-  if (!['on', 'off', 'bare'].includes(events)) throw new Error(`BENCH_EVENTS must be on, off or bare, got "${events}"`);
+  if (!isEventMode(events)) throw new Error(`BENCH_EVENTS must be ${EVENT_MODES.join(', ')}, got "${events}"`);
   const recordEvents = events === 'off' ? false : undefined;
   const app = await buildApp({ config, logger: false, ...(recordEvents === false ? { recordEvents } : {}) });
   await app.ready();
@@ -282,9 +288,10 @@ try {
   let limiter = mode === 'off' ? 'rate limits off' : `rate limits on (${mode}), tiers ${JSON.stringify(config.rateLimit.tiers)}`;
   const webhookUrl = process.env.BENCH_WEBHOOK_URL;
   let served = targets;
+  // whatever is served, so that BENCH_EVENTS=bare never passes unnoticed
+  if (events === 'bare') await stripEventIndexes(db);
   if (process.env.BENCH_SERVE === 'toggles') {
-    if (events === 'bare') await stripEventIndexes(db);
-    const recording = { on: 'events recorded', off: 'events not recorded', bare: 'events recorded as bare rows' }[events];
+    const recording = RECORDING_NAMES[events];
     served = targets.filter((target) => target.method === 'POST').map((target) => ({ ...target, name: `${target.name}, ${recording}` }));
     limiter += `, ${recording}`;
   }
