@@ -48,6 +48,8 @@ export function listenForCommits(config: pg.ClientConfig, options: CommitListene
   let client: pg.Client | undefined;
   /** `client` once it listens. */
   let listening: pg.Client | undefined;
+  /** The last announcement sent: answered, every one before it is (one connection answers in order). */
+  let lastAnnounced: Promise<unknown> = Promise.resolve();
   let retryMs = FIRST_RETRY_MS;
   let timer: NodeJS.Timeout | undefined;
   let firstAttemptEnded = () => {};
@@ -102,11 +104,15 @@ export function listenForCommits(config: pg.ClientConfig, options: CommitListene
     started,
     announce(text) {
       // (a failure that breaks the connection reaches its 'error' listener, which reconnects)
-      listening?.query(ANNOUNCE_SQL, [text]).catch(() => {});
+      if (listening) lastAnnounced = listening.query(ANNOUNCE_SQL, [text]).catch(() => {});
     },
     async close() {
       closed = true;
       clearTimeout(timer);
+      // What was announced goes out before the connection ends (each wait bounded by query_timeout):
+      // pg ends a connection with a query in flight by destroying its socket, and never sends the
+      // queries queued behind that one, so a close's last announcement was lost now and then.
+      await lastAnnounced;
       const last = client;
       client = undefined;
       listening = undefined;

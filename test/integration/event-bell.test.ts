@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../../src/config.ts';
-import { readAnnouncement, type Ring } from '../../src/events/bell.ts';
+import { announcement, readAnnouncement, type Ring } from '../../src/events/bell.ts';
 import { EVENTS_CHANNEL_SQL } from '../../src/storage/event-feed.ts';
 import { apiClient, buildTestApp, REDIS_URL, type TestApp } from '../support/harness.ts';
 
@@ -168,6 +168,27 @@ for (const [transport, overrides] of transports) {
         if (!disposed) await closing.dispose();
       }
     });
+
+    if (!overrides.redisUrl) {
+      it('send every announcement made before the listening connection closes', { timeout: 10_000 }, async () => {
+        const { until, stop } = await announcements();
+        const announcer = t.app.storage.dialect.listenForCommits({ onCommit: () => {}, onError: () => {} });
+        try {
+          assert.ok(announcer, 'PostgreSQL listens for commits');
+          await announcer.started;
+          // the second waits behind the first on the one connection as the close begins
+          announcer.announce(announcement('closing-announcer', { boards: new Set(['first']), users: new Set() }));
+          announcer.announce(announcement('closing-announcer', { boards: new Set(['second']), users: new Set() }));
+          await announcer.close();
+          for (const board of ['first', 'second']) {
+            await until((concerns, by) => by === 'closing-announcer' && concerns?.boards.has(board) === true);
+          }
+        } finally {
+          await announcer?.close();
+          await stop();
+        }
+      });
+    }
 
     it("ring the app's readers for announcements of others and for a reconnection, not for its own", () => {
       let rings = 0;
