@@ -72,8 +72,8 @@ async function sendWithin(
 }
 
 /**
- * Hands each committed notification to the sender, in the event record's order, from the feed's
- * end at start (at most once per process: a delivery log of its own would be the sender's to keep).
+ * Hands each committed notification to the sender, in the event record's order, from what commits
+ * after its start (at most once per process: a delivery log of its own would be the sender's to keep).
  * Each send is bounded (`sendTimeoutMs`), so a sender that hangs delays delivery by that much per
  * notification and never holds the pass, nor the close (which abandons a send under way).
  */
@@ -85,7 +85,7 @@ function startDelivery(app: FastifyInstance, sender: NotificationSender, sendTim
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   const pass = async () => {
-    position ??= await feed.end(db);
+    position ??= await feed.now(db);
     for (;;) {
       const events = await feed.committedAfter(db, position, DELIVERY_BATCH, (q) => q.where('type', '=', 'notification.created'));
       for (const event of events) {

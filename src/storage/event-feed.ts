@@ -9,6 +9,11 @@
  * transaction's id, and shows only events of transactions older than every transaction still
  * running (`pg_snapshot_xmin`), so nothing can appear behind a reader. A long transaction delays the
  * feed (bounded by the statement and idle-in-transaction timeouts); it never loses an event.
+ *
+ * A reader that starts "from now" (a live stream without Last-Event-ID) starts at `now`, not at `end`:
+ * on PostgreSQL events that committed before it started may still be held back behind an older
+ * transaction, and would reach it later as if new. Its position carries the snapshot of its start,
+ * and the feed passes over the events that snapshot saw committed.
  */
 import { type CreateTableBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Executor, Row } from './database.ts';
@@ -28,8 +33,13 @@ export interface EventFeed {
   committedAfter(db: Executor, after: FeedPosition | null, limit: number, narrow?: (query: EventQuery) => EventQuery): Promise<EventRow[]>;
   /** The position of the event with this `_id`, if it is recorded. */
   positionOf(db: Executor, eventId: string): Promise<FeedPosition | undefined>;
-  /** The feed's end now: a reader starting here sees only what commits from now on (or was still running). */
+  /**
+   * The feed's end now: a reader starting here has passed everything the feed shows, and will see
+   * what it holds back still (a cursor that moves past what it read: the webhook dispatcher's).
+   */
   end(db: Executor): Promise<FeedPosition>;
+  /** Now: a reader starting here sees only what commits after it started (or was still running then). */
+  now(db: Executor): Promise<FeedPosition>;
   /**
    * Whether events after `after` have committed that `committedAfter` does not show yet (PostgreSQL:
    * behind a transaction still running): the reader should look again shortly, as no bell will ring.
@@ -69,6 +79,11 @@ export class SqliteEventFeed implements EventFeed {
     return String(row?.seq ?? 0);
   }
 
+  now(db: Executor): Promise<FeedPosition> {
+    // One write transaction at a time: whatever committed is shown, so the end is now.
+    return this.end(db);
+  }
+
   async heldBack(): Promise<boolean> {
     // One write transaction at a time: whatever committed is visible.
     return false;
@@ -81,15 +96,26 @@ export class SqliteEventFeed implements EventFeed {
  */
 export const EVENTS_CHANNEL_SQL = `'taskboard_events_' || left(md5(current_schema()), 16)`;
 
-/** `tx:seq`, both decimal. */
-function pgPosition(tx: string, seq: number | string): FeedPosition {
-  return `${tx}:${seq}`;
+/**
+ * `tx:seq`, both decimal, then for a reader that started from now `/` and the snapshot of its start
+ * (`pg_snapshot`'s text, `xmin:xmax:xip,...`) while events that snapshot may have seen can still come.
+ */
+function pgPosition(tx: string, seq: number | string, startedAt?: string): FeedPosition {
+  return startedAt === undefined ? `${tx}:${seq}` : `${tx}:${seq}/${startedAt}`;
 }
 
-function parsePgPosition(position: FeedPosition): { tx: string; seq: string } {
-  const [tx = '0', seq = '0'] = position.split(':');
-  if (!/^\d+$/.test(tx) || !/^\d+$/.test(seq)) throw new Error(`not a feed position: ${position}`);
-  return { tx, seq };
+function parsePgPosition(position: FeedPosition): { tx: string; seq: string; startedAt: string | undefined } {
+  const [point = '', startedAt, ...rest] = position.split('/');
+  const [tx = '0', seq = '0'] = point.split(':');
+  if (!/^\d+$/.test(tx) || !/^\d+$/.test(seq) || rest.length || (startedAt !== undefined && !/^\d+:\d+:[\d,]*$/.test(startedAt))) {
+    throw new Error(`not a feed position: ${position}`);
+  }
+  return { tx, seq, startedAt };
+}
+
+/** Whether a snapshot of a reader's start can have seen the transaction `tx` commit (it is older than the snapshot's `xmax`). */
+function seenBy(startedAt: string, tx: string): boolean {
+  return BigInt(tx) < BigInt(startedAt.split(':')[1] as string);
 }
 
 /**
@@ -102,8 +128,10 @@ function pgEventsAfter(db: Executor, which: 'shown' | 'held back', after: FeedPo
     .selectAll()
     .where(sql<boolean>`tx ${sql.raw(which === 'shown' ? '<' : '>=')} pg_snapshot_xmin(pg_current_snapshot())`) as EventQuery;
   if (after !== null) {
-    const { tx, seq } = parsePgPosition(after);
+    const { tx, seq, startedAt } = parsePgPosition(after);
     query = query.where(sql<boolean>`(tx, seq) > (${tx}::xid8, ${seq}::bigint)`);
+    // committed before the reader started: not new to it
+    if (startedAt !== undefined) query = query.where(sql<boolean>`not pg_visible_in_snapshot(tx, ${startedAt}::pg_snapshot)`);
   }
   return narrow ? narrow(query) : query;
 }
@@ -126,9 +154,11 @@ export class PostgresEventFeed implements EventFeed {
       .orderBy('seq')
       .limit(limit)
       .execute();
+    const startedAt = after === null ? undefined : parsePgPosition(after).startedAt;
     return rows.map((row) => {
       const { tx_text, ...rest } = row as Row<'events'> & { tx_text: string };
-      return asRow(rest, pgPosition(tx_text, rest.seq));
+      // past the start's snapshot, nothing it saw can come any more: the position drops it
+      return asRow(rest, pgPosition(tx_text, rest.seq, startedAt !== undefined && seenBy(startedAt, tx_text) ? startedAt : undefined));
     });
   }
 
@@ -142,12 +172,26 @@ export class PostgresEventFeed implements EventFeed {
   }
 
   async end(db: Executor): Promise<FeedPosition> {
-    const { rows } = await sql<{ tx_text: string | null; seq: string | null }>`
-      select tx::text as tx_text, seq from events
-      where tx < pg_snapshot_xmin(pg_current_snapshot())
-      order by tx desc, seq desc limit 1`.execute(db);
-    const last = rows[0];
-    return last?.tx_text ? pgPosition(last.tx_text, last.seq ?? 0) : pgPosition('0', 0);
+    return (await this.#endAndSnapshot(db)).end;
+  }
+
+  async now(db: Executor): Promise<FeedPosition> {
+    const { end, snapshot } = await this.#endAndSnapshot(db);
+    return `${end}/${snapshot}`;
+  }
+
+  /** The feed's end, and the snapshot it was read in (one statement: one snapshot). */
+  async #endAndSnapshot(db: Executor): Promise<{ end: FeedPosition; snapshot: string }> {
+    const { rows } = await sql<{ tx_text: string | null; seq: string | null; snapshot: string }>`
+      select last.tx_text, last.seq, pg_current_snapshot()::text as snapshot
+      from (select 1) now
+      left join lateral (
+        select tx::text as tx_text, seq from events
+        where tx < pg_snapshot_xmin(pg_current_snapshot())
+        order by tx desc, seq desc limit 1
+      ) last on true`.execute(db);
+    const row = rows[0] as { tx_text: string | null; seq: string | null; snapshot: string };
+    return { end: row.tx_text ? pgPosition(row.tx_text, row.seq ?? 0) : pgPosition('0', 0), snapshot: row.snapshot };
   }
 
   async heldBack(db: Executor, after: FeedPosition | null, narrow?: (query: EventQuery) => EventQuery): Promise<boolean> {

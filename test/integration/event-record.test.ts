@@ -35,6 +35,31 @@ for (const engine of ENGINES) {
       );
     }
 
+    /**
+     * A transaction that records a `type` event and at once writes a `<type>.row` event's row (as its
+     * commit would write the recorded one: the row holds the smaller seq), then stays open until
+     * `finish()`, which answers once it has committed. Its id: 24 times `idChar`.
+     */
+    async function slowTransaction(type: string, idChar: string): Promise<{ finish: () => Promise<void> }> {
+      let begun!: () => void;
+      let finish!: () => void;
+      const running = new Promise<void>((resolve) => (begun = resolve));
+      const finishing = new Promise<void>((resolve) => (finish = resolve));
+      const done = inTransaction(t.services, async (trx) => {
+        recordEvent(trx, null, type, subject());
+        await trx.insertInto('events').values({ id: idChar.repeat(24), type: `${type}.row`, company_id: t.tenant.companyId, team_id: null, board_id: null, card_id: null, user_id: null, actor_user_id: null, actor_api_key_id: null, request_id: null, created_at: new Date().toISOString(), data: '{}' }).execute();
+        begun();
+        await finishing;
+      });
+      await running;
+      return {
+        finish: async () => {
+          finish();
+          await done;
+        },
+      };
+    }
+
     it('records a card change with its subject, actor and request id, once committed', async () => {
       const [list] = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds as [string];
       const created = await t.app.inject({ method: 'POST', url: '/api/v1/cards', headers: bearer(t.tenant.apiKey), payload: { list, name: 'told' } });
@@ -131,23 +156,11 @@ for (const engine of ENGINES) {
 
     it('never lets a reader pass an event that commits after a later-inserted one', async () => {
       const start = await feed().end(t.services.db);
-      let inserted!: () => void;
-      let finish!: () => void;
-      const early = new Promise<void>((resolve) => (inserted = resolve));
-      const finishing = new Promise<void>((resolve) => (finish = resolve));
       // the slow transaction records its event first and commits last
-      const slow = inTransaction(t.services, async (trx) => {
-        recordEvent(trx, null, 'test.slow', subject());
-        // write the log now (as the commit would) so its row holds the smaller seq
-        await trx.insertInto('events').values({ id: 'f'.repeat(24), type: 'test.slow.row', company_id: t.tenant.companyId, team_id: null, board_id: null, card_id: null, user_id: null, actor_user_id: null, actor_api_key_id: null, request_id: null, created_at: new Date().toISOString(), data: '{}' }).execute();
-        inserted();
-        await finishing;
-      });
-      await early;
+      const slow = await slowTransaction('test.slow', 'f');
       if (engine === 'sqlite') {
         // one writer at a time: nothing else can commit while the slow one is open
-        finish();
-        await slow;
+        await slow.finish();
         const types = (await feed().committedAfter(t.services.db, start, 10)).map((event) => event.type);
         assert.deepEqual(types, ['test.slow.row', 'test.slow']);
         return;
@@ -160,13 +173,31 @@ for (const engine of ENGINES) {
       const ours = (event: { type: string }) => ['test.fast', 'test.slow', 'test.slow.row'].includes(event.type);
       const meanwhile = (await feed().committedAfter(t.services.db, start, 10)).filter(ours);
       assert.deepEqual(meanwhile.map((event) => event.type), []);
-      finish();
-      await slow;
+      await slow.finish();
       const all = await feedOnceItShows(start, 3, ours);
       assert.deepEqual(all.map((event) => event.type).sort(), ['test.fast', 'test.slow', 'test.slow.row']);
       // and a reader that went on from the end of the first read misses nothing either
       const last = all.at(-1)!;
       assert.deepEqual(await feed().committedAfter(t.services.db, last.position, 10), []);
+    });
+
+    it('shows a reader that starts now what commits after, and what was still running then, never what committed before', async () => {
+      const record = (type: string) => inTransaction(t.services, async (trx) => recordEvent(trx, null, type, subject()));
+      // on PostgreSQL it holds back, in the feed, what commits while it runs
+      const slow = await slowTransaction('test.now.running', 'e');
+      if (engine === 'sqlite') await slow.finish(); // one writer at a time
+      await record('test.now.before');
+      const start = await feed().now(t.services.db);
+      await record('test.now.after');
+      await slow.finish();
+      const ours = (event: { type: string }) => event.type.startsWith('test.now.');
+      const expected = engine === 'sqlite' ? ['test.now.after'] : ['test.now.after', 'test.now.running', 'test.now.running.row'];
+      const shown = await feedOnceItShows(start, expected.length, ours);
+      assert.deepEqual(shown.map((event) => event.type).sort(), expected);
+      // what came after the start's snapshot is read from a plain position: the snapshot is no longer needed
+      const after = shown.find((event) => event.type === 'test.now.after')!;
+      assert.doesNotMatch(after.position, /\//);
+      assert.deepEqual((await feed().committedAfter(t.services.db, after.position, 10)).filter(ours), []);
     });
   });
 }

@@ -188,9 +188,9 @@ export class LiveStream {
   }
 }
 
-/** Where a stream opened with `lastEventId` starts: after that event (400 when the record has none), else at the feed's end. */
+/** Where a stream opened with `lastEventId` starts: after that event (400 when the record has none), else now (nothing committed before it opened). */
 async function startingPosition(ctx: ServiceContext, lastEventId: string | undefined): Promise<FeedPosition> {
-  if (lastEventId === undefined) return events.feedEnd(ctx.db);
+  if (lastEventId === undefined) return events.feedNow(ctx.db);
   const position = await events.eventPosition(ctx.db, lastEventId);
   if (position === undefined) {
     throw new ValidationError('Last-Event-ID names no event in the record (never one, or pruned): reload and open the stream without it', [

@@ -81,9 +81,9 @@ export function eventPosition(db: Executor, eventId: string): Promise<FeedPositi
   return dialectOf(db).eventFeed.positionOf(db, eventId);
 }
 
-/** The feed's end now. */
-export function feedEnd(db: Executor): Promise<FeedPosition> {
-  return dialectOf(db).eventFeed.end(db);
+/** Now in the feed: a reader starting here sees what commits from now on, nothing that committed before. */
+export function feedNow(db: Executor): Promise<FeedPosition> {
+  return dialectOf(db).eventFeed.now(db);
 }
 
 /** Whose activity a read covers: the events filed under one card, board or team. */
