@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { methodsOf, prependRouteHook } from './route-hooks.ts';
 import { ValidationError } from '../domain/shared/errors.ts';
 import type { ExpectedVersion, VersionedKind } from '../domain/shared/preconditions.ts';
-import { entityTag } from '../domain/shared/entity-tags.ts';
+import { entityTag, revisionOfTag, revisionTag } from '../domain/shared/entity-tags.ts';
 
 /**
  * Conditional requests (RFC 9110 section 13).
@@ -16,8 +16,12 @@ import { entityTag } from '../domain/shared/entity-tags.ts';
  * A request whose `If-None-Match` names that tag is answered 304 with no body. The read has run by
  * then (the tag is the answer's hash), so a 304 counts against the route's tier.
  *
+ * Reads that answer one record with a `__v` (`answersRevision`) put it in front of the hash
+ * (`"7.<hash>"`), so that a client may send the tag of its read back in `If-Match`.
+ *
  * Writes: `If-Match` names the `__v` the caller expects of the record the route's path names (the
- * last of card, list, board, label, checklist, item, comment, discussion in the path). The
+ * last of card, list, board, label, checklist, item, comment, discussion in the path), as `"7"` or
+ * as the tag of a read of it. The
  * expectation rides on the `Caller` into the domain, which compares it under the row's lock inside
  * the write's transaction (src/domain/shared/preconditions.ts). Routes whose path names none of
  * these, and the copies (which do not write their source), refuse `If-Match` with a 400.
@@ -30,6 +34,8 @@ declare module 'fastify' {
      * records kept rendered with their tags); null: the body is hashed.
      */
     contentTag: string | null;
+    /** The `__v` of the one record a read answers, named by its tag (`revisionTag`); null: none. */
+    recordRevision: number | null;
   }
 }
 
@@ -74,9 +80,10 @@ function badIfMatch(message: string): ValidationError {
 }
 
 /**
- * The revisions an `If-Match` accepts: each entity-tag `"7"` (or a bare `7`) is a `__v`; a weak tag
- * or a tag that is no revision can never match (strong comparison). Undefined for `*` (any revision:
- * the write only needs the record to be there, which it decides anyway).
+ * The revisions an `If-Match` accepts: each entity-tag `"7"` (or a bare `7`) is a `__v`, and so is
+ * the tag of a read of the record (`"7.…"`: `revisionTag`); a weak tag or a tag that names no
+ * revision can never match (strong comparison). Undefined for `*` (any revision: the write only
+ * needs the record to be there, which it decides anyway).
  */
 export function parseIfMatch(header: string): number[] | undefined {
   if (header.length > MAX_IF_MATCH) throw badIfMatch(`must be at most ${MAX_IF_MATCH} characters`);
@@ -90,7 +97,8 @@ export function parseIfMatch(header: string): number[] | undefined {
     }
     const tag = ENTITY_TAG.exec(part);
     if (!tag) throw badIfMatch('must be "*" or a list of entity tags naming the record\'s __v, such as "7"');
-    if (!tag[1] && /^\d{1,15}$/.test(tag[2] as string)) versions.push(Number(tag[2]));
+    const revision = tag[1] ? undefined : revisionOfTag(tag[2] as string);
+    if (revision !== undefined) versions.push(revision);
   }
   return versions;
 }
@@ -110,6 +118,7 @@ function expectedVersionOf(request: FastifyRequest, target: ConditionalTarget | 
 export default fp(
   async function conditionalPlugin(app: FastifyInstance) {
     app.decorateReply('contentTag', null);
+    app.decorateReply('recordRevision', null);
     // After validation (the path's ids are well-formed) and before the handler: the domain reads it
     // from the caller. Only on the writes (a read is never conditional on a revision: RFC 9110 lets a
     // server ignore If-Match there), with the route's target found once, when the route is declared.
@@ -133,7 +142,8 @@ export default fp(
       if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return done(null, payload);
       if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
       if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return done(null, payload);
-      const tag = reply.contentTag ?? entityTag(payload);
+      const hashed = reply.contentTag ?? entityTag(payload);
+      const tag = reply.recordRevision === null ? hashed : revisionTag(reply.recordRevision, hashed);
       reply.header('ETag', tag);
       reply.header('Cache-Control', 'private, no-cache');
       if (!noneMatch(request.headers['if-none-match'], tag)) return done(null, payload);

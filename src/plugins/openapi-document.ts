@@ -85,7 +85,7 @@ const HEADERS = {
     schema: { type: 'integer', minimum: 0 },
   },
   ETag: {
-    description: 'A strong validator of the answer; send it back in If-None-Match (reads) or If-Match (writes).',
+    description: 'A strong validator of the answer; send it back in If-None-Match. The ETag of a read of one record (Get Card Details, Get Board with Lists and Cards, Get Item by ID) is `"<__v>.<hash>"`: sent in If-Match, it makes a write of that record conditional on the `__v` that was read.',
     schema: { type: 'string' },
   },
   'Cache-Control': { description: '`private, no-cache`: a client may keep the answer and asks again with If-None-Match.', schema: { type: 'string' } },
@@ -108,7 +108,7 @@ const PARAMETERS = {
     name: 'If-Match',
     in: 'header',
     required: false,
-    description: 'The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes.',
+    description: 'The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes.',
     schema: { type: 'string' },
   },
   IdempotencyKey: {

@@ -39,15 +39,18 @@ export interface Input<P, Q, B> {
 export class RenderedFields {
   readonly json: string;
   readonly tagged: string;
-  constructor(json: string, tagged: string) {
+  /** The revision of the one record the answer is (`TaggedBody.revision`), if it has one. */
+  readonly revision: number | undefined;
+  constructor(json: string, tagged: string, revision?: number) {
     this.json = json;
     this.tagged = tagged;
+    this.revision = revision;
   }
 }
 
 /** The fields `"key":<record>` of one rendered record, tagged. */
 export function renderedRecord(key: string, record: TaggedBody): RenderedFields {
-  return new RenderedFields(`${JSON.stringify(key)}:${record.body}`, `${JSON.stringify(key)}:${record.tag}`);
+  return new RenderedFields(`${JSON.stringify(key)}:${record.body}`, `${JSON.stringify(key)}:${record.tag}`, record.revision);
 }
 
 /** A page's answer fields: its records under `key`, with its `nextCursor`. */
@@ -79,12 +82,24 @@ export interface Operation<P extends TSchema | undefined, Q extends TSchema, B e
   body?: B;
   /** The request may come without a body: it is then read as an empty one. */
   optionalBody?: boolean;
+  /**
+   * A read whose answer is one record with a `__v`: its ETag names that revision (`revisionTag`),
+   * so the tag sent back in `If-Match` makes a write conditional on the revision that was read.
+   */
+  answersRevision?: true;
   answer: A;
   /** 201 for what creates; else 200. */
   status?: 201;
   /** The error statuses this route can give besides those every authenticated route can (errorResponses). */
   errors?: readonly number[];
   message: string | ((input: Input<P, Q, B>, result: Result<A>) => string);
+}
+
+/** The `__v` of the record a read answers (`answersRevision`). */
+function revisionOf(route: string, result: unknown): number {
+  const revision = result instanceof RenderedFields ? result.revision : (result as { __v?: unknown }).__v;
+  if (typeof revision !== 'number') throw new Error(`${route}: its answer has no revision to tag`);
+  return revision;
 }
 
 /** The routes of one file, `route('PATCH /cards/:cardId', declaration, handler)`, tagged `tags` unless a declaration says otherwise. */
@@ -96,8 +111,9 @@ export function operations(app: FastifyInstance, tags: string[]) {
     B extends TSchema | undefined = undefined,
   >(methodAndUrl: `${Method} /${string}`, operation: Operation<P, Q, B, A>, handler: (input: Input<P, Q, B>) => Promise<Result<A> | RenderedFields>) {
     const [method, url] = methodAndUrl.split(' ') as [Method, string];
-    const { tier, answer, status = 200, errors = [], message, optionalBody, params, body, description } = operation;
+    const { tier, answer, status = 200, errors = [], message, optionalBody, answersRevision, params, body, description } = operation;
     const keyed = Array.isArray(answer) ? (answer as unknown as readonly [string, TSchema]) : undefined;
+    if (answersRevision && method !== 'GET') throw new Error(`${methodAndUrl}: answersRevision is for a read`);
     app.route({
       method,
       url,
@@ -130,6 +146,7 @@ export function operations(app: FastifyInstance, tags: string[]) {
           serializer: (schema: TSchema) => reply.compileSerializationSchema(schema as unknown as Record<string, unknown>),
         } as Input<P, Q, B>;
         const result = await handler(input);
+        if (answersRevision) reply.recordRevision = revisionOf(methodAndUrl, result);
         if (result instanceof RenderedFields) {
           if (typeof message !== 'string' || keyed) throw new Error(`${methodAndUrl}: a rendered answer takes a fixed message and a whole body schema`);
           // a string with a JSON content type is sent as it is, past the route's serializer

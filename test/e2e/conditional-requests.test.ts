@@ -10,6 +10,8 @@ import { multipart } from '../support/fixtures.ts';
 import { type Api, apiClient, bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
 const STRONG_TAG = /^"[A-Za-z0-9_-]{27}"$/;
+/** The tag of a read of one record: its `__v`, a dot, then the answer's hash. */
+const REVISION_TAG = /^"(\d+)\.[A-Za-z0-9_-]{27}"$/;
 const VERSIONED = {
   card: 'cards',
   list: 'lists',
@@ -43,6 +45,13 @@ for (const engine of ENGINES) {
       return row === undefined ? undefined : Number(row.version);
     }
 
+    /** The reads of one record with a `__v`, whose tag names it, and a write of that record. */
+    const revisionReads = () => [
+      { key: 'card', url: () => `/api/v1/cards/${w.cardId}`, write: { method: 'PATCH' as const, url: () => `/api/v1/cards/${w.cardId}`, body: { name: `Tagged ${engine}` } } },
+      { key: 'board', url: () => `/api/v1/boards/${w.boardId}`, write: { method: 'PATCH' as const, url: () => `/api/v1/boards/${w.boardId}`, body: { name: `Tagged ${engine}` } } },
+      { key: 'checklistItem', url: () => `/api/v1/checklist-items/${w.itemId}`, write: { method: 'PATCH' as const, url: () => `/api/v1/checklist-items/${w.itemId}`, body: { name: `Tagged ${engine}` } } },
+    ];
+
     describe('ETag and If-None-Match on every GET family', () => {
       const reads = (): string[] => [
         '/api/v1/companies',
@@ -73,7 +82,12 @@ for (const engine of ENGINES) {
           const first = await api('GET', url);
           assert.equal(first.statusCode, 200, `${url}: ${first.body}`);
           const tag = first.headers.etag as string;
-          assert.match(tag, STRONG_TAG, url);
+          const record = revisionReads().find((read) => read.url() === url);
+          if (record) {
+            assert.equal(REVISION_TAG.exec(tag)?.[1], String(first.json()[record.key].__v), `${url}: ${tag} names the revision answered`);
+          } else {
+            assert.match(tag, STRONG_TAG, url);
+          }
           assert.equal(first.headers['cache-control'], 'private, no-cache', url);
 
           const again = await send('GET', url, { 'if-none-match': tag });
@@ -104,6 +118,34 @@ for (const engine of ENGINES) {
         assert.equal(after.json().card.__v, cardVersion, "the label's rename is not a change of the card");
         assert.notEqual(after.headers.etag, labelled.headers.etag);
         await api('POST', `/v2/cards/${w.cardId}/labels`, { labels: [w.labelId] });
+      });
+
+      it('takes the ETag of a read of the card, the board or an item in If-Match: the write goes ahead once, then is stale', async () => {
+        for (const read of revisionReads()) {
+          await api('GET', read.url()); // a card's first view by the caller changes it (seen)
+          const first = await api('GET', read.url());
+          const tag = first.headers.etag as string;
+          const done = await send(read.write.method, read.write.url(), { 'if-match': tag }, read.write.body);
+          assert.equal(done.statusCode, 200, `${read.url()}: ${done.body}`);
+          const current = first.json()[read.key].__v + 1;
+          assert.equal(done.json()[read.key].__v, current, read.url());
+          const stale = await send(read.write.method, read.write.url(), { 'if-match': tag }, read.write.body);
+          assert.equal(stale.statusCode, 412, `${read.url()}: ${stale.body}`);
+          assert.deepEqual(stale.json().details[0].__v, current, read.url());
+          const again = await send('GET', read.url(), { 'if-none-match': tag });
+          assert.equal(again.statusCode, 200, read.url());
+          assert.equal(REVISION_TAG.exec(again.headers.etag as string)?.[1], String(current), read.url());
+        }
+      });
+
+      it("never takes a tag that names no revision in If-Match (a list's, or a weak one): 412", async () => {
+        const page = await api('GET', `/api/v1/lists/${w.listId}/cards`);
+        const card = await api('GET', `/api/v1/cards/${w.cardId}`);
+        for (const tag of [page.headers.etag as string, `W/${card.headers.etag as string}`]) {
+          const res = await send('PATCH', `/api/v1/cards/${w.cardId}`, { 'if-match': tag }, { name: 'Never' });
+          assert.equal(res.statusCode, 412, `${tag}: ${res.body}`);
+        }
+        assert.notEqual((await api('GET', `/api/v1/cards/${w.cardId}`)).json().card.name, 'Never');
       });
 
       it('puts no ETag on writes and errors', async () => {

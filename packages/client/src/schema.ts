@@ -2772,7 +2772,7 @@ export interface components {
     parameters: {
         /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
         IfNoneMatch: string;
-        /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+        /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
         IfMatch: string;
         /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
         IdempotencyKey: string;
@@ -2787,7 +2787,7 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying (429 and 503). */
         "Retry-After": number;
-        /** @description A strong validator of the answer; send it back in If-None-Match (reads) or If-Match (writes). */
+        /** @description A strong validator of the answer; send it back in If-None-Match. The ETag of a read of one record (Get Card Details, Get Board with Lists and Cards, Get Item by ID) is `"<__v>.<hash>"`: sent in If-Match, it makes a write of that record conditional on the `__v` that was read. */
         ETag: string;
         /** @description `private, no-cache`: a client may keep the answer and asks again with If-None-Match. */
         "Cache-Control": string;
@@ -4305,7 +4305,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -4352,7 +4352,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4495,7 +4495,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4543,7 +4543,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4701,7 +4701,7 @@ export interface operations {
                 cascade?: boolean;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -4748,7 +4748,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4805,7 +4805,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4853,7 +4853,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5005,7 +5005,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5062,7 +5062,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -5105,7 +5105,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5275,7 +5275,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -5321,7 +5321,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5582,7 +5582,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5639,7 +5639,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5692,7 +5692,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6240,7 +6240,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6306,7 +6306,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6410,7 +6410,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -6455,7 +6455,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6511,7 +6511,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -6556,7 +6556,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6674,7 +6674,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6731,7 +6731,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -6774,7 +6774,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6828,7 +6828,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6998,7 +6998,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7114,7 +7114,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -7157,7 +7157,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7211,7 +7211,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7265,7 +7265,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7320,7 +7320,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7377,7 +7377,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7548,7 +7548,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7604,7 +7604,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -7648,7 +7648,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7704,7 +7704,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7760,7 +7760,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -7804,7 +7804,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7860,7 +7860,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7921,7 +7921,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -7967,7 +7967,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8028,7 +8028,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -8074,7 +8074,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8135,7 +8135,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -9129,7 +9129,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -9184,7 +9184,7 @@ export interface operations {
                 teamId?: string;
             };
             header?: {
-                /** @description The ETag (or `__v`) the change is based on: 412 `precondition_failed` when it is stale, and nothing changes. */
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

@@ -40,6 +40,8 @@ export function cardViewForm(): string {
 
 /** What the card's row told of its stored view (`findCardSeenBy`): set only while the view counts. */
 export interface StoredView {
+  /** The card's `__v`, read with the view (which counts only while it is the one it was built at). */
+  version: number;
   view_form: string | null;
   view_body: string | null;
 }
@@ -56,7 +58,7 @@ function fromStored(text: string): TaggedBody {
 
 /** The card's stored view when it counts and is of this form; undefined otherwise. */
 export function currentView(row: StoredView): TaggedBody | undefined {
-  return row.view_body !== null && row.view_form === cardViewForm() ? fromStored(row.view_body) : undefined;
+  return row.view_body !== null && row.view_form === cardViewForm() ? { ...fromStored(row.view_body), revision: Number(row.version) } : undefined;
 }
 
 /**
@@ -88,7 +90,7 @@ async function buildCardViews(ctx: ServiceContext, cardIds: readonly string[], r
   const records = new Map<string, TaggedBody>();
   const views = (await loadCardsForView(ctx.db, cardIds)).map((row): CardView => {
     const record = tagged(render(toCard(row)));
-    records.set(row.id, record);
+    records.set(row.id, { ...record, revision: Number(row.version) });
     return { cardId: row.id, form: cardViewForm(), cardVersion: row.version, labelsStamp: row.labels_stamp, usersStamp: row.users_stamp, body: storedText(record) };
   });
   try {

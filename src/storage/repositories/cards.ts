@@ -136,7 +136,7 @@ export async function renumberCards(db: Transaction, listId: string, moves: read
  * What Get Card Details reads of the card (see `findCardSeenBy`): what reach is decided on, no more
  * (a stored view answers the rest; each column more costs its parsing on every read).
  */
-export type CardSeenRow = Pick<CardTableRow, 'id' | 'company_id' | 'team_id'> & {
+export type CardSeenRow = Pick<CardTableRow, 'id' | 'company_id' | 'team_id' | 'version'> & {
   /** 1 when the user has seen the card. */
   seen_by: number;
   /** The card's stored view while it counts (its stamps are the card's, board's and users' now), else null. */
@@ -160,7 +160,7 @@ export async function findCardSeenBy(db: Executor, id: string, userId: string): 
       db
         .selectFrom('cards')
         .leftJoin('card_views as v', (join) => join.on(viewThatCounts('cards')))
-        .select(['cards.id', 'cards.company_id', 'cards.team_id'])
+        .select(['cards.id', 'cards.company_id', 'cards.team_id', 'cards.version'])
         .select((eb) => [
           eb
             .exists(eb.selectFrom('card_seen').select('card_seen.user_id').whereRef('card_seen.card_id', '=', 'cards.id').where('card_seen.user_id', '=', SEEN_USER_ID))

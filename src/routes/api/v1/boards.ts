@@ -67,6 +67,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: BoardParams,
       querystring: ArchivedScopeQuery,
       answer: ['board', BoardWithListsAndCards],
+      answersRevision: true,
       message: 'Board retrieved',
     },
     ({ caller, params, query: { archived, ...scope } }) => getBoardWithListsAndCards(app.services, caller, params.boardId, scope, archived),

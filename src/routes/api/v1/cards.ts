@@ -24,6 +24,7 @@ const cards: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ScopeQuery,
       // the whole body: the record comes rendered (often stored so: the card read model), by this route's serializer of the Card schema
       answer: success('card', Card),
+      answersRevision: true,
       message: 'Card details',
     },
     async ({ caller, params, query, serializer }) =>
