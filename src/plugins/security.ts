@@ -80,7 +80,16 @@ export default fp(
       brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
     });
     const { origins, maxAgeSeconds } = opts.config.cors;
+    // @fastify/cors answers a preflight in its onRequest hook, before authentication; what reaches
+    // its catch-all route `OPTIONS *` (CORS off, or no preflight) is passed to the not-found handler:
+    // a 405 with Allow. Public, so neither a key nor a rate-limit tier is asked of it (it had none:
+    // an OPTIONS with a valid key was a 500, one without a 401).
+    app.addHook('onRoute', (route) => {
+      if (route.url === '*' && [route.method].flat().includes('OPTIONS')) route.config = { ...route.config, public: true };
+    });
     await app.register(cors, {
+      // an OPTIONS without Origin is no preflight a browser sends: answered as one, not as a text/plain 400
+      strictPreflight: false,
       origin: origins === '*' ? '*' : origins.length ? origins : false,
       methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
       exposedHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'traceparent', 'Content-Disposition', 'ETag', 'Location', 'Idempotent-Replayed'],

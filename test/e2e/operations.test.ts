@@ -334,6 +334,26 @@ describe('security headers, compression and CORS', () => {
     assert.equal(other.headers['access-control-allow-origin'], undefined);
   });
 
+  it('answers OPTIONS without asking a key or a tier: a 405 with Allow when CORS is off, a preflight when on', async () => {
+    const closed = await buildTestApp('sqlite', { rateLimiter: recordingLimiter() });
+    try {
+      for (const headers of [{}, bearer(closed.tenant.apiKey), { origin: 'https://board.example', 'access-control-request-method': 'PATCH' }]) {
+        const res = await closed.app.inject({ method: 'OPTIONS', url: '/api/v1/me', headers });
+        assert.equal(res.statusCode, 405, res.body);
+        assert.equal(res.json().code, 'method_not_allowed');
+        assert.equal(res.headers.allow, 'GET, HEAD, PATCH');
+        assert.equal(res.headers['access-control-allow-origin'], undefined);
+        assert.equal((await closed.app.inject({ method: 'OPTIONS', url: '/api/v1/nowhere', headers })).json().code, 'not_found');
+      }
+    } finally {
+      await closed.dispose();
+    }
+    for (const headers of [{ origin: 'https://board.example', 'access-control-request-method': 'PATCH' }, {}]) {
+      const res = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/me', headers });
+      assert.equal(res.statusCode, 204, res.body);
+    }
+  });
+
   it('sends no CORS headers by default, and * only when asked', async () => {
     const closed = await buildTestApp('sqlite');
     const open = await buildTestApp('sqlite', { config: { cors: { origins: '*', maxAgeSeconds: 60 } } });
