@@ -32,7 +32,7 @@ const FileName = Type.Object({ file: Text({ maxLength: TEXT_CAPS.name }) });
  */
 export default fp(
   async function uploadsPlugin(app: FastifyInstance, opts: { maxUploadBytes: number }) {
-    await app.register(multipart, { limits: { fileSize: opts.maxUploadBytes, files: 1, fields: 10, parts: 12 } });
+    await app.register(multipart, { limits: { fileSize: opts.maxUploadBytes, files: 1, fields: MAX_FORM_FIELDS, parts: MAX_FORM_PARTS } });
     const ajv = createAjv(false);
     const checkFields = ajv.compile(FormFields);
     const checkFileName = ajv.compile(FileName);
@@ -120,12 +120,27 @@ function bytesThenEndOfForm(file: MultipartFile, parts: AsyncIterableIterator<Mu
   return Readable.from(bytes(), { objectMode: false });
 }
 
+/** A form holds a name and a file: these bound what a client may send besides. */
+const MAX_FORM_FIELDS = 10;
+const MAX_FORM_PARTS = 12;
+
+/** The form's limits besides the file's size (`limits` above), told in the contract's words instead of busboy's. */
+const FORM_LIMITS: Record<string, () => DomainError> = {
+  // a second file: the form's mistake, as one in another field is (readParts)
+  FST_FILES_LIMIT: () => new ValidationError('Send exactly one file, in the field "file"', [{ field: 'body.file', message: 'only one file per upload' }]),
+  FST_PARTS_LIMIT: () => new PayloadTooLargeError(`The form has more parts than this server accepts (${MAX_FORM_PARTS})`),
+  FST_FIELDS_LIMIT: () => new PayloadTooLargeError(`The form has more fields than this server accepts (${MAX_FORM_FIELDS})`),
+};
+
 /**
  * busboy's own failures (no boundary, a body that ends early, a malformed part header) carry no
- * status: they are the client's malformed form, a 400. Limits (413) and our own errors pass as they are.
+ * status: they are the client's malformed form, a 400. The form's limits get our messages; our own
+ * errors pass as they are.
  */
 function asClientError(error: unknown): unknown {
   if (error instanceof DomainError || (error as { validation?: unknown }).validation) return error;
+  const limit = FORM_LIMITS[(error as { code?: string }).code ?? ''];
+  if (limit) return limit();
   const status = (error as { statusCode?: number }).statusCode;
   if (status && status < 500) return error;
   const reason = error instanceof Error ? error.message.replace(/^Multipart: /, '') : 'unreadable';
