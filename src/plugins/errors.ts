@@ -77,6 +77,11 @@ function validationDetails(error: FastifyError): ErrorDetail[] {
   return details;
 }
 
+/** The contract's error body. */
+export function errorBody(request: FastifyRequest, code: string, message: string, details?: ErrorDetail[]) {
+  return { message, code, requestId: String(request.id), ...(details?.length ? { details } : {}) };
+}
+
 export function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -85,7 +90,7 @@ export function sendError(
   message: string,
   details?: ErrorDetail[],
 ) {
-  return reply.status(status).send({ message, code, requestId: String(request.id), ...(details?.length ? { details } : {}) });
+  return reply.status(status).send(errorBody(request, code, message, details));
 }
 
 /** Maps every failure to the contract's error body; nothing internal (stack, SQL) reaches a client. */

@@ -184,6 +184,16 @@ for (const engine of ENGINES) {
       }
     });
 
+    it("answers 406 in the contract's form to a client that takes no event stream", async () => {
+      for (const url of [`/api/v1/boards/${boardId}/events`, '/api/v1/notifications/stream']) {
+        const res = await t.app.inject({ method: 'GET', url, headers: { ...bearer(t.tenant.apiKey), accept: 'application/json' } });
+        assert.equal(res.statusCode, 406, `${url}: ${res.body}`);
+        assert.deepEqual(Object.keys(res.json()).sort(), ['code', 'message', 'requestId'], url);
+        assert.equal(res.json().code, 'not_acceptable', url);
+        assert.match(res.json().message, /text\/event-stream/, url);
+      }
+    });
+
     it('answers 400 for a Last-Event-ID the record does not hold', async () => {
       const stream = await openSse(base, `/api/v1/boards/${boardId}/events`, { ...bearer(t.tenant.apiKey), 'last-event-id': 'nope' });
       assert.equal(stream.status, 400);

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type LiveStream, openBoardStream, openNotificationStream } from '../../../domain/events/board-stream.ts';
 import { bearerToken } from '../../../plugins/auth.ts';
+import { errorBody } from '../../../plugins/errors.ts';
 import { BoardParams } from '../../../schemas/boards.ts';
 import { errorResponses, NoQuery } from '../../../schemas/common.ts';
 
@@ -27,6 +28,12 @@ const EventFrame = Type.String({
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(sse, { heartbeatInterval: app.config.stream.heartbeatMs });
+  // The plugin refuses a client that does not take text/event-stream with a 406 of its own form,
+  // which the routes' error schema could not serialize (a 500): said in the contract's form.
+  app.addHook('preSerialization', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    if (reply.statusCode !== 406) return done(null, payload);
+    done(null, errorBody(request, 'not_acceptable', 'This route answers a stream of events only: send Accept: text/event-stream'));
+  });
 
   app.get(
     '/boards/:boardId/events',
