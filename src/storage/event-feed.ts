@@ -172,26 +172,20 @@ export class PostgresEventFeed implements EventFeed {
   }
 
   async end(db: Executor): Promise<FeedPosition> {
-    return (await this.#endAndSnapshot(db)).end;
+    const { rows } = await sql<{ tx_text: string | null; seq: string | null }>`
+      select tx::text as tx_text, seq from events
+      where tx < pg_snapshot_xmin(pg_current_snapshot())
+      order by tx desc, seq desc limit 1`.execute(db);
+    const last = rows[0];
+    return last?.tx_text ? pgPosition(last.tx_text, last.seq ?? 0) : pgPosition('0', 0);
   }
 
   async now(db: Executor): Promise<FeedPosition> {
-    const { end, snapshot } = await this.#endAndSnapshot(db);
-    return `${end}/${snapshot}`;
-  }
-
-  /** The feed's end, and the snapshot it was read in (one statement: one snapshot). */
-  async #endAndSnapshot(db: Executor): Promise<{ end: FeedPosition; snapshot: string }> {
-    const { rows } = await sql<{ tx_text: string | null; seq: string | null; snapshot: string }>`
-      select last.tx_text, last.seq, pg_current_snapshot()::text as snapshot
-      from (select 1) now
-      left join lateral (
-        select tx::text as tx_text, seq from events
-        where tx < pg_snapshot_xmin(pg_current_snapshot())
-        order by tx desc, seq desc limit 1
-      ) last on true`.execute(db);
-    const row = rows[0] as { tx_text: string | null; seq: string | null; snapshot: string };
-    return { end: row.tx_text ? pgPosition(row.tx_text, row.seq ?? 0) : pgPosition('0', 0), snapshot: row.snapshot };
+    const { rows } = await sql<{ snapshot: string }>`select pg_current_snapshot()::text as snapshot`.execute(db);
+    const snapshot = rows[0]?.snapshot as string;
+    // Every transaction older than the snapshot's xmin had ended: what they recorded is behind the
+    // reader. From xmin on, the snapshot says what had committed.
+    return pgPosition(snapshot.split(':')[0] as string, 0, snapshot);
   }
 
   async heldBack(db: Executor, after: FeedPosition | null, narrow?: (query: EventQuery) => EventQuery): Promise<boolean> {
