@@ -4,6 +4,7 @@ import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import fp from 'fastify-plugin';
+import { methodsOf } from './route-hooks.ts';
 import type { AppConfig } from '../config.ts';
 
 /**
@@ -85,7 +86,7 @@ export default fp(
     // a 405 with Allow. Public, so neither a key nor a rate-limit tier is asked of it (it had none:
     // an OPTIONS with a valid key was a 500, one without a 401).
     app.addHook('onRoute', (route) => {
-      if (route.url === '*' && [route.method].flat().includes('OPTIONS')) route.config = { ...route.config, public: true };
+      if (route.url === '*' && methodsOf(route).includes('OPTIONS')) route.config = { ...route.config, public: true };
     });
     await app.register(cors, {
       // an OPTIONS without Origin is no preflight a browser sends: answered as one, not as a text/plain 400

@@ -32,7 +32,7 @@ const FileName = Type.Object({ file: Text({ maxLength: TEXT_CAPS.name }) });
  */
 export default fp(
   async function uploadsPlugin(app: FastifyInstance, opts: { maxUploadBytes: number }) {
-    await app.register(multipart, { limits: { fileSize: opts.maxUploadBytes, files: 1, fields: MAX_FORM_FIELDS, parts: MAX_FORM_PARTS } });
+    await app.register(multipart, { limits: { fileSize: opts.maxUploadBytes, files: 1, fields: 10, parts: 12 } });
     const ajv = createAjv(false);
     const checkFields = ajv.compile(FormFields);
     const checkFileName = ajv.compile(FileName);
@@ -77,7 +77,7 @@ async function readUploadOf(
       if (part.type === 'file') {
         if (part.fieldname !== 'file') {
           part.file.resume();
-          throw new ValidationError('Send exactly one file, in the field "file"', [{ field: `body.${part.fieldname}`, message: 'unexpected file' }]);
+          throw oneFileOnly(`body.${part.fieldname}`, 'unexpected file');
         }
         check.fileName(part.filename);
         const file = part as MultipartFile;
@@ -120,27 +120,19 @@ function bytesThenEndOfForm(file: MultipartFile, parts: AsyncIterableIterator<Mu
   return Readable.from(bytes(), { objectMode: false });
 }
 
-/** A form holds a name and a file: these bound what a client may send besides. */
-const MAX_FORM_FIELDS = 10;
-const MAX_FORM_PARTS = 12;
-
-/** The form's limits besides the file's size (`limits` above), told in the contract's words instead of busboy's. */
-const FORM_LIMITS: Record<string, () => DomainError> = {
-  // a second file: the form's mistake, as one in another field is (readParts)
-  FST_FILES_LIMIT: () => new ValidationError('Send exactly one file, in the field "file"', [{ field: 'body.file', message: 'only one file per upload' }]),
-  FST_PARTS_LIMIT: () => new PayloadTooLargeError(`The form has more parts than this server accepts (${MAX_FORM_PARTS})`),
-  FST_FIELDS_LIMIT: () => new PayloadTooLargeError(`The form has more fields than this server accepts (${MAX_FORM_FIELDS})`),
-};
+/** A form with a file anywhere but in one "file" part. */
+function oneFileOnly(field: string, message: string): ValidationError {
+  return new ValidationError('Send exactly one file, in the field "file"', [{ field, message }]);
+}
 
 /**
  * busboy's own failures (no boundary, a body that ends early, a malformed part header) carry no
- * status: they are the client's malformed form, a 400. The form's limits get our messages; our own
- * errors pass as they are.
+ * status: they are the client's malformed form, a 400, and so is a second file (busboy's files limit,
+ * a 413 of its own words). Other limits (413) and our own errors pass as they are.
  */
 function asClientError(error: unknown): unknown {
   if (error instanceof DomainError || (error as { validation?: unknown }).validation) return error;
-  const limit = FORM_LIMITS[(error as { code?: string }).code ?? ''];
-  if (limit) return limit();
+  if ((error as { code?: string }).code === 'FST_FILES_LIMIT') return oneFileOnly('body.file', 'only one file per upload');
   const status = (error as { statusCode?: number }).statusCode;
   if (status && status < 500) return error;
   const reason = error instanceof Error ? error.message.replace(/^Multipart: /, '') : 'unreadable';
