@@ -357,14 +357,20 @@ function meanOver(rounds: readonly RecordingRound[], side: RecordingSide, figure
 /** Whether the rounds measured the bare-rows server (not with a cached database). */
 const measuredBareRows = (rounds: readonly RecordingRound[]) => rounds.some((round) => round.bareRows);
 
+/** One figure's mean per side over the rounds (the bare rows where they were measured). */
+function bySide(rounds: readonly RecordingRound[], figure: 'cpuUsPerRequest' | 'requestsPerSecond'): { recorded: number; bareRows?: number; notRecorded: number } {
+  const of = (side: RecordingSide) => meanOver(rounds, side, figure);
+  return { recorded: of('recorded'), ...(measuredBareRows(rounds) ? { bareRows: of('bareRows') } : {}), notRecorded: of('notRecorded') };
+}
+
 /** The mean of each side over the rounds, and what the record and the bare rows add to no record. */
 function recordingShares(rounds: readonly RecordingRound[]): RecordingShares {
-  const cpu = (side: RecordingSide) => meanOver(rounds, side, 'cpuUsPerRequest');
-  const bare = measuredBareRows(rounds);
+  const cpu = bySide(rounds, 'cpuUsPerRequest');
+  const added = (side: number) => (side - cpu.notRecorded) / cpu.notRecorded;
   return {
-    cpuUsPerRequest: { recorded: cpu('recorded'), ...(bare ? { bareRows: cpu('bareRows') } : {}), notRecorded: cpu('notRecorded') },
-    addedCpuShare: (cpu('recorded') - cpu('notRecorded')) / cpu('notRecorded'),
-    ...(bare ? { bareRowsAddedCpuShare: (cpu('bareRows') - cpu('notRecorded')) / cpu('notRecorded') } : {}),
+    cpuUsPerRequest: cpu,
+    addedCpuShare: added(cpu.recorded),
+    ...(cpu.bareRows !== undefined ? { bareRowsAddedCpuShare: added(cpu.bareRows) } : {}),
   };
 }
 
@@ -404,14 +410,12 @@ async function measureRecording(engine: string, env: Record<string, string>, rat
     const costs: RecordingCost[] = [];
     for (const [index, target] of serverOf('recorded').targets.entries()) {
       const rounds = await inTurn(index);
-      const rps = (side: RecordingSide) => meanOver(rounds, side, 'requestsPerSecond');
-      const bare = measuredBareRows(rounds);
       costs.push({
         engine,
         route: target.name.replace(/, events recorded$/, ''),
         rounds: RECORDING_ROUNDS,
         ...recordingShares(rounds),
-        requestsPerSecond: { recorded: rps('recorded'), ...(bare ? { bareRows: rps('bareRows') } : {}), notRecorded: rps('notRecorded') },
+        requestsPerSecond: bySide(rounds, 'requestsPerSecond'),
         ...(rate !== undefined && index === 0 ? { atRate: { rate, ...recordingShares(await inTurn(index, rate)) } } : {}),
       });
     }

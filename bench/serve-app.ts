@@ -167,8 +167,7 @@ try {
   });
   const events = process.env.BENCH_EVENTS ?? 'on';
   if (!isEventMode(events)) throw new Error(`BENCH_EVENTS must be ${EVENT_MODES.join(', ')}, got "${events}"`);
-  const recordEvents = events === 'off' ? false : undefined;
-  const app = await buildApp({ config, logger: false, ...(recordEvents === false ? { recordEvents } : {}) });
+  const app = await buildApp({ config, logger: false, ...(events === 'off' ? { recordEvents: false } : {}) });
   await app.ready();
   const db = app.services.db;
 
