@@ -9,7 +9,6 @@ import {
   findIdempotencyKey,
   type IdempotencyClaim,
   type IdempotencyKeyRow,
-  pruneIdempotencyKeys,
   reclaimIdempotencyKey,
   releaseIdempotencyKey,
 } from '../storage/repositories/idempotency.ts';
@@ -22,6 +21,7 @@ import { sendError } from './errors.ts';
  * the same method, URL and body. The same key on another request answers 422; a repeat while the
  * first still runs, 409. An answer the server failed (5xx) is not kept: the key is let go and a
  * retry runs again. A first request lost with its instance holds the key until `LEASE_MS` has passed.
+ * Expired keys are pruned by one of the app's jobs (src/plugins/jobs.ts).
  *
  * Hand-written: no maintained Fastify plugin keeps keys in a shared SQL database on both engines.
  */
@@ -30,8 +30,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 /** How long a running first request holds its key before a repeat may take it over (its instance is gone). */
 export const LEASE_MS = 5 * 60_000;
 export const MAX_KEY_LENGTH = 255;
-/** Expired keys are removed this often (by whichever instance gets there). */
-const PRUNE_EVERY_MS = 3600_000;
 /** The answer's headers a replay repeats; rate-limit and request-id headers are the repeat's own. */
 const KEPT_HEADERS = ['content-type', 'location', 'etag', 'cache-control'];
 const METHODS = new Set(['POST', 'PATCH']);
@@ -78,8 +76,9 @@ function replay(reply: FastifyReply, row: IdempotencyKeyRow) {
 }
 
 export default fp(
-  async function idempotencyPlugin(app: FastifyInstance, opts: { now?: () => number } = {}) {
-    const now = opts.now ?? Date.now;
+  async function idempotencyPlugin(app: FastifyInstance) {
+    // the services plugin registers after this one: its clock is read when a request comes
+    const now = () => app.services.clock.now();
     // the storage plugin registers after this one (compression must come after this plugin's onSend)
     const database = () => app.storage.db;
     app.decorateRequest('idempotencyKey', undefined);
@@ -163,18 +162,6 @@ export default fp(
       request.idempotencyKey = undefined;
       void keep(request, reply, payload, claimed).then(() => done(null, payload));
     });
-
-    const prune = async () => {
-      try {
-        const removed = await pruneIdempotencyKeys(database(), new Date(now()).toISOString());
-        if (removed) app.log.info({ removed }, 'idempotency keys: expired keys removed');
-      } catch (error) {
-        app.log.warn({ err: error }, 'idempotency keys: could not remove expired keys; trying again later');
-      }
-    };
-    const timer = setInterval(() => void prune(), PRUNE_EVERY_MS);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
   },
   { name: 'idempotency' },
 );

@@ -17,7 +17,8 @@ declare module 'fastify' {
 /** The context the domain services run in, built once from the storage and the configuration. */
 export default fp(
   async function servicesPlugin(app: FastifyInstance, opts: { config: AppConfig; clock?: Clock | undefined; recordEvents?: false | undefined }) {
-    const authCache = new AuthCache({ clock: opts.clock ?? systemClock });
+    const clock = opts.clock ?? systemClock;
+    const authCache = new AuthCache({ clock });
     // Every committed write of this instance to what authentication reads empties the cache.
     const stopListening = app.storage.dialect.onCommittedWrites((writes) => {
       if (changeAuthentication(writes)) authCache.invalidate();
@@ -26,6 +27,7 @@ export default fp(
     app.decorate('config', opts.config);
     app.decorate('services', {
       db: app.storage.db,
+      clock,
       files: new AttachmentFiles(opts.config.uploadDir),
       authCache,
       recordEvents: opts.recordEvents,
