@@ -3,7 +3,6 @@ import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import auth from './plugins/auth.ts';
 import conditional from './plugins/conditional.ts';
 import idempotency from './plugins/idempotency.ts';
-import location from './plugins/location.ts';
 import type { AppConfig } from './config.ts';
 import events from './plugins/events.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
@@ -91,7 +90,6 @@ export async function buildApp(options: BuildOptions) {
     // hooks run after authentication whatever the order of registration.
     await app.register(conditional);
     await app.register(idempotency);
-    await app.register(location);
     await app.register(security, { config });
     await app.register(storagePlugin, { config, ...(options.storage ? { storage: options.storage } : {}) });
     await app.register(services, { config, clock: options.clock, recordEvents: options.recordEvents });

@@ -37,6 +37,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateListBody,
       answer: list,
       status: 201,
+      location: (list) => `/api/v1/boards/${list.board}/lists`,
       message: 'List created',
     },
     ({ caller, query, body }) => createList(app.services, caller, body, query),
