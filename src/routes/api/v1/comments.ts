@@ -58,6 +58,21 @@ const comments: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   route(
+    'GET /comments/:commentId',
+    {
+      tier: 'very-low',
+      operationId: 'getComment',
+      summary: 'Get Comment',
+      description: 'One comment of a card the caller reaches, with its discussions (oldest first) and cheers, as Get Comments shows it (where Create Comment points `Location`).',
+      params: CommentParams,
+      querystring: ScopeQuery,
+      answer: comment,
+      message: 'Comment retrieved',
+    },
+    ({ caller, params, query }) => commentService.getComment(app.services, caller, params.commentId, query),
+  );
+
+  route(
     'PATCH /comments/:commentId',
     {
       tier: 'low',
