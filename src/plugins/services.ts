@@ -24,11 +24,14 @@ export default fp(
       if (changeAuthentication(writes)) authCache.invalidate();
     });
     app.addHook('onClose', async () => stopListening());
+    const files = new AttachmentFiles(opts.config.uploadDir);
+    // runs once the server has closed (its connections ended or cut): no upload is still wanted
+    app.addHook('onClose', async () => files.close());
     app.decorate('config', opts.config);
     app.decorate('services', {
       db: app.storage.db,
       clock,
-      files: new AttachmentFiles(opts.config.uploadDir),
+      files,
       authCache,
       recordEvents: opts.recordEvents,
     });
