@@ -3,20 +3,17 @@ import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import auth from './plugins/auth.ts';
 import conditional from './plugins/conditional.ts';
 import idempotency from './plugins/idempotency.ts';
-import location from './plugins/location.ts';
 import type { AppConfig } from './config.ts';
-import eventRetention from './plugins/event-retention.ts';
 import events from './plugins/events.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
 import metrics from './plugins/metrics.ts';
-import notifications from './plugins/notifications.ts';
+import jobs from './plugins/jobs.ts';
 import type { Clock } from './domain/shared/clock.ts';
 import type { NotificationSender } from './domain/notifications/sender.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import requestId, { requestIdOf } from './plugins/request-id.ts';
 import security from './plugins/security.ts';
 import services from './plugins/services.ts';
-import sweeper from './plugins/sweeper.ts';
 import storagePlugin from './plugins/storage.ts';
 import swagger from './plugins/swagger.ts';
 import validation from './plugins/validation.ts';
@@ -35,14 +32,12 @@ export interface BuildOptions {
   /** The rate limiter behind the rate-limit hook; default: from the configuration; null: none. */
   rateLimiter?: RateLimiter | null;
   logger?: FastifyServerOptions['logger'];
-  /** The webhook dispatcher's test overrides (clock, retry schedule), or false for none. */
+  /** The webhook dispatcher's test overrides (retry schedule, jitter), or false for none. */
   webhookDispatcher?: WebhooksPluginOptions['dispatcher'];
-  /** What tells the reminder scheduler and the authentication cache the time (tests set it); default: the system's. */
+  /** The one clock of the app (`ServiceContext.clock`: jobs, expiries, the authentication cache); tests set it. Default: the system's. */
   clock?: Clock;
   /** Where notifications go besides the API (email...); default: nowhere. */
   notificationSender?: NotificationSender;
-  /** The clock of the scheduled jobs (event retention); default: the system's. */
-  now?: () => Date;
   /** `false`: write no events (see `ServiceContext.recordEvents`; `npm run bench` only). */
   recordEvents?: false;
 }
@@ -95,16 +90,13 @@ export async function buildApp(options: BuildOptions) {
     // hooks run after authentication whatever the order of registration.
     await app.register(conditional);
     await app.register(idempotency);
-    await app.register(location);
     await app.register(security, { config });
     await app.register(storagePlugin, { config, ...(options.storage ? { storage: options.storage } : {}) });
     await app.register(services, { config, clock: options.clock, recordEvents: options.recordEvents });
-    await app.register(eventRetention, { config, now: options.now });
     await app.register(events, { config });
     await app.register(webhooks, { config, dispatcher: options.webhookDispatcher });
     await app.register(auth);
-    await app.register(sweeper, { config });
-    await app.register(notifications, { config, clock: options.clock, sender: options.notificationSender });
+    await app.register(jobs, { config, sender: options.notificationSender });
     // `undefined`: the limiter the configuration asks for; `null`: none (tests that do not test limits).
     const limiter =
       options.rateLimiter !== undefined

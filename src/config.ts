@@ -1,100 +1,13 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import envSchema from 'env-schema';
+import { type Static, type TSchema, Type } from 'typebox';
 import { parseDatabaseUrl } from './storage/dialect.ts';
-import { DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts } from './storage/postgres-pool.ts';
+import { DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE } from './storage/postgres-pool.ts';
 
 /** The rate-limit tiers of the contract, cheapest last. */
 export const TIERS = ['secure', 'high', 'medium', 'low', 'very-low'] as const;
 export type Tier = (typeof TIERS)[number];
-
-export interface AppConfig {
-  host: string;
-  port: number;
-  databaseUrl: string;
-  /** Bounds on every wait on the database, and the PostgreSQL pool's size. */
-  database: DatabaseTimeouts & { poolSize: number };
-  redisUrl: string | undefined;
-  /** Prefix of every Redis key the service writes, so deployments can share one Redis. */
-  redisKeyPrefix: string;
-  uploadDir: string;
-  /** Largest accepted attachment, bytes. */
-  maxUploadBytes: number;
-  /** Largest accepted JSON body, bytes. */
-  bodyLimitBytes: number;
-  logLevel: string;
-  trustProxy: boolean;
-  /** Bounds on what one client can hold open. */
-  http: {
-    /** Whole request, headers and body, from the first byte (0: none). */
-    requestTimeoutMs: number;
-    /** Request headers, from the first byte. */
-    headersTimeoutMs: number;
-    /** An idle keep-alive connection between requests. */
-    keepAliveTimeoutMs: number;
-    /** Requests on one connection before the server closes it (0: no limit). */
-    maxRequestsPerSocket: number;
-    /** On SIGINT/SIGTERM, how long in-flight requests may finish before their connections are cut. */
-    shutdownTimeoutMs: number;
-  };
-  /** Live streams of a board's events (GET /api/v1/boards/:boardId/events). */
-  stream: {
-    /** Between heartbeats (an SSE comment), and between checks of the caller's reach. */
-    heartbeatMs: number;
-    /** Bytes a stream may hold for a client that does not read, before it is dropped. */
-    bufferBytes: number;
-  };
-  /** `/metrics`: off unless a token or a port of its own is configured. */
-  metrics: {
-    /** Bearer token `/metrics` on the main port requires. */
-    token: string | undefined;
-    /** A port of its own for `/metrics` (bound to `host`), needing no token. */
-    port: number | undefined;
-    host: string;
-  };
-  cors: {
-    /** Origins allowed to call the API from a browser: a list, `*` for any, or none. */
-    origins: string[] | '*';
-    /** How long a browser may cache a preflight answer. */
-    maxAgeSeconds: number;
-  };
-  /** Webhook deliveries (src/domain/webhooks): see the README, Webhooks. */
-  webhooks: {
-    /** Deliver to loopback, private, link-local and metadata addresses too (tests, closed networks). */
-    allowPrivateNetworks: boolean;
-    /** Bound on one delivery attempt, connect to response headers and body. */
-    timeoutMs: number;
-    /** How often the dispatcher looks at the event feed without being told of a commit (other instances' changes). */
-    pollMs: number;
-  };
-  /** The sweeper of deleted lists and boards: how often it looks, and how many cards one transaction removes. */
-  sweep: { intervalMs: number; batchCards: number };
-  /** The reminder scheduler: a pass every `intervalMs` (0: none in this process). */
-  reminders: { intervalMs: number };
-  /** Delivery to a NotificationSender (src/domain/notifications/sender.ts). */
-  notifications: {
-    /** Bound on one `send`: past it the send is abandoned (its signal aborted), logged and counted. */
-    sendTimeoutMs: number;
-  };
-  /** The event record (README, "Events"). */
-  events: {
-    /** Events older than this many days are pruned (the purge command, and the server's schedule). */
-    retentionDays: number;
-    /** How often the server prunes (0: never; the purge command still does). */
-    pruneIntervalMs: number;
-  };
-  rateLimit: {
-    enabled: boolean;
-    windowSeconds: number;
-    tiers: Record<Tier, number>;
-    /** `METHOD /path/template` → tier, replacing a route's own tier. */
-    routeTiers: Record<string, Tier>;
-  };
-}
-
-/** A route's tier: the configured override for its `METHOD /path/template`, else the route's own. */
-export function tierOfRoute(rateLimit: AppConfig['rateLimit'], route: string, own: Tier | undefined): Tier | undefined {
-  return rateLimit.routeTiers[route] ?? own;
-}
 
 export const DEFAULT_TIER_LIMITS: Record<Tier, number> = {
   secure: 5,
@@ -104,44 +17,62 @@ export const DEFAULT_TIER_LIMITS: Record<Tier, number> = {
   'very-low': 140,
 };
 
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-function flag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
-}
-
-/** The variable that sizes a tier: `RATE_LIMIT_SECURE` ... `RATE_LIMIT_VERY_LOW`. */
-export function tierEnvName(tier: Tier): string {
-  return `RATE_LIMIT_${tier.toUpperCase().replace('-', '_')}`;
-}
-
 /** Days the event record keeps an event (EVENT_RETENTION_DAYS). */
 export const DEFAULT_EVENT_RETENTION_DAYS = 90;
-
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/taskboard.db';
+export const DEFAULT_REDIS_KEY_PREFIX = 'taskboard:ratelimit:';
+
+export class ConfigError extends Error {}
+
+interface ReadOptions {
+  createDatabase: boolean;
+}
+
+/**
+ * One environment variable: its name, its TypeBox schema (type, bounds, default; env-schema checks
+ * and coerces it) and, where the value the code wants is not the variable's text, how to read it.
+ * `whole`: a whole number written in digits (ajv alone would also take "1e3" or "0x10").
+ */
+interface Variable<T> {
+  readonly variable: string;
+  readonly schema: TSchema;
+  readonly kind: 'whole' | 'flag' | 'text';
+  /** Its value is never repeated in a message (tokens, passwords). */
+  readonly secret?: true;
+  read(value: unknown, options: ReadOptions): T;
+}
+
+function variable<S extends TSchema, T = Static<S>>(name: string, schema: S, read?: (value: Static<S>, options: ReadOptions) => T, kind: Variable<T>['kind'] = 'text'): Variable<T> {
+  return { variable: name, schema, kind, read: (read ?? ((value: unknown) => value)) as Variable<T>['read'] };
+}
+
+function whole(name: string, fallback: number, minimum: number, maximum: number): Variable<number> {
+  return variable(name, Type.Integer({ minimum, maximum, default: fallback }), undefined, 'whole');
+}
+
+function optionalWhole(name: string, minimum: number, maximum: number): Variable<number | undefined> {
+  return variable(name, Type.Optional(Type.Integer({ minimum, maximum })), undefined, 'whole');
+}
+
+function flag(name: string, fallback: boolean): Variable<boolean> {
+  return variable(name, Type.Boolean({ default: fallback, description: 'true or false' }), undefined, 'flag');
+}
+
+function text(name: string, fallback: string, options: { pattern?: string; description?: string } = {}): Variable<string> {
+  return variable(name, Type.String({ default: fallback, ...options }));
+}
+
+/** A secret: its value is never repeated in a message. */
+function optionalSecret(name: string, pattern: string, description: string): Variable<string | undefined> {
+  return { ...variable(name, Type.Optional(Type.String({ pattern, description }))), secret: true };
+}
 
 /**
  * A SQLite file whose folder is missing is most likely a typo, which would silently start an empty
  * database: refused unless asked for (`taskboard migrate --create`). The default `./data` folder is
  * created, so a fresh clone starts with `npm start`.
  */
-function databaseUrl(raw: string | undefined, createDatabase: boolean): string {
-  const url = raw || DEFAULT_DATABASE_URL;
+function databaseUrl(url: string, { createDatabase }: ReadOptions): string {
   let parsed;
   try {
     parsed = parseDatabaseUrl(url);
@@ -157,16 +88,8 @@ function databaseUrl(raw: string | undefined, createDatabase: boolean): string {
   return url;
 }
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-function logLevel(raw: string | undefined): string {
-  if (raw === undefined || raw === '') return 'info';
-  if (!LOG_LEVELS.includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
-  return raw;
-}
-
 function redisUrl(raw: string | undefined): string | undefined {
-  if (raw === undefined || raw === '') return undefined;
+  if (raw === undefined) return undefined;
   let parsed: URL;
   try {
     parsed = new URL(raw);
@@ -180,8 +103,8 @@ function redisUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
-function corsOrigins(raw: string | undefined): string[] | '*' {
-  if (raw === undefined || raw.trim() === '') return [];
+function corsOrigins(raw: string): string[] | '*' {
+  if (raw.trim() === '') return [];
   if (raw.trim() === '*') return '*';
   const origins = raw.split(',').map((origin) => origin.trim()).filter(Boolean);
   for (const origin of origins) {
@@ -196,110 +119,205 @@ function corsOrigins(raw: string | undefined): string[] | '*' {
   return origins;
 }
 
-function optionalText(env: Env, name: string, pattern: RegExp, rule: string): string | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  if (!pattern.test(raw)) throw new ConfigError(`${name} must be ${rule}`);
-  return raw;
+function routeTiers(raw: string): Record<string, Tier> {
+  if (raw === '') return {};
+  let routes: unknown;
+  try {
+    routes = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('RATE_LIMIT_ROUTE_TIERS must be a JSON object like {"GET /api/v1/me":"low"}');
+  }
+  if (typeof routes !== 'object' || routes === null || Array.isArray(routes)) {
+    throw new ConfigError('RATE_LIMIT_ROUTE_TIERS must be a JSON object');
+  }
+  for (const [route, tier] of Object.entries(routes)) {
+    if (!/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/.test(route)) {
+      throw new ConfigError(`RATE_LIMIT_ROUTE_TIERS key "${route}" must be "METHOD /path/template"`);
+    }
+    if (!TIERS.includes(tier as Tier)) {
+      throw new ConfigError(`RATE_LIMIT_ROUTE_TIERS["${route}"] must be one of ${TIERS.join(', ')}`);
+    }
+  }
+  return routes as Record<string, Tier>;
 }
 
-export const DEFAULT_REDIS_KEY_PREFIX = 'taskboard:ratelimit:';
+/** The variable that sizes a tier: `RATE_LIMIT_SECURE` ... `RATE_LIMIT_VERY_LOW`. */
+export function tierEnvName(tier: Tier): string {
+  return `RATE_LIMIT_${tier.toUpperCase().replace('-', '_')}`;
+}
 
-function redisKeyPrefix(raw: string | undefined): string {
-  if (raw === undefined || raw === '') return DEFAULT_REDIS_KEY_PREFIX;
-  if (!/^[\x21-\x7e]{1,100}$/.test(raw)) throw new ConfigError(`REDIS_KEY_PREFIX must be 1 to 100 printable characters without spaces, got "${raw}"`);
-  return raw;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const PRINTABLE = '^[\\x21-\\x7e]';
+
+/**
+ * Every setting: the shape the code reads (`AppConfig`), each leaf the one variable it comes from.
+ * A new setting is one line here. An empty variable counts as unset.
+ */
+const SETTINGS = {
+  host: text('HOST', '0.0.0.0'),
+  port: whole('PORT', 3000, 0, 65535),
+  databaseUrl: variable('DATABASE_URL', Type.String({ default: DEFAULT_DATABASE_URL }), databaseUrl),
+  /** Bounds on every wait on the database, and the PostgreSQL pool's size. */
+  database: {
+    /** Opening a connection, and waiting for a free one in the pool. */
+    connectTimeoutMs: whole('DB_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.connectTimeoutMs, 100, 600_000),
+    statementTimeoutMs: whole('DB_STATEMENT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.statementTimeoutMs, 100, 3_600_000),
+    idleInTransactionTimeoutMs: whole('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.idleInTransactionTimeoutMs, 100, 3_600_000),
+    poolSize: whole('DB_POOL_SIZE', DEFAULT_POOL_SIZE, 1, 1000),
+  },
+  redisUrl: variable('REDIS_URL', Type.Optional(Type.String()), redisUrl),
+  /** Prefix of every Redis key the service writes, so deployments can share one Redis. */
+  redisKeyPrefix: text('REDIS_KEY_PREFIX', DEFAULT_REDIS_KEY_PREFIX, { pattern: `${PRINTABLE}{1,100}$`, description: '1 to 100 printable characters without spaces' }),
+  uploadDir: variable('UPLOAD_DIR', Type.String({ default: './data/uploads' }), (dir) => resolve(dir)),
+  /** Largest accepted attachment, bytes. */
+  maxUploadBytes: whole('MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1, 2 ** 40),
+  /** Largest accepted JSON body, bytes. */
+  bodyLimitBytes: whole('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 2 ** 30),
+  logLevel: text('LOG_LEVEL', 'info', { pattern: `^(${LOG_LEVELS.join('|')})$`, description: `one of ${LOG_LEVELS.join(', ')}` }),
+  trustProxy: flag('TRUST_PROXY', false),
+  /** Bounds on what one client can hold open. */
+  http: {
+    /** Whole request, headers and body, from the first byte (0: none). */
+    requestTimeoutMs: whole('REQUEST_TIMEOUT_MS', 30_000, 0, 3_600_000),
+    /** Request headers, from the first byte. */
+    headersTimeoutMs: whole('HEADERS_TIMEOUT_MS', 10_000, 1, 3_600_000),
+    /** An idle keep-alive connection between requests. */
+    keepAliveTimeoutMs: whole('KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 3_600_000),
+    /** Requests on one connection before the server closes it (0: no limit). */
+    maxRequestsPerSocket: whole('MAX_REQUESTS_PER_SOCKET', 0, 0, 1_000_000_000),
+    /** On SIGINT/SIGTERM, how long in-flight requests may finish before their connections are cut. */
+    shutdownTimeoutMs: whole('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000),
+  },
+  /** Live streams of a board's events (GET /api/v1/boards/:boardId/events). */
+  stream: {
+    /** Between heartbeats (an SSE comment), and between checks of the caller's reach. */
+    heartbeatMs: whole('STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
+    /** Bytes a stream may hold for a client that does not read, before it is dropped. */
+    bufferBytes: whole('STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 2 ** 30),
+  },
+  /** `/metrics`: off unless a token or a port of its own is configured. */
+  metrics: {
+    /** Bearer token `/metrics` on the main port requires. */
+    token: optionalSecret('METRICS_TOKEN', `${PRINTABLE}{16,200}$`, '16 to 200 printable characters without spaces'),
+    /** A port of its own for `/metrics` (bound to `host`), needing no token. */
+    port: optionalWhole('METRICS_PORT', 1, 65535),
+    host: text('METRICS_HOST', '127.0.0.1'),
+  },
+  cors: {
+    /** Origins allowed to call the API from a browser: a list, `*` for any, or none. */
+    origins: variable('CORS_ORIGINS', Type.String({ default: '' }), corsOrigins),
+    /** How long a browser may cache a preflight answer. */
+    maxAgeSeconds: whole('CORS_MAX_AGE_SECONDS', 600, 0, 86_400),
+  },
+  /** Webhook deliveries (src/domain/webhooks): see the README, Webhooks. */
+  webhooks: {
+    /** Deliver to loopback, private, link-local and metadata addresses too (tests, closed networks). */
+    allowPrivateNetworks: flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    /** Bound on one delivery attempt, connect to response headers and body. */
+    timeoutMs: whole('WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+    /** How often the dispatcher looks at the event feed without being told of a commit (other instances' changes). */
+    pollMs: whole('WEBHOOK_POLL_MS', 500, 10, 60_000),
+  },
+  /** The sweeper of deleted lists and boards: how often it looks, and how many cards one transaction removes. */
+  sweep: {
+    intervalMs: whole('SWEEP_INTERVAL_MS', 60_000, 100, 86_400_000),
+    batchCards: whole('SWEEP_BATCH_CARDS', 200, 1, 10_000),
+  },
+  /** The reminder scheduler: a pass every `intervalMs` (0: none in this process). */
+  reminders: { intervalMs: whole('REMINDER_INTERVAL_MS', 15_000, 0, 3_600_000) },
+  /** Delivery to a NotificationSender (src/domain/notifications/sender.ts). */
+  notifications: {
+    /** Bound on one `send`: past it the send is abandoned (its signal aborted), logged and counted. */
+    sendTimeoutMs: whole('NOTIFICATION_SEND_TIMEOUT_MS', 10_000, 10, 600_000),
+  },
+  /** The event record (README, "Events"). */
+  events: {
+    /** Events older than this many days are pruned (the purge command, and the server's schedule). */
+    retentionDays: whole('EVENT_RETENTION_DAYS', DEFAULT_EVENT_RETENTION_DAYS, 1, 36_500),
+    /** How often the server prunes (0: never; the purge command still does). */
+    pruneIntervalMs: variable('EVENT_PRUNE_INTERVAL_SECONDS', Type.Integer({ minimum: 0, maximum: 7 * 86_400, default: 3600 }), (seconds) => seconds * 1000, 'whole'),
+  },
+  rateLimit: {
+    enabled: flag('RATE_LIMIT_ENABLED', true),
+    windowSeconds: whole('RATE_LIMIT_WINDOW_SECONDS', 3600, 1, 31 * 24 * 3600),
+    tiers: Object.fromEntries(TIERS.map((tier) => [tier, whole(tierEnvName(tier), DEFAULT_TIER_LIMITS[tier], 1, 1_000_000)])) as Record<Tier, Variable<number>>,
+    /** `METHOD /path/template` → tier, replacing a route's own tier. */
+    routeTiers: variable('RATE_LIMIT_ROUTE_TIERS', Type.String({ default: '' }), routeTiers),
+  },
+};
+
+type Settings<T> = T extends Variable<infer V> ? V : { -readonly [K in keyof T]: Settings<T[K]> };
+
+/** The configuration, in the shape the code reads it (see SETTINGS for each variable and its default). */
+export type AppConfig = Settings<typeof SETTINGS>;
+
+function isVariable(node: unknown): node is Variable<unknown> {
+  return typeof node === 'object' && node !== null && 'variable' in node;
+}
+
+function variablesOf(node: object): Variable<unknown>[] {
+  return Object.values(node).flatMap((child) => (isVariable(child) ? [child] : variablesOf(child as object)));
+}
+
+const VARIABLES = variablesOf(SETTINGS);
+const ENV_SCHEMA = Type.Object(Object.fromEntries(VARIABLES.map((v) => [v.variable, v.schema])));
+const FLAG_WORDS: Record<string, boolean> = { 1: true, true: true, yes: true, on: true, 0: false, false: false, no: false, off: false };
+
+type Env = Record<string, string | undefined>;
+
+/** The variables as env-schema takes them: unset when empty, whole numbers checked as written, flags in their words. */
+function prepared(env: Env): Record<string, string | boolean> {
+  const data: Record<string, string | boolean> = {};
+  for (const { variable: name, kind } of VARIABLES) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    if (kind === 'whole' && !/^\s*\d+\s*$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+    if (kind === 'flag') {
+      const word = FLAG_WORDS[raw.trim().toLowerCase()];
+      if (word === undefined) throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+      data[name] = word;
+    } else data[name] = kind === 'whole' ? raw.trim() : raw;
+  }
+  return data;
+}
+
+/** env-schema's first complaint as one line naming the variable. */
+function complaint(error: unknown, data: Record<string, unknown>): ConfigError {
+  const [first] = ((error as { errors?: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }[] }).errors ?? []);
+  if (!first) return new ConfigError((error as Error).message);
+  const name = first.instancePath.replace(/^\//, '') || String(first.params.missingProperty ?? 'configuration');
+  const found = VARIABLES.find((v) => v.variable === name);
+  const schema = found?.schema as { minimum?: number; maximum?: number; description?: string } | undefined;
+  const got = found?.secret ? '' : `, got ${JSON.stringify(data[name])}`;
+  if (first.keyword === 'minimum' || first.keyword === 'maximum') return new ConfigError(`${name} must be between ${schema?.minimum} and ${schema?.maximum}${got.replaceAll('"', '')}`);
+  return new ConfigError(`${name} must be ${schema?.description ?? first.message?.replace(/^must be /, '')}${got}`);
+}
+
+function build(node: object, values: Record<string, unknown>, options: ReadOptions): unknown {
+  return Object.fromEntries(
+    Object.entries(node).map(([key, child]) => [key, isVariable(child) ? child.read(values[child.variable], options) : build(child as object, values, options)]),
+  );
 }
 
 /** Reads and validates the configuration; throws ConfigError with a message a person can act on. */
 export function loadConfig(env: Env = process.env, options: { createDatabase?: boolean } = {}): AppConfig {
-  const tiers = Object.fromEntries(
-    TIERS.map((tier) => [tier, integer(env, tierEnvName(tier), DEFAULT_TIER_LIMITS[tier], 1, 1_000_000)]),
-  ) as Record<Tier, number>;
-
-  let routeTiers: Record<string, Tier> = {};
-  if (env.RATE_LIMIT_ROUTE_TIERS) {
-    try {
-      routeTiers = JSON.parse(env.RATE_LIMIT_ROUTE_TIERS) as Record<string, Tier>;
-    } catch {
-      throw new ConfigError('RATE_LIMIT_ROUTE_TIERS must be a JSON object like {"GET /api/v1/me":"low"}');
-    }
-    if (typeof routeTiers !== 'object' || routeTiers === null || Array.isArray(routeTiers)) {
-      throw new ConfigError('RATE_LIMIT_ROUTE_TIERS must be a JSON object');
-    }
-    for (const [route, tier] of Object.entries(routeTiers)) {
-      if (!/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/.test(route)) {
-        throw new ConfigError(`RATE_LIMIT_ROUTE_TIERS key "${route}" must be "METHOD /path/template"`);
-      }
-      if (!TIERS.includes(tier)) {
-        throw new ConfigError(`RATE_LIMIT_ROUTE_TIERS["${route}"] must be one of ${TIERS.join(', ')}`);
-      }
-    }
+  const data = prepared(env);
+  let values: Record<string, unknown>;
+  try {
+    values = envSchema({ schema: ENV_SCHEMA, data: { ...data }, env: false });
+  } catch (error) {
+    throw complaint(error, data);
   }
-
-  const http = {
-    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 0, 3_600_000),
-    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 3_600_000),
-    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 3_600_000),
-    maxRequestsPerSocket: integer(env, 'MAX_REQUESTS_PER_SOCKET', 0, 0, 1_000_000_000),
-    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000),
-  };
+  const config = build(SETTINGS, values, { createDatabase: options.createDatabase ?? false }) as AppConfig;
   // Node refuses a header bound longer than the whole request's.
+  const { http } = config;
   if (http.requestTimeoutMs > 0 && http.headersTimeoutMs > http.requestTimeoutMs) {
     throw new ConfigError(`HEADERS_TIMEOUT_MS (${http.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${http.requestTimeoutMs})`);
   }
+  return config;
+}
 
-  return {
-    host: env.HOST || '0.0.0.0',
-    port: integer(env, 'PORT', 3000, 0, 65535),
-    databaseUrl: databaseUrl(env.DATABASE_URL, options.createDatabase ?? false),
-    database: {
-      connectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.connectTimeoutMs, 100, 600_000),
-      statementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.statementTimeoutMs, 100, 3_600_000),
-      idleInTransactionTimeoutMs: integer(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.idleInTransactionTimeoutMs, 100, 3_600_000),
-      poolSize: integer(env, 'DB_POOL_SIZE', DEFAULT_POOL_SIZE, 1, 1000),
-    },
-    redisUrl: redisUrl(env.REDIS_URL),
-    redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
-    uploadDir: resolve(env.UPLOAD_DIR || './data/uploads'),
-    maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1, 2 ** 40),
-    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 2 ** 30),
-    logLevel: logLevel(env.LOG_LEVEL),
-    trustProxy: flag(env, 'TRUST_PROXY', false),
-    http,
-    stream: {
-      heartbeatMs: integer(env, 'STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
-      bufferBytes: integer(env, 'STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 2 ** 30),
-    },
-    metrics: {
-      token: optionalText(env, 'METRICS_TOKEN', /^[\x21-\x7e]{16,200}$/, '16 to 200 printable characters without spaces'),
-      port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535) : undefined,
-      host: env.METRICS_HOST || '127.0.0.1',
-    },
-    cors: {
-      origins: corsOrigins(env.CORS_ORIGINS),
-      maxAgeSeconds: integer(env, 'CORS_MAX_AGE_SECONDS', 600, 0, 86_400),
-    },
-    webhooks: {
-      allowPrivateNetworks: flag(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
-      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
-      pollMs: integer(env, 'WEBHOOK_POLL_MS', 500, 10, 60_000),
-    },
-    sweep: {
-      intervalMs: integer(env, 'SWEEP_INTERVAL_MS', 60_000, 100, 86_400_000),
-      batchCards: integer(env, 'SWEEP_BATCH_CARDS', 200, 1, 10_000),
-    },
-    reminders: { intervalMs: integer(env, 'REMINDER_INTERVAL_MS', 15_000, 0, 3_600_000) },
-    notifications: { sendTimeoutMs: integer(env, 'NOTIFICATION_SEND_TIMEOUT_MS', 10_000, 10, 600_000) },
-    events: {
-      retentionDays: integer(env, 'EVENT_RETENTION_DAYS', DEFAULT_EVENT_RETENTION_DAYS, 1, 36_500),
-      pruneIntervalMs: integer(env, 'EVENT_PRUNE_INTERVAL_SECONDS', 3600, 0, 7 * 86_400) * 1000,
-    },
-    rateLimit: {
-      enabled: flag(env, 'RATE_LIMIT_ENABLED', true),
-      windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 3600, 1, 31 * 24 * 3600),
-      tiers,
-      routeTiers,
-    },
-  };
+/** A route's tier: the configured override for its `METHOD /path/template`, else the route's own. */
+export function tierOfRoute(rateLimit: AppConfig['rateLimit'], route: string, own: Tier | undefined): Tier | undefined {
+  return rateLimit.routeTiers[route] ?? own;
 }

@@ -7,6 +7,7 @@ import { issueApiKeyForEmail } from '../domain/account/service.ts';
 import { purgeDeletedAttachments, purgeOrphanFiles } from '../domain/attachments/purge.ts';
 import { sweepDeleted } from '../domain/boards/sweep.ts';
 import type { ServiceContext } from '../domain/context.ts';
+import { systemClock } from '../domain/shared/clock.ts';
 import { pruneExpiredEvents } from '../domain/events/events.ts';
 import type { AppConfig } from '../config.ts';
 import { startServer } from '../server.ts';
@@ -35,7 +36,7 @@ async function withServices<T>(config: AppConfig, work: (ctx: ServiceContext) =>
   const storage = open(config);
   try {
     await migrate(storage);
-    return await work({ db: storage.db, files: new AttachmentFiles(config.uploadDir) });
+    return await work({ db: storage.db, clock: systemClock, files: new AttachmentFiles(config.uploadDir) });
   } finally {
     await storage.close();
   }

@@ -4,10 +4,13 @@ import type { AttachmentFiles } from '../storage/files.ts';
 import type { KeepEvents } from './events/events.ts';
 import type { CommittedEvents } from './events/record.ts';
 import type { AuthCache } from './account/auth-cache.ts';
+import type { Clock } from './shared/clock.ts';
 
 /** What every domain service works with. Built once per app; no framework types inside. */
 export interface ServiceContext {
   db: Kysely<Database>;
+  /** The time for whatever waits, expires or falls due (tests move it); record timestamps read the system's. */
+  clock: Clock;
   files: AttachmentFiles;
   /**
    * Told after a transaction that recorded events has committed, so that readers of the event feed

@@ -147,7 +147,7 @@ export default fp(
       });
     }
   },
-  { name: 'metrics', dependencies: ['storage', 'rate-limit', 'notifications'] },
+  { name: 'metrics', dependencies: ['storage', 'rate-limit', 'jobs'] },
 );
 
 /**

@@ -17,16 +17,21 @@ declare module 'fastify' {
 /** The context the domain services run in, built once from the storage and the configuration. */
 export default fp(
   async function servicesPlugin(app: FastifyInstance, opts: { config: AppConfig; clock?: Clock | undefined; recordEvents?: false | undefined }) {
-    const authCache = new AuthCache({ clock: opts.clock ?? systemClock });
+    const clock = opts.clock ?? systemClock;
+    const authCache = new AuthCache({ clock });
     // Every committed write of this instance to what authentication reads empties the cache.
     const stopListening = app.storage.dialect.onCommittedWrites((writes) => {
       if (changeAuthentication(writes)) authCache.invalidate();
     });
     app.addHook('onClose', async () => stopListening());
+    const files = new AttachmentFiles(opts.config.uploadDir);
+    // runs once the server has closed (its connections ended or cut): no upload is still wanted
+    app.addHook('onClose', async () => files.close());
     app.decorate('config', opts.config);
     app.decorate('services', {
       db: app.storage.db,
-      files: new AttachmentFiles(opts.config.uploadDir),
+      clock,
+      files,
       authCache,
       recordEvents: opts.recordEvents,
     });

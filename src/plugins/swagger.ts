@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Tier, tierOfRoute } from '../config.ts';
-import { completeDocument } from './openapi-document.ts';
+import { completeDocument } from '../http/openapi-document.ts';
 import { sendsDocumentSecurityHeaders } from './security.ts';
 
 /** The OpenAPI 3.1 document, generated from the route schemas that also validate and serialize. */

@@ -12,13 +12,13 @@ declare module 'fastify' {
 
 export interface WebhooksPluginOptions {
   config: AppConfig;
-  /** Overrides for tests (clock, retry schedule); `false`: no dispatcher in this app. */
-  dispatcher?: Partial<DispatcherOptions> | false | undefined;
+  /** Overrides for tests (retry schedule, jitter); `false`: no dispatcher in this app. */
+  dispatcher?: Partial<Omit<DispatcherOptions, 'log'>> | false | undefined;
 }
 
 /**
- * Runs the webhook dispatcher with the app: started once the app is ready, told of every commit
- * that recorded events, and stopped before the storage closes (its attempts under way end first).
+ * The webhook dispatcher of the app, told of every commit that recorded events; its rounds are one
+ * of the app's jobs (src/plugins/jobs.ts), started and stopped with them.
  */
 export default fp(
   async function webhooksPlugin(app: FastifyInstance, opts: WebhooksPluginOptions) {
@@ -38,12 +38,10 @@ export default fp(
     const stopListening = app.storage.dialect.onCommittedWrites((writes) => {
       if (writes.some((write) => write.table === 'webhooks')) dispatcher.enabledWebhooks.changed();
     });
-    app.addHook('onReady', async () => dispatcher.start());
     app.addHook('onClose', async () => {
       unsubscribe();
       stopListening();
     });
-    app.addHook('preClose', () => dispatcher.stop());
   },
   { name: 'webhooks', dependencies: ['services', 'events'] },
 );

@@ -70,7 +70,17 @@ export function renderedPage(key: string, page: { items: readonly TaggedBody[]; 
 /** What a handler answers: the record (keyed answers), or the body without its message. */
 type Result<A> = A extends readonly [string, infer S extends TSchema] ? Static<S> : A extends TSchema ? Omit<Static<A>, 'message'> : never;
 
-export interface Operation<P extends TSchema | undefined, Q extends TSchema, B extends TSchema | undefined, A extends Answer> {
+/**
+ * What creates answers 201 with a `Location`: the GET path of the new object, or, for objects that
+ * have no GET of their own, the GET of the collection that shows them. Anything else answers 200.
+ */
+type Status<A extends Answer> =
+  | { status: 201; location: (created: Result<A>) => string }
+  | { status?: undefined; location?: undefined };
+
+export type Operation<P extends TSchema | undefined, Q extends TSchema, B extends TSchema | undefined, A extends Answer> = Declaration<P, Q, B, A> & Status<A>;
+
+interface Declaration<P extends TSchema | undefined, Q extends TSchema, B extends TSchema | undefined, A extends Answer> {
   tier: Tier;
   operationId: string;
   summary: string;
@@ -88,8 +98,6 @@ export interface Operation<P extends TSchema | undefined, Q extends TSchema, B e
    */
   answersRevision?: true;
   answer: A;
-  /** 201 for what creates; else 200. */
-  status?: 201;
   /** The error statuses this route can give besides those every authenticated route can (errorResponses). */
   errors?: readonly number[];
   message: string | ((input: Input<P, Q, B>, result: Result<A>) => string);
@@ -111,7 +119,8 @@ export function operations(app: FastifyInstance, tags: string[]) {
     B extends TSchema | undefined = undefined,
   >(methodAndUrl: `${Method} /${string}`, operation: Operation<P, Q, B, A>, handler: (input: Input<P, Q, B>) => Promise<Result<A> | RenderedFields>) {
     const [method, url] = methodAndUrl.split(' ') as [Method, string];
-    const { tier, answer, status = 200, errors = [], message, optionalBody, answersRevision, params, body, description } = operation;
+    const { tier, answer, status = 200, location, errors = [], message, optionalBody, answersRevision, params, body, description } = operation;
+    if (status === 201 && typeof location !== 'function') throw new Error(`${methodAndUrl}: a 201 needs its location`);
     const keyed = Array.isArray(answer) ? (answer as unknown as readonly [string, TSchema]) : undefined;
     if (answersRevision && method !== 'GET') throw new Error(`${methodAndUrl}: answersRevision is for a read`);
     app.route({
@@ -148,12 +157,13 @@ export function operations(app: FastifyInstance, tags: string[]) {
         const result = await handler(input);
         if (answersRevision) reply.recordRevision = revisionOf(methodAndUrl, result);
         if (result instanceof RenderedFields) {
-          if (typeof message !== 'string' || keyed) throw new Error(`${methodAndUrl}: a rendered answer takes a fixed message and a whole body schema`);
+          if (typeof message !== 'string' || keyed || location) throw new Error(`${methodAndUrl}: a rendered answer takes a fixed message and a whole body schema, and creates nothing`);
           // a string with a JSON content type is sent as it is, past the route's serializer
           const said = `{"message":${JSON.stringify(message)},`;
           reply.contentTag = entityTag(`${said}${result.tagged}}`);
           return reply.status(status).type('application/json; charset=utf-8').send(`${said}${result.json}}` as never);
         }
+        if (location) reply.header('Location', location(result));
         const said = typeof message === 'string' ? message : message(input, result);
         return reply.status(status).send(keyed ? { message: said, [keyed[0]]: result } : { message: said, ...(result as object) });
       },

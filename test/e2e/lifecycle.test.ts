@@ -81,7 +81,7 @@ for (const engine of ENGINES) {
       await expect('DELETE', `/api/v1/cards/${world.cardId}`, 404);
 
       assert.equal(storedFiles(t.config.uploadDir).length, files, 'the files stay until the purge');
-      const purged = await purgeDeletedAttachments(t.services, { olderThanDays: 0, now: new Date(Date.now() + 1000) });
+      const purged = await purgeDeletedAttachments({ ...t.services, clock: { now: () => Date.now() + 1000 } }, { olderThanDays: 0 });
       assert.equal(purged.files, 2);
       assert.equal(storedFiles(t.config.uploadDir).length, files - 2);
       assert.equal((await rowCounts(t)).released_files, before.released_files);

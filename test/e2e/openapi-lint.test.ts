@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { ERROR_CODES, TAG_DESCRIPTIONS } from '../../src/plugins/openapi-document.ts';
+import { ERROR_CODES, TAG_DESCRIPTIONS } from '../../src/http/openapi-document.ts';
 import { buildTestApp, type TestApp } from '../support/harness.ts';
 
 const REDOCLY = resolve(import.meta.dirname, '../../node_modules/.bin/redocly');

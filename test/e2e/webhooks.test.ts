@@ -276,7 +276,7 @@ describe('webhook delivery: timeouts, giving up, rotation, redelivery, redirects
 
   it('marks a delivery failing for 3 days failed and disables its webhook, saying why; enabling sends it again', async () => {
     let now = Date.now();
-    const w = await deliveryWorld('sqlite', { clock: { now: () => now } });
+    const w = await deliveryWorld('sqlite', undefined, { clock: { now: () => now } });
     try {
       w.receiver.respond = () => 503;
       await rename(w.api, w.cardId, 'down');
@@ -323,7 +323,7 @@ describe('webhook delivery: timeouts, giving up, rotation, redelivery, redirects
 
   it('signs with the new secret only once the 24 h after a rotation have passed', async () => {
     let now = Date.now();
-    const w = await deliveryWorld('sqlite', { clock: { now: () => now } });
+    const w = await deliveryWorld('sqlite', undefined, { clock: { now: () => now } });
     try {
       const rotated = (await w.api('POST', `/api/v1/webhooks/${w.webhookId}/rotate-secret`)).json();
       // the dispatcher's clock a second past the overlap the rotation answered (set at its own time)

@@ -161,7 +161,8 @@ for (const engine of ENGINES) {
       const stalePartial = put(join(tenant.companyId, `${'c'.repeat(32)}.partial`), 2 * HOUR);
       const freshPartial = put(join(tenant.companyId, `${'d'.repeat(32)}.partial`), 60_000);
 
-      const removed = await purgeOrphanFiles(ctx, { now: new Date(now) });
+      const at = { ...ctx, clock: { now: () => now } };
+      const removed = await purgeOrphanFiles(at);
       assert.equal(removed, 2);
       assert.equal(existsSync(oldOrphan), false, 'an old file no record names goes');
       assert.equal(existsSync(stalePartial), false, 'a stale partial upload goes');
@@ -170,7 +171,7 @@ for (const engine of ENGINES) {
       assert.ok(await ctx.files.exists(live), 'a live record\'s file stays');
       assert.ok(await ctx.files.exists(deletedKey), 'a deleted record\'s file waits for its record\'s purge');
       // The injectable threshold: with no grace, the young ones go too.
-      assert.equal(await purgeOrphanFiles(ctx, { now: new Date(now), graceMs: 0 }), 2);
+      assert.equal(await purgeOrphanFiles(at, { graceMs: 0 }), 2);
       assert.equal(existsSync(youngOrphan), false);
       assert.ok(await ctx.files.exists(live));
     });

@@ -110,7 +110,7 @@ for (const engine of ENGINES) {
     let t: TestApp;
     // the server's clock stands 91 days ahead: everything recorded now is past a 90-day retention
     before(async () => {
-      t = await buildTestApp(engine, { config: { events: { retentionDays: 90, pruneIntervalMs: 20 } }, now: () => new Date(Date.now() + 91 * DAY) });
+      t = await buildTestApp(engine, { config: { events: { retentionDays: 90, pruneIntervalMs: 20 } }, clock: { now: () => Date.now() + 91 * DAY } });
     });
     after(() => t.dispose());
 

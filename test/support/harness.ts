@@ -10,7 +10,7 @@ import pg from 'pg';
 import { buildApp, type App, type BuildOptions } from '../../src/app.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import type { ServiceContext } from '../../src/domain/context.ts';
-import type { Clock } from '../../src/domain/shared/clock.ts';
+import { type Clock, systemClock } from '../../src/domain/shared/clock.ts';
 import type { NotificationSender } from '../../src/domain/notifications/sender.ts';
 import { type AppConfig, loadConfig } from '../../src/config.ts';
 import type { RateLimiter, RateLimitRequest } from '../../src/ratelimit/limiter.ts';
@@ -129,7 +129,7 @@ export interface TestApp {
 /** Builds the real app over a fresh database of `engine`, with one bootstrapped tenant. */
 export async function buildTestApp(
   engine: Engine,
-  options: { config?: Partial<AppConfig>; rateLimiter?: RateLimiter | null; webhookDispatcher?: BuildOptions['webhookDispatcher']; clock?: Clock; notificationSender?: NotificationSender; now?: () => Date } = {},
+  options: { config?: Partial<AppConfig>; rateLimiter?: RateLimiter | null; webhookDispatcher?: BuildOptions['webhookDispatcher']; clock?: Clock; notificationSender?: NotificationSender } = {},
 ): Promise<TestApp> {
   const test = await openTestStorage(engine);
   const config = testConfig(options.config);
@@ -141,7 +141,6 @@ export async function buildTestApp(
     webhookDispatcher: options.webhookDispatcher,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.notificationSender ? { notificationSender: options.notificationSender } : {}),
-    ...(options.now ? { now: options.now } : {}),
   });
   try {
     await app.ready();
@@ -173,6 +172,7 @@ export async function buildTestApp(
 export function serviceContext(storage: StorageConnection, uploadDir?: string): ServiceContext {
   return {
     db: storage.db,
+    clock: systemClock,
     files: new AttachmentFiles(uploadDir ?? freshUploadDir()),
   };
 }

@@ -71,6 +71,19 @@ describe('configuration', () => {
     }
   });
 
+  it('never repeats a secret in its message', () => {
+    assert.throws(() => loadConfig({ METRICS_TOKEN: 'short secret' }), (e: Error) => e instanceof ConfigError && e.message.includes('METRICS_TOKEN') && !e.message.includes('short secret'));
+  });
+
+  it('reads an empty variable as unset, flags in their words and whole numbers with spaces around', () => {
+    assert.equal(loadConfig({ PORT: '', HOST: '' }).port, 3000);
+    assert.equal(loadConfig({ HOST: '' }).host, '0.0.0.0');
+    assert.equal(loadConfig({ TRUST_PROXY: 'Yes' }).trustProxy, true);
+    assert.equal(loadConfig({ RATE_LIMIT_ENABLED: 'off' }).rateLimit.enabled, false);
+    assert.equal(loadConfig({ PORT: ' 8080 ' }).port, 8080);
+    for (const raw of ['1e3', '0x10', '1.0', '-0']) assert.throws(() => loadConfig({ PORT: raw }), /PORT must be a whole number/, raw);
+  });
+
   it('reads the operations settings, with safe defaults', () => {
     const defaults = loadConfig({});
     assert.deepEqual(defaults.http, { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxRequestsPerSocket: 0, shutdownTimeoutMs: 10_000 });

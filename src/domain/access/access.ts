@@ -111,6 +111,8 @@ interface ReadRows {
   team: TeamAccess;
   checklist: ChecklistRow;
   item: ChecklistItemRow;
+  /** A comment with its card, reached as its card is (a card moved to another team takes its comments along). */
+  comment: { comment: CommentTableRow; card: CardTableRow } & TeamOwned;
 }
 
 /** What a locked write answers, by kind: the row, and its card where the row is kept with one. */
@@ -146,6 +148,11 @@ const FIND: { [K in keyof ReadRows]: (db: Executor, id: string, caller: Caller) 
   team: findTeamScope,
   checklist: findChecklist,
   item: findItem,
+  comment: async (db, id) => {
+    const comment = await findComment(db, id);
+    const card = comment && (await findCard(db, comment.card_id));
+    return card && { comment: comment as CommentTableRow, card, company_id: card.company_id, team_id: card.team_id };
+  },
 };
 
 interface Request {

@@ -51,7 +51,7 @@ async function readKey(ctx: ServiceContext, tokenHash: string): Promise<Caller> 
 
 /** Writes the key's `lastUsedAt` when the one written is older than LAST_USED_PRECISION_MS; undefined when not due. */
 function touchIfDue(ctx: ServiceContext, known: KnownKey): Promise<void> | undefined {
-  const now = Date.now();
+  const now = ctx.clock.now();
   if (known.lastUsedMs !== null && now - known.lastUsedMs < LAST_USED_PRECISION_MS) return undefined;
   known.lastUsedMs = now;
   return apiKeys.touchKey(ctx.db, known.caller.apiKeyId, new Date(now).toISOString());

@@ -31,13 +31,13 @@ export interface PurgeResult {
  */
 export async function purgeDeletedAttachments(
   ctx: ServiceContext,
-  options: { olderThanDays?: number; now?: Date } = {},
+  options: { olderThanDays?: number } = {},
 ): Promise<PurgeResult> {
   const days = options.olderThanDays ?? DEFAULT_PURGE_AFTER_DAYS;
   if (!Number.isInteger(days) || days < 0) {
     throw new ValidationError('olderThanDays must be a whole number of days, 0 or more', [{ field: 'olderThanDays', message: 'must be an integer >= 0' }]);
   }
-  const deletedBefore = new Date((options.now ?? new Date()).getTime() - days * DAY_MS).toISOString();
+  const deletedBefore = new Date(ctx.clock.now() - days * DAY_MS).toISOString();
   const result: PurgeResult = { deletedBefore, records: 0, files: 0 };
   for (;;) {
     const batch = await attachments.deletedBefore(ctx.db, deletedBefore, BATCH);
@@ -75,8 +75,8 @@ export async function purgeDeletedAttachments(
  * more than `graceMs` before `now`: a younger file may belong to an upload or copy still running.
  * Answers how many files went.
  */
-export async function purgeOrphanFiles(ctx: ServiceContext, options: { now?: Date; graceMs?: number } = {}): Promise<number> {
-  const before = (options.now ?? new Date()).getTime() - (options.graceMs ?? ORPHAN_GRACE_MS);
+export async function purgeOrphanFiles(ctx: ServiceContext, options: { graceMs?: number } = {}): Promise<number> {
+  const before = ctx.clock.now() - (options.graceMs ?? ORPHAN_GRACE_MS);
   let removed = 0;
   let batch: string[] = [];
   const flush = async () => {

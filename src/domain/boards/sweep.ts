@@ -4,7 +4,7 @@
  * removes the marked rows in batches of `batchCards` cards, each batch its own transaction, and the
  * emptied lists and boards last. A crash between batches leaves the rest marked, still hidden, for
  * the next sweep: a board is never half visible. It runs in the server process on start and on a
- * schedule (src/plugins/sweeper.ts), and from the purge command.
+ * schedule (one of the app's jobs, src/plugins/jobs.ts), and from the purge command.
  */
 import * as lifecycle from '../../storage/repositories/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';

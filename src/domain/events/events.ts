@@ -86,16 +86,12 @@ export function pruneEvents(db: Executor, before: string, keep?: KeepEvents): Pr
 }
 
 /**
- * Prunes the events older than `retentionDays` as of `now`, keeping those `ctx.keepEvents` selects,
+ * Prunes the events older than `retentionDays` as of the context's clock, keeping those `ctx.keepEvents` selects,
  * and with them the webhook deliveries (copies of events) that ended before the same cut-off;
  * deliveries still pending are kept, however old. Answers the cut-off and how many of each went.
  */
-export async function pruneExpiredEvents(
-  ctx: ServiceContext,
-  retentionDays: number,
-  now: Date = new Date(),
-): Promise<{ before: string; events: number; deliveries: number }> {
-  const before = new Date(now.getTime() - retentionDays * 86_400_000).toISOString();
+export async function pruneExpiredEvents(ctx: ServiceContext, retentionDays: number): Promise<{ before: string; events: number; deliveries: number }> {
+  const before = new Date(ctx.clock.now() - retentionDays * 86_400_000).toISOString();
   const pruned = await pruneEvents(ctx.db, before, ctx.keepEvents);
   return { before, events: pruned, deliveries: await deleteFinishedDeliveriesBefore(ctx.db, before, PRUNE_BATCH) };
 }

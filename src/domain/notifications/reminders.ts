@@ -21,7 +21,7 @@ import { recordCardChangeOf } from '../cards/recorder.ts';
 import type { ServiceContext } from '../context.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { notify } from './notify.ts';
-import type { Clock } from '../shared/clock.ts';
+import { type JobLog, PeriodicJob } from '../shared/periodic.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -45,9 +45,9 @@ function windowAt(key: ReminderKey, now: number): ReminderWindow {
 const BATCH = 100;
 
 /** Sends one reminder if this call claims it; false when it is no longer owed (sent elsewhere, date changed, card closed). */
-async function sendReminder(ctx: ServiceContext, clock: Clock, key: ReminderKey, owed: OwedReminder): Promise<boolean> {
+async function sendReminder(ctx: ServiceContext, key: ReminderKey, owed: OwedReminder): Promise<boolean> {
   return inTransaction(ctx, async (trx) => {
-    const now = clock.now();
+    const now = ctx.clock.now();
     if (!(await claimReminder(trx, key, owed, windowAt(key, now)))) return false;
     const at = new Date(now).toISOString();
     // the card's row as the change left it, read by the change's own statement
@@ -61,14 +61,14 @@ async function sendReminder(ctx: ServiceContext, clock: Clock, key: ReminderKey,
   });
 }
 
-/** Sends every reminder due at the clock's now; answers how many this call sent. */
-export async function sendDueReminders(ctx: ServiceContext, clock: Clock): Promise<number> {
+/** Sends every reminder due at the context clock's now; answers how many this call sent. */
+export async function sendDueReminders(ctx: ServiceContext): Promise<number> {
   let sent = 0;
   for (const key of REMINDER_KEYS) {
     for (;;) {
-      const owed = await cardsOwingReminder(ctx.db, key, windowAt(key, clock.now()), BATCH);
+      const owed = await cardsOwingReminder(ctx.db, key, windowAt(key, ctx.clock.now()), BATCH);
       let claimed = 0;
-      for (const reminder of owed) if (await sendReminder(ctx, clock, key, reminder)) claimed++;
+      for (const reminder of owed) if (await sendReminder(ctx, key, reminder)) claimed++;
       sent += claimed;
       // a short page was the last; a page of which nothing could be claimed would come back the same
       if (owed.length < BATCH || claimed === 0) break;
@@ -77,63 +77,11 @@ export async function sendDueReminders(ctx: ServiceContext, clock: Clock): Promi
   return sent;
 }
 
-/** What the scheduler reports to (the app's logger). */
-export interface SchedulerLog {
-  error(object: object, message: string): void;
-}
-
 /**
  * The reminder scheduler of one server process: a pass at start (what came due while no server ran),
- * then one every `intervalMs`. Passes never overlap; `stop` waits for the running one. Several
- * processes may run it on one database: the claims keep every reminder to one send.
+ * then one every `intervalMs`; a pass answers how many reminders it sent. Several processes may run
+ * it on one database: the claims keep every reminder to one send.
  */
-export class ReminderScheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
-  private stopped = true;
-
-  private readonly ctx: ServiceContext;
-  private readonly clock: Clock;
-  private readonly intervalMs: number;
-  private readonly log: SchedulerLog;
-
-  constructor(ctx: ServiceContext, clock: Clock, intervalMs: number, log: SchedulerLog) {
-    this.ctx = ctx;
-    this.clock = clock;
-    this.intervalMs = intervalMs;
-    this.log = log;
-  }
-
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.tick().catch(() => {});
-  }
-
-  /** One pass now (after the running one, if any); answers how many reminders it sent. */
-  async tick(): Promise<number> {
-    while (this.running) await this.running.catch(() => {});
-    clearTimeout(this.timer);
-    const pass = sendDueReminders(this.ctx, this.clock);
-    this.running = pass;
-    try {
-      return await pass;
-    } catch (error) {
-      this.log.error({ err: error }, 'reminder pass failed; the next pass tries again');
-      throw error;
-    } finally {
-      this.running = undefined;
-      if (!this.stopped && this.intervalMs > 0) {
-        this.timer = setTimeout(() => this.tick().catch(() => {}), this.intervalMs);
-        this.timer.unref();
-      }
-    }
-  }
-
-  /** Stops the passes; resolves once the running one has ended. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running?.catch(() => {});
-  }
+export function reminderJob(ctx: ServiceContext, intervalMs: number, log: JobLog): PeriodicJob<number> {
+  return new PeriodicJob({ name: 'reminders', everyMs: intervalMs, pass: () => sendDueReminders(ctx) }, log);
 }

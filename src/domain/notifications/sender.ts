@@ -2,7 +2,7 @@ import type { Notification } from '../../schemas/notifications.ts';
 
 /**
  * Where a channel outside the API (email, push) plugs in: told of each notification once it has
- * committed (src/plugins/notifications.ts reads them from the event record's `notification.created`
+ * committed (src/domain/notifications/delivery.ts reads them from the event record's `notification.created`
  * events, so a sender never sees one that rolled back). None is configured by default.
  *
  * A send is bounded (NOTIFICATION_SEND_TIMEOUT_MS): past it, or when the server closes, `signal` is

@@ -26,7 +26,8 @@ import * as store from '../../storage/repositories/webhooks.ts';
 import type { ServiceContext } from '../context.ts';
 import { newId } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { type Clock, systemClock } from '../shared/clock.ts';
+import type { Clock } from '../shared/clock.ts';
+import { PeriodicJob } from '../shared/periodic.ts';
 import { deliveryBody, filterOf, receives } from './matching.ts';
 import { WebhookSender } from './sender.ts';
 import { previousSecretSigns, signedHeaders } from './signing.ts';
@@ -50,18 +51,18 @@ export const ENABLED_WEBHOOKS_TTL_MS = 1000;
 
 export interface DispatcherLog {
   warn(detail: object, message: string): void;
+  error(detail: object, message: string): void;
 }
 
 export interface DispatcherOptions {
   timeoutMs: number;
   pollMs: number;
   allowPrivateNetworks: boolean;
-  clock?: Clock;
   /** Jitter source in [0, 1). */
   random?: () => number;
   retrySchedule?: readonly number[];
   giveUpAfterMs?: number;
-  log?: DispatcherLog;
+  log: DispatcherLog;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -106,29 +107,46 @@ export class WebhookDispatcher {
   /** This instance, as a lease owner. */
   readonly owner = `${process.pid}-${randomBytes(6).toString('hex')}`;
   readonly #ctx: ServiceContext;
-  readonly #options: Required<Omit<DispatcherOptions, 'log'>> & { log: DispatcherLog | undefined };
+  readonly #options: Required<DispatcherOptions> & { clock: Clock };
   readonly #sender: WebhookSender;
   /** Told by the webhooks plugin when this instance writes webhooks. */
   readonly enabledWebhooks: EnabledWebhooks;
   /** Runs being sent now, by webhook id. */
   readonly #inFlight = new Map<string, Promise<void>>();
-  #running: Promise<void> | undefined;
-  #stopped = false;
-  #woken = false;
-  #rest: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
+  /** Its rounds: every `pollMs`, and at once when woken. */
+  readonly job: PeriodicJob<void>;
 
   constructor(ctx: ServiceContext, options: DispatcherOptions) {
     this.#ctx = ctx;
     this.#options = {
-      clock: systemClock,
       random: Math.random,
       retrySchedule: RETRY_SCHEDULE,
       giveUpAfterMs: GIVE_UP_AFTER_MS,
       ...options,
-      log: options.log,
+      clock: ctx.clock,
     };
     this.#sender = new WebhookSender(options);
-    this.enabledWebhooks = new EnabledWebhooks(this.#options.clock);
+    this.enabledWebhooks = new EnabledWebhooks(ctx.clock);
+    this.job = new PeriodicJob(
+      {
+        name: 'webhook dispatcher',
+        everyMs: options.pollMs,
+        pass: async (signal) => {
+          if (signal.aborted) return;
+          try {
+            await this.round();
+          } catch (error) {
+            // a round that failed is tried again at the next one; a warning, not the job's error
+            this.#options.log.warn({ err: error }, 'webhook dispatcher round failed; trying again at the next one');
+          }
+        },
+        stopped: async () => {
+          await Promise.all(this.#inFlight.values());
+          await this.#sender.close();
+        },
+      },
+      options.log,
+    );
   }
 
   /** How long a claim holds a delivery: its attempt's whole timeout, and as much again for the writes around it. */
@@ -136,47 +154,9 @@ export class WebhookDispatcher {
     return 2 * this.#options.timeoutMs;
   }
 
-  start(): void {
-    this.#running ??= this.#loop();
-  }
-
   /** Look now (events committed, an attempt ended, a delivery made due). */
   wake(): void {
-    this.#woken = true;
-    this.#rest?.resolve();
-  }
-
-  /** Stops looking, lets the attempts under way end (each bounded by the timeout), and closes the sockets. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    this.wake();
-    await this.#running;
-    await Promise.all(this.#inFlight.values());
-    await this.#sender.close();
-  }
-
-  async #loop(): Promise<void> {
-    while (!this.#stopped) {
-      this.#woken = false;
-      try {
-        await this.round();
-      } catch (error) {
-        this.#options.log?.warn({ err: error }, 'webhook dispatcher round failed; trying again at the next one');
-      }
-      if (!this.#stopped && !this.#woken) await this.#sleep();
-    }
-  }
-
-  #sleep(): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#rest = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, this.#options.pollMs);
-      this.#rest = { timer, resolve: done };
-    });
+    this.job.wake();
   }
 
   /** One look: fan out what committed, then start sending what is due. With no webhook enabled, nothing (no write). */
@@ -238,7 +218,7 @@ export class WebhookDispatcher {
   /** Claims the due heads of webhooks' queues (as many as may be in flight) and starts sending them. */
   async #sendDue(): Promise<void> {
     const room = MAX_IN_FLIGHT - this.#inFlight.size;
-    if (room <= 0 || this.#stopped) return;
+    if (room <= 0 || this.job.stopping) return;
     const now = this.#options.clock.now();
     const leaseUntil = now + this.leaseMs;
     const runs = await inTransaction(this.#ctx, async (trx) => {
@@ -256,7 +236,7 @@ export class WebhookDispatcher {
       const webhook = webhooks.get(webhookId);
       if (!webhook) continue; // deleted meanwhile, with its deliveries
       const sending = this.#sendRun(run, webhook, leaseUntil)
-        .catch((error) => this.#options.log?.warn({ err: error, webhook: webhookId }, 'webhook attempt could not be recorded; its lease will expire'))
+        .catch((error) => this.#options.log.warn({ err: error, webhook: webhookId }, 'webhook attempt could not be recorded; its lease will expire'))
         .finally(() => {
           this.#inFlight.delete(webhookId);
           this.wake();
@@ -273,7 +253,7 @@ export class WebhookDispatcher {
     let sent = 0;
     try {
       for (const delivery of run) {
-        if (this.#stopped || this.#options.clock.now() + this.#options.timeoutMs >= leaseUntil) break;
+        if (this.job.stopping || this.#options.clock.now() + this.#options.timeoutMs >= leaseUntil) break;
         sent++;
         if (!(await this.#attempt(delivery, webhook))) break;
       }

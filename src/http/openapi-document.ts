@@ -165,7 +165,7 @@ export function completeDocument(doc: Document, options: { rateLimited: boolean 
         parameters.push(parameterRef('IfNoneMatch'));
         responses['304'] = { description: STATUS_DESCRIPTIONS[304] as string };
       }
-      // the same rule the conditional plugin applies (src/plugins/conditional.ts)
+      // the same rule the conditional plugin applies (src/http/conditional.ts)
       if (conditionalTarget(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ':$1'))) {
         parameters.push(parameterRef('IfMatch'));
         responses['412'] = { description: STATUS_DESCRIPTIONS[412] as string, content: errorContent };
