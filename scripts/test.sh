@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The whole test suite: type check, then unit, integration (SQLite and PostgreSQL) and e2e tests.
+# The whole test suite: lint and format check, type check, then unit, integration (SQLite and PostgreSQL) and e2e tests.
 # Run through scripts/with-node.sh (npm test does that).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 node --import tsx test/support/preflight.ts
+# biome.json decides the files (src, test, packages, bench, scripts, examples, web); npm run format fixes.
+biome check
 tsc --noEmit
 # Two files at a time: this machine has two cores, and each file starts its own app(s).
 # A test that hangs (an open stream nobody ends) fails after TEST_TIMEOUT_MS instead of holding the
