@@ -20,6 +20,7 @@ fi
 # A test that hangs (an open stream nobody ends) fails after TEST_TIMEOUT_MS instead of holding the
 # suite until CI's limit, and a file whose handles stay open after its tests is ended.
 # The file list is unquoted on purpose: files or globs, split on spaces, that node's test runner expands.
-exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-reporter=spec \
+# `taskboard-source`: `@taskboard/client` resolves to its TypeScript source here, no build needed.
+exec node --import tsx --conditions=taskboard-source --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-reporter=spec \
   --test-timeout="${TEST_TIMEOUT_MS:-600000}" --test-force-exit \
   ${TEST_FILES:-$default_files}
