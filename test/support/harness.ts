@@ -18,7 +18,17 @@ import { type Engine, openStorage, type StorageConnection } from '../../src/stor
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { AttachmentFiles } from '../../src/storage/files.ts';
 
-export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
+/**
+ * `npm run test:quick` sets TEST_QUICK=1 for the inner loop on a machine without PostgreSQL or Redis:
+ * the engine-parametrised suites run on SQLite only, and the suites that need PostgreSQL or Redis
+ * whatever the engine are skipped. `npm test` (CI) never sets it, so there nothing is skipped.
+ */
+export const QUICK = process.env.TEST_QUICK === '1';
+export const ENGINES: readonly Engine[] = QUICK ? ['sqlite'] : ['sqlite', 'postgres'];
+/** The options of a suite that needs PostgreSQL on any engine: skipped in quick mode only. */
+export const needsPostgres = { skip: QUICK ? 'quick mode (TEST_QUICK=1): needs PostgreSQL' : false } as const;
+/** The options of a suite that needs a Redis: skipped in quick mode only. */
+export const needsRedis = { skip: QUICK ? 'quick mode (TEST_QUICK=1): needs Redis' : false } as const;
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -27,6 +37,7 @@ let postgresChecked: Promise<void> | undefined;
 /** Fails with a message that says what is missing, instead of a bare ECONNREFUSED. */
 export function requirePostgres(): Promise<void> {
   postgresChecked ??= (async () => {
+    if (QUICK) throw new Error('This test needs PostgreSQL, which quick mode (TEST_QUICK=1) does not use: mark its suite with needsPostgres, or run npm test.');
     const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
     try {
       await client.connect();
