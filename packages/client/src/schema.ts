@@ -5719,7 +5719,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description no body, or {} */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
@@ -5772,7 +5772,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description no body, or {} */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
@@ -7344,7 +7344,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description the status to set; absent: the opposite of the current one */
