@@ -23,9 +23,12 @@ function open(config: AppConfig): StorageConnection {
   return openStorage(config.databaseUrl, { ...config.database, poolSize: 2 });
 }
 
-/** Migrates first: the first use of the database, so a database out of reach is named as such. */
-function migrate(storage: StorageConnection) {
-  return reachingDatabase(storage.description, () => migrateToLatest(storage));
+/**
+ * Migrates first: the first use of the database, so a database out of reach is named as such.
+ * `createSchema`: `taskboard migrate` also creates the PostgreSQL schema the URL names.
+ */
+function migrate(storage: StorageConnection, options: { createSchema?: boolean } = {}) {
+  return reachingDatabase(storage.description, () => migrateToLatest(storage, options));
 }
 
 /**
@@ -90,7 +93,7 @@ export async function migrateCommand(config: AppConfig, options: { json: boolean
   const storage = open(config);
   let applied: string[];
   try {
-    const result = await migrate(storage);
+    const result = await migrate(storage, { createSchema: true });
     applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   } finally {
     await storage.close();

@@ -8,6 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_PURGE_AFTER_DAYS } from '../domain/attachments/purge.ts';
 import { DomainError, ValidationError } from '../domain/shared/errors.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { MissingSchemaError } from '../storage/migrator.ts';
 import { DatabaseUnreachableError } from '../storage/unavailable.ts';
 import { bootstrapCommand, keysCreateCommand, migrateCommand, type Output, purgeAttachmentsCommand, serveCommand } from './commands.ts';
 
@@ -183,7 +184,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       io.stderr(`taskboard: ${error.message} (see taskboard --help)\n`);
       return 2;
     }
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof MissingSchemaError) {
       io.stderr(`taskboard: configuration error: ${describe(error)}\n`);
       return 2;
     }

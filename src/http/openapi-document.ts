@@ -131,7 +131,10 @@ interface Operation {
   tags?: string[];
   parameters?: unknown[];
   responses?: Record<string, Response>;
+  requestBody?: { required?: boolean };
   'x-rate-limit-tier'?: string;
+  /** Set by src/routes/operation.ts on an operation whose body may be left out. */
+  'x-optional-body'?: boolean;
 }
 interface Document {
   info: Record<string, unknown>;
@@ -161,6 +164,11 @@ export function completeDocument(doc: Document, options: { rateLimited: boolean 
       const api = path.startsWith('/api/') || path.startsWith('/v2/');
       const parameters = (op.parameters ??= []);
       const jsonRead = method === 'get' && Boolean(responses['200']?.content?.['application/json']);
+      // A body the server takes or not (none, empty, `{}`): a validating proxy must let a call without one pass.
+      if (op['x-optional-body']) {
+        if (op.requestBody) op.requestBody.required = false;
+        delete op['x-optional-body'];
+      }
       if (jsonRead) {
         parameters.push(parameterRef('IfNoneMatch'));
         responses['304'] = { description: STATUS_DESCRIPTIONS[304] as string };

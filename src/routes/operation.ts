@@ -143,6 +143,8 @@ export function operations(app: FastifyInstance, tags: string[]) {
         ...(params === undefined ? {} : { params }),
         querystring: operation.querystring,
         ...(body === undefined ? {} : { body }),
+        // the document says so too (completeDocument): @fastify/swagger marks every body required
+        ...(optionalBody ? { 'x-optional-body': true } : {}),
         response: { [status]: keyed ? success(keyed[0], keyed[1]) : answer, ...errorResponses(...errors) },
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {

@@ -72,15 +72,18 @@ export interface EmptyDatabase {
   dispose(): Promise<void>;
 }
 
-/** A new database of `engine` with no tables: a file in a temporary folder, or a PostgreSQL schema of its own. */
-export async function emptyDatabase(engine: Engine): Promise<EmptyDatabase> {
+/**
+ * A new database of `engine` with no tables: a file in a temporary folder, or a PostgreSQL schema of
+ * its own (`schemaMissing`: named by the URL but not created, as a new deployment's may be).
+ */
+export async function emptyDatabase(engine: Engine, options: { schemaMissing?: boolean } = {}): Promise<EmptyDatabase> {
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'taskboard-test-'));
     return { url: `sqlite:${join(dir, 'test.db')}`, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   await requirePostgres();
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  await onPostgresServer(`create schema ${schema}`);
+  if (!options.schemaMissing) await onPostgresServer(`create schema ${schema}`);
   return {
     url: `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}`,
     dispose: () => onPostgresServer(`drop schema if exists ${schema} cascade`),

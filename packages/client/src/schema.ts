@@ -1982,7 +1982,7 @@ export interface paths {
         };
         /**
          * Stream Board Events
-         * @description A live stream (`text/event-stream`) of the events of the board as they commit, from now, or from after the event named by `Last-Event-ID` (400 when the record has no such event). Heartbeats keep it open; it ends when the caller no longer reaches the board. See the README, "Live stream".
+         * @description A live stream (`text/event-stream`) of the events of the board as they commit, from now, or from after the event named by `Last-Event-ID` (400 when the record has no such event the caller reaches). Heartbeats keep it open; it ends when the caller no longer reaches the board. See the README, "Live stream".
          *
          *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
          */
@@ -2004,7 +2004,7 @@ export interface paths {
         };
         /**
          * Stream My Notifications
-         * @description A live stream (`text/event-stream`) of the caller's own notifications as they are created: each a `notification.created` event (`data.notification` is the Notification), from now, or from after the event named by `Last-Event-ID` (400 when the record has no such event). It ends when the key stops authenticating. See the README, "Live stream".
+         * @description A live stream (`text/event-stream`) of the caller's own notifications as they are created: each a `notification.created` event (`data.notification` is the Notification), from now, or from after the event named by `Last-Event-ID` (400 when the record has no such event the caller reaches). It ends when the key stops authenticating. See the README, "Live stream".
          *
          *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
          */
@@ -5719,7 +5719,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description no body, or {} */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
@@ -5772,7 +5772,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description no body, or {} */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
@@ -7344,7 +7344,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description the status to set; absent: the opposite of the current one */

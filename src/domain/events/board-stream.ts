@@ -188,15 +188,25 @@ export class LiveStream {
   }
 }
 
-/** Where a stream opened with `lastEventId` starts: after that event (400 when the record has none), else now (nothing committed before it opened). */
-async function startingPosition(ctx: ServiceContext, lastEventId: string | undefined): Promise<FeedPosition> {
+/**
+ * Where a stream opened with `lastEventId` starts: after that event, else now (nothing committed
+ * before it opened). An event the caller does not reach is answered as one the record does not hold
+ * (400): the answer must not tell that another company's event id exists.
+ */
+async function startingPosition(ctx: ServiceContext, caller: Caller, lastEventId: string | undefined): Promise<FeedPosition> {
   if (lastEventId === undefined) return events.feedNow(ctx.db);
-  const position = await events.eventPosition(ctx.db, lastEventId);
-  if (position === undefined) {
-    throw new ValidationError('Last-Event-ID names no event in the record (never one, or pruned): reload and open the stream without it', [
+  const unknown = () =>
+    new ValidationError('Last-Event-ID names no event in the record (never one, or pruned): reload and open the stream without it', [
       { field: 'headers.last-event-id', message: 'unknown event id' },
     ]);
+  try {
+    await requireAccess(ctx.db, caller, { kind: 'event', id: lastEventId });
+  } catch (error) {
+    throw error instanceof NotFoundError ? unknown() : error;
   }
+  const position = await events.eventPosition(ctx.db, lastEventId);
+  // pruned since
+  if (position === undefined) throw unknown();
   return position;
 }
 
@@ -214,7 +224,7 @@ export async function openBoardStream(
 ): Promise<LiveStream> {
   const subject = boardStreamSubject(boardId);
   await subject.checkAccess?.(ctx.db, caller);
-  return new LiveStream(ctx, token, subject, await startingPosition(ctx, lastEventId));
+  return new LiveStream(ctx, token, subject, await startingPosition(ctx, caller, lastEventId));
 }
 
 /**
@@ -222,5 +232,5 @@ export async function openBoardStream(
  * to them), from now or after `lastEventId`; it ends when the caller's key stops authenticating.
  */
 export async function openNotificationStream(ctx: ServiceContext, caller: Caller, token: string, lastEventId: string | undefined): Promise<LiveStream> {
-  return new LiveStream(ctx, token, notificationsSubject(caller.userId), await startingPosition(ctx, lastEventId));
+  return new LiveStream(ctx, token, notificationsSubject(caller.userId), await startingPosition(ctx, caller, lastEventId));
 }
