@@ -216,10 +216,10 @@ export async function expectedEntries(db: Executor): Promise<IndexedEntry[]> {
 /**
  * Rebuilds the entries of one source table whose ids come after `afterId`, `batch` rows in one
  * transaction: each row's entry deleted and written again from the row as it is now. Answers the
- * last id done, or undefined when the table is done. Entries whose row is gone are removed by
- * `removeOrphans`.
+ * last id done and how many rows, or undefined when the table is done. Entries whose row is gone are removed by
+ * `removeOrphans`. A row a concurrent change indexed meanwhile keeps that entry (its trigger's).
  */
-export async function reindexBatch(db: Executor, table: string, afterId: string, batch: number): Promise<string | undefined> {
+export async function reindexBatch(db: Executor, table: string, afterId: string, batch: number): Promise<{ last: string; rows: number } | undefined> {
   const source = SEARCH_SOURCES.find((s) => s.table === table);
   if (!source) throw new Error(`${table} is not a searchable table`);
   const postgres = dialectOf(db).name === 'postgres';
@@ -231,8 +231,9 @@ export async function reindexBatch(db: Executor, table: string, afterId: string,
     const values = entryValues(source, 's');
     await sql`insert into search_entries (${sql.raw(Object.keys(values).join(', '))}${sql.raw(postgres ? ', folded_title, folded' : '')})
       select ${sql.raw(Object.values(values).join(', '))}${sql.raw(postgres ? `, '', ''` : '')} from ${sql.table(table)} s
-      where s.id > ${afterId} and s.id <= ${last}${sql.raw(source.live ? ` and s.${source.live}` : '')}`.execute(trx);
-    return last;
+      where s.id > ${afterId} and s.id <= ${last}${sql.raw(source.live ? ` and s.${source.live}` : '')}
+      on conflict (entity_id) do nothing`.execute(trx);
+    return { last, rows: rows.length };
   });
 }
 
