@@ -1,20 +1,22 @@
 import { Type } from 'typebox';
-import { Id, ScopeQuery, Timestamp } from './common.ts';
+import { Id, ScopeQuery, Text, Timestamp } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 
 export const SearchQuery = Type.Object(
   {
-    q: Type.String({
-      minLength: 1,
+    // optional to the schema, so that a request without it is told what else is wrong too; the
+    // service answers its absence with a 400 naming querystring.q
+    q: Type.Optional(Text({
+      blank: false,
       maxLength: 500,
       description:
         'words (all must match, in any order; a word also finds longer words it starts or is part of: `log` finds `login`), ' +
         '`"quoted phrases"`, `-word` to leave out, and operators: `label:name`, `member:me` or `member:<email or name>`, ' +
         '`due:overdue|day|week|month|none`, `is:archived` (only archived things; otherwise they are left out), `is:complete`, ' +
         '`is:incomplete`, `board:"name"`, `list:"name"`, `has:attachments`, `created:N` (within the last N days). ' +
-        'Case and accents do not matter. A malformed query is a 400 that says what is wrong.',
+        'Case and accents do not matter. Required; a missing or malformed query is a 400 that says what is wrong.',
       examples: ['login bug -flaky label:backend', '"release notes" due:week'],
-    }),
+    })),
     ...ScopeQuery.properties,
     boardId: Type.Optional(Id),
     types: Type.Optional(

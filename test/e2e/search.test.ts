@@ -245,6 +245,18 @@ for (const engine of ENGINES) {
       assert.deepEqual(await titles(`label:defect board:"Operators board"`), ['Alpha walrus']);
     });
 
+    it('any query text answers 200 or a 400 in the contract form, never a 5xx', async () => {
+      const pieces = ['"', '-', ':', 'label:', 'is:', '*', '%', '_', '\\', "'", '(', ')', 'AND', 'NOT', 'é', '京', '😀', 'a', 'log', ' ', '  ', 'due:week', 'x"y'];
+      let seed = 7;
+      const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      for (let i = 0; i < 150; i++) {
+        const q = Array.from({ length: 1 + Math.floor(next() * 8) }, () => pieces[Math.floor(next() * pieces.length)]).join(next() < 0.5 ? '' : ' ');
+        const res = await api('GET', searchUrl(q));
+        assert.ok(res.statusCode === 200 || res.statusCode === 400, `${JSON.stringify(q)}: ${res.statusCode} ${res.body}`);
+        if (res.statusCode === 400) assert.equal(res.json().code, 'validation_failed');
+      }
+    });
+
     it('a malformed query is a 400 that says what is wrong', async () => {
       for (const [q, says] of [
         ['"open quote', 'never closed'],
@@ -253,12 +265,16 @@ for (const engine of ENGINES) {
         ['is:fancy', 'is:'],
         ['-alone', 'exclusions only'],
         ['created:0', 'created:'],
-        ['   ', 'nothing to search for'],
+        ['   ', 'querystring.q'],
+        ['bad\u0001char', 'querystring.q'],
       ] as const) {
         const res = await api('GET', searchUrl(q));
         assert.equal(res.statusCode, 400, `${q}: ${res.body}`);
         assert.match(JSON.stringify(res.json()), new RegExp(says), q);
       }
+      const missing = await api('GET', '/api/v1/search');
+      assert.equal(missing.statusCode, 400, missing.body);
+      assert.deepEqual(missing.json().details.map((d: { field: string }) => d.field), ['querystring.q']);
       const types = await api('GET', searchUrl('login', '&types=card,cow'));
       assert.equal(types.statusCode, 400, types.body);
       const cursor = await api('GET', searchUrl('login', '&cursor=bm9wZQ'));

@@ -18,7 +18,8 @@ export const HIT_TYPES = ['card', 'comment', 'discussion', 'checklistItem', 'att
 export type HitType = (typeof HIT_TYPES)[number];
 
 export interface SearchOptions {
-  q: string;
+  /** The query; absent: a 400 saying there is nothing to search for. */
+  q?: string | undefined;
   boardId?: string | undefined;
   /** Comma-separated hit types. */
   types?: string | undefined;
@@ -117,7 +118,7 @@ function hitOf(row: SearchRow, terms: readonly string[]): SearchHit {
  * matches first, then the most recently written; paged by a cursor of that order.
  */
 export async function search(ctx: ServiceContext, caller: Caller, scope: Scope, options: SearchOptions): Promise<Page<SearchHit>> {
-  const query = parseSearchQuery(options.q);
+  const query = parseSearchQuery(options.q ?? '');
   const types = parseTypes(options.types);
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, isCursorKey);
