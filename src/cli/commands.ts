@@ -9,6 +9,7 @@ import { sweepDeleted } from '../domain/boards/sweep.ts';
 import type { ServiceContext } from '../domain/context.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import { pruneExpiredEvents } from '../domain/events/events.ts';
+import { reindexSearch } from '../domain/search/reindex.ts';
 import type { AppConfig } from '../config.ts';
 import { startServer } from '../server.ts';
 import { openStorage, type StorageConnection } from '../storage/dialect.ts';
@@ -133,6 +134,18 @@ export async function purgeAttachmentsCommand(config: AppConfig, options: { olde
       `Swept ${result.swept.cards} card(s), ${result.swept.lists} list(s) and ${result.swept.boards} board(s) of deleted lists and boards`,
       `Pruned ${result.events.events} event(s) recorded before ${result.events.before} (EVENT_RETENTION_DAYS=${config.events.retentionDays}), ` +
         `and ${result.events.deliveries} webhook deliveries that ended before then`,
+    ],
+  };
+}
+
+/** Rebuilds the search index from the source tables, in batches of `batch` rows (safe while the server runs). */
+export async function reindexCommand(config: AppConfig, options: { batch: number; json: boolean }): Promise<Output> {
+  const result = await withServices(config, (ctx) => reindexSearch(ctx, { batch: options.batch }));
+  if (options.json) return { json: result };
+  return {
+    lines: [
+      `Indexed ${Object.entries(result.tables).map(([table, rows]) => `${rows} ${table}`).join(', ')}`,
+      `Removed ${result.orphans} entr${result.orphans === 1 ? 'y' : 'ies'} whose record was gone`,
     ],
   };
 }

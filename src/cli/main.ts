@@ -10,7 +10,7 @@ import { DomainError, ValidationError } from '../domain/shared/errors.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { MissingSchemaError } from '../storage/migrator.ts';
 import { DatabaseUnreachableError } from '../storage/unavailable.ts';
-import { bootstrapCommand, keysCreateCommand, migrateCommand, type Output, purgeAttachmentsCommand, serveCommand } from './commands.ts';
+import { bootstrapCommand, keysCreateCommand, migrateCommand, type Output, purgeAttachmentsCommand, reindexCommand, serveCommand } from './commands.ts';
 
 /** A wrong command line: exit 2 with the message and a pointer to the help. */
 class UsageError extends Error {}
@@ -30,6 +30,9 @@ Commands:
       Remove, with their files, attachments deleted more than N days ago (default 30; 0: all),
       and files no attachment names (or partial uploads) older than an hour; then events older
       than EVENT_RETENTION_DAYS (default 90).
+  reindex [--batch N] [--json]
+      Rebuild the search index from the records, N rows per transaction (default 1000); safe
+      while the server runs, and running it again changes nothing.
   serve
       Run the HTTP server (what npm start runs).
 
@@ -62,6 +65,7 @@ const COMMANDS = {
   },
   migrate: { options: { create: { type: 'boolean', default: false }, json, help }, required: [] },
   'purge-attachments': { options: { 'older-than-days': { type: 'string' }, json, help }, required: [] },
+  reindex: { options: { batch: { type: 'string' }, json, help }, required: [] },
   serve: { options: { help }, required: [] },
 } satisfies Record<string, { options: NonNullable<ParseArgsConfig['options']>; required: string[] }>;
 
@@ -101,6 +105,13 @@ function wholeDays(value: string | undefined): number {
   if (value === undefined) return DEFAULT_PURGE_AFTER_DAYS;
   if (!/^\d{1,6}$/.test(value.trim())) throw new UsageError(`purge-attachments: --older-than-days must be a whole number of days (got "${value}")`);
   return Number(value.trim());
+}
+
+function batchSize(value: string | undefined): number {
+  if (value === undefined) return 1000;
+  const n = /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : 0;
+  if (n < 1 || n > 100_000) throw new UsageError(`reindex: --batch must be a whole number from 1 to 100000 (got "${value}")`);
+  return n;
 }
 
 function oneLine(text: string): string {
@@ -173,6 +184,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         return 0;
       case 'purge-attachments':
         print(await purgeAttachmentsCommand(config, { olderThanDays: wholeDays(values['older-than-days'] as string | undefined), json: values.json === true }));
+        return 0;
+      case 'reindex':
+        print(await reindexCommand(config, { batch: batchSize(values.batch as string | undefined), json: values.json === true }));
         return 0;
       case 'serve':
         await serveCommand(config);

@@ -47,6 +47,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   activity: 'The event record: what changed on a card, board or team, newest first.',
   webhooks: "Signed webhooks: a company's subscriptions to its events, their secrets and deliveries.",
   notifications: "The caller's notifications: reminders, assignments, cheers, comments and replies.",
+  search: 'Search across everything the caller reaches: cards, comments, discussions, checklist items, attachments, boards and lists.',
 };
 
 const STATUS_DESCRIPTIONS: Record<string, string> = {

@@ -17,6 +17,7 @@ import labels from './api/v1/labels.ts';
 import lists from './api/v1/lists.ts';
 import myTasks from './api/v1/my-tasks.ts';
 import notifications from './api/v1/notifications.ts';
+import search from './api/v1/search.ts';
 import teams from './api/v1/teams.ts';
 import webhooks from './api/v1/webhooks.ts';
 import cardsV2 from './v2/cards.ts';
@@ -26,7 +27,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(health);
   await app.register(
     async (v1) => {
-      for (const area of [account, companies, teams, myTasks, boards, lists, labels, cards, cardEdits, cardCopies, attachments, checklists, checklistItems, comments, cheers, webhooks, notifications, activity, boardEvents]) await v1.register(area);
+      for (const area of [account, companies, teams, myTasks, boards, lists, labels, cards, cardEdits, cardCopies, attachments, checklists, checklistItems, comments, cheers, webhooks, notifications, activity, boardEvents, search]) await v1.register(area);
     },
     { prefix: '/api/v1' },
   );

@@ -17,6 +17,7 @@ export type Schemas = components['schemas'];
 export type Card = Schemas['Card'];
 export type Label = Schemas['Label'];
 export type ErrorBody = Schemas['Error'];
+export type SearchHit = Schemas['SearchHit'];
 
 /** What the last answer said about the caller's rate-limit bucket. */
 export interface RateLimitState {

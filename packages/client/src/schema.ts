@@ -2017,6 +2017,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search
+         * @description Cards (name, description), comments, discussions, checklist items, attachments, boards and lists the caller reaches, narrowed by `companyId` / `teamId` / `boardId` and `types`, matching the query `q`; title matches first, then the most recently written, `limit` per page.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/cards/{cardId}/labels": {
         parameters: {
             query?: never;
@@ -2633,6 +2655,58 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             createdAt: string;
+        };
+        SearchHit: {
+            /** @description what was found */
+            type: "card" | "comment" | "discussion" | "checklistItem" | "attachment" | "board" | "list";
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            /** @description the card's name for a card, comment or discussion; else the thing's own name */
+            title: string;
+            snippet: {
+                /** @description plain text (never HTML), at most about 160 characters, `…` where cut */
+                text: string;
+                /** @description where the words searched for are in `text`: offsets and lengths in UTF-16 code units, in order */
+                highlights: {
+                    start: number;
+                    length: number;
+                }[];
+            };
+            /** @description the thing, or the card, list or board it lives in, is archived */
+            archived: boolean;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            card: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+            } | null;
+            list: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+            } | null;
+            /** @description the board it is or lives on */
+            board: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+            };
+            /** @description its team */
+            team: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+            };
+            /** @description its company */
+            company: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+            };
         };
     };
     responses: {
@@ -9240,6 +9314,75 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             406: components["responses"]["Error406"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    search: {
+        parameters: {
+            query?: {
+                /** @description words (all must match, in any order; a word also finds longer words it starts or is part of: `log` finds `login`), `"quoted phrases"`, `-word` to leave out, and operators: `label:name`, `member:me` or `member:<email or name>`, `due:overdue|day|week|month|none`, `is:archived` (only archived things; otherwise they are left out), `is:complete`, `is:incomplete`, `board:"name"`, `list:"name"`, `has:attachments`, `created:N` (within the last N days). Case and accents do not matter. Required; a missing or malformed query is a 400 that says what is wrong. */
+                q?: string;
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+                /** @description 24 lowercase hex characters */
+                boardId?: string;
+                /**
+                 * @description comma-separated hit types to keep: card, comment, discussion, checklistItem, attachment, board, list (default: all)
+                 * @example card,comment
+                 */
+                types?: string;
+                /** @description items per page (default 50, max 200) */
+                limit?: number;
+                /** @description the `nextCursor` of the previous page; absent for the first page */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description title matches first, then the most recently written */
+                        hits: components["schemas"]["SearchHit"][];
+                        /** @description pass as `cursor` to get the next page; null when this page is the last */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };
