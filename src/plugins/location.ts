@@ -52,6 +52,10 @@ export const LOCATIONS: Record<string, (body: Body, params: Params) => string> =
   'POST /api/v1/attachments/:attachmentId/cheers': cheerPath,
   'POST /api/v1/api-keys': () => '/api/v1/api-keys',
   'POST /api/v1/webhooks': (body) => `/api/v1/webhooks/${field(body, 'webhook', '_id')}`,
+  // people sign in (docs/people.md)
+  'POST /api/v1/setup': () => '/api/v1/auth/session',
+  'POST /api/v1/companies/:companyId/invitations': (_body, params) => `/api/v1/companies/${params.companyId}/invitations`,
+  'POST /api/v1/companies/:companyId/members/:userId/password-reset': () => '/api/v1/companies',
 };
 
 /** Sets `Location` on every 201, from the object the answer carries (see LOCATIONS). */
