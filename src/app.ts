@@ -8,6 +8,7 @@ import events from './plugins/events.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
 import metrics from './plugins/metrics.ts';
 import jobs from './plugins/jobs.ts';
+import people from './plugins/people.ts';
 import type { Clock } from './domain/shared/clock.ts';
 import type { NotificationSender } from './domain/notifications/sender.ts';
 import rateLimit from './plugins/rate-limit.ts';
@@ -95,7 +96,8 @@ export async function buildApp(options: BuildOptions) {
     await app.register(services, { config, clock: options.clock, recordEvents: options.recordEvents });
     await app.register(events, { config });
     await app.register(webhooks, { config, dispatcher: options.webhookDispatcher });
-    await app.register(auth);
+    await app.register(auth, { clock: options.clock });
+    await app.register(people);
     await app.register(jobs, { config, sender: options.notificationSender });
     // `undefined`: the limiter the configuration asks for; `null`: none (tests that do not test limits).
     const limiter =

@@ -25,6 +25,8 @@ export interface Input<P, Q, B> {
   query: Parsed<Q>;
   body: Parsed<B>;
   request: FastifyRequest;
+  /** For the few routes that set headers of their own (the session cookie). */
+  reply: FastifyReply;
   /** The route's serializer of `schema` (one of the schemas its answer is made of), for records the domain answers rendered. */
   serializer<S extends TSchema>(schema: S): (value: Static<S>) => string;
 }
@@ -76,12 +78,15 @@ type Result<A> = A extends readonly [string, infer S extends TSchema] ? Static<S
  */
 type Status<A extends Answer> =
   | { status: 201; location: (created: Result<A>) => string }
+  | { status: 202; location?: undefined }
   | { status?: undefined; location?: undefined };
 
 export type Operation<P extends TSchema | undefined, Q extends TSchema, B extends TSchema | undefined, A extends Answer> = Declaration<P, Q, B, A> & Status<A>;
 
 interface Declaration<P extends TSchema | undefined, Q extends TSchema, B extends TSchema | undefined, A extends Answer> {
   tier: Tier;
+  /** Needs no key or session (sign-in, setup, invitations): `caller` is then undefined. */
+  public?: true;
   operationId: string;
   summary: string;
   description?: string;
@@ -126,7 +131,7 @@ export function operations(app: FastifyInstance, tags: string[]) {
     app.route({
       method,
       url,
-      config: { tier },
+      config: operation.public ? { tier, public: true } : { tier },
       ...(optionalBody
         ? {
             preValidation: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
@@ -154,6 +159,7 @@ export function operations(app: FastifyInstance, tags: string[]) {
           query: request.query,
           body: request.body,
           request,
+          reply,
           serializer: (schema: TSchema) => reply.compileSerializationSchema(schema as unknown as Record<string, unknown>),
         } as Input<P, Q, B>;
         const result = await handler(input);

@@ -17,6 +17,8 @@ import type { RateLimiter, RateLimitRequest } from '../../src/ratelimit/limiter.
 import { type Engine, openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { AttachmentFiles } from '../../src/storage/files.ts';
+import { hashToken } from '../../src/domain/account/tokens.ts';
+import { setPassword } from '../../src/domain/people/sign-in.ts';
 
 /**
  * `npm run test:quick` sets TEST_QUICK=1 for the inner loop on a machine without PostgreSQL or Redis:
@@ -212,8 +214,43 @@ export function recordingLimiter(): RecordingLimiter {
 
 /** `api(method, url, body?)` as the holder of `key`: the shape most HTTP suites call the API in. */
 export function apiClient(t: TestApp, key: string) {
+  if (process.env.E2E_AUTH === 'session') return sessionClient(t, key);
   return (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
     t.app.inject({ method, url, headers: bearer(key), ...(payload !== undefined ? { payload: payload as object } : {}) });
+}
+
+/** Each app's signed-in users: one session per user, however many clients its keys make. */
+const sessionsOfApps = new WeakMap<App, Map<string, Promise<Record<string, string>>>>();
+
+/**
+ * `E2E_AUTH=session`: the key's user signs in (a password given to it, then POST
+ * /api/v1/auth/sign-in) and every request goes with the session cookie and CSRF token instead of
+ * the key, as the web app sends them: the same suite then proves each operation works by session.
+ */
+function sessionClient(t: TestApp, key: string) {
+  let sessions = sessionsOfApps.get(t.app);
+  if (!sessions) sessionsOfApps.set(t.app, (sessions = new Map()));
+  const known = sessions;
+  let headers: Promise<Record<string, string>> | undefined;
+  const signIn = async (): Promise<Record<string, string>> => {
+    const row = await t.services.db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id').select(['users.id', 'users.email']).where('token_hash', '=', hashToken(key)).executeTakeFirstOrThrow();
+    let session = known.get(row.id);
+    if (!session) {
+      session = (async () => {
+        const password = 'e2e session password 2026';
+        await setPassword(t.services, row.id, password);
+        const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-in', payload: { email: row.email, password } });
+        if (res.statusCode !== 200) throw new Error(`session sign-in failed: ${res.body}`);
+        return { cookie: String(res.headers['set-cookie']).split(';')[0]!, 'x-csrf-token': (res.json() as { csrfToken: string }).csrfToken };
+      })();
+      known.set(row.id, session);
+    }
+    return session;
+  };
+  return async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => {
+    headers ??= signIn();
+    return t.app.inject({ method, url, headers: await headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  };
 }
 
 export type Api = ReturnType<typeof apiClient>;
