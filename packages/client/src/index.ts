@@ -58,7 +58,7 @@ export interface TaskboardClientOptions {
   /** Headers added to every request, read at each call (a session's CSRF token). */
   headers?: () => Record<string, string> | undefined;
   /** The fetch credentials mode (default: the Request default, `same-origin`). */
-  credentials?: RequestCredentials;
+  credentials?: 'omit' | 'same-origin' | 'include';
   retry?: RetryOptions;
   /** Kept answers for conditional reads (least recently used dropped first). Default 500; 0: none. */
   cacheEntries?: number;

@@ -363,7 +363,6 @@ const ListColumn = memo(function ListColumn({ list, cards, listIndex, listCount,
   const [edge, setEdge] = useState<Edge | null>(null);
   const [renaming, setRenaming] = useState(false);
   const [composing, setComposing] = useState(false);
-  const titleId = useId();
 
   useEffect(() => {
     composers.set(list._id, () => setComposing(true));
@@ -390,7 +389,7 @@ const ListColumn = memo(function ListColumn({ list, cards, listIndex, listCount,
 
   const count = list.cards.length + (list.nextCursor ? '+' : '');
   return (
-    <section ref={section} className={`list${edge ? ` drop-${edge}` : ''}`} aria-labelledby={titleId} data-list-id={list._id} role="region">
+    <section ref={section} className={`list${edge ? ` drop-${edge}` : ''}`} aria-label={list.name} data-list-id={list._id} role="region">
       <div className="list-header" ref={header}>
         {renaming ? (
           <form
@@ -404,13 +403,12 @@ const ListColumn = memo(function ListColumn({ list, cards, listIndex, listCount,
             <input name="name" defaultValue={list.name} aria-label={t.listName} autoFocus onBlur={(event) => event.currentTarget.form?.requestSubmit()} onKeyDown={(event) => event.key === 'Escape' && setRenaming(false)} />
           </form>
         ) : (
-          <h2 id={titleId} className="list-name">
+          <h2 className="list-name">
             <button type="button" className="list-name-button" onClick={() => setRenaming(true)} aria-label={t.renameList(list.name)}>
               {list.name}
             </button>
           </h2>
         )}
-        {renaming ? <span id={titleId} className="visually-hidden">{list.name}</span> : null}
         <span className="list-count" aria-label={t.cardCount(list.cards.length)}>
           {count}
         </span>
@@ -502,14 +500,7 @@ const CardFace = memo(function CardFace({ card, listId, onKeyDown, onOpen, now }
   const due = dueState(card, now);
   const cover = card.cover ? card.attachments.find((attachment) => attachment._id === card.cover && attachment.mimeType.startsWith('image/')) : undefined;
   const checklist = card.allChecklistItemsCount;
-  const details = [
-    card.labels.length ? `${t.labels}: ${card.labels.map((label) => label.name || label.color.name).join(', ')}` : '',
-    card.dueDate ? `${t.dueDate} ${new Date(card.dueDate).toLocaleDateString()}${due === 'overdue' ? `, ${t.dueOverdue}` : due === 'done' ? `, ${t.dueDone}` : ''}` : '',
-    checklist.total ? t.checklist(checklist.completed, checklist.total) : '',
-    card.comments.length ? t.comments(card.comments.length) : '',
-    card.attachments.length ? t.attachments(card.attachments.length) : '',
-    card.members.length ? `${t.members}: ${card.members.map((member) => member.fullName).join(', ')}` : '',
-  ].filter(Boolean);
+  // The card's name is its content, name first: what a screen reader says is what the eye sees.
   return (
     <div
       ref={element}
@@ -517,32 +508,64 @@ const CardFace = memo(function CardFace({ card, listId, onKeyDown, onOpen, now }
       tabIndex={0}
       className={`card${dragging ? ' dragging' : ''}${edge ? ` drop-${edge}` : ''}`}
       data-card-id={card._id}
-      aria-label={[card.name, ...details].join(', ')}
       onClick={onOpen}
       onKeyDown={onKeyDown}
     >
+      <div className="card-name">{card.name}</div>
       {cover ? <img className="card-cover" src={cover.url} alt="" loading="lazy" /> : null}
       {card.labels.length ? (
         <div className="card-labels">
+          <span className="visually-hidden">, {t.labels}: </span>
           {card.labels.map((label) => (
             <span key={label._id} className="label-chip" style={{ background: label.color.hex, color: textOn(label.color.hex) }}>
-              {label.name}
+              {label.name}{' '}
             </span>
           ))}
         </div>
       ) : null}
-      <div className="card-name">{card.name}</div>
-      {details.length || card.members.length ? (
+      {card.dueDate || checklist.total || card.comments.length || card.attachments.length || card.members.length ? (
         <div className="card-badges">
-          {card.dueDate ? <span className={`badge due due-${due}`}>{new Date(card.dueDate).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}</span> : null}
-          {checklist.total ? <span className={`badge${checklist.completed === checklist.total ? ' done' : ''}`}>☑ {checklist.completed}/{checklist.total}</span> : null}
-          {card.comments.length ? <span className="badge">💬 {card.comments.length}</span> : null}
-          {card.attachments.length ? <span className="badge">📎 {card.attachments.length}</span> : null}
-          <span className="card-members">
-            {card.members.map((member) =>
-              member.photoUrl ? <img key={member._id} className="avatar" src={member.photoUrl} alt="" title={member.fullName} /> : <span key={member._id} className="avatar" title={member.fullName}>{initials(member.fullName)}</span>,
-            )}
-          </span>
+          {card.dueDate ? (
+            <span className={`badge due due-${due}`}>
+              <span className="visually-hidden">, {t.dueDate} </span>
+              {new Date(card.dueDate).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}
+              {due === 'overdue' || due === 'done' ? <span className="visually-hidden"> ({due === 'overdue' ? t.dueOverdue : t.dueDone})</span> : null}
+            </span>
+          ) : null}
+          {checklist.total ? (
+            <span className={`badge${checklist.completed === checklist.total ? ' done' : ''}`}>
+              <span aria-hidden="true">☑ </span>
+              <span className="visually-hidden">, {t.checklist(checklist.completed, checklist.total)}</span>
+              <span aria-hidden="true">{checklist.completed}/{checklist.total}</span>
+            </span>
+          ) : null}
+          {card.comments.length ? (
+            <span className="badge">
+              <span aria-hidden="true">💬 {card.comments.length}</span>
+              <span className="visually-hidden">, {t.comments(card.comments.length)}</span>
+            </span>
+          ) : null}
+          {card.attachments.length ? (
+            <span className="badge">
+              <span aria-hidden="true">📎 {card.attachments.length}</span>
+              <span className="visually-hidden">, {t.attachments(card.attachments.length)}</span>
+            </span>
+          ) : null}
+          {card.members.length ? (
+            <span className="card-members">
+              <span className="visually-hidden">, {t.members}: </span>
+              {card.members.map((member) =>
+                member.photoUrl ? (
+                  <img key={member._id} className="avatar" src={member.photoUrl} alt={member.fullName} title={member.fullName} />
+                ) : (
+                  <span key={member._id} className="avatar" title={member.fullName}>
+                    <span aria-hidden="true">{initials(member.fullName)}</span>
+                    <span className="visually-hidden">{member.fullName} </span>
+                  </span>
+                ),
+              )}
+            </span>
+          ) : null}
         </div>
       ) : null}
     </div>

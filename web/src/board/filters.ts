@@ -64,7 +64,7 @@ export function textOn(hex: string): string {
     return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   };
   const luminance = 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
-  return (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) ? '#172b4d' : '#ffffff';
+  return (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) ? '#000000' : '#ffffff';
 }
 
 export function initials(name: string): string {
