@@ -162,10 +162,10 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
         await page.emulateMedia({ colorScheme: theme });
         for (const width of [1440, 375]) {
           await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-          await page.screenshot({ path: join(ARTIFACTS, `board-${theme}-${width}.png`) });
+          await page.screenshot({ path: join(ARTIFACTS, `board-${theme}-${width}.png`), animations: 'disabled' });
           await page.getByRole('button', { name: /^First/ }).click();
           await page.getByRole('dialog', { name: 'First' }).waitFor();
-          await page.screenshot({ path: join(ARTIFACTS, `card-${theme}-${width}.png`) });
+          await page.screenshot({ path: join(ARTIFACTS, `card-${theme}-${width}.png`), animations: 'disabled' });
           if (theme === 'dark' && width === 375) await axe(page, 'the card dialog, dark, 375 px');
           await page.keyboard.press('Escape');
         }

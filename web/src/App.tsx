@@ -10,7 +10,15 @@ const LAST_BOARD = 'taskboard.lastBoard';
 export const rememberBoard = (boardId: string) => localStorage.setItem(LAST_BOARD, boardId);
 
 export function useMe() {
-  return useQuery({ queryKey: ['me'], queryFn: async () => unwrap(await client.GET('/api/v1/me')), staleTime: 60_000 });
+  return useQuery({
+    queryKey: ['me'],
+    queryFn: async () => {
+      // After a reload the page holds no CSRF token: the session hands it out again.
+      if (!session.apiKey && !session.csrf) await getJson('/api/v1/auth/session').catch(() => undefined);
+      return unwrap(await client.GET('/api/v1/me'));
+    },
+    staleTime: 60_000,
+  });
 }
 
 /** The pages behind sign-in: a 401 anywhere leads to the sign-in page. */
@@ -120,6 +128,7 @@ function SignIn() {
 
 function Setup() {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const token = window.location.hash.slice(1);
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -127,7 +136,9 @@ function Setup() {
     const form = Object.fromEntries(new FormData(event.currentTarget));
     const { response, body } = await postJson('/api/v1/setup', { token, ...form });
     if (!response.ok) return setError(messageOf(body, 'Setup failed'));
+    localStorage.removeItem('taskboard.apiKey');
     window.history.replaceState(null, '', '/setup');
+    await queryClient.invalidateQueries();
     navigate('/', { replace: true });
   }
   return (
@@ -278,8 +289,10 @@ function Home() {
 function SetupGate() {
   const [state, setState] = useState<'unknown' | 'needed' | 'done'>('unknown');
   useEffect(() => {
-    getJson('/api/v1/setup')
-      .then(({ response, body }) => setState(response.ok && (body as { needed?: boolean } | undefined)?.needed !== false ? 'needed' : 'done'))
+    const token = window.location.hash.slice(1);
+    if (!token) return setState('needed');
+    getJson(`/api/v1/setup/${encodeURIComponent(token)}`)
+      .then(({ response }) => setState(response.ok ? 'needed' : 'done'))
       .catch(() => setState('done'));
   }, []);
   if (state === 'unknown') return null;

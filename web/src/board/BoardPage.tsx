@@ -4,15 +4,18 @@ import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
 import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, memo, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type KeyboardEvent, lazy, memo, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { type Card, client, type Label, type Member, unwrap } from '../api.ts';
 import { rememberBoard, useMe } from '../App.tsx';
 import { t } from '../strings.ts';
-import { CardDialog, HelpDialog, MoveDialog } from './CardDialog.tsx';
+import { HelpDialog, MoveDialog } from './dialogs.tsx';
 import { dueState, type Filter, filterOf, initials, isFiltering, matches, textOn, writeFilter } from './filters.ts';
 import { useBoardStream } from './live.ts';
 import { type BoardActions, type ListView, type Notice, useBoard, useBoardActions } from './store.ts';
+
+// The card dialog (and its Markdown renderer) loads when a card is first opened.
+const CardDialog = lazy(() => import('./CardDialog.tsx').then((module) => ({ default: module.CardDialog })));
 
 /** Lists far outside the viewport render no cards (a 5,000-card board keeps a few hundred elements). */
 const LIST_RENDER_MARGIN = '400px';
@@ -220,6 +223,7 @@ export function BoardPage() {
         {announcement}
       </div>
       {openCardId ? (
+        <Suspense fallback={null}>
         <CardDialog
           key={openCardId}
           cardId={openCardId}
@@ -231,6 +235,7 @@ export function BoardPage() {
           onClose={closeCard}
           onMove={() => setMoving(openCardId)}
         />
+        </Suspense>
       ) : null}
       {movingCard ? (
         <MoveDialog
