@@ -69,6 +69,9 @@ export default fp(
         maxAge: '365d',
         cacheControl: true,
         index: false,
+        // One route per built file (the build is made before the server starts): a missing file falls
+        // through to the not-found handler as a 404, not a 405 from a matching wildcard route.
+        wildcard: false,
       });
       const indexHtml = readFileSync(indexFile);
       const sendPage = (_request: FastifyRequest, reply: FastifyReply) =>
