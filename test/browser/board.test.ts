@@ -95,6 +95,16 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       assert.ok(await composer.isVisible());
       await composer.press('Escape');
 
+      // rename a list in place
+      await page.getByRole('button', { name: 'Rename list Doing' }).click();
+      await page.getByRole('textbox', { name: 'List name' }).first().fill('Doing now');
+      await page.getByRole('textbox', { name: 'List name' }).first().press('Enter');
+      await page.getByRole('region', { name: 'Doing now', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Rename list Doing now' }).click();
+      await page.getByRole('textbox', { name: 'List name' }).first().fill('Doing');
+      await page.getByRole('textbox', { name: 'List name' }).first().press('Enter');
+      await page.getByRole('region', { name: 'Doing', exact: true }).waitFor();
+
       // drag a card across lists
       await cardIn(page, 'To do', 'First').dragTo(page.getByRole('region', { name: 'Doing', exact: true }));
       await cardIn(page, 'Doing', 'First').waitFor();
@@ -182,7 +192,11 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
     let failed = true;
     try {
       await a.page.goto(`/boards/${boardId}`);
+      // the last board reopens
       await b.page.goto(`/boards/${boardId}`);
+      await b.page.getByRole('heading', { name: 'Roadmap' }).waitFor();
+      await b.page.goto('/');
+      await b.page.waitForURL(`**/boards/${boardId}`);
       await cardIn(b.page, 'Doing', 'First').waitFor();
       await cardIn(a.page, 'Doing', 'First').waitFor();
       // let both streams open before the change
@@ -210,6 +224,18 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       // saving again, now on the new state, goes through
       await name.press('Enter');
       await cardIn(a.page, 'Doing', 'Live one, renamed in b').waitFor({ timeout: 2000 });
+
+      // boards: rename and archive from the boards page
+      await a.page.goto('/boards');
+      await a.page.getByRole('textbox', { name: 'Board name' }).fill('Scratch');
+      await a.page.getByRole('button', { name: 'Create board' }).click();
+      await a.page.getByRole('button', { name: 'Rename Scratch' }).click();
+      await a.page.getByRole('textbox', { name: 'Board name' }).first().fill('Scratch pad');
+      await a.page.getByRole('textbox', { name: 'Board name' }).first().press('Enter');
+      await a.page.getByRole('link', { name: 'Scratch pad' }).waitFor();
+      await a.page.getByRole('button', { name: 'Archive Scratch pad' }).click();
+      await a.page.getByRole('link', { name: 'Scratch pad' }).waitFor({ state: 'detached' });
+      assert.equal(await a.page.getByRole('link', { name: 'Roadmap' }).count(), 1);
       failed = false;
     } finally {
       await keepFailure(`${context.name}-a`, a.context, a.page, failed);
