@@ -141,9 +141,20 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       const afterKeys = (await api('GET', `/api/v1/boards/${boardId}`)) as { board: { lists: { name: string; cards: { name: string }[] }[] } };
       assert.deepEqual(afterKeys.board.lists[0]?.cards.map((card) => card.name), ['Second', 'First', 'Third']);
 
-      // labels and members, toggled in the card dialog (still open)
-      await api('POST', `/api/v1/boards/${boardId}/labels`, { name: 'Bug', color: '000000000000000000000004' });
+      // a refused move is put back, with the server's words
       await page.keyboard.press('Escape');
+      await page.route('**/api/v1/cards/*/position', (route) =>
+        route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ message: 'Refused for the test', code: 'conflict', requestId: 'test' }) }),
+      );
+      await cardIn(page, 'Doing', 'Second').focus();
+      await page.keyboard.press('>');
+      await page.getByRole('alert').filter({ hasText: 'Not saved: Refused for the test' }).waitFor();
+      await cardIn(page, 'Doing', 'Second').waitFor();
+      assert.equal(await cardIn(page, 'To do', 'Second').count(), 0);
+      await page.unroute('**/api/v1/cards/*/position');
+
+      // labels and members, toggled in the card dialog
+      await api('POST', `/api/v1/boards/${boardId}/labels`, { name: 'Bug', color: '000000000000000000000004' });
       await page.reload();
       await cardIn(page, 'Doing', 'First').click();
       const first = page.getByRole('dialog', { name: 'First' });

@@ -156,7 +156,7 @@ function Setup() {
         </label>
         <label>
           {t.password}
-          <input name="password" type="password" autoComplete="new-password" minLength={8} required />
+          <input name="password" type="password" autoComplete="new-password" minLength={12} required />
         </label>
         <label>
           {t.companyName}
