@@ -223,7 +223,7 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       // b edits the card's name while a moves it: b's save is refused with 412 and keeps b's text
       await cardIn(b.page, 'To do', 'Live one').click();
       const dialog = b.page.getByRole('dialog', { name: 'Live one' });
-      await dialog.getByRole('button', { name: /^Live one, Rename/ }).click();
+      await dialog.getByRole('button', { name: /^Live one, rename/ }).click();
       const name = dialog.getByRole('textbox', { name: 'Card name' });
       await name.fill('Live one, renamed in b');
       await cardIn(a.page, 'To do', 'Live one').dragTo(a.page.getByRole('region', { name: 'Doing', exact: true }));

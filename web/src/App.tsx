@@ -135,7 +135,7 @@ function Setup() {
     event.preventDefault();
     const form = Object.fromEntries(new FormData(event.currentTarget));
     const { response, body } = await postJson('/api/v1/setup', { token, ...form });
-    if (!response.ok) return setError(messageOf(body, 'Setup failed'));
+    if (!response.ok) return setError(messageOf(body, t.setupFailed));
     localStorage.removeItem('taskboard.apiKey');
     window.history.replaceState(null, '', '/setup');
     await queryClient.invalidateQueries();
@@ -254,10 +254,10 @@ function BoardTile({ board, teamId }: { board: Board; teamId: string }) {
         <Link to={`/boards/${board._id}`}>{board.name}</Link>
       )}
       <span className="tile-actions">
-        <button type="button" onClick={() => setEditing(true)} aria-label={`${t.rename} ${board.name}`}>
+        <button type="button" onClick={() => setEditing(true)} aria-label={t.renameNamed(board.name)}>
           {t.rename}
         </button>
-        <button type="button" onClick={() => archive.mutate()} aria-label={`${t.archive} ${board.name}`}>
+        <button type="button" onClick={() => archive.mutate()} aria-label={t.archiveNamed(board.name)}>
           {t.archive}
         </button>
       </span>

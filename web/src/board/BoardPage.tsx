@@ -584,7 +584,7 @@ function CardComposer({ listId, listName, actions, open, setOpen }: { listId: st
   }, [open]);
   if (!open)
     return (
-      <button type="button" className="add-card" onClick={() => setOpen(true)} aria-label={`${t.addCard} to ${listName}`}>
+      <button type="button" className="add-card" onClick={() => setOpen(true)} aria-label={t.addCardTo(listName)}>
         + {t.addCard}
       </button>
     );

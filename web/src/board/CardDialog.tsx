@@ -82,7 +82,7 @@ export function CardDialog(props: {
   async function saveName() {
     if (!nameDraft) return;
     const value = nameDraft.value.trim();
-    if (!value) return setError('The name must not be empty');
+    if (!value) return setError(t.nameEmpty);
     if (value === card?.name) return setNameDraft(null);
     if (await save({ name: value }, nameDraft.base)) setNameDraft(null);
     else setNameDraft({ value: nameDraft.value, base: latest().__v });
@@ -121,7 +121,7 @@ export function CardDialog(props: {
           />
         ) : (
           <h2 className="dialog-title">
-            <button type="button" className="title-button" onClick={() => setNameDraft({ value: card.name, base: card.__v })} aria-label={`${card.name}, ${t.rename}`}>
+            <button type="button" className="title-button" onClick={() => setNameDraft({ value: card.name, base: card.__v })} aria-label={t.renameCard(card.name)}>
               {card.name}
             </button>
           </h2>
@@ -162,7 +162,7 @@ export function CardDialog(props: {
             {props.members.map((member) => (
               <button key={member._id} type="button" className="member-chip toggle" aria-pressed={hasMember(member._id)} onClick={() => void actions.toggleMembers(cardId, [member._id])}>
                 {member.fullName}
-                {member._id === me.data?.user._id ? ' (me)' : ''}
+                {member._id === me.data?.user._id ? t.me : ''}
               </button>
             ))}
           </fieldset>

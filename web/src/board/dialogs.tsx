@@ -37,7 +37,7 @@ export function MoveDialog({ card, lists, onCancel, onMove }: { card: Card; list
   const [position, setPosition] = useState(Math.max(0, current));
   const id = useId();
   return (
-    <Modal label={`${t.moveCard} ${card.name}`} onClose={onCancel}>
+    <Modal label={t.moveCardNamed(card.name)} onClose={onCancel}>
       <form
         className="move-form"
         onSubmit={(event) => {

@@ -1,6 +1,7 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { ApiError, type Board, type Card, client, ifMatch, unwrap } from '../api.ts';
+import { t } from '../strings.ts';
 
 export interface ListView {
   _id: string;
@@ -130,8 +131,8 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
       const { conflict, message } = refusalOf(error);
       if (conflict && cardId) {
         await refreshCard(cardId).catch(() => undefined);
-        notify({ kind: 'error', text: 'This card changed meanwhile: the board shows its new state.' });
-      } else notify({ kind: 'error', text: `Not saved: ${message}` });
+        notify({ kind: 'error', text: t.changedMeanwhileBoard });
+      } else notify({ kind: 'error', text: t.refused(message) });
     },
     [queryClient, refreshCard, notify], // eslint-disable-line react-hooks/exhaustive-deps
   );
@@ -154,7 +155,7 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
             return { ...list, cards };
           });
         });
-        announce(`${card.name} moved to ${target.name}, position ${index + 1}.`);
+        announce(t.moved(card.name, target.name, index + 1));
         try {
           const answer = unwrap(
             await client.PATCH('/api/v1/cards/{cardId}/position', {
@@ -176,7 +177,7 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
           lists.splice(Math.min(index, lists.length), 0, list);
           return { ...view, lists };
         });
-        announce(`List ${list.name} moved to position ${index + 1}.`);
+        announce(t.listMoved(list.name, index + 1));
         try {
           const answer = unwrap(await client.PATCH('/api/v1/lists/{listId}', { params: { path: { listId }, header: ifMatch(list.__v) as never }, body: { position: index } }));
           set((view) => ({ ...view, lists: view.lists.map((one) => (one._id === listId ? { ...one, ...answer.list, cards: one.cards, nextCursor: one.nextCursor } : one)) }));
@@ -227,7 +228,7 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
         set((view) => removeCard(view, cardId));
         try {
           unwrap(await client.PATCH('/api/v1/cards/{cardId}/archive', { params: { path: { cardId }, header: (card ? ifMatch(card.__v) : {}) as never }, body: {} }));
-          if (card) announce(`${card.name} archived.`);
+          if (card) announce(t.cardArchived(card.name));
         } catch (error) {
           await refused(error, snapshot, cardId);
         }
