@@ -10,6 +10,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { ARTIFACTS, chromiumMissing, contextWithKey, keepFailure, launch } from '../support/browser.ts';
 import { buildTestApp, type TestApp } from '../support/harness.ts';
+import { TcpProxy } from '../support/tcp-proxy.ts';
 
 async function axe(page: Page, what: string) {
   const result = await new AxeBuilder({ page }).analyze();
@@ -251,6 +252,41 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
     } finally {
       await keepFailure(`${context.name}-a`, a.context, a.page, failed);
       await keepFailure(`${context.name}-b`, b.context, b.page, failed);
+    }
+  });
+
+  test('a dropped stream shows a banner and, back, replays what changed meanwhile (Last-Event-ID)', async (context) => {
+    const port = Number(new URL(baseURL).port);
+    const proxy = await TcpProxy.start('127.0.0.1', port);
+    const browserContext = await contextWithKey(browser, `http://127.0.0.1:${proxy.port}`, t.tenant.apiKey);
+    contexts.push(browserContext);
+    const page = await browserContext.newPage();
+    let failed = true;
+    const board = (await api('GET', `/api/v1/boards/${boardId}`)) as { board: { lists: { _id: string; name: string }[] } };
+    const toDo = board.board.lists.find((list) => list.name === 'To do')?._id;
+    const resumedFrom: (string | undefined)[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith(`/boards/${boardId}/events`)) resumedFrom.push(request.headers()['last-event-id']);
+    });
+    try {
+      await page.goto(`/boards/${boardId}`);
+      await cardIn(page, 'Doing', 'First').waitFor();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // one event first, so the stream has an id to resume from
+      await api('POST', '/api/v1/cards', { list: toDo, name: 'Before the drop' });
+      await cardIn(page, 'To do', 'Before the drop').waitFor();
+      await proxy.cut({ refuse: true });
+      await page.getByRole('status').filter({ hasText: 'Reconnecting' }).waitFor();
+      await api('POST', '/api/v1/cards', { list: toDo, name: 'During the drop' });
+      await proxy.restore();
+      await cardIn(page, 'To do', 'During the drop').waitFor({ timeout: 15_000 });
+      await page.getByRole('status').filter({ hasText: 'Reconnecting' }).waitFor({ state: 'detached' });
+      assert.equal(resumedFrom[0], undefined, 'the first stream starts from now');
+      assert.match(resumedFrom.at(-1) ?? '', /^[0-9a-f]{24}$/, 'the reconnect sends Last-Event-ID');
+      failed = false;
+    } finally {
+      await keepFailure(context.name, browserContext, page, failed);
+      await proxy.close();
     }
   });
 });

@@ -66,6 +66,8 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
             continue;
           }
           if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
+          // Back after a drop with no event to resume from: what changed meanwhile is only in a fresh read.
+          if (attempt > 0 && !lastEventId) void queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
           setConnected(true);
           attempt = 0;
           const parser = createParser({
