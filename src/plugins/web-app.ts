@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { frameworkErrors } from './errors.ts';
 import { securityHeaders } from './security.ts';
 
 /** Where `npm start` puts the built web app (web/dist, see scripts/build-web.sh). */
@@ -77,10 +78,19 @@ export default fp(
       const sendPage = (_request: FastifyRequest, reply: FastifyReply) =>
         reply.headers(PAGE_SECURITY_HEADERS).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
       web.get('/', sendPage);
+      const maxParamLength = (app.initialConfig as { routerOptions?: { maxParamLength?: number } }).routerOptions?.maxParamLength ?? 100;
       web.get('/*', (request, reply) => {
         const path = request.url.split('?')[0] ?? '/';
+        if (isApiPath(path)) {
+          // An API path reaches this catch-all instead of the router's refusal when one of its
+          // parameters is over the router's limit: answered as the router's refusal is.
+          if (path.split('/').some((segment) => segment.length > maxParamLength)) {
+            return frameworkErrors(Object.assign(new Error('path parameter too long'), { code: 'FST_ERR_MAX_PARAM_LENGTH' }) as FastifyError, request, reply);
+          }
+          return reply.callNotFound();
+        }
         // A path that names a file (favicon.ico, robots.txt) is no page of the app.
-        if (isApiPath(path) || /\.[a-z0-9]+$/i.test(path)) return reply.callNotFound();
+        if (/\.[a-z0-9]+$/i.test(path)) return reply.callNotFound();
         return sendPage(request, reply);
       });
     });

@@ -66,6 +66,12 @@ describe('the web app served at /', () => {
     assert.equal((await served.app.inject({ method: 'GET', url: '/openapi.json' })).statusCode, 200);
   });
 
+  it("answers an API path parameter over the router's limit as the router does (400), not with the page", async () => {
+    const res = await served.app.inject({ method: 'GET', url: `/api/v1/cards/${'a'.repeat(5000)}`, headers: { authorization: 'Bearer tb_x' } });
+    assert.equal(res.statusCode, 400);
+    assert.deepEqual(res.json().details?.map((detail: { field: string }) => detail.field), ['params.cardId']);
+  });
+
   it('serves nothing at / without a build', async () => {
     const bare = await appWith(join(dir, 'no-build-here'));
     try {
