@@ -10,6 +10,7 @@ import events from './plugins/events.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
 import metrics from './plugins/metrics.ts';
 import notifications from './plugins/notifications.ts';
+import people from './plugins/people.ts';
 import type { Clock } from './domain/shared/clock.ts';
 import type { NotificationSender } from './domain/notifications/sender.ts';
 import rateLimit from './plugins/rate-limit.ts';
@@ -105,7 +106,8 @@ export async function buildApp(options: BuildOptions) {
     await app.register(eventRetention, { config, now: options.now });
     await app.register(events, { config });
     await app.register(webhooks, { config, dispatcher: options.webhookDispatcher });
-    await app.register(auth);
+    await app.register(auth, { clock: options.clock });
+    await app.register(people);
     await app.register(sweeper, { config });
     await app.register(notifications, { config, clock: options.clock, sender: options.notificationSender });
     // `undefined`: the limiter the configuration asks for; `null`: none (tests that do not test limits).

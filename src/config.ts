@@ -82,6 +82,8 @@ export interface AppConfig {
     /** How often the server prunes (0: never; the purge command still does). */
     pruneIntervalMs: number;
   };
+  /** People sign in (docs/people.md): sessions, sign-in throttling, mail, single sign-on. */
+  people: PeopleConfig;
   rateLimit: {
     enabled: boolean;
     windowSeconds: number;
@@ -89,6 +91,22 @@ export interface AppConfig {
     /** `METHOD /path/template` → tier, replacing a route's own tier. */
     routeTiers: Record<string, Tier>;
   };
+}
+
+export interface PeopleConfig {
+  /** The address people open the app at (links in mails and in the setup line); default: from each request. */
+  publicUrl: string | undefined;
+  /** A session ends after this long unused, and this long after sign-in whatever its use. */
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+  /** A session's requests are limited per user at the contract's tier sizes times this. */
+  sessionRateLimitFactor: number;
+  /** Failed sign-ins admitted per email and per client address within the window. */
+  signInFailures: { perEmail: number; perAddress: number; windowSeconds: number };
+  /** Outgoing mail; no URL: no mail (links are shown to the admin instead). */
+  mail: { smtpUrl: string | undefined; from: string; timeoutMs: number; pollMs: number };
+  /** OpenID Connect sign-in; undefined unless the issuer, client and redirect are all set. */
+  oidc: { issuer: string; clientId: string; clientSecret: string | undefined; redirectUrl: string; allowSignUp: boolean } | undefined;
 }
 
 /** A route's tier: the configured override for its `METHOD /path/template`, else the route's own. */
@@ -211,6 +229,48 @@ function redisKeyPrefix(raw: string | undefined): string {
   return raw;
 }
 
+function url(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  try {
+    const parsed = new URL(raw);
+    if (!/^(https?|smtps?):$/.test(parsed.protocol)) throw new Error();
+  } catch {
+    throw new ConfigError(`${name} must be a URL like https://host or smtp://host:587, got "${raw}"`);
+  }
+  return raw.replace(/\/$/, '');
+}
+
+const DAY_MS = 86_400_000;
+
+function peopleConfig(env: Env): PeopleConfig {
+  const oidcIssuer = url(env, 'OIDC_ISSUER');
+  const oidcClientId = env.OIDC_CLIENT_ID?.trim();
+  const oidcRedirect = url(env, 'OIDC_REDIRECT_URL');
+  if (oidcIssuer && (!oidcClientId || !oidcRedirect)) throw new ConfigError('OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_REDIRECT_URL too');
+  return {
+    publicUrl: url(env, 'PUBLIC_URL'),
+    sessionIdleMs: integer(env, 'SESSION_IDLE_DAYS', 14, 1, 3650) * DAY_MS,
+    sessionAbsoluteMs: integer(env, 'SESSION_ABSOLUTE_DAYS', 90, 1, 3650) * DAY_MS,
+    sessionRateLimitFactor: integer(env, 'SESSION_RATE_LIMIT_FACTOR', 10, 1, 10_000),
+    signInFailures: {
+      perEmail: integer(env, 'SIGN_IN_FAILURES_PER_EMAIL', 10, 1, 1_000_000),
+      perAddress: integer(env, 'SIGN_IN_FAILURES_PER_ADDRESS', 50, 1, 1_000_000),
+      windowSeconds: integer(env, 'SIGN_IN_FAILURE_WINDOW_SECONDS', 900, 1, 86_400),
+    },
+    mail: {
+      smtpUrl: url(env, 'SMTP_URL'),
+      from: env.MAIL_FROM?.trim() || 'Taskboard <taskboard@localhost>',
+      timeoutMs: integer(env, 'MAIL_TIMEOUT_MS', 10_000, 100, 600_000),
+      pollMs: integer(env, 'MAIL_POLL_MS', 5_000, 10, 600_000),
+    },
+    oidc:
+      oidcIssuer && oidcClientId && oidcRedirect
+        ? { issuer: oidcIssuer, clientId: oidcClientId, clientSecret: env.OIDC_CLIENT_SECRET || undefined, redirectUrl: oidcRedirect, allowSignUp: flag(env, 'OIDC_ALLOW_SIGN_UP', false) }
+        : undefined,
+  };
+}
+
 /** Reads and validates the configuration; throws ConfigError with a message a person can act on. */
 export function loadConfig(env: Env = process.env, options: { createDatabase?: boolean } = {}): AppConfig {
   const tiers = Object.fromEntries(
@@ -295,6 +355,7 @@ export function loadConfig(env: Env = process.env, options: { createDatabase?: b
       retentionDays: integer(env, 'EVENT_RETENTION_DAYS', DEFAULT_EVENT_RETENTION_DAYS, 1, 36_500),
       pruneIntervalMs: integer(env, 'EVENT_PRUNE_INTERVAL_SECONDS', 3600, 0, 7 * 86_400) * 1000,
     },
+    people: peopleConfig(env),
     rateLimit: {
       enabled: flag(env, 'RATE_LIMIT_ENABLED', true),
       windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 3600, 1, 31 * 24 * 3600),

@@ -4,6 +4,10 @@
  */
 import { bootstrap } from '../domain/account/bootstrap.ts';
 import { issueApiKeyForEmail } from '../domain/account/service.ts';
+import { checkNewPassword } from '../domain/people/passwords.ts';
+import { setPassword } from '../domain/people/sign-in.ts';
+import { NotFoundError } from '../domain/shared/errors.ts';
+import { findUserByEmail } from '../storage/repositories/users.ts';
 import { purgeDeletedAttachments, purgeOrphanFiles } from '../domain/attachments/purge.ts';
 import { sweepDeleted } from '../domain/boards/sweep.ts';
 import type { ServiceContext } from '../domain/context.ts';
@@ -47,12 +51,18 @@ export interface BootstrapOptions {
   email: string;
   name: string;
   json: boolean;
+  /** Also the user's sign-in password (`--password-stdin`). */
+  password?: string;
 }
 
 export async function bootstrapCommand(config: AppConfig, options: BootstrapOptions): Promise<Output> {
-  const result = await withServices(config, (ctx) =>
-    bootstrap(ctx, { company: options.company, team: options.team, email: options.email, fullName: options.name }),
-  );
+  // the password is checked before anything is created, so a refused one leaves nothing half made
+  if (options.password !== undefined) checkNewPassword(options.password, 'password');
+  const result = await withServices(config, async (ctx) => {
+    const made = await bootstrap(ctx, { company: options.company, team: options.team, email: options.email, fullName: options.name });
+    if (options.password !== undefined) await setPassword(ctx, made.userId, options.password);
+    return made;
+  });
   if (options.json) return { json: result };
   return {
     lines: [
@@ -64,6 +74,19 @@ export async function bootstrapCommand(config: AppConfig, options: BootstrapOpti
       'Store the API key now: it is not shown again. Use it as "Authorization: Bearer <API key>".',
     ],
   };
+}
+
+/** `users set-password`: sets or resets the password of the user with this email; every session of the user ends. */
+export async function setPasswordCommand(config: AppConfig, options: { email: string; password: string; json: boolean }): Promise<Output> {
+  checkNewPassword(options.password, 'password');
+  const userId = await withServices(config, async (ctx) => {
+    const user = await findUserByEmail(ctx.db, options.email.trim().toLowerCase());
+    if (!user) throw new NotFoundError(`User with email "${options.email.trim()}"`);
+    await setPassword(ctx, user.id, options.password);
+    return user.id;
+  });
+  if (options.json) return { json: { userId, passwordSet: true } };
+  return { lines: [`Password set for ${options.email.trim().toLowerCase()} (${userId}); every session of the user has ended.`] };
 }
 
 export interface KeysCreateOptions {

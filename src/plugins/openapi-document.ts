@@ -31,6 +31,7 @@ export const ERROR_CODES: readonly { code: string; status: number; meaning: stri
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   health: 'Liveness and readiness probes; no API key.',
   account: 'The caller and its API keys.',
+  people: 'Signing in: passwords, sessions (cookie + X-CSRF-Token), first-run setup, invitations and password resets (docs/people.md).',
   companies: 'Companies (tenants) and their members.',
   teams: 'Teams of a company and their members.',
   'my-tasks': "The cards the caller is a member of, across the caller's reach.",

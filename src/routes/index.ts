@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import health from './health.ts';
 import account from './api/v1/account.ts';
+import auth from './api/v1/auth.ts';
+import invitations from './api/v1/invitations.ts';
 import activity from './api/v1/activity.ts';
 import attachments from './api/v1/attachments.ts';
 import boardEvents from './api/v1/board-events.ts';
@@ -26,7 +28,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(health);
   await app.register(
     async (v1) => {
-      for (const area of [account, companies, teams, myTasks, boards, lists, labels, cards, cardEdits, cardCopies, attachments, checklists, checklistItems, comments, cheers, webhooks, notifications, activity, boardEvents]) await v1.register(area);
+      for (const area of [account, auth, invitations, companies, teams, myTasks, boards, lists, labels, cards, cardEdits, cardCopies, attachments, checklists, checklistItems, comments, cheers, webhooks, notifications, activity, boardEvents]) await v1.register(area);
     },
     { prefix: '/api/v1' },
   );

@@ -25,6 +25,8 @@ export interface Input<P, Q, B> {
   query: Parsed<Q>;
   body: Parsed<B>;
   request: FastifyRequest;
+  /** For the few routes that set headers of their own (the session cookie). */
+  reply: FastifyReply;
   /** The route's serializer of `schema` (one of the schemas its answer is made of), for records the domain answers rendered. */
   serializer<S extends TSchema>(schema: S): (value: Static<S>) => string;
 }
@@ -72,6 +74,8 @@ type Result<A> = A extends readonly [string, infer S extends TSchema] ? Static<S
 
 export interface Operation<P extends TSchema | undefined, Q extends TSchema, B extends TSchema | undefined, A extends Answer> {
   tier: Tier;
+  /** Needs no key or session (sign-in, setup, invitations): `caller` is then undefined. */
+  public?: true;
   operationId: string;
   summary: string;
   description?: string;
@@ -89,7 +93,7 @@ export interface Operation<P extends TSchema | undefined, Q extends TSchema, B e
   answersRevision?: true;
   answer: A;
   /** 201 for what creates; else 200. */
-  status?: 201;
+  status?: 201 | 202;
   /** The error statuses this route can give besides those every authenticated route can (errorResponses). */
   errors?: readonly number[];
   message: string | ((input: Input<P, Q, B>, result: Result<A>) => string);
@@ -117,7 +121,7 @@ export function operations(app: FastifyInstance, tags: string[]) {
     app.route({
       method,
       url,
-      config: { tier },
+      config: operation.public ? { tier, public: true } : { tier },
       ...(optionalBody
         ? {
             preValidation: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
@@ -143,6 +147,7 @@ export function operations(app: FastifyInstance, tags: string[]) {
           query: request.query,
           body: request.body,
           request,
+          reply,
           serializer: (schema: TSchema) => reply.compileSerializationSchema(schema as unknown as Record<string, unknown>),
         } as Input<P, Q, B>;
         const result = await handler(input);

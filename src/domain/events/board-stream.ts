@@ -21,6 +21,9 @@ import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/err
 import { type Event, toEvent } from './events.ts';
 import type { CommittedEvents } from './record.ts';
 
+/** Authenticates the stream's caller again as it was at the start (an API key's token, or a session's: see src/plugins/auth.ts). */
+export type Reauthenticate = () => Caller | Promise<Caller>;
+
 export interface StreamSink {
   /** Sends one event; false when the client is too far behind to take it (the stream ends). */
   send(event: Event): boolean;
@@ -75,7 +78,7 @@ function notificationsSubject(userId: string): StreamSubject {
 
 export class LiveStream {
   readonly #ctx: ServiceContext;
-  readonly #token: string;
+  readonly #token: string | Reauthenticate;
   readonly #subject: StreamSubject;
   #position: FeedPosition;
   #sink: StreamSink | undefined;
@@ -85,7 +88,7 @@ export class LiveStream {
   #heldBackMs = HELD_BACK_FIRST_MS;
   #heldBackTimer: NodeJS.Timeout | undefined;
 
-  constructor(ctx: ServiceContext, token: string, subject: StreamSubject, position: FeedPosition) {
+  constructor(ctx: ServiceContext, token: string | Reauthenticate, subject: StreamSubject, position: FeedPosition) {
     this.#ctx = ctx;
     this.#token = token;
     this.#subject = subject;
@@ -147,7 +150,7 @@ export class LiveStream {
 
   async #reaches(): Promise<boolean> {
     try {
-      const caller = await authenticate(this.#ctx, this.#token);
+      const caller = await (typeof this.#token === 'function' ? this.#token() : authenticate(this.#ctx, this.#token));
       await this.#subject.checkAccess?.(this.#ctx.db, caller);
       return true;
     } catch (error) {
@@ -208,7 +211,7 @@ async function startingPosition(ctx: ServiceContext, lastEventId: string | undef
 export async function openBoardStream(
   ctx: ServiceContext,
   caller: Caller,
-  token: string,
+  token: string | Reauthenticate,
   boardId: string,
   lastEventId: string | undefined,
 ): Promise<LiveStream> {
@@ -221,6 +224,6 @@ export async function openBoardStream(
  * Opens a stream of the caller's own notifications (each a `notification.created` event addressed
  * to them), from now or after `lastEventId`; it ends when the caller's key stops authenticating.
  */
-export async function openNotificationStream(ctx: ServiceContext, caller: Caller, token: string, lastEventId: string | undefined): Promise<LiveStream> {
+export async function openNotificationStream(ctx: ServiceContext, caller: Caller, token: string | Reauthenticate, lastEventId: string | undefined): Promise<LiveStream> {
   return new LiveStream(ctx, token, notificationsSubject(caller.userId), await startingPosition(ctx, lastEventId));
 }

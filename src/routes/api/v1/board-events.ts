@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type LiveStream, openBoardStream, openNotificationStream } from '../../../domain/events/board-stream.ts';
-import { bearerToken } from '../../../plugins/auth.ts';
+import { reauthenticator } from '../../../plugins/auth.ts';
 import { errorBody } from '../../../plugins/errors.ts';
 import { BoardParams } from '../../../schemas/boards.ts';
 import { errorResponses, NoQuery } from '../../../schemas/common.ts';
@@ -55,7 +55,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const stream = await openBoardStream(app.services, request.caller, bearerToken(request), request.params.boardId, lastEventIdOf(request));
+      const stream = await openBoardStream(app.services, request.caller, reauthenticator(request), request.params.boardId, lastEventIdOf(request));
       serveStream(app, request, reply, stream, { boardId: request.params.boardId });
     },
   );
@@ -78,7 +78,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const stream = await openNotificationStream(app.services, request.caller, bearerToken(request), lastEventIdOf(request));
+      const stream = await openNotificationStream(app.services, request.caller, reauthenticator(request), lastEventIdOf(request));
       serveStream(app, request, reply, stream, { userId: request.caller.userId });
     },
   );
