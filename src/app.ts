@@ -18,6 +18,7 @@ import services from './plugins/services.ts';
 import storagePlugin from './plugins/storage.ts';
 import swagger from './plugins/swagger.ts';
 import validation from './plugins/validation.ts';
+import webApp from './plugins/web-app.ts';
 import webhooks, { type WebhooksPluginOptions } from './plugins/webhooks.ts';
 import { createRateLimiter } from './ratelimit/index.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
@@ -41,6 +42,8 @@ export interface BuildOptions {
   notificationSender?: NotificationSender;
   /** `false`: write no events (see `ServiceContext.recordEvents`; `npm run bench` only). */
   recordEvents?: false;
+  /** The built web app to serve at `/` (default web/dist; none there: the API alone); false: none. */
+  webDir?: string | false;
 }
 
 /** Builds the whole application; the server and the tests both start from here. */
@@ -110,6 +113,7 @@ export async function buildApp(options: BuildOptions) {
     // shared schemas, named in /openapi.json (components.schemas) and referenced by routes as `Name#`
     app.addSchema(Event);
     await app.register(routes);
+    if (options.webDir !== false) await app.register(webApp, options.webDir ? { dir: options.webDir } : {});
   } catch (error) {
     await app.close().catch(() => {});
     throw error;
