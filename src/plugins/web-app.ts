@@ -59,7 +59,8 @@ export default fp(
     }
     await app.register(async (web) => {
       web.addHook('onRoute', (route) => {
-        route.config = { ...route.config, public: true };
+        // `webApp`: the page and its files, not API operations (the OpenAPI test leaves them out).
+        route.config = { ...route.config, public: true, webApp: true };
         route.schema = { ...route.schema, hide: true };
       });
       await web.register(fastifyStatic, {

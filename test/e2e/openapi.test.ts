@@ -18,7 +18,7 @@ interface ServedRoute {
   url: string;
   /** OpenAPI form: `/api/v1/cards/{cardId}`. */
   path: string;
-  config: { public?: boolean; tier?: string };
+  config: { public?: boolean; tier?: string; webApp?: boolean };
   schema: Record<string, unknown> | undefined;
 }
 
@@ -65,6 +65,7 @@ function toOpenApiPath(url: string): string {
 function isApiOperation(route: ServedRoute, all: ServedRoute[]): boolean {
   if (route.url === '/docs' || route.url.startsWith('/docs/')) return false;
   if (route.url === '/openapi.json') return false;
+  if (route.config.webApp) return false; // the web app's page and files
   if (route.method === 'OPTIONS' && route.url === '*') return false; // @fastify/cors preflight
   if (route.method === 'HEAD' && all.some((r) => r.method === 'GET' && r.path === route.path)) return false;
   return true;

@@ -4492,7 +4492,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description both, unless the caller is signed in with the invited email */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     fullName?: string;
