@@ -13,8 +13,6 @@ declare module 'fastify' {
     public?: boolean;
     /** The route's rate-limit tier from the contract; every authenticated route has one. */
     tier?: Tier;
-    /** The web app's page and its files (src/plugins/web-app.ts), not operations of the API. */
-    webApp?: boolean;
   }
   interface FastifyRequest {
     caller: Caller;

@@ -59,8 +59,7 @@ export default fp(
     }
     await app.register(async (web) => {
       web.addHook('onRoute', (route) => {
-        // `webApp`: the page and its files, not API operations (the OpenAPI test leaves them out).
-        route.config = { ...route.config, public: true, webApp: true };
+        route.config = { ...route.config, public: true };
         route.schema = { ...route.schema, hide: true };
       });
       await web.register(fastifyStatic, {

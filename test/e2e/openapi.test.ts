@@ -18,7 +18,7 @@ interface ServedRoute {
   url: string;
   /** OpenAPI form: `/api/v1/cards/{cardId}`. */
   path: string;
-  config: { public?: boolean; tier?: string; webApp?: boolean };
+  config: { public?: boolean; tier?: string };
   schema: Record<string, unknown> | undefined;
 }
 
@@ -65,7 +65,8 @@ function toOpenApiPath(url: string): string {
 function isApiOperation(route: ServedRoute, all: ServedRoute[]): boolean {
   if (route.url === '/docs' || route.url.startsWith('/docs/')) return false;
   if (route.url === '/openapi.json') return false;
-  if (route.config.webApp) return false; // the web app's page and files
+  // The web app's page and its files (src/plugins/web-app.ts), served when a build exists.
+  if (route.url === '/' || route.url === '/*' || route.url.startsWith('/assets/')) return false;
   if (route.method === 'OPTIONS' && route.url === '*') return false; // @fastify/cors preflight
   if (route.method === 'HEAD' && all.some((r) => r.method === 'GET' && r.path === route.path)) return false;
   return true;

@@ -52,8 +52,8 @@ describe('access boundary', () => {
       const source = await readFile(path, 'utf8');
       if (!/caller: Caller/.test(source)) continue;
       const usesAccess = /\brequireAccess(ToEach)?\b|\bchangeCard(Along)?\b|\bchangeEachCard\b|\bchangeItem\b/.test(source);
-      // account and companies' own company rules work on the caller's own user, not on a team's things
-      const ownUser = /domain[\\/]account[\\/]/.test(path);
+      // account and people (sign-in, sessions) work on the caller's own user, not on a team's things
+      const ownUser = /domain[\\/](account|people)[\\/]/.test(path);
       // the change recorder, the placement helper and the event record are handed the caller of a
       // service that already passed access, only to say who made the change they record
       const recordsForAService = CHANGE_PATH_HELPERS.includes(path);

@@ -6,8 +6,8 @@
  * abandons a send under way).
  */
 import type { Notification } from '../../schemas/notifications.ts';
-import { dialectOf } from '../../storage/dialect.ts';
 import type { FeedPosition } from '../../storage/event-feed.ts';
+import { allNotificationEventsAfter, feedNow } from '../../storage/repositories/events.ts';
 import type { ServiceContext } from '../context.ts';
 import { type JobLog, PeriodicJob } from '../shared/periodic.ts';
 import type { NotificationSender } from './sender.ts';
@@ -64,12 +64,11 @@ export function notificationDelivery(
   options: { sendTimeoutMs: number; log: JobLog; sends: NotificationSends },
 ): PeriodicJob<void> {
   const { sendTimeoutMs, log, sends } = options;
-  const feed = dialectOf(ctx.db).eventFeed;
   let position: FeedPosition | null = null;
   const pass = async (stopping: AbortSignal) => {
-    position ??= await feed.now(ctx.db);
+    position ??= await feedNow(ctx.db);
     for (;;) {
-      const events = await feed.committedAfter(ctx.db, position, DELIVERY_BATCH, (q) => q.where('type', '=', 'notification.created'));
+      const events = await allNotificationEventsAfter(ctx.db, position, DELIVERY_BATCH);
       for (const event of events) {
         if (stopping.aborted) return;
         position = event.position;

@@ -102,7 +102,7 @@ async function readSession(ctx: ServiceContext, policy: SessionPolicy, tokenHash
   const lastSeenMs = Date.parse(row.last_seen_at);
   const expiresAtMs = Date.parse(row.expires_at);
   const known: KnownSession = {
-    caller: { userId: row.user_id, apiKeyId: null, session: { id: row.id, csrfToken: row.csrf_token }, companyRoles: row.companyRoles, teamIds: row.teamIds },
+    caller: { userId: row.user_id, apiKeyId: null, session: { id: row.id, csrfToken: row.csrf_token }, ...row.memberships },
     lastUsedMs: lastSeenMs,
     expiresAtMs,
     endsAtMs: Math.min(expiresAtMs, lastSeenMs + policy.idleMs),

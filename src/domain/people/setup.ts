@@ -1,6 +1,5 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { dialectOf } from '../../storage/dialect.ts';
-import { anyUserExists, setPasswordHash } from '../../storage/repositories/people.ts';
+import { anyUserExists, lockSetup, setPasswordHash } from '../../storage/repositories/people.ts';
 import { findOrCreateUser, insertCompanyOwnedBy, normaliseEmail } from '../companies/companies.ts';
 import { insertTeamWithCreator } from '../companies/teams.ts';
 import type { ServiceContext } from '../context.ts';
@@ -73,7 +72,7 @@ export async function completeSetup(
   const passwordHash = await hashPassword(input.password);
   return inTransaction(ctx, async (trx) => {
     // one setup at a time: the second finds the first's user and is refused
-    await dialectOf(trx).lockInTransaction(trx, 'people:setup');
+    await lockSetup(trx);
     if (await anyUserExists(trx)) throw refused();
     const at = nowIso();
     const user = await findOrCreateUser(trx, email, input.fullName, at);

@@ -76,6 +76,11 @@ export function notificationEventsHeldBack(db: Executor, userId: string, after: 
   return dialectOf(db).eventFeed.heldBack(db, after, notificationsOf(userId));
 }
 
+/** Every user's committed notification events after `after`, in commit order: what the delivery job sends. */
+export function allNotificationEventsAfter(db: Executor, after: FeedPosition | null, limit = FEED_PAGE): Promise<EventRow[]> {
+  return dialectOf(db).eventFeed.committedAfter(db, after, limit, (q) => q.where('type', '=', 'notification.created'));
+}
+
 /** Whom the event with this id concerns (its company, team and user), if it is recorded: what decides who reaches it. */
 export function findEventReach(db: Executor, eventId: string): Promise<Pick<Row<'events'>, 'company_id' | 'team_id' | 'user_id'> | undefined> {
   return db.selectFrom('events').select(['company_id', 'team_id', 'user_id']).where('id', '=', eventId).executeTakeFirst();

@@ -1,4 +1,5 @@
 import type { Executor } from '../database.ts';
+import { dialectOf } from '../dialect.ts';
 
 /** The users' sign-in fields (migration 0013): docs/people.md. */
 
@@ -12,4 +13,9 @@ export async function setEmailNotifications(db: Executor, userId: string, on: bo
 
 export async function anyUserExists(db: Executor): Promise<boolean> {
   return (await db.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Serializes first-run setups until the transaction ends: the second finds the first's user. */
+export async function lockSetup(trx: Executor): Promise<void> {
+  await dialectOf(trx).lockInTransaction(trx, 'people:setup');
 }

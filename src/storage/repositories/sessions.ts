@@ -30,8 +30,10 @@ export async function findLiveSessionWithMemberships(db: Executor, tokenHash: st
     csrf_token: row.csrf_token,
     last_seen_at: row.last_seen_at,
     expires_at: row.expires_at,
-    companyRoles: new Map<string, CompanyRole>(dialect.fromJson(row.companies_json).map((c) => [c.company_id, c.role])),
-    teamIds: new Set(dialect.fromJson(row.teams_json).map((t) => t.team_id)),
+    memberships: {
+      companyRoles: new Map<string, CompanyRole>(dialect.fromJson(row.companies_json).map((c) => [c.company_id, c.role])),
+      teamIds: new Set(dialect.fromJson(row.teams_json).map((t) => t.team_id)),
+    },
   };
 }
 
