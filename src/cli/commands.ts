@@ -12,7 +12,7 @@ import { pruneExpiredEvents } from '../domain/events/events.ts';
 import type { AppConfig } from '../config.ts';
 import { startServer } from '../server.ts';
 import { openStorage, type StorageConnection } from '../storage/dialect.ts';
-import { AttachmentFiles } from '../storage/files.ts';
+import { openAttachmentStore } from '../storage/open-attachment-store.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
 import { reachingDatabase } from '../storage/unavailable.ts';
 
@@ -34,10 +34,12 @@ function migrate(storage: StorageConnection) {
  */
 async function withServices<T>(config: AppConfig, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   const storage = open(config);
+  const files = openAttachmentStore(config);
   try {
     await migrate(storage);
-    return await work({ db: storage.db, clock: systemClock, files: new AttachmentFiles(config.uploadDir) });
+    return await work({ db: storage.db, clock: systemClock, files });
   } finally {
+    files.close?.();
     await storage.close();
   }
 }

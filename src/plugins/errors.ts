@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import { methodsOf } from './route-hooks.ts';
 import { DomainError, type ErrorDetail, UnauthorizedError } from '../domain/shared/errors.ts';
 import { FORBIDDEN_IN_TEXT, TEXT_RULE } from '../schemas/common.ts';
+import { StoreUnavailable } from '../storage/attachment-store.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../storage/unavailable.ts';
 
 const CODE_BY_STATUS: Record<number, string> = {
@@ -125,6 +126,12 @@ export default fp(
         request.server.databaseFaults.requestUnavailable++;
         reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
         return sendError(request, reply, 503, 'unavailable', 'The database is temporarily unavailable, please try again shortly.');
+      }
+      if (error instanceof StoreUnavailable) {
+        // Nothing was recorded: the object is written before its record, and a failed write records nothing.
+        request.log.warn({ err: error }, 'request failed: the attachment store is unavailable');
+        reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+        return sendError(request, reply, 503, 'unavailable', 'The attachment store is temporarily unavailable, please try again shortly.');
       }
       request.log.error({ err: error }, 'request failed');
       return sendError(request, reply, 500, 'internal', 'Internal server error');

@@ -4,7 +4,7 @@ import { AuthCache } from '../domain/account/auth-cache.ts';
 import type { ServiceContext } from '../domain/context.ts';
 import { type Clock, systemClock } from '../domain/shared/clock.ts';
 import { changeAuthentication } from '../storage/repositories/api-keys.ts';
-import { AttachmentFiles } from '../storage/files.ts';
+import { openAttachmentStore } from '../storage/open-attachment-store.ts';
 import type { AppConfig } from '../config.ts';
 
 declare module 'fastify' {
@@ -24,11 +24,13 @@ export default fp(
       if (changeAuthentication(writes)) authCache.invalidate();
     });
     app.addHook('onClose', async () => stopListening());
+    const files = openAttachmentStore(opts.config);
+    app.addHook('onClose', async () => files.close?.());
     app.decorate('config', opts.config);
     app.decorate('services', {
       db: app.storage.db,
       clock,
-      files: new AttachmentFiles(opts.config.uploadDir),
+      files,
       authCache,
       recordEvents: opts.recordEvents,
     });

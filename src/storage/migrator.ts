@@ -11,6 +11,7 @@ import * as cardViews from './migrations/0009_card_views.ts';
 import * as eventIndexes from './migrations/0010_event_indexes.ts';
 import * as labelPaletteOrder from './migrations/0011_label_palette_order.ts';
 import * as cardRecordOrder from './migrations/0012_card_record_order.ts';
+import * as attachmentChecksums from './migrations/0018_attachment_checksums.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0010_event_indexes': eventIndexes,
   '0011_label_palette_order': labelPaletteOrder,
   '0012_card_record_order': cardRecordOrder,
+  '0018_attachment_checksums': attachmentChecksums,
 };
 
 /** The names of every migration, in the order they apply. */

@@ -78,7 +78,7 @@ for (const engine of ENGINES) {
         .execute();
     const itemMembers = async (itemId: string) =>
       (await t.services.db.selectFrom('checklist_item_members').select('user_id').where('item_id', '=', itemId).execute()).map((m) => m.user_id).sort();
-    const bytesOf = (key: string) => text(t.services.files.open(key));
+    const bytesOf = async (key: string) => text(await t.services.files.open(key));
     const storageKey = async (attachmentId: string) =>
       (await t.services.db.selectFrom('attachments').select('storage_key').where('id', '=', attachmentId).executeTakeFirstOrThrow()).storage_key as string;
 
