@@ -17,8 +17,15 @@ import type { RateLimiter, RateLimitRequest } from '../../src/ratelimit/limiter.
 import { type Engine, openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { AttachmentFiles } from '../../src/storage/files.ts';
+import { startS3, type TestS3 } from './s3.ts';
 
 export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
+
+/** Where a test app keeps attachment bytes: the upload folder, or a bucket of a real S3-compatible server. */
+export type StoreKind = 'file' | 's3';
+export const STORES: readonly StoreKind[] = ['file', 's3'];
+/** Every engine with every store: the attachment suites run on each pair. */
+export const ENGINE_STORES: readonly (readonly [Engine, StoreKind])[] = STORES.flatMap((store) => ENGINES.map((engine) => [engine, store] as const));
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -121,6 +128,8 @@ export interface TestApp {
   url: string;
   config: AppConfig;
   services: ServiceContext;
+  /** The S3-compatible server the app's bucket is on (`store: 's3'`). */
+  s3: TestS3 | undefined;
   /** A company with a team whose owner holds `token`. */
   tenant: BootstrapResult;
   dispose(): Promise<void>;
@@ -129,10 +138,11 @@ export interface TestApp {
 /** Builds the real app over a fresh database of `engine`, with one bootstrapped tenant. */
 export async function buildTestApp(
   engine: Engine,
-  options: { config?: Partial<AppConfig>; rateLimiter?: RateLimiter | null; webhookDispatcher?: BuildOptions['webhookDispatcher']; clock?: Clock; notificationSender?: NotificationSender } = {},
+  options: { store?: StoreKind; config?: Partial<AppConfig>; rateLimiter?: RateLimiter | null; webhookDispatcher?: BuildOptions['webhookDispatcher']; clock?: Clock; notificationSender?: NotificationSender } = {},
 ): Promise<TestApp> {
   const test = await openTestStorage(engine);
-  const config = testConfig(options.config);
+  const s3 = options.store === 's3' ? await startS3() : undefined;
+  const config = testConfig({ ...(s3 ? { attachments: s3.attachments(options.config?.attachments) } : {}), ...options.config, ...(s3 ? { attachments: s3.attachments(options.config?.attachments) } : {}) });
   const app = await buildApp({
     config,
     storage: test.storage,
@@ -148,6 +158,7 @@ export async function buildTestApp(
     // a failed start must not leave the app's connections open behind the failing suite
     await app.close().catch(() => {});
     await test.dispose();
+    await s3?.close();
     throw error;
   }
   const services = app.services;
@@ -160,9 +171,11 @@ export async function buildTestApp(
     config,
     services,
     tenant,
+    s3,
     async dispose() {
       await app.close();
       await test.dispose();
+      await s3?.close();
       rmSync(config.uploadDir, { recursive: true, force: true });
     },
   };
