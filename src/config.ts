@@ -107,7 +107,7 @@ function redisUrl(raw: string | undefined): string | undefined {
 /** Where attachment bytes go: a folder (`file:./dir`) or a bucket (`s3://bucket/prefix`); unset: UPLOAD_DIR. */
 export type AttachmentStorage = { kind: 'file'; dir: string } | ({ kind: 's3' } & S3Location);
 
-function attachmentStorage(raw: string | undefined): AttachmentStorage | undefined {
+export function attachmentStorage(raw: string | undefined): AttachmentStorage | undefined {
   if (raw === undefined) return undefined;
   if (raw.startsWith('file:')) {
     const dir = raw.slice('file:'.length).replace(/^\/\/(?=\/)/, '');

@@ -9,7 +9,7 @@ import { DEFAULT_PURGE_AFTER_DAYS } from '../domain/attachments/purge.ts';
 import { DomainError, ValidationError } from '../domain/shared/errors.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { DatabaseUnreachableError } from '../storage/unavailable.ts';
-import { bootstrapCommand, keysCreateCommand, migrateCommand, type Output, purgeAttachmentsCommand, serveCommand } from './commands.ts';
+import { bootstrapCommand, migrateAttachmentsCommand, keysCreateCommand, migrateCommand, type Output, purgeAttachmentsCommand, serveCommand } from './commands.ts';
 
 /** A wrong command line: exit 2 with the message and a pointer to the help. */
 class UsageError extends Error {}
@@ -29,6 +29,10 @@ Commands:
       Remove, with their files, attachments deleted more than N days ago (default 30; 0: all),
       and files no attachment names (or partial uploads) older than an hour; then events older
       than EVENT_RETENTION_DAYS (default 90).
+  attachments migrate --to STORE [--json]
+      Copy every attachment to another store (s3://bucket/prefix or file:./folder) under the same
+      key, checking each SHA-256; run again to resume. It switches nothing: set ATTACHMENT_STORAGE
+      to the new store once it reports success. Exits 1 when a file is missing or differs.
   serve
       Run the HTTP server (what npm start runs).
 
@@ -60,6 +64,7 @@ const COMMANDS = {
     required: ['email'],
   },
   migrate: { options: { create: { type: 'boolean', default: false }, json, help }, required: [] },
+  'attachments migrate': { options: { to: { type: 'string' }, json, help }, required: ['to'] },
   'purge-attachments': { options: { 'older-than-days': { type: 'string' }, json, help }, required: [] },
   serve: { options: { help }, required: [] },
 } satisfies Record<string, { options: NonNullable<ParseArgsConfig['options']>; required: string[] }>;
@@ -73,6 +78,11 @@ function splitCommand(argv: string[]): [CommandName, string[]] {
     const [verb, ...tail] = rest;
     if (verb === 'create') return ['keys create', tail];
     throw new UsageError(verb ? `unknown keys command "${verb}" (expected: keys create)` : 'keys needs a command: keys create');
+  }
+  if (first === 'attachments') {
+    const [verb, ...tail] = rest;
+    if (verb === 'migrate') return ['attachments migrate', tail];
+    throw new UsageError(verb ? `unknown attachments command "${verb}" (expected: attachments migrate)` : 'attachments needs a command: attachments migrate');
   }
   if (first && Object.hasOwn(COMMANDS, first)) return [first as CommandName, rest];
   throw new UsageError(`unknown command "${first}"`);
@@ -173,6 +183,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       case 'purge-attachments':
         print(await purgeAttachmentsCommand(config, { olderThanDays: wholeDays(values['older-than-days'] as string | undefined), json: values.json === true }));
         return 0;
+      case 'attachments migrate': {
+        const output = await migrateAttachmentsCommand(config, { to: str('to'), json: values.json === true });
+        print(output);
+        return output.ok ? 0 : 1;
+      }
       case 'serve':
         await serveCommand(config);
         return 0;

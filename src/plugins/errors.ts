@@ -120,18 +120,18 @@ export default fp(
         }
         return sendError(request, reply, status, code, message);
       }
+      if (error instanceof StoreUnavailable) {
+        // Nothing was recorded: the object is written before its record, and a failed write records nothing.
+        request.log.warn({ err: error }, 'request failed: the attachment store is unavailable');
+        reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+        return sendError(request, reply, 503, 'unavailable', 'The attachment store is temporarily unavailable, please try again shortly.');
+      }
       if (isDatabaseUnavailable(error)) {
         // The pool reconnects by itself: the client should just come back shortly.
         request.log.warn({ err: error }, 'request failed: the database is unavailable');
         request.server.databaseFaults.requestUnavailable++;
         reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
         return sendError(request, reply, 503, 'unavailable', 'The database is temporarily unavailable, please try again shortly.');
-      }
-      if (error instanceof StoreUnavailable) {
-        // Nothing was recorded: the object is written before its record, and a failed write records nothing.
-        request.log.warn({ err: error }, 'request failed: the attachment store is unavailable');
-        reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-        return sendError(request, reply, 503, 'unavailable', 'The attachment store is temporarily unavailable, please try again shortly.');
       }
       request.log.error({ err: error }, 'request failed');
       return sendError(request, reply, 500, 'internal', 'Internal server error');

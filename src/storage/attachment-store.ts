@@ -33,6 +33,8 @@ export interface AttachmentStore {
    * source fails (a refused or cut upload) or the store does: the error is the source's when it failed.
    */
   save(companyId: string, source: Readable): Promise<StoredObject>;
+  /** As `save`, under a key given (the migrate command keeps each key across stores). */
+  saveAt(key: string, source: Readable): Promise<StoredObject>;
   /** Streams the bytes (or a range of them); a missing object is a `StoredObjectMissing`. */
   open(key: string, range?: ByteRange): Promise<Readable>;
   exists(key: string): Promise<boolean>;

@@ -46,14 +46,17 @@ export class AttachmentFiles implements AttachmentStore {
    * Streams `source` to a new file and returns its key, size and checksum. Writes to a temporary
    * name first so that a failed or aborted upload never leaves a half file under a real key.
    */
-  async save(companyId: string, source: Readable): Promise<StoredObject> {
-    const key = this.newKey(companyId);
+  save(companyId: string, source: Readable): Promise<StoredObject> {
+    return this.saveAt(this.newKey(companyId), source);
+  }
+
+  async saveAt(key: string, source: Readable): Promise<StoredObject> {
     const path = this.pathOf(key);
     const partial = `${path}.partial`;
     const measure = new Measure();
     await mkdir(dirname(path), { recursive: true });
     try {
-      await pipeline(source, measure, createWriteStream(partial, { flags: 'wx' }));
+      await pipeline(source, measure, createWriteStream(partial, { flags: 'w' }));
       // A size limit ends the stream early and marks it truncated instead of failing it.
       if ((source as Readable & { truncated?: boolean }).truncated) {
         throw Object.assign(new Error('file too large'), { code: 'FILE_TOO_LARGE' });

@@ -50,7 +50,8 @@ function unreachable(error: unknown): boolean {
   if (e.name === 'TimeoutError' || e.name === 'RequestTimeout' || e.name === 'AbortError') return true;
   if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'ECONNABORTED'].includes(e.code ?? '')) return true;
   const status = e.$metadata?.httpStatusCode;
-  return status !== undefined && status >= 500;
+  // 501: the store does not do what was asked (a feature it lacks), which is no outage.
+  return status !== undefined && status >= 500 && status !== 501;
 }
 
 /** Attachment bytes in an S3-compatible bucket that every instance shares. */
@@ -71,7 +72,7 @@ export class S3Store implements AttachmentStore {
       ...(options.credentials ? { credentials: options.credentials } : {}),
       // One retry: a store that is down answers the request in bounded time, as a 503.
       maxAttempts: 2,
-      requestHandler: { connectionTimeout: options.timeoutMs, requestTimeout: options.timeoutMs },
+      requestHandler: { connectionTimeout: options.timeoutMs, requestTimeout: options.timeoutMs, throwOnRequestTimeout: true },
     });
   }
 
@@ -89,8 +90,11 @@ export class S3Store implements AttachmentStore {
     }
   }
 
-  async save(companyId: string, source: Readable): Promise<StoredObject> {
-    const key = newObjectKey(companyId, randomBytes(16).toString('hex'));
+  save(companyId: string, source: Readable): Promise<StoredObject> {
+    return this.saveAt(newObjectKey(companyId, randomBytes(16).toString('hex')), source);
+  }
+
+  async saveAt(key: string, source: Readable): Promise<StoredObject> {
     const measure = new Measure();
     let sourceError: unknown;
     source.once('error', (error) => {

@@ -35,6 +35,7 @@ export async function startS3(options: { port?: number } = {}): Promise<TestS3> 
   const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
   await client.send(new CreateBucketCommand({ Bucket: bucket }));
   client.destroy();
+  let closed = false;
   return {
     endpoint,
     bucket,
@@ -48,6 +49,8 @@ export async function startS3(options: { port?: number } = {}): Promise<TestS3> 
     }),
     env: () => ({ ...S3_CREDENTIALS, ATTACHMENT_STORAGE: `s3://${bucket}/attachments`, S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: 'true' }),
     async close() {
+      if (closed) return;
+      closed = true;
       await server.close();
       rmSync(directory, { recursive: true, force: true });
     },
