@@ -35,6 +35,8 @@
  *                          databases only) and one that does not (buildApp({ recordEvents: false })),
  *                          measured in turn; unless BENCH_STEADY_RATE is 0, the one-card toggle
  *                          again at the steady toggle's fixed rate, where batching is the same on all.
+ *   BENCH_SEARCH           off (default), on (after the rest) or only: search at scale per engine
+ *                          (bench/search.ts; its scale from BENCH_SEARCH_CARDS, default 1,000,000)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -447,6 +449,9 @@ function table(rows: Row[]): string {
 }
 
 async function main() {
+  const searchMode = (process.env.BENCH_SEARCH ?? 'off').trim().toLowerCase();
+  if (!['off', 'on', 'only'].includes(searchMode)) throw new Error(`BENCH_SEARCH must be off, on or only, got "${searchMode}"`);
+  if (searchMode === 'only') return searchBench();
   if (settings.limiters.includes('redis')) {
     const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
     const problem = await reachable(url, 6379);
@@ -619,6 +624,18 @@ async function main() {
   }
   console.log('');
   console.log(JSON.stringify({ machine, setup, results: rows, bare: { before: bareBefore, after: bareAfter }, webhookLag: lags, steadyToggles: steady, recordingCosts }));
+  if (searchMode === 'on') await searchBench();
+}
+
+/** bench/search.ts for each engine in turn, each in a child process; its one JSON line is printed as it comes. */
+async function searchBench(): Promise<void> {
+  for (const engine of settings.engines) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/search.ts', engine], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    children.add(child);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    children.delete(child);
+    if (code !== 0) throw new Error(`bench/search.ts ${engine} exited with ${code}`);
+  }
 }
 
 /** Null when PostgreSQL answers a query at postgresUrl, else why not. */

@@ -3,12 +3,12 @@ import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import auth from './plugins/auth.ts';
 import conditional from './plugins/conditional.ts';
 import idempotency from './plugins/idempotency.ts';
-import location from './plugins/location.ts';
 import type { AppConfig } from './config.ts';
 import events from './plugins/events.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
 import metrics from './plugins/metrics.ts';
 import jobs from './plugins/jobs.ts';
+import people from './plugins/people.ts';
 import type { Clock } from './domain/shared/clock.ts';
 import type { NotificationSender } from './domain/notifications/sender.ts';
 import rateLimit from './plugins/rate-limit.ts';
@@ -18,6 +18,7 @@ import services from './plugins/services.ts';
 import storagePlugin from './plugins/storage.ts';
 import swagger from './plugins/swagger.ts';
 import validation from './plugins/validation.ts';
+import webApp from './plugins/web-app.ts';
 import webhooks, { type WebhooksPluginOptions } from './plugins/webhooks.ts';
 import { createRateLimiter } from './ratelimit/index.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
@@ -41,6 +42,8 @@ export interface BuildOptions {
   notificationSender?: NotificationSender;
   /** `false`: write no events (see `ServiceContext.recordEvents`; `npm run bench` only). */
   recordEvents?: false;
+  /** The built web app to serve at `/` (default web/dist; none there: the API alone); false: none. */
+  webDir?: string | false;
 }
 
 /** Builds the whole application; the server and the tests both start from here. */
@@ -91,13 +94,13 @@ export async function buildApp(options: BuildOptions) {
     // hooks run after authentication whatever the order of registration.
     await app.register(conditional);
     await app.register(idempotency);
-    await app.register(location);
     await app.register(security, { config });
     await app.register(storagePlugin, { config, ...(options.storage ? { storage: options.storage } : {}) });
     await app.register(services, { config, clock: options.clock, recordEvents: options.recordEvents });
     await app.register(events, { config });
     await app.register(webhooks, { config, dispatcher: options.webhookDispatcher });
-    await app.register(auth);
+    await app.register(auth, { clock: options.clock });
+    await app.register(people);
     await app.register(jobs, { config, sender: options.notificationSender });
     // `undefined`: the limiter the configuration asks for; `null`: none (tests that do not test limits).
     const limiter =
@@ -110,6 +113,7 @@ export async function buildApp(options: BuildOptions) {
     // shared schemas, named in /openapi.json (components.schemas) and referenced by routes as `Name#`
     app.addSchema(Event);
     await app.register(routes);
+    if (options.webDir !== false) await app.register(webApp, options.webDir ? { dir: options.webDir } : {});
   } catch (error) {
     await app.close().catch(() => {});
     throw error;

@@ -119,18 +119,6 @@ export function attachmentStorage(raw: string | undefined): AttachmentStorage | 
   throw new ConfigError(`ATTACHMENT_STORAGE must be file:<folder> or s3://<bucket>[/<prefix>] (a bucket name of 3 to 63 lowercase letters, digits, dots and hyphens), got "${raw}"`);
 }
 
-function optionalUrl(name: string): Variable<string | undefined> {
-  return variable(name, Type.Optional(Type.String()), (raw: string | undefined) => {
-    if (raw === undefined) return undefined;
-    let url: URL | undefined;
-    try {
-      url = new URL(raw);
-    } catch {}
-    if (!url || !/^https?:$/.test(url.protocol)) throw new ConfigError(`${name} must be an http:// or https:// URL, got "${raw}"`);
-    return raw;
-  });
-}
-
 function corsOrigins(raw: string): string[] | '*' {
   if (raw.trim() === '') return [];
   if (raw.trim() === '*') return '*';
@@ -177,6 +165,25 @@ export function tierEnvName(tier: Tier): string {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const PRINTABLE = '^[\\x21-\\x7e]';
 
+/** A URL of one of `protocols`, without its trailing slash (links are built by appending paths). */
+function optionalUrl(name: string, protocols: RegExp, example: string): Variable<string | undefined> {
+  return variable(name, Type.Optional(Type.String()), (raw) => {
+    if (raw === undefined) return undefined;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(raw.trim());
+    } catch {}
+    if (!parsed || !protocols.test(parsed.protocol)) throw new ConfigError(`${name} must be a URL like ${example}, got "${raw}"`);
+    return raw.trim().replace(/\/$/, '');
+  });
+}
+
+const DAY_MS = 86_400_000;
+
+function days(name: string, fallback: number): Variable<number> {
+  return variable(name, Type.Integer({ minimum: 1, maximum: 3650, default: fallback }), (count) => count * DAY_MS, 'whole');
+}
+
 /**
  * Every setting: the shape the code reads (`AppConfig`), each leaf the one variable it comes from.
  * A new setting is one line here. An empty variable counts as unset.
@@ -209,7 +216,7 @@ const SETTINGS = {
     timeoutMs: whole('ATTACHMENT_STORE_TIMEOUT_MS', 10_000, 100, 600_000),
     s3: {
       /** An S3-compatible server's URL (MinIO, Ceph, R2...); unset: AWS's for the region. */
-      endpoint: optionalUrl('S3_ENDPOINT'),
+      endpoint: optionalUrl('S3_ENDPOINT', /^https?:$/, 'https://minio.internal:9000'),
       region: variable('S3_REGION', Type.Optional(Type.String({ pattern: '^[a-z0-9-]{1,40}$', description: 'a region name like eu-west-1' }))),
       /** `bucket` in the path instead of the host name (most S3-compatible servers want it). */
       forcePathStyle: flag('S3_FORCE_PATH_STYLE', false),
@@ -282,6 +289,37 @@ const SETTINGS = {
     retentionDays: whole('EVENT_RETENTION_DAYS', DEFAULT_EVENT_RETENTION_DAYS, 1, 36_500),
     /** How often the server prunes (0: never; the purge command still does). */
     pruneIntervalMs: variable('EVENT_PRUNE_INTERVAL_SECONDS', Type.Integer({ minimum: 0, maximum: 7 * 86_400, default: 3600 }), (seconds) => seconds * 1000, 'whole'),
+  },
+  /** People sign in (docs/people.md): sessions, sign-in throttling, mail, single sign-on. */
+  people: {
+    /** The address people open the app at (links in mails and in the setup line); default: from each request. */
+    publicUrl: optionalUrl('PUBLIC_URL', /^https?:$/, 'https://tasks.example.com'),
+    /** A session ends after this long unused, and this long after sign-in whatever its use. */
+    sessionIdleMs: days('SESSION_IDLE_DAYS', 14),
+    sessionAbsoluteMs: days('SESSION_ABSOLUTE_DAYS', 90),
+    /** A session's requests are limited per user at the contract's tier sizes times this. */
+    sessionRateLimitFactor: whole('SESSION_RATE_LIMIT_FACTOR', 10, 1, 10_000),
+    /** Failed sign-ins admitted per email and per client address within the window. */
+    signInFailures: {
+      perEmail: whole('SIGN_IN_FAILURES_PER_EMAIL', 10, 1, 1_000_000),
+      perAddress: whole('SIGN_IN_FAILURES_PER_ADDRESS', 50, 1, 1_000_000),
+      windowSeconds: whole('SIGN_IN_FAILURE_WINDOW_SECONDS', 900, 1, 86_400),
+    },
+    /** Outgoing mail; no URL: no mail (links are shown to the admin instead). */
+    mail: {
+      smtpUrl: optionalUrl('SMTP_URL', /^smtps?:$/, 'smtp://host:587'),
+      from: text('MAIL_FROM', 'Taskboard <taskboard@localhost>'),
+      timeoutMs: whole('MAIL_TIMEOUT_MS', 10_000, 100, 600_000),
+      pollMs: whole('MAIL_POLL_MS', 5_000, 10, 600_000),
+    },
+    /** OpenID Connect sign-in: on when the issuer is set (it then needs the client and the redirect). */
+    oidc: {
+      issuer: optionalUrl('OIDC_ISSUER', /^https?:$/, 'https://id.example.com'),
+      clientId: variable('OIDC_CLIENT_ID', Type.Optional(Type.String())),
+      clientSecret: optionalSecret('OIDC_CLIENT_SECRET', `${PRINTABLE}{1,500}$`, '1 to 500 printable characters without spaces'),
+      redirectUrl: optionalUrl('OIDC_REDIRECT_URL', /^https?:$/, 'https://tasks.example.com/api/v1/auth/oidc/callback'),
+      allowSignUp: flag('OIDC_ALLOW_SIGN_UP', false),
+    },
   },
   rateLimit: {
     enabled: flag('RATE_LIMIT_ENABLED', true),
@@ -365,6 +403,8 @@ export function loadConfig(env: Env = process.env, options: { createDatabase?: b
   if (config.attachments.download === 'redirect' && storage?.kind !== 's3') {
     throw new ConfigError('ATTACHMENT_DOWNLOAD=redirect needs an s3:// ATTACHMENT_STORAGE (a folder has no presigned URLs)');
   }
+  const { oidc } = config.people;
+  if (oidc.issuer && (!oidc.clientId || !oidc.redirectUrl)) throw new ConfigError('OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_REDIRECT_URL too');
   return config;
 }
 

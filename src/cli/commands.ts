@@ -4,11 +4,16 @@
  */
 import { bootstrap } from '../domain/account/bootstrap.ts';
 import { issueApiKeyForEmail } from '../domain/account/service.ts';
+import { checkNewPassword } from '../domain/people/passwords.ts';
+import { setPassword } from '../domain/people/sign-in.ts';
+import { NotFoundError } from '../domain/shared/errors.ts';
+import { findUserByEmail } from '../storage/repositories/users.ts';
 import { purgeDeletedAttachments, purgeOrphanFiles } from '../domain/attachments/purge.ts';
 import { sweepDeleted } from '../domain/boards/sweep.ts';
 import type { ServiceContext } from '../domain/context.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import { pruneExpiredEvents } from '../domain/events/events.ts';
+import { reindexSearch } from '../domain/search/reindex.ts';
 import { type AppConfig, attachmentStorage, ConfigError } from '../config.ts';
 import { startServer } from '../server.ts';
 import { openStorage, type StorageConnection } from '../storage/dialect.ts';
@@ -24,9 +29,12 @@ function open(config: AppConfig): StorageConnection {
   return openStorage(config.databaseUrl, { ...config.database, poolSize: 2 });
 }
 
-/** Migrates first: the first use of the database, so a database out of reach is named as such. */
-function migrate(storage: StorageConnection) {
-  return reachingDatabase(storage.description, () => migrateToLatest(storage));
+/**
+ * Migrates first: the first use of the database, so a database out of reach is named as such.
+ * `createSchema`: `taskboard migrate` also creates the PostgreSQL schema the URL names.
+ */
+function migrate(storage: StorageConnection, options: { createSchema?: boolean } = {}) {
+  return reachingDatabase(storage.description, () => migrateToLatest(storage, options));
 }
 
 /**
@@ -40,7 +48,7 @@ async function withServices<T>(config: AppConfig, work: (ctx: ServiceContext) =>
     await migrate(storage);
     return await work({ db: storage.db, clock: systemClock, files });
   } finally {
-    files.close?.();
+    await files.close();
     await storage.close();
   }
 }
@@ -51,12 +59,18 @@ export interface BootstrapOptions {
   email: string;
   name: string;
   json: boolean;
+  /** Also the user's sign-in password (`--password-stdin`). */
+  password?: string;
 }
 
 export async function bootstrapCommand(config: AppConfig, options: BootstrapOptions): Promise<Output> {
-  const result = await withServices(config, (ctx) =>
-    bootstrap(ctx, { company: options.company, team: options.team, email: options.email, fullName: options.name }),
-  );
+  // the password is checked before anything is created, so a refused one leaves nothing half made
+  if (options.password !== undefined) checkNewPassword(options.password, 'password');
+  const result = await withServices(config, async (ctx) => {
+    const made = await bootstrap(ctx, { company: options.company, team: options.team, email: options.email, fullName: options.name });
+    if (options.password !== undefined) await setPassword(ctx, made.userId, options.password);
+    return made;
+  });
   if (options.json) return { json: result };
   return {
     lines: [
@@ -68,6 +82,19 @@ export async function bootstrapCommand(config: AppConfig, options: BootstrapOpti
       'Store the API key now: it is not shown again. Use it as "Authorization: Bearer <API key>".',
     ],
   };
+}
+
+/** `users set-password`: sets or resets the password of the user with this email; every session of the user ends. */
+export async function setPasswordCommand(config: AppConfig, options: { email: string; password: string; json: boolean }): Promise<Output> {
+  checkNewPassword(options.password, 'password');
+  const userId = await withServices(config, async (ctx) => {
+    const user = await findUserByEmail(ctx.db, options.email.trim().toLowerCase());
+    if (!user) throw new NotFoundError(`User with email "${options.email.trim()}"`);
+    await setPassword(ctx, user.id, options.password);
+    return user.id;
+  });
+  if (options.json) return { json: { userId, passwordSet: true } };
+  return { lines: [`Password set for ${options.email.trim().toLowerCase()} (${userId}); every session of the user has ended.`] };
 }
 
 export interface KeysCreateOptions {
@@ -93,7 +120,7 @@ export async function migrateCommand(config: AppConfig, options: { json: boolean
   const storage = open(config);
   let applied: string[];
   try {
-    const result = await migrate(storage);
+    const result = await migrate(storage, { createSchema: true });
     applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   } finally {
     await storage.close();
@@ -160,6 +187,18 @@ export async function migrateAttachmentsCommand(config: AppConfig, options: { to
       ],
     };
   } finally {
-    target.close?.();
+    await target.close();
   }
+}
+
+/** Rebuilds the search index from the source tables, in batches of `batch` rows (safe while the server runs). */
+export async function reindexCommand(config: AppConfig, options: { batch: number; json: boolean }): Promise<Output> {
+  const result = await withServices(config, (ctx) => reindexSearch(ctx, { batch: options.batch }));
+  if (options.json) return { json: result };
+  return {
+    lines: [
+      `Indexed ${Object.entries(result.tables).map(([table, rows]) => `${rows} ${table}`).join(', ')}`,
+      `Removed ${result.orphans} entr${result.orphans === 1 ? 'y' : 'ies'} whose record was gone`,
+    ],
+  };
 }

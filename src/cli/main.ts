@@ -8,8 +8,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_PURGE_AFTER_DAYS } from '../domain/attachments/purge.ts';
 import { DomainError, ValidationError } from '../domain/shared/errors.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { MissingSchemaError } from '../storage/migrator.ts';
 import { DatabaseUnreachableError } from '../storage/unavailable.ts';
-import { bootstrapCommand, migrateAttachmentsCommand, keysCreateCommand, migrateCommand, type Output, purgeAttachmentsCommand, serveCommand } from './commands.ts';
+import { bootstrapCommand, keysCreateCommand, migrateAttachmentsCommand, migrateCommand, type Output, purgeAttachmentsCommand, reindexCommand, serveCommand, setPasswordCommand } from './commands.ts';
 
 /** A wrong command line: exit 2 with the message and a pointer to the help. */
 class UsageError extends Error {}
@@ -17,9 +18,13 @@ class UsageError extends Error {}
 const USAGE = `Usage: taskboard <command> [options]
 
 Commands:
-  bootstrap --company NAME --team NAME --email EMAIL --name FULLNAME [--json]
+  bootstrap --company NAME --team NAME --email EMAIL --name FULLNAME [--password-stdin] [--json]
       Create what is missing of the user, the company (the user as owner) and the team (the user
       as member), and print a new API key for the user. Running it again reuses what exists.
+      --password-stdin: also set the user's sign-in password, read from standard input.
+  users set-password --email EMAIL --password-stdin [--json]
+      Set or reset a user's sign-in password (read from standard input, 12 to 256 characters);
+      every session of the user ends.
   keys create --email EMAIL [--name KEYNAME] [--json]
       Print a new API key for an existing user (key name defaults to "cli").
   migrate [--create] [--json]
@@ -33,6 +38,9 @@ Commands:
       Copy every attachment to another store (s3://bucket/prefix or file:./folder) under the same
       key, checking each SHA-256; run again to resume. It switches nothing: set ATTACHMENT_STORAGE
       to the new store once it reports success. Exits 1 when a file is missing or differs.
+  reindex [--batch N] [--json]
+      Rebuild the search index from the records, N rows per transaction (default 1000); safe
+      while the server runs, and running it again changes nothing.
   serve
       Run the HTTP server (what npm start runs).
 
@@ -54,10 +62,15 @@ const COMMANDS = {
       team: { type: 'string' },
       email: { type: 'string' },
       name: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
       json,
       help,
     },
     required: ['company', 'team', 'email', 'name'],
+  },
+  'users set-password': {
+    options: { email: { type: 'string' }, 'password-stdin': { type: 'boolean', default: false }, json, help },
+    required: ['email'],
   },
   'keys create': {
     options: { email: { type: 'string' }, name: { type: 'string' }, json, help },
@@ -66,6 +79,7 @@ const COMMANDS = {
   migrate: { options: { create: { type: 'boolean', default: false }, json, help }, required: [] },
   'attachments migrate': { options: { to: { type: 'string' }, json, help }, required: ['to'] },
   'purge-attachments': { options: { 'older-than-days': { type: 'string' }, json, help }, required: [] },
+  reindex: { options: { batch: { type: 'string' }, json, help }, required: [] },
   serve: { options: { help }, required: [] },
 } satisfies Record<string, { options: NonNullable<ParseArgsConfig['options']>; required: string[] }>;
 
@@ -84,7 +98,12 @@ function splitCommand(argv: string[]): [CommandName, string[]] {
     if (verb === 'migrate') return ['attachments migrate', tail];
     throw new UsageError(verb ? `unknown attachments command "${verb}" (expected: attachments migrate)` : 'attachments needs a command: attachments migrate');
   }
-  if (first && Object.hasOwn(COMMANDS, first)) return [first as CommandName, rest];
+  if (first === 'users') {
+    const [verb, ...tail] = rest;
+    if (verb === 'set-password') return ['users set-password', tail];
+    throw new UsageError(verb ? `unknown users command "${verb}" (expected: users set-password)` : 'users needs a command: users set-password');
+  }
+  if (first && Object.hasOwn(COMMANDS, first) && !first.includes(' ')) return [first as CommandName, rest];
   throw new UsageError(`unknown command "${first}"`);
 }
 
@@ -112,6 +131,13 @@ function wholeDays(value: string | undefined): number {
   return Number(value.trim());
 }
 
+function batchSize(value: string | undefined): number {
+  if (value === undefined) return 1000;
+  const n = /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : 0;
+  if (n < 1 || n > 100_000) throw new UsageError(`reindex: --batch must be a whole number from 1 to 100000 (got "${value}")`);
+  return n;
+}
+
 function oneLine(text: string): string {
   return text.split('\n').map((line) => line.trim()).filter(Boolean).join(' ');
 }
@@ -131,12 +157,27 @@ function describe(error: unknown): string {
 export interface CommandIo {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** All of standard input (`--password-stdin`). */
+  stdin?(): Promise<string>;
 }
 
 const processIo: CommandIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  stdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
 };
+
+/** The password given on standard input: its text without the one line end `echo` adds. */
+async function passwordFromStdin(io: CommandIo): Promise<string> {
+  if (!io.stdin) throw new UsageError('--password-stdin: no standard input');
+  const text = (await io.stdin()).replace(/\r?\n$/, '');
+  if (!text) throw new UsageError('--password-stdin: standard input is empty');
+  return text;
+}
 
 /**
  * Runs one command line with the configuration in `env`; resolves to the exit code. It never ends
@@ -171,8 +212,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
             email: str('email'),
             name: str('name'),
             json: values.json === true,
+            ...(values['password-stdin'] === true ? { password: await passwordFromStdin(io) } : {}),
           }),
         );
+        return 0;
+      case 'users set-password':
+        if (values['password-stdin'] !== true) throw new UsageError('users set-password: --password-stdin is required (a password on the command line would show in the process list)');
+        print(await setPasswordCommand(config, { email: str('email'), password: await passwordFromStdin(io), json: values.json === true }));
         return 0;
       case 'keys create':
         print(await keysCreateCommand(config, { email: str('email'), name: values.name as string | undefined, json: values.json === true }));
@@ -188,6 +234,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         print(output);
         return output.ok ? 0 : 1;
       }
+      case 'reindex':
+        print(await reindexCommand(config, { batch: batchSize(values.batch as string | undefined), json: values.json === true }));
+        return 0;
       case 'serve':
         await serveCommand(config);
         return 0;
@@ -198,7 +247,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       io.stderr(`taskboard: ${error.message} (see taskboard --help)\n`);
       return 2;
     }
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof MissingSchemaError) {
       io.stderr(`taskboard: configuration error: ${describe(error)}\n`);
       return 2;
     }

@@ -11,7 +11,7 @@ import { notificationDelivery, type NotificationSends } from '../domain/notifica
 import { reminderJob } from '../domain/notifications/reminders.ts';
 import type { NotificationSender } from '../domain/notifications/sender.ts';
 import { PeriodicJob, PeriodicJobs } from '../domain/shared/periodic.ts';
-import { pruneIdempotencyKeys } from '../storage/repositories/idempotency.ts';
+import { pruneExpiredKeys } from '../http/idempotency.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -76,7 +76,7 @@ export default fp(
           everyMs: IDEMPOTENCY_PRUNE_EVERY_MS,
           atStart: false,
           pass: async () => {
-            const removed = await pruneIdempotencyKeys(ctx.db, new Date(ctx.clock.now()).toISOString());
+            const removed = await pruneExpiredKeys(ctx.db, ctx.clock);
             if (removed) log.info({ removed }, 'idempotency keys: expired keys removed');
           },
         },

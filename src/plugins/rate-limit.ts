@@ -45,6 +45,9 @@ export default fp(
     });
 
     if (!limiter) return;
+    const sessionLimits = Object.fromEntries(
+      Object.entries(opts.config.rateLimit.tiers).map(([tier, limit]) => [tier, limit * opts.config.people.sessionRateLimitFactor]),
+    ) as Record<Tier, number>;
     app.decorateRequest('rateLimitOutcome', undefined);
     app.addHook('onClose', async () => limiter.close());
     /** Whether the limiter is failing: logged when that starts and ends, not per request. */
@@ -58,7 +61,13 @@ export default fp(
       if (!tier) throw new Error(`route ${route} has no rate-limit tier`);
       let decision: RateLimitDecision;
       try {
-        decision = await limiter.consume({ apiKeyId: request.caller.apiKeyId, route, tier });
+        // A signed-in person's requests count per user, apart from the user's keys, in larger buckets.
+        const caller = request.caller;
+        decision = await limiter.consume(
+          caller.apiKeyId !== null
+            ? { apiKeyId: caller.apiKeyId, route, tier }
+            : { apiKeyId: `user:${caller.userId}`, route, tier, limit: sessionLimits[tier] },
+        );
         if (failing) {
           failing = false;
           app.log.info('rate limiter: deciding again');

@@ -25,7 +25,8 @@ export default fp(
     });
     app.addHook('onClose', async () => stopListening());
     const files = openAttachmentStore(opts.config);
-    app.addHook('onClose', async () => files.close?.());
+    // runs once the server has closed (its connections ended or cut): no upload is still wanted
+    app.addHook('onClose', async () => files.close());
     app.decorate('config', opts.config);
     app.decorate('services', {
       db: app.storage.db,

@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Tier, tierOfRoute } from '../config.ts';
-import { completeDocument } from './openapi-document.ts';
+import { completeDocument } from '../http/openapi-document.ts';
 import { sendsDocumentSecurityHeaders } from './security.ts';
 
 /** The OpenAPI 3.1 document, generated from the route schemas that also validate and serialize. */
@@ -23,9 +23,19 @@ export default fp(
         // Relative: the document is right wherever the server is reached (clients pass their base URL).
         servers: [{ url: '/', description: 'this server' }],
         components: {
-          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'an API key (tb_…)' } },
+          securitySchemes: {
+            bearer: { type: 'http', scheme: 'bearer', description: 'an API key (tb_…)' },
+            session: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: 'taskboard_session',
+              description:
+                'a signed-in person\'s session (POST /api/v1/auth/sign-in; `__Host-taskboard_session` over HTTPS). ' +
+                'Changes (POST, PATCH, DELETE) also need the header `X-CSRF-Token: <csrfToken>` (from the sign-in answer or GET /api/v1/auth/session) and a same-origin or allowed Origin.',
+            },
+          },
         },
-        security: [{ bearer: [] }],
+        security: [{ bearer: [] }, { session: [] }],
       },
       // A schema with an `$id` (src/schemas: Card, Label, Error …) is one named component, referenced
       // wherever a route uses it; validation and serialization read the same objects inline.

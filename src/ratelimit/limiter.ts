@@ -6,10 +6,13 @@ import type { Tier } from '../config.ts';
 
 /** One request as the limiter sees it: whose bucket, which route template, which tier. */
 export interface RateLimitRequest {
+  /** The key's id, or `user:<userId>` for a signed-in person's session requests (docs/people.md). */
   apiKeyId: string;
   /** `METHOD /path/template`, e.g. `PATCH /api/v1/cards/:cardId/attachments/:attachmentId`. */
   route: string;
   tier: Tier;
+  /** The bucket's size when not the tier's (session requests: the tier's times SESSION_RATE_LIMIT_FACTOR). */
+  limit?: number | undefined;
 }
 
 export interface RateLimitDecision {

@@ -18,7 +18,7 @@ export function bucketOf(request: RateLimitRequest): string {
 }
 
 export function limitOf(settings: RateLimitSettings, request: RateLimitRequest): number {
-  return settings.tiers[request.tier];
+  return request.limit ?? settings.tiers[request.tier];
 }
 
 export function decisionOf(

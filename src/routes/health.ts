@@ -1,6 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { ErrorBody, NoQuery } from '../schemas/common.ts';
-import { checkReadiness } from '../plugins/readiness.ts';
+import { checkReadiness } from '../http/readiness.ts';
 
 const Health = Type.Object({ status: Type.String() });
 

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import health from './health.ts';
 import account from './api/v1/account.ts';
+import auth from './api/v1/auth.ts';
+import invitations from './api/v1/invitations.ts';
 import activity from './api/v1/activity.ts';
 import attachments from './api/v1/attachments.ts';
 import boardEvents from './api/v1/board-events.ts';
@@ -17,6 +19,7 @@ import labels from './api/v1/labels.ts';
 import lists from './api/v1/lists.ts';
 import myTasks from './api/v1/my-tasks.ts';
 import notifications from './api/v1/notifications.ts';
+import search from './api/v1/search.ts';
 import teams from './api/v1/teams.ts';
 import webhooks from './api/v1/webhooks.ts';
 import cardsV2 from './v2/cards.ts';
@@ -26,7 +29,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(health);
   await app.register(
     async (v1) => {
-      for (const area of [account, companies, teams, myTasks, boards, lists, labels, cards, cardEdits, cardCopies, attachments, checklists, checklistItems, comments, cheers, webhooks, notifications, activity, boardEvents]) await v1.register(area);
+      for (const area of [account, auth, invitations, companies, teams, myTasks, boards, lists, labels, cards, cardEdits, cardCopies, attachments, checklists, checklistItems, comments, cheers, webhooks, notifications, activity, boardEvents, search]) await v1.register(area);
     },
     { prefix: '/api/v1' },
   );

@@ -25,6 +25,8 @@ export interface Input<P, Q, B> {
   query: Parsed<Q>;
   body: Parsed<B>;
   request: FastifyRequest;
+  /** For the few routes that set headers of their own (the session cookie). */
+  reply: FastifyReply;
   /** The route's serializer of `schema` (one of the schemas its answer is made of), for records the domain answers rendered. */
   serializer<S extends TSchema>(schema: S): (value: Static<S>) => string;
 }
@@ -70,8 +72,21 @@ export function renderedPage(key: string, page: { items: readonly TaggedBody[]; 
 /** What a handler answers: the record (keyed answers), or the body without its message. */
 type Result<A> = A extends readonly [string, infer S extends TSchema] ? Static<S> : A extends TSchema ? Omit<Static<A>, 'message'> : never;
 
-export interface Operation<P extends TSchema | undefined, Q extends TSchema, B extends TSchema | undefined, A extends Answer> {
+/**
+ * What creates answers 201 with a `Location`: the GET path of the new object, or, for objects that
+ * have no GET of their own, the GET of the collection that shows them. Anything else answers 200.
+ */
+type Status<A extends Answer> =
+  | { status: 201; location: (created: Result<A>) => string }
+  | { status: 202; location?: undefined }
+  | { status?: undefined; location?: undefined };
+
+export type Operation<P extends TSchema | undefined, Q extends TSchema, B extends TSchema | undefined, A extends Answer> = Declaration<P, Q, B, A> & Status<A>;
+
+interface Declaration<P extends TSchema | undefined, Q extends TSchema, B extends TSchema | undefined, A extends Answer> {
   tier: Tier;
+  /** Needs no key or session (sign-in, setup, invitations): `caller` is then undefined. */
+  public?: true;
   operationId: string;
   summary: string;
   description?: string;
@@ -88,8 +103,6 @@ export interface Operation<P extends TSchema | undefined, Q extends TSchema, B e
    */
   answersRevision?: true;
   answer: A;
-  /** 201 for what creates; else 200. */
-  status?: 201;
   /** The error statuses this route can give besides those every authenticated route can (errorResponses). */
   errors?: readonly number[];
   message: string | ((input: Input<P, Q, B>, result: Result<A>) => string);
@@ -111,13 +124,14 @@ export function operations(app: FastifyInstance, tags: string[]) {
     B extends TSchema | undefined = undefined,
   >(methodAndUrl: `${Method} /${string}`, operation: Operation<P, Q, B, A>, handler: (input: Input<P, Q, B>) => Promise<Result<A> | RenderedFields>) {
     const [method, url] = methodAndUrl.split(' ') as [Method, string];
-    const { tier, answer, status = 200, errors = [], message, optionalBody, answersRevision, params, body, description } = operation;
+    const { tier, answer, status = 200, location, errors = [], message, optionalBody, answersRevision, params, body, description } = operation;
+    if (status === 201 && typeof location !== 'function') throw new Error(`${methodAndUrl}: a 201 needs its location`);
     const keyed = Array.isArray(answer) ? (answer as unknown as readonly [string, TSchema]) : undefined;
     if (answersRevision && method !== 'GET') throw new Error(`${methodAndUrl}: answersRevision is for a read`);
     app.route({
       method,
       url,
-      config: { tier },
+      config: operation.public ? { tier, public: true } : { tier },
       ...(optionalBody
         ? {
             preValidation: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
@@ -134,6 +148,8 @@ export function operations(app: FastifyInstance, tags: string[]) {
         ...(params === undefined ? {} : { params }),
         querystring: operation.querystring,
         ...(body === undefined ? {} : { body }),
+        // the document says so too (completeDocument): @fastify/swagger marks every body required
+        ...(optionalBody ? { 'x-optional-body': true } : {}),
         response: { [status]: keyed ? success(keyed[0], keyed[1]) : answer, ...errorResponses(...errors) },
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
@@ -143,17 +159,19 @@ export function operations(app: FastifyInstance, tags: string[]) {
           query: request.query,
           body: request.body,
           request,
+          reply,
           serializer: (schema: TSchema) => reply.compileSerializationSchema(schema as unknown as Record<string, unknown>),
         } as Input<P, Q, B>;
         const result = await handler(input);
         if (answersRevision) reply.recordRevision = revisionOf(methodAndUrl, result);
         if (result instanceof RenderedFields) {
-          if (typeof message !== 'string' || keyed) throw new Error(`${methodAndUrl}: a rendered answer takes a fixed message and a whole body schema`);
+          if (typeof message !== 'string' || keyed || location) throw new Error(`${methodAndUrl}: a rendered answer takes a fixed message and a whole body schema, and creates nothing`);
           // a string with a JSON content type is sent as it is, past the route's serializer
           const said = `{"message":${JSON.stringify(message)},`;
           reply.contentTag = entityTag(`${said}${result.tagged}}`);
           return reply.status(status).type('application/json; charset=utf-8').send(`${said}${result.json}}` as never);
         }
+        if (location) reply.header('Location', location(result));
         const said = typeof message === 'string' ? message : message(input, result);
         return reply.status(status).send(keyed ? { message: said, [keyed[0]]: result } : { message: said, ...(result as object) });
       },

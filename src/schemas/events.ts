@@ -15,8 +15,8 @@ export const Event = Type.Object(
     board: Type.Union([Id, Type.Null()], { description: 'null where the event is not of one board' }),
     card: Type.Union([Id, Type.Null()], { description: 'null where the event is not of one card' }),
     actor: Type.Union(
-      [Type.Object({ user: Id, apiKey: Id }, { additionalProperties: false }), Type.Null()],
-      { description: 'the user and the API key that made the change; null for a change the service made itself' },
+      [Type.Object({ user: Id, apiKey: Type.Union([Id, Type.Null()], { description: 'null: a signed-in person (a session), not an API key' }) }, { additionalProperties: false }), Type.Null()],
+      { description: 'the user and the API key that made the change (apiKey null: through a signed-in session); null for a change the service made itself' },
     ),
     createdAt: Timestamp,
     requestId: Type.Union([Type.String(), Type.Null()], { description: 'the X-Request-Id of the request that made the change; shared by every event of one request' }),

@@ -50,7 +50,8 @@ export interface AttachmentStore {
   presign?(key: string, options: PresignOptions): Promise<string>;
   /** Multipart uploads begun before `before` and never finished or aborted: aborted (the purge). */
   abortStaleUploads?(before: number): Promise<number>;
-  close?(): void;
+  /** Stops the saves still running (leaving nothing of them behind) and lets go of the store's resources. */
+  close(): Promise<void>;
 }
 
 /** An object a record names is not in the store. */

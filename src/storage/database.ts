@@ -35,6 +35,10 @@ export interface UserTable {
   photo_url: string;
   created_at: string;
   updated_at: string;
+  /** argon2id PHC string; null: the user cannot sign in with a password (API keys, single sign-on). */
+  password_hash: Generated<string | null>;
+  /** Whether the user's notifications are emailed too (0/1). */
+  email_notifications: Generated<Flag>;
 }
 
 export type CompanyRole = 'owner' | 'admin' | 'member';
@@ -393,6 +397,68 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   card_views: CardViewTable;
   card_view_stamps: CardViewStampTable;
+  sessions: SessionTable;
+  invitations: InvitationTable;
+  password_resets: PasswordResetTable;
+  sign_in_failures: SignInFailureTable;
+  mail_outbox: MailOutboxTable;
+}
+
+/** People sign in (migration 0013): docs/people.md. Tokens are stored as their SHA-256 only. */
+export interface SessionTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  user_agent: string | null;
+  ip: string | null;
+  ended_at: string | null;
+}
+
+export interface InvitationTable {
+  id: string;
+  company_id: string;
+  email: string;
+  role: CompanyRole;
+  /** JSON array of team ids. */
+  team_ids: string;
+  inviter_id: string | null;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface PasswordResetTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface SignInFailureTable {
+  subject: string;
+  at: string;
+}
+
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  kind: 'message' | 'notification';
+  user_id: string | null;
+  subject: string;
+  body: string;
+  created_at: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  sent_at: string | null;
+  last_error: string | null;
 }
 
 /**

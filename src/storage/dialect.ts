@@ -196,6 +196,14 @@ export abstract class Dialect implements KyselyDialect {
     return undefined;
   }
 
+  /** The schema the database URL names (PostgreSQL's `?schema=`) when it does not exist; undefined otherwise. */
+  async missingSchema(_db: Executor): Promise<string | undefined> {
+    return undefined;
+  }
+
+  /** Creates the schema `missingSchema` named (what `taskboard migrate` does for a new deployment). */
+  async createSchema(_db: Executor, _schema: string): Promise<void> {}
+
   /** Whether a failed migration run failed before migrating anything, on a race worth one more try. */
   isMigrationRace(_error: unknown): boolean {
     return false;
@@ -417,9 +425,13 @@ export class PostgresDialect extends Dialect {
 
   readonly #sendings: WeakMap<readonly unknown[], Sending>;
 
-  constructor(pool: pg.Pool) {
+  /** The schema the database URL names (`?schema=`, the connections' search_path), if it names one. */
+  readonly #schema: string | undefined;
+
+  constructor(pool: pg.Pool, schema?: string) {
     super(new KyselyPostgresDialect({ pool }));
     this.#pool = pool;
+    this.#schema = schema;
     this.#statementNames = statementNamesOf(pool);
     this.#sendings = sendingsOf(pool);
   }
@@ -538,6 +550,20 @@ export class PostgresDialect extends Dialect {
    */
   override async migrationSchema(db: Executor): Promise<string | undefined> {
     return (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
+  }
+
+  /**
+   * A search_path naming a schema that does not exist is no error to PostgreSQL until something is
+   * created there ("no schema has been selected to create in"): looked up first, so it is named.
+   */
+  override async missingSchema(db: Executor): Promise<string | undefined> {
+    if (this.#schema === undefined) return undefined;
+    const { rows } = await sql`select 1 from pg_namespace where nspname = ${this.#schema}`.execute(db);
+    return rows.length === 0 ? this.#schema : undefined;
+  }
+
+  override async createSchema(db: Executor, schema: string): Promise<void> {
+    await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   }
 
   /**
@@ -860,7 +886,7 @@ export function openStorage(url: string, options: OpenOptions = {}): StorageConn
     schema: parsed.schema,
     poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
   });
-  const dialect = new PostgresDialect(pool);
+  const dialect = new PostgresDialect(pool, parsed.schema);
   const db = new Kysely<Database>({ dialect });
   return { db, dialect, description: maskUrl(url), close: () => db.destroy() };
 }

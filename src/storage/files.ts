@@ -26,6 +26,8 @@ export class Measure extends Transform {
 export class AttachmentFiles implements AttachmentStore {
   readonly root: string;
   readonly description: string;
+  /** The saves still writing, each with the way to stop it and its end (its `.partial` file removed or renamed). */
+  private readonly saving = new Set<{ stop: AbortController; ended: Promise<unknown> }>();
 
   constructor(root: string) {
     this.root = resolve(root);
@@ -55,18 +57,40 @@ export class AttachmentFiles implements AttachmentStore {
     const partial = `${path}.partial`;
     const measure = new Measure();
     await mkdir(dirname(path), { recursive: true });
-    try {
-      await pipeline(source, measure, createWriteStream(partial, { flags: 'w' }));
-      // A size limit ends the stream early and marks it truncated instead of failing it.
-      if ((source as Readable & { truncated?: boolean }).truncated) {
-        throw Object.assign(new Error('file too large'), { code: 'FILE_TOO_LARGE' });
+    const stop = new AbortController();
+    const writing = (async () => {
+      try {
+        await pipeline(source, measure, createWriteStream(partial, { flags: 'w' }), { signal: stop.signal });
+        // A size limit ends the stream early and marks it truncated instead of failing it.
+        if ((source as Readable & { truncated?: boolean }).truncated) {
+          throw Object.assign(new Error('file too large'), { code: 'FILE_TOO_LARGE' });
+        }
+        await rename(partial, path);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
       }
-      await rename(partial, path);
-    } catch (error) {
-      await rm(partial, { force: true });
-      throw error;
+    })();
+    const save = { stop, ended: writing.catch(() => {}) };
+    this.saving.add(save);
+    try {
+      await writing;
+    } finally {
+      this.saving.delete(save);
     }
     return { key, size: measure.size, sha256: measure.digest() };
+  }
+
+  /**
+   * Stops every save still writing and resolves once their `.partial` files are removed. The app
+   * calls it as it closes, after the server cut the uploads the shutdown deadline did not wait for:
+   * their streams would fail a moment later, after the process has exited, leaving the partial file
+   * behind for the purge (which only a crash should need).
+   */
+  async close(): Promise<void> {
+    const running = [...this.saving];
+    for (const save of running) save.stop.abort();
+    await Promise.all(running.map((save) => save.ended));
   }
 
   async open(key: string, range?: ByteRange): Promise<Readable> {

@@ -11,6 +11,8 @@ import * as cardViews from './migrations/0009_card_views.ts';
 import * as eventIndexes from './migrations/0010_event_indexes.ts';
 import * as labelPaletteOrder from './migrations/0011_label_palette_order.ts';
 import * as cardRecordOrder from './migrations/0012_card_record_order.ts';
+import * as people from './migrations/0013_people.ts';
+import * as search from './migrations/0017_search.ts';
 import * as attachmentChecksums from './migrations/0018_attachment_checksums.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
@@ -26,13 +28,38 @@ const migrations: Record<string, Migration> = {
   '0010_event_indexes': eventIndexes,
   '0011_label_palette_order': labelPaletteOrder,
   '0012_card_record_order': cardRecordOrder,
+  '0013_people': people,
+  '0017_search': search,
   '0018_attachment_checksums': attachmentChecksums,
 };
 
 /** The names of every migration, in the order they apply. */
 export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
 
-export async function migrateToLatest({ db, dialect }: Pick<StorageConnection, 'db' | 'dialect'>): Promise<MigrationResultSet> {
+/** The database URL names a PostgreSQL schema that does not exist (and the caller did not ask to create it). */
+export class MissingSchemaError extends Error {
+  readonly schema: string;
+  constructor(schema: string) {
+    super(`DATABASE_URL names the PostgreSQL schema "${schema}", which does not exist (create it, or run taskboard migrate)`);
+    this.name = 'MissingSchemaError';
+    this.schema = schema;
+  }
+}
+
+/**
+ * Applies the migrations not applied yet. A schema the database URL names that does not exist is
+ * created when `createSchema` (`taskboard migrate`), else refused with a MissingSchemaError: a server
+ * started on a mistyped schema name should stop and say so, not fill a new empty schema.
+ */
+export async function migrateToLatest(
+  { db, dialect }: Pick<StorageConnection, 'db' | 'dialect'>,
+  options: { createSchema?: boolean } = {},
+): Promise<MigrationResultSet> {
+  const missing = await dialect.missingSchema(db);
+  if (missing !== undefined) {
+    if (!options.createSchema) throw new MissingSchemaError(missing);
+    await dialect.createSchema(db, missing);
+  }
   const schema = await dialect.migrationSchema(db);
   const migrator = new Migrator({
     db,

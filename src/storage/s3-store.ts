@@ -60,6 +60,8 @@ export class S3Store implements AttachmentStore {
   readonly client: S3Client;
   private readonly bucket: string;
   private readonly prefix: string;
+  /** The multipart uploads still running, each with its end (which never throws). */
+  private readonly uploading = new Set<{ upload: Upload; ended: Promise<unknown> }>();
 
   constructor(options: S3StoreOptions) {
     this.bucket = options.bucket;
@@ -111,14 +113,19 @@ export class S3Store implements AttachmentStore {
       // A failed multipart upload is aborted, so the store keeps none of its parts.
       leavePartsOnError: false,
     });
+    const done = upload.done();
+    const running = { upload, ended: done.catch(() => {}) };
+    this.uploading.add(running);
     try {
-      await upload.done();
+      await done;
     } catch (error) {
       // The source's failure (a refused or cut upload) is the one to answer with, not the store's.
       if (sourceError) throw sourceError;
       source.destroy();
       if (unreachable(error)) throw new StoreUnavailable(`the attachment store ${this.description} is unavailable: ${(error as Error).message}`, { cause: error });
       throw error;
+    } finally {
+      this.uploading.delete(running);
     }
     if (sourceError) {
       await this.remove(key).catch(() => {});
@@ -225,7 +232,14 @@ export class S3Store implements AttachmentStore {
     return aborted;
   }
 
-  close(): void {
+  /**
+   * Aborts the multipart uploads still running (the store drops their parts) and waits for them to
+   * end, so an app that closes leaves no half upload behind for the purge; then ends the client.
+   */
+  async close(): Promise<void> {
+    const running = [...this.uploading];
+    await Promise.all(running.map((each) => each.upload.abort().catch(() => {})));
+    await Promise.all(running.map((each) => each.ended));
     this.client.destroy();
   }
 }

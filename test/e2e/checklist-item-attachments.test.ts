@@ -102,6 +102,15 @@ for (const [engine, store] of ENGINE_STORES) {
       assert.equal(shown.name, 'Renamed.txt');
       assert.equal(shown.__v, attachment.__v + 1);
       assert.deepEqual(await versions(ids), { card: before.card + 1, checklist: before.checklist + 1, item: before.item + 1 });
+      const event = await t.services.db.selectFrom('events').select('data').where('card_id', '=', ids.cardId).where('type', '=', 'attachment.renamed').executeTakeFirstOrThrow();
+      assert.deepEqual(JSON.parse(event.data), {
+        attachment: attachment._id,
+        checklist: ids.checklistId,
+        checklistItem: ids.itemId,
+        fields: ['name'],
+        before: { name: attachment.name },
+        after: { name: 'Renamed.txt' },
+      });
 
       before = await versions(ids);
       const deleted = await api('DELETE', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}`);

@@ -121,6 +121,27 @@ for (const engine of ENGINES) {
   });
 }
 
+describe('taskboard command: a PostgreSQL schema that does not exist yet', () => {
+  let database: EmptyDatabase;
+  before(async () => {
+    database = await emptyDatabase('postgres', { schemaMissing: true });
+  });
+  after(() => database.dispose());
+
+  it('serve refuses to start, exiting 2 with the schema named; migrate creates it, and the server then runs on it', async () => {
+    const schema = new URL(database.url).searchParams.get('schema') as string;
+    const serve = await runTaskboard(['serve'], { DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1' });
+    assertCleanFailure(serve, 2, new RegExp(`schema "${schema}", which does not exist .*taskboard migrate`));
+    // the other commands (here bootstrap) refuse it too, and create nothing
+    const bootstrap = ['bootstrap', '--company', 'Hooli', '--team', 'Core', '--email', 'gavin@hooli.test', '--name', 'Gavin', '--json'];
+    assertCleanFailure(await taskboard(bootstrap, database.url), 2, new RegExp(`"${schema}"`));
+
+    assert.deepEqual(json<{ applied: string[] }>(await taskboard(['migrate', '--json'], database.url)).applied, MIGRATION_NAMES);
+    const tenant = json<Bootstrapped>(await taskboard(bootstrap, database.url));
+    assert.equal((await whoAmI(database.url, tenant.apiKey)).status, 200);
+  });
+});
+
 describe('taskboard command: usage and configuration errors', () => {
   let dir: string;
   let url: string;

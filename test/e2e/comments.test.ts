@@ -283,6 +283,18 @@ for (const engine of ENGINES) {
       }
     });
 
+    it('Get Comment answers the comment with its discussions and cheers, as Get Comments shows it', async () => {
+      const cardId = await newCard();
+      const c = await comment(w.alice.api, cardId, 'one to read');
+      await reply(w.alice.api, c._id, 'a reply');
+      const res = await w.alice.api('GET', `/api/v1/comments/${c._id}`);
+      assert.equal(res.statusCode, 200, res.body);
+      assertSchema(Comment, res.json().comment);
+      const page = (await w.alice.api('GET', `/api/v1/cards/${cardId}/comments`)).json().comments;
+      assert.deepEqual(res.json().comment, page.find((x: { _id: string }) => x._id === c._id));
+      assert.equal(res.json().comment.discussions.length, 1);
+    });
+
     it("is a 404 for another company's key, another team's member, a mismatching scope or an unknown id, and changes nothing", async () => {
       const cardId = await newCard();
       const c = await comment(w.alice.api, cardId, 'private');
@@ -293,6 +305,7 @@ for (const engine of ENGINES) {
         cases.push(
           [api, 'POST', `/api/v1/cards/${cardId}/comments`, { content: 'x' }],
           [api, 'GET', `/api/v1/cards/${cardId}/comments`],
+          [api, 'GET', `/api/v1/comments/${c._id}`],
           [api, 'PATCH', `/api/v1/comments/${c._id}`, { content: 'x' }],
           [api, 'DELETE', `/api/v1/comments/${c._id}`],
           [api, 'POST', `/api/v1/comments/${c._id}/discussions`, { content: 'x' }],
@@ -304,6 +317,7 @@ for (const engine of ENGINES) {
         cases.push(
           [w.alice.api, 'POST', `/api/v1/cards/${cardId}/comments?${scope}`, { content: 'x' }],
           [w.alice.api, 'GET', `/api/v1/cards/${cardId}/comments?${scope}`],
+          [w.alice.api, 'GET', `/api/v1/comments/${c._id}?${scope}`],
           [w.alice.api, 'PATCH', `/api/v1/comments/${c._id}?${scope}`, { content: 'x' }],
           [w.alice.api, 'DELETE', `/api/v1/comments/${c._id}?${scope}`],
           [w.alice.api, 'POST', `/api/v1/comments/${c._id}/discussions?${scope}`, { content: 'x' }],
@@ -314,6 +328,8 @@ for (const engine of ENGINES) {
       cases.push(
         [w.alice.api, 'POST', `/api/v1/cards/${newId()}/comments`, { content: 'x' }],
         [w.alice.api, 'GET', `/api/v1/cards/${newId()}/comments`],
+        [w.alice.api, 'GET', `/api/v1/comments/${newId()}`],
+        [w.alice.api, 'GET', `/api/v1/comments/${d._id}`],
         [w.alice.api, 'PATCH', `/api/v1/comments/${newId()}`, { content: 'x' }],
         [w.alice.api, 'DELETE', `/api/v1/comments/${newId()}`],
         [w.alice.api, 'POST', `/api/v1/comments/${newId()}/discussions`, { content: 'x' }],
@@ -407,6 +423,7 @@ describeTiers('comment and discussion routes', {
   calls: async (api, card) => {
     const c = (await api('POST', `/api/v1/cards/${card._id}/comments`, { content: 'x' })).json().comment;
     await api('GET', `/api/v1/cards/${card._id}/comments?limit=10`);
+    await api('GET', `/api/v1/comments/${c._id}`);
     await api('PATCH', `/api/v1/comments/${c._id}`, { content: 'y' });
     const d = (await api('POST', `/api/v1/comments/${c._id}/discussions`, { content: 'x' })).json().discussion;
     await api('PATCH', `/api/v1/discussions/${d._id}`, { content: 'y' });
@@ -416,6 +433,7 @@ describeTiers('comment and discussion routes', {
   expected: [
     ['POST /api/v1/cards/:cardId/comments', 'low'],
     ['GET /api/v1/cards/:cardId/comments', 'very-low'],
+    ['GET /api/v1/comments/:commentId', 'very-low'],
     ['PATCH /api/v1/comments/:commentId', 'low'],
     ['POST /api/v1/comments/:commentId/discussions', 'low'],
     ['PATCH /api/v1/discussions/:discussionId', 'low'],

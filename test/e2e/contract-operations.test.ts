@@ -112,6 +112,8 @@ const CONTRACT: readonly (readonly [string, string, string])[] = [
   ['GET', '/api/v1/cards/{cardId}/activity', 'very-low'],
   ['GET', '/api/v1/boards/{boardId}/activity', 'very-low'],
   ['GET', '/api/v1/teams/{teamId}/activity', 'very-low'],
+  // search across everything a person can reach
+  ['GET', '/api/v1/search', 'very-low'],
 ];
 
 describe('the contract\'s operations', () => {

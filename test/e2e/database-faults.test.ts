@@ -11,7 +11,7 @@ import { type App, buildApp } from '../../src/app.ts';
 import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import type { AppConfig } from '../../src/config.ts';
 import { runTaskboard } from '../support/cli.ts';
-import { bearer, type EmptyDatabase, emptyDatabase, POSTGRES_URL, testConfig } from '../support/harness.ts';
+import { bearer, type EmptyDatabase, emptyDatabase, needsPostgres, POSTGRES_URL, testConfig } from '../support/harness.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
 
 /** Short bounds, so the faults resolve in test time. */
@@ -36,7 +36,7 @@ function assertUnavailable(res: { statusCode: number; headers: Record<string, un
 
 const METRICS_TOKEN = 'faults-metrics-token';
 
-describe('PostgreSQL faults', () => {
+describe('PostgreSQL faults', needsPostgres, () => {
   let database: EmptyDatabase;
   let proxy: TcpProxy;
   let app: App;
@@ -184,7 +184,7 @@ describe('PostgreSQL faults', () => {
   });
 });
 
-describe('taskboard against a database it cannot reach', () => {
+describe('taskboard against a database it cannot reach', needsPostgres, () => {
   let proxy: TcpProxy;
   let database: EmptyDatabase;
   let refusedUrl: string;

@@ -177,6 +177,18 @@ for (const engine of ENGINES) {
       assert.equal(create.json().code, 'not_found');
       const patch = await other.api('PATCH', `/api/v1/lists/${list._id}`, { name: 'Hacked' });
       assert.equal(patch.statusCode, 404);
+      // Get List: the list to its team, a 404 to anyone else, as for an unknown id or a scope it is not in
+      assert.deepEqual((await api('GET', `/api/v1/lists/${list._id}`)).json().list, list);
+      for (const [read, url] of [
+        [other.api, `/api/v1/lists/${list._id}`],
+        [api, `/api/v1/lists/${list._id}?companyId=${other.companyId}`],
+        [api, `/api/v1/lists/${list._id}?teamId=${other.teamId}`],
+        [api, `/api/v1/lists/${newId()}`],
+      ] as const) {
+        const res = await read('GET', url);
+        assert.equal(res.statusCode, 404, url);
+        assert.equal(res.json().code, 'not_found', url);
+      }
       const mismatch = await api('PATCH', `/api/v1/lists/${list._id}?companyId=${other.companyId}`, { name: 'Wrong scope' });
       assert.equal(mismatch.statusCode, 404);
       const mismatchTeam = await api('POST', `/api/v1/lists?teamId=${other.teamId}`, { board: board._id, name: 'Wrong scope' });
@@ -235,10 +247,12 @@ describeTiers('list routes', {
     const list = (await api('POST', '/api/v1/lists', { board: board._id, name: 'L' })).json().list;
     await api('PATCH', `/api/v1/lists/${list._id}`, { name: 'M' });
     await api('GET', '/api/v1/lists');
+    await api('GET', `/api/v1/lists/${list._id}`);
   },
   expected: [
     ['POST /api/v1/lists', 'medium'],
     ['PATCH /api/v1/lists/:listId', 'low'],
     ['GET /api/v1/lists', 'very-low'],
+    ['GET /api/v1/lists/:listId', 'very-low'],
   ],
 });

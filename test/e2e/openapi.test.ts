@@ -9,6 +9,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { type Tier, TIERS, tierOfRoute } from '../../src/config.ts';
+import { seedBoard } from '../support/fixtures.ts';
 import { buildTestApp, type TestApp } from '../support/harness.ts';
 
 interface ServedRoute {
@@ -17,7 +18,7 @@ interface ServedRoute {
   url: string;
   /** OpenAPI form: `/api/v1/cards/{cardId}`. */
   path: string;
-  config: { public?: boolean; tier?: string };
+  config: { public?: boolean; tier?: string; webApp?: boolean };
   schema: Record<string, unknown> | undefined;
 }
 
@@ -26,7 +27,7 @@ interface Operation {
   tags?: string[];
   security?: Record<string, string[]>[];
   parameters?: { in: string; name: string; required?: boolean; schema?: unknown }[];
-  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> };
   responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
   'x-rate-limit-tier'?: string;
 }
@@ -64,6 +65,7 @@ function toOpenApiPath(url: string): string {
 function isApiOperation(route: ServedRoute, all: ServedRoute[]): boolean {
   if (route.url === '/docs' || route.url.startsWith('/docs/')) return false;
   if (route.url === '/openapi.json') return false;
+  if (route.config.webApp) return false; // the web app's page and files
   if (route.method === 'OPTIONS' && route.url === '*') return false; // @fastify/cors preflight
   if (route.method === 'HEAD' && all.some((r) => r.method === 'GET' && r.path === route.path)) return false;
   return true;
@@ -237,6 +239,30 @@ describe('OpenAPI document', () => {
     // The app has JSON-body routes once any writing operation exists; none is a valid state only
     // for an app without writes.
     if (api.some((r) => ['POST', 'PATCH', 'PUT'].includes(r.method))) assert.ok(withBody.length > 0);
+  });
+
+  it('marks a body the server takes or not as optional (Archive Card, Unarchive Card), and every other as required', async () => {
+    const optional = ['PATCH /api/v1/cards/{cardId}/archive', 'PATCH /api/v1/cards/{cardId}/unarchive'];
+    for (const where of optional) {
+      const [method, path] = where.split(' ') as [string, string];
+      assert.equal(doc.paths[path]?.[method.toLowerCase()]?.requestBody?.required, false, where);
+    }
+    for (const { method, path, op } of operations) {
+      if (op.requestBody && op.requestBody.required !== false) assert.equal(op.requestBody.required, true, `${method} ${path}`);
+    }
+    // as the server takes them: no body, an empty one, and {}
+    const served = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    assert.equal(served.json().paths['/api/v1/cards/{cardId}/archive'].patch.requestBody.required, false);
+    assert.doesNotMatch(served.body, /x-optional-body/);
+    const headers = { authorization: `Bearer ${t.tenant.apiKey}` };
+    const list = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
+    const card = (await t.app.inject({ method: 'POST', url: '/api/v1/cards', headers, payload: { list, name: 'Archived and back' } })).json().card._id as string;
+    for (const action of ['archive', 'unarchive', 'archive', 'unarchive']) {
+      for (const body of [{}, { payload: '', headers: { 'content-type': 'application/json' } }, { payload: {} }]) {
+        const res = await t.app.inject({ method: 'PATCH', url: `/api/v1/cards/${card}/${action}`, ...body, headers: { ...headers, ...(body.headers ?? {}) } });
+        assert.equal(res.statusCode, 200, `${action} ${JSON.stringify(body)}: ${res.body}`);
+      }
+    }
   });
 
   it('serves the docs UI at /docs, and its assets load', async () => {

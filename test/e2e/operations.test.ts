@@ -121,7 +121,7 @@ describe('keep-alive clients', () => {
 });
 
 describe('shutdown with a deadline', () => {
-  it('cuts an upload still running at the deadline and leaves no .partial file', async () => {
+  it('cuts an upload still running at the deadline and has removed its .partial file once closed', async () => {
     const t = await buildTestApp('sqlite');
     try {
       const board = await seedBoard(t.services, t.tenant, { lists: 1 });
@@ -148,13 +148,9 @@ describe('shutdown with a deadline', () => {
       const cut = closedWithin(socket, 5000);
       const clean = await closeWithDeadline(t.app, 200);
       assert.equal(clean, false, 'the upload outlived the deadline');
+      // Closed means the cut upload's file is gone already: the server's process exits right after.
+      assert.deepEqual(partials(), [], 'a graceful stop leaves no .partial file');
       await cut;
-      // The cut upload's clean-up runs as its stream errors; wait for it with a bound.
-      const cutAt = performance.now();
-      while (partials().length > 0) {
-        assert.ok(performance.now() - cutAt < 5000, `left behind: ${partials().join(', ')}`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
     } finally {
       await t.dispose();
     }

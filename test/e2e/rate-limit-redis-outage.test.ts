@@ -22,7 +22,7 @@ import {
   RedisRateLimiter,
   SqlRateLimiter,
 } from '../../src/ratelimit/index.ts';
-import { bearer, ENGINES, openTestStorage, serviceContext, type TestStorage, testConfig } from '../support/harness.ts';
+import { bearer, ENGINES, needsRedis, openTestStorage, serviceContext, type TestStorage, testConfig } from '../support/harness.ts';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -107,7 +107,7 @@ function recordingLog() {
 }
 
 for (const engine of ENGINES) {
-  describe(`Redis outages [${engine}]`, () => {
+  describe(`Redis outages [${engine}]`, needsRedis, () => {
     let test: TestStorage;
     let tenant: BootstrapResult;
     let services: ServiceContext;

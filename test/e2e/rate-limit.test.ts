@@ -15,7 +15,7 @@ import type { RateLimiter } from '../../src/ratelimit/limiter.ts';
 import { createRateLimiter, SqlRateLimiter } from '../../src/ratelimit/index.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { countHits } from '../../src/storage/repositories/rate-limit.ts';
-import { bearer, ENGINES, openTestStorage, REDIS_URL, type TestStorage, testConfig } from '../support/harness.ts';
+import { bearer, ENGINES, needsRedis, openTestStorage, REDIS_URL, type TestStorage, testConfig } from '../support/harness.ts';
 
 const RATE_LIMITED = 'Too many requests, please try again later.';
 const silent = { info() {}, warn() {}, error() {} };
@@ -232,7 +232,7 @@ for (const engine of ENGINES) {
       });
     }
 
-    describe('with Redis', () => {
+    describe('with Redis', needsRedis, () => {
       const prefix = `tb:test:${randomBytes(6).toString('hex')}:`;
       const redis = new Redis(REDIS_URL, { lazyConnect: true });
       after(async () => {

@@ -70,7 +70,7 @@ for (const engine of ENGINES) {
       const second = await createApiKey(ctx, owner, { name: 'list-b' });
       const keys = await listApiKeys(ctx, owner);
       const ids = keys.map((k) => k._id);
-      assert.ok([first.apiKey._id, second.apiKey._id, owner.apiKeyId].every((id) => ids.includes(id)));
+      assert.ok([first.apiKey._id, second.apiKey._id, owner.apiKeyId!].every((id) => ids.includes(id)));
       const created = keys.map((k) => k.createdAt);
       assert.deepEqual(created, [...created].sort());
       for (const key of keys) assert.deepEqual(Object.keys(key).sort(), ['_id', 'createdAt', 'lastUsedAt', 'name', 'prefix']);
@@ -102,7 +102,7 @@ for (const engine of ENGINES) {
     it('lets a user revoke the key it is calling with', async () => {
       const { token } = await createApiKey(ctx, owner, { name: 'self' });
       const self = await authenticate(ctx, token);
-      await revokeApiKey(ctx, self, self.apiKeyId);
+      await revokeApiKey(ctx, self, self.apiKeyId!);
       await assert.rejects(async () => authenticate(ctx, token), UnauthorizedError);
     });
 

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { main } from '../../src/cli/main.ts';
@@ -51,6 +52,18 @@ describe('attachments in a bucket [postgres, s3]', () => {
     assert.equal(refused.statusCode, 413, refused.body);
     assert.deepEqual(await storedObjects(t.services.files), objects, 'no object from the refused upload');
     assert.equal((await records(t, cardId)).length, 1);
+  });
+
+  it('closing the store aborts the uploads still running: the save fails and the bucket keeps nothing of it', async () => {
+    const objects = await storedObjects(t.services.files);
+    const store = openAttachmentStore(t.config);
+    const source = new PassThrough();
+    const saving = store.save(t.tenant.companyId, source);
+    // More than one part: the store begins a multipart upload, and the source never ends.
+    source.write(Buffer.alloc(6 * MB, 'p'));
+    await store.close();
+    await assert.rejects(saving);
+    assert.deepEqual(await storedObjects(t.services.files), objects, 'no object from the aborted upload');
   });
 
   it('copies a card with its files by CopyObject: the copy has its own object with the same bytes', async () => {
@@ -200,7 +213,7 @@ describe('taskboard attachments migrate [sqlite, file → s3 → file]', () => {
       assert.deepEqual(await storedObjects(bucket), keys);
       for (const key of keys) assert.deepEqual(await storedBytes(bucket, key), await storedBytes(t.services.files, key));
     } finally {
-      bucket.close?.();
+      await bucket.close();
     }
     const again = await run(['attachments', 'migrate', '--to', to, '--json'], s3Env);
     assert.equal(JSON.parse(again.out).skipped, 2, 'a second run resumes: nothing copied twice');

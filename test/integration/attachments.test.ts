@@ -78,6 +78,14 @@ for (const [engine, store] of ENGINE_STORES) {
       assert.equal(row.name, 'Final plan.pdf');
     });
 
+    it("records the rename with the name before and after, as other renames do (fields, before, after)", async () => {
+      const cardId = await newCard();
+      const { attachment } = (await upload(cardId, 'Draft')).json();
+      assert.equal((await rename(cardId, attachment._id, { name: 'Final' })).statusCode, 200);
+      const event = await t.services.db.selectFrom('events').select('data').where('card_id', '=', cardId).where('type', '=', 'attachment.renamed').executeTakeFirstOrThrow();
+      assert.deepEqual(JSON.parse(event.data), { attachment: attachment._id, fields: ['name'], before: { name: 'Draft' }, after: { name: 'Final' } });
+    });
+
     it('rejects bad names and unknown fields with 400, and changes nothing', async () => {
       const cardId = await newCard();
       const { attachment } = (await upload(cardId)).json();

@@ -200,6 +200,42 @@ for (const engine of ENGINES) {
       assert.match(stream.body, /Last-Event-ID/);
     });
 
+    it("answers a Last-Event-ID of another company's event, or of a team the caller is not in, exactly as an unknown one", async () => {
+      // an event of another company, and one of a team of this company that Mia, a member of the board's team only, is not in
+      const other = await otherCompany(t);
+      const theirBoard = (await other.api('POST', `/api/v1/boards?teamId=${other.teamId}`, { name: 'Theirs' })).json().board._id;
+      const team = (await api('POST', `/api/v1/teams?companyId=${t.tenant.companyId}`, { name: `Apart ${engine}` })).json().team._id;
+      const apartBoard = (await api('POST', `/api/v1/boards?teamId=${team}`, { name: 'Apart' })).json().board._id;
+      const eventOf = async (board: string) =>
+        (await t.services.db.selectFrom('events').select('id').where('board_id', '=', board).where('type', '=', 'board.created').executeTakeFirstOrThrow()).id;
+      const mia = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: `mia-${engine}@acme.test` });
+      const cases: [string, string, string][] = [
+        [t.tenant.apiKey, await eventOf(theirBoard), "another company's event"],
+        [mia.apiKey, await eventOf(apartBoard), "an event of a team the caller is not in"],
+      ];
+      const answer = (body: string) => {
+        const { requestId: _, ...rest } = JSON.parse(body) as Record<string, unknown>;
+        return rest;
+      };
+      for (const path of [`/api/v1/boards/${boardId}/events`, '/api/v1/notifications/stream']) {
+        for (const [key, eventId, what] of cases) {
+          const unknown = await openSse(base, path, { ...bearer(key), 'last-event-id': 'nope' });
+          assert.equal(unknown.status, 400, unknown.body);
+          const outside = await openSse(base, path, { ...bearer(key), 'last-event-id': eventId });
+          try {
+            assert.equal(outside.status, 400, `${path}, ${what}: ${outside.status}`);
+            assert.deepEqual(answer(outside.body), answer(unknown.body), `${path}, ${what}`);
+          } finally {
+            outside.close();
+          }
+        }
+      }
+      // the owner reaches the other team's event: it resumes from there
+      const resumed = await openSse(base, `/api/v1/boards/${boardId}/events`, { ...bearer(t.tenant.apiKey), 'last-event-id': await eventOf(apartBoard) });
+      assert.equal(resumed.status, 200, resumed.body);
+      resumed.close();
+    });
+
     it('sends heartbeats, and outlives the request timeout', async () => {
       const stream = await openSse(base, `/api/v1/boards/${boardId}/events`, bearer(t.tenant.apiKey));
       // 10 heartbeats of 50 ms pass the 200 ms request timeout.

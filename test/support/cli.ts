@@ -37,12 +37,13 @@ export function runCommand(command: string, args: string[], env: Record<string, 
 }
 
 /** `taskboard <args>` in this process, with `env` (e.g. DATABASE_URL) added: its exit code and output. */
-export async function runTaskboard(args: string[], env: Record<string, string>): Promise<CommandRun> {
+export async function runTaskboard(args: string[], env: Record<string, string>, stdin?: string): Promise<CommandRun> {
   let stdout = '';
   let stderr = '';
   const code = await main(args, commandEnv(env), {
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
+    ...(stdin !== undefined ? { stdin: async () => stdin } : {}),
   });
   return { code, stdout, stderr };
 }

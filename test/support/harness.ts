@@ -18,8 +18,20 @@ import { type Engine, openStorage, type StorageConnection } from '../../src/stor
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { AttachmentFiles } from '../../src/storage/files.ts';
 import { startS3, type TestS3 } from './s3.ts';
+import { hashToken } from '../../src/domain/account/tokens.ts';
+import { setPassword } from '../../src/domain/people/sign-in.ts';
 
-export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
+/**
+ * `npm run test:quick` sets TEST_QUICK=1 for the inner loop on a machine without PostgreSQL or Redis:
+ * the engine-parametrised suites run on SQLite only, and the suites that need PostgreSQL or Redis
+ * whatever the engine are skipped. `npm test` (CI) never sets it, so there nothing is skipped.
+ */
+export const QUICK = process.env.TEST_QUICK === '1';
+export const ENGINES: readonly Engine[] = QUICK ? ['sqlite'] : ['sqlite', 'postgres'];
+/** The options of a suite that needs PostgreSQL on any engine: skipped in quick mode only. */
+export const needsPostgres = { skip: QUICK ? 'quick mode (TEST_QUICK=1): needs PostgreSQL' : false } as const;
+/** The options of a suite that needs a Redis: skipped in quick mode only. */
+export const needsRedis = { skip: QUICK ? 'quick mode (TEST_QUICK=1): needs Redis' : false } as const;
 
 /** Where a test app keeps attachment bytes: the upload folder, or a bucket of a real S3-compatible server. */
 export type StoreKind = 'file' | 's3';
@@ -34,6 +46,7 @@ let postgresChecked: Promise<void> | undefined;
 /** Fails with a message that says what is missing, instead of a bare ECONNREFUSED. */
 export function requirePostgres(): Promise<void> {
   postgresChecked ??= (async () => {
+    if (QUICK) throw new Error('This test needs PostgreSQL, which quick mode (TEST_QUICK=1) does not use: mark its suite with needsPostgres, or run npm test.');
     const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
     try {
       await client.connect();
@@ -68,15 +81,18 @@ export interface EmptyDatabase {
   dispose(): Promise<void>;
 }
 
-/** A new database of `engine` with no tables: a file in a temporary folder, or a PostgreSQL schema of its own. */
-export async function emptyDatabase(engine: Engine): Promise<EmptyDatabase> {
+/**
+ * A new database of `engine` with no tables: a file in a temporary folder, or a PostgreSQL schema of
+ * its own (`schemaMissing`: named by the URL but not created, as a new deployment's may be).
+ */
+export async function emptyDatabase(engine: Engine, options: { schemaMissing?: boolean } = {}): Promise<EmptyDatabase> {
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'taskboard-test-'));
     return { url: `sqlite:${join(dir, 'test.db')}`, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   await requirePostgres();
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  await onPostgresServer(`create schema ${schema}`);
+  if (!options.schemaMissing) await onPostgresServer(`create schema ${schema}`);
   return {
     url: `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}`,
     dispose: () => onPostgresServer(`drop schema if exists ${schema} cascade`),
@@ -211,8 +227,43 @@ export function recordingLimiter(): RecordingLimiter {
 
 /** `api(method, url, body?)` as the holder of `key`: the shape most HTTP suites call the API in. */
 export function apiClient(t: TestApp, key: string) {
+  if (process.env.E2E_AUTH === 'session') return sessionClient(t, key);
   return (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
     t.app.inject({ method, url, headers: bearer(key), ...(payload !== undefined ? { payload: payload as object } : {}) });
+}
+
+/** Each app's signed-in users: one session per user, however many clients its keys make. */
+const sessionsOfApps = new WeakMap<App, Map<string, Promise<Record<string, string>>>>();
+
+/**
+ * `E2E_AUTH=session`: the key's user signs in (a password given to it, then POST
+ * /api/v1/auth/sign-in) and every request goes with the session cookie and CSRF token instead of
+ * the key, as the web app sends them: the same suite then proves each operation works by session.
+ */
+function sessionClient(t: TestApp, key: string) {
+  let sessions = sessionsOfApps.get(t.app);
+  if (!sessions) sessionsOfApps.set(t.app, (sessions = new Map()));
+  const known = sessions;
+  let headers: Promise<Record<string, string>> | undefined;
+  const signIn = async (): Promise<Record<string, string>> => {
+    const row = await t.services.db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id').select(['users.id', 'users.email']).where('token_hash', '=', hashToken(key)).executeTakeFirstOrThrow();
+    let session = known.get(row.id);
+    if (!session) {
+      session = (async () => {
+        const password = 'e2e session password 2026';
+        await setPassword(t.services, row.id, password);
+        const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-in', payload: { email: row.email, password } });
+        if (res.statusCode !== 200) throw new Error(`session sign-in failed: ${res.body}`);
+        return { cookie: String(res.headers['set-cookie']).split(';')[0]!, 'x-csrf-token': (res.json() as { csrfToken: string }).csrfToken };
+      })();
+      known.set(row.id, session);
+    }
+    return session;
+  };
+  return async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => {
+    headers ??= signIn();
+    return t.app.inject({ method, url, headers: await headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  };
 }
 
 export type Api = ReturnType<typeof apiClient>;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ERROR_CODES } from '../../src/plugins/openapi-document.ts';
+import { ERROR_CODES } from '../../src/http/openapi-document.ts';
 import { ROOT } from '../support/domain-sources.ts';
 
 /** The error codes a source file names: `sendError(…, 429, 'rate_limited'`, `super(404, 'not_found'`, `409: 'conflict'`. */

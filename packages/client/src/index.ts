@@ -17,6 +17,7 @@ export type Schemas = components['schemas'];
 export type Card = Schemas['Card'];
 export type Label = Schemas['Label'];
 export type ErrorBody = Schemas['Error'];
+export type SearchHit = Schemas['SearchHit'];
 
 /** What the last answer said about the caller's rate-limit bucket. */
 export interface RateLimitState {
@@ -50,8 +51,15 @@ export interface RetryOptions {
 export interface TaskboardClientOptions {
   /** Where the server is, e.g. `http://127.0.0.1:3000`. */
   baseUrl: string;
-  /** An API key (`tb_…`). */
-  apiKey: string;
+  /**
+   * An API key (`tb_…`). Without one, requests carry the browser's session cookie instead
+   * (a web app on the server's own origin) and `headers` adds what such writes need (CSRF proof).
+   */
+  apiKey?: string;
+  /** Headers added to every request, read at each call (a session's CSRF token). */
+  headers?: () => Record<string, string> | undefined;
+  /** The fetch credentials mode (default: the Request default, `same-origin`). */
+  credentials?: 'omit' | 'same-origin' | 'include';
   retry?: RetryOptions;
   /** Kept answers for conditional reads (least recently used dropped first). Default 500; 0: none. */
   cacheEntries?: number;
@@ -157,7 +165,8 @@ function layeredFetch(options: TaskboardClientOptions, onRateLimit: (state: Rate
     budget = Math.min(budgetMax, budget + budgetRatio);
     const method = input.method.toUpperCase();
     const headers = new Headers(input.headers);
-    headers.set('Authorization', `Bearer ${options.apiKey}`);
+    if (options.apiKey) headers.set('Authorization', `Bearer ${options.apiKey}`);
+    for (const [name, value] of Object.entries(options.headers?.() ?? {})) headers.set(name, value);
     if (KEYED_WRITES.has(method) && !headers.has('Idempotency-Key')) headers.set('Idempotency-Key', newKey());
     const isRead = method === 'GET' || method === 'HEAD';
     // A write is repeated only when the server can tell the repeat from a new call.
@@ -168,7 +177,13 @@ function layeredFetch(options: TaskboardClientOptions, onRateLimit: (state: Rate
     const body = isRead ? undefined : await input.arrayBuffer();
 
     for (let retry = 0; ; retry++) {
-      const request = new Request(input.url, { method, headers, body: body?.byteLength ? body : null, signal: input.signal });
+      const request = new Request(input.url, {
+        method,
+        headers,
+        body: body?.byteLength ? body : null,
+        signal: input.signal,
+        ...(options.credentials ? { credentials: options.credentials } : {}),
+      });
       const response = await underlying(request);
       const state = parseRateLimit(response.headers);
       if (state) onRateLimit(state);

@@ -38,6 +38,7 @@ import { type CardSeenRow, type CardTableRow, findCard, findCardSeenBy, findCard
 import { type ChecklistItemRow, findItem } from '../../storage/repositories/checklist-items.ts';
 import { type ChecklistRow, findChecklist } from '../../storage/repositories/checklists.ts';
 import { type CommentTableRow, type DiscussionTableRow, findComment, findDiscussion } from '../../storage/repositories/comments.ts';
+import { findEventReach } from '../../storage/repositories/events.ts';
 import { findLabelById } from '../../storage/repositories/labels.ts';
 import { findListById, type ListRow } from '../../storage/repositories/lists.ts';
 import { findNotification, type NotificationRow } from '../../storage/repositories/notifications.ts';
@@ -111,6 +112,8 @@ interface ReadRows {
   team: TeamAccess;
   checklist: ChecklistRow;
   item: ChecklistItemRow;
+  /** A comment with its card, reached as its card is (a card moved to another team takes its comments along). */
+  comment: { comment: CommentTableRow; card: CardTableRow } & TeamOwned;
 }
 
 /** What a locked write answers, by kind: the row, and its card where the row is kept with one. */
@@ -146,6 +149,11 @@ const FIND: { [K in keyof ReadRows]: (db: Executor, id: string, caller: Caller) 
   team: findTeamScope,
   checklist: findChecklist,
   item: findItem,
+  comment: async (db, id) => {
+    const comment = await findComment(db, id);
+    const card = comment && (await findCard(db, comment.card_id));
+    return card && { comment: comment as CommentTableRow, card, company_id: card.company_id, team_id: card.team_id };
+  },
 };
 
 interface Request {
@@ -194,6 +202,15 @@ export interface OwnRequest {
   id: string;
 }
 
+/**
+ * A recorded event (a stream's Last-Event-ID): the caller reaches the events of the teams it
+ * reaches, its companies' company-wide ones, and those addressed to it (its notifications, its keys).
+ */
+export interface EventRequest {
+  kind: 'event';
+  id: string;
+}
+
 /** A collection request: everything the caller reaches, narrowed by the scope. */
 export interface CollectionRequest {
   kind: 'collection';
@@ -215,14 +232,16 @@ export function requireAccess(db: Executor, caller: Caller, request: CollectionR
 export function requireAccess(db: Executor, caller: Caller, request: CompanyRequest): Promise<CompanyAccess>;
 export function requireAccess(db: Executor, caller: Caller, request: WebhookRequest): Promise<WebhookRow>;
 export function requireAccess(db: Executor, caller: Caller, request: OwnRequest): Promise<NotificationRow>;
+export function requireAccess(db: Executor, caller: Caller, request: EventRequest): Promise<void>;
 export function requireAccess<K extends keyof ReadRows>(db: Executor, caller: Caller, request: ReadRequest<K>): Promise<ReadRows[K]>;
 export function requireAccess<K extends keyof LockedRows>(trx: Transaction, caller: Caller, request: LockRequest<K>): Promise<LockedRows[K]>;
 export async function requireAccess(
   db: Executor,
   caller: Caller,
-  request: CollectionRequest | CompanyRequest | WebhookRequest | OwnRequest | ReadRequest<keyof ReadRows> | LockRequest<keyof LockedRows>,
+  request: CollectionRequest | CompanyRequest | WebhookRequest | OwnRequest | EventRequest | ReadRequest<keyof ReadRows> | LockRequest<keyof LockedRows>,
 ): Promise<unknown> {
   if (request.kind === 'collection') return collectionReach(db, caller, request.scope);
+  if (request.kind === 'event') return requireEventReach(caller, await findEventReach(db, request.id));
   if (request.kind === 'notification') return ownNotification(db, caller, request.id);
   if (request.kind === 'company') {
     const access = companyAccess(caller, request.id, request.scope ?? {});
@@ -254,6 +273,15 @@ function companyAccess(caller: Caller, companyId: string, scope: Scope): Company
   const role = caller.companyRoles.get(companyId);
   if (!role || (scope.companyId !== undefined && scope.companyId !== companyId)) throw new NotFoundError('Company');
   return { id: companyId, role };
+}
+
+/** An event the caller reaches (see EventRequest); any other, like one not recorded, is a 404. */
+function requireEventReach(caller: Caller, event: { company_id: string | null; team_id: string | null; user_id: string | null } | undefined): void {
+  if (!event) throw new NotFoundError('Event');
+  if (event.user_id === caller.userId) return;
+  if (event.company_id !== null && event.team_id !== null && canReachTeam(caller, event.company_id, event.team_id)) return;
+  if (event.company_id !== null && event.team_id === null && caller.companyRoles.has(event.company_id)) return;
+  throw new NotFoundError('Event');
 }
 
 /** The caller's own notification; anyone else's is a 404, like a thing out of reach. */

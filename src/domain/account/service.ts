@@ -54,7 +54,7 @@ function touchIfDue(ctx: ServiceContext, known: KnownKey): Promise<void> | undef
   const now = ctx.clock.now();
   if (known.lastUsedMs !== null && now - known.lastUsedMs < LAST_USED_PRECISION_MS) return undefined;
   known.lastUsedMs = now;
-  return apiKeys.touchKey(ctx.db, known.caller.apiKeyId, new Date(now).toISOString());
+  return apiKeys.touchKey(ctx.db, known.caller.apiKeyId as string, new Date(now).toISOString());
 }
 
 function invalidKey(): UnauthorizedError {

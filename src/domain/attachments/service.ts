@@ -8,7 +8,7 @@ import { requireAccess } from '../access/access.ts';
 import { changeCard } from '../cards/change.ts';
 import { changeItem } from '../checklists/items.ts';
 import type { ServiceContext } from '../context.ts';
-import type { PendingEvent } from '../events/record.ts';
+import { changedFields, type PendingEvent } from '../events/record.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, PayloadTooLargeError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -46,10 +46,14 @@ export function attachmentRow(owner: AttachmentOwner, creatorId: string, at: str
   return { ...fields, ...owner, ...newMade(fields.id, creatorId, at), is_deleted: 0, deleted_at: null };
 }
 
-/** Renames a live attachment of this owner, in one guarded UPDATE: 404 when no row changed. */
+/**
+ * Renames a live attachment of this owner: 404 when it is not one. Its name before is read under the
+ * card's lock the change holds, so the event's `before` is the name this rename replaced.
+ */
 async function renameAttachment(event: PendingEvent, trx: Transaction, owner: AttachmentOwner, attachmentId: string, name: string, at: string): Promise<void> {
-  if (!(await attachments.changeOwnedAttachment(trx, owner, attachmentId, at, { name: name.trim() }))) throw new NotFoundError('Attachment');
-  Object.assign(event.data, { attachment: attachmentId, name: name.trim() });
+  const attachment = await attachments.findOwnedAttachment(trx, owner, attachmentId);
+  if (!attachment || !(await attachments.changeOwnedAttachment(trx, owner, attachmentId, at, { name: name.trim() }))) throw new NotFoundError('Attachment');
+  Object.assign(event.data, { attachment: attachmentId, ...changedFields({ name: attachment.name }, { name: name.trim() }) });
 }
 
 /** What an `attachment.created` event tells of the new attachment: ids and names, never its bytes. */

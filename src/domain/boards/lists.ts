@@ -22,6 +22,11 @@ export async function listLists(ctx: ServiceContext, caller: Caller, scope: Scop
   return (await lists.listReachableLists(ctx.db, reach, archived)).map(toList);
 }
 
+/** Get List: one list of a board the caller reaches (archived ones too, as its id names it). */
+export async function getList(ctx: ServiceContext, caller: Caller, listId: string, scope: Scope): Promise<List> {
+  return toList(await requireAccess(ctx.db, caller, { kind: 'list', id: listId, scope }));
+}
+
 /**
  * The position for a list placed among the board's other lists, renumbering them (each a change of
  * that list) when they must be spread again. Runs inside the transaction that writes the list, after

@@ -69,6 +69,12 @@ export async function listComments(
   return { comments: await commentRecords(ctx.db, items), nextCursor };
 }
 
+/** Get Comment: one comment of a card the caller reaches, with its discussions and cheers. */
+export async function getComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope): Promise<Comment> {
+  const { comment } = await requireAccess(ctx.db, caller, { kind: 'comment', id: commentId, scope });
+  return loadComment(ctx.db, comment.id);
+}
+
 export async function createComment(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, content: string): Promise<Comment> {
   const id = newId();
   return inTransaction(ctx, async (trx) => {

@@ -21,6 +21,9 @@ import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/err
 import { type Event, toEvent } from './events.ts';
 import type { CommittedEvents } from './record.ts';
 
+/** Authenticates the stream's caller again as it was at the start (an API key's token, or a session's: see src/plugins/auth.ts). */
+export type Reauthenticate = () => Caller | Promise<Caller>;
+
 export interface StreamSink {
   /** Sends one event; false when the client is too far behind to take it (the stream ends). */
   send(event: Event): boolean;
@@ -75,7 +78,7 @@ function notificationsSubject(userId: string): StreamSubject {
 
 export class LiveStream {
   readonly #ctx: ServiceContext;
-  readonly #token: string;
+  readonly #token: string | Reauthenticate;
   readonly #subject: StreamSubject;
   #position: FeedPosition;
   #sink: StreamSink | undefined;
@@ -85,7 +88,7 @@ export class LiveStream {
   #heldBackMs = HELD_BACK_FIRST_MS;
   #heldBackTimer: NodeJS.Timeout | undefined;
 
-  constructor(ctx: ServiceContext, token: string, subject: StreamSubject, position: FeedPosition) {
+  constructor(ctx: ServiceContext, token: string | Reauthenticate, subject: StreamSubject, position: FeedPosition) {
     this.#ctx = ctx;
     this.#token = token;
     this.#subject = subject;
@@ -147,7 +150,7 @@ export class LiveStream {
 
   async #reaches(): Promise<boolean> {
     try {
-      const caller = await authenticate(this.#ctx, this.#token);
+      const caller = await (typeof this.#token === 'function' ? this.#token() : authenticate(this.#ctx, this.#token));
       await this.#subject.checkAccess?.(this.#ctx.db, caller);
       return true;
     } catch (error) {
@@ -188,15 +191,25 @@ export class LiveStream {
   }
 }
 
-/** Where a stream opened with `lastEventId` starts: after that event (400 when the record has none), else now (nothing committed before it opened). */
-async function startingPosition(ctx: ServiceContext, lastEventId: string | undefined): Promise<FeedPosition> {
+/**
+ * Where a stream opened with `lastEventId` starts: after that event, else now (nothing committed
+ * before it opened). An event the caller does not reach is answered as one the record does not hold
+ * (400): the answer must not tell that another company's event id exists.
+ */
+async function startingPosition(ctx: ServiceContext, caller: Caller, lastEventId: string | undefined): Promise<FeedPosition> {
   if (lastEventId === undefined) return events.feedNow(ctx.db);
-  const position = await events.eventPosition(ctx.db, lastEventId);
-  if (position === undefined) {
-    throw new ValidationError('Last-Event-ID names no event in the record (never one, or pruned): reload and open the stream without it', [
+  const unknown = () =>
+    new ValidationError('Last-Event-ID names no event in the record (never one, or pruned): reload and open the stream without it', [
       { field: 'headers.last-event-id', message: 'unknown event id' },
     ]);
+  try {
+    await requireAccess(ctx.db, caller, { kind: 'event', id: lastEventId });
+  } catch (error) {
+    throw error instanceof NotFoundError ? unknown() : error;
   }
+  const position = await events.eventPosition(ctx.db, lastEventId);
+  // pruned since
+  if (position === undefined) throw unknown();
   return position;
 }
 
@@ -208,19 +221,19 @@ async function startingPosition(ctx: ServiceContext, lastEventId: string | undef
 export async function openBoardStream(
   ctx: ServiceContext,
   caller: Caller,
-  token: string,
+  token: string | Reauthenticate,
   boardId: string,
   lastEventId: string | undefined,
 ): Promise<LiveStream> {
   const subject = boardStreamSubject(boardId);
   await subject.checkAccess?.(ctx.db, caller);
-  return new LiveStream(ctx, token, subject, await startingPosition(ctx, lastEventId));
+  return new LiveStream(ctx, token, subject, await startingPosition(ctx, caller, lastEventId));
 }
 
 /**
  * Opens a stream of the caller's own notifications (each a `notification.created` event addressed
  * to them), from now or after `lastEventId`; it ends when the caller's key stops authenticating.
  */
-export async function openNotificationStream(ctx: ServiceContext, caller: Caller, token: string, lastEventId: string | undefined): Promise<LiveStream> {
-  return new LiveStream(ctx, token, notificationsSubject(caller.userId), await startingPosition(ctx, lastEventId));
+export async function openNotificationStream(ctx: ServiceContext, caller: Caller, token: string | Reauthenticate, lastEventId: string | undefined): Promise<LiveStream> {
+  return new LiveStream(ctx, token, notificationsSubject(caller.userId), await startingPosition(ctx, caller, lastEventId));
 }

@@ -41,7 +41,7 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
 export interface PendingEvent extends EventSubject {
   id: string;
   type: string;
-  actor: { user: string; apiKey: string } | null;
+  actor: { user: string; apiKey: string | null } | null;
   requestId: string | null;
   createdAt: string;
   data: Record<string, unknown>;

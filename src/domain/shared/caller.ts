@@ -1,10 +1,13 @@
 import type { CompanyRole } from '../../storage/database.ts';
 import type { ExpectedVersion } from './preconditions.ts';
 
-/** Who is calling: the user behind an API key and what that user can reach. */
+/** Who is calling: the user behind an API key or a session, and what that user can reach. */
 export interface Caller {
   userId: string;
-  apiKeyId: string;
+  /** The key the request presented; null for a signed-in person's session. */
+  apiKeyId: string | null;
+  /** The session a signed-in person's request came with (docs/people.md); never its token. */
+  session?: { id: string; csrfToken: string } | undefined;
   /** The caller's role in each company it belongs to. */
   companyRoles: ReadonlyMap<string, CompanyRole>;
   /** Teams the caller is a member of. */

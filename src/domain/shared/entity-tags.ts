@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 
 /**
  * Entity tags (RFC 9110 section 8.8.3) of the answers to reads: strong, so one tag names one
- * sequence of bytes (src/plugins/conditional.ts).
+ * sequence of bytes (src/http/conditional.ts).
  */
 
 /** A strong entity tag of a body: 160 bits of its SHA-256, base64url, quoted. */

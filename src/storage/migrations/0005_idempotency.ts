@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Idempotency keys (src/plugins/idempotency.ts): the first answer to a request sent with an
+ * Idempotency keys (src/http/idempotency.ts): the first answer to a request sent with an
  * `Idempotency-Key`, per caller and key, kept 24 hours. In the database, not in a process, so a
  * repeat finds it on any instance and after a restart; the primary key makes the first claim win.
  */

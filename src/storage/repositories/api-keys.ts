@@ -11,8 +11,13 @@ export async function insertApiKey(db: Executor, row: NewRow<'api_keys'>): Promi
 
 const TOKEN_HASH = '\u0000token-hash';
 
-/** The tables `findLiveKeyWithMemberships` reads: a write to them may change what a key authenticates as. */
-const AUTHENTICATION_TABLES = new Set(['api_keys', 'company_members', 'team_members']);
+/**
+ * The tables `findLiveKeyWithMemberships` and `findLiveSessionWithMemberships` (./sessions.ts) read:
+ * a write to them may change what a key or a session authenticates as.
+ */
+const AUTHENTICATION_TABLES = new Set(['api_keys', 'sessions', 'company_members', 'team_members']);
+/** The column each table's use writes, never read by authentication. */
+const USE_STAMPS: Record<string, string> = { api_keys: 'last_used_at', sessions: 'last_seen_at' };
 
 /**
  * Whether committed `writes` may change what a token authenticates as: any write to the tables
@@ -20,7 +25,7 @@ const AUTHENTICATION_TABLES = new Set(['api_keys', 'company_members', 'team_memb
  */
 export function changeAuthentication(writes: readonly TableWrite[]): boolean {
   return writes.some(
-    ({ table, columns }) => AUTHENTICATION_TABLES.has(table) && !(table === 'api_keys' && columns?.length && columns.every((c) => c === 'last_used_at')),
+    ({ table, columns }) => AUTHENTICATION_TABLES.has(table) && !(columns?.length && columns.every((c) => c === USE_STAMPS[table])),
   );
 }
 

@@ -43,6 +43,17 @@ export async function changeOwnedAttachment(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** A live attachment of this very owner (as `changeOwnedAttachment` finds it), or undefined. */
+export async function findOwnedAttachment(
+  db: Executor,
+  owner: { card_id: string; checklist_item_id: string | null },
+  id: string,
+): Promise<AttachmentTableRow | undefined> {
+  let query = db.selectFrom('attachments').selectAll().where('id', '=', id).where('card_id', '=', owner.card_id).where('is_deleted', '=', 0);
+  query = owner.checklist_item_id === null ? query.where('checklist_item_id', 'is', null) : query.where('checklist_item_id', '=', owner.checklist_item_id);
+  return query.executeTakeFirst();
+}
+
 /** A live (not deleted) attachment, on a card or on a checklist item: what may be cheered. */
 export async function findLiveAttachment(db: Executor, id: string): Promise<AttachmentTableRow | undefined> {
   return db.selectFrom('attachments').selectAll().where('id', '=', id).where('is_deleted', '=', 0).executeTakeFirst();

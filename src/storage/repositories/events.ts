@@ -76,6 +76,11 @@ export function notificationEventsHeldBack(db: Executor, userId: string, after: 
   return dialectOf(db).eventFeed.heldBack(db, after, notificationsOf(userId));
 }
 
+/** Whom the event with this id concerns (its company, team and user), if it is recorded: what decides who reaches it. */
+export function findEventReach(db: Executor, eventId: string): Promise<Pick<Row<'events'>, 'company_id' | 'team_id' | 'user_id'> | undefined> {
+  return db.selectFrom('events').select(['company_id', 'team_id', 'user_id']).where('id', '=', eventId).executeTakeFirst();
+}
+
 /** Where the event with this id stands in the feed, if it is recorded. */
 export function eventPosition(db: Executor, eventId: string): Promise<FeedPosition | undefined> {
   return dialectOf(db).eventFeed.positionOf(db, eventId);

@@ -74,6 +74,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateApiKeyBody,
       answer: IssuedApiKeyResponse,
       status: 201,
+      location: () => '/api/v1/api-keys',
       errors: [409],
       message: 'API key created; store the token now, it is not shown again',
     },

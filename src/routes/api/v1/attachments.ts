@@ -25,12 +25,19 @@ const UploadBody = {
   },
 };
 
+/** Where a new attachment is read: its file, or (a link, which has no file here) its card. */
+function attachmentLocation({ attachment }: { attachment: { _id: string; type: string; card: string } }): string {
+  const card = `/api/v1/cards/${attachment.card}`;
+  return attachment.type === 'file' ? `${card}/attachments/${attachment._id}/file` : card;
+}
+
 /** What the two uploads share: a multipart form or a JSON link in, 201 with what it attached out. */
 const upload = {
   tier: 'medium',
   querystring: ScopeQuery,
   body: UploadBody,
   status: 201,
+  location: attachmentLocation,
   errors: [413, 415],
   message: (_: unknown, { attachment }: { attachment: { type: string } }) => (attachment.type === 'link' ? 'Link attached' : 'File attached'),
 } as const;

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type LiveStream, openBoardStream, openNotificationStream } from '../../../domain/events/board-stream.ts';
-import { bearerToken } from '../../../plugins/auth.ts';
+import { reauthenticator } from '../../../plugins/auth.ts';
 import { errorBody } from '../../../plugins/errors.ts';
 import { BoardParams } from '../../../schemas/boards.ts';
 import { errorResponses, NoQuery } from '../../../schemas/common.ts';
@@ -48,14 +48,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'streamBoardEvents',
         description:
           'A live stream (`text/event-stream`) of the events of the board as they commit, from now, or from after the event named by `Last-Event-ID` ' +
-          '(400 when the record has no such event). Heartbeats keep it open; it ends when the caller no longer reaches the board. See the README, "Live stream".',
+          '(400 when the record has no such event the caller reaches). Heartbeats keep it open; it ends when the caller no longer reaches the board. See the README, "Live stream".',
         params: BoardParams,
         querystring: NoQuery,
         response: { 200: { description: 'the stream', content: { 'text/event-stream': { schema: EventFrame } } }, ...errorResponses(406) },
       },
     },
     async (request, reply) => {
-      const stream = await openBoardStream(app.services, request.caller, bearerToken(request), request.params.boardId, lastEventIdOf(request));
+      const stream = await openBoardStream(app.services, request.caller, reauthenticator(request), request.params.boardId, lastEventIdOf(request));
       serveStream(app, request, reply, stream, { boardId: request.params.boardId });
     },
   );
@@ -72,13 +72,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'streamMyNotifications',
         description:
           "A live stream (`text/event-stream`) of the caller's own notifications as they are created: each a `notification.created` event (`data.notification` is the Notification), " +
-          'from now, or from after the event named by `Last-Event-ID` (400 when the record has no such event). It ends when the key stops authenticating. See the README, "Live stream".',
+          'from now, or from after the event named by `Last-Event-ID` (400 when the record has no such event the caller reaches). It ends when the key stops authenticating. See the README, "Live stream".',
         querystring: NoQuery,
         response: { 200: { description: 'the stream', content: { 'text/event-stream': { schema: EventFrame } } }, ...errorResponses(406) },
       },
     },
     async (request, reply) => {
-      const stream = await openNotificationStream(app.services, request.caller, bearerToken(request), lastEventIdOf(request));
+      const stream = await openNotificationStream(app.services, request.caller, reauthenticator(request), lastEventIdOf(request));
       serveStream(app, request, reply, stream, { userId: request.caller.userId });
     },
   );

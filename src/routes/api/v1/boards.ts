@@ -38,6 +38,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateBoardBody,
       answer: board,
       status: 201,
+      location: (board) => `/api/v1/boards/${board._id}`,
       message: 'Board created',
     },
     ({ caller, query, body }) => createBoard(app.services, caller, { ...query, name: body.name }),

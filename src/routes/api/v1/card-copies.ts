@@ -21,6 +21,7 @@ const cardCopies: FastifyPluginAsyncTypebox = async (app) => {
       body: CopyCardBody,
       answer: CopyCardAnswer,
       status: 201,
+      location: ({ card }) => `/api/v1/cards/${card._id}`,
       errors: [409],
       message: 'Card copied',
     },

@@ -28,6 +28,7 @@ const cheers: FastifyPluginAsyncTypebox = async (app) => {
         body: CheerBody,
         answer: cheer,
         status: 201,
+        location: (cheer) => (cheer.comment ? `/api/v1/cards/${cheer.card}/comments` : `/api/v1/cards/${cheer.card}`),
         errors: [409],
         message: 'Cheer created',
       },

@@ -33,6 +33,7 @@ const comments: FastifyPluginAsyncTypebox = async (app) => {
       body: CommentBody,
       answer: comment,
       status: 201,
+      location: (comment) => `/api/v1/comments/${comment._id}`,
       message: 'Comment created',
     },
     ({ caller, params, query, body }) => commentService.createComment(app.services, caller, params.cardId, query, body.content),
@@ -55,6 +56,21 @@ const comments: FastifyPluginAsyncTypebox = async (app) => {
     },
     ({ caller, params, query: { limit, cursor, companyId, teamId } }) =>
       commentService.listComments(app.services, caller, params.cardId, { companyId, teamId }, { limit: limit ?? DEFAULT_PAGE_SIZE, cursor }),
+  );
+
+  route(
+    'GET /comments/:commentId',
+    {
+      tier: 'very-low',
+      operationId: 'getComment',
+      summary: 'Get Comment',
+      description: 'One comment of a card the caller reaches, with its discussions (oldest first) and cheers, as Get Comments shows it (where Create Comment points `Location`).',
+      params: CommentParams,
+      querystring: ScopeQuery,
+      answer: comment,
+      message: 'Comment retrieved',
+    },
+    ({ caller, params, query }) => commentService.getComment(app.services, caller, params.commentId, query),
   );
 
   route(
@@ -105,6 +121,7 @@ const comments: FastifyPluginAsyncTypebox = async (app) => {
       body: CommentBody,
       answer: discussion,
       status: 201,
+      location: (discussion) => `/api/v1/cards/${discussion.card}/comments`,
       message: 'Discussion created',
     },
     ({ caller, params, query, body }) => commentService.createDiscussion(app.services, caller, params.commentId, query, body.content),

@@ -51,6 +51,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateLabelBody,
       answer: label,
       status: 201,
+      location: (label) => `/api/v1/boards/${label.board}/labels`,
       message: 'Label created',
     },
     ({ caller, params, query, body }) => createLabel(app.services, caller, params.boardId, body, query),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { createList, deleteList, listLists, setListArchived, updateList } from '../../../domain/boards/lists.ts';
+import { createList, deleteList, getList, listLists, setListArchived, updateList } from '../../../domain/boards/lists.ts';
 import { ArchivedScopeQuery, CreateListBody, Deleted, DeleteListQuery, ListParams, UpdateListBody } from '../../../schemas/boards.ts';
 import { ScopeQuery } from '../../../schemas/common.ts';
 import { List } from '../../../schemas/records.ts';
@@ -37,9 +37,25 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateListBody,
       answer: list,
       status: 201,
+      location: (list) => `/api/v1/lists/${list._id}`,
       message: 'List created',
     },
     ({ caller, query, body }) => createList(app.services, caller, body, query),
+  );
+
+  route(
+    'GET /lists/:listId',
+    {
+      tier: 'very-low',
+      operationId: 'getList',
+      summary: 'Get List',
+      description: 'One list of a board the caller reaches, archived or not (where Create List points `Location`).',
+      params: ListParams,
+      querystring: ScopeQuery,
+      answer: list,
+      message: 'List retrieved',
+    },
+    ({ caller, params, query }) => getList(app.services, caller, params.listId, query),
   );
 
   route(

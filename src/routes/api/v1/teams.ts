@@ -43,6 +43,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateTeamBody,
       answer: team,
       status: 201,
+      location: (team) => `/api/v1/teams?companyId=${team.company}`,
       message: 'Team created',
     },
     ({ caller, query, body }) => createTeam(app.services, caller, query.companyId, body),

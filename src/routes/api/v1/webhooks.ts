@@ -35,6 +35,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateWebhookBody,
       answer: WebhookWithSecret,
       status: 201,
+      location: ({ webhook }) => `/api/v1/webhooks/${webhook._id}`,
       errors: [403],
       message: 'Webhook created',
     },

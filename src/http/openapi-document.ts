@@ -31,6 +31,7 @@ export const ERROR_CODES: readonly { code: string; status: number; meaning: stri
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   health: 'Liveness and readiness probes; no API key.',
   account: 'The caller and its API keys.',
+  people: 'Signing in: passwords, sessions (cookie + X-CSRF-Token), first-run setup, invitations and password resets (docs/people.md).',
   companies: 'Companies (tenants) and their members.',
   teams: 'Teams of a company and their members.',
   'my-tasks': "The cards the caller is a member of, across the caller's reach.",
@@ -47,6 +48,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   activity: 'The event record: what changed on a card, board or team, newest first.',
   webhooks: "Signed webhooks: a company's subscriptions to its events, their secrets and deliveries.",
   notifications: "The caller's notifications: reminders, assignments, cheers, comments and replies.",
+  search: 'Search across everything the caller reaches: cards, comments, discussions, checklist items, attachments, boards and lists.',
 };
 
 const STATUS_DESCRIPTIONS: Record<string, string> = {
@@ -131,7 +133,10 @@ interface Operation {
   tags?: string[];
   parameters?: unknown[];
   responses?: Record<string, Response>;
+  requestBody?: { required?: boolean };
   'x-rate-limit-tier'?: string;
+  /** Set by src/routes/operation.ts on an operation whose body may be left out. */
+  'x-optional-body'?: boolean;
 }
 interface Document {
   info: Record<string, unknown>;
@@ -161,11 +166,16 @@ export function completeDocument(doc: Document, options: { rateLimited: boolean 
       const api = path.startsWith('/api/') || path.startsWith('/v2/');
       const parameters = (op.parameters ??= []);
       const jsonRead = method === 'get' && Boolean(responses['200']?.content?.['application/json']);
+      // A body the server takes or not (none, empty, `{}`): a validating proxy must let a call without one pass.
+      if (op['x-optional-body']) {
+        if (op.requestBody) op.requestBody.required = false;
+        delete op['x-optional-body'];
+      }
       if (jsonRead) {
         parameters.push(parameterRef('IfNoneMatch'));
         responses['304'] = { description: STATUS_DESCRIPTIONS[304] as string };
       }
-      // the same rule the conditional plugin applies (src/plugins/conditional.ts)
+      // the same rule the conditional plugin applies (src/http/conditional.ts)
       if (conditionalTarget(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ':$1'))) {
         parameters.push(parameterRef('IfMatch'));
         responses['412'] = { description: STATUS_DESCRIPTIONS[412] as string, content: errorContent };

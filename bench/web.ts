@@ -1,0 +1,192 @@
+/**
+ * The web app in headless Chromium against a big board (`npm run bench:web`; BENCH_ENGINE=sqlite
+ * (default) or postgres): a 5,000-card board (50 lists × 100; labels, members, checklists and
+ * comments on many cards), made through the API in-process, then served and measured:
+ * - Get Board with Lists and Cards: server time and size of the answer;
+ * - navigation to a usable board (first cards on screen), and how many card elements the page holds;
+ * - scrolling a 1,000-card list: frame times;
+ * - a card dragged across lists: from the drop to the server's answer and the card in place;
+ * - a change in one browser visible in another: p50/p95 over 50 changes;
+ * - the JavaScript the board page loads (gzipped).
+ * Prints one JSON object. Not a test: nothing is asserted.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Page } from '@playwright/test';
+import { contextWithKey, launch } from '../test/support/browser.ts';
+import { ROOT } from '../test/support/cli.ts';
+import { bearer, buildTestApp } from '../test/support/harness.ts';
+import { percentile } from './webhook-lag.ts';
+
+const engine = process.env.BENCH_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+const LISTS = Number(process.env.BENCH_LISTS ?? 50);
+const PER_LIST = Number(process.env.BENCH_PER_LIST ?? 100);
+const LONG_LIST = 1000;
+
+declare const document: { querySelectorAll(selector: string): { length: number }; querySelector(selector: string): BrowserElement | null };
+interface BrowserElement {
+  textContent: string | null;
+}
+
+const t = await buildTestApp(engine);
+const key = t.tenant.apiKey;
+async function call<T = Record<string, { _id: string }>>(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown): Promise<T> {
+  const res = await t.app.inject({ method, url, headers: bearer(key), ...(payload === undefined ? {} : { payload: payload as object }) });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json() as T;
+}
+
+const seedStart = Date.now();
+const boardId = (await call('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Big board' })).board!._id;
+const labels: string[] = [];
+for (let i = 0; i < 8; i++) labels.push((await call('POST', `/api/v1/boards/${boardId}/labels`, { name: `Label ${i}`, color: `00000000000000000000000${i + 1}` })).label!._id);
+const listIds: string[] = [];
+for (let l = 0; l < LISTS; l++) {
+  const listId = (await call('POST', '/api/v1/lists', { board: boardId, name: `List ${l + 1}`, position: 'bottom' })).list!._id;
+  listIds.push(listId);
+  for (let c = 0; c < PER_LIST; c++) {
+    const n = l * PER_LIST + c;
+    const cardId = (await call('POST', '/api/v1/cards', { list: listId, name: `Card ${n + 1}: a task with a name of some length`, position: 'bottom', ...(n % 7 === 0 ? { dueDate: new Date(Date.now() + (n % 3) * 86400_000 - 86400_000).toISOString() } : {}) })).card!._id;
+    if (n % 3 === 0) await call('POST', `/v2/cards/${cardId}/labels`, { labels: [labels[n % 8], labels[(n + 3) % 8]] });
+    if (n % 4 === 0) await call('POST', `/v2/cards/${cardId}/members`, { members: [t.tenant.userId] });
+    if (n % 5 === 0) {
+      const checklistId = (await call('POST', `/api/v1/cards/${cardId}/checklists`, { name: 'Steps' })).checklist!._id;
+      for (let i = 0; i < 3; i++) await call('POST', `/api/v1/checklists/${checklistId}/items`, { name: `Step ${i + 1}` });
+    }
+    if (n % 6 === 0) await call('POST', `/api/v1/cards/${cardId}/comments`, { content: 'A comment on this card' });
+  }
+}
+const longBoard = (await call('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Long list' })).board!._id;
+const longList = (await call('POST', '/api/v1/lists', { board: longBoard, name: 'Long' })).list!._id;
+for (let c = 0; c < LONG_LIST; c++) await call('POST', '/api/v1/cards', { list: longList, name: `Long card ${c + 1}`, position: 'bottom' });
+const seedSeconds = (Date.now() - seedStart) / 1000;
+
+await t.app.listen({ port: 0, host: '127.0.0.1' });
+const address = t.app.server.address();
+const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+// Get Board with Lists and Cards over HTTP (compressed as a browser asks).
+const boardTimes: number[] = [];
+let boardBytes = 0;
+let boardCards = 0;
+for (let i = 0; i < 12; i++) {
+  const started = performance.now();
+  const response = await fetch(`${base}/api/v1/boards/${boardId}`, { headers: { ...bearer(key), 'Accept-Encoding': 'identity' } });
+  const text = await response.text();
+  boardTimes.push(performance.now() - started);
+  boardBytes = text.length;
+  boardCards = (JSON.parse(text) as { board: { lists: { cards: unknown[] }[] } }).board.lists.reduce((sum, list) => sum + list.cards.length, 0);
+}
+boardTimes.splice(0, 2); // warm-up
+boardTimes.sort((a, b) => a - b);
+
+const browser = await launch();
+const context = await contextWithKey(browser, base, key, { viewport: { width: 1440, height: 900 } });
+await context.tracing.stop();
+const page = await context.newPage();
+
+async function usable(target: Page, url: string): Promise<number> {
+  const started = performance.now();
+  await target.goto(url, { waitUntil: 'commit' });
+  await target.locator('[data-card-id]').first().waitFor();
+  return performance.now() - started;
+}
+// First load (nothing cached), then reloads with the assets cached, each from a fresh page state.
+const navigation: number[] = [await usable(page, `/boards/${boardId}`)];
+for (let i = 0; i < 4; i++) {
+  const fresh = await context.newPage();
+  navigation.push(await usable(fresh, `/boards/${boardId}`));
+  await fresh.close();
+}
+await page.waitForTimeout(2000); // the lists' further pages arrive
+const cardElements = await page.evaluate(() => document.querySelectorAll('[data-card-id]').length);
+
+// Scrolling the 1,000-card list: 40 px per frame for 240 frames.
+const longPage = await context.newPage();
+await longPage.goto(`/boards/${longBoard}`);
+await longPage.locator('[data-card-id]').first().waitFor();
+await longPage.waitForFunction(() => (document.querySelector('.list-count')?.textContent ?? '') === '1000');
+// A string, not a function: tsx's transform would add helpers the page does not have.
+const frames = (await longPage.evaluate(`new Promise((resolve) => {
+  const scroller = document.querySelector('.list-cards');
+  const times = [];
+  let last = 0;
+  const step = (time) => {
+    if (last) times.push(time - last);
+    last = time;
+    scroller.scrollTop += 40;
+    if (times.length < 240) requestAnimationFrame(step);
+    else resolve(times);
+  };
+  requestAnimationFrame(step);
+})`)) as number[];
+frames.sort((a, b) => a - b);
+await longPage.close();
+
+// A card dragged across lists: from the drop to the server's answer and the card in its new list.
+const drags: number[] = [];
+for (let i = 0; i < 10; i++) {
+  const source = page.locator(`[data-list-id="${listIds[0]}"] [data-card-id]`).first();
+  const cardId = await source.getAttribute('data-card-id');
+  const target = page.locator(`[data-list-id="${listIds[1]}"] .list-header`);
+  const from = await source.boundingBox();
+  const to = await target.boundingBox();
+  if (!from || !to || !cardId) throw new Error('drag: nothing to drag');
+  await page.mouse.move(from.x + 20, from.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 40, from.y + 30, { steps: 4 });
+  await page.mouse.move(to.x + 40, to.y + 60, { steps: 8 });
+  const answered = page.waitForResponse((response) => response.url().includes(`/cards/${cardId}/position`));
+  const started = performance.now();
+  await page.mouse.up();
+  await answered;
+  await page.locator(`[data-list-id="${listIds[1]}"] [data-card-id="${cardId}"]`).waitFor();
+  drags.push(performance.now() - started);
+}
+drags.sort((a, b) => a - b);
+
+// A change in one browser (here: the API, as another browser's write is) seen in another.
+const watcher = await context.newPage();
+await watcher.goto(`/boards/${boardId}`);
+await watcher.locator('[data-card-id]').first().waitFor();
+await watcher.waitForTimeout(500);
+const watchedCard = await watcher.locator(`[data-list-id="${listIds[2]}"] [data-card-id]`).first().getAttribute('data-card-id');
+const live: number[] = [];
+for (let i = 0; i < 50; i++) {
+  const name = `Renamed live ${i}`;
+  const started = performance.now();
+  await fetch(`${base}/api/v1/cards/${watchedCard}`, { method: 'PATCH', headers: { ...bearer(key), 'Content-Type': 'application/json' }, body: JSON.stringify({ name }) });
+  await watcher.locator(`[data-card-id="${watchedCard}"]`).filter({ hasText: name }).waitFor();
+  live.push(performance.now() - started);
+}
+live.sort((a, b) => a - b);
+
+// First load: the scripts index.html names (the entry and what it preloads); the rest load later.
+const dist = join(ROOT, 'web', 'dist');
+const named = [...readFileSync(join(dist, 'index.html'), 'utf8').matchAll(/(?:src|href)="\/assets\/([^"]+\.js)"/g)].map((match) => match[1] as string);
+const gzipOf = (files: string[]) => files.reduce((sum, file) => sum + gzipSync(readFileSync(join(dist, 'assets', file))).length, 0);
+const allScripts = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js'));
+
+const round = (n: number) => Math.round(n * 10) / 10;
+console.log(
+  JSON.stringify(
+    {
+      engine,
+      cards: LISTS * PER_LIST,
+      seedSeconds: round(seedSeconds),
+      getBoard: { p50Ms: round(percentile(boardTimes, 50)), maxMs: round(boardTimes.at(-1) ?? 0), bytes: boardBytes, cardsInAnswer: boardCards },
+      navigationToUsableMs: { first: round(navigation[0] ?? 0), cachedP50: round(percentile([...navigation.slice(1)].sort((a, b) => a - b), 50)) },
+      cardElements,
+      scroll1000: { frames: frames.length, p50Ms: round(percentile(frames, 50)), p95Ms: round(percentile(frames, 95)), maxMs: round(frames.at(-1) ?? 0) },
+      dragAcrossListsMs: { p50: round(percentile(drags, 50)), max: round(drags.at(-1) ?? 0) },
+      liveChangeMs: { n: live.length, p50: round(percentile(live, 50)), p95: round(percentile(live, 95)), max: round(live.at(-1) ?? 0) },
+      javascriptGzipBytes: { firstLoad: gzipOf(named), all: gzipOf(allScripts) },
+    },
+    null,
+    2,
+  ),
+);
+await browser.close();
+await t.dispose();
+process.exit(0);

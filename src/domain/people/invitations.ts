@@ -1,0 +1,257 @@
+import { hash, randomBytes } from 'node:crypto';
+import type { CompanyRole, Transaction } from '../../storage/database.ts';
+import * as companies from '../../storage/repositories/companies.ts';
+import * as invitations from '../../storage/repositories/invitations.ts';
+import { setPasswordHash } from '../../storage/repositories/people.ts';
+import * as sessions from '../../storage/repositories/sessions.ts';
+import { findTeamById } from '../../storage/repositories/teams.ts';
+import { findUserByEmail, findUserById } from '../../storage/repositories/users.ts';
+import { requireAccess } from '../access/access.ts';
+import { findOrCreateUser, normaliseEmail } from '../companies/companies.ts';
+import { joinTeam } from '../companies/teams.ts';
+import type { ServiceContext } from '../context.ts';
+import { recordEvent } from '../events/record.ts';
+import type { Caller } from '../shared/caller.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import { inTransaction } from '../shared/transaction.ts';
+import { userRecord } from '../account/records.ts';
+import { enqueueMail } from './mail.ts';
+import { checkNewPassword, hashPassword } from './passwords.ts';
+import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
+import type { SignedIn } from './sign-in.ts';
+
+/**
+ * Invitations to a company and password resets: links with a single-use token, stored as its
+ * SHA-256 only. An invitation lives 7 days, a reset an hour. With mail set up the link is mailed
+ * (written to the outbox in the same transaction); the answer carries it too, so an admin can hand
+ * it over when no mail is set up.
+ */
+export const INVITATION_LIFETIME_MS = 7 * 86_400_000;
+export const RESET_LIFETIME_MS = 3_600_000;
+
+/** Where links point and whether mail goes out. */
+export interface Links {
+  /** The app's address, e.g. https://tasks.example.com (no trailing slash). */
+  baseUrl: string;
+  mail: boolean;
+}
+
+function newLinkToken(prefix: string): { token: string; tokenHash: string } {
+  const token = prefix + randomBytes(32).toString('base64url');
+  return { token, tokenHash: hash('sha256', token, 'hex') };
+}
+
+function hashOf(token: string): string {
+  return hash('sha256', token, 'hex');
+}
+
+export interface InvitationRecord {
+  _id: string;
+  company: string;
+  email: string;
+  role: CompanyRole;
+  teams: string[];
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+function invitationRecord(row: invitations.InvitationRow): InvitationRecord {
+  return {
+    _id: row.id,
+    company: row.company_id,
+    email: row.email,
+    role: row.role,
+    teams: JSON.parse(row.team_ids) as string[],
+    invitedBy: row.inviter_id,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+async function requireAdmin(ctx: ServiceContext, caller: Caller, companyId: string): Promise<CompanyRole> {
+  const { role } = await requireAccess(ctx.db, caller, { kind: 'company', id: companyId });
+  if (role === 'member') throw new ForbiddenError('Only company owners and admins may invite people or reset passwords');
+  return role;
+}
+
+/** Create Invitation: owners and admins; teams of the company only; an admin cannot invite an owner. */
+export async function createInvitation(
+  ctx: ServiceContext,
+  caller: Caller,
+  companyId: string,
+  input: { email: string; role: CompanyRole; teams?: string[] | undefined },
+  links: Links,
+): Promise<{ invitation: InvitationRecord; url: string }> {
+  const callerRole = await requireAdmin(ctx, caller, companyId);
+  if (input.role === 'owner' && callerRole !== 'owner') throw new ForbiddenError('Only company owners may invite owners');
+  const email = normaliseEmail(input.email);
+  const teamIds = [...new Set(input.teams ?? [])];
+  for (const [index, teamId] of teamIds.entries()) {
+    const team = await findTeamById(ctx.db, teamId);
+    if (team?.company_id !== companyId) throw new ValidationError('Every team must be a team of this company', [{ field: `body.teams[${index}]`, message: 'is not a team of this company' }]);
+  }
+  const { token, tokenHash } = newLinkToken('tbi_');
+  const url = `${links.baseUrl}/invitations#${token}`;
+  return inTransaction(ctx, async (trx) => {
+    const user = await findUserByEmail(trx, email);
+    if (user && (await companies.findCompanyMember(trx, companyId, user.id))) throw new ConflictError(`${email} is already a member of this company`);
+    const company = await companies.findCompanyById(trx, companyId);
+    if (!company) throw new NotFoundError('Company');
+    const inviter = await findUserById(trx, caller.userId);
+    const now = Date.now();
+    const row = {
+      id: newId(now),
+      company_id: companyId,
+      email,
+      role: input.role,
+      team_ids: JSON.stringify(teamIds),
+      inviter_id: caller.userId,
+      token_hash: tokenHash,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + INVITATION_LIFETIME_MS).toISOString(),
+      accepted_at: null,
+      revoked_at: null,
+    };
+    await invitations.insertInvitation(trx, row);
+    if (links.mail) {
+      await enqueueMail(trx, {
+        to: email,
+        subject: `${inviter?.full_name ?? 'Someone'} invited you to ${company.name} on Taskboard`,
+        body: `${inviter?.full_name ?? 'Someone'} invited you to join ${company.name} on Taskboard.\n\nAccept the invitation (valid 7 days):\n${url}\n\nIf you did not expect this, ignore this mail.`,
+      });
+    }
+    return { invitation: invitationRecord(row), url };
+  });
+}
+
+export async function listInvitations(ctx: ServiceContext, caller: Caller, companyId: string): Promise<InvitationRecord[]> {
+  await requireAdmin(ctx, caller, companyId);
+  return (await invitations.listOpenInvitations(ctx.db, companyId)).map(invitationRecord);
+}
+
+export async function revokeInvitation(ctx: ServiceContext, caller: Caller, companyId: string, invitationId: string): Promise<InvitationRecord> {
+  await requireAdmin(ctx, caller, companyId);
+  const row = await invitations.revokeInvitation(ctx.db, companyId, invitationId, new Date().toISOString());
+  if (!row) throw new NotFoundError('Invitation');
+  return invitationRecord(row);
+}
+
+function invitationGone(): NotFoundError {
+  return new NotFoundError('Invitation (used, revoked or expired)');
+}
+
+/** Get Invitation: what the invitee sees before accepting; no authentication. */
+export async function describeInvitation(ctx: ServiceContext, token: string) {
+  const row = await invitations.findLiveInvitation(ctx.db, hashOf(token), new Date().toISOString());
+  if (!row) throw invitationGone();
+  return { companyName: row.company_name, inviterName: row.inviter_name ?? null, email: row.email, role: row.role, expiresAt: row.expires_at };
+}
+
+/**
+ * Accept Invitation: joins the invitation's company (with its role) and teams, and signs in. A
+ * signed-in caller with the invited email joins as it is; otherwise the invitee gives a name and a
+ * password (an existing account with a password must sign in first, so a leaked link cannot take it over).
+ */
+export async function acceptInvitation(
+  ctx: ServiceContext,
+  policy: SessionPolicy,
+  token: string,
+  input: { fullName?: string | undefined; password?: string | undefined },
+  caller: Caller | undefined,
+  meta: SessionMeta,
+): Promise<SignedIn | { user: ReturnType<typeof userRecord>; session: undefined }> {
+  const row = await invitations.findLiveInvitation(ctx.db, hashOf(token), new Date().toISOString());
+  if (!row) throw invitationGone();
+  const signedInUser = caller ? await findUserById(ctx.db, caller.userId) : undefined;
+  const sameUser = signedInUser?.email === row.email ? signedInUser : undefined;
+  let passwordHash: string | undefined;
+  if (!sameUser) {
+    const existing = await findUserByEmail(ctx.db, row.email);
+    if (existing?.password_hash) throw new ConflictError('This email already has an account: sign in, then open the invitation again');
+    if (!input.fullName?.trim()) throw new ValidationError('fullName is required', [{ field: 'body.fullName', message: 'is required' }]);
+    if (input.password === undefined) throw new ValidationError('password is required', [{ field: 'body.password', message: 'is required' }]);
+    checkNewPassword(input.password);
+    passwordHash = await hashPassword(input.password);
+  }
+  return inTransaction(ctx, async (trx) => {
+    if (!(await invitations.markAccepted(trx, row.id, new Date().toISOString()))) throw invitationGone();
+    const at = new Date().toISOString();
+    const user = sameUser ?? (await findOrCreateUser(trx, row.email, input.fullName ?? row.email, at));
+    if (passwordHash) {
+      await setPasswordHash(trx, user.id, passwordHash);
+      await sessions.endSessionsOfUser(trx, user.id, at);
+    }
+    await joinInvited(trx, row, user.id, at);
+    if (sameUser) return { user: userRecord(user), session: undefined };
+    return { user: userRecord(user), session: await startSession(trx, policy, user.id, meta) };
+  });
+}
+
+/** Adds the user to the invitation's company and teams, as Add Company Member and Add Team Member record them. */
+export async function joinInvited(trx: Transaction, row: invitations.InvitationRow, userId: string, at: string): Promise<void> {
+  if (!(await companies.findCompanyMember(trx, row.company_id, userId))) {
+    await companies.insertCompanyMember(trx, { company_id: row.company_id, user_id: userId, role: row.role, created_at: at });
+    recordEvent(trx, null, 'company.member.added', { company: row.company_id, user: userId }, { user: userId, role: row.role, invitation: row.id }, at);
+  }
+  for (const teamId of JSON.parse(row.team_ids) as string[]) {
+    const team = await findTeamById(trx, teamId);
+    if (team) await joinTeam(trx, null, team, userId, at);
+  }
+}
+
+/** Request Password Reset: mails a link when the email has an account and mail is set up; the answer never says which. */
+export async function requestPasswordReset(ctx: ServiceContext, email: string, links: Links): Promise<void> {
+  if (!links.mail) return;
+  const user = await findUserByEmail(ctx.db, email.trim().toLowerCase());
+  if (!user) return;
+  const { url } = await issueReset(ctx, user.id, links, true);
+  void url;
+}
+
+async function issueReset(ctx: ServiceContext, userId: string, links: Links, mail: boolean): Promise<{ url: string }> {
+  const { token, tokenHash } = newLinkToken('tbr_');
+  const url = `${links.baseUrl}/reset-password#${token}`;
+  await inTransaction(ctx, async (trx) => {
+    const user = await findUserById(trx, userId);
+    if (!user) throw new NotFoundError('User');
+    const now = Date.now();
+    await invitations.insertPasswordReset(trx, {
+      id: newId(now),
+      user_id: userId,
+      token_hash: tokenHash,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + RESET_LIFETIME_MS).toISOString(),
+      used_at: null,
+    });
+    if (mail) {
+      await enqueueMail(trx, {
+        to: user.email,
+        subject: 'Reset your Taskboard password',
+        body: `Someone asked to reset the password of ${user.email} on Taskboard.\n\nChoose a new password (valid 1 hour):\n${url}\n\nIf it was not you, ignore this mail: your password stays as it is.`,
+      });
+    }
+  });
+  return { url };
+}
+
+/** An owner's or admin's reset link for a member (when no mail is set up): the link is the answer. */
+export async function issueMemberPasswordReset(ctx: ServiceContext, caller: Caller, companyId: string, userId: string, links: Links): Promise<{ url: string }> {
+  await requireAdmin(ctx, caller, companyId);
+  if (!(await companies.findCompanyMember(ctx.db, companyId, userId))) throw new NotFoundError('Member');
+  return issueReset(ctx, userId, links, false);
+}
+
+/** Reset Password: the link's token, once; a new password; every session of the user ends. */
+export async function resetPassword(ctx: ServiceContext, token: string, password: string): Promise<void> {
+  checkNewPassword(password);
+  const passwordHash = await hashPassword(password);
+  await inTransaction(ctx, async (trx) => {
+    const at = new Date().toISOString();
+    const userId = await invitations.usePasswordReset(trx, hashOf(token), at);
+    if (!userId) throw new NotFoundError('Password reset link (used or expired)');
+    await setPasswordHash(trx, userId, passwordHash);
+    await sessions.endSessionsOfUser(trx, userId, at);
+  });
+}

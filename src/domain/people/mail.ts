@@ -1,0 +1,27 @@
+import type { Executor } from '../../storage/database.ts';
+import { insertMail } from '../../storage/repositories/invitations.ts';
+import { newId } from '../shared/ids.ts';
+
+/**
+ * The mail outbox: a mail is a row written in the same transaction as its cause, and the mail
+ * worker (src/plugins/mail.ts) sends it later with bounded waits and retries, so a slow or dead
+ * mail server never slows a request and a crash loses nothing.
+ */
+export async function enqueueMail(
+  trx: Executor,
+  mail: { to: string; subject: string; body: string; kind?: 'message' | 'notification'; userId?: string | undefined },
+): Promise<void> {
+  const now = new Date().toISOString();
+  await insertMail(trx, {
+    id: newId(),
+    to_address: mail.to,
+    kind: mail.kind ?? 'message',
+    user_id: mail.userId ?? null,
+    subject: mail.subject,
+    body: mail.body,
+    created_at: now,
+    next_attempt_at: now,
+    sent_at: null,
+    last_error: null,
+  });
+}

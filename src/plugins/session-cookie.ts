@@ -1,0 +1,66 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parseCookie, stringifySetCookie } from 'cookie';
+
+/**
+ * The session cookie (docs/people.md): HttpOnly, SameSite=Lax, Path=/; over HTTPS (directly or
+ * through a trusted proxy) also Secure with the `__Host-` prefix, which a browser only accepts
+ * from the host itself over HTTPS, so neither a sibling subdomain nor plain HTTP can plant one.
+ */
+export const SESSION_COOKIE = 'taskboard_session';
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+/** The header a cookie-authenticated change carries its session's CSRF token in. */
+export const CSRF_HEADER = 'x-csrf-token';
+
+function secure(request: FastifyRequest): boolean {
+  return request.protocol === 'https';
+}
+
+/** The session token the request's cookie carries, if any (only the cookie meant for its scheme). */
+export function sessionTokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  const cookies = parseCookie(header);
+  return (secure(request) ? cookies[SECURE_SESSION_COOKIE] : cookies[SESSION_COOKIE]) || undefined;
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: string): void {
+  const https = secure(request);
+  reply.header(
+    'set-cookie',
+    stringifySetCookie({
+      name: https ? SECURE_SESSION_COOKIE : SESSION_COOKIE,
+      value: token,
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: https,
+      expires: new Date(expiresAt),
+    }),
+  );
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+  const https = secure(request);
+  reply.header(
+    'set-cookie',
+    stringifySetCookie({ name: https ? SECURE_SESSION_COOKIE : SESSION_COOKIE, value: '', httpOnly: true, sameSite: 'lax', path: '/', secure: https, expires: new Date(0) }),
+  );
+}
+
+/**
+ * Whether a browser request may change state here: its `Origin` (when sent) is this service's own
+ * or one CORS_ORIGINS allows, and the browser does not call it cross-site (`Sec-Fetch-Site`).
+ */
+export function allowedOrigin(request: FastifyRequest): boolean {
+  if (request.headers['sec-fetch-site'] === 'cross-site') return allowedByCors(request, request.headers.origin);
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  if (origin === `${request.protocol}://${request.host}`) return true;
+  return allowedByCors(request, origin);
+}
+
+function allowedByCors(request: FastifyRequest, origin: string | undefined): boolean {
+  if (!origin) return false;
+  const allowed = request.server.config.cors.origins;
+  return allowed !== '*' && allowed.includes(origin);
+}

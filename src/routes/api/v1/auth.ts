@@ -1,0 +1,201 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { changePassword, type SignedIn, signIn, SignInThrottled, signOut } from '../../../domain/people/sign-in.ts';
+import { endSession, listSessions, type SessionMeta } from '../../../domain/people/sessions.ts';
+import { checkSetupToken, completeSetup } from '../../../domain/people/setup.ts';
+import { ForbiddenError, NotFoundError } from '../../../domain/shared/errors.ts';
+import { getMe } from '../../../domain/account/service.ts';
+import { errorResponses, NoQuery } from '../../../schemas/common.ts';
+import {
+  ChangePasswordBody,
+  CurrentSessionResponse,
+  MessageResponse,
+  SessionParams,
+  SessionsResponse,
+  SetupBody,
+  SetupCheckResponse,
+  SetupParams,
+  SetupResponse,
+  SignedInResponse,
+  SignInBody,
+} from '../../../schemas/people.ts';
+import { allowedOrigin, clearSessionCookie, setSessionCookie } from '../../../plugins/session-cookie.ts';
+import { operations } from '../../operation.ts';
+
+/** What a new session records of the browser that opened it. */
+export function sessionMeta(request: FastifyRequest): SessionMeta {
+  const agent = request.headers['user-agent'];
+  return { userAgent: typeof agent === 'string' ? agent : undefined, ip: request.ip };
+}
+
+/** Sets the new session's cookie and answers what the browser needs next: the user and the CSRF token. */
+export function signedIn(request: FastifyRequest, reply: FastifyReply, result: SignedIn) {
+  setSessionCookie(request, reply, result.session.token, result.session.expiresAt);
+  // an answer that sets a session cookie is never stored by a cache
+  reply.header('cache-control', 'no-store');
+  return { user: result.user, csrfToken: result.session.csrfToken };
+}
+
+/** A public change made from a browser (sign-in, setup, accept) must come from an allowed origin: no login CSRF. */
+export function refuseCrossSite(request: FastifyRequest): void {
+  if (!allowedOrigin(request)) throw new ForbiddenError("Cross-site request refused: its Origin is not this service's");
+}
+
+/** Signing in and out, the caller's sessions and password, first-run setup (docs/people.md). */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const route = operations(app, ['people']);
+  const policy = () => app.sessionPolicy;
+
+  route(
+    'POST /auth/sign-in',
+    {
+      tier: 'secure',
+      public: true,
+      operationId: 'signIn',
+      summary: 'Sign In: email and password → the session cookie and the CSRF token',
+      description:
+        'Sets the session cookie (`taskboard_session`, or `__Host-taskboard_session` over HTTPS: HttpOnly, SameSite=Lax). ' +
+        'A wrong password and an unknown email answer the same 401. Failed sign-ins are limited per email and per client address (429 with Retry-After).',
+      querystring: NoQuery,
+      body: SignInBody,
+      answer: SignedInResponse,
+      errors: [403],
+      message: 'Signed in',
+    },
+    async ({ request, reply, body }) => {
+      refuseCrossSite(request);
+      try {
+        const result = await signIn(app.services, policy(), app.config.people.signInFailures, body, sessionMeta(request));
+        return signedIn(request, reply, result);
+      } catch (error) {
+        if (error instanceof SignInThrottled) reply.header('retry-after', String(error.retryAfterSeconds));
+        throw error;
+      }
+    },
+  );
+
+  app.route({
+    method: 'POST',
+    url: '/auth/sign-out',
+    config: { tier: 'low' },
+    schema: { tags: ['people'], operationId: 'signOut', summary: 'Sign Out: ends the session of this request and clears its cookie', querystring: NoQuery, response: { 204: { type: 'null' }, ...errorResponses() } },
+    handler: async (request, reply) => {
+      await signOut(app.services, request.caller);
+      clearSessionCookie(request, reply);
+      return reply.status(204).send(null as never);
+    },
+  });
+
+  route(
+    'GET /auth/session',
+    {
+      tier: 'very-low',
+      operationId: 'getCurrentSession',
+      summary: 'Get Current Session: who is signed in, and the CSRF token to send with changes',
+      querystring: NoQuery,
+      answer: CurrentSessionResponse,
+      message: 'Current session',
+    },
+    async ({ caller }) => {
+      if (!caller.session) throw new NotFoundError('Session (this request uses an API key)');
+      const me = await getMe(app.services, caller);
+      const session = (await listSessions(app.services, policy(), caller)).find((s) => s.current);
+      if (!session) throw new NotFoundError('Session');
+      const expiresAt = new Date(Date.parse(session.createdAt) + app.sessionPolicy.absoluteMs).toISOString();
+      return { user: me.user, session: { _id: caller.session.id, expiresAt }, csrfToken: caller.session.csrfToken };
+    },
+  );
+
+  route(
+    'GET /auth/sessions',
+    {
+      tier: 'very-low',
+      operationId: 'listSessions',
+      summary: "List Sessions: the caller's own live sessions (never a token)",
+      querystring: NoQuery,
+      answer: SessionsResponse,
+      message: 'Sessions',
+    },
+    async ({ caller }) => ({ sessions: await listSessions(app.services, policy(), caller) }),
+  );
+
+  app.route({
+    method: 'DELETE',
+    url: '/auth/sessions/:sessionId',
+    config: { tier: 'secure' },
+    schema: {
+      tags: ['people'],
+      operationId: 'endSession',
+      summary: "End Session: one of the caller's sessions; its cookie is refused from now on, on every instance",
+      params: SessionParams,
+      querystring: NoQuery,
+      response: { 204: { type: 'null' }, ...errorResponses() },
+    },
+    handler: async (request, reply) => {
+      const { sessionId } = request.params as { sessionId: string };
+      await endSession(app.services, request.caller, sessionId);
+      if (sessionId === request.caller.session?.id) clearSessionCookie(request, reply);
+      return reply.status(204).send(null as never);
+    },
+  });
+
+  route(
+    'PATCH /me/password',
+    {
+      tier: 'secure',
+      operationId: 'changePassword',
+      summary: "Change Password: the current one, then the new one; the caller's other sessions end",
+      querystring: NoQuery,
+      body: ChangePasswordBody,
+      answer: MessageResponse,
+      message: 'Password changed; your other sessions have ended',
+    },
+    async ({ caller, body }) => {
+      await changePassword(app.services, caller, body);
+      return {};
+    },
+  );
+
+  route(
+    'GET /setup/:token',
+    {
+      tier: 'secure',
+      public: true,
+      operationId: 'checkSetup',
+      summary: 'Check Setup Link: whether this first-run token still sets the service up',
+      params: SetupParams,
+      querystring: NoQuery,
+      answer: SetupCheckResponse,
+      message: 'Setup link',
+    },
+    async ({ params }) => {
+      if (!(await checkSetupToken(app.services, app.setupToken, params.token))) throw new NotFoundError('Setup link (already used, or this server has users)');
+      return { valid: true };
+    },
+  );
+
+  route(
+    'POST /setup',
+    {
+      tier: 'secure',
+      public: true,
+      operationId: 'completeSetup',
+      summary: 'Complete Setup: the first company, team and owner (with a password); signs the owner in',
+      querystring: NoQuery,
+      body: SetupBody,
+      answer: SetupResponse,
+      status: 201,
+      location: () => '/api/v1/auth/session',
+      errors: [403],
+      message: 'Welcome to Taskboard',
+    },
+    async ({ request, reply, body }) => {
+      refuseCrossSite(request);
+      const result = await completeSetup(app.services, policy(), app.setupToken, body, sessionMeta(request));
+      app.setupToken = undefined;
+      return { ...signedIn(request, reply, result), companyId: result.companyId, teamId: result.teamId };
+    },
+  );
+};
+
+export default routes;

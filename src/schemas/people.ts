@@ -1,0 +1,106 @@
+import { Type } from 'typebox';
+import { Id, Timestamp } from './common.ts';
+import { User } from './records.ts';
+
+/** People sign in (docs/people.md): passwords, sessions, setup, invitations, resets. */
+
+const Email = Type.String({ minLength: 1, maxLength: 254, description: 'matched without regard to case' });
+/** 12–256 characters and not a common password (checked by the service, which names the rule). */
+const Password = Type.String({ minLength: 1, maxLength: 1024, description: '12 to 256 characters, not one of the most common passwords' });
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const CsrfToken = Type.String({ description: 'send it back in the X-CSRF-Token header of every change made with the session cookie' });
+const Token = Type.String({ minLength: 1, maxLength: 200 });
+
+export const SignInBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) }, { additionalProperties: false });
+
+export const SignedInResponse = Type.Object({ message: Type.String(), user: User, csrfToken: CsrfToken });
+
+export const Session = Type.Object(
+  {
+    _id: Id,
+    createdAt: Timestamp,
+    lastSeenAt: Timestamp,
+    userAgent: Type.Union([Type.String(), Type.Null()]),
+    ip: Type.Union([Type.String(), Type.Null()]),
+    current: Type.Boolean({ description: 'the session of this request' }),
+  },
+  { additionalProperties: false },
+);
+
+export const SessionsResponse = Type.Object({ message: Type.String(), sessions: Type.Array(Session) });
+
+export const CurrentSessionResponse = Type.Object({
+  message: Type.String(),
+  user: User,
+  session: Type.Object({ _id: Id, expiresAt: Timestamp }),
+  csrfToken: CsrfToken,
+});
+
+export const SessionParams = Type.Object({ sessionId: Id }, { additionalProperties: false });
+
+export const ChangePasswordBody = Type.Object({ currentPassword: Type.String({ minLength: 1, maxLength: 1024 }), newPassword: Password }, { additionalProperties: false });
+
+export const MessageResponse = Type.Object({ message: Type.String() });
+
+export const SetupCheckResponse = Type.Object({ message: Type.String(), valid: Type.Boolean() });
+export const SetupParams = Type.Object({ token: Token }, { additionalProperties: false });
+export const SetupBody = Type.Object(
+  { token: Token, companyName: Name, teamName: Name, fullName: Name, email: Email, password: Password },
+  { additionalProperties: false },
+);
+export const SetupResponse = Type.Object({ message: Type.String(), user: User, csrfToken: CsrfToken, companyId: Id, teamId: Id });
+
+export const PasswordResetRequestBody = Type.Object({ email: Email }, { additionalProperties: false });
+export const PasswordResetParams = Type.Object({ token: Token }, { additionalProperties: false });
+export const PasswordResetBody = Type.Object({ password: Password }, { additionalProperties: false });
+
+const Role = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')]);
+
+export const Invitation = Type.Object(
+  {
+    _id: Id,
+    company: Id,
+    email: Type.String(),
+    role: Role,
+    teams: Type.Array(Id),
+    invitedBy: Type.Union([Id, Type.Null()]),
+    createdAt: Timestamp,
+    expiresAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+export const CompanyParams = Type.Object({ companyId: Id }, { additionalProperties: false });
+export const InvitationParams = Type.Object({ companyId: Id, invitationId: Id }, { additionalProperties: false });
+export const MemberParams = Type.Object({ companyId: Id, userId: Id }, { additionalProperties: false });
+export const InvitationTokenParams = Type.Object({ token: Token }, { additionalProperties: false });
+
+export const CreateInvitationBody = Type.Object(
+  { email: Email, role: Role, teams: Type.Optional(Type.Array(Id, { maxItems: 100, description: 'teams of the company the invitee joins' })) },
+  { additionalProperties: false },
+);
+export const CreatedInvitationResponse = Type.Object({
+  message: Type.String(),
+  invitation: Invitation,
+  url: Type.String({ description: 'the link to hand over (also mailed when mail is set up); shown once' }),
+});
+export const InvitationsResponse = Type.Object({ message: Type.String(), invitations: Type.Array(Invitation) });
+export const InvitationResponse = Type.Object({ message: Type.String(), invitation: Invitation });
+export const InvitationPreviewResponse = Type.Object({
+  message: Type.String(),
+  companyName: Type.String(),
+  inviterName: Type.Union([Type.String(), Type.Null()]),
+  email: Type.String(),
+  role: Role,
+  expiresAt: Timestamp,
+});
+export const AcceptInvitationBody = Type.Object(
+  { fullName: Type.Optional(Name), password: Type.Optional(Password) },
+  { additionalProperties: false, description: 'both, unless the caller is signed in with the invited email' },
+);
+export const AcceptedInvitationResponse = Type.Object({
+  message: Type.String(),
+  user: User,
+  csrfToken: Type.Union([CsrfToken, Type.Null()], { description: 'null when the caller was signed in already (its session goes on)' }),
+});
+export const ResetLinkResponse = Type.Object({ message: Type.String(), url: Type.String({ description: 'the reset link to hand over; valid 1 hour' }) });

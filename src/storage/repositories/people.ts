@@ -1,0 +1,15 @@
+import type { Executor } from '../database.ts';
+
+/** The users' sign-in fields (migration 0013): docs/people.md. */
+
+export async function setPasswordHash(db: Executor, userId: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+}
+
+export async function setEmailNotifications(db: Executor, userId: string, on: boolean): Promise<void> {
+  await db.updateTable('users').set({ email_notifications: on ? 1 : 0 }).where('id', '=', userId).execute();
+}
+
+export async function anyUserExists(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
+}

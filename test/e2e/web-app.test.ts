@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { buildApp, type App } from '../../src/app.ts';
+import { openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
+
+/** The app over a fresh SQLite database, serving the web build in `webDir`. */
+async function appWith(webDir: string | false): Promise<{ app: App; storage: TestStorage }> {
+  const storage = await openTestStorage('sqlite');
+  const app = await buildApp({ config: testConfig(), storage: storage.storage, rateLimiter: null, logger: false, webDir });
+  await app.ready();
+  return { app, storage };
+}
+
+describe('the web app served at /', () => {
+  let dir: string;
+  let served: { app: App; storage: TestStorage };
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'taskboard-web-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Taskboard</title><script type="module" src="/assets/index-abc123.js"></script>');
+    writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
+    served = await appWith(dir);
+  });
+  after(async () => {
+    await served.app.close();
+    await served.storage.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers / and the app routes with the page: uncached, with a strict CSP of its own', async () => {
+    for (const url of ['/', '/boards', '/boards/6b0a9d4401933c2c394bebc9?card=1&q=x', '/sign-in', '/setup']) {
+      const res = await served.app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 200, url);
+      assert.match(String(res.headers['content-type']), /^text\/html/);
+      assert.match(res.body, /<title>Taskboard<\/title>/);
+      assert.equal(res.headers['cache-control'], 'no-cache');
+      const csp = String(res.headers['content-security-policy']);
+      assert.match(csp, /default-src 'self'/);
+      assert.match(csp, /script-src 'self'(;|$)/);
+      assert.match(csp, /connect-src 'self'/);
+      assert.doesNotMatch(csp, /unsafe-inline/);
+    }
+  });
+
+  it('serves hashed assets with a long immutable cache', async () => {
+    const res = await served.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['cache-control']), /max-age=31536000/);
+    assert.match(String(res.headers['cache-control']), /immutable/);
+    assert.equal(res.body, 'console.log("app")');
+  });
+
+  it('keeps the API paths and missing files JSON 404s, and the API its own headers', async () => {
+    for (const url of ['/api/v1/nope', '/api', '/v2/nope', '/docs/nope', '/metrics', '/assets/missing.js', '/favicon.ico', '/openapi.json/x']) {
+      const res = await served.app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 404, url);
+      assert.equal(res.json().code, 'not_found', url);
+    }
+    const me = await served.app.inject({ method: 'GET', url: '/api/v1/me' });
+    assert.equal(me.statusCode, 401);
+    assert.match(String(me.headers['content-security-policy']), /default-src 'none'/);
+    assert.equal((await served.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+    assert.equal((await served.app.inject({ method: 'GET', url: '/openapi.json' })).statusCode, 200);
+  });
+
+  it("answers an API path parameter over the router's limit as the router does (400), not with the page", async () => {
+    const res = await served.app.inject({ method: 'GET', url: `/api/v1/cards/${'a'.repeat(5000)}`, headers: { authorization: 'Bearer tb_x' } });
+    assert.equal(res.statusCode, 400);
+    assert.deepEqual(res.json().details?.map((detail: { field: string }) => detail.field), ['params.cardId']);
+  });
+
+  it('serves nothing at / without a build', async () => {
+    const bare = await appWith(join(dir, 'no-build-here'));
+    try {
+      const res = await bare.app.inject({ method: 'GET', url: '/' });
+      assert.equal(res.statusCode, 404);
+      assert.equal(res.json().message, 'Route GET / not found');
+    } finally {
+      await bare.app.close();
+      await bare.storage.dispose();
+    }
+  });
+});

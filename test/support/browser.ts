@@ -1,0 +1,37 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { ROOT } from './cli.ts';
+
+/** Debian's Chromium (browsers cannot be downloaded here; `.ci/run` installs it when missing). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const chromiumMissing = existsSync(CHROMIUM) ? false : `Chromium is missing at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
+
+/** Traces and screenshots of failures, and the screenshots a person looks at (ignored by git). */
+export const ARTIFACTS = join(ROOT, 'test-results', 'browser');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** A context signed in with an API key kept where the app looks for one (before passwords exist). */
+export async function contextWithKey(browser: Browser, baseURL: string, apiKey: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, ...options });
+  await context.addInitScript((key) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('taskboard.apiKey', key), apiKey);
+  await context.tracing.start({ screenshots: true, snapshots: true });
+  return context;
+}
+
+/** Keeps a trace and a screenshot of a context whose test failed. */
+export async function keepFailure(name: string, context: BrowserContext, page: Page | undefined, failed: boolean): Promise<void> {
+  const safe = name.replace(/[^a-z0-9-]+/gi, '-');
+  if (failed) {
+    if (page) await page.screenshot({ path: join(ARTIFACTS, `${safe}-failure.png`), fullPage: true }).catch(() => {});
+    await context.tracing.stop({ path: join(ARTIFACTS, `${safe}-trace.zip`) }).catch(() => {});
+  } else await context.tracing.stop().catch(() => {});
+}

@@ -1,0 +1,314 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { Link, Navigate, Outlet, type RouteObject, useNavigate } from 'react-router';
+import { type Board, client, getJson, messageOf, postJson, session, setUnauthorizedHandler, unwrap } from './api.ts';
+import { BoardPage } from './board/BoardPage.tsx';
+import { t } from './strings.ts';
+import { applyTheme, currentTheme, type Theme } from './theme.ts';
+
+const LAST_BOARD = 'taskboard.lastBoard';
+export const rememberBoard = (boardId: string) => localStorage.setItem(LAST_BOARD, boardId);
+
+export function useMe() {
+  return useQuery({
+    queryKey: ['me'],
+    queryFn: async () => {
+      // After a reload the page holds no CSRF token: the session hands it out again.
+      if (!session.apiKey && !session.csrf) await getJson('/api/v1/auth/session').catch(() => undefined);
+      return unwrap(await client.GET('/api/v1/me'));
+    },
+    staleTime: 60_000,
+  });
+}
+
+/** The pages behind sign-in: a 401 anywhere leads to the sign-in page. */
+function Shell() {
+  const navigate = useNavigate();
+  const me = useMe();
+  useEffect(() => {
+    setUnauthorizedHandler(() => navigate('/sign-in', { replace: true }));
+  }, [navigate]);
+  if (me.isError) return <Navigate to="/sign-in" replace />;
+  return (
+    <div className="app">
+      <TopBar name={me.data?.user.fullName} />
+      <main className="app-main" id="main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+function TopBar({ name }: { name: string | undefined }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [theme, setTheme] = useState<Theme>(currentTheme());
+  const themeId = useId();
+  async function signOut() {
+    await postJson('/api/v1/auth/sign-out', {}).catch(() => undefined);
+    session.csrf = null;
+    localStorage.removeItem('taskboard.apiKey');
+    queryClient.clear();
+    navigate('/sign-in');
+  }
+  return (
+    <header className="topbar">
+      <Link to="/boards" className="brand">
+        {t.product}
+      </Link>
+      <nav aria-label={t.boards}>
+        <Link to="/boards">{t.allBoards}</Link>
+      </nav>
+      <span className="spacer" />
+      <label htmlFor={themeId} className="theme-label">
+        {t.theme}
+      </label>
+      <select
+        id={themeId}
+        value={theme}
+        onChange={(event) => {
+          const next = event.target.value as Theme;
+          setTheme(next);
+          applyTheme(next);
+        }}
+      >
+        <option value="system">{t.themeSystem}</option>
+        <option value="light">{t.themeLight}</option>
+        <option value="dark">{t.themeDark}</option>
+      </select>
+      {name ? <span className="who">{name}</span> : null}
+      <button type="button" onClick={signOut}>
+        {t.signOut}
+      </button>
+    </header>
+  );
+}
+
+function SignIn() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    const { response, body } = await postJson('/api/v1/auth/sign-in', { email: form.get('email'), password: form.get('password') });
+    setBusy(false);
+    if (!response.ok) return setError(response.status === 401 || response.status === 400 ? t.signInFailed : messageOf(body, t.signInFailed));
+    localStorage.removeItem('taskboard.apiKey');
+    await queryClient.invalidateQueries();
+    navigate('/', { replace: true });
+  }
+  return (
+    <main className="auth-page">
+      <form className="auth-form" onSubmit={submit} aria-labelledby="sign-in-title">
+        <h1 id="sign-in-title">{t.signIn}</h1>
+        <label>
+          {t.email}
+          <input name="email" type="email" autoComplete="username" required />
+        </label>
+        <label>
+          {t.password}
+          <input name="password" type="password" autoComplete="current-password" required />
+        </label>
+        {error ? (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" className="primary" disabled={busy}>
+          {t.signIn}
+        </button>
+      </form>
+    </main>
+  );
+}
+
+function Setup() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const token = window.location.hash.slice(1);
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = Object.fromEntries(new FormData(event.currentTarget));
+    const { response, body } = await postJson('/api/v1/setup', { token, ...form });
+    if (!response.ok) return setError(messageOf(body, t.setupFailed));
+    localStorage.removeItem('taskboard.apiKey');
+    window.history.replaceState(null, '', '/setup');
+    await queryClient.invalidateQueries();
+    navigate('/', { replace: true });
+  }
+  return (
+    <main className="auth-page">
+      <form className="auth-form" onSubmit={submit} aria-labelledby="setup-title">
+        <h1 id="setup-title">{t.setupTitle}</h1>
+        <p>{token ? t.setupIntro : t.setupMissingToken}</p>
+        <label>
+          {t.fullName}
+          <input name="fullName" autoComplete="name" required />
+        </label>
+        <label>
+          {t.email}
+          <input name="email" type="email" autoComplete="username" required />
+        </label>
+        <label>
+          {t.password}
+          <input name="password" type="password" autoComplete="new-password" minLength={12} required />
+        </label>
+        <label>
+          {t.companyName}
+          <input name="companyName" required />
+        </label>
+        <label>
+          {t.teamName}
+          <input name="teamName" required />
+        </label>
+        {error ? (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" className="primary" disabled={!token}>
+          {t.createAccount}
+        </button>
+      </form>
+    </main>
+  );
+}
+
+/** `/`: the last board reopens; else the boards. */
+function Start() {
+  const last = localStorage.getItem(LAST_BOARD);
+  return <Navigate to={last ? `/boards/${last}` : '/boards'} replace />;
+}
+
+function TeamBoards({ teamId, teamName }: { teamId: string; teamName: string }) {
+  const queryClient = useQueryClient();
+  const boards = useQuery({
+    queryKey: ['boards', teamId],
+    queryFn: async () => unwrap(await client.GET('/api/v1/boards', { params: { query: { teamId } } })).boards,
+  });
+  const create = useMutation({
+    mutationFn: async (name: string) => unwrap(await client.POST('/api/v1/boards', { params: { query: { teamId } }, body: { name } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['boards', teamId] }),
+  });
+  const inputId = useId();
+  return (
+    <section className="team" aria-labelledby={`${inputId}-title`}>
+      <h2 id={`${inputId}-title`}>{teamName}</h2>
+      <ul className="board-tiles">
+        {boards.data?.map((board) => (
+          <BoardTile key={board._id} board={board} teamId={teamId} />
+        ))}
+        {boards.data?.length === 0 ? <li className="muted">{t.noBoards}</li> : null}
+      </ul>
+      <form
+        className="inline-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const input = event.currentTarget.elements.namedItem('name') as HTMLInputElement;
+          const name = input.value.trim();
+          if (name) create.mutate(name, { onSuccess: () => (input.value = '') });
+        }}
+      >
+        <label htmlFor={inputId} className="visually-hidden">
+          {t.boardName}
+        </label>
+        <input id={inputId} name="name" placeholder={t.boardName} />
+        <button type="submit">{t.createBoard}</button>
+        {create.error ? <span role="alert" className="error">{create.error.message}</span> : null}
+      </form>
+    </section>
+  );
+}
+
+function BoardTile({ board, teamId }: { board: Board; teamId: string }) {
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['boards', teamId] });
+  const rename = useMutation({
+    mutationFn: async (name: string) => unwrap(await client.PATCH('/api/v1/boards/{boardId}', { params: { path: { boardId: board._id } }, body: { name } })),
+    onSuccess: refresh,
+  });
+  const archive = useMutation({
+    mutationFn: async () => unwrap(await client.PATCH('/api/v1/boards/{boardId}/archive', { params: { path: { boardId: board._id } } })),
+    onSuccess: refresh,
+  });
+  return (
+    <li className="board-tile">
+      {editing ? (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            const name = (event.currentTarget.elements.namedItem('name') as HTMLInputElement).value.trim();
+            if (name) rename.mutate(name);
+            setEditing(false);
+          }}
+        >
+          <input name="name" defaultValue={board.name} aria-label={t.boardName} autoFocus onBlur={() => setEditing(false)} />
+        </form>
+      ) : (
+        <Link to={`/boards/${board._id}`}>{board.name}</Link>
+      )}
+      <span className="tile-actions">
+        <button type="button" onClick={() => setEditing(true)} aria-label={t.renameNamed(board.name)}>
+          {t.rename}
+        </button>
+        <button type="button" onClick={() => archive.mutate()} aria-label={t.archiveNamed(board.name)}>
+          {t.archive}
+        </button>
+      </span>
+    </li>
+  );
+}
+
+function Home() {
+  const me = useMe();
+  if (!me.data) return <p className="page-pad">{t.loading}</p>;
+  return (
+    <div className="home page-pad">
+      <h1>{t.boards}</h1>
+      {me.data.companies.map((company) => (
+        <section key={company._id} className="company" aria-label={`${t.company} ${company.name}`}>
+          <h2 className="company-name">{company.name}</h2>
+          {me.data.teams
+            .filter((team) => team.company === company._id)
+            .map((team) => (
+              <TeamBoards key={team._id} teamId={team._id} teamName={team.name} />
+            ))}
+        </section>
+      ))}
+    </div>
+  );
+}
+
+/** The setup page is offered while the server says it is not set up yet. */
+function SetupGate() {
+  const [state, setState] = useState<'unknown' | 'needed' | 'done'>('unknown');
+  useEffect(() => {
+    const token = window.location.hash.slice(1);
+    if (!token) return setState('needed');
+    getJson(`/api/v1/setup/${encodeURIComponent(token)}`)
+      .then(({ response }) => setState(response.ok ? 'needed' : 'done'))
+      .catch(() => setState('done'));
+  }, []);
+  if (state === 'unknown') return null;
+  return state === 'needed' ? <Setup /> : <Navigate to="/sign-in" replace />;
+}
+
+export const routes: RouteObject[] = [
+  { path: '/sign-in', element: <SignIn /> },
+  { path: '/setup', element: <SetupGate /> },
+  {
+    element: <Shell />,
+    children: [
+      { path: '/', element: <Start /> },
+      { path: '/boards', element: <Home /> },
+      { path: '/boards/:boardId', element: <BoardPage /> },
+      { path: '*', element: <p className="page-pad">{t.notFound} <Link to="/boards">{t.backToBoards}</Link></p> },
+    ],
+  },
+];

@@ -1,0 +1,666 @@
+import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-scroll/element';
+import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
+import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
+import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
+import { useQuery } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, lazy, memo, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useParams, useSearchParams } from 'react-router';
+import { type Card, client, type Label, type Member, unwrap } from '../api.ts';
+import { rememberBoard, useMe } from '../App.tsx';
+import { t } from '../strings.ts';
+import { HelpDialog, MoveDialog } from './dialogs.tsx';
+import { dueState, type Filter, filterOf, initials, isFiltering, matches, textOn, writeFilter } from './filters.ts';
+import { useBoardStream } from './live.ts';
+import { type BoardActions, type ListView, type Notice, useBoard, useBoardActions } from './store.ts';
+
+// The card dialog (and its Markdown renderer) loads when a card is first opened.
+const CardDialog = lazy(() => import('./CardDialog.tsx').then((module) => ({ default: module.CardDialog })));
+
+/** Lists far outside the viewport render no cards (a 5,000-card board keeps a few hundred elements). */
+const LIST_RENDER_MARGIN = '400px';
+
+/** The open lists' scroll helpers, so keyboard focus can reach a card the virtualizer has not rendered. */
+type Scrollers = Map<string, (index: number) => void>;
+
+export function BoardPage() {
+  const { boardId = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const board = useBoard(boardId);
+  const me = useMe();
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const notify = useCallback((next: Notice) => setNotice(next), []);
+  const announce = useCallback((text: string) => setAnnouncement(text), []);
+  const actions = useBoardActions(boardId, notify, announce);
+  const { connected } = useBoardStream(boardId, actions.refreshCard);
+  const labels = useQuery({
+    queryKey: ['labels', boardId],
+    queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/labels', { params: { path: { boardId } } })).labels as Label[],
+  });
+  const filter = filterOf(params);
+  const setFilter = (next: Filter) => setParams(writeFilter(params, next), { replace: true });
+  const openCardId = params.get('card');
+  const [moving, setMoving] = useState<string | null>(null);
+  const [help, setHelp] = useState(false);
+  const scrollers = useRef<Scrollers>(new Map());
+  const composers = useRef(new Map<string, () => void>());
+  const canvas = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (board.data) rememberBoard(boardId);
+  }, [board.data, boardId]);
+
+  const team = me.data?.teams.find((one) => one._id === board.data?.board.team);
+  const members: Member[] = team?.members ?? [];
+
+  const openCard = useCallback(
+    (cardId: string, focus?: string) => {
+      const next = new URLSearchParams(params);
+      next.set('card', cardId);
+      if (focus) next.set('focus', focus);
+      else next.delete('focus');
+      setParams(next);
+    },
+    [params, setParams],
+  );
+  const closeCard = useCallback(() => {
+    const next = new URLSearchParams(params);
+    const cardId = next.get('card');
+    next.delete('card');
+    next.delete('focus');
+    setParams(next);
+    if (cardId) requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card-id="${cardId}"]`)?.focus());
+  }, [params, setParams]);
+
+  // Drops: the innermost target decides (a card's edge, else the list's end, else a list's edge).
+  useEffect(() => {
+    const element = canvas.current;
+    if (!element) return;
+    return combine(
+      autoScrollForElements({ element }),
+      monitorForElements({
+        onDrop({ source, location }) {
+          const view = board.data;
+          const target = location.current.dropTargets[0];
+          if (!target || !view) return;
+          if (source.data.type === 'card') {
+            const cardId = source.data.cardId as string;
+            const fromList = view.lists.find((list) => list._id === source.data.listId);
+            const fromIndex = fromList?.cards.findIndex((card) => card._id === cardId) ?? -1;
+            let toListId: string;
+            let index: number;
+            if (target.data.type === 'card') {
+              toListId = target.data.listId as string;
+              const toList = view.lists.find((list) => list._id === toListId);
+              const over = toList?.cards.findIndex((card) => card._id === target.data.cardId) ?? 0;
+              index = over + (extractClosestEdge(target.data) === 'bottom' ? 1 : 0);
+              if (toListId === fromList?._id && fromIndex < index) index -= 1;
+            } else if (target.data.type === 'list') {
+              toListId = target.data.listId as string;
+              const toList = view.lists.find((list) => list._id === toListId);
+              index = (toList?.cards.length ?? 0) - (toListId === fromList?._id ? 1 : 0);
+            } else return;
+            if (toListId === fromList?._id && index === fromIndex) return;
+            void actions.moveCard(cardId, toListId, Math.max(0, index));
+          } else if (source.data.type === 'list' && target.data.type === 'list') {
+            const listId = source.data.listId as string;
+            const from = view.lists.findIndex((list) => list._id === listId);
+            const over = view.lists.findIndex((list) => list._id === target.data.listId);
+            let index = over + (extractClosestEdge(target.data) === 'right' ? 1 : 0);
+            if (from < index) index -= 1;
+            if (index !== from) void actions.moveList(listId, index);
+          }
+        },
+      }),
+    );
+  }, [board.data, actions]);
+
+  // `?` opens the shortcuts anywhere on the board, outside fields.
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      const field = (event.target as HTMLElement).closest('input, textarea, select, [contenteditable], dialog');
+      if (!field && event.key === '?') {
+        event.preventDefault();
+        setHelp(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  if (board.isError) return <p className="page-pad" role="alert">{board.error.message}</p>;
+  if (!board.data) return <BoardSkeleton />;
+  const view = board.data;
+  const now = Date.now();
+  const filtering = isFiltering(filter);
+  const visible = view.lists.map((list) => (filtering ? list.cards.filter((card) => matches(card, filter, now)) : list.cards));
+  const shown = visible.reduce((sum, cards) => sum + cards.length, 0);
+
+  const focusCard = (listIndex: number, cardIndex: number) => {
+    const list = view.lists[listIndex];
+    const cards = visible[listIndex];
+    if (!list || !cards?.length) return;
+    const index = Math.max(0, Math.min(cardIndex, cards.length - 1));
+    const id = cards[index]?._id;
+    const find = () => document.querySelector<HTMLElement>(`[data-card-id="${id}"]`);
+    const element = find();
+    if (element) return element.focus();
+    document.querySelector(`[data-list-id="${list._id}"]`)?.scrollIntoView({ inline: 'nearest', block: 'nearest' });
+    scrollers.current.get(list._id)?.(index);
+    requestAnimationFrame(() => requestAnimationFrame(() => find()?.focus()));
+  };
+
+  const onCardKey = (event: KeyboardEvent<HTMLElement>, listIndex: number, cardIndex: number, card: Card) => {
+    if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return;
+    const key = event.key;
+    const handled = () => event.preventDefault();
+    if (key === 'ArrowDown') return handled(), focusCard(listIndex, cardIndex + 1);
+    if (key === 'ArrowUp') return handled(), focusCard(listIndex, cardIndex - 1);
+    if (key === 'ArrowRight' || key === 'ArrowLeft') {
+      handled();
+      const step = key === 'ArrowRight' ? 1 : -1;
+      for (let next = listIndex + step; next >= 0 && next < view.lists.length; next += step) if (visible[next]?.length) return focusCard(next, cardIndex);
+      return;
+    }
+    if (key === 'Enter') return handled(), openCard(card._id);
+    if (key === 'e') return handled(), openCard(card._id, 'name');
+    if (key === 'l') return handled(), openCard(card._id, 'labels');
+    if (key === 'm') return handled(), openCard(card._id, 'members');
+    if (key === 'd') return handled(), openCard(card._id, 'due');
+    if (key === 'n') return handled(), composers.current.get(card.list)?.();
+    if (key === 'c') return handled(), void actions.archiveCard(card._id).then(() => focusCard(listIndex, cardIndex));
+    if (key === '?') return handled(), setHelp(true);
+    if (key === ' ' && me.data) return handled(), void actions.toggleMembers(card._id, [me.data.user._id]);
+    if (key === '<' || key === '>' || key === ',' || key === '.') {
+      handled();
+      const target = view.lists[listIndex + (key === '<' || key === ',' ? -1 : 1)];
+      if (!target) return;
+      const index = Math.min(cardIndex, target.cards.length);
+      void actions.moveCard(card._id, target._id, index).then(() => requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card-id="${card._id}"]`)?.focus()));
+    }
+  };
+
+  const openCardRecord = openCardId ? view.lists.flatMap((list) => list.cards).find((card) => card._id === openCardId) : undefined;
+  const movingCard = moving ? view.lists.flatMap((list) => list.cards).find((card) => card._id === moving) : undefined;
+
+  return (
+    <div className="board">
+      <BoardHeader name={view.board.name} boardId={boardId} filter={filter} setFilter={setFilter} labels={labels.data ?? []} members={members} onHelp={() => setHelp(true)} />
+      {!connected ? (
+        <p className="banner" role="status">
+          {t.reconnecting}
+        </p>
+      ) : null}
+      {notice ? (
+        <div className={`notice notice-${notice.kind}`} role="alert">
+          <span>{notice.text}</span>
+          <button type="button" onClick={() => setNotice(null)}>
+            {t.close}
+          </button>
+        </div>
+      ) : null}
+      {filtering && shown === 0 ? <p className="muted page-pad">{t.noMatches(filter.text)}</p> : null}
+      <div className="canvas" ref={canvas}>
+        {view.lists.map((list, listIndex) => (
+          <ListColumn
+            key={list._id}
+            list={list}
+            cards={visible[listIndex] ?? []}
+            listIndex={listIndex}
+            listCount={view.lists.length}
+            actions={actions}
+            onCardKey={onCardKey}
+            openCard={openCard}
+            scrollers={scrollers.current}
+            composers={composers.current}
+            now={now}
+          />
+        ))}
+        <ListComposer actions={actions} first={view.lists.length === 0} />
+      </div>
+      <div className="visually-hidden" aria-live="polite" role="status">
+        {announcement}
+      </div>
+      {openCardId ? (
+        <Suspense fallback={null}>
+        <CardDialog
+          key={openCardId}
+          cardId={openCardId}
+          boardCard={openCardRecord}
+          labels={labels.data ?? []}
+          members={members}
+          focus={params.get('focus')}
+          actions={actions}
+          onClose={closeCard}
+          onMove={() => setMoving(openCardId)}
+        />
+        </Suspense>
+      ) : null}
+      {movingCard ? (
+        <MoveDialog
+          card={movingCard}
+          lists={view.lists}
+          onCancel={() => setMoving(null)}
+          onMove={(listId, index) => {
+            setMoving(null);
+            void actions.moveCard(movingCard._id, listId, index);
+          }}
+        />
+      ) : null}
+      {help ? <HelpDialog onClose={() => setHelp(false)} /> : null}
+    </div>
+  );
+}
+
+function BoardSkeleton() {
+  return (
+    <div className="canvas" aria-busy="true" aria-label={t.loading}>
+      {[0, 1, 2].map((list) => (
+        <div key={list} className="list skeleton">
+          {[0, 1, 2, 3].map((card) => (
+            <div key={card} className="card skeleton-card" />
+          ))}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function BoardHeader(props: { name: string; boardId: string; filter: Filter; setFilter: (filter: Filter) => void; labels: Label[]; members: Member[]; onHelp: () => void }) {
+  const { filter, setFilter } = props;
+  const textId = useId();
+  const dueId = useId();
+  const toggle = (ids: string[], id: string) => (ids.includes(id) ? ids.filter((one) => one !== id) : [...ids, id]);
+  return (
+    <div className="board-header">
+      <h1 className="board-name">{props.name}</h1>
+      <div className="filters" role="group" aria-label={t.filters}>
+        <label htmlFor={textId} className="visually-hidden">
+          {t.filterText}
+        </label>
+        <input id={textId} type="search" placeholder={t.filterText} value={filter.text} onChange={(event) => setFilter({ ...filter, text: event.target.value })} />
+        <details className="popover">
+          <summary>
+            {t.filterLabels}
+            {filter.labels.length ? ` (${filter.labels.length})` : ''}
+          </summary>
+          <fieldset>
+            <legend className="visually-hidden">{t.filterLabels}</legend>
+            {props.labels.map((label) => (
+              <label key={label._id} className="check">
+                <input type="checkbox" checked={filter.labels.includes(label._id)} onChange={() => setFilter({ ...filter, labels: toggle(filter.labels, label._id) })} />
+                <span className="swatch" style={{ background: label.color.hex }} aria-hidden="true" />
+                {label.name || label.color.name}
+              </label>
+            ))}
+          </fieldset>
+        </details>
+        <details className="popover">
+          <summary>
+            {t.filterMembers}
+            {filter.members.length ? ` (${filter.members.length})` : ''}
+          </summary>
+          <fieldset>
+            <legend className="visually-hidden">{t.filterMembers}</legend>
+            {props.members.map((member) => (
+              <label key={member._id} className="check">
+                <input type="checkbox" checked={filter.members.includes(member._id)} onChange={() => setFilter({ ...filter, members: toggle(filter.members, member._id) })} />
+                {member.fullName}
+              </label>
+            ))}
+          </fieldset>
+        </details>
+        <label htmlFor={dueId} className="visually-hidden">
+          {t.filterDue}
+        </label>
+        <select id={dueId} value={filter.due} onChange={(event) => setFilter({ ...filter, due: event.target.value as Filter['due'] })}>
+          <option value="">{t.dueAny}</option>
+          <option value="overdue">{t.dueOverdueOption}</option>
+          <option value="day">{t.dueNextDay}</option>
+          <option value="week">{t.dueNextWeek}</option>
+          <option value="none">{t.dueNone}</option>
+        </select>
+        {isFiltering(filter) ? (
+          <button type="button" onClick={() => setFilter({ text: '', labels: [], members: [], due: '' })}>
+            {t.clearFilters}
+          </button>
+        ) : null}
+        <button type="button" onClick={props.onHelp} aria-label={t.shortcuts}>
+          ?
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Whether the element is within `margin` of the viewport (lists far off screen skip their cards). */
+function useNear(ref: React.RefObject<HTMLElement | null>, margin: string): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new IntersectionObserver((entries) => setNear(entries.some((entry) => entry.isIntersecting)), { rootMargin: `0px ${margin}` });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref, margin]);
+  return near;
+}
+
+interface ListProps {
+  list: ListView;
+  cards: Card[];
+  listIndex: number;
+  listCount: number;
+  actions: BoardActions;
+  onCardKey: (event: KeyboardEvent<HTMLElement>, listIndex: number, cardIndex: number, card: Card) => void;
+  openCard: (cardId: string) => void;
+  scrollers: Scrollers;
+  composers: Map<string, () => void>;
+  now: number;
+}
+
+const ListColumn = memo(function ListColumn({ list, cards, listIndex, listCount, actions, onCardKey, openCard, scrollers, composers, now }: ListProps) {
+  const section = useRef<HTMLElement>(null);
+  const header = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const near = useNear(section, LIST_RENDER_MARGIN);
+  const [edge, setEdge] = useState<Edge | null>(null);
+  const [renaming, setRenaming] = useState(false);
+  const [composing, setComposing] = useState(false);
+
+  useEffect(() => {
+    composers.set(list._id, () => setComposing(true));
+    return () => void composers.delete(list._id);
+  }, [composers, list._id]);
+
+  useEffect(() => {
+    const element = section.current;
+    const handle = header.current;
+    const scroll = scroller.current;
+    if (!element || !handle || !scroll) return;
+    return combine(
+      draggable({ element, dragHandle: handle, getInitialData: () => ({ type: 'list', listId: list._id }) }),
+      dropTargetForElements({
+        element,
+        getData: ({ input, element: target }) => attachClosestEdge({ type: 'list', listId: list._id }, { input, element: target, allowedEdges: ['left', 'right'] }),
+        onDrag: ({ self, source }) => setEdge(source.data.type === 'list' && source.data.listId !== list._id ? extractClosestEdge(self.data) : null),
+        onDragLeave: () => setEdge(null),
+        onDrop: () => setEdge(null),
+      }),
+      autoScrollForElements({ element: scroll }),
+    );
+  }, [list._id]);
+
+  const count = list.cards.length + (list.nextCursor ? '+' : '');
+  return (
+    <section ref={section} className={`list${edge ? ` drop-${edge}` : ''}`} aria-label={list.name} data-list-id={list._id} role="region">
+      <div className="list-header" ref={header}>
+        {renaming ? (
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              const name = (event.currentTarget.elements.namedItem('name') as HTMLInputElement).value.trim();
+              if (name && name !== list.name) void actions.renameList(list._id, name);
+              setRenaming(false);
+            }}
+          >
+            <input name="name" defaultValue={list.name} aria-label={t.listName} autoFocus onBlur={(event) => event.currentTarget.form?.requestSubmit()} onKeyDown={(event) => event.key === 'Escape' && setRenaming(false)} />
+          </form>
+        ) : (
+          <h2 className="list-name">
+            <button type="button" className="list-name-button" onClick={() => setRenaming(true)} aria-label={t.renameList(list.name)}>
+              {list.name}
+            </button>
+          </h2>
+        )}
+        <span className="list-count" aria-label={t.cardCount(list.cards.length)}>
+          {count}
+        </span>
+        <details className="popover list-menu">
+          <summary aria-label={t.listActions(list.name)}>⋯</summary>
+          <div className="menu">
+            <button type="button" disabled={listIndex === 0} onClick={() => void actions.moveList(list._id, listIndex - 1)}>
+              {t.moveListLeft}
+            </button>
+            <button type="button" disabled={listIndex === listCount - 1} onClick={() => void actions.moveList(list._id, listIndex + 1)}>
+              {t.moveListRight}
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                if (window.confirm(t.confirmArchiveList(list.name, list.cards.length))) void actions.archiveList(list._id);
+              }}
+            >
+              {t.archiveList}
+            </button>
+          </div>
+        </details>
+      </div>
+      <div className="list-cards" ref={scroller}>
+        {near ? <CardRows list={list} cards={cards} listIndex={listIndex} onCardKey={onCardKey} openCard={openCard} scroller={scroller} scrollers={scrollers} now={now} /> : <div style={{ height: Math.min(cards.length, 8) * 64 }} />}
+        {cards.length === 0 ? <p className="muted empty">{t.emptyList}</p> : null}
+      </div>
+      <CardComposer listId={list._id} listName={list.name} actions={actions} open={composing} setOpen={setComposing} />
+    </section>
+  );
+});
+
+function CardRows(props: {
+  list: ListView;
+  cards: Card[];
+  listIndex: number;
+  onCardKey: ListProps['onCardKey'];
+  openCard: (cardId: string) => void;
+  scroller: React.RefObject<HTMLDivElement | null>;
+  scrollers: Scrollers;
+  now: number;
+}) {
+  const { cards, scroller } = props;
+  const virtualizer = useVirtualizer({
+    count: cards.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 72,
+    overscan: 6,
+    getItemKey: (index) => cards[index]?._id ?? index,
+  });
+  useEffect(() => {
+    props.scrollers.set(props.list._id, (index) => virtualizer.scrollToIndex(index, { align: 'auto' }));
+    return () => void props.scrollers.delete(props.list._id);
+  }, [props.scrollers, props.list._id, virtualizer]);
+  return (
+    <div role="list" aria-label={props.list.name} className="card-rows" style={{ height: virtualizer.getTotalSize() }}>
+      {virtualizer.getVirtualItems().map((item) => {
+        const card = cards[item.index];
+        if (!card) return null;
+        return (
+          <div key={item.key} role="listitem" className="card-row" data-index={item.index} ref={virtualizer.measureElement} style={{ transform: `translateY(${item.start}px)` }}>
+            <CardFace card={card} listId={props.list._id} onKeyDown={(event) => props.onCardKey(event, props.listIndex, item.index, card)} onOpen={() => props.openCard(card._id)} now={props.now} />
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+const CardFace = memo(function CardFace({ card, listId, onKeyDown, onOpen, now }: { card: Card; listId: string; onKeyDown: (event: KeyboardEvent<HTMLElement>) => void; onOpen: () => void; now: number }) {
+  const element = useRef<HTMLDivElement>(null);
+  const [edge, setEdge] = useState<Edge | null>(null);
+  const [dragging, setDragging] = useState(false);
+  useEffect(() => {
+    const node = element.current;
+    if (!node) return;
+    return combine(
+      draggable({ element: node, getInitialData: () => ({ type: 'card', cardId: card._id, listId }), onDragStart: () => setDragging(true), onDrop: () => setDragging(false) }),
+      dropTargetForElements({
+        element: node,
+        canDrop: ({ source }) => source.data.type === 'card',
+        getData: ({ input, element: target }) => attachClosestEdge({ type: 'card', cardId: card._id, listId }, { input, element: target, allowedEdges: ['top', 'bottom'] }),
+        onDrag: ({ self, source }) => setEdge(source.data.cardId === card._id ? null : extractClosestEdge(self.data)),
+        onDragLeave: () => setEdge(null),
+        onDrop: () => setEdge(null),
+      }),
+    );
+  }, [card._id, listId]);
+  const due = dueState(card, now);
+  const cover = card.cover ? card.attachments.find((attachment) => attachment._id === card.cover && attachment.mimeType.startsWith('image/')) : undefined;
+  const checklist = card.allChecklistItemsCount;
+  // The card's name is its content, name first: what a screen reader says is what the eye sees.
+  return (
+    <div
+      ref={element}
+      role="button"
+      tabIndex={0}
+      className={`card${dragging ? ' dragging' : ''}${edge ? ` drop-${edge}` : ''}`}
+      data-card-id={card._id}
+      onClick={onOpen}
+      onKeyDown={onKeyDown}
+    >
+      <div className="card-name">{card.name}</div>
+      {cover ? <img className="card-cover" src={cover.url} alt="" loading="lazy" /> : null}
+      {card.labels.length ? (
+        <div className="card-labels">
+          <span className="visually-hidden">, {t.labels}: </span>
+          {card.labels.map((label) => (
+            <span key={label._id} className="label-chip" style={{ background: label.color.hex, color: textOn(label.color.hex) }}>
+              {label.name}{' '}
+            </span>
+          ))}
+        </div>
+      ) : null}
+      {card.dueDate || checklist.total || card.comments.length || card.attachments.length || card.members.length ? (
+        <div className="card-badges">
+          {card.dueDate ? (
+            <span className={`badge due due-${due}`}>
+              <span className="visually-hidden">, {t.dueDate} </span>
+              {new Date(card.dueDate).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}
+              {due === 'overdue' || due === 'done' ? <span className="visually-hidden"> ({due === 'overdue' ? t.dueOverdue : t.dueDone})</span> : null}
+            </span>
+          ) : null}
+          {checklist.total ? (
+            <span className={`badge${checklist.completed === checklist.total ? ' done' : ''}`}>
+              <span aria-hidden="true">☑ </span>
+              <span className="visually-hidden">, {t.checklist(checklist.completed, checklist.total)}</span>
+              <span aria-hidden="true">{checklist.completed}/{checklist.total}</span>
+            </span>
+          ) : null}
+          {card.comments.length ? (
+            <span className="badge">
+              <span aria-hidden="true">💬 {card.comments.length}</span>
+              <span className="visually-hidden">, {t.comments(card.comments.length)}</span>
+            </span>
+          ) : null}
+          {card.attachments.length ? (
+            <span className="badge">
+              <span aria-hidden="true">📎 {card.attachments.length}</span>
+              <span className="visually-hidden">, {t.attachments(card.attachments.length)}</span>
+            </span>
+          ) : null}
+          {card.members.length ? (
+            <span className="card-members">
+              <span className="visually-hidden">, {t.members}: </span>
+              {card.members.map((member) =>
+                member.photoUrl ? (
+                  <img key={member._id} className="avatar" src={member.photoUrl} alt={member.fullName} title={member.fullName} />
+                ) : (
+                  <span key={member._id} className="avatar" title={member.fullName}>
+                    <span aria-hidden="true">{initials(member.fullName)}</span>
+                    <span className="visually-hidden">{member.fullName} </span>
+                  </span>
+                ),
+              )}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+});
+
+function CardComposer({ listId, listName, actions, open, setOpen }: { listId: string; listName: string; actions: BoardActions; open: boolean; setOpen: (open: boolean) => void }) {
+  const input = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (open) input.current?.focus();
+  }, [open]);
+  if (!open)
+    return (
+      <button type="button" className="add-card" onClick={() => setOpen(true)} aria-label={t.addCardTo(listName)}>
+        + {t.addCard}
+      </button>
+    );
+  const submit = () => {
+    const name = input.current?.value.trim() ?? '';
+    if (!name) return;
+    void actions.createCard(listId, name);
+    if (input.current) input.current.value = '';
+    input.current?.focus();
+  };
+  return (
+    <form
+      className="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <textarea
+        ref={input}
+        aria-label={t.cardName}
+        placeholder={t.cardName}
+        rows={2}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey) {
+            event.preventDefault();
+            submit();
+          } else if (event.key === 'Escape') setOpen(false);
+        }}
+      />
+      <div className="composer-actions">
+        <button type="submit" className="primary">
+          {t.addCardButton}
+        </button>
+        <button type="button" onClick={() => setOpen(false)}>
+          {t.cancel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ListComposer({ actions, first }: { actions: BoardActions; first: boolean }) {
+  const [open, setOpen] = useState(first);
+  const id = useId();
+  if (!open)
+    return (
+      <button type="button" className="add-list" onClick={() => setOpen(true)}>
+        + {t.addList}
+      </button>
+    );
+  return (
+    <form
+      className="list composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const input = event.currentTarget.elements.namedItem('name') as HTMLInputElement;
+        const name = input.value.trim();
+        if (name) void actions.createList(name);
+        input.value = '';
+      }}
+    >
+      <label htmlFor={id}>{first ? t.addFirstList : t.listName}</label>
+      <input id={id} name="name" autoFocus={!first} onKeyDown={(event) => event.key === 'Escape' && setOpen(false)} />
+      <div className="composer-actions">
+        <button type="submit" className="primary">
+          {t.addList}
+        </button>
+        {!first ? (
+          <button type="button" onClick={() => setOpen(false)}>
+            {t.cancel}
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+

@@ -1,0 +1,104 @@
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import type { Card } from '../api.ts';
+import { t } from '../strings.ts';
+import type { ListView } from './store.ts';
+
+/** A modal on the native <dialog>: focus kept inside, Escape closes, the page behind inert. */
+export function Modal({ label, onClose, children, className }: { label: string; onClose: () => void; children: ReactNode; className?: string }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className={`modal ${className ?? ''}`}
+      aria-label={label}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onClick={(event) => {
+        if (event.target === ref.current) onClose();
+      }}
+    >
+      {children}
+    </dialog>
+  );
+}
+
+export function MoveDialog({ card, lists, onCancel, onMove }: { card: Card; lists: ListView[]; onCancel: () => void; onMove: (listId: string, index: number) => void }) {
+  const [listId, setListId] = useState(card.list);
+  const target = lists.find((list) => list._id === listId);
+  const current = target?.cards.findIndex((one) => one._id === card._id) ?? -1;
+  const slots = (target?.cards.length ?? 0) + (current >= 0 ? 0 : 1);
+  const [position, setPosition] = useState(Math.max(0, current));
+  const id = useId();
+  return (
+    <Modal label={t.moveCardNamed(card.name)} onClose={onCancel}>
+      <form
+        className="move-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onMove(listId, Math.min(position, slots - 1));
+        }}
+      >
+        <h2>{t.moveCard}</h2>
+        <label htmlFor={`${id}-list`}>{t.list}</label>
+        <select
+          id={`${id}-list`}
+          value={listId}
+          onChange={(event) => {
+            setListId(event.target.value);
+            setPosition(0);
+          }}
+        >
+          {lists.map((list) => (
+            <option key={list._id} value={list._id}>
+              {list.name}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-position`}>{t.position}</label>
+        <select id={`${id}-position`} value={position} onChange={(event) => setPosition(Number(event.target.value))}>
+          {Array.from({ length: Math.max(1, slots) }, (_, index) => (
+            <option key={index} value={index}>
+              {index + 1}
+            </option>
+          ))}
+        </select>
+        <div className="composer-actions">
+          <button type="submit" className="primary">
+            {t.moveButton}
+          </button>
+          <button type="button" onClick={onCancel}>
+            {t.cancel}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+export function HelpDialog({ onClose }: { onClose: () => void }) {
+  return (
+    <Modal label={t.shortcuts} onClose={onClose}>
+      <h2>{t.shortcuts}</h2>
+      <dl className="shortcuts">
+        {t.shortcutList.map(([key, what]) => (
+          <div key={key}>
+            <dt>
+              <kbd>{key}</kbd>
+            </dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+      <button type="button" onClick={onClose} autoFocus>
+        {t.close}
+      </button>
+    </Modal>
+  );
+}

@@ -1,0 +1,259 @@
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { ApiError, type Board, type Card, client, ifMatch, unwrap } from '../api.ts';
+import { t } from '../strings.ts';
+
+export interface ListView {
+  _id: string;
+  name: string;
+  position: number;
+  __v: number;
+  cards: Card[];
+  nextCursor: string | null;
+}
+export interface BoardView {
+  board: Board;
+  lists: ListView[];
+}
+
+export const boardKey = (boardId: string) => ['board', boardId] as const;
+export const cardKey = (cardId: string) => ['card', cardId] as const;
+
+/** The board with its lists and cards; the lists' further pages are read after the first paint. */
+export function useBoard(boardId: string) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: boardKey(boardId),
+    queryFn: async ({ signal }): Promise<BoardView> => {
+      const { board } = unwrap(await client.GET('/api/v1/boards/{boardId}', { params: { path: { boardId } }, signal }));
+      const { lists, ...rest } = board;
+      const view: BoardView = { board: rest as unknown as Board, lists: lists.map((list) => ({ ...list, cards: list.cards, nextCursor: list.nextCursor })) };
+      for (const list of view.lists) if (list.nextCursor) void loadRest(queryClient, boardId, list._id, list.nextCursor);
+      return view;
+    },
+  });
+}
+
+/** Reads a list's remaining pages, appending each to the cached list. */
+async function loadRest(queryClient: QueryClient, boardId: string, listId: string, cursor: string | null) {
+  while (cursor) {
+    const page = unwrap(await client.GET('/api/v1/lists/{listId}/cards', { params: { path: { listId }, query: { cursor, limit: 100 } } })) as {
+      cards: Card[];
+      nextCursor: string | null;
+    };
+    cursor = page.nextCursor;
+    queryClient.setQueryData<BoardView>(boardKey(boardId), (view) => {
+      if (!view) return view;
+      return mapList(view, listId, (list) => {
+        const known = new Set(list.cards.map((card) => card._id));
+        return { ...list, cards: [...list.cards, ...page.cards.filter((card) => !known.has(card._id))], nextCursor: page.nextCursor };
+      });
+    });
+  }
+}
+
+export function mapList(view: BoardView, listId: string, change: (list: ListView) => ListView): BoardView {
+  return { ...view, lists: view.lists.map((list) => (list._id === listId ? change(list) : list)) };
+}
+
+/** The card put where its record says (list and position), wherever it was before. */
+export function placeCard(view: BoardView, card: Card): BoardView {
+  const without = removeCard(view, card._id);
+  if (card.archived.status || card.board !== view.board._id) return without;
+  return mapList(without, card.list, (list) => {
+    const cards = [...list.cards];
+    let index = cards.findIndex((other) => other.position > card.position);
+    if (index < 0) index = cards.length;
+    cards.splice(index, 0, card);
+    return { ...list, cards };
+  });
+}
+
+export function removeCard(view: BoardView, cardId: string): BoardView {
+  if (!view.lists.some((list) => list.cards.some((card) => card._id === cardId))) return view;
+  return { ...view, lists: view.lists.map((list) => (list.cards.some((card) => card._id === cardId) ? { ...list, cards: list.cards.filter((card) => card._id !== cardId) } : list)) };
+}
+
+export function findCard(view: BoardView | undefined, cardId: string): Card | undefined {
+  for (const list of view?.lists ?? []) {
+    const card = list.cards.find((one) => one._id === cardId);
+    if (card) return card;
+  }
+  return undefined;
+}
+
+/** What a refused write tells the person, in words. */
+export function refusalOf(error: unknown): { conflict: boolean; message: string } {
+  if (error instanceof ApiError) return { conflict: error.status === 412, message: error.message };
+  return { conflict: false, message: error instanceof Error ? error.message : String(error) };
+}
+
+export interface Notice {
+  kind: 'error' | 'info';
+  text: string;
+}
+
+/**
+ * The board's writes: each applied to the page at once, then sent; a refusal puts the page back and
+ * says why, a 412 (the card changed meanwhile) shows the card's new state.
+ */
+export function useBoardActions(boardId: string, notify: (notice: Notice) => void, announce: (text: string) => void) {
+  const queryClient = useQueryClient();
+  const key = boardKey(boardId);
+  const get = useCallback(() => queryClient.getQueryData<BoardView>(key), [queryClient, boardId]); // eslint-disable-line react-hooks/exhaustive-deps
+  const set = useCallback((change: (view: BoardView) => BoardView) => queryClient.setQueryData<BoardView>(key, (view) => (view ? change(view) : view)), [queryClient, boardId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const applyCard = useCallback(
+    (card: Card) => {
+      set((view) => placeCard(view, card));
+      queryClient.setQueryData(cardKey(card._id), card);
+    },
+    [set, queryClient],
+  );
+
+  const refreshCard = useCallback(
+    async (cardId: string) => {
+      const result = await client.GET('/api/v1/cards/{cardId}', { params: { path: { cardId } } });
+      if (result.response.status === 404) {
+        set((view) => removeCard(view, cardId));
+        return undefined;
+      }
+      const card = unwrap(result).card as Card;
+      applyCard(card);
+      return card;
+    },
+    [applyCard, set],
+  );
+
+  const refused = useCallback(
+    async (error: unknown, snapshot: BoardView | undefined, cardId?: string) => {
+      if (snapshot) queryClient.setQueryData(key, snapshot);
+      const { conflict, message } = refusalOf(error);
+      if (conflict && cardId) {
+        await refreshCard(cardId).catch(() => undefined);
+        notify({ kind: 'error', text: t.changedMeanwhileBoard });
+      } else notify({ kind: 'error', text: t.refused(message) });
+    },
+    [queryClient, refreshCard, notify], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+
+  return useMemo(
+    () => ({
+      applyCard,
+      refreshCard,
+      async moveCard(cardId: string, toListId: string, index: number) {
+        const snapshot = get();
+        const card = findCard(snapshot, cardId);
+        if (!snapshot || !card) return;
+        const target = snapshot.lists.find((list) => list._id === toListId);
+        if (!target) return;
+        set((view) => {
+          const removed = removeCard(view, cardId);
+          return mapList(removed, toListId, (list) => {
+            const cards = [...list.cards];
+            cards.splice(Math.min(index, cards.length), 0, { ...card, list: toListId });
+            return { ...list, cards };
+          });
+        });
+        announce(t.moved(card.name, target.name, index + 1));
+        try {
+          const answer = unwrap(
+            await client.PATCH('/api/v1/cards/{cardId}/position', {
+              params: { path: { cardId }, header: ifMatch(card.__v) as never },
+              body: { position: index, ...(toListId !== card.list ? { list: toListId } : {}) },
+            }),
+          );
+          applyCard(answer.card as Card);
+        } catch (error) {
+          await refused(error, snapshot, cardId);
+        }
+      },
+      async moveList(listId: string, index: number) {
+        const snapshot = get();
+        const list = snapshot?.lists.find((one) => one._id === listId);
+        if (!snapshot || !list) return;
+        set((view) => {
+          const lists = view.lists.filter((one) => one._id !== listId);
+          lists.splice(Math.min(index, lists.length), 0, list);
+          return { ...view, lists };
+        });
+        announce(t.listMoved(list.name, index + 1));
+        try {
+          const answer = unwrap(await client.PATCH('/api/v1/lists/{listId}', { params: { path: { listId }, header: ifMatch(list.__v) as never }, body: { position: index } }));
+          set((view) => ({ ...view, lists: view.lists.map((one) => (one._id === listId ? { ...one, ...answer.list, cards: one.cards, nextCursor: one.nextCursor } : one)) }));
+        } catch (error) {
+          await refused(error, snapshot);
+        }
+      },
+      async createCard(listId: string, name: string) {
+        try {
+          const answer = unwrap(await client.POST('/api/v1/cards', { body: { list: listId, name, position: 'bottom' } }));
+          applyCard(answer.card as Card);
+        } catch (error) {
+          await refused(error, undefined);
+        }
+      },
+      async createList(name: string) {
+        try {
+          const answer = unwrap(await client.POST('/api/v1/lists', { body: { board: boardId, name, position: 'bottom' } }));
+          set((view) => (view.lists.some((list) => list._id === answer.list._id) ? view : { ...view, lists: [...view.lists, { ...answer.list, cards: [], nextCursor: null }] }));
+        } catch (error) {
+          await refused(error, undefined);
+        }
+      },
+      async renameList(listId: string, name: string) {
+        const snapshot = get();
+        const list = snapshot?.lists.find((one) => one._id === listId);
+        if (!list) return;
+        set((view) => mapList(view, listId, (one) => ({ ...one, name })));
+        try {
+          const answer = unwrap(await client.PATCH('/api/v1/lists/{listId}', { params: { path: { listId }, header: ifMatch(list.__v) as never }, body: { name } }));
+          set((view) => mapList(view, listId, (one) => ({ ...one, ...answer.list, cards: one.cards, nextCursor: one.nextCursor })));
+        } catch (error) {
+          await refused(error, snapshot);
+        }
+      },
+      async archiveList(listId: string) {
+        const snapshot = get();
+        set((view) => ({ ...view, lists: view.lists.filter((one) => one._id !== listId) }));
+        try {
+          unwrap(await client.PATCH('/api/v1/lists/{listId}/archive', { params: { path: { listId } } }));
+        } catch (error) {
+          await refused(error, snapshot);
+        }
+      },
+      async archiveCard(cardId: string) {
+        const snapshot = get();
+        const card = findCard(snapshot, cardId);
+        set((view) => removeCard(view, cardId));
+        try {
+          unwrap(await client.PATCH('/api/v1/cards/{cardId}/archive', { params: { path: { cardId }, header: (card ? ifMatch(card.__v) : {}) as never }, body: {} }));
+          if (card) announce(t.cardArchived(card.name));
+        } catch (error) {
+          await refused(error, snapshot, cardId);
+        }
+      },
+      async toggleMembers(cardId: string, userIds: string[]) {
+        const card = findCard(get(), cardId) ?? queryClient.getQueryData<Card>(cardKey(cardId));
+        try {
+          const answer = unwrap(await client.POST('/v2/cards/{cardId}/members', { params: { path: { cardId }, header: (card ? ifMatch(card.__v) : {}) as never }, body: { members: userIds } as never }));
+          applyCard(answer.card as Card);
+        } catch (error) {
+          await refused(error, undefined, cardId);
+        }
+      },
+      async toggleLabels(cardId: string, labelIds: string[]) {
+        const card = findCard(get(), cardId) ?? queryClient.getQueryData<Card>(cardKey(cardId));
+        try {
+          const answer = unwrap(await client.POST('/v2/cards/{cardId}/labels', { params: { path: { cardId }, header: (card ? ifMatch(card.__v) : {}) as never }, body: { labels: labelIds } }));
+          applyCard(answer.card as Card);
+        } catch (error) {
+          await refused(error, undefined, cardId);
+        }
+      },
+    }),
+    [applyCard, refreshCard, refused, get, set, boardId, announce, queryClient],
+  );
+}
+
+export type BoardActions = ReturnType<typeof useBoardActions>;
