@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import envSchema from 'env-schema';
 import { type Static, type TSchema, Type } from 'typebox';
 import { parseDatabaseUrl } from './storage/dialect.ts';
+import { parseS3Url, type S3Location } from './storage/s3-store.ts';
 import { DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE } from './storage/postgres-pool.ts';
 
 /** The rate-limit tiers of the contract, cheapest last. */
@@ -103,6 +104,21 @@ function redisUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
+/** Where attachment bytes go: a folder (`file:./dir`) or a bucket (`s3://bucket/prefix`); unset: UPLOAD_DIR. */
+export type AttachmentStorage = { kind: 'file'; dir: string } | ({ kind: 's3' } & S3Location);
+
+export function attachmentStorage(raw: string | undefined): AttachmentStorage | undefined {
+  if (raw === undefined) return undefined;
+  if (raw.startsWith('file:')) {
+    const dir = raw.slice('file:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!dir) throw new ConfigError('ATTACHMENT_STORAGE file: needs a folder, e.g. file:./data/uploads');
+    return { kind: 'file', dir: resolve(dir) };
+  }
+  const s3 = parseS3Url(raw);
+  if (s3) return { kind: 's3', ...s3 };
+  throw new ConfigError(`ATTACHMENT_STORAGE must be file:<folder> or s3://<bucket>[/<prefix>] (a bucket name of 3 to 63 lowercase letters, digits, dots and hyphens), got "${raw}"`);
+}
+
 function corsOrigins(raw: string): string[] | '*' {
   if (raw.trim() === '') return [];
   if (raw.trim() === '*') return '*';
@@ -188,6 +204,24 @@ const SETTINGS = {
   /** Prefix of every Redis key the service writes, so deployments can share one Redis. */
   redisKeyPrefix: text('REDIS_KEY_PREFIX', DEFAULT_REDIS_KEY_PREFIX, { pattern: `${PRINTABLE}{1,100}$`, description: '1 to 100 printable characters without spaces' }),
   uploadDir: variable('UPLOAD_DIR', Type.String({ default: './data/uploads' }), (dir) => resolve(dir)),
+  /** The attachment store (docs/operations.md, "Scaling out"): chosen once at start. */
+  attachments: {
+    /** Unset: a folder at UPLOAD_DIR (`uploadDir`); a `file:` folder also sets `uploadDir`. */
+    storage: variable('ATTACHMENT_STORAGE', Type.Optional(Type.String()), attachmentStorage),
+    /** `stream`: downloads through the server; `redirect`: a 302 to a presigned URL of the bucket (s3 only). */
+    download: text('ATTACHMENT_DOWNLOAD', 'stream', { pattern: '^(stream|redirect)$', description: 'stream or redirect' }) as Variable<'stream' | 'redirect'>,
+    /** How long a presigned download URL stays valid (at most 5 minutes). */
+    redirectSeconds: whole('ATTACHMENT_REDIRECT_SECONDS', 300, 1, 300),
+    /** Bound on connecting to the store and on each wait for its answer. */
+    timeoutMs: whole('ATTACHMENT_STORE_TIMEOUT_MS', 10_000, 100, 600_000),
+    s3: {
+      /** An S3-compatible server's URL (MinIO, Ceph, R2...); unset: AWS's for the region. */
+      endpoint: optionalUrl('S3_ENDPOINT', /^https?:$/, 'https://minio.internal:9000'),
+      region: variable('S3_REGION', Type.Optional(Type.String({ pattern: '^[a-z0-9-]{1,40}$', description: 'a region name like eu-west-1' }))),
+      /** `bucket` in the path instead of the host name (most S3-compatible servers want it). */
+      forcePathStyle: flag('S3_FORCE_PATH_STYLE', false),
+    },
+  },
   /** Largest accepted attachment, bytes. */
   maxUploadBytes: whole('MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1, 2 ** 40),
   /** Largest accepted JSON body, bytes. */
@@ -363,6 +397,11 @@ export function loadConfig(env: Env = process.env, options: { createDatabase?: b
   const { http } = config;
   if (http.requestTimeoutMs > 0 && http.headersTimeoutMs > http.requestTimeoutMs) {
     throw new ConfigError(`HEADERS_TIMEOUT_MS (${http.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${http.requestTimeoutMs})`);
+  }
+  const storage = config.attachments.storage;
+  if (storage?.kind === 'file') config.uploadDir = storage.dir;
+  if (config.attachments.download === 'redirect' && storage?.kind !== 's3') {
+    throw new ConfigError('ATTACHMENT_DOWNLOAD=redirect needs an s3:// ATTACHMENT_STORAGE (a folder has no presigned URLs)');
   }
   const { oidc } = config.people;
   if (oidc.issuer && (!oidc.clientId || !oidc.redirectUrl)) throw new ConfigError('OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_REDIRECT_URL too');

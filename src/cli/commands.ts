@@ -14,10 +14,11 @@ import type { ServiceContext } from '../domain/context.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import { pruneExpiredEvents } from '../domain/events/events.ts';
 import { reindexSearch } from '../domain/search/reindex.ts';
-import type { AppConfig } from '../config.ts';
+import { type AppConfig, attachmentStorage, ConfigError } from '../config.ts';
 import { startServer } from '../server.ts';
 import { openStorage, type StorageConnection } from '../storage/dialect.ts';
-import { AttachmentFiles } from '../storage/files.ts';
+import { openAttachmentStore } from '../storage/open-attachment-store.ts';
+import { migrateAttachments } from '../domain/attachments/migrate.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
 import { reachingDatabase } from '../storage/unavailable.ts';
 
@@ -42,10 +43,12 @@ function migrate(storage: StorageConnection, options: { createSchema?: boolean }
  */
 async function withServices<T>(config: AppConfig, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   const storage = open(config);
+  const files = openAttachmentStore(config);
   try {
     await migrate(storage);
-    return await work({ db: storage.db, clock: systemClock, files: new AttachmentFiles(config.uploadDir) });
+    return await work({ db: storage.db, clock: systemClock, files });
   } finally {
+    await files.close();
     await storage.close();
   }
 }
@@ -159,6 +162,33 @@ export async function purgeAttachmentsCommand(config: AppConfig, options: { olde
         `and ${result.events.deliveries} webhook deliveries that ended before then`,
     ],
   };
+}
+
+/** `taskboard attachments migrate --to STORE`: every attachment copied to the other store, checked. */
+export async function migrateAttachmentsCommand(config: AppConfig, options: { to: string; json: boolean }): Promise<Output & { ok: boolean }> {
+  const storage = attachmentStorage(options.to.trim() || undefined);
+  if (!storage) throw new ConfigError('--to must name a store: s3://bucket/prefix or file:./folder');
+  const target = openAttachmentStore({ ...config, uploadDir: storage.kind === 'file' ? storage.dir : config.uploadDir, attachments: { ...config.attachments, storage } });
+  try {
+    const result = await withServices(config, async (ctx) => {
+      if (ctx.files.description === target.description) throw new ConfigError(`--to names the store in use (${target.description})`);
+      return { from: ctx.files.description, to: target.description, ...(await migrateAttachments(ctx, target)) };
+    });
+    const ok = result.missing.length === 0 && result.mismatched.length === 0;
+    if (options.json) return { ok, json: { ok, ...result } };
+    return {
+      ok,
+      lines: [
+        `Copied ${result.copied} attachment file(s) from ${result.from} to ${result.to}; ${result.skipped} were there already, checksums matching`,
+        ...(result.measured ? [`Recorded the SHA-256 of ${result.measured} file(s) stored before checksums were kept`] : []),
+        ...result.missing.map((key) => `MISSING in ${result.from}: ${key}`),
+        ...result.mismatched.map((key) => `CHECKSUM DIFFERS in ${result.to}: ${key}`),
+        ok ? `Done: set ATTACHMENT_STORAGE=${options.to.trim()} and restart the instances` : 'Not done: nothing to switch until the lines above are resolved',
+      ],
+    };
+  } finally {
+    await target.close();
+  }
 }
 
 /** Rebuilds the search index from the source tables, in batches of `batch` rows (safe while the server runs). */

@@ -10,7 +10,7 @@ import { DomainError, ValidationError } from '../domain/shared/errors.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { MissingSchemaError } from '../storage/migrator.ts';
 import { DatabaseUnreachableError } from '../storage/unavailable.ts';
-import { bootstrapCommand, keysCreateCommand, migrateCommand, type Output, purgeAttachmentsCommand, reindexCommand, serveCommand, setPasswordCommand } from './commands.ts';
+import { bootstrapCommand, keysCreateCommand, migrateAttachmentsCommand, migrateCommand, type Output, purgeAttachmentsCommand, reindexCommand, serveCommand, setPasswordCommand } from './commands.ts';
 
 /** A wrong command line: exit 2 with the message and a pointer to the help. */
 class UsageError extends Error {}
@@ -34,6 +34,10 @@ Commands:
       Remove, with their files, attachments deleted more than N days ago (default 30; 0: all),
       and files no attachment names (or partial uploads) older than an hour; then events older
       than EVENT_RETENTION_DAYS (default 90).
+  attachments migrate --to STORE [--json]
+      Copy every attachment to another store (s3://bucket/prefix or file:./folder) under the same
+      key, checking each SHA-256; run again to resume. It switches nothing: set ATTACHMENT_STORAGE
+      to the new store once it reports success. Exits 1 when a file is missing or differs.
   reindex [--batch N] [--json]
       Rebuild the search index from the records, N rows per transaction (default 1000); safe
       while the server runs, and running it again changes nothing.
@@ -73,6 +77,7 @@ const COMMANDS = {
     required: ['email'],
   },
   migrate: { options: { create: { type: 'boolean', default: false }, json, help }, required: [] },
+  'attachments migrate': { options: { to: { type: 'string' }, json, help }, required: ['to'] },
   'purge-attachments': { options: { 'older-than-days': { type: 'string' }, json, help }, required: [] },
   reindex: { options: { batch: { type: 'string' }, json, help }, required: [] },
   serve: { options: { help }, required: [] },
@@ -87,6 +92,11 @@ function splitCommand(argv: string[]): [CommandName, string[]] {
     const [verb, ...tail] = rest;
     if (verb === 'create') return ['keys create', tail];
     throw new UsageError(verb ? `unknown keys command "${verb}" (expected: keys create)` : 'keys needs a command: keys create');
+  }
+  if (first === 'attachments') {
+    const [verb, ...tail] = rest;
+    if (verb === 'migrate') return ['attachments migrate', tail];
+    throw new UsageError(verb ? `unknown attachments command "${verb}" (expected: attachments migrate)` : 'attachments needs a command: attachments migrate');
   }
   if (first === 'users') {
     const [verb, ...tail] = rest;
@@ -219,6 +229,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       case 'purge-attachments':
         print(await purgeAttachmentsCommand(config, { olderThanDays: wholeDays(values['older-than-days'] as string | undefined), json: values.json === true }));
         return 0;
+      case 'attachments migrate': {
+        const output = await migrateAttachmentsCommand(config, { to: str('to'), json: values.json === true });
+        print(output);
+        return output.ok ? 0 : 1;
+      }
       case 'reindex':
         print(await reindexCommand(config, { batch: batchSize(values.batch as string | undefined), json: values.json === true }));
         return 0;

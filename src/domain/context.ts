@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.ts';
-import type { AttachmentFiles } from '../storage/files.ts';
+import type { AttachmentStore } from '../storage/attachment-store.ts';
 import type { KeepEvents } from './events/events.ts';
 import type { CommittedEvents } from './events/record.ts';
 import type { AuthCache } from './account/auth-cache.ts';
@@ -11,7 +11,8 @@ export interface ServiceContext {
   db: Kysely<Database>;
   /** The time for whatever waits, expires or falls due (tests move it); record timestamps read the system's. */
   clock: Clock;
-  files: AttachmentFiles;
+  /** Where attachment bytes are kept: the upload folder or a bucket (src/storage/attachment-store.ts). */
+  files: AttachmentStore;
   /**
    * Told after a transaction that recorded events has committed, so that readers of the event feed
    * (live streams, the webhook dispatcher) look now instead of at their next poll.

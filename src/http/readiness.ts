@@ -2,12 +2,11 @@
  * What `/readyz` checks: everything this instance needs to serve, each bounded, all in parallel,
  * so a load balancer gets an answer (and the reason) in time even when a dependency hangs.
  */
-import { constants, existsSync } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
 import { sql } from 'kysely';
 import { parseDatabaseUrl, type StorageConnection } from '../storage/dialect.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
+import type { AttachmentStore } from '../storage/attachment-store.ts';
 
 /** The longest any check may take: the whole answer comes within 2 s even on a busy host (first request, event-loop lag). */
 export const CHECK_TIMEOUT_MS = 1000;
@@ -22,12 +21,13 @@ export interface CheckResult {
 export interface Readiness {
   /** `degraded`: serving, with a fallback standing in (Redis down: rate limits in the database). */
   status: 'ready' | 'degraded' | 'not ready';
-  checks: { database: CheckResult; uploadDir: CheckResult; databaseFile?: CheckResult; redis?: CheckResult };
+  checks: { database: CheckResult; uploadDir?: CheckResult; bucket?: CheckResult; databaseFile?: CheckResult; redis?: CheckResult };
 }
 
 export interface ReadinessSources {
   storage: StorageConnection;
-  uploadDir: string;
+  /** The attachment store: its folder is writable (`uploadDir`), or its bucket answers (`bucket`). */
+  attachments: AttachmentStore;
   rateLimiter: RateLimiter | null;
 }
 
@@ -49,21 +49,14 @@ async function check(probe: () => Promise<unknown>, timeoutMs: number): Promise<
   }
 }
 
-/** The upload folder is writable, or (not created yet) the folder it will be created in is. */
-async function writableFolder(dir: string): Promise<void> {
-  let folder = dir;
-  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
-  if (!(await stat(folder)).isDirectory()) throw new Error(`${folder} is not a folder`);
-  await access(folder, constants.W_OK).catch(() => {
-    throw new Error(`${folder} is not writable`);
-  });
-}
-
 export async function checkReadiness(sources: ReadinessSources, timeoutMs = CHECK_TIMEOUT_MS): Promise<Readiness> {
-  const { storage, uploadDir, rateLimiter } = sources;
+  const { storage, attachments, rateLimiter } = sources;
+  const probeStore = () => attachments.check();
+  const bucket = attachments.description.startsWith('s3:');
   const probes: Record<keyof Readiness['checks'], (() => Promise<unknown>) | undefined> = {
     database: () => sql`select 1`.execute(storage.db),
-    uploadDir: () => writableFolder(uploadDir),
+    uploadDir: bucket ? undefined : probeStore,
+    bucket: bucket ? probeStore : undefined,
     databaseFile: undefined,
     redis: undefined,
   };

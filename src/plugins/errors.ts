@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import { methodsOf } from './route-hooks.ts';
 import { DomainError, type ErrorDetail, UnauthorizedError } from '../domain/shared/errors.ts';
 import { FORBIDDEN_IN_TEXT, TEXT_RULE } from '../schemas/common.ts';
+import { StoreUnavailable } from '../storage/attachment-store.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../storage/unavailable.ts';
 
 const CODE_BY_STATUS: Record<number, string> = {
@@ -118,6 +119,12 @@ export default fp(
           message = `Unsupported Content-Type (${type}): send the body as application/json`;
         }
         return sendError(request, reply, status, code, message);
+      }
+      if (error instanceof StoreUnavailable) {
+        // Nothing was recorded: the object is written before its record, and a failed write records nothing.
+        request.log.warn({ err: error }, 'request failed: the attachment store is unavailable');
+        reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+        return sendError(request, reply, 503, 'unavailable', 'The attachment store is temporarily unavailable, please try again shortly.');
       }
       if (isDatabaseUnavailable(error)) {
         // The pool reconnects by itself: the client should just come back shortly.

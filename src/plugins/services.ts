@@ -4,7 +4,7 @@ import { AuthCache } from '../domain/account/auth-cache.ts';
 import type { ServiceContext } from '../domain/context.ts';
 import { type Clock, systemClock } from '../domain/shared/clock.ts';
 import { changeAuthentication } from '../storage/repositories/api-keys.ts';
-import { AttachmentFiles } from '../storage/files.ts';
+import { openAttachmentStore } from '../storage/open-attachment-store.ts';
 import type { AppConfig } from '../config.ts';
 
 declare module 'fastify' {
@@ -24,7 +24,7 @@ export default fp(
       if (changeAuthentication(writes)) authCache.invalidate();
     });
     app.addHook('onClose', async () => stopListening());
-    const files = new AttachmentFiles(opts.config.uploadDir);
+    const files = openAttachmentStore(opts.config);
     // runs once the server has closed (its connections ended or cut): no upload is still wanted
     app.addHook('onClose', async () => files.close());
     app.decorate('config', opts.config);

@@ -17,7 +17,8 @@ const Readiness = Type.Object({
   checks: Type.Object(
     {
       database: Check,
-      uploadDir: Check,
+      uploadDir: Type.Optional(Check),
+      bucket: Type.Optional(Check),
       databaseFile: Type.Optional(Check),
       redis: Type.Optional(Check),
     },
@@ -42,14 +43,14 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['health'],
         operationId: 'getReadiness',
-        summary: 'Readiness: the database answers, its file is there (SQLite), uploads can be stored, Redis answers (if configured)',
+        summary: 'Readiness: the database answers, its file is there (SQLite), uploads can be stored (the folder is writable, or the bucket answers), Redis answers (if configured)',
         security: [],
         querystring: NoQuery,
         response: { 200: Readiness, 400: ErrorBody, 503: Readiness },
       },
     },
     async (_request, reply) => {
-      const readiness = await checkReadiness({ storage: app.storage, uploadDir: app.config.uploadDir, rateLimiter: app.rateLimiter });
+      const readiness = await checkReadiness({ storage: app.storage, attachments: app.services.files, rateLimiter: app.rateLimiter });
       return reply.status(readiness.status === 'not ready' ? 503 : 200).send(readiness);
     },
   );

@@ -227,6 +227,8 @@ export interface AttachmentTable extends MadeInTeamRow {
   storage_key: string | null;
   mime_type: string;
   size_bytes: number;
+  /** For files, the SHA-256 of the bytes (hex); null for links and for files stored before checksums. */
+  sha256: string | null;
   is_deleted: Flag;
   deleted_at: string | null;
 }

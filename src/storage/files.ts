@@ -1,18 +1,37 @@
-import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
+import { createHash, randomBytes } from 'node:crypto';
+import { constants, createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { access, copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { type AttachmentStore, type ByteRange, newObjectKey, type StoredObject, StoredObjectMissing } from './attachment-store.ts';
+
+/** A pass-through that counts the bytes and hashes them (SHA-256) on their way to the store. */
+export class Measure extends Transform {
+  size = 0;
+  private readonly hash = createHash('sha256');
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void): void {
+    this.size += chunk.length;
+    this.hash.update(chunk);
+    done(null, chunk);
+  }
+
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+}
 
 /** Attachment bytes on the local disk, under one directory, addressed by a storage key. */
-export class AttachmentFiles {
+export class AttachmentFiles implements AttachmentStore {
   readonly root: string;
+  readonly description: string;
   /** The saves still writing, each with the way to stop it and its end (its `.partial` file removed or renamed). */
   private readonly saving = new Set<{ stop: AbortController; ended: Promise<unknown> }>();
 
   constructor(root: string) {
     this.root = resolve(root);
+    this.description = `file:${this.root}`;
   }
 
   private pathOf(key: string): string {
@@ -21,19 +40,27 @@ export class AttachmentFiles {
     return path;
   }
 
+  private newKey(companyId: string): string {
+    return newObjectKey(companyId, randomBytes(16).toString('hex'));
+  }
+
   /**
-   * Streams `source` to a new file and returns its key and size. Writes to a temporary name first so
-   * that a failed or aborted upload never leaves a half file under a real key.
+   * Streams `source` to a new file and returns its key, size and checksum. Writes to a temporary
+   * name first so that a failed or aborted upload never leaves a half file under a real key.
    */
-  async save(companyId: string, source: Readable): Promise<{ key: string; size: number }> {
-    const key = join(companyId, randomBytes(16).toString('hex'));
+  save(companyId: string, source: Readable): Promise<StoredObject> {
+    return this.saveAt(this.newKey(companyId), source);
+  }
+
+  async saveAt(key: string, source: Readable): Promise<StoredObject> {
     const path = this.pathOf(key);
     const partial = `${path}.partial`;
-    await mkdir(resolve(path, '..'), { recursive: true });
+    const measure = new Measure();
+    await mkdir(dirname(path), { recursive: true });
     const stop = new AbortController();
     const writing = (async () => {
       try {
-        await pipeline(source, createWriteStream(partial, { flags: 'wx' }), { signal: stop.signal });
+        await pipeline(source, measure, createWriteStream(partial, { flags: 'w' }), { signal: stop.signal });
         // A size limit ends the stream early and marks it truncated instead of failing it.
         if ((source as Readable & { truncated?: boolean }).truncated) {
           throw Object.assign(new Error('file too large'), { code: 'FILE_TOO_LARGE' });
@@ -51,8 +78,7 @@ export class AttachmentFiles {
     } finally {
       this.saving.delete(save);
     }
-    const { size } = await stat(path);
-    return { key, size };
+    return { key, size: measure.size, sha256: measure.digest() };
   }
 
   /**
@@ -67,8 +93,10 @@ export class AttachmentFiles {
     await Promise.all(running.map((save) => save.ended));
   }
 
-  open(key: string): ReadStream {
-    return createReadStream(this.pathOf(key));
+  async open(key: string, range?: ByteRange): Promise<Readable> {
+    const path = this.pathOf(key);
+    if (!(await this.exists(key))) throw new StoredObjectMissing(`no file for ${key}`);
+    return createReadStream(path, range ? { start: range.start, end: range.end } : {});
   }
 
   async exists(key: string): Promise<boolean> {
@@ -76,6 +104,18 @@ export class AttachmentFiles {
       () => true,
       () => false,
     );
+  }
+
+  async copy(key: string, companyId: string): Promise<{ key: string; size: number }> {
+    const copy = this.newKey(companyId);
+    const path = this.pathOf(copy);
+    await mkdir(dirname(path), { recursive: true });
+    // The kernel copies (reflinks where the file system can): no bytes through this process.
+    await copyFile(this.pathOf(key), path, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') throw new StoredObjectMissing(`no file for ${key}`);
+      throw error;
+    });
+    return { key: copy, size: (await stat(path)).size };
   }
 
   /** Every file under the folder: its key (a `.partial` upload's too) and when it was last written. */
@@ -91,11 +131,21 @@ export class AttachmentFiles {
       if (!entry.isFile()) continue;
       const path = join(entry.parentPath, entry.name);
       const modified = await stat(path).then((s) => s.mtimeMs, () => undefined);
-      if (modified !== undefined) yield { key: relative(this.root, path), modifiedAt: modified };
+      if (modified !== undefined) yield { key: relative(this.root, path).split(sep).join('/'), modifiedAt: modified };
     }
   }
 
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  /** The upload folder is writable, or (not created yet) the folder it will be created in is. */
+  async check(): Promise<void> {
+    let folder = this.root;
+    while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+    if (!(await stat(folder)).isDirectory()) throw new Error(`${folder} is not a folder`);
+    await access(folder, constants.W_OK).catch(() => {
+      throw new Error(`${folder} is not writable`);
+    });
   }
 }

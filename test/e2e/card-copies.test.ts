@@ -4,13 +4,14 @@ import { newId } from '../../src/domain/shared/ids.ts';
 import { BulkCardsAnswer, CopyCardAnswer } from '../../src/schemas/card-copies.ts';
 import { ErrorBody } from '../../src/schemas/common.ts';
 import { addCardMember, addChecklist, addFileAttachment } from '../support/card-parts.ts';
-import { addMember, addTeam, seedBoard, storedFiles } from '../support/fixtures.ts';
-import { type Api, apiClient, buildTestApp, ENGINES, type OtherCompany, otherCompany, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
+import { type Api, apiClient, buildTestApp, ENGINE_STORES, type OtherCompany, otherCompany, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { storedObjects } from '../support/s3.ts';
 import { assertSchema } from '../support/schema.ts';
 import { tiersOf } from '../support/tiers.ts';
 
-for (const engine of ENGINES) {
-  describe(`card copy and move routes [${engine}]`, () => {
+for (const [engine, store] of ENGINE_STORES) {
+  describe(`card copy and move routes [${engine}, ${store}]`, () => {
     let t: TestApp;
     let api: Api;
     let memberApi: Api; // a member of Core only
@@ -24,7 +25,7 @@ for (const engine of ENGINES) {
     const limiter = recordingLimiter();
 
     before(async () => {
-      t = await buildTestApp(engine, { rateLimiter: limiter });
+      t = await buildTestApp(engine, { store, rateLimiter: limiter });
       api = apiClient(t, t.tenant.apiKey);
       other = await otherCompany(t);
       core = { companyId: t.tenant.companyId, teamId: t.tenant.teamId };
@@ -66,7 +67,7 @@ for (const engine of ENGINES) {
         labels: await db.selectFrom('card_labels').select(['card_id', 'label_id']).orderBy('card_id').orderBy('label_id').execute(),
         members: await db.selectFrom('card_members').select(['card_id', 'user_id']).orderBy('card_id').orderBy('user_id').execute(),
         attachments: (await db.selectFrom('attachments').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-        files: storedFiles(t.config.uploadDir),
+        files: (await storedObjects(t.services.files)),
       };
     }
 

@@ -3,22 +3,23 @@ import { after, before, describe, it } from 'node:test';
 import { ChecklistItem } from '../../src/schemas/checklists.ts';
 import { Attachment } from '../../src/schemas/records.ts';
 import { buildChecklistApp, type ChecklistWorld } from '../support/checklist-world.ts';
-import { multipart, storedFiles } from '../support/fixtures.ts';
-import { type Api, apiClient, bearer, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { multipart } from '../support/fixtures.ts';
+import { type Api, apiClient, bearer, ENGINE_STORES, recordingLimiter, type TestApp } from '../support/harness.ts';
+import { storedObjects } from '../support/s3.ts';
 import { assertSchema } from '../support/schema.ts';
 import { tiersOf } from '../support/tiers.ts';
 
 const NOBODY = 'ffffffffffffffffffffffff';
 
-for (const engine of ENGINES) {
-  describe(`attachments on checklist items [${engine}]`, () => {
+for (const [engine, store] of ENGINE_STORES) {
+  describe(`attachments on checklist items [${engine}, ${store}]`, () => {
     let t: TestApp;
     const limiter = recordingLimiter();
     let api: Api;
     let w: ChecklistWorld;
     const content = Buffer.from('item evidence\n'.repeat(100));
 
-    before(async () => ({ t, api, w } = await buildChecklistApp(engine, { rateLimiter: limiter, config: { maxUploadBytes: 16 * 1024 } })));
+    before(async () => ({ t, api, w } = await buildChecklistApp(engine, { store, rateLimiter: limiter, config: { maxUploadBytes: 16 * 1024 } })));
     after(() => t.dispose());
 
     /** A card with one checklist holding one item. */
@@ -177,7 +178,7 @@ for (const engine of ENGINES) {
     it("another company's or team's caller gets 404 on upload, rename and delete; no file is stored and nothing changes", async () => {
       const ids = await setup();
       const { attachment } = (await upload(ids.itemId)).json();
-      const files = storedFiles(t.config.uploadDir).length;
+      const files = (await storedObjects(t.services.files)).length;
       const before = { rows: await attachmentRows(ids.cardId), versions: await versions(ids) };
       for (const key of [w.other.apiKey, w.stranger.apiKey]) {
         const client = apiClient(t, key);
@@ -193,7 +194,7 @@ for (const engine of ENGINES) {
         (await api('PATCH', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}?companyId=${w.other.companyId}`, { name: 'x' })).statusCode,
         404,
       );
-      assert.equal(storedFiles(t.config.uploadDir).length, files + 1);
+      assert.equal((await storedObjects(t.services.files)).length, files + 1);
       const rows = await attachmentRows(ids.cardId);
       assert.deepEqual(rows.filter((r) => r.id === attachment._id), before.rows);
     });
@@ -201,7 +202,7 @@ for (const engine of ENGINES) {
     it('answers 400 for malformed ids, bad names, bad forms and links; 415 for other types; 413 for big files', async () => {
       const ids = await setup();
       const { attachment } = (await upload(ids.itemId)).json();
-      const files = storedFiles(t.config.uploadDir).length;
+      const files = (await storedObjects(t.services.files)).length;
       const before = await attachmentRows(ids.cardId);
       for (const [method, url, body] of [
         ['POST', '/api/v1/checklist-items/x/attachments', { url: 'https://example.com' }],
@@ -226,7 +227,7 @@ for (const engine of ENGINES) {
       const big = await upload(ids.itemId, {}, t.tenant.apiKey, Buffer.alloc(17 * 1024, 1));
       assert.equal(big.statusCode, 413);
       assert.equal(big.json().code, 'payload_too_large');
-      assert.equal(storedFiles(t.config.uploadDir).length, files);
+      assert.equal((await storedObjects(t.services.files)).length, files);
       assert.deepEqual(await attachmentRows(ids.cardId), before);
     });
 

@@ -1,23 +1,23 @@
+import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
 import { Card } from '../../src/schemas/records.ts';
-import { addMember, addTeam, multipart, seedBoard, storedFiles } from '../support/fixtures.ts';
-import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { addMember, addTeam, multipart, seedBoard } from '../support/fixtures.ts';
+import { bearer, buildTestApp, ENGINE_STORES, type TestApp } from '../support/harness.ts';
+import { storedBytes, storedObjects } from '../support/s3.ts';
 import { assertSchema } from '../support/schema.ts';
 
-for (const engine of ENGINES) {
-  describe(`Card attachments [${engine}]`, () => {
+for (const [engine, store] of ENGINE_STORES) {
+  describe(`Card attachments [${engine}, ${store}]`, () => {
     let t: TestApp;
     let listId: string;
     const content = Buffer.from('%PDF-1.7 quarterly plan\n'.repeat(200));
 
     before(async () => {
-      t = await buildTestApp(engine, { config: { maxUploadBytes: 64 * 1024 } });
+      t = await buildTestApp(engine, { store, config: { maxUploadBytes: 64 * 1024 } });
       listId = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
     });
     after(() => t.dispose());
@@ -49,9 +49,9 @@ for (const engine of ENGINES) {
       assert.equal(attachment.creator.fullName, 'Olive Owner');
       assert.deepEqual(card.attachments.map((a: { _id: string }) => a._id), [attachment._id]);
       assert.equal(card.__v, 1);
-      const stored = storedFiles(t.config.uploadDir);
+      const stored = (await storedObjects(t.services.files));
       assert.equal(stored.length, 1);
-      assert.deepEqual(readFileSync(join(t.config.uploadDir, stored[0] as string)), content);
+      assert.deepEqual(await storedBytes(t.services.files, stored[0] as string), content);
 
       const download = await t.app.inject({ method: 'GET', url: attachment.url, headers: bearer(t.tenant.apiKey) });
       assert.equal(download.statusCode, 200);
@@ -128,9 +128,9 @@ for (const engine of ENGINES) {
       const cardId = await newCard();
       const { attachment } = (await upload(cardId)).json();
       const other = await bootstrap(t.services, { company: 'Else', team: 'T', email: 'e@else.test', fullName: 'E' });
-      const before = storedFiles(t.config.uploadDir).length;
+      const before = (await storedObjects(t.services.files)).length;
       assert.equal((await upload(cardId, 'x', other.apiKey)).statusCode, 404);
-      assert.equal(storedFiles(t.config.uploadDir).length, before, 'a refused upload leaves no file');
+      assert.equal((await storedObjects(t.services.files)).length, before, 'a refused upload leaves no file');
       assert.equal((await t.app.inject({ method: 'GET', url: attachment.url, headers: bearer(other.apiKey) })).statusCode, 404);
       assert.equal((await rename(cardId, attachment._id, { name: 'pwned' }, other.apiKey)).statusCode, 404);
       const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/cards/${cardId}/attachments/${attachment._id}`, headers: bearer(other.apiKey) });
@@ -144,7 +144,7 @@ for (const engine of ENGINES) {
       const { attachment } = (await upload(cardId)).json();
       const stranger = await addMember(t.services, { companyId: t.tenant.companyId, email: `stranger-${cardId}@acme.test` });
       const elsewhere = await addTeam(t.services, t.tenant.companyId, `Elsewhere ${cardId}`, [stranger.userId]);
-      const files = storedFiles(t.config.uploadDir).length;
+      const files = (await storedObjects(t.services.files)).length;
       const snapshot = async () => ({
         attachments: await t.services.db.selectFrom('attachments').selectAll().where('card_id', '=', cardId).execute(),
         card: await t.services.db.selectFrom('cards').select(['version', 'updated_at']).where('id', '=', cardId).executeTakeFirstOrThrow(),
@@ -169,24 +169,24 @@ for (const engine of ENGINES) {
           assert.equal(res.json().code, 'not_found');
         }
       }
-      assert.equal(storedFiles(t.config.uploadDir).length, files, 'a refused upload leaves no file');
+      assert.equal((await storedObjects(t.services.files)).length, files, 'a refused upload leaves no file');
       assert.deepEqual(await snapshot(), before);
     });
 
     it('refuses a file over the size limit with 413 and keeps no record and no file', async () => {
       const cardId = await newCard();
-      const before = storedFiles(t.config.uploadDir).length;
+      const before = (await storedObjects(t.services.files)).length;
       const res = await upload(cardId, 'big', t.tenant.apiKey, Buffer.alloc(65 * 1024, 1));
       assert.equal(res.statusCode, 413, res.body);
       assert.equal(res.json().code, 'payload_too_large');
-      assert.equal(storedFiles(t.config.uploadDir).length, before);
+      assert.equal((await storedObjects(t.services.files)).length, before);
       const rows = await t.services.db.selectFrom('attachments').select('id').where('card_id', '=', cardId).execute();
       assert.equal(rows.length, 0);
     });
 
     it('refuses a form with anything after the file (a field, a late name, a second file) with 400, keeping no record and no file', async () => {
       const cardId = await newCard();
-      const files = storedFiles(t.config.uploadDir).length;
+      const files = (await storedObjects(t.services.files)).length;
       const before = await t.services.db.selectFrom('cards').select(['version', 'updated_at']).where('id', '=', cardId).executeTakeFirstOrThrow();
       const boundary = '----taskboard-trailing';
       const filePart = (field: string, name: string) =>
@@ -208,9 +208,37 @@ for (const engine of ENGINES) {
         assert.equal(res.json().code, code);
         assert.deepEqual(res.json().details?.map((d: { field: string }) => d.field), fields);
       }
-      assert.equal(storedFiles(t.config.uploadDir).length, files, 'no file left behind');
+      assert.equal((await storedObjects(t.services.files)).length, files, 'no file left behind');
       assert.deepEqual(await t.services.db.selectFrom('attachments').select('id').where('card_id', '=', cardId).execute(), []);
       assert.deepEqual(await t.services.db.selectFrom('cards').select(['version', 'updated_at']).where('id', '=', cardId).executeTakeFirstOrThrow(), before);
+    });
+
+    it('keeps the SHA-256 of the bytes; downloads answer Range (206, 416) and conditional requests (ETag, 304)', async () => {
+      const cardId = await newCard();
+      const { attachment } = (await upload(cardId, 'Ranged')).json();
+      const row = await t.services.db.selectFrom('attachments').select(['sha256', 'size_bytes']).where('id', '=', attachment._id).executeTakeFirstOrThrow();
+      assert.equal(row.sha256, createHash('sha256').update(content).digest('hex'));
+      const get = (headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: attachment.url, headers: { ...bearer(t.tenant.apiKey), ...headers } });
+      const whole = await get();
+      assert.equal(whole.statusCode, 200);
+      assert.equal(whole.headers.etag, `"${row.sha256}"`);
+      assert.equal(whole.headers['accept-ranges'], 'bytes');
+      const part = await get({ range: 'bytes=10-19' });
+      assert.equal(part.statusCode, 206);
+      assert.equal(part.headers['content-range'], `bytes 10-19/${content.length}`);
+      assert.equal(part.headers['content-length'], '10');
+      assert.deepEqual(part.rawPayload, content.subarray(10, 20));
+      const tail = await get({ range: 'bytes=-5' });
+      assert.deepEqual([tail.statusCode, tail.rawPayload], [206, content.subarray(content.length - 5)]);
+      const outside = await get({ range: `bytes=${content.length + 10}-` });
+      assert.equal(outside.statusCode, 416);
+      assert.equal(outside.headers['content-range'], `bytes */${content.length}`);
+      assert.equal(outside.json().code, 'range_not_satisfiable');
+      const current = await get({ 'if-none-match': whole.headers.etag as string });
+      assert.equal(current.statusCode, 304);
+      assert.equal(current.rawPayload.length, 0);
+      const changed = await get({ range: 'bytes=0-3', 'if-range': '"another"' });
+      assert.deepEqual([changed.statusCode, changed.rawPayload.length], [200, content.length], 'If-Range naming another version: the whole file');
     });
 
     it('attaches a link from JSON, and refuses a form without a file or with unknown fields', async () => {

@@ -21,20 +21,21 @@ import {
   markSeen,
 } from '../support/card-parts.ts';
 import { type CopyMoveWorld, copyMoveWorld } from '../support/copy-move-world.ts';
-import { addMember, seedBoard, storedFiles } from '../support/fixtures.ts';
-import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { addMember, seedBoard } from '../support/fixtures.ts';
+import { buildTestApp, ENGINE_STORES, type TestApp } from '../support/harness.ts';
+import { storedObjects } from '../support/s3.ts';
 import { assertSchema } from '../support/schema.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 
-for (const engine of ENGINES) {
-  describe(`Copy Card, Copy Cards, Copy Cards Multi Team (services) [${engine}]`, () => {
+for (const [engine, store] of ENGINE_STORES) {
+  describe(`Copy Card, Copy Cards, Copy Cards Multi Team (services) [${engine}, ${store}]`, () => {
     let t: TestApp;
     let owner: Caller;
     let w: CopyMoveWorld;
 
     before(async () => {
-      t = await buildTestApp(engine);
+      t = await buildTestApp(engine, { store });
       w = await copyMoveWorld(t);
       owner = await authenticate(t.services, t.tenant.apiKey);
     });
@@ -78,7 +79,7 @@ for (const engine of ENGINES) {
         .execute();
     const itemMembers = async (itemId: string) =>
       (await t.services.db.selectFrom('checklist_item_members').select('user_id').where('item_id', '=', itemId).execute()).map((m) => m.user_id).sort();
-    const bytesOf = (key: string) => text(t.services.files.open(key));
+    const bytesOf = async (key: string) => text(await t.services.files.open(key));
     const storageKey = async (attachmentId: string) =>
       (await t.services.db.selectFrom('attachments').select('storage_key').where('id', '=', attachmentId).executeTakeFirstOrThrow()).storage_key as string;
 
@@ -243,7 +244,7 @@ for (const engine of ENGINES) {
       const stranger = await authenticate(t.services, other.apiKey);
       const foreignList = (await seedBoard(t.services, other, { lists: 1 })).listIds[0] as string;
       const bobCaller = await authenticate(t.services, (await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [], email: 'carol@acme.test' })).apiKey);
-      const before = { cards: await count('cards'), attachments: await count('attachments'), files: storedFiles(t.config.uploadDir) };
+      const before = { cards: await count('cards'), attachments: await count('attachments'), files: (await storedObjects(t.services.files)) };
       const attempts: [string, () => Promise<unknown>, string | undefined][] = [
         ['stranger', () => copyCard(t.services, stranger, source.card._id, {}, { list: foreignList }), undefined],
         ['member of no team', () => copyCard(t.services, bobCaller, source.card._id, {}, { list: listA0() }), undefined],
@@ -260,28 +261,28 @@ for (const engine of ENGINES) {
           return true;
         });
       }
-      assert.deepEqual({ cards: await count('cards'), attachments: await count('attachments'), files: storedFiles(t.config.uploadDir) }, before);
+      assert.deepEqual({ cards: await count('cards'), attachments: await count('attachments'), files: (await storedObjects(t.services.files)) }, before);
     });
 
     it('a transaction that fails after the bytes were copied leaves no file behind', async () => {
       const source = await fullCard();
-      const filesBefore = storedFiles(t.config.uploadDir);
+      const filesBefore = (await storedObjects(t.services.files));
       const cardsBefore = await count('cards');
       await failAttachmentInserts(t, async () => {
         await assert.rejects(copyCard(t.services, owner, source.card._id, {}, { list: listA0() }), /injected failure/);
         await assert.rejects(copyCardsMultiTeam(t.services, owner, { cards: [{ cardId: source.card._id, companyId: t.tenant.companyId, teamId: t.tenant.teamId }], target: { companyId: t.tenant.companyId, teamId: w.opsTeam, list: w.boardOps.listIds[0] as string } }), /injected failure/);
       });
-      assert.deepEqual(storedFiles(t.config.uploadDir), filesBefore);
+      assert.deepEqual((await storedObjects(t.services.files)), filesBefore);
       assert.equal(await count('cards'), cardsBefore);
     });
 
     it('a file missing from storage is a 409, and nothing is written', async () => {
       const source = await fullCard();
       await t.services.files.remove(source.itemFile.storageKey);
-      const filesBefore = storedFiles(t.config.uploadDir);
+      const filesBefore = (await storedObjects(t.services.files));
       const cardsBefore = await count('cards');
       await assert.rejects(copyCard(t.services, owner, source.card._id, {}, { list: listA0() }), (error: DomainError) => error.status === 409);
-      assert.deepEqual(storedFiles(t.config.uploadDir), filesBefore);
+      assert.deepEqual((await storedObjects(t.services.files)), filesBefore);
       assert.equal(await count('cards'), cardsBefore);
       // without the items' files it can be copied
       const { card } = await copyCard(t.services, owner, source.card._id, {}, { list: listA0(), keep: { checklists: false } });

@@ -160,7 +160,7 @@ for (const engine of ENGINES) {
       assert.deepEqual(moved.comments, card.comments);
       assert.deepEqual(moved.cheers.map((c) => [c._id, c.team]), card.cheers.map((c) => [c._id, w.opsTeam]));
       assert.deepEqual(moved.attachments.map((a) => [a._id, a.team]), card.attachments.map((a) => [a._id, w.opsTeam]));
-      assert.equal(await text(t.services.files.open(file.storageKey)), 'moving bytes', 'the bytes stay where they are');
+      assert.equal(await text(await t.services.files.open(file.storageKey)), 'moving bytes', 'the bytes stay where they are');
       // bob (Core only) no longer reaches it
       const bobCaller = await authenticate(t.services, w.bobKey);
       await assert.rejects(moveCardsMultiTeam(t.services, bobCaller, { cards: [item(card._id, { companyId: t.tenant.companyId, teamId: w.opsTeam })], target: target(w.boardA.listIds[0] as string) }), (e: DomainError) => e.status === 404);

@@ -17,6 +17,7 @@ import type { RateLimiter, RateLimitRequest } from '../../src/ratelimit/limiter.
 import { type Engine, openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { AttachmentFiles } from '../../src/storage/files.ts';
+import { startS3, type TestS3 } from './s3.ts';
 import { hashToken } from '../../src/domain/account/tokens.ts';
 import { setPassword } from '../../src/domain/people/sign-in.ts';
 
@@ -31,6 +32,12 @@ export const ENGINES: readonly Engine[] = QUICK ? ['sqlite'] : ['sqlite', 'postg
 export const needsPostgres = { skip: QUICK ? 'quick mode (TEST_QUICK=1): needs PostgreSQL' : false } as const;
 /** The options of a suite that needs a Redis: skipped in quick mode only. */
 export const needsRedis = { skip: QUICK ? 'quick mode (TEST_QUICK=1): needs Redis' : false } as const;
+
+/** Where a test app keeps attachment bytes: the upload folder, or a bucket of a real S3-compatible server. */
+export type StoreKind = 'file' | 's3';
+export const STORES: readonly StoreKind[] = ['file', 's3'];
+/** Every engine with every store: the attachment suites run on each pair. */
+export const ENGINE_STORES: readonly (readonly [Engine, StoreKind])[] = STORES.flatMap((store) => ENGINES.map((engine) => [engine, store] as const));
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -137,6 +144,8 @@ export interface TestApp {
   url: string;
   config: AppConfig;
   services: ServiceContext;
+  /** The S3-compatible server the app's bucket is on (`store: 's3'`). */
+  s3: TestS3 | undefined;
   /** A company with a team whose owner holds `token`. */
   tenant: BootstrapResult;
   dispose(): Promise<void>;
@@ -145,10 +154,11 @@ export interface TestApp {
 /** Builds the real app over a fresh database of `engine`, with one bootstrapped tenant. */
 export async function buildTestApp(
   engine: Engine,
-  options: { config?: Partial<AppConfig>; rateLimiter?: RateLimiter | null; webhookDispatcher?: BuildOptions['webhookDispatcher']; clock?: Clock; notificationSender?: NotificationSender } = {},
+  options: { store?: StoreKind; config?: Partial<AppConfig>; rateLimiter?: RateLimiter | null; webhookDispatcher?: BuildOptions['webhookDispatcher']; clock?: Clock; notificationSender?: NotificationSender } = {},
 ): Promise<TestApp> {
   const test = await openTestStorage(engine);
-  const config = testConfig(options.config);
+  const s3 = options.store === 's3' ? await startS3() : undefined;
+  const config = testConfig({ ...(s3 ? { attachments: s3.attachments(options.config?.attachments) } : {}), ...options.config, ...(s3 ? { attachments: s3.attachments(options.config?.attachments) } : {}) });
   const app = await buildApp({
     config,
     storage: test.storage,
@@ -164,6 +174,7 @@ export async function buildTestApp(
     // a failed start must not leave the app's connections open behind the failing suite
     await app.close().catch(() => {});
     await test.dispose();
+    await s3?.close();
     throw error;
   }
   const services = app.services;
@@ -176,9 +187,11 @@ export async function buildTestApp(
     config,
     services,
     tenant,
+    s3,
     async dispose() {
       await app.close();
       await test.dispose();
+      await s3?.close();
       rmSync(config.uploadDir, { recursive: true, force: true });
     },
   };

@@ -25,7 +25,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers, its file is there (SQLite), uploads can be stored, Redis answers (if configured) */
+        /** Readiness: the database answers, its file is there (SQLite), uploads can be stored (the folder is writable, or the bucket answers), Redis answers (if configured) */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -3104,6 +3104,18 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description HTTP 416 */
+        Error416: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Unprocessable: the Idempotency-Key was used with a different body */
         Error422: {
             headers: {
@@ -3252,7 +3264,13 @@ export interface operations {
                                 message?: string;
                                 durationMs: number;
                             };
-                            uploadDir: {
+                            uploadDir?: {
+                                status: "ok" | "failed";
+                                /** @description Why the check failed, e.g. "timed out after 1000 ms" */
+                                message?: string;
+                                durationMs: number;
+                            };
+                            bucket?: {
                                 status: "ok" | "failed";
                                 /** @description Why the check failed, e.g. "timed out after 1000 ms" */
                                 message?: string;
@@ -3313,7 +3331,13 @@ export interface operations {
                                 message?: string;
                                 durationMs: number;
                             };
-                            uploadDir: {
+                            uploadDir?: {
+                                status: "ok" | "failed";
+                                /** @description Why the check failed, e.g. "timed out after 1000 ms" */
+                                message?: string;
+                                durationMs: number;
+                            };
+                            bucket?: {
                                 status: "ok" | "failed";
                                 /** @description Why the check failed, e.g. "timed out after 1000 ms" */
                                 message?: string;
@@ -8075,7 +8099,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the file, with its stored content type */
+            /** @description the file, with its stored content type; `ETag` is the SHA-256 of its bytes */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8087,9 +8111,46 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description the one byte range the `Range` header asked for */
+            206: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description ATTACHMENT_DOWNLOAD=redirect: `Location` is a presigned URL of the bucket, valid at most 5 minutes */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description the copy named in If-None-Match is current */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            416: components["responses"]["Error416"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };

@@ -97,5 +97,7 @@ export async function purgeOrphanFiles(ctx: ServiceContext, options: { graceMs?:
     if (batch.length >= BATCH) await flush();
   }
   if (batch.length) await flush();
+  // A bucket's multipart uploads that never finished (an instance killed mid-upload) keep their parts.
+  if (ctx.files.abortStaleUploads) removed += await ctx.files.abortStaleUploads(before);
   return removed;
 }

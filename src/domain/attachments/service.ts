@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { type AttachmentStore, type ByteRange, StoredObjectMissing } from '../../storage/attachment-store.ts';
 import type { ChecklistItem } from '../../schemas/checklists.ts';
 import type { Attachment, Card } from '../../schemas/records.ts';
 import type { NewRow, Transaction } from '../../storage/database.ts';
@@ -38,7 +39,7 @@ function itemOwner(item: { id: string; company_id: string; team_id: string; card
   return { company_id: item.company_id, team_id: item.team_id, card_id: item.card_id, checklist_item_id: item.id };
 }
 
-export type AttachmentFields = Pick<NewRow<'attachments'>, 'id' | 'kind' | 'name' | 'original_name' | 'link_url' | 'storage_key' | 'mime_type' | 'size_bytes'>;
+export type AttachmentFields = Pick<NewRow<'attachments'>, 'id' | 'kind' | 'name' | 'original_name' | 'link_url' | 'storage_key' | 'mime_type' | 'size_bytes' | 'sha256'>;
 
 /** A new attachment row for the owner; `fields` says what kind of attachment it is. */
 export function attachmentRow(owner: AttachmentOwner, creatorId: string, at: string, fields: AttachmentFields): NewRow<'attachments'> {
@@ -100,6 +101,7 @@ async function storeFile<R>(
       storage_key: stored.key,
       mime_type: file.mimeType || 'application/octet-stream',
       size_bytes: stored.size,
+      sha256: stored.sha256,
     });
   } catch (error) {
     await ctx.files.remove(stored.key);
@@ -118,6 +120,7 @@ function linkFields(link: { url: string; name?: string | undefined }): Attachmen
     storage_key: null,
     mime_type: 'text/uri-list',
     size_bytes: 0,
+    sha256: null,
   };
 }
 
@@ -198,17 +201,38 @@ export function addItemLink(
  * The bytes of a live file attachment of the card, or of one of its checklist items (their records'
  * `url` points here too).
  */
-export async function openFile(ctx: ServiceContext, caller: Caller, cardId: string, attachmentId: string, scope: Scope) {
+export async function openFile(ctx: ServiceContext, caller: Caller, cardId: string, attachmentId: string, scope: Scope): Promise<StoredFile> {
   await requireAccess(ctx.db, caller, { kind: 'card', id: cardId, scope });
   const attachment = await attachments.findLiveAttachmentOfCard(ctx.db, cardId, attachmentId);
   if (!attachment || attachment.kind !== 'file' || !attachment.storage_key) throw new NotFoundError('Attachment');
-  if (!(await ctx.files.exists(attachment.storage_key))) throw new NotFoundError('Attachment file');
-  return {
-    stream: ctx.files.open(attachment.storage_key),
-    mimeType: attachment.mime_type,
-    name: attachment.name,
-    size: Number(attachment.size_bytes),
+  const key = attachment.storage_key;
+  const missing = (error: unknown) => {
+    if (error instanceof StoredObjectMissing) throw new NotFoundError('Attachment file');
+    throw error;
   };
+  const name = attachment.name;
+  const mimeType = attachment.mime_type;
+  return {
+    mimeType,
+    name,
+    size: Number(attachment.size_bytes),
+    sha256: attachment.sha256,
+    read: (range) => ctx.files.open(key, range).catch(missing),
+    ...(ctx.files.presign ? { presign: (expiresSeconds: number) => (ctx.files.presign as NonNullable<AttachmentStore['presign']>)(key, { filename: name, mimeType, expiresSeconds }) } : {}),
+  };
+}
+
+/** A file attachment the caller may download: what its record says, and how to read its bytes. */
+export interface StoredFile {
+  mimeType: string;
+  name: string;
+  size: number;
+  /** SHA-256 of the bytes (hex); null for a file stored before checksums were kept. */
+  sha256: string | null;
+  /** The bytes, or a range of them; a missing object is a 404. */
+  read(range?: ByteRange): Promise<Readable>;
+  /** A URL of the store to download from directly (a bucket's presigned GET), where the store has them. */
+  presign?(expiresSeconds: number): Promise<string>;
 }
 
 /** Update Attachment Name on Card: the attachment's and the card's `__v` grow. */

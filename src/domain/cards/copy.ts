@@ -137,6 +137,7 @@ async function writeCopy(
           storage_key: bytes.key,
           mime_type: a.mime_type,
           size_bytes: bytes.size,
+          sha256: a.sha256,
         }),
       );
     }

@@ -3,14 +3,14 @@
  * removed again when the copy that would have recorded them did not.
  */
 import type { Row } from '../../storage/database.ts';
-import type { AttachmentFiles } from '../../storage/files.ts';
+import { type AttachmentStore, StoredObjectMissing } from '../../storage/attachment-store.ts';
 import type { ServiceContext } from '../context.ts';
 import { ConflictError } from '../shared/errors.ts';
 
 type AttachmentRow = Row<'attachments'>;
 
 /**
- * Copies of attachment files made for one request, in the target company's folder. The bytes are
+ * Copies of attachment objects made for one request, in the target company's folder. The bytes are
  * copied before the transaction where possible (so the database is not held during disk work);
  * `take` marks a copy as recorded. `finish` removes every copy the request did not record, and all of
  * them when the request failed, so no file is left without a record.
@@ -19,10 +19,10 @@ export class FileCopies {
   private readonly made = new Map<string, { key: string; size: number }>();
   private readonly recorded = new Set<string>();
 
-  private readonly files: AttachmentFiles;
+  private readonly files: AttachmentStore;
   private readonly companyId: string;
 
-  constructor(files: AttachmentFiles, companyId: string) {
+  constructor(files: AttachmentStore, companyId: string) {
     this.files = files;
     this.companyId = companyId;
   }
@@ -48,12 +48,13 @@ export class FileCopies {
     if (row.kind !== 'file' || !row.storage_key) return undefined;
     let copy = this.made.get(row.id);
     if (!copy) {
-      if (!(await this.files.exists(row.storage_key))) {
+      // The store copies the object itself (a bucket's CopyObject): no bytes through this process.
+      copy = await this.files.copy(row.storage_key, this.companyId).catch((error: unknown) => {
+        if (!(error instanceof StoredObjectMissing)) throw error;
         throw new ConflictError(`The file of attachment ${row.id} is missing from storage, so it cannot be copied`, [
           { attachment: row.id, message: 'file missing from storage' },
         ]);
-      }
-      copy = await this.files.save(this.companyId, this.files.open(row.storage_key));
+      });
       this.made.set(row.id, copy);
     }
     return copy;

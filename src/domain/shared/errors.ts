@@ -58,6 +58,13 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
+/** A Range outside the bytes of the file asked for. */
+export class RangeNotSatisfiableError extends DomainError {
+  constructor(message: string) {
+    super(416, 'range_not_satisfiable', message);
+  }
+}
+
 export class PayloadTooLargeError extends DomainError {
   constructor(message: string) {
     super(413, 'payload_too_large', message);

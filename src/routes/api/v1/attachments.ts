@@ -1,4 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import { combineRanges, parse as parseRange } from 'range-parser';
+import { RangeNotSatisfiableError } from '../../../domain/shared/errors.ts';
 import * as attachmentService from '../../../domain/attachments/service.ts';
 import uploads from '../../../plugins/uploads.ts';
 import { ChecklistItem, ItemAttachmentParams, ItemParams } from '../../../schemas/checklists.ts';
@@ -81,6 +83,32 @@ const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 };
 
+/**
+ * How a download is answered: 304 when the client's copy is current (If-None-Match), 206 with one
+ * range (Range, unless If-Range names another version), 416 for a range outside the file, else 200.
+ * Several ranges in one request are answered with the whole file, as a server may.
+ */
+function downloadAnswer(
+  headers: Record<string, string | string[] | undefined>,
+  file: { size: number; sha256: string | null },
+): { status: 200 | 304 | 416 } | { status: 206; range: { start: number; end: number } } {
+  const etag = file.sha256 ? `"${file.sha256}"` : undefined;
+  const noneMatch = headers['if-none-match'];
+  if (etag && typeof noneMatch === 'string' && noneMatch.split(',').some((tag) => [etag, `W/${etag}`, '*'].includes(tag.trim()))) return { status: 304 };
+  const rangeHeader = headers.range;
+  if (typeof rangeHeader !== 'string') return { status: 200 };
+  const ifRange = headers['if-range'];
+  if (typeof ifRange === 'string' && ifRange.trim() !== etag) return { status: 200 };
+  const parsed = parseRange(file.size, rangeHeader);
+  // A malformed Range header is ignored (RFC 9110): the whole file.
+  if (parsed.type !== 'bytes' || parsed.code & 1) return { status: 200 };
+  if (parsed.ranges.length === 0) return { status: 416 };
+  const ranges = combineRanges(parsed.ranges);
+  const [range] = ranges;
+  if (ranges.length !== 1 || !range) return { status: 200 };
+  return { status: 206, range: { start: range.start, end: range.end } };
+}
+
 const attachments: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(uploadRoutes);
   const route = operations(app, ['attachments']);
@@ -97,19 +125,41 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Download Attachment: the file's bytes",
         params: CardAttachmentParams,
         querystring: ScopeQuery,
-        response: { 200: { description: 'the file, with its stored content type', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, ...errorResponses() },
+        response: {
+          200: { description: 'the file, with its stored content type; `ETag` is the SHA-256 of its bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          206: { description: 'the one byte range the `Range` header asked for', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          302: { description: 'ATTACHMENT_DOWNLOAD=redirect: `Location` is a presigned URL of the bucket, valid at most 5 minutes' },
+          304: { description: 'the copy named in If-None-Match is current' },
+          ...errorResponses(416),
+        },
       },
     },
     async (request, reply) => {
       const { cardId, attachmentId } = request.params;
       const file = await attachmentService.openFile(app.services, request.caller, cardId, attachmentId, request.query);
+      reply.header('Cache-Control', 'private, no-cache');
+      if (app.config.attachments.download === 'redirect' && file.presign) {
+        // The access check above is the server's; the URL it hands out is short-lived and names one object.
+        return reply.redirect(await file.presign(app.config.attachments.redirectSeconds), 302);
+      }
+      const answer = downloadAnswer(request.headers, file);
+      if (file.sha256) reply.header('ETag', `"${file.sha256}"`);
+      reply.header('Accept-Ranges', 'bytes');
+      if (answer.status === 304) return reply.code(304).send();
+      if (answer.status === 416) {
+        reply.header('Content-Range', `bytes */${file.size}`);
+        throw new RangeNotSatisfiableError(`The range is outside the file's ${file.size} bytes`);
+      }
+      const range = answer.status === 206 ? answer.range : undefined;
+      const stream = await file.read(range);
+      if (range) reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
       return reply
         .header('Content-Type', file.mimeType)
-        .header('Content-Length', String(file.size))
+        .header('Content-Length', String(range ? range.end - range.start + 1 : file.size))
         .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
         .header('X-Content-Type-Options', 'nosniff')
         // The 200 schema documents binary bytes; the type provider cannot type a stream for it.
-        .send(file.stream as never);
+        .send(stream as never);
     },
   );
 
