@@ -44,7 +44,16 @@ if (process.argv[2] === 'serve') {
 
   async function run(name: string, env: Record<string, string>) {
     const child = spawn(process.execPath, [process.argv[1] as string, 'serve'], {
-      env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`, UPLOAD_DIR: join(dir, `${name}-uploads`), LOG_LEVEL: 'silent', MAX_UPLOAD_BYTES: String(SIZE + 1024), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', ...env },
+      env: {
+        ...process.env,
+        DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`,
+        UPLOAD_DIR: join(dir, `${name}-uploads`),
+        LOG_LEVEL: 'silent',
+        MAX_UPLOAD_BYTES: String(SIZE + 1024),
+        AWS_ACCESS_KEY_ID: 'S3RVER',
+        AWS_SECRET_ACCESS_KEY: 'S3RVER',
+        ...env,
+      },
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const first = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
@@ -82,7 +91,9 @@ if (process.argv[2] === 'serve') {
       let direct_bytes = 0;
       for await (const chunk of Readable.fromWeb(direct.body as never)) direct_bytes += (chunk as Buffer).length;
       const ms = performance.now() - started;
-      console.log(`${name}: presigned redirect ${redirect.status} then ${direct.status}: ${mb(direct_bytes)} MB in ${ms.toFixed(0)} ms (${mb(direct_bytes / (ms / 1000))} MB/s) straight from the bucket`);
+      console.log(
+        `${name}: presigned redirect ${redirect.status} then ${direct.status}: ${mb(direct_bytes)} MB in ${ms.toFixed(0)} ms (${mb(direct_bytes / (ms / 1000))} MB/s) straight from the bucket`,
+      );
     }
     child.stdin.end();
     await new Promise((resolve) => child.once('exit', resolve));

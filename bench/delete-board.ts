@@ -20,13 +20,27 @@ const at = nowIso();
 const owned = { company_id: tenant.companyId, team_id: tenant.teamId, creator_id: tenant.userId, created_at: at, updated_at: at, version: 0 };
 const boardId = newId();
 const listId = newId();
-await ctx.db.insertInto('boards').values({ id: boardId, name: 'Big', ...owned }).execute();
-await ctx.db.insertInto('lists').values({ id: listId, board_id: boardId, name: 'L', position: 0, ...owned }).execute();
+await ctx.db
+  .insertInto('boards')
+  .values({ id: boardId, name: 'Big', ...owned })
+  .execute();
+await ctx.db
+  .insertInto('lists')
+  .values({ id: listId, board_id: boardId, name: 'L', position: 0, ...owned })
+  .execute();
 for (let start = 0; start < cards; start += 500) {
-  const rows = Array.from({ length: 500 }, (_, i) => cardRow({ _id: listId, board: boardId, company: tenant.companyId, team: tenant.teamId }, tenant.userId, `C${start + i}`, start + i));
+  const rows = Array.from({ length: 500 }, (_, i) =>
+    cardRow({ _id: listId, board: boardId, company: tenant.companyId, team: tenant.teamId }, tenant.userId, `C${start + i}`, start + i),
+  );
   await ctx.db.insertInto('cards').values(rows).execute();
-  await ctx.db.insertInto('checklists').values(rows.map((c) => ({ id: newId(), card_id: c.id, name: 'S', position: 0, ...owned }))).execute();
-  await ctx.db.insertInto('comments').values(rows.map((c) => ({ id: newId(), card_id: c.id, content: 'N', ...owned }))).execute();
+  await ctx.db
+    .insertInto('checklists')
+    .values(rows.map((c) => ({ id: newId(), card_id: c.id, name: 'S', position: 0, ...owned })))
+    .execute();
+  await ctx.db
+    .insertInto('comments')
+    .values(rows.map((c) => ({ id: newId(), card_id: c.id, content: 'N', ...owned })))
+    .execute();
 }
 let started = performance.now();
 await inTransaction(ctx, (trx) => markBoardDeleted(trx, boardId, nowIso()));
@@ -34,5 +48,14 @@ const markMs = performance.now() - started;
 started = performance.now();
 const swept = await sweepDeleted(ctx, { batchCards: 200 });
 const sweepMs = performance.now() - started;
-console.log(JSON.stringify({ engine, cards, markMs: Math.round(markMs), sweepMs: Math.round(sweepMs), batches: swept.batches, perBatchMs: Math.round(sweepMs / swept.batches) }));
+console.log(
+  JSON.stringify({
+    engine,
+    cards,
+    markMs: Math.round(markMs),
+    sweepMs: Math.round(sweepMs),
+    batches: swept.batches,
+    perBatchMs: Math.round(sweepMs / swept.batches),
+  }),
+);
 await test.dispose();

@@ -24,9 +24,7 @@ export interface Target {
   body?: string;
 }
 
-export type ChildMessage =
-  | { type: 'ready'; port: number; targets: Target[]; description: string }
-  | { type: 'failed'; message: string };
+export type ChildMessage = { type: 'ready'; port: number; targets: Target[]; description: string } | { type: 'failed'; message: string };
 
 function send(message: ChildMessage) {
   if (process.send) process.send(message);
@@ -37,12 +35,7 @@ function send(message: ChildMessage) {
  * Listens on a free port of 127.0.0.1, reports it, and stops when the parent says so (SIGTERM),
  * or goes away (the IPC channel closes), so no server outlives a benchmark.
  */
-export async function serve(
-  app: FastifyInstance,
-  targets: Target[],
-  description: string,
-  cleanup: () => void | Promise<void> = () => {},
-): Promise<void> {
+export async function serve(app: FastifyInstance, targets: Target[], description: string, cleanup: () => void | Promise<void> = () => {}): Promise<void> {
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -39,17 +39,17 @@
  *                          (bench/search.ts; its scale from BENCH_SEARCH_CARDS, default 1,000,000)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
-import { maskUrl } from '../src/storage/dialect.ts';
 import { TIERS, tierEnvName } from '../src/config.ts';
-import { type ChildMessage, isLimiterMode, LIMITER_MODES, type LimiterMode, type Target } from './protocol.ts';
+import { maskUrl } from '../src/storage/dialect.ts';
 import { reachable } from '../test/support/reachable.ts';
+import { type ChildMessage, isLimiterMode, LIMITER_MODES, type LimiterMode, type Target } from './protocol.ts';
 import { type LagResult, measureLag, percentile, startBenchReceiver } from './webhook-lag.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -62,7 +62,10 @@ function whole(name: string, fallback: number, min: number): number {
 }
 
 function limiterModes(): LimiterMode[] {
-  const raw = (process.env.BENCH_RATE_LIMIT ?? 'off').split(',').map((m) => m.trim().toLowerCase()).filter(Boolean);
+  const raw = (process.env.BENCH_RATE_LIMIT ?? 'off')
+    .split(',')
+    .map((m) => m.trim().toLowerCase())
+    .filter(Boolean);
   const modes = raw.map((mode) => {
     if (!isLimiterMode(mode)) throw new Error(`BENCH_RATE_LIMIT must be ${LIMITER_MODES.join(', ')} or a comma list of them, got "${mode}"`);
     return mode;
@@ -86,8 +89,12 @@ const settings = {
 };
 
 function engines(): ('sqlite' | 'postgres')[] {
-  const raw = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
-  for (const engine of raw) if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`BENCH_ENGINES must list sqlite and/or postgres, got "${engine}"`);
+  const raw = (process.env.BENCH_ENGINES ?? 'sqlite,postgres')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
+  for (const engine of raw)
+    if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`BENCH_ENGINES must list sqlite and/or postgres, got "${engine}"`);
   return [...new Set(raw)] as ('sqlite' | 'postgres')[];
 }
 
@@ -172,7 +179,17 @@ function load(base: string, target: Target, seconds: number, rate?: number): Pro
         ...(target.body ? { body: target.body } : {}),
         // each connection keeps to one of the paths (the toggle of many cards: one card each)
         ...(paths?.length
-          ? { setupClient: (client) => client.setRequests([{ method: target.method, path: paths[connection++ % paths.length] as string, ...(target.headers ? { headers: target.headers } : {}), ...(target.body ? { body: target.body } : {}) }]) }
+          ? {
+              setupClient: (client) =>
+                client.setRequests([
+                  {
+                    method: target.method,
+                    path: paths[connection++ % paths.length] as string,
+                    ...(target.headers ? { headers: target.headers } : {}),
+                    ...(target.body ? { body: target.body } : {}),
+                  },
+                ]),
+            }
           : {}),
       },
       (error, result) => (error ? reject(error) : resolve({ result, times: times.subarray(0, count) })),
@@ -288,9 +305,7 @@ async function measureTarget(server: Server, engine: string, target: Target, rat
   const cpuAfter = cpuSeconds(server.child.pid);
   const peakRssMb = stopWatching();
   const cpuUsPerRequest =
-    cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
-      ? undefined
-      : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total;
+    cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0 ? undefined : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total;
   assertAll2xx(target, 'measured run', result);
   times.sort();
   return {
@@ -360,7 +375,10 @@ function meanOver(rounds: readonly RecordingRound[], side: RecordingSide, figure
 const measuredBareRows = (rounds: readonly RecordingRound[]) => rounds.some((round) => round.bareRows);
 
 /** One figure's mean per side over the rounds (the bare rows where they were measured). */
-function bySide(rounds: readonly RecordingRound[], figure: 'cpuUsPerRequest' | 'requestsPerSecond'): { recorded: number; bareRows?: number; notRecorded: number } {
+function bySide(
+  rounds: readonly RecordingRound[],
+  figure: 'cpuUsPerRequest' | 'requestsPerSecond',
+): { recorded: number; bareRows?: number; notRecorded: number } {
   const of = (side: RecordingSide) => meanOver(rounds, side, figure);
   return { recorded: of('recorded'), ...(measuredBareRows(rounds) ? { bareRows: of('bareRows') } : {}), notRecorded: of('notRecorded') };
 }
@@ -481,7 +499,13 @@ async function main() {
     })),
   );
   const receiver = settings.webhooks ? await startBenchReceiver() : undefined;
-  const appEnv = (engine: string): Record<string, string> => ({ ...hugeTiers, BENCH_RATE_LIMIT_MODE: 'off', BENCH_ENGINE: engine, BENCH_CARDS: cards, BENCH_POSTGRES_URL: postgresUrl });
+  const appEnv = (engine: string): Record<string, string> => ({
+    ...hugeTiers,
+    BENCH_RATE_LIMIT_MODE: 'off',
+    BENCH_ENGINE: engine,
+    BENCH_CARDS: cards,
+    BENCH_POSTGRES_URL: postgresUrl,
+  });
   if (receiver) {
     for (const engine of engines) appRuns.push({ script: 'bench/serve-app.ts', engine, env: { ...appEnv(engine), BENCH_WEBHOOK_URL: receiver.url } });
   }
@@ -511,7 +535,10 @@ async function main() {
     p50Ms: (bareBefore.p50Ms + bareAfter.p50Ms) / 2,
     p99Ms: (bareBefore.p99Ms + bareAfter.p99Ms) / 2,
     peakRssMb: bareBefore.peakRssMb === undefined || bareAfter.peakRssMb === undefined ? undefined : Math.max(bareBefore.peakRssMb, bareAfter.peakRssMb),
-    cpuUsPerRequest: bareBefore.cpuUsPerRequest === undefined || bareAfter.cpuUsPerRequest === undefined ? undefined : (bareBefore.cpuUsPerRequest + bareAfter.cpuUsPerRequest) / 2,
+    cpuUsPerRequest:
+      bareBefore.cpuUsPerRequest === undefined || bareAfter.cpuUsPerRequest === undefined
+        ? undefined
+        : (bareBefore.cpuUsPerRequest + bareAfter.cpuUsPerRequest) / 2,
   };
   measured.unshift(bare);
 
@@ -578,17 +605,20 @@ async function main() {
   console.log(table(rows));
   console.log('');
   console.log(`Node ${machine.node} | ${machine.cpu} | ${machine.cores} cores | ${machine.platform} | ${machine.date}`);
-  console.log(`autocannon: ${setup.connections} connections, ${setup.seconds} s measured after ${setup.warmupSeconds} s warm-up, per route; servers on 127.0.0.1 in child processes, logging off`);
+  console.log(
+    `autocannon: ${setup.connections} connections, ${setup.seconds} s measured after ${setup.warmupSeconds} s warm-up, per route; servers on 127.0.0.1 in child processes, logging off`,
+  );
   for (const description of servers) console.log(`  server: ${description}`);
   for (const note of notes) console.log(note);
   const show = (r: Measured) => `${r.requestsPerSecond.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, CPU ${r.cpuUsPerRequest?.toFixed(0) ?? '?'} µs/req`;
   console.log(`bare route: ${show(bareBefore)} before the app's routes, ${show(bareAfter)} after; ratios are to their mean`);
-  console.log('peak RSS: the server process\'s VmRSS, sampled every 100 ms during the measured seconds of the route');
-  console.log('CPU µs/req: the server process\'s CPU time (user + system) over the measured seconds / requests answered (PostgreSQL\'s own CPU not counted)');
+  console.log("peak RSS: the server process's VmRSS, sampled every 100 ms during the measured seconds of the route");
+  console.log("CPU µs/req: the server process's CPU time (user + system) over the measured seconds / requests answered (PostgreSQL's own CPU not counted)");
   if (lags.length) {
     console.log('');
     console.log("webhook delivery lag to the receiver's 2xx, from the change's 2xx at the client | from sending the change (upper bound):");
-    const showLag = (f: { p50Ms: number; p99Ms: number; maxMs: number }) => `p50 ${f.p50Ms.toFixed(1)} ms, p99 ${f.p99Ms.toFixed(1)} ms, max ${f.maxMs.toFixed(1)} ms`;
+    const showLag = (f: { p50Ms: number; p99Ms: number; maxMs: number }) =>
+      `p50 ${f.p50Ms.toFixed(1)} ms, p99 ${f.p99Ms.toFixed(1)} ms, max ${f.maxMs.toFixed(1)} ms`;
     for (const lag of lags) {
       console.log(`  ${lag.engine.padEnd(8)} ${lag.changes} changes at ${lag.ratePerSecond}/s: ${showLag(lag.fromAnswer)} | ${showLag(lag.fromSend)}`);
     }
@@ -623,7 +653,9 @@ async function main() {
     }
   }
   console.log('');
-  console.log(JSON.stringify({ machine, setup, results: rows, bare: { before: bareBefore, after: bareAfter }, webhookLag: lags, steadyToggles: steady, recordingCosts }));
+  console.log(
+    JSON.stringify({ machine, setup, results: rows, bare: { before: bareBefore, after: bareAfter }, webhookLag: lags, steadyToggles: steady, recordingCosts }),
+  );
   if (searchMode === 'on') await searchBench();
 }
 

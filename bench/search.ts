@@ -37,7 +37,9 @@ function next(): number {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'to', 'sa', 'vi', 'del', 'po', 'nu', 'gar', 'shi', 'be', 'qua', 'zor', 'fen', 'li', 'mo', 'tra', 'ex'];
-const VOCABULARY = Array.from({ length: 5000 }, () => Array.from({ length: 2 + Math.floor(next() * 3) }, () => SYLLABLES[Math.floor(next() * SYLLABLES.length)]).join(''));
+const VOCABULARY = Array.from({ length: 5000 }, () =>
+  Array.from({ length: 2 + Math.floor(next() * 3) }, () => SYLLABLES[Math.floor(next() * SYLLABLES.length)]).join(''),
+);
 /** Skewed: a few words are common, most are rare. */
 const word = () => VOCABULARY[Math.floor(VOCABULARY.length * next() ** 2)] as string;
 const words = (min: number, max: number) => Array.from({ length: min + Math.floor(next() * (max - min + 1)) }, word).join(' ');
@@ -56,11 +58,20 @@ await db.transaction().execute(async (trx) => {
   for (let i = 0; i < TEAMS; i++) {
     const teamId = newId();
     const boardId = newId();
-    await trx.insertInto('teams').values({ id: teamId, company_id: tenant.companyId, name: `Team ${i}`, creator_id: tenant.userId, created_at: at, updated_at: at, version: 0 }).execute();
+    await trx
+      .insertInto('teams')
+      .values({ id: teamId, company_id: tenant.companyId, name: `Team ${i}`, creator_id: tenant.userId, created_at: at, updated_at: at, version: 0 })
+      .execute();
     await trx.insertInto('team_members').values({ team_id: teamId, user_id: tenant.userId, created_at: at }).execute();
-    await trx.insertInto('boards').values({ id: boardId, name: `Board ${words(1, 2)}`, ...owned(teamId) }).execute();
+    await trx
+      .insertInto('boards')
+      .values({ id: boardId, name: `Board ${words(1, 2)}`, ...owned(teamId) })
+      .execute();
     const listIds = [newId(), newId(), newId(), newId()];
-    await trx.insertInto('lists').values(listIds.map((id, k) => ({ id, board_id: boardId, name: `List ${k}`, position: k, ...owned(teamId) }))).execute();
+    await trx
+      .insertInto('lists')
+      .values(listIds.map((id, k) => ({ id, board_id: boardId, name: `List ${k}`, position: k, ...owned(teamId) })))
+      .execute();
     teams.push({ id: teamId, cards: [], names: [] });
     for (const listId of listIds) lists.push({ teamId, boardId, listId });
   }
@@ -95,7 +106,8 @@ for (let start = 0; start < CARDS; start += BATCH * PER_TRANSACTION) {
       await trx.insertInto('comments').values(comments.slice(BATCH)).execute();
     }
   });
-  if ((start / (BATCH * PER_TRANSACTION)) % 10 === 0) process.stderr.write(`  [${engine}] ${Math.min(CARDS, start + BATCH * PER_TRANSACTION)} cards, ${Math.round((performance.now() - started) / 1000)} s\n`);
+  if ((start / (BATCH * PER_TRANSACTION)) % 10 === 0)
+    process.stderr.write(`  [${engine}] ${Math.min(CARDS, start + BATCH * PER_TRANSACTION)} cards, ${Math.round((performance.now() - started) / 1000)} s\n`);
 }
 // only this schema's tables: a bare ANALYZE would read every schema of the database
 if (engine === 'postgres') await sql`analyze cards, comments, search_entries, lists, boards, teams`.execute(db);

@@ -24,8 +24,8 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
-import { bootstrap } from '../src/domain/account/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
+import { bootstrap } from '../src/domain/account/bootstrap.ts';
 import { newId } from '../src/domain/shared/ids.ts';
 import type { Executor, NewRow } from '../src/storage/database.ts';
 import { failed, isLimiterMode, LIMITER_MODES, serve, type Target } from './protocol.ts';
@@ -237,7 +237,9 @@ try {
     // A deployment's tables have statistics (autovacuum's ANALYZE); these were filled a second ago,
     // before autovacuum looks: measure the plans a deployment would get.
     if (engine === 'postgres') {
-      await onPostgresServer(['cards', 'card_members', 'card_labels', 'card_views', 'lists', 'boards', 'labels', 'events'].map((table) => `analyze ${schema}.${table}`).join('; '));
+      await onPostgresServer(
+        ['cards', 'card_members', 'card_labels', 'card_views', 'lists', 'boards', 'labels', 'events'].map((table) => `analyze ${schema}.${table}`).join('; '),
+      );
     }
     world = { boardId: board._id, listId: mine.list._id, cardId, labels, email };
     if (cached) {
@@ -300,7 +302,10 @@ try {
     served = [{ ...toggle, name: `${toggle.name}, one webhook subscribed` }];
     limiter += `, one webhook of every event to ${webhookUrl}`;
   }
-  const total = await db.selectFrom('cards').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const total = await db
+    .selectFrom('cards')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   await serve(
     app,
     served,

@@ -40,14 +40,22 @@ async function call<T = Record<string, { _id: string }>>(method: 'GET' | 'POST' 
 const seedStart = Date.now();
 const boardId = (await call('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Big board' })).board!._id;
 const labels: string[] = [];
-for (let i = 0; i < 8; i++) labels.push((await call('POST', `/api/v1/boards/${boardId}/labels`, { name: `Label ${i}`, color: `00000000000000000000000${i + 1}` })).label!._id);
+for (let i = 0; i < 8; i++)
+  labels.push((await call('POST', `/api/v1/boards/${boardId}/labels`, { name: `Label ${i}`, color: `00000000000000000000000${i + 1}` })).label!._id);
 const listIds: string[] = [];
 for (let l = 0; l < LISTS; l++) {
   const listId = (await call('POST', '/api/v1/lists', { board: boardId, name: `List ${l + 1}`, position: 'bottom' })).list!._id;
   listIds.push(listId);
   for (let c = 0; c < PER_LIST; c++) {
     const n = l * PER_LIST + c;
-    const cardId = (await call('POST', '/api/v1/cards', { list: listId, name: `Card ${n + 1}: a task with a name of some length`, position: 'bottom', ...(n % 7 === 0 ? { dueDate: new Date(Date.now() + (n % 3) * 86400_000 - 86400_000).toISOString() } : {}) })).card!._id;
+    const cardId = (
+      await call('POST', '/api/v1/cards', {
+        list: listId,
+        name: `Card ${n + 1}: a task with a name of some length`,
+        position: 'bottom',
+        ...(n % 7 === 0 ? { dueDate: new Date(Date.now() + (n % 3) * 86400_000 - 86400_000).toISOString() } : {}),
+      })
+    ).card!._id;
     if (n % 3 === 0) await call('POST', `/v2/cards/${cardId}/labels`, { labels: [labels[n % 8], labels[(n + 3) % 8]] });
     if (n % 4 === 0) await call('POST', `/v2/cards/${cardId}/members`, { members: [t.tenant.userId] });
     if (n % 5 === 0) {
@@ -156,7 +164,11 @@ const live: number[] = [];
 for (let i = 0; i < 50; i++) {
   const name = `Renamed live ${i}`;
   const started = performance.now();
-  await fetch(`${base}/api/v1/cards/${watchedCard}`, { method: 'PATCH', headers: { ...bearer(key), 'Content-Type': 'application/json' }, body: JSON.stringify({ name }) });
+  await fetch(`${base}/api/v1/cards/${watchedCard}`, {
+    method: 'PATCH',
+    headers: { ...bearer(key), 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
   await watcher.locator(`[data-card-id="${watchedCard}"]`).filter({ hasText: name }).waitFor();
   live.push(performance.now() - started);
 }
@@ -176,7 +188,15 @@ console.log(
       cards: LISTS * PER_LIST,
       seedSeconds: round(seedSeconds),
       getBoard: { p50Ms: round(percentile(boardTimes, 50)), maxMs: round(boardTimes.at(-1) ?? 0), bytes: boardBytes, cardsInAnswer: boardCards },
-      navigationToUsableMs: { first: round(navigation[0] ?? 0), cachedP50: round(percentile([...navigation.slice(1)].sort((a, b) => a - b), 50)) },
+      navigationToUsableMs: {
+        first: round(navigation[0] ?? 0),
+        cachedP50: round(
+          percentile(
+            [...navigation.slice(1)].sort((a, b) => a - b),
+            50,
+          ),
+        ),
+      },
       cardElements,
       scroll1000: { frames: frames.length, p50Ms: round(percentile(frames, 50)), p95Ms: round(percentile(frames, 95)), maxMs: round(frames.at(-1) ?? 0) },
       dragAcrossListsMs: { p50: round(percentile(drags, 50)), max: round(drags.at(-1) ?? 0) },

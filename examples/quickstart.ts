@@ -37,7 +37,10 @@ console.log(`created card ${card._id} "${card.name}"`);
 
 const { colors } = ok(await api.GET('/api/v1/label-colors'));
 const labels = [];
-for (const [name, color] of [['client', colors[0]], ['docs', colors[1]]] as const) {
+for (const [name, color] of [
+  ['client', colors[0]],
+  ['docs', colors[1]],
+] as const) {
   labels.push(ok(await api.POST('/api/v1/boards/{boardId}/labels', { params: { path: { boardId: board._id } }, body: { name, color: color!._id } })).label);
 }
 const toggled = ok(await api.POST('/v2/cards/{cardId}/labels', { params: { path: { cardId: card._id } }, body: { labels: labels.map((l) => l._id) } }));

@@ -1,16 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import type { AppConfig } from './config.ts';
+import type { NotificationSender } from './domain/notifications/sender.ts';
+import type { Clock } from './domain/shared/clock.ts';
 import auth from './plugins/auth.ts';
 import conditional from './plugins/conditional.ts';
-import idempotency from './plugins/idempotency.ts';
-import type { AppConfig } from './config.ts';
-import events from './plugins/events.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
-import metrics from './plugins/metrics.ts';
+import events from './plugins/events.ts';
+import idempotency from './plugins/idempotency.ts';
 import jobs from './plugins/jobs.ts';
+import metrics from './plugins/metrics.ts';
 import people from './plugins/people.ts';
-import type { Clock } from './domain/shared/clock.ts';
-import type { NotificationSender } from './domain/notifications/sender.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import requestId, { requestIdOf } from './plugins/request-id.ts';
 import security from './plugins/security.ts';
@@ -103,10 +103,7 @@ export async function buildApp(options: BuildOptions) {
     await app.register(people);
     await app.register(jobs, { config, sender: options.notificationSender });
     // `undefined`: the limiter the configuration asks for; `null`: none (tests that do not test limits).
-    const limiter =
-      options.rateLimiter !== undefined
-        ? options.rateLimiter
-        : await createRateLimiter({ config, storage: app.storage, log: app.log });
+    const limiter = options.rateLimiter !== undefined ? options.rateLimiter : await createRateLimiter({ config, storage: app.storage, log: app.log });
     await app.register(rateLimit, { config, limiter });
     await app.register(metrics, { config, limiter });
     await app.register(swagger);

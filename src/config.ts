@@ -3,8 +3,8 @@ import { dirname, resolve } from 'node:path';
 import envSchema from 'env-schema';
 import { type Static, type TSchema, Type } from 'typebox';
 import { parseDatabaseUrl } from './storage/dialect.ts';
-import { parseS3Url, type S3Location } from './storage/s3-store.ts';
 import { DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE } from './storage/postgres-pool.ts';
+import { parseS3Url, type S3Location } from './storage/s3-store.ts';
 
 /** The rate-limit tiers of the contract, cheapest last. */
 export const TIERS = ['secure', 'high', 'medium', 'low', 'very-low'] as const;
@@ -43,7 +43,12 @@ interface Variable<T> {
   read(value: unknown, options: ReadOptions): T;
 }
 
-function variable<S extends TSchema, T = Static<S>>(name: string, schema: S, read?: (value: Static<S>, options: ReadOptions) => T, kind: Variable<T>['kind'] = 'text'): Variable<T> {
+function variable<S extends TSchema, T = Static<S>>(
+  name: string,
+  schema: S,
+  read?: (value: Static<S>, options: ReadOptions) => T,
+  kind: Variable<T>['kind'] = 'text',
+): Variable<T> {
   return { variable: name, schema, kind, read: (read ?? ((value: unknown) => value)) as Variable<T>['read'] };
 }
 
@@ -116,13 +121,18 @@ export function attachmentStorage(raw: string | undefined): AttachmentStorage | 
   }
   const s3 = parseS3Url(raw);
   if (s3) return { kind: 's3', ...s3 };
-  throw new ConfigError(`ATTACHMENT_STORAGE must be file:<folder> or s3://<bucket>[/<prefix>] (a bucket name of 3 to 63 lowercase letters, digits, dots and hyphens), got "${raw}"`);
+  throw new ConfigError(
+    `ATTACHMENT_STORAGE must be file:<folder> or s3://<bucket>[/<prefix>] (a bucket name of 3 to 63 lowercase letters, digits, dots and hyphens), got "${raw}"`,
+  );
 }
 
 function corsOrigins(raw: string): string[] | '*' {
   if (raw.trim() === '') return [];
   if (raw.trim() === '*') return '*';
-  const origins = raw.split(',').map((origin) => origin.trim()).filter(Boolean);
+  const origins = raw
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     let parsed: URL | undefined;
     try {
@@ -202,7 +212,10 @@ const SETTINGS = {
   },
   redisUrl: variable('REDIS_URL', Type.Optional(Type.String()), redisUrl),
   /** Prefix of every Redis key the service writes, so deployments can share one Redis. */
-  redisKeyPrefix: text('REDIS_KEY_PREFIX', DEFAULT_REDIS_KEY_PREFIX, { pattern: `${PRINTABLE}{1,100}$`, description: '1 to 100 printable characters without spaces' }),
+  redisKeyPrefix: text('REDIS_KEY_PREFIX', DEFAULT_REDIS_KEY_PREFIX, {
+    pattern: `${PRINTABLE}{1,100}$`,
+    description: '1 to 100 printable characters without spaces',
+  }),
   uploadDir: variable('UPLOAD_DIR', Type.String({ default: './data/uploads' }), (dir) => resolve(dir)),
   /** The attachment store (docs/operations.md, "Scaling out"): chosen once at start. */
   attachments: {
@@ -288,7 +301,12 @@ const SETTINGS = {
     /** Events older than this many days are pruned (the purge command, and the server's schedule). */
     retentionDays: whole('EVENT_RETENTION_DAYS', DEFAULT_EVENT_RETENTION_DAYS, 1, 36_500),
     /** How often the server prunes (0: never; the purge command still does). */
-    pruneIntervalMs: variable('EVENT_PRUNE_INTERVAL_SECONDS', Type.Integer({ minimum: 0, maximum: 7 * 86_400, default: 3600 }), (seconds) => seconds * 1000, 'whole'),
+    pruneIntervalMs: variable(
+      'EVENT_PRUNE_INTERVAL_SECONDS',
+      Type.Integer({ minimum: 0, maximum: 7 * 86_400, default: 3600 }),
+      (seconds) => seconds * 1000,
+      'whole',
+    ),
   },
   /** People sign in (docs/people.md): sessions, sign-in throttling, mail, single sign-on. */
   people: {
@@ -367,19 +385,23 @@ function prepared(env: Env): Record<string, string | boolean> {
 
 /** env-schema's first complaint as one line naming the variable. */
 function complaint(error: unknown, data: Record<string, unknown>): ConfigError {
-  const [first] = ((error as { errors?: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }[] }).errors ?? []);
+  const [first] = (error as { errors?: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }[] }).errors ?? [];
   if (!first) return new ConfigError((error as Error).message);
   const name = first.instancePath.replace(/^\//, '') || String(first.params.missingProperty ?? 'configuration');
   const found = VARIABLES.find((v) => v.variable === name);
   const schema = found?.schema as { minimum?: number; maximum?: number; description?: string } | undefined;
   const got = found?.secret ? '' : `, got ${JSON.stringify(data[name])}`;
-  if (first.keyword === 'minimum' || first.keyword === 'maximum') return new ConfigError(`${name} must be between ${schema?.minimum} and ${schema?.maximum}${got.replaceAll('"', '')}`);
+  if (first.keyword === 'minimum' || first.keyword === 'maximum')
+    return new ConfigError(`${name} must be between ${schema?.minimum} and ${schema?.maximum}${got.replaceAll('"', '')}`);
   return new ConfigError(`${name} must be ${schema?.description ?? first.message?.replace(/^must be /, '')}${got}`);
 }
 
 function build(node: object, values: Record<string, unknown>, options: ReadOptions): unknown {
   return Object.fromEntries(
-    Object.entries(node).map(([key, child]) => [key, isVariable(child) ? child.read(values[child.variable], options) : build(child as object, values, options)]),
+    Object.entries(node).map(([key, child]) => [
+      key,
+      isVariable(child) ? child.read(values[child.variable], options) : build(child as object, values, options),
+    ]),
   );
 }
 

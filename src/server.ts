@@ -1,4 +1,4 @@
-import { buildApp, type App } from './app.ts';
+import { type App, buildApp } from './app.ts';
 import type { AppConfig } from './config.ts';
 
 /**

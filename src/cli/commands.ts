@@ -2,24 +2,25 @@
  * The administration commands behind `taskboard`: each opens the configured database, does one
  * thing, and closes the database again so the process can exit.
  */
+
+import { type AppConfig, attachmentStorage, ConfigError } from '../config.ts';
 import { bootstrap } from '../domain/account/bootstrap.ts';
 import { issueApiKeyForEmail } from '../domain/account/service.ts';
-import { checkNewPassword } from '../domain/people/passwords.ts';
-import { setPassword } from '../domain/people/sign-in.ts';
-import { NotFoundError } from '../domain/shared/errors.ts';
-import { findUserByEmail } from '../storage/repositories/users.ts';
+import { migrateAttachments } from '../domain/attachments/migrate.ts';
 import { purgeDeletedAttachments, purgeOrphanFiles } from '../domain/attachments/purge.ts';
 import { sweepDeleted } from '../domain/boards/sweep.ts';
 import type { ServiceContext } from '../domain/context.ts';
-import { systemClock } from '../domain/shared/clock.ts';
 import { pruneExpiredEvents } from '../domain/events/events.ts';
+import { checkNewPassword } from '../domain/people/passwords.ts';
+import { setPassword } from '../domain/people/sign-in.ts';
 import { reindexSearch } from '../domain/search/reindex.ts';
-import { type AppConfig, attachmentStorage, ConfigError } from '../config.ts';
+import { systemClock } from '../domain/shared/clock.ts';
+import { NotFoundError } from '../domain/shared/errors.ts';
 import { startServer } from '../server.ts';
 import { openStorage, type StorageConnection } from '../storage/dialect.ts';
-import { openAttachmentStore } from '../storage/open-attachment-store.ts';
-import { migrateAttachments } from '../domain/attachments/migrate.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
+import { openAttachmentStore } from '../storage/open-attachment-store.ts';
+import { findUserByEmail } from '../storage/repositories/users.ts';
 import { reachingDatabase } from '../storage/unavailable.ts';
 
 /** What a command prints: JSON for scripts, or lines for people. */
@@ -107,12 +108,7 @@ export async function keysCreateCommand(config: AppConfig, options: KeysCreateOp
   const result = await withServices(config, (ctx) => issueApiKeyForEmail(ctx, { email: options.email, name: options.name }));
   if (options.json) return { json: result };
   return {
-    lines: [
-      `API key  ${result.apiKey}`,
-      `Key id   ${result.apiKeyId}, for user ${result.userId}`,
-      '',
-      'Store the API key now: it is not shown again.',
-    ],
+    lines: [`API key  ${result.apiKey}`, `Key id   ${result.apiKeyId}, for user ${result.userId}`, '', 'Store the API key now: it is not shown again.'],
   };
 }
 
@@ -127,9 +123,7 @@ export async function migrateCommand(config: AppConfig, options: { json: boolean
   }
   if (options.json) return { json: { database: storage.description, applied } };
   return {
-    lines: applied.length
-      ? [`${storage.description}: applied ${applied.join(', ')}`]
-      : [`${storage.description}: up to date, no migration to apply`],
+    lines: applied.length ? [`${storage.description}: applied ${applied.join(', ')}`] : [`${storage.description}: up to date, no migration to apply`],
   };
 }
 
@@ -168,7 +162,11 @@ export async function purgeAttachmentsCommand(config: AppConfig, options: { olde
 export async function migrateAttachmentsCommand(config: AppConfig, options: { to: string; json: boolean }): Promise<Output & { ok: boolean }> {
   const storage = attachmentStorage(options.to.trim() || undefined);
   if (!storage) throw new ConfigError('--to must name a store: s3://bucket/prefix or file:./folder');
-  const target = openAttachmentStore({ ...config, uploadDir: storage.kind === 'file' ? storage.dir : config.uploadDir, attachments: { ...config.attachments, storage } });
+  const target = openAttachmentStore({
+    ...config,
+    uploadDir: storage.kind === 'file' ? storage.dir : config.uploadDir,
+    attachments: { ...config.attachments, storage },
+  });
   try {
     const result = await withServices(config, async (ctx) => {
       if (ctx.files.description === target.description) throw new ConfigError(`--to names the store in use (${target.description})`);
@@ -197,7 +195,9 @@ export async function reindexCommand(config: AppConfig, options: { batch: number
   if (options.json) return { json: result };
   return {
     lines: [
-      `Indexed ${Object.entries(result.tables).map(([table, rows]) => `${rows} ${table}`).join(', ')}`,
+      `Indexed ${Object.entries(result.tables)
+        .map(([table, rows]) => `${rows} ${table}`)
+        .join(', ')}`,
       `Removed ${result.orphans} entr${result.orphans === 1 ? 'y' : 'ies'} whose record was gone`,
     ],
   };

@@ -4,13 +4,23 @@
  * Errors are one line on stderr, never a stack trace (set TASKBOARD_DEBUG=1 to see one).
  */
 import { realpathSync } from 'node:fs';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.ts';
 import { DEFAULT_PURGE_AFTER_DAYS } from '../domain/attachments/purge.ts';
 import { DomainError, ValidationError } from '../domain/shared/errors.ts';
-import { ConfigError, loadConfig } from '../config.ts';
 import { MissingSchemaError } from '../storage/migrator.ts';
 import { DatabaseUnreachableError } from '../storage/unavailable.ts';
-import { bootstrapCommand, keysCreateCommand, migrateAttachmentsCommand, migrateCommand, type Output, purgeAttachmentsCommand, reindexCommand, serveCommand, setPasswordCommand } from './commands.ts';
+import {
+  bootstrapCommand,
+  keysCreateCommand,
+  migrateAttachmentsCommand,
+  migrateCommand,
+  type Output,
+  purgeAttachmentsCommand,
+  reindexCommand,
+  serveCommand,
+  setPasswordCommand,
+} from './commands.ts';
 
 /** A wrong command line: exit 2 with the message and a pointer to the help. */
 class UsageError extends Error {}
@@ -111,8 +121,10 @@ function parse(command: CommandName, args: string[]): Record<string, string | bo
   const spec = COMMANDS[command];
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args, options: spec.options as ParseArgsConfig['options'], strict: true, allowPositionals: false })
-      .values as Record<string, string | boolean | undefined>;
+    values = parseArgs({ args, options: spec.options as ParseArgsConfig['options'], strict: true, allowPositionals: false }).values as Record<
+      string,
+      string | boolean | undefined
+    >;
   } catch (error) {
     const e = error as Error & { code?: string };
     if (e.code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${command}: ${oneLine(e.message)}`);
@@ -139,7 +151,11 @@ function batchSize(value: string | undefined): number {
 }
 
 function oneLine(text: string): string {
-  return text.split('\n').map((line) => line.trim()).filter(Boolean).join(' ');
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** The message of an error as one line; some network errors (AggregateError) carry it inside. */
@@ -184,8 +200,7 @@ async function passwordFromStdin(io: CommandIo): Promise<string> {
  * the process, so tests run it in-process (the entry point below sets the exit code).
  */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CommandIo = processIo): Promise<number> {
-  const print = (output: Output) =>
-    io.stdout('json' in output ? `${JSON.stringify(output.json)}\n` : output.lines.map((line) => `${line}\n`).join(''));
+  const print = (output: Output) => io.stdout('json' in output ? `${JSON.stringify(output.json)}\n` : output.lines.map((line) => `${line}\n`).join(''));
   if (argv.length === 0) {
     io.stderr(`${USAGE}\n`);
     return 2;
@@ -217,7 +232,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         );
         return 0;
       case 'users set-password':
-        if (values['password-stdin'] !== true) throw new UsageError('users set-password: --password-stdin is required (a password on the command line would show in the process list)');
+        if (values['password-stdin'] !== true)
+          throw new UsageError('users set-password: --password-stdin is required (a password on the command line would show in the process list)');
         print(await setPasswordCommand(config, { email: str('email'), password: await passwordFromStdin(io), json: values.json === true }));
         return 0;
       case 'keys create':

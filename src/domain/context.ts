@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../storage/database.ts';
 import type { AttachmentStore } from '../storage/attachment-store.ts';
+import type { Database } from '../storage/database.ts';
+import type { AuthCache } from './account/auth-cache.ts';
 import type { KeepEvents } from './events/events.ts';
 import type { CommittedEvents } from './events/record.ts';
-import type { AuthCache } from './account/auth-cache.ts';
 import type { Clock } from './shared/clock.ts';
 
 /** What every domain service works with. Built once per app; no framework types inside. */

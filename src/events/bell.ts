@@ -22,11 +22,11 @@
  * announced: readers see them at their next look.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
 import type { AppConfig } from '../config.ts';
-import type { StorageConnection } from '../storage/dialect.ts';
 import type { CommittedEvents } from '../domain/events/record.ts';
+import type { StorageConnection } from '../storage/dialect.ts';
 
 /** What a ring says committed: what the events concern, or undefined (another instance, a reconnection): anything may have. */
 export type Ring = CommittedEvents | undefined;
@@ -149,7 +149,13 @@ function redisChannel(config: AppConfig, storage: StorageConnection): string {
  * what was published meanwhile was not heard.
  */
 function redisTransport(url: string, channel: string, heard: (announced?: string) => void, log: FastifyBaseLogger): Transport {
-  const common = { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2000, commandTimeout: 1000, retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000) };
+  const common = {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    commandTimeout: 1000,
+    retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000),
+  };
   const publisher = new Redis(url, common);
   const subscriber = new Redis(url, { ...common, commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: false });
   let firstAttemptEnded = () => {};
@@ -162,7 +168,10 @@ function redisTransport(url: string, channel: string, heard: (announced?: string
   subscriber.on('ready', () => {
     subscriber
       .subscribe(channel)
-      .then(() => heard(), (error: Error) => log.warn({ err: error }, 'event bell: could not subscribe in Redis'))
+      .then(
+        () => heard(),
+        (error: Error) => log.warn({ err: error }, 'event bell: could not subscribe in Redis'),
+      )
       .finally(firstAttemptEnded);
   });
   subscriber.on('end', firstAttemptEnded);

@@ -1,6 +1,6 @@
+import { revisionOfTag } from '../domain/shared/entity-tags.ts';
 import { ValidationError } from '../domain/shared/errors.ts';
 import type { ExpectedVersion, VersionedKind } from '../domain/shared/preconditions.ts';
-import { revisionOfTag } from '../domain/shared/entity-tags.ts';
 
 /**
  * Conditional requests (RFC 9110 section 13).
@@ -91,13 +91,18 @@ export function parseIfMatch(header: string): number[] | undefined {
 }
 
 /** The `If-Match` of a write, read against the route's target (undefined: the route takes none). */
-export function expectedVersionOf(header: string | undefined, params: Record<string, string>, target: ConditionalTarget | undefined): ExpectedVersion | undefined {
+export function expectedVersionOf(
+  header: string | undefined,
+  params: Record<string, string>,
+  target: ConditionalTarget | undefined,
+): ExpectedVersion | undefined {
   if (header === undefined) return undefined;
   if (!target) {
-    throw badIfMatch('is not taken by this operation: If-Match applies to writes whose path names a card, list, board, label, checklist, item, comment or discussion');
+    throw badIfMatch(
+      'is not taken by this operation: If-Match applies to writes whose path names a card, list, board, label, checklist, item, comment or discussion',
+    );
   }
   const versions = parseIfMatch(header);
   if (versions === undefined) return undefined;
   return { kind: target.kind, id: params[target.param] as string, versions };
 }
-

@@ -18,9 +18,9 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   findIdempotencyKey,
-  pruneIdempotencyKeys,
   type IdempotencyClaim,
   type IdempotencyKeyRow,
+  pruneIdempotencyKeys,
   reclaimIdempotencyKey,
   releaseIdempotencyKey,
 } from '../storage/repositories/idempotency.ts';
@@ -116,7 +116,11 @@ export function keptHeadersOf(answer: IdempotencyKeyRow): Record<string, string>
  * Keeps the answer for the key's repeats, or lets the key go when it is not to be kept: an answer
  * the server failed (5xx), or one that is not text.
  */
-export async function keepAnswer(db: Executor, claim: IdempotencyClaim, answer: { status: number; headers: Record<string, string>; body: string | undefined }): Promise<void> {
+export async function keepAnswer(
+  db: Executor,
+  claim: IdempotencyClaim,
+  answer: { status: number; headers: Record<string, string>; body: string | undefined },
+): Promise<void> {
   if (answer.status >= 500 || answer.body === undefined) {
     await releaseIdempotencyKey(db, claim);
     return;

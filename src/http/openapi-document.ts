@@ -13,17 +13,21 @@ export const ERROR_CODES: readonly { code: string; status: number; meaning: stri
   { code: 'bad_request', status: 400, meaning: 'the request cannot be read as HTTP/JSON' },
   { code: 'unauthorized', status: 401, meaning: 'no API key, or one that is unknown, revoked or expired' },
   { code: 'forbidden', status: 403, meaning: 'within reach, but the role does not allow it' },
-  { code: 'not_found', status: 404, meaning: 'no such resource within the caller\'s reach (never 403 outside it)' },
+  { code: 'not_found', status: 404, meaning: "no such resource within the caller's reach (never 403 outside it)" },
   { code: 'method_not_allowed', status: 405, meaning: 'the path exists, the method does not' },
   { code: 'not_acceptable', status: 406, meaning: 'the Accept header rules out JSON' },
   { code: 'timeout', status: 408, meaning: 'the client sent the request too slowly' },
-  { code: 'conflict', status: 409, meaning: 'the change collides with the current state (a repeat, a duplicate, or a request with the same Idempotency-Key still running)' },
+  {
+    code: 'conflict',
+    status: 409,
+    meaning: 'the change collides with the current state (a repeat, a duplicate, or a request with the same Idempotency-Key still running)',
+  },
   { code: 'payload_too_large', status: 413, meaning: 'the body or the upload is over its cap' },
   { code: 'unsupported_media_type', status: 415, meaning: 'the body is not application/json (or multipart for uploads)' },
   { code: 'precondition_failed', status: 412, meaning: 'If-Match names a `__v` that is no longer current; nothing changed' },
   { code: 'idempotency_key_reused', status: 422, meaning: 'the Idempotency-Key was used before with a different body' },
-  { code: 'rate_limited', status: 429, meaning: 'the key\'s tier budget is spent; retry after Retry-After seconds' },
-  { code: 'headers_too_large', status: 431, meaning: 'the request headers are over the server\'s cap' },
+  { code: 'rate_limited', status: 429, meaning: "the key's tier budget is spent; retry after Retry-After seconds" },
+  { code: 'headers_too_large', status: 431, meaning: "the request headers are over the server's cap" },
   { code: 'internal', status: 500, meaning: 'a fault of the server; the request id finds it in the log' },
   { code: 'unavailable', status: 503, meaning: 'the database or the rate limiter cannot answer now; retry after Retry-After seconds' },
 ];
@@ -87,7 +91,8 @@ const HEADERS = {
     schema: { type: 'integer', minimum: 0 },
   },
   ETag: {
-    description: 'A strong validator of the answer; send it back in If-None-Match. The ETag of a read of one record (Get Card Details, Get Board with Lists and Cards, Get Item by ID) is `"<__v>.<hash>"`: sent in If-Match, it makes a write of that record conditional on the `__v` that was read.',
+    description:
+      'A strong validator of the answer; send it back in If-None-Match. The ETag of a read of one record (Get Card Details, Get Board with Lists and Cards, Get Item by ID) is `"<__v>.<hash>"`: sent in If-Match, it makes a write of that record conditional on the `__v` that was read.',
     schema: { type: 'string' },
   },
   'Cache-Control': { description: '`private, no-cache`: a client may keep the answer and asks again with If-None-Match.', schema: { type: 'string' } },
@@ -110,7 +115,8 @@ const PARAMETERS = {
     name: 'If-Match',
     in: 'header',
     required: false,
-    description: 'The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes.',
+    description:
+      'The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes.',
     schema: { type: 'string' },
   },
   IdempotencyKey: {

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Tier } from '../config.ts';
 import { authenticate } from '../domain/account/service.ts';
 import { authenticateSession, csrfTokenMatches, type SessionPolicy } from '../domain/people/sessions.ts';
 import type { Caller } from '../domain/shared/caller.ts';
 import { ForbiddenError, UnauthorizedError } from '../domain/shared/errors.ts';
-import type { Tier } from '../config.ts';
 import { allowedOrigin, CSRF_HEADER, sessionTokenOf } from './session-cookie.ts';
 
 declare module 'fastify' {
@@ -101,7 +101,7 @@ function admit(request: FastifyRequest, caller: Caller): void {
 
 /** A cookie-authenticated change needs the session's CSRF token and an allowed Origin (OWASP's CSRF cheat sheet). */
 function refuseForgery(request: FastifyRequest, caller: Caller): void {
-  if (!allowedOrigin(request)) throw new ForbiddenError('Cross-site request refused: its Origin is not this service\'s');
+  if (!allowedOrigin(request)) throw new ForbiddenError("Cross-site request refused: its Origin is not this service's");
   const presented = request.headers[CSRF_HEADER];
   if (!csrfTokenMatches(caller, typeof presented === 'string' ? presented : undefined)) {
     throw new ForbiddenError(`Missing or wrong ${CSRF_HEADER} header: send the csrfToken of your session (GET /api/v1/auth/session)`);

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { methodsOf, prependRouteHook } from './route-hooks.ts';
 import { entityTag, revisionTag } from '../domain/shared/entity-tags.ts';
 import { conditionalTarget, expectedVersionOf, noneMatch, WRITES } from '../http/conditional.ts';
+import { methodsOf, prependRouteHook } from './route-hooks.ts';
 
 declare module 'fastify' {
   interface FastifyReply {

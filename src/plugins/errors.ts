@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { methodsOf } from './route-hooks.ts';
 import { DomainError, type ErrorDetail, UnauthorizedError } from '../domain/shared/errors.ts';
 import { FORBIDDEN_IN_TEXT, TEXT_RULE } from '../schemas/common.ts';
 import { StoreUnavailable } from '../storage/attachment-store.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../storage/unavailable.ts';
+import { methodsOf } from './route-hooks.ts';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'validation_failed',
@@ -83,14 +83,7 @@ export function errorBody(request: FastifyRequest, code: string, message: string
   return { message, code, requestId: String(request.id), ...(details?.length ? { details } : {}) };
 }
 
-export function sendError(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  status: number,
-  code: string,
-  message: string,
-  details?: ErrorDetail[],
-) {
+export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string, details?: ErrorDetail[]) {
   return reply.status(status).send(errorBody(request, code, message, details));
 }
 
@@ -148,7 +141,13 @@ export default fp(
       const allowed = [...new Set(table.match(path).map(({ route }) => route.method))];
       if (allowed.length) {
         reply.header('Allow', allowed.join(', '));
-        return sendError(request, reply, 405, 'method_not_allowed', `Method ${request.method} is not allowed on ${path.slice(0, 200)} (allowed: ${allowed.join(', ')})`);
+        return sendError(
+          request,
+          reply,
+          405,
+          'method_not_allowed',
+          `Method ${request.method} is not allowed on ${path.slice(0, 200)} (allowed: ${allowed.join(', ')})`,
+        );
       }
       return sendError(request, reply, 404, 'not_found', `Route ${request.method} ${path.slice(0, 200)} not found`);
     });
@@ -240,7 +239,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
  * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before there is a request (headers
  * or URL over `maxHeaderSize`, a malformed request line, a timeout), in the contract's body.
  */
-export const clientErrorHandler: NonNullable<FastifyServerOptions['clientErrorHandler']> = function (error, socket: Socket) {
+export const clientErrorHandler: NonNullable<FastifyServerOptions['clientErrorHandler']> = (error, socket: Socket) => {
   if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return;
   const code = (error as NodeJS.ErrnoException).code;
   const [status, message] =

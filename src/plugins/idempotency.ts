@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { claimKey, fingerprintOf, IDEMPOTENT_METHODS, idempotencyKeyOf, keepAnswer, KEPT_HEADERS, keptHeadersOf } from '../http/idempotency.ts';
+import { claimKey, fingerprintOf, IDEMPOTENT_METHODS, idempotencyKeyOf, KEPT_HEADERS, keepAnswer, keptHeadersOf } from '../http/idempotency.ts';
 import type { IdempotencyClaim } from '../storage/repositories/idempotency.ts';
 import { sendError } from './errors.ts';
 import { methodsOf, prependRouteHook } from './route-hooks.ts';
@@ -35,9 +35,14 @@ export default fp(
           request.idempotencyKey = outcome.claim;
           return;
         case 'reused':
-          return sendError(request, reply, 422, 'idempotency_key_reused', 'This Idempotency-Key was used with another request (method, URL or body); use a new key for a new request', [
-            { field: 'headers.idempotency-key', message: 'was used with another request' },
-          ]);
+          return sendError(
+            request,
+            reply,
+            422,
+            'idempotency_key_reused',
+            'This Idempotency-Key was used with another request (method, URL or body); use a new key for a new request',
+            [{ field: 'headers.idempotency-key', message: 'was used with another request' }],
+          );
         case 'running':
           reply.header('Retry-After', '1');
           return sendError(request, reply, 409, 'conflict', 'A request with this Idempotency-Key is still running; retry once it has answered', [

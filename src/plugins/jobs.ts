@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 import type { AppConfig } from '../config.ts';
 import { sweepDeleted } from '../domain/boards/sweep.ts';
 import { pruneExpiredEvents } from '../domain/events/events.ts';
-import { notificationDelivery, type NotificationSends } from '../domain/notifications/delivery.ts';
+import { type NotificationSends, notificationDelivery } from '../domain/notifications/delivery.ts';
 import { reminderJob } from '../domain/notifications/reminders.ts';
 import type { NotificationSender } from '../domain/notifications/sender.ts';
 import { PeriodicJob, PeriodicJobs } from '../domain/shared/periodic.ts';

@@ -8,8 +8,8 @@ import type { IMetricsPluginOptions } from 'fastify-metrics/dist/types.js';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config.ts';
 import { FailoverRateLimiter } from '../ratelimit/failover.ts';
-import { sendError } from './errors.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
+import { sendError } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -88,12 +88,22 @@ export default fp(
       },
     });
     // The storage and error plugins count database faults, the notifications plugin failed sends.
-    tallyCounter(registry, 'taskboard_db_faults_total',
+    tallyCounter(
+      registry,
+      'taskboard_db_faults_total',
       'Database faults: idle_connection_lost (the pool dropped a connection that died while idle), request_unavailable (a request answered 503 because the database could not be reached or answer in time)',
-      'fault', app.databaseFaults, { idleConnectionLost: 'idle_connection_lost', requestUnavailable: 'request_unavailable' });
-    tallyCounter(registry, 'taskboard_notification_send_failures_total',
+      'fault',
+      app.databaseFaults,
+      { idleConnectionLost: 'idle_connection_lost', requestUnavailable: 'request_unavailable' },
+    );
+    tallyCounter(
+      registry,
+      'taskboard_notification_send_failures_total',
       'Notifications the NotificationSender did not take: reason error (it threw) or timeout (no answer within NOTIFICATION_SEND_TIMEOUT_MS; abandoned)',
-      'reason', app.notificationSends, { failed: 'error', timedOut: 'timeout' });
+      'reason',
+      app.notificationSends,
+      { failed: 'error', timedOut: 'timeout' },
+    );
     const limiter = opts.limiter;
     if (limiter instanceof FailoverRateLimiter) {
       new promClient.Gauge({

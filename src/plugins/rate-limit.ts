@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { methodsOf } from './route-hooks.ts';
-import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter.ts';
 import { type AppConfig, ConfigError, type Tier, tierOfRoute } from '../config.ts';
+import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter.ts';
 import { sendError } from './errors.ts';
+import { methodsOf } from './route-hooks.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,10 +2,10 @@ import { constants } from 'node:zlib';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import helmet from 'helmet';
 import fp from 'fastify-plugin';
-import { methodsOf } from './route-hooks.ts';
+import helmet from 'helmet';
 import type { AppConfig } from '../config.ts';
+import { methodsOf } from './route-hooks.ts';
 
 /**
  * Helmet's headers for `options`, computed once. Helmet decides them (the maintained list of what
@@ -93,7 +93,17 @@ export default fp(
       strictPreflight: false,
       origin: origins === '*' ? '*' : origins.length ? origins : false,
       methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
-      exposedHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'traceparent', 'Content-Disposition', 'ETag', 'Location', 'Idempotent-Replayed'],
+      exposedHeaders: [
+        'RateLimit',
+        'RateLimit-Policy',
+        'Retry-After',
+        'X-Request-Id',
+        'traceparent',
+        'Content-Disposition',
+        'ETag',
+        'Location',
+        'Idempotent-Replayed',
+      ],
       maxAge: maxAgeSeconds,
     });
   },

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { AppConfig } from '../config.ts';
 import { AuthCache } from '../domain/account/auth-cache.ts';
 import type { ServiceContext } from '../domain/context.ts';
 import { type Clock, systemClock } from '../domain/shared/clock.ts';
-import { changeAuthentication } from '../storage/repositories/api-keys.ts';
 import { openAttachmentStore } from '../storage/open-attachment-store.ts';
-import type { AppConfig } from '../config.ts';
+import { changeAuthentication } from '../storage/repositories/api-keys.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

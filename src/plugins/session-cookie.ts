@@ -1,5 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseCookie, stringifySetCookie } from 'cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * The session cookie (docs/people.md): HttpOnly, SameSite=Lax, Path=/; over HTTPS (directly or
@@ -43,7 +43,15 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
   const https = secure(request);
   reply.header(
     'set-cookie',
-    stringifySetCookie({ name: https ? SECURE_SESSION_COOKIE : SESSION_COOKIE, value: '', httpOnly: true, sameSite: 'lax', path: '/', secure: https, expires: new Date(0) }),
+    stringifySetCookie({
+      name: https ? SECURE_SESSION_COOKIE : SESSION_COOKIE,
+      value: '',
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: https,
+      expires: new Date(0),
+    }),
   );
 }
 

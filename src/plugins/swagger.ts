@@ -30,7 +30,7 @@ export default fp(
               in: 'cookie',
               name: 'taskboard_session',
               description:
-                'a signed-in person\'s session (POST /api/v1/auth/sign-in; `__Host-taskboard_session` over HTTPS). ' +
+                "a signed-in person's session (POST /api/v1/auth/sign-in; `__Host-taskboard_session` over HTTPS). " +
                 'Changes (POST, PATCH, DELETE) also need the header `X-CSRF-Token: <csrfToken>` (from the sign-in answer or GET /api/v1/auth/session) and a same-origin or allowed Origin.',
             },
           },

@@ -5,13 +5,11 @@ import fp from 'fastify-plugin';
 import { Type } from 'typebox';
 import type { IncomingFile } from '../domain/attachments/service.ts';
 import { DomainError, PayloadTooLargeError, ValidationError } from '../domain/shared/errors.ts';
-import { Name, Text, TEXT_CAPS, TEXT_RULE } from '../schemas/common.ts';
+import { Name, TEXT_CAPS, TEXT_RULE, Text } from '../schemas/common.ts';
 import { createAjv } from './validation.ts';
 
 /** What an upload request carries: a JSON link (already validated by the route's schema), or one file. */
-export type Upload =
-  | { kind: 'link'; link: { url: string; name?: string } }
-  | { kind: 'file'; file: IncomingFile; name: string | undefined };
+export type Upload = { kind: 'link'; link: { url: string; name?: string } } | { kind: 'file'; file: IncomingFile; name: string | undefined };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -56,16 +54,11 @@ export default fp(
   { name: 'uploads' },
 );
 
-
-
 /**
  * A JSON link, or a form with one file in the field "file" and optionally a "name" before it;
  * anything else in the form is a 400, and so is a form that busboy cannot read (no boundary, cut short).
  */
-async function readUploadOf(
-  request: FastifyRequest,
-  check: { fields(fields: Record<string, string>): void; fileName(name: string): void },
-): Promise<Upload> {
+async function readUploadOf(request: FastifyRequest, check: { fields(fields: Record<string, string>): void; fileName(name: string): void }): Promise<Upload> {
   if (!request.isMultipart()) return { kind: 'link', link: request.body as { url: string; name?: string } };
   const parts = request.parts();
   const fields: Record<string, string> = {};

@@ -1,7 +1,7 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
-import fp from 'fastify-plugin';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
 import { namedSchemas } from '../schemas/named.ts';
 
 /**
@@ -26,9 +26,7 @@ export default fp(
     for (const schema of namedSchemas()) app.addSchema(schema);
     const strict = createAjv(false);
     const coercing = createAjv(true);
-    app.setValidatorCompiler(({ schema, httpPart }) =>
-      (httpPart === 'body' ? strict : coercing).compile(schema as object),
-    );
+    app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object));
 
     // Unknown query parameters are a 400 on every operation only if every operation declares its
     // query, closed to others (NoQuery when it takes none): a documented route without one refuses
@@ -41,7 +39,9 @@ export default fp(
     });
     app.addHook('onReady', async () => {
       if (routes.length) {
-        throw new Error(`routes without a closed querystring schema (additionalProperties: false; NoQuery when they take none): ${routes.map((r) => `${r.method} ${r.url}`).join(', ')}`);
+        throw new Error(
+          `routes without a closed querystring schema (additionalProperties: false; NoQuery when they take none): ${routes.map((r) => `${r.method} ${r.url}`).join(', ')}`,
+        );
       }
     });
   },

@@ -81,9 +81,6 @@ export class FailoverRateLimiter implements RateLimiter {
     this.#retryAt = this.#clock() + this.#retryAfterMs;
     if (this.#degraded) return;
     this.#degraded = true;
-    this.#log.warn(
-      { redis: 'unavailable', err: error },
-      'rate limiter: Redis is unavailable or too slow, deciding with the database until it is back',
-    );
+    this.#log.warn({ redis: 'unavailable', err: error }, 'rate limiter: Redis is unavailable or too slow, deciding with the database until it is back');
   }
 }

@@ -1,15 +1,15 @@
 import type { AppConfig } from '../config.ts';
-import type { RateLimiter } from './limiter.ts';
 import type { StorageConnection } from '../storage/dialect.ts';
 import { FailoverRateLimiter } from './failover.ts';
+import type { RateLimiter } from './limiter.ts';
 import type { LimiterLog } from './policy.ts';
 import { RedisRateLimiter } from './redis.ts';
 import { SqlRateLimiter } from './sql.ts';
 
 export { FailoverRateLimiter } from './failover.ts';
+export type { LimiterLog, RateLimitSettings } from './policy.ts';
 export { RedisRateLimiter } from './redis.ts';
 export { SqlRateLimiter } from './sql.ts';
-export type { LimiterLog, RateLimitSettings } from './policy.ts';
 
 export interface RateLimiterSetup {
   config: AppConfig;

@@ -1,6 +1,6 @@
-import type { RateLimitDecision, RateLimiter, RateLimitRequest } from './limiter.ts';
 import type { StorageConnection } from '../storage/dialect.ts';
 import { deleteHitsUpTo, type RateLimitDecisions } from '../storage/repositories/rate-limit.ts';
+import type { RateLimitDecision, RateLimiter, RateLimitRequest } from './limiter.ts';
 import { bucketOf, decisionOf, type LimiterLog, limitOf, type RateLimitSettings } from './policy.ts';
 import { decideOnTail } from './sliding-log.ts';
 

@@ -1,6 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
-import { ErrorBody, NoQuery } from '../schemas/common.ts';
 import { checkReadiness } from '../http/readiness.ts';
+import { ErrorBody, NoQuery } from '../schemas/common.ts';
 
 const Health = Type.Object({ status: Type.String() });
 
@@ -32,7 +32,14 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
     '/healthz',
     {
       config: { public: true },
-      schema: { tags: ['health'], operationId: 'getLiveness', summary: 'Liveness', security: [], querystring: NoQuery, response: { 200: Health, 400: ErrorBody } },
+      schema: {
+        tags: ['health'],
+        operationId: 'getLiveness',
+        summary: 'Liveness',
+        security: [],
+        querystring: NoQuery,
+        response: { 200: Health, 400: ErrorBody },
+      },
     },
     async () => ({ status: 'ok' }),
   );
@@ -43,7 +50,8 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['health'],
         operationId: 'getReadiness',
-        summary: 'Readiness: the database answers, its file is there (SQLite), uploads can be stored (the folder is writable, or the bucket answers), Redis answers (if configured)',
+        summary:
+          'Readiness: the database answers, its file is there (SQLite), uploads can be stored (the folder is writable, or the bucket answers), Redis answers (if configured)',
         security: [],
         querystring: NoQuery,
         response: { 200: Readiness, 400: ErrorBody, 503: Readiness },

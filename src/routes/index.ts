@@ -1,10 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import health from './health.ts';
 import account from './api/v1/account.ts';
-import auth from './api/v1/auth.ts';
-import invitations from './api/v1/invitations.ts';
 import activity from './api/v1/activity.ts';
 import attachments from './api/v1/attachments.ts';
+import auth from './api/v1/auth.ts';
 import boardEvents from './api/v1/board-events.ts';
 import boards from './api/v1/boards.ts';
 import cardCopies from './api/v1/card-copies.ts';
@@ -15,6 +13,7 @@ import checklists from './api/v1/checklists.ts';
 import cheers from './api/v1/cheers.ts';
 import comments from './api/v1/comments.ts';
 import companies from './api/v1/companies.ts';
+import invitations from './api/v1/invitations.ts';
 import labels from './api/v1/labels.ts';
 import lists from './api/v1/lists.ts';
 import myTasks from './api/v1/my-tasks.ts';
@@ -22,6 +21,7 @@ import notifications from './api/v1/notifications.ts';
 import search from './api/v1/search.ts';
 import teams from './api/v1/teams.ts';
 import webhooks from './api/v1/webhooks.ts';
+import health from './health.ts';
 import cardsV2 from './v2/cards.ts';
 
 /** Every route, by URL prefix; folders mirror the prefixes. */
@@ -29,7 +29,31 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(health);
   await app.register(
     async (v1) => {
-      for (const area of [account, auth, invitations, companies, teams, myTasks, boards, lists, labels, cards, cardEdits, cardCopies, attachments, checklists, checklistItems, comments, cheers, webhooks, notifications, activity, boardEvents, search]) await v1.register(area);
+      for (const area of [
+        account,
+        auth,
+        invitations,
+        companies,
+        teams,
+        myTasks,
+        boards,
+        lists,
+        labels,
+        cards,
+        cardEdits,
+        cardCopies,
+        attachments,
+        checklists,
+        checklistItems,
+        comments,
+        cheers,
+        webhooks,
+        notifications,
+        activity,
+        boardEvents,
+        search,
+      ])
+        await v1.register(area);
     },
     { prefix: '/api/v1' },
   );

@@ -117,12 +117,11 @@ function revisionOf(route: string, result: unknown): number {
 
 /** The routes of one file, `route('PATCH /cards/:cardId', declaration, handler)`, tagged `tags` unless a declaration says otherwise. */
 export function operations(app: FastifyInstance, tags: string[]) {
-  return function route<
-    A extends Answer,
-    Q extends TSchema,
-    P extends TSchema | undefined = undefined,
-    B extends TSchema | undefined = undefined,
-  >(methodAndUrl: `${Method} /${string}`, operation: Operation<P, Q, B, A>, handler: (input: Input<P, Q, B>) => Promise<Result<A> | RenderedFields>) {
+  return function route<A extends Answer, Q extends TSchema, P extends TSchema | undefined = undefined, B extends TSchema | undefined = undefined>(
+    methodAndUrl: `${Method} /${string}`,
+    operation: Operation<P, Q, B, A>,
+    handler: (input: Input<P, Q, B>) => Promise<Result<A> | RenderedFields>,
+  ) {
     const [method, url] = methodAndUrl.split(' ') as [Method, string];
     const { tier, answer, status = 200, location, errors = [], message, optionalBody, answersRevision, params, body, description } = operation;
     if (status === 201 && typeof location !== 'function') throw new Error(`${methodAndUrl}: a 201 needs its location`);
@@ -165,11 +164,15 @@ export function operations(app: FastifyInstance, tags: string[]) {
         const result = await handler(input);
         if (answersRevision) reply.recordRevision = revisionOf(methodAndUrl, result);
         if (result instanceof RenderedFields) {
-          if (typeof message !== 'string' || keyed || location) throw new Error(`${methodAndUrl}: a rendered answer takes a fixed message and a whole body schema, and creates nothing`);
+          if (typeof message !== 'string' || keyed || location)
+            throw new Error(`${methodAndUrl}: a rendered answer takes a fixed message and a whole body schema, and creates nothing`);
           // a string with a JSON content type is sent as it is, past the route's serializer
           const said = `{"message":${JSON.stringify(message)},`;
           reply.contentTag = entityTag(`${said}${result.tagged}}`);
-          return reply.status(status).type('application/json; charset=utf-8').send(`${said}${result.json}}` as never);
+          return reply
+            .status(status)
+            .type('application/json; charset=utf-8')
+            .send(`${said}${result.json}}` as never);
         }
         if (location) reply.header('Location', location(result));
         const said = typeof message === 'string' ? message : message(input, result);

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Id, Text, TEXT_CAPS, UpdateOf } from './common.ts';
+import { Id, TEXT_CAPS, Text, UpdateOf } from './common.ts';
 import { ApiKey, Company, Team, User } from './records.ts';
 
 export const CreateApiKeyBody = Type.Object(

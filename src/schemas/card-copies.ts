@@ -28,7 +28,7 @@ export const CopyCardBody = Type.Object(
 
 export const CopyCardsBody = Type.Object(
   {
-    cardIds: BulkItems(Id, 'cards of the target list\'s team, each at most once; copied to the bottom of the list in this order'),
+    cardIds: BulkItems(Id, "cards of the target list's team, each at most once; copied to the bottom of the list in this order"),
     list: Id,
   },
   { additionalProperties: false },
@@ -36,10 +36,7 @@ export const CopyCardsBody = Type.Object(
 
 export const MultiTeamCard = Type.Object({ cardId: Id, companyId: Id, teamId: Id }, { additionalProperties: false });
 
-export const MultiTeamTarget = Type.Object(
-  { companyId: Id, teamId: Id, list: IdOf('a list of the target team') },
-  { additionalProperties: false },
-);
+export const MultiTeamTarget = Type.Object({ companyId: Id, teamId: Id, list: IdOf('a list of the target team') }, { additionalProperties: false });
 
 export const MultiTeamCardsBody = Type.Object(
   {
@@ -55,10 +52,9 @@ export const DroppedParts = Type.Object(
     cardId: IdOf('the answered card: the moved card, or the copy'),
     labels: Type.Array(Id, { description: 'labels of the old board' }),
     members: Type.Array(Id, { description: 'card members who are not in the target team' }),
-    checklistItemMembers: Type.Array(
-      Type.Object({ checklistItem: Id, members: Type.Array(Id) }),
-      { description: 'checklist-item members who are not in the target team, by item of the answered card' },
-    ),
+    checklistItemMembers: Type.Array(Type.Object({ checklistItem: Id, members: Type.Array(Id) }), {
+      description: 'checklist-item members who are not in the target team, by item of the answered card',
+    }),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { MultiTeamCard } from './card-copies.ts';
 import { DateOrNull } from './cards.ts';
-import { BulkItems, CardDescription, Id, IdOf, Name, PositionRequest, ScopeQuery, Text, TEXT_CAPS } from './common.ts';
+import { BulkItems, CardDescription, Id, IdOf, Name, PositionRequest, ScopeQuery, TEXT_CAPS, Text } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 import { Card } from './records.ts';
 

@@ -18,10 +18,7 @@ export const CreateCardBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const ToggleLabelsBody = Type.Object(
-  { labels: BulkItems(Id, "label ids of the card's board") },
-  { additionalProperties: false },
-);
+export const ToggleLabelsBody = Type.Object({ labels: BulkItems(Id, "label ids of the card's board") }, { additionalProperties: false });
 
 export const RenameBody = Type.Object({ name: Name }, { additionalProperties: false });
 

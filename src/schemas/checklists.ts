@@ -45,17 +45,11 @@ export const ItemAttachmentParams = Type.Object({ itemId: Id, attachmentId: Id }
 /** Scope plus `limit` and `cursor`. */
 export const PagedScopeQuery = Type.Object({ ...ScopeQuery.properties, ...PageQueryFields }, { additionalProperties: false });
 
-export const CreateChecklistBody = Type.Object(
-  { name: Name, position: Type.Optional(PositionRequest) },
-  { additionalProperties: false },
-);
+export const CreateChecklistBody = Type.Object({ name: Name, position: Type.Optional(PositionRequest) }, { additionalProperties: false });
 
 export const PositionBody = Type.Object({ position: PositionRequest }, { additionalProperties: false });
 
-export const CopyChecklistBody = Type.Object(
-  { card: Id },
-  { additionalProperties: false },
-);
+export const CopyChecklistBody = Type.Object({ card: Id }, { additionalProperties: false });
 
 const ItemMembers = Type.Array(Id, { maxItems: MAX_BULK_ITEMS, description: "user ids; each must be a member of the card's team" });
 
@@ -89,10 +83,7 @@ export const ToggleItemMembersBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const CopyItemBody = Type.Object(
-  { checklist: Id },
-  { additionalProperties: false },
-);
+export const CopyItemBody = Type.Object({ checklist: Id }, { additionalProperties: false });
 
 export const ChecklistsPage = Type.Object({ message: Type.String(), checklists: Type.Array(Checklist), nextCursor: NextCursor });
 export const ItemsPage = Type.Object({ message: Type.String(), checklistItems: Type.Array(ChecklistItem), nextCursor: NextCursor });

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, ScopeQuery, Text, TEXT_CAPS, Timestamp } from './common.ts';
+import { Id, ScopeQuery, TEXT_CAPS, Text, Timestamp } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 import { Cheer, Member, record } from './records.ts';
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, IdOf, Name, Text, TEXT_CAPS, Timestamp } from './common.ts';
+import { Id, IdOf, Name, TEXT_CAPS, Text, Timestamp } from './common.ts';
 import { UserFields } from './records.ts';
 
 /** Request and answer shapes of companies and teams beyond the Company and Team records. */
@@ -44,10 +44,7 @@ export const CreateTeamBody = Type.Object({ name: Name }, { additionalProperties
 export const TeamParams = Type.Object({ teamId: Id }, { additionalProperties: false });
 export const TeamMemberParams = Type.Object({ teamId: Id, userId: Id }, { additionalProperties: false });
 
-export const AddTeamMemberBody = Type.Object(
-  { userId: IdOf("a member of the team's company: 24 lowercase hex characters") },
-  { additionalProperties: false },
-);
+export const AddTeamMemberBody = Type.Object({ userId: IdOf("a member of the team's company: 24 lowercase hex characters") }, { additionalProperties: false });
 
 export const UpdateCompanyBody = Type.Object({ name: Name }, { additionalProperties: false });
 export const UpdateTeamBody = Type.Object({ name: Name }, { additionalProperties: false });

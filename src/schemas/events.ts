@@ -9,17 +9,28 @@ const NullableId = Type.Union([Id, Type.Null()]);
 export const Event = Type.Object(
   {
     _id: Id,
-    type: Type.String({ description: 'dotted, in the contract\'s words: `card.created`, `card.labels.toggled`, `comment.created`, …', examples: ['card.updated'] }),
+    type: Type.String({
+      description: "dotted, in the contract's words: `card.created`, `card.labels.toggled`, `comment.created`, …",
+      examples: ['card.updated'],
+    }),
     company: NullableId,
     team: Type.Union([Id, Type.Null()], { description: 'null where the event is not of one team (a company membership)' }),
     board: Type.Union([Id, Type.Null()], { description: 'null where the event is not of one board' }),
     card: Type.Union([Id, Type.Null()], { description: 'null where the event is not of one card' }),
     actor: Type.Union(
-      [Type.Object({ user: Id, apiKey: Type.Union([Id, Type.Null()], { description: 'null: a signed-in person (a session), not an API key' }) }, { additionalProperties: false }), Type.Null()],
+      [
+        Type.Object(
+          { user: Id, apiKey: Type.Union([Id, Type.Null()], { description: 'null: a signed-in person (a session), not an API key' }) },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
       { description: 'the user and the API key that made the change (apiKey null: through a signed-in session); null for a change the service made itself' },
     ),
     createdAt: Timestamp,
-    requestId: Type.Union([Type.String(), Type.Null()], { description: 'the X-Request-Id of the request that made the change; shared by every event of one request' }),
+    requestId: Type.Union([Type.String(), Type.Null()], {
+      description: 'the X-Request-Id of the request that made the change; shared by every event of one request',
+    }),
     data: Type.Record(Type.String(), Type.Unknown(), {
       description: 'the ids and the before/after of what changed (by type; see the README); never file bytes or key material',
     }),

@@ -2,17 +2,25 @@ import { type Static, Type } from 'typebox';
 import { Id, IdOf, NullableTimestamp, Timestamp } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 
-
 const NullableId = (description: string) => Type.Union([IdOf(description), Type.Null()]);
 
 export const Notification = Type.Object({
   _id: Id,
-  type: Type.Union([Type.Literal('card.reminder'), Type.Literal('card.assigned'), Type.Literal('cheer.received'), Type.Literal('comment.created'), Type.Literal('comment.replied')], {
-    description:
-      'card.reminder: a date of a card the user is on comes in a day or an hour; card.assigned: the user was added to a card; ' +
-      'cheer.received: someone cheered what the user made; comment.created: a comment on a card the user is a member of; ' +
-      "comment.replied: a reply (discussion) under the user's comment",
-  }),
+  type: Type.Union(
+    [
+      Type.Literal('card.reminder'),
+      Type.Literal('card.assigned'),
+      Type.Literal('cheer.received'),
+      Type.Literal('comment.created'),
+      Type.Literal('comment.replied'),
+    ],
+    {
+      description:
+        'card.reminder: a date of a card the user is on comes in a day or an hour; card.assigned: the user was added to a card; ' +
+        'cheer.received: someone cheered what the user made; comment.created: a comment on a card the user is a member of; ' +
+        "comment.replied: a reply (discussion) under the user's comment",
+    },
+  ),
   user: IdOf('the user the notification belongs to'),
   company: NullableId('the company of the card'),
   team: NullableId('the team of the card'),

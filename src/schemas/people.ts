@@ -38,7 +38,10 @@ export const CurrentSessionResponse = Type.Object({
 
 export const SessionParams = Type.Object({ sessionId: Id }, { additionalProperties: false });
 
-export const ChangePasswordBody = Type.Object({ currentPassword: Type.String({ minLength: 1, maxLength: 1024 }), newPassword: Password }, { additionalProperties: false });
+export const ChangePasswordBody = Type.Object(
+  { currentPassword: Type.String({ minLength: 1, maxLength: 1024 }), newPassword: Password },
+  { additionalProperties: false },
+);
 
 export const MessageResponse = Type.Object({ message: Type.String() });
 

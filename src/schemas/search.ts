@@ -6,17 +6,19 @@ export const SearchQuery = Type.Object(
   {
     // optional to the schema, so that a request without it is told what else is wrong too; the
     // service answers its absence with a 400 naming querystring.q
-    q: Type.Optional(Text({
-      blank: false,
-      maxLength: 500,
-      description:
-        'words (all must match, in any order; a word also finds longer words it starts or is part of: `log` finds `login`), ' +
-        '`"quoted phrases"`, `-word` to leave out, and operators: `label:name`, `member:me` or `member:<email or name>`, ' +
-        '`due:overdue|day|week|month|none`, `is:archived` (only archived things; otherwise they are left out), `is:complete`, ' +
-        '`is:incomplete`, `board:"name"`, `list:"name"`, `has:attachments`, `created:N` (within the last N days). ' +
-        'Case and accents do not matter. Required; a missing or malformed query is a 400 that says what is wrong.',
-      examples: ['login bug -flaky label:backend', '"release notes" due:week'],
-    })),
+    q: Type.Optional(
+      Text({
+        blank: false,
+        maxLength: 500,
+        description:
+          'words (all must match, in any order; a word also finds longer words it starts or is part of: `log` finds `login`), ' +
+          '`"quoted phrases"`, `-word` to leave out, and operators: `label:name`, `member:me` or `member:<email or name>`, ' +
+          '`due:overdue|day|week|month|none`, `is:archived` (only archived things; otherwise they are left out), `is:complete`, ' +
+          '`is:incomplete`, `board:"name"`, `list:"name"`, `has:attachments`, `created:N` (within the last N days). ' +
+          'Case and accents do not matter. Required; a missing or malformed query is a 400 that says what is wrong.',
+        examples: ['login bug -flaky label:backend', '"release notes" due:week'],
+      }),
+    ),
     ...ScopeQuery.properties,
     boardId: Type.Optional(Id),
     types: Type.Optional(
@@ -53,10 +55,9 @@ export const SearchHit = Type.Object(
     snippet: Type.Object(
       {
         text: Type.String({ description: 'plain text (never HTML), at most about 160 characters, `…` where cut' }),
-        highlights: Type.Array(
-          Type.Object({ start: Type.Integer({ minimum: 0 }), length: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
-          { description: 'where the words searched for are in `text`: offsets and lengths in UTF-16 code units, in order' },
-        ),
+        highlights: Type.Array(Type.Object({ start: Type.Integer({ minimum: 0 }), length: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), {
+          description: 'where the words searched for are in `text`: offsets and lengths in UTF-16 code units, in order',
+        }),
       },
       { additionalProperties: false },
     ),

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, IdOf, NullableTimestamp, Text, TEXT_CAPS, Timestamp } from './common.ts';
+import { Id, IdOf, NullableTimestamp, TEXT_CAPS, Text, Timestamp } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 
 export const WebhookParams = Type.Object({ webhookId: Id }, { additionalProperties: false });
@@ -73,7 +73,10 @@ export const Webhook = Type.Object(
 );
 export type Webhook = Static<typeof Webhook>;
 
-export const Secret = Type.String({ description: 'the signing secret (`whsec_…`, Standard Webhooks); shown only now', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] });
+export const Secret = Type.String({
+  description: 'the signing secret (`whsec_…`, Standard Webhooks); shown only now',
+  examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+});
 
 export const Delivery = Type.Object(
   {

@@ -1,4 +1,4 @@
-import type { CompiledQuery, Generated, Insertable, Kysely, Selectable, Transaction as KyselyTransaction, Updateable } from 'kysely';
+import type { CompiledQuery, Generated, Insertable, Kysely, Transaction as KyselyTransaction, Selectable, Updateable } from 'kysely';
 import type { Dialect } from './dialect.ts';
 
 /**

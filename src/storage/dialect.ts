@@ -21,21 +21,30 @@ import {
   type QueryResult,
   type RawBuilder,
   type SqlBool,
-  type TransactionSettings,
   sql,
+  type TransactionSettings,
 } from 'kysely';
 import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import pg from 'pg';
+import { type CommitListener, type CommitListenerOptions, listenForCommits } from './commit-listener.ts';
 import type { Database, Executor, GroupCommit, SyncTransaction, Transaction } from './database.ts';
 import { Deadlock, ForeignKeyViolation, UniqueViolation } from './errors.ts';
-import { type CommitListener, type CommitListenerOptions, listenForCommits } from './commit-listener.ts';
 import { type EventFeed, PostgresEventFeed, SqliteEventFeed } from './event-feed.ts';
+import {
+  type AheadAnswer,
+  createPostgresPool,
+  type DatabaseTimeouts,
+  DEFAULT_DATABASE_TIMEOUTS,
+  DEFAULT_POOL_SIZE,
+  type Sending,
+  sendingsOf,
+  statementNamesOf,
+} from './postgres-pool.ts';
+import { groupCommitDecisions, type RateLimitDecisions, transactionPerDecision } from './repositories/rate-limit.ts';
 import { type BackgroundCheckpointOptions, type BackgroundCheckpoints, backgroundCheckpoints } from './sqlite-checkpoints.ts';
 import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
 import { type TableWrite, tableWrites } from './table-writes.ts';
-import { groupCommitDecisions, type RateLimitDecisions, transactionPerDecision } from './repositories/rate-limit.ts';
-import { type AheadAnswer, createPostgresPool, DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE, type DatabaseTimeouts, type Sending, sendingsOf, statementNamesOf } from './postgres-pool.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -300,7 +309,12 @@ export abstract class Dialect implements KyselyDialect {
  * Runs, inside a `SyncTransaction`, a statement compiled once under `name` (as `executeCompiledOnce`
  * does in a Kysely transaction): `build` writes each value as a sentinel string, a key of `values`.
  */
-export function runCompiledNow<R>(trx: SyncTransaction, name: string, build: (db: Executor) => CompiledQuery<R>, values: Readonly<Record<string, unknown>>): R[] {
+export function runCompiledNow<R>(
+  trx: SyncTransaction,
+  name: string,
+  build: (db: Executor) => CompiledQuery<R>,
+  values: Readonly<Record<string, unknown>>,
+): R[] {
   const compiled = trx.dialect.compiledOnce(name, () => build(trx.builder));
   return trx.all(compiled, withValues(compiled, values));
 }
@@ -763,7 +777,9 @@ function exclusiveRunner(
   };
   return async (work) => {
     if (!sqlite.inTransaction) return inTransaction(work);
-    return db().connection().execute(async () => inTransaction(work));
+    return db()
+      .connection()
+      .execute(async () => inTransaction(work));
   };
 }
 

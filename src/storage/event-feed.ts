@@ -75,7 +75,10 @@ export class SqliteEventFeed implements EventFeed {
   }
 
   async end(db: Executor): Promise<FeedPosition> {
-    const row = await db.selectFrom('events').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+    const row = await db
+      .selectFrom('events')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .executeTakeFirst();
     return String(row?.seq ?? 0);
   }
 
@@ -138,9 +141,7 @@ function pgEventsAfter(db: Executor, which: 'shown' | 'held back', after: FeedPo
 
 export class PostgresEventFeed implements EventFeed {
   addSequenceColumns<T extends string>(table: CreateTableBuilder<T, never>): CreateTableBuilder<T, any> {
-    return table
-      .addColumn('seq', 'bigserial', (c) => c.primaryKey())
-      .addColumn('tx', sql`xid8`, (c) => c.notNull().defaultTo(sql`pg_current_xact_id()`));
+    return table.addColumn('seq', 'bigserial', (c) => c.primaryKey()).addColumn('tx', sql`xid8`, (c) => c.notNull().defaultTo(sql`pg_current_xact_id()`));
   }
 
   async createFeedIndex(db: Kysely<any>): Promise<void> {
@@ -192,5 +193,4 @@ export class PostgresEventFeed implements EventFeed {
     // Rows this snapshot sees are committed; those at or above xmin are the ones the feed holds back.
     return (await pgEventsAfter(db, 'held back', after, narrow).limit(1).execute()).length > 0;
   }
-
 }

@@ -130,7 +130,10 @@ export class AttachmentFiles implements AttachmentStore {
     for (const entry of entries) {
       if (!entry.isFile()) continue;
       const path = join(entry.parentPath, entry.name);
-      const modified = await stat(path).then((s) => s.mtimeMs, () => undefined);
+      const modified = await stat(path).then(
+        (s) => s.mtimeMs,
+        () => undefined,
+      );
       if (modified !== undefined) yield { key: relative(this.root, path).split(sep).join('/'), modifiedAt: modified };
     }
   }

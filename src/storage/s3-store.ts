@@ -14,7 +14,15 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { type AttachmentStore, type ByteRange, newObjectKey, type PresignOptions, type StoredObject, StoredObjectMissing, StoreUnavailable } from './attachment-store.ts';
+import {
+  type AttachmentStore,
+  type ByteRange,
+  newObjectKey,
+  type PresignOptions,
+  type StoredObject,
+  StoredObjectMissing,
+  StoreUnavailable,
+} from './attachment-store.ts';
 import { Measure } from './files.ts';
 
 export interface S3Location {
@@ -87,7 +95,10 @@ export class S3Store implements AttachmentStore {
     try {
       return await request();
     } catch (error) {
-      if (unreachable(error)) throw new StoreUnavailable(`the attachment store ${this.description} is unavailable: ${(error as Error).message || (error as Error).name}`, { cause: error });
+      if (unreachable(error))
+        throw new StoreUnavailable(`the attachment store ${this.description} is unavailable: ${(error as Error).message || (error as Error).name}`, {
+          cause: error,
+        });
       throw error;
     }
   }
@@ -122,7 +133,8 @@ export class S3Store implements AttachmentStore {
       // The source's failure (a refused or cut upload) is the one to answer with, not the store's.
       if (sourceError) throw sourceError;
       source.destroy();
-      if (unreachable(error)) throw new StoreUnavailable(`the attachment store ${this.description} is unavailable: ${(error as Error).message}`, { cause: error });
+      if (unreachable(error))
+        throw new StoreUnavailable(`the attachment store ${this.description} is unavailable: ${(error as Error).message}`, { cause: error });
       throw error;
     } finally {
       this.uploading.delete(running);
@@ -137,11 +149,14 @@ export class S3Store implements AttachmentStore {
   async open(key: string, range?: ByteRange): Promise<Readable> {
     try {
       const answer = await this.call(() =>
-        this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) })),
+        this.client.send(
+          new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+        ),
       );
       return answer.Body as Readable;
     } catch (error) {
-      if (error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404)) throw new StoredObjectMissing(`no object for ${key}`);
+      if (error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404))
+        throw new StoredObjectMissing(`no object for ${key}`);
       throw error;
     }
   }
@@ -160,10 +175,13 @@ export class S3Store implements AttachmentStore {
     const copy = newObjectKey(companyId, randomBytes(16).toString('hex'));
     try {
       await this.call(() =>
-        this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: this.objectKey(copy), CopySource: `${this.bucket}/${encodeURI(this.objectKey(key))}` })),
+        this.client.send(
+          new CopyObjectCommand({ Bucket: this.bucket, Key: this.objectKey(copy), CopySource: `${this.bucket}/${encodeURI(this.objectKey(key))}` }),
+        ),
       );
     } catch (error) {
-      if (error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404)) throw new StoredObjectMissing(`no object for ${key}`);
+      if (error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404))
+        throw new StoredObjectMissing(`no object for ${key}`);
       throw error;
     }
     const head = await this.call(() => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(copy) })));
@@ -215,7 +233,9 @@ export class S3Store implements AttachmentStore {
       let page;
       try {
         page = await this.call(() =>
-          this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: this.prefix || undefined, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker })),
+          this.client.send(
+            new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: this.prefix || undefined, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+          ),
         );
       } catch (error) {
         if (error instanceof S3ServiceException && (error.name === 'NotImplemented' || error.$metadata.httpStatusCode === 501)) return aborted;

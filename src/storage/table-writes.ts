@@ -40,7 +40,11 @@ function collect(node: unknown, found: TableWrite[]): void {
       add(found, operation['into'], null);
       break;
     case 'UpdateQueryNode':
-      add(found, operation['table'], ((operation['updates'] as readonly { column: unknown }[] | undefined) ?? []).map((update) => nameOf(update.column)));
+      add(
+        found,
+        operation['table'],
+        ((operation['updates'] as readonly { column: unknown }[] | undefined) ?? []).map((update) => nameOf(update.column)),
+      );
       break;
     case 'DeleteQueryNode':
       for (const from of (operation['from'] as { froms?: unknown[] } | undefined)?.froms ?? []) add(found, from, null);

@@ -61,7 +61,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof AggregateError && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATES.has(code) || code.startsWith('08') && code.length === 5 || SQLITE_BUSY.test(code))) {
+    if (
+      typeof code === 'string' &&
+      (NETWORK_CODES.has(code) || SQLSTATES.has(code) || (code.startsWith('08') && code.length === 5) || SQLITE_BUSY.test(code))
+    ) {
       return true;
     }
     const message = (e as { message?: unknown }).message;

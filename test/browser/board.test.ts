@@ -25,7 +25,8 @@ async function axe(page: Page, what: string) {
 // page.evaluate's callbacks run in the page (the suite's own type check has no DOM library)
 declare const document: { activeElement: { textContent: string | null } | null; querySelector(selector: string): { textContent: string | null } | null };
 
-const cardIn = (page: Page, list: string, card: string) => page.getByRole('region', { name: list, exact: true }).getByRole('button', { name: new RegExp(`^${card}`) });
+const cardIn = (page: Page, list: string, card: string) =>
+  page.getByRole('region', { name: list, exact: true }).getByRole('button', { name: new RegExp(`^${card}`) });
 
 describe('the board page in a browser', { skip: chromiumMissing }, () => {
   let t: TestApp;
@@ -110,16 +111,28 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       await cardIn(page, 'To do', 'First').dragTo(page.getByRole('region', { name: 'Doing', exact: true }));
       await cardIn(page, 'Doing', 'First').waitFor();
       const moved = (await api('GET', `/api/v1/boards/${boardId}`)) as { board: { lists: { name: string; cards: { name: string }[] }[] } };
-      assert.deepEqual(moved.board.lists.map((list) => [list.name, list.cards.map((card) => card.name)]), [['To do', ['Second', 'Third']], ['Doing', ['First']]]);
+      assert.deepEqual(
+        moved.board.lists.map((list) => [list.name, list.cards.map((card) => card.name)]),
+        [
+          ['To do', ['Second', 'Third']],
+          ['Doing', ['First']],
+        ],
+      );
 
       // drag a list among lists: Doing before To do
       const toDo = page.getByRole('region', { name: 'To do', exact: true });
       const box = await toDo.boundingBox();
       assert.ok(box);
-      await page.getByRole('region', { name: 'Doing', exact: true }).locator('.list-header').dragTo(toDo, { targetPosition: { x: 10, y: 20 } });
+      await page
+        .getByRole('region', { name: 'Doing', exact: true })
+        .locator('.list-header')
+        .dragTo(toDo, { targetPosition: { x: 10, y: 20 } });
       await page.waitForFunction(() => document.querySelector('.list h2')?.textContent === 'Doing');
       const reordered = (await api('GET', `/api/v1/boards/${boardId}`)) as { board: { lists: { name: string }[] } };
-      assert.deepEqual(reordered.board.lists.map((list) => list.name), ['Doing', 'To do']);
+      assert.deepEqual(
+        reordered.board.lists.map((list) => list.name),
+        ['Doing', 'To do'],
+      );
 
       // keyboard only: focus a card, arrows, `<` moves it to the previous list, Move… dialog
       await cardIn(page, 'To do', 'Second').focus();
@@ -140,12 +153,19 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       await moveDialog.getByRole('button', { name: 'Move', exact: true }).click();
       await page.waitForFunction(() => document.querySelector('[data-list-id] [data-card-id]')?.textContent?.startsWith('Second'));
       const afterKeys = (await api('GET', `/api/v1/boards/${boardId}`)) as { board: { lists: { name: string; cards: { name: string }[] }[] } };
-      assert.deepEqual(afterKeys.board.lists[0]?.cards.map((card) => card.name), ['Second', 'First', 'Third']);
+      assert.deepEqual(
+        afterKeys.board.lists[0]?.cards.map((card) => card.name),
+        ['Second', 'First', 'Third'],
+      );
 
       // a refused move is put back, with the server's words
       await page.keyboard.press('Escape');
       await page.route('**/api/v1/cards/*/position', (route) =>
-        route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ message: 'Refused for the test', code: 'conflict', requestId: 'test' }) }),
+        route.fulfill({
+          status: 409,
+          contentType: 'application/json',
+          body: JSON.stringify({ message: 'Refused for the test', code: 'conflict', requestId: 'test' }),
+        }),
       );
       await cardIn(page, 'Doing', 'Second').focus();
       await page.keyboard.press('>');

@@ -6,14 +6,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
-import { buildApp, type App } from '../../src/app.ts';
+import { type App, buildApp } from '../../src/app.ts';
 import { chromiumMissing, keepFailure, launch } from '../support/browser.ts';
 import { openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
 
 async function axe(page: Page, what: string) {
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  assert.deepEqual(bad.map((violation) => violation.id), [], `serious or critical accessibility violations on ${what}`);
+  assert.deepEqual(
+    bad.map((violation) => violation.id),
+    [],
+    `serious or critical accessibility violations on ${what}`,
+  );
 }
 
 const PASSWORD = 'correct horse battery staple';
@@ -90,7 +94,10 @@ describe('first run, sign-in and sign-out in a browser', { skip: chromiumMissing
       await page.getByRole('button', { name: 'Add a card to Ideas' }).click();
       await page.getByRole('textbox', { name: 'Card name' }).fill('Punch cards');
       await page.getByRole('textbox', { name: 'Card name' }).press('Enter');
-      await other.getByRole('region', { name: 'Ideas', exact: true }).getByRole('button', { name: /^Punch cards/ }).waitFor({ timeout: 1000 });
+      await other
+        .getByRole('region', { name: 'Ideas', exact: true })
+        .getByRole('button', { name: /^Punch cards/ })
+        .waitFor({ timeout: 1000 });
       failed = false;
     } finally {
       await keepFailure(context.name, browserContext, page, failed);

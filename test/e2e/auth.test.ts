@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -108,8 +108,14 @@ for (const engine of ENGINES) {
       assert.deepEqual(body.teams[0].members, [{ _id: t.tenant.userId, fullName: 'Olive Owner', photoUrl: '' }]);
 
       const theirs = (await me(bearer(other.apiKey))).json();
-      assert.deepEqual(theirs.companies.map((c: { _id: string }) => c._id), [other.companyId]);
-      assert.deepEqual(theirs.teams.map((c: { _id: string }) => c._id), [other.teamId]);
+      assert.deepEqual(
+        theirs.companies.map((c: { _id: string }) => c._id),
+        [other.companyId],
+      );
+      assert.deepEqual(
+        theirs.teams.map((c: { _id: string }) => c._id),
+        [other.teamId],
+      );
     });
 
     it('creates a key (201, token once), lists it without the token, and the token authenticates', async () => {

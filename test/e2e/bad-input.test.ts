@@ -10,9 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { TEXT_CAPS } from '../../src/schemas/common.ts';
-import { apiWorld, type ApiWorld } from '../support/api-world.ts';
+import { type ApiWorld, apiWorld } from '../support/api-world.ts';
 import { multipart, storedFiles } from '../support/fixtures.ts';
-import { bearer, buildTestApp, ENGINES, openTestStorage, testConfig, type TestApp } from '../support/harness.ts';
+import { bearer, buildTestApp, ENGINES, openTestStorage, type TestApp, testConfig } from '../support/harness.ts';
 
 /** Every control character the text fields refuse, one of each kind, and both halves of a surrogate pair alone. */
 const FORBIDDEN = [
@@ -34,7 +34,11 @@ function assertError(res: LightMyRequestResponse | { statusCode: number; body: s
   assert.equal(typeof body.message, 'string', where);
   assert.equal(typeof body.requestId, 'string', where);
   assert.ok(body.requestId.length > 0, where);
-  assert.deepEqual(Object.keys(body).filter((k) => !['message', 'code', 'requestId', 'details'].includes(k)), [], where);
+  assert.deepEqual(
+    Object.keys(body).filter((k) => !['message', 'code', 'requestId', 'details'].includes(k)),
+    [],
+    where,
+  );
   return body;
 }
 
@@ -57,7 +61,12 @@ for (const engine of ENGINES) {
     const textFields = (): [string, 'POST' | 'PATCH', string, (v: string) => Record<string, unknown>][] => [
       ['body.name', 'POST', '/api/v1/companies', (v) => ({ name: v })],
       ['body.name', 'POST', `/api/v1/teams?companyId=${w.companyId}`, (v) => ({ name: v })],
-      ['body.fullName', 'POST', `/api/v1/companies/${w.companyId}/members`, (v) => ({ email: `x${Math.random()}@acme.test`.replace('0.', ''), fullName: v, role: 'member' })],
+      [
+        'body.fullName',
+        'POST',
+        `/api/v1/companies/${w.companyId}/members`,
+        (v) => ({ email: `x${Math.random()}@acme.test`.replace('0.', ''), fullName: v, role: 'member' }),
+      ],
       ['body.name', 'POST', '/api/v1/api-keys', (v) => ({ name: v })],
       ['body.name', 'POST', `/api/v1/boards?teamId=${w.teamId}`, (v) => ({ name: v })],
       ['body.name', 'POST', '/api/v1/lists', (v) => ({ board: w.boardId, name: v })],
@@ -90,7 +99,11 @@ for (const engine of ENGINES) {
         for (const [what, char] of FORBIDDEN) {
           const res = await send(method, url, body(`a${char}b`));
           const error = assertError(res, 400, 'validation_failed');
-          assert.deepEqual(error.details?.map((d) => d.field), [field], `${method} ${url} with ${what}: ${res.body.slice(0, 300)}`);
+          assert.deepEqual(
+            error.details?.map((d) => d.field),
+            [field],
+            `${method} ${url} with ${what}: ${res.body.slice(0, 300)}`,
+          );
           assert.match(error.details?.[0]?.message ?? '', /control characters|surrogates/, res.body.slice(0, 300));
         }
       }
@@ -136,7 +149,7 @@ for (const engine of ENGINES) {
       assert.equal(card.attachments.length, cardBefore, 'no attachment recorded');
     });
 
-    it('holds the form\'s name and the file name to the text rules', async () => {
+    it("holds the form's name and the file name to the text rules", async () => {
       const url = `/api/v1/cards/${w.cardId}/attachments`;
       const upload = (fields: Record<string, string>, filename: string) => {
         const form = multipart(fields, { filename, contentType: 'text/plain', content: Buffer.from('x') });
@@ -145,9 +158,17 @@ for (const engine of ENGINES) {
       // a form carries UTF-8, which cannot hold a lone surrogate; CR is the form's own line end
       for (const [what, char] of FORBIDDEN.filter(([what, c]) => c !== '\r' && !what.includes('surrogate'))) {
         const byName = assertError(await upload({ name: `a${char}b` }, 'a.txt'), 400, 'validation_failed');
-        assert.deepEqual(byName.details?.map((d) => d.field), ['body.name'], what);
+        assert.deepEqual(
+          byName.details?.map((d) => d.field),
+          ['body.name'],
+          what,
+        );
         const byFile = assertError(await upload({}, `a${char}b.txt`), 400, 'validation_failed');
-        assert.deepEqual(byFile.details?.map((d) => d.field), ['body.file'], what);
+        assert.deepEqual(
+          byFile.details?.map((d) => d.field),
+          ['body.file'],
+          what,
+        );
       }
       assertError(await upload({ name: 'n'.repeat(TEXT_CAPS.name + 1) }, 'a.txt'), 400, 'validation_failed');
       assertError(await upload({}, `${'f'.repeat(TEXT_CAPS.name)}.txt`), 400, 'validation_failed');
@@ -157,7 +178,11 @@ for (const engine of ENGINES) {
     it('refuses unknown query parameters on every documented operation', async () => {
       for (const url of ['/api/v1/me', '/api/v1/companies', '/api/v1/api-keys', '/api/v1/label-colors']) {
         const error = assertError(await t.app.inject({ method: 'GET', url: `${url}?colour=red`, headers: auth }), 400, 'validation_failed');
-        assert.deepEqual(error.details?.map((d) => d.field), ['querystring.colour'], url);
+        assert.deepEqual(
+          error.details?.map((d) => d.field),
+          ['querystring.colour'],
+          url,
+        );
       }
       const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
       let swept = 0;
@@ -168,7 +193,12 @@ for (const engine of ENGINES) {
           const hasBody = Boolean((item[method] as { requestBody?: unknown }).requestBody);
           const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url: `${url}?unknownProbe=1`, headers: auth });
           const error = assertError(res, 400, 'validation_failed');
-          if (!hasBody) assert.deepEqual(error.details?.map((d) => d.field), ['querystring.unknownProbe'], `${method} ${path}: ${res.body.slice(0, 300)}`);
+          if (!hasBody)
+            assert.deepEqual(
+              error.details?.map((d) => d.field),
+              ['querystring.unknownProbe'],
+              `${method} ${path}: ${res.body.slice(0, 300)}`,
+            );
           swept++;
         }
       }
@@ -185,10 +215,16 @@ for (const engine of ENGINES) {
       const long = 'a'.repeat(5000);
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/cards/${long}`, headers: auth });
       const error = assertError(res, 400, 'validation_failed');
-      assert.deepEqual(error.details?.map((d) => d.field), ['params.cardId']);
+      assert.deepEqual(
+        error.details?.map((d) => d.field),
+        ['params.cardId'],
+      );
       assert.ok(!res.body.includes(long.slice(0, 300)), 'the parameter is not echoed');
       const nested = await t.app.inject({ method: 'PATCH', url: `/api/v1/cards/${w.cardId}/attachments/${long}`, headers: auth });
-      assert.deepEqual(assertError(nested, 400, 'validation_failed').details?.map((d) => d.field), ['params.attachmentId']);
+      assert.deepEqual(
+        assertError(nested, 400, 'validation_failed').details?.map((d) => d.field),
+        ['params.attachmentId'],
+      );
     });
 
     it('answers a wrong method on a known path with 405 and Allow, an unknown path with 404', async () => {

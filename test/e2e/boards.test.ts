@@ -128,9 +128,17 @@ for (const engine of ENGINES) {
       assert.deepEqual(scoped.json().boards, boards);
 
       const theirsOnly = await other.api('GET', '/api/v1/boards');
-      assert.deepEqual(theirsOnly.json().boards.map((x: { _id: string }) => x._id), [theirs.json().board._id]);
+      assert.deepEqual(
+        theirsOnly.json().boards.map((x: { _id: string }) => x._id),
+        [theirs.json().board._id],
+      );
 
-      for (const query of [`teamId=${other.teamId}`, `companyId=${other.companyId}`, `companyId=${other.companyId}&teamId=${t.tenant.teamId}`, `teamId=${newId()}`]) {
+      for (const query of [
+        `teamId=${other.teamId}`,
+        `companyId=${other.companyId}`,
+        `companyId=${other.companyId}&teamId=${t.tenant.teamId}`,
+        `teamId=${newId()}`,
+      ]) {
         const res = await api('GET', `/api/v1/boards?${query}`);
         assert.equal(res.statusCode, 404, query);
         assert.equal(res.json().code, 'not_found');
@@ -159,17 +167,52 @@ for (const engine of ENGINES) {
       assertSchema(BoardWithListsAndCards, got);
       assert.equal(got._id, board._id);
       assert.equal(got.name, 'Sprint');
-      assert.deepEqual(got.lists.map((l: { name: string }) => l.name), ['Inbox', 'Todo', 'Done']);
+      assert.deepEqual(
+        got.lists.map((l: { name: string }) => l.name),
+        ['Inbox', 'Todo', 'Done'],
+      );
       assert.deepEqual(got.lists[0], { ...first, cards: [], nextCursor: null });
-      assert.deepEqual(got.lists.map((l: { nextCursor: unknown }) => l.nextCursor), [null, null, null], 'every list shown whole');
-      assert.deepEqual(got.lists[1].cards.map((c: { _id: string }) => c._id), [c1, c2], 'archived card left out, position order');
-      assert.deepEqual(got.lists[2].cards.map((c: { _id: string }) => c._id), [c3]);
+      assert.deepEqual(
+        got.lists.map((l: { nextCursor: unknown }) => l.nextCursor),
+        [null, null, null],
+        'every list shown whole',
+      );
+      assert.deepEqual(
+        got.lists[1].cards.map((c: { _id: string }) => c._id),
+        [c1, c2],
+        'archived card left out, position order',
+      );
+      assert.deepEqual(
+        got.lists[2].cards.map((c: { _id: string }) => c._id),
+        [c3],
+      );
 
       const card = got.lists[1].cards[0];
       for (const field of [
-        '_id', 'name', 'cover', 'creator', 'members', 'checklists', 'allChecklistItemsCount', 'cheers', 'comments', 'labels',
-        'attachments', 'complete', 'isNotified', 'archived', 'isPublic', 'workload', 'company', 'team', 'board', 'list', 'seen',
-        'createdAt', 'updatedAt', '__v',
+        '_id',
+        'name',
+        'cover',
+        'creator',
+        'members',
+        'checklists',
+        'allChecklistItemsCount',
+        'cheers',
+        'comments',
+        'labels',
+        'attachments',
+        'complete',
+        'isNotified',
+        'archived',
+        'isPublic',
+        'workload',
+        'company',
+        'team',
+        'board',
+        'list',
+        'seen',
+        'createdAt',
+        'updatedAt',
+        '__v',
       ]) {
         assert.ok(field in card, `card has ${field}`);
       }
@@ -183,8 +226,14 @@ for (const engine of ENGINES) {
       assert.equal(withLists.statusCode, 200);
       const wl = withLists.json().board;
       assertSchema(BoardWithLists, wl);
-      assert.deepEqual(wl.lists.map((l: { _id: string }) => l._id), [first._id, todo._id, done._id]);
-      assert.ok(wl.lists.every((l: object) => !('cards' in l)), 'no cards in Get Board with Lists');
+      assert.deepEqual(
+        wl.lists.map((l: { _id: string }) => l._id),
+        [first._id, todo._id, done._id],
+      );
+      assert.ok(
+        wl.lists.every((l: object) => !('cards' in l)),
+        'no cards in Get Board with Lists',
+      );
     });
 
     it("hides a board from another company's key and from a scope that does not match", async () => {

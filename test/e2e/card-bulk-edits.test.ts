@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { Card } from '../../src/schemas/records.ts';
 import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
 import { apiClient, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
@@ -51,15 +51,10 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 201, res.body);
       return res.json().card;
     };
-    const createMany = (list: string, count: number, key?: string) =>
-      Promise.all(Array.from({ length: count }, (_, i) => create(list, `c${i}`, key)));
+    const createMany = (list: string, count: number, key?: string) => Promise.all(Array.from({ length: count }, (_, i) => create(list, `c${i}`, key)));
     /** What the database holds of the cards, in the order given. */
     const stored = async (ids: string[]) => {
-      const rows = await t.services.db
-        .selectFrom('cards')
-        .select(['id', 'name', 'archived', 'version', 'due_date'])
-        .where('id', 'in', ids)
-        .execute();
+      const rows = await t.services.db.selectFrom('cards').select(['id', 'name', 'archived', 'version', 'due_date']).where('id', 'in', ids).execute();
       return ids.map((id) => rows.find((r) => r.id === id));
     };
     const item = (card: CardRecord) => ({ cardId: card._id, companyId: card.company, teamId: card.team });
@@ -74,16 +69,34 @@ for (const engine of ENGINES) {
         const body = res.json();
         assert.equal(body.message, 'Cards archived');
         for (const c of body.cards) assertSchema(Card, c);
-        assert.deepEqual(body.cards.map((c: CardRecord) => c._id), ids, 'in request order');
+        assert.deepEqual(
+          body.cards.map((c: CardRecord) => c._id),
+          ids,
+          'in request order',
+        );
         assert.ok(body.cards.every((c: CardRecord) => c.archived.status && c.__v === 1));
-        assert.deepEqual((await stored(ids)).map((r) => [r?.archived, r?.version]), [[1, 1], [1, 1], [1, 1]]);
+        assert.deepEqual(
+          (await stored(ids)).map((r) => [r?.archived, r?.version]),
+          [
+            [1, 1],
+            [1, 1],
+            [1, 1],
+          ],
+        );
         const board = (await api('GET', `/api/v1/lists/${listA}/cards`)).json();
         assert.ok(!board.cards.some((c: CardRecord) => ids.includes(c._id)));
 
         const back = await api('PATCH', '/api/v1/cards/archived', { cardIds: ids, status: false });
         assert.equal(back.statusCode, 200);
         assert.equal(back.json().message, 'Cards unarchived');
-        assert.deepEqual((await stored(ids)).map((r) => [r?.archived, r?.version]), [[0, 2], [0, 2], [0, 2]]);
+        assert.deepEqual(
+          (await stored(ids)).map((r) => [r?.archived, r?.version]),
+          [
+            [0, 2],
+            [0, 2],
+            [0, 2],
+          ],
+        );
       });
 
       it('rejects the whole request when any card is out of reach, naming each failing index; nothing changes', async () => {
@@ -93,8 +106,18 @@ for (const engine of ENGINES) {
         const res = await api('PATCH', '/api/v1/cards/archived', { cardIds: ids });
         assert.equal(res.statusCode, 404, res.body);
         assert.equal(res.json().code, 'not_found');
-        assert.deepEqual(failing(res), [[1, 'body.cardIds[1]', 'not_found'], [3, 'body.cardIds[3]', 'not_found']]);
-        assert.deepEqual((await stored(ids.slice(0, 3))).map((r) => [r?.archived, r?.version]), [[0, 0], [0, 0], [0, 0]]);
+        assert.deepEqual(failing(res), [
+          [1, 'body.cardIds[1]', 'not_found'],
+          [3, 'body.cardIds[3]', 'not_found'],
+        ]);
+        assert.deepEqual(
+          (await stored(ids.slice(0, 3))).map((r) => [r?.archived, r?.version]),
+          [
+            [0, 0],
+            [0, 0],
+            [0, 0],
+          ],
+        );
 
         // a member of the team reaches its cards only: another team's card is out of reach
         const other = await create(listB, 'other team');
@@ -104,22 +127,31 @@ for (const engine of ENGINES) {
         // a scope the cards are not in
         const scoped = await api('PATCH', `/api/v1/cards/archived?teamId=${teamB}`, { cardIds: [(a as CardRecord)._id] });
         assert.equal(scoped.statusCode, 404);
-        assert.deepEqual((await stored([(a as CardRecord)._id, other._id])).map((r) => r?.version), [0, 0]);
+        assert.deepEqual(
+          (await stored([(a as CardRecord)._id, other._id])).map((r) => r?.version),
+          [0, 0],
+        );
       });
 
-      it('takes the cards of one team only: another team\'s card fails its item (400)', async () => {
+      it("takes the cards of one team only: another team's card fails its item (400)", async () => {
         const a = await create(listA, 'team A');
         const b = await create(listB, 'team B');
         const res = await api('PATCH', '/api/v1/cards/archived', { cardIds: [a._id, b._id] });
         assert.equal(res.statusCode, 400, res.body);
         assert.deepEqual(failing(res), [[1, 'body.cardIds[1]', 'validation_failed']]);
         assert.match(res.json().details[0].message, /archived-multi-team/);
-        assert.deepEqual((await stored([a._id, b._id])).map((r) => r?.version), [0, 0]);
+        assert.deepEqual(
+          (await stored([a._id, b._id])).map((r) => r?.version),
+          [0, 0],
+        );
         // failures of several kinds: 400, every one named
         const foreign = await create(rivalList, 'foreign', rival.apiKey);
         const mixed = await api('PATCH', '/api/v1/cards/archived', { cardIds: [a._id, foreign._id, b._id] });
         assert.equal(mixed.statusCode, 400);
-        assert.deepEqual(failing(mixed), [[1, 'body.cardIds[1]', 'not_found'], [2, 'body.cardIds[2]', 'validation_failed']]);
+        assert.deepEqual(failing(mixed), [
+          [1, 'body.cardIds[1]', 'not_found'],
+          [2, 'body.cardIds[2]', 'validation_failed'],
+        ]);
       });
 
       it('refuses bad bodies with 400: repeated, malformed or too many ids, unknown fields', async () => {
@@ -136,9 +168,15 @@ for (const engine of ENGINES) {
         for (const [body, field] of cases) {
           const res = await api('PATCH', '/api/v1/cards/archived', body);
           assert.equal(res.statusCode, 400, JSON.stringify(body).slice(0, 80));
-          assert.ok(res.json().details.some((d: Detail) => d.field === field), `${JSON.stringify(body).slice(0, 80)} → ${res.body}`);
+          assert.ok(
+            res.json().details.some((d: Detail) => d.field === field),
+            `${JSON.stringify(body).slice(0, 80)} → ${res.body}`,
+          );
         }
-        assert.deepEqual((await stored([(a as CardRecord)._id, (b as CardRecord)._id])).map((r) => r?.version), [0, 0]);
+        assert.deepEqual(
+          (await stored([(a as CardRecord)._id, (b as CardRecord)._id])).map((r) => r?.version),
+          [0, 0],
+        );
       });
 
       it('takes 100 cards in one request', async () => {
@@ -155,7 +193,11 @@ for (const engine of ENGINES) {
         const answers = await Promise.all(
           Array.from({ length: 6 }, (_, i) => api('PATCH', '/api/v1/cards/archived', { cardIds: i % 2 ? ids : reversed, status: i % 3 !== 0 })),
         );
-        assert.deepEqual(answers.map((a) => a.statusCode), answers.map(() => 200), answers.map((a) => a.body.slice(0, 200)).join('\n'));
+        assert.deepEqual(
+          answers.map((a) => a.statusCode),
+          answers.map(() => 200),
+          answers.map((a) => a.body.slice(0, 200)).join('\n'),
+        );
         assert.ok((await stored(ids)).every((r) => r?.version === 6));
       });
     });
@@ -174,16 +216,22 @@ for (const engine of ENGINES) {
         const body = res.json();
         assert.equal(body.message, 'Cards updated');
         for (const c of body.cards) assertSchema(Card, c);
-        assert.deepEqual(body.cards.map((c: CardRecord) => c._id), [b._id, a._id]);
+        assert.deepEqual(
+          body.cards.map((c: CardRecord) => c._id),
+          [b._id, a._id],
+        );
         assert.equal(body.cards[0].name, 'B!');
         assert.equal(body.cards[0].dueDate, '2026-12-24T17:00:00.000Z');
         assert.equal(body.cards[1].complete.status, true);
         assert.equal(body.cards[1].complete.setAt, body.cards[1].updatedAt);
         assert.deepEqual(body.cards[1].workload, { value: 8, measurement: 'hours' });
-        assert.deepEqual((await stored([a._id, b._id])).map((r) => r?.version), [1, 1]);
+        assert.deepEqual(
+          (await stored([a._id, b._id])).map((r) => r?.version),
+          [1, 1],
+        );
       });
 
-      it('fails an item whose companyId/teamId are not its card\'s, or whose card is out of reach; nothing changes', async () => {
+      it("fails an item whose companyId/teamId are not its card's, or whose card is out of reach; nothing changes", async () => {
         const a = await create(listA, 'a');
         const b = await create(listB, 'b');
         const foreign = await create(rivalList, 'f', rival.apiKey);
@@ -196,13 +244,27 @@ for (const engine of ENGINES) {
           ],
         });
         assert.equal(res.statusCode, 404, res.body);
-        assert.deepEqual(failing(res), [[1, 'body.cards[1]', 'not_found'], [2, 'body.cards[2]', 'not_found'], [3, 'body.cards[3]', 'not_found']]);
+        assert.deepEqual(failing(res), [
+          [1, 'body.cards[1]', 'not_found'],
+          [2, 'body.cards[2]', 'not_found'],
+          [3, 'body.cards[3]', 'not_found'],
+        ]);
         const byMember = await apiClient(t, member.apiKey)('PATCH', '/api/v1/cards/update-multi-team', {
-          cards: [{ ...item(a), update: { name: 'm' } }, { ...item(b), update: { name: 'm' } }],
+          cards: [
+            { ...item(a), update: { name: 'm' } },
+            { ...item(b), update: { name: 'm' } },
+          ],
         });
         assert.equal(byMember.statusCode, 404);
         assert.deepEqual(failing(byMember), [[1, 'body.cards[1]', 'not_found']]);
-        assert.deepEqual((await stored([a._id, b._id, foreign._id])).map((r) => [r?.name, r?.version]), [['a', 0], ['b', 0], ['f', 0]]);
+        assert.deepEqual(
+          (await stored([a._id, b._id, foreign._id])).map((r) => [r?.name, r?.version]),
+          [
+            ['a', 0],
+            ['b', 0],
+            ['f', 0],
+          ],
+        );
       });
 
       it('checks each update as Update Card does (dates against the stored ones), naming the failing items', async () => {
@@ -218,7 +280,13 @@ for (const engine of ENGINES) {
         assert.equal(res.statusCode, 400, res.body);
         assert.deepEqual(failing(res), [[1, 'body.cards[1]', 'validation_failed']]);
         assert.match(res.json().details[0].message, /dueDate/);
-        assert.deepEqual((await stored([a._id, b._id])).map((r) => [r?.due_date, r?.version]), [[null, 0], [null, 1]]);
+        assert.deepEqual(
+          (await stored([a._id, b._id])).map((r) => [r?.due_date, r?.version]),
+          [
+            [null, 0],
+            [null, 1],
+          ],
+        );
       });
 
       it('refuses bad bodies with 400: the update schema of Update Card, repeated cards, too many items', async () => {
@@ -230,16 +298,30 @@ for (const engine of ENGINES) {
           [{ cards: [{ ...item(a) }] }, 'body.cards[0].update'],
           [{ cards: [{ cardId: a._id, teamId: a.team, update: { name: 'x' } }] }, 'body.cards[0].companyId'],
           [{ cards: [{ ...item(a), teamId: 'x', update: { name: 'x' } }] }, 'body.cards[0].teamId'],
-          [{ cards: [{ ...item(a), update: { name: 'x' } }, { ...item(a), update: { name: 'y' } }] }, 'body.cards[1]'],
+          [
+            {
+              cards: [
+                { ...item(a), update: { name: 'x' } },
+                { ...item(a), update: { name: 'y' } },
+              ],
+            },
+            'body.cards[1]',
+          ],
           [{ cards: Array.from({ length: 101 }, () => ({ ...item(a), update: { name: 'x' } })) }, 'body.cards'],
           [{ cards: [] }, 'body.cards'],
         ];
         for (const [body, field] of cases) {
           const res = await api('PATCH', '/api/v1/cards/update-multi-team', body);
           assert.equal(res.statusCode, 400, JSON.stringify(body).slice(0, 80));
-          assert.ok(res.json().details.some((d: Detail) => d.field === field), `${JSON.stringify(body).slice(0, 120)} → ${res.body}`);
+          assert.ok(
+            res.json().details.some((d: Detail) => d.field === field),
+            `${JSON.stringify(body).slice(0, 120)} → ${res.body}`,
+          );
         }
-        assert.deepEqual((await stored([a._id])).map((r) => [r?.name, r?.version]), [['a', 0]]);
+        assert.deepEqual(
+          (await stored([a._id])).map((r) => [r?.name, r?.version]),
+          [['a', 0]],
+        );
       });
     });
 
@@ -250,11 +332,29 @@ for (const engine of ENGINES) {
         const res = await api('PATCH', '/api/v1/cards/archived-multi-team', { cards: [item(a), item(b)] });
         assert.equal(res.statusCode, 200, res.body);
         assert.equal(res.json().message, 'Cards archived');
-        assert.deepEqual(res.json().cards.map((c: CardRecord) => [c._id, c.archived.status, c.__v]), [[a._id, true, 1], [b._id, true, 1]]);
+        assert.deepEqual(
+          res.json().cards.map((c: CardRecord) => [c._id, c.archived.status, c.__v]),
+          [
+            [a._id, true, 1],
+            [b._id, true, 1],
+          ],
+        );
         const back = await api('PATCH', '/api/v1/cards/archived-multi-team', { cards: [item(b), item(a)], status: false });
         assert.equal(back.statusCode, 200);
-        assert.deepEqual(back.json().cards.map((c: CardRecord) => [c._id, c.archived.status]), [[b._id, false], [a._id, false]]);
-        assert.deepEqual((await stored([a._id, b._id])).map((r) => [r?.archived, r?.version]), [[0, 2], [0, 2]]);
+        assert.deepEqual(
+          back.json().cards.map((c: CardRecord) => [c._id, c.archived.status]),
+          [
+            [b._id, false],
+            [a._id, false],
+          ],
+        );
+        assert.deepEqual(
+          (await stored([a._id, b._id])).map((r) => [r?.archived, r?.version]),
+          [
+            [0, 2],
+            [0, 2],
+          ],
+        );
       });
 
       it('fails items out of reach or with the wrong company/team, and bad bodies; nothing changes', async () => {
@@ -274,9 +374,19 @@ for (const engine of ENGINES) {
         ] as const) {
           const bad = await api('PATCH', '/api/v1/cards/archived-multi-team', body);
           assert.equal(bad.statusCode, 400, JSON.stringify(body));
-          assert.ok(bad.json().details.some((d: Detail) => d.field === field), `${JSON.stringify(body)} → ${bad.body}`);
+          assert.ok(
+            bad.json().details.some((d: Detail) => d.field === field),
+            `${JSON.stringify(body)} → ${bad.body}`,
+          );
         }
-        assert.deepEqual((await stored([a._id, b._id, foreign._id])).map((r) => [r?.archived, r?.version]), [[0, 0], [0, 0], [0, 0]]);
+        assert.deepEqual(
+          (await stored([a._id, b._id, foreign._id])).map((r) => [r?.archived, r?.version]),
+          [
+            [0, 0],
+            [0, 0],
+            [0, 0],
+          ],
+        );
       });
     });
   });

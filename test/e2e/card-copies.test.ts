@@ -66,8 +66,13 @@ for (const [engine, store] of ENGINE_STORES) {
         cards: await db.selectFrom('cards').select(['id', 'list_id', 'team_id', 'position', 'version']).orderBy('id').execute(),
         labels: await db.selectFrom('card_labels').select(['card_id', 'label_id']).orderBy('card_id').orderBy('label_id').execute(),
         members: await db.selectFrom('card_members').select(['card_id', 'user_id']).orderBy('card_id').orderBy('user_id').execute(),
-        attachments: (await db.selectFrom('attachments').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-        files: (await storedObjects(t.services.files)),
+        attachments: (
+          await db
+            .selectFrom('attachments')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+        files: await storedObjects(t.services.files),
       };
     }
 
@@ -75,7 +80,12 @@ for (const [engine, store] of ENGINE_STORES) {
       assert.equal(res.statusCode, status, `${what}: ${res.body}`);
       const body = res.json();
       assertSchema(ErrorBody, body, what);
-      if (fields) assert.deepEqual(body.details?.map((d: { field: string }) => d.field), fields, what);
+      if (fields)
+        assert.deepEqual(
+          body.details?.map((d: { field: string }) => d.field),
+          fields,
+          what,
+        );
     }
 
     describe('Copy Card: POST /api/v1/cards/:cardId/copy', () => {
@@ -119,7 +129,10 @@ for (const [engine, store] of ENGINE_STORES) {
         const body = res.json();
         assertSchema(CopyCardAnswer, body);
         assert.equal(body.card.team, opsTeam);
-        assert.deepEqual(body.card.members.map((m: { _id: string }) => m._id), [alice]);
+        assert.deepEqual(
+          body.card.members.map((m: { _id: string }) => m._id),
+          [alice],
+        );
         assert.deepEqual(body.dropped, { cardId: body.card._id, labels: boardA.labelIds, members: [memberId], checklistItemMembers: [] });
       });
 
@@ -140,20 +153,27 @@ for (const [engine, store] of ENGINE_STORES) {
         for (const [what, cardId, payload, field] of cases) {
           const res = await api('POST', `/api/v1/cards/${cardId}/copy`, payload);
           assertError(res, 400, undefined, what);
-          assert.ok(res.json().details.some((d: { field: string }) => d.field === field), `${what}: ${res.body}`);
+          assert.ok(
+            res.json().details.some((d: { field: string }) => d.field === field),
+            `${what}: ${res.body}`,
+          );
         }
         assertError(await api('POST', `/api/v1/cards/${source._id}/copy?teamId=zz`, { list: listA(0) }), 400, undefined, 'malformed scope');
         assert.deepEqual(await dbState(), before);
       });
 
-      it('is a 404 outside the caller\'s reach, and writes nothing', async () => {
+      it("is a 404 outside the caller's reach, and writes nothing", async () => {
         const source = await richCard('Guarded');
         const foreignList = (await seedBoard(t.services, other, { lists: 1 })).listIds[0] as string;
         const opsCard = await newCard('Ops only', listOps());
         const before = await dbState();
         const attempts: [string, Awaited<ReturnType<Api>>, string[] | undefined][] = [
           ['another company', await other.api('POST', `/api/v1/cards/${source._id}/copy`, { list: foreignList }), undefined],
-          ['another company, scope named', await other.api('POST', `/api/v1/cards/${source._id}/copy?companyId=${core.companyId}`, { list: listA(0) }), undefined],
+          [
+            'another company, scope named',
+            await other.api('POST', `/api/v1/cards/${source._id}/copy?companyId=${core.companyId}`, { list: listA(0) }),
+            undefined,
+          ],
           ['a list of another company', await api('POST', `/api/v1/cards/${source._id}/copy`, { list: foreignList }), ['body.list']],
           ['scope of another team', await api('POST', `/api/v1/cards/${source._id}/copy?teamId=${opsTeam}`, { list: listA(0) }), undefined],
           ['scope of another company', await api('POST', `/api/v1/cards/${source._id}/copy?companyId=${other.companyId}`, { list: listA(0) }), undefined],
@@ -177,13 +197,23 @@ for (const [engine, store] of ENGINE_STORES) {
         const body = res.json();
         assertSchema(BulkCardsAnswer, body);
         assert.equal(typeof body.message, 'string');
-        assert.deepEqual(body.cards.map((c: { name: string }) => c.name), ['B', 'A']);
+        assert.deepEqual(
+          body.cards.map((c: { name: string }) => c.name),
+          ['B', 'A'],
+        );
         assert.ok(body.cards[0].position < body.cards[1].position);
-        assert.deepEqual(body.cards.map((c: { __v: number }) => c.__v), [0, 0]);
+        assert.deepEqual(
+          body.cards.map((c: { __v: number }) => c.__v),
+          [0, 0],
+        );
         assert.deepEqual(body.dropped, []);
         assert.equal(body.cards[1].labels.length, 1, 'same board: labels kept');
         const order = await t.services.db.selectFrom('cards').select('id').where('list_id', '=', listA(1)).orderBy('position').orderBy('id').execute();
-        assert.deepEqual(order.slice(-2).map((c) => c.id), body.cards.map((c: { _id: string }) => c._id), 'the copies are the bottom of the list');
+        assert.deepEqual(
+          order.slice(-2).map((c) => c.id),
+          body.cards.map((c: { _id: string }) => c._id),
+          'the copies are the bottom of the list',
+        );
       });
 
       it('rejects bad input and cards out of reach, naming each failing item, and writes nothing', async () => {
@@ -200,15 +230,36 @@ for (const [engine, store] of ENGINE_STORES) {
           ['no list', await api('PATCH', '/api/v1/cards/copy', { cardIds: [mine._id] }), 400, ['body.list']],
           ['unknown field', await api('PATCH', '/api/v1/cards/copy', { cardIds: [mine._id], list: listA(0), keep: {} }), 400, ['body.keep']],
           ['a card of another team', await api('PATCH', '/api/v1/cards/copy', { cardIds: [mine._id, opsCard._id], list: listA(0) }), 400, ['body.cardIds[1]']],
-          ['unknown and foreign cards', await api('PATCH', '/api/v1/cards/copy', { cardIds: [newId(), mine._id, newId()], list: listA(0) }), 404, ['body.cardIds[0]', 'body.cardIds[2]']],
+          [
+            'unknown and foreign cards',
+            await api('PATCH', '/api/v1/cards/copy', { cardIds: [newId(), mine._id, newId()], list: listA(0) }),
+            404,
+            ['body.cardIds[0]', 'body.cardIds[2]'],
+          ],
           ['a foreign list', await api('PATCH', '/api/v1/cards/copy', { cardIds: [mine._id], list: foreign }), 404, ['body.list']],
-          ['scope of another team', await api('PATCH', `/api/v1/cards/copy?teamId=${opsTeam}`, { cardIds: [mine._id], list: listOps() }), 404, ['body.cardIds[0]']],
-          ['scope not matching the list', await api('PATCH', `/api/v1/cards/copy?teamId=${opsTeam}`, { cardIds: [opsCard._id], list: listA(0) }), 404, ['body.list']],
+          [
+            'scope of another team',
+            await api('PATCH', `/api/v1/cards/copy?teamId=${opsTeam}`, { cardIds: [mine._id], list: listOps() }),
+            404,
+            ['body.cardIds[0]'],
+          ],
+          [
+            'scope not matching the list',
+            await api('PATCH', `/api/v1/cards/copy?teamId=${opsTeam}`, { cardIds: [opsCard._id], list: listA(0) }),
+            404,
+            ['body.list'],
+          ],
           ['another company', await other.api('PATCH', '/api/v1/cards/copy', { cardIds: [mine._id], list: foreign }), 404, ['body.cardIds[0]']],
         ];
         for (const [what, res, status, fields] of cases) assertError(res, status, fields, what);
         const bulk = cases[7]?.[1].json();
-        assert.deepEqual(bulk.details.map((d: { index: number; code: string }) => [d.index, d.code]), [[0, 'not_found'], [2, 'not_found']]);
+        assert.deepEqual(
+          bulk.details.map((d: { index: number; code: string }) => [d.index, d.code]),
+          [
+            [0, 'not_found'],
+            [2, 'not_found'],
+          ],
+        );
         assert.deepEqual(await dbState(), before);
       });
     });
@@ -222,7 +273,13 @@ for (const [engine, store] of ENGINE_STORES) {
         assert.equal(res.statusCode, 200, res.body);
         const body = res.json();
         assertSchema(BulkCardsAnswer, body);
-        assert.deepEqual(body.cards.map((c: { name: string; team: string; __v: number }) => [c.name, c.team, c.__v]), [['Core card', opsTeam, 0], ['Ops card', opsTeam, 0]]);
+        assert.deepEqual(
+          body.cards.map((c: { name: string; team: string; __v: number }) => [c.name, c.team, c.__v]),
+          [
+            ['Core card', opsTeam, 0],
+            ['Ops card', opsTeam, 0],
+          ],
+        );
         assert.deepEqual(body.dropped, [{ cardId: body.cards[0]._id, labels: boardA.labelIds, members: [], checklistItemMembers: [] }]);
         assert.equal((await api('GET', `/api/v1/cards/${a._id}`)).json().card.labels.length, 1, 'the source keeps its labels');
       });
@@ -233,9 +290,21 @@ for (const [engine, store] of ENGINE_STORES) {
         assert.equal(res.statusCode, 200, res.body);
         const body = res.json();
         assertSchema(BulkCardsAnswer, body);
-        assert.deepEqual(body.cards.map((c: { _id: string }) => c._id), [a._id, b._id]);
-        assert.deepEqual(body.cards.map((c: { list: string; team: string }) => [c.list, c.team]), [[listA(1), core.teamId], [listA(1), core.teamId]]);
-        assert.deepEqual(body.cards.map((c: { __v: number }) => c.__v), [a.__v + 1, b.__v + 1]);
+        assert.deepEqual(
+          body.cards.map((c: { _id: string }) => c._id),
+          [a._id, b._id],
+        );
+        assert.deepEqual(
+          body.cards.map((c: { list: string; team: string }) => [c.list, c.team]),
+          [
+            [listA(1), core.teamId],
+            [listA(1), core.teamId],
+          ],
+        );
+        assert.deepEqual(
+          body.cards.map((c: { __v: number }) => c.__v),
+          [a.__v + 1, b.__v + 1],
+        );
         assert.equal(body.cards[0].labels.length, 1, 'same board: labels kept');
         assert.deepEqual(body.dropped, []);
         const back = await api('PATCH', '/api/v1/cards/move-multi-team', { cards: [item(body.cards[0])], target: { ...ops, list: listOps() } });
@@ -269,10 +338,20 @@ for (const [engine, store] of ENGINE_STORES) {
             ['the wrong team for a card', await send({ cards: [item(mine), { ...item(opsCard), teamId: core.teamId }], target }), 404, ['body.cards[1]']],
             ['a card of another company', await send({ cards: [item(foreignCard), item(mine)], target }), 404, ['body.cards[0]']],
             ['a list of another team', await send({ cards: [item(mine)], target: { ...core, list: listOps() } }), 400, ['body.target.teamId']],
-            ['a list of another company', await send({ cards: [item(mine)], target: { companyId: other.companyId, teamId: other.teamId, list: foreignList } }), 404, ['body.target.list']],
+            [
+              'a list of another company',
+              await send({ cards: [item(mine)], target: { companyId: other.companyId, teamId: other.teamId, list: foreignList } }),
+              404,
+              ['body.target.list'],
+            ],
             ['an unknown list', await send({ cards: [item(mine)], target: { ...core, list: newId() } }), 404, ['body.target.list']],
-            ['a member outside the card\'s team', await send({ cards: [item(opsCard)], target }, memberApi), 404, ['body.cards[0]']],
-            ['a member onto a list outside its team', await send({ cards: [item(mine)], target: { ...ops, list: listOps() } }, memberApi), 404, ['body.target.list']],
+            ["a member outside the card's team", await send({ cards: [item(opsCard)], target }, memberApi), 404, ['body.cards[0]']],
+            [
+              'a member onto a list outside its team',
+              await send({ cards: [item(mine)], target: { ...ops, list: listOps() } }, memberApi),
+              404,
+              ['body.target.list'],
+            ],
             ['another company', await send({ cards: [item(mine)], target }, other.api), 404, ['body.target.list']],
           ];
           for (const [what, res, status, fields] of cases) assertError(res, status, fields, what);
@@ -301,7 +380,10 @@ for (const [engine, store] of ENGINE_STORES) {
         await t.services.db.insertInto('cards').values(rows).execute();
         const res = await api('PATCH', '/api/v1/cards/move-multi-team', { cards: rows.map((r) => ({ cardId: r.id, ...core })), target: { ...core, list } });
         assert.equal(res.statusCode, 200, res.body);
-        assert.deepEqual(res.json().cards.map((c: { _id: string }) => c._id), rows.map((r) => r.id));
+        assert.deepEqual(
+          res.json().cards.map((c: { _id: string }) => c._id),
+          rows.map((r) => r.id),
+        );
         const copied = await api('PATCH', '/api/v1/cards/copy', { cardIds: rows.map((r) => r.id), list });
         assert.equal(copied.statusCode, 200, copied.body);
         assert.equal(copied.json().cards.length, 100);
@@ -316,19 +398,21 @@ for (const [engine, store] of ENGINE_STORES) {
         await api('PATCH', '/api/v1/cards/copy-multi-team', { cards: [{ cardId: card._id, ...core }], target: { ...core, list: listA(0) } });
         await api('PATCH', '/api/v1/cards/move-multi-team', { cards: [{ cardId: card._id, ...core }], target: { ...core, list: listA(1) } });
       });
-      assert.deepEqual(
-        tiers,
-        [
-          ['POST /api/v1/cards/:cardId/copy', 'medium'],
-          ['PATCH /api/v1/cards/copy', 'medium'],
-          ['PATCH /api/v1/cards/copy-multi-team', 'high'],
-          ['PATCH /api/v1/cards/move-multi-team', 'high'],
-        ],
-      );
+      assert.deepEqual(tiers, [
+        ['POST /api/v1/cards/:cardId/copy', 'medium'],
+        ['PATCH /api/v1/cards/copy', 'medium'],
+        ['PATCH /api/v1/cards/copy-multi-team', 'high'],
+        ['PATCH /api/v1/cards/move-multi-team', 'high'],
+      ]);
     });
 
     it('needs an API key', async () => {
-      for (const [method, url] of [['POST', `/api/v1/cards/${newId()}/copy`], ['PATCH', '/api/v1/cards/copy'], ['PATCH', '/api/v1/cards/copy-multi-team'], ['PATCH', '/api/v1/cards/move-multi-team']] as const) {
+      for (const [method, url] of [
+        ['POST', `/api/v1/cards/${newId()}/copy`],
+        ['PATCH', '/api/v1/cards/copy'],
+        ['PATCH', '/api/v1/cards/copy-multi-team'],
+        ['PATCH', '/api/v1/cards/move-multi-team'],
+      ] as const) {
         const res = await t.app.inject({ method, url, payload: {} });
         assert.equal(res.statusCode, 401, url);
       }

@@ -57,8 +57,11 @@ for (const engine of ENGINES) {
       const scope = `?companyId=${companyId}&teamId=${teamId}`;
 
       // Alice opens the discussion, Bob and Alice go back and forth under it
-      const draft = (await expect(201, as('alice')('POST', `/api/v1/cards/${cardId}/comments${scope}`, { content: 'Draft copy is in the doc, please review.' }))).comment;
-      const review = (await expect(201, as('bob')('POST', `/api/v1/comments/${draft._id}/discussions`, { content: 'Reviewed: two nits on the FAQ.' }))).discussion;
+      const draft = (
+        await expect(201, as('alice')('POST', `/api/v1/cards/${cardId}/comments${scope}`, { content: 'Draft copy is in the doc, please review.' }))
+      ).comment;
+      const review = (await expect(201, as('bob')('POST', `/api/v1/comments/${draft._id}/discussions`, { content: 'Reviewed: two nits on the FAQ.' })))
+        .discussion;
       const fixed = (await expect(201, as('alice')('POST', `/api/v1/comments/${draft._id}/discussions`, { content: 'Fixed both, thanks!' }))).discussion;
       // Carol asks about the date; Olive answers in a comment of her own
       const question = (await expect(201, as('carol')('POST', `/api/v1/cards/${cardId}/comments`, { content: 'Can we ship Friday?' }))).comment;
@@ -79,13 +82,17 @@ for (const engine of ENGINES) {
 
       // Alice edits her comment; Bob may not
       await expect(403, as('bob')('PATCH', `/api/v1/comments/${draft._id}`, { content: 'Bob was here' }));
-      const edited = (await expect(200, as('alice')('PATCH', `/api/v1/comments/${draft._id}`, { content: 'Final copy is in the doc, please review.' }))).comment;
+      const edited = (await expect(200, as('alice')('PATCH', `/api/v1/comments/${draft._id}`, { content: 'Final copy is in the doc, please review.' })))
+        .comment;
       assert.equal(edited.content, 'Final copy is in the doc, please review.');
 
       // Carol may not delete Olive's answer; Dana, a company admin, removes it with its reply
       await expect(403, as('carol')('DELETE', `/api/v1/comments/${answer._id}`));
       const removed = (await expect(200, as('dana')('DELETE', `/api/v1/comments/${answer._id}`))).comment;
-      assert.deepEqual(removed.discussions.map((d) => d._id), [qa._id]);
+      assert.deepEqual(
+        removed.discussions.map((d) => d._id),
+        [qa._id],
+      );
 
       // the launch checklist: Olive writes it, the team works it through; Bob attaches a screenshot
       const steps = (await expect(201, as('olive')('POST', `/api/v1/cards/${cardId}/checklists`, { name: 'Launch steps' }))).checklist;
@@ -114,7 +121,10 @@ for (const engine of ENGINES) {
         attachments: { _id: string; name: string; creator: { _id: string }; cheers: { _id: string; receiver: string }[] }[];
       };
       assert.equal(shotRecord.complete.status, true);
-      assert.deepEqual(shotRecord.members.map((m) => m._id), [people.bob.userId]);
+      assert.deepEqual(
+        shotRecord.members.map((m) => m._id),
+        [people.bob.userId],
+      );
       assert.deepEqual(
         shotRecord.attachments.map((a) => [a._id, a.name, a.creator._id, a.cheers.map((c) => [c._id, c.receiver])]),
         [[shot._id, 'pricing.png', people.bob.userId, [[carolOnShot._id, people.bob.userId]]]],
@@ -140,11 +150,17 @@ for (const engine of ENGINES) {
       assert.deepEqual(final.checklists, [steps._id]);
       assert.deepEqual(final.allChecklistItemsCount, { completed: 3, total: 3 });
       assert.deepEqual(final.attachments, [], "an item's attachment is the item's, not the card's");
-      assert.deepEqual(final.cheers.map((c) => c._id), [oliveOnCard._id, aliceOnCard._id]);
-      assert.deepEqual(final.cheers.map((c) => [c.creator._id, c.content, c.receiver]), [
-        [people.olive.userId, '🚀', people.olive.userId],
-        [people.alice.userId, '🚀', people.olive.userId],
-      ]);
+      assert.deepEqual(
+        final.cheers.map((c) => c._id),
+        [oliveOnCard._id, aliceOnCard._id],
+      );
+      assert.deepEqual(
+        final.cheers.map((c) => [c.creator._id, c.content, c.receiver]),
+        [
+          [people.olive.userId, '🚀', people.olive.userId],
+          [people.alice.userId, '🚀', people.olive.userId],
+        ],
+      );
       assert.deepEqual(final.seen, [people.olive.userId]);
       // every successful write moved the card's revision by exactly one, refused ones not at all
       assert.equal(changes, 24);
@@ -181,7 +197,10 @@ for (const engine of ENGINES) {
         ],
       );
       const [draftRecord] = listed.comments;
-      assert.deepEqual(draftRecord?.cheers.map((c) => c._id), [bobOnDraft._id, carolOnDraft._id]);
+      assert.deepEqual(
+        draftRecord?.cheers.map((c) => c._id),
+        [bobOnDraft._id, carolOnDraft._id],
+      );
       // the draft changed with: 2 replies, 2 cheers on it, 1 cheer on a reply, 1 edit
       assert.equal(draftRecord?.__v, 6);
       assert.equal(draftRecord?.discussions[1]?.__v, 1, 'the fixed reply changed once: its cheer');

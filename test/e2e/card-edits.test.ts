@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { CardCompanyTeam, CardsPage } from '../../src/schemas/card-edits.ts';
 import { Card } from '../../src/schemas/records.ts';
 import { addMember, addTeam, cardRow, seedBoard } from '../support/fixtures.ts';
@@ -81,9 +81,15 @@ for (const engine of ENGINES) {
         assert.equal((await move(c._id, { position: 99 })).statusCode, 200, 'past the end is the bottom');
         assert.deepEqual(await order(listId), ['b', 'a', 'd', 'c']);
         // only the moved cards changed
-        assert.deepEqual(await versions([a._id, b._id, c._id, d._id]), [
-          [a._id, 1], [b._id, 0], [c._id, 2], [d._id, 2],
-        ].sort((x, y) => String(x[0]).localeCompare(String(y[0]))));
+        assert.deepEqual(
+          await versions([a._id, b._id, c._id, d._id]),
+          [
+            [a._id, 1],
+            [b._id, 0],
+            [c._id, 2],
+            [d._id, 2],
+          ].sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+        );
       });
 
       it('moves a card into another list of the same board', async () => {
@@ -99,7 +105,7 @@ for (const engine of ENGINES) {
         assert.deepEqual(listed, ['x', 'b', 'y']);
       });
 
-      it('counts only the cards that share the moved card\'s archived state', async () => {
+      it("counts only the cards that share the moved card's archived state", async () => {
         const [listId] = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds as [string];
         const [, hidden, , d] = (await createMany(listId, ['a', 'hidden', 'c', 'd'])) as [CardRecord, CardRecord, CardRecord, CardRecord];
         assert.equal((await api('PATCH', `/api/v1/cards/${hidden._id}/archive`)).statusCode, 200);
@@ -113,22 +119,47 @@ for (const engine of ENGINES) {
         const [listId] = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds as [string];
         const cards = await createMany(listId, ['a', 'b', 'c', 'd']);
         // squeeze b and c together, as many insertions between them would
-        await t.services.db.updateTable('cards').set({ position: 1024.000_000_1 }).where('id', '=', (cards[1] as CardRecord)._id).execute();
-        await t.services.db.updateTable('cards').set({ position: 1024.000_000_2 }).where('id', '=', (cards[2] as CardRecord)._id).execute();
+        await t.services.db
+          .updateTable('cards')
+          .set({ position: 1024.000_000_1 })
+          .where('id', '=', (cards[1] as CardRecord)._id)
+          .execute();
+        await t.services.db
+          .updateTable('cards')
+          .set({ position: 1024.000_000_2 })
+          .where('id', '=', (cards[2] as CardRecord)._id)
+          .execute();
         const res = await move((cards[3] as CardRecord)._id, { position: 2 });
         assert.equal(res.statusCode, 200, res.body);
         assert.deepEqual(await order(listId), ['a', 'b', 'd', 'c']);
-        const rows = await t.services.db.selectFrom('cards').select(['name', 'position', 'version']).where('list_id', '=', listId).orderBy('position').execute();
-        assert.deepEqual(rows.map((r) => [r.name, r.position, r.version]), [
-          ['a', 1024, 1], ['b', 2048, 1], ['d', 3072, 1], ['c', 4096, 1],
-        ]);
+        const rows = await t.services.db
+          .selectFrom('cards')
+          .select(['name', 'position', 'version'])
+          .where('list_id', '=', listId)
+          .orderBy('position')
+          .execute();
+        assert.deepEqual(
+          rows.map((r) => [r.name, r.position, r.version]),
+          [
+            ['a', 1024, 1],
+            ['b', 2048, 1],
+            ['d', 3072, 1],
+            ['c', 4096, 1],
+          ],
+        );
       });
 
       it('10 parallel moves to the top of one list give 10 distinct places', async () => {
         const [listId] = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds as [string];
-        const cards = await createMany(listId, Array.from({ length: 10 }, (_, i) => `p${i}`));
+        const cards = await createMany(
+          listId,
+          Array.from({ length: 10 }, (_, i) => `p${i}`),
+        );
         const answers = await Promise.all(cards.map((c) => move(c._id, { position: 'top' })));
-        assert.deepEqual(answers.map((a) => a.statusCode), cards.map(() => 200));
+        assert.deepEqual(
+          answers.map((a) => a.statusCode),
+          cards.map(() => 200),
+        );
         const positions = (await t.services.db.selectFrom('cards').select('position').where('list_id', '=', listId).execute()).map((r) => r.position);
         assert.equal(new Set(positions).size, 10, `positions ${positions.join(', ')}`);
         assert.ok((await versions(cards.map((c) => c._id))).every(([, v]) => v === 1));
@@ -141,7 +172,10 @@ for (const engine of ENGINES) {
         const [a] = (await createMany(listId, ['a', 'b'])) as [CardRecord];
         const other = await move(a._id, { list: otherBoardList, position: 0 });
         assert.equal(other.statusCode, 400, other.body);
-        assert.deepEqual(other.json().details.map((d: { field: string }) => d.field), ['body.list']);
+        assert.deepEqual(
+          other.json().details.map((d: { field: string }) => d.field),
+          ['body.list'],
+        );
         for (const list of [rivalList, 'ffffffffffffffffffffffff']) {
           const res = await move(a._id, { list, position: 0 });
           assert.equal(res.statusCode, 404, res.body);
@@ -158,9 +192,16 @@ for (const engine of ENGINES) {
         for (const [body, field] of cases) {
           const res = await move(a._id, body);
           assert.equal(res.statusCode, 400, JSON.stringify(body));
-          assert.ok(res.json().details.some((d: { field: string }) => d.field === field), `${JSON.stringify(body)} → ${res.body}`);
+          assert.ok(
+            res.json().details.some((d: { field: string }) => d.field === field),
+            `${JSON.stringify(body)} → ${res.body}`,
+          );
         }
-        for (const [key, query] of [[rival.apiKey, ''], [outsider.apiKey, ''], [t.tenant.apiKey, `?teamId=${rival.teamId}`]] as const) {
+        for (const [key, query] of [
+          [rival.apiKey, ''],
+          [outsider.apiKey, ''],
+          [t.tenant.apiKey, `?teamId=${rival.teamId}`],
+        ] as const) {
           assert.equal((await move(a._id, { position: 'bottom' }, key, query)).statusCode, 404);
         }
         assert.deepEqual(await order(listId), ['a', 'b']);
@@ -183,9 +224,18 @@ for (const engine of ENGINES) {
         assert.equal(archivedAt, res.json().card.updatedAt);
 
         const boardView = (await api('GET', `/api/v1/boards/${board.boardId}`)).json().board;
-        assert.deepEqual(boardView.lists[0].cards.map((c: CardRecord) => c.name), ['a', 'c']);
-        assert.deepEqual((await api('GET', `/api/v1/lists/${listId}/cards`)).json().cards.map((c: CardRecord) => c.name), ['a', 'c']);
-        assert.deepEqual((await api('GET', `/api/v1/lists/${listId}/cards?archived=true`)).json().cards.map((c: CardRecord) => c.name), ['b']);
+        assert.deepEqual(
+          boardView.lists[0].cards.map((c: CardRecord) => c.name),
+          ['a', 'c'],
+        );
+        assert.deepEqual(
+          (await api('GET', `/api/v1/lists/${listId}/cards`)).json().cards.map((c: CardRecord) => c.name),
+          ['a', 'c'],
+        );
+        assert.deepEqual(
+          (await api('GET', `/api/v1/lists/${listId}/cards?archived=true`)).json().cards.map((c: CardRecord) => c.name),
+          ['b'],
+        );
         const details = await api('GET', `/api/v1/cards/${b._id}`);
         assert.equal(details.statusCode, 200);
         assert.deepEqual(details.json().card.archived, { status: true });
@@ -213,8 +263,15 @@ for (const engine of ENGINES) {
         for (const action of ['archive', 'unarchive']) {
           const res = await api('PATCH', `/api/v1/cards/${card._id}/${action}`, { status: true });
           assert.equal(res.statusCode, 400, res.body);
-          assert.deepEqual(res.json().details.map((d: { field: string }) => d.field), ['body.status']);
-          for (const [key, query] of [[rival.apiKey, ''], [outsider.apiKey, ''], [t.tenant.apiKey, `?companyId=${rival.companyId}`]] as const) {
+          assert.deepEqual(
+            res.json().details.map((d: { field: string }) => d.field),
+            ['body.status'],
+          );
+          for (const [key, query] of [
+            [rival.apiKey, ''],
+            [outsider.apiKey, ''],
+            [t.tenant.apiKey, `?companyId=${rival.companyId}`],
+          ] as const) {
             const res = await apiClient(t, key)('PATCH', `/api/v1/cards/${card._id}/${action}${query}`);
             assert.equal(res.statusCode, 404);
           }
@@ -235,13 +292,22 @@ for (const engine of ENGINES) {
         const body = first.json();
         assertSchema(CardsPage, body);
         assert.equal(body.message, 'Cards retrieved');
-        assert.deepEqual(body.cards.map((c: CardRecord) => c.name), ['a', 'b']);
+        assert.deepEqual(
+          body.cards.map((c: CardRecord) => c.name),
+          ['a', 'b'],
+        );
         assert.equal(typeof body.nextCursor, 'string');
         const second = (await api('GET', `/api/v1/lists/${listId}/cards?limit=2&cursor=${body.nextCursor}`)).json();
-        assert.deepEqual(second.cards.map((c: CardRecord) => c.name), ['c']);
+        assert.deepEqual(
+          second.cards.map((c: CardRecord) => c.name),
+          ['c'],
+        );
         assert.equal(second.nextCursor, null);
         const whole = (await api('GET', `/api/v1/lists/${listId}/cards`)).json();
-        assert.deepEqual(whole.cards.map((c: CardRecord) => c.name), ['a', 'b', 'c']);
+        assert.deepEqual(
+          whole.cards.map((c: CardRecord) => c.name),
+          ['a', 'b', 'c'],
+        );
         assert.equal(whole.nextCursor, null);
         const empty = (await api('GET', `/api/v1/lists/${listId}/cards?archived=true`)).json();
         assert.deepEqual([empty.cards, empty.nextCursor], [[], null]);
@@ -255,16 +321,25 @@ for (const engine of ENGINES) {
           .values(Array.from({ length: 51 }, (_, i) => cardRow(list, t.tenant.userId, `n${i}`, i)))
           .execute();
         const page = (await api('GET', `/api/v1/lists/${list._id}/cards`)).json();
-        assert.deepEqual(page.cards.map((c: CardRecord) => c.name), Array.from({ length: 50 }, (_, i) => `n${i}`));
+        assert.deepEqual(
+          page.cards.map((c: CardRecord) => c.name),
+          Array.from({ length: 50 }, (_, i) => `n${i}`),
+        );
         assert.notEqual(page.nextCursor, null);
         const rest = (await api('GET', `/api/v1/lists/${list._id}/cards?limit=200&cursor=${page.nextCursor}`)).json();
-        assert.deepEqual(rest.cards.map((c: CardRecord) => c.name), ['n50']);
+        assert.deepEqual(
+          rest.cards.map((c: CardRecord) => c.name),
+          ['n50'],
+        );
         assert.equal(rest.nextCursor, null);
       });
 
       it('neither repeats nor skips a card while cards are added between page fetches, even when the list is renumbered', async () => {
         const [listId] = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds as [string];
-        const originalCards = await createMany(listId, Array.from({ length: 12 }, (_, i) => `o${i}`));
+        const originalCards = await createMany(
+          listId,
+          Array.from({ length: 12 }, (_, i) => `o${i}`),
+        );
         const originals = originalCards.map((c) => c.name);
         const seen: string[] = [];
         let cursor: string | null = null;
@@ -289,7 +364,11 @@ for (const engine of ENGINES) {
           }
         } while (cursor && pages < 50);
         assert.equal(new Set(seen).size, seen.length, `repeated: ${seen.filter((n, i) => seen.indexOf(n) !== i)}`);
-        assert.deepEqual(seen.filter((n) => n.startsWith('o')), originals, 'every card present at the start, once, in order');
+        assert.deepEqual(
+          seen.filter((n) => n.startsWith('o')),
+          originals,
+          'every card present at the start, once, in order',
+        );
         assert.ok(seen.includes('new-ahead') && seen.includes('new-bottom'), 'cards added ahead of the walk show up');
         assert.ok(!seen.includes('new-top') && !seen.includes('new-behind'), 'cards added behind it do not');
         const last = originalCards.at(-1) as CardRecord;
@@ -314,7 +393,10 @@ for (const engine of ENGINES) {
         ]) {
           const res = await api('GET', `/api/v1/lists/${listId}/cards?${query}`);
           assert.equal(res.statusCode, 400, `${query} → ${res.body}`);
-          assert.ok(res.json().details.some((d: { field: string }) => d.field === field), `${query} → ${res.body}`);
+          assert.ok(
+            res.json().details.some((d: { field: string }) => d.field === field),
+            `${query} → ${res.body}`,
+          );
         }
         assert.equal((await api('GET', '/api/v1/lists/xyz/cards')).statusCode, 400);
         for (const [key, query] of [
@@ -343,7 +425,11 @@ for (const engine of ENGINES) {
           team: { _id: t.tenant.teamId, name: 'Core' },
         });
         assert.equal((await api('GET', `/api/v1/cards/${card._id}/company-team?teamId=${t.tenant.teamId}`)).statusCode, 200);
-        for (const [key, query] of [[rival.apiKey, ''], [outsider.apiKey, ''], [t.tenant.apiKey, `?teamId=${rival.teamId}`]] as const) {
+        for (const [key, query] of [
+          [rival.apiKey, ''],
+          [outsider.apiKey, ''],
+          [t.tenant.apiKey, `?teamId=${rival.teamId}`],
+        ] as const) {
           assert.equal((await apiClient(t, key)('GET', `/api/v1/cards/${card._id}/company-team${query}`)).statusCode, 404);
         }
         assert.equal((await api('GET', '/api/v1/cards/ffffffffffffffffffffffff/company-team')).statusCode, 404);

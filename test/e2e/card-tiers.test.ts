@@ -11,7 +11,12 @@ describeTiers('card and attachment routes', {
     await api('GET', `/api/v1/cards/${card._id}`);
     await api('POST', `/v2/cards/${card._id}/labels`, { labels: board.labelIds });
     const form = multipart({}, { filename: 'a.txt', contentType: 'text/plain', content: Buffer.from('a') });
-    const upload = await t.app.inject({ method: 'POST', url: `/api/v1/cards/${card._id}/attachments`, headers: { ...bearer(t.tenant.apiKey), ...form.headers }, payload: form.payload });
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/cards/${card._id}/attachments`,
+      headers: { ...bearer(t.tenant.apiKey), ...form.headers },
+      payload: form.payload,
+    });
     assert.equal(upload.statusCode, 201, upload.body);
     const att = upload.json().attachment;
     await api('GET', att.url);

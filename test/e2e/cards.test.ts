@@ -22,7 +22,13 @@ for (const engine of ENGINES) {
       t.app.inject({ method: 'GET', url: `/api/v1/cards/${cardId}${query}`, headers: bearer(token) });
 
     it('creates a card (201) with the full record, in the list and board of `list`', async () => {
-      const res = await create({ list: listId, name: ' Write spec ', description: 'd', startDate: '2026-12-01T09:00:00Z', dueDate: '2026-12-02T09:00:00.000Z' });
+      const res = await create({
+        list: listId,
+        name: ' Write spec ',
+        description: 'd',
+        startDate: '2026-12-01T09:00:00Z',
+        dueDate: '2026-12-02T09:00:00.000Z',
+      });
       assert.equal(res.statusCode, 201, res.body);
       const card = res.json().card;
       assertSchema(Card, card);
@@ -63,7 +69,11 @@ for (const engine of ENGINES) {
       const other = await bootstrap(t.services, { company: 'O', team: 'T', email: 'o@o.test', fullName: 'O' });
       const res = await create({ list: listId, name: 'sneaky' }, other.apiKey);
       assert.equal(res.statusCode, 404);
-      const count = await t.services.db.selectFrom('cards').select((eb) => eb.fn.countAll<number>().as('n')).where('name', '=', 'sneaky').executeTakeFirstOrThrow();
+      const count = await t.services.db
+        .selectFrom('cards')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('name', '=', 'sneaky')
+        .executeTakeFirstOrThrow();
       assert.equal(Number(count.n), 0);
     });
 
@@ -90,14 +100,18 @@ for (const engine of ENGINES) {
       assert.deepEqual(row, []);
     });
 
-    it("is a 404 for a member of another team of the company, creating nothing and adding nobody to seen", async () => {
+    it('is a 404 for a member of another team of the company, creating nothing and adding nobody to seen', async () => {
       const card = (await create({ list: listId, name: 'team only' })).json().card;
       const outsider = await addMember(t.services, { companyId: t.tenant.companyId, email: 'outsider@acme.test' });
       await addTeam(t.services, t.tenant.companyId, 'Elsewhere', [outsider.userId]);
       const created = await create({ list: listId, name: 'from outside' }, outsider.apiKey);
       assert.equal(created.statusCode, 404, created.body);
       assert.equal(created.json().code, 'not_found');
-      const count = await t.services.db.selectFrom('cards').select((eb) => eb.fn.countAll<number>().as('n')).where('name', '=', 'from outside').executeTakeFirstOrThrow();
+      const count = await t.services.db
+        .selectFrom('cards')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('name', '=', 'from outside')
+        .executeTakeFirstOrThrow();
       assert.equal(Number(count.n), 0);
       const details = await get(card._id, outsider.apiKey);
       assert.equal(details.statusCode, 404, details.body);
@@ -110,7 +124,10 @@ for (const engine of ENGINES) {
     it('parallel first looks at a card add the caller to seen once: one change', async () => {
       const card = (await create({ list: listId, name: 'looked at' })).json().card;
       const answers = await Promise.all(Array.from({ length: 8 }, () => get(card._id)));
-      assert.deepEqual(answers.map((a) => a.statusCode), answers.map(() => 200));
+      assert.deepEqual(
+        answers.map((a) => a.statusCode),
+        answers.map(() => 200),
+      );
       assert.ok(answers.every((a) => a.json().card.seen.length === 1 && a.json().card.seen[0] === t.tenant.userId));
       const row = await t.services.db.selectFrom('cards').select('version').where('id', '=', card._id).executeTakeFirstOrThrow();
       assert.equal(row.version, 1);
@@ -119,9 +136,9 @@ for (const engine of ENGINES) {
 
     /** The list's cards as the database orders them: [name, position, __v]. */
     const rowsOf = async (list: string) =>
-      (await t.services.db.selectFrom('cards').select(['name', 'position', 'version']).where('list_id', '=', list).orderBy('position').orderBy('id').execute()).map(
-        (r) => [r.name, r.position, r.version] as const,
-      );
+      (
+        await t.services.db.selectFrom('cards').select(['name', 'position', 'version']).where('list_id', '=', list).orderBy('position').orderBy('id').execute()
+      ).map((r) => [r.name, r.position, r.version] as const);
 
     it('counts only unarchived cards in `position`, as Reorder Card Position does', async () => {
       const list = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;

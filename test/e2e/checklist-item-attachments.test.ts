@@ -31,7 +31,12 @@ for (const [engine, store] of ENGINE_STORES) {
     }
     function upload(itemId: string, fields: Record<string, string> = {}, key = t.tenant.apiKey, bytes = content) {
       const form = multipart(fields, { filename: 'evidence.txt', contentType: 'text/plain', content: bytes });
-      return t.app.inject({ method: 'POST', url: `/api/v1/checklist-items/${itemId}/attachments`, headers: { ...bearer(key), ...form.headers }, payload: form.payload });
+      return t.app.inject({
+        method: 'POST',
+        url: `/api/v1/checklist-items/${itemId}/attachments`,
+        headers: { ...bearer(key), ...form.headers },
+        payload: form.payload,
+      });
     }
     async function versions(ids: { cardId: string; checklistId: string; itemId: string }) {
       const db = t.services.db;
@@ -41,8 +46,7 @@ for (const [engine, store] of ENGINE_STORES) {
         item: (await db.selectFrom('checklist_items').select('version').where('id', '=', ids.itemId).executeTakeFirstOrThrow()).version,
       };
     }
-    const attachmentRows = (cardId: string) =>
-      t.services.db.selectFrom('attachments').selectAll().where('card_id', '=', cardId).orderBy('id').execute();
+    const attachmentRows = (cardId: string) => t.services.db.selectFrom('attachments').selectAll().where('card_id', '=', cardId).orderBy('id').execute();
 
     it('uploads a file to an item: 201 {message, attachment, checklistItem}; it downloads; the card lists it not', async () => {
       const ids = await setup();
@@ -81,13 +85,19 @@ for (const [engine, store] of ENGINE_STORES) {
 
     it('attaches a link from JSON', async () => {
       const ids = await setup();
-      const res = await api('POST', `/api/v1/checklist-items/${ids.itemId}/attachments?teamId=${t.tenant.teamId}`, { url: 'https://example.com/run/42', name: 'CI run' });
+      const res = await api('POST', `/api/v1/checklist-items/${ids.itemId}/attachments?teamId=${t.tenant.teamId}`, {
+        url: 'https://example.com/run/42',
+        name: 'CI run',
+      });
       assert.equal(res.statusCode, 201, res.body);
       assertSchema(ChecklistItem, res.json().checklistItem);
       assert.equal(res.json().attachment.type, 'link');
       assert.equal(res.json().attachment.url, 'https://example.com/run/42');
       assert.equal(res.json().attachment.name, 'CI run');
-      assert.deepEqual(res.json().checklistItem.attachments.map((a: { _id: string }) => a._id), [res.json().attachment._id]);
+      assert.deepEqual(
+        res.json().checklistItem.attachments.map((a: { _id: string }) => a._id),
+        [res.json().attachment._id],
+      );
     });
 
     it('renames and deletes an item attachment: answers the item; a deleted one leaves it but keeps its file', async () => {
@@ -102,7 +112,12 @@ for (const [engine, store] of ENGINE_STORES) {
       assert.equal(shown.name, 'Renamed.txt');
       assert.equal(shown.__v, attachment.__v + 1);
       assert.deepEqual(await versions(ids), { card: before.card + 1, checklist: before.checklist + 1, item: before.item + 1 });
-      const event = await t.services.db.selectFrom('events').select('data').where('card_id', '=', ids.cardId).where('type', '=', 'attachment.renamed').executeTakeFirstOrThrow();
+      const event = await t.services.db
+        .selectFrom('events')
+        .select('data')
+        .where('card_id', '=', ids.cardId)
+        .where('type', '=', 'attachment.renamed')
+        .executeTakeFirstOrThrow();
       assert.deepEqual(JSON.parse(event.data), {
         attachment: attachment._id,
         checklist: ids.checklistId,
@@ -196,7 +211,10 @@ for (const [engine, store] of ENGINE_STORES) {
       );
       assert.equal((await storedObjects(t.services.files)).length, files + 1);
       const rows = await attachmentRows(ids.cardId);
-      assert.deepEqual(rows.filter((r) => r.id === attachment._id), before.rows);
+      assert.deepEqual(
+        rows.filter((r) => r.id === attachment._id),
+        before.rows,
+      );
     });
 
     it('answers 400 for malformed ids, bad names, bad forms and links; 415 for other types; 413 for big files', async () => {
@@ -219,10 +237,20 @@ for (const [engine, store] of ENGINE_STORES) {
         assert.ok(res.json().details.length > 0);
       }
       const noFile = multipart({ name: 'x' });
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/checklist-items/${ids.itemId}/attachments`, headers: { ...bearer(t.tenant.apiKey), ...noFile.headers }, payload: noFile.payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/checklist-items/${ids.itemId}/attachments`,
+        headers: { ...bearer(t.tenant.apiKey), ...noFile.headers },
+        payload: noFile.payload,
+      });
       assert.equal(res.statusCode, 400);
       assert.equal((await upload(ids.itemId, { colour: 'red' })).statusCode, 400);
-      const text = await t.app.inject({ method: 'POST', url: `/api/v1/checklist-items/${ids.itemId}/attachments`, headers: { ...bearer(t.tenant.apiKey), 'content-type': 'text/plain' }, payload: 'hi' });
+      const text = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/checklist-items/${ids.itemId}/attachments`,
+        headers: { ...bearer(t.tenant.apiKey), 'content-type': 'text/plain' },
+        payload: 'hi',
+      });
       assert.equal(text.statusCode, 415);
       const big = await upload(ids.itemId, {}, t.tenant.apiKey, Buffer.alloc(17 * 1024, 1));
       assert.equal(big.statusCode, 413);
@@ -240,14 +268,11 @@ for (const [engine, store] of ENGINE_STORES) {
         await api('PATCH', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}`, { name: 'n' });
         await api('DELETE', `/api/v1/checklist-items/${ids.itemId}/attachments/${attachment._id}`);
       });
-      assert.deepEqual(
-        tiers,
-        [
-          ['POST /api/v1/checklist-items/:itemId/attachments', 'medium'],
-          ['PATCH /api/v1/checklist-items/:itemId/attachments/:attachmentId', 'low'],
-          ['DELETE /api/v1/checklist-items/:itemId/attachments/:attachmentId', 'low'],
-        ],
-      );
+      assert.deepEqual(tiers, [
+        ['POST /api/v1/checklist-items/:itemId/attachments', 'medium'],
+        ['PATCH /api/v1/checklist-items/:itemId/attachments/:attachmentId', 'low'],
+        ['DELETE /api/v1/checklist-items/:itemId/attachments/:attachmentId', 'low'],
+      ]);
     });
   });
 }

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { MAX_ITEMS_PER_CHECKLIST } from '../../src/domain/checklists/limits.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import { Checklist, ChecklistItem } from '../../src/schemas/checklists.ts';
-import { buildChecklistApp, cardIn, type ChecklistWorld, checklistRows } from '../support/checklist-world.ts';
+import { buildChecklistApp, type ChecklistWorld, cardIn, checklistRows } from '../support/checklist-world.ts';
 import { type Api, apiClient, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
 import { assertSchema } from '../support/schema.ts';
 import { tiersOf } from '../support/tiers.ts';
@@ -76,8 +76,14 @@ for (const engine of ENGINES) {
       assert.equal(item.complete.status, false);
       assert.match(item.complete.setAt, ISO);
       // members added by one request come in id order
-      assert.deepEqual(item.members.map((m: { _id: string }) => m._id), [w.mate.userId, t.tenant.userId].sort());
-      assert.deepEqual(item.members.find((m: { _id: string }) => m._id === w.mate.userId), { _id: w.mate.userId, fullName: 'Mate', photoUrl: '' });
+      assert.deepEqual(
+        item.members.map((m: { _id: string }) => m._id),
+        [w.mate.userId, t.tenant.userId].sort(),
+      );
+      assert.deepEqual(
+        item.members.find((m: { _id: string }) => m._id === w.mate.userId),
+        { _id: w.mate.userId, fullName: 'Mate', photoUrl: '' },
+      );
       assert.deepEqual(item.attachments, []);
       assert.equal(item.creator, t.tenant.userId);
       assert.equal(item.__v, 0);
@@ -92,7 +98,7 @@ for (const engine of ENGINES) {
       assert.deepEqual(await order(checklistId), [first._id, second._id, item._id, last._id]);
     });
 
-    it('refuses members outside the card\'s team, repeated members and bad fields with 400 naming them, creating nothing', async () => {
+    it("refuses members outside the card's team, repeated members and bad fields with 400 naming them, creating nothing", async () => {
       const { cardId, checklistId } = await setup();
       const before = await snapshot(cardId);
       const cases: [unknown, string[]][] = [
@@ -110,7 +116,11 @@ for (const engine of ENGINES) {
         const res = await api('POST', `/api/v1/checklists/${checklistId}/items`, body);
         assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`);
         assert.equal(res.json().code, 'validation_failed');
-        assert.deepEqual(res.json().details.map((d: { field: string }) => d.field), fields, JSON.stringify(body));
+        assert.deepEqual(
+          res.json().details.map((d: { field: string }) => d.field),
+          fields,
+          JSON.stringify(body),
+        );
       }
       assert.deepEqual(await snapshot(cardId), before);
     });
@@ -267,7 +277,13 @@ for (const engine of ENGINES) {
       const res = await api('POST', `/api/v1/checklist-items/${item._id}/members`, { members: [w.mate.userId, w.both.userId, t.tenant.userId] });
       assert.equal(res.statusCode, 200, res.body);
       assertSchema(ChecklistItem, res.json().checklistItem);
-      assert.deepEqual(res.json().checklistItem.members.map((m: { _id: string }) => m._id).sort(), [w.both.userId, t.tenant.userId].sort());
+      assert.deepEqual(
+        res
+          .json()
+          .checklistItem.members.map((m: { _id: string }) => m._id)
+          .sort(),
+        [w.both.userId, t.tenant.userId].sort(),
+      );
       assert.equal(res.json().checklistItem.__v, 1);
 
       const before = await snapshot(cardId);
@@ -281,7 +297,11 @@ for (const engine of ENGINES) {
       ] as [unknown, string[]][]) {
         const bad = await api('POST', `/api/v1/checklist-items/${item._id}/members`, body);
         assert.equal(bad.statusCode, 400, JSON.stringify(body));
-        assert.deepEqual(bad.json().details.map((d: { field: string }) => d.field), fields, JSON.stringify(body));
+        assert.deepEqual(
+          bad.json().details.map((d: { field: string }) => d.field),
+          fields,
+          JSON.stringify(body),
+        );
       }
       assert.deepEqual(await snapshot(cardId), before, 'a refused toggle changes nothing');
 
@@ -290,7 +310,10 @@ for (const engine of ENGINES) {
       try {
         const off = await api('POST', `/api/v1/checklist-items/${item._id}/members`, { members: [w.both.userId] });
         assert.equal(off.statusCode, 200);
-        assert.deepEqual(off.json().checklistItem.members.map((m: { _id: string }) => m._id), [t.tenant.userId]);
+        assert.deepEqual(
+          off.json().checklistItem.members.map((m: { _id: string }) => m._id),
+          [t.tenant.userId],
+        );
         assert.equal((await api('POST', `/api/v1/checklist-items/${item._id}/members`, { members: [w.both.userId] })).statusCode, 400);
       } finally {
         await t.services.db.insertInto('team_members').values({ team_id: t.tenant.teamId, user_id: w.both.userId, created_at: nowIso() }).execute();
@@ -301,10 +324,16 @@ for (const engine of ENGINES) {
       const { cardId, checklistId } = await setup();
       const item = await newItem(checklistId);
       const before = await versions(cardId, checklistId, item._id);
-      const results = await Promise.all([w.mate, w.both, { userId: t.tenant.userId }].map((m) => api('POST', `/api/v1/checklist-items/${item._id}/members`, { members: [m.userId] })));
+      const results = await Promise.all(
+        [w.mate, w.both, { userId: t.tenant.userId }].map((m) => api('POST', `/api/v1/checklist-items/${item._id}/members`, { members: [m.userId] })),
+      );
       for (const res of results) assert.equal(res.statusCode, 200, res.body);
       assert.equal((await t.services.db.selectFrom('checklist_item_members').select('user_id').where('item_id', '=', item._id).execute()).length, 3);
-      assert.deepEqual(await versions(cardId, checklistId, item._id), { card: before.card + 3, checklist: before.checklist + 3, item: (before.item as number) + 3 });
+      assert.deepEqual(await versions(cardId, checklistId, item._id), {
+        card: before.card + 3,
+        checklist: before.checklist + 3,
+        item: (before.item as number) + 3,
+      });
       assert.deepEqual(results.map((r) => r.json().checklistItem.__v).sort(), [1, 2, 3]);
     });
 
@@ -329,14 +358,20 @@ for (const engine of ENGINES) {
       assert.equal(copy.card, targetCard);
       assert.equal(copy.team, w.elsewhereTeam);
       assert.equal(copy.creator, t.tenant.userId);
-      assert.deepEqual(copy.members.map((m: { _id: string }) => m._id), [w.both.userId]);
+      assert.deepEqual(
+        copy.members.map((m: { _id: string }) => m._id),
+        [w.both.userId],
+      );
       const after = await versions(targetCard, target);
       assert.deepEqual(after, { card: before.target.card + 1, checklist: before.target.checklist + 1, item: undefined });
       assert.deepEqual(await order(target), [existing._id, copy._id]);
       assert.deepEqual(await counts(targetCard), { completed: 1, total: 2 });
       const sourceAfter = await snapshot(cardId);
       assert.equal(sourceAfter.card.version, before.source.card.version + 1, 'the source card records the copy too');
-      assert.deepEqual([sourceAfter.checklists, sourceAfter.items, sourceAfter.members], [before.source.checklists, before.source.items, before.source.members]);
+      assert.deepEqual(
+        [sourceAfter.checklists, sourceAfter.items, sourceAfter.members],
+        [before.source.checklists, before.source.items, before.source.members],
+      );
 
       for (const [key, body, status] of [
         [t.tenant.apiKey, { checklist: await newChecklist(await newCard(w.otherListId, w.other.apiKey), w.other.apiKey) }, 404],
@@ -408,7 +443,10 @@ for (const engine of ENGINES) {
       const checklist = res.json().checklist;
       assertSchema(Checklist, checklist);
       assert.equal(checklist._id, checklistId);
-      assert.deepEqual(checklist.items.map((i: { _id: string }) => i._id), [kept._id]);
+      assert.deepEqual(
+        checklist.items.map((i: { _id: string }) => i._id),
+        [kept._id],
+      );
       assert.equal(checklist.completedCount, 0);
       assert.deepEqual(await versions(cardId, checklistId), { card: before.card + 1, checklist: before.checklist + 1, item: undefined });
       assert.deepEqual(await counts(cardId), { completed: 0, total: 1 });
@@ -486,21 +524,18 @@ for (const engine of ENGINES) {
         await api('POST', `/api/v1/checklist-items/${item._id}/copy`, { checklist: checklistId });
         await api('DELETE', `/api/v1/checklist-items/${item._id}`);
       });
-      assert.deepEqual(
-        tiers,
-        [
-          ['POST /api/v1/checklists/:checklistId/items', 'medium'],
-          ['GET /api/v1/checklists/:checklistId/items', 'very-low'],
-          ['GET /api/v1/checklist-items/:itemId', 'very-low'],
-          ['PATCH /api/v1/checklist-items/:itemId', 'low'],
-          ['PATCH /api/v1/checklist-items/:itemId/date', 'low'],
-          ['PATCH /api/v1/checklist-items/:itemId/complete', 'low'],
-          ['PATCH /api/v1/checklist-items/:itemId/position', 'low'],
-          ['POST /api/v1/checklist-items/:itemId/members', 'low'],
-          ['POST /api/v1/checklist-items/:itemId/copy', 'medium'],
-          ['DELETE /api/v1/checklist-items/:itemId', 'low'],
-        ],
-      );
+      assert.deepEqual(tiers, [
+        ['POST /api/v1/checklists/:checklistId/items', 'medium'],
+        ['GET /api/v1/checklists/:checklistId/items', 'very-low'],
+        ['GET /api/v1/checklist-items/:itemId', 'very-low'],
+        ['PATCH /api/v1/checklist-items/:itemId', 'low'],
+        ['PATCH /api/v1/checklist-items/:itemId/date', 'low'],
+        ['PATCH /api/v1/checklist-items/:itemId/complete', 'low'],
+        ['PATCH /api/v1/checklist-items/:itemId/position', 'low'],
+        ['POST /api/v1/checklist-items/:itemId/members', 'low'],
+        ['POST /api/v1/checklist-items/:itemId/copy', 'medium'],
+        ['DELETE /api/v1/checklist-items/:itemId', 'low'],
+      ]);
     });
   });
 }

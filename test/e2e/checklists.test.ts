@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Checklist } from '../../src/schemas/checklists.ts';
 import { Card } from '../../src/schemas/records.ts';
-import { buildChecklistApp, cardIn, type ChecklistWorld, checklistRows } from '../support/checklist-world.ts';
+import { buildChecklistApp, type ChecklistWorld, cardIn, checklistRows } from '../support/checklist-world.ts';
 import { type Api, apiClient, ENGINES, recordingLimiter, type TestApp } from '../support/harness.ts';
 import { assertSchema } from '../support/schema.ts';
 import { tiersOf } from '../support/tiers.ts';
@@ -33,7 +33,7 @@ for (const engine of ENGINES) {
       return res.json().checklistItem;
     }
     async function card(cardId: string) {
-      return (await t.services.db.selectFrom('cards').select(['version', 'updated_at']).where('id', '=', cardId).executeTakeFirstOrThrow());
+      return await t.services.db.selectFrom('cards').select(['version', 'updated_at']).where('id', '=', cardId).executeTakeFirstOrThrow();
     }
     async function cardRecord(cardId: string) {
       const res = await api('GET', `/api/v1/cards/${cardId}`);
@@ -91,9 +91,15 @@ for (const engine of ENGINES) {
       assert.equal(typeof body.message, 'string');
       assert.equal(body.nextCursor, null);
       for (const checklist of body.checklists) assertSchema(Checklist, checklist);
-      assert.deepEqual(body.checklists.map((c: { name: string }) => c.name), ['A', 'B', 'C', 'D', 'E']);
+      assert.deepEqual(
+        body.checklists.map((c: { name: string }) => c.name),
+        ['A', 'B', 'C', 'D', 'E'],
+      );
       const got = body.checklists[0];
-      assert.deepEqual(got.items.map((i: { _id: string }) => i._id), [zero._id, one._id, two._id]);
+      assert.deepEqual(
+        got.items.map((i: { _id: string }) => i._id),
+        [zero._id, one._id, two._id],
+      );
       assert.equal(got.completedCount, 1);
       assert.equal(got.items[2].date, '2026-03-01T10:00:00.000Z');
       assert.deepEqual(got.items[2].members, [{ _id: w.mate.userId, fullName: 'Mate', photoUrl: '' }]);
@@ -141,7 +147,7 @@ for (const engine of ENGINES) {
       assert.deepEqual(await snapshot(cardId), unchanged);
     });
 
-    it('reorders a checklist among the card\'s checklists', async () => {
+    it("reorders a checklist among the card's checklists", async () => {
       const cardId = await newCard();
       const [a, b, c] = [await newChecklist(cardId, 'a'), await newChecklist(cardId, 'b'), await newChecklist(cardId, 'c')];
       const moved = await api('PATCH', `/api/v1/checklists/${c._id}/position`, { position: 0 });
@@ -189,11 +195,24 @@ for (const engine of ENGINES) {
       assert.equal(copy.team, w.elsewhereTeam);
       assert.equal(copy.creator, t.tenant.userId);
       assert.equal(copy.__v, 0);
-      assert.deepEqual(copy.items.map((i: { name: string }) => i.name), ['w', 'x', 'y']);
-      assert.deepEqual(copy.items.map((i: { complete: { status: boolean } }) => i.complete.status), [false, false, true]);
+      assert.deepEqual(
+        copy.items.map((i: { name: string }) => i.name),
+        ['w', 'x', 'y'],
+      );
+      assert.deepEqual(
+        copy.items.map((i: { complete: { status: boolean } }) => i.complete.status),
+        [false, false, true],
+      );
       assert.equal(copy.items[1]?.date, '2026-05-01T00:00:00.000Z');
-      assert.deepEqual(copy.items[1]?.members.map((m: { _id: string }) => m._id), [w.both.userId], 'mate is not in Elsewhere');
-      assert.deepEqual(copy.items[2]?.members.map((m: { _id: string }) => m._id), [w.both.userId]);
+      assert.deepEqual(
+        copy.items[1]?.members.map((m: { _id: string }) => m._id),
+        [w.both.userId],
+        'mate is not in Elsewhere',
+      );
+      assert.deepEqual(
+        copy.items[2]?.members.map((m: { _id: string }) => m._id),
+        [w.both.userId],
+      );
       for (const item of copy.items) {
         assert.equal(item.checklist, copy._id);
         assert.equal(item.card, target);
@@ -215,7 +234,13 @@ for (const engine of ENGINES) {
       const same = await api('POST', `/api/v1/checklists/${checklist._id}/copy`, { card: source });
       assert.equal(same.statusCode, 201);
       assert.deepEqual((await cardRecord(source)).checklists, [checklist._id, same.json().checklist._id]);
-      assert.deepEqual(same.json().checklist.items[1].members.map((m: { _id: string }) => m._id).sort(), [w.mate.userId, w.both.userId].sort());
+      assert.deepEqual(
+        same
+          .json()
+          .checklist.items[1].members.map((m: { _id: string }) => m._id)
+          .sort(),
+        [w.mate.userId, w.both.userId].sort(),
+      );
     });
 
     it('refuses a copy to a card the caller does not reach (404) or a malformed card id (400), changing nothing', async () => {
@@ -260,15 +285,21 @@ for (const engine of ENGINES) {
       assert.deepEqual(answer.allChecklistItemsCount, { completed: 0, total: 1 });
       assert.equal(answer.__v, before.version + 1);
       const rows = await snapshot(cardId);
-      assert.deepEqual(rows.checklists.map((c) => c.id), [kept._id]);
-      assert.deepEqual(rows.items.map((i) => i.name), ['k']);
+      assert.deepEqual(
+        rows.checklists.map((c) => c.id),
+        [kept._id],
+      );
+      assert.deepEqual(
+        rows.items.map((i) => i.name),
+        ['k'],
+      );
       assert.deepEqual(rows.members, []);
       assert.equal((await api('DELETE', `/api/v1/checklists/${doomed._id}`)).statusCode, 404);
       assert.equal((await api('PATCH', `/api/v1/checklists/${doomed._id}`, { name: 'x' })).statusCode, 404);
       assert.equal((await api('GET', `/api/v1/checklist-items/${d1._id}`)).statusCode, 404);
     });
 
-    it("a caller of another company or another team gets 404 on every operation, and nothing changes", async () => {
+    it('a caller of another company or another team gets 404 on every operation, and nothing changes', async () => {
       const cardId = await newCard();
       const checklist = await newChecklist(cardId);
       await newItem(checklist._id, { name: 'i' });
@@ -344,17 +375,14 @@ for (const engine of ENGINES) {
         await api('POST', `/api/v1/checklists/${checklist._id}/copy`, { card: cardId });
         await api('DELETE', `/api/v1/checklists/${checklist._id}`);
       });
-      assert.deepEqual(
-        tiers,
-        [
-          ['POST /api/v1/cards/:cardId/checklists', 'medium'],
-          ['GET /api/v1/cards/:cardId/checklists', 'very-low'],
-          ['PATCH /api/v1/checklists/:checklistId', 'low'],
-          ['PATCH /api/v1/checklists/:checklistId/position', 'low'],
-          ['POST /api/v1/checklists/:checklistId/copy', 'medium'],
-          ['DELETE /api/v1/checklists/:checklistId', 'low'],
-        ],
-      );
+      assert.deepEqual(tiers, [
+        ['POST /api/v1/cards/:cardId/checklists', 'medium'],
+        ['GET /api/v1/cards/:cardId/checklists', 'very-low'],
+        ['PATCH /api/v1/checklists/:checklistId', 'low'],
+        ['PATCH /api/v1/checklists/:checklistId/position', 'low'],
+        ['POST /api/v1/checklists/:checklistId/copy', 'medium'],
+        ['DELETE /api/v1/checklists/:checklistId', 'low'],
+      ]);
     });
   });
 }

@@ -66,7 +66,7 @@ for (const engine of ENGINES) {
       assert.deepEqual((await stored(ids.card)).cheers, []);
     });
 
-    it('a repeat of the same content by the same member is a 409; deleting another member\'s cheer is a 403', async () => {
+    it("a repeat of the same content by the same member is a 409; deleting another member's cheer is a 403", async () => {
       const ids = await cheerables();
       const first = (await w.bob.api('POST', path('comment', ids.comment), { content: '🙌' })).json().cheer;
       const repeat = await w.bob.api('POST', path('comment', ids.comment), { content: ' 🙌' });
@@ -102,7 +102,10 @@ for (const engine of ENGINES) {
           attempts.push([api, 'POST', path(type, ids[type])], [api, 'DELETE', `${path(type, ids[type])}/${cheers[type]}`]);
         }
         for (const scope of [`companyId=${w.other.companyId}`, `teamId=${w.other.teamId}`]) {
-          attempts.push([w.alice.api, 'POST', `${path(type, ids[type])}?${scope}`], [w.alice.api, 'DELETE', `${path(type, ids[type])}/${cheers[type]}?${scope}`]);
+          attempts.push(
+            [w.alice.api, 'POST', `${path(type, ids[type])}?${scope}`],
+            [w.alice.api, 'DELETE', `${path(type, ids[type])}/${cheers[type]}?${scope}`],
+          );
         }
         attempts.push(
           [w.alice.api, 'POST', path(type, newId())],
@@ -111,9 +114,16 @@ for (const engine of ENGINES) {
         );
       }
       // a cheer named under a target it does not belong to
-      attempts.push([w.alice.api, 'DELETE', `${path('card', ids.card)}/${cheers.comment}`], [w.alice.api, 'DELETE', `${path('comment', ids.comment)}/${cheers.discussion}`]);
+      attempts.push(
+        [w.alice.api, 'DELETE', `${path('card', ids.card)}/${cheers.comment}`],
+        [w.alice.api, 'DELETE', `${path('comment', ids.comment)}/${cheers.discussion}`],
+      );
       // an id of the wrong kind of thing
-      attempts.push([w.alice.api, 'POST', path('comment', ids.card)], [w.alice.api, 'POST', path('discussion', ids.comment)], [w.alice.api, 'POST', path('attachment', ids.card)]);
+      attempts.push(
+        [w.alice.api, 'POST', path('comment', ids.card)],
+        [w.alice.api, 'POST', path('discussion', ids.comment)],
+        [w.alice.api, 'POST', path('attachment', ids.card)],
+      );
       for (const [api, method, url] of attempts) {
         const res = await api(method, url, method === 'POST' ? { content: '💥' } : undefined);
         assert.equal(res.statusCode, 404, `${method} ${url}: ${res.body}`);
@@ -139,7 +149,10 @@ for (const engine of ENGINES) {
           const res = await w.bob.api('POST', path(type, ids[type]), body);
           assert.equal(res.statusCode, 400, `${type} ${what}: ${res.body}`);
           assert.equal(res.json().code, 'validation_failed');
-          assert.ok(res.json().details.some((d: { field: string }) => d.field === field), `${type} ${what}: ${res.body}`);
+          assert.ok(
+            res.json().details.some((d: { field: string }) => d.field === field),
+            `${type} ${what}: ${res.body}`,
+          );
         }
         for (const [method, url] of [
           ['POST', path(type, 'abc')],

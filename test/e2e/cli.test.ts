@@ -12,7 +12,7 @@ import { buildApp } from '../../src/app.ts';
 import { openStorage } from '../../src/storage/dialect.ts';
 import { MIGRATION_NAMES } from '../../src/storage/migrator.ts';
 import { type CommandRun, ROOT, runCommand, runTaskboard } from '../support/cli.ts';
-import { bearer, type EmptyDatabase, emptyDatabase, ENGINES, testConfig } from '../support/harness.ts';
+import { bearer, type EmptyDatabase, ENGINES, emptyDatabase, testConfig } from '../support/harness.ts';
 
 /** `taskboard <args>` against the database at `databaseUrl`. */
 function taskboard(args: string[], databaseUrl: string): Promise<CommandRun> {
@@ -91,8 +91,14 @@ for (const engine of ENGINES) {
         assert.equal(me.status, 200, JSON.stringify(me.body));
         assert.equal(me.body.user._id, first.userId);
         assert.equal(me.body.user.email, 'peter@initech.test');
-        assert.deepEqual(me.body.companies.map((c: { _id: string; role: string }) => [c._id, c.role]), [[first.companyId, 'owner']]);
-        assert.deepEqual(me.body.teams.map((t: { _id: string }) => t._id), [first.teamId]);
+        assert.deepEqual(
+          me.body.companies.map((c: { _id: string; role: string }) => [c._id, c.role]),
+          [[first.companyId, 'owner']],
+        );
+        assert.deepEqual(
+          me.body.teams.map((t: { _id: string }) => t._id),
+          [first.teamId],
+        );
       }
 
       if (engine === 'sqlite') {
@@ -105,7 +111,10 @@ for (const engine of ENGINES) {
 
     it('creates a key for an existing user and refuses an unknown email', async () => {
       const tenant = json<Bootstrapped>(
-        await taskboard(['bootstrap', '--company', 'Hooli', '--team', 'Nucleus', '--email', 'gavin@hooli.test', '--name', 'Gavin Belson', '--json'], database.url),
+        await taskboard(
+          ['bootstrap', '--company', 'Hooli', '--team', 'Nucleus', '--email', 'gavin@hooli.test', '--name', 'Gavin Belson', '--json'],
+          database.url,
+        ),
       );
       const created = json<{ userId: string; apiKeyId: string; apiKey: string }>(
         await taskboard(['keys', 'create', '--email', 'gavin@hooli.test', '--name', 'deploy', '--json'], database.url),

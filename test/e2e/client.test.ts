@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createTaskboardClient, type TaskboardClient } from '../../packages/client/src/index.ts';
 import { type App, buildApp } from '../../src/app.ts';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { SqlRateLimiter } from '../../src/ratelimit/sql.ts';
 import { runCommand } from '../support/cli.ts';
 import { openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
@@ -142,7 +142,10 @@ describe('@taskboard/client against a real server', () => {
         if (request.method === 'POST' && !lost) {
           lost = true;
           await response.arrayBuffer();
-          return new Response(JSON.stringify({ message: 'upstream timed out', code: 'unavailable', requestId: 'gateway' }), { status: 503, headers: { 'Retry-After': '1' } });
+          return new Response(JSON.stringify({ message: 'upstream timed out', code: 'unavailable', requestId: 'gateway' }), {
+            status: 503,
+            headers: { 'Retry-After': '1' },
+          });
         }
         return response;
       },
@@ -159,7 +162,11 @@ describe('@taskboard/client against a real server', () => {
     assert.equal(created.response.headers.get('Idempotent-Replayed'), 'true', 'the retry got the first answer');
 
     const cards = await api.GET('/api/v1/lists/{listId}/cards', { params: { path: { listId } } });
-    assert.deepEqual(cards.data!.cards.map((c) => c._id), [created.data!.card._id], 'one card');
+    assert.deepEqual(
+      cards.data!.cards.map((c) => c._id),
+      [created.data!.card._id],
+      'one card',
+    );
   });
 
   it('meets 429 in a burst of creates and completes every one after waiting what the server said', async () => {
@@ -170,7 +177,11 @@ describe('@taskboard/client against a real server', () => {
     waits.length = 0;
     const names = ['one', 'two', 'three', 'four', 'five', 'six', 'seven'];
     const answers = await Promise.all(names.map((name) => api.POST('/api/v1/cards', { body: { list: listId, name } })));
-    assert.deepEqual(answers.map((a) => a.response.status), names.map(() => 201), 'every create completed');
+    assert.deepEqual(
+      answers.map((a) => a.response.status),
+      names.map(() => 201),
+      'every create completed',
+    );
     assert.ok(statuses.includes(429), `the burst met 429: ${statuses.join(',')}`);
     assert.ok(waits.length > 0 && waits.every((ms) => ms >= 1000), `each wait honours Retry-After (≥ 1 s): ${waits.join(',')}`);
 

@@ -50,7 +50,7 @@ for (const engine of ENGINES) {
       return res.json().discussion;
     }
     const cardVersion = async (cardId: string) =>
-      (await t.services.db.selectFrom('cards').select(['version', 'updated_at']).where('id', '=', cardId).executeTakeFirstOrThrow());
+      await t.services.db.selectFrom('cards').select(['version', 'updated_at']).where('id', '=', cardId).executeTakeFirstOrThrow();
     /** Sets the card's updatedAt far back, so that a change shows as a later one whatever the clock did. */
     const backdateCard = (cardId: string) => backdate(t.services.db, 'cards', cardId);
     const conversation = (cardId: string) => storedConversation(t, cardId);
@@ -105,17 +105,35 @@ for (const engine of ENGINES) {
         pages.push(body);
         cursor = body.nextCursor;
       } while (cursor);
-      assert.deepEqual(pages.map((p) => p.comments.length), [2, 2, 1]);
+      assert.deepEqual(
+        pages.map((p) => p.comments.length),
+        [2, 2, 1],
+      );
       assert.equal(pages.at(-1)?.nextCursor, null);
       const all = pages.flatMap((p) => p.comments);
-      assert.deepEqual(all.map((c) => c.content), ['comment 0', 'comment 1', 'comment 2', 'comment 3', 'comment 4']);
+      assert.deepEqual(
+        all.map((c) => c.content),
+        ['comment 0', 'comment 1', 'comment 2', 'comment 3', 'comment 4'],
+      );
       const card = (await w.owner('GET', `/api/v1/cards/${cardId}`)).json().card;
-      assert.deepEqual(all.map((c) => c._id), card.comments);
+      assert.deepEqual(
+        all.map((c) => c._id),
+        card.comments,
+      );
 
       const discussed = all[1]!;
-      assert.deepEqual(discussed.discussions.map((d) => d._id), [r1._id, r2._id]);
-      assert.deepEqual(discussed.discussions.map((d) => d.content), ['first reply', 'second reply']);
-      assert.deepEqual(discussed.cheers.map((c) => c._id), [cheer._id]);
+      assert.deepEqual(
+        discussed.discussions.map((d) => d._id),
+        [r1._id, r2._id],
+      );
+      assert.deepEqual(
+        discussed.discussions.map((d) => d.content),
+        ['first reply', 'second reply'],
+      );
+      assert.deepEqual(
+        discussed.cheers.map((c) => c._id),
+        [cheer._id],
+      );
       assert.equal(discussed.__v, 3, 'two replies and one cheer changed the comment');
       assert.deepEqual(all[0]!.discussions, []);
 
@@ -135,7 +153,10 @@ for (const engine of ENGINES) {
       assert.equal(first.comments.length, 50);
       assert.equal(typeof first.nextCursor, 'string');
       const rest = (await w.owner('GET', `/api/v1/cards/${cardId}/comments?cursor=${first.nextCursor}`)).json();
-      assert.deepEqual(rest.comments.map((c: CommentRecord) => c.content), ['c50']);
+      assert.deepEqual(
+        rest.comments.map((c: CommentRecord) => c.content),
+        ['c50'],
+      );
       assert.equal(rest.nextCursor, null);
       assert.equal((await w.owner('GET', `/api/v1/cards/${cardId}/comments?limit=200`)).json().comments.length, 51);
       assert.equal((await w.owner('GET', `/api/v1/cards/${cardId}/comments?limit=201`)).statusCode, 400);
@@ -189,13 +210,21 @@ for (const engine of ENGINES) {
       const deleted = res.json().comment;
       assertSchema(Comment, deleted);
       assert.equal(deleted._id, doomed._id);
-      assert.deepEqual(deleted.discussions.map((d: { _id: string }) => d._id), [answer._id], 'answers the comment as it was');
+      assert.deepEqual(
+        deleted.discussions.map((d: { _id: string }) => d._id),
+        [answer._id],
+        'answers the comment as it was',
+      );
       assert.equal(deleted.cheers.length, 1);
 
       const afterDelete = await conversation(cardId);
       assert.deepEqual(afterDelete.comments.map((c) => c.id).sort(), [keep._id, own._id].sort());
       assert.deepEqual(afterDelete.discussions, []);
-      assert.deepEqual(afterDelete.cheers.map((c) => c.id), [cardCheer._id], 'only the cheer on the card is left');
+      assert.deepEqual(
+        afterDelete.cheers.map((c) => c.id),
+        [cardCheer._id],
+        'only the cheer on the card is left',
+      );
       assert.equal(afterDelete.card.version, before.card.version + 1);
 
       const byAuthor = await w.bob.api('DELETE', `/api/v1/comments/${own._id}`);
@@ -291,7 +320,10 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 200, res.body);
       assertSchema(Comment, res.json().comment);
       const page = (await w.alice.api('GET', `/api/v1/cards/${cardId}/comments`)).json().comments;
-      assert.deepEqual(res.json().comment, page.find((x: { _id: string }) => x._id === c._id));
+      assert.deepEqual(
+        res.json().comment,
+        page.find((x: { _id: string }) => x._id === c._id),
+      );
       assert.equal(res.json().comment.discussions.length, 1);
     });
 
@@ -372,7 +404,10 @@ for (const engine of ENGINES) {
           const res = await w.owner(method, url, body);
           assert.equal(res.statusCode, 400, `${what} ${method} ${url}: ${res.body}`);
           assert.equal(res.json().code, 'validation_failed');
-          assert.ok(res.json().details.some((x: { field: string }) => x.field === field), `${what}: ${res.body}`);
+          assert.ok(
+            res.json().details.some((x: { field: string }) => x.field === field),
+            `${what}: ${res.body}`,
+          );
         }
         const array = await w.owner(method, url, [{ content: 'x' }]);
         assert.equal(array.statusCode, 400, `array body ${method} ${url}`);
@@ -396,7 +431,17 @@ for (const engine of ENGINES) {
       }
       const garbage = Buffer.from('{"createdAt":1}').toString('base64url');
       const wrongShape = Buffer.from(JSON.stringify(['yesterday', c._id])).toString('base64url');
-      for (const query of ['limit=0', 'limit=201', 'limit=ten', 'limit=1.5', 'cursor=', 'cursor=%21%21%21', `cursor=${garbage}`, `cursor=${wrongShape}`, 'sort=asc']) {
+      for (const query of [
+        'limit=0',
+        'limit=201',
+        'limit=ten',
+        'limit=1.5',
+        'cursor=',
+        'cursor=%21%21%21',
+        `cursor=${garbage}`,
+        `cursor=${wrongShape}`,
+        'sort=asc',
+      ]) {
         const res = await w.owner('GET', `/api/v1/cards/${cardId}/comments?${query}`);
         assert.equal(res.statusCode, 400, `${query}: ${res.body}`);
         assert.equal(res.json().code, 'validation_failed');

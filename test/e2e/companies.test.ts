@@ -84,11 +84,7 @@ for (const engine of ENGINES) {
       assert.equal(company.updatedAt, company.createdAt);
       assert.deepEqual(Object.keys(company).sort(), ['__v', '_id', 'createdAt', 'creator', 'name', 'role', 'updatedAt']);
 
-      const membership = await t.services.db
-        .selectFrom('company_members')
-        .selectAll()
-        .where('company_id', '=', company._id)
-        .execute();
+      const membership = await t.services.db.selectFrom('company_members').selectAll().where('company_id', '=', company._id).execute();
       assert.deepEqual(
         membership.map((m) => [m.user_id, m.role]),
         [[other.userId, 'owner']],

@@ -49,9 +49,21 @@ for (const engine of ENGINES) {
 
     /** The reads of one record with a `__v`, whose tag names it, and a write of that record. */
     const revisionReads = () => [
-      { key: 'card', url: () => `/api/v1/cards/${w.cardId}`, write: { method: 'PATCH' as const, url: () => `/api/v1/cards/${w.cardId}`, body: { name: `Tagged ${engine}` } } },
-      { key: 'board', url: () => `/api/v1/boards/${w.boardId}`, write: { method: 'PATCH' as const, url: () => `/api/v1/boards/${w.boardId}`, body: { name: `Tagged ${engine}` } } },
-      { key: 'checklistItem', url: () => `/api/v1/checklist-items/${w.itemId}`, write: { method: 'PATCH' as const, url: () => `/api/v1/checklist-items/${w.itemId}`, body: { name: `Tagged ${engine}` } } },
+      {
+        key: 'card',
+        url: () => `/api/v1/cards/${w.cardId}`,
+        write: { method: 'PATCH' as const, url: () => `/api/v1/cards/${w.cardId}`, body: { name: `Tagged ${engine}` } },
+      },
+      {
+        key: 'board',
+        url: () => `/api/v1/boards/${w.boardId}`,
+        write: { method: 'PATCH' as const, url: () => `/api/v1/boards/${w.boardId}`, body: { name: `Tagged ${engine}` } },
+      },
+      {
+        key: 'checklistItem',
+        url: () => `/api/v1/checklist-items/${w.itemId}`,
+        write: { method: 'PATCH' as const, url: () => `/api/v1/checklist-items/${w.itemId}`, body: { name: `Tagged ${engine}` } },
+      },
     ];
 
     describe('ETag and If-None-Match on every GET family', () => {
@@ -179,13 +191,31 @@ for (const engine of ENGINES) {
         { kind: 'card', id: () => w.cardId, method: 'POST', url: () => `/api/v1/cards/${w.cardId}/comments`, body: () => ({ content: 'Stale' }) },
         { kind: 'card', id: () => w.cardId, method: 'POST', url: () => `/api/v1/cards/${w.cardId}/checklists`, body: () => ({ name: 'Stale' }) },
         { kind: 'card', id: () => w.cardId, method: 'POST', url: () => `/api/v1/cards/${w.cardId}/cheers`, body: () => ({ content: '👍' }) },
-        { kind: 'card', id: () => w.cardId, method: 'PATCH', url: () => `/api/v1/cards/${w.cardId}/attachments/${w.attachmentId}`, body: () => ({ name: 'Stale' }) },
+        {
+          kind: 'card',
+          id: () => w.cardId,
+          method: 'PATCH',
+          url: () => `/api/v1/cards/${w.cardId}/attachments/${w.attachmentId}`,
+          body: () => ({ name: 'Stale' }),
+        },
         { kind: 'list', id: () => w.listId, method: 'PATCH', url: () => `/api/v1/lists/${w.listId}`, body: () => ({ name: 'Stale' }) },
-        { kind: 'board', id: () => w.boardId, method: 'POST', url: () => `/api/v1/boards/${w.boardId}/labels`, body: () => ({ name: 'Stale', color: '000000000000000000000001' }) },
+        {
+          kind: 'board',
+          id: () => w.boardId,
+          method: 'POST',
+          url: () => `/api/v1/boards/${w.boardId}/labels`,
+          body: () => ({ name: 'Stale', color: '000000000000000000000001' }),
+        },
         { kind: 'label', id: () => w.labelId, method: 'PATCH', url: () => `/api/v1/labels/${w.labelId}`, body: () => ({ name: 'Stale' }) },
         { kind: 'label', id: () => w.labelId, method: 'DELETE', url: () => `/api/v1/labels/${w.labelId}` },
         { kind: 'checklist', id: () => w.checklistId, method: 'PATCH', url: () => `/api/v1/checklists/${w.checklistId}`, body: () => ({ name: 'Stale' }) },
-        { kind: 'checklist', id: () => w.checklistId, method: 'PATCH', url: () => `/api/v1/checklists/${w.checklistId}/position`, body: () => ({ position: 'top' }) },
+        {
+          kind: 'checklist',
+          id: () => w.checklistId,
+          method: 'PATCH',
+          url: () => `/api/v1/checklists/${w.checklistId}/position`,
+          body: () => ({ position: 'top' }),
+        },
         { kind: 'checklist', id: () => w.checklistId, method: 'POST', url: () => `/api/v1/checklists/${w.checklistId}/items`, body: () => ({ name: 'Stale' }) },
         { kind: 'checklist', id: () => w.checklistId, method: 'DELETE', url: () => `/api/v1/checklists/${w.checklistId}` },
         { kind: 'item', id: () => w.itemId, method: 'PATCH', url: () => `/api/v1/checklist-items/${w.itemId}`, body: () => ({ name: 'Stale' }) },
@@ -193,9 +223,21 @@ for (const engine of ENGINES) {
         { kind: 'item', id: () => w.itemId, method: 'POST', url: () => `/api/v1/checklist-items/${w.itemId}/members`, body: () => ({ members: [w.userId] }) },
         { kind: 'item', id: () => w.itemId, method: 'DELETE', url: () => `/api/v1/checklist-items/${w.itemId}` },
         { kind: 'comment', id: () => w.commentId, method: 'PATCH', url: () => `/api/v1/comments/${w.commentId}`, body: () => ({ content: 'Stale' }) },
-        { kind: 'comment', id: () => w.commentId, method: 'POST', url: () => `/api/v1/comments/${w.commentId}/discussions`, body: () => ({ content: 'Stale' }) },
+        {
+          kind: 'comment',
+          id: () => w.commentId,
+          method: 'POST',
+          url: () => `/api/v1/comments/${w.commentId}/discussions`,
+          body: () => ({ content: 'Stale' }),
+        },
         { kind: 'comment', id: () => w.commentId, method: 'DELETE', url: () => `/api/v1/comments/${w.commentId}` },
-        { kind: 'discussion', id: () => w.discussionId, method: 'PATCH', url: () => `/api/v1/discussions/${w.discussionId}`, body: () => ({ content: 'Stale' }) },
+        {
+          kind: 'discussion',
+          id: () => w.discussionId,
+          method: 'PATCH',
+          url: () => `/api/v1/discussions/${w.discussionId}`,
+          body: () => ({ content: 'Stale' }),
+        },
         { kind: 'discussion', id: () => w.discussionId, method: 'DELETE', url: () => `/api/v1/discussions/${w.discussionId}` },
         // the lifecycle writes: a stale If-Match keeps the card, list and board as they are
         { kind: 'card', id: () => w.cardId, method: 'DELETE', url: () => `/api/v1/cards/${w.cardId}` },
@@ -219,8 +261,16 @@ for (const engine of ENGINES) {
           const label = `${write.method} ${write.url()}`;
           const current = (await versionOf(write.kind, write.id())) as number;
           const cardBefore = await versionOf('card', w.cardId);
-          const [boardLabels] = await Promise.all([t.storage.db.selectFrom('labels').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()]);
-          const cardLabels = async () => (await t.storage.db.selectFrom('card_labels').select('label_id').where('card_id', '=', w.cardId).orderBy('label_id').execute()).map((row) => row.label_id);
+          const [boardLabels] = await Promise.all([
+            t.storage.db
+              .selectFrom('labels')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow(),
+          ]);
+          const cardLabels = async () =>
+            (await t.storage.db.selectFrom('card_labels').select('label_id').where('card_id', '=', w.cardId).orderBy('label_id').execute()).map(
+              (row) => row.label_id,
+            );
           const cardLabelsBefore = await cardLabels();
           const res = await send(write.method, write.url(), { 'if-match': `"${current + 7}", W/"${current}"` }, write.body?.());
           assert.equal(res.statusCode, 412, `${label}: ${res.body}`);
@@ -229,11 +279,18 @@ for (const engine of ENGINES) {
           assert.deepEqual(error.details, [{ field: 'headers.if-match', message: `the ${write.kind} is at __v ${current}`, __v: current }], label);
           assert.equal(await versionOf(write.kind, write.id()), current, `${label}: the record is as it was`);
           assert.equal(await versionOf('card', w.cardId), cardBefore, `${label}: the card is as it was`);
-          const labelsAfter = await t.storage.db.selectFrom('labels').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+          const labelsAfter = await t.storage.db
+            .selectFrom('labels')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow();
           assert.equal(Number(labelsAfter.n), Number(boardLabels.n), label);
           // (the toggle's label statement runs before If-Match is compared, on PostgreSQL: rolled back with it)
           assert.deepEqual(await cardLabels(), cardLabelsBefore, `${label}: the card's labels are as they were`);
-          for (const [table, id] of [['cards', w.cardId], ['lists', w.listId], ['boards', w.boardId]] as const) {
+          for (const [table, id] of [
+            ['cards', w.cardId],
+            ['lists', w.listId],
+            ['boards', w.boardId],
+          ] as const) {
             assert.ok(await liveAndUnarchived(table, id), `${label}: the ${table} row is still there, unarchived`);
           }
         }
@@ -281,7 +338,12 @@ for (const engine of ENGINES) {
         const stranger = await import('../../src/domain/account/bootstrap.ts').then((m) =>
           m.bootstrap(t.services, { company: 'Globex', team: 'Ops', email: 'owner@globex.test', fullName: 'Gina Globex' }),
         );
-        const res = await t.app.inject({ method: 'PATCH', url: `/api/v1/cards/${other.id}`, headers: { ...bearer(stranger.apiKey), 'if-match': '"12345"' }, payload: { name: 'x' } });
+        const res = await t.app.inject({
+          method: 'PATCH',
+          url: `/api/v1/cards/${other.id}`,
+          headers: { ...bearer(stranger.apiKey), 'if-match': '"12345"' },
+          payload: { name: 'x' },
+        });
         assert.equal(res.statusCode, 404, res.body);
         for (const [method, url] of [
           ['DELETE', `/api/v1/cards/${w.cardId}`],
@@ -316,18 +378,38 @@ for (const engine of ENGINES) {
       it('points at the GET that shows the new object', async () => {
         const created: { url: string; body?: unknown; key: string; location: (o: Record<string, string>) => string; upload?: boolean }[] = [
           { url: '/api/v1/companies', body: { name: 'Initech' }, key: 'company', location: () => '/api/v1/companies' },
-          { url: `/api/v1/companies/${w.companyId}/members`, body: { email: 'm@acme.test', fullName: 'Milton', role: 'member' }, key: 'member', location: () => '/api/v1/companies' },
+          {
+            url: `/api/v1/companies/${w.companyId}/members`,
+            body: { email: 'm@acme.test', fullName: 'Milton', role: 'member' },
+            key: 'member',
+            location: () => '/api/v1/companies',
+          },
           { url: `/api/v1/teams?companyId=${w.companyId}`, body: { name: 'Team B' }, key: 'team', location: () => `/api/v1/teams?companyId=${w.companyId}` },
           { url: `/api/v1/boards?teamId=${w.teamId}`, body: { name: 'B2' }, key: 'board', location: (o) => `/api/v1/boards/${o._id}` },
           { url: '/api/v1/lists', body: { board: w.boardId, name: 'L2' }, key: 'list', location: (o) => `/api/v1/lists/${o._id}` },
-          { url: `/api/v1/boards/${w.boardId}/labels`, body: { name: 'L', color: '000000000000000000000002' }, key: 'label', location: () => `/api/v1/boards/${w.boardId}/labels` },
+          {
+            url: `/api/v1/boards/${w.boardId}/labels`,
+            body: { name: 'L', color: '000000000000000000000002' },
+            key: 'label',
+            location: () => `/api/v1/boards/${w.boardId}/labels`,
+          },
           { url: '/api/v1/cards', body: { list: w.listId, name: 'C2' }, key: 'card', location: (o) => `/api/v1/cards/${o._id}` },
           { url: `/api/v1/cards/${w.cardId}/copy`, body: { list: w.listId }, key: 'card', location: (o) => `/api/v1/cards/${o._id}` },
           { url: `/api/v1/cards/${w.cardId}/comments`, body: { content: 'c' }, key: 'comment', location: (o) => `/api/v1/comments/${o._id}` },
           { url: `/api/v1/cards/${w.cardId}/checklists`, body: { name: 'k' }, key: 'checklist', location: () => `/api/v1/cards/${w.cardId}/checklists` },
           { url: `/api/v1/cards/${w.cardId}/cheers`, body: { content: '🚀' }, key: 'cheer', location: () => `/api/v1/cards/${w.cardId}` },
-          { url: `/api/v1/cards/${w.cardId}/attachments`, body: { url: 'https://example.com/x', name: 'x' }, key: 'attachment', location: () => `/api/v1/cards/${w.cardId}` },
-          { url: `/api/v1/cards/${w.cardId}/attachments`, key: 'attachment', upload: true, location: (o) => `/api/v1/cards/${w.cardId}/attachments/${o._id}/file` },
+          {
+            url: `/api/v1/cards/${w.cardId}/attachments`,
+            body: { url: 'https://example.com/x', name: 'x' },
+            key: 'attachment',
+            location: () => `/api/v1/cards/${w.cardId}`,
+          },
+          {
+            url: `/api/v1/cards/${w.cardId}/attachments`,
+            key: 'attachment',
+            upload: true,
+            location: (o) => `/api/v1/cards/${w.cardId}/attachments/${o._id}/file`,
+          },
           { url: '/api/v1/api-keys', body: { name: 'k2' }, key: 'apiKey', location: () => '/api/v1/api-keys' },
         ];
         for (const c of created) {
@@ -343,7 +425,8 @@ for (const engine of ENGINES) {
           assert.equal(res.headers.location, c.location(object), c.url);
           const shown = await api('GET', res.headers.location as string);
           assert.equal(shown.statusCode, 200, `${res.headers.location}: ${shown.body}`);
-          if (!c.upload && c.key !== 'apiKey' && c.key !== 'member') assert.ok(shown.body.includes(object._id as string), `${c.url}: ${res.headers.location} shows the new object`);
+          if (!c.upload && c.key !== 'apiKey' && c.key !== 'member')
+            assert.ok(shown.body.includes(object._id as string), `${c.url}: ${res.headers.location} shows the new object`);
           // a list and a comment have a GET of their own: it answers the record Create answered
           if (c.key === 'list' || c.key === 'comment') assert.deepEqual(shown.json()[c.key], object, c.url);
         }
@@ -357,13 +440,23 @@ for (const engine of ENGINES) {
       });
 
       it('has a Location for every operation that answers 201: one cannot be declared without it', async () => {
-        const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+        const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+          paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+        };
         const created = Object.values(document.paths).flatMap((operations) => Object.values(operations).filter((operation) => operation.responses?.['201']));
         assert.ok(created.length >= 20, `${created.length} operations answer 201`);
         // every route that answers 201 is declared through operations(), which refuses one without its location
         const bare = Fastify();
         const route = operations(bare, ['test']);
-        const declaration = { tier: 'low', operationId: 'x', summary: 'X', querystring: Type.Object({}), answer: ['x', Type.Object({})], status: 201, message: 'x' } as const;
+        const declaration = {
+          tier: 'low',
+          operationId: 'x',
+          summary: 'X',
+          querystring: Type.Object({}),
+          answer: ['x', Type.Object({})],
+          status: 201,
+          message: 'x',
+        } as const;
         assert.throws(() => route('POST /x', declaration as never, async () => ({})), /POST \/x: a 201 needs its location/);
         await bare.close();
       });

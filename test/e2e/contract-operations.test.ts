@@ -116,7 +116,7 @@ const CONTRACT: readonly (readonly [string, string, string])[] = [
   ['GET', '/api/v1/search', 'very-low'],
 ];
 
-describe('the contract\'s operations', () => {
+describe("the contract's operations", () => {
   let t: TestApp;
   let paths: Record<string, Record<string, { 'x-rate-limit-tier'?: string }>>;
   before(async () => {

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { type App, buildApp } from '../../src/app.ts';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import type { AppConfig } from '../../src/config.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { runTaskboard } from '../support/cli.ts';
 import { bearer, type EmptyDatabase, emptyDatabase, needsPostgres, POSTGRES_URL, testConfig } from '../support/harness.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
@@ -226,7 +226,10 @@ describe('taskboard against a database it cannot reach', needsPostgres, () => {
         const run = await runTaskboard([...args], { DATABASE_URL: url, DB_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS), PORT: '0' });
         const ms = performance.now() - started;
         assert.equal(run.code, 1, `exit ${run.code}; stderr: ${run.stderr}`);
-        assert.match(run.stderr, new RegExp(`^taskboard: could not reach the database at 127\\.0\\.0\\.1:${port} \\(postgres://postgres:\\*\\*\\*@127\\.0\\.0\\.1:${port}/`));
+        assert.match(
+          run.stderr,
+          new RegExp(`^taskboard: could not reach the database at 127\\.0\\.0\\.1:${port} \\(postgres://postgres:\\*\\*\\*@127\\.0\\.0\\.1:${port}/`),
+        );
         assert.match(run.stderr, fault === 'silent' ? /no answer within the connect timeout/ : /ECONNREFUSED/);
         assert.doesNotMatch(run.stderr, /s3cret/);
         assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);

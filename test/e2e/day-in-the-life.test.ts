@@ -82,7 +82,10 @@ for (const engine of ENGINES) {
       await ok(200, bobApi('PATCH', `/api/v1/cards/${banner._id}`, { complete: { status: true } }));
       await ok(200, bobApi('PATCH', `/api/v1/cards/${banner._id}/position`, { list: done._id, position: 0 }));
       const bobOpen = await ok(200, bobApi('GET', `/api/v1/my-tasks?complete=false&companyId=${company._id}`));
-      assert.deepEqual(bobOpen.cards.map((c: CardRecord) => c.name), ['Book venue']);
+      assert.deepEqual(
+        bobOpen.cards.map((c: CardRecord) => c.name),
+        ['Book venue'],
+      );
 
       // The venue is the Ops team's job: Olive moves it to their board. Ann is not in Ops, and the
       // Urgent label belongs to the launch board, so both stay behind, and the answer says so.
@@ -137,13 +140,19 @@ for (const engine of ENGINES) {
       assert.equal(backlogCards.length, 1);
       const venueNow = backlogCards[0] as CardRecord;
       assert.deepEqual([venueNow._id, venueNow.team, venueNow.board, venueNow.list], [venue._id, ops._id, events._id, backlog._id]);
-      assert.deepEqual(venueNow.members.map((m) => m._id), [bob._id]);
+      assert.deepEqual(
+        venueNow.members.map((m) => m._id),
+        [bob._id],
+      );
       assert.deepEqual(venueNow.labels, []);
       // After creation: one member toggle (two members in one request), one label toggle, one move.
       assert.equal(venueNow.__v, 3);
       const { company: where } = await ok(200, bobApi('GET', `/api/v1/cards/${venue._id}/company-team`));
       assert.equal(where._id, company._id);
-      assert.deepEqual((await ok(200, bobApi('GET', '/api/v1/my-tasks'))).cards.map((c: CardRecord) => c.name), ['Book venue']);
+      assert.deepEqual(
+        (await ok(200, bobApi('GET', '/api/v1/my-tasks'))).cards.map((c: CardRecord) => c.name),
+        ['Book venue'],
+      );
     });
   });
 }

@@ -19,7 +19,8 @@ interface ErrorBody {
 }
 
 /** Internals that must never reach a client: stack frames, file paths, SQL, driver names. */
-const INTERNALS = /\n\s+at |node_modules|\.ts:\d+|\b(select|insert|update|delete)\b[^"]*\b(from|into|set|where)\b|sqlite|postgres|kysely|relation "|syntax error at/i;
+const INTERNALS =
+  /\n\s+at |node_modules|\.ts:\d+|\b(select|insert|update|delete)\b[^"]*\b(from|into|set|where)\b|sqlite|postgres|kysely|relation "|syntax error at/i;
 
 function assertErrorForm(res: LightMyRequestResponse, status: number, code: string, secret?: string): ErrorBody {
   const where = `${res.statusCode} ${res.body}`;
@@ -263,7 +264,10 @@ for (const engine of ENGINES) {
           await check(400, 'validation_failed', send('{"unterminated', 'application/json'), 'malformed JSON');
           await check(415, 'unsupported_media_type', send('{}', 'text/plain'), 'a text/plain body');
           const probe = await check(400, 'validation_failed', send('{"unknownProbeField":true}', 'application/json'), 'an unknown field');
-          assert.ok(fields(probe).every((f) => f.startsWith('body')), `${where}: details name body fields: ${fields(probe)}`);
+          assert.ok(
+            fields(probe).every((f) => f.startsWith('body')),
+            `${where}: details name body fields: ${fields(probe)}`,
+          );
           await check(400, 'validation_failed', send('[]', 'application/json'), 'a JSON array body');
           probedBodies++;
         } else if (params.length && (op.method === 'GET' || op.method === 'DELETE')) {

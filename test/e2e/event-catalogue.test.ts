@@ -78,11 +78,13 @@ for (const engine of ENGINES) {
     const EXEMPT: Record<string, string> = {
       'PATCH /api/v1/notifications/{notificationId}/read': "the caller's own notification state, not a change of the board's world",
       'PATCH /api/v1/notifications/read-all': "the caller's own notification state, not a change of the board's world",
-      'POST /api/v1/webhooks': 'webhook management is delivery configuration of the company, not a change of its boards (src/domain/webhooks/service.ts records none)',
+      'POST /api/v1/webhooks':
+        'webhook management is delivery configuration of the company, not a change of its boards (src/domain/webhooks/service.ts records none)',
       'PATCH /api/v1/webhooks/{webhookId}': 'webhook management is delivery configuration, not a change of the boards (records none)',
       'DELETE /api/v1/webhooks/{webhookId}': 'webhook management is delivery configuration, not a change of the boards (records none)',
       'POST /api/v1/webhooks/{webhookId}/rotate-secret': 'a webhook signing secret; an event would spread news of key material (records none)',
-      'POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver': 'resends an already recorded event; recording another would deliver it twice (records none)',
+      'POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver':
+        'resends an already recorded event; recording another would deliver it twice (records none)',
     };
     const exempted = new Set<string>();
 
@@ -113,11 +115,23 @@ for (const engine of ENGINES) {
       // companies, teams and their members
       const newCompany = await write('POST /api/v1/companies', '/api/v1/companies', { name: 'Initech' }, ['company.created']);
       assert.ok(newCompany.company._id);
-      await write('POST /api/v1/companies/{companyId}/members', `/api/v1/companies/${companyId}/members`, { email: 'new@acme.test', fullName: 'New Person', role: 'member' }, ['company.member.added'], company);
+      await write(
+        'POST /api/v1/companies/{companyId}/members',
+        `/api/v1/companies/${companyId}/members`,
+        { email: 'new@acme.test', fullName: 'New Person', role: 'member' },
+        ['company.member.added'],
+        company,
+      );
       const member = await addMember(t.services, { companyId, email: 'mia@acme.test' });
       const team = await write('POST /api/v1/teams', `/api/v1/teams?companyId=${companyId}`, { name: 'Ops' }, ['team.created'], company);
       await write('POST /api/v1/teams/{teamId}/members', `/api/v1/teams/${team.team._id}/members`, { userId: member.userId }, ['team.member.added'], company);
-      await write('DELETE /api/v1/teams/{teamId}/members/{userId}', `/api/v1/teams/${team.team._id}/members/${member.userId}`, undefined, ['team.member.removed'], company);
+      await write(
+        'DELETE /api/v1/teams/{teamId}/members/{userId}',
+        `/api/v1/teams/${team.team._id}/members/${member.userId}`,
+        undefined,
+        ['team.member.removed'],
+        company,
+      );
       await write('POST /api/v1/teams/{teamId}/members', `/api/v1/teams/${teamId}/members`, { userId: member.userId }, ['team.member.added'], company);
 
       // boards, lists, labels
@@ -125,8 +139,24 @@ for (const engine of ENGINES) {
       const list = (await write('POST /api/v1/lists', '/api/v1/lists', { board: board._id, name: 'Todo' }, ['list.created'], company)).list;
       const list2 = (await write('POST /api/v1/lists', '/api/v1/lists', { board: board._id, name: 'Done' }, ['list.created'], company)).list;
       await write('PATCH /api/v1/lists/{listId}', `/api/v1/lists/${list2._id}`, { name: 'Finished' }, ['list.updated'], company);
-      const label = (await write('POST /api/v1/boards/{boardId}/labels', `/api/v1/boards/${board._id}/labels`, { name: 'Bug', color: '000000000000000000000001' }, ['label.created'], company)).label;
-      const label2 = (await write('POST /api/v1/boards/{boardId}/labels', `/api/v1/boards/${board._id}/labels`, { name: 'Doomed', color: '000000000000000000000001' }, ['label.created'], company)).label;
+      const label = (
+        await write(
+          'POST /api/v1/boards/{boardId}/labels',
+          `/api/v1/boards/${board._id}/labels`,
+          { name: 'Bug', color: '000000000000000000000001' },
+          ['label.created'],
+          company,
+        )
+      ).label;
+      const label2 = (
+        await write(
+          'POST /api/v1/boards/{boardId}/labels',
+          `/api/v1/boards/${board._id}/labels`,
+          { name: 'Doomed', color: '000000000000000000000001' },
+          ['label.created'],
+          company,
+        )
+      ).label;
       await write('PATCH /api/v1/labels/{labelId}', `/api/v1/labels/${label._id}`, { name: 'Defect' }, ['label.updated'], company);
 
       // cards
@@ -137,15 +167,45 @@ for (const engine of ENGINES) {
       await write('PATCH /api/v1/cards/{cardId}/archive', `/api/v1/cards/${card._id}/archive`, undefined, ['card.archived'], on);
       await write('PATCH /api/v1/cards/{cardId}/unarchive', `/api/v1/cards/${card._id}/unarchive`, undefined, ['card.unarchived'], on);
       const copy = (await write('POST /api/v1/cards/{cardId}/copy', `/api/v1/cards/${card._id}/copy`, { list: list._id }, ['card.copied'], company)).card;
-      await write('PATCH /api/v1/cards/archived', `/api/v1/cards/archived?teamId=${teamId}`, { cardIds: [copy._id], status: false }, ['card.unarchived'], { company: companyId, card: copy._id });
+      await write('PATCH /api/v1/cards/archived', `/api/v1/cards/archived?teamId=${teamId}`, { cardIds: [copy._id], status: false }, ['card.unarchived'], {
+        company: companyId,
+        card: copy._id,
+      });
       await write('PATCH /api/v1/cards/copy', `/api/v1/cards/copy?teamId=${teamId}`, { cardIds: [copy._id], list: list._id }, ['card.copied'], company);
       const item = (cardId: string) => ({ cardId, ...scope });
-      await write('PATCH /api/v1/cards/update-multi-team', '/api/v1/cards/update-multi-team', { cards: [{ ...item(copy._id), update: { description: 'd' } }] }, ['card.updated'], { company: companyId, card: copy._id });
-      await write('PATCH /api/v1/cards/archived-multi-team', '/api/v1/cards/archived-multi-team', { cards: [item(copy._id)] }, ['card.archived'], { company: companyId, card: copy._id });
-      await write('PATCH /api/v1/cards/copy-multi-team', '/api/v1/cards/copy-multi-team', { cards: [item(card._id)], target: { ...scope, list: list._id } }, ['card.copied'], company);
-      await write('PATCH /api/v1/cards/move-multi-team', '/api/v1/cards/move-multi-team', { cards: [item(copy._id)], target: { ...scope, list: list2._id } }, ['card.moved'], { company: companyId, card: copy._id });
+      await write(
+        'PATCH /api/v1/cards/update-multi-team',
+        '/api/v1/cards/update-multi-team',
+        { cards: [{ ...item(copy._id), update: { description: 'd' } }] },
+        ['card.updated'],
+        { company: companyId, card: copy._id },
+      );
+      await write('PATCH /api/v1/cards/archived-multi-team', '/api/v1/cards/archived-multi-team', { cards: [item(copy._id)] }, ['card.archived'], {
+        company: companyId,
+        card: copy._id,
+      });
+      await write(
+        'PATCH /api/v1/cards/copy-multi-team',
+        '/api/v1/cards/copy-multi-team',
+        { cards: [item(card._id)], target: { ...scope, list: list._id } },
+        ['card.copied'],
+        company,
+      );
+      await write(
+        'PATCH /api/v1/cards/move-multi-team',
+        '/api/v1/cards/move-multi-team',
+        { cards: [item(copy._id)], target: { ...scope, list: list2._id } },
+        ['card.moved'],
+        { company: companyId, card: copy._id },
+      );
       // Mia, made a card member, is told (card.assigned): a notification.created addressed to her, in the same request
-      const members = await write('POST /v2/cards/{cardId}/members', `/v2/cards/${card._id}/members`, { members: [member.userId] }, ['card.members.toggled', 'notification.created'], on);
+      const members = await write(
+        'POST /v2/cards/{cardId}/members',
+        `/v2/cards/${card._id}/members`,
+        { members: [member.userId] },
+        ['card.members.toggled', 'notification.created'],
+        on,
+      );
       assert.ok(members);
       await write('POST /v2/cards/{cardId}/labels', `/v2/cards/${card._id}/labels`, { labels: [label._id, label2._id] }, ['card.labels.toggled'], on);
       // deleting a label takes it off the card: the label's event and the card's
@@ -153,37 +213,117 @@ for (const engine of ENGINES) {
 
       // comments, discussions, cheers: a comment tells the card's members (Mia); a reply tells the comment's
       // author and a cheer the item's author, both the caller here, who is never told of their own action
-      const comment = (await write('POST /api/v1/cards/{cardId}/comments', `/api/v1/cards/${card._id}/comments`, { content: 'Hello' }, ['comment.created', 'notification.created'], on)).comment;
+      const comment = (
+        await write(
+          'POST /api/v1/cards/{cardId}/comments',
+          `/api/v1/cards/${card._id}/comments`,
+          { content: 'Hello' },
+          ['comment.created', 'notification.created'],
+          on,
+        )
+      ).comment;
       await write('PATCH /api/v1/comments/{commentId}', `/api/v1/comments/${comment._id}`, { content: 'Hello again' }, ['comment.updated'], on);
-      const discussion = (await write('POST /api/v1/comments/{commentId}/discussions', `/api/v1/comments/${comment._id}/discussions`, { content: 'Hi' }, ['discussion.created'], on)).discussion;
+      const discussion = (
+        await write(
+          'POST /api/v1/comments/{commentId}/discussions',
+          `/api/v1/comments/${comment._id}/discussions`,
+          { content: 'Hi' },
+          ['discussion.created'],
+          on,
+        )
+      ).discussion;
       await write('PATCH /api/v1/discussions/{discussionId}', `/api/v1/discussions/${discussion._id}`, { content: 'Hi!' }, ['discussion.updated'], on);
-      const attachment = (await write('POST /api/v1/cards/{cardId}/attachments', `/api/v1/cards/${card._id}/attachments`, undefined, ['attachment.created'], on, file())).attachment;
-      for (const [what, id] of [['cards', card._id], ['comments', comment._id], ['discussions', discussion._id], ['attachments', attachment._id]] as const) {
-        const cheer = (await write(`POST /api/v1/${what}/{${what.slice(0, -1)}Id}/cheers`, `/api/v1/${what}/${id}/cheers`, { content: '🎉' }, ['cheer.created'], on)).cheer;
-        await write(`DELETE /api/v1/${what}/{${what.slice(0, -1)}Id}/cheers/{cheerId}`, `/api/v1/${what}/${id}/cheers/${cheer._id}`, undefined, ['cheer.deleted'], on);
+      const attachment = (
+        await write('POST /api/v1/cards/{cardId}/attachments', `/api/v1/cards/${card._id}/attachments`, undefined, ['attachment.created'], on, file())
+      ).attachment;
+      for (const [what, id] of [
+        ['cards', card._id],
+        ['comments', comment._id],
+        ['discussions', discussion._id],
+        ['attachments', attachment._id],
+      ] as const) {
+        const cheer = (
+          await write(`POST /api/v1/${what}/{${what.slice(0, -1)}Id}/cheers`, `/api/v1/${what}/${id}/cheers`, { content: '🎉' }, ['cheer.created'], on)
+        ).cheer;
+        await write(
+          `DELETE /api/v1/${what}/{${what.slice(0, -1)}Id}/cheers/{cheerId}`,
+          `/api/v1/${what}/${id}/cheers/${cheer._id}`,
+          undefined,
+          ['cheer.deleted'],
+          on,
+        );
       }
-      await write('PATCH /api/v1/cards/{cardId}/attachments/{attachmentId}', `/api/v1/cards/${card._id}/attachments/${attachment._id}`, { name: 'Renamed' }, ['attachment.renamed'], on);
-      await write('DELETE /api/v1/cards/{cardId}/attachments/{attachmentId}', `/api/v1/cards/${card._id}/attachments/${attachment._id}`, undefined, ['attachment.deleted'], on);
+      await write(
+        'PATCH /api/v1/cards/{cardId}/attachments/{attachmentId}',
+        `/api/v1/cards/${card._id}/attachments/${attachment._id}`,
+        { name: 'Renamed' },
+        ['attachment.renamed'],
+        on,
+      );
+      await write(
+        'DELETE /api/v1/cards/{cardId}/attachments/{attachmentId}',
+        `/api/v1/cards/${card._id}/attachments/${attachment._id}`,
+        undefined,
+        ['attachment.deleted'],
+        on,
+      );
       await write('DELETE /api/v1/discussions/{discussionId}', `/api/v1/discussions/${discussion._id}`, undefined, ['discussion.deleted'], on);
       await write('DELETE /api/v1/comments/{commentId}', `/api/v1/comments/${comment._id}`, undefined, ['comment.deleted'], on);
 
       // checklists and items
-      const checklist = (await write('POST /api/v1/cards/{cardId}/checklists', `/api/v1/cards/${card._id}/checklists`, { name: 'Steps' }, ['checklist.created'], on)).checklist;
-      const checklist2 = (await write('POST /api/v1/cards/{cardId}/checklists', `/api/v1/cards/${card._id}/checklists`, { name: 'More' }, ['checklist.created'], on)).checklist;
+      const checklist = (
+        await write('POST /api/v1/cards/{cardId}/checklists', `/api/v1/cards/${card._id}/checklists`, { name: 'Steps' }, ['checklist.created'], on)
+      ).checklist;
+      const checklist2 = (
+        await write('POST /api/v1/cards/{cardId}/checklists', `/api/v1/cards/${card._id}/checklists`, { name: 'More' }, ['checklist.created'], on)
+      ).checklist;
       await write('PATCH /api/v1/checklists/{checklistId}', `/api/v1/checklists/${checklist._id}`, { name: 'Steps!' }, ['checklist.updated'], on);
-      await write('PATCH /api/v1/checklists/{checklistId}/position', `/api/v1/checklists/${checklist._id}/position`, { position: 'bottom' }, ['checklist.moved'], on);
+      await write(
+        'PATCH /api/v1/checklists/{checklistId}/position',
+        `/api/v1/checklists/${checklist._id}/position`,
+        { position: 'bottom' },
+        ['checklist.moved'],
+        on,
+      );
       await write('POST /api/v1/checklists/{checklistId}/copy', `/api/v1/checklists/${checklist._id}/copy`, { card: copy._id }, ['checklist.copied'], company);
-      const entry = (await write('POST /api/v1/checklists/{checklistId}/items', `/api/v1/checklists/${checklist._id}/items`, { name: 'Step' }, ['checklist.item.created'], on)).checklistItem;
+      const entry = (
+        await write(
+          'POST /api/v1/checklists/{checklistId}/items',
+          `/api/v1/checklists/${checklist._id}/items`,
+          { name: 'Step' },
+          ['checklist.item.created'],
+          on,
+        )
+      ).checklistItem;
       const path = `/api/v1/checklist-items/${entry._id}`;
       await write('PATCH /api/v1/checklist-items/{itemId}', path, { name: 'Step 1' }, ['checklist.item.updated'], on);
       await write('PATCH /api/v1/checklist-items/{itemId}/date', `${path}/date`, { date: '2026-12-01T00:00:00.000Z' }, ['checklist.item.updated'], on);
       await write('PATCH /api/v1/checklist-items/{itemId}/complete', `${path}/complete`, {}, ['checklist.item.completed'], on);
       await write('PATCH /api/v1/checklist-items/{itemId}/complete', `${path}/complete`, {}, ['checklist.item.uncompleted'], on);
-      await write('PATCH /api/v1/checklist-items/{itemId}/position', `${path}/position`, { position: 0, checklist: checklist2._id }, ['checklist.item.moved'], on);
+      await write(
+        'PATCH /api/v1/checklist-items/{itemId}/position',
+        `${path}/position`,
+        { position: 0, checklist: checklist2._id },
+        ['checklist.item.moved'],
+        on,
+      );
       await write('POST /api/v1/checklist-items/{itemId}/members', `${path}/members`, { members: [member.userId] }, ['checklist.item.members.toggled'], on);
-      const itemFile = (await write('POST /api/v1/checklist-items/{itemId}/attachments', `${path}/attachments`, undefined, ['attachment.created'], on, file())).attachment;
-      await write('PATCH /api/v1/checklist-items/{itemId}/attachments/{attachmentId}', `${path}/attachments/${itemFile._id}`, { name: 'N' }, ['attachment.renamed'], on);
-      await write('DELETE /api/v1/checklist-items/{itemId}/attachments/{attachmentId}', `${path}/attachments/${itemFile._id}`, undefined, ['attachment.deleted'], on);
+      const itemFile = (await write('POST /api/v1/checklist-items/{itemId}/attachments', `${path}/attachments`, undefined, ['attachment.created'], on, file()))
+        .attachment;
+      await write(
+        'PATCH /api/v1/checklist-items/{itemId}/attachments/{attachmentId}',
+        `${path}/attachments/${itemFile._id}`,
+        { name: 'N' },
+        ['attachment.renamed'],
+        on,
+      );
+      await write(
+        'DELETE /api/v1/checklist-items/{itemId}/attachments/{attachmentId}',
+        `${path}/attachments/${itemFile._id}`,
+        undefined,
+        ['attachment.deleted'],
+        on,
+      );
       await write('POST /api/v1/checklist-items/{itemId}/copy', `${path}/copy`, { checklist: checklist._id }, ['checklist.item.copied'], on);
       await write('DELETE /api/v1/checklist-items/{itemId}', path, undefined, ['checklist.item.deleted'], on);
       await write('DELETE /api/v1/checklists/{checklistId}', `/api/v1/checklists/${checklist2._id}`, undefined, ['checklist.deleted'], on);
@@ -197,11 +337,23 @@ for (const engine of ENGINES) {
       await write('PATCH /api/v1/me', '/api/v1/me', { fullName: 'Olive O. Owner' }, ['user.updated'], { company: null });
       await write('PATCH /api/v1/companies/{companyId}', `/api/v1/companies/${companyId}`, { name: 'Acme Inc' }, ['company.updated'], company);
       await write('PATCH /api/v1/teams/{teamId}', `/api/v1/teams/${team.team._id}`, { name: 'Operations' }, ['team.updated'], company);
-      await write('PATCH /api/v1/companies/{companyId}/members/{userId}', `/api/v1/companies/${companyId}/members/${member.userId}`, { role: 'admin' }, ['member.role.changed'], company);
+      await write(
+        'PATCH /api/v1/companies/{companyId}/members/{userId}',
+        `/api/v1/companies/${companyId}/members/${member.userId}`,
+        { role: 'admin' },
+        ['member.role.changed'],
+        company,
+      );
 
       // board and list lifecycle, on objects of their own
       const board2 = (await write('POST /api/v1/boards', `/api/v1/boards?teamId=${teamId}`, { name: 'Short-lived' }, ['board.created'], company)).board;
-      await write('PATCH /api/v1/boards/{boardId}', `/api/v1/boards/${board2._id}`, { name: 'Short-lived!', description: 'soon gone' }, ['board.updated'], company);
+      await write(
+        'PATCH /api/v1/boards/{boardId}',
+        `/api/v1/boards/${board2._id}`,
+        { name: 'Short-lived!', description: 'soon gone' },
+        ['board.updated'],
+        company,
+      );
       await write('PATCH /api/v1/boards/{boardId}/archive', `/api/v1/boards/${board2._id}/archive`, undefined, ['board.archived'], company);
       await write('PATCH /api/v1/boards/{boardId}/unarchive', `/api/v1/boards/${board2._id}/unarchive`, undefined, ['board.unarchived'], company);
       const list3 = (await write('POST /api/v1/lists', '/api/v1/lists', { board: board2._id, name: 'Doomed' }, ['list.created'], company)).list;
@@ -211,7 +363,10 @@ for (const engine of ENGINES) {
       const doomed2 = (await write('POST /api/v1/cards', '/api/v1/cards', { list: list3._id, name: 'Doomed 2' }, ['card.created'], company)).card;
       const doomed3 = (await write('POST /api/v1/cards', '/api/v1/cards', { list: list3._id, name: 'Doomed 3' }, ['card.created'], company)).card;
       await write('DELETE /api/v1/cards/{cardId}', `/api/v1/cards/${doomed._id}`, undefined, ['card.deleted'], { company: companyId, card: doomed._id });
-      await write('PATCH /api/v1/cards/delete-multi-team', '/api/v1/cards/delete-multi-team', { cards: [item(doomed2._id)] }, ['card.deleted'], { company: companyId, card: doomed2._id });
+      await write('PATCH /api/v1/cards/delete-multi-team', '/api/v1/cards/delete-multi-team', { cards: [item(doomed2._id)] }, ['card.deleted'], {
+        company: companyId,
+        card: doomed2._id,
+      });
       assert.ok(doomed3._id);
       // a list still holding a card: deleted with ?cascade=true
       await write('DELETE /api/v1/lists/{listId}', `/api/v1/lists/${list3._id}?cascade=true`, undefined, ['list.deleted'], company);
@@ -225,27 +380,60 @@ for (const engine of ENGINES) {
       await unrecorded('PATCH /api/v1/notifications/read-all', '/api/v1/notifications/read-all', undefined, member.apiKey);
 
       // webhooks (disabled: nothing is sent); the delivery to redeliver is put in place directly
-      const hook = (await unrecorded('POST /api/v1/webhooks', `/api/v1/webhooks?companyId=${companyId}`, { url: 'http://127.0.0.1:9/hook', types: ['card.*'], enabled: false })).webhook;
+      const hook = (
+        await unrecorded('POST /api/v1/webhooks', `/api/v1/webhooks?companyId=${companyId}`, {
+          url: 'http://127.0.0.1:9/hook',
+          types: ['card.*'],
+          enabled: false,
+        })
+      ).webhook;
       await unrecorded('PATCH /api/v1/webhooks/{webhookId}', `/api/v1/webhooks/${hook._id}`, { types: ['card.*', 'list.*'] });
       await unrecorded('POST /api/v1/webhooks/{webhookId}/rotate-secret', `/api/v1/webhooks/${hook._id}/rotate-secret`);
-      const delivered = (await t.services.db.selectFrom('events').select(['id', 'type']).where('company_id', '=', companyId).orderBy('seq').executeTakeFirstOrThrow()) as { id: string; type: string };
+      const delivered = (await t.services.db
+        .selectFrom('events')
+        .select(['id', 'type'])
+        .where('company_id', '=', companyId)
+        .orderBy('seq')
+        .executeTakeFirstOrThrow()) as { id: string; type: string };
       const deliveryId = 'd'.repeat(24);
       const at = new Date().toISOString();
       await t.services.db
         .insertInto('webhook_deliveries')
-        .values({ id: deliveryId, webhook_id: hook._id, event_id: delivered.id, event_type: delivered.type, ordinal: 1_000_000, payload: '{}', status: 'failed', attempts: 1, next_attempt_at: at, created_at: at } as never)
+        .values({
+          id: deliveryId,
+          webhook_id: hook._id,
+          event_id: delivered.id,
+          event_type: delivered.type,
+          ordinal: 1_000_000,
+          payload: '{}',
+          status: 'failed',
+          attempts: 1,
+          next_attempt_at: at,
+          created_at: at,
+        } as never)
         .execute();
-      await unrecorded('POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', `/api/v1/webhooks/${hook._id}/deliveries/${deliveryId}/redeliver`);
+      await unrecorded(
+        'POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
+        `/api/v1/webhooks/${hook._id}/deliveries/${deliveryId}/redeliver`,
+      );
       await unrecorded('DELETE /api/v1/webhooks/{webhookId}', `/api/v1/webhooks/${hook._id}`);
 
       // destructive, last: a board deleted, a member removed, the owner leaving a team and a company
       await write('DELETE /api/v1/boards/{boardId}', `/api/v1/boards/${board2._id}`, undefined, ['board.deleted'], company);
       const leaving = await addMember(t.services, { companyId, email: 'leo@acme.test' });
-      await write('DELETE /api/v1/companies/{companyId}/members/{userId}', `/api/v1/companies/${companyId}/members/${leaving.userId}`, undefined, ['member.removed'], company);
+      await write(
+        'DELETE /api/v1/companies/{companyId}/members/{userId}',
+        `/api/v1/companies/${companyId}/members/${leaving.userId}`,
+        undefined,
+        ['member.removed'],
+        company,
+      );
       await write('DELETE /api/v1/teams/{teamId}/members/me', `/api/v1/teams/${team.team._id}/members/me`, undefined, ['team.member.left'], company);
       // Initech, created above: another owner first, so the tenant is not its last
       await addMember(t.services, { companyId: newCompany.company._id, email: 'iris@initech.test', role: 'owner' });
-      await write('DELETE /api/v1/companies/{companyId}/members/me', `/api/v1/companies/${newCompany.company._id}/members/me`, undefined, ['member.left'], { company: newCompany.company._id });
+      await write('DELETE /api/v1/companies/{companyId}/members/me', `/api/v1/companies/${newCompany.company._id}/members/me`, undefined, ['member.left'], {
+        company: newCompany.company._id,
+      });
 
       // every write operation the API documents ran above
       const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
@@ -253,7 +441,18 @@ for (const engine of ENGINES) {
         components: { schemas: Record<string, { required?: string[] }> };
       };
       // the event's shape is published once, as a component, and the activity reads answer it
-      assert.deepEqual([...(doc.components.schemas.Event?.required ?? [])].sort(), ['_id', 'actor', 'board', 'card', 'company', 'createdAt', 'data', 'requestId', 'team', 'type']);
+      assert.deepEqual([...(doc.components.schemas.Event?.required ?? [])].sort(), [
+        '_id',
+        'actor',
+        'board',
+        'card',
+        'company',
+        'createdAt',
+        'data',
+        'requestId',
+        'team',
+        'type',
+      ]);
       for (const of of ['cards/{cardId}', 'boards/{boardId}', 'teams/{teamId}']) {
         assert.ok(JSON.stringify(doc.paths[`/api/v1/${of}/activity`]).includes('"#/components/schemas/Event"'), `${of}/activity references Event`);
       }
@@ -265,9 +464,21 @@ for (const engine of ENGINES) {
           .filter(([m, op]) => ['post', 'patch', 'delete', 'put'].includes(m) && !ofPeople(op))
           .map(([m]) => `${m.toUpperCase()} ${p}`),
       );
-      assert.deepEqual(writes.filter((route) => !covered.has(route) && !exempted.has(route)), [], 'write operations this test does not run');
-      assert.deepEqual(Object.keys(EXEMPT).filter((route) => !exempted.has(route) || !writes.includes(route)), [], 'exempt operations not run, or not in /openapi.json');
-      assert.deepEqual([...exempted].filter((route) => covered.has(route)), [], 'an exempt operation recorded events elsewhere in this test');
+      assert.deepEqual(
+        writes.filter((route) => !covered.has(route) && !exempted.has(route)),
+        [],
+        'write operations this test does not run',
+      );
+      assert.deepEqual(
+        Object.keys(EXEMPT).filter((route) => !exempted.has(route) || !writes.includes(route)),
+        [],
+        'exempt operations not run, or not in /openapi.json',
+      );
+      assert.deepEqual(
+        [...exempted].filter((route) => covered.has(route)),
+        [],
+        'an exempt operation recorded events elsewhere in this test',
+      );
 
       // refused requests record nothing
       await refused('PATCH', `/api/v1/cards/${card._id}`, { dueDate: 'soon' }, 400);
@@ -302,8 +513,32 @@ for (const engine of ENGINES) {
       });
 
       // the last item names a card of another company: a 404 for that item, and nothing written
-      const foreign = (await send('POST', '/api/v1/cards', { list: (await send('POST', '/api/v1/lists', { board: (await send('POST', `/api/v1/boards?teamId=${other.teamId}`, { name: 'G' }, undefined, other.apiKey)).res.json().board._id, name: 'G' }, undefined, other.apiKey)).res.json().list._id, name: 'G' }, undefined, other.apiKey)).res.json().card._id;
-      const failing = await send('PATCH', '/api/v1/cards/update-multi-team', { cards: [...cards.slice(0, 99), { cardId: foreign, companyId, teamId, update: { name: 'x' } }] });
+      const foreign = (
+        await send(
+          'POST',
+          '/api/v1/cards',
+          {
+            list: (
+              await send(
+                'POST',
+                '/api/v1/lists',
+                {
+                  board: (await send('POST', `/api/v1/boards?teamId=${other.teamId}`, { name: 'G' }, undefined, other.apiKey)).res.json().board._id,
+                  name: 'G',
+                },
+                undefined,
+                other.apiKey,
+              )
+            ).res.json().list._id,
+            name: 'G',
+          },
+          undefined,
+          other.apiKey,
+        )
+      ).res.json().card._id;
+      const failing = await send('PATCH', '/api/v1/cards/update-multi-team', {
+        cards: [...cards.slice(0, 99), { cardId: foreign, companyId, teamId, update: { name: 'x' } }],
+      });
       assert.ok(failing.res.statusCode >= 400 && failing.res.statusCode < 500, failing.res.body);
       assert.deepEqual(await eventsOf(failing.requestId), []);
     });

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { apiWorld, type ApiWorld } from '../support/api-world.ts';
+import { type ApiWorld, apiWorld } from '../support/api-world.ts';
 import { bearer, buildTestApp, ENGINES, otherCompany, type TestApp } from '../support/harness.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
@@ -73,7 +73,21 @@ type Mutation = (typeof MUTATIONS)[number];
 const nastyString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\u202e\u200b', '\r\n', "'; drop table cards; --", '%00', '../../etc/passwd', '\uffff', '🎉'.repeat(600), ' ', ''),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udfffy',
+    '\u202e\u200b',
+    '\r\n',
+    "'; drop table cards; --",
+    '%00',
+    '../../etc/passwd',
+    '\uffff',
+    '🎉'.repeat(600),
+    ' ',
+    '',
+  ),
 );
 
 /** The choices a request is built from, drawn by fast-check (so the seed replays them). */
@@ -317,7 +331,11 @@ for (const engine of ENGINES) {
               else url = url.replace(/[0-9a-f]{24}/, encodeQuery(nasty) || '%20');
               break;
             case 'badId':
-              if (pathParams.length) url = url.replace(/[0-9a-f]{24}(?!.*[0-9a-f]{24})/, ['0'.repeat(24), 'zz', 'A'.repeat(24), '%00', '..', 'x'.repeat(300)][r.nextInt(0, 5)] as string);
+              if (pathParams.length)
+                url = url.replace(
+                  /[0-9a-f]{24}(?!.*[0-9a-f]{24})/,
+                  ['0'.repeat(24), 'zz', 'A'.repeat(24), '%00', '..', 'x'.repeat(300)][r.nextInt(0, 5)] as string,
+                );
               break;
             case 'foreignId': {
               const foreign = [ids.foreign.boardId, ids.foreign.companyId, ids.foreign.teamId, ids.foreign.userId][r.nextInt(0, 3)] as string;
@@ -331,7 +349,14 @@ for (const engine of ENGINES) {
               break;
             case 'wrongContentType':
               payload = JSON.stringify(body ?? {});
-              headers['content-type'] = ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', 'garbage'][r.nextInt(0, 5)] as string;
+              headers['content-type'] = [
+                'text/plain',
+                'application/xml',
+                'application/x-www-form-urlencoded',
+                'application/json; charset=latin1',
+                'multipart/form-data; boundary=x',
+                'garbage',
+              ][r.nextInt(0, 5)] as string;
               break;
             case 'oversizedBody':
               payload = JSON.stringify({ name: 'o'.repeat(BODY_LIMIT + 10) });
@@ -343,8 +368,14 @@ for (const engine of ENGINES) {
                 ['multipart/form-data', `--${b}\r\n`],
                 [`multipart/form-data; boundary=${b}`, `--${b}\r\nContent-Disposition: form-data; name="file"; filename="f.txt"\r\n\r\nabc`],
                 [`multipart/form-data; boundary=${b}`, `--${b}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${nasty}\r\n--${b}--\r\n`],
-                [`multipart/form-data; boundary=${b}`, `--${b}\r\nContent-Disposition: form-data; name="file"; filename="${nasty.replace(/"/g, '')}"\r\n\r\nabc\r\n--${b}--\r\n`],
-                [`multipart/form-data; boundary=${b}`, `--${b}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc\r\n--${b}\r\nContent-Disposition: form-data; name="x"\r\n\r\ny\r\n--${b}--\r\n`],
+                [
+                  `multipart/form-data; boundary=${b}`,
+                  `--${b}\r\nContent-Disposition: form-data; name="file"; filename="${nasty.replace(/"/g, '')}"\r\n\r\nabc\r\n--${b}--\r\n`,
+                ],
+                [
+                  `multipart/form-data; boundary=${b}`,
+                  `--${b}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc\r\n--${b}\r\nContent-Disposition: form-data; name="x"\r\n\r\ny\r\n--${b}--\r\n`,
+                ],
                 [`multipart/form-data; boundary=${b}`, `garbage ${nasty}`],
               ] as const;
               const [type, form] = forms[r.nextInt(0, forms.length - 1)] as readonly [string, string];
@@ -399,7 +430,14 @@ for (const engine of ENGINES) {
           validSent++;
           if (res.statusCode < 300) validAnswered++;
         }
-        const finding = (why: string) => findings.push({ method: op.method, url: String(options.url).slice(0, 200), mutation, status: res.statusCode, body: `${why}: ${res.body.slice(0, 300)}` });
+        const finding = (why: string) =>
+          findings.push({
+            method: op.method,
+            url: String(options.url).slice(0, 200),
+            mutation,
+            status: res.statusCode,
+            body: `${why}: ${res.body.slice(0, 300)}`,
+          });
         if (res.statusCode >= 500) finding('5xx');
         else if (res.statusCode >= 400) {
           try {
@@ -418,9 +456,19 @@ for (const engine of ENGINES) {
       }
 
       const seconds = (Date.now() - started) / 1000;
-      const summary = [...statuses.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}:${n}`).join(' ');
+      const summary = [...statuses.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, n]) => `${s}:${n}`)
+        .join(' ');
       console.log(`fuzz [${engine}]: ${sent} requests in ${seconds.toFixed(1)} s; statuses ${summary}; ${findings.length} findings`);
-      if (process.env.FUZZ_PROFILE) console.log([...timeByOp.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k} ${v.toFixed(0)}ms`).join('\n'));
+      if (process.env.FUZZ_PROFILE)
+        console.log(
+          [...timeByOp.entries()]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 8)
+            .map(([k, v]) => `${k} ${v.toFixed(0)}ms`)
+            .join('\n'),
+        );
       assert.ok(sent >= RUNS, `sent ${sent} requests`);
       // The valid requests must mostly be served: otherwise the fuzz only ever meets the validator.
       assert.ok(validAnswered > validSent / 4, `${validAnswered} of ${validSent} valid requests answered 2xx`);

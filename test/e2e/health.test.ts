@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
-import { parseDatabaseUrl } from '../../src/storage/dialect.ts';
 import { createRateLimiter } from '../../src/ratelimit/index.ts';
+import { parseDatabaseUrl } from '../../src/storage/dialect.ts';
 import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
 

@@ -69,7 +69,10 @@ for (const engine of ENGINES) {
       const body = res.json();
       assert.equal(typeof body.message, 'string');
       for (const color of body.colors) assertSchema(LabelColor, color);
-      assert.deepEqual(body.colors, LABEL_PALETTE.map((c) => ({ _id: c.id, name: c.name, hex: c.hex })));
+      assert.deepEqual(
+        body.colors,
+        LABEL_PALETTE.map((c) => ({ _id: c.id, name: c.name, hex: c.hex })),
+      );
       assert.equal((await api('GET', '/api/v1/label-colors?teamId=x')).statusCode, 400, 'takes no query');
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/label-colors' })).statusCode, 401);
     });
@@ -202,10 +205,16 @@ for (const engine of ENGINES) {
       const unknownColor = await api('POST', `/api/v1/boards/${board._id}/labels`, { name: 'x', color: newId() });
       assert.equal(unknownColor.statusCode, 400);
       assert.equal(unknownColor.json().code, 'validation_failed');
-      assert.deepEqual(unknownColor.json().details.map((d: { field: string }) => d.field), ['body.color']);
+      assert.deepEqual(
+        unknownColor.json().details.map((d: { field: string }) => d.field),
+        ['body.color'],
+      );
       const unknownColorPatch = await api('PATCH', `/api/v1/labels/${label._id}`, { color: 'ffffffffffffffffffffffff' });
       assert.equal(unknownColorPatch.statusCode, 400);
-      assert.deepEqual(unknownColorPatch.json().details.map((d: { field: string }) => d.field), ['body.color']);
+      assert.deepEqual(
+        unknownColorPatch.json().details.map((d: { field: string }) => d.field),
+        ['body.color'],
+      );
 
       const creates: [string, string, unknown][] = [
         ['missing name', board._id, { color: GREEN.id }],

@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import type { Executor } from '../../src/storage/database.ts';
 import { ROOT, runTaskboard } from '../support/cli.ts';
-import { eventually } from '../support/receiver.ts';
 import { cardRow } from '../support/fixtures.ts';
-import { bearer, ENGINES, openTestStorage, serviceContext, testConfig, type TestStorage } from '../support/harness.ts';
+import { bearer, ENGINES, openTestStorage, serviceContext, type TestStorage, testConfig } from '../support/harness.ts';
+import { eventually } from '../support/receiver.ts';
 
 const CARDS = 2000;
 
@@ -35,17 +35,33 @@ async function seedBigBoard(db: Executor, tenant: BootstrapResult): Promise<stri
   const at = nowIso();
   const boardId = newId();
   const owned = { company_id: tenant.companyId, team_id: tenant.teamId, creator_id: tenant.userId, created_at: at, updated_at: at, version: 0 };
-  await db.insertInto('boards').values({ id: boardId, name: 'Big', ...owned }).execute();
+  await db
+    .insertInto('boards')
+    .values({ id: boardId, name: 'Big', ...owned })
+    .execute();
   const listIds = [newId(), newId()];
-  for (const [position, id] of listIds.entries()) await db.insertInto('lists').values({ id, board_id: boardId, name: `L${position}`, position, ...owned }).execute();
-  await db.insertInto('labels').values({ id: newId(), board_id: boardId, name: 'Bug', color_id: '000000000000000000000001', ...owned }).execute();
+  for (const [position, id] of listIds.entries())
+    await db
+      .insertInto('lists')
+      .values({ id, board_id: boardId, name: `L${position}`, position, ...owned })
+      .execute();
+  await db
+    .insertInto('labels')
+    .values({ id: newId(), board_id: boardId, name: 'Bug', color_id: '000000000000000000000001', ...owned })
+    .execute();
   for (let start = 0; start < CARDS; start += 100) {
     const cards = Array.from({ length: 100 }, (_, i) =>
       cardRow({ _id: listIds[i % 2] as string, board: boardId, company: tenant.companyId, team: tenant.teamId }, tenant.userId, `Card ${start + i}`, start + i),
     );
     await db.insertInto('cards').values(cards).execute();
-    await db.insertInto('checklists').values(cards.map((c) => ({ id: newId(), card_id: c.id, name: 'Steps', position: 0, ...owned }))).execute();
-    await db.insertInto('comments').values(cards.map((c) => ({ id: newId(), card_id: c.id, content: 'Note', ...owned }))).execute();
+    await db
+      .insertInto('checklists')
+      .values(cards.map((c) => ({ id: newId(), card_id: c.id, name: 'Steps', position: 0, ...owned })))
+      .execute();
+    await db
+      .insertInto('comments')
+      .values(cards.map((c) => ({ id: newId(), card_id: c.id, content: 'Note', ...owned })))
+      .execute();
   }
   return boardId;
 }
@@ -117,10 +133,7 @@ for (const engine of ENGINES) {
       const left = await count(db, 'cards', boardId);
       assert.ok(left > 0 && left < CARDS, `killed in the middle of the sweep (${left} of ${CARDS} cards left)`);
       // hidden: nothing of the board is live, though rows remain
-      assert.deepEqual(
-        [await count(db, 'boards', boardId, true), await count(db, 'lists', boardId, true), await count(db, 'cards', boardId, true)],
-        [0, 0, 0],
-      );
+      assert.deepEqual([await count(db, 'boards', boardId, true), await count(db, 'lists', boardId, true), await count(db, 'cards', boardId, true)], [0, 0, 0]);
       assert.equal(await count(db, 'boards', boardId), 1, 'the board row goes last');
       // what a client sees: the board, its lists and a remaining card are gone
       const app = await buildApp({ config: testConfig({ uploadDir: uploads }), storage: test.storage, rateLimiter: null, logger: false });

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { apiWorld, type ApiWorld } from '../support/api-world.ts';
+import { type ApiWorld, apiWorld } from '../support/api-world.ts';
 import { addMember, type MemberFixture } from '../support/fixtures.ts';
 import { type Api, apiClient, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
-import { describeTiers } from '../support/tiers.ts';
 import { holdLocks } from '../support/held-locks.ts';
+import { describeTiers } from '../support/tiers.ts';
 
 for (const engine of ENGINES) {
   describe(`companies, teams and members over their life [${engine}]`, () => {
@@ -34,7 +34,13 @@ for (const engine of ENGINES) {
 
     async function person(role: 'owner' | 'admin' | 'member', fullName?: string): Promise<MemberFixture & { api: Api }> {
       people += 1;
-      const member = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: `p${people}@acme.test`, role, ...(fullName ? { fullName } : {}) });
+      const member = await addMember(t.services, {
+        companyId: t.tenant.companyId,
+        teamIds: [t.tenant.teamId],
+        email: `p${people}@acme.test`,
+        role,
+        ...(fullName ? { fullName } : {}),
+      });
       return { ...member, api: apiClient(t, member.apiKey) };
     }
 
@@ -88,7 +94,9 @@ for (const engine of ENGINES) {
         // Force the worst interleaving: a side transaction holds both membership rows, so each request
         // gets as far as writing its change before either commits (SQLite runs one writer at a time).
         const holder = await holdLocks(t.services.db, (trx) =>
-          sql`select 1 from company_members where company_id = ${t.tenant.companyId} and user_id in (${first.userId}, ${second.userId}) for update`.execute(trx),
+          sql`select 1 from company_members where company_id = ${t.tenant.companyId} and user_id in (${first.userId}, ${second.userId}) for update`.execute(
+            trx,
+          ),
         );
         const holderPid = holder.pid;
         const requests = demote();
@@ -101,7 +109,9 @@ for (const engine of ENGINES) {
             const { rows } = await sql<{ n: number }>`
               select count(*)::int as n from pg_stat_activity a
               where ${holderPid} = any(pg_blocking_pids(a.pid))
-                 or exists (select 1 from pg_stat_activity b where ${holderPid} = any(pg_blocking_pids(b.pid)) and b.pid = any(pg_blocking_pids(a.pid)))`.execute(t.services.db);
+                 or exists (select 1 from pg_stat_activity b where ${holderPid} = any(pg_blocking_pids(b.pid)) and b.pid = any(pg_blocking_pids(a.pid)))`.execute(
+              t.services.db,
+            );
             waiting = rows[0]!.n;
           }
           assert.equal(waiting, 2, `both requests wait (${waiting} waiting, ${settled} settled)`);
@@ -113,7 +123,12 @@ for (const engine of ENGINES) {
         answers = await Promise.all(demote());
       }
       assert.deepEqual(answers.map((res) => res.statusCode).sort(), [200, 409]);
-      const owners = await t.services.db.selectFrom('company_members').select('user_id').where('company_id', '=', t.tenant.companyId).where('role', '=', 'owner').execute();
+      const owners = await t.services.db
+        .selectFrom('company_members')
+        .select('user_id')
+        .where('company_id', '=', t.tenant.companyId)
+        .where('role', '=', 'owner')
+        .execute();
       assert.equal(owners.length, 1);
       const winner = owners[0]!.user_id === first.userId ? first : second;
       // back to the tenant as the only owner, for the tests after this one

@@ -15,9 +15,28 @@ import { describeTiers } from '../support/tiers.ts';
 
 /** Every table of the domain (the rate limiter's and the event record's aside). */
 const TABLES: readonly (keyof Database)[] = [
-  'users', 'companies', 'company_members', 'teams', 'team_members', 'api_keys', 'boards', 'lists', 'labels', 'cards',
-  'card_members', 'card_labels', 'card_seen', 'checklists', 'checklist_items', 'checklist_item_members', 'comments',
-  'discussions', 'cheers', 'attachments', 'attachment_seen', 'released_files',
+  'users',
+  'companies',
+  'company_members',
+  'teams',
+  'team_members',
+  'api_keys',
+  'boards',
+  'lists',
+  'labels',
+  'cards',
+  'card_members',
+  'card_labels',
+  'card_seen',
+  'checklists',
+  'checklist_items',
+  'checklist_item_members',
+  'comments',
+  'discussions',
+  'cheers',
+  'attachments',
+  'attachment_seen',
+  'released_files',
 ];
 
 type Counts = Record<string, number>;
@@ -25,7 +44,10 @@ type Counts = Record<string, number>;
 async function rowCounts(t: TestApp): Promise<Counts> {
   const counts: Counts = {};
   for (const table of TABLES) {
-    const row = await t.services.db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    const row = await t.services.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
     counts[table] = Number(row.n);
   }
   return counts;
@@ -33,7 +55,9 @@ async function rowCounts(t: TestApp): Promise<Counts> {
 
 /** `after` minus `before`, table by table, leaving out the tables that did not change. */
 function changes(before: Counts, afterwards: Counts): Counts {
-  return Object.fromEntries(Object.keys(before).flatMap((table) => (afterwards[table] === before[table] ? [] : [[table, (afterwards[table] ?? 0) - (before[table] ?? 0)]])));
+  return Object.fromEntries(
+    Object.keys(before).flatMap((table) => (afterwards[table] === before[table] ? [] : [[table, (afterwards[table] ?? 0) - (before[table] ?? 0)]])),
+  );
 }
 
 async function eventTypes(t: TestApp): Promise<string[]> {
@@ -52,7 +76,10 @@ for (const engine of ENGINES) {
     beforeEach(async () => {
       world = await apiWorld(t);
       // a label on the card and the caller a member of it, so those links are counted too
-      for (const [part, body] of [['labels', { labels: [world.labelId] }], ['members', { members: [t.tenant.userId] }]] as const) {
+      for (const [part, body] of [
+        ['labels', { labels: [world.labelId] }],
+        ['members', { members: [t.tenant.userId] }],
+      ] as const) {
         const res = await api('POST', `/v2/cards/${world.cardId}/${part}`, body);
         assert.equal(res.statusCode, 200, res.body);
       }
@@ -73,8 +100,16 @@ for (const engine of ENGINES) {
       const body = await expect('DELETE', `/api/v1/cards/${world.cardId}`, 200);
       assert.deepEqual(body, { message: 'Card deleted', card: { _id: world.cardId } });
       assert.deepEqual(changes(before, await rowCounts(t)), {
-        cards: -1, card_labels: -1, card_members: -1, checklists: -1, checklist_items: -1, comments: -1, discussions: -1, cheers: -1,
-        attachments: -2, released_files: 2,
+        cards: -1,
+        card_labels: -1,
+        card_members: -1,
+        checklists: -1,
+        checklist_items: -1,
+        comments: -1,
+        discussions: -1,
+        cheers: -1,
+        attachments: -2,
+        released_files: 2,
       });
       assert.ok((await eventTypes(t)).includes('card.deleted'));
       for (const url of [`/api/v1/cards/${world.cardId}`, `/api/v1/checklists/${world.checklistId}/items`]) await expect('GET', url, 404);
@@ -94,8 +129,13 @@ for (const engine of ENGINES) {
       const foreign = (await expect('POST', '/api/v1/cards', 201, { list: foreignList, name: 'Theirs' }, other.api)).card._id;
       const mine = (cardId: string) => ({ cardId, companyId: t.tenant.companyId, teamId: t.tenant.teamId });
       const before = await rowCounts(t);
-      const refused = await expect('PATCH', '/api/v1/cards/delete-multi-team', 404, { cards: [mine(world.cardId), { cardId: foreign, companyId: other.companyId, teamId: other.teamId }] });
-      assert.deepEqual(refused.details.map((d: { field: string }) => d.field), ['body.cards[1]']);
+      const refused = await expect('PATCH', '/api/v1/cards/delete-multi-team', 404, {
+        cards: [mine(world.cardId), { cardId: foreign, companyId: other.companyId, teamId: other.teamId }],
+      });
+      assert.deepEqual(
+        refused.details.map((d: { field: string }) => d.field),
+        ['body.cards[1]'],
+      );
       assert.deepEqual(await rowCounts(t), before);
 
       const body = await expect('PATCH', '/api/v1/cards/delete-multi-team', 200, { cards: [mine(second), mine(world.cardId)] });
@@ -113,7 +153,8 @@ for (const engine of ENGINES) {
       const before = await rowCounts(t);
       assert.deepEqual(await expect('DELETE', `/api/v1/lists/${world.listId}?cascade=true`, 200), { message: 'List deleted', list: { _id: world.listId } });
       assert.deepEqual(await rowCounts(t), before, 'marked, not yet removed');
-      for (const url of [`/api/v1/cards/${world.cardId}`, `/api/v1/lists/${world.listId}/cards`, `/api/v1/checklists/${world.checklistId}/items`]) await expect('GET', url, 404);
+      for (const url of [`/api/v1/cards/${world.cardId}`, `/api/v1/lists/${world.listId}/cards`, `/api/v1/checklists/${world.checklistId}/items`])
+        await expect('GET', url, 404);
       await expect('POST', '/api/v1/cards', 404, { list: world.listId, name: 'Late' });
       const board = (await expect('GET', `/api/v1/boards/${world.boardId}`, 200)).board;
       assert.deepEqual(board.lists, []);
@@ -123,8 +164,17 @@ for (const engine of ENGINES) {
       assert.deepEqual({ cards: swept.cards, lists: swept.lists, boards: swept.boards }, { cards: 1, lists: 2, boards: 0 });
       // both lists: the empty one deleted before `before` was counted was only marked until now
       assert.deepEqual(changes(before, await rowCounts(t)), {
-        lists: -2, cards: -1, card_labels: -1, card_members: -1, checklists: -1, checklist_items: -1, comments: -1, discussions: -1, cheers: -1,
-        attachments: -2, released_files: 2,
+        lists: -2,
+        cards: -1,
+        card_labels: -1,
+        card_members: -1,
+        checklists: -1,
+        checklist_items: -1,
+        comments: -1,
+        discussions: -1,
+        cheers: -1,
+        attachments: -2,
+        released_files: 2,
       });
       assert.ok((await eventTypes(t)).includes('list.deleted'));
     });
@@ -136,7 +186,12 @@ for (const engine of ENGINES) {
       await expect('DELETE', `/api/v1/boards/${world.boardId}`, 404, undefined, other.api);
       await expect('DELETE', `/api/v1/boards/${world.boardId}`, 403, undefined, asMember);
       await expect('DELETE', `/api/v1/boards/${world.boardId}`, 200);
-      for (const url of [`/api/v1/boards/${world.boardId}`, `/api/v1/boards/${world.boardId}/labels`, `/api/v1/cards/${world.cardId}`, `/api/v1/lists/${world.listId}/cards`]) {
+      for (const url of [
+        `/api/v1/boards/${world.boardId}`,
+        `/api/v1/boards/${world.boardId}/labels`,
+        `/api/v1/cards/${world.cardId}`,
+        `/api/v1/lists/${world.listId}/cards`,
+      ]) {
         await expect('GET', url, 404);
       }
       await expect('PATCH', `/api/v1/labels/${world.labelId}`, 404, { name: 'x' });
@@ -145,8 +200,19 @@ for (const engine of ENGINES) {
 
       await sweepDeleted(t.services, { batchCards: 1 });
       assert.deepEqual(changes(before, await rowCounts(t)), {
-        boards: -1, lists: -1, labels: -1, cards: -1, card_labels: -1, card_members: -1, checklists: -1, checklist_items: -1, comments: -1,
-        discussions: -1, cheers: -1, attachments: -2, released_files: 2,
+        boards: -1,
+        lists: -1,
+        labels: -1,
+        cards: -1,
+        card_labels: -1,
+        card_members: -1,
+        checklists: -1,
+        checklist_items: -1,
+        comments: -1,
+        discussions: -1,
+        cheers: -1,
+        attachments: -2,
+        released_files: 2,
       });
       assert.ok((await eventTypes(t)).includes('board.deleted'));
     });

@@ -46,7 +46,11 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 200);
       const lists = res.json().board.lists as ListRecord[];
       const positions = lists.map((l) => l.position);
-      assert.deepEqual(positions, [...positions].sort((a, b) => a - b), 'answered in position order');
+      assert.deepEqual(
+        positions,
+        [...positions].sort((a, b) => a - b),
+        'answered in position order',
+      );
       return lists.map((l) => l.name);
     }
 
@@ -135,7 +139,10 @@ for (const engine of ENGINES) {
       assert.deepEqual(await namesOf(board._id), ['C', 'Bee', 'Ay']);
 
       const read = (await api('GET', `/api/v1/boards/${board._id}/lists`)).json().board.lists as ListRecord[];
-      assert.deepEqual(read.find((l) => l._id === a._id), bottomAgain.json().list);
+      assert.deepEqual(
+        read.find((l) => l._id === a._id),
+        bottomAgain.json().list,
+      );
     });
 
     it('lists the lists of reachable boards by board, then position, narrowed by company and team', async () => {

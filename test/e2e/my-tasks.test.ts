@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/domain/shared/ids.ts';
-import type { NewRow } from '../../src/storage/database.ts';
 import { Card } from '../../src/schemas/records.ts';
+import type { NewRow } from '../../src/storage/database.ts';
 import { addMember, addTeam, cardRow, seedBoard } from '../support/fixtures.ts';
 import { apiClient, buildTestApp, ENGINES, type OtherCompany, otherCompany, type TestApp } from '../support/harness.ts';
 import { assertSchema } from '../support/schema.ts';
@@ -99,7 +99,10 @@ for (const engine of ENGINES) {
       const me = await person();
       const someoneElse = await person();
       await card(core, t.tenant.teamId, 'second assigned', [[me.userId, at(20)]], { listIndex: 1 });
-      await card(core, t.tenant.teamId, 'first assigned', [[someoneElse.userId, at(1)], [me.userId, at(10)]]);
+      await card(core, t.tenant.teamId, 'first assigned', [
+        [someoneElse.userId, at(1)],
+        [me.userId, at(10)],
+      ]);
       await card(core, t.tenant.teamId, 'not mine', [[someoneElse.userId, at(5)]]);
       await card(core, t.tenant.teamId, 'archived', [[me.userId, at(15)]], { archived: 1 });
       await card(second, secondTeam, 'other team', [[me.userId, at(30)]]);
@@ -113,7 +116,11 @@ for (const engine of ENGINES) {
         assert.equal(c.archived.status, false);
       }
       const first = body.cards[0] as CardRecord;
-      assert.deepEqual(first.members.map((m) => m._id), [someoneElse.userId, me.userId], 'the whole card, every member');
+      assert.deepEqual(
+        first.members.map((m) => m._id),
+        [someoneElse.userId, me.userId],
+        'the whole card, every member',
+      );
       assert.equal(first.list, core.listIds[0]);
 
       assert.deepEqual(names((await page(someoneElse.api, '/api/v1/my-tasks')).cards), ['first assigned', 'not mine'], 'in its own assignment order');
@@ -140,12 +147,7 @@ for (const engine of ENGINES) {
       assert.deepEqual(names((await page(me.api, `/api/v1/my-tasks?companyId=${companyId}`)).cards), ['core', 'second']);
       assert.deepEqual(names((await page(me.api, `/api/v1/my-tasks?teamId=${teamId}`)).cards), ['core']);
       assert.deepEqual(names((await page(me.api, `/api/v1/my-tasks?companyId=${companyId}&teamId=${secondTeam}`)).cards), ['second']);
-      for (const query of [
-        `companyId=${other.companyId}`,
-        `teamId=${other.teamId}`,
-        `teamId=${newId()}`,
-        `companyId=${other.companyId}&teamId=${teamId}`,
-      ]) {
+      for (const query of [`companyId=${other.companyId}`, `teamId=${other.teamId}`, `teamId=${newId()}`, `companyId=${other.companyId}&teamId=${teamId}`]) {
         const res = await me.api('GET', `/api/v1/my-tasks?${query}`);
         assert.equal(res.statusCode, 404, `${query}: ${res.body}`);
         assert.equal(res.json().code, 'not_found');
@@ -174,10 +176,7 @@ for (const engine of ENGINES) {
       const ids: string[] = [];
       for (let i = 0; i < 7; i++) ids.push(await card(core, t.tenant.teamId, `c${i}`, [[me.userId, at(100 + i)]]));
       // older cards, assigned between page fetches: they come after everything already assigned
-      const late = [
-        await card(core, t.tenant.teamId, 'late0', []),
-        await card(second, secondTeam, 'late1', []),
-      ];
+      const late = [await card(core, t.tenant.teamId, 'late0', []), await card(second, secondTeam, 'late1', [])];
       const seen = await walk(me.api, '/api/v1/my-tasks?limit=3', async (i) => {
         const lateCard = late[i];
         if (lateCard) await assign(lateCard, me.userId, at(200 + i));
@@ -189,7 +188,10 @@ for (const engine of ENGINES) {
       const tiedIds: string[] = [];
       for (let i = 0; i < 5; i++) tiedIds.push(await card(core, t.tenant.teamId, `t${i}`, [[tied.userId, at(300)]]));
       const byOne = await walk(tied.api, '/api/v1/my-tasks?limit=1');
-      assert.deepEqual(byOne.map((c) => c._id), [...tiedIds].sort());
+      assert.deepEqual(
+        byOne.map((c) => c._id),
+        [...tiedIds].sort(),
+      );
 
       const exact = await page(me.api, '/api/v1/my-tasks?limit=9');
       assert.equal(exact.cards.length, 9);
@@ -233,7 +235,10 @@ for (const engine of ENGINES) {
         const res = await me.api('GET', `/api/v1/my-tasks?${query}`);
         assert.equal(res.statusCode, 400, `${query}: ${res.body}`);
         assert.equal(res.json().code, 'validation_failed');
-        assert.ok(res.json().details.some((d: { field: string }) => d.field === field), `${query}: ${res.body}`);
+        assert.ok(
+          res.json().details.some((d: { field: string }) => d.field === field),
+          `${query}: ${res.body}`,
+        );
       }
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/my-tasks' })).statusCode, 401);
     });

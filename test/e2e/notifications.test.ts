@@ -21,7 +21,7 @@ for (const engine of ENGINES) {
     let commentId: string;
 
     const mine = async (who: keyof typeof users, query = '') =>
-      ((await ok(users[who].api('GET', `/api/v1/notifications${query}`))).notifications as Notification[]);
+      (await ok(users[who].api('GET', `/api/v1/notifications${query}`))).notifications as Notification[];
     const summary = (list: Notification[]) => list.map((n) => [n.type, n.actor]);
 
     before(async () => {
@@ -42,14 +42,31 @@ for (const engine of ENGINES) {
       await ok(users.ann.api('POST', `/v2/cards/${cardId}/members`, { members: [users.cid.id, users.bob.id] })); // cid added, bob removed
       await ok(users.ann.api('POST', `/v2/cards/${cardId}/members`, { members: [users.bob.id] })); // bob back
       assert.deepEqual(summary(await mine('ann')), [['card.assigned', users.olive.id]]);
-      assert.deepEqual(summary(await mine('bob')), [['card.assigned', users.ann.id], ['card.assigned', users.olive.id]]);
+      assert.deepEqual(summary(await mine('bob')), [
+        ['card.assigned', users.ann.id],
+        ['card.assigned', users.olive.id],
+      ]);
       assert.deepEqual(summary(await mine('cid')), [['card.assigned', users.ann.id]]);
       assert.deepEqual(await mine('olive'), []);
       const [told] = await mine('cid');
-      assert.deepEqual({ ...told, _id: undefined, createdAt: undefined }, {
-        _id: undefined, type: 'card.assigned', user: users.cid.id, company: t.tenant.companyId, team: t.tenant.teamId, card: cardId,
-        comment: null, discussion: null, cheer: null, reminder: null, actor: users.ann.id, readAt: null, createdAt: undefined,
-      });
+      assert.deepEqual(
+        { ...told, _id: undefined, createdAt: undefined },
+        {
+          _id: undefined,
+          type: 'card.assigned',
+          user: users.cid.id,
+          company: t.tenant.companyId,
+          team: t.tenant.teamId,
+          card: cardId,
+          comment: null,
+          discussion: null,
+          cheer: null,
+          reminder: null,
+          actor: users.ann.id,
+          readAt: null,
+          createdAt: undefined,
+        },
+      );
     });
 
     it('comment.created: every member of the card but its author; comment.replied: the comment’s author only, never for one’s own reply', async () => {
@@ -63,9 +80,16 @@ for (const engine of ENGINES) {
       const replyId = (await ok(users.bob.api('POST', `/api/v1/comments/${commentId}/discussions`, { content: 'Yes' }), 201)).discussion._id;
       await ok(users.ann.api('POST', `/api/v1/comments/${commentId}/discussions`, { content: 'Thanks' }), 201);
       const replied = (await mine('ann')).filter((n) => n.type === 'comment.replied');
-      assert.deepEqual(replied.map((n) => [n.actor, n.comment, n.discussion]), [[users.bob.id, commentId, replyId]]);
+      assert.deepEqual(
+        replied.map((n) => [n.actor, n.comment, n.discussion]),
+        [[users.bob.id, commentId, replyId]],
+      );
       for (const who of ['olive', 'bob', 'cid'] as const) {
-        assert.deepEqual((await mine(who)).filter((n) => n.type === 'comment.replied'), [], `${who}: a reply is not a comment of the card`);
+        assert.deepEqual(
+          (await mine(who)).filter((n) => n.type === 'comment.replied'),
+          [],
+          `${who}: a reply is not a comment of the card`,
+        );
       }
     });
 
@@ -109,7 +133,10 @@ for (const engine of ENGINES) {
       assert.ok(read.readAt);
       const again = (await ok(users.bob.api('PATCH', `/api/v1/notifications/${first._id}/read`))).notification as Notification;
       assert.equal(again.readAt, read.readAt, 'reading again keeps the first readAt');
-      assert.deepEqual((await mine('bob', '?unread=true')).map((n) => n._id), all.filter((n) => n._id !== first._id).map((n) => n._id));
+      assert.deepEqual(
+        (await mine('bob', '?unread=true')).map((n) => n._id),
+        all.filter((n) => n._id !== first._id).map((n) => n._id),
+      );
 
       assert.deepEqual(await ok(users.bob.api('PATCH', '/api/v1/notifications/read-all')), { message: 'Notifications read', updated: all.length - 1 });
       assert.deepEqual(await mine('bob', '?unread=true'), []);
@@ -117,7 +144,7 @@ for (const engine of ENGINES) {
       assert.ok((await mine('cid', '?unread=true')).length > 0, "another user's stay unread");
     });
 
-    it("another user can neither read nor mark them: 404, and nothing changes", async () => {
+    it('another user can neither read nor mark them: 404, and nothing changes', async () => {
       const [cids] = await mine('cid', '?unread=true');
       assert.ok(cids);
       for (const api of [users.ann.api, other.api]) {
@@ -133,7 +160,12 @@ for (const engine of ENGINES) {
     });
 
     it('refuses bad input with 400: a foreign cursor, a bad id, unknown query fields', async () => {
-      for (const url of ['/api/v1/notifications?cursor=abc', '/api/v1/notifications?unread=maybe', '/api/v1/notifications?limit=0', '/api/v1/notifications?x=1']) {
+      for (const url of [
+        '/api/v1/notifications?cursor=abc',
+        '/api/v1/notifications?unread=maybe',
+        '/api/v1/notifications?limit=0',
+        '/api/v1/notifications?x=1',
+      ]) {
         assert.equal((await users.bob.api('GET', url)).statusCode, 400, url);
       }
       assert.equal((await users.bob.api('PATCH', '/api/v1/notifications/nope/read')).statusCode, 400);
@@ -238,7 +270,10 @@ for (const engine of ENGINES) {
         const second = await notifySomeone(t, 'bob@acme.test');
         // the second is handed over although the first never answered
         await hanging.called(2);
-        assert.deepEqual(hanging.calls.map((c) => c.notification.user), [first, second]);
+        assert.deepEqual(
+          hanging.calls.map((c) => c.notification.user),
+          [first, second],
+        );
         assert.equal(hanging.calls[0]!.signal.aborted, true, 'the abandoned send is told to stop');
         assert.match(String((hanging.calls[0]!.signal.reason as Error).message), /timed out after 50 ms/);
         assert.equal(t.app.notificationSends.timedOut, 1);

@@ -72,7 +72,10 @@ describe('OpenAPI document: redocly lint and what generators need', () => {
 
   it('names every operation uniquely, in camelCase', () => {
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
-    assert.ok(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]*$/.test(id)), `camelCase: ${ids.filter((id) => !/^[a-z][A-Za-z0-9]*$/.test(String(id))).join(', ')}`);
+    assert.ok(
+      ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]*$/.test(id)),
+      `camelCase: ${ids.filter((id) => !/^[a-z][A-Za-z0-9]*$/.test(String(id))).join(', ')}`,
+    );
     assert.equal(new Set(ids).size, ids.length, 'no two operations share an id');
     for (const id of ['toggleMultipleLabels', 'updateAttachmentNameOnCard', 'createCard', 'getCardDetails']) assert.ok(ids.includes(id), id);
   });
@@ -98,7 +101,8 @@ describe('OpenAPI document: redocly lint and what generators need', () => {
           assert.ok(response.headers?.['X-Request-Id'], `${where} X-Request-Id`);
           if (status === '429') assert.ok(response.headers?.['Retry-After'], `${where} Retry-After`);
           // public operations (sign-in, setup, invitations) have no key and so no tier bucket
-          if (path.startsWith('/api/') && status.startsWith('2') && !((op as { security?: unknown[] }).security?.length === 0)) assert.ok(response.headers?.RateLimit && response.headers['RateLimit-Policy'], `${where} RateLimit`);
+          if (path.startsWith('/api/') && status.startsWith('2') && !((op as { security?: unknown[] }).security?.length === 0))
+            assert.ok(response.headers?.RateLimit && response.headers['RateLimit-Policy'], `${where} RateLimit`);
         }
       }
     }

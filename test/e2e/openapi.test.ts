@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import diagnostics from 'node:diagnostics_channel';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { type Tier, TIERS, tierOfRoute } from '../../src/config.ts';
+import { TIERS, type Tier, tierOfRoute } from '../../src/config.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { buildTestApp, type TestApp } from '../support/harness.ts';
 
@@ -156,7 +156,10 @@ describe('OpenAPI document', () => {
   });
 
   it('documents exactly the operations the app serves', () => {
-    assert.ok(served.some((r) => r.method === 'GET' && r.url === '/healthz'), 'the route recorder saw the app being built');
+    assert.ok(
+      served.some((r) => r.method === 'GET' && r.url === '/healthz'),
+      'the route recorder saw the app being built',
+    );
     const api = served.filter((r) => isApiOperation(r, served));
     const servedKeys = new Set(api.map((r) => key(r.method, r.path)));
     const documentedKeys = new Set(operations.map((o) => key(o.method, o.path)));
@@ -197,7 +200,10 @@ describe('OpenAPI document', () => {
         assert.deepEqual(security, [], `${where} is public and says so (security: [])`);
         continue;
       }
-      assert.ok(security.some((requirement) => 'bearer' in requirement), `${where} requires the bearer API key`);
+      assert.ok(
+        security.some((requirement) => 'bearer' in requirement),
+        `${where} requires the bearer API key`,
+      );
       const tier = tierOfRoute(t.config.rateLimit, `${route.method} ${route.url}`, route.config.tier as Tier | undefined);
       assert.ok(tier && (TIERS as readonly string[]).includes(tier), `${where} has a contract tier`);
       assert.equal(op['x-rate-limit-tier'], tier, `${where} documents its rate-limit tier`);
@@ -257,7 +263,8 @@ describe('OpenAPI document', () => {
     assert.doesNotMatch(served.body, /x-optional-body/);
     const headers = { authorization: `Bearer ${t.tenant.apiKey}` };
     const list = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0] as string;
-    const card = (await t.app.inject({ method: 'POST', url: '/api/v1/cards', headers, payload: { list, name: 'Archived and back' } })).json().card._id as string;
+    const card = (await t.app.inject({ method: 'POST', url: '/api/v1/cards', headers, payload: { list, name: 'Archived and back' } })).json().card
+      ._id as string;
     for (const action of ['archive', 'unarchive', 'archive', 'unarchive']) {
       for (const body of [{}, { payload: '', headers: { 'content-type': 'application/json' } }, { payload: {} }]) {
         const res = await t.app.inject({ method: 'PATCH', url: `/api/v1/cards/${card}/${action}`, ...body, headers: { ...headers, ...(body.headers ?? {}) } });

@@ -13,7 +13,7 @@ import { buildApp } from '../../src/app.ts';
 import type { AppConfig } from '../../src/config.ts';
 import { closeWithDeadline } from '../../src/server.ts';
 import { seedBoard } from '../support/fixtures.ts';
-import { bearer, buildTestApp, ENGINES, openTestStorage, recordingLimiter, testConfig, type TestApp } from '../support/harness.ts';
+import { bearer, buildTestApp, ENGINES, openTestStorage, recordingLimiter, type TestApp, testConfig } from '../support/harness.ts';
 
 /** Resolves when `socket` closes, failing after `ms` (the bound under test must close it sooner). */
 function closedWithin(socket: Socket, ms: number): Promise<{ elapsed: number; received: string }> {
@@ -62,7 +62,9 @@ describe('bounds on slow clients', () => {
 
   it('closes a connection whose body stops, at the request bound', async () => {
     const socket = await open(port);
-    socket.write(`POST /api/v1/api-keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.tenant.apiKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`);
+    socket.write(
+      `POST /api/v1/api-keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.tenant.apiKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`,
+    );
     const { elapsed } = await closedWithin(socket, 5000);
     assert.ok(elapsed >= 500, `closed after ${elapsed} ms, before the bound`);
   });
@@ -125,19 +127,29 @@ describe('shutdown with a deadline', () => {
     const t = await buildTestApp('sqlite');
     try {
       const board = await seedBoard(t.services, t.tenant, { lists: 1 });
-      const card = await t.app.inject({ method: 'POST', url: '/api/v1/cards', headers: bearer(t.tenant.apiKey), payload: { list: board.listIds[0], name: 'C' } });
+      const card = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/cards',
+        headers: bearer(t.tenant.apiKey),
+        payload: { list: board.listIds[0], name: 'C' },
+      });
       assert.equal(card.statusCode, 201, card.body);
       const port = await listening(t);
       const socket = await open(port);
       const boundary = 'xBOUNDARYx';
       socket.write(
-        `POST /api/v1/cards/${(card.json().card?._id ?? card.json()._id)}/attachments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.tenant.apiKey}\r\n` +
+        `POST /api/v1/cards/${card.json().card?._id ?? card.json()._id}/attachments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.tenant.apiKey}\r\n` +
           `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 1000000\r\n\r\n` +
           `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n` +
           'x'.repeat(70_000),
       );
       // The upload is in flight once its .partial file exists.
-      const partials = () => (existsSync(t.config.uploadDir) ? readdirSync(t.config.uploadDir, { recursive: true }).map(String).filter((f) => f.endsWith('.partial')) : []);
+      const partials = () =>
+        existsSync(t.config.uploadDir)
+          ? readdirSync(t.config.uploadDir, { recursive: true })
+              .map(String)
+              .filter((f) => f.endsWith('.partial'))
+          : [];
       let received = '';
       socket.on('data', (chunk) => (received += String(chunk)));
       const started = performance.now();
@@ -181,7 +193,15 @@ async function loggedApp(config: Partial<AppConfig> = {}) {
   await app.ready();
   const { bootstrap } = await import('../../src/domain/account/bootstrap.ts');
   const tenant = await bootstrap(app.services, { company: 'A', team: 'T', email: 'a@a.test', fullName: 'A' });
-  return { app, lines, tenant, dispose: async () => { await app.close(); await test.dispose(); } };
+  return {
+    app,
+    lines,
+    tenant,
+    dispose: async () => {
+      await app.close();
+      await test.dispose();
+    },
+  };
 }
 
 describe('request ids and the log line per request', () => {
@@ -217,7 +237,11 @@ describe('request ids and the log line per request', () => {
       const { tenant } = logged;
       const { boardId } = await seedBoard(logged.app.services, tenant);
       const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-      const res = await logged.app.inject({ method: 'GET', url: `/api/v1/boards/${boardId}`, headers: { ...bearer(tenant.apiKey), traceparent, 'x-request-id': 'req-42' } });
+      const res = await logged.app.inject({
+        method: 'GET',
+        url: `/api/v1/boards/${boardId}`,
+        headers: { ...bearer(tenant.apiKey), traceparent, 'x-request-id': 'req-42' },
+      });
       const line = logged.lines.find((l) => l.msg === 'request completed' && l.reqId === 'req-42');
       assert.ok(line, JSON.stringify(logged.lines));
       assert.equal(line.level, 30);
@@ -237,7 +261,9 @@ describe('request ids and the log line per request', () => {
       await logged.app.listen({ host: '127.0.0.1', port: 0 });
       const socket = await open((logged.app.server.address() as { port: number }).port);
       const arrived = new Promise((resolve) => logged.app.server.once('request', resolve));
-      socket.write(`POST /api/v1/api-keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${logged.tenant.apiKey}\r\nX-Request-Id: abort-1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na`);
+      socket.write(
+        `POST /api/v1/api-keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${logged.tenant.apiKey}\r\nX-Request-Id: abort-1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na`,
+      );
       await arrived;
       socket.destroy();
       const started = performance.now();
@@ -246,7 +272,10 @@ describe('request ids and the log line per request', () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       const mine = logged.lines.filter((l) => l.reqId === 'abort-1');
-      assert.ok(mine.every((l) => (l.level as number) <= 30), JSON.stringify(mine));
+      assert.ok(
+        mine.every((l) => (l.level as number) <= 30),
+        JSON.stringify(mine),
+      );
       // Once, and no completion line for an answer nobody received.
       assert.equal(mine.filter((l) => l.msg === 'client aborted the request').length, 1, JSON.stringify(mine));
       assert.equal(mine.filter((l) => l.msg === 'request completed').length, 0, JSON.stringify(mine));
@@ -264,12 +293,17 @@ describe('security headers, compression and CORS', () => {
     const board = await seedBoard(t.services, t.tenant, { lists: 3, labels: 3 });
     boardId = board.boardId;
     for (let i = 0; i < 20; i++) {
-      await t.app.inject({ method: 'POST', url: '/api/v1/cards', headers: bearer(t.tenant.apiKey), payload: { list: board.listIds[i % 3], name: `Card number ${i} with a name` } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/cards',
+        headers: bearer(t.tenant.apiKey),
+        payload: { list: board.listIds[i % 3], name: `Card number ${i} with a name` },
+      });
     }
   });
   after(() => t.dispose());
 
-  it('sends an API\'s security headers on API answers and errors, and a page\'s on the docs UI', async () => {
+  it("sends an API's security headers on API answers and errors, and a page's on the docs UI", async () => {
     for (const url of ['/healthz', '/api/v1/me', '/api/v1/nope']) {
       const res = await t.app.inject({ method: 'GET', url });
       assert.equal(res.headers['x-content-type-options'], 'nosniff', url);
@@ -279,7 +313,14 @@ describe('security headers, compression and CORS', () => {
       assert.equal(res.headers['referrer-policy'], 'no-referrer', url);
       assert.equal(res.headers['cross-origin-resource-policy'], 'same-origin', url);
       // what only a rendered page needs is left off JSON
-      for (const pageOnly of ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection']) {
+      for (const pageOnly of [
+        'cross-origin-opener-policy',
+        'origin-agent-cluster',
+        'x-dns-prefetch-control',
+        'x-download-options',
+        'x-permitted-cross-domain-policies',
+        'x-xss-protection',
+      ]) {
         assert.equal(res.headers[pageOnly], undefined, `${url} ${pageOnly}`);
       }
     }
@@ -299,7 +340,10 @@ describe('security headers, compression and CORS', () => {
     const html = res.body;
     assert.doesNotMatch(html, /<script>(?!\s*<\/script>)/, 'no inline script, which the CSP would block');
     const assets = [...html.matchAll(/(?:src|href)="([^"]+\.(?:js|css))"/g)].map((m) => m[1] as string);
-    assert.ok(assets.some((a) => a.endsWith('.js')), html);
+    assert.ok(
+      assets.some((a) => a.endsWith('.js')),
+      html,
+    );
     for (const asset of assets) {
       assert.ok(!/^https?:/.test(asset), `${asset} is not from our own origin`);
       const loaded = await t.app.inject({ method: 'GET', url: new URL(asset, 'http://x/docs/').pathname });
@@ -321,8 +365,7 @@ describe('security headers, compression and CORS', () => {
   });
 
   it('answers CORS for the configured origins only, with a cacheable preflight', async () => {
-    const preflight = (origin: string) =>
-      t.app.inject({ method: 'OPTIONS', url: '/api/v1/me', headers: { origin, 'access-control-request-method': 'PATCH' } });
+    const preflight = (origin: string) => t.app.inject({ method: 'OPTIONS', url: '/api/v1/me', headers: { origin, 'access-control-request-method': 'PATCH' } });
     const allowed = await preflight('https://board.example');
     assert.equal(allowed.headers['access-control-allow-origin'], 'https://board.example');
     assert.equal(allowed.headers['access-control-max-age'], '900');

@@ -18,7 +18,12 @@ for (const engine of ENGINES) {
       t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
 
     async function invite(email: string, extra: object = {}) {
-      const res = await call('POST', `/api/v1/companies/${t.tenant.companyId}/invitations`, bearer(t.tenant.apiKey), { email, role: 'member', teams: [t.tenant.teamId], ...extra });
+      const res = await call('POST', `/api/v1/companies/${t.tenant.companyId}/invitations`, bearer(t.tenant.apiKey), {
+        email,
+        role: 'member',
+        teams: [t.tenant.teamId],
+        ...extra,
+      });
       assert.equal(res.statusCode, 201, res.body);
       const body = res.json() as { invitation: { _id: string; email: string; expiresAt: string }; url: string };
       return { ...body, token: /#(tbi_[A-Za-z0-9_-]{43})$/.exec(body.url)![1]! };
@@ -35,7 +40,10 @@ for (const engine of ENGINES) {
 
       const preview = await call('GET', `/api/v1/invitations/${token}`, {});
       assert.equal(preview.statusCode, 200, preview.body);
-      assert.deepEqual({ ...(preview.json() as object), expiresAt: null, message: null }, { companyName: 'Acme', inviterName: 'Olive Owner', email: 'nina@acme.test', role: 'member', expiresAt: null, message: null });
+      assert.deepEqual(
+        { ...(preview.json() as object), expiresAt: null, message: null },
+        { companyName: 'Acme', inviterName: 'Olive Owner', email: 'nina@acme.test', role: 'member', expiresAt: null, message: null },
+      );
 
       const weak = await call('POST', `/api/v1/invitations/${token}/accept`, {}, { fullName: 'Nina', password: 'short' });
       assert.equal(weak.statusCode, 400);
@@ -45,8 +53,14 @@ for (const engine of ENGINES) {
       const me = await call('GET', '/api/v1/me', { cookie });
       const body = me.json() as { user: { fullName: string }; companies: { _id: string; role: string }[]; teams: { _id: string }[] };
       assert.equal(body.user.fullName, 'Nina New');
-      assert.deepEqual(body.companies.map((c) => [c._id, c.role]), [[t.tenant.companyId, 'member']]);
-      assert.deepEqual(body.teams.map((team) => team._id), [t.tenant.teamId]);
+      assert.deepEqual(
+        body.companies.map((c) => [c._id, c.role]),
+        [[t.tenant.companyId, 'member']],
+      );
+      assert.deepEqual(
+        body.teams.map((team) => team._id),
+        [t.tenant.teamId],
+      );
       assert.equal((await call('POST', `/api/v1/invitations/${token}/accept`, {}, { fullName: 'Again', password: TEST_PASSWORD })).statusCode, 404);
       assert.equal((await call('GET', `/api/v1/invitations/${token}`, {})).statusCode, 404);
       await signInAs(t.app, 'nina@acme.test');
@@ -77,11 +91,14 @@ for (const engine of ENGINES) {
       const revoked = await call('DELETE', `/api/v1/companies/${t.tenant.companyId}/invitations/${invitation._id}`, bearer(t.tenant.apiKey));
       assert.equal(revoked.statusCode, 200, revoked.body);
       assert.equal((await call('GET', `/api/v1/invitations/${token}`, {})).statusCode, 404);
-      const member = await call('POST', `/api/v1/companies/${t.tenant.companyId}/invitations`, bearer(t.tenant.apiKey), { email: 'owner@acme.test', role: 'member' });
+      const member = await call('POST', `/api/v1/companies/${t.tenant.companyId}/invitations`, bearer(t.tenant.apiKey), {
+        email: 'owner@acme.test',
+        role: 'member',
+      });
       assert.equal(member.statusCode, 409, member.body);
     });
 
-    it('password reset: 202 always; an admin\'s link resets once and ends every session', async () => {
+    it("password reset: 202 always; an admin's link resets once and ends every session", async () => {
       for (const email of ['owner@acme.test', 'nobody@acme.test']) {
         const res = await call('POST', '/api/v1/auth/password-reset', {}, { email });
         assert.equal(res.statusCode, 202, res.body);

@@ -10,7 +10,11 @@ for (const engine of ENGINES) {
     let t: TestApp;
 
     before(async () => {
-      t = await buildTestApp(engine, { config: { people: { ...(await import('../support/harness.ts')).testConfig().people, signInFailures: { perEmail: 3, perAddress: 1000, windowSeconds: 900 } } } });
+      t = await buildTestApp(engine, {
+        config: {
+          people: { ...(await import('../support/harness.ts')).testConfig().people, signInFailures: { perEmail: 3, perAddress: 1000, windowSeconds: 900 } },
+        },
+      });
       await givePassword(t.services, OWNER);
     });
     after(() => t.dispose());
@@ -55,7 +59,12 @@ for (const engine of ENGINES) {
     });
 
     it('a wrong password and an unknown email answer the same 401', async () => {
-      const wrong = await call('POST', '/api/v1/auth/sign-in', { 'x-forwarded-for': '10.0.0.1' }, { email: 'nobody@acme.test', password: 'not the password at all' });
+      const wrong = await call(
+        'POST',
+        '/api/v1/auth/sign-in',
+        { 'x-forwarded-for': '10.0.0.1' },
+        { email: 'nobody@acme.test', password: 'not the password at all' },
+      );
       const unknown = await call('POST', '/api/v1/auth/sign-in', {}, { email: 'nobody-else@acme.test', password: 'not the password at all' });
       assert.equal(wrong.statusCode, 401);
       assert.equal(unknown.statusCode, 401);
@@ -95,7 +104,10 @@ for (const engine of ENGINES) {
       const activity = await call('GET', `/api/v1/activity?companyId=${t.tenant.companyId}&type=board.created`, bearer(t.tenant.apiKey));
       if (activity.statusCode === 200) {
         const events = (activity.json() as { events: { actor: { user: string; apiKey: string | null } }[] }).events;
-        assert.ok(events.some((event) => event.actor?.apiKey === null && event.actor.user === t.tenant.userId), activity.body);
+        assert.ok(
+          events.some((event) => event.actor?.apiKey === null && event.actor.user === t.tenant.userId),
+          activity.body,
+        );
       }
     });
 
@@ -109,12 +121,13 @@ for (const engine of ENGINES) {
       assert.equal((await call('GET', '/api/v1/auth/session', bearer(t.tenant.apiKey))).statusCode, 404);
     });
 
-    it('lists the caller\'s sessions and ends one: its cookie is refused at once', async () => {
+    it("lists the caller's sessions and ends one: its cookie is refused at once", async () => {
       const mine = await signInAs(t.app, OWNER, TEST_PASSWORD, { 'user-agent': 'Firefox test' });
       const other = await signInAs(t.app, OWNER, TEST_PASSWORD, { 'user-agent': 'Phone' });
       const list = await call('GET', '/api/v1/auth/sessions', { cookie: mine.cookie });
       assert.equal(list.statusCode, 200, list.body);
-      const sessions = (list.json() as { sessions: { _id: string; current: boolean; userAgent: string; ip: string; createdAt: string; lastSeenAt: string }[] }).sessions;
+      const sessions = (list.json() as { sessions: { _id: string; current: boolean; userAgent: string; ip: string; createdAt: string; lastSeenAt: string }[] })
+        .sessions;
       const current = sessions.filter((s) => s.current);
       assert.equal(current.length, 1);
       assert.equal(current[0]!.userAgent, 'Firefox test');
@@ -139,7 +152,10 @@ for (const engine of ENGINES) {
       await givePassword(t.services, OWNER);
       const mine = await signInAs(t.app, OWNER);
       const other = await signInAs(t.app, OWNER);
-      const wrong = await call('PATCH', '/api/v1/me/password', sessionHeaders(mine), { currentPassword: 'wrong wrong wrong', newPassword: 'a brand new password 7' });
+      const wrong = await call('PATCH', '/api/v1/me/password', sessionHeaders(mine), {
+        currentPassword: 'wrong wrong wrong',
+        newPassword: 'a brand new password 7',
+      });
       assert.equal(wrong.statusCode, 400);
       const short = await call('PATCH', '/api/v1/me/password', sessionHeaders(mine), { currentPassword: TEST_PASSWORD, newPassword: 'short' });
       assert.equal(short.statusCode, 400);
@@ -179,8 +195,17 @@ describe('session requests count per user, apart from keys, in larger buckets', 
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: { cookie: session.cookie } })).statusCode, 200);
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(t.tenant.apiKey) })).statusCode, 200);
       const [bySession, byKey] = limiter.seen.filter((seen) => seen.route === 'GET /api/v1/me');
-      assert.deepEqual(bySession, { apiKeyId: `user:${t.tenant.userId}`, route: 'GET /api/v1/me', tier: 'very-low', limit: t.config.rateLimit.tiers['very-low'] * t.config.people.sessionRateLimitFactor });
-      assert.deepEqual(byKey, { apiKeyId: (await t.services.db.selectFrom('api_keys').select('id').executeTakeFirstOrThrow()).id, route: 'GET /api/v1/me', tier: 'very-low' });
+      assert.deepEqual(bySession, {
+        apiKeyId: `user:${t.tenant.userId}`,
+        route: 'GET /api/v1/me',
+        tier: 'very-low',
+        limit: t.config.rateLimit.tiers['very-low'] * t.config.people.sessionRateLimitFactor,
+      });
+      assert.deepEqual(byKey, {
+        apiKeyId: (await t.services.db.selectFrom('api_keys').select('id').executeTakeFirstOrThrow()).id,
+        route: 'GET /api/v1/me',
+        tier: 'very-low',
+      });
       // the sign-in itself is public: it never reaches a bucket
       assert.ok(!limiter.seen.some((seen) => seen.route.includes('sign-in')));
     } finally {

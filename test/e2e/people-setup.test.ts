@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildApp, type App } from '../../src/app.ts';
-import { ENGINES, emptyDatabase, type EmptyDatabase, openTestStorage, testConfig, type TestStorage } from '../support/harness.ts';
+import { type App, buildApp } from '../../src/app.ts';
 import { runTaskboard } from '../support/cli.ts';
+import { type EmptyDatabase, ENGINES, emptyDatabase, openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
 import { signInAs, TEST_PASSWORD } from '../support/people.ts';
 
 for (const engine of ENGINES) {
@@ -44,8 +44,14 @@ for (const engine of ENGINES) {
       const me = await app.inject({ method: 'GET', url: '/api/v1/me', headers: { cookie } });
       assert.equal(me.statusCode, 200, me.body);
       const meBody = me.json() as { companies: { _id: string; role: string }[]; teams: { _id: string }[] };
-      assert.deepEqual(meBody.companies.map((c) => [c._id, c.role]), [[made.companyId, 'owner']]);
-      assert.deepEqual(meBody.teams.map((t) => t._id), [made.teamId]);
+      assert.deepEqual(
+        meBody.companies.map((c) => [c._id, c.role]),
+        [[made.companyId, 'owner']],
+      );
+      assert.deepEqual(
+        meBody.teams.map((t) => t._id),
+        [made.teamId],
+      );
       await signInAs(app, 'olive@acme.test');
 
       assert.equal((await app.inject({ method: 'POST', url: '/api/v1/setup', payload: { ...body, email: 'again@acme.test' } })).statusCode, 404);
@@ -67,7 +73,11 @@ for (const engine of ENGINES) {
 
     it('bootstrap --password-stdin, then users set-password --password-stdin; a bad password is refused', async () => {
       const env = { DATABASE_URL: database.url };
-      const boot = await runTaskboard(['bootstrap', '--company', 'Initech', '--team', 'Printers', '--email', 'peter@initech.test', '--name', 'Peter', '--password-stdin', '--json'], env, `${TEST_PASSWORD}\n`);
+      const boot = await runTaskboard(
+        ['bootstrap', '--company', 'Initech', '--team', 'Printers', '--email', 'peter@initech.test', '--name', 'Peter', '--password-stdin', '--json'],
+        env,
+        `${TEST_PASSWORD}\n`,
+      );
       assert.equal(boot.code, 0, boot.stderr);
       assert.doesNotMatch(boot.stdout, /violet/);
       const storage = await import('../../src/storage/dialect.ts').then((m) => m.openStorage(database.url));

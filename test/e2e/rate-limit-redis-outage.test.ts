@@ -11,17 +11,11 @@ import { createServer } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { type App, buildApp } from '../../src/app.ts';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { issueApiKey } from '../../src/domain/account/service.ts';
 import type { ServiceContext } from '../../src/domain/context.ts';
+import { createRateLimiter, FailoverRateLimiter, type LimiterLog, RedisRateLimiter, SqlRateLimiter } from '../../src/ratelimit/index.ts';
 import type { RateLimiter } from '../../src/ratelimit/limiter.ts';
-import {
-  createRateLimiter,
-  FailoverRateLimiter,
-  type LimiterLog,
-  RedisRateLimiter,
-  SqlRateLimiter,
-} from '../../src/ratelimit/index.ts';
 import { bearer, ENGINES, needsRedis, openTestStorage, serviceContext, type TestStorage, testConfig } from '../support/harness.ts';
 
 async function freePort(): Promise<number> {
@@ -142,8 +136,7 @@ for (const engine of ENGINES) {
       return { token: issued.token, id: issued.apiKey._id };
     }
 
-    const createKey = (token: string) =>
-      (app as App).inject({ method: 'POST', url: '/api/v1/api-keys', headers: bearer(token), payload: { name: 'x' } });
+    const createKey = (token: string) => (app as App).inject({ method: 'POST', url: '/api/v1/api-keys', headers: bearer(token), payload: { name: 'x' } });
 
     async function statuses(token: string, count: number) {
       const seen: number[] = [];

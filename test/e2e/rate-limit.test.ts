@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Redis } from 'ioredis';
 import type { LightMyRequestResponse } from 'fastify';
+import { Redis } from 'ioredis';
 import { type App, buildApp } from '../../src/app.ts';
-import { issueApiKey } from '../../src/domain/account/service.ts';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
 import type { AppConfig } from '../../src/config.ts';
-import type { RateLimiter } from '../../src/ratelimit/limiter.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
+import { issueApiKey } from '../../src/domain/account/service.ts';
 import { createRateLimiter, SqlRateLimiter } from '../../src/ratelimit/index.ts';
+import type { RateLimiter } from '../../src/ratelimit/limiter.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { countHits } from '../../src/storage/repositories/rate-limit.ts';
 import { bearer, ENGINES, needsRedis, openTestStorage, REDIS_URL, type TestStorage, testConfig } from '../support/harness.ts';
@@ -101,8 +101,15 @@ for (const engine of ENGINES) {
       for (const res of limited) assertRateLimited(res);
 
       const remaining = created.map((res) => rateLimitHeader(res)).sort((a, b) => b.r - a.r);
-      assert.deepEqual(remaining.map((h) => h.r), [4, 3, 2, 1, 0]);
-      assert.deepEqual(remaining.slice(0, 4).map((h) => h.t), [0, 0, 0, 0], 't is 0 while the bucket has room');
+      assert.deepEqual(
+        remaining.map((h) => h.r),
+        [4, 3, 2, 1, 0],
+      );
+      assert.deepEqual(
+        remaining.slice(0, 4).map((h) => h.t),
+        [0, 0, 0, 0],
+        't is 0 while the bucket has room',
+      );
       for (const res of created) assert.equal(res.headers['ratelimit-policy'], '"secure";q=5;w=3600');
 
       // Browsers may read the headers: CORS exposes them.
@@ -195,7 +202,10 @@ for (const engine of ENGINES) {
       assert.equal(app.rateLimiter, null);
       const token = await newToken(app);
       const answers = await Promise.all(Array.from({ length: 7 }, () => createKey(app, token)));
-      assert.deepEqual(answers.map((res) => res.statusCode), Array(7).fill(201));
+      assert.deepEqual(
+        answers.map((res) => res.statusCode),
+        Array(7).fill(201),
+      );
       assert.equal(answers[0]?.headers.ratelimit, undefined);
     });
 
@@ -218,7 +228,11 @@ for (const engine of ENGINES) {
         assert.equal(typeof res.json().message, 'string');
         assert.equal(res.headers['retry-after'], '1');
       }
-      assert.deepEqual(logged.map((entry) => entry.msg), ['rate limiter: cannot decide, answering 503 until it can'], 'one line per incident');
+      assert.deepEqual(
+        logged.map((entry) => entry.msg),
+        ['rate limiter: cannot decide, answering 503 until it can'],
+        'one line per incident',
+      );
     });
 
     if (engine === 'postgres') {

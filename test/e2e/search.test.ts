@@ -28,7 +28,8 @@ async function world(api: Api, teamId: string, board: string) {
   const boardId = (await post(`/api/v1/boards?teamId=${teamId}`, { name: board }, 'board'))._id;
   const doing = (await post('/api/v1/lists', { board: boardId, name: 'Doing' }, 'list'))._id;
   const done = (await post('/api/v1/lists', { board: boardId, name: 'Done' }, 'list'))._id;
-  const card = async (name: string, description = '', list = doing) => (await post('/api/v1/cards', { list, name, ...(description ? { description } : {}) }, 'card'))._id;
+  const card = async (name: string, description = '', list = doing) =>
+    (await post('/api/v1/cards', { list, name, ...(description ? { description } : {}) }, 'card'))._id;
   return { boardId, doing, done, card, post };
 }
 
@@ -132,9 +133,15 @@ for (const engine of ENGINES) {
       assert.equal(item?.card?._id, ids.notes);
       assert.equal(item?.list?.name, 'Done');
       const board = await hits('roadmap');
-      assert.deepEqual(board.map((h) => [h.type, h._id]), [['board', ids.board]]);
+      assert.deepEqual(
+        board.map((h) => [h.type, h._id]),
+        [['board', ids.board]],
+      );
       const lists = await hits('doing', '&types=list');
-      assert.deepEqual(lists.map((h) => [h.type, h._id, h.board._id]), [['list', ids.doing, ids.board]]);
+      assert.deepEqual(
+        lists.map((h) => [h.type, h._id, h.board._id]),
+        [['list', ids.doing, ids.board]],
+      );
     });
 
     it("never shows another company's words, not even as a count", async () => {
@@ -178,13 +185,19 @@ for (const engine of ENGINES) {
       assert.equal(archived.statusCode, 200, archived.body);
       assert.deepEqual(await titles('wombat'), []);
       const again = await hits('wombat is:archived', '&types=card');
-      assert.deepEqual(again.map((h) => [h.title, h.archived]), [['Wombat habitat', true]]);
+      assert.deepEqual(
+        again.map((h) => [h.title, h.archived]),
+        [['Wombat habitat', true]],
+      );
       // an archived board hides what is on it
       assert.equal((await api('PATCH', `/api/v1/cards/archived`, { cardIds: [card], status: false })).statusCode, 200);
       assert.deepEqual(await titles('wombat'), ['Wombat habitat']);
       assert.equal((await api('PATCH', `/api/v1/boards/${w.boardId}/archive`, {})).statusCode, 200);
       assert.deepEqual(await titles('wombat'), []);
-      assert.deepEqual((await hits('wombat is:archived', '&types=card')).map((h) => h.archived), [true]);
+      assert.deepEqual(
+        (await hits('wombat is:archived', '&types=card')).map((h) => h.archived),
+        [true],
+      );
       const gone = await api('DELETE', `/api/v1/cards/${card}`);
       assert.ok(gone.statusCode < 300, gone.body);
       assert.deepEqual(await titles('wombat', '&types=card'), []);
@@ -229,10 +242,18 @@ for (const engine of ENGINES) {
       assert.deepEqual(await titles('login board:"operators board"'), []);
 
       const { payload, headers } = multipart({ name: 'Notes' }, { filename: 'notes.txt', contentType: 'text/plain', content: Buffer.from('hi') });
-      const uploaded = await t.app.inject({ method: 'POST', url: `/api/v1/cards/${c}/attachments`, payload, headers: { ...headers, ...bearer(t.tenant.apiKey) } });
+      const uploaded = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/cards/${c}/attachments`,
+        payload,
+        headers: { ...headers, ...bearer(t.tenant.apiKey) },
+      });
       assert.equal(uploaded.statusCode, 201, uploaded.body);
       assert.deepEqual(await titles('walrus has:attachments'), ['Gamma walrus']);
-      assert.deepEqual((await hits('notes', `&boardId=${w.boardId}&types=attachment`)).map((h) => h.card?._id), [c]);
+      assert.deepEqual(
+        (await hits('notes', `&boardId=${w.boardId}&types=attachment`)).map((h) => h.card?._id),
+        [c],
+      );
 
       // created: the hit's own creation time
       const old = cardRow({ _id: w.doing, board: w.boardId, company: t.tenant.companyId, team: t.tenant.teamId }, t.tenant.userId, 'Ancient walrus', 9999, {
@@ -246,7 +267,31 @@ for (const engine of ENGINES) {
     });
 
     it('any query text answers 200 or a 400 in the contract form, never a 5xx', async () => {
-      const pieces = ['"', '-', ':', 'label:', 'is:', '*', '%', '_', '\\', "'", '(', ')', 'AND', 'NOT', 'é', '京', '😀', 'a', 'log', ' ', '  ', 'due:week', 'x"y'];
+      const pieces = [
+        '"',
+        '-',
+        ':',
+        'label:',
+        'is:',
+        '*',
+        '%',
+        '_',
+        '\\',
+        "'",
+        '(',
+        ')',
+        'AND',
+        'NOT',
+        'é',
+        '京',
+        '😀',
+        'a',
+        'log',
+        ' ',
+        '  ',
+        'due:week',
+        'x"y',
+      ];
       let seed = 7;
       const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
       for (let i = 0; i < 150; i++) {
@@ -274,7 +319,10 @@ for (const engine of ENGINES) {
       }
       const missing = await api('GET', '/api/v1/search');
       assert.equal(missing.statusCode, 400, missing.body);
-      assert.deepEqual(missing.json().details.map((d: { field: string }) => d.field), ['querystring.q']);
+      assert.deepEqual(
+        missing.json().details.map((d: { field: string }) => d.field),
+        ['querystring.q'],
+      );
       const types = await api('GET', searchUrl('login', '&types=card,cow'));
       assert.equal(types.statusCode, 400, types.body);
       const cursor = await api('GET', searchUrl('login', '&cursor=bm9wZQ'));

@@ -70,25 +70,33 @@ for (const engine of ENGINES) {
       const outsider = await person();
       const hidden = await addTeam(t.services, t.tenant.companyId, 'Hidden', [outsider.userId]);
       const mine = (await api('GET', `/api/v1/teams?companyId=${t.tenant.companyId}`)).json().teams;
-      assert.deepEqual(mine.map((x: TeamRecord) => x._id), [t.tenant.teamId]);
+      assert.deepEqual(
+        mine.map((x: TeamRecord) => x._id),
+        [t.tenant.teamId],
+      );
       const theirs = (await outsider.api('GET', '/api/v1/teams')).json().teams;
-      assert.deepEqual(theirs.map((x: TeamRecord) => x._id), [hidden]);
+      assert.deepEqual(
+        theirs.map((x: TeamRecord) => x._id),
+        [hidden],
+      );
 
       // a user in two companies sees both companies' teams, or one company's when asked
       await t.services.db
         .insertInto('company_members')
         .values({ company_id: other.companyId, user_id: outsider.userId, role: 'member', created_at: new Date().toISOString() })
         .execute();
-      await t.services.db.insertInto('team_members').values({ team_id: other.teamId, user_id: outsider.userId, created_at: new Date().toISOString() }).execute();
+      await t.services.db
+        .insertInto('team_members')
+        .values({ team_id: other.teamId, user_id: outsider.userId, created_at: new Date().toISOString() })
+        .execute();
       const both = (await outsider.api('GET', '/api/v1/teams')).json().teams;
       assert.deepEqual(both.map((x: TeamRecord) => x._id).sort(), [hidden, other.teamId].sort());
       const onlyGlobex = (await outsider.api('GET', `/api/v1/teams?companyId=${other.companyId}`)).json().teams;
-      assert.deepEqual(onlyGlobex.map((x: TeamRecord) => x._id), [other.teamId]);
       assert.deepEqual(
-        memberIds(assertSchema(Team, onlyGlobex[0])),
-        [other.userId, outsider.userId],
-        'members in the order they joined',
+        onlyGlobex.map((x: TeamRecord) => x._id),
+        [other.teamId],
       );
+      assert.deepEqual(memberIds(assertSchema(Team, onlyGlobex[0])), [other.userId, outsider.userId], 'members in the order they joined');
     });
 
     it("answers 404 for a company that is not the caller's, 400 for bad query parameters", async () => {
@@ -141,7 +149,10 @@ for (const engine of ENGINES) {
       for (const [url, body, field] of cases) {
         const res = await api('POST', url, body);
         assert.equal(res.statusCode, 400, `${url} ${JSON.stringify(body)}: ${res.body}`);
-        assert.ok(res.json().details.some((d: { field: string }) => d.field === field), res.body);
+        assert.ok(
+          res.json().details.some((d: { field: string }) => d.field === field),
+          res.body,
+        );
       }
       assert.deepEqual(await allTeams(), before);
     });
@@ -220,7 +231,10 @@ for (const engine of ENGINES) {
         const res = await api(method, url, body);
         assert.equal(res.statusCode, 400, `${method} ${url}: ${res.body}`);
         assert.equal(res.json().code, 'validation_failed');
-        assert.ok(res.json().details.some((d: { field: string }) => d.field === field), res.body);
+        assert.ok(
+          res.json().details.some((d: { field: string }) => d.field === field),
+          res.body,
+        );
       }
       assert.deepEqual(await teamState(t.tenant.teamId), before);
     });
@@ -301,7 +315,11 @@ for (const engine of ENGINES) {
       const teamId = await addTeam(t.services, t.tenant.companyId, 'Busy', [t.tenant.userId]);
       const people = await Promise.all(Array.from({ length: 5 }, () => person()));
       const added = await Promise.all(people.map((p) => api('POST', `/api/v1/teams/${teamId}/members`, { userId: p.userId })));
-      assert.deepEqual(added.map((r) => r.statusCode), [200, 200, 200, 200, 200], added.map((r) => r.body).join('\n'));
+      assert.deepEqual(
+        added.map((r) => r.statusCode),
+        [200, 200, 200, 200, 200],
+        added.map((r) => r.body).join('\n'),
+      );
       assert.deepEqual(added.map((r) => r.json().team.__v).sort(), [1, 2, 3, 4, 5], 'each answer shows its own change');
       const state = await teamState(teamId);
       assert.equal(state.team?.version, 5);
@@ -313,7 +331,10 @@ for (const engine of ENGINES) {
       assert.equal((await teamState(teamId)).team?.version, 6, 'refused adds leave __v alone');
 
       const removed = await Promise.all(people.map((p) => api('DELETE', `/api/v1/teams/${teamId}/members/${p.userId}`)));
-      assert.deepEqual(removed.map((r) => r.statusCode), [200, 200, 200, 200, 200]);
+      assert.deepEqual(
+        removed.map((r) => r.statusCode),
+        [200, 200, 200, 200, 200],
+      );
       const end = await teamState(teamId);
       assert.deepEqual(end.members, [t.tenant.userId, newcomer.userId].sort());
       assert.equal(end.team?.version, 11);

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildApp, type App } from '../../src/app.ts';
+import { type App, buildApp } from '../../src/app.ts';
 import { openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
 
 /** The app over a fresh SQLite database, serving the web build in `webDir`. */
@@ -69,7 +69,10 @@ describe('the web app served at /', () => {
   it("answers an API path parameter over the router's limit as the router does (400), not with the page", async () => {
     const res = await served.app.inject({ method: 'GET', url: `/api/v1/cards/${'a'.repeat(5000)}`, headers: { authorization: 'Bearer tb_x' } });
     assert.equal(res.statusCode, 400);
-    assert.deepEqual(res.json().details?.map((detail: { field: string }) => detail.field), ['params.cardId']);
+    assert.deepEqual(
+      res.json().details?.map((detail: { field: string }) => detail.field),
+      ['params.cardId'],
+    );
   });
 
   it('serves nothing at / without a build', async () => {

@@ -114,14 +114,22 @@ describe('webhook delivery survives a kill -9 of the server [sqlite]', () => {
     server = await startServer(database.url);
     await receiver.until((r) => r.some((x) => x.answered), 30_000, 'the delivery after the restart');
     const delivered = await eventually(
-      () => storage.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', interrupted?.id ?? '').executeTakeFirstOrThrow(),
+      () =>
+        storage.db
+          .selectFrom('webhook_deliveries')
+          .selectAll()
+          .where('id', '=', interrupted?.id ?? '')
+          .executeTakeFirstOrThrow(),
       (row) => row.status === 'delivered',
       20_000,
       'the delivery marked delivered',
     );
     assert.equal(delivered.attempts, 1, 'the interrupted attempt was never recorded; the one that answered was');
     const answered = receiver.received.filter((r) => r.answered);
-    assert.deepEqual(answered.map((r) => r.headers['webhook-id']), [interrupted?.id]);
+    assert.deepEqual(
+      answered.map((r) => r.headers['webhook-id']),
+      [interrupted?.id],
+    );
     const [body] = receiver.verified(secret, answered) as { type: string; data: { card: string; data: unknown } }[];
     assert.equal(body?.type, 'card.updated');
     assert.equal(body?.data.card, card._id);

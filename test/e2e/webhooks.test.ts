@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import type { BuildOptions } from '../../src/app.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
-import { addMember, addTeam, seedBoard, type BoardFixture } from '../support/fixtures.ts';
+import { addMember, addTeam, type BoardFixture, seedBoard } from '../support/fixtures.ts';
 import { type Api, apiClient, buildTestApp, buildTwoCompanyApp, ENGINES, type OtherCompany, otherCompany, type TestApp } from '../support/harness.ts';
 import { eventually, type Receiver, startReceiver } from '../support/receiver.ts';
 import { describeTiers } from '../support/tiers.ts';
@@ -93,7 +93,11 @@ for (const engine of ENGINES) {
     });
 
     it('creates a webhook, shows its secret once, lists, reads, changes and deletes it', async () => {
-      const { webhook, secret } = await createWebhook(api, t.tenant.companyId, { url: receiver.url, types: ['card.*', 'comment.created'], teams: [t.tenant.teamId] });
+      const { webhook, secret } = await createWebhook(api, t.tenant.companyId, {
+        url: receiver.url,
+        types: ['card.*', 'comment.created'],
+        teams: [t.tenant.teamId],
+      });
       assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
       const read = await api('GET', `/api/v1/webhooks/${webhook._id}`);
       assert.equal(read.statusCode, 200);
@@ -116,7 +120,10 @@ for (const engine of ENGINES) {
         },
       );
       const list = await api('GET', '/api/v1/webhooks');
-      assert.deepEqual(list.json().webhooks.map((w: { _id: string }) => w._id), [webhook._id]);
+      assert.deepEqual(
+        list.json().webhooks.map((w: { _id: string }) => w._id),
+        [webhook._id],
+      );
       assert.doesNotMatch(list.body, /whsec_/);
 
       const patched = await api('PATCH', `/api/v1/webhooks/${webhook._id}`, { enabled: false, types: ['card.updated'] });
@@ -178,7 +185,7 @@ for (const engine of ENGINES) {
   });
 
   describe(`webhook delivery to a real receiver [${engine}]`, () => {
-    it('delivers each change once, signed, in commit order; another company\'s webhook receives none of it', async () => {
+    it("delivers each change once, signed, in commit order; another company's webhook receives none of it", async () => {
       const w = await deliveryWorld(engine);
       try {
         const globex = await otherCompany(w.t);
@@ -188,15 +195,29 @@ for (const engine of ENGINES) {
         for (const name of names) await rename(w.api, w.cardId, name);
         await w.receiver.until((r) => r.length >= names.length, 20_000, 'five deliveries');
         const bodies = w.receiver.verified(w.secret) as Envelope[];
-        assert.deepEqual(bodies.map((b) => b.type), names.map(() => 'card.updated'));
+        assert.deepEqual(
+          bodies.map((b) => b.type),
+          names.map(() => 'card.updated'),
+        );
         assert.ok(bodies.every((b) => b.data.card === w.cardId && b.data.board === w.board.boardId && b.data.company === w.t.tenant.companyId));
         assert.ok(bodies.every((b) => b.data.actor.user === w.t.tenant.userId));
         // commit order: the events' ids in the order the record holds them
         const recorded = await w.t.storage.db.selectFrom('events').select(['id', 'seq']).where('type', '=', 'card.updated').orderBy('seq').execute();
-        assert.deepEqual(bodies.map((b) => b.data._id), recorded.map((e) => e.id));
+        assert.deepEqual(
+          bodies.map((b) => b.data._id),
+          recorded.map((e) => e.id),
+        );
         assert.equal(new Set(w.receiver.received.map((r) => r.headers['webhook-id'])).size, names.length);
-        const list = await eventually(() => deliveries(w.api, w.webhookId), (d) => d.every((x) => x.status === 'delivered'), 20_000, 'delivered');
-        assert.deepEqual(list.map((d) => [d.attempts, d.lastStatusCode, d.nextAttemptAt]), names.map(() => [1, 204, null]));
+        const list = await eventually(
+          () => deliveries(w.api, w.webhookId),
+          (d) => d.every((x) => x.status === 'delivered'),
+          20_000,
+          'delivered',
+        );
+        assert.deepEqual(
+          list.map((d) => [d.attempts, d.lastStatusCode, d.nextAttemptAt]),
+          names.map(() => [1, 204, null]),
+        );
         assert.equal(spy.received.length, 0, "the other company's receiver got nothing");
         assert.equal((await w.api('DELETE', `/api/v1/webhooks/${w.webhookId}`)).statusCode, 200);
         const left = await w.t.storage.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', w.webhookId).execute();
@@ -213,9 +234,17 @@ for (const engine of ENGINES) {
         w.receiver.respond = (_r, index) => (index < 3 ? 500 : 200);
         await rename(w.api, w.cardId, 'flaky');
         await w.receiver.until((r) => r.length >= 4, 20_000, 'four attempts');
-        const [delivery] = await eventually(() => deliveries(w.api, w.webhookId), (d) => d[0]?.status === 'delivered', 20_000, 'delivered');
+        const [delivery] = await eventually(
+          () => deliveries(w.api, w.webhookId),
+          (d) => d[0]?.status === 'delivered',
+          20_000,
+          'delivered',
+        );
         assert.equal(w.receiver.received.length, 4, 'no attempt after the success');
-        assert.deepEqual(w.receiver.received.map((r) => r.headers['webhook-id']), [1, 2, 3, 4].map(() => delivery?._id));
+        assert.deepEqual(
+          w.receiver.received.map((r) => r.headers['webhook-id']),
+          [1, 2, 3, 4].map(() => delivery?._id),
+        );
         assert.equal(w.receiver.verified(w.secret).length, 4);
         assert.equal(delivery?.attempts, 4);
         assert.equal(delivery?.lastStatusCode, 200);
@@ -243,9 +272,12 @@ describe('webhook filters [sqlite]', () => {
       await rename(w.api, w.cardId, 'first board');
       await rename(w.api, secondCard, 'second board');
       await w.receiver.until((r) => r.length >= 2, 20_000, 'both changes at the catch-all');
-      await onSecond.until((r) => r.length >= 1, 20_000, 'the second board\'s change');
+      await onSecond.until((r) => r.length >= 1, 20_000, "the second board's change");
       // everything queued for these webhooks has been attempted: nothing else is coming
-      await eventually(() => w.t.storage.db.selectFrom('webhook_deliveries').select('status').execute(), (rows) => rows.every((row) => row.status === 'delivered'));
+      await eventually(
+        () => w.t.storage.db.selectFrom('webhook_deliveries').select('status').execute(),
+        (rows) => rows.every((row) => row.status === 'delivered'),
+      );
       const [only] = onSecond.verified(boardHook.secret) as Envelope[];
       assert.equal(onSecond.received.length, 1);
       assert.equal(only?.data.card, secondCard);
@@ -265,7 +297,12 @@ describe('webhook delivery: timeouts, giving up, rotation, redelivery, redirects
       w.receiver.respond = () => 'hang';
       await rename(w.api, w.cardId, 'slow');
       await w.receiver.until((r) => r[0]?.closedEarly === true, 20_000, 'the sender to cut the connection');
-      const [delivery] = await eventually(() => deliveries(w.api, w.webhookId), (d) => d[0]?.attempts === 1, 20_000, 'the attempt recorded');
+      const [delivery] = await eventually(
+        () => deliveries(w.api, w.webhookId),
+        (d) => d[0]?.attempts === 1,
+        20_000,
+        'the attempt recorded',
+      );
       assert.equal(delivery?.status, 'pending');
       assert.match(delivery?.lastError ?? '', /timed out after 300 ms/);
       assert.ok(delivery?.nextAttemptAt);
@@ -280,13 +317,23 @@ describe('webhook delivery: timeouts, giving up, rotation, redelivery, redirects
     try {
       w.receiver.respond = () => 503;
       await rename(w.api, w.cardId, 'down');
-      const [first] = await eventually(() => deliveries(w.api, w.webhookId), (d) => d[0]?.attempts === 1, 20_000, 'the first attempt');
+      const [first] = await eventually(
+        () => deliveries(w.api, w.webhookId),
+        (d) => d[0]?.attempts === 1,
+        20_000,
+        'the first attempt',
+      );
       assert.equal(first?.status, 'pending');
       const wait = Date.parse(first?.nextAttemptAt ?? '') - now;
       assert.ok(wait >= 4000 && wait <= 6000, `the first retry waits about 5 s (${wait} ms)`);
       now += 3 * 24 * 3600 * 1000 + 1000;
       w.t.app.webhookDispatcher?.wake();
-      const [failed] = await eventually(() => deliveries(w.api, w.webhookId), (d) => d[0]?.status === 'failed', 20_000, 'failed');
+      const [failed] = await eventually(
+        () => deliveries(w.api, w.webhookId),
+        (d) => d[0]?.status === 'failed',
+        20_000,
+        'failed',
+      );
       assert.equal(failed?.attempts, 2);
       const webhook = (await w.api('GET', `/api/v1/webhooks/${w.webhookId}`)).json().webhook;
       assert.equal(webhook.enabled, false);
@@ -298,7 +345,12 @@ describe('webhook delivery: timeouts, giving up, rotation, redelivery, redirects
       await w.api('POST', `/api/v1/webhooks/${w.webhookId}/deliveries/${failed?._id}/redeliver`);
       const enabled = await w.api('PATCH', `/api/v1/webhooks/${w.webhookId}`, { enabled: true });
       assert.equal(enabled.json().webhook.disabledReason, null);
-      await eventually(() => deliveries(w.api, w.webhookId), (d) => d[0]?.status === 'delivered', 20_000, 'redelivered');
+      await eventually(
+        () => deliveries(w.api, w.webhookId),
+        (d) => d[0]?.status === 'delivered',
+        20_000,
+        'redelivered',
+      );
       assert.equal(w.receiver.received.at(-1)?.headers['webhook-id'], failed?._id);
       assert.equal((await deliveries(w.api, w.webhookId)).length, 1);
     } finally {
@@ -347,11 +399,19 @@ describe('webhook delivery: timeouts, giving up, rotation, redelivery, redirects
     const w = await deliveryWorld('sqlite');
     try {
       await rename(w.api, w.cardId, 'again');
-      const [delivery] = await eventually(() => deliveries(w.api, w.webhookId), (d) => d[0]?.status === 'delivered', 20_000, 'delivered');
+      const [delivery] = await eventually(
+        () => deliveries(w.api, w.webhookId),
+        (d) => d[0]?.status === 'delivered',
+        20_000,
+        'delivered',
+      );
       const res = await w.api('POST', `/api/v1/webhooks/${w.webhookId}/deliveries/${delivery?._id}/redeliver`);
       assert.equal(res.statusCode, 200, res.body);
       await w.receiver.until((r) => r.length >= 2, 20_000, 'the redelivery');
-      assert.deepEqual(w.receiver.received.map((r) => r.headers['webhook-id']), [delivery?._id, delivery?._id]);
+      assert.deepEqual(
+        w.receiver.received.map((r) => r.headers['webhook-id']),
+        [delivery?._id, delivery?._id],
+      );
       assert.equal(w.receiver.verified(w.secret).length, 2);
       assert.equal((await w.api('POST', `/api/v1/webhooks/${w.webhookId}/deliveries/${newId()}/redeliver`)).statusCode, 404);
     } finally {
@@ -364,7 +424,12 @@ describe('webhook delivery: timeouts, giving up, rotation, redelivery, redirects
     try {
       w.receiver.respond = (_r, index) => (index === 0 ? 302 : 204);
       await rename(w.api, w.cardId, 'moved');
-      const [delivery] = await eventually(() => deliveries(w.api, w.webhookId), (d) => d[0]?.attempts === 1, 20_000, 'the attempt');
+      const [delivery] = await eventually(
+        () => deliveries(w.api, w.webhookId),
+        (d) => d[0]?.attempts === 1,
+        20_000,
+        'the attempt',
+      );
       assert.equal(delivery?.status, 'pending');
       assert.equal(delivery?.lastStatusCode, 302);
       assert.equal(w.receiver.received.length, 1);
@@ -470,7 +535,10 @@ describeTiers('webhook routes', {
     const card = (await api('POST', '/api/v1/cards', { list: board.listIds[0], name: 'x' })).json().card;
     await api('PATCH', `/api/v1/cards/${card._id}`, { name: 'y' });
     // waited for in the database: these reads must not count against the key
-    await eventually(() => t.storage.db.selectFrom('webhook_deliveries').select('id').execute(), (rows) => rows.length === 1);
+    await eventually(
+      () => t.storage.db.selectFrom('webhook_deliveries').select('id').execute(),
+      (rows) => rows.length === 1,
+    );
     const delivery = (await api('GET', `/api/v1/webhooks/${webhook._id}/deliveries`)).json().deliveries[0];
     await api('POST', `/api/v1/webhooks/${webhook._id}/deliveries/${delivery._id}/redeliver`);
     await api('DELETE', `/api/v1/webhooks/${webhook._id}`);

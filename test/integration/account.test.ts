@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import {
   authenticate,
   createApiKey,
@@ -78,7 +78,10 @@ for (const engine of ENGINES) {
       assert.ok(!serialized.includes(first.token) && !serialized.includes(hashToken(first.token)));
 
       const theirs = await listApiKeys(ctx, stranger);
-      assert.deepEqual(theirs.map((k) => k._id), [stranger.apiKeyId]);
+      assert.deepEqual(
+        theirs.map((k) => k._id),
+        [stranger.apiKeyId],
+      );
     });
 
     it('records lastUsedAt when a key authenticates', async () => {
@@ -93,7 +96,10 @@ for (const engine of ENGINES) {
       const revoked = await revokeApiKey(ctx, owner, apiKey._id);
       assert.equal(revoked._id, apiKey._id);
       assert.equal(revoked.name, 'to revoke');
-      await assert.rejects(async () => authenticate(ctx, token), (e: unknown) => e instanceof UnauthorizedError && e.invalidToken);
+      await assert.rejects(
+        async () => authenticate(ctx, token),
+        (e: unknown) => e instanceof UnauthorizedError && e.invalidToken,
+      );
       assert.ok(!(await listApiKeys(ctx, owner)).some((k) => k._id === apiKey._id));
       // Revoking twice finds nothing: a revoked key is gone for its owner.
       await assert.rejects(revokeApiKey(ctx, owner, apiKey._id), NotFoundError);
@@ -180,7 +186,10 @@ for (const engine of ENGINES) {
       assert.equal(again.teamId, design.teamId);
       const events = await added();
       assert.equal(events.length, 1, 'one team.member.added');
-      assert.deepEqual([events[0]!.company_id, events[0]!.user_id, events[0]!.actor_user_id, JSON.parse(events[0]!.data)], [first.companyId, first.userId, null, { user: first.userId }]);
+      assert.deepEqual(
+        [events[0]!.company_id, events[0]!.user_id, events[0]!.actor_user_id, JSON.parse(events[0]!.data)],
+        [first.companyId, first.userId, null, { user: first.userId }],
+      );
       assert.equal(Number((await team()).version), before + 1, "the team's __v grows");
 
       // already a member: nothing changes, nothing is recorded
@@ -216,7 +225,10 @@ for (const engine of ENGINES) {
       assert.equal(me.companies[0]?.name, 'Acme');
       assert.equal(me.companies[0]?.role, 'owner');
       assert.equal(me.companies[0]?.__v, 0);
-      assert.deepEqual(me.teams.map((t) => t._id), [acme.teamId]);
+      assert.deepEqual(
+        me.teams.map((t) => t._id),
+        [acme.teamId],
+      );
       assert.equal(me.teams[0]?.company, acme.companyId);
       assert.deepEqual(me.teams[0]?.members, [
         { _id: acme.userId, fullName: 'Olive Owner', photoUrl: '' },
@@ -229,8 +241,14 @@ for (const engine of ENGINES) {
       assert.deepEqual(theirs.teams.map((t) => t.name).sort(), ['Core', 'Side']);
 
       const strangerMe = await getMe(ctx, stranger);
-      assert.deepEqual(strangerMe.companies.map((c) => c._id), [globex.companyId]);
-      assert.deepEqual(strangerMe.teams.map((t) => t._id), [globex.teamId]);
+      assert.deepEqual(
+        strangerMe.companies.map((c) => c._id),
+        [globex.companyId],
+      );
+      assert.deepEqual(
+        strangerMe.teams.map((t) => t._id),
+        [globex.teamId],
+      );
     });
   });
 }

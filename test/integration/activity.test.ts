@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Event } from '../../src/schemas/events.ts';
-import { describeTiers } from '../support/tiers.ts';
 import { type Api, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
+import { describeTiers } from '../support/tiers.ts';
 
 for (const engine of ENGINES) {
   describe(`activity reads [${engine}]`, () => {
@@ -49,7 +49,10 @@ for (const engine of ENGINES) {
 
     it("answers a card's events newest first, in the public shape", async () => {
       const { events } = await read(`/api/v1/cards/${cardId}/activity`);
-      assert.deepEqual(events.map((e) => e.type), ['comment.created', 'card.labels.toggled', ...Array(5).fill('card.updated'), 'card.created']);
+      assert.deepEqual(
+        events.map((e) => e.type),
+        ['comment.created', 'card.labels.toggled', ...Array(5).fill('card.updated'), 'card.created'],
+      );
       const [comment, labels, lastUpdate] = events as [Event, Event, Event];
       assert.deepEqual(Object.keys(comment).sort(), ['_id', 'actor', 'board', 'card', 'company', 'createdAt', 'data', 'requestId', 'team', 'type']);
       assert.deepEqual([comment.card, comment.board, comment.team, comment.company], [cardId, boardId, t.tenant.teamId, t.tenant.companyId]);
@@ -64,22 +67,38 @@ for (const engine of ENGINES) {
       const whole = (await read(`/api/v1/boards/${boardId}/activity?limit=200`)).events;
       const pages = await allPages(`/api/v1/boards/${boardId}/activity`, 3);
       assert.ok(pages.length > 3);
-      assert.deepEqual(pages.flat().map((e) => e._id), whole.map((e) => e._id));
+      assert.deepEqual(
+        pages.flat().map((e) => e._id),
+        whole.map((e) => e._id),
+      );
 
       const first = await read(`/api/v1/boards/${boardId}/activity?limit=2`);
       assert.equal((await api('PATCH', `/api/v1/cards/${otherCardId}`, { name: 'meanwhile' })).statusCode, 200);
       const rest = await allPages(`/api/v1/boards/${boardId}/activity?cursor=${first.nextCursor}`, 200);
-      assert.deepEqual([...first.events, ...rest.flat()].map((e) => e._id), whole.map((e) => e._id), 'the newer event is not on later pages');
+      assert.deepEqual(
+        [...first.events, ...rest.flat()].map((e) => e._id),
+        whole.map((e) => e._id),
+        'the newer event is not on later pages',
+      );
     });
 
     it('filters by type: a prefix ending in a dot, or a type and those below it', async () => {
       const cardEvents = (await read(`/api/v1/boards/${boardId}/activity?type=card.&limit=200`)).events;
       assert.ok(cardEvents.length >= 8 && cardEvents.every((e) => e.type.startsWith('card.')));
-      assert.deepEqual((await read(`/api/v1/cards/${cardId}/activity?type=card.labels.toggled`)).events.map((e) => e.type), ['card.labels.toggled']);
-      assert.deepEqual((await read(`/api/v1/cards/${cardId}/activity?type=card.labels`)).events.map((e) => e.type), ['card.labels.toggled']);
+      assert.deepEqual(
+        (await read(`/api/v1/cards/${cardId}/activity?type=card.labels.toggled`)).events.map((e) => e.type),
+        ['card.labels.toggled'],
+      );
+      assert.deepEqual(
+        (await read(`/api/v1/cards/${cardId}/activity?type=card.labels`)).events.map((e) => e.type),
+        ['card.labels.toggled'],
+      );
       assert.deepEqual((await read(`/api/v1/cards/${cardId}/activity?type=card.label`)).events, [], 'a prefix stops at a dot');
       const boardOnly = (await read(`/api/v1/boards/${boardId}/activity?type=list.`)).events;
-      assert.deepEqual(boardOnly.map((e) => e.type), ['list.created']);
+      assert.deepEqual(
+        boardOnly.map((e) => e.type),
+        ['list.created'],
+      );
     });
 
     it("answers a team's events, its own (team.created at bootstrap, by no one) and its boards'", async () => {

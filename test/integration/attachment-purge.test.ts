@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
-import * as attachmentService from '../../src/domain/attachments/service.ts';
 import { purgeDeletedAttachments, purgeOrphanFiles } from '../../src/domain/attachments/purge.ts';
+import * as attachmentService from '../../src/domain/attachments/service.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
 import { createItem } from '../../src/domain/checklists/items.ts';
 import { createChecklist } from '../../src/domain/checklists/service.ts';
@@ -61,7 +61,11 @@ for (const engine of ENGINES) {
     }
     /** Marks the attachment deleted as of `daysAgo` days before now. */
     async function backdate(id: string, daysAgo: number) {
-      await ctx.db.updateTable('attachments').set({ deleted_at: new Date(Date.now() - daysAgo * DAY).toISOString() }).where('id', '=', id).execute();
+      await ctx.db
+        .updateTable('attachments')
+        .set({ deleted_at: new Date(Date.now() - daysAgo * DAY).toISOString() })
+        .where('id', '=', id)
+        .execute();
     }
 
     it('removes records deleted longer ago than the cut-off, with their files and cheers; everything else stays', async () => {
@@ -85,12 +89,33 @@ for (const engine of ENGINES) {
       await ctx.db
         .insertInto('cheers')
         .values({
-          id: newId(), company_id: tenant.companyId, team_id: tenant.teamId, content: ':tada:', creator_id: tenant.userId, receiver_id: tenant.userId,
-          primary_type: 'attachment', primary_id: old, secondary_type: 'card', secondary_id: cardId, card_id: cardId, comment_id: null,
-          feature_type: 'attachment', is_notified: 0, notification: '', created_at: now, updated_at: now, version: 0,
+          id: newId(),
+          company_id: tenant.companyId,
+          team_id: tenant.teamId,
+          content: ':tada:',
+          creator_id: tenant.userId,
+          receiver_id: tenant.userId,
+          primary_type: 'attachment',
+          primary_id: old,
+          secondary_type: 'card',
+          secondary_id: cardId,
+          card_id: cardId,
+          comment_id: null,
+          feature_type: 'attachment',
+          is_notified: 0,
+          notification: '',
+          created_at: now,
+          updated_at: now,
+          version: 0,
         })
         .execute();
-      const keys = { old: await keyOf(old), recent: await keyOf(recent), live: await keyOf(live), onItem: await keyOf(onItem), liveOnItem: await keyOf(liveOnItem) };
+      const keys = {
+        old: await keyOf(old),
+        recent: await keyOf(recent),
+        live: await keyOf(live),
+        onItem: await keyOf(onItem),
+        liveOnItem: await keyOf(liveOnItem),
+      };
       const liveRows = { live: await row(live), liveOnItem: await row(liveOnItem), recent: await row(recent) };
 
       const result = await purgeDeletedAttachments(ctx);
@@ -168,8 +193,8 @@ for (const engine of ENGINES) {
       assert.equal(existsSync(stalePartial), false, 'a stale partial upload goes');
       assert.ok(existsSync(youngOrphan), 'a young file may belong to a copy still running');
       assert.ok(existsSync(freshPartial), 'an upload in progress stays');
-      assert.ok(await ctx.files.exists(live), 'a live record\'s file stays');
-      assert.ok(await ctx.files.exists(deletedKey), 'a deleted record\'s file waits for its record\'s purge');
+      assert.ok(await ctx.files.exists(live), "a live record's file stays");
+      assert.ok(await ctx.files.exists(deletedKey), "a deleted record's file waits for its record's purge");
       // The injectable threshold: with no grace, the young ones go too.
       assert.equal(await purgeOrphanFiles(at, { graceMs: 0 }), 2);
       assert.equal(existsSync(youngOrphan), false);

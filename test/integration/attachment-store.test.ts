@@ -27,7 +27,12 @@ async function newCard(t: TestApp): Promise<string> {
 
 function upload(t: TestApp, cardId: string, content: Buffer, app = t.app) {
   const form = multipart({}, { filename: 'big.bin', contentType: 'application/octet-stream', content });
-  return app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments`, headers: { ...bearer(t.tenant.apiKey), ...form.headers }, payload: form.payload });
+  return app.inject({
+    method: 'POST',
+    url: `/api/v1/cards/${cardId}/attachments`,
+    headers: { ...bearer(t.tenant.apiKey), ...form.headers },
+    payload: form.payload,
+  });
 }
 
 const records = (t: TestApp, cardId: string) => t.services.db.selectFrom('attachments').select('id').where('card_id', '=', cardId).execute();
@@ -80,7 +85,11 @@ describe('attachments in a bucket [postgres, s3]', () => {
   });
 
   it('ATTACHMENT_DOWNLOAD=redirect: a 302 to a presigned URL valid at most 5 minutes, which serves the bytes', async () => {
-    const redirecting = await buildApp({ config: { ...t.config, databaseUrl: t.url, attachments: { ...t.config.attachments, download: 'redirect' } }, logger: false, rateLimiter: null });
+    const redirecting = await buildApp({
+      config: { ...t.config, databaseUrl: t.url, attachments: { ...t.config.attachments, download: 'redirect' } },
+      logger: false,
+      rateLimiter: null,
+    });
     try {
       const cardId = await newCard(t);
       const content = Buffer.from('straight from the bucket');
@@ -116,7 +125,12 @@ describe('attachments in a bucket [postgres, s3]', () => {
       const auth = bearer(t.tenant.apiKey);
       const download = await other.inject({ method: 'GET', url: attachment.url, headers: auth });
       assert.deepEqual([download.statusCode, download.rawPayload], [200, content]);
-      const renamed = await other.inject({ method: 'PATCH', url: `/api/v1/cards/${cardId}/attachments/${attachment._id}`, headers: auth, payload: { name: 'Renamed' } });
+      const renamed = await other.inject({
+        method: 'PATCH',
+        url: `/api/v1/cards/${cardId}/attachments/${attachment._id}`,
+        headers: auth,
+        payload: { name: 'Renamed' },
+      });
       assert.equal(renamed.statusCode, 200, renamed.body);
       const list = (await t.services.db.selectFrom('cards').select('list_id').where('id', '=', cardId).executeTakeFirstOrThrow()).list_id;
       const copy = await other.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/copy`, headers: auth, payload: { list } });
@@ -158,7 +172,13 @@ describe('a store that stops answering [sqlite, s3]', () => {
     const port = (silent.address() as { port: number }).port;
     t = await buildTestApp('sqlite', {
       config: {
-        attachments: { storage: { kind: 's3', bucket: 'stalled', prefix: '' }, download: 'stream', redirectSeconds: 300, timeoutMs: 300, s3: { endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', forcePathStyle: true } },
+        attachments: {
+          storage: { kind: 's3', bucket: 'stalled', prefix: '' },
+          download: 'stream',
+          redirectSeconds: 300,
+          timeoutMs: 300,
+          s3: { endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', forcePathStyle: true },
+        },
       },
     });
   });
@@ -194,7 +214,11 @@ describe('taskboard attachments migrate [sqlite, file → s3 → file]', () => {
 
   const run = async (args: string[], env: Record<string, string>) => {
     let out = '';
-    const code = await main(args, { DATABASE_URL: t.url, UPLOAD_DIR: t.config.uploadDir, LOG_LEVEL: 'silent', ...env }, { stdout: (text) => (out += text), stderr: (text) => (out += text) });
+    const code = await main(
+      args,
+      { DATABASE_URL: t.url, UPLOAD_DIR: t.config.uploadDir, LOG_LEVEL: 'silent', ...env },
+      { stdout: (text) => (out += text), stderr: (text) => (out += text) },
+    );
     return { code, out };
   };
 
@@ -207,7 +231,16 @@ describe('taskboard attachments migrate [sqlite, file → s3 → file]', () => {
     const to = `s3://${s3.bucket}/attachments`;
     const first = await run(['attachments', 'migrate', '--to', to, '--json'], s3Env);
     assert.equal(first.code, 0, first.out);
-    assert.deepEqual(JSON.parse(first.out), { ok: true, from: `file:${t.config.uploadDir}`, to: `${to}/`, copied: 2, skipped: 0, missing: [], mismatched: [], measured: 0 });
+    assert.deepEqual(JSON.parse(first.out), {
+      ok: true,
+      from: `file:${t.config.uploadDir}`,
+      to: `${to}/`,
+      copied: 2,
+      skipped: 0,
+      missing: [],
+      mismatched: [],
+      measured: 0,
+    });
     const bucket = openAttachmentStore({ uploadDir: t.config.uploadDir, attachments: s3.attachments() });
     try {
       assert.deepEqual(await storedObjects(bucket), keys);

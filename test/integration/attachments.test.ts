@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
@@ -28,7 +28,12 @@ for (const [engine, store] of ENGINE_STORES) {
     };
     const upload = (cardId: string, name?: string, token = t.tenant.apiKey, bytes = content) => {
       const form = multipart(name === undefined ? {} : { name }, { filename: 'plan.pdf', contentType: 'application/pdf', content: bytes });
-      return t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments`, headers: { ...bearer(token), ...form.headers }, payload: form.payload });
+      return t.app.inject({
+        method: 'POST',
+        url: `/api/v1/cards/${cardId}/attachments`,
+        headers: { ...bearer(token), ...form.headers },
+        payload: form.payload,
+      });
     };
     const rename = (cardId: string, attachmentId: string, body: unknown, token = t.tenant.apiKey) =>
       t.app.inject({ method: 'PATCH', url: `/api/v1/cards/${cardId}/attachments/${attachmentId}`, headers: bearer(token), payload: body as object });
@@ -47,9 +52,12 @@ for (const [engine, store] of ENGINE_STORES) {
       assert.equal(attachment.isDeleted, false);
       assert.equal(attachment.creator._id, t.tenant.userId);
       assert.equal(attachment.creator.fullName, 'Olive Owner');
-      assert.deepEqual(card.attachments.map((a: { _id: string }) => a._id), [attachment._id]);
+      assert.deepEqual(
+        card.attachments.map((a: { _id: string }) => a._id),
+        [attachment._id],
+      );
       assert.equal(card.__v, 1);
-      const stored = (await storedObjects(t.services.files));
+      const stored = await storedObjects(t.services.files);
       assert.equal(stored.length, 1);
       assert.deepEqual(await storedBytes(t.services.files, stored[0] as string), content);
 
@@ -78,11 +86,16 @@ for (const [engine, store] of ENGINE_STORES) {
       assert.equal(row.name, 'Final plan.pdf');
     });
 
-    it("records the rename with the name before and after, as other renames do (fields, before, after)", async () => {
+    it('records the rename with the name before and after, as other renames do (fields, before, after)', async () => {
       const cardId = await newCard();
       const { attachment } = (await upload(cardId, 'Draft')).json();
       assert.equal((await rename(cardId, attachment._id, { name: 'Final' })).statusCode, 200);
-      const event = await t.services.db.selectFrom('events').select('data').where('card_id', '=', cardId).where('type', '=', 'attachment.renamed').executeTakeFirstOrThrow();
+      const event = await t.services.db
+        .selectFrom('events')
+        .select('data')
+        .where('card_id', '=', cardId)
+        .where('type', '=', 'attachment.renamed')
+        .executeTakeFirstOrThrow();
       assert.deepEqual(JSON.parse(event.data), { attachment: attachment._id, fields: ['name'], before: { name: 'Draft' }, after: { name: 'Final' } });
     });
 
@@ -113,10 +126,18 @@ for (const [engine, store] of ENGINE_STORES) {
       assert.deepEqual(deleted.json().card.attachments, []);
       const again = await rename(cardA, attachment._id, { name: 'too late' });
       assert.equal(again.statusCode, 404);
-      const deleteAgain = await t.app.inject({ method: 'DELETE', url: `/api/v1/cards/${cardA}/attachments/${attachment._id}`, headers: bearer(t.tenant.apiKey) });
+      const deleteAgain = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/cards/${cardA}/attachments/${attachment._id}`,
+        headers: bearer(t.tenant.apiKey),
+      });
       assert.equal(deleteAgain.statusCode, 404);
       // the record is kept as deleted and its file stays until the record is purged
-      const row = await t.services.db.selectFrom('attachments').select(['is_deleted', 'storage_key', 'name']).where('id', '=', attachment._id).executeTakeFirstOrThrow();
+      const row = await t.services.db
+        .selectFrom('attachments')
+        .select(['is_deleted', 'storage_key', 'name'])
+        .where('id', '=', attachment._id)
+        .executeTakeFirstOrThrow();
       assert.equal(row.is_deleted, 1);
       assert.equal(row.name, 'plan.pdf');
       assert.ok(await t.services.files.exists(row.storage_key as string));
@@ -158,7 +179,12 @@ for (const [engine, store] of ENGINE_STORES) {
       ] as const) {
         const headers = bearer(key);
         const answers = [
-          await t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments${query}`, headers: { ...headers, ...form.headers }, payload: form.payload }),
+          await t.app.inject({
+            method: 'POST',
+            url: `/api/v1/cards/${cardId}/attachments${query}`,
+            headers: { ...headers, ...form.headers },
+            payload: form.payload,
+          }),
           await t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments${query}`, headers, payload: { url: 'https://example.com/x' } }),
           await t.app.inject({ method: 'GET', url: `${attachment.url}${query}`, headers }),
           await t.app.inject({ method: 'PATCH', url: `/api/v1/cards/${cardId}/attachments/${attachment._id}${query}`, headers, payload: { name: 'pwned' } }),
@@ -206,7 +232,10 @@ for (const [engine, store] of ENGINE_STORES) {
         });
         assert.equal(res.statusCode, status, `${trailing}: ${res.body}`);
         assert.equal(res.json().code, code);
-        assert.deepEqual(res.json().details?.map((d: { field: string }) => d.field), fields);
+        assert.deepEqual(
+          res.json().details?.map((d: { field: string }) => d.field),
+          fields,
+        );
       }
       assert.equal((await storedObjects(t.services.files)).length, files, 'no file left behind');
       assert.deepEqual(await t.services.db.selectFrom('attachments').select('id').where('card_id', '=', cardId).execute(), []);
@@ -218,7 +247,8 @@ for (const [engine, store] of ENGINE_STORES) {
       const { attachment } = (await upload(cardId, 'Ranged')).json();
       const row = await t.services.db.selectFrom('attachments').select(['sha256', 'size_bytes']).where('id', '=', attachment._id).executeTakeFirstOrThrow();
       assert.equal(row.sha256, createHash('sha256').update(content).digest('hex'));
-      const get = (headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: attachment.url, headers: { ...bearer(t.tenant.apiKey), ...headers } });
+      const get = (headers: Record<string, string> = {}) =>
+        t.app.inject({ method: 'GET', url: attachment.url, headers: { ...bearer(t.tenant.apiKey), ...headers } });
       const whole = await get();
       assert.equal(whole.statusCode, 200);
       assert.equal(whole.headers.etag, `"${row.sha256}"`);
@@ -252,15 +282,35 @@ for (const [engine, store] of ENGINE_STORES) {
       assert.equal(link.statusCode, 201, link.body);
       assert.equal(link.json().attachment.type, 'link');
       assert.equal(link.json().attachment.url, 'https://example.com/spec');
-      const badLink = await t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments`, headers: bearer(t.tenant.apiKey), payload: { url: 'javascript:alert(1)' } });
+      const badLink = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/cards/${cardId}/attachments`,
+        headers: bearer(t.tenant.apiKey),
+        payload: { url: 'javascript:alert(1)' },
+      });
       assert.equal(badLink.statusCode, 400);
       const noFile = multipart({ name: 'x' });
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments`, headers: { ...bearer(t.tenant.apiKey), ...noFile.headers }, payload: noFile.payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/cards/${cardId}/attachments`,
+        headers: { ...bearer(t.tenant.apiKey), ...noFile.headers },
+        payload: noFile.payload,
+      });
       assert.equal(res.statusCode, 400);
       const extra = multipart({ color: 'red' }, { filename: 'a.txt', contentType: 'text/plain', content: Buffer.from('a') });
-      const res2 = await t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments`, headers: { ...bearer(t.tenant.apiKey), ...extra.headers }, payload: extra.payload });
+      const res2 = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/cards/${cardId}/attachments`,
+        headers: { ...bearer(t.tenant.apiKey), ...extra.headers },
+        payload: extra.payload,
+      });
       assert.equal(res2.statusCode, 400);
-      const text = await t.app.inject({ method: 'POST', url: `/api/v1/cards/${cardId}/attachments`, headers: { ...bearer(t.tenant.apiKey), 'content-type': 'text/plain' }, payload: 'hello' });
+      const text = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/cards/${cardId}/attachments`,
+        headers: { ...bearer(t.tenant.apiKey), 'content-type': 'text/plain' },
+        payload: 'hello',
+      });
       assert.equal(text.statusCode, 415);
       assert.equal(text.json().code, 'unsupported_media_type');
     });

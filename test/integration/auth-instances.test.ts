@@ -7,11 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildApp, type App } from '../../src/app.ts';
+import { type App, buildApp } from '../../src/app.ts';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate, issueApiKey } from '../../src/domain/account/service.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
-import { bearer, ENGINES, openTestStorage, testConfig, type TestStorage } from '../support/harness.ts';
+import { bearer, ENGINES, openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
 
 /** The issue's bound: a revocation reaches every instance within this. */
 const WITHIN_MS = 1000;
@@ -103,7 +103,12 @@ for (const engine of ENGINES) {
     });
 
     it('follows a team membership removed and given back: at once here, within 1 s on the other instance', async () => {
-      const invite = await a.inject({ method: 'POST', url: `/api/v1/companies/${companyId}/members`, headers: bearer(owner), payload: { email: 'mia@acme.test', fullName: 'Mia Member', role: 'member' } });
+      const invite = await a.inject({
+        method: 'POST',
+        url: `/api/v1/companies/${companyId}/members`,
+        headers: bearer(owner),
+        payload: { email: 'mia@acme.test', fullName: 'Mia Member', role: 'member' },
+      });
       assert.equal(invite.statusCode, 201, invite.body);
       const memberId = (invite.json() as { member: { _id: string } }).member._id;
       // a key for Mia, made as the administration command makes one
@@ -125,7 +130,12 @@ for (const engine of ENGINES) {
     });
 
     it('follows a company role changed on the other instance within 1 s', async () => {
-      const invite = await a.inject({ method: 'POST', url: `/api/v1/companies/${companyId}/members`, headers: bearer(owner), payload: { email: 'ada@acme.test', fullName: 'Ada Admin', role: 'member' } });
+      const invite = await a.inject({
+        method: 'POST',
+        url: `/api/v1/companies/${companyId}/members`,
+        headers: bearer(owner),
+        payload: { email: 'ada@acme.test', fullName: 'Ada Admin', role: 'member' },
+      });
       assert.equal(invite.statusCode, 201, invite.body);
       const adaId = (invite.json() as { member: { _id: string } }).member._id;
       const ada = (await issueApiKey(a.services, adaId, 'ada')).token;

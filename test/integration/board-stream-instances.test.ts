@@ -9,10 +9,10 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { buildApp, type App } from '../../src/app.ts';
+import { type App, buildApp } from '../../src/app.ts';
+import type { AppConfig } from '../../src/config.ts';
 import { LISTENER_NAME } from '../../src/storage/commit-listener.ts';
 import { EVENTS_CHANNEL_SQL } from '../../src/storage/event-feed.ts';
-import type { AppConfig } from '../../src/config.ts';
 import { apiClient, bearer, buildTestApp, REDIS_URL, type TestApp, testConfig } from '../support/harness.ts';
 import { eventsOf, openSse } from '../support/sse.ts';
 
@@ -62,7 +62,13 @@ for (const [bell, overrides] of bells) {
         assert.equal(res.statusCode, 200, res.body);
         await stream.until((s) => s.events.length >= (name.endsWith('1') ? 1 : 2), `the event of "${name}"`);
       }
-      assert.deepEqual(eventsOf(stream).map((e) => [e.type, e.card]), [['card.updated', cardId], ['card.updated', cardId]]);
+      assert.deepEqual(
+        eventsOf(stream).map((e) => [e.type, e.card]),
+        [
+          ['card.updated', cardId],
+          ['card.updated', cardId],
+        ],
+      );
       stream.close();
     });
 

@@ -26,7 +26,10 @@ for (const engine of ENGINES) {
 
     before(async () => {
       // A request timeout shorter than the stream's life: it bounds receiving a request, not answering it.
-      t = await buildTestApp(engine, { config: { stream: { ...testConfig().stream, heartbeatMs: HEARTBEAT_MS }, http: { ...testConfig().http, requestTimeoutMs: 200, headersTimeoutMs: 100 } }, rateLimiter: limiter });
+      t = await buildTestApp(engine, {
+        config: { stream: { ...testConfig().stream, heartbeatMs: HEARTBEAT_MS }, http: { ...testConfig().http, requestTimeoutMs: 200, headersTimeoutMs: 100 } },
+        rateLimiter: limiter,
+      });
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
       api = apiClient(t, t.tenant.apiKey);
@@ -50,8 +53,18 @@ for (const engine of ENGINES) {
       // files' transactions may hold it back in the feed until after that: see the next test).
       await first.until((s) => s.events.length >= 2, 'two live events');
       const live = eventsOf(first);
-      assert.deepEqual(live.map((e) => [e.type, e.card, e.board]), [['card.updated', cardId, boardId], ['card.updated', cardId, boardId]]);
-      assert.deepEqual(first.events.map((e) => e.id), eventsOf(first).map((e) => e._id), 'the SSE id is the event _id');
+      assert.deepEqual(
+        live.map((e) => [e.type, e.card, e.board]),
+        [
+          ['card.updated', cardId, boardId],
+          ['card.updated', cardId, boardId],
+        ],
+      );
+      assert.deepEqual(
+        first.events.map((e) => e.id),
+        eventsOf(first).map((e) => e._id),
+        'the SSE id is the event _id',
+      );
       first.close();
       await first.ended;
 
@@ -69,7 +82,10 @@ for (const engine of ENGINES) {
       const activity = await t.storage.db.selectFrom('events').select(['id']).where('board_id', '=', boardId).orderBy('seq').execute();
       const after = activity.findIndex((row) => row.id === live[1]!._id) + 1;
       assert.ok(after > 0, 'the last event seen is in the record');
-      assert.deepEqual(missed.map((e) => e._id), activity.slice(after, after + 4).map((row) => row.id));
+      assert.deepEqual(
+        missed.map((e) => e._id),
+        activity.slice(after, after + 4).map((row) => row.id),
+      );
       again.close();
     });
 
@@ -87,11 +103,21 @@ for (const engine of ENGINES) {
             assert.equal(stream.status, 200, stream.body);
             await older.query('rollback');
             await rename('after the stream');
-            const recorded = await t.storage.db.selectFrom('events').select('id').where('card_id', '=', cardId).where('type', '=', 'card.updated').orderBy('seq', 'desc').limit(2).execute();
+            const recorded = await t.storage.db
+              .selectFrom('events')
+              .select('id')
+              .where('card_id', '=', cardId)
+              .where('type', '=', 'card.updated')
+              .orderBy('seq', 'desc')
+              .limit(2)
+              .execute();
             const [after, before] = recorded.map((row) => row.id);
             await stream.until((s) => eventsOf(s).some((e) => e._id === after), 'the change made after it opened');
             assert.ok(before, 'the change made before it opened is recorded');
-            assert.deepEqual(eventsOf(stream).map((e) => e._id), [after]);
+            assert.deepEqual(
+              eventsOf(stream).map((e) => e._id),
+              [after],
+            );
           } finally {
             stream.close();
           }
@@ -108,7 +134,10 @@ for (const engine of ENGINES) {
       stream.close();
       await stream.ended;
       const counted = limiter.seen.slice(from).filter((r) => r.route.endsWith('/events'));
-      assert.deepEqual(counted.map((r) => [r.route, r.tier]), [['GET /api/v1/boards/:boardId/events', 'very-low']]);
+      assert.deepEqual(
+        counted.map((r) => [r.route, r.tier]),
+        [['GET /api/v1/boards/:boardId/events', 'very-low']],
+      );
     });
 
     it('drops a client that falls too far behind, instead of keeping what it does not read', async () => {
@@ -163,7 +192,9 @@ for (const engine of ENGINES) {
             resolve();
           };
           client.on('data', onData);
-          client.write(`GET /api/v1/boards/${board}/events HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${small.tenant.apiKey}\r\n\r\n`);
+          client.write(
+            `GET /api/v1/boards/${board}/events HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${small.tenant.apiKey}\r\n\r\n`,
+          );
         });
         assert.equal(small.app.liveStreams.size, 1);
         // each change's event carries the description before and after: ~32 KB; bounded at 32 MB in all
@@ -177,7 +208,7 @@ for (const engine of ENGINES) {
         // the connection is gone, not left open: reading again meets its end
         client.resume();
         await closed;
-        assert.ok(changes > 2, 'the kernel buffers took the first changes before the stream\'s own bound was reached');
+        assert.ok(changes > 2, "the kernel buffers took the first changes before the stream's own bound was reached");
       } finally {
         socket?.destroy();
         await small.dispose();
@@ -211,7 +242,7 @@ for (const engine of ENGINES) {
       const mia = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: `mia-${engine}@acme.test` });
       const cases: [string, string, string][] = [
         [t.tenant.apiKey, await eventOf(theirBoard), "another company's event"],
-        [mia.apiKey, await eventOf(apartBoard), "an event of a team the caller is not in"],
+        [mia.apiKey, await eventOf(apartBoard), 'an event of a team the caller is not in'],
       ];
       const answer = (body: string) => {
         const { requestId: _, ...rest } = JSON.parse(body) as Record<string, unknown>;
@@ -282,10 +313,14 @@ for (const engine of ENGINES) {
           ['card.updated', mover, otherBoard, undefined, undefined],
         ]);
         const onOld = eventsOf(leaving).map((e: any) => [e.type, e.card, e.data?.from?.board, e.data?.to?.board]);
-        assert.deepEqual(onOld, [
-          ['card.moved', mover, boardId, otherBoard],
-          ['list.created', null, undefined, undefined],
-        ], 'the old board sees the card leave, and nothing of it afterwards');
+        assert.deepEqual(
+          onOld,
+          [
+            ['card.moved', mover, boardId, otherBoard],
+            ['list.created', null, undefined, undefined],
+          ],
+          'the old board sees the card leave, and nothing of it afterwards',
+        );
       } finally {
         leaving.close();
         arriving.close();
@@ -307,10 +342,19 @@ for (const engine of ENGINES) {
         assert.equal((await api('POST', `/v2/cards/${await card('For both')}/members`, { members: [ann.userId, bob.userId] })).statusCode, 200);
         await mine.until((s) => s.events.length >= 2, "ann's two notifications");
         const got = eventsOf(mine) as unknown as Array<{ type: string; data: { notification: { _id: string; user: string } } }>;
-        assert.deepEqual(got.map((e) => [e.type, e.data.notification.user]), [['notification.created', ann.userId], ['notification.created', ann.userId]]);
+        assert.deepEqual(
+          got.map((e) => [e.type, e.data.notification.user]),
+          [
+            ['notification.created', ann.userId],
+            ['notification.created', ann.userId],
+          ],
+        );
         // the same notifications the API lists for her, oldest first on the stream
         const listed = (await apiClient(t, ann.apiKey)('GET', '/api/v1/notifications')).json().notifications as Array<{ _id: string }>;
-        assert.deepEqual(got.map((e) => e.data.notification._id), listed.map((n) => n._id).reverse());
+        assert.deepEqual(
+          got.map((e) => e.data.notification._id),
+          listed.map((n) => n._id).reverse(),
+        );
         eventIds = eventsOf(mine).map((e) => e._id);
       } finally {
         mine.close();
@@ -320,7 +364,10 @@ for (const engine of ENGINES) {
       try {
         assert.equal(resumed.status, 200, resumed.body);
         await resumed.until((s) => s.events.length >= 1, 'the notification after Last-Event-ID');
-        assert.deepEqual(eventsOf(resumed).map((e) => e._id), [eventIds[1]]);
+        assert.deepEqual(
+          eventsOf(resumed).map((e) => e._id),
+          [eventIds[1]],
+        );
       } finally {
         resumed.close();
       }

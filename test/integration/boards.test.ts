@@ -64,7 +64,10 @@ for (const engine of ENGINES) {
       await assert.rejects(createList(ctx, member, { board: coreBoard._id, name: 'Not mine' }, {}), NotFoundError);
       await assert.rejects(listBoards(ctx, member, { teamId: t.tenant.teamId }), NotFoundError);
       const memberBoards = await listBoards(ctx, member, {});
-      assert.deepEqual(memberBoards.map((b) => b._id), [otherBoard._id]);
+      assert.deepEqual(
+        memberBoards.map((b) => b._id),
+        [otherBoard._id],
+      );
       assert.deepEqual(await listBoards(ctx, member, { companyId: t.tenant.companyId }), memberBoards);
 
       const adminBoards = (await listBoards(ctx, admin, {})).map((b) => b._id);
@@ -73,10 +76,7 @@ for (const engine of ENGINES) {
       assert.ok((await listLists(ctx, admin, { teamId: t.tenant.teamId })).some((l) => l._id === adminList._id));
       assert.ok(!(await listLists(ctx, member, {})).some((l) => l._id === adminList._id));
       // the owner is a member of Core only, but owns the company
-      assert.deepEqual(
-        (await getBoardWithLists(ctx, owner, otherBoard._id, { companyId: t.tenant.companyId, teamId: otherTeamId }))._id,
-        otherBoard._id,
-      );
+      assert.deepEqual((await getBoardWithLists(ctx, owner, otherBoard._id, { companyId: t.tenant.companyId, teamId: otherTeamId }))._id, otherBoard._id);
 
       // a caller in no company reaches nothing: empty collections, not errors
       const nobody: Caller = { ...owner, companyRoles: new Map(), teamIds: new Set() };
@@ -88,7 +88,15 @@ for (const engine of ENGINES) {
     it('renumbers the lists of a board when two neighbours leave no room, keeping their order', async () => {
       const board = await createBoard(ctx, owner, { teamId: t.tenant.teamId, name: 'Tight' });
       const now = nowIso();
-      const base = { company_id: t.tenant.companyId, team_id: t.tenant.teamId, board_id: board._id, creator_id: t.tenant.userId, created_at: now, updated_at: now, version: 0 };
+      const base = {
+        company_id: t.tenant.companyId,
+        team_id: t.tenant.teamId,
+        board_id: board._id,
+        creator_id: t.tenant.userId,
+        created_at: now,
+        updated_at: now,
+        version: 0,
+      };
       const [a, b, c] = [newId(), newId(), newId()];
       await ctx.db
         .insertInto('lists')
@@ -101,14 +109,27 @@ for (const engine of ENGINES) {
 
       const between = await createList(ctx, owner, { board: board._id, name: 'between', position: 1 }, {});
       const lists = (await getBoardWithLists(ctx, owner, board._id, {})).lists;
-      assert.deepEqual(lists.map((l) => l.name), ['a', 'between', 'b', 'c']);
-      assert.deepEqual(lists.map((l) => l.position), [1024, 2048, 3072, 4096]);
+      assert.deepEqual(
+        lists.map((l) => l.name),
+        ['a', 'between', 'b', 'c'],
+      );
+      assert.deepEqual(
+        lists.map((l) => l.position),
+        [1024, 2048, 3072, 4096],
+      );
       assert.equal(between.position, 2048);
-      assert.deepEqual(lists.filter((l) => l.name !== 'between').map((l) => l.__v), [1, 1, 1], 'renumbered lists changed');
+      assert.deepEqual(
+        lists.filter((l) => l.name !== 'between').map((l) => l.__v),
+        [1, 1, 1],
+        'renumbered lists changed',
+      );
 
       const moved = await updateList(ctx, owner, between._id, { position: 'bottom' }, {});
       assert.equal(moved.__v, 1);
-      assert.deepEqual((await getBoardWithLists(ctx, owner, board._id, {})).lists.map((l) => l.name), ['a', 'b', 'c', 'between']);
+      assert.deepEqual(
+        (await getBoardWithLists(ctx, owner, board._id, {})).lists.map((l) => l.name),
+        ['a', 'b', 'c', 'between'],
+      );
     });
 
     it('gives concurrent list creations on one board distinct positions', async () => {
@@ -129,7 +150,13 @@ for (const engine of ENGINES) {
       const rows = [card('z', 3, 0), card('x', 1, 0), card('hidden', 2, 1)];
       await ctx.db.insertInto('cards').values(rows).execute();
       const view = await getBoardWithListsAndCards(ctx, owner, board._id, { teamId: t.tenant.teamId });
-      assert.deepEqual(view.lists.map((l) => [l._id, l.cards.map((c) => c.name)]), [[empty._id, []], [full._id, ['x', 'z']]]);
+      assert.deepEqual(
+        view.lists.map((l) => [l._id, l.cards.map((c) => c.name)]),
+        [
+          [empty._id, []],
+          [full._id, ['x', 'z']],
+        ],
+      );
     });
 
     it('deletes a label carried by more than a thousand cards, bumping each card once', async () => {
@@ -143,42 +170,56 @@ for (const engine of ENGINES) {
         const chunk = cardIds.slice(i, i + 300);
         await ctx.db
           .insertInto('cards')
-          .values(chunk.map((id, j) => ({
-            id,
-            company_id: board.company,
-            team_id: board.team,
-            board_id: board._id,
-            list_id: list._id,
-            name: `c${i + j}`,
-            creator_id: t.tenant.userId,
-            position: i + j,
-            start_date: null,
-            due_date: null,
-            complete_set_at: null,
-            complete_updated_at: null,
-            created_at: old,
-            updated_at: old,
-            version: 3,
-          })))
+          .values(
+            chunk.map((id, j) => ({
+              id,
+              company_id: board.company,
+              team_id: board.team,
+              board_id: board._id,
+              list_id: list._id,
+              name: `c${i + j}`,
+              creator_id: t.tenant.userId,
+              position: i + j,
+              start_date: null,
+              due_date: null,
+              complete_set_at: null,
+              complete_updated_at: null,
+              created_at: old,
+              updated_at: old,
+              version: 3,
+            })),
+          )
           .execute();
-        await ctx.db.insertInto('card_labels').values(chunk.map((card_id) => ({ card_id, label_id: label._id, created_at: old }))).execute();
+        await ctx.db
+          .insertInto('card_labels')
+          .values(chunk.map((card_id) => ({ card_id, label_id: label._id, created_at: old })))
+          .execute();
       }
-      await ctx.db.insertInto('card_labels').values({ card_id: cardIds[0] as string, label_id: keep._id, created_at: old }).execute();
+      await ctx.db
+        .insertInto('card_labels')
+        .values({ card_id: cardIds[0] as string, label_id: keep._id, created_at: old })
+        .execute();
 
       const deleted = await deleteLabel(ctx, owner, label._id, { companyId: t.tenant.companyId, teamId: t.tenant.teamId });
       assert.equal(deleted._id, label._id);
       const links = await ctx.db.selectFrom('card_labels').select(['card_id', 'label_id']).where('card_id', 'in', cardIds.slice(0, 1)).execute();
       assert.deepEqual(links, [{ card_id: cardIds[0], label_id: keep._id }]);
-      const left = await ctx.db.selectFrom('card_labels').select((eb) => eb.fn.countAll<number>().as('n')).where('label_id', '=', label._id).executeTakeFirstOrThrow();
+      const left = await ctx.db
+        .selectFrom('card_labels')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('label_id', '=', label._id)
+        .executeTakeFirstOrThrow();
       assert.equal(Number(left.n), 0);
-      const versions = await ctx.db
-        .selectFrom('cards')
-        .select(['version', 'updated_at'])
-        .where('board_id', '=', board._id)
-        .execute();
+      const versions = await ctx.db.selectFrom('cards').select(['version', 'updated_at']).where('board_id', '=', board._id).execute();
       assert.equal(versions.length, cardIds.length);
-      assert.ok(versions.every((v) => v.version === 4 && v.updated_at > old), 'every card that carried it changed once');
-      assert.deepEqual((await listBoardLabels(ctx, owner, board._id, {})).map((l) => l._id), [keep._id]);
+      assert.ok(
+        versions.every((v) => v.version === 4 && v.updated_at > old),
+        'every card that carried it changed once',
+      );
+      assert.deepEqual(
+        (await listBoardLabels(ctx, owner, board._id, {})).map((l) => l._id),
+        [keep._id],
+      );
       await assert.rejects(deleteLabel(ctx, owner, label._id, {}), NotFoundError);
 
       // the board view shows the list's first page, and Get List Card the rest from its cursor: all
@@ -192,16 +233,25 @@ for (const engine of ENGINES) {
         cards.push(...page.items.map((card) => JSON.parse(card.body) as (typeof cards)[number]));
         cursor = page.nextCursor;
       }
-      assert.deepEqual(cards.map((c) => c._id), cardIds);
+      assert.deepEqual(
+        cards.map((c) => c._id),
+        cardIds,
+      );
       assert.ok(cards.every((c) => c.__v === 4));
-      assert.deepEqual(cards[0]?.labels.map((l) => l._id), [keep._id]);
+      assert.deepEqual(
+        cards[0]?.labels.map((l) => l._id),
+        [keep._id],
+      );
     });
 
     it('refuses a colour outside the palette as a bad field', async () => {
       const board = await createBoard(ctx, owner, { teamId: t.tenant.teamId, name: 'Colours' });
       await assert.rejects(createLabel(ctx, owner, board._id, { name: 'x', color: newId() }, {}), (error: unknown) => {
         assert.ok(error instanceof ValidationError);
-        assert.deepEqual(error.details?.map((d) => d.field), ['body.color']);
+        assert.deepEqual(
+          error.details?.map((d) => d.field),
+          ['body.color'],
+        );
         return true;
       });
       assert.deepEqual(await listBoardLabels(ctx, owner, board._id, {}), []);

@@ -8,18 +8,10 @@ import { copyCard, copyCards, copyCardsMultiTeam } from '../../src/domain/cards/
 import { createCard, loadCard } from '../../src/domain/cards/service.ts';
 import { deleteChecklist } from '../../src/domain/checklists/service.ts';
 import type { Caller } from '../../src/domain/shared/caller.ts';
-import { DomainError } from '../../src/domain/shared/errors.ts';
+import type { DomainError } from '../../src/domain/shared/errors.ts';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { Card } from '../../src/schemas/records.ts';
-import {
-  addCardMember,
-  addChecklist,
-  addCheer,
-  addConversation,
-  addFileAttachment,
-  addLinkAttachment,
-  markSeen,
-} from '../support/card-parts.ts';
+import { addCardMember, addChecklist, addCheer, addConversation, addFileAttachment, addLinkAttachment, markSeen } from '../support/card-parts.ts';
 import { type CopyMoveWorld, copyMoveWorld } from '../support/copy-move-world.ts';
 import { addMember, seedBoard } from '../support/fixtures.ts';
 import { buildTestApp, ENGINE_STORES, type TestApp } from '../support/harness.ts';
@@ -46,9 +38,17 @@ for (const [engine, store] of ENGINE_STORES) {
 
     /** A card with every part a card can have, in list A0. */
     async function fullCard(name = 'Source') {
-      const card = await createCard(t.services, owner, {}, { list: listA0(), name, description: 'the description', startDate: '2026-03-01T00:00:00.000Z', dueDate: '2026-03-09T00:00:00.000Z' });
+      const card = await createCard(
+        t.services,
+        owner,
+        {},
+        { list: listA0(), name, description: 'the description', startDate: '2026-03-01T00:00:00.000Z', dueDate: '2026-03-09T00:00:00.000Z' },
+      );
       const row = { id: card._id, company_id: card.company, team_id: card.team };
-      await t.services.db.insertInto('card_labels').values(w.boardA.labelIds.map((label_id) => ({ card_id: card._id, label_id, created_at: new Date().toISOString() }))).execute();
+      await t.services.db
+        .insertInto('card_labels')
+        .values(w.boardA.labelIds.map((label_id) => ({ card_id: card._id, label_id, created_at: new Date().toISOString() })))
+        .execute();
       await addCardMember(t.services, card._id, w.alice);
       await addCardMember(t.services, card._id, w.bob);
       const todo = await addChecklist(t.services, row, t.tenant.userId, 'Todo', [
@@ -67,12 +67,30 @@ for (const [engine, store] of ENGINE_STORES) {
     }
 
     const count = async (table: 'cards' | 'attachments' | 'checklists' | 'checklist_items' | 'comments' | 'cheers') =>
-      Number((await t.services.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await t.services.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const itemsOf = (cardId: string) =>
       t.services.db
         .selectFrom('checklist_items as i')
         .innerJoin('checklists as k', 'k.id', 'i.checklist_id')
-        .select(['i.id', 'i.name', 'i.date', 'i.complete_status', 'i.complete_set_at', 'k.name as checklist', 'i.company_id', 'i.team_id', 'i.creator_id', 'i.version'])
+        .select([
+          'i.id',
+          'i.name',
+          'i.date',
+          'i.complete_status',
+          'i.complete_set_at',
+          'k.name as checklist',
+          'i.company_id',
+          'i.team_id',
+          'i.creator_id',
+          'i.version',
+        ])
         .where('i.card_id', '=', cardId)
         .orderBy('k.position')
         .orderBy('i.position')
@@ -97,7 +115,10 @@ for (const [engine, store] of ENGINE_STORES) {
       assert.equal(card.description, 'the description');
       assert.equal(card.startDate, source.card.startDate);
       assert.equal(card.dueDate, source.card.dueDate);
-      assert.deepEqual(card.labels.map((l) => l._id), source.card.labels.map((l) => l._id));
+      assert.deepEqual(
+        card.labels.map((l) => l._id),
+        source.card.labels.map((l) => l._id),
+      );
       assert.deepEqual(card.members.map((m) => m._id).sort(), [w.alice, w.bob].sort());
       assert.deepEqual(card.members, source.card.members, 'in the same order');
       assert.deepEqual(card.comments, []);
@@ -120,7 +141,11 @@ for (const [engine, store] of ENGINE_STORES) {
 
       // attachments: the live ones, as new records; files with bytes of their own
       assert.deepEqual(card.attachments.map((a) => a.name).sort(), ['notes', 'site']);
-      assert.deepEqual(card.attachments.map((a) => a.name), source.card.attachments.map((a) => a.name), 'in the same order');
+      assert.deepEqual(
+        card.attachments.map((a) => a.name),
+        source.card.attachments.map((a) => a.name),
+        'in the same order',
+      );
       assert.ok(card.attachments.every((a) => !source.card.attachments.some((s) => s._id === a._id)));
       const file = card.attachments.find((a) => a.name === 'notes') as Card['attachments'][number];
       const link = card.attachments.find((a) => a.name === 'site') as Card['attachments'][number];
@@ -134,7 +159,12 @@ for (const [engine, store] of ENGINE_STORES) {
       assert.notEqual(fileKey, source.file.storageKey);
       assert.equal(await bytesOf(fileKey), 'the bytes of the notes');
       // the item's file came along with the item
-      const itemFile = await t.services.db.selectFrom('attachments').selectAll().where('card_id', '=', card._id).where('checklist_item_id', 'is not', null).execute();
+      const itemFile = await t.services.db
+        .selectFrom('attachments')
+        .selectAll()
+        .where('card_id', '=', card._id)
+        .where('checklist_item_id', 'is not', null)
+        .execute();
       assert.equal(itemFile.length, 1);
       assert.equal(itemFile[0]?.checklist_item_id, copiedItems[0]?.id);
       assert.notEqual(itemFile[0]?.storage_key, source.itemFile.storageKey);
@@ -158,30 +188,46 @@ for (const [engine, store] of ENGINE_STORES) {
 
     it('keeps only what `keep` asks for; a missing flag means true', async () => {
       const source = await fullCard();
-      const none = await copyCard(t.services, owner, source.card._id, {}, {
-        list: listA0(),
-        keep: { labels: false, members: false, checklists: false, attachments: false },
-      });
-      assert.deepEqual(
-        [none.card.labels, none.card.members, none.card.checklists, none.card.attachments],
-        [[], [], [], []],
+      const none = await copyCard(
+        t.services,
+        owner,
+        source.card._id,
+        {},
+        {
+          list: listA0(),
+          keep: { labels: false, members: false, checklists: false, attachments: false },
+        },
       );
+      assert.deepEqual([none.card.labels, none.card.members, none.card.checklists, none.card.attachments], [[], [], [], []]);
       assert.deepEqual(none.card.allChecklistItemsCount, { completed: 0, total: 0 });
       assert.equal((await t.services.db.selectFrom('attachments').select('id').where('card_id', '=', none.card._id).execute()).length, 0);
-      const onlyLabels = await copyCard(t.services, owner, source.card._id, {}, { list: listA0(), keep: { members: false, checklists: false, attachments: false } });
+      const onlyLabels = await copyCard(
+        t.services,
+        owner,
+        source.card._id,
+        {},
+        { list: listA0(), keep: { members: false, checklists: false, attachments: false } },
+      );
       assert.equal(onlyLabels.card.labels.length, 2);
       assert.deepEqual([onlyLabels.card.members, onlyLabels.card.checklists, onlyLabels.card.attachments], [[], [], []]);
       // attachments without checklists: the card's own, not the items' (they have no item to sit on)
       const noChecklists = await copyCard(t.services, owner, source.card._id, {}, { list: listA0(), keep: { checklists: false } });
       const rows = await t.services.db.selectFrom('attachments').select(['checklist_item_id']).where('card_id', '=', noChecklists.card._id).execute();
-      assert.deepEqual(rows.map((r) => r.checklist_item_id), [null, null]);
+      assert.deepEqual(
+        rows.map((r) => r.checklist_item_id),
+        [null, null],
+      );
       assert.equal(noChecklists.card.members.length, 2);
     });
 
     it('names the copy, places it at the requested position, and copies completion', async () => {
       const top = await createCard(t.services, owner, {}, { list: listA1(), name: 'Top' });
       const source = await fullCard('Named');
-      await t.services.db.updateTable('cards').set({ complete_status: 1, complete_type: 'done', is_public: 1, workload_value: 3, cover: '#ff0000', notified_due_one_day: 1, archived: 1 }).where('id', '=', source.card._id).execute();
+      await t.services.db
+        .updateTable('cards')
+        .set({ complete_status: 1, complete_type: 'done', is_public: 1, workload_value: 3, cover: '#ff0000', notified_due_one_day: 1, archived: 1 })
+        .where('id', '=', source.card._id)
+        .execute();
       const { card } = await copyCard(t.services, owner, source.card._id, {}, { list: listA1(), name: '  Renamed  ', position: 0 });
       assert.equal(card.name, 'Renamed');
       assert.ok(card.position < top.position);
@@ -219,7 +265,10 @@ for (const [engine, store] of ENGINE_STORES) {
       const source = await fullCard();
       const { card, dropped } = await copyCard(t.services, owner, source.card._id, {}, { list: w.boardOps.listIds[0] as string });
       assert.equal(card.team, w.opsTeam);
-      assert.deepEqual(card.members.map((m) => m._id), [w.alice]);
+      assert.deepEqual(
+        card.members.map((m) => m._id),
+        [w.alice],
+      );
       assert.deepEqual(card.labels, []);
       const copied = await itemsOf(card._id);
       assert.ok(copied.every((i) => i.team_id === w.opsTeam));
@@ -243,8 +292,11 @@ for (const [engine, store] of ENGINE_STORES) {
       const other = await bootstrap(t.services, { company: 'Other', team: 'T', email: 'x@other.test', fullName: 'X' });
       const stranger = await authenticate(t.services, other.apiKey);
       const foreignList = (await seedBoard(t.services, other, { lists: 1 })).listIds[0] as string;
-      const bobCaller = await authenticate(t.services, (await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [], email: 'carol@acme.test' })).apiKey);
-      const before = { cards: await count('cards'), attachments: await count('attachments'), files: (await storedObjects(t.services.files)) };
+      const bobCaller = await authenticate(
+        t.services,
+        (await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [], email: 'carol@acme.test' })).apiKey,
+      );
+      const before = { cards: await count('cards'), attachments: await count('attachments'), files: await storedObjects(t.services.files) };
       const attempts: [string, () => Promise<unknown>, string | undefined][] = [
         ['stranger', () => copyCard(t.services, stranger, source.card._id, {}, { list: foreignList }), undefined],
         ['member of no team', () => copyCard(t.services, bobCaller, source.card._id, {}, { list: listA0() }), undefined],
@@ -261,28 +313,34 @@ for (const [engine, store] of ENGINE_STORES) {
           return true;
         });
       }
-      assert.deepEqual({ cards: await count('cards'), attachments: await count('attachments'), files: (await storedObjects(t.services.files)) }, before);
+      assert.deepEqual({ cards: await count('cards'), attachments: await count('attachments'), files: await storedObjects(t.services.files) }, before);
     });
 
     it('a transaction that fails after the bytes were copied leaves no file behind', async () => {
       const source = await fullCard();
-      const filesBefore = (await storedObjects(t.services.files));
+      const filesBefore = await storedObjects(t.services.files);
       const cardsBefore = await count('cards');
       await failAttachmentInserts(t, async () => {
         await assert.rejects(copyCard(t.services, owner, source.card._id, {}, { list: listA0() }), /injected failure/);
-        await assert.rejects(copyCardsMultiTeam(t.services, owner, { cards: [{ cardId: source.card._id, companyId: t.tenant.companyId, teamId: t.tenant.teamId }], target: { companyId: t.tenant.companyId, teamId: w.opsTeam, list: w.boardOps.listIds[0] as string } }), /injected failure/);
+        await assert.rejects(
+          copyCardsMultiTeam(t.services, owner, {
+            cards: [{ cardId: source.card._id, companyId: t.tenant.companyId, teamId: t.tenant.teamId }],
+            target: { companyId: t.tenant.companyId, teamId: w.opsTeam, list: w.boardOps.listIds[0] as string },
+          }),
+          /injected failure/,
+        );
       });
-      assert.deepEqual((await storedObjects(t.services.files)), filesBefore);
+      assert.deepEqual(await storedObjects(t.services.files), filesBefore);
       assert.equal(await count('cards'), cardsBefore);
     });
 
     it('a file missing from storage is a 409, and nothing is written', async () => {
       const source = await fullCard();
       await t.services.files.remove(source.itemFile.storageKey);
-      const filesBefore = (await storedObjects(t.services.files));
+      const filesBefore = await storedObjects(t.services.files);
       const cardsBefore = await count('cards');
       await assert.rejects(copyCard(t.services, owner, source.card._id, {}, { list: listA0() }), (error: DomainError) => error.status === 409);
-      assert.deepEqual((await storedObjects(t.services.files)), filesBefore);
+      assert.deepEqual(await storedObjects(t.services.files), filesBefore);
       assert.equal(await count('cards'), cardsBefore);
       // without the items' files it can be copied
       const { card } = await copyCard(t.services, owner, source.card._id, {}, { list: listA0(), keep: { checklists: false } });
@@ -324,7 +382,10 @@ for (const [engine, store] of ENGINE_STORES) {
       const a = await fullCard('A');
       const b = await createCard(t.services, owner, {}, { list: listA1(), name: 'B' });
       const { cards, dropped } = await copyCards(t.services, owner, { teamId: t.tenant.teamId }, { cardIds: [b._id, a.card._id], list });
-      assert.deepEqual(cards.map((c) => c.name), ['B', 'A']);
+      assert.deepEqual(
+        cards.map((c) => c.name),
+        ['B', 'A'],
+      );
       assert.ok(existing.position < (cards[0]?.position as number) && (cards[0]?.position as number) < (cards[1]?.position as number));
       assert.ok(cards.every((c) => c.__v === 0 && c.list === list));
       // another board of the team: A's labels stay behind

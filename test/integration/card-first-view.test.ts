@@ -79,17 +79,25 @@ for (const engine of ENGINES) {
 
       it('answers 404, not 500, when the card is deleted while the first view waits for its lock', async () => {
         const cardId = await newCard();
-        const res = await viewWhileHeld(cardId, async () => {}, async (trx) => {
-          await trx.deleteFrom('cards').where('id', '=', cardId).execute();
-        });
+        const res = await viewWhileHeld(
+          cardId,
+          async () => {},
+          async (trx) => {
+            await trx.deleteFrom('cards').where('id', '=', cardId).execute();
+          },
+        );
         assert.equal(res.statusCode, 404, res.body);
       });
 
       it('answers 404 when the card is marked deleted (with its list) while the first view waits for its lock', async () => {
         const cardId = await newCard();
-        const res = await viewWhileHeld(cardId, async () => {}, async (trx) => {
-          await trx.updateTable('cards').set({ deleted_at: new Date().toISOString() }).where('id', '=', cardId).execute();
-        });
+        const res = await viewWhileHeld(
+          cardId,
+          async () => {},
+          async (trx) => {
+            await trx.updateTable('cards').set({ deleted_at: new Date().toISOString() }).where('id', '=', cardId).execute();
+          },
+        );
         assert.equal(res.statusCode, 404, res.body);
         const seen = await t.services.db.selectFrom('card_seen').select('user_id').where('card_id', '=', cardId).execute();
         assert.deepEqual(seen, [], 'no seen row for a card marked deleted');

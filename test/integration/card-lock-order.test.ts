@@ -31,13 +31,16 @@ for (const engine of ENGINES) {
     /** Every answer of a race: none may be a server error. */
     const noServerErrors = (answers: { statusCode: number; body: string }[]) => {
       const failed = answers.filter((a) => a.statusCode >= 500);
-      assert.deepEqual(failed.map((a) => `${a.statusCode} ${a.body}`), []);
+      assert.deepEqual(
+        failed.map((a) => `${a.statusCode} ${a.body}`),
+        [],
+      );
     };
     /** A list's unarchived cards by position: [id, position]. */
     const positionsIn = async (list: string) =>
-      (await t.services.db.selectFrom('cards').select(['id', 'position']).where('list_id', '=', list).where('archived', '=', 0).orderBy('position').execute()).map(
-        (r) => [r.id, r.position] as const,
-      );
+      (
+        await t.services.db.selectFrom('cards').select(['id', 'position']).where('list_id', '=', list).where('archived', '=', 0).orderBy('position').execute()
+      ).map((r) => [r.id, r.position] as const);
 
     it('reorders racing bulk moves of the same cards between two lists answer no 5xx and leave distinct positions', async () => {
       const [from, to] = (await seedBoard(t.services, t.tenant, { lists: 2 })).listIds as [string, string];
@@ -89,8 +92,7 @@ for (const engine of ENGINES) {
 
     it('inTransaction runs work again after a deadlock or a change meanwhile, rolled back each time, at most 3 times', async () => {
       const [list] = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds as [string];
-      const rename = (trx: Executor, name: string) =>
-        trx.updateTable('lists').set({ name }).where('id', '=', list).execute();
+      const rename = (trx: Executor, name: string) => trx.updateTable('lists').set({ name }).where('id', '=', list).execute();
       const nameOf = async () => (await t.services.db.selectFrom('lists').select('name').where('id', '=', list).executeTakeFirstOrThrow()).name;
 
       let runs = 0;

@@ -19,23 +19,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import fastJson from 'fast-json-stringify';
 import { recordBoardLabelsChange, recordCardChange, recordUsersChange } from '../../src/domain/cards/recorder.ts';
 import { loadCard, loadCards } from '../../src/domain/cards/service.ts';
-import { inTransaction } from '../../src/domain/shared/transaction.ts';
-import { entityTag, revisionTag, tagged } from '../../src/domain/shared/entity-tags.ts';
 import { storedText } from '../../src/domain/cards/view.ts';
-import fastJson from 'fast-json-stringify';
+import { entityTag, revisionTag, tagged } from '../../src/domain/shared/entity-tags.ts';
+import { inTransaction } from '../../src/domain/shared/transaction.ts';
 import { CardsPage } from '../../src/schemas/card-edits.ts';
 import { success } from '../../src/schemas/common.ts';
 import { MyTasksAnswer } from '../../src/schemas/my-tasks.ts';
 import { namedSchemaContext } from '../../src/schemas/named.ts';
 import { type Card, Card as CardSchema } from '../../src/schemas/records.ts';
+import type { Transaction } from '../../src/storage/database.ts';
+import { ForeignKeyViolation } from '../../src/storage/errors.ts';
 import { storeCardView, storeCardViews } from '../../src/storage/repositories/card-views.ts';
 import { setCardColumns } from '../../src/storage/repositories/cards.ts';
 import { updateLabel } from '../../src/storage/repositories/labels.ts';
 import { updateUser } from '../../src/storage/repositories/users.ts';
-import { ForeignKeyViolation } from '../../src/storage/errors.ts';
-import type { Transaction } from '../../src/storage/database.ts';
 import { addMember, addTeam } from '../support/fixtures.ts';
 import { type Api, apiClient, bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 import { holdLocks, waitingFor } from '../support/held-locks.ts';
@@ -152,7 +152,11 @@ for (const engine of ENGINES) {
       // the tag is the card's __v, then the answer's hash with the card written as its own tag: a tag of these very bytes
       const prefix = '{"message":"Card details","card":';
       assert.ok(res.body.startsWith(prefix) && res.body.endsWith('}'));
-      assert.equal(res.headers.etag, revisionTag(built.__v, entityTag(`${prefix}${entityTag(res.body.slice(prefix.length, -1))}}`)), `${context}: the ETag of card ${cardId}`);
+      assert.equal(
+        res.headers.etag,
+        revisionTag(built.__v, entityTag(`${prefix}${entityTag(res.body.slice(prefix.length, -1))}}`)),
+        `${context}: the ETag of card ${cardId}`,
+      );
       return served;
     }
 
@@ -197,7 +201,11 @@ for (const engine of ENGINES) {
             .orderBy('position')
             .orderBy('id')
             .execute();
-          assert.deepEqual(ids, expected.map((r) => r.id), `${context}: the pages of list ${list.id}`);
+          assert.deepEqual(
+            ids,
+            expected.map((r) => r.id),
+            `${context}: the pages of list ${list.id}`,
+          );
         }
       }
       for (const person of people) await assertPagesAreBuilt(person.api, '/api/v1/my-tasks', 'My tasks', serializeMyTasks, context);
@@ -215,8 +223,13 @@ for (const engine of ENGINES) {
         { id: await made(owner, 'POST', '/api/v1/lists', { board: side, name: 'Side' }, 'list'), teamId },
         { id: await made(owner, 'POST', '/api/v1/lists', { board: away, name: 'Away' }, 'list'), teamId: otherTeamId },
       ];
-      for (const [boardId, names] of [[board, ['bug', 'feature', 'chore']], [side, ['side']], [away, ['away']]] as const) {
-        for (const [i, name] of names.entries()) await made(owner, 'POST', `/api/v1/boards/${boardId}/labels`, { name, color: colors[i % colors.length] }, 'label');
+      for (const [boardId, names] of [
+        [board, ['bug', 'feature', 'chore']],
+        [side, ['side']],
+        [away, ['away']],
+      ] as const) {
+        for (const [i, name] of names.entries())
+          await made(owner, 'POST', `/api/v1/boards/${boardId}/labels`, { name, color: colors[i % colors.length] }, 'label');
       }
       const cards = [
         await made(owner, 'POST', '/api/v1/cards', { list: lists[0]!.id, name: 'First' }, 'card'),
@@ -238,7 +251,16 @@ for (const engine of ENGINES) {
       const withPart = !part
         ? []
         : part === 'attachments'
-          ? await ids(db.selectFrom('attachments').select('card_id as id').distinct().where('is_deleted', '=', 0).where('card_id', 'in', w.cards).orderBy('card_id').execute())
+          ? await ids(
+              db
+                .selectFrom('attachments')
+                .select('card_id as id')
+                .distinct()
+                .where('is_deleted', '=', 0)
+                .where('card_id', 'in', w.cards)
+                .orderBy('card_id')
+                .execute(),
+            )
           : await ids(db.selectFrom(part).select('card_id as id').distinct().where('card_id', 'in', w.cards).orderBy('card_id').execute());
       const cardId = pick(withPart.length ? withPart : w.cards, step.a)!;
       const card = await loadCard(t.services, cardId);
@@ -252,7 +274,25 @@ for (const engine of ENGINES) {
       };
       const boardLabels = await ids(db.selectFrom('labels').select('id').where('board_id', '=', card.board).orderBy('id').execute());
       // a label of the card's (half the time), else of any board of the world
-      const worldLabels = await ids(db.selectFrom('labels').select('id').where('board_id', 'in', db.selectFrom('lists').select('board_id').where('id', 'in', w.lists.map((l) => l.id))).orderBy('id').execute());
+      const worldLabels = await ids(
+        db
+          .selectFrom('labels')
+          .select('id')
+          .where(
+            'board_id',
+            'in',
+            db
+              .selectFrom('lists')
+              .select('board_id')
+              .where(
+                'id',
+                'in',
+                w.lists.map((l) => l.id),
+              ),
+          )
+          .orderBy('id')
+          .execute(),
+      );
       const anyLabel = pick(step.c % 2 && card.labels.length > 0 ? card.labels.map((l) => l._id) : worldLabels, step.b);
       const items = await ids(db.selectFrom('checklist_items').select('id').where('card_id', '=', cardId).orderBy('id').execute());
       const comments = card.comments;
@@ -413,7 +453,11 @@ for (const engine of ENGINES) {
         { seed: SEED, numRuns: RUNS, endOnFailure: true },
       );
       // a kind never applied (its request always refused, or its candidates never there) would be untested
-      assert.deepEqual(KINDS.filter((kind) => !applied.has(kind)), [], 'kinds of change no run applied');
+      assert.deepEqual(
+        KINDS.filter((kind) => !applied.has(kind)),
+        [],
+        'kinds of change no run applied',
+      );
     });
 
     it('sends the same bytes as the route’s serializer would, whether the view was built or stored', async () => {
@@ -444,7 +488,11 @@ for (const engine of ENGINES) {
       assert.deepEqual(marked.json(), { message: 'Card details', card: { marker: true } });
       assert.match(String(marked.headers['content-type']), /^application\/json/);
       assert.ok(marked.headers.etag, 'a view answer carries its ETag');
-      const again = await t.app.inject({ method: 'GET', url: `/api/v1/cards/${cardId}`, headers: { ...bearer(t.tenant.apiKey), 'if-none-match': String(marked.headers.etag) } });
+      const again = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/cards/${cardId}`,
+        headers: { ...bearer(t.tenant.apiKey), 'if-none-match': String(marked.headers.etag) },
+      });
       assert.equal(again.statusCode, 304);
 
       // each stamp, moved alone, makes the view a miss: the record is built (and stored) again
@@ -483,11 +531,24 @@ for (const engine of ENGINES) {
       const otherView = await t.services.db.selectFrom('card_views').selectAll().where('card_id', '=', other).executeTakeFirstOrThrow();
       await storeCardViews(t.services.db, [
         { ...base, cardVersion: current.card_version, body: '"older again"' },
-        { cardId: other, form: otherView.form, labelsStamp: otherView.labels_stamp, usersStamp: otherView.users_stamp, cardVersion: otherView.card_version + 1, body: '"newer too"' },
+        {
+          cardId: other,
+          form: otherView.form,
+          labelsStamp: otherView.labels_stamp,
+          usersStamp: otherView.users_stamp,
+          cardVersion: otherView.card_version + 1,
+          body: '"newer too"',
+        },
       ]);
       const bodies = await t.services.db.selectFrom('card_views').select(['card_id', 'body']).where('card_id', 'in', [cardId, other]).execute();
       assert.deepEqual(Object.fromEntries(bodies.map((row) => [row.card_id, row.body])), { [cardId]: '"newer"', [other]: '"newer too"' });
-      await assert.rejects(storeCardViews(t.services.db, [{ ...base, cardVersion: current.card_version + 2 }, { ...base, cardId: 'f'.repeat(24), cardVersion: 0 }]), ForeignKeyViolation);
+      await assert.rejects(
+        storeCardViews(t.services.db, [
+          { ...base, cardVersion: current.card_version + 2 },
+          { ...base, cardId: 'f'.repeat(24), cardVersion: 0 },
+        ]),
+        ForeignKeyViolation,
+      );
     });
 
     if (engine === 'postgres') {
@@ -545,7 +606,13 @@ for (const engine of ENGINES) {
       it('a change committed while a view was built from the rows before it leaves no stale view served', async () => {
         const w = await world();
         const cardId = w.cards[0]!;
-        const labelId = (await t.services.db.selectFrom('labels').select('id').where('board_id', '=', (await loadCard(t.services, cardId)).board).executeTakeFirstOrThrow()).id;
+        const labelId = (
+          await t.services.db
+            .selectFrom('labels')
+            .select('id')
+            .where('board_id', '=', (await loadCard(t.services, cardId)).board)
+            .executeTakeFirstOrThrow()
+        ).id;
         assert.equal((await owner('POST', `/v2/cards/${cardId}/labels`, { labels: [labelId] })).statusCode, 200);
         assert.equal((await owner('POST', `/v2/cards/${cardId}/members`, { members: [t.tenant.userId] })).statusCode, 200);
         await assertServedIsBuilt(cardId);

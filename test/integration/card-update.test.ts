@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
 import { applyCardUpdate } from '../../src/domain/cards/update.ts';
 import type { Caller } from '../../src/domain/shared/caller.ts';
-import { recordCardChange } from '../../src/storage/repositories/cards.ts';
 import { Card } from '../../src/schemas/records.ts';
+import { recordCardChange } from '../../src/storage/repositories/cards.ts';
 import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
 import { apiClient, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 import { assertSchema } from '../support/schema.ts';
@@ -31,8 +31,7 @@ for (const engine of ENGINES) {
 
     const newCard = async (extra: { startDate?: string; dueDate?: string } = {}) =>
       (await createCard(t.services, caller, {}, { list: listId, name: 'Card', ...extra }))._id;
-    const patch = (cardId: string, body: unknown, key = t.tenant.apiKey, query = '') =>
-      apiClient(t, key)('PATCH', `/api/v1/cards/${cardId}${query}`, body);
+    const patch = (cardId: string, body: unknown, key = t.tenant.apiKey, query = '') => apiClient(t, key)('PATCH', `/api/v1/cards/${cardId}${query}`, body);
     const row = (cardId: string) => t.services.db.selectFrom('cards').selectAll().where('id', '=', cardId).executeTakeFirstOrThrow();
 
     it('changes every updatable field, answering the full record with __v + 1', async () => {
@@ -111,7 +110,10 @@ for (const engine of ENGINES) {
         const res = await patch(cardId, body);
         assert.equal(res.statusCode, 400, JSON.stringify(body));
         assert.equal(res.json().code, 'validation_failed');
-        assert.deepEqual(res.json().details.map((d: { field: string }) => d.field), [field]);
+        assert.deepEqual(
+          res.json().details.map((d: { field: string }) => d.field),
+          [field],
+        );
       }
       const stored = await row(cardId);
       assert.equal(stored.version, 0, 'a refused update changes nothing');
@@ -167,7 +169,10 @@ for (const engine of ENGINES) {
         const res = await patch(cardId, body);
         assert.equal(res.statusCode, 400, `${JSON.stringify(body).slice(0, 80)} → ${res.statusCode}`);
         assert.equal(res.json().code, 'validation_failed');
-        assert.ok(res.json().details.some((d: { field: string }) => d.field === field), `${JSON.stringify(body).slice(0, 80)} → ${res.body}`);
+        assert.ok(
+          res.json().details.some((d: { field: string }) => d.field === field),
+          `${JSON.stringify(body).slice(0, 80)} → ${res.body}`,
+        );
       }
       assert.equal((await patch('not-an-id', { name: 'x' })).statusCode, 400);
       assert.equal((await patch(cardId, { name: 'x' }, t.tenant.apiKey, '?teamId=nope')).statusCode, 400);
@@ -183,7 +188,7 @@ for (const engine of ENGINES) {
       assert.equal(stored.name, 'Card');
     });
 
-    it('is a 404 outside the caller\'s reach or scope, and changes nothing; company admins reach every team', async () => {
+    it("is a 404 outside the caller's reach or scope, and changes nothing; company admins reach every team", async () => {
       const cardId = await newCard();
       const outsider = await addMember(t.services, { companyId: t.tenant.companyId, email: 'outsider@acme.test' });
       await addTeam(t.services, t.tenant.companyId, 'Elsewhere', [outsider.userId]);
@@ -234,7 +239,10 @@ for (const engine of ENGINES) {
         { dueDate: '2026-06-01T00:00:00Z' },
       ];
       const answers = await Promise.all(bodies.map((body) => patch(cardId, body)));
-      assert.deepEqual(answers.map((a) => a.statusCode), bodies.map(() => 200));
+      assert.deepEqual(
+        answers.map((a) => a.statusCode),
+        bodies.map(() => 200),
+      );
       assert.equal(new Set(answers.map((a) => a.json().card.__v)).size, 10, 'each answer saw its own revision');
       const stored = await row(cardId);
       assert.equal(stored.version, 10);
@@ -249,10 +257,7 @@ for (const engine of ENGINES) {
     it('parallel start and due changes that conflict: exactly one wins, and due never ends before start', async () => {
       for (let round = 0; round < 5; round++) {
         const cardId = await newCard();
-        const [start, due] = await Promise.all([
-          patch(cardId, { startDate: '2026-12-10T00:00:00Z' }),
-          patch(cardId, { dueDate: '2026-12-05T00:00:00Z' }),
-        ]);
+        const [start, due] = await Promise.all([patch(cardId, { startDate: '2026-12-10T00:00:00Z' }), patch(cardId, { dueDate: '2026-12-05T00:00:00Z' })]);
         assert.deepEqual([start.statusCode, due.statusCode].sort(), [200, 400]);
         const stored = await row(cardId);
         assert.equal(stored.version, 1);

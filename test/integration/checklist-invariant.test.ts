@@ -75,7 +75,11 @@ for (const engine of ENGINES) {
       const teamId = t.tenant.teamId;
       cardIds = [];
       teamOf = new Map();
-      for (const [list, team] of [[core, teamId], [core, teamId], [far, other]] as const) {
+      for (const [list, team] of [
+        [core, teamId],
+        [core, teamId],
+        [far, other],
+      ] as const) {
         const id = (await createCard(t.services, caller, {}, { list, name: 'Card' }))._id;
         cardIds.push(id);
         teamOf.set(id, team);
@@ -104,7 +108,13 @@ for (const engine of ENGINES) {
     }
 
     async function itemOrder(checklistId: string): Promise<string[]> {
-      const rows = await t.services.db.selectFrom('checklist_items').select('id').where('checklist_id', '=', checklistId).orderBy('position').orderBy('id').execute();
+      const rows = await t.services.db
+        .selectFrom('checklist_items')
+        .select('id')
+        .where('checklist_id', '=', checklistId)
+        .orderBy('position')
+        .orderBy('id')
+        .execute();
       return rows.map((r) => r.id);
     }
 
@@ -125,175 +135,217 @@ for (const engine of ENGINES) {
       const allItems = () => [...model.complete.keys()];
 
       const operations: [number, () => Promise<string> | undefined][] = [
-        [3, () => {
-          const card = random.pick(cardIds);
-          const request = position((model.cards.get(card) as string[]).length);
-          return (async () => {
-            const created = await checklists.createChecklist(ctx, caller, card, {}, { name: 'c', position: request });
-            insertAt(model.cards.get(card) as string[], request, created._id);
-            model.checklists.set(created._id, { card, items: [] });
-            bump(card);
-            return `create checklist on ${card} at ${request}`;
-          })();
-        }],
-        [1, () => {
-          if (!model.checklists.size) return undefined;
-          const id = random.pick(allChecklists());
-          return (async () => {
-            await checklists.renameChecklist(ctx, caller, id, {}, `n${random.int(100)}`);
-            bump((model.checklists.get(id) as { card: string }).card);
-            return `rename checklist ${id}`;
-          })();
-        }],
-        [2, () => {
-          if (!model.checklists.size) return undefined;
-          const id = random.pick(allChecklists());
-          const card = (model.checklists.get(id) as { card: string }).card;
-          const siblings = model.cards.get(card) as string[];
-          const request = position(siblings.length - 1);
-          return (async () => {
-            await checklists.moveChecklist(ctx, caller, id, {}, request);
-            siblings.splice(siblings.indexOf(id), 1);
-            insertAt(siblings, request, id);
-            bump(card);
-            return `move checklist ${id} to ${request}`;
-          })();
-        }],
-        [1, () => {
-          if (!model.checklists.size) return undefined;
-          const id = random.pick(allChecklists());
-          const source = model.checklists.get(id) as { card: string; items: string[] };
-          const target = random.pick(cardIds);
-          return (async () => {
-            const copy = await checklists.copyChecklist(ctx, caller, id, {}, { card: target });
-            (model.cards.get(target) as string[]).push(copy._id);
-            model.checklists.set(copy._id, { card: target, items: copy.items.map((i) => i._id) });
-            assert.deepEqual(copy.items.map((i) => i.complete.status), source.items.map((i) => model.complete.get(i)));
-            for (const item of copy.items) model.complete.set(item._id, item.complete.status);
-            bump(source.card, target);
-            return `copy checklist ${id} to ${target}`;
-          })();
-        }],
-        [1, () => {
-          if (!model.checklists.size) return undefined;
-          const id = random.pick(allChecklists());
-          const { card, items: gone } = model.checklists.get(id) as { card: string; items: string[] };
-          return (async () => {
-            await checklists.deleteChecklist(ctx, caller, id, {});
-            const order = model.cards.get(card) as string[];
-            order.splice(order.indexOf(id), 1);
-            model.checklists.delete(id);
-            for (const item of gone) model.complete.delete(item);
-            bump(card);
-            return `delete checklist ${id}`;
-          })();
-        }],
-        [6, () => {
-          if (!model.checklists.size) return undefined;
-          const id = random.pick(allChecklists());
-          const checklist = model.checklists.get(id) as { card: string; items: string[] };
-          const request = position(checklist.items.length);
-          const team = teamOf.get(checklist.card) as string;
-          const members = random.chance(0.3) ? [users[team === t.tenant.teamId ? random.int(3) : 2] as string] : [];
-          return (async () => {
-            const created = await items.createItem(ctx, caller, id, {}, { name: 'i', position: request, members });
-            insertAt(checklist.items, request, created._id);
-            model.complete.set(created._id, false);
-            bump(checklist.card);
-            return `create item in ${id} at ${request}`;
-          })();
-        }],
-        [3, () => {
-          if (!model.complete.size) return undefined;
-          const id = random.pick(allItems());
-          const status = random.chance(0.5) ? undefined : random.chance(0.5);
-          const card = [...model.checklists.values()].find((c) => c.items.includes(id))?.card as string;
-          return (async () => {
-            const updated = await items.toggleItemComplete(ctx, caller, id, {}, status);
-            const was = model.complete.get(id) as boolean;
-            const next = status ?? !was;
-            assert.equal(updated.complete.status, next);
-            model.complete.set(id, next);
-            if (next !== was) bump(card);
-            return `complete item ${id} (${status})`;
-          })();
-        }],
-        [1, () => {
-          if (!model.complete.size) return undefined;
-          const id = random.pick(allItems());
-          const card = [...model.checklists.values()].find((c) => c.items.includes(id))?.card as string;
-          return (async () => {
-            if (random.chance(0.5)) await items.renameItem(ctx, caller, id, {}, 'renamed');
-            else await items.setItemDate(ctx, caller, id, {}, random.chance(0.5) ? null : '2026-01-01T00:00:00Z');
-            bump(card);
-            return `edit item ${id}`;
-          })();
-        }],
-        [4, () => {
-          if (!model.complete.size) return undefined;
-          const id = random.pick(allItems());
-          const [fromId, from] = [...model.checklists.entries()].find(([, c]) => c.items.includes(id)) as [string, { card: string; items: string[] }];
-          const sameCard = (model.cards.get(from.card) as string[]);
-          const toId = random.chance(0.5) ? random.pick(sameCard) : fromId;
-          const to = model.checklists.get(toId) as { items: string[] };
-          const request = position(to.items.length - (toId === fromId ? 1 : 0));
-          return (async () => {
-            await items.moveItem(ctx, caller, id, {}, { position: request, ...(toId !== fromId || random.chance(0.5) ? { checklist: toId } : {}) });
-            from.items.splice(from.items.indexOf(id), 1);
-            insertAt(to.items, request, id);
-            bump(from.card);
-            return `move item ${id} to ${toId} at ${request}`;
-          })();
-        }],
-        [1, () => {
-          if (!model.complete.size) return undefined;
-          const id = random.pick(allItems());
-          const from = [...model.checklists.values()].find((c) => c.items.includes(id)) as { card: string };
-          const others = allChecklists().filter((c) => model.checklists.get(c)?.card !== from.card);
-          if (!others.length) return undefined;
-          return (async () => {
-            // moving to a checklist of another card is refused and changes nothing
-            await assert.rejects(items.moveItem(ctx, caller, id, {}, { position: 0, checklist: random.pick(others) }), DomainError);
-            return `refused move of ${id}`;
-          })();
-        }],
-        [2, () => {
-          if (!model.complete.size) return undefined;
-          const id = random.pick(allItems());
-          const from = [...model.checklists.values()].find((c) => c.items.includes(id)) as { card: string };
-          const toId = random.pick(allChecklists());
-          const to = model.checklists.get(toId) as { card: string; items: string[] };
-          return (async () => {
-            const copy = await items.copyItem(ctx, caller, id, {}, { checklist: toId });
-            to.items.push(copy._id);
-            model.complete.set(copy._id, model.complete.get(id) as boolean);
-            bump(from.card, to.card);
-            return `copy item ${id} to ${toId}`;
-          })();
-        }],
-        [1, () => {
-          if (!model.complete.size) return undefined;
-          const id = random.pick(allItems());
-          const from = [...model.checklists.values()].find((c) => c.items.includes(id)) as { card: string };
-          const user = from.card === cardIds[2] ? (users[2] as string) : random.pick(users);
-          return (async () => {
-            await items.toggleItemMembers(ctx, caller, id, {}, [user]);
-            bump(from.card);
-            return `toggle member ${user} on ${id}`;
-          })();
-        }],
-        [2, () => {
-          if (!model.complete.size) return undefined;
-          const id = random.pick(allItems());
-          const from = [...model.checklists.values()].find((c) => c.items.includes(id)) as { card: string; items: string[] };
-          return (async () => {
-            await items.deleteItem(ctx, caller, id, {});
-            from.items.splice(from.items.indexOf(id), 1);
-            model.complete.delete(id);
-            bump(from.card);
-            return `delete item ${id}`;
-          })();
-        }],
+        [
+          3,
+          () => {
+            const card = random.pick(cardIds);
+            const request = position((model.cards.get(card) as string[]).length);
+            return (async () => {
+              const created = await checklists.createChecklist(ctx, caller, card, {}, { name: 'c', position: request });
+              insertAt(model.cards.get(card) as string[], request, created._id);
+              model.checklists.set(created._id, { card, items: [] });
+              bump(card);
+              return `create checklist on ${card} at ${request}`;
+            })();
+          },
+        ],
+        [
+          1,
+          () => {
+            if (!model.checklists.size) return undefined;
+            const id = random.pick(allChecklists());
+            return (async () => {
+              await checklists.renameChecklist(ctx, caller, id, {}, `n${random.int(100)}`);
+              bump((model.checklists.get(id) as { card: string }).card);
+              return `rename checklist ${id}`;
+            })();
+          },
+        ],
+        [
+          2,
+          () => {
+            if (!model.checklists.size) return undefined;
+            const id = random.pick(allChecklists());
+            const card = (model.checklists.get(id) as { card: string }).card;
+            const siblings = model.cards.get(card) as string[];
+            const request = position(siblings.length - 1);
+            return (async () => {
+              await checklists.moveChecklist(ctx, caller, id, {}, request);
+              siblings.splice(siblings.indexOf(id), 1);
+              insertAt(siblings, request, id);
+              bump(card);
+              return `move checklist ${id} to ${request}`;
+            })();
+          },
+        ],
+        [
+          1,
+          () => {
+            if (!model.checklists.size) return undefined;
+            const id = random.pick(allChecklists());
+            const source = model.checklists.get(id) as { card: string; items: string[] };
+            const target = random.pick(cardIds);
+            return (async () => {
+              const copy = await checklists.copyChecklist(ctx, caller, id, {}, { card: target });
+              (model.cards.get(target) as string[]).push(copy._id);
+              model.checklists.set(copy._id, { card: target, items: copy.items.map((i) => i._id) });
+              assert.deepEqual(
+                copy.items.map((i) => i.complete.status),
+                source.items.map((i) => model.complete.get(i)),
+              );
+              for (const item of copy.items) model.complete.set(item._id, item.complete.status);
+              bump(source.card, target);
+              return `copy checklist ${id} to ${target}`;
+            })();
+          },
+        ],
+        [
+          1,
+          () => {
+            if (!model.checklists.size) return undefined;
+            const id = random.pick(allChecklists());
+            const { card, items: gone } = model.checklists.get(id) as { card: string; items: string[] };
+            return (async () => {
+              await checklists.deleteChecklist(ctx, caller, id, {});
+              const order = model.cards.get(card) as string[];
+              order.splice(order.indexOf(id), 1);
+              model.checklists.delete(id);
+              for (const item of gone) model.complete.delete(item);
+              bump(card);
+              return `delete checklist ${id}`;
+            })();
+          },
+        ],
+        [
+          6,
+          () => {
+            if (!model.checklists.size) return undefined;
+            const id = random.pick(allChecklists());
+            const checklist = model.checklists.get(id) as { card: string; items: string[] };
+            const request = position(checklist.items.length);
+            const team = teamOf.get(checklist.card) as string;
+            const members = random.chance(0.3) ? [users[team === t.tenant.teamId ? random.int(3) : 2] as string] : [];
+            return (async () => {
+              const created = await items.createItem(ctx, caller, id, {}, { name: 'i', position: request, members });
+              insertAt(checklist.items, request, created._id);
+              model.complete.set(created._id, false);
+              bump(checklist.card);
+              return `create item in ${id} at ${request}`;
+            })();
+          },
+        ],
+        [
+          3,
+          () => {
+            if (!model.complete.size) return undefined;
+            const id = random.pick(allItems());
+            const status = random.chance(0.5) ? undefined : random.chance(0.5);
+            const card = [...model.checklists.values()].find((c) => c.items.includes(id))?.card as string;
+            return (async () => {
+              const updated = await items.toggleItemComplete(ctx, caller, id, {}, status);
+              const was = model.complete.get(id) as boolean;
+              const next = status ?? !was;
+              assert.equal(updated.complete.status, next);
+              model.complete.set(id, next);
+              if (next !== was) bump(card);
+              return `complete item ${id} (${status})`;
+            })();
+          },
+        ],
+        [
+          1,
+          () => {
+            if (!model.complete.size) return undefined;
+            const id = random.pick(allItems());
+            const card = [...model.checklists.values()].find((c) => c.items.includes(id))?.card as string;
+            return (async () => {
+              if (random.chance(0.5)) await items.renameItem(ctx, caller, id, {}, 'renamed');
+              else await items.setItemDate(ctx, caller, id, {}, random.chance(0.5) ? null : '2026-01-01T00:00:00Z');
+              bump(card);
+              return `edit item ${id}`;
+            })();
+          },
+        ],
+        [
+          4,
+          () => {
+            if (!model.complete.size) return undefined;
+            const id = random.pick(allItems());
+            const [fromId, from] = [...model.checklists.entries()].find(([, c]) => c.items.includes(id)) as [string, { card: string; items: string[] }];
+            const sameCard = model.cards.get(from.card) as string[];
+            const toId = random.chance(0.5) ? random.pick(sameCard) : fromId;
+            const to = model.checklists.get(toId) as { items: string[] };
+            const request = position(to.items.length - (toId === fromId ? 1 : 0));
+            return (async () => {
+              await items.moveItem(ctx, caller, id, {}, { position: request, ...(toId !== fromId || random.chance(0.5) ? { checklist: toId } : {}) });
+              from.items.splice(from.items.indexOf(id), 1);
+              insertAt(to.items, request, id);
+              bump(from.card);
+              return `move item ${id} to ${toId} at ${request}`;
+            })();
+          },
+        ],
+        [
+          1,
+          () => {
+            if (!model.complete.size) return undefined;
+            const id = random.pick(allItems());
+            const from = [...model.checklists.values()].find((c) => c.items.includes(id)) as { card: string };
+            const others = allChecklists().filter((c) => model.checklists.get(c)?.card !== from.card);
+            if (!others.length) return undefined;
+            return (async () => {
+              // moving to a checklist of another card is refused and changes nothing
+              await assert.rejects(items.moveItem(ctx, caller, id, {}, { position: 0, checklist: random.pick(others) }), DomainError);
+              return `refused move of ${id}`;
+            })();
+          },
+        ],
+        [
+          2,
+          () => {
+            if (!model.complete.size) return undefined;
+            const id = random.pick(allItems());
+            const from = [...model.checklists.values()].find((c) => c.items.includes(id)) as { card: string };
+            const toId = random.pick(allChecklists());
+            const to = model.checklists.get(toId) as { card: string; items: string[] };
+            return (async () => {
+              const copy = await items.copyItem(ctx, caller, id, {}, { checklist: toId });
+              to.items.push(copy._id);
+              model.complete.set(copy._id, model.complete.get(id) as boolean);
+              bump(from.card, to.card);
+              return `copy item ${id} to ${toId}`;
+            })();
+          },
+        ],
+        [
+          1,
+          () => {
+            if (!model.complete.size) return undefined;
+            const id = random.pick(allItems());
+            const from = [...model.checklists.values()].find((c) => c.items.includes(id)) as { card: string };
+            const user = from.card === cardIds[2] ? (users[2] as string) : random.pick(users);
+            return (async () => {
+              await items.toggleItemMembers(ctx, caller, id, {}, [user]);
+              bump(from.card);
+              return `toggle member ${user} on ${id}`;
+            })();
+          },
+        ],
+        [
+          2,
+          () => {
+            if (!model.complete.size) return undefined;
+            const id = random.pick(allItems());
+            const from = [...model.checklists.values()].find((c) => c.items.includes(id)) as { card: string; items: string[] };
+            return (async () => {
+              await items.deleteItem(ctx, caller, id, {});
+              from.items.splice(from.items.indexOf(id), 1);
+              model.complete.delete(id);
+              bump(from.card);
+              return `delete item ${id}`;
+            })();
+          },
+        ],
       ];
       const weighted = operations.flatMap(([weight, op]) => Array.from({ length: weight }, () => op));
 

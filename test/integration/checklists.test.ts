@@ -36,14 +36,21 @@ for (const engine of ENGINES) {
     after(() => t.dispose());
 
     const newCard = async (list = w.listId) => (await createCard(t.services, caller, {}, { list, name: 'Card' }))._id;
-    const cardRow = (id: string) => t.services.db.selectFrom('cards').select(['id', 'company_id', 'team_id', 'version']).where('id', '=', id).executeTakeFirstOrThrow();
+    const cardRow = (id: string) =>
+      t.services.db.selectFrom('cards').select(['id', 'company_id', 'team_id', 'version']).where('id', '=', id).executeTakeFirstOrThrow();
 
     /** A card with two checklists: [a (3 items: one done, dated, with members), b (empty)], and an attachment on an item. */
     async function richCard() {
       const cardId = await newCard();
       const a = await checklists.createChecklist(t.services, caller, cardId, {}, { name: 'A' });
       const b = await checklists.createChecklist(t.services, caller, cardId, {}, { name: 'B' });
-      const one = await items.createItem(t.services, caller, a._id, {}, { name: 'one', members: [w.mate.userId, w.both.userId], date: '2026-01-01T00:00:00.000Z' });
+      const one = await items.createItem(
+        t.services,
+        caller,
+        a._id,
+        {},
+        { name: 'one', members: [w.mate.userId, w.both.userId], date: '2026-01-01T00:00:00.000Z' },
+      );
       const two = await items.createItem(t.services, caller, a._id, {}, { name: 'two', members: [w.both.userId] });
       const zero = await items.createItem(t.services, caller, a._id, {}, { name: 'zero', position: 'top' });
       await items.toggleItemComplete(t.services, caller, two._id, {});
@@ -62,27 +69,62 @@ for (const engine of ENGINES) {
       const copyId = await t.services.db.transaction().execute((trx) => copyChecklistInto(trx, source, row, 5 * POSITION_STEP, w.mate.userId, at));
       const copy = await t.services.db.selectFrom('checklists').selectAll().where('id', '=', copyId).executeTakeFirstOrThrow();
       assert.deepEqual(
-        { card: copy.card_id, company: copy.company_id, team: copy.team_id, name: copy.name, position: copy.position, creator: copy.creator_id, at: copy.created_at },
+        {
+          card: copy.card_id,
+          company: copy.company_id,
+          team: copy.team_id,
+          name: copy.name,
+          position: copy.position,
+          creator: copy.creator_id,
+          at: copy.created_at,
+        },
         { card: target, company: row.company_id, team: w.elsewhereTeam, name: 'A', position: 5 * POSITION_STEP, creator: w.mate.userId, at },
       );
       const copied = await t.services.db.selectFrom('checklist_items').selectAll().where('checklist_id', '=', copyId).orderBy('position').execute();
-      assert.deepEqual(copied.map((i) => [i.name, i.complete_status, i.date]), [['zero', 0, null], ['one', 0, '2026-01-01T00:00:00.000Z'], ['two', 1, null]]);
+      assert.deepEqual(
+        copied.map((i) => [i.name, i.complete_status, i.date]),
+        [
+          ['zero', 0, null],
+          ['one', 0, '2026-01-01T00:00:00.000Z'],
+          ['two', 1, null],
+        ],
+      );
       for (const item of copied) {
         assert.equal(item.card_id, target);
         assert.equal(item.team_id, w.elsewhereTeam);
         assert.equal(item.creator_id, w.mate.userId);
         assert.equal(item.version, 0);
       }
-      const members = await t.services.db.selectFrom('checklist_item_members').select(['item_id', 'user_id']).where('item_id', 'in', copied.map((i) => i.id)).execute();
-      assert.deepEqual(members.map((m) => m.user_id), [w.both.userId, w.both.userId], 'mate is not in Elsewhere');
-      const attachments = await t.services.db.selectFrom('attachments').select('id').where('checklist_item_id', 'in', copied.map((i) => i.id)).execute();
+      const members = await t.services.db
+        .selectFrom('checklist_item_members')
+        .select(['item_id', 'user_id'])
+        .where(
+          'item_id',
+          'in',
+          copied.map((i) => i.id),
+        )
+        .execute();
+      assert.deepEqual(
+        members.map((m) => m.user_id),
+        [w.both.userId, w.both.userId],
+        'mate is not in Elsewhere',
+      );
+      const attachments = await t.services.db
+        .selectFrom('attachments')
+        .select('id')
+        .where(
+          'checklist_item_id',
+          'in',
+          copied.map((i) => i.id),
+        )
+        .execute();
       assert.deepEqual(attachments, [], 'attachments are not copied');
       const card = await loadCard(t.services, target);
       assert.deepEqual(card.checklists, [copyId]);
       assert.deepEqual(card.allChecklistItemsCount, { completed: 1, total: 3 });
     });
 
-    it('copyChecklistsOfCard copies every checklist in order after those the target has, in the caller\'s transaction', async () => {
+    it("copyChecklistsOfCard copies every checklist in order after those the target has, in the caller's transaction", async () => {
       const { cardId, a, b } = await richCard();
       const target = await newCard();
       const existing = await checklists.createChecklist(t.services, caller, target, {}, { name: 'Existing' });
@@ -93,7 +135,10 @@ for (const engine of ENGINES) {
       assert.deepEqual(card.checklists, [existing._id, ...copies]);
       assert.deepEqual(card.allChecklistItemsCount, { completed: 1, total: 3 });
       const names = await t.services.db.selectFrom('checklists').select(['id', 'name']).where('id', 'in', copies).execute();
-      assert.deepEqual(copies.map((id) => names.find((n) => n.id === id)?.name), [a.name, b.name]);
+      assert.deepEqual(
+        copies.map((id) => names.find((n) => n.id === id)?.name),
+        [a.name, b.name],
+      );
       const kept = await t.services.db
         .selectFrom('checklist_item_members as m')
         .innerJoin('checklist_items as i', 'i.id', 'm.item_id')
@@ -163,7 +208,12 @@ for (const engine of ENGINES) {
           items.copyItem(t.services, mate, item._id, {}, { checklist: checklist._id }),
           attachmentService.addItemLink(t.services, mate, item._id, {}, { url: 'https://example.com/sneaked' }),
           attachmentService.addLink(t.services, mate, cardId, {}, { url: 'https://example.com/sneaked' }),
-        ].map((request) => request.then((answer) => answer, (error: unknown) => error));
+        ].map((request) =>
+          request.then(
+            (answer) => answer,
+            (error: unknown) => error,
+          ),
+        );
         if (engine === 'postgres') {
           // (SQLite runs one transaction at a time: there the requests start only after the move.)
           const { pid } = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(mover)).rows[0] as { pid: number };
@@ -188,7 +238,11 @@ for (const engine of ENGINES) {
       const moved = await cardRow(cardId);
       for (const outcome of await Promise.all(racing)) assert.ok(outcome instanceof NotFoundError, String(outcome));
       assert.equal((await cardRow(cardId)).version, moved.version, 'the card records the move alone');
-      const rows = await t.services.db.selectFrom('checklist_items').select(['id', 'name', 'complete_status', 'version']).where('checklist_id', '=', checklist._id).execute();
+      const rows = await t.services.db
+        .selectFrom('checklist_items')
+        .select(['id', 'name', 'complete_status', 'version'])
+        .where('checklist_id', '=', checklist._id)
+        .execute();
       assert.deepEqual(rows, [{ id: item._id, name: 'Step', complete_status: 0, version: 1 }], 'moved: its version grew by the move alone');
       assert.equal((await findChecklist(t.services.db, checklist._id))?.name, 'Plan');
       const onCard = await t.services.db.selectFrom('checklists').select('id').where('card_id', '=', cardId).execute();
@@ -201,7 +255,9 @@ for (const engine of ENGINES) {
       const checklist = await checklists.createChecklist(t.services, caller, cardId, {}, { name: 'Busy' });
       const before = await cardRow(cardId);
       const made = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => items.createItem(t.services, caller, checklist._id, {}, { name: `n${i}`, position: i % 3 === 0 ? 'top' : 'bottom' })),
+        Array.from({ length: 12 }, (_, i) =>
+          items.createItem(t.services, caller, checklist._id, {}, { name: `n${i}`, position: i % 3 === 0 ? 'top' : 'bottom' }),
+        ),
       );
       const rows = await t.services.db.selectFrom('checklist_items').select(['id', 'position']).where('checklist_id', '=', checklist._id).execute();
       assert.equal(rows.length, 12);
@@ -260,13 +316,27 @@ for (const engine of ENGINES) {
       const last = await items.createItem(t.services, caller, checklist._id, {}, { name: 'last' });
       // squeeze the two neighbours together so nothing fits between them
       await t.services.db.updateTable('checklist_items').set({ position: 1 }).where('id', '=', first._id).execute();
-      await t.services.db.updateTable('checklist_items').set({ position: 1 + 1e-7 }).where('id', '=', last._id).execute();
+      await t.services.db
+        .updateTable('checklist_items')
+        .set({ position: 1 + 1e-7 })
+        .where('id', '=', last._id)
+        .execute();
       const middle = await items.createItem(t.services, caller, checklist._id, {}, { name: 'middle', position: 1 });
       const got = (await items.getItems(t.services, caller, checklist._id, {}, {})).items;
-      assert.deepEqual(got.map((i) => i.name), ['first', 'middle', 'last']);
-      assert.deepEqual(got.map((i) => i.position), [1, 2, 3].map((n) => n * POSITION_STEP));
+      assert.deepEqual(
+        got.map((i) => i.name),
+        ['first', 'middle', 'last'],
+      );
+      assert.deepEqual(
+        got.map((i) => i.position),
+        [1, 2, 3].map((n) => n * POSITION_STEP),
+      );
       assert.equal(middle.position, 2 * POSITION_STEP);
-      assert.deepEqual(got.map((i) => i.__v), [1, 0, 1], 'a renumbered sibling records the change of its position');
+      assert.deepEqual(
+        got.map((i) => i.__v),
+        [1, 0, 1],
+        'a renumbered sibling records the change of its position',
+      );
 
       const c1 = await checklists.createChecklist(t.services, caller, cardId, {}, { name: 'c1' });
       await t.services.db.updateTable('checklists').set({ position: 5 }).where('card_id', '=', cardId).execute();

@@ -52,16 +52,40 @@ for (const engine of ENGINES) {
       const itemId = newId();
       const attachmentId = newId();
       const db = t.services.db;
-      await db.insertInto('checklists').values({ ...base, id: checklistId, name: 'Steps', position: 1024, creator_id: creatorId }).execute();
+      await db
+        .insertInto('checklists')
+        .values({ ...base, id: checklistId, name: 'Steps', position: 1024, creator_id: creatorId })
+        .execute();
       await db
         .insertInto('checklist_items')
-        .values({ ...base, id: itemId, checklist_id: checklistId, name: 'Step', position: 1024, date: null, complete_status: 0, complete_set_at: null, creator_id: creatorId })
+        .values({
+          ...base,
+          id: itemId,
+          checklist_id: checklistId,
+          name: 'Step',
+          position: 1024,
+          date: null,
+          complete_status: 0,
+          complete_set_at: null,
+          creator_id: creatorId,
+        })
         .execute();
       await db
         .insertInto('attachments')
         .values({
-          ...base, id: attachmentId, checklist_item_id: itemId, kind: 'link', name: 'spec', original_name: 'https://x.test', link_url: 'https://x.test',
-          storage_key: null, mime_type: 'text/uri-list', size_bytes: 0, creator_id: creatorId, is_deleted: 0, deleted_at: null,
+          ...base,
+          id: attachmentId,
+          checklist_item_id: itemId,
+          kind: 'link',
+          name: 'spec',
+          original_name: 'https://x.test',
+          link_url: 'https://x.test',
+          storage_key: null,
+          mime_type: 'text/uri-list',
+          size_bytes: 0,
+          creator_id: creatorId,
+          is_deleted: 0,
+          deleted_at: null,
         })
         .execute();
       return { itemId, attachmentId };
@@ -120,7 +144,10 @@ for (const engine of ENGINES) {
     it('a cheer on one\'s own work notifies nobody and says so: isNotified false, notification ""', async () => {
       const cardId = await newCard(); // made by the owner
       const comment = await createComment(t.services, owner, cardId, {}, 'mine');
-      for (const [type, id] of [['card', cardId], ['comment', comment._id]] as const) {
+      for (const [type, id] of [
+        ['card', cardId],
+        ['comment', comment._id],
+      ] as const) {
         const cheer = await createCheer(t.services, owner, type, id, {}, { content: '🙌' });
         assert.deepEqual([cheer.isNotified, cheer.notification], [false, ''], type);
         const told = await t.services.db.selectFrom('notifications').select('id').where('cheer_id', '=', cheer._id).execute();

@@ -67,7 +67,10 @@ for (const engine of ENGINES) {
       assert.equal(new Set(ids).size, ids.length, 'no comment twice');
       assert.equal(ids.length, 7 + added, 'none skipped');
       const stored = await t.services.db.selectFrom('comments').select('id').where('card_id', '=', cardId).orderBy('created_at').orderBy('id').execute();
-      assert.deepEqual(ids, stored.map((r) => r.id));
+      assert.deepEqual(
+        ids,
+        stored.map((r) => r.id),
+      );
     });
 
     it('a comment made while the newest one carries a later clock still sorts last (createdAt never goes back)', async () => {
@@ -78,20 +81,39 @@ for (const engine of ENGINES) {
       const aheadId = newId();
       await t.services.db
         .insertInto('comments')
-        .values({ id: aheadId, company_id: t.tenant.companyId, team_id: t.tenant.teamId, card_id: cardId, creator_id: member.userId, content: 'ahead', created_at: ahead, updated_at: ahead, version: 0 })
+        .values({
+          id: aheadId,
+          company_id: t.tenant.companyId,
+          team_id: t.tenant.teamId,
+          card_id: cardId,
+          creator_id: member.userId,
+          content: 'ahead',
+          created_at: ahead,
+          updated_at: ahead,
+          version: 0,
+        })
         .execute();
       const page1 = await listComments(t.services, owner, cardId, {}, { limit: 2 });
-      assert.deepEqual(page1.comments.map((c) => c._id), [first._id, aheadId]);
+      assert.deepEqual(
+        page1.comments.map((c) => c._id),
+        [first._id, aheadId],
+      );
       assert.equal(page1.nextCursor, null);
       const later = await createComment(t.services, owner, cardId, {}, 'later');
       assert.equal(later.createdAt, new Date(Date.parse(ahead) + 1).toISOString());
       const all = await everyComment(cardId, 2);
-      assert.deepEqual(all.map((c) => c.content), ['first', 'ahead', 'later']);
+      assert.deepEqual(
+        all.map((c) => c.content),
+        ['first', 'ahead', 'later'],
+      );
       // the cursor of a full page that ended at `ahead` leads to the later comment
       const again = await listComments(t.services, owner, cardId, {}, { limit: 2 });
       assert.ok(again.nextCursor);
       const rest = await listComments(t.services, owner, cardId, {}, { limit: 2, cursor: again.nextCursor });
-      assert.deepEqual(rest.comments.map((c) => c._id), [later._id]);
+      assert.deepEqual(
+        rest.comments.map((c) => c._id),
+        [later._id],
+      );
     });
 
     it('20 parallel comments on one card: all stored, __v 20 higher, createdAt strictly increasing in card order', async () => {
@@ -113,7 +135,10 @@ for (const engine of ENGINES) {
       assert.equal(listed?.__v, 10);
       assert.equal(listed?.discussions.length, 10);
       const byCreation = [...replies].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-      assert.deepEqual(listed?.discussions.map((d) => d._id), byCreation.map((d) => d._id));
+      assert.deepEqual(
+        listed?.discussions.map((d) => d._id),
+        byCreation.map((d) => d._id),
+      );
       assert.equal(new Set(replies.map((r) => r.createdAt)).size, 10, 'no two replies share a createdAt');
     });
 
@@ -172,7 +197,7 @@ for (const engine of ENGINES) {
     }
 
     if (engine === 'postgres') {
-      it("judges reach by the card as it is once locked: a card moved meanwhile to a team the caller left is a 404, and nothing is written", async () => {
+      it('judges reach by the card as it is once locked: a card moved meanwhile to a team the caller left is a 404, and nothing is written', async () => {
         const elsewhere = await addTeam(t.services, t.tenant.companyId, 'Elsewhere', [owner.userId]);
         const cardId = await newCard();
         const parent = await createComment(t.services, member, cardId, {}, 'before the move');
@@ -196,7 +221,10 @@ for (const engine of ENGINES) {
           assert.equal(await cardVersion(cardId), before, `${what}: nothing changed`);
         }
         const db = t.services.db;
-        assert.deepEqual((await db.selectFrom('comments').select('content').where('card_id', '=', cardId).execute()).map((c) => c.content), ['before the move']);
+        assert.deepEqual(
+          (await db.selectFrom('comments').select('content').where('card_id', '=', cardId).execute()).map((c) => c.content),
+          ['before the move'],
+        );
         assert.equal((await db.selectFrom('discussions').select('id').where('card_id', '=', cardId).execute()).length, 1);
         assert.deepEqual(await db.selectFrom('cheers').select('id').where('card_id', '=', cardId).execute(), []);
       });
@@ -214,14 +242,20 @@ for (const engine of ENGINES) {
       const cardCheer = await createCheer(t.services, member, 'card', cardId, {}, { content: '🎉' });
       await deleteComment(t.services, owner, doomed._id, {});
       const db = t.services.db;
-      assert.deepEqual((await db.selectFrom('discussions').select('id').where('card_id', '=', cardId).execute()).map((x) => x.id), [keptReply._id]);
+      assert.deepEqual(
+        (await db.selectFrom('discussions').select('id').where('card_id', '=', cardId).execute()).map((x) => x.id),
+        [keptReply._id],
+      );
       assert.deepEqual(
         (await db.selectFrom('cheers').select('id').where('card_id', '=', cardId).orderBy('created_at').execute()).map((x) => x.id),
         [keptCheer._id, cardCheer._id],
       );
       // and deleting a reply removes its cheers only
       await deleteDiscussion(t.services, member, keptReply._id, {});
-      assert.deepEqual((await db.selectFrom('cheers').select('id').where('card_id', '=', cardId).execute()).map((x) => x.id), [cardCheer._id]);
+      assert.deepEqual(
+        (await db.selectFrom('cheers').select('id').where('card_id', '=', cardId).execute()).map((x) => x.id),
+        [cardCheer._id],
+      );
       const [left] = (await listComments(t.services, owner, cardId, {}, { limit: 5 })).comments;
       assert.equal(left?._id, kept._id);
       assert.deepEqual(left?.discussions, []);

@@ -45,7 +45,12 @@ for (const engine of ENGINES) {
         await trx.deleteFrom('team_members').where('user_id', '=', NOBODY).execute();
         assert.deepEqual(told, [], 'nothing told before the commit');
       });
-      assert.deepEqual(told, [[{ table: 'api_keys', columns: ['revoked_at'] }, { table: 'team_members', columns: null }]]);
+      assert.deepEqual(told, [
+        [
+          { table: 'api_keys', columns: ['revoked_at'] },
+          { table: 'team_members', columns: null },
+        ],
+      ]);
     });
 
     it('tells nothing of a transaction rolled back', async () => {
@@ -71,7 +76,9 @@ for (const engine of ENGINES) {
       const groupCommit = test.storage.dialect.groupCommit;
       assert.ok(groupCommit);
       const committed = groupCommit((trx) => {
-        runCompiledNow(trx, 'test: remove nobody', (db) => db.deleteFrom('company_members').where('user_id', '=', '\u0000user').compile(), { '\u0000user': NOBODY });
+        runCompiledNow(trx, 'test: remove nobody', (db) => db.deleteFrom('company_members').where('user_id', '=', '\u0000user').compile(), {
+          '\u0000user': NOBODY,
+        });
         return 'done';
       });
       assert.deepEqual(told, [], 'the group has not run yet');

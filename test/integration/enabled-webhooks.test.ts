@@ -33,7 +33,10 @@ describe('whether any webhook is enabled', () => {
         assert.equal(first.result, false);
         assert.equal(first.statements.length, 1, 'read from the database');
 
-        const created = await apiClient(t, t.tenant.apiKey)('POST', `/api/v1/webhooks?companyId=${t.tenant.companyId}`, { url: 'http://127.0.0.1:9/hook', types: ['*'] });
+        const created = await apiClient(t, t.tenant.apiKey)('POST', `/api/v1/webhooks?companyId=${t.tenant.companyId}`, {
+          url: 'http://127.0.0.1:9/hook',
+          types: ['*'],
+        });
         assert.equal(created.statusCode, 201, created.body);
         now += ENABLED_WEBHOOKS_TTL_MS - 1;
         const within = await ask(known);

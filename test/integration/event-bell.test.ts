@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../../src/config.ts';
-import { announcement, readAnnouncement, type Ring } from '../../src/events/bell.ts';
+import { announcement, type Ring, readAnnouncement } from '../../src/events/bell.ts';
 import { EVENTS_CHANNEL_SQL } from '../../src/storage/event-feed.ts';
 import { apiClient, buildTestApp, REDIS_URL, type TestApp } from '../support/harness.ts';
 
@@ -55,7 +55,9 @@ for (const [transport, overrides] of transports) {
      * Hears the announcements the transport carries from now on, as another instance would:
      * `until(wanted)` answers the first one, heard already or to come, that `wanted` accepts.
      */
-    async function announcements(app: TestApp = t): Promise<{ until: (wanted: (concerns: Ring, by: string) => boolean) => Promise<string>; stop: () => Promise<unknown> }> {
+    async function announcements(
+      app: TestApp = t,
+    ): Promise<{ until: (wanted: (concerns: Ring, by: string) => boolean) => Promise<string>; stop: () => Promise<unknown> }> {
       const heard: string[] = [];
       const waiting = new Set<() => void>();
       const hear = (payload: string) => {
@@ -143,8 +145,14 @@ for (const [transport, overrides] of transports) {
         const { by, concerns } = readAnnouncement(await until((concerns) => concerns?.boards.has('b1') === true));
         assert.equal(by, t.app.eventBell.id);
         assert.ok(concerns, 'it says what it concerns');
-        assert.ok(['b1', 'b2'].every((board) => concerns.boards.has(board)), [...concerns.boards].join());
-        assert.ok(['u1', 'u2'].every((user) => concerns.users.has(user)), [...concerns.users].join());
+        assert.ok(
+          ['b1', 'b2'].every((board) => concerns.boards.has(board)),
+          [...concerns.boards].join(),
+        );
+        assert.ok(
+          ['u1', 'u2'].every((user) => concerns.users.has(user)),
+          [...concerns.users].join(),
+        );
       } finally {
         await stop();
       }

@@ -58,7 +58,10 @@ for (const engine of ENGINES) {
       test = await openTestStorage(engine);
       db = test.storage.db;
       for (let from = 0; from < EVENTS; from += 1000) {
-        await db.insertInto('events').values(Array.from({ length: 1000 }, (_, k) => eventRow(from + k))).execute();
+        await db
+          .insertInto('events')
+          .values(Array.from({ length: 1000 }, (_, k) => eventRow(from + k)))
+          .execute();
       }
       if (engine === 'postgres') await sql`analyze events`.execute(db);
       else await sql`analyze`.execute(db);
@@ -80,7 +83,10 @@ for (const engine of ENGINES) {
       assert.equal(more.length, 0);
       const plan = await planOf(statement);
       t.diagnostic(plan.join(' | '));
-      assert.ok(plan.some((step) => expected[engine].test(step)), `${statement.sql}\n${plan.join('\n')}`);
+      assert.ok(
+        plan.some((step) => expected[engine].test(step)),
+        `${statement.sql}\n${plan.join('\n')}`,
+      );
       assert.ok(!plan.some((step) => /^SCAN events\b/.test(step)), `no full scan: ${plan.join('\n')}`);
     }
 
@@ -94,10 +100,14 @@ for (const engine of ENGINES) {
       it(`the activity of a ${kind}, by type and from a cursor, reads events_${kind}_id`, async (t) => {
         const id = { card: cards[7], board: boards[7], team: teams[7] }[kind] as string;
         const index = new RegExp(`events_${kind}_id`);
-        await assertPlan(t, (db) => events.findActivity(db, { kind, id }, { limit: 21, beforeSeq: EVENTS / 2, types: { exact: 'card.labels', prefix: 'card.labels.' } }), {
-          sqlite: new RegExp(`^SEARCH events USING INDEX events_${kind}_id \\(${kind}_id=\\? AND seq<\\?\\)`),
-          postgres: index,
-        });
+        await assertPlan(
+          t,
+          (db) => events.findActivity(db, { kind, id }, { limit: 21, beforeSeq: EVENTS / 2, types: { exact: 'card.labels', prefix: 'card.labels.' } }),
+          {
+            sqlite: new RegExp(`^SEARCH events USING INDEX events_${kind}_id \\(${kind}_id=\\? AND seq<\\?\\)`),
+            postgres: index,
+          },
+        );
       });
     }
 
@@ -154,7 +164,10 @@ for (const engine of ENGINES) {
       const plan = await planOf(statements[0] as CompiledQuery);
       t.diagnostic(plan.join(' | '));
       const expected = { sqlite: /USING (COVERING )?INDEX sqlite_autoindex_events_1 \(id<\?\)/, postgres: /events_id_key/ }[engine];
-      assert.ok(plan.some((step) => expected.test(step)), plan.join('\n'));
+      assert.ok(
+        plan.some((step) => expected.test(step)),
+        plan.join('\n'),
+      );
       assert.ok(!plan.some((step) => /^SCAN events\b/.test(step)), plan.join('\n'));
       assert.equal(await count(before), 0, 'nothing older is left');
       assert.equal(await count(), EVENTS - older, 'nothing newer went');

@@ -47,7 +47,23 @@ for (const engine of ENGINES) {
       const finishing = new Promise<void>((resolve) => (finish = resolve));
       const done = inTransaction(t.services, async (trx) => {
         recordEvent(trx, null, type, subject());
-        await trx.insertInto('events').values({ id: idChar.repeat(24), type: `${type}.row`, company_id: t.tenant.companyId, team_id: null, board_id: null, card_id: null, user_id: null, actor_user_id: null, actor_api_key_id: null, request_id: null, created_at: new Date().toISOString(), data: '{}' }).execute();
+        await trx
+          .insertInto('events')
+          .values({
+            id: idChar.repeat(24),
+            type: `${type}.row`,
+            company_id: t.tenant.companyId,
+            team_id: null,
+            board_id: null,
+            card_id: null,
+            user_id: null,
+            actor_user_id: null,
+            actor_api_key_id: null,
+            request_id: null,
+            created_at: new Date().toISOString(),
+            data: '{}',
+          })
+          .execute();
         begun();
         await finishing;
       });
@@ -65,7 +81,12 @@ for (const engine of ENGINES) {
       const created = await t.app.inject({ method: 'POST', url: '/api/v1/cards', headers: bearer(t.tenant.apiKey), payload: { list, name: 'told' } });
       const card = created.json().card;
       const start = await feed().end(t.services.db);
-      const res = await t.app.inject({ method: 'PATCH', url: `/api/v1/cards/${card._id}`, headers: { ...bearer(t.tenant.apiKey), 'x-request-id': 'req-event-1' }, payload: { name: 'told again' } });
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/cards/${card._id}`,
+        headers: { ...bearer(t.tenant.apiKey), 'x-request-id': 'req-event-1' },
+        payload: { name: 'told again' },
+      });
       assert.equal(res.statusCode, 200, res.body);
       // the card's creation may show after `start` too (see feedOnceItShows): this request's events only
       const events = await feedOnceItShows(start, 1, (event) => event.request_id === 'req-event-1');
@@ -133,7 +154,9 @@ for (const engine of ENGINES) {
       assert.equal(told, 0);
     });
 
-    it('writes the events of a group commit in the works’ order, none of a refused work', { skip: engine !== 'sqlite' && 'PostgreSQL has no group commit' }, async () => {
+    it('writes the events of a group commit in the works’ order, none of a refused work', {
+      skip: engine !== 'sqlite' && 'PostgreSQL has no group commit',
+    }, async () => {
       const start = await feed().end(t.services.db);
       let told = 0;
       const ctx = { ...t.services, eventsCommitted: () => told++ };
@@ -172,7 +195,10 @@ for (const engine of ENGINES) {
       // (events of the earlier tests may show after `start` as well: this test's only)
       const ours = (event: { type: string }) => ['test.fast', 'test.slow', 'test.slow.row'].includes(event.type);
       const meanwhile = (await feed().committedAfter(t.services.db, start, 10)).filter(ours);
-      assert.deepEqual(meanwhile.map((event) => event.type), []);
+      assert.deepEqual(
+        meanwhile.map((event) => event.type),
+        [],
+      );
       await slow.finish();
       const all = await feedOnceItShows(start, 3, ours);
       assert.deepEqual(all.map((event) => event.type).sort(), ['test.fast', 'test.slow', 'test.slow.row']);

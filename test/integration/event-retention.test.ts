@@ -57,7 +57,24 @@ for (const engine of ENGINES) {
         const now = new Date().toISOString();
         await db
           .insertInto('webhooks')
-          .values({ id: webhookId, company_id: tenant.companyId, url: 'http://127.0.0.1:9/hook', team_ids: '[]', board_ids: '[]', event_types: '["*"]', enabled: 0, receiving_since: now, disabled_reason: null, secret: 'whsec_x', previous_secret: null, previous_secret_expires_at: null, creator_id: tenant.userId, created_at: now, updated_at: now, version: 0 } as never)
+          .values({
+            id: webhookId,
+            company_id: tenant.companyId,
+            url: 'http://127.0.0.1:9/hook',
+            team_ids: '[]',
+            board_ids: '[]',
+            event_types: '["*"]',
+            enabled: 0,
+            receiving_since: now,
+            disabled_reason: null,
+            secret: 'whsec_x',
+            previous_secret: null,
+            previous_secret_expires_at: null,
+            creator_id: tenant.userId,
+            created_at: now,
+            updated_at: now,
+            version: 0,
+          } as never)
           .execute();
       }
       const id = newId();
@@ -65,7 +82,21 @@ for (const engine of ENGINES) {
       const tried = triedDaysAgo === null ? null : ago(triedDaysAgo);
       await db
         .insertInto('webhook_deliveries')
-        .values({ id, webhook_id: webhookId, event_id: newId(), event_type: 'card.updated', ordinal: ++ordinal, payload: '{}', status, attempts: tried ? 1 : 0, first_attempt_at: tried, last_attempt_at: tried, next_attempt_at: ago(createdDaysAgo), created_at: ago(createdDaysAgo), delivered_at: status === 'delivered' ? tried : null } as never)
+        .values({
+          id,
+          webhook_id: webhookId,
+          event_id: newId(),
+          event_type: 'card.updated',
+          ordinal: ++ordinal,
+          payload: '{}',
+          status,
+          attempts: tried ? 1 : 0,
+          first_attempt_at: tried,
+          last_attempt_at: tried,
+          next_attempt_at: ago(createdDaysAgo),
+          created_at: ago(createdDaysAgo),
+          delivered_at: status === 'delivered' ? tried : null,
+        } as never)
         .execute();
       return id;
     }
@@ -92,7 +123,11 @@ for (const engine of ENGINES) {
       await test.storage.db.deleteFrom('webhook_deliveries').execute();
       await deliveryOf('failed', 31, 31);
       const kept = [await deliveryOf('delivered', 29, 29), await deliveryOf('pending', 31, 31)].sort();
-      const run = await runTaskboard(['purge-attachments', '--json'], { DATABASE_URL: test.url, EVENT_RETENTION_DAYS: '30', UPLOAD_DIR: testConfig().uploadDir });
+      const run = await runTaskboard(['purge-attachments', '--json'], {
+        DATABASE_URL: test.url,
+        EVENT_RETENTION_DAYS: '30',
+        UPLOAD_DIR: testConfig().uploadDir,
+      });
       assert.equal(run.code, 0, run.stderr);
       const { before, ...pruned } = (JSON.parse(run.stdout) as { events: { before: string; events: number; deliveries: number } }).events;
       assert.deepEqual(pruned, { events: 1, deliveries: 1 });

@@ -70,10 +70,20 @@ for (const engine of ENGINES) {
       const healthy = await buildApp({ config: testConfig({ databaseUrl: test.url }), logger: false, rateLimiter: null });
       assert.equal(await postgresListeners(schema), 1);
       await healthy.close();
-      await eventually(() => postgresListeners(schema), (n) => n === 0, 10_000, 'the healthy app to stop listening');
+      await eventually(
+        () => postgresListeners(schema),
+        (n) => n === 0,
+        10_000,
+        'the healthy app to stop listening',
+      );
 
       await failingStart();
-      await eventually(() => postgresListeners(schema), (n) => n === 0, 10_000, 'no LISTEN connection left');
+      await eventually(
+        () => postgresListeners(schema),
+        (n) => n === 0,
+        10_000,
+        'no LISTEN connection left',
+      );
     });
   });
 }

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyRequest } from 'fastify';
-import { buildApp, type App } from '../../src/app.ts';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { type App, buildApp } from '../../src/app.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { openStorage } from '../../src/storage/dialect.ts';
 import {
   claimIdempotencyKey,
@@ -85,7 +85,12 @@ for (const engine of ENGINES) {
 
     it('replays a PATCH: the card changes once', async () => {
       const patch = (key: string) =>
-        app.inject({ method: 'PATCH', url: `/api/v1/cards/${cardId}`, headers: { ...bearer(tenant.apiKey), 'idempotency-key': key }, payload: { name: 'Renamed' } });
+        app.inject({
+          method: 'PATCH',
+          url: `/api/v1/cards/${cardId}`,
+          headers: { ...bearer(tenant.apiKey), 'idempotency-key': key },
+          payload: { name: 'Renamed' },
+        });
       const first = await patch('rename-1');
       assert.equal(first.statusCode, 200, first.body);
       const again = await patch('rename-1');
@@ -238,7 +243,11 @@ for (const engine of ENGINES) {
       const held = new Promise<void>((resolve) => (holding = resolve));
       // another transaction holds the list's row lock: Create Card waits for it, holding its key
       const holder = test.storage.db.transaction().execute(async (trx) => {
-        await trx.updateTable('lists').set((eb) => ({ version: eb.ref('version') })).where('id', '=', listId).execute();
+        await trx
+          .updateTable('lists')
+          .set((eb) => ({ version: eb.ref('version') }))
+          .where('id', '=', listId)
+          .execute();
         holding();
         await released;
       });
@@ -306,9 +315,23 @@ for (const engine of ENGINES) {
       assert.equal(await claimIdempotencyKey(db, keyRow('old', '2026-01-01T00:00:00.000Z', '2026-01-01T00:05:00.000Z', '2026-01-02T00:00:00.000Z')), true);
       assert.equal(await claimIdempotencyKey(db, keyRow('old', '2026-01-01T00:00:00.000Z', '2026-01-01T00:05:00.000Z', '2026-01-02T00:00:00.000Z')), false);
       // still held (running, in its lease): not claimed again
-      assert.equal(await reclaimIdempotencyKey(db, keyRow('old', '2026-01-01T00:01:00.000Z', '2026-01-01T00:06:00.000Z', '2026-01-02T00:01:00.000Z'), '2026-01-01T00:01:00.000Z'), false);
+      assert.equal(
+        await reclaimIdempotencyKey(
+          db,
+          keyRow('old', '2026-01-01T00:01:00.000Z', '2026-01-01T00:06:00.000Z', '2026-01-02T00:01:00.000Z'),
+          '2026-01-01T00:01:00.000Z',
+        ),
+        false,
+      );
       // past its lease: the first request is taken for lost
-      assert.equal(await reclaimIdempotencyKey(db, keyRow('old', '2026-01-01T00:10:00.000Z', '2026-01-01T00:15:00.000Z', '2026-01-02T00:10:00.000Z'), '2026-01-01T00:10:00.000Z'), true);
+      assert.equal(
+        await reclaimIdempotencyKey(
+          db,
+          keyRow('old', '2026-01-01T00:10:00.000Z', '2026-01-01T00:15:00.000Z', '2026-01-02T00:10:00.000Z'),
+          '2026-01-01T00:10:00.000Z',
+        ),
+        true,
+      );
       assert.equal(await claimIdempotencyKey(db, keyRow('kept', '2026-01-01T12:00:00.000Z', '2026-01-01T12:05:00.000Z', '2026-01-02T12:00:00.000Z')), true);
       assert.equal(await pruneIdempotencyKeys(db, '2026-01-02T11:00:00.000Z'), 1);
       assert.equal(await findIdempotencyKey(db, tenant.userId, 'old'), undefined);

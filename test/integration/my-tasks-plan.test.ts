@@ -13,8 +13,8 @@ import type { Caller } from '../../src/domain/shared/caller.ts';
 import type { Executor } from '../../src/storage/database.ts';
 import { findMyTaskRefs, type MyTasksQuery } from '../../src/storage/repositories/my-tasks.ts';
 import { cardRow } from '../support/fixtures.ts';
-import { planNodes, postgresPlan, sqlitePlan, statementsOf } from '../support/plans.ts';
 import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { planNodes, postgresPlan, sqlitePlan, statementsOf } from '../support/plans.ts';
 
 /** The one statement `run` sends, with its values. */
 async function capture(db: Executor, run: (db: Executor) => Promise<unknown>): Promise<CompiledQuery> {
@@ -42,7 +42,9 @@ for (const engine of ENGINES) {
         await t.services.db.insertInto('cards').values(rows).execute();
         await t.services.db
           .insertInto('card_members')
-          .values(rows.map((row, i) => ({ card_id: row.id, user_id: userId, created_at: new Date(Date.UTC(2026, 0, 1) + chunk * 250_000 + i * 1000).toISOString() })))
+          .values(
+            rows.map((row, i) => ({ card_id: row.id, user_id: userId, created_at: new Date(Date.UTC(2026, 0, 1) + chunk * 250_000 + i * 1000).toISOString() })),
+          )
           .execute();
       }
       // the planners' statistics, as a database in use has them (those of the small tables too: with them,
@@ -61,7 +63,9 @@ for (const engine of ENGINES) {
       const plan =
         engine === 'sqlite'
           ? (await sqlitePlan(db, compiled)).join('\n')
-          : planNodes(await postgresPlan(db, compiled)).map((node) => `${node['Node Type']} ${node['Index Name'] ?? ''}`).join('\n');
+          : planNodes(await postgresPlan(db, compiled))
+              .map((node) => `${node['Node Type']} ${node['Index Name'] ?? ''}`)
+              .join('\n');
       assert.match(plan, /card_members_user_assigned/, plan);
       assert.doesNotMatch(plan, engine === 'sqlite' ? /TEMP B-TREE FOR ORDER BY/ : /Sort/, plan);
       // and the page is the right one: the first 51 memberships
@@ -83,7 +87,9 @@ for (const engine of ENGINES) {
             : typeof value === 'number'
               ? String(value)
               : `'${(Array.isArray(value) ? `{${value.join(',')}}` : String(value)).replaceAll("'", "''")}'`;
-        const { rows } = await sql<Record<string, unknown>>`explain execute my_tasks_plan(${sql.raw(compiled.parameters.map(literal).join(', '))})`.execute(trx);
+        const { rows } = await sql<Record<string, unknown>>`explain execute my_tasks_plan(${sql.raw(compiled.parameters.map(literal).join(', '))})`.execute(
+          trx,
+        );
         await sql`deallocate my_tasks_plan`.execute(trx);
         return rows.map((row) => String(row['QUERY PLAN'])).join('\n');
       });

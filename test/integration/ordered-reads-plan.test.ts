@@ -23,7 +23,10 @@ describe('ordered reads [sqlite]', () => {
     const [read, ...more] = await statementsOf(test.storage.db, (db) => listLabelColors(db));
     assert.ok(read && more.length === 0);
     const plan = await sqlitePlan(test.storage.db, read);
-    assert.ok(plan.some((step) => step.includes('USING INDEX label_colors_position')), plan.join('\n'));
+    assert.ok(
+      plan.some((step) => step.includes('USING INDEX label_colors_position')),
+      plan.join('\n'),
+    );
     assert.ok(!plan.some((step) => step.includes('TEMP B-TREE')), plan.join('\n'));
   });
 
@@ -31,7 +34,10 @@ describe('ordered reads [sqlite]', () => {
     const colors = await listLabelColors(test.storage.db);
     assert.ok(colors.length > 1);
     const ordered = [...colors].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
-    assert.deepEqual(colors.map((c) => c.id), ordered.map((c) => c.id));
+    assert.deepEqual(
+      colors.map((c) => c.id),
+      ordered.map((c) => c.id),
+    );
   });
 
   it('walks each list of a card in its order, sorting only the labels and the attachment seen marks', async () => {
@@ -40,7 +46,10 @@ describe('ordered reads [sqlite]', () => {
     const plan = await sqlitePlan(test.storage.db, read);
     const text = plan.join('\n');
     for (const index of ['card_members_card', 'attachments_card', 'cheers_card', 'card_seen_card', 'checklists_card_position']) {
-      assert.ok(plan.some((step) => step.includes(`INDEX ${index} `)), `${index} not walked:\n${text}`);
+      assert.ok(
+        plan.some((step) => step.includes(`INDEX ${index} `)),
+        `${index} not walked:\n${text}`,
+      );
     }
     const sorts = plan.filter((step) => step.includes('TEMP B-TREE'));
     // the card's labels (no index in their order: it would cost every toggle's writes) and the

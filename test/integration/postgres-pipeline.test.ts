@@ -31,7 +31,11 @@ describe('PostgreSQL transactions pipelined', () => {
   });
 
   type Db = TestStorage['storage']['db'];
-  const insert = (db: Db, id: number) => db.insertInto('pipeline_probe' as never).values({ id } as never).compile();
+  const insert = (db: Db, id: number) =>
+    db
+      .insertInto('pipeline_probe' as never)
+      .values({ id } as never)
+      .compile();
   const held = (db: Db, id: number) => test.storage.dialect.sentWithCommit(insert(db, id));
   /** One transaction running `steps` in order. */
   const transaction = (...steps: ((trx: Db) => CompiledQuery)[]) =>
@@ -57,7 +61,12 @@ describe('PostgreSQL transactions pipelined', () => {
   });
 
   it('writes the BEGIN with the first statement, and that BEGIN opens the transaction', async () => {
-    const { roundTrips, statements } = await counter.during(() => transaction((trx) => insert(trx, 1), (trx) => insert(trx, 2)));
+    const { roundTrips, statements } = await counter.during(() =>
+      transaction(
+        (trx) => insert(trx, 1),
+        (trx) => insert(trx, 2),
+      ),
+    );
     assert.deepEqual(verbs(statements), ['begin', 'insert', 'insert', 'commit']);
     assert.equal(roundTrips, 3, statements.join('\n'));
     assert.deepEqual(await stored(), [1, 2]);
@@ -68,16 +77,30 @@ describe('PostgreSQL transactions pipelined', () => {
   });
 
   it('writes a held statement with the COMMIT, and it is committed with the rest', async () => {
-    const { roundTrips, statements } = await counter.during(() => transaction((trx) => insert(trx, 1), (trx) => held(trx, 2)));
+    const { roundTrips, statements } = await counter.during(() =>
+      transaction(
+        (trx) => insert(trx, 1),
+        (trx) => held(trx, 2),
+      ),
+    );
     assert.deepEqual(verbs(statements), ['begin', 'insert', 'insert', 'commit']);
     assert.equal(roundTrips, 2, statements.join('\n'));
     assert.deepEqual(await stored(), [1, 2]);
   });
 
   it('a held statement that fails fails the commit with its own error, and nothing is committed', async () => {
-    await test.storage.db.insertInto('pipeline_probe' as never).values({ id: 7 } as never).execute();
+    await test.storage.db
+      .insertInto('pipeline_probe' as never)
+      .values({ id: 7 } as never)
+      .execute();
     // 7 is taken already: the held insert fails only when sent, with the COMMIT
-    await assert.rejects(transaction((trx) => insert(trx, 1), (trx) => held(trx, 7)), (error: unknown) => error instanceof UniqueViolation);
+    await assert.rejects(
+      transaction(
+        (trx) => insert(trx, 1),
+        (trx) => held(trx, 7),
+      ),
+      (error: unknown) => error instanceof UniqueViolation,
+    );
     assert.deepEqual(await stored(), [7]);
     // the connection is clean again: the next transactions on the pool commit
     for (let id = 10; id < 10 + 12; id++) await transaction((trx) => insert(trx, id));
@@ -85,7 +108,10 @@ describe('PostgreSQL transactions pipelined', () => {
   });
 
   it('a held statement of a transaction rolled back is never sent', async () => {
-    const statements = await rolledBack((trx) => insert(trx, 1), (trx) => held(trx, 2));
+    const statements = await rolledBack(
+      (trx) => insert(trx, 1),
+      (trx) => held(trx, 2),
+    );
     assert.deepEqual(verbs(statements), ['begin', 'insert', 'rollback']);
     assert.deepEqual(await stored(), []);
   });
@@ -98,9 +124,18 @@ describe('PostgreSQL transactions pipelined', () => {
   });
 
   it('a statement failing with the BEGIN leaves the transaction to roll back, and the pool clean', async () => {
-    await test.storage.db.insertInto('pipeline_probe' as never).values({ id: 1 } as never).execute();
-    await assert.rejects(transaction((trx) => insert(trx, 1)), (error: unknown) => error instanceof UniqueViolation);
-    await transaction((trx) => insert(trx, 2), (trx) => held(trx, 3));
+    await test.storage.db
+      .insertInto('pipeline_probe' as never)
+      .values({ id: 1 } as never)
+      .execute();
+    await assert.rejects(
+      transaction((trx) => insert(trx, 1)),
+      (error: unknown) => error instanceof UniqueViolation,
+    );
+    await transaction(
+      (trx) => insert(trx, 2),
+      (trx) => held(trx, 3),
+    );
     assert.deepEqual(await stored(), [1, 2, 3]);
   });
 
@@ -121,7 +156,10 @@ describe('PostgreSQL transactions pipelined', () => {
     });
 
     it('fails on its own, classified, while the statement before it answers', async () => {
-      await test.storage.db.insertInto('pipeline_probe' as never).values({ id: 7 } as never).execute();
+      await test.storage.db
+        .insertInto('pipeline_probe' as never)
+        .values({ id: 7 } as never)
+        .execute();
       let before: unknown;
       await assert.rejects(
         test.storage.db.transaction().execute(async (trx) => {
@@ -138,7 +176,10 @@ describe('PostgreSQL transactions pipelined', () => {
     });
 
     it('fails when the statement before it failed, and the transaction fails with that statement’s error', async () => {
-      await test.storage.db.insertInto('pipeline_probe' as never).values({ id: 1 } as never).execute();
+      await test.storage.db
+        .insertInto('pipeline_probe' as never)
+        .values({ id: 1 } as never)
+        .execute();
       let second: (() => Promise<unknown>) | undefined;
       await assert.rejects(
         test.storage.db.transaction().execute(async (trx) => {

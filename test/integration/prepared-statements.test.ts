@@ -9,12 +9,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import { buildApp, type App } from '../../src/app.ts';
-import { bootstrap } from '../../src/domain/account/bootstrap.ts';
+import { type App, buildApp } from '../../src/app.ts';
 import { DEFAULT_TIER_LIMITS } from '../../src/config.ts';
+import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { SqlRateLimiter } from '../../src/ratelimit/index.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
-import { bearer, openTestStorage, testConfig, type TestStorage } from '../support/harness.ts';
+import { bearer, openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
 
 type Method = 'GET' | 'POST' | 'PATCH';
 
@@ -55,7 +55,7 @@ function watchRowFunctionBuilds() {
 describe('the re-preparation watch', () => {
   it('sees a statement SQLite prepares again on every run (so its silence below means something)', () => {
     const sqlite = new SqliteDatabase(':memory:');
-    sqlite.exec('create table lists (board_id text, position real); create index lists_board on lists (board_id, position); insert into lists values (\'b\', 1)');
+    sqlite.exec("create table lists (board_id text, position real); create index lists_board on lists (board_id, position); insert into lists values ('b', 1)");
     // A bound value ahead of the ORDER BY's column: the plan depends on it (see sqlite-parameters.ts).
     const statement = sqlite.prepare('select * from lists where board_id = ? order by position');
     statement.all('b');
@@ -80,7 +80,10 @@ describe('hot statements are prepared once [sqlite]', () => {
   before(async () => {
     test = await openTestStorage('sqlite');
     // The SQLite limiter too: its decision runs on every authenticated request.
-    limiter = new SqlRateLimiter({ storage: test.storage, settings: { windowSeconds: 3600, tiers: { ...DEFAULT_TIER_LIMITS, low: 1e6, 'very-low': 1e6, medium: 1e6, high: 1e6, secure: 1e6 } } });
+    limiter = new SqlRateLimiter({
+      storage: test.storage,
+      settings: { windowSeconds: 3600, tiers: { ...DEFAULT_TIER_LIMITS, low: 1e6, 'very-low': 1e6, medium: 1e6, high: 1e6, secure: 1e6 } },
+    });
     app = await buildApp({ config: testConfig(), storage: test.storage, rateLimiter: limiter, logger: false });
     await app.ready();
     const tenant = await bootstrap(app.services, { company: 'Acme', team: 'Core', email: 'owner@acme.test', fullName: 'Olive Owner' });
@@ -168,7 +171,8 @@ describe('hot statements are named prepared statements [postgres]', () => {
     const card = (await call('POST', '/api/v1/cards', { list, name: 'Fix login' })).card._id;
     const second = (await call('POST', '/api/v1/cards', { list, name: 'Second card' })).card._id;
     const third = (await call('POST', '/api/v1/cards', { list, name: 'Third card' })).card._id;
-    const prepared = async () => (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(storage.db)).rows.map((row) => row.statement);
+    const prepared = async () =>
+      (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(storage.db)).rows.map((row) => row.statement);
     await call('GET', `/api/v1/cards/${card}`);
     const afterOneRead = (await prepared()).length;
     for (let i = 0; i < 29; i++) await call('GET', `/api/v1/cards/${card}`);
@@ -181,8 +185,14 @@ describe('hot statements are named prepared statements [postgres]', () => {
       await call('GET', `/api/v1/lists/${list}/cards?limit=${limit}`);
     }
     const statements = await prepared();
-    assert.ok(statements.some((s) => s.includes('"api_keys"') && s.includes('"token_hash"')), `no prepared authentication statement among:\n${statements.join('\n')}`);
-    assert.ok(statements.some((s) => s.includes('"card_members"') && s.includes('"cheers"') && s.includes('"c"."id" = $')), 'no prepared one-card statement');
+    assert.ok(
+      statements.some((s) => s.includes('"api_keys"') && s.includes('"token_hash"')),
+      `no prepared authentication statement among:\n${statements.join('\n')}`,
+    );
+    assert.ok(
+      statements.some((s) => s.includes('"card_members"') && s.includes('"cheers"') && s.includes('"c"."id" = $')),
+      'no prepared one-card statement',
+    );
     assert.equal(statements.filter((s) => s.includes('"cheers"') && s.includes('any(')).length, 1, 'one prepared many-card statement');
     assert.equal(statements.filter((s) => s.startsWith('insert into "events"')).length, 1, "one prepared statement for a write's one event");
   });

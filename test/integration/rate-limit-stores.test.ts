@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { DEFAULT_TIER_LIMITS, type Tier } from '../../src/config.ts';
+import { type RateLimitSettings, RedisRateLimiter, SqlRateLimiter } from '../../src/ratelimit/index.ts';
 import type { RateLimitDecision, RateLimiter, RateLimitRequest } from '../../src/ratelimit/limiter.ts';
-import { RedisRateLimiter, type RateLimitSettings, SqlRateLimiter } from '../../src/ratelimit/index.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { countHits, listBuckets } from '../../src/storage/repositories/rate-limit.ts';
 import { ENGINES, openTestStorage, REDIS_URL, type TestStorage } from '../support/harness.ts';
@@ -312,7 +312,10 @@ for (const engine of ENGINES) {
       await consumeAt(limiter, clock, T0 + W + 1, busy);
       await limiter.idle();
       const mine = new Set(requests.map((r) => `${r.apiKeyId} ${r.route}`));
-      assert.deepEqual((await listBuckets(storage.db)).filter((b) => mine.has(b)), [`${busy.apiKeyId} ${busy.route}`]);
+      assert.deepEqual(
+        (await listBuckets(storage.db)).filter((b) => mine.has(b)),
+        [`${busy.apiKeyId} ${busy.route}`],
+      );
       assert.equal(await countHits(storage.db, `${busy.apiKeyId} ${busy.route}`), 1);
       await limiter.close();
     });
@@ -344,7 +347,7 @@ for (const engine of ENGINES) {
   });
 }
 
-describe('SQLite decisions run on the app\'s one connection without joining its transactions', () => {
+describe("SQLite decisions run on the app's one connection without joining its transactions", () => {
   let store: Awaited<ReturnType<typeof sqlStore>>;
   before(async () => {
     store = await sqlStore('sqlite');

@@ -13,12 +13,9 @@ import { ENGINES, openTestStorage, type TestStorage } from '../support/harness.t
 const NAME = '\u0000name';
 
 function colorNamed(db: TestStorage['storage']['db'], name: string) {
-  return executeCompiledOnce(
-    db,
-    'test: label colour by name',
-    () => db.selectFrom('label_colors').select(['id', 'name']).where('name', '=', NAME).compile(),
-    { [NAME]: name },
-  );
+  return executeCompiledOnce(db, 'test: label colour by name', () => db.selectFrom('label_colors').select(['id', 'name']).where('name', '=', NAME).compile(), {
+    [NAME]: name,
+  });
 }
 
 describe('reads now [sqlite]', () => {

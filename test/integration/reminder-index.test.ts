@@ -42,13 +42,31 @@ for (const engine of ENGINES) {
       const ctx = serviceContext(test.storage);
       const tenant = await bootstrap(ctx, { company: 'Acme', team: 'Core', email: 'o@acme.test', fullName: 'O' });
       const { boardId, listIds } = await seedBoard(ctx, tenant, { lists: 1 });
-      const base = { company_id: tenant.companyId, team_id: tenant.teamId, board_id: boardId, list_id: listIds[0] as string, creator_id: tenant.userId, created_at: iso(NOW), updated_at: iso(NOW) };
+      const base = {
+        company_id: tenant.companyId,
+        team_id: tenant.teamId,
+        board_id: boardId,
+        list_id: listIds[0] as string,
+        creator_id: tenant.userId,
+        created_at: iso(NOW),
+        updated_at: iso(NOW),
+      };
       /** Card i: the first OWING owe every reminder; the rest owe none, in every way a card can. */
       const row = (i: number): NewRow<'cards'> => {
         // every row names every column (SQLite has no DEFAULT in a multi-row VALUES)
         const card: NewRow<'cards'> = {
-          ...base, id: newId(), name: `c${i}`, position: i, start_date: null, due_date: null, complete_status: 0, archived: 0,
-          notified_start_one_hour: 0, notified_start_one_day: 0, notified_due_one_hour: 0, notified_due_one_day: 0,
+          ...base,
+          id: newId(),
+          name: `c${i}`,
+          position: i,
+          start_date: null,
+          due_date: null,
+          complete_status: 0,
+          archived: 0,
+          notified_start_one_hour: 0,
+          notified_start_one_day: 0,
+          notified_due_one_hour: 0,
+          notified_due_one_day: 0,
         };
         const kind = i < OWING ? 'owing' : ['none', 'none', 'none', 'past', 'far', 'sent', 'done', 'archived'][i % 8];
         const near = (offset: number) => ({ start_date: iso(NOW + offset), due_date: iso(NOW + offset) });
@@ -61,7 +79,10 @@ for (const engine of ENGINES) {
         return card;
       };
       for (let from = 0; from < CARDS; from += 1000) {
-        await test.storage.db.insertInto('cards').values(Array.from({ length: 1000 }, (_, k) => row(from + k))).execute();
+        await test.storage.db
+          .insertInto('cards')
+          .values(Array.from({ length: 1000 }, (_, k) => row(from + k)))
+          .execute();
       }
       if (engine === 'postgres') await sql`analyze cards`.execute(test.storage.db);
     });
@@ -73,12 +94,17 @@ for (const engine of ENGINES) {
         if (engine === 'sqlite') {
           const details = await sqlitePlan(test.storage.db, query);
           t.diagnostic(details.join(' | '));
-          assert.ok(details.some((d) => d.startsWith('SEARCH cards USING INDEX') && d.includes(INDEX[key])), details.join('\n'));
+          assert.ok(
+            details.some((d) => d.startsWith('SEARCH cards USING INDEX') && d.includes(INDEX[key])),
+            details.join('\n'),
+          );
         } else {
           const root = await postgresPlan(test.storage.db, query, ['analyze', 'buffers']);
           const scan = planNodes(root).find((n) => n['Index Name'] !== undefined);
           assert.ok(scan, JSON.stringify(root));
-          t.diagnostic(`${scan['Node Type']} on ${scan['Index Name']}: ${scan['Actual Rows']} rows, ${scan['Rows Removed by Filter'] ?? 0} removed by filter, ${scan['Shared Hit Blocks'] ?? 0} buffers`);
+          t.diagnostic(
+            `${scan['Node Type']} on ${scan['Index Name']}: ${scan['Actual Rows']} rows, ${scan['Rows Removed by Filter'] ?? 0} removed by filter, ${scan['Shared Hit Blocks'] ?? 0} buffers`,
+          );
           assert.equal(scan['Index Name'], INDEX[key]);
           assert.equal(scan['Actual Rows'], OWING / 2, 'reads only the cards that owe it');
           assert.equal(scan['Rows Removed by Filter'] ?? 0, 0);

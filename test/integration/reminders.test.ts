@@ -24,10 +24,20 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A clock the test sets. */
 function manualClock(at: number): Clock & { at: number } {
-  return { at, now() { return this.at; } };
+  return {
+    at,
+    now() {
+      return this.at;
+    },
+  };
 }
 
-interface Flags { startOneHour: boolean; startOneDay: boolean; dueOneHour: boolean; dueOneDay: boolean }
+interface Flags {
+  startOneHour: boolean;
+  startOneDay: boolean;
+  dueOneHour: boolean;
+  dueOneDay: boolean;
+}
 const NONE: Flags = { startOneHour: false, startOneDay: false, dueOneHour: false, dueOneDay: false };
 
 for (const engine of ENGINES) {
@@ -60,11 +70,24 @@ for (const engine of ENGINES) {
       return res.json().card;
     }
     async function reminders(cardId: string): Promise<[string, string | null][]> {
-      const rows = await t.services.db.selectFrom('notifications').select(['user_id', 'reminder']).where('card_id', '=', cardId).where('type', '=', 'card.reminder').orderBy('created_at').orderBy('reminder').execute();
+      const rows = await t.services.db
+        .selectFrom('notifications')
+        .select(['user_id', 'reminder'])
+        .where('card_id', '=', cardId)
+        .where('type', '=', 'card.reminder')
+        .orderBy('created_at')
+        .orderBy('reminder')
+        .execute();
       return rows.map((r) => [r.user_id, r.reminder]);
     }
     async function reminderEvents(cardId: string): Promise<string[]> {
-      const rows = await t.services.db.selectFrom('events').select('data').where('card_id', '=', cardId).where('type', '=', 'card.reminder').orderBy('seq').execute();
+      const rows = await t.services.db
+        .selectFrom('events')
+        .select('data')
+        .where('card_id', '=', cardId)
+        .where('type', '=', 'card.reminder')
+        .orderBy('seq')
+        .execute();
       return rows.map((r) => (JSON.parse(r.data) as { reminder: string }).reminder);
     }
     /** Sets the clock and runs a pass; answers how many reminders it sent. */
@@ -103,7 +126,10 @@ for (const engine of ENGINES) {
         assert.equal(now.__v, v0 + sent, '__v moves once per reminder sent');
       }
       const order = ['startOneDay', 'startOneHour', 'dueOneDay', 'dueOneHour'];
-      assert.deepEqual(await reminders(id), order.map((key) => [ann.userId, key]).sort((a, b) => order.indexOf(a[1]!) - order.indexOf(b[1]!)));
+      assert.deepEqual(
+        await reminders(id),
+        order.map((key) => [ann.userId, key]).sort((a, b) => order.indexOf(a[1]!) - order.indexOf(b[1]!)),
+      );
       assert.deepEqual(await reminderEvents(id), order);
       await assertDerivedFlagsMatchSources(t.services.db);
     });
@@ -161,14 +187,23 @@ for (const engine of ENGINES) {
     it('a card marked deleted (its list deleted, not yet swept) is never reminded, and its flags stay false', async () => {
       clock.at = T0 + 50 * DAY;
       const due = clock.at + 5 * DAY;
-      const doomed = (await api('POST', '/api/v1/lists', { board: (await t.services.db.selectFrom('lists').select('board_id').where('id', '=', listId).executeTakeFirstOrThrow()).board_id, name: 'Doomed' })).json().list._id as string;
+      const doomed = (
+        await api('POST', '/api/v1/lists', {
+          board: (await t.services.db.selectFrom('lists').select('board_id').where('id', '=', listId).executeTakeFirstOrThrow()).board_id,
+          name: 'Doomed',
+        })
+      ).json().list._id as string;
       const res = await api('POST', '/api/v1/cards', { list: doomed, name: 'Card', dueDate: iso(due) });
       assert.equal(res.statusCode, 201, res.body);
       const id = res.json().card._id as string;
       assert.equal((await api('POST', `/v2/cards/${id}/members`, { members: [ann.userId] })).statusCode, 200);
       assert.equal((await api('DELETE', `/api/v1/lists/${doomed}?cascade=true`)).statusCode, 200);
       assert.equal(await at(due - HOUR), 0);
-      const row = await t.services.db.selectFrom('cards').select(['notified_due_one_hour', 'notified_due_one_day']).where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await t.services.db
+        .selectFrom('cards')
+        .select(['notified_due_one_hour', 'notified_due_one_day'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       assert.deepEqual([Number(row.notified_due_one_hour), Number(row.notified_due_one_day)], [0, 0], 'no flag claims a reminder nobody was sent');
       assert.deepEqual(await reminders(id), []);
       assert.deepEqual(await reminderEvents(id), []);
@@ -192,7 +227,7 @@ for (const engine of ENGINES) {
       try {
         await restarted.ready(); // its first pass starts now, unasked
         assert.equal(await restarted.reminders.tick(), 0, 'the start-up pass had sent them all');
-        const flags = async (id: string) => (await t.services.db.selectFrom('cards').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+        const flags = async (id: string) => await t.services.db.selectFrom('cards').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
         const pick = (row: Awaited<ReturnType<typeof flags>>) => [row.notified_due_one_day, row.notified_due_one_hour].map(Number);
         assert.deepEqual(pick(await flags(soon)), [0, 1], 'the one-hour reminder; the one-day one is superseded');
         assert.deepEqual(pick(await flags(tomorrow)), [1, 0], 'the one-day reminder, its hour not come');
@@ -219,7 +254,8 @@ describe('reminders: the scheduler runs on its own once started [sqlite]', () =>
     const listId = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0];
     const id = (await api('POST', '/api/v1/cards', { list: listId, name: 'Card', dueDate: iso(T0 + 2 * DAY) })).json().card._id;
     clock.at = T0 + 2 * DAY - HOUR;
-    const sent = async () => Number((await t.services.db.selectFrom('cards').select('notified_due_one_hour').where('id', '=', id).executeTakeFirstOrThrow()).notified_due_one_hour);
+    const sent = async () =>
+      Number((await t.services.db.selectFrom('cards').select('notified_due_one_hour').where('id', '=', id).executeTakeFirstOrThrow()).notified_due_one_hour);
     // waits on the condition (bounded), not on a duration
     for (const deadline = Date.now() + 10_000; (await sent()) === 0; ) {
       assert.ok(Date.now() < deadline, 'the scheduler sent nothing within 10 s');
@@ -266,7 +302,11 @@ describe('reminders: two instances on one PostgreSQL race for the same reminders
     const before = await versions();
     clock.at = T0 + 5 * DAY - HOUR + 45 * 60_000; // every card's one-hour window is open
     const sent = await Promise.all([a.reminders.tick(), b.reminders.tick(), a.reminders.tick(), b.reminders.tick()]);
-    assert.equal(sent.reduce((x, y) => x + y, 0), 30, `sent ${sent.join(' + ')}`);
+    assert.equal(
+      sent.reduce((x, y) => x + y, 0),
+      30,
+      `sent ${sent.join(' + ')}`,
+    );
     const afterRace = await versions();
     for (const id of ids) assert.equal(afterRace.get(id), (before.get(id) ?? 0) + 1, 'one change per card');
     const flags = await db.selectFrom('cards').select('notified_due_one_hour').where('id', 'in', ids).execute();

@@ -93,7 +93,12 @@ for (const engine of ENGINES) {
         } else if (roll < 0.7) {
           const card = someCard();
           const { payload, headers } = multipart({ name: text() }, { filename: 'f.txt', contentType: 'text/plain', content: Buffer.from('x') });
-          const res = await t.app.inject({ method: 'POST', url: `/api/v1/cards/${card.id}/attachments`, payload, headers: { ...headers, ...bearer(t.tenant.apiKey) } });
+          const res = await t.app.inject({
+            method: 'POST',
+            url: `/api/v1/cards/${card.id}/attachments`,
+            payload,
+            headers: { ...headers, ...bearer(t.tenant.apiKey) },
+          });
           assert.equal(res.statusCode, 201, res.body);
           attachments.push({ card: card.id, id: res.json().attachment._id });
         } else if (roll < 0.75 && attachments.length > 0) {
@@ -138,7 +143,10 @@ for (const engine of ENGINES) {
         }),
         /roll back/,
       );
-      assert.equal((await indexedEntries(t.services.db)).some((e) => e.entity_id === row.id), false);
+      assert.equal(
+        (await indexedEntries(t.services.db)).some((e) => e.entity_id === row.id),
+        false,
+      );
       await assertIndexTrue();
     });
 
@@ -151,7 +159,9 @@ for (const engine of ENGINES) {
       const orphan = { ...before[7]!, entity_id: newId() };
       await sql`insert into search_entries (entity_type, entity_id, company_id, team_id, card_id, list_id, board_id, title, body, created_at, updated_at${sql.raw(
         engine === 'postgres' ? ', folded_title, folded' : '',
-      )}) values (${orphan.entity_type}, ${orphan.entity_id}, ${orphan.company_id}, ${orphan.team_id}, ${orphan.card_id}, ${orphan.list_id}, ${orphan.board_id}, 'ghost', '', ${nowIso()}, ${nowIso()}${sql.raw(engine === 'postgres' ? `, '', ''` : '')})`.execute(db);
+      )}) values (${orphan.entity_type}, ${orphan.entity_id}, ${orphan.company_id}, ${orphan.team_id}, ${orphan.card_id}, ${orphan.list_id}, ${orphan.board_id}, 'ghost', '', ${nowIso()}, ${nowIso()}${sql.raw(engine === 'postgres' ? `, '', ''` : '')})`.execute(
+        db,
+      );
 
       const first = await runTaskboard(['reindex', '--batch', '7', '--json'], { DATABASE_URL: t.url });
       assert.equal(first.code, 0, first.stderr);

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { buildApp } from '../../src/app.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { backgroundCheckpoints, type CheckpointResult } from '../../src/storage/sqlite-checkpoints.ts';
-import { buildApp } from '../../src/app.ts';
-import { emptyDatabase, type EmptyDatabase, testConfig } from '../support/harness.ts';
+import { type EmptyDatabase, emptyDatabase, testConfig } from '../support/harness.ts';
 
 /** Writes about `megabytes` MB of new pages (rows of 3,000 characters, in one statement). */
 async function write(storage: StorageConnection, megabytes: number) {

@@ -33,10 +33,20 @@ for (const engine of ENGINES) {
       const attempt = s.storage.db
         .insertInto('cards')
         .values({
-          id: 'ffffffffffffffffffffffff', company_id: 'ffffffffffffffffffffffff', team_id: 'ffffffffffffffffffffffff',
-          board_id: 'ffffffffffffffffffffffff', list_id: 'ffffffffffffffffffffffff', name: 'orphan',
-          creator_id: 'ffffffffffffffffffffffff', position: 1, start_date: null, due_date: null,
-          complete_set_at: null, complete_updated_at: null, created_at: now, updated_at: now,
+          id: 'ffffffffffffffffffffffff',
+          company_id: 'ffffffffffffffffffffffff',
+          team_id: 'ffffffffffffffffffffffff',
+          board_id: 'ffffffffffffffffffffffff',
+          list_id: 'ffffffffffffffffffffffff',
+          name: 'orphan',
+          creator_id: 'ffffffffffffffffffffffff',
+          position: 1,
+          start_date: null,
+          due_date: null,
+          complete_set_at: null,
+          complete_updated_at: null,
+          created_at: now,
+          updated_at: now,
         })
         .execute();
       await assert.rejects(attempt, (error) => error instanceof ForeignKeyViolation && error.cause !== undefined);
@@ -51,9 +61,9 @@ for (const engine of ENGINES) {
     it('throws a repeated key as UniqueViolation, from a transaction too, and other errors as they are', async () => {
       const repeat = s.storage.db.insertInto('label_colors').values({ id: '000000000000000000000001', name: 'again', hex: '#000000', position: 99 }).execute();
       await assert.rejects(repeat, (error) => error instanceof UniqueViolation && error.cause !== undefined);
-      const inTransaction = s.storage.db.transaction().execute((trx) =>
-        trx.insertInto('label_colors').values({ id: '000000000000000000000002', name: 'again', hex: '#000000', position: 99 }).execute(),
-      );
+      const inTransaction = s.storage.db
+        .transaction()
+        .execute((trx) => trx.insertInto('label_colors').values({ id: '000000000000000000000002', name: 'again', hex: '#000000', position: 99 }).execute());
       await assert.rejects(inTransaction, UniqueViolation);
       await assert.rejects(sql`select * from no_such_table`.execute(s.storage.db), (error) => !(error instanceof UniqueViolation) && error instanceof Error);
     });
@@ -62,7 +72,11 @@ for (const engine of ENGINES) {
       it('throws the victim of a deadlock as Deadlock, and lets the other transaction through', async () => {
         const [a, b] = ['000000000000000000000001', '000000000000000000000002'];
         const touch = (trx: typeof s.storage.db, id: string) =>
-          trx.updateTable('label_colors').set((eb) => ({ position: eb.ref('position') })).where('id', '=', id).execute();
+          trx
+            .updateTable('label_colors')
+            .set((eb) => ({ position: eb.ref('position') }))
+            .where('id', '=', id)
+            .execute();
         // Each holds its first row before either asks for the other's: a circle, whatever the timing.
         const signals: (() => void)[] = [];
         const held = [0, 1].map(() => new Promise<void>((resolve) => signals.push(resolve)));

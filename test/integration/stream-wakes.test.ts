@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { authenticate } from '../../src/domain/account/service.ts';
-import { openBoardStream, openNotificationStream, type LiveStream } from '../../src/domain/events/board-stream.ts';
+import { type LiveStream, openBoardStream, openNotificationStream } from '../../src/domain/events/board-stream.ts';
 import { announcement, type Ring } from '../../src/events/bell.ts';
 import { addMember } from '../support/fixtures.ts';
 import { type Api, apiClient, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { createTeam } from '../../src/domain/companies/teams.ts';
 import type { Caller } from '../../src/domain/shared/caller.ts';
 import { nowIso } from '../../src/domain/shared/ids.ts';
@@ -31,7 +31,12 @@ describe('team lock order [postgres]', () => {
     // another change of the team's members holds the team's row (as Add Team Member does first) ...
     const holder = await holdLocks(
       test.storage.db,
-      (trx) => trx.updateTable('teams').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', team._id).execute(),
+      (trx) =>
+        trx
+          .updateTable('teams')
+          .set((eb) => ({ version: eb('version', '+', 1) }))
+          .where('id', '=', team._id)
+          .execute(),
       // ... and, before it commits, adds Ann to it
       (trx) => trx.insertInto('team_members').values({ team_id: team._id, user_id: ann.userId, created_at: nowIso() }).execute(),
     );
@@ -52,7 +57,12 @@ describe('team lock order [postgres]', () => {
     assert.equal(written, 0, 'the bootstrap wrote the team member before taking the team');
     const joined = await joining;
     assert.equal(joined.teamId, team._id);
-    const members = await test.storage.db.selectFrom('team_members').select('user_id').where('team_id', '=', team._id).where('user_id', '=', ann.userId).execute();
+    const members = await test.storage.db
+      .selectFrom('team_members')
+      .select('user_id')
+      .where('team_id', '=', team._id)
+      .where('user_id', '=', ann.userId)
+      .execute();
     assert.equal(members.length, 1);
   });
 });

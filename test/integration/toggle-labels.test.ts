@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
+import { authenticate } from '../../src/domain/account/service.ts';
 import { createCard, loadCard } from '../../src/domain/cards/service.ts';
+import type { Caller } from '../../src/domain/shared/caller.ts';
 import { Card } from '../../src/schemas/records.ts';
 import { addMember, addTeam, seedBoard } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 import { assertSchema } from '../support/schema.ts';
-import type { Caller } from '../../src/domain/shared/caller.ts';
-import { authenticate } from '../../src/domain/account/service.ts';
 
 for (const engine of ENGINES) {
   describe(`Toggle Multiple Labels [${engine}]`, () => {
@@ -51,12 +51,21 @@ for (const engine of ENGINES) {
 
       const second = await toggle(cardId, { labels: [b, c] });
       assert.equal(second.statusCode, 200);
-      assert.deepEqual(second.json().card.labels.map((l: { _id: string }) => l._id).sort(), [a, c].sort());
+      assert.deepEqual(
+        second
+          .json()
+          .card.labels.map((l: { _id: string }) => l._id)
+          .sort(),
+        [a, c].sort(),
+      );
       assert.equal(second.json().card.__v, 2);
       assert.deepEqual(await cardLabels(cardId), [a, c].sort());
       // the answer is the card as the toggle left it, to the byte: kept labels first, the added after
       assert.deepEqual(second.json().card, JSON.parse(JSON.stringify(await loadCard(t.services, cardId))));
-      assert.deepEqual(second.json().card.labels.map((l: { _id: string }) => l._id), [a, c]);
+      assert.deepEqual(
+        second.json().card.labels.map((l: { _id: string }) => l._id),
+        [a, c],
+      );
     });
 
     it('returns every field of the source Card record with its type', async () => {
@@ -89,7 +98,10 @@ for (const engine of ENGINES) {
       const body = res.json();
       assert.equal(body.code, 'validation_failed');
       assert.match(body.message, new RegExp(unknown));
-      assert.deepEqual(body.details.map((d: { field: string }) => d.field), ['body.labels[1]']);
+      assert.deepEqual(
+        body.details.map((d: { field: string }) => d.field),
+        ['body.labels[1]'],
+      );
       assert.deepEqual(await cardLabels(cardId), [labels[0]]);
       assert.equal((await cardRow(cardId)).version, 1);
     });
@@ -102,7 +114,10 @@ for (const engine of ENGINES) {
       for (const bad of [otherBoard.labelIds[0], foreign.labelIds[0]]) {
         const res = await toggle(cardId, { labels: [labels[2], bad] });
         assert.equal(res.statusCode, 400);
-        assert.deepEqual(res.json().details.map((d: { field: string }) => d.field), ['body.labels[1]']);
+        assert.deepEqual(
+          res.json().details.map((d: { field: string }) => d.field),
+          ['body.labels[1]'],
+        );
       }
       assert.deepEqual(await cardLabels(cardId), []);
       assert.equal((await cardRow(cardId)).version, 0);
@@ -122,7 +137,10 @@ for (const engine of ENGINES) {
         const res = await toggle(cardId, body);
         assert.equal(res.statusCode, 400, JSON.stringify(body));
         assert.equal(res.json().code, 'validation_failed');
-        assert.ok(res.json().details.some((d: { field: string }) => d.field === field), `${JSON.stringify(body)} → ${res.body}`);
+        assert.ok(
+          res.json().details.some((d: { field: string }) => d.field === field),
+          `${JSON.stringify(body)} → ${res.body}`,
+        );
       }
       const malformedCard = await toggle('123', { labels: [labels[0]] });
       assert.equal(malformedCard.statusCode, 400);
@@ -133,7 +151,10 @@ for (const engine of ENGINES) {
       const cardId = await newCard();
       const twenty = labels.slice(0, 20);
       const answers = await Promise.all(twenty.map((id) => toggle(cardId, { labels: [id] })));
-      assert.deepEqual(answers.map((a) => a.statusCode), twenty.map(() => 200));
+      assert.deepEqual(
+        answers.map((a) => a.statusCode),
+        twenty.map(() => 200),
+      );
       assert.deepEqual(await cardLabels(cardId), [...twenty].sort());
       assert.equal((await cardRow(cardId)).version, 20);
       // each answer saw a distinct revision: the toggles applied one after another, and each answer
@@ -153,7 +174,7 @@ for (const engine of ENGINES) {
       assert.equal((await cardRow(cardId)).version, 10);
     });
 
-    it("a toggle racing a move to another board never leaves the card a label of its old board", async () => {
+    it('a toggle racing a move to another board never leaves the card a label of its old board', async () => {
       const boardB = await seedBoard(t.services, t.tenant, { lists: 1 });
       const target = { companyId: t.tenant.companyId, teamId: t.tenant.teamId, list: boardB.listIds[0] as string };
       for (let round = 0; round < 12; round++) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
 import type { Caller } from '../../src/domain/shared/caller.ts';
@@ -49,7 +49,10 @@ for (const engine of ENGINES) {
       assert.equal(body.message, 'Members toggled');
       assertSchema(Card, body.card);
       assert.deepEqual(ids(body.card), [a, b, t.tenant.userId].sort(), 'joined together: in id order');
-      assert.deepEqual(body.card.members.find((m: { _id: string }) => m._id === a), { _id: a, fullName: 'Mate 0', photoUrl: '' });
+      assert.deepEqual(
+        body.card.members.find((m: { _id: string }) => m._id === a),
+        { _id: a, fullName: 'Mate 0', photoUrl: '' },
+      );
       assert.equal(body.card.__v, 1);
 
       const second = await toggle(cardId, { members: [b, c] });
@@ -59,7 +62,7 @@ for (const engine of ENGINES) {
       assert.deepEqual(await cardMembers(cardId), [a, c, t.tenant.userId].sort());
     });
 
-    it('refuses users outside the card\'s team (unknown, other team, other company, company admin), naming each, and changes nothing', async () => {
+    it("refuses users outside the card's team (unknown, other team, other company, company admin), naming each, and changes nothing", async () => {
       const cardId = await newCard();
       await toggle(cardId, { members: [teammates[0]] });
       const elsewhere = await addMember(t.services, { companyId: t.tenant.companyId, email: 'elsewhere@acme.test' });
@@ -71,7 +74,10 @@ for (const engine of ENGINES) {
       const body = res.json();
       assert.equal(body.code, 'validation_failed');
       assert.match(body.message, new RegExp(unknown));
-      assert.deepEqual(body.details.map((d: { field: string }) => d.field), ['body.members[1]', 'body.members[2]', 'body.members[4]', 'body.members[5]']);
+      assert.deepEqual(
+        body.details.map((d: { field: string }) => d.field),
+        ['body.members[1]', 'body.members[2]', 'body.members[4]', 'body.members[5]'],
+      );
       assert.deepEqual(await cardMembers(cardId), [teammates[0]]);
       assert.equal(await version(cardId), 1);
     });
@@ -87,7 +93,10 @@ for (const engine of ENGINES) {
       assert.deepEqual(ids(off.json().card), [teammates[2]]);
       const backOn = await toggle(cardId, { members: [leaver.userId] });
       assert.equal(backOn.statusCode, 400);
-      assert.deepEqual(backOn.json().details.map((d: { field: string }) => d.field), ['body.members[0]']);
+      assert.deepEqual(
+        backOn.json().details.map((d: { field: string }) => d.field),
+        ['body.members[0]'],
+      );
       assert.deepEqual(await cardMembers(cardId), [teammates[2]]);
       assert.equal(await version(cardId), 2);
     });
@@ -108,7 +117,10 @@ for (const engine of ENGINES) {
         const res = await toggle(cardId, body);
         assert.equal(res.statusCode, 400, JSON.stringify(body).slice(0, 80));
         assert.equal(res.json().code, 'validation_failed');
-        assert.ok(res.json().details.some((d: { field: string }) => d.field === field), `${JSON.stringify(body).slice(0, 80)} → ${res.body}`);
+        assert.ok(
+          res.json().details.some((d: { field: string }) => d.field === field),
+          `${JSON.stringify(body).slice(0, 80)} → ${res.body}`,
+        );
       }
       assert.equal((await toggle('123', { members: [teammates[0]] })).statusCode, 400);
       assert.deepEqual(await cardMembers(cardId), []);
@@ -119,7 +131,10 @@ for (const engine of ENGINES) {
       const cardId = await newCard();
       const twenty = teammates.slice(0, 20);
       const answers = await Promise.all(twenty.map((id) => toggle(cardId, { members: [id] })));
-      assert.deepEqual(answers.map((a) => a.statusCode), twenty.map(() => 200));
+      assert.deepEqual(
+        answers.map((a) => a.statusCode),
+        twenty.map(() => 200),
+      );
       assert.deepEqual(await cardMembers(cardId), [...twenty].sort());
       assert.equal(await version(cardId), 20);
       assert.equal(new Set(answers.map((a) => a.json().card.__v)).size, 20, 'the toggles applied one after another');

@@ -45,28 +45,36 @@ describe('the statements of one toggle', () => {
 
       const newCard = async () => (await createCard(ctx, caller, {}, { list: listId, name: 'Card' }))._id;
 
-      it(engine === 'sqlite' ? 'runs 10 statements, one transaction, for a label added and one removed' : 'sends 5 statements in 2 round trips for a label added and one removed', async () => {
-        const cardId = await newCard();
-        const [a, b] = labels as [string, string];
-        await toggleLabels(ctx, caller, cardId, {}, [a]); // the statements compiled and prepared
-        const { result, statements, roundTrips } = await counter.during(() => toggleLabels(ctx, caller, cardId, {}, [a, b]));
-        assert.deepEqual(result.labels.map((label) => label._id), [b]);
-        assert.equal(statements.filter(isCommit).length, 1, statements.join('\n'));
-        // SQLite: BEGIN, SAVEPOINT, the card's change, the labels read, one insert, one delete, the
-        // card's record, the event, RELEASE, COMMIT. PostgreSQL: BEGIN, the card's change, one
-        // statement that reads the labels, writes them and reads the card's record, the event, COMMIT;
-        // the BEGIN and the labels' statement written with the card's change, the event with the
-        // COMMIT. (No announcement: the app's bell announces its commits, gathered, on a connection
-        // of its own.)
-        assert.equal(statements.length, engine === 'sqlite' ? 10 : 5, statements.join('\n'));
-        if (engine === 'postgres') {
-          assert.equal(roundTrips, 2, statements.join('\n'));
-          assert.match(statements[0] as string, /^begin$/i);
-          assert.match(statements[1] as string, /^update "cards"/i, 'the card is locked before its labels are read');
-          assert.match(statements.at(-2) as string, /^insert into "events"/i);
-          assert.match(statements.at(-1) as string, /^commit$/i);
-        }
-      });
+      it(
+        engine === 'sqlite'
+          ? 'runs 10 statements, one transaction, for a label added and one removed'
+          : 'sends 5 statements in 2 round trips for a label added and one removed',
+        async () => {
+          const cardId = await newCard();
+          const [a, b] = labels as [string, string];
+          await toggleLabels(ctx, caller, cardId, {}, [a]); // the statements compiled and prepared
+          const { result, statements, roundTrips } = await counter.during(() => toggleLabels(ctx, caller, cardId, {}, [a, b]));
+          assert.deepEqual(
+            result.labels.map((label) => label._id),
+            [b],
+          );
+          assert.equal(statements.filter(isCommit).length, 1, statements.join('\n'));
+          // SQLite: BEGIN, SAVEPOINT, the card's change, the labels read, one insert, one delete, the
+          // card's record, the event, RELEASE, COMMIT. PostgreSQL: BEGIN, the card's change, one
+          // statement that reads the labels, writes them and reads the card's record, the event, COMMIT;
+          // the BEGIN and the labels' statement written with the card's change, the event with the
+          // COMMIT. (No announcement: the app's bell announces its commits, gathered, on a connection
+          // of its own.)
+          assert.equal(statements.length, engine === 'sqlite' ? 10 : 5, statements.join('\n'));
+          if (engine === 'postgres') {
+            assert.equal(roundTrips, 2, statements.join('\n'));
+            assert.match(statements[0] as string, /^begin$/i);
+            assert.match(statements[1] as string, /^update "cards"/i, 'the card is locked before its labels are read');
+            assert.match(statements.at(-2) as string, /^insert into "events"/i);
+            assert.match(statements.at(-1) as string, /^commit$/i);
+          }
+        },
+      );
 
       it(engine === 'sqlite' ? 'runs 9 statements for one label toggled' : 'sends 5 statements in 2 round trips for one label toggled', async () => {
         const cardId = await newCard();
@@ -95,12 +103,23 @@ describe('the statements of one toggle', () => {
           // the refused toggle's change of the card (__v) and its event were undone, the third kept
           assert.ok(two.status === 'fulfilled');
           assert.equal(two.value.__v, 1);
-          assert.deepEqual(two.value.labels.map((label) => label._id), [a]);
-          const events = await ctx.db.selectFrom('events').select(['card_id', 'data']).where('type', '=', 'card.labels.toggled').where('card_id', 'in', [first, second]).execute();
-          assert.deepEqual(events.map((event) => [event.card_id, JSON.parse(event.data)]).sort(), [
-            [first, { added: [a], removed: [] }],
-            [second, { added: [a], removed: [] }],
-          ].sort());
+          assert.deepEqual(
+            two.value.labels.map((label) => label._id),
+            [a],
+          );
+          const events = await ctx.db
+            .selectFrom('events')
+            .select(['card_id', 'data'])
+            .where('type', '=', 'card.labels.toggled')
+            .where('card_id', 'in', [first, second])
+            .execute();
+          assert.deepEqual(
+            events.map((event) => [event.card_id, JSON.parse(event.data)]).sort(),
+            [
+              [first, { added: [a], removed: [] }],
+              [second, { added: [a], removed: [] }],
+            ].sort(),
+          );
         });
 
         it('two toggles of one card in one turn, both If-Match its __v: the second is a 412', async () => {

@@ -34,13 +34,50 @@ for (const engine of ENGINES) {
         webhooks[name] = id;
         await db
           .insertInto('webhooks')
-          .values({ id, company_id: tenant.companyId, url: `http://127.0.0.1:9/${name}`, team_ids: '[]', board_ids: '[]', event_types: '["*"]', enabled: enabled ? 1 : 0, receiving_since: EARLIER, disabled_reason: null, secret: 'whsec_x', previous_secret: null, previous_secret_expires_at: null, creator_id: tenant.userId, created_at: EARLIER, updated_at: EARLIER, version: 0 } as never)
+          .values({
+            id,
+            company_id: tenant.companyId,
+            url: `http://127.0.0.1:9/${name}`,
+            team_ids: '[]',
+            board_ids: '[]',
+            event_types: '["*"]',
+            enabled: enabled ? 1 : 0,
+            receiving_since: EARLIER,
+            disabled_reason: null,
+            secret: 'whsec_x',
+            previous_secret: null,
+            previous_secret_expires_at: null,
+            creator_id: tenant.userId,
+            created_at: EARLIER,
+            updated_at: EARLIER,
+            version: 0,
+          } as never)
           .execute();
         const rows = deliveries.map((d) => ({
-          id: newId(), webhook_id: id, event_id: newId(), event_type: 'card.updated', ordinal: ++ordinal, payload: '{}', status: 'pending', attempts: 0,
-          first_attempt_at: null, last_attempt_at: null, last_status_code: null, last_error: null, next_attempt_at: EARLIER, lease_owner: null, lease_until: null, created_at: EARLIER, delivered_at: null, ...d,
+          id: newId(),
+          webhook_id: id,
+          event_id: newId(),
+          event_type: 'card.updated',
+          ordinal: ++ordinal,
+          payload: '{}',
+          status: 'pending',
+          attempts: 0,
+          first_attempt_at: null,
+          last_attempt_at: null,
+          last_status_code: null,
+          last_error: null,
+          next_attempt_at: EARLIER,
+          lease_owner: null,
+          lease_until: null,
+          created_at: EARLIER,
+          delivered_at: null,
+          ...d,
         }));
-        for (let from = 0; from < rows.length; from += 500) await db.insertInto('webhook_deliveries').values(rows.slice(from, from + 500) as never).execute();
+        for (let from = 0; from < rows.length; from += 500)
+          await db
+            .insertInto('webhook_deliveries')
+            .values(rows.slice(from, from + 500) as never)
+            .execute();
         heads[name] = (rows.find((r) => r.status === 'pending') ?? rows[0])?.id as string;
       };
       const pending = (n: number, d: Partial<NewRow<'webhook_deliveries'>> = {}) => Array.from({ length: n }, () => d);
@@ -59,9 +96,15 @@ for (const engine of ENGINES) {
 
     const due = (limit: number) => test.storage.db.transaction().execute((trx) => dueHeads(trx, NOW, limit));
 
-    it('answers each enabled webhook\'s first pending delivery when due and not leased, the longest due first', async () => {
-      assert.deepEqual((await due(10)).map((d) => d.id), [heads.backlog, heads.expired]);
-      assert.deepEqual((await due(1)).map((d) => d.id), [heads.backlog]);
+    it("answers each enabled webhook's first pending delivery when due and not leased, the longest due first", async () => {
+      assert.deepEqual(
+        (await due(10)).map((d) => d.id),
+        [heads.backlog, heads.expired],
+      );
+      assert.deepEqual(
+        (await due(1)).map((d) => d.id),
+        [heads.backlog],
+      );
     });
 
     it('reads a few rows per webhook, whatever their backlogs', async () => {
@@ -70,7 +113,10 @@ for (const engine of ENGINES) {
       if (engine === 'sqlite') {
         const plan = await sqlitePlan(test.storage.db, query);
         // the webhooks are walked; each head is found through its queue's index, then read by id
-        assert.ok(plan.some((step) => step.includes('webhook_deliveries_queue')), plan.join('\n'));
+        assert.ok(
+          plan.some((step) => step.includes('webhook_deliveries_queue')),
+          plan.join('\n'),
+        );
         assert.ok(!plan.some((step) => step.includes('webhook_deliveries_due')), plan.join('\n'));
       } else {
         const nodes = planNodes(await postgresPlan(test.storage.db, query, ['analyze']));
@@ -87,7 +133,10 @@ for (const engine of ENGINES) {
         let claimed!: () => void;
         const claimedHeads = new Promise<void>((resolve) => (claimed = resolve));
         const claim = db.transaction().execute(async (trx) => {
-          assert.deepEqual((await dueHeads(trx, NOW, 10)).map((d) => d.id), [heads.backlog, heads.expired]);
+          assert.deepEqual(
+            (await dueHeads(trx, NOW, 10)).map((d) => d.id),
+            [heads.backlog, heads.expired],
+          );
           claimed();
           await holding;
         });
@@ -95,7 +144,11 @@ for (const engine of ENGINES) {
           await claimedHeads;
           await db.transaction().execute(async (trx) => {
             await sql`set local lock_timeout = '2s'`.execute(trx);
-            await trx.updateTable('webhooks').set({ updated_at: LATER }).where('id', '=', webhooks.backlog as string).execute();
+            await trx
+              .updateTable('webhooks')
+              .set({ updated_at: LATER })
+              .where('id', '=', webhooks.backlog as string)
+              .execute();
           });
           // the head itself stays locked: another claim passes over it
           await db.transaction().execute(async (trx) => {

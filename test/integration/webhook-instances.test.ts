@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type App, buildApp } from '../../src/app.ts';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { dialectOf, openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { bearer, openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
@@ -77,7 +77,11 @@ describe('webhooks with two instances on one PostgreSQL', () => {
     const bodies = receiver.verified(created.secret) as { data: { _id: string } }[];
     const feed = (await dialectOf(shared.storage.db).eventFeed.committedAfter(shared.storage.db, null, 10 * CHANGES)).filter((e) => e.type === 'card.updated');
     assert.equal(feed.length, CHANGES);
-    assert.deepEqual(bodies.map((body) => body.data._id), feed.map((event) => event.id), 'each event once, in feed order');
+    assert.deepEqual(
+      bodies.map((body) => body.data._id),
+      feed.map((event) => event.id),
+      'each event once, in feed order',
+    );
     assert.equal(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size, CHANGES);
     assert.equal(mostAtOnce, 1, 'never two requests to the endpoint at once');
     // the last outcome is written just after its answer arrived
@@ -88,6 +92,9 @@ describe('webhooks with two instances on one PostgreSQL', () => {
       'every delivery marked delivered',
     );
     assert.equal(rows.length, CHANGES);
-    assert.ok(rows.every((row) => row.attempts === 1), 'each delivered at its first attempt');
+    assert.ok(
+      rows.every((row) => row.attempts === 1),
+      'each delivered at its first attempt',
+    );
   });
 });

@@ -51,5 +51,21 @@ export async function apiWorld(t: TestApp): Promise<ApiWorld> {
   const itemAttachmentId = await upload(`/api/v1/checklist-items/${itemId}/attachments`, 'attachment');
   const cheerId = await made('POST', `/api/v1/cards/${cardId}/cheers`, { content: '🎉' }, 'cheer');
   const keyId = await made('POST', '/api/v1/api-keys', { name: 'spare' }, 'apiKey');
-  return { companyId, teamId, userId, boardId, listId, labelId, cardId, checklistId, itemId, commentId, discussionId, attachmentId, itemAttachmentId, cheerId, keyId };
+  return {
+    companyId,
+    teamId,
+    userId,
+    boardId,
+    listId,
+    labelId,
+    cardId,
+    checklistId,
+    itemId,
+    commentId,
+    discussionId,
+    attachmentId,
+    itemAttachmentId,
+    cheerId,
+    keyId,
+  };
 }

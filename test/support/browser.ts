@@ -1,11 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
 import { ROOT } from './cli.ts';
 
 /** Debian's Chromium (browsers cannot be downloaded here; `.ci/run` installs it when missing). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const chromiumMissing = existsSync(CHROMIUM) ? false : `Chromium is missing at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
+export const chromiumMissing = existsSync(CHROMIUM)
+  ? false
+  : `Chromium is missing at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
 
 /** Traces and screenshots of failures, and the screenshots a person looks at (ignored by git). */
 export const ARTIFACTS = join(ROOT, 'test-results', 'browser');
@@ -20,9 +22,17 @@ export function launch(): Promise<Browser> {
 }
 
 /** A context signed in with an API key kept where the app looks for one (before passwords exist). */
-export async function contextWithKey(browser: Browser, baseURL: string, apiKey: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+export async function contextWithKey(
+  browser: Browser,
+  baseURL: string,
+  apiKey: string,
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL, ...options });
-  await context.addInitScript((key) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('taskboard.apiKey', key), apiKey);
+  await context.addInitScript(
+    (key) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('taskboard.apiKey', key),
+    apiKey,
+  );
   await context.tracing.start({ screenshots: true, snapshots: true });
   return context;
 }

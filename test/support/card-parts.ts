@@ -37,7 +37,10 @@ export async function addChecklist(
   const owner = { company_id: card.company_id, team_id: card.team_id, card_id: card.id, creator_id: creatorId };
   const count = (await ctx.db.selectFrom('checklists').select('id').where('card_id', '=', card.id).execute()).length;
   const checklistId = newId();
-  await ctx.db.insertInto('checklists').values({ id: checklistId, name, position: (count + 1) * 1024, ...owner, ...stamp() }).execute();
+  await ctx.db
+    .insertInto('checklists')
+    .values({ id: checklistId, name, position: (count + 1) * 1024, ...owner, ...stamp() })
+    .execute();
   const itemIds: string[] = [];
   for (const [i, item] of items.entries()) {
     const id = newId();
@@ -68,8 +71,14 @@ export async function addConversation(ctx: ServiceContext, card: CardOwner, auth
   const owner = { company_id: card.company_id, team_id: card.team_id, card_id: card.id, creator_id: authorId };
   const commentId = newId();
   const discussionId = newId();
-  await ctx.db.insertInto('comments').values({ id: commentId, content: 'a comment', ...owner, ...stamp() }).execute();
-  await ctx.db.insertInto('discussions').values({ id: discussionId, comment_id: commentId, content: 'a reply', ...owner, ...stamp() }).execute();
+  await ctx.db
+    .insertInto('comments')
+    .values({ id: commentId, content: 'a comment', ...owner, ...stamp() })
+    .execute();
+  await ctx.db
+    .insertInto('discussions')
+    .values({ id: discussionId, comment_id: commentId, content: 'a reply', ...owner, ...stamp() })
+    .execute();
   const cheerIds = [
     await addCheer(ctx, card, cheererId, authorId, { type: 'comment', id: commentId }, commentId),
     await addCheer(ctx, card, cheererId, authorId, { type: 'discussion', id: discussionId }, commentId),
@@ -110,7 +119,10 @@ export async function addCheer(
   return id;
 }
 
-type AttachmentFields = Pick<Row<'attachments'>, 'checklist_item_id' | 'kind' | 'name' | 'original_name' | 'link_url' | 'storage_key' | 'mime_type' | 'size_bytes'>;
+type AttachmentFields = Pick<
+  Row<'attachments'>,
+  'checklist_item_id' | 'kind' | 'name' | 'original_name' | 'link_url' | 'storage_key' | 'mime_type' | 'size_bytes'
+>;
 
 async function insertAttachment(ctx: ServiceContext, card: CardOwner, creatorId: string, fields: AttachmentFields, deleted = false): Promise<string> {
   const id = newId();
@@ -155,7 +167,16 @@ export async function addFileAttachment(
 }
 
 export function addLinkAttachment(ctx: ServiceContext, card: CardOwner, creatorId: string, name: string, url: string, deleted = false): Promise<string> {
-  const fields: AttachmentFields = { checklist_item_id: null, kind: 'link', name, original_name: url, link_url: url, storage_key: null, mime_type: 'text/uri-list', size_bytes: 0 };
+  const fields: AttachmentFields = {
+    checklist_item_id: null,
+    kind: 'link',
+    name,
+    original_name: url,
+    link_url: url,
+    storage_key: null,
+    mime_type: 'text/uri-list',
+    size_bytes: 0,
+  };
   return insertAttachment(ctx, card, creatorId, fields, deleted);
 }
 

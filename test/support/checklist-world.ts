@@ -63,7 +63,17 @@ export async function checklistRows(t: TestApp, cardId: string) {
     checklists: await db.selectFrom('checklists').selectAll().where('card_id', '=', cardId).orderBy('id').execute(),
     items,
     members: items.length
-      ? await db.selectFrom('checklist_item_members').select(['item_id', 'user_id']).where('item_id', 'in', items.map((i) => i.id)).orderBy('item_id').orderBy('user_id').execute()
+      ? await db
+          .selectFrom('checklist_item_members')
+          .select(['item_id', 'user_id'])
+          .where(
+            'item_id',
+            'in',
+            items.map((i) => i.id),
+          )
+          .orderBy('item_id')
+          .orderBy('user_id')
+          .execute()
       : [],
   };
 }

@@ -1,10 +1,10 @@
 /** Test data written through the real storage, for suites that need a board, a member or a card without testing how one is made. */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
+import { issueApiKey } from '../../src/domain/account/service.ts';
 import type { ServiceContext } from '../../src/domain/context.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import type { CompanyRole, NewRow } from '../../src/storage/database.ts';
-import { issueApiKey } from '../../src/domain/account/service.ts';
 
 export interface BoardFixture {
   boardId: string;
@@ -20,7 +20,10 @@ export async function seedBoard(
   const now = nowIso();
   const owner = { company_id: tenant.companyId, team_id: tenant.teamId, creator_id: tenant.userId, created_at: now, updated_at: now, version: 0 };
   const boardId = newId();
-  await ctx.db.insertInto('boards').values({ id: boardId, name: 'Board', ...owner }).execute();
+  await ctx.db
+    .insertInto('boards')
+    .values({ id: boardId, name: 'Board', ...owner })
+    .execute();
   const listIds = Array.from({ length: options.lists ?? 1 }, () => newId());
   if (listIds.length) {
     await ctx.db
@@ -39,10 +42,7 @@ export async function seedBoard(
 }
 
 /** A multipart/form-data body as a browser or curl would send it. */
-export function multipart(
-  fields: Record<string, string>,
-  file?: { field?: string; filename: string; contentType: string; content: Buffer },
-) {
+export function multipart(fields: Record<string, string>, file?: { field?: string; filename: string; contentType: string; content: Buffer }) {
   const boundary = `----taskboard${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
@@ -111,7 +111,10 @@ export async function addMember(
     .insertInto('users')
     .values({ id: userId, email: input.email, full_name: input.fullName ?? input.email, photo_url: '', created_at: now, updated_at: now })
     .execute();
-  await ctx.db.insertInto('company_members').values({ company_id: input.companyId, user_id: userId, role: input.role ?? 'member', created_at: now }).execute();
+  await ctx.db
+    .insertInto('company_members')
+    .values({ company_id: input.companyId, user_id: userId, role: input.role ?? 'member', created_at: now })
+    .execute();
   for (const teamId of input.teamIds ?? []) {
     await ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: userId, created_at: now }).execute();
   }

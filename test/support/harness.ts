@@ -7,19 +7,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { buildApp, type App, type BuildOptions } from '../../src/app.ts';
-import { bootstrap, type BootstrapResult } from '../../src/domain/account/bootstrap.ts';
-import type { ServiceContext } from '../../src/domain/context.ts';
-import { type Clock, systemClock } from '../../src/domain/shared/clock.ts';
-import type { NotificationSender } from '../../src/domain/notifications/sender.ts';
+import { type App, type BuildOptions, buildApp } from '../../src/app.ts';
 import { type AppConfig, loadConfig } from '../../src/config.ts';
+import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
+import { hashToken } from '../../src/domain/account/tokens.ts';
+import type { ServiceContext } from '../../src/domain/context.ts';
+import type { NotificationSender } from '../../src/domain/notifications/sender.ts';
+import { setPassword } from '../../src/domain/people/sign-in.ts';
+import { type Clock, systemClock } from '../../src/domain/shared/clock.ts';
 import type { RateLimiter, RateLimitRequest } from '../../src/ratelimit/limiter.ts';
 import { type Engine, openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
-import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { AttachmentFiles } from '../../src/storage/files.ts';
+import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { startS3, type TestS3 } from './s3.ts';
-import { hashToken } from '../../src/domain/account/tokens.ts';
-import { setPassword } from '../../src/domain/people/sign-in.ts';
 
 /**
  * `npm run test:quick` sets TEST_QUICK=1 for the inner loop on a machine without PostgreSQL or Redis:
@@ -154,11 +154,22 @@ export interface TestApp {
 /** Builds the real app over a fresh database of `engine`, with one bootstrapped tenant. */
 export async function buildTestApp(
   engine: Engine,
-  options: { store?: StoreKind; config?: Partial<AppConfig>; rateLimiter?: RateLimiter | null; webhookDispatcher?: BuildOptions['webhookDispatcher']; clock?: Clock; notificationSender?: NotificationSender } = {},
+  options: {
+    store?: StoreKind;
+    config?: Partial<AppConfig>;
+    rateLimiter?: RateLimiter | null;
+    webhookDispatcher?: BuildOptions['webhookDispatcher'];
+    clock?: Clock;
+    notificationSender?: NotificationSender;
+  } = {},
 ): Promise<TestApp> {
   const test = await openTestStorage(engine);
   const s3 = options.store === 's3' ? await startS3() : undefined;
-  const config = testConfig({ ...(s3 ? { attachments: s3.attachments(options.config?.attachments) } : {}), ...options.config, ...(s3 ? { attachments: s3.attachments(options.config?.attachments) } : {}) });
+  const config = testConfig({
+    ...(s3 ? { attachments: s3.attachments(options.config?.attachments) } : {}),
+    ...options.config,
+    ...(s3 ? { attachments: s3.attachments(options.config?.attachments) } : {}),
+  });
   const app = await buildApp({
     config,
     storage: test.storage,
@@ -246,7 +257,12 @@ function sessionClient(t: TestApp, key: string) {
   const known = sessions;
   let headers: Promise<Record<string, string>> | undefined;
   const signIn = async (): Promise<Record<string, string>> => {
-    const row = await t.services.db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id').select(['users.id', 'users.email']).where('token_hash', '=', hashToken(key)).executeTakeFirstOrThrow();
+    const row = await t.services.db
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .select(['users.id', 'users.email'])
+      .where('token_hash', '=', hashToken(key))
+      .executeTakeFirstOrThrow();
     let session = known.get(row.id);
     if (!session) {
       session = (async () => {
@@ -278,10 +294,7 @@ export async function otherCompany(t: TestApp): Promise<OtherCompany> {
 }
 
 /** The app over `engine` with the tenant's client and another company's owner: the frame of the scope-checking suites. */
-export async function buildTwoCompanyApp(
-  engine: Engine,
-  options?: Parameters<typeof buildTestApp>[1],
-): Promise<{ t: TestApp; api: Api; other: OtherCompany }> {
+export async function buildTwoCompanyApp(engine: Engine, options?: Parameters<typeof buildTestApp>[1]): Promise<{ t: TestApp; api: Api; other: OtherCompany }> {
   const t = await buildTestApp(engine, options);
   return { t, api: apiClient(t, t.tenant.apiKey), other: await otherCompany(t) };
 }

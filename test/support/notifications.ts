@@ -34,7 +34,11 @@ export async function assertDerivedFlagsMatchSources(db: Executor): Promise<void
       });
       assert.equal(Number(card[column]), sent.length > 0 ? 1 : 0, `card ${card.name}: ${key}`);
       assert.ok(sent.length <= 1, `card ${card.name}: ${key} sent once for its date`);
-      if (sent.length) assert.ok(notified.some((n) => n.card_id === card.id && n.reminder === key), `card ${card.name}: ${key} notified someone`);
+      if (sent.length)
+        assert.ok(
+          notified.some((n) => n.card_id === card.id && n.reminder === key),
+          `card ${card.name}: ${key} notified someone`,
+        );
     }
   }
 }

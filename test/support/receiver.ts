@@ -72,7 +72,12 @@ export async function startReceiver(respond: Respond = () => 204): Promise<Recei
   const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    const entry: Received = { headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), closedEarly: false, answered: false };
+    const entry: Received = {
+      headers: request.headers as Record<string, string>,
+      body: Buffer.concat(chunks).toString('utf8'),
+      closedEarly: false,
+      answered: false,
+    };
     const index = received.push(entry) - 1;
     response.on('close', () => {
       if (!response.writableFinished) entry.closedEarly = true;

@@ -47,7 +47,13 @@ export async function startS3(options: { port?: number } = {}): Promise<TestS3> 
       s3: { endpoint, region: 'us-east-1', forcePathStyle: true },
       ...overrides,
     }),
-    env: () => ({ ...S3_CREDENTIALS, ATTACHMENT_STORAGE: `s3://${bucket}/attachments`, S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: 'true' }),
+    env: () => ({
+      ...S3_CREDENTIALS,
+      ATTACHMENT_STORAGE: `s3://${bucket}/attachments`,
+      S3_ENDPOINT: endpoint,
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: 'true',
+    }),
     async close() {
       if (closed) return;
       closed = true;

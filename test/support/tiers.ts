@@ -27,7 +27,10 @@ export async function tiersOf(limiter: RecordingLimiter, api: Api, calls: (api: 
   const seen = limiter.seen.slice(from);
   const apiKeyId = seen[0]?.apiKeyId;
   assert.ok(apiKeyId, 'the hook is given the key of the request');
-  assert.ok(seen.every((r) => r.apiKeyId === apiKeyId), "every request counts against the caller's one key");
+  assert.ok(
+    seen.every((r) => r.apiKeyId === apiKeyId),
+    "every request counts against the caller's one key",
+  );
   return seen.map((r) => [r.route, r.tier]);
 }
 

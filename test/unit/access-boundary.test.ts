@@ -66,7 +66,7 @@ describe('access boundary', () => {
     const service = join(DOMAIN, 'boards', 'example.ts');
     const cases = [
       "if (!caller.teamIds.has(board.team_id)) throw new NotFoundError('Board');",
-      "const role = caller.companyRoles.get(companyId);",
+      'const role = caller.companyRoles.get(companyId);',
       'return requireReach(caller, row, "Board", scope);',
       'if (canReachTeam(caller, a, b)) return row;',
       'async function reachableWidget(db, caller, id) {',

@@ -15,7 +15,10 @@ describe('commit announcements', () => {
     const text = announcement('app', committed);
     assert.equal(text, `app;${id(1)},${id(2)};${id(3)}`);
     assert.deepEqual(readAnnouncement(text), { by: 'app', concerns: committed });
-    assert.deepEqual(readAnnouncement(announcement('', { boards: new Set(), users: new Set() })), { by: '', concerns: { boards: new Set(), users: new Set() } });
+    assert.deepEqual(readAnnouncement(announcement('', { boards: new Set(), users: new Set() })), {
+      by: '',
+      concerns: { boards: new Set(), users: new Set() },
+    });
   });
 
   it('say only who past 7,900 characters, read as concerning anything', () => {

@@ -18,7 +18,10 @@ describe('configuration', () => {
     assert.deepEqual(loadConfig({}).events, { retentionDays: 90, pruneIntervalMs: 3_600_000 });
     assert.deepEqual(loadConfig({ EVENT_RETENTION_DAYS: '7', EVENT_PRUNE_INTERVAL_SECONDS: '0' }).events, { retentionDays: 7, pruneIntervalMs: 0 });
     for (const env of [{ EVENT_RETENTION_DAYS: '0' }, { EVENT_RETENTION_DAYS: 'ninety' }, { EVENT_PRUNE_INTERVAL_SECONDS: '-1' }]) {
-      assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && error.message.includes(Object.keys(env)[0] as string));
+      assert.throws(
+        () => loadConfig(env),
+        (error: Error) => error instanceof ConfigError && error.message.includes(Object.keys(env)[0] as string),
+      );
     }
   });
 
@@ -67,12 +70,19 @@ describe('configuration', () => {
       { DATABASE_URL: 'sqlite:/no/such/dir/x.db' },
     ]) {
       const name = Object.keys(env)[0] as string;
-      assert.throws(() => loadConfig(env), (e: Error) => e instanceof ConfigError && e.message.includes(name), name);
+      assert.throws(
+        () => loadConfig(env),
+        (e: Error) => e instanceof ConfigError && e.message.includes(name),
+        name,
+      );
     }
   });
 
   it('never repeats a secret in its message', () => {
-    assert.throws(() => loadConfig({ METRICS_TOKEN: 'short secret' }), (e: Error) => e instanceof ConfigError && e.message.includes('METRICS_TOKEN') && !e.message.includes('short secret'));
+    assert.throws(
+      () => loadConfig({ METRICS_TOKEN: 'short secret' }),
+      (e: Error) => e instanceof ConfigError && e.message.includes('METRICS_TOKEN') && !e.message.includes('short secret'),
+    );
   });
 
   it('reads an empty variable as unset, flags in their words and whole numbers with spaces around', () => {
@@ -86,15 +96,29 @@ describe('configuration', () => {
 
   it('reads the operations settings, with safe defaults', () => {
     const defaults = loadConfig({});
-    assert.deepEqual(defaults.http, { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxRequestsPerSocket: 0, shutdownTimeoutMs: 10_000 });
+    assert.deepEqual(defaults.http, {
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5_000,
+      maxRequestsPerSocket: 0,
+      shutdownTimeoutMs: 10_000,
+    });
     assert.deepEqual(defaults.metrics, { token: undefined, port: undefined, host: '127.0.0.1' });
     assert.deepEqual(defaults.cors, { origins: [], maxAgeSeconds: 600 });
     assert.equal(defaults.logLevel, 'info');
     const set = loadConfig({
-      REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '1000', MAX_REQUESTS_PER_SOCKET: '0', SHUTDOWN_TIMEOUT_MS: '3000',
-      METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5',
-      CORS_ORIGINS: 'https://a.example, http://localhost:5173', CORS_MAX_AGE_SECONDS: '60',
-      LOG_LEVEL: 'warn', REDIS_URL: 'rediss://user:pw@cache.internal:6380/2',
+      REQUEST_TIMEOUT_MS: '5000',
+      HEADERS_TIMEOUT_MS: '2000',
+      KEEP_ALIVE_TIMEOUT_MS: '1000',
+      MAX_REQUESTS_PER_SOCKET: '0',
+      SHUTDOWN_TIMEOUT_MS: '3000',
+      METRICS_TOKEN: 'a-long-enough-token',
+      METRICS_PORT: '9464',
+      METRICS_HOST: '10.0.0.5',
+      CORS_ORIGINS: 'https://a.example, http://localhost:5173',
+      CORS_MAX_AGE_SECONDS: '60',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: 'rediss://user:pw@cache.internal:6380/2',
     });
     assert.deepEqual(set.http, { requestTimeoutMs: 5000, headersTimeoutMs: 2000, keepAliveTimeoutMs: 1000, maxRequestsPerSocket: 0, shutdownTimeoutMs: 3000 });
     assert.deepEqual(set.metrics, { token: 'a-long-enough-token', port: 9464, host: '10.0.0.5' });
@@ -105,7 +129,10 @@ describe('configuration', () => {
   });
 
   it('refuses a SQLite file in a missing folder, naming the folder, unless asked to create it', () => {
-    assert.throws(() => loadConfig({ DATABASE_URL: 'sqlite:/no/such/dir/x.db' }), (e: Error) => e instanceof ConfigError && e.message.includes('/no/such/dir') && e.message.includes('--create'));
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: 'sqlite:/no/such/dir/x.db' }),
+      (e: Error) => e instanceof ConfigError && e.message.includes('/no/such/dir') && e.message.includes('--create'),
+    );
     assert.equal(loadConfig({ DATABASE_URL: 'sqlite:/no/such/dir/x.db' }, { createDatabase: true }).databaseUrl, 'sqlite:/no/such/dir/x.db');
     // The default ./data folder is created on a fresh clone; an existing folder is fine.
     assert.equal(loadConfig({}).databaseUrl, 'sqlite:./data/taskboard.db');

@@ -49,14 +49,23 @@ describe('database unavailable', () => {
     );
     assert.equal(isDatabaseUnavailable(error), true);
     assert.equal(isDatabaseUnavailable(new AggregateError([error])), true);
-    assert.match(new DatabaseUnreachableError('postgres://postgres:***@127.0.0.1:1/none', error).message, /^could not reach the database at 127\.0\.0\.1:1 \(postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/none\): .*ECONNREFUSED/);
+    assert.match(
+      new DatabaseUnreachableError('postgres://postgres:***@127.0.0.1:1/none', error).message,
+      /^could not reach the database at 127\.0\.0\.1:1 \(postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/none\): .*ECONNREFUSED/,
+    );
   });
 
   it('server shutdown, connection exceptions, our timeouts and pg messages; not other SQL errors', () => {
     for (const code of ['57P01', '57P03', '08006', '08001', '57014', '25P03', 'ECONNRESET', 'ETIMEDOUT']) {
       assert.equal(isDatabaseUnavailable(Object.assign(new Error('x'), { code })), true, code);
     }
-    for (const message of ['Connection terminated unexpectedly', 'Connection terminated due to connection timeout', 'timeout expired', 'timeout exceeded when trying to connect', 'Query read timeout']) {
+    for (const message of [
+      'Connection terminated unexpectedly',
+      'Connection terminated due to connection timeout',
+      'timeout expired',
+      'timeout exceeded when trying to connect',
+      'Query read timeout',
+    ]) {
       assert.equal(isDatabaseUnavailable(new Error(message)), true, message);
     }
     assert.equal(isDatabaseUnavailable(new Error('migration failed: x', { cause: Object.assign(new Error('y'), { code: '57P01' }) })), true);

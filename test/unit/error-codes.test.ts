@@ -12,7 +12,11 @@ import { ROOT } from '../support/domain-sources.ts';
 
 /** The error codes a source file names: `sendError(…, 429, 'rate_limited'`, `super(404, 'not_found'`, `409: 'conflict'`. */
 export function codesIn(source: string): string[] {
-  const patterns = [/(?:sendError\([^)]*?|DomainError\(|super\()\s*\d{3},\s*'([a-z_]+)'/g, /^\s*\d{3}: '([a-z_]+)',$/gm, /CODE_BY_STATUS\[\w+\] \?\? '([a-z_]+)'/g];
+  const patterns = [
+    /(?:sendError\([^)]*?|DomainError\(|super\()\s*\d{3},\s*'([a-z_]+)'/g,
+    /^\s*\d{3}: '([a-z_]+)',$/gm,
+    /CODE_BY_STATUS\[\w+\] \?\? '([a-z_]+)'/g,
+  ];
   return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((m) => m[1] as string));
 }
 

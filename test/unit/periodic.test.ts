@@ -64,7 +64,7 @@ describe('periodic jobs', () => {
     await job.stop();
   });
 
-  it('stops together: aborts the passes\' signal, waits for the pass under way, then the job\'s own stop', async () => {
+  it("stops together: aborts the passes' signal, waits for the pass under way, then the job's own stop", async () => {
     const order: string[] = [];
     const a = gatedJob({ stopped: async () => void order.push('a stopped') });
     const b = gatedJob();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { place, POSITION_STEP } from '../../src/domain/shared/positions.ts';
+import { POSITION_STEP, place } from '../../src/domain/shared/positions.ts';
 
 describe('place', () => {
   it('puts the first item at one step', () => {
@@ -33,7 +33,11 @@ describe('place', () => {
       const index = Math.min(1, siblings.length);
       siblings.splice(index, 0, p.position);
       names.splice(index, 0, `n${i}`);
-      assert.deepEqual([...siblings].sort((x, y) => x - y), siblings, `sorted after insert ${i}`);
+      assert.deepEqual(
+        [...siblings].sort((x, y) => x - y),
+        siblings,
+        `sorted after insert ${i}`,
+      );
     }
     assert.equal(new Set(siblings).size, siblings.length);
   });

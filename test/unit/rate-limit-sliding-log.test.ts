@@ -62,9 +62,18 @@ describe('sliding log: the decision', () => {
   it('admits up to the limit, then refuses, counting down remaining', () => {
     const bucket = new Bucket();
     const seen = Array.from({ length: 6 }, (_, i) => bucket.consume(1000 + i, 5));
-    assert.deepEqual(seen.map((o) => o.allowed), [true, true, true, true, true, false]);
-    assert.deepEqual(seen.map((o) => o.remaining), [4, 3, 2, 1, 0, 0]);
-    assert.deepEqual(seen.map((o) => o.resetMs), [0, 0, 0, 0, 1000 + W - 1004, 1000 + W - 1005]);
+    assert.deepEqual(
+      seen.map((o) => o.allowed),
+      [true, true, true, true, true, false],
+    );
+    assert.deepEqual(
+      seen.map((o) => o.remaining),
+      [4, 3, 2, 1, 0, 0],
+    );
+    assert.deepEqual(
+      seen.map((o) => o.resetMs),
+      [0, 0, 0, 0, 1000 + W - 1004, 1000 + W - 1005],
+    );
     assert.equal(bucket.hits.length, 5, 'a refused request is not logged');
   });
 
@@ -132,11 +141,7 @@ describe('sliding log: the decision', () => {
           now += random() < 0.3 ? 0 : Math.floor(random() * (W / 5));
           const expected = reference(log, now, limit);
           const got = bucket.consume(now, limit);
-          assert.deepEqual(
-            { allowed: got.allowed, remaining: got.remaining, resetMs: got.resetMs },
-            expected,
-            `limit ${limit}, request ${i} at ${now}`,
-          );
+          assert.deepEqual({ allowed: got.allowed, remaining: got.remaining, resetMs: got.resetMs }, expected, `limit ${limit}, request ${i} at ${now}`);
           if (got.allowed) log.push(now);
           if (sweepEvery && i % sweepEvery === 0) bucket.sweep(now);
         }

@@ -6,7 +6,9 @@ import { ValidationError } from '../../src/domain/shared/errors.ts';
 
 describe('search query language', () => {
   it('reads words, phrases, exclusions and operators', () => {
-    const q = parseSearchQuery('Login  "Release Notes" -flaky -"old stuff" label:Bug member:me member:"Olive Owner" due:WEEK is:archived is:complete board:"My board" list:Doing has:attachments created:7');
+    const q = parseSearchQuery(
+      'Login  "Release Notes" -flaky -"old stuff" label:Bug member:me member:"Olive Owner" due:WEEK is:archived is:complete board:"My board" list:Doing has:attachments created:7',
+    );
     assert.deepEqual(q.terms, ['login', 'release notes']);
     assert.deepEqual(q.excluded, ['flaky', 'old stuff']);
     assert.deepEqual(q.labels, ['Bug']);
@@ -46,7 +48,10 @@ describe('search query language', () => {
     ['wo"rd', /quote inside/],
   ] as const) {
     it(`refuses ${JSON.stringify(q)}`, () => {
-      assert.throws(() => parseSearchQuery(q), (error: unknown) => error instanceof ValidationError && says.test(error.message) && error.details?.[0]?.field === 'querystring.q');
+      assert.throws(
+        () => parseSearchQuery(q),
+        (error: unknown) => error instanceof ValidationError && says.test(error.message) && error.details?.[0]?.field === 'querystring.q',
+      );
     });
   }
 });
@@ -55,7 +60,10 @@ describe('search snippets', () => {
   it('marks every match by offsets in the original text, accents and all', () => {
     const s = snippetOf('The Café menu, the CAFE bar', ['cafe']);
     assert.equal(s.text, 'The Café menu, the CAFE bar');
-    assert.deepEqual(s.highlights.map(({ start, length }) => s.text.slice(start, start + length)), ['Café', 'CAFE']);
+    assert.deepEqual(
+      s.highlights.map(({ start, length }) => s.text.slice(start, start + length)),
+      ['Café', 'CAFE'],
+    );
   });
 
   it('cuts a long text around the first match, marking where it is cut', () => {

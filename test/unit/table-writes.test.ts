@@ -23,7 +23,9 @@ describe('tableWrites', () => {
   });
 
   it('names the table of an insert, a delete and an update, with the columns an update sets', () => {
-    assert.deepEqual(writesOf(db.insertInto('team_members').values({ team_id: 'a', user_id: 'b', created_at: 'c' })), [{ table: 'team_members', columns: null }]);
+    assert.deepEqual(writesOf(db.insertInto('team_members').values({ team_id: 'a', user_id: 'b', created_at: 'c' })), [
+      { table: 'team_members', columns: null },
+    ]);
     assert.deepEqual(writesOf(db.deleteFrom('company_members').where('user_id', '=', 'b')), [{ table: 'company_members', columns: null }]);
     assert.deepEqual(writesOf(db.updateTable('api_keys').set({ last_used_at: 'x', revoked_at: 'y' }).where('id', '=', 'k')), [
       { table: 'api_keys', columns: ['last_used_at', 'revoked_at'] },
@@ -31,7 +33,9 @@ describe('tableWrites', () => {
   });
 
   it('sees through an alias, and finds the writes in the WITH parts of a select', () => {
-    assert.deepEqual(writesOf(db.updateTable('api_keys as k').set({ revoked_at: 'y' }).where('k.id', '=', 'k')), [{ table: 'api_keys', columns: ['revoked_at'] }]);
+    assert.deepEqual(writesOf(db.updateTable('api_keys as k').set({ revoked_at: 'y' }).where('k.id', '=', 'k')), [
+      { table: 'api_keys', columns: ['revoked_at'] },
+    ]);
     const withWrite = db
       .with('gone', (w) => w.deleteFrom('team_members').where('user_id', '=', 'b').returning('team_id'))
       .selectFrom('gone')

@@ -219,7 +219,11 @@ function TeamBoards({ teamId, teamName }: { teamId: string; teamName: string }) 
         </label>
         <input id={inputId} name="name" placeholder={t.boardName} />
         <button type="submit">{t.createBoard}</button>
-        {create.error ? <span role="alert" className="error">{create.error.message}</span> : null}
+        {create.error ? (
+          <span role="alert" className="error">
+            {create.error.message}
+          </span>
+        ) : null}
       </form>
     </section>
   );
@@ -308,7 +312,14 @@ export const routes: RouteObject[] = [
       { path: '/', element: <Start /> },
       { path: '/boards', element: <Home /> },
       { path: '/boards/:boardId', element: <BoardPage /> },
-      { path: '*', element: <p className="page-pad">{t.notFound} <Link to="/boards">{t.backToBoards}</Link></p> },
+      {
+        path: '*',
+        element: (
+          <p className="page-pad">
+            {t.notFound} <Link to="/boards">{t.backToBoards}</Link>
+          </p>
+        ),
+      },
     ],
   },
 ];

@@ -1,4 +1,4 @@
-import { createTaskboardClient, type components } from '@taskboard/client';
+import { type components, createTaskboardClient } from '@taskboard/client';
 
 export type Card = components['schemas']['Card'];
 export type Label = components['schemas']['Label'];
@@ -100,7 +100,7 @@ export async function postJson(path: string, body: unknown): Promise<{ response:
     body: JSON.stringify(body ?? {}),
   });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
@@ -113,7 +113,7 @@ export async function postJson(path: string, body: unknown): Promise<{ response:
 export async function getJson(path: string): Promise<{ response: Response; body: unknown }> {
   const response = await fetch(path, { credentials: 'same-origin', headers: { Accept: 'application/json', ...authHeaders() } });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

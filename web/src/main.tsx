@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { ApiError } from './api.ts';
 import { routes } from './App.tsx';
+import { ApiError } from './api.ts';
 import { applyTheme } from './theme.ts';
 import './styles.css';
 

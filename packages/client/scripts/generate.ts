@@ -4,8 +4,7 @@
  * depend on the code only. `npm run client:generate` writes it; the client's tests fail when the
  * committed file differs from what this produces.
  */
-import { writeFileSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';

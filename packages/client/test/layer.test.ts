@@ -77,10 +77,24 @@ describe('@taskboard/client layer', () => {
   });
 
   it('backs off with full jitter under an exponential ceiling, never below the server wait', () => {
-    assert.equal(backoffMs(0, 0, () => 0.5, 100, 10_000), 50);
-    assert.equal(backoffMs(3, 0, () => 0.5, 100, 10_000), 400);
-    assert.equal(backoffMs(10, 0, () => 0.999, 100, 1000), 999, 'capped');
-    assert.equal(backoffMs(0, 2000, () => 0.5, 100, 10_000), 2000, 'the server said 2 s');
+    assert.equal(
+      backoffMs(0, 0, () => 0.5, 100, 10_000),
+      50,
+    );
+    assert.equal(
+      backoffMs(3, 0, () => 0.5, 100, 10_000),
+      400,
+    );
+    assert.equal(
+      backoffMs(10, 0, () => 0.999, 100, 1000),
+      999,
+      'capped',
+    );
+    assert.equal(
+      backoffMs(0, 2000, () => 0.5, 100, 10_000),
+      2000,
+      'the server said 2 s',
+    );
   });
 
   it('retries a 429 after the wait the server asked for, with the same idempotency key, and reads the rate-limit state', async () => {
@@ -91,8 +105,14 @@ describe('@taskboard/client layer', () => {
     assert.equal(data?.card._id, 'c1');
     assert.deepEqual(waits, [2000, 1000]);
     assert.equal(seen.length, 3);
-    assert.deepEqual(seen.map((s) => s.headers['idempotency-key']), ['key-1', 'key-1', 'key-1']);
-    assert.ok(seen.every((s) => s.body === seen[0]?.body && s.body.includes('"name":"Card"')), 'the same body each time');
+    assert.deepEqual(
+      seen.map((s) => s.headers['idempotency-key']),
+      ['key-1', 'key-1', 'key-1'],
+    );
+    assert.ok(
+      seen.every((s) => s.body === seen[0]?.body && s.body.includes('"name":"Card"')),
+      'the same body each time',
+    );
     assert.ok(seen.every((s) => s.headers.authorization === 'Bearer tb_test'));
     assert.deepEqual(api.rateLimit, { tier: 'medium', remaining: 59, resetIn: 1 });
   });
@@ -100,10 +120,16 @@ describe('@taskboard/client layer', () => {
   it('generates a new key per call', async () => {
     let n = 0;
     const { api } = client({ idempotencyKey: () => `key-${++n}` });
-    script = [{ status: 201, body: cardAnswer }, { status: 201, body: cardAnswer }];
+    script = [
+      { status: 201, body: cardAnswer },
+      { status: 201, body: cardAnswer },
+    ];
     await api.POST('/api/v1/cards', { body: { list: 'a'.repeat(24), name: 'A' } });
     await api.POST('/api/v1/cards', { body: { list: 'a'.repeat(24), name: 'B' } });
-    assert.deepEqual(seen.map((s) => s.headers['idempotency-key']), ['key-1', 'key-2']);
+    assert.deepEqual(
+      seen.map((s) => s.headers['idempotency-key']),
+      ['key-1', 'key-2'],
+    );
   });
 
   it('never retries a write without an idempotency key (DELETE), and retries one the caller keyed', async () => {
@@ -113,8 +139,14 @@ describe('@taskboard/client layer', () => {
     assert.equal(first.response.status, 503);
     assert.equal(seen.length, 1);
     assert.deepEqual(waits, []);
-    script = [{ ...limited(1), status: 503 }, { status: 200, body: { message: 'Label deleted' } }];
-    const keyed = await api.DELETE('/api/v1/labels/{labelId}', { params: { path: { labelId: 'b'.repeat(24) }, header: {} }, headers: { 'Idempotency-Key': 'mine' } });
+    script = [
+      { ...limited(1), status: 503 },
+      { status: 200, body: { message: 'Label deleted' } },
+    ];
+    const keyed = await api.DELETE('/api/v1/labels/{labelId}', {
+      params: { path: { labelId: 'b'.repeat(24) }, header: {} },
+      headers: { 'Idempotency-Key': 'mine' },
+    });
     assert.equal(keyed.response.status, 200);
     assert.equal(seen.length, 3);
   });
@@ -168,6 +200,6 @@ describe('@taskboard/client layer', () => {
     assert.equal(second.response.status, 200);
     assert.deepEqual(second.data, first.data);
     assert.deepEqual(second.data, me);
-    assert.equal(api.rateLimit?.remaining, 8, 'the state is the last answer\'s, not the cached one\'s');
+    assert.equal(api.rateLimit?.remaining, 8, "the state is the last answer's, not the cached one's");
   });
 });

@@ -32,8 +32,8 @@
  * so the compiler keeps them inside one.
  */
 import type { CompanyRole, Executor, SyncTransaction, Transaction } from '../../storage/database.ts';
-import { findLiveAttachment, type AttachmentTableRow } from '../../storage/repositories/attachments.ts';
-import { findBoardById, type BoardRow, type Reach } from '../../storage/repositories/boards.ts';
+import { type AttachmentTableRow, findLiveAttachment } from '../../storage/repositories/attachments.ts';
+import { type BoardRow, findBoardById, type Reach } from '../../storage/repositories/boards.ts';
 import { type CardSeenRow, type CardTableRow, findCard, findCardSeenBy, findCardsById } from '../../storage/repositories/cards.ts';
 import { type ChecklistItemRow, findItem } from '../../storage/repositories/checklist-items.ts';
 import { type ChecklistRow, findChecklist } from '../../storage/repositories/checklists.ts';
@@ -378,7 +378,11 @@ async function lockedAccess(trx: Transaction, caller: Caller, request: LockReque
       // Kept with a card: reached through it, then read again under its lock, so the row is what
       // this transaction works on (its team, had the card moved meanwhile). The card a checklist or
       // item sits on never changes.
-      const find = FIND[kind] as (db: Executor, id: string, caller: Caller) => Promise<(TeamOwned & { id: string; card_id: string; checklist_id?: string; version: number }) | undefined>;
+      const find = FIND[kind] as (
+        db: Executor,
+        id: string,
+        caller: Caller,
+      ) => Promise<(TeamOwned & { id: string; card_id: string; checklist_id?: string; version: number }) | undefined>;
       const seen = await find(trx, id, caller);
       const about: Record<string, string> = kind === 'checklist' ? { checklist: id } : { checklist: seen?.checklist_id ?? '', checklistItem: id };
       await lockCard(trx, caller, seen?.card_id, what, scope, change, about);
@@ -431,7 +435,12 @@ export async function requireAccessToEach<T, R = CardTableRow>(
   },
 ): Promise<R[]> {
   const { items, field, refOf } = request;
-  const rows = request.rows ?? (await findCardsById(db, items.map((item) => refOf(item).cardId)));
+  const rows =
+    request.rows ??
+    (await findCardsById(
+      db,
+      items.map((item) => refOf(item).cardId),
+    ));
   const check = request.check ?? ((card: CardTableRow) => card as R);
   return checkEachItem(items, field, async (item) => {
     const { cardId, scope } = refOf(item);

@@ -28,7 +28,11 @@ export interface BootstrapResult {
  */
 export async function bootstrap(ctx: ServiceContext, input: BootstrapInput): Promise<BootstrapResult> {
   const email = normaliseEmail(input.email, 'email');
-  for (const [field, value] of [['company', input.company], ['team', input.team], ['name', input.fullName]] as const) {
+  for (const [field, value] of [
+    ['company', input.company],
+    ['team', input.team],
+    ['name', input.fullName],
+  ] as const) {
     if (!value.trim()) throw new ValidationError(`${field} must not be empty`);
   }
 
@@ -38,8 +42,7 @@ export async function bootstrap(ctx: ServiceContext, input: BootstrapInput): Pro
     const userId = (await findOrCreateUser(trx, email, input.fullName, now)).id;
     // The company of that name the user already belongs to, else a new one it owns.
     const companyId =
-      (await findCompanyOfUserByName(trx, userId, input.company.trim()))?.id ??
-      (await insertCompanyOwnedBy(trx, null, input.company, userId, now)).id;
+      (await findCompanyOfUserByName(trx, userId, input.company.trim()))?.id ?? (await insertCompanyOwnedBy(trx, null, input.company, userId, now)).id;
     const team = await findTeamByName(trx, companyId, input.team.trim());
     const teamId = team ? team.id : (await insertTeamWithCreator(trx, null, companyId, input.team, userId, now)).id;
     // an existing team gains the user as any change of its members does (`__v`, event)

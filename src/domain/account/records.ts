@@ -1,5 +1,5 @@
-import type { CompanyRole, Row } from '../../storage/database.ts';
 import type { Company, Member, Team, User } from '../../schemas/records.ts';
+import type { CompanyRole, Row } from '../../storage/database.ts';
 import { made } from '../shared/records.ts';
 
 /** Database rows → the API's User, Company and Team records. */

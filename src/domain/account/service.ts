@@ -1,24 +1,18 @@
 import type { Company, Team, User } from '../../schemas/records.ts';
 import type { Executor, Transaction } from '../../storage/database.ts';
 import * as apiKeys from '../../storage/repositories/api-keys.ts';
-import {
-  findCompaniesOfUser,
-  findTeamsOfUser,
-  findUserByEmail,
-  findUserById,
-  updateUser,
-} from '../../storage/repositories/users.ts';
+import { findCompaniesOfUser, findTeamsOfUser, findUserByEmail, findUserById, updateUser } from '../../storage/repositories/users.ts';
+import { recordUsersChange } from '../cards/recorder.ts';
+import { teamRecords } from '../companies/teams.ts';
 import type { ServiceContext } from '../context.ts';
+import { recordEvent } from '../events/record.ts';
 import type { Caller } from '../shared/caller.ts';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { recordEvent } from '../events/record.ts';
-import { recordUsersChange } from '../cards/recorder.ts';
-import { teamRecords } from '../companies/teams.ts';
+import type { KnownKey } from './auth-cache.ts';
 import { companyRecord, userRecord } from './records.ts';
 import { hashToken, looksLikeToken, newToken, tokenPrefix } from './tokens.ts';
-import type { KnownKey } from './auth-cache.ts';
 
 /** lastUsedAt is written at most this often per key, so reads stay reads. */
 const LAST_USED_PRECISION_MS = 60_000;

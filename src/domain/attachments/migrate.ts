@@ -27,13 +27,12 @@ async function checksumOf(store: AttachmentStore, key: string): Promise<string> 
   return hash.digest('hex');
 }
 
-export async function migrateAttachments(ctx: ServiceContext, target: AttachmentStore, onEach?: (key: string, done: number, total: number) => void): Promise<MigrationResult> {
-  const rows = await ctx.db
-    .selectFrom('attachments')
-    .select(['storage_key', 'sha256'])
-    .where('storage_key', 'is not', null)
-    .orderBy('storage_key')
-    .execute();
+export async function migrateAttachments(
+  ctx: ServiceContext,
+  target: AttachmentStore,
+  onEach?: (key: string, done: number, total: number) => void,
+): Promise<MigrationResult> {
+  const rows = await ctx.db.selectFrom('attachments').select(['storage_key', 'sha256']).where('storage_key', 'is not', null).orderBy('storage_key').execute();
   const released = await ctx.db.selectFrom('released_files').select('storage_key').execute();
   const checksums = new Map<string, string | null>();
   for (const row of rows) if (!checksums.get(row.storage_key as string)) checksums.set(row.storage_key as string, row.sha256);

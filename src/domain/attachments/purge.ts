@@ -29,10 +29,7 @@ export interface PurgeResult {
  * whose file is gone (the next purge finishes it), never a file that nothing points to. A file that
  * another record still points to stays.
  */
-export async function purgeDeletedAttachments(
-  ctx: ServiceContext,
-  options: { olderThanDays?: number } = {},
-): Promise<PurgeResult> {
+export async function purgeDeletedAttachments(ctx: ServiceContext, options: { olderThanDays?: number } = {}): Promise<PurgeResult> {
   const days = options.olderThanDays ?? DEFAULT_PURGE_AFTER_DAYS;
   if (!Number.isInteger(days) || days < 0) {
     throw new ValidationError('olderThanDays must be a whole number of days, 0 or more', [{ field: 'olderThanDays', message: 'must be an integer >= 0' }]);

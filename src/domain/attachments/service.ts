@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import { type AttachmentStore, type ByteRange, StoredObjectMissing } from '../../storage/attachment-store.ts';
 import type { ChecklistItem } from '../../schemas/checklists.ts';
 import type { Attachment, Card } from '../../schemas/records.ts';
+import { type AttachmentStore, type ByteRange, StoredObjectMissing } from '../../storage/attachment-store.ts';
 import type { NewRow, Transaction } from '../../storage/database.ts';
 import * as attachments from '../../storage/repositories/attachments.ts';
 import { requireAccess } from '../access/access.ts';
@@ -39,7 +39,10 @@ function itemOwner(item: { id: string; company_id: string; team_id: string; card
   return { company_id: item.company_id, team_id: item.team_id, card_id: item.card_id, checklist_item_id: item.id };
 }
 
-export type AttachmentFields = Pick<NewRow<'attachments'>, 'id' | 'kind' | 'name' | 'original_name' | 'link_url' | 'storage_key' | 'mime_type' | 'size_bytes' | 'sha256'>;
+export type AttachmentFields = Pick<
+  NewRow<'attachments'>,
+  'id' | 'kind' | 'name' | 'original_name' | 'link_url' | 'storage_key' | 'mime_type' | 'size_bytes' | 'sha256'
+>;
 
 /** A new attachment row for the owner; `fields` says what kind of attachment it is. */
 export function attachmentRow(owner: AttachmentOwner, creatorId: string, at: string, fields: AttachmentFields): NewRow<'attachments'> {
@@ -125,7 +128,13 @@ function linkFields(link: { url: string; name?: string | undefined }): Attachmen
 }
 
 /** Records an attachment on the card, through the card's change path. */
-async function addToCard(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, fields: AttachmentFields): Promise<{ attachment: Attachment; card: Card }> {
+async function addToCard(
+  ctx: ServiceContext,
+  caller: Caller,
+  cardId: string,
+  scope: Scope,
+  fields: AttachmentFields,
+): Promise<{ attachment: Attachment; card: Card }> {
   const card = await changeCard(ctx, caller, cardId, scope, 'attachment.created', (trx, row, at, event) => {
     Object.assign(event.data, attachmentFacts(fields));
     return attachments.insertAttachment(trx, attachmentRow(cardOwner(row), caller.userId, at, fields));
@@ -218,7 +227,12 @@ export async function openFile(ctx: ServiceContext, caller: Caller, cardId: stri
     size: Number(attachment.size_bytes),
     sha256: attachment.sha256,
     read: (range) => ctx.files.open(key, range).catch(missing),
-    ...(ctx.files.presign ? { presign: (expiresSeconds: number) => (ctx.files.presign as NonNullable<AttachmentStore['presign']>)(key, { filename: name, mimeType, expiresSeconds }) } : {}),
+    ...(ctx.files.presign
+      ? {
+          presign: (expiresSeconds: number) =>
+            (ctx.files.presign as NonNullable<AttachmentStore['presign']>)(key, { filename: name, mimeType, expiresSeconds }),
+        }
+      : {}),
   };
 }
 
@@ -237,12 +251,16 @@ export interface StoredFile {
 
 /** Update Attachment Name on Card: the attachment's and the card's `__v` grow. */
 export function renameCardAttachment(ctx: ServiceContext, caller: Caller, cardId: string, attachmentId: string, scope: Scope, name: string): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, 'attachment.renamed', (trx, card, at, event) => renameAttachment(event, trx, cardOwner(card), attachmentId, name, at));
+  return changeCard(ctx, caller, cardId, scope, 'attachment.renamed', (trx, card, at, event) =>
+    renameAttachment(event, trx, cardOwner(card), attachmentId, name, at),
+  );
 }
 
 /** Delete Attachment from Card: marks it deleted (it leaves `card.attachments`); the file stays. */
 export function deleteCardAttachment(ctx: ServiceContext, caller: Caller, cardId: string, attachmentId: string, scope: Scope): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, 'attachment.deleted', (trx, card, at, event) => deleteAttachment(event, trx, cardOwner(card), attachmentId, at));
+  return changeCard(ctx, caller, cardId, scope, 'attachment.deleted', (trx, card, at, event) =>
+    deleteAttachment(event, trx, cardOwner(card), attachmentId, at),
+  );
 }
 
 /** Update Name on Checklist Item: the attachment's, the item's, its checklist's and the card's `__v` grow. */

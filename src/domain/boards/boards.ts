@@ -1,21 +1,21 @@
-import type { Board } from '../../schemas/records.ts';
 import type { BoardWithLists, BoardWithListsAndCards } from '../../schemas/boards.ts';
+import type { Board } from '../../schemas/records.ts';
+import type { BoardRow } from '../../storage/repositories/boards.ts';
 import * as boards from '../../storage/repositories/boards.ts';
-import { firstCardsOfList } from '../cards/listing.ts';
-import { DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';
+import { markBoardDeleted } from '../../storage/repositories/lifecycle.ts';
 import { findListsOfBoard } from '../../storage/repositories/lists.ts';
+import { requireAccess } from '../access/access.ts';
+import { firstCardsOfList } from '../cards/listing.ts';
 import { loadCards } from '../cards/service.ts';
 import type { ServiceContext } from '../context.ts';
-import { requireAccess } from '../access/access.ts';
-import type { Caller, Scope } from '../shared/caller.ts';
-import { newId, nowIso } from '../shared/ids.ts';
-import { LIVE, newMade } from '../shared/records.ts';
-import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
-import { isExpected, requireExpectedVersion } from '../shared/preconditions.ts';
-import { inTransaction } from '../shared/transaction.ts';
 import { boardSubject, recordEvent } from '../events/record.ts';
-import { markBoardDeleted } from '../../storage/repositories/lifecycle.ts';
-import type { BoardRow } from '../../storage/repositories/boards.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
+import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+import { DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';
+import { isExpected, requireExpectedVersion } from '../shared/preconditions.ts';
+import { LIVE, newMade } from '../shared/records.ts';
+import { inTransaction } from '../shared/transaction.ts';
 import { toBoard, toList } from './records.ts';
 
 /** Creates a board in a team the caller reaches (team member, or company owner/admin). */
@@ -49,13 +49,7 @@ export async function listBoards(ctx: ServiceContext, caller: Caller, scope: Sco
 }
 
 /** The board with its lists in position order. */
-export async function getBoardWithLists(
-  ctx: ServiceContext,
-  caller: Caller,
-  boardId: string,
-  scope: Scope,
-  archived = false,
-): Promise<BoardWithLists> {
+export async function getBoardWithLists(ctx: ServiceContext, caller: Caller, boardId: string, scope: Scope, archived = false): Promise<BoardWithLists> {
   const board = await requireAccess(ctx.db, caller, { kind: 'board', id: boardId, scope });
   const lists = await findListsOfBoard(ctx.db, board.id, archived);
   return { ...toBoard(board), lists: lists.map(toList) };
@@ -82,7 +76,14 @@ export async function getBoardWithListsAndCards(
   const withCards = await Promise.all(
     lists.map(async (list) => {
       const page = await firstCardsOfList(ctx, list.id, BOARD_CARDS_PER_LIST);
-      return { ...toList(list), cards: await loadCards(ctx, page.items.map((ref) => ref.id)), nextCursor: page.nextCursor };
+      return {
+        ...toList(list),
+        cards: await loadCards(
+          ctx,
+          page.items.map((ref) => ref.id),
+        ),
+        nextCursor: page.nextCursor,
+      };
     }),
   );
   return { ...toBoard(board), lists: withCards };

@@ -1,18 +1,18 @@
 import type { Label, LabelColor } from '../../schemas/records.ts';
+import type { Executor } from '../../storage/database.ts';
+import { findBoardById, lockBoard } from '../../storage/repositories/boards.ts';
 import * as labels from '../../storage/repositories/labels.ts';
+import { requireAccess } from '../access/access.ts';
 import { recordBoardLabelsChange, recordCardChanges } from '../cards/recorder.ts';
 import { toLabel } from '../cards/records.ts';
 import type { ServiceContext } from '../context.ts';
-import { requireAccess } from '../access/access.ts';
+import { boardSubject, changedFields, recordEvent } from '../events/record.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { newMade, onBoard } from '../shared/records.ts';
 import { isExpected, requireExpectedVersion } from '../shared/preconditions.ts';
+import { newMade, onBoard } from '../shared/records.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { boardSubject, changedFields, recordEvent } from '../events/record.ts';
-import type { Executor } from '../../storage/database.ts';
-import { findBoardById, lockBoard } from '../../storage/repositories/boards.ts';
 import { toLabelColor } from './records.ts';
 
 /** The fixed palette labels take their colour from. */
@@ -36,13 +36,7 @@ async function requireColor(db: Executor, colorId: string): Promise<labels.Label
   return color;
 }
 
-export async function createLabel(
-  ctx: ServiceContext,
-  caller: Caller,
-  boardId: string,
-  input: { name: string; color: string },
-  scope: Scope,
-): Promise<Label> {
+export async function createLabel(ctx: ServiceContext, caller: Caller, boardId: string, input: { name: string; color: string }, scope: Scope): Promise<Label> {
   const board = await requireAccess(ctx.db, caller, { kind: 'board', id: boardId, scope });
   const color = await requireColor(ctx.db, input.color);
   const now = nowIso();
@@ -106,14 +100,26 @@ export async function deleteLabel(ctx: ServiceContext, caller: Caller, labelId: 
     const change = { caller, kind: 'card.labels.toggled', at } as const;
     const changed = await recordCardChanges(trx, [...carriers], change, 'skip');
     const removed = await labels.removeLabelFromCards(trx, label.id);
-    const late = await recordCardChanges(trx, removed.filter((cardId) => !carriers.has(cardId)), change, 'skip');
+    const late = await recordCardChanges(
+      trx,
+      removed.filter((cardId) => !carriers.has(cardId)),
+      change,
+      'skip',
+    );
     // each card that carried it loses it, as a toggle would take it off
     for (const event of [...changed.values(), ...late.values()]) Object.assign(event.data, { added: [], removed: [label.id], labelDeleted: true });
     // a concurrent delete got there first: roll back, answer as if it had been gone already
     const version = await labels.deleteLabel(trx, label.id);
     if (version === undefined) throw new NotFoundError('Label');
     requireExpectedVersion(trx, caller, 'label', label.id, version);
-    recordEvent(trx, caller, 'label.deleted', boardSubject(label), { label: label.id, name: label.name, cards: [...changed.keys(), ...late.keys()].sort() }, at);
+    recordEvent(
+      trx,
+      caller,
+      'label.deleted',
+      boardSubject(label),
+      { label: label.id, name: label.name, cards: [...changed.keys(), ...late.keys()].sort() },
+      at,
+    );
   });
   return toLabel(label);
 }

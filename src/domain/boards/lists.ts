@@ -1,19 +1,19 @@
 import type { List } from '../../schemas/records.ts';
-import { lockBoard } from '../../storage/repositories/boards.ts';
 import type { Executor } from '../../storage/database.ts';
-import * as lists from '../../storage/repositories/lists.ts';
-import type { ServiceContext } from '../context.ts';
-import { requireAccess } from '../access/access.ts';
-import type { Caller, Scope } from '../shared/caller.ts';
-import { ConflictError, NotFoundError } from '../shared/errors.ts';
+import { lockBoard } from '../../storage/repositories/boards.ts';
 import { lockList } from '../../storage/repositories/cards.ts';
 import { markListDeleted } from '../../storage/repositories/lifecycle.ts';
-import { newId, nowIso } from '../shared/ids.ts';
-import { LIVE, newMade, onBoard } from '../shared/records.ts';
-import { placeAmong, type PositionRequest } from '../shared/positions.ts';
-import { isExpected, requireExpectedVersion } from '../shared/preconditions.ts';
-import { inTransaction } from '../shared/transaction.ts';
+import * as lists from '../../storage/repositories/lists.ts';
+import { requireAccess } from '../access/access.ts';
+import type { ServiceContext } from '../context.ts';
 import { boardSubject, changedFields, recordEvent } from '../events/record.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
+import { ConflictError, NotFoundError } from '../shared/errors.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+import { type PositionRequest, placeAmong } from '../shared/positions.ts';
+import { isExpected, requireExpectedVersion } from '../shared/preconditions.ts';
+import { LIVE, newMade, onBoard } from '../shared/records.ts';
+import { inTransaction } from '../shared/transaction.ts';
 import { toList } from './records.ts';
 
 /** Lists of the boards the caller reaches, narrowed by the scope: by board, then position. */

@@ -44,14 +44,22 @@ export function archiveCards(
 ): Promise<Card[]> {
   const archived = input.status ?? true;
   let teamId = scope.teamId;
-  return changeEachCard(ctx, caller, input.cardIds, 'body.cardIds', archiveKind(archived), (cardId) => ({ cardId, scope }), (row, _cardId, at, event) => {
-    teamId ??= row.team_id;
-    if (row.team_id !== teamId) {
-      throw new ValidationError('the card is in another team than the other cards; use PATCH /api/v1/cards/archived-multi-team');
-    }
-    describeArchiving(event, row, archived);
-    return (trx) => writeArchived(trx, row, archived, at);
-  });
+  return changeEachCard(
+    ctx,
+    caller,
+    input.cardIds,
+    'body.cardIds',
+    archiveKind(archived),
+    (cardId) => ({ cardId, scope }),
+    (row, _cardId, at, event) => {
+      teamId ??= row.team_id;
+      if (row.team_id !== teamId) {
+        throw new ValidationError('the card is in another team than the other cards; use PATCH /api/v1/cards/archived-multi-team');
+      }
+      describeArchiving(event, row, archived);
+      return (trx) => writeArchived(trx, row, archived, at);
+    },
+  );
 }
 
 /** Archive Cards Multi Team: each item names the company and team its card is in; all or nothing. */
@@ -61,8 +69,16 @@ export function archiveCardsMultiTeam(
   input: { cards: readonly { cardId: string; companyId: string; teamId: string }[]; status?: boolean | undefined },
 ): Promise<Card[]> {
   const archived = input.status ?? true;
-  return changeEachCard(ctx, caller, input.cards, 'body.cards', archiveKind(archived), (item) => ({ cardId: item.cardId, scope: item }), (row, _item, at, event) => {
-    describeArchiving(event, row, archived);
-    return (trx) => writeArchived(trx, row, archived, at);
-  });
+  return changeEachCard(
+    ctx,
+    caller,
+    input.cards,
+    'body.cards',
+    archiveKind(archived),
+    (item) => ({ cardId: item.cardId, scope: item }),
+    (row, _item, at, event) => {
+      describeArchiving(event, row, archived);
+      return (trx) => writeArchived(trx, row, archived, at);
+    },
+  );
 }

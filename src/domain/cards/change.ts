@@ -11,11 +11,11 @@ import type { SyncTransaction, Transaction } from '../../storage/database.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import { type CardRef, requireAccess, requireAccessToEach, requireLockedCardNow } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
+import type { PendingEvent } from '../events/record.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { nowIso } from '../shared/ids.ts';
 import { inGroupCommit, inTransaction } from '../shared/transaction.ts';
-import type { PendingEvent } from '../events/record.ts';
 import { type CardChangeKind, cardEventOf, recordCardChanges } from './recorder.ts';
 import { loadCard, loadCardNow, loadCards } from './service.ts';
 
@@ -107,7 +107,13 @@ export async function changeEachCard<T>(
     const recorded = await recordCardChanges(trx, cardIds, { caller, kind, at }, 'skip');
     const rows = await cards.findCardsById(trx, cardIds);
     // a card out of reach fails its item before its event is asked for
-    const writes = await requireAccessToEach(trx, caller, { items, field, refOf, rows, check: (card, item) => check(card, item, at, recorded.get(card.id) as PendingEvent) });
+    const writes = await requireAccessToEach(trx, caller, {
+      items,
+      field,
+      refOf,
+      rows,
+      check: (card, item) => check(card, item, at, recorded.get(card.id) as PendingEvent),
+    });
     for (const write of writes) await write(trx);
     return loadCards(ctx, cardIds, trx);
   });

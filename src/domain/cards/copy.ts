@@ -10,8 +10,8 @@
  */
 import type { Card } from '../../schemas/records.ts';
 import type { Executor, Row, Transaction } from '../../storage/database.ts';
-import * as copies from '../../storage/repositories/card-copies.ts';
 import { insertAttachment } from '../../storage/repositories/attachments.ts';
+import * as copies from '../../storage/repositories/card-copies.ts';
 import { cardLabelIds, insertCard, lastCardPosition, setCardColumns } from '../../storage/repositories/cards.ts';
 import type { ListRow } from '../../storage/repositories/lists.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
@@ -19,13 +19,13 @@ import { requireAccess, requireAccessToEach } from '../access/access.ts';
 import { attachmentRow } from '../attachments/service.ts';
 import { copyChecklistsOfCard, type ItemCopies } from '../checklists/copy.ts';
 import type { ServiceContext } from '../context.ts';
+import { recordEvent } from '../events/record.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import type { PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { recordEvent } from '../events/record.ts';
 import {
   type BulkCardsResult,
   bottomPositions,
@@ -109,8 +109,16 @@ async function writeCopy(
   }
   if (keep.members) {
     const members = await copies.cardMembers(trx, source.id);
-    const inTeam = await teamMembersAmong(trx, list.team_id, members.map((m) => m.user_id));
-    await copies.insertCardMembers(trx, id, members.filter((m) => inTeam.has(m.user_id)));
+    const inTeam = await teamMembersAmong(
+      trx,
+      list.team_id,
+      members.map((m) => m.user_id),
+    );
+    await copies.insertCardMembers(
+      trx,
+      id,
+      members.filter((m) => inTeam.has(m.user_id)),
+    );
     dropped.members = members.filter((m) => !inTeam.has(m.user_id)).map((m) => m.user_id);
   }
   // which item of the copy each source item became (checklists' own copy: item members only when in the copy's team)
@@ -119,9 +127,7 @@ async function writeCopy(
 
   if (keep.attachments) {
     // Attachments of checklist items come along with the copies of their items.
-    const sources = (await copies.liveAttachmentsOfCards(trx, [source.id])).filter(
-      (a) => a.checklist_item_id === null || itemCopies.has(a.checklist_item_id),
-    );
+    const sources = (await copies.liveAttachmentsOfCards(trx, [source.id])).filter((a) => a.checklist_item_id === null || itemCopies.has(a.checklist_item_id));
     const ids = orderedIds(sources.length, at);
     for (const [i, a] of sources.entries()) {
       const bytes = await files.take(a);
@@ -146,12 +152,19 @@ async function writeCopy(
     if (cover >= 0) await setCardColumns(trx, id, { cover: attachmentUrl({ id: ids[cover] as string, card_id: id, kind: 'file', link_url: null }) });
   }
   // an event of the copy (the card it creates); the source card is not changed
-  recordEvent(trx, caller, 'card.copied', { company: list.company_id, team: list.team_id, board: list.board_id, card: id }, {
-    source: source.id,
-    list: list.id,
-    position: target.position,
-    dropped: { labels: dropped.labels, members: dropped.members, checklistItemMembers: dropped.checklistItemMembers },
-  }, at);
+  recordEvent(
+    trx,
+    caller,
+    'card.copied',
+    { company: list.company_id, team: list.team_id, board: list.board_id, card: id },
+    {
+      source: source.id,
+      list: list.id,
+      position: target.position,
+      dropped: { labels: dropped.labels, members: dropped.members, checklistItemMembers: dropped.checklistItemMembers },
+    },
+    at,
+  );
   return { id, dropped };
 }
 
@@ -222,7 +235,12 @@ async function copyToBottom(
   // Checked once before any bytes are copied, and again inside the transaction, on what it sees.
   const before = await resolve(ctx.db);
   return withFileCopies(ctx, before.list.company_id, async (files) => {
-    await files.prepare(await copies.liveAttachmentsOfCards(ctx.db, before.sources.map((s) => s.id)));
+    await files.prepare(
+      await copies.liveAttachmentsOfCards(
+        ctx.db,
+        before.sources.map((s) => s.id),
+      ),
+    );
     return inTransaction(ctx, async (trx) => {
       files.startOver();
       // The lock rule (access/access.ts): the target list, then the source cards; both read again under the locks.
@@ -236,7 +254,11 @@ async function copyToBottom(
         written.push(await writeCopy(trx, files, source, { list, position: positions[i] as number }, KEEP_ALL, caller, at));
       }
       return {
-        cards: await loadCards(ctx, written.map((w) => w.id), trx),
+        cards: await loadCards(
+          ctx,
+          written.map((w) => w.id),
+          trx,
+        ),
         dropped: written.map((w) => w.dropped).filter(lostAnything),
       };
     });

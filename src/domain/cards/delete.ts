@@ -4,9 +4,10 @@
  * seen marks). Its files are released to the purge (src/domain/attachments/purge.ts), which removes
  * them with the deleted attachments' files: never while a request may still be serving them.
  */
+
+import type { Transaction } from '../../storage/database.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import { removeCards } from '../../storage/repositories/lifecycle.ts';
-import type { Transaction } from '../../storage/database.ts';
 import { type CardRef, requireAccess, requireAccessToEach } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
 import { pendingEvents } from '../events/record.ts';
@@ -37,7 +38,11 @@ export async function deleteCard(ctx: ServiceContext, caller: Caller, cardId: st
 }
 
 /** Delete Cards Multi Team: each item names the company and team its card is in; all or nothing. */
-export async function deleteCardsMultiTeam(ctx: ServiceContext, caller: Caller, items: readonly (CardRef['scope'] & { cardId: string })[]): Promise<{ _id: string }[]> {
+export async function deleteCardsMultiTeam(
+  ctx: ServiceContext,
+  caller: Caller,
+  items: readonly (CardRef['scope'] & { cardId: string })[],
+): Promise<{ _id: string }[]> {
   const cardIds = items.map((item) => item.cardId);
   rejectRepeatedIds(cardIds, 'body.cards');
   return inTransaction(ctx, async (trx) => {

@@ -2,8 +2,9 @@
  * Copies of attachment files for the card copies: made before the transaction where possible, and
  * removed again when the copy that would have recorded them did not.
  */
-import type { Row } from '../../storage/database.ts';
+
 import { type AttachmentStore, StoredObjectMissing } from '../../storage/attachment-store.ts';
+import type { Row } from '../../storage/database.ts';
 import type { ServiceContext } from '../context.ts';
 import { ConflictError } from '../shared/errors.ts';
 

@@ -3,11 +3,11 @@ import { ForeignKeyViolation } from '../../storage/errors.ts';
 import { toggleCardLabelsAfterChange } from '../../storage/repositories/card-records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
+import type { PendingEvent } from '../events/record.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { ChangedMeanwhile } from '../shared/transaction.ts';
-import type { PendingEvent } from '../events/record.ts';
 import { changeCardAlong, changeCardNow } from './change.ts';
 import { toCard } from './records.ts';
 
@@ -19,13 +19,7 @@ import { toCard } from './records.ts';
  * commit, the whole toggle runs there, synchronously; elsewhere the label read, the
  * writes and the card's record are one statement, sent with the card's change.
  */
-export function toggleLabels(
-  ctx: ServiceContext,
-  caller: Caller,
-  cardId: string,
-  scope: Scope,
-  labelIds: readonly string[],
-): Promise<Card> {
+export function toggleLabels(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, labelIds: readonly string[]): Promise<Card> {
   rejectRepeatedIds(labelIds, 'body.labels');
   const kind = 'card.labels.toggled';
   return (

@@ -1,10 +1,10 @@
 import { findCard, type ListCardsAfter, listCardRefs } from '../../storage/repositories/cards.ts';
-import type { TaggedBody } from '../shared/entity-tags.ts';
 import { findCompanyById } from '../../storage/repositories/companies.ts';
 import { findTeamById } from '../../storage/repositories/teams.ts';
-import type { ServiceContext } from '../context.ts';
 import { requireAccess } from '../access/access.ts';
+import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
+import type { TaggedBody } from '../shared/entity-tags.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, toPage } from '../shared/pagination.ts';

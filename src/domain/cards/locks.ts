@@ -5,7 +5,7 @@
 import type { Transaction } from '../../storage/database.ts';
 import { cardPositionsInListByState, lockCards } from '../../storage/repositories/cards.ts';
 import type { Caller } from '../shared/caller.ts';
-import { placeAmong, type PositionRequest } from '../shared/positions.ts';
+import { type PositionRequest, placeAmong } from '../shared/positions.ts';
 import { recordRenumbering } from './recorder.ts';
 
 export { lockCards, lockList } from '../../storage/repositories/cards.ts';

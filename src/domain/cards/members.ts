@@ -2,11 +2,11 @@ import type { Card } from '../../schemas/records.ts';
 import { addCardMembers, cardMemberIds, removeCardMembers } from '../../storage/repositories/card-copies.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
 import type { ServiceContext } from '../context.ts';
+import { notify } from '../notifications/notify.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { changeCard } from './change.ts';
-import { notify } from '../notifications/notify.ts';
 
 /**
  * Toggle Multiple Members: every user of the request is removed from the card when on it, else
@@ -14,13 +14,7 @@ import { notify } from '../notifications/notify.ts';
  * always be removed, even after leaving the team (so a card never keeps a member nobody can take off).
  * An id that can be neither rejects the whole request, naming it. One request is one change.
  */
-export function toggleMembers(
-  ctx: ServiceContext,
-  caller: Caller,
-  cardId: string,
-  scope: Scope,
-  userIds: readonly string[],
-): Promise<Card> {
+export function toggleMembers(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, userIds: readonly string[]): Promise<Card> {
   rejectRepeatedIds(userIds, 'body.members');
   return changeCard(ctx, caller, cardId, scope, 'card.members.toggled', async (trx, card, at, event) => {
     const onCard = new Set(await cardMemberIds(trx, cardId));

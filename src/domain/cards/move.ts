@@ -5,23 +5,24 @@
  * new team, and everything that belongs to it (checklists, items, comments, discussions, cheers,
  * attachments) follows it into the new company and team. The answer names what each card lost.
  */
-import { cardLabelIds, lastCardPosition, removeCardLabels, setCardColumns } from '../../storage/repositories/cards.ts';
-import * as copies from '../../storage/repositories/card-copies.ts';
-import { removeItemMembers } from '../../storage/repositories/checklist-items.ts';
+
 import type { Row, Transaction } from '../../storage/database.ts';
+import * as copies from '../../storage/repositories/card-copies.ts';
+import { cardLabelIds, lastCardPosition, removeCardLabels, setCardColumns } from '../../storage/repositories/cards.ts';
+import { removeItemMembers } from '../../storage/repositories/checklist-items.ts';
 import type { ListRow } from '../../storage/repositories/lists.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
+import { requireAccessToEach } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller } from '../shared/caller.ts';
+import { NotFoundError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { requireAccessToEach } from '../access/access.ts';
 import * as bulk from './bulk-targets.ts';
 import { lockList } from './locks.ts';
 import { recordCardChanges } from './recorder.ts';
 import { loadCards } from './service.ts';
-import { NotFoundError } from '../shared/errors.ts';
 
 export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, input: bulk.MultiTeamCards): Promise<bulk.BulkCardsResult> {
   const cardIds = input.cards.map((c) => c.cardId);

@@ -1,7 +1,7 @@
 import type { Card } from '../../schemas/records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
-import type { ServiceContext } from '../context.ts';
 import { requireAccess, requireCardVersion } from '../access/access.ts';
+import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';

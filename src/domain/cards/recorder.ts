@@ -120,7 +120,12 @@ export async function recordCardChanges(
 }
 
 /** Gives cards of the list new positions (a placement's renumbering), each a change of that card. */
-export async function recordRenumbering(trx: Transaction, listId: string, moves: readonly { id: string; position: number }[], change: CardChange): Promise<void> {
+export async function recordRenumbering(
+  trx: Transaction,
+  listId: string,
+  moves: readonly { id: string; position: number }[],
+  change: CardChange,
+): Promise<void> {
   for (const place of await cards.renumberCards(trx, listId, moves, change.at)) {
     const event = cardEvent(trx, place, change);
     event.data.position = moves.find((move) => move.id === place.id)?.position;

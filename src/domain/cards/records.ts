@@ -109,7 +109,9 @@ export const CARD_RECORD_REVISION = 2;
 export function toCard(row: CardRow): Card {
   const cheers = (row.cheers as CheerRow[]).map(toCheer);
   const cardCheers = cheers.filter((c) => c.primaryParent.type === 'card');
-  const attachments = toAttachments(row.attachments, row.attachmentSeen, (id) => cheers.filter((c) => c.primaryParent.type === 'attachment' && c.primaryParent.id === id));
+  const attachments = toAttachments(row.attachments, row.attachmentSeen, (id) =>
+    cheers.filter((c) => c.primaryParent.type === 'attachment' && c.primaryParent.id === id),
+  );
   return {
     ...madeInTeam(row),
     name: row.name,

@@ -1,15 +1,15 @@
 import type { Card } from '../../schemas/records.ts';
-import type { TaggedBody } from '../shared/entity-tags.ts';
 import type { Executor, SyncTransaction } from '../../storage/database.ts';
 import { loadCardRowNow, loadCardRows } from '../../storage/repositories/card-records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
-import type { ServiceContext } from '../context.ts';
 import { requireAccess } from '../access/access.ts';
+import type { ServiceContext } from '../context.ts';
+import { recordEvent } from '../events/record.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { normaliseDate } from '../shared/dates.ts';
+import type { TaggedBody } from '../shared/entity-tags.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { recordEvent } from '../events/record.ts';
 import type { PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { lockCards, lockList, placeCard } from './locks.ts';

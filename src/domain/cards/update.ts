@@ -128,9 +128,17 @@ export interface MultiTeamCardUpdate {
  * mismatch fails that item, like a card out of reach: not_found); all or nothing; each card's `__v` + 1.
  */
 export function updateCardsMultiTeam(ctx: ServiceContext, caller: Caller, items: readonly MultiTeamCardUpdate[]): Promise<Card[]> {
-  return changeEachCard(ctx, caller, items, 'body.cards', 'card.updated', (item) => ({ cardId: item.cardId, scope: item }), (card, item, at, event) => {
-    const change = cardChanges(card, item.update, at);
-    describeCardUpdate(event, card, change);
-    return (trx) => writeCardChanges(trx, card.id, change);
-  });
+  return changeEachCard(
+    ctx,
+    caller,
+    items,
+    'body.cards',
+    'card.updated',
+    (item) => ({ cardId: item.cardId, scope: item }),
+    (card, item, at, event) => {
+      const change = cardChanges(card, item.update, at);
+      describeCardUpdate(event, card, change);
+      return (trx) => writeCardChanges(trx, card.id, change);
+    },
+  );
 }

@@ -13,14 +13,14 @@
  * is tagged from their tags, without hashing their bytes again (`RenderedFields`).
  */
 import { createHash } from 'node:crypto';
-import type { Card } from '../../schemas/records.ts';
 import { namedSchemaContext } from '../../schemas/named.ts';
+import type { Card } from '../../schemas/records.ts';
+import { ForeignKeyViolation } from '../../storage/errors.ts';
 import { loadCardsForView } from '../../storage/repositories/card-records.ts';
 import { type CardView, storeCardView, storeCardViews } from '../../storage/repositories/card-views.ts';
-import { ForeignKeyViolation } from '../../storage/errors.ts';
 import type { ServiceContext } from '../context.ts';
-import { NotFoundError } from '../shared/errors.ts';
 import { ENTITY_TAG_LENGTH, type TaggedBody, tagged } from '../shared/entity-tags.ts';
+import { NotFoundError } from '../shared/errors.ts';
 import { CARD_RECORD_REVISION, toCard } from './records.ts';
 
 /** Writes a card's record as the API answers it (the route's serializer of the Card schema). */
@@ -34,7 +34,10 @@ let form: string | undefined;
  * another form.
  */
 export function cardViewForm(): string {
-  form ??= createHash('sha256').update(`${CARD_RECORD_REVISION}\n${JSON.stringify(namedSchemaContext())}`).digest('base64url').slice(0, 16);
+  form ??= createHash('sha256')
+    .update(`${CARD_RECORD_REVISION}\n${JSON.stringify(namedSchemaContext())}`)
+    .digest('base64url')
+    .slice(0, 16);
   return form;
 }
 
@@ -91,7 +94,14 @@ async function buildCardViews(ctx: ServiceContext, cardIds: readonly string[], r
   const views = (await loadCardsForView(ctx.db, cardIds)).map((row): CardView => {
     const record = tagged(render(toCard(row)));
     records.set(row.id, { ...record, revision: Number(row.version) });
-    return { cardId: row.id, form: cardViewForm(), cardVersion: row.version, labelsStamp: row.labels_stamp, usersStamp: row.users_stamp, body: storedText(record) };
+    return {
+      cardId: row.id,
+      form: cardViewForm(),
+      cardVersion: row.version,
+      labelsStamp: row.labels_stamp,
+      usersStamp: row.users_stamp,
+      body: storedText(record),
+    };
   });
   try {
     await storeCardViews(ctx.db, views);

@@ -6,7 +6,7 @@ import * as checklists from '../../storage/repositories/checklists.ts';
 import type { ServiceContext } from '../context.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
-import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
+import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, toPage } from '../shared/pagination.ts';
 import { toChecklist, toChecklistItems } from './records.ts';
 
 export async function loadItem(ctx: ServiceContext, itemId: string, db: Executor = ctx.db): Promise<ChecklistItem> {

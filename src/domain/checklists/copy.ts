@@ -7,11 +7,11 @@
  * Attachments are not copied (a file belongs to one record, so the purge can remove it with that record).
  */
 import type { NewRow, Transaction } from '../../storage/database.ts';
-import * as checklists from '../../storage/repositories/checklists.ts';
 import * as items from '../../storage/repositories/checklist-items.ts';
+import * as checklists from '../../storage/repositories/checklists.ts';
 import { newId } from '../shared/ids.ts';
-import { newMade, onCard } from '../shared/records.ts';
 import { POSITION_STEP } from '../shared/positions.ts';
+import { newMade, onCard } from '../shared/records.ts';
 
 /** The card a copy goes to: its id and the company and team the copied rows then belong to. */
 export interface TargetCard {
@@ -31,13 +31,7 @@ export interface ItemCopy {
 export type ItemCopies = Map<string, string>;
 
 /** Copies items onto `targetCard` as `copies` say, with new ids. Answers which copy each source item became. */
-export async function copyItemsInto(
-  trx: Transaction,
-  copies: readonly ItemCopy[],
-  targetCard: TargetCard,
-  creatorId: string,
-  at: string,
-): Promise<ItemCopies> {
+export async function copyItemsInto(trx: Transaction, copies: readonly ItemCopy[], targetCard: TargetCard, creatorId: string, at: string): Promise<ItemCopies> {
   const newIds = new Map(copies.map(({ source }) => [source.id, newId()]));
   await items.insertItems(
     trx,
@@ -111,7 +105,9 @@ export async function copyChecklistInto(
   creatorId: string,
   at: string,
 ): Promise<string> {
-  const { checklists: [id] } = await copyChecklistRows(trx, [source], targetCard, [position], creatorId, at);
+  const {
+    checklists: [id],
+  } = await copyChecklistRows(trx, [source], targetCard, [position], creatorId, at);
   return id as string;
 }
 

@@ -10,29 +10,24 @@ import { retireItemAttachments } from '../../storage/repositories/attachments.ts
 import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
-import { type CardChangeKind, cardEventOf, recordCardChanges } from '../cards/recorder.ts';
-import type { PendingEvent } from '../events/record.ts';
-import type { ServiceContext } from '../context.ts';
 import { requireAccess } from '../access/access.ts';
-import { isExpected } from '../shared/preconditions.ts';
-import type { Caller, Scope } from '../shared/caller.ts';
+import { type CardChangeKind, cardEventOf, recordCardChanges } from '../cards/recorder.ts';
+import type { ServiceContext } from '../context.ts';
+import type { PendingEvent } from '../events/record.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
 import { normaliseDate } from '../shared/dates.ts';
 import { ConflictError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { newMade } from '../shared/records.ts';
 import type { Page } from '../shared/pagination.ts';
-import { placeAmong, type PositionRequest } from '../shared/positions.ts';
+import { type PositionRequest, placeAmong } from '../shared/positions.ts';
+import { isExpected } from '../shared/preconditions.ts';
+import { newMade } from '../shared/records.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import {
-  loadChecklist,
-  loadItem,
-  type PageRequest,
-  pageInPositionOrder,
-} from './access.ts';
+import { loadChecklist, loadItem, type PageRequest, pageInPositionOrder } from './access.ts';
 import { copyItemsInto } from './copy.ts';
-import { toChecklistItems } from './records.ts';
 import { MAX_ITEMS_PER_CHECKLIST } from './limits.ts';
+import { toChecklistItems } from './records.ts';
 
 /** Get Items: the checklist's items in order, one page of them. */
 export async function getItems(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, page: PageRequest): Promise<Page<ChecklistItem>> {
@@ -57,7 +52,12 @@ function checkRoom(siblings: readonly unknown[], adding: number): void {
 }
 
 /** A position among the checklist's items, the item itself left out (renumbered ones count as changed). */
-function placeInChecklist(trx: Transaction, siblings: readonly { id: string; position: number }[], request: PositionRequest | undefined, at: string): Promise<number> {
+function placeInChecklist(
+  trx: Transaction,
+  siblings: readonly { id: string; position: number }[],
+  request: PositionRequest | undefined,
+  at: string,
+): Promise<number> {
   return placeAmong(siblings, request, async (moves) => {
     for (const { id, position } of moves) await items.recordItemChange(trx, id, at, { position });
   });
@@ -107,7 +107,10 @@ export async function createItem(ctx: ServiceContext, caller: Caller, checklistI
         complete_set_at: at,
       },
     ]);
-    await items.insertItemMembers(trx, members.map((userId) => ({ item_id: id, user_id: userId, created_at: at })));
+    await items.insertItemMembers(
+      trx,
+      members.map((userId) => ({ item_id: id, user_id: userId, created_at: at })),
+    );
     await checklists.recordChecklistChange(trx, checklistId, at);
     Object.assign(cardEventOf(trx, checklist.card_id).data, { checklistItem: id, name: input.name.trim(), members });
     return loadItem(ctx, id, trx);
@@ -234,7 +237,11 @@ export function toggleItemMembers(ctx: ServiceContext, caller: Caller, itemId: s
     const present = new Set(await items.itemMemberIds(trx, itemId));
     await checkMembers(trx, item.team_id, userIds, (id) => !present.has(id));
     Object.assign(event.data, { added: userIds.filter((id) => !present.has(id)), removed: userIds.filter((id) => present.has(id)) });
-    await items.removeItemMembers(trx, itemId, userIds.filter((id) => present.has(id)));
+    await items.removeItemMembers(
+      trx,
+      itemId,
+      userIds.filter((id) => present.has(id)),
+    );
     await items.insertItemMembers(
       trx,
       userIds.filter((id) => !present.has(id)).map((userId) => ({ item_id: itemId, user_id: userId, created_at: at })),

@@ -6,8 +6,13 @@ import { madeInTeam } from '../shared/records.ts';
 
 /** Row → API record mappings for checklists and their items. */
 
-function toChecklistItem(row: ChecklistItemRow & { members: { id: string; full_name: string; photo_url: string }[]; attachments: unknown[] }, extras: Omit<ItemRows, 'items'>): ChecklistItem {
-  const attachments = toAttachments(row.attachments, extras.attachmentSeen, (id) => (extras.cheers as CheerRow[]).filter((c) => c.primary_id === id).map(toCheer));
+function toChecklistItem(
+  row: ChecklistItemRow & { members: { id: string; full_name: string; photo_url: string }[]; attachments: unknown[] },
+  extras: Omit<ItemRows, 'items'>,
+): ChecklistItem {
+  const attachments = toAttachments(row.attachments, extras.attachmentSeen, (id) =>
+    (extras.cheers as CheerRow[]).filter((c) => c.primary_id === id).map(toCheer),
+  );
   return {
     ...madeInTeam(row),
     name: row.name,

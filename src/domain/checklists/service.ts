@@ -5,28 +5,24 @@
  * Locks follow the rule of src/domain/access/access.ts: the card(s) first, in id order, then the
  * checklists and items, which the card's lock guards.
  */
-import type { Card } from '../../schemas/records.ts';
+
 import type { Checklist } from '../../schemas/checklists.ts';
+import type { Card } from '../../schemas/records.ts';
 import type { Transaction } from '../../storage/database.ts';
 import { retireItemAttachments } from '../../storage/repositories/attachments.ts';
 import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
 import { requireAccess } from '../access/access.ts';
-import { loadCard } from '../cards/service.ts';
 import { type CardChangeKind, cardEventOf, recordCardChanges } from '../cards/recorder.ts';
+import { loadCard } from '../cards/service.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { newMade, onCard } from '../shared/records.ts';
 import type { Page } from '../shared/pagination.ts';
-import { placeAmong, type PositionRequest } from '../shared/positions.ts';
+import { type PositionRequest, placeAmong } from '../shared/positions.ts';
+import { newMade, onCard } from '../shared/records.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import {
-  loadChecklist,
-  type PageRequest,
-  pageInPositionOrder,
-  toChecklists,
-} from './access.ts';
+import { loadChecklist, type PageRequest, pageInPositionOrder, toChecklists } from './access.ts';
 import { copyChecklistInto } from './copy.ts';
 
 /** Get Checklists: the card's checklists in order, each with all its items; one page of them. */
@@ -104,13 +100,7 @@ export function moveChecklist(ctx: ServiceContext, caller: Caller, checklistId: 
  * bottom of `card`'s checklists; `card` is any card the caller reaches, in any of its teams. Item
  * members not in the target card's team are left out. Both cards record a change.
  */
-export async function copyChecklist(
-  ctx: ServiceContext,
-  caller: Caller,
-  checklistId: string,
-  scope: Scope,
-  input: { card: string },
-): Promise<Checklist> {
+export async function copyChecklist(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, input: { card: string }): Promise<Checklist> {
   return inTransaction(ctx, async (trx) => {
     const seen = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope });
     await requireAccess(trx, caller, { kind: 'card', id: input.card });

@@ -1,3 +1,4 @@
+import { MAX_CHEER_LENGTH } from '../../schemas/cheers.ts';
 import type { Cheer } from '../../schemas/records.ts';
 import type { CheerParentType, Executor, Transaction } from '../../storage/database.ts';
 import { recordAttachmentChange } from '../../storage/repositories/attachments.ts';
@@ -5,17 +6,16 @@ import type { CardTableRow } from '../../storage/repositories/cards.ts';
 import * as cheers from '../../storage/repositories/cheers.ts';
 import { latestCreatedAt, recordPostChange } from '../../storage/repositories/comments.ts';
 import { requireAccess } from '../access/access.ts';
-import { toCheer } from '../cards/records.ts';
 import { cardEventOf } from '../cards/recorder.ts';
+import { toCheer } from '../cards/records.ts';
 import { nextCreatedAt } from '../comments/ordering.ts';
 import type { ServiceContext } from '../context.ts';
+import { notify } from '../notifications/notify.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { newMade, onCard } from '../shared/records.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { notify } from '../notifications/notify.ts';
-import { MAX_CHEER_LENGTH } from '../../schemas/cheers.ts';
 
 /** What can be cheered. */
 export type CheeredType = 'card' | 'comment' | 'discussion' | 'attachment';
@@ -143,12 +143,19 @@ export async function createCheer(
     const at = nextCreatedAt(await latestCreatedAt(trx, 'cheers', cheered.card.id), now);
     // the receiver is told in this transaction (nobody when cheering one's own work)
     const told = (
-      await notify(trx, caller, 'cheer.received', [cheered.receiverId], {
-        card: cheered.card,
-        comment: cheered.commentId,
-        discussion: cheered.primary.type === 'discussion' ? cheered.primary.id : null,
-        cheer: id,
-      }, at)
+      await notify(
+        trx,
+        caller,
+        'cheer.received',
+        [cheered.receiverId],
+        {
+          card: cheered.card,
+          comment: cheered.commentId,
+          discussion: cheered.primary.type === 'discussion' ? cheered.primary.id : null,
+          cheer: id,
+        },
+        at,
+      )
     ).get(cheered.receiverId);
     await cheers.insertCheer(trx, {
       ...newMade(id, caller.userId, at),
@@ -170,14 +177,7 @@ export async function createCheer(
 }
 
 /** Delete Cheer: its creator only (403 for anyone else who sees it). Answers the cheer as it was. */
-export async function deleteCheer(
-  ctx: ServiceContext,
-  caller: Caller,
-  type: CheeredType,
-  cheeredId: string,
-  cheerId: string,
-  scope: Scope,
-): Promise<Cheer> {
+export async function deleteCheer(ctx: ServiceContext, caller: Caller, type: CheeredType, cheeredId: string, cheerId: string, scope: Scope): Promise<Cheer> {
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
     const cheered = await resolveCheered(trx, caller, type, cheeredId, scope, now, 'cheer.deleted');

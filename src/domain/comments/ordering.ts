@@ -8,4 +8,3 @@ export function nextCreatedAt(latest: string | undefined, now: string): string {
   if (latest === undefined || now > latest) return now;
   return new Date(Date.parse(latest) + 1).toISOString();
 }
-

@@ -1,14 +1,13 @@
 import type { Comment, Discussion } from '../../schemas/comments.ts';
 import type { Cheer } from '../../schemas/records.ts';
-import type { CommentRow, DiscussionRow } from '../../storage/repositories/comments.ts';
 import type { CheerWithCreatorRow } from '../../storage/repositories/cheers.ts';
+import type { CommentRow, DiscussionRow } from '../../storage/repositories/comments.ts';
 import { toCheer, toMember } from '../cards/records.ts';
 import { inTeam, stamps } from '../shared/records.ts';
 
 /** Row → API record mappings for comments and their replies (discussions). */
 
-const creatorOf = (row: CommentRow | DiscussionRow) =>
-  toMember({ id: row.creator_id, full_name: row.creator_full_name, photo_url: row.creator_photo_url });
+const creatorOf = (row: CommentRow | DiscussionRow) => toMember({ id: row.creator_id, full_name: row.creator_full_name, photo_url: row.creator_photo_url });
 
 export function toDiscussion(row: DiscussionRow, cheers: Cheer[]): Discussion {
   return {
@@ -42,8 +41,7 @@ export function toComment(row: CommentRow, discussions: Discussion[], cheers: Ch
  */
 export function toComments(comments: CommentRow[], discussions: DiscussionRow[], cheerRows: CheerWithCreatorRow[]): Comment[] {
   const cheers = cheerRows.map(toCheer);
-  const cheersOn = (type: 'comment' | 'discussion', id: string) =>
-    cheers.filter((c) => c.primaryParent.type === type && c.primaryParent.id === id);
+  const cheersOn = (type: 'comment' | 'discussion', id: string) => cheers.filter((c) => c.primaryParent.type === type && c.primaryParent.id === id);
   return comments.map((comment) =>
     toComment(
       comment,

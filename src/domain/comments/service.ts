@@ -1,19 +1,19 @@
 import type { Comment, Discussion } from '../../schemas/comments.ts';
 import type { Executor } from '../../storage/database.ts';
+import { cardMemberIds } from '../../storage/repositories/card-copies.ts';
 import type { CardTableRow } from '../../storage/repositories/cards.ts';
 import { cheersOfComments } from '../../storage/repositories/cheers.ts';
 import * as comments from '../../storage/repositories/comments.ts';
 import { mayModerate, requireAccess } from '../access/access.ts';
+import { cardEventOf } from '../cards/recorder.ts';
 import type { ServiceContext } from '../context.ts';
+import { notify } from '../notifications/notify.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { newMade, onCard } from '../shared/records.ts';
 import { creationKey, decodeCursor, isCreationKey, toPage } from '../shared/pagination.ts';
-import { cardEventOf } from '../cards/recorder.ts';
+import { newMade, onCard } from '../shared/records.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { cardMemberIds } from '../../storage/repositories/card-copies.ts';
-import { notify } from '../notifications/notify.ts';
 import { nextCreatedAt } from './ordering.ts';
 import { toComments } from './records.ts';
 
@@ -115,13 +115,7 @@ export async function deleteComment(ctx: ServiceContext, caller: Caller, comment
 }
 
 /** Create Discussion: a reply under a comment; the comment's record changes too. */
-export async function createDiscussion(
-  ctx: ServiceContext,
-  caller: Caller,
-  commentId: string,
-  scope: Scope,
-  content: string,
-): Promise<Discussion> {
+export async function createDiscussion(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope, content: string): Promise<Discussion> {
   const id = newId();
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
@@ -136,13 +130,7 @@ export async function createDiscussion(
 }
 
 /** Update Discussion: the author only; the reply's and its comment's records change. */
-export async function updateDiscussion(
-  ctx: ServiceContext,
-  caller: Caller,
-  discussionId: string,
-  scope: Scope,
-  content: string,
-): Promise<Discussion> {
+export async function updateDiscussion(ctx: ServiceContext, caller: Caller, discussionId: string, scope: Scope, content: string): Promise<Discussion> {
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
     const { discussion } = await requireAccess(trx, caller, { kind: 'discussion', id: discussionId, scope, lock: true, at: now, change: 'discussion.updated' });
@@ -157,7 +145,14 @@ export async function updateDiscussion(
 export async function deleteDiscussion(ctx: ServiceContext, caller: Caller, discussionId: string, scope: Scope): Promise<Discussion> {
   return inTransaction(ctx, async (trx) => {
     const now = nowIso();
-    const { discussion, card } = await requireAccess(trx, caller, { kind: 'discussion', id: discussionId, scope, lock: true, at: now, change: 'discussion.deleted' });
+    const { discussion, card } = await requireAccess(trx, caller, {
+      kind: 'discussion',
+      id: discussionId,
+      scope,
+      lock: true,
+      at: now,
+      change: 'discussion.deleted',
+    });
     requireAuthorOrAdmin(caller, discussion, card, 'discussion');
     const record = await loadDiscussion(trx, discussion.comment_id, discussion.id);
     await comments.deleteDiscussion(trx, discussion.id);

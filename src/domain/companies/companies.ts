@@ -4,15 +4,15 @@ import type { CompanyRole, Executor, Transaction } from '../../storage/database.
 import { UniqueViolation } from '../../storage/errors.ts';
 import * as companies from '../../storage/repositories/companies.ts';
 import { findCompaniesOfUser, findUserByEmail, insertUser, type UserRow } from '../../storage/repositories/users.ts';
+import { requireAccess } from '../access/access.ts';
 import { companyRecord } from '../account/records.ts';
 import type { ServiceContext } from '../context.ts';
-import { requireAccess } from '../access/access.ts';
+import { recordEvent } from '../events/record.ts';
 import type { Caller } from '../shared/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { newMade } from '../shared/records.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { recordEvent } from '../events/record.ts';
 import { companyMemberRecord } from './records.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -84,9 +84,7 @@ export async function addCompanyMember(
 ): Promise<CompanyMember> {
   const { role: callerRole } = await requireAccess(ctx.db, caller, { kind: 'company', id: companyId, scope });
   if (!mayGrant(callerRole, input.role)) {
-    throw new ForbiddenError(
-      callerRole === 'member' ? 'Only company owners and admins may add members' : 'Only company owners may add owners',
-    );
+    throw new ForbiddenError(callerRole === 'member' ? 'Only company owners and admins may add members' : 'Only company owners may add owners');
   }
   const email = normaliseEmail(input.email);
   if (!input.fullName.trim()) throw new ValidationError('fullName must not be empty', [{ field: 'body.fullName', message: 'must not be empty' }]);

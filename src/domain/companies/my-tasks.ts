@@ -1,11 +1,11 @@
 import { findMyTaskRefs, type MyTaskRef, type MyTasksAfter } from '../../storage/repositories/my-tasks.ts';
-import type { TaggedBody } from '../shared/entity-tags.ts';
+import { requireAccess } from '../access/access.ts';
 import { type CardRenderer, cardViewForm, cardViews } from '../cards/view.ts';
 import type { ServiceContext } from '../context.ts';
-import { requireAccess } from '../access/access.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
+import type { TaggedBody } from '../shared/entity-tags.ts';
 import { isId } from '../shared/ids.ts';
-import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
+import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, toPage } from '../shared/pagination.ts';
 
 export interface MyTasksOptions {
   complete?: boolean | undefined;

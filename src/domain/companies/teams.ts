@@ -3,21 +3,25 @@ import type { Executor, Transaction } from '../../storage/database.ts';
 import { findCompanyMember } from '../../storage/repositories/companies.ts';
 import * as teams from '../../storage/repositories/teams.ts';
 import { findTeamMembers, findTeamsOfUser } from '../../storage/repositories/users.ts';
-import { teamRecord } from '../account/records.ts';
 import { requireAccess } from '../access/access.ts';
+import { teamRecord } from '../account/records.ts';
 import { toMember } from '../cards/records.ts';
 import type { ServiceContext } from '../context.ts';
+import { recordEvent } from '../events/record.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../shared/errors.ts';
-import { inTransaction } from '../shared/transaction.ts';
-import { recordEvent } from '../events/record.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { newMade } from '../shared/records.ts';
+import { inTransaction } from '../shared/transaction.ts';
 
 /** Team rows → Team records, each with its members in the order they joined (one query for all). */
 export async function teamRecords(db: Executor, rows: readonly teams.TeamRow[]): Promise<Team[]> {
   const members = new Map<string, Member[]>(rows.map((team) => [team.id, []]));
-  for (const row of await findTeamMembers(db, rows.map((team) => team.id))) members.get(row.team_id)?.push(toMember(row));
+  for (const row of await findTeamMembers(
+    db,
+    rows.map((team) => team.id),
+  ))
+    members.get(row.team_id)?.push(toMember(row));
   return rows.map((team) => teamRecord(team, members.get(team.id) ?? []));
 }
 
@@ -35,7 +39,13 @@ export async function insertTeamWithCreator(trx: Transaction, caller: Caller | n
  * change of a team's members does: the team's `__v` + 1 and a `team.member.added` event. False (and
  * nothing recorded) when the user already is a member.
  */
-export async function joinTeam(trx: Transaction, caller: Caller | null, team: { id: string; company_id: string }, userId: string, at: string): Promise<boolean> {
+export async function joinTeam(
+  trx: Transaction,
+  caller: Caller | null,
+  team: { id: string; company_id: string },
+  userId: string,
+  at: string,
+): Promise<boolean> {
   // the team's lock before its member rows, as every change of its members takes them (no circular wait)
   await teams.lockTeam(trx, team.id);
   if (!(await teams.addTeamMember(trx, team.id, userId, at))) return false;
@@ -50,9 +60,7 @@ export async function joinTeam(trx: Transaction, caller: Caller | null, team: { 
  */
 export async function listTeams(ctx: ServiceContext, caller: Caller, scope: { companyId?: string | undefined }): Promise<Team[]> {
   if (scope.companyId !== undefined) await requireAccess(ctx.db, caller, { kind: 'company', id: scope.companyId });
-  const rows = (await findTeamsOfUser(ctx.db, caller.userId)).filter(
-    (team) => scope.companyId === undefined || team.company_id === scope.companyId,
-  );
+  const rows = (await findTeamsOfUser(ctx.db, caller.userId)).filter((team) => scope.companyId === undefined || team.company_id === scope.companyId);
   return teamRecords(ctx.db, rows);
 }
 
@@ -94,14 +102,21 @@ async function changeMembers(
  * A user outside the company is a 404 (the caller cannot see it); one already in the team, a 409.
  */
 export async function addTeamMember(ctx: ServiceContext, caller: Caller, teamId: string, scope: Scope, userId: string): Promise<Team> {
-  return changeMembers(ctx, caller, teamId, scope, async (trx, team) => {
-    if (!(await findCompanyMember(trx, team.company_id, userId))) {
-      throw new NotFoundError('User', [{ field: 'body.userId', message: "is not a member of the team's company" }]);
-    }
-    if (!(await teams.addTeamMember(trx, team.id, userId, nowIso()))) {
-      throw new ConflictError('The user is already a member of this team', [{ field: 'body.userId', message: 'already a member' }]);
-    }
-  }, { type: 'team.member.added', user: userId });
+  return changeMembers(
+    ctx,
+    caller,
+    teamId,
+    scope,
+    async (trx, team) => {
+      if (!(await findCompanyMember(trx, team.company_id, userId))) {
+        throw new NotFoundError('User', [{ field: 'body.userId', message: "is not a member of the team's company" }]);
+      }
+      if (!(await teams.addTeamMember(trx, team.id, userId, nowIso()))) {
+        throw new ConflictError('The user is already a member of this team', [{ field: 'body.userId', message: 'already a member' }]);
+      }
+    },
+    { type: 'team.member.added', user: userId },
+  );
 }
 
 /**
@@ -109,16 +124,17 @@ export async function addTeamMember(ctx: ServiceContext, caller: Caller, teamId:
  * The user loses the team's boards and cards from its next request on, unless it administers the
  * company. Its card memberships stay, hidden while it cannot reach the cards.
  */
-export async function removeTeamMember(
-  ctx: ServiceContext,
-  caller: Caller,
-  teamId: string,
-  scope: Scope,
-  userId: string,
-): Promise<Team> {
-  return changeMembers(ctx, caller, teamId, scope, async (trx, team) => {
-    if (!(await teams.removeTeamMember(trx, team.id, userId))) throw new NotFoundError('Team member');
-  }, { type: 'team.member.removed', user: userId });
+export async function removeTeamMember(ctx: ServiceContext, caller: Caller, teamId: string, scope: Scope, userId: string): Promise<Team> {
+  return changeMembers(
+    ctx,
+    caller,
+    teamId,
+    scope,
+    async (trx, team) => {
+      if (!(await teams.removeTeamMember(trx, team.id, userId))) throw new NotFoundError('Team member');
+    },
+    { type: 'team.member.removed', user: userId },
+  );
 }
 
 /** Update Team: company owners and admins rename a team of the company. */

@@ -10,12 +10,13 @@
  * gets. Reach is decided again, by a fresh authentication of the caller's key, before each batch it
  * sends and at each heartbeat: a removed member, a revoked key or a board moved out of reach ends it.
  */
-import { authenticate } from '../account/service.ts';
-import { requireAccess } from '../access/access.ts';
-import type { ServiceContext } from '../context.ts';
+
 import type { Executor } from '../../storage/database.ts';
-import * as events from '../../storage/repositories/events.ts';
 import type { EventRow, FeedPosition } from '../../storage/event-feed.ts';
+import * as events from '../../storage/repositories/events.ts';
+import { requireAccess } from '../access/access.ts';
+import { authenticate } from '../account/service.ts';
+import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { type Event, toEvent } from './events.ts';
@@ -234,6 +235,11 @@ export async function openBoardStream(
  * Opens a stream of the caller's own notifications (each a `notification.created` event addressed
  * to them), from now or after `lastEventId`; it ends when the caller's key stops authenticating.
  */
-export async function openNotificationStream(ctx: ServiceContext, caller: Caller, token: string | Reauthenticate, lastEventId: string | undefined): Promise<LiveStream> {
+export async function openNotificationStream(
+  ctx: ServiceContext,
+  caller: Caller,
+  token: string | Reauthenticate,
+  lastEventId: string | undefined,
+): Promise<LiveStream> {
   return new LiveStream(ctx, token, notificationsSubject(caller.userId), await startingPosition(ctx, caller, lastEventId));
 }

@@ -53,7 +53,12 @@ async function sendWithin(
   const result = await Promise.race([send, bound]);
   clearTimeout(timer);
   closing.removeEventListener('abort', onClosing);
-  if (result.outcome !== 'sent') controller.abort(new Error(`notification send ${result.outcome === 'failed' ? 'failed' : result.outcome === 'closed' ? 'abandoned: the server is closing' : `timed out after ${timeoutMs} ms`}`));
+  if (result.outcome !== 'sent')
+    controller.abort(
+      new Error(
+        `notification send ${result.outcome === 'failed' ? 'failed' : result.outcome === 'closed' ? 'abandoned: the server is closing' : `timed out after ${timeoutMs} ms`}`,
+      ),
+    );
   return result;
 }
 

@@ -16,12 +16,12 @@
  * when it has none).
  */
 import { cardMemberIds } from '../../storage/repositories/card-copies.ts';
-import { claimReminder, cardsOwingReminder, type OwedReminder, type ReminderKey, type ReminderWindow } from '../../storage/repositories/reminders.ts';
+import { cardsOwingReminder, claimReminder, type OwedReminder, type ReminderKey, type ReminderWindow } from '../../storage/repositories/reminders.ts';
 import { recordCardChangeOf } from '../cards/recorder.ts';
 import type { ServiceContext } from '../context.ts';
+import { type JobLog, PeriodicJob } from '../shared/periodic.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { notify } from './notify.ts';
-import { type JobLog, PeriodicJob } from '../shared/periodic.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

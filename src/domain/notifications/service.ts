@@ -4,7 +4,7 @@ import { requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { nowIso } from '../shared/ids.ts';
-import { creationKey, decodeCursor, DEFAULT_PAGE_SIZE, isCreationKey, type Page, toPage } from '../shared/pagination.ts';
+import { creationKey, DEFAULT_PAGE_SIZE, decodeCursor, isCreationKey, type Page, toPage } from '../shared/pagination.ts';
 import { toNotification } from './records.ts';
 
 export interface NotificationsOptions {

@@ -7,6 +7,7 @@ import * as sessions from '../../storage/repositories/sessions.ts';
 import { findTeamById } from '../../storage/repositories/teams.ts';
 import { findUserByEmail, findUserById } from '../../storage/repositories/users.ts';
 import { requireAccess } from '../access/access.ts';
+import { userRecord } from '../account/records.ts';
 import { findOrCreateUser, normaliseEmail } from '../companies/companies.ts';
 import { joinTeam } from '../companies/teams.ts';
 import type { ServiceContext } from '../context.ts';
@@ -15,7 +16,6 @@ import type { Caller } from '../shared/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { userRecord } from '../account/records.ts';
 import { enqueueMail } from './mail.ts';
 import { checkNewPassword, hashPassword } from './passwords.ts';
 import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
@@ -90,7 +90,8 @@ export async function createInvitation(
   const teamIds = [...new Set(input.teams ?? [])];
   for (const [index, teamId] of teamIds.entries()) {
     const team = await findTeamById(ctx.db, teamId);
-    if (team?.company_id !== companyId) throw new ValidationError('Every team must be a team of this company', [{ field: `body.teams[${index}]`, message: 'is not a team of this company' }]);
+    if (team?.company_id !== companyId)
+      throw new ValidationError('Every team must be a team of this company', [{ field: `body.teams[${index}]`, message: 'is not a team of this company' }]);
   }
   const { token, tokenHash } = newLinkToken('tbi_');
   const url = `${links.baseUrl}/invitations#${token}`;

@@ -1,12 +1,12 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import * as sessions from '../../storage/repositories/sessions.ts';
 import type { Executor } from '../../storage/database.ts';
+import * as sessions from '../../storage/repositories/sessions.ts';
+import type { KnownKey } from '../account/auth-cache.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
+import { type Clock, systemClock } from '../shared/clock.ts';
 import { NotFoundError, UnauthorizedError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import { systemClock, type Clock } from '../shared/clock.ts';
-import type { KnownKey } from '../account/auth-cache.ts';
 
 /**
  * Server-side sessions of signed-in people (docs/people.md). The cookie carries a random token;

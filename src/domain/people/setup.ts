@@ -1,12 +1,12 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { anyUserExists, lockSetup, setPasswordHash } from '../../storage/repositories/people.ts';
+import { userRecord } from '../account/records.ts';
 import { findOrCreateUser, insertCompanyOwnedBy, normaliseEmail } from '../companies/companies.ts';
 import { insertTeamWithCreator } from '../companies/teams.ts';
 import type { ServiceContext } from '../context.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { userRecord } from '../account/records.ts';
 import { checkNewPassword, hashPassword } from './passwords.ts';
 import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
 import type { SignedIn } from './sign-in.ts';
@@ -65,7 +65,11 @@ export async function completeSetup(
 ): Promise<SignedIn & { companyId: string; teamId: string }> {
   if (!held?.matches(input.token)) throw refused();
   const email = normaliseEmail(input.email);
-  for (const [field, value] of [['companyName', input.companyName], ['teamName', input.teamName], ['fullName', input.fullName]] as const) {
+  for (const [field, value] of [
+    ['companyName', input.companyName],
+    ['teamName', input.teamName],
+    ['fullName', input.fullName],
+  ] as const) {
     if (!value.trim()) throw new ValidationError(`${field} must not be blank`, [{ field: `body.${field}`, message: 'must not be blank' }]);
   }
   checkNewPassword(input.password);

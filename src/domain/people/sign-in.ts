@@ -1,15 +1,15 @@
 import type { User } from '../../schemas/records.ts';
+import { setPasswordHash } from '../../storage/repositories/people.ts';
 import * as sessions from '../../storage/repositories/sessions.ts';
 import { findUserByEmail, findUserById } from '../../storage/repositories/users.ts';
+import { userRecord } from '../account/records.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
-import { DomainError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { systemClock } from '../shared/clock.ts';
+import { DomainError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { userRecord } from '../account/records.ts';
 import { checkNewPassword, decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { type SessionMeta, type SessionPolicy, type StartedSession, startSession } from './sessions.ts';
-import { setPasswordHash } from '../../storage/repositories/people.ts';
 
 /** How many failed sign-ins are admitted, per email and per client address, in a window. */
 export interface SignInLimits {
@@ -52,7 +52,10 @@ export async function signIn(
   const subjects = [`email:${email}`, ...(meta.ip ? [`ip:${meta.ip}`] : [])];
   const since = new Date(now - limits.windowSeconds * 1000).toISOString();
   const [byEmail, byAddress] = await Promise.all(subjects.map((subject) => sessions.countSignInFailures(ctx.db, subject, since)));
-  for (const [counted, limit] of [[byEmail, limits.perEmail], [byAddress, limits.perAddress]] as const) {
+  for (const [counted, limit] of [
+    [byEmail, limits.perEmail],
+    [byAddress, limits.perAddress],
+  ] as const) {
     if (counted && counted.count >= limit) {
       const oldest = counted.oldest ? Date.parse(counted.oldest) : now;
       throw new SignInThrottled(Math.max(1, Math.ceil((oldest + limits.windowSeconds * 1000 - now) / 1000)));
@@ -84,7 +87,8 @@ export async function startSessionFor(ctx: ServiceContext, policy: SessionPolicy
 
 /** Signs the caller's session out (ends it); a key's request has no session to end. */
 export async function signOut(ctx: ServiceContext, caller: Caller): Promise<void> {
-  if (!caller.session) throw new ValidationError('This request is authenticated by an API key, not a session: there is nothing to sign out of (revoke the key instead)');
+  if (!caller.session)
+    throw new ValidationError('This request is authenticated by an API key, not a session: there is nothing to sign out of (revoke the key instead)');
   await sessions.endSessionOfUser(ctx.db, caller.userId, caller.session.id, new Date().toISOString());
 }
 

@@ -37,7 +37,11 @@ const MAX_CREATED_DAYS = 36500;
  * Latin, Greek and Cyrillic letters come off (a kana's voicing mark is part of the letter).
  */
 export function foldText(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/gu, '').normalize('NFC').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/gu, '')
+    .normalize('NFC')
+    .toLowerCase();
 }
 
 function invalid(message: string): ValidationError {

@@ -13,7 +13,10 @@ export interface ReindexResult {
  * while the server serves (the triggers keep indexing the changes made meanwhile). Running it again
  * changes nothing.
  */
-export async function reindexSearch(ctx: ServiceContext, options: { batch?: number; progress?: (table: string, done: number) => void } = {}): Promise<ReindexResult> {
+export async function reindexSearch(
+  ctx: ServiceContext,
+  options: { batch?: number; progress?: (table: string, done: number) => void } = {},
+): Promise<ReindexResult> {
   const batch = options.batch ?? 1000;
   const tables: Record<string, number> = {};
   for (const table of SEARCH_TABLES) {

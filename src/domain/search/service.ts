@@ -10,7 +10,7 @@ import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
-import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
+import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, toPage } from '../shared/pagination.ts';
 import { parseSearchQuery, type SearchQuery } from './query.ts';
 import { type Snippet, snippetOf } from './snippet.ts';
 
@@ -64,7 +64,10 @@ function isCursorKey(key: unknown): key is CursorKey {
 
 function parseTypes(types: string | undefined): HitType[] | undefined {
   if (types === undefined) return undefined;
-  const names = types.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const names = types
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   const unknown = names.filter((t) => !(HIT_TYPES as readonly string[]).includes(t));
   if (names.length === 0 || unknown.length > 0) {
     throw new ValidationError('Invalid types', [{ field: 'querystring.types', message: `must be a comma-separated list of ${HIT_TYPES.join(', ')}` }]);

@@ -18,11 +18,7 @@ export interface BulkFailure {
  * when any item fails, naming each failing index. The answer's status is the one every failure
  * shares (404 when all are out of reach, 403 when all are refused), else 400.
  */
-export async function checkEachItem<T, R>(
-  items: readonly T[],
-  field: string,
-  check: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
+export async function checkEachItem<T, R>(items: readonly T[], field: string, check: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
   const failures: BulkFailure[] = [];
   for (const [index, item] of items.entries()) {

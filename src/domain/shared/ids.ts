@@ -22,7 +22,10 @@ function randomHex8(): string {
 
 /** An id's first 8 characters: the creation second. */
 function secondOf(now: number): string {
-  return Math.floor(now / 1000).toString(16).padStart(8, '0').slice(-8);
+  return Math.floor(now / 1000)
+    .toString(16)
+    .padStart(8, '0')
+    .slice(-8);
 }
 
 export function newId(now: number = Date.now()): string {

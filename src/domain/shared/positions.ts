@@ -20,8 +20,7 @@ export interface Placement {
  * An index past the end means the bottom.
  */
 export function place(siblings: readonly number[], request: PositionRequest = 'bottom'): Placement {
-  const index =
-    request === 'top' ? 0 : request === 'bottom' ? siblings.length : Math.min(Math.max(0, Math.trunc(request)), siblings.length);
+  const index = request === 'top' ? 0 : request === 'bottom' ? siblings.length : Math.min(Math.max(0, Math.trunc(request)), siblings.length);
   const before = index > 0 ? siblings[index - 1] : undefined;
   const after = index < siblings.length ? siblings[index] : undefined;
   if (before === undefined && after === undefined) return { position: POSITION_STEP, renumbered: null };

@@ -16,7 +16,15 @@ export function made(row: { id: string; creator_id: string; created_at: string; 
 }
 
 /** A record made in a team: `made` and `inTeam`. */
-export function madeInTeam(row: { id: string; creator_id: string; company_id: string; team_id: string; created_at: string; updated_at: string; version: number }) {
+export function madeInTeam(row: {
+  id: string;
+  creator_id: string;
+  company_id: string;
+  team_id: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}) {
   return { ...made(row), ...inTeam(row) };
 }
 

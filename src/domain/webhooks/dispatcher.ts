@@ -24,10 +24,10 @@ import { randomBytes } from 'node:crypto';
 import type { Executor, NewRow } from '../../storage/database.ts';
 import * as store from '../../storage/repositories/webhooks.ts';
 import type { ServiceContext } from '../context.ts';
-import { newId } from '../shared/ids.ts';
-import { inTransaction } from '../shared/transaction.ts';
 import type { Clock } from '../shared/clock.ts';
+import { newId } from '../shared/ids.ts';
 import { PeriodicJob } from '../shared/periodic.ts';
+import { inTransaction } from '../shared/transaction.ts';
 import { deliveryBody, filterOf, receives } from './matching.ts';
 import { WebhookSender } from './sender.ts';
 import { previousSecretSigns, signedHeaders } from './signing.ts';
@@ -230,7 +230,14 @@ export class WebhookDispatcher {
       return mine;
     });
     if (!runs.length) return;
-    const webhooks = new Map((await store.findWebhooks(this.#ctx.db, runs.map(([head]) => (head as store.DeliveryRow).webhook_id))).map((w) => [w.id, w]));
+    const webhooks = new Map(
+      (
+        await store.findWebhooks(
+          this.#ctx.db,
+          runs.map(([head]) => (head as store.DeliveryRow).webhook_id),
+        )
+      ).map((w) => [w.id, w]),
+    );
     for (const run of runs) {
       const webhookId = (run[0] as store.DeliveryRow).webhook_id;
       const webhook = webhooks.get(webhookId);
@@ -258,7 +265,11 @@ export class WebhookDispatcher {
         if (!(await this.#attempt(delivery, webhook))) break;
       }
     } finally {
-      await store.releaseLeases(this.#ctx.db, run.slice(sent).map((delivery) => delivery.id), this.owner);
+      await store.releaseLeases(
+        this.#ctx.db,
+        run.slice(sent).map((delivery) => delivery.id),
+        this.owner,
+      );
     }
   }
 

@@ -4,18 +4,19 @@
  * secret is answered only when it is issued (creation, rotation). Delivery itself is the
  * dispatcher's (dispatcher.ts).
  */
+
+import type { Delivery, Webhook } from '../../schemas/webhooks.ts';
+import type { DeliveryStatus } from '../../storage/database.ts';
 import { findBoardById } from '../../storage/repositories/boards.ts';
 import { findTeamScope } from '../../storage/repositories/teams.ts';
 import * as store from '../../storage/repositories/webhooks.ts';
-import type { Delivery, Webhook } from '../../schemas/webhooks.ts';
-import type { DeliveryStatus } from '../../storage/database.ts';
 import { adminCompanies, requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { creationKey, DEFAULT_PAGE_SIZE, decodeCursor, isCreationKey, type Page, toPage } from '../shared/pagination.ts';
 import { newMade } from '../shared/records.ts';
-import { creationKey, decodeCursor, DEFAULT_PAGE_SIZE, isCreationKey, type Page, toPage } from '../shared/pagination.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { checkWebhookUrl } from './destinations.ts';
 import { newSecret, previousSecretSigns } from './signing.ts';
@@ -215,7 +216,12 @@ export async function redeliver(ctx: ServiceContext, caller: Caller, webhookId: 
   await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
   const now = nowIso();
   return inTransaction(ctx, async (trx) => {
-    const delivery = await store.updateDelivery(trx, webhookId, deliveryId, { status: 'pending', next_attempt_at: now, first_attempt_at: null, delivered_at: null });
+    const delivery = await store.updateDelivery(trx, webhookId, deliveryId, {
+      status: 'pending',
+      next_attempt_at: now,
+      first_attempt_at: null,
+      delivered_at: null,
+    });
     if (!delivery) throw new NotFoundError('Delivery');
     return toDelivery(delivery);
   });

@@ -34,7 +34,7 @@ const cardsV2: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'toggleMultipleMembers',
       summary: 'Toggle Multiple Members',
       description:
-        'Toggles every user in the array: added if absent (only members of the card\'s team), removed if present ' +
+        "Toggles every user in the array: added if absent (only members of the card's team), removed if present " +
         '(even one who has left the team), all in one transaction. An id that can be neither rejects the whole request (400, details name it).',
       body: ToggleMembersBody,
       message: 'Members toggled',

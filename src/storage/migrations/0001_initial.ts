@@ -101,7 +101,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('hex', 'text', (c) => c.notNull())
     .addColumn('position', 'integer', (c) => c.notNull())
     .execute();
-  await db.insertInto('label_colors').values(LABEL_PALETTE.map((color, position) => ({ ...color, position }))).execute();
+  await db
+    .insertInto('label_colors')
+    .values(LABEL_PALETTE.map((color, position) => ({ ...color, position })))
+    .execute();
 
   await inTeamTable('labels')
     .addColumn('board_id', 'char(24)', (c) => c.notNull().references('boards.id').onDelete('cascade'))
@@ -144,11 +147,17 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('card_id', 'char(24)', (c) => c.notNull().references('cards.id').onDelete('cascade'))
       .addColumn(other, 'char(24)', (c) => c.notNull().references(otherRef).onDelete('cascade'))
       .addPrimaryKeyConstraint(`${table}_pk`, ['card_id', other]);
-  await cardLink('card_members', 'user_id', 'users.id').addColumn('created_at', 'text', (c) => c.notNull()).execute();
+  await cardLink('card_members', 'user_id', 'users.id')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
   await db.schema.createIndex('card_members_user').on('card_members').column('user_id').execute();
-  await cardLink('card_labels', 'label_id', 'labels.id').addColumn('created_at', 'text', (c) => c.notNull()).execute();
+  await cardLink('card_labels', 'label_id', 'labels.id')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
   await db.schema.createIndex('card_labels_label').on('card_labels').column('label_id').execute();
-  await cardLink('card_seen', 'user_id', 'users.id').addColumn('seen_at', 'text', (c) => c.notNull()).execute();
+  await cardLink('card_seen', 'user_id', 'users.id')
+    .addColumn('seen_at', 'text', (c) => c.notNull())
+    .execute();
 
   await inTeamTable('checklists')
     .addColumn('card_id', 'char(24)', (c) => c.notNull().references('cards.id').onDelete('cascade'))
@@ -168,11 +177,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('complete_set_at', 'text')
     .$call(made)
     .execute();
-  await db.schema
-    .createIndex('checklist_items_checklist_position')
-    .on('checklist_items')
-    .columns(['checklist_id', 'position'])
-    .execute();
+  await db.schema.createIndex('checklist_items_checklist_position').on('checklist_items').columns(['checklist_id', 'position']).execute();
   await db.schema.createIndex('checklist_items_card').on('checklist_items').columns(['card_id', 'complete_status']).execute();
 
   await db.schema
@@ -196,11 +201,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('content', 'text', (c) => c.notNull())
     .$call(made)
     .execute();
-  await db.schema
-    .createIndex('discussions_comment_created')
-    .on('discussions')
-    .columns(['comment_id', 'created_at', 'id'])
-    .execute();
+  await db.schema.createIndex('discussions_comment_created').on('discussions').columns(['comment_id', 'created_at', 'id']).execute();
 
   await inTeamTable('attachments')
     .addColumn('card_id', 'char(24)', (c) => c.notNull().references('cards.id').onDelete('cascade'))
@@ -260,10 +261,29 @@ export async function up(db: Kysely<any>): Promise<void> {
 // Kysely<any>: migrations work on an untyped database (the schema they make is what types it).
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
-    'rate_limit_hits', 'cheers', 'attachment_seen', 'attachments', 'discussions', 'comments',
-    'checklist_item_members', 'checklist_items', 'checklists', 'card_seen', 'card_labels', 'card_members',
-    'cards', 'labels', 'label_colors', 'lists', 'boards', 'api_keys', 'team_members', 'teams',
-    'company_members', 'companies', 'users',
+    'rate_limit_hits',
+    'cheers',
+    'attachment_seen',
+    'attachments',
+    'discussions',
+    'comments',
+    'checklist_item_members',
+    'checklist_items',
+    'checklists',
+    'card_seen',
+    'card_labels',
+    'card_members',
+    'cards',
+    'labels',
+    'label_colors',
+    'lists',
+    'boards',
+    'api_keys',
+    'team_members',
+    'teams',
+    'company_members',
+    'companies',
+    'users',
   ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }

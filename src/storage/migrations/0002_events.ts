@@ -9,7 +9,8 @@ import { dialectOf } from '../dialect.ts';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const dialect = dialectOf(db);
-  let table = dialect.eventFeed.addSequenceColumns(db.schema.createTable('events'))
+  const table = dialect.eventFeed
+    .addSequenceColumns(db.schema.createTable('events'))
     .addColumn('id', 'char(24)', (c) => c.notNull().unique())
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('company_id', 'char(24)')

@@ -8,9 +8,15 @@ import type { Kysely } from 'kysely';
  * attachment records until the purge may remove them (no request can still be serving them).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('boards').addColumn('description', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('boards')
+    .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   for (const table of ['boards', 'lists'] as const) {
-    await db.schema.alterTable(table).addColumn('archived', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable(table)
+      .addColumn('archived', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     await db.schema.alterTable(table).addColumn('archived_at', 'text').execute();
   }
   for (const table of ['boards', 'lists', 'cards'] as const) {

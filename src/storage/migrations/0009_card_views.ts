@@ -14,7 +14,10 @@ import { type Kysely, sql } from 'kysely';
  *   - `form`: how the record is written (the Card schema and the mapping); another form is a miss.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('boards').addColumn('labels_stamp', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('boards')
+    .addColumn('labels_stamp', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema
     .createTable('card_view_stamps')
     .addColumn('name', 'text', (c) => c.primaryKey())

@@ -7,7 +7,10 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('users').addColumn('password_hash', 'text').execute();
-  await db.schema.alterTable('users').addColumn('email_notifications', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('email_notifications', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   await db.schema
     .createTable('sessions')

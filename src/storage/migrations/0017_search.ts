@@ -72,7 +72,9 @@ async function upSqlite(db: Kysely<any>): Promise<void> {
   await sql`create index search_entries_team_recent on search_entries (team_id, updated_at, seq)`.execute(db);
   await sql`create index search_entries_card on search_entries (card_id) where card_id is not null`.execute(db);
   // External content: the FTS table keeps only its index; its text is read from search_entries.
-  await sql`create virtual table search_fts using fts5(title, body, content='search_entries', content_rowid='seq', tokenize='trigram remove_diacritics 1')`.execute(db);
+  await sql`create virtual table search_fts using fts5(title, body, content='search_entries', content_rowid='seq', tokenize='trigram remove_diacritics 1')`.execute(
+    db,
+  );
   await sql`create trigger search_entries_ai after insert on search_entries begin
     insert into search_fts (rowid, title, body) values (new.seq, new.title, new.body);
   end`.execute(db);
@@ -95,7 +97,9 @@ async function upSqlite(db: Kysely<any>): Promise<void> {
           delete from search_entries where entity_id = old.id; ${insert} end`,
       )
       .execute(db);
-    await sql.raw(`create trigger search_${source.table}_ad after delete on ${source.table} begin delete from search_entries where entity_id = old.id; end`).execute(db);
+    await sql
+      .raw(`create trigger search_${source.table}_ad after delete on ${source.table} begin delete from search_entries where entity_id = old.id; end`)
+      .execute(db);
   }
   await fill(db);
 }
@@ -112,7 +116,11 @@ async function extensionSchema(db: Kysely<any>, name: string): Promise<string> {
        exception when unique_violation or duplicate_object then null; end $$`,
     )
     .execute(db);
-  const row = (await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = ${name}`.execute(db)).rows[0];
+  const row = (
+    await sql<{
+      schema: string;
+    }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = ${name}`.execute(db)
+  ).rows[0];
   if (!row) throw new Error(`the PostgreSQL extension ${name} is not installed`);
   return row.schema;
 }
@@ -151,7 +159,9 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
     new.folded := search_fold(new.title) || chr(10) || search_fold(new.body);
     return new;
   end $$`.execute(db);
-  await sql`create trigger search_entries_fold before insert or update of title, body on search_entries for each row execute function search_entry_folds()`.execute(db);
+  await sql`create trigger search_entries_fold before insert or update of title, body on search_entries for each row execute function search_entry_folds()`.execute(
+    db,
+  );
   for (const source of SEARCH_SOURCES) {
     const values = entryValues(source, 'new');
     const columns = watched(source);
@@ -166,11 +176,17 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
         end $$`,
       )
       .execute(db);
-    await sql.raw(`create trigger search_${source.table}_ai after insert on ${source.table} for each row execute function search_${source.table}_index()`).execute(db);
     await sql
-      .raw(`create trigger search_${source.table}_au after update of ${columns.join(', ')} on ${source.table} for each row when (${changed}) execute function search_${source.table}_index()`)
+      .raw(`create trigger search_${source.table}_ai after insert on ${source.table} for each row execute function search_${source.table}_index()`)
       .execute(db);
-    await sql.raw(`create trigger search_${source.table}_ad after delete on ${source.table} for each row execute function search_${source.table}_index()`).execute(db);
+    await sql
+      .raw(
+        `create trigger search_${source.table}_au after update of ${columns.join(', ')} on ${source.table} for each row when (${changed}) execute function search_${source.table}_index()`,
+      )
+      .execute(db);
+    await sql
+      .raw(`create trigger search_${source.table}_ad after delete on ${source.table} for each row execute function search_${source.table}_index()`)
+      .execute(db);
   }
   await fill(db);
 }
@@ -192,7 +208,8 @@ async function fill(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   const postgres = dialectOf(db).name === 'postgres';
   for (const source of SEARCH_SOURCES) {
-    for (const when of ['ai', 'au', 'ad']) await sql.raw(`drop trigger if exists search_${source.table}_${when}${postgres ? ` on ${source.table}` : ''}`).execute(db);
+    for (const when of ['ai', 'au', 'ad'])
+      await sql.raw(`drop trigger if exists search_${source.table}_${when}${postgres ? ` on ${source.table}` : ''}`).execute(db);
     if (postgres) await sql.raw(`drop function if exists search_${source.table}_index()`).execute(db);
   }
   if (postgres) {

@@ -1,7 +1,7 @@
 import type { CompanyRole, Executor, NewRow, Row } from '../database.ts';
 import { dialectOf, executeCompiledOnce } from '../dialect.ts';
-import { inCreationOrder } from './order.ts';
 import type { TableWrite } from '../table-writes.ts';
+import { inCreationOrder } from './order.ts';
 
 export type ApiKeyRow = Row<'api_keys'>;
 
@@ -24,9 +24,7 @@ const USE_STAMPS: Record<string, string> = { api_keys: 'last_used_at', sessions:
  * authentication reads, but for a key's `lastUsedAt` (written as keys are used, never read by it).
  */
 export function changeAuthentication(writes: readonly TableWrite[]): boolean {
-  return writes.some(
-    ({ table, columns }) => AUTHENTICATION_TABLES.has(table) && !(columns?.length && columns.every((c) => c === USE_STAMPS[table])),
-  );
+  return writes.some(({ table, columns }) => AUTHENTICATION_TABLES.has(table) && !(columns?.length && columns.every((c) => c === USE_STAMPS[table])));
 }
 
 /**
@@ -65,13 +63,7 @@ export async function findLiveKeyWithMemberships(db: Executor, tokenHash: string
 }
 
 export async function listKeysOfUser(db: Executor, userId: string): Promise<ApiKeyRow[]> {
-  return db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .$call(inCreationOrder)
-    .execute();
+  return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).where('revoked_at', 'is', null).$call(inCreationOrder).execute();
 }
 
 export async function touchKey(db: Executor, keyId: string, at: string): Promise<void> {

@@ -61,13 +61,7 @@ export async function findLiveAttachment(db: Executor, id: string): Promise<Atta
 
 /** A live attachment of the card or of one of its checklist items (what the download path serves). */
 export async function findLiveAttachmentOfCard(db: Executor, cardId: string, attachmentId: string): Promise<AttachmentTableRow | undefined> {
-  return db
-    .selectFrom('attachments')
-    .selectAll()
-    .where('id', '=', attachmentId)
-    .where('card_id', '=', cardId)
-    .where('is_deleted', '=', 0)
-    .executeTakeFirst();
+  return db.selectFrom('attachments').selectAll().where('id', '=', attachmentId).where('card_id', '=', cardId).where('is_deleted', '=', 0).executeTakeFirst();
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
-import type { Executor, Transaction, NewRow, Row } from '../database.ts';
+import type { Executor, NewRow, Row, Transaction } from '../database.ts';
 import type { Dialect } from '../dialect.ts';
 import { inCreationOrder } from './order.ts';
 
@@ -40,7 +40,9 @@ function reachSql(
   const anyOf: Expression<SqlBool>[] = [];
   if (reach.adminCompanyIds.length > 0) anyOf.push(write.among(`${alias}.company_id`, reach.adminCompanyIds, REACH_ADMIN_COMPANIES));
   if (reach.teamIds.length > 0 && reach.companyIds.length > 0) {
-    anyOf.push(sql<SqlBool>`(${write.among(`${alias}.team_id`, reach.teamIds, REACH_TEAMS)} and ${write.among(`${alias}.company_id`, reach.companyIds, REACH_COMPANIES)})`);
+    anyOf.push(
+      sql<SqlBool>`(${write.among(`${alias}.team_id`, reach.teamIds, REACH_TEAMS)} and ${write.among(`${alias}.company_id`, reach.companyIds, REACH_COMPANIES)})`,
+    );
   }
   if (anyOf.length === 0) return null;
   const parts = [sql<SqlBool>`(${sql.join(anyOf, sql` or `)})`];
@@ -75,7 +77,10 @@ export function compiledReach(dialect: Dialect, reach: Reach, alias: string): Co
     shape: `${admin ? 'a' : '-'}${teams ? 't' : '-'}${reach.companyId !== undefined ? 'c' : '-'}${reach.teamId !== undefined ? 'T' : '-'}`,
     // only when the statement is compiled (once per shape)
     condition: () =>
-      reachSql(reach, alias, { among: (column, _ids, sentinel) => dialect.inIdList(column, sentinel), one: (_value, sentinel) => sentinel }) as Expression<SqlBool>,
+      reachSql(reach, alias, {
+        among: (column, _ids, sentinel) => dialect.inIdList(column, sentinel),
+        one: (_value, sentinel) => sentinel,
+      }) as Expression<SqlBool>,
     values: {
       [REACH_ADMIN_COMPANIES]: dialect.idList(reach.adminCompanyIds),
       [REACH_COMPANIES]: dialect.idList(reach.companyIds),

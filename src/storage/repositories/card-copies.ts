@@ -23,7 +23,10 @@ export async function cardMembers(db: Executor, cardId: string): Promise<Row<'ca
 /** Gives the card these members, each joined when its row says (a copy keeps the members' order). */
 export async function insertCardMembers(db: Transaction, cardId: string, members: readonly { user_id: string; created_at: string }[]): Promise<void> {
   if (members.length === 0) return;
-  await db.insertInto('card_members').values(members.map((m) => ({ card_id: cardId, user_id: m.user_id, created_at: m.created_at }))).execute();
+  await db
+    .insertInto('card_members')
+    .values(members.map((m) => ({ card_id: cardId, user_id: m.user_id, created_at: m.created_at })))
+    .execute();
 }
 
 export async function removeCardMembers(db: Transaction, cardId: string, userIds: readonly string[]): Promise<void> {
@@ -37,7 +40,10 @@ export async function copyCardLabels(db: Transaction, fromCardId: string, toCard
     .insertInto('card_labels')
     .columns(['card_id', 'label_id', 'created_at'])
     .expression((eb) =>
-      eb.selectFrom('card_labels').select((s) => [s.val(toCardId).as('card_id'), 'label_id', 'created_at']).where('card_id', '=', fromCardId),
+      eb
+        .selectFrom('card_labels')
+        .select((s) => [s.val(toCardId).as('card_id'), 'label_id', 'created_at'])
+        .where('card_id', '=', fromCardId),
     )
     .execute();
 }
@@ -45,7 +51,13 @@ export async function copyCardLabels(db: Transaction, fromCardId: string, toCard
 /** The member rows of these checklist items. */
 export async function checklistItemMembers(db: Executor, itemIds: readonly string[]): Promise<{ item_id: string; user_id: string }[]> {
   if (itemIds.length === 0) return [];
-  return db.selectFrom('checklist_item_members').select(['item_id', 'user_id']).where('item_id', 'in', itemIds).orderBy('created_at').orderBy('user_id').execute();
+  return db
+    .selectFrom('checklist_item_members')
+    .select(['item_id', 'user_id'])
+    .where('item_id', 'in', itemIds)
+    .orderBy('created_at')
+    .orderBy('user_id')
+    .execute();
 }
 
 /** The members of every checklist item of the card, by item in display order. */
@@ -68,14 +80,7 @@ export async function checklistItemMembersOfCard(db: Executor, cardId: string): 
 /** The live attachments of the cards, on the card itself or on its checklist items, oldest first. */
 export async function liveAttachmentsOfCards(db: Executor, cardIds: readonly string[]): Promise<Row<'attachments'>[]> {
   if (cardIds.length === 0) return [];
-  return db
-    .selectFrom('attachments')
-    .selectAll()
-    .where('card_id', 'in', cardIds)
-    .where('is_deleted', '=', 0)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return db.selectFrom('attachments').selectAll().where('card_id', 'in', cardIds).where('is_deleted', '=', 0).orderBy('created_at').orderBy('id').execute();
 }
 
 /** The tables whose rows belong to a card and carry its company and team. */

@@ -7,15 +7,45 @@ import { LABEL_COLUMNS } from './labels.ts';
 
 // SQLite's json_object needs the columns named one by one (no selectAll in a JSON subquery).
 export const ATTACHMENT_COLUMNS = [
-  'a.id', 'a.company_id', 'a.team_id', 'a.card_id', 'a.checklist_item_id', 'a.kind', 'a.name', 'a.original_name',
-  'a.link_url', 'a.storage_key', 'a.mime_type', 'a.size_bytes', 'a.creator_id', 'a.is_deleted', 'a.deleted_at',
-  'a.created_at', 'a.updated_at', 'a.version',
+  'a.id',
+  'a.company_id',
+  'a.team_id',
+  'a.card_id',
+  'a.checklist_item_id',
+  'a.kind',
+  'a.name',
+  'a.original_name',
+  'a.link_url',
+  'a.storage_key',
+  'a.mime_type',
+  'a.size_bytes',
+  'a.creator_id',
+  'a.is_deleted',
+  'a.deleted_at',
+  'a.created_at',
+  'a.updated_at',
+  'a.version',
 ] as const;
 
 export const CHEER_COLUMNS = [
-  'ch.id', 'ch.company_id', 'ch.team_id', 'ch.content', 'ch.creator_id', 'ch.receiver_id', 'ch.primary_type',
-  'ch.primary_id', 'ch.secondary_type', 'ch.secondary_id', 'ch.card_id', 'ch.comment_id', 'ch.feature_type',
-  'ch.is_notified', 'ch.notification', 'ch.created_at', 'ch.updated_at', 'ch.version',
+  'ch.id',
+  'ch.company_id',
+  'ch.team_id',
+  'ch.content',
+  'ch.creator_id',
+  'ch.receiver_id',
+  'ch.primary_type',
+  'ch.primary_id',
+  'ch.secondary_type',
+  'ch.secondary_id',
+  'ch.card_id',
+  'ch.comment_id',
+  'ch.feature_type',
+  'ch.is_notified',
+  'ch.notification',
+  'ch.created_at',
+  'ch.updated_at',
+  'ch.version',
 ] as const;
 
 /**
@@ -101,7 +131,12 @@ export interface ToggledLabels {
  * `card_labels`: it hides the table in the record's query only, and is the card's label rows as the
  * toggle leaves them (those kept, then those added). The record's query is the one of every card read.
  */
-export async function toggleCardLabelsAfterChange(trx: Transaction, cardId: string, labelIds: readonly string[], at: string): Promise<() => Promise<ToggledLabels>> {
+export async function toggleCardLabelsAfterChange(
+  trx: Transaction,
+  cardId: string,
+  labelIds: readonly string[],
+  at: string,
+): Promise<() => Promise<ToggledLabels>> {
   const dialect = dialectOf(trx);
   const rows = await compiledOnceAfterNextStatement(
     trx,
@@ -111,10 +146,17 @@ export async function toggleCardLabelsAfterChange(trx: Transaction, cardId: stri
       // the asked labels the card has (they go), and the rows of those it lacks (they come)
       const going = (db: Asking) => db.selectFrom('asked').select('asked.id').where(sql<SqlBool>`asked.on_card`);
       const coming = (db: Asking) =>
-        db.selectFrom('asked').select([sql<string>`${ONE_CARD}`.as('card_id'), 'asked.id as label_id', sql<string>`${AT}`.as('created_at')]).where(sql<SqlBool>`not asked.on_card`);
+        db
+          .selectFrom('asked')
+          .select([sql<string>`${ONE_CARD}`.as('card_id'), 'asked.id as label_id', sql<string>`${AT}`.as('created_at')])
+          .where(sql<SqlBool>`not asked.on_card`);
       const toggling = trx
         .with('asked', (db) =>
-          boardLabelsOnCard(db, dialect, { board: db.selectFrom('cards as own').select('own.board_id').where('own.id', '=', ONE_CARD).$asScalar(), card: ONE_CARD, labelIds: LABEL_IDS }),
+          boardLabelsOnCard(db, dialect, {
+            board: db.selectFrom('cards as own').select('own.board_id').where('own.id', '=', ONE_CARD).$asScalar(),
+            card: ONE_CARD,
+            labelIds: LABEL_IDS,
+          }),
         )
         .with('removed', (db) => db.deleteFrom('card_labels').where('card_id', '=', ONE_CARD).where('label_id', 'in', going(db)).returning('label_id'))
         .with('added', (db) => db.insertInto('card_labels').columns(['card_id', 'label_id', 'created_at']).expression(coming(db)).returning('label_id'))
@@ -127,7 +169,9 @@ export async function toggleCardLabelsAfterChange(trx: Transaction, cardId: stri
             .unionAll(coming(db)),
         );
       return cardQuery(toggling as unknown as QueryCreator<Database>, dialect, (eb) => eb('c.id', '=', ONE_CARD))
-        .select(() => dialect.jsonArrayFrom(trx.selectFrom(sql<{ id: string; on_card: boolean }>`asked`.as('a')).select(['a.id', 'a.on_card'])).as('asked_json'))
+        .select(() =>
+          dialect.jsonArrayFrom(trx.selectFrom(sql<{ id: string; on_card: boolean }>`asked`.as('a')).select(['a.id', 'a.on_card'])).as('asked_json'),
+        )
         .compile();
     },
     { [ONE_CARD]: cardId, [LABEL_IDS]: dialect.idList(labelIds), [AT]: at },
@@ -153,71 +197,85 @@ function loadMany(db: Executor, dialect: Dialect, cardIds: readonly string[]): P
   });
 }
 
-function cardQuery(db: QueryCreator<Database>, dialect: Dialect, which: (eb: ExpressionBuilder<Database & { c: Database['cards'] }, 'c'>) => Expression<SqlBool>) {
+function cardQuery(
+  db: QueryCreator<Database>,
+  dialect: Dialect,
+  which: (eb: ExpressionBuilder<Database & { c: Database['cards'] }, 'c'>) => Expression<SqlBool>,
+) {
   return db
     .selectFrom('cards as c')
     .selectAll('c')
     .select((eb) => [
-      dialect.jsonArrayFrom(
-        eb
-          .selectFrom('card_members as m')
-          .innerJoin('users as u', 'u.id', 'm.user_id')
-          .select(['u.id', 'u.full_name', 'u.photo_url'])
-          .whereRef('m.card_id', '=', 'c.id')
-          // the card's columns (the user's id is the member row's): its index walks them in order
-          .orderBy('m.created_at')
-          .orderBy('m.user_id'),
-      ).as('members_json'),
-      dialect.jsonArrayFrom(
-        eb
-          .selectFrom('card_labels as cl')
-          .innerJoin('labels as l', 'l.id', 'cl.label_id')
-          .innerJoin('label_colors as lc', 'lc.id', 'l.color_id')
-          .select(LABEL_COLUMNS)
-          .whereRef('cl.card_id', '=', 'c.id')
-          .orderBy('cl.created_at')
-          .orderBy('cl.label_id'),
-      ).as('labels_json'),
-      dialect.jsonArrayFrom(
-        eb
-          .selectFrom('attachments as a')
-          .innerJoin('users as u', 'u.id', 'a.creator_id')
-          .select([...ATTACHMENT_COLUMNS, 'u.full_name as creator_full_name', 'u.photo_url as creator_photo_url'])
-          .whereRef('a.card_id', '=', 'c.id')
-          .where('a.checklist_item_id', 'is', null)
-          .where('a.is_deleted', '=', 0)
-          .orderBy('a.created_at')
-          .orderBy('a.id'),
-      ).as('attachments_json'),
-      dialect.jsonArrayFrom(
-        eb
-          .selectFrom('cheers as ch')
-          .innerJoin('users as u', 'u.id', 'ch.creator_id')
-          .select([...CHEER_COLUMNS, 'u.photo_url as creator_photo_url'])
-          .whereRef('ch.card_id', '=', 'c.id')
-          .where('ch.primary_type', 'in', ['card', 'attachment'])
-          .orderBy('ch.created_at')
-          .orderBy('ch.id'),
-      ).as('cheers_json'),
-      dialect.jsonArrayFrom(
-        eb.selectFrom('card_seen as s').select('s.user_id').whereRef('s.card_id', '=', 'c.id').orderBy('s.seen_at').orderBy('s.user_id'),
-      ).as('seen_json'),
-      dialect.jsonArrayFrom(
-        eb
-          .selectFrom('attachment_seen as s')
-          .innerJoin('attachments as a', 'a.id', 's.attachment_id')
-          .select(['s.attachment_id', 's.user_id'])
-          .whereRef('a.card_id', '=', 'c.id')
-          .where('a.is_deleted', '=', 0)
-          .orderBy('s.seen_at')
-          .orderBy('s.user_id'),
-      ).as('attachment_seen_json'),
-      dialect.jsonArrayFrom(
-        eb.selectFrom('checklists as k').select('k.id').whereRef('k.card_id', '=', 'c.id').orderBy('k.position').orderBy('k.id'),
-      ).as('checklists_json'),
-      dialect.jsonArrayFrom(
-        eb.selectFrom('comments as m').select('m.id').whereRef('m.card_id', '=', 'c.id').orderBy('m.created_at').orderBy('m.id'),
-      ).as('comments_json'),
+      dialect
+        .jsonArrayFrom(
+          eb
+            .selectFrom('card_members as m')
+            .innerJoin('users as u', 'u.id', 'm.user_id')
+            .select(['u.id', 'u.full_name', 'u.photo_url'])
+            .whereRef('m.card_id', '=', 'c.id')
+            // the card's columns (the user's id is the member row's): its index walks them in order
+            .orderBy('m.created_at')
+            .orderBy('m.user_id'),
+        )
+        .as('members_json'),
+      dialect
+        .jsonArrayFrom(
+          eb
+            .selectFrom('card_labels as cl')
+            .innerJoin('labels as l', 'l.id', 'cl.label_id')
+            .innerJoin('label_colors as lc', 'lc.id', 'l.color_id')
+            .select(LABEL_COLUMNS)
+            .whereRef('cl.card_id', '=', 'c.id')
+            .orderBy('cl.created_at')
+            .orderBy('cl.label_id'),
+        )
+        .as('labels_json'),
+      dialect
+        .jsonArrayFrom(
+          eb
+            .selectFrom('attachments as a')
+            .innerJoin('users as u', 'u.id', 'a.creator_id')
+            .select([...ATTACHMENT_COLUMNS, 'u.full_name as creator_full_name', 'u.photo_url as creator_photo_url'])
+            .whereRef('a.card_id', '=', 'c.id')
+            .where('a.checklist_item_id', 'is', null)
+            .where('a.is_deleted', '=', 0)
+            .orderBy('a.created_at')
+            .orderBy('a.id'),
+        )
+        .as('attachments_json'),
+      dialect
+        .jsonArrayFrom(
+          eb
+            .selectFrom('cheers as ch')
+            .innerJoin('users as u', 'u.id', 'ch.creator_id')
+            .select([...CHEER_COLUMNS, 'u.photo_url as creator_photo_url'])
+            .whereRef('ch.card_id', '=', 'c.id')
+            .where('ch.primary_type', 'in', ['card', 'attachment'])
+            .orderBy('ch.created_at')
+            .orderBy('ch.id'),
+        )
+        .as('cheers_json'),
+      dialect
+        .jsonArrayFrom(eb.selectFrom('card_seen as s').select('s.user_id').whereRef('s.card_id', '=', 'c.id').orderBy('s.seen_at').orderBy('s.user_id'))
+        .as('seen_json'),
+      dialect
+        .jsonArrayFrom(
+          eb
+            .selectFrom('attachment_seen as s')
+            .innerJoin('attachments as a', 'a.id', 's.attachment_id')
+            .select(['s.attachment_id', 's.user_id'])
+            .whereRef('a.card_id', '=', 'c.id')
+            .where('a.is_deleted', '=', 0)
+            .orderBy('s.seen_at')
+            .orderBy('s.user_id'),
+        )
+        .as('attachment_seen_json'),
+      dialect
+        .jsonArrayFrom(eb.selectFrom('checklists as k').select('k.id').whereRef('k.card_id', '=', 'c.id').orderBy('k.position').orderBy('k.id'))
+        .as('checklists_json'),
+      dialect
+        .jsonArrayFrom(eb.selectFrom('comments as m').select('m.id').whereRef('m.card_id', '=', 'c.id').orderBy('m.created_at').orderBy('m.id'))
+        .as('comments_json'),
       eb
         .selectFrom('checklist_items as i')
         .select((e) => e.fn.countAll<number>().as('n'))
@@ -257,4 +315,3 @@ function toCardRows<R extends CardQueryRow>(dialect: Dialect, rows: R[], cardIds
 }
 
 export type CardRow = ReturnType<typeof toCardRows<CardQueryRow>>[number];
-

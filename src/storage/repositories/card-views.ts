@@ -68,7 +68,9 @@ export async function storeCardView(db: Executor, view: CardView): Promise<void>
     'store card view',
     () =>
       keepingTheNewest(
-        db.insertInto('card_views').values({ card_id: CARD_ID, form: FORM, card_version: VERSION as never, labels_stamp: LABELS as never, users_stamp: USERS as never, body: BODY }),
+        db
+          .insertInto('card_views')
+          .values({ card_id: CARD_ID, form: FORM, card_version: VERSION as never, labels_stamp: LABELS as never, users_stamp: USERS as never, body: BODY }),
       ).compile(),
     { [CARD_ID]: view.cardId, [FORM]: view.form, [VERSION]: view.cardVersion, [LABELS]: view.labelsStamp, [USERS]: view.usersStamp, [BODY]: view.body },
   );
@@ -119,10 +121,18 @@ function keepingTheNewest(insert: InsertQueryBuilder<Database, 'card_views', Ins
  * through the change recorder.
  */
 export async function restampBoardLabels(trx: Transaction, boardId: string): Promise<void> {
-  await trx.updateTable('boards').set((eb) => ({ labels_stamp: eb('labels_stamp', '+', 1) })).where('id', '=', boardId).execute();
+  await trx
+    .updateTable('boards')
+    .set((eb) => ({ labels_stamp: eb('labels_stamp', '+', 1) }))
+    .where('id', '=', boardId)
+    .execute();
 }
 
 /** Moves the users' stamp (a name or photo changed). Called only through the change recorder. */
 export async function restampUsers(trx: Transaction): Promise<void> {
-  await trx.updateTable('card_view_stamps').set((eb) => ({ stamp: eb('stamp', '+', 1) })).where('name', '=', USERS_STAMP).execute();
+  await trx
+    .updateTable('card_view_stamps')
+    .set((eb) => ({ stamp: eb('stamp', '+', 1) }))
+    .where('name', '=', USERS_STAMP)
+    .execute();
 }

@@ -1,5 +1,5 @@
 import { type Expression, type QueryCreator, type SqlBool, sql } from 'kysely';
-import type { Database, Executor, Transaction, NewRow, Row, RowUpdate, SyncTransaction } from '../database.ts';
+import type { Database, Executor, NewRow, Row, RowUpdate, SyncTransaction, Transaction } from '../database.ts';
 import { type Dialect, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
 import { viewBodyThatCounts, viewFormValue, viewThatCounts } from './card-views.ts';
 import { pastKey } from './order.ts';
@@ -107,7 +107,10 @@ export async function lockCards(db: Transaction, cardIds: readonly string[]): Pr
 
 /** The position of the list's last card, archived or not, leaving out `except`; undefined when none. */
 export async function lastCardPosition(db: Executor, listId: string, except: readonly string[] = []): Promise<number | undefined> {
-  let query = db.selectFrom('cards').select((eb) => eb.fn.max('position').as('last')).where('list_id', '=', listId);
+  let query = db
+    .selectFrom('cards')
+    .select((eb) => eb.fn.max('position').as('last'))
+    .where('list_id', '=', listId);
   if (except.length > 0) query = query.where('id', 'not in', except);
   const row = await query.executeTakeFirst();
   return row?.last ?? undefined;
@@ -163,7 +166,13 @@ export async function findCardSeenBy(db: Executor, id: string, userId: string): 
         .select(['cards.id', 'cards.company_id', 'cards.team_id', 'cards.version'])
         .select((eb) => [
           eb
-            .exists(eb.selectFrom('card_seen').select('card_seen.user_id').whereRef('card_seen.card_id', '=', 'cards.id').where('card_seen.user_id', '=', SEEN_USER_ID))
+            .exists(
+              eb
+                .selectFrom('card_seen')
+                .select('card_seen.user_id')
+                .whereRef('card_seen.card_id', '=', 'cards.id')
+                .where('card_seen.user_id', '=', SEEN_USER_ID),
+            )
             .as('seen_by'),
           'v.form as view_form',
           'v.body as view_body',
@@ -192,7 +201,14 @@ export async function addSeen(db: Transaction, cardId: string, userId: string, a
  */
 export function boardLabelsOnCardNow(trx: SyncTransaction, boardId: string, cardId: string, labelIds: readonly string[]): Map<string, boolean> {
   if (labelIds.length === 0) return new Map();
-  return onCard(runCompiledNow(trx, 'board labels on card', (db) => boardLabelsOnCardQuery(db, trx.dialect), boardLabelsOnCardValues(trx.dialect, boardId, cardId, labelIds)));
+  return onCard(
+    runCompiledNow(
+      trx,
+      'board labels on card',
+      (db) => boardLabelsOnCardQuery(db, trx.dialect),
+      boardLabelsOnCardValues(trx.dialect, boardId, cardId, labelIds),
+    ),
+  );
 }
 
 function boardLabelsOnCardQuery(db: Executor, dialect: Dialect) {
@@ -242,10 +258,15 @@ export function toggleCardLabelsNow(trx: SyncTransaction, cardId: string, change
     });
   }
   if (change.removed.length === 0) return;
-  runCompiledNow(trx, 'remove card labels', (db) => db.deleteFrom('card_labels').where('card_id', '=', ID).where(trx.dialect.inIdList('label_id', IDS)).compile(), {
-    [ID]: cardId,
-    [IDS]: trx.dialect.idList(change.removed),
-  });
+  runCompiledNow(
+    trx,
+    'remove card labels',
+    (db) => db.deleteFrom('card_labels').where('card_id', '=', ID).where(trx.dialect.inIdList('label_id', IDS)).compile(),
+    {
+      [ID]: cardId,
+      [IDS]: trx.dialect.idList(change.removed),
+    },
+  );
 }
 
 export async function removeCardLabels(db: Transaction, cardId: string, labelIds: readonly string[]): Promise<void> {
@@ -268,7 +289,11 @@ export async function cardPositionsInListByState(
   archived: boolean,
   except?: string,
 ): Promise<{ id: string; position: number }[]> {
-  let query = db.selectFrom('cards').select(['id', 'position']).where('list_id', '=', listId).where('archived', '=', archived ? 1 : 0);
+  let query = db
+    .selectFrom('cards')
+    .select(['id', 'position'])
+    .where('list_id', '=', listId)
+    .where('archived', '=', archived ? 1 : 0);
   if (except) query = query.where('id', '!=', except);
   return query.orderBy('position').orderBy('id').execute();
 }
@@ -316,7 +341,11 @@ export async function listCardRefs(
       if (after) {
         query = query.where(pastKey(['c.position', 'c.id'], [AFTER_POSITION, AFTER_ID]));
       }
-      return query.orderBy('c.position').orderBy('c.id').limit(TAKE as never).compile();
+      return query
+        .orderBy('c.position')
+        .orderBy('c.id')
+        .limit(TAKE as never)
+        .compile();
     },
     { [LIST]: listId, [ARCHIVED]: archived ? 1 : 0, [AFTER_POSITION]: after?.position, [AFTER_ID]: after?.cardId, [TAKE]: take, ...viewFormValue(form) },
   );

@@ -1,8 +1,8 @@
 import type { Executor, NewRow, Row, RowUpdate, Transaction } from '../database.ts';
 import { dialectOf } from '../dialect.ts';
 import { ATTACHMENT_COLUMNS, CHEER_COLUMNS } from './card-records.ts';
-import type { PositionKey } from './checklists.ts';
 import { liveCard } from './cards.ts';
+import type { PositionKey } from './checklists.ts';
 import { pastKey } from './order.ts';
 
 export type ChecklistItemRow = Row<'checklist_items'>;
@@ -16,7 +16,10 @@ export async function findItem(db: Executor, id: string): Promise<ChecklistItemR
 
 export async function insertItems(db: Transaction, rows: readonly NewRow<'checklist_items'>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db.insertInto('checklist_items').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+    await db
+      .insertInto('checklist_items')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .execute();
   }
 }
 
@@ -68,7 +71,11 @@ export async function itemMemberIds(db: Executor, itemId: string): Promise<strin
 }
 
 /** Member rows of the items, for copying: only users who are members of `teamId`. */
-export async function itemMembersInTeam(db: Executor, itemIds: readonly string[], teamId: string): Promise<{ item_id: string; user_id: string; created_at: string }[]> {
+export async function itemMembersInTeam(
+  db: Executor,
+  itemIds: readonly string[],
+  teamId: string,
+): Promise<{ item_id: string; user_id: string; created_at: string }[]> {
   if (itemIds.length === 0) return [];
   return db
     .selectFrom('checklist_item_members as m')
@@ -83,7 +90,10 @@ export async function itemMembersInTeam(db: Executor, itemIds: readonly string[]
 
 export async function insertItemMembers(db: Transaction, rows: readonly NewRow<'checklist_item_members'>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db.insertInto('checklist_item_members').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+    await db
+      .insertInto('checklist_item_members')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .execute();
   }
 }
 
@@ -109,25 +119,29 @@ export async function loadItemRows(db: Executor, selection: ItemSelection) {
     .selectFrom('checklist_items as i')
     .selectAll('i')
     .select((eb) => [
-      dialect.jsonArrayFrom(
-        eb
-          .selectFrom('checklist_item_members as m')
-          .innerJoin('users as u', 'u.id', 'm.user_id')
-          .select(['u.id', 'u.full_name', 'u.photo_url'])
-          .whereRef('m.item_id', '=', 'i.id')
-          .orderBy('m.created_at')
-          .orderBy('u.id'),
-      ).as('members_json'),
-      dialect.jsonArrayFrom(
-        eb
-          .selectFrom('attachments as a')
-          .innerJoin('users as u', 'u.id', 'a.creator_id')
-          .select([...ATTACHMENT_COLUMNS, 'u.full_name as creator_full_name', 'u.photo_url as creator_photo_url'])
-          .whereRef('a.checklist_item_id', '=', 'i.id')
-          .where('a.is_deleted', '=', 0)
-          .orderBy('a.created_at')
-          .orderBy('a.id'),
-      ).as('attachments_json'),
+      dialect
+        .jsonArrayFrom(
+          eb
+            .selectFrom('checklist_item_members as m')
+            .innerJoin('users as u', 'u.id', 'm.user_id')
+            .select(['u.id', 'u.full_name', 'u.photo_url'])
+            .whereRef('m.item_id', '=', 'i.id')
+            .orderBy('m.created_at')
+            .orderBy('u.id'),
+        )
+        .as('members_json'),
+      dialect
+        .jsonArrayFrom(
+          eb
+            .selectFrom('attachments as a')
+            .innerJoin('users as u', 'u.id', 'a.creator_id')
+            .select([...ATTACHMENT_COLUMNS, 'u.full_name as creator_full_name', 'u.photo_url as creator_photo_url'])
+            .whereRef('a.checklist_item_id', '=', 'i.id')
+            .where('a.is_deleted', '=', 0)
+            .orderBy('a.created_at')
+            .orderBy('a.id'),
+        )
+        .as('attachments_json'),
     ]);
   if ('itemIds' in selection) {
     if (selection.itemIds.length === 0) return { items: [], attachmentSeen: [], cheers: [] };

@@ -26,12 +26,7 @@ export async function checklistPositionsOnCard(db: Executor, cardId: string, exc
 }
 
 /** One change to a checklist (its fields, or its items, which its record embeds): `__v` + 1. */
-export async function recordChecklistChange(
-  db: Transaction,
-  id: string,
-  at: string,
-  fields: { name?: string; position?: number } = {},
-): Promise<boolean> {
+export async function recordChecklistChange(db: Transaction, id: string, at: string, fields: { name?: string; position?: number } = {}): Promise<boolean> {
   const result = await db
     .updateTable('checklists')
     .set((eb) => ({ ...fields, updated_at: at, version: eb('version', '+', 1) }))

@@ -48,13 +48,7 @@ export async function latestCreatedAt(db: Executor, table: 'comments' | 'discuss
  * One change to a comment's or a reply's record: `__v` + 1, `updatedAt`; with `content`, the new
  * text. False when it is gone.
  */
-export async function recordPostChange(
-  db: Transaction,
-  table: 'comments' | 'discussions',
-  id: string,
-  at: string,
-  content?: string,
-): Promise<boolean> {
+export async function recordPostChange(db: Transaction, table: 'comments' | 'discussions', id: string, at: string, content?: string): Promise<boolean> {
   const result = await db
     .updateTable(table as 'comments')
     .set((eb) => ({ version: eb('version', '+', 1), updated_at: at, ...(content !== undefined ? { content } : {}) }))
@@ -104,10 +98,7 @@ export async function commentPage(db: Executor, cardId: string, after: CommentKe
   let query = selectComments(db).where('m.card_id', '=', cardId);
   if (after) {
     query = query.where((eb) =>
-      eb.or([
-        eb('m.created_at', '>', after.createdAt),
-        eb.and([eb('m.created_at', '=', after.createdAt), eb('m.id', '>', after.id)]),
-      ]),
+      eb.or([eb('m.created_at', '>', after.createdAt), eb.and([eb('m.created_at', '=', after.createdAt), eb('m.id', '>', after.id)])]),
     );
   }
   return query.orderBy('m.created_at').orderBy('m.id').limit(limit).execute();

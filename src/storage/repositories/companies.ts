@@ -11,20 +11,12 @@ export async function findCompanyById(db: Executor, id: string): Promise<Company
 }
 
 /** Adds a member; a second membership of the same user is a unique violation (the primary key). */
-export async function insertCompanyMember(
-  db: Executor,
-  row: { company_id: string; user_id: string; role: CompanyRole; created_at: string },
-): Promise<void> {
+export async function insertCompanyMember(db: Executor, row: { company_id: string; user_id: string; role: CompanyRole; created_at: string }): Promise<void> {
   await db.insertInto('company_members').values(row).execute();
 }
 
 export async function findCompanyMember(db: Executor, companyId: string, userId: string) {
-  return db
-    .selectFrom('company_members')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  return db.selectFrom('company_members').selectAll().where('company_id', '=', companyId).where('user_id', '=', userId).executeTakeFirst();
 }
 
 /** The company of that name the user belongs to (the oldest when several have the name). */

@@ -10,12 +10,30 @@ export async function insertEvents(trx: Transaction, rows: readonly NewRow<'even
   const dialect = dialectOf(trx);
   // one event (most writes): the statement compiled once; several (bulk writes): built for their number
   const insert =
-    rows.length === 1 ? compiledOnceWith(trx, 'insert event', () => insertOneEvent(trx), eventValues(first)) : trx.insertInto('events').values([...rows]).compile();
+    rows.length === 1
+      ? compiledOnceWith(trx, 'insert event', () => insertOneEvent(trx), eventValues(first))
+      : trx
+          .insertInto('events')
+          .values([...rows])
+          .compile();
   // the last statement of its transaction, read by nobody: sent with the COMMIT where that saves a round trip
   await trx.executeQuery(dialect.sentWithCommit(insert));
 }
 
-const EVENT_COLUMNS = ['id', 'type', 'company_id', 'team_id', 'board_id', 'card_id', 'user_id', 'actor_user_id', 'actor_api_key_id', 'request_id', 'created_at', 'data'] as const;
+const EVENT_COLUMNS = [
+  'id',
+  'type',
+  'company_id',
+  'team_id',
+  'board_id',
+  'card_id',
+  'user_id',
+  'actor_user_id',
+  'actor_api_key_id',
+  'request_id',
+  'created_at',
+  'data',
+] as const;
 
 const EVENT_SENTINEL_KEYS = EVENT_COLUMNS.map((column) => [column, `\u0000${column}`] as const);
 
@@ -46,9 +64,7 @@ export const FEED_PAGE = 200;
 function ofBoard(boardId: string) {
   // the data's JSON text as JSON.stringify writes it (src/domain/events/record.ts): `"board":"<id>"`
   return (query: EventQuery): EventQuery =>
-    query.where((eb) =>
-      eb.or([eb('board_id', '=', boardId), eb.and([eb('type', '=', 'card.moved'), eb('data', 'like', `%"board":"${boardId}"%`)])]),
-    );
+    query.where((eb) => eb.or([eb('board_id', '=', boardId), eb.and([eb('type', '=', 'card.moved'), eb('data', 'like', `%"board":"${boardId}"%`)])]));
 }
 
 /** The board's committed events after `after` (null: from the first), in commit order. */
@@ -143,10 +159,7 @@ export async function deleteEventsBefore(
   for (;;) {
     let doomed = db.selectFrom('events').select('seq').where('id', '<', idBelow).where('created_at', '<', before);
     if (keep) doomed = doomed.where('id', 'not in', keep(db));
-    const result = await db
-      .deleteFrom('events')
-      .where('seq', 'in', doomed.orderBy('id').limit(batch))
-      .executeTakeFirst();
+    const result = await db.deleteFrom('events').where('seq', 'in', doomed.orderBy('id').limit(batch)).executeTakeFirst();
     const count = Number(result.numDeletedRows);
     deleted += count;
     if (count < batch) return deleted;

@@ -30,16 +30,15 @@ export const LABEL_COLUMNS = [
 
 /** Labels joined with their colour: the shape `toLabel` maps. */
 function selectLabels(db: Executor) {
-  return db
-    .selectFrom('labels as l')
-    .innerJoin('label_colors as lc', 'lc.id', 'l.color_id')
-    .select(LABEL_COLUMNS);
+  return db.selectFrom('labels as l').innerJoin('label_colors as lc', 'lc.id', 'l.color_id').select(LABEL_COLUMNS);
 }
 
 export async function findLabelById(db: Executor, id: string) {
   return selectLabels(db)
     .where('l.id', '=', id)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('boards as b').select('b.id').whereRef('b.id', '=', 'l.board_id').where('b.deleted_at', 'is not', null))))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('boards as b').select('b.id').whereRef('b.id', '=', 'l.board_id').where('b.deleted_at', 'is not', null))),
+    )
     .executeTakeFirst();
 }
 
@@ -53,12 +52,7 @@ export async function insertLabel(db: Executor, row: NewRow<'labels'>): Promise<
 }
 
 /** Renames and/or recolours a label (one change: `__v` + 1); answers its `__v` now, undefined when there is no label. */
-export async function updateLabel(
-  db: Executor,
-  id: string,
-  change: { name?: string; color_id?: string },
-  at: string,
-): Promise<number | undefined> {
+export async function updateLabel(db: Executor, id: string, change: { name?: string; color_id?: string }, at: string): Promise<number | undefined> {
   const row = await db
     .updateTable('labels')
     .set((eb) => ({ ...change, updated_at: at, version: eb('version', '+', 1) }))

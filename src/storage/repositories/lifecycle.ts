@@ -103,10 +103,12 @@ export async function markStragglers(trx: Transaction, at: string): Promise<void
     .updateTable('cards')
     .set({ deleted_at: at })
     .where('deleted_at', 'is', null)
-    .where((eb) => eb.or([
-      eb('list_id', 'in', eb.selectFrom('lists').select('id').where('deleted_at', 'is not', null)),
-      eb('board_id', 'in', eb.selectFrom('boards').select('id').where('deleted_at', 'is not', null)),
-    ]))
+    .where((eb) =>
+      eb.or([
+        eb('list_id', 'in', eb.selectFrom('lists').select('id').where('deleted_at', 'is not', null)),
+        eb('board_id', 'in', eb.selectFrom('boards').select('id').where('deleted_at', 'is not', null)),
+      ]),
+    )
     .execute();
 }
 
@@ -114,11 +116,13 @@ export async function markStragglers(trx: Transaction, at: string): Promise<void
 export async function anythingMarked(db: Executor): Promise<boolean> {
   const row = await db
     .selectNoFrom((eb) => [
-      eb.or([
-        eb.exists(eb.selectFrom('cards').select('id').where('deleted_at', 'is not', null)),
-        eb.exists(eb.selectFrom('lists').select('id').where('deleted_at', 'is not', null)),
-        eb.exists(eb.selectFrom('boards').select('id').where('deleted_at', 'is not', null)),
-      ]).as('marked'),
+      eb
+        .or([
+          eb.exists(eb.selectFrom('cards').select('id').where('deleted_at', 'is not', null)),
+          eb.exists(eb.selectFrom('lists').select('id').where('deleted_at', 'is not', null)),
+          eb.exists(eb.selectFrom('boards').select('id').where('deleted_at', 'is not', null)),
+        ])
+        .as('marked'),
     ])
     .executeTakeFirstOrThrow();
   return Boolean(Number(row.marked));
@@ -141,4 +145,3 @@ export async function forgetReleased(db: Executor, keys: readonly string[]): Pro
   if (keys.length === 0) return;
   await db.deleteFrom('released_files').where('storage_key', 'in', keys).execute();
 }
-

@@ -22,28 +22,14 @@ export async function findListsOfBoard(db: Executor, boardId: string, archived =
 export async function listReachableLists(db: Executor, reach: Reach, archived = false): Promise<ListRow[]> {
   const condition = reachCondition(reach, 'l');
   if (!condition) return [];
-  let query = db
-    .selectFrom('lists as l')
-    .innerJoin('boards as b', 'b.id', 'l.board_id')
-    .selectAll('l')
-    .where(condition)
-    .where('l.deleted_at', 'is', null);
+  let query = db.selectFrom('lists as l').innerJoin('boards as b', 'b.id', 'l.board_id').selectAll('l').where(condition).where('l.deleted_at', 'is', null);
   // an archived board's lists go with it
   if (!archived) query = query.where('l.archived', '=', 0).where('b.archived', '=', 0);
-  return query
-    .orderBy('b.created_at')
-    .orderBy('b.id')
-    .orderBy('l.position')
-    .orderBy('l.id')
-    .execute();
+  return query.orderBy('b.created_at').orderBy('b.id').orderBy('l.position').orderBy('l.id').execute();
 }
 
 /** Moves lists to new positions (a renumbering); each moved list is a change to that list. */
-export async function setListPositions(
-  db: Executor,
-  moves: readonly { id: string; position: number }[],
-  at: string,
-): Promise<void> {
+export async function setListPositions(db: Executor, moves: readonly { id: string; position: number }[], at: string): Promise<void> {
   for (const move of moves) {
     await db
       .updateTable('lists')
@@ -54,12 +40,7 @@ export async function setListPositions(
 }
 
 /** Renames and/or moves a list (one change: `__v` + 1); answers its row as it now is, undefined when there is no list. */
-export async function updateList(
-  db: Executor,
-  id: string,
-  change: { name?: string; position?: number },
-  at: string,
-): Promise<ListRow | undefined> {
+export async function updateList(db: Executor, id: string, change: { name?: string; position?: number }, at: string): Promise<ListRow | undefined> {
   return db
     .updateTable('lists')
     .set((eb) => ({ ...change, updated_at: at, version: eb('version', '+', 1) }))

@@ -6,9 +6,7 @@ import type { CardRef } from './cards.ts';
 import { pastKey } from './order.ts';
 
 /** Where a page of My Tasks starts: strictly after this key (the last card of the previous page). */
-export type MyTasksAfter =
-  | { by: 'assigned'; assignedAt: string; cardId: string }
-  | { by: 'position'; position: number; cardId: string };
+export type MyTasksAfter = { by: 'assigned'; assignedAt: string; cardId: string } | { by: 'position'; position: number; cardId: string };
 
 export interface MyTasksQuery {
   userId: string;
@@ -48,7 +46,13 @@ export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise
   const inList = query.listId !== undefined;
   const after = query.after;
   const afterKey = inList ? (after?.by === 'position' ? after.position : undefined) : after?.by === 'assigned' ? after.assignedAt : undefined;
-  const shape = [reach.shape, query.archived ? 'archived' : '', inList ? 'list' : '', query.complete === undefined ? '' : 'complete', afterKey === undefined ? '' : 'after'];
+  const shape = [
+    reach.shape,
+    query.archived ? 'archived' : '',
+    inList ? 'list' : '',
+    query.complete === undefined ? '' : 'complete',
+    afterKey === undefined ? '' : 'after',
+  ];
   return executeCompiledOnce(
     db,
     `my task refs ${shape.join(' ')}`,
@@ -80,7 +84,12 @@ export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise
               .selectFrom('card_members as m')
               .innerJoinLateral(
                 (eb) =>
-                  shown(eb.selectFrom('cards as c').select(['c.id', 'c.position', viewBodyThatCounts('c').as('view_body')]).whereRef('c.id', '=', 'm.card_id'))
+                  shown(
+                    eb
+                      .selectFrom('cards as c')
+                      .select(['c.id', 'c.position', viewBodyThatCounts('c').as('view_body')])
+                      .whereRef('c.id', '=', 'm.card_id'),
+                  )
                     // a fence: kept a subquery, not merged back into a plain join
                     .offset(0)
                     .as('c'),

@@ -4,7 +4,11 @@ import { pastKey } from './order.ts';
 export type NotificationRow = Row<'notifications'>;
 
 export async function insertNotifications(db: Transaction, rows: readonly NewRow<'notifications'>[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('notifications').values([...rows]).execute();
+  if (rows.length > 0)
+    await db
+      .insertInto('notifications')
+      .values([...rows])
+      .execute();
 }
 
 export async function findNotification(db: Executor, id: string): Promise<NotificationRow | undefined> {

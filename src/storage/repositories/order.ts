@@ -11,7 +11,11 @@ export function inCreationOrder<TB extends keyof Database, O>(query: SelectQuery
  * (`>` ascending, `<` descending). Written out rather than as a row comparison, the form both
  * engines' plans walk an index on (`key`, `id`) with.
  */
-export function pastKey(columns: readonly [key: string, id: string], last: readonly [key: unknown, id: unknown], direction: '>' | '<' = '>'): RawBuilder<SqlBool> {
+export function pastKey(
+  columns: readonly [key: string, id: string],
+  last: readonly [key: unknown, id: unknown],
+  direction: '>' | '<' = '>',
+): RawBuilder<SqlBool> {
   const [key, id] = columns.map((column) => sql.ref(column));
   const comparison = sql.raw(direction);
   return sql<SqlBool>`(${key} ${comparison} ${last[0]} or (${key} = ${last[0]} and ${id} ${comparison} ${last[1]}))`;

@@ -8,7 +8,11 @@ export async function setPasswordHash(db: Executor, userId: string, passwordHash
 }
 
 export async function setEmailNotifications(db: Executor, userId: string, on: boolean): Promise<void> {
-  await db.updateTable('users').set({ email_notifications: on ? 1 : 0 }).where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set({ email_notifications: on ? 1 : 0 })
+    .where('id', '=', userId)
+    .execute();
 }
 
 export async function anyUserExists(db: Executor): Promise<boolean> {

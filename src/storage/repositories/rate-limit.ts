@@ -111,8 +111,7 @@ function tailQuery(b: unknown, h: unknown, l: unknown) {
     ) as t`;
 }
 
-const insertHitQuery = (b: unknown, s: unknown, a: unknown) =>
-  sql`insert into rate_limit_hits (bucket, seq, admitted_at) values (${b}, ${s}, ${a})`;
+const insertHitQuery = (b: unknown, s: unknown, a: unknown) => sql`insert into rate_limit_hits (bucket, seq, admitted_at) values (${b}, ${s}, ${a})`;
 
 function toTail(rows: TailRow[]): BucketTail | null {
   const row = rows[0];
@@ -140,13 +139,7 @@ function compiledWithValues(db: Executor, build: QueryBuilder): CompiledQuery {
   return compiled;
 }
 
-async function runCompiled<R>(
-  db: Executor,
-  dialect: Dialect,
-  name: 'tail' | 'insert',
-  values: [unknown, unknown, unknown],
-  build: QueryBuilder,
-): Promise<R[]> {
+async function runCompiled<R>(db: Executor, dialect: Dialect, name: 'tail' | 'insert', values: [unknown, unknown, unknown], build: QueryBuilder): Promise<R[]> {
   const compiled = dialect.compiledOnce(`rate-limit ${name}`, () => compiledWithValues(db, build));
   return (await db.executeQuery<R>({ ...compiled, parameters: values } as CompiledQuery<R>)).rows;
 }
@@ -162,11 +155,7 @@ export async function deleteHitsUpTo(db: Executor, upTo: number, batch: number):
       eb(
         refTuple('bucket', 'seq'),
         'in',
-        selectFrom('rate_limit_hits')
-          .select(['bucket', 'seq'])
-          .where('admitted_at', '<=', upTo)
-          .limit(batch)
-          .$asTuple('bucket', 'seq'),
+        selectFrom('rate_limit_hits').select(['bucket', 'seq']).where('admitted_at', '<=', upTo).limit(batch).$asTuple('bucket', 'seq'),
       ),
     )
     .executeTakeFirst();

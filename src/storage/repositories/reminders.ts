@@ -56,7 +56,12 @@ function owing(key: ReminderKey, window: ReminderWindow) {
  */
 export function owingQuery(db: Executor, key: ReminderKey, window: ReminderWindow, limit: number) {
   const { date } = REMINDERS[key];
-  return db.selectFrom('cards').select(['id', sql.ref<string>(date).as('date')]).where(owing(key, window)).orderBy(date).limit(limit);
+  return db
+    .selectFrom('cards')
+    .select(['id', sql.ref<string>(date).as('date')])
+    .where(owing(key, window))
+    .orderBy(date)
+    .limit(limit);
 }
 
 export async function cardsOwingReminder(db: Executor, key: ReminderKey, window: ReminderWindow, limit: number): Promise<OwedReminder[]> {

@@ -1,4 +1,4 @@
-import { type Expression, type RawBuilder, sql, type SqlBool } from 'kysely';
+import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../database.ts';
 import { dialectOf } from '../dialect.ts';
 import { entryValues, SEARCH_SOURCES } from '../migrations/0017_search.ts';
@@ -105,10 +105,20 @@ function postgresText(): TextMatch {
   const contains = (column: string, term: string) => sql<SqlBool>`${sql.ref(column)} like '%' || search_fold(${likePattern(term).slice(1, -1)}) || '%'`;
   return {
     has(terms, titleOnly) {
-      return terms.length === 0 ? TRUE : sql<SqlBool>`(${sql.join(terms.map((t) => contains(titleOnly ? 'e.folded_title' : 'e.folded', t)), sql` and `)})`;
+      return terms.length === 0
+        ? TRUE
+        : sql<SqlBool>`(${sql.join(
+            terms.map((t) => contains(titleOnly ? 'e.folded_title' : 'e.folded', t)),
+            sql` and `,
+          )})`;
     },
     hasNone(terms) {
-      return terms.length === 0 ? TRUE : sql<SqlBool>`not (${sql.join(terms.map((t) => contains('e.folded', t)), sql` or `)})`;
+      return terms.length === 0
+        ? TRUE
+        : sql<SqlBool>`not (${sql.join(
+            terms.map((t) => contains('e.folded', t)),
+            sql` or `,
+          )})`;
     },
   };
 }
@@ -130,7 +140,9 @@ export async function searchEntries(db: Executor, filter: SearchFilter): Promise
   if (filter.boardId !== undefined) where.push(sql<SqlBool>`b.id = ${filter.boardId}`);
   if (filter.types !== undefined) where.push(sql<SqlBool>`e.entity_type in (${sql.join(filter.types.map((t) => sql.val(t)))})`);
   for (const label of filter.labels) {
-    where.push(sql<SqlBool>`exists (select 1 from card_labels cl join labels lb on lb.id = cl.label_id where cl.card_id = e.card_id and lower(lb.name) = lower(${label}))`);
+    where.push(
+      sql<SqlBool>`exists (select 1 from card_labels cl join labels lb on lb.id = cl.label_id where cl.card_id = e.card_id and lower(lb.name) = lower(${label}))`,
+    );
   }
   for (const member of filter.members) {
     where.push(
@@ -156,7 +168,9 @@ export async function searchEntries(db: Executor, filter: SearchFilter): Promise
     // no trigram index to narrow by: look through the most recently written entries in reach only
     const recent = reachCondition(filter.reach, 'r') as Expression<SqlBool>;
     const key = postgres ? 'entity_id' : 'seq';
-    where.push(sql<SqlBool>`e.${sql.raw(key)} in (select r.${sql.raw(key)} from search_entries r where ${recent} order by r.updated_at desc limit ${SHORT_SCAN})`);
+    where.push(
+      sql<SqlBool>`e.${sql.raw(key)} in (select r.${sql.raw(key)} from search_entries r where ${recent} order by r.updated_at desc limit ${SHORT_SCAN})`,
+    );
   }
   const tier = filter.terms.length === 0 ? sql`0` : sql`(case when ${text.has(filter.terms, true)} then 0 else 1 end)`;
   const after = filter.after;
@@ -241,7 +255,10 @@ export async function reindexBatch(db: Executor, table: string, afterId: string,
 export async function removeOrphans(db: Executor): Promise<number> {
   let removed = 0;
   for (const source of SEARCH_SOURCES) {
-    const result = await sql`delete from search_entries where entity_type = ${source.kind} and not exists (select 1 from ${sql.table(source.table)} s where s.id = search_entries.entity_id${sql.raw(source.live ? ` and s.${source.live}` : '')})`.execute(db);
+    const result =
+      await sql`delete from search_entries where entity_type = ${source.kind} and not exists (select 1 from ${sql.table(source.table)} s where s.id = search_entries.entity_id${sql.raw(source.live ? ` and s.${source.live}` : '')})`.execute(
+        db,
+      );
     removed += Number(result.numAffectedRows ?? 0n);
   }
   return removed;

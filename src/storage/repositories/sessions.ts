@@ -15,7 +15,9 @@ export async function findLiveSessionWithMemberships(db: Executor, tokenHash: st
     .selectFrom('sessions as s')
     .select(['s.id', 's.user_id', 's.csrf_token', 's.last_seen_at', 's.expires_at'])
     .select((eb) => [
-      dialect.jsonArrayFrom(eb.selectFrom('company_members as cm').select(['cm.company_id', 'cm.role']).whereRef('cm.user_id', '=', 's.user_id')).as('companies_json'),
+      dialect
+        .jsonArrayFrom(eb.selectFrom('company_members as cm').select(['cm.company_id', 'cm.role']).whereRef('cm.user_id', '=', 's.user_id'))
+        .as('companies_json'),
       dialect.jsonArrayFrom(eb.selectFrom('team_members as tm').select('tm.team_id').whereRef('tm.user_id', '=', 's.user_id')).as('teams_json'),
     ])
     .where('s.token_hash', '=', tokenHash)
@@ -97,7 +99,10 @@ export async function countSignInFailures(db: Executor, subject: string, since: 
 }
 
 export async function recordSignInFailures(db: Executor, subjects: readonly string[], at: string): Promise<void> {
-  await db.insertInto('sign_in_failures').values(subjects.map((subject) => ({ subject, at }))).execute();
+  await db
+    .insertInto('sign_in_failures')
+    .values(subjects.map((subject) => ({ subject, at })))
+    .execute();
 }
 
 export async function clearSignInFailures(db: Executor, subject: string): Promise<void> {

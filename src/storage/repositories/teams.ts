@@ -1,4 +1,4 @@
-import type { Executor, Transaction, NewRow, Row } from '../database.ts';
+import type { Executor, NewRow, Row, Transaction } from '../database.ts';
 import { inCreationOrder } from './order.ts';
 
 export type TeamRow = Row<'teams'>;
@@ -18,13 +18,7 @@ export async function findTeamScope(db: Executor, teamId: string) {
 
 /** The company's team of that name (the oldest when several have the name). */
 export async function findTeamByName(db: Executor, companyId: string, name: string): Promise<TeamRow | undefined> {
-  return db
-    .selectFrom('teams')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('name', '=', name)
-    .$call(inCreationOrder)
-    .executeTakeFirst();
+  return db.selectFrom('teams').selectAll().where('company_id', '=', companyId).where('name', '=', name).$call(inCreationOrder).executeTakeFirst();
 }
 
 /** Adds the user to the team; false when it was a member already. */
@@ -62,7 +56,11 @@ export async function recordTeamChange(db: Transaction, teamId: string, at: stri
  * change that learns only afterwards whether it changes anything.
  */
 export async function lockTeam(db: Transaction, teamId: string): Promise<void> {
-  await db.updateTable('teams').set((eb) => ({ version: eb.ref('version') })).where('id', '=', teamId).execute();
+  await db
+    .updateTable('teams')
+    .set((eb) => ({ version: eb.ref('version') }))
+    .where('id', '=', teamId)
+    .execute();
 }
 
 /** Which of `userIds` are members of the team. */

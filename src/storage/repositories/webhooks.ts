@@ -24,13 +24,20 @@ export function findWebhook(db: Executor, id: string): Promise<WebhookRow | unde
 
 export function findWebhooks(db: Executor, ids: readonly string[]): Promise<WebhookRow[]> {
   if (!ids.length) return Promise.resolve([]);
-  return db.selectFrom('webhooks').selectAll().where('id', 'in', [...ids]).execute();
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 /** The webhooks of these companies, oldest first, after the (created_at, id) key `after`. */
 export function listWebhooks(db: Executor, companyIds: readonly string[], limit: number, after?: [string, string]): Promise<WebhookRow[]> {
   if (!companyIds.length) return Promise.resolve([]);
-  let query = db.selectFrom('webhooks').selectAll().where('company_id', 'in', [...companyIds]);
+  let query = db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('company_id', 'in', [...companyIds]);
   if (after) {
     const [createdAt, id] = after;
     query = query.where(pastKey(['created_at', 'id'], [createdAt, id]));
@@ -58,7 +65,12 @@ export async function deleteWebhook(trx: Transaction, id: string): Promise<void>
  * asks at every commit that recorded events.
  */
 export async function anyEnabledWebhook(db: Executor): Promise<boolean> {
-  const rows = await executeCompiledOnce(db, 'any enabled webhook', () => db.selectFrom('webhooks').select('id').where('enabled', '=', 1).limit(1).compile(), {});
+  const rows = await executeCompiledOnce(
+    db,
+    'any enabled webhook',
+    () => db.selectFrom('webhooks').select('id').where('enabled', '=', 1).limit(1).compile(),
+    {},
+  );
   return rows.length > 0;
 }
 
@@ -90,7 +102,12 @@ export async function moveFeedCursor(trx: Transaction, cursor: FeedCursor): Prom
  * Committed events after `position`, in feed order (src/storage/event-feed.ts), of these companies
  * and recorded at `since` or later (what some webhook may receive; the rest is passed over by index).
  */
-export function eventsAfter(db: Executor, position: FeedPosition | null, limit: number, of: { companies: readonly string[]; since: string }): Promise<EventRow[]> {
+export function eventsAfter(
+  db: Executor,
+  position: FeedPosition | null,
+  limit: number,
+  of: { companies: readonly string[]; since: string },
+): Promise<EventRow[]> {
   return dialectOf(db).eventFeed.committedAfter(db, position, limit, (query) =>
     query.where('company_id', 'in', [...of.companies]).where('created_at', '>=', of.since),
   );
@@ -105,7 +122,10 @@ export function feedEnd(db: Executor): Promise<FeedPosition> {
 export async function insertDeliveries(trx: Transaction, rows: readonly NewRow<'webhook_deliveries'>[]): Promise<void> {
   // in chunks: PostgreSQL takes at most 65535 parameters per statement
   for (let start = 0; start < rows.length; start += 500) {
-    await trx.insertInto('webhook_deliveries').values(rows.slice(start, start + 500)).execute();
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(rows.slice(start, start + 500))
+      .execute();
   }
 }
 
@@ -186,7 +206,12 @@ export async function leaseRun(trx: Transaction, head: DeliveryRow, owner: strin
 /** Gives up `owner`'s leases on these deliveries (the rest of a run it stopped sending). */
 export async function releaseLeases(db: Executor, ids: readonly string[], owner: string): Promise<void> {
   if (!ids.length) return;
-  await db.updateTable('webhook_deliveries').set({ lease_owner: null, lease_until: null }).where('id', 'in', [...ids]).where('lease_owner', '=', owner).execute();
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ lease_owner: null, lease_until: null })
+    .where('id', 'in', [...ids])
+    .where('lease_owner', '=', owner)
+    .execute();
 }
 
 /** Writes an attempt's outcome, if `owner` still holds the lease; answers whether it did. */

@@ -1,13 +1,13 @@
-import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-scroll/element';
-import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
 import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
 import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
+import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-scroll/element';
+import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, lazy, memo, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
-import { type Card, client, type Label, type Member, unwrap } from '../api.ts';
 import { rememberBoard, useMe } from '../App.tsx';
+import { type Card, client, type Label, type Member, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
 import { dueState, type Filter, filterOf, initials, isFiltering, matches, textOn, writeFilter } from './filters.ts';
@@ -129,7 +129,12 @@ export function BoardPage() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  if (board.isError) return <p className="page-pad" role="alert">{board.error.message}</p>;
+  if (board.isError)
+    return (
+      <p className="page-pad" role="alert">
+        {board.error.message}
+      </p>
+    );
   if (!board.data) return <BoardSkeleton />;
   const view = board.data;
   const now = Date.now();
@@ -155,29 +160,40 @@ export function BoardPage() {
     if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return;
     const key = event.key;
     const handled = () => event.preventDefault();
-    if (key === 'ArrowDown') return handled(), focusCard(listIndex, cardIndex + 1);
-    if (key === 'ArrowUp') return handled(), focusCard(listIndex, cardIndex - 1);
+    // Trello's shortcuts on a focused card (the help dialog lists them).
+    const shortcuts = new Map<string, (() => unknown) | undefined>([
+      ['ArrowDown', () => focusCard(listIndex, cardIndex + 1)],
+      ['ArrowUp', () => focusCard(listIndex, cardIndex - 1)],
+      ['Enter', () => openCard(card._id)],
+      ['e', () => openCard(card._id, 'name')],
+      ['l', () => openCard(card._id, 'labels')],
+      ['m', () => openCard(card._id, 'members')],
+      ['d', () => openCard(card._id, 'due')],
+      ['n', () => composers.current.get(card.list)?.()],
+      ['c', () => void actions.archiveCard(card._id).then(() => focusCard(listIndex, cardIndex))],
+      ['?', () => setHelp(true)],
+      [' ', me.data ? () => void actions.toggleMembers(card._id, [me.data.user._id]) : undefined],
+    ]);
+    const shortcut = shortcuts.get(key);
+    if (shortcut) {
+      handled();
+      shortcut();
+      return;
+    }
     if (key === 'ArrowRight' || key === 'ArrowLeft') {
       handled();
       const step = key === 'ArrowRight' ? 1 : -1;
       for (let next = listIndex + step; next >= 0 && next < view.lists.length; next += step) if (visible[next]?.length) return focusCard(next, cardIndex);
       return;
     }
-    if (key === 'Enter') return handled(), openCard(card._id);
-    if (key === 'e') return handled(), openCard(card._id, 'name');
-    if (key === 'l') return handled(), openCard(card._id, 'labels');
-    if (key === 'm') return handled(), openCard(card._id, 'members');
-    if (key === 'd') return handled(), openCard(card._id, 'due');
-    if (key === 'n') return handled(), composers.current.get(card.list)?.();
-    if (key === 'c') return handled(), void actions.archiveCard(card._id).then(() => focusCard(listIndex, cardIndex));
-    if (key === '?') return handled(), setHelp(true);
-    if (key === ' ' && me.data) return handled(), void actions.toggleMembers(card._id, [me.data.user._id]);
     if (key === '<' || key === '>' || key === ',' || key === '.') {
       handled();
       const target = view.lists[listIndex + (key === '<' || key === ',' ? -1 : 1)];
       if (!target) return;
       const index = Math.min(cardIndex, target.cards.length);
-      void actions.moveCard(card._id, target._id, index).then(() => requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card-id="${card._id}"]`)?.focus()));
+      void actions
+        .moveCard(card._id, target._id, index)
+        .then(() => requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card-id="${card._id}"]`)?.focus()));
     }
   };
 
@@ -186,7 +202,15 @@ export function BoardPage() {
 
   return (
     <div className="board">
-      <BoardHeader name={view.board.name} boardId={boardId} filter={filter} setFilter={setFilter} labels={labels.data ?? []} members={members} onHelp={() => setHelp(true)} />
+      <BoardHeader
+        name={view.board.name}
+        boardId={boardId}
+        filter={filter}
+        setFilter={setFilter}
+        labels={labels.data ?? []}
+        members={members}
+        onHelp={() => setHelp(true)}
+      />
       {!connected ? (
         <p className="banner" role="status">
           {t.reconnecting}
@@ -224,17 +248,17 @@ export function BoardPage() {
       </div>
       {openCardId ? (
         <Suspense fallback={null}>
-        <CardDialog
-          key={openCardId}
-          cardId={openCardId}
-          boardCard={openCardRecord}
-          labels={labels.data ?? []}
-          members={members}
-          focus={params.get('focus')}
-          actions={actions}
-          onClose={closeCard}
-          onMove={() => setMoving(openCardId)}
-        />
+          <CardDialog
+            key={openCardId}
+            cardId={openCardId}
+            boardCard={openCardRecord}
+            labels={labels.data ?? []}
+            members={members}
+            focus={params.get('focus')}
+            actions={actions}
+            onClose={closeCard}
+            onMove={() => setMoving(openCardId)}
+          />
         </Suspense>
       ) : null}
       {movingCard ? (
@@ -267,7 +291,15 @@ function BoardSkeleton() {
   );
 }
 
-function BoardHeader(props: { name: string; boardId: string; filter: Filter; setFilter: (filter: Filter) => void; labels: Label[]; members: Member[]; onHelp: () => void }) {
+function BoardHeader(props: {
+  name: string;
+  boardId: string;
+  filter: Filter;
+  setFilter: (filter: Filter) => void;
+  labels: Label[];
+  members: Member[];
+  onHelp: () => void;
+}) {
   const { filter, setFilter } = props;
   const textId = useId();
   const dueId = useId();
@@ -279,7 +311,13 @@ function BoardHeader(props: { name: string; boardId: string; filter: Filter; set
         <label htmlFor={textId} className="visually-hidden">
           {t.filterText}
         </label>
-        <input id={textId} type="search" placeholder={t.filterText} value={filter.text} onChange={(event) => setFilter({ ...filter, text: event.target.value })} />
+        <input
+          id={textId}
+          type="search"
+          placeholder={t.filterText}
+          value={filter.text}
+          onChange={(event) => setFilter({ ...filter, text: event.target.value })}
+        />
         <details className="popover">
           <summary>
             {t.filterLabels}
@@ -289,7 +327,11 @@ function BoardHeader(props: { name: string; boardId: string; filter: Filter; set
             <legend className="visually-hidden">{t.filterLabels}</legend>
             {props.labels.map((label) => (
               <label key={label._id} className="check">
-                <input type="checkbox" checked={filter.labels.includes(label._id)} onChange={() => setFilter({ ...filter, labels: toggle(filter.labels, label._id) })} />
+                <input
+                  type="checkbox"
+                  checked={filter.labels.includes(label._id)}
+                  onChange={() => setFilter({ ...filter, labels: toggle(filter.labels, label._id) })}
+                />
                 <span className="swatch" style={{ background: label.color.hex }} aria-hidden="true" />
                 {label.name || label.color.name}
               </label>
@@ -305,7 +347,11 @@ function BoardHeader(props: { name: string; boardId: string; filter: Filter; set
             <legend className="visually-hidden">{t.filterMembers}</legend>
             {props.members.map((member) => (
               <label key={member._id} className="check">
-                <input type="checkbox" checked={filter.members.includes(member._id)} onChange={() => setFilter({ ...filter, members: toggle(filter.members, member._id) })} />
+                <input
+                  type="checkbox"
+                  checked={filter.members.includes(member._id)}
+                  onChange={() => setFilter({ ...filter, members: toggle(filter.members, member._id) })}
+                />
                 {member.fullName}
               </label>
             ))}
@@ -383,7 +429,8 @@ const ListColumn = memo(function ListColumn({ list, cards, listIndex, listCount,
       draggable({ element, dragHandle: handle, getInitialData: () => ({ type: 'list', listId: list._id }) }),
       dropTargetForElements({
         element,
-        getData: ({ input, element: target }) => attachClosestEdge({ type: 'list', listId: list._id }, { input, element: target, allowedEdges: ['left', 'right'] }),
+        getData: ({ input, element: target }) =>
+          attachClosestEdge({ type: 'list', listId: list._id }, { input, element: target, allowedEdges: ['left', 'right'] }),
         onDrag: ({ self, source }) => setEdge(source.data.type === 'list' && source.data.listId !== list._id ? extractClosestEdge(self.data) : null),
         onDragLeave: () => setEdge(null),
         onDrop: () => setEdge(null),
@@ -405,7 +452,14 @@ const ListColumn = memo(function ListColumn({ list, cards, listIndex, listCount,
               setRenaming(false);
             }}
           >
-            <input name="name" defaultValue={list.name} aria-label={t.listName} autoFocus onBlur={(event) => event.currentTarget.form?.requestSubmit()} onKeyDown={(event) => event.key === 'Escape' && setRenaming(false)} />
+            <input
+              name="name"
+              defaultValue={list.name}
+              aria-label={t.listName}
+              autoFocus
+              onBlur={(event) => event.currentTarget.form?.requestSubmit()}
+              onKeyDown={(event) => event.key === 'Escape' && setRenaming(false)}
+            />
           </form>
         ) : (
           <h2 className="list-name">
@@ -438,7 +492,20 @@ const ListColumn = memo(function ListColumn({ list, cards, listIndex, listCount,
         </details>
       </div>
       <div className="list-cards" ref={scroller}>
-        {near ? <CardRows list={list} cards={cards} listIndex={listIndex} onCardKey={onCardKey} openCard={openCard} scroller={scroller} scrollers={scrollers} now={now} /> : <div style={{ height: Math.min(cards.length, 8) * 64 }} />}
+        {near ? (
+          <CardRows
+            list={list}
+            cards={cards}
+            listIndex={listIndex}
+            onCardKey={onCardKey}
+            openCard={openCard}
+            scroller={scroller}
+            scrollers={scrollers}
+            now={now}
+          />
+        ) : (
+          <div style={{ height: Math.min(cards.length, 8) * 64 }} />
+        )}
         {cards.length === 0 ? <p className="muted empty">{t.emptyList}</p> : null}
       </div>
       <CardComposer listId={list._id} listName={list.name} actions={actions} open={composing} setOpen={setComposing} />
@@ -474,8 +541,21 @@ function CardRows(props: {
         const card = cards[item.index];
         if (!card) return null;
         return (
-          <div key={item.key} role="listitem" className="card-row" data-index={item.index} ref={virtualizer.measureElement} style={{ transform: `translateY(${item.start}px)` }}>
-            <CardFace card={card} listId={props.list._id} onKeyDown={(event) => props.onCardKey(event, props.listIndex, item.index, card)} onOpen={() => props.openCard(card._id)} now={props.now} />
+          <div
+            key={item.key}
+            role="listitem"
+            className="card-row"
+            data-index={item.index}
+            ref={virtualizer.measureElement}
+            style={{ transform: `translateY(${item.start}px)` }}
+          >
+            <CardFace
+              card={card}
+              listId={props.list._id}
+              onKeyDown={(event) => props.onCardKey(event, props.listIndex, item.index, card)}
+              onOpen={() => props.openCard(card._id)}
+              now={props.now}
+            />
           </div>
         );
       })}
@@ -483,7 +563,19 @@ function CardRows(props: {
   );
 }
 
-const CardFace = memo(function CardFace({ card, listId, onKeyDown, onOpen, now }: { card: Card; listId: string; onKeyDown: (event: KeyboardEvent<HTMLElement>) => void; onOpen: () => void; now: number }) {
+const CardFace = memo(function CardFace({
+  card,
+  listId,
+  onKeyDown,
+  onOpen,
+  now,
+}: {
+  card: Card;
+  listId: string;
+  onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
+  onOpen: () => void;
+  now: number;
+}) {
   const element = useRef<HTMLDivElement>(null);
   const [edge, setEdge] = useState<Edge | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -491,11 +583,17 @@ const CardFace = memo(function CardFace({ card, listId, onKeyDown, onOpen, now }
     const node = element.current;
     if (!node) return;
     return combine(
-      draggable({ element: node, getInitialData: () => ({ type: 'card', cardId: card._id, listId }), onDragStart: () => setDragging(true), onDrop: () => setDragging(false) }),
+      draggable({
+        element: node,
+        getInitialData: () => ({ type: 'card', cardId: card._id, listId }),
+        onDragStart: () => setDragging(true),
+        onDrop: () => setDragging(false),
+      }),
       dropTargetForElements({
         element: node,
         canDrop: ({ source }) => source.data.type === 'card',
-        getData: ({ input, element: target }) => attachClosestEdge({ type: 'card', cardId: card._id, listId }, { input, element: target, allowedEdges: ['top', 'bottom'] }),
+        getData: ({ input, element: target }) =>
+          attachClosestEdge({ type: 'card', cardId: card._id, listId }, { input, element: target, allowedEdges: ['top', 'bottom'] }),
         onDrag: ({ self, source }) => setEdge(source.data.cardId === card._id ? null : extractClosestEdge(self.data)),
         onDragLeave: () => setEdge(null),
         onDrop: () => setEdge(null),
@@ -541,7 +639,9 @@ const CardFace = memo(function CardFace({ card, listId, onKeyDown, onOpen, now }
             <span className={`badge${checklist.completed === checklist.total ? ' done' : ''}`}>
               <span aria-hidden="true">☑ </span>
               <span className="visually-hidden">, {t.checklist(checklist.completed, checklist.total)}</span>
-              <span aria-hidden="true">{checklist.completed}/{checklist.total}</span>
+              <span aria-hidden="true">
+                {checklist.completed}/{checklist.total}
+              </span>
             </span>
           ) : null}
           {card.comments.length ? (
@@ -577,7 +677,19 @@ const CardFace = memo(function CardFace({ card, listId, onKeyDown, onOpen, now }
   );
 });
 
-function CardComposer({ listId, listName, actions, open, setOpen }: { listId: string; listName: string; actions: BoardActions; open: boolean; setOpen: (open: boolean) => void }) {
+function CardComposer({
+  listId,
+  listName,
+  actions,
+  open,
+  setOpen,
+}: {
+  listId: string;
+  listName: string;
+  actions: BoardActions;
+  open: boolean;
+  setOpen: (open: boolean) => void;
+}) {
   const input = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (open) input.current?.focus();
@@ -662,5 +774,3 @@ function ListComposer({ actions, first }: { actions: BoardActions; first: boolea
     </form>
   );
 }
-
-

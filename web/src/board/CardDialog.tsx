@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Modal } from './dialogs.tsx';
 import Markdown from 'react-markdown';
-import { ApiError, type Card, client, ifMatch, type Label, type Member, unwrap } from '../api.ts';
 import { useMe } from '../App.tsx';
+import { ApiError, type Card, client, ifMatch, type Label, type Member, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
+import { Modal } from './dialogs.tsx';
 import { textOn } from './filters.ts';
 import { type BoardActions, cardKey } from './store.ts';
 
@@ -49,6 +49,7 @@ export function CardDialog(props: {
   const dueRef = useRef<HTMLInputElement>(null);
   const ids = useId();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves once, when the card first arrives, not on every change of it
   useEffect(() => {
     if (!card) return;
     if (props.focus === 'name') {
@@ -57,7 +58,7 @@ export function CardDialog(props: {
     } else if (props.focus === 'labels') labelsRef.current?.querySelector('button')?.focus();
     else if (props.focus === 'members') membersRef.current?.querySelector('button')?.focus();
     else if (props.focus === 'due') dueRef.current?.focus();
-  }, [Boolean(card)]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [Boolean(card)]);
 
   if (!card) return null;
 
@@ -121,7 +122,12 @@ export function CardDialog(props: {
           />
         ) : (
           <h2 className="dialog-title">
-            <button type="button" className="title-button" onClick={() => setNameDraft({ value: card.name, base: card.__v })} aria-label={t.renameCard(card.name)}>
+            <button
+              type="button"
+              className="title-button"
+              onClick={() => setNameDraft({ value: card.name, base: card.__v })}
+              aria-label={t.renameCard(card.name)}
+            >
               {card.name}
             </button>
           </h2>
@@ -160,7 +166,13 @@ export function CardDialog(props: {
           <fieldset ref={membersRef} className="chips">
             <legend>{t.members}</legend>
             {props.members.map((member) => (
-              <button key={member._id} type="button" className="member-chip toggle" aria-pressed={hasMember(member._id)} onClick={() => void actions.toggleMembers(cardId, [member._id])}>
+              <button
+                key={member._id}
+                type="button"
+                className="member-chip toggle"
+                aria-pressed={hasMember(member._id)}
+                onClick={() => void actions.toggleMembers(cardId, [member._id])}
+              >
                 {member.fullName}
                 {member._id === me.data?.user._id ? t.me : ''}
               </button>
@@ -169,14 +181,27 @@ export function CardDialog(props: {
           <div className="dates">
             <label>
               {t.startDate}
-              <input type="datetime-local" value={toLocalInput(card.startDate)} onChange={(event) => void save({ startDate: fromLocalInput(event.target.value) }, latest().__v)} />
+              <input
+                type="datetime-local"
+                value={toLocalInput(card.startDate)}
+                onChange={(event) => void save({ startDate: fromLocalInput(event.target.value) }, latest().__v)}
+              />
             </label>
             <label>
               {t.dueDate}
-              <input ref={dueRef} type="datetime-local" value={toLocalInput(card.dueDate)} onChange={(event) => void save({ dueDate: fromLocalInput(event.target.value) }, latest().__v)} />
+              <input
+                ref={dueRef}
+                type="datetime-local"
+                value={toLocalInput(card.dueDate)}
+                onChange={(event) => void save({ dueDate: fromLocalInput(event.target.value) }, latest().__v)}
+              />
             </label>
             <label className="check">
-              <input type="checkbox" checked={card.complete.status} onChange={(event) => void save({ complete: { status: event.target.checked } }, latest().__v)} />
+              <input
+                type="checkbox"
+                checked={card.complete.status}
+                onChange={(event) => void save({ complete: { status: event.target.checked } }, latest().__v)}
+              />
               {t.complete}
             </label>
           </div>
@@ -184,7 +209,13 @@ export function CardDialog(props: {
             <h3 id={`${ids}-desc`}>{t.description}</h3>
             {descDraft ? (
               <div>
-                <textarea aria-label={t.description} rows={6} value={descDraft.value} onChange={(event) => setDescDraft({ ...descDraft, value: event.target.value })} autoFocus />
+                <textarea
+                  aria-label={t.description}
+                  rows={6}
+                  value={descDraft.value}
+                  onChange={(event) => setDescDraft({ ...descDraft, value: event.target.value })}
+                  autoFocus
+                />
                 <div className="composer-actions">
                   <button type="button" className="primary" onClick={() => void saveDescription()}>
                     {t.save}
@@ -201,7 +232,9 @@ export function CardDialog(props: {
               </div>
             ) : (
               <>
-                <div className="markdown">{card.description ? <Markdown skipHtml>{card.description}</Markdown> : <p className="muted">{t.noDescription}</p>}</div>
+                <div className="markdown">
+                  {card.description ? <Markdown skipHtml>{card.description}</Markdown> : <p className="muted">{t.noDescription}</p>}
+                </div>
                 <button type="button" onClick={() => setDescDraft({ value: card.description, base: card.__v })}>
                   {t.editDescription}
                 </button>
@@ -227,4 +260,3 @@ export function CardDialog(props: {
     </Modal>
   );
 }
-

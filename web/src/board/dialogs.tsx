@@ -29,7 +29,17 @@ export function Modal({ label, onClose, children, className }: { label: string; 
   );
 }
 
-export function MoveDialog({ card, lists, onCancel, onMove }: { card: Card; lists: ListView[]; onCancel: () => void; onMove: (listId: string, index: number) => void }) {
+export function MoveDialog({
+  card,
+  lists,
+  onCancel,
+  onMove,
+}: {
+  card: Card;
+  lists: ListView[];
+  onCancel: () => void;
+  onMove: (listId: string, index: number) => void;
+}) {
   const [listId, setListId] = useState(card.list);
   const target = lists.find((list) => list._id === listId);
   const current = target?.cards.findIndex((one) => one._id === card._id) ?? -1;

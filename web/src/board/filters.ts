@@ -12,7 +12,12 @@ export interface Filter {
 export function filterOf(params: URLSearchParams): Filter {
   const ids = (name: string) => (params.get(name) ?? '').split(',').filter(Boolean);
   const due = params.get('due') ?? '';
-  return { text: params.get('q') ?? '', labels: ids('labels'), members: ids('members'), due: (['overdue', 'day', 'week', 'none'].includes(due) ? due : '') as Due };
+  return {
+    text: params.get('q') ?? '',
+    labels: ids('labels'),
+    members: ids('members'),
+    due: (['overdue', 'day', 'week', 'none'].includes(due) ? due : '') as Due,
+  };
 }
 
 export function isFiltering(filter: Filter): boolean {

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createParser } from 'eventsource-parser';
 import { useEffect, useRef, useState } from 'react';
-import { type BoardEvent, authHeaders } from '../api.ts';
-import { boardKey, type BoardView, removeCard } from './store.ts';
+import { authHeaders, type BoardEvent } from '../api.ts';
+import { type BoardView, boardKey, removeCard } from './store.ts';
 
 /**
  * The board's live stream (Server-Sent Events, read through fetch so the same code sends the API key

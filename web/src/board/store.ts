@@ -71,7 +71,12 @@ export function placeCard(view: BoardView, card: Card): BoardView {
 
 export function removeCard(view: BoardView, cardId: string): BoardView {
   if (!view.lists.some((list) => list.cards.some((card) => card._id === cardId))) return view;
-  return { ...view, lists: view.lists.map((list) => (list.cards.some((card) => card._id === cardId) ? { ...list, cards: list.cards.filter((card) => card._id !== cardId) } : list)) };
+  return {
+    ...view,
+    lists: view.lists.map((list) =>
+      list.cards.some((card) => card._id === cardId) ? { ...list, cards: list.cards.filter((card) => card._id !== cardId) } : list,
+    ),
+  };
 }
 
 export function findCard(view: BoardView | undefined, cardId: string): Card | undefined {
@@ -99,9 +104,13 @@ export interface Notice {
  */
 export function useBoardActions(boardId: string, notify: (notice: Notice) => void, announce: (text: string) => void) {
   const queryClient = useQueryClient();
-  const key = boardKey(boardId);
-  const get = useCallback(() => queryClient.getQueryData<BoardView>(key), [queryClient, boardId]); // eslint-disable-line react-hooks/exhaustive-deps
-  const set = useCallback((change: (view: BoardView) => BoardView) => queryClient.setQueryData<BoardView>(key, (view) => (view ? change(view) : view)), [queryClient, boardId]); // eslint-disable-line react-hooks/exhaustive-deps
+  // One key per board, so the callbacks below change only when the board does.
+  const key = useMemo(() => boardKey(boardId), [boardId]);
+  const get = useCallback(() => queryClient.getQueryData<BoardView>(key), [queryClient, key]);
+  const set = useCallback(
+    (change: (view: BoardView) => BoardView) => queryClient.setQueryData<BoardView>(key, (view) => (view ? change(view) : view)),
+    [queryClient, key],
+  );
 
   const applyCard = useCallback(
     (card: Card) => {
@@ -134,7 +143,7 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
         notify({ kind: 'error', text: t.changedMeanwhileBoard });
       } else notify({ kind: 'error', text: t.refused(message) });
     },
-    [queryClient, refreshCard, notify], // eslint-disable-line react-hooks/exhaustive-deps
+    [queryClient, refreshCard, notify, key],
   );
 
   return useMemo(
@@ -179,8 +188,13 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
         });
         announce(t.listMoved(list.name, index + 1));
         try {
-          const answer = unwrap(await client.PATCH('/api/v1/lists/{listId}', { params: { path: { listId }, header: ifMatch(list.__v) as never }, body: { position: index } }));
-          set((view) => ({ ...view, lists: view.lists.map((one) => (one._id === listId ? { ...one, ...answer.list, cards: one.cards, nextCursor: one.nextCursor } : one)) }));
+          const answer = unwrap(
+            await client.PATCH('/api/v1/lists/{listId}', { params: { path: { listId }, header: ifMatch(list.__v) as never }, body: { position: index } }),
+          );
+          set((view) => ({
+            ...view,
+            lists: view.lists.map((one) => (one._id === listId ? { ...one, ...answer.list, cards: one.cards, nextCursor: one.nextCursor } : one)),
+          }));
         } catch (error) {
           await refused(error, snapshot);
         }
@@ -196,7 +210,11 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
       async createList(name: string) {
         try {
           const answer = unwrap(await client.POST('/api/v1/lists', { body: { board: boardId, name, position: 'bottom' } }));
-          set((view) => (view.lists.some((list) => list._id === answer.list._id) ? view : { ...view, lists: [...view.lists, { ...answer.list, cards: [], nextCursor: null }] }));
+          set((view) =>
+            view.lists.some((list) => list._id === answer.list._id)
+              ? view
+              : { ...view, lists: [...view.lists, { ...answer.list, cards: [], nextCursor: null }] },
+          );
         } catch (error) {
           await refused(error, undefined);
         }
@@ -207,7 +225,9 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
         if (!list) return;
         set((view) => mapList(view, listId, (one) => ({ ...one, name })));
         try {
-          const answer = unwrap(await client.PATCH('/api/v1/lists/{listId}', { params: { path: { listId }, header: ifMatch(list.__v) as never }, body: { name } }));
+          const answer = unwrap(
+            await client.PATCH('/api/v1/lists/{listId}', { params: { path: { listId }, header: ifMatch(list.__v) as never }, body: { name } }),
+          );
           set((view) => mapList(view, listId, (one) => ({ ...one, ...answer.list, cards: one.cards, nextCursor: one.nextCursor })));
         } catch (error) {
           await refused(error, snapshot);
@@ -227,7 +247,9 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
         const card = findCard(snapshot, cardId);
         set((view) => removeCard(view, cardId));
         try {
-          unwrap(await client.PATCH('/api/v1/cards/{cardId}/archive', { params: { path: { cardId }, header: (card ? ifMatch(card.__v) : {}) as never }, body: {} }));
+          unwrap(
+            await client.PATCH('/api/v1/cards/{cardId}/archive', { params: { path: { cardId }, header: (card ? ifMatch(card.__v) : {}) as never }, body: {} }),
+          );
           if (card) announce(t.cardArchived(card.name));
         } catch (error) {
           await refused(error, snapshot, cardId);
@@ -236,7 +258,12 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
       async toggleMembers(cardId: string, userIds: string[]) {
         const card = findCard(get(), cardId) ?? queryClient.getQueryData<Card>(cardKey(cardId));
         try {
-          const answer = unwrap(await client.POST('/v2/cards/{cardId}/members', { params: { path: { cardId }, header: (card ? ifMatch(card.__v) : {}) as never }, body: { members: userIds } as never }));
+          const answer = unwrap(
+            await client.POST('/v2/cards/{cardId}/members', {
+              params: { path: { cardId }, header: (card ? ifMatch(card.__v) : {}) as never },
+              body: { members: userIds } as never,
+            }),
+          );
           applyCard(answer.card as Card);
         } catch (error) {
           await refused(error, undefined, cardId);
@@ -245,7 +272,12 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
       async toggleLabels(cardId: string, labelIds: string[]) {
         const card = findCard(get(), cardId) ?? queryClient.getQueryData<Card>(cardKey(cardId));
         try {
-          const answer = unwrap(await client.POST('/v2/cards/{cardId}/labels', { params: { path: { cardId }, header: (card ? ifMatch(card.__v) : {}) as never }, body: { labels: labelIds } }));
+          const answer = unwrap(
+            await client.POST('/v2/cards/{cardId}/labels', {
+              params: { path: { cardId }, header: (card ? ifMatch(card.__v) : {}) as never },
+              body: { labels: labelIds },
+            }),
+          );
           applyCard(answer.card as Card);
         } catch (error) {
           await refused(error, undefined, cardId);

@@ -1,21 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  createApiKey,
-  getMe,
-  listApiKeys,
-  revokeApiKey,
-  rotateApiKey,
-  updateMe,
-} from '../../../domain/account/service.ts';
-import {
-  ApiKeyParams,
-  ApiKeyResponse,
-  ApiKeysResponse,
-  CreateApiKeyBody,
-  IssuedApiKeyResponse,
-  MeResponse,
-  UpdateMeBody,
-} from '../../../schemas/account.ts';
+import { createApiKey, getMe, listApiKeys, revokeApiKey, rotateApiKey, updateMe } from '../../../domain/account/service.ts';
+import { ApiKeyParams, ApiKeyResponse, ApiKeysResponse, CreateApiKeyBody, IssuedApiKeyResponse, MeResponse, UpdateMeBody } from '../../../schemas/account.ts';
 import { NoQuery } from '../../../schemas/common.ts';
 import { User } from '../../../schemas/records.ts';
 import { operations } from '../../operation.ts';
@@ -42,7 +27,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       tier: 'low',
       operationId: 'updateMe',
-      summary: 'Update Me: the caller\'s full name and/or photo URL, shown at once wherever it appears (cards, comments, teams)',
+      summary: "Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams)",
       querystring: NoQuery,
       body: UpdateMeBody,
       answer: ['user', User],

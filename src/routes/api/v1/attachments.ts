@@ -1,10 +1,10 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { combineRanges, parse as parseRange } from 'range-parser';
-import { RangeNotSatisfiableError } from '../../../domain/shared/errors.ts';
 import * as attachmentService from '../../../domain/attachments/service.ts';
+import { RangeNotSatisfiableError } from '../../../domain/shared/errors.ts';
 import uploads from '../../../plugins/uploads.ts';
-import { ChecklistItem, ItemAttachmentParams, ItemParams } from '../../../schemas/checklists.ts';
 import { CardAttachmentParams, CardParams, LinkBody, RenameBody, ScopeQuery } from '../../../schemas/cards.ts';
+import { ChecklistItem, ItemAttachmentParams, ItemParams } from '../../../schemas/checklists.ts';
 import { errorResponses, Name } from '../../../schemas/common.ts';
 import { Attachment, Card } from '../../../schemas/records.ts';
 import { operations } from '../../operation.ts';
@@ -126,8 +126,14 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
         params: CardAttachmentParams,
         querystring: ScopeQuery,
         response: {
-          200: { description: 'the file, with its stored content type; `ETag` is the SHA-256 of its bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-          206: { description: 'the one byte range the `Range` header asked for', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          200: {
+            description: 'the file, with its stored content type; `ETag` is the SHA-256 of its bytes',
+            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          },
+          206: {
+            description: 'the one byte range the `Range` header asked for',
+            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          },
           302: { description: 'ATTACHMENT_DOWNLOAD=redirect: `Location` is a presigned URL of the bucket, valid at most 5 minutes' },
           304: { description: 'the copy named in If-None-Match is current' },
           ...errorResponses(416),
@@ -153,13 +159,15 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
       const range = answer.status === 206 ? answer.range : undefined;
       const stream = await file.read(range);
       if (range) reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
-      return reply
-        .header('Content-Type', file.mimeType)
-        .header('Content-Length', String(range ? range.end - range.start + 1 : file.size))
-        .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
-        .header('X-Content-Type-Options', 'nosniff')
-        // The 200 schema documents binary bytes; the type provider cannot type a stream for it.
-        .send(stream as never);
+      return (
+        reply
+          .header('Content-Type', file.mimeType)
+          .header('Content-Length', String(range ? range.end - range.start + 1 : file.size))
+          .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+          .header('X-Content-Type-Options', 'nosniff')
+          // The 200 schema documents binary bytes; the type provider cannot type a stream for it.
+          .send(stream as never)
+      );
     },
   );
 
@@ -213,7 +221,7 @@ const attachments: FastifyPluginAsyncTypebox = async (app) => {
       tier: 'low',
       operationId: 'deleteAttachmentFromChecklistItem',
       summary: 'Delete Attachment from Checklist Item',
-      description: 'Marks it deleted: it leaves the item\'s `attachments`; the file stays until `taskboard purge-attachments`.',
+      description: "Marks it deleted: it leaves the item's `attachments`; the file stays until `taskboard purge-attachments`.",
       params: ItemAttachmentParams,
       querystring: ScopeQuery,
       answer: item,

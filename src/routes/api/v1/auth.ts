@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { changePassword, type SignedIn, signIn, SignInThrottled, signOut } from '../../../domain/people/sign-in.ts';
+import { getMe } from '../../../domain/account/service.ts';
 import { endSession, listSessions, type SessionMeta } from '../../../domain/people/sessions.ts';
 import { checkSetupToken, completeSetup } from '../../../domain/people/setup.ts';
+import { changePassword, type SignedIn, SignInThrottled, signIn, signOut } from '../../../domain/people/sign-in.ts';
 import { ForbiddenError, NotFoundError } from '../../../domain/shared/errors.ts';
-import { getMe } from '../../../domain/account/service.ts';
+import { allowedOrigin, clearSessionCookie, setSessionCookie } from '../../../plugins/session-cookie.ts';
 import { errorResponses, NoQuery } from '../../../schemas/common.ts';
 import {
   ChangePasswordBody,
@@ -19,7 +20,6 @@ import {
   SignedInResponse,
   SignInBody,
 } from '../../../schemas/people.ts';
-import { allowedOrigin, clearSessionCookie, setSessionCookie } from '../../../plugins/session-cookie.ts';
 import { operations } from '../../operation.ts';
 
 /** What a new session records of the browser that opened it. */
@@ -78,7 +78,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     method: 'POST',
     url: '/auth/sign-out',
     config: { tier: 'low' },
-    schema: { tags: ['people'], operationId: 'signOut', summary: 'Sign Out: ends the session of this request and clears its cookie', querystring: NoQuery, response: { 204: { type: 'null' }, ...errorResponses() } },
+    schema: {
+      tags: ['people'],
+      operationId: 'signOut',
+      summary: 'Sign Out: ends the session of this request and clears its cookie',
+      querystring: NoQuery,
+      response: { 204: { type: 'null' }, ...errorResponses() },
+    },
     handler: async (request, reply) => {
       await signOut(app.services, request.caller);
       clearSessionCookie(request, reply);

@@ -3,21 +3,21 @@ import { Type } from 'typebox';
 import {
   createBoard,
   deleteBoard,
-  setBoardArchived,
-  updateBoard,
   getBoardWithLists,
   getBoardWithListsAndCards,
   listBoards,
+  setBoardArchived,
+  updateBoard,
 } from '../../../domain/boards/boards.ts';
 import {
   ArchivedScopeQuery,
   BoardParams,
-  Deleted,
-  UpdateBoardBody,
   BoardWithLists,
   BoardWithListsAndCards,
   CreateBoardBody,
   CreateBoardQuery,
+  Deleted,
+  UpdateBoardBody,
 } from '../../../schemas/boards.ts';
 import { ScopeQuery } from '../../../schemas/common.ts';
 import { Board } from '../../../schemas/records.ts';
@@ -64,7 +64,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       tier: 'very-low',
       operationId: 'getBoardWithListsAndCards',
       summary: 'Get Board with Lists and Cards',
-      description: 'The board, its unarchived lists (all with `archived=true`) in position order, and each list\'s unarchived cards in position order.',
+      description: "The board, its unarchived lists (all with `archived=true`) in position order, and each list's unarchived cards in position order.",
       params: BoardParams,
       querystring: ArchivedScopeQuery,
       answer: ['board', BoardWithListsAndCards],
@@ -105,7 +105,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     ({ caller, params, query, body }) => updateBoard(app.services, caller, params.boardId, query, body),
   );
 
-  for (const [action, archived] of [['archive', true], ['unarchive', false]] as const) {
+  for (const [action, archived] of [
+    ['archive', true],
+    ['unarchive', false],
+  ] as const) {
     route(
       `PATCH /boards/:boardId/${action}`,
       {

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { archiveCards, archiveCardsMultiTeam, setCardArchived } from '../../../domain/cards/archive.ts';
+import { deleteCard, deleteCardsMultiTeam } from '../../../domain/cards/delete.ts';
 import { getCardCompanyAndTeam, listCardsOfList } from '../../../domain/cards/listing.ts';
 import { reorderCard } from '../../../domain/cards/position.ts';
-import { deleteCard, deleteCardsMultiTeam } from '../../../domain/cards/delete.ts';
-import { Deleted } from '../../../schemas/boards.ts';
 import { updateCard, updateCardsMultiTeam } from '../../../domain/cards/update.ts';
+import { Deleted } from '../../../schemas/boards.ts';
 import {
   ArchiveCardsBody,
   ArchiveCardsMultiTeamBody,
@@ -24,7 +24,8 @@ import { NoQuery, ScopeQuery } from '../../../schemas/common.ts';
 import { Card } from '../../../schemas/records.ts';
 import { operations, renderedPage } from '../../operation.ts';
 
-const BULK = 'All or nothing, at most 100 items; a failing item rejects the request, and `details` name each failing index ' +
+const BULK =
+  'All or nothing, at most 100 items; a failing item rejects the request, and `details` name each failing index ' +
   '(404 when every failure is a card out of reach, else 400). Each card is one change (`__v` + 1).';
 
 /** What an archive request did: `status` false unarchives. */
@@ -104,8 +105,8 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'reorderCardPosition',
       summary: 'Reorder Card Position',
       description:
-        "Moves the card to `position` (an index among the list's cards as Get List Card shows them, \"top\" or \"bottom\") " +
-        "of its list or of `list`, another list of the same board (a list of another board is a 400).",
+        'Moves the card to `position` (an index among the list\'s cards as Get List Card shows them, "top" or "bottom") ' +
+        'of its list or of `list`, another list of the same board (a list of another board is a 400).',
       params: CardParams,
       querystring: ScopeQuery,
       body: ReorderCardBody,
@@ -115,7 +116,10 @@ const cardEdits: FastifyPluginAsyncTypebox = async (app) => {
     ({ caller, params, query, body }) => reorderCard(app.services, caller, params.cardId, query, body),
   );
 
-  for (const [action, archived] of [['archive', true], ['unarchive', false]] as const) {
+  for (const [action, archived] of [
+    ['archive', true],
+    ['unarchive', false],
+  ] as const) {
     route(
       `PATCH /cards/:cardId/${action}`,
       {

@@ -10,7 +10,17 @@ const cards: FastifyPluginAsyncTypebox = async (app) => {
 
   route(
     'POST /cards',
-    { tier: 'medium', operationId: 'createCard', summary: 'Create Card', querystring: ScopeQuery, body: CreateCardBody, answer: ['card', Card], status: 201, location: (card) => `/api/v1/cards/${card._id}`, message: 'Card created' },
+    {
+      tier: 'medium',
+      operationId: 'createCard',
+      summary: 'Create Card',
+      querystring: ScopeQuery,
+      body: CreateCardBody,
+      answer: ['card', Card],
+      status: 201,
+      location: (card) => `/api/v1/cards/${card._id}`,
+      message: 'Card created',
+    },
     ({ caller, query, body }) => cardService.createCard(app.services, caller, query, body),
   );
 

@@ -63,7 +63,16 @@ const checklistItems: FastifyPluginAsyncTypebox = async (app) => {
 
   route(
     'GET /checklist-items/:itemId',
-    { tier: 'very-low', operationId: 'getItemById', summary: 'Get Item by ID', params: ItemParams, querystring: ScopeQuery, answer: item, answersRevision: true, message: 'Checklist item retrieved' },
+    {
+      tier: 'very-low',
+      operationId: 'getItemById',
+      summary: 'Get Item by ID',
+      params: ItemParams,
+      querystring: ScopeQuery,
+      answer: item,
+      answersRevision: true,
+      message: 'Checklist item retrieved',
+    },
     ({ caller, params, query }) => itemService.getItem(app.services, caller, params.itemId, query),
   );
 

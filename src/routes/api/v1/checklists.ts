@@ -42,7 +42,7 @@ const checklists: FastifyPluginAsyncTypebox = async (app) => {
       tier: 'medium',
       operationId: 'createChecklist',
       summary: 'Create Checklist',
-      description: 'A new, empty checklist at `position` among the card\'s checklists (default: the bottom).',
+      description: "A new, empty checklist at `position` among the card's checklists (default: the bottom).",
       params: CardParams,
       querystring: ScopeQuery,
       body: CreateChecklistBody,

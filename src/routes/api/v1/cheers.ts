@@ -22,7 +22,7 @@ const cheers: FastifyPluginAsyncTypebox = async (app) => {
         summary: `Create Cheer on ${Cheered}`,
         description:
           `Cheers the ${type} with an emoji or a short text. One member gives one content once per ${type} ` +
-          '(a repeat is a 409). The cheer shows in the record of what it cheers; the card\'s `__v` grows by one.',
+          "(a repeat is a 409). The cheer shows in the record of what it cheers; the card's `__v` grows by one.",
         params: CheerParams[type],
         querystring: ScopeQuery,
         body: CheerBody,

@@ -1,17 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import * as commentService from '../../../domain/comments/service.ts';
-import { CardParams } from '../../../schemas/cards.ts';
-import {
-  Comment,
-  CommentBody,
-  CommentParams,
-  CommentsPage,
-  CommentsQuery,
-  Discussion,
-  DiscussionParams,
-} from '../../../schemas/comments.ts';
-import { ScopeQuery } from '../../../schemas/common.ts';
 import { DEFAULT_PAGE_SIZE } from '../../../domain/shared/pagination.ts';
+import { CardParams } from '../../../schemas/cards.ts';
+import { Comment, CommentBody, CommentParams, CommentsPage, CommentsQuery, Discussion, DiscussionParams } from '../../../schemas/comments.ts';
+import { ScopeQuery } from '../../../schemas/common.ts';
 import { operations } from '../../operation.ts';
 
 /** Comments on cards, and discussions: the replies under a comment. */
@@ -64,7 +56,8 @@ const comments: FastifyPluginAsyncTypebox = async (app) => {
       tier: 'very-low',
       operationId: 'getComment',
       summary: 'Get Comment',
-      description: 'One comment of a card the caller reaches, with its discussions (oldest first) and cheers, as Get Comments shows it (where Create Comment points `Location`).',
+      description:
+        'One comment of a card the caller reaches, with its discussions (oldest first) and cheers, as Get Comments shows it (where Create Comment points `Location`).',
       params: CommentParams,
       querystring: ScopeQuery,
       answer: comment,

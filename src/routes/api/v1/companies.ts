@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { addCompanyMember, createCompany, listCompanies } from '../../../domain/companies/companies.ts';
 import { changeMemberRole, leaveCompany, removeCompanyMember, updateCompany } from '../../../domain/companies/members.ts';
+import { NoQuery } from '../../../schemas/common.ts';
 import {
   AddCompanyMemberBody,
   ChangeMemberRoleBody,
@@ -12,7 +13,6 @@ import {
   CreateCompanyBody,
   UpdateCompanyBody,
 } from '../../../schemas/companies.ts';
-import { NoQuery } from '../../../schemas/common.ts';
 import { Company } from '../../../schemas/records.ts';
 import { operations } from '../../operation.ts';
 
@@ -60,7 +60,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Add Company Member',
       description:
         'Owners and admins add a user by email (403 for members; only owners may add owners). A new email creates the ' +
-        "user with `fullName`; an existing user keeps its name. 409 when the user is already a member. The new user gets " +
+        'user with `fullName`; an existing user keeps its name. 409 when the user is already a member. The new user gets ' +
         'no API key: an administrator issues one with `taskboard keys create`.',
       params: CompanyParams,
       querystring: CompanyScopeQuery,
@@ -98,8 +98,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'changeCompanyMemberRole',
       summary: 'Change Company Member Role',
       description:
-        "Owners change anyone's role; admins change a member's role to member or admin (403 otherwise). Demoting the company's " +
-        'last owner is a 409.',
+        "Owners change anyone's role; admins change a member's role to member or admin (403 otherwise). Demoting the company's " + 'last owner is a 409.',
       params: CompanyMemberParams,
       querystring: CompanyScopeQuery,
       body: ChangeMemberRoleBody,
@@ -117,7 +116,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'removeCompanyMember',
       summary: 'Remove Company Member',
       description:
-        'Owners remove anyone; admins remove members and admins (403 otherwise). The user leaves the company\'s teams too and ' +
+        "Owners remove anyone; admins remove members and admins (403 otherwise). The user leaves the company's teams too and " +
         'loses reach from its next request; what it wrote stays, with its name. Removing the last owner is a 409.',
       params: CompanyMemberParams,
       querystring: CompanyScopeQuery,

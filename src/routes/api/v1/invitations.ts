@@ -14,6 +14,7 @@ import {
 } from '../../../domain/people/invitations.ts';
 import { authenticateSession } from '../../../domain/people/sessions.ts';
 import type { Caller } from '../../../domain/shared/caller.ts';
+import { sessionTokenOf } from '../../../plugins/session-cookie.ts';
 import { NoQuery } from '../../../schemas/common.ts';
 import {
   AcceptedInvitationResponse,
@@ -33,7 +34,6 @@ import {
   PasswordResetRequestBody,
   ResetLinkResponse,
 } from '../../../schemas/people.ts';
-import { sessionTokenOf } from '../../../plugins/session-cookie.ts';
 import { operations } from '../../operation.ts';
 import { refuseCrossSite, sessionMeta, signedIn } from './auth.ts';
 
@@ -158,7 +158,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       tier: 'secure',
       public: true,
       operationId: 'resetPassword',
-      summary: 'Reset Password: the link\'s token, once, and a new password; every session of the user ends',
+      summary: "Reset Password: the link's token, once, and a new password; every session of the user ends",
       params: PasswordResetParams,
       querystring: NoQuery,
       body: PasswordResetBody,

@@ -79,7 +79,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       tier: 'low',
       operationId: 'deleteLabel',
       summary: 'Delete Label',
-      description: 'Deletes the label and takes it off every card that carried it (each such card\'s `__v` grows by one), in one step. Answers the deleted label.',
+      description:
+        "Deletes the label and takes it off every card that carried it (each such card's `__v` grows by one), in one step. Answers the deleted label.",
       params: LabelParams,
       querystring: ScopeQuery,
       answer: label,

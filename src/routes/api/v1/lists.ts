@@ -74,7 +74,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     ({ caller, params, query, body }) => updateList(app.services, caller, params.listId, body, query),
   );
 
-  for (const [action, archived] of [['archive', true], ['unarchive', false]] as const) {
+  for (const [action, archived] of [
+    ['archive', true],
+    ['unarchive', false],
+  ] as const) {
     route(
       `PATCH /lists/:listId/${action}`,
       {

@@ -30,7 +30,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       tier: 'low',
       operationId: 'markAllNotificationsRead',
       summary: 'Mark All Notifications Read',
-      description: "Marks every unread notification of the caller read; answers how many were.",
+      description: 'Marks every unread notification of the caller read; answers how many were.',
       querystring: NoQuery,
       answer: ReadAllAnswer,
       message: 'Notifications read',

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { addTeamMember, createTeam, leaveTeam, listTeams, removeTeamMember, updateTeam } from '../../../domain/companies/teams.ts';
+import { ScopeQuery } from '../../../schemas/common.ts';
 import {
   AddTeamMemberBody,
   CompanyScopeQuery,
@@ -10,7 +11,6 @@ import {
   TeamParams,
   UpdateTeamBody,
 } from '../../../schemas/companies.ts';
-import { ScopeQuery } from '../../../schemas/common.ts';
 import { Team } from '../../../schemas/records.ts';
 import { operations } from '../../operation.ts';
 
@@ -75,7 +75,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'removeTeamMember',
       summary: 'Remove Team Member',
       description:
-        "Team members and company owners/admins take a member out of the team (a member may leave). The user loses the " +
+        'Team members and company owners/admins take a member out of the team (a member may leave). The user loses the ' +
         "team's boards and cards from its next request on, unless it is a company owner or admin.",
       params: TeamMemberParams,
       querystring: ScopeQuery,

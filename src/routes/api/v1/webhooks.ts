@@ -62,7 +62,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   route(
     'GET /webhooks/:webhookId',
-    { tier: 'very-low', operationId: 'getWebhook', summary: 'Get Webhook', description: who, params: WebhookParams, querystring: NoQuery, answer: webhook, errors: [403], message: 'Webhook retrieved' },
+    {
+      tier: 'very-low',
+      operationId: 'getWebhook',
+      summary: 'Get Webhook',
+      description: who,
+      params: WebhookParams,
+      querystring: NoQuery,
+      answer: webhook,
+      errors: [403],
+      message: 'Webhook retrieved',
+    },
     ({ caller, params }) => webhooks.getWebhook(app.services, caller, params.webhookId),
   );
 
