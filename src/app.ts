@@ -57,7 +57,7 @@ export async function buildApp(options: BuildOptions) {
     requestIdHeader: false,
     // One line per request, written by the request-id plugin with the route template and caller.
     logController: new LogController({ disableRequestLogging: true }),
-    // Bounds on a slow or stalled client (see the README, Operations).
+    // Bounds on a slow or stalled client (see docs/operations.md).
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     maxRequestsPerSocket: config.http.maxRequestsPerSocket,

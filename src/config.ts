@@ -275,7 +275,7 @@ const SETTINGS = {
     /** How long a browser may cache a preflight answer. */
     maxAgeSeconds: whole('CORS_MAX_AGE_SECONDS', 600, 0, 86_400),
   },
-  /** Webhook deliveries (src/domain/webhooks): see the README, Webhooks. */
+  /** Webhook deliveries (src/domain/webhooks): see docs/events.md, Webhooks. */
   webhooks: {
     /** Deliver to loopback, private, link-local and metadata addresses too (tests, closed networks). */
     allowPrivateNetworks: flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
@@ -296,7 +296,7 @@ const SETTINGS = {
     /** Bound on one `send`: past it the send is abandoned (its signal aborted), logged and counted. */
     sendTimeoutMs: whole('NOTIFICATION_SEND_TIMEOUT_MS', 10_000, 10, 600_000),
   },
-  /** The event record (README, "Events"). */
+  /** The event record (docs/events.md). */
   events: {
     /** Events older than this many days are pruned (the purge command, and the server's schedule). */
     retentionDays: whole('EVENT_RETENTION_DAYS', DEFAULT_EVENT_RETENTION_DAYS, 1, 36_500),

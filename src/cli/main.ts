@@ -59,7 +59,7 @@ Options:
   -h, --help    show this help (also after a command)
 
 Configuration comes from the environment: DATABASE_URL (default sqlite:./data/taskboard.db),
-HOST, PORT, UPLOAD_DIR, LOG_LEVEL, RATE_LIMIT_*, timeouts, metrics, CORS (see the README).
+HOST, PORT, UPLOAD_DIR, LOG_LEVEL, RATE_LIMIT_*, timeouts, metrics, CORS (see docs/operations.md).
 Exit codes: 0 success, 1 the operation failed, 2 bad arguments or configuration.`;
 
 const json = { type: 'boolean', default: false } as const;

@@ -50,7 +50,7 @@ export const FORBIDDEN_IN_TEXT = new RegExp(`[${FORBIDDEN}]`, 'u');
 /** Plain words for a value that fails one of the text patterns (the details of a 400). */
 export const TEXT_RULE = 'must not contain control characters other than tab and newline, nor unpaired surrogates';
 
-/** The caps on free text, in characters (code points); the README's API decisions list them. */
+/** The caps on free text, in characters (code points); docs/decisions/0003-input-validation.md lists them. */
 export const TEXT_CAPS = {
   /** Names of companies, teams, boards, lists, labels, cards, checklists, items, attachments. */
   name: 512,

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Id, ScopeQuery, Timestamp } from './common.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 
-/** The event record's public shape (README, "Events", lists every type and its `data`). */
+/** The event record's public shape (docs/events.md lists every type and its `data`). */
 
 const NullableId = Type.Union([Id, Type.Null()]);
 
@@ -32,7 +32,7 @@ export const Event = Type.Object(
       description: 'the X-Request-Id of the request that made the change; shared by every event of one request',
     }),
     data: Type.Record(Type.String(), Type.Unknown(), {
-      description: 'the ids and the before/after of what changed (by type; see the README); never file bytes or key material',
+      description: 'the ids and the before/after of what changed (by type; see docs/events.md); never file bytes or key material',
     }),
   },
   { $id: 'Event', additionalProperties: false },

@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 
-/** How long the service waits on PostgreSQL, in ms (see the README's "Database faults"). */
+/** How long the service waits on PostgreSQL, in ms (see docs/operations.md, Database faults). */
 export interface DatabaseTimeouts {
   /** Opening a connection (TCP, TLS, authentication), and waiting for a free one in the pool. */
   connectTimeoutMs: number;

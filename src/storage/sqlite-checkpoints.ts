@@ -2,8 +2,8 @@
  * Checkpoints of a SQLite database in a thread of their own. A checkpoint copies the write-ahead
  * log back into the database file and syncs it: better-sqlite3 runs everything on the main thread,
  * so a checkpoint there (SQLite's own, every `wal_autocheckpoint` pages) stops every request while
- * it runs, 28 ms for the 10,000 pages the server lets the log reach. Under a steady stream of writes
- * that is a stall about every second (measured in the README, "Background checkpoints").
+ * it runs; under a steady stream of writes that is a stall about every second (measured in
+ * docs/benchmarks.md; the decision is docs/decisions/0038-sqlite-checkpoint-thread.md).
  *
  * The thread starts once the log has grown past `startAtWalBytes`, so a database that is seldom
  * written (and every short-lived command) never starts one, then checkpoints every `everyMs`.

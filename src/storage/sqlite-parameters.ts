@@ -3,7 +3,8 @@
  * equality `col = ?` on an index column ahead of the ORDER BY's column is enough (the planner asks
  * whether the value makes the ORDER BY redundant). better-sqlite3 binds anew on each run, which
  * expires such a statement, so each call parses, plans and compiles the SQL again and rebuilds its
- * row function: measured, ~230 µs of a ~570 µs card read, and every board, list and My Tasks read.
+ * row function, a large share of a card read (measured in docs/benchmarks.md), and of every board,
+ * list and My Tasks read.
  *
  * Written as `+?`, a parameter is an expression the planner does not look into: the same value, the
  * same affinity rules (a bare `?` has none either) and the same index use (`EXPLAIN QUERY PLAN`

@@ -215,7 +215,7 @@ function layeredFetch(options: TaskboardClientOptions, onRateLimit: (state: Rate
   };
 }
 
-/** A typed client of the Taskboard API (see the README's "Client" section). */
+/** A typed client of the Taskboard API (see docs/api.md, The typed client). */
 export function createTaskboardClient(options: TaskboardClientOptions): TaskboardClient {
   let last: RateLimitState | undefined;
   const client = createClient<paths>({

@@ -2268,7 +2268,7 @@ export interface paths {
         };
         /**
          * Stream Board Events
-         * @description A live stream (`text/event-stream`) of the events of the board as they commit, from now, or from after the event named by `Last-Event-ID` (400 when the record has no such event the caller reaches). Heartbeats keep it open; it ends when the caller no longer reaches the board. See the README, "Live stream".
+         * @description A live stream (`text/event-stream`) of the events of the board as they commit, from now, or from after the event named by `Last-Event-ID` (400 when the record has no such event the caller reaches). Heartbeats keep it open; it ends when the caller no longer reaches the board. See the docs/events.md, "Live streams".
          *
          *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
          */
@@ -2290,7 +2290,7 @@ export interface paths {
         };
         /**
          * Stream My Notifications
-         * @description A live stream (`text/event-stream`) of the caller's own notifications as they are created: each a `notification.created` event (`data.notification` is the Notification), from now, or from after the event named by `Last-Event-ID` (400 when the record has no such event the caller reaches). It ends when the key stops authenticating. See the README, "Live stream".
+         * @description A live stream (`text/event-stream`) of the caller's own notifications as they are created: each a `notification.created` event (`data.notification` is the Notification), from now, or from after the event named by `Last-Event-ID` (400 when the record has no such event the caller reaches). It ends when the key stops authenticating. See the docs/events.md, "Live streams".
          *
          *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
          */
@@ -2889,7 +2889,7 @@ export interface components {
             createdAt: string;
             /** @description the X-Request-Id of the request that made the change; shared by every event of one request */
             requestId: string | null;
-            /** @description the ids and the before/after of what changed (by type; see the README); never file bytes or key material */
+            /** @description the ids and the before/after of what changed (by type; see docs/events.md); never file bytes or key material */
             data: {
                 [key: string]: unknown;
             };

@@ -1,6 +1,6 @@
 /**
  * The callers of the API keys this instance served lately, so that a request's authentication is a
- * lookup, not a statement (issue 12: a third of a small read's database time). Two rules keep it
+ * lookup, not a statement (a large share of a small read's database time, measured). Two rules keep it
  * from serving what the database no longer says:
  *
  * - Writes of this instance: every committed write to the tables authentication reads (keys and

@@ -1,5 +1,5 @@
 /**
- * The card read model (issue 12): Get Card Details answers a card's record stored as one string
+ * The card read model (docs/decisions/0036): Get Card Details answers a card's record stored as one string
  * (src/storage/repositories/card-views.ts) instead of building it from a dozen tables, while that
  * view still counts. A view is kept with the stamps it was built from, read in the same statement as
  * the rows: the card's `__v` (every change of the card's world moves it, through ./recorder.ts), its

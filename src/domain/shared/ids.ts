@@ -5,7 +5,7 @@ export const ID_PATTERN = '^[0-9a-f]{24}$';
 const idRegex = new RegExp(ID_PATTERN);
 
 /**
- * Random bytes drawn 4 KiB at a time: a call of `randomBytes` per id cost 2 µs (measured), every
+ * Random bytes drawn 4 KiB at a time: a call of `randomBytes` per id was measurable, and every
  * recorded event makes one. Each id takes its 8 bytes once.
  */
 const pool = Buffer.allocUnsafe(4096);

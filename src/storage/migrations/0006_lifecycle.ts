@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The whole life of boards, lists and cards (issue 15): boards get a description; boards and lists
+ * The whole life of boards, lists and cards: boards get a description; boards and lists
  * an archived flag; boards, lists and cards a deletion mark. Deleting a list or a board marks it and
  * its cards at once (every read leaves marked rows out), then the sweeper removes them in bounded
  * batches (src/domain/boards/sweep.ts). `released_files` keeps the stored files of removed

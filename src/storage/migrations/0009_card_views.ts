@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The card read model (issue 12): each card's record as Get Card Details answers it, kept as one
+ * The card read model (docs/decisions/0036): each card's record as Get Card Details answers it, kept as one
  * string, with the stamps it was built from. It counts only while every stamp still holds, so a
  * view is never served stale and needs no deleting:
  *

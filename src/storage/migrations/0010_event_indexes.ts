@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Fewer indexes to write per recorded event (issue 11: recording an event may add at most 10 % to a
- * write such as a label toggle; each index is one more B-tree insert and one more page in the commit).
+ * Fewer indexes to write per recorded event (recording an event should add little to a write such as a
+ * label toggle; each index is one more B-tree insert and one more page in the commit).
  * Every read of `events` keeps an index or order that serves it:
  *
  *   - `events_company_id` goes: only the webhook fan-out filtered on the company, and it reads the

@@ -134,8 +134,8 @@ export async function insertDeliveries(trx: Transaction, rows: readonly NewRow<'
  * and not leased, at most `limit`, locked (skipping locked rows) for the claim that follows.
  * It walks the enabled webhooks and takes each one's head by its queue index, so its work grows
  * with the number of webhooks, not with their backlogs: reading every due pending delivery and
- * keeping the heads took 2.9 ms a round under the bench's webhook, whose backlog grows while the
- * toggles outrun one receiver, and 63 % of the server's CPU (2026-11-24).
+ * keeping the heads took most of the server's CPU under the bench's webhook, whose backlog grows
+ * while the toggles outrun one receiver (measured in docs/benchmarks.md).
  */
 export function dueHeads(trx: Transaction, now: string, limit: number): Promise<DeliveryRow[]> {
   const query = trx

@@ -12,7 +12,7 @@ const DESCRIPTION =
   'Newest first; paged by `limit` and the opaque `cursor` (events recorded meanwhile are newer, so paging neither repeats ' +
   'nor skips); `type` keeps one type and those below it, or every type starting with a prefix that ends in a dot (`card.`).';
 
-/** The activity reads: the events filed under a card, a board or a team (README, "Events"). */
+/** The activity reads: the events filed under a card, a board or a team (docs/events.md, Activity reads). */
 const activity: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['activity']);
   const activityOf = (kind: ActivityOf['kind'], params: TSchema, what: string) => {

@@ -48,7 +48,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'streamBoardEvents',
         description:
           'A live stream (`text/event-stream`) of the events of the board as they commit, from now, or from after the event named by `Last-Event-ID` ' +
-          '(400 when the record has no such event the caller reaches). Heartbeats keep it open; it ends when the caller no longer reaches the board. See the README, "Live stream".',
+          '(400 when the record has no such event the caller reaches). Heartbeats keep it open; it ends when the caller no longer reaches the board. See the docs/events.md, "Live streams".',
         params: BoardParams,
         querystring: NoQuery,
         response: { 200: { description: 'the stream', content: { 'text/event-stream': { schema: EventFrame } } }, ...errorResponses(406) },
@@ -72,7 +72,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'streamMyNotifications',
         description:
           "A live stream (`text/event-stream`) of the caller's own notifications as they are created: each a `notification.created` event (`data.notification` is the Notification), " +
-          'from now, or from after the event named by `Last-Event-ID` (400 when the record has no such event the caller reaches). It ends when the key stops authenticating. See the README, "Live stream".',
+          'from now, or from after the event named by `Last-Event-ID` (400 when the record has no such event the caller reaches). It ends when the key stops authenticating. See the docs/events.md, "Live streams".',
         querystring: NoQuery,
         response: { 200: { description: 'the stream', content: { 'text/event-stream': { schema: EventFrame } } }, ...errorResponses(406) },
       },
