@@ -24,12 +24,13 @@ export const ERROR_CODES: readonly { code: string; status: number; meaning: stri
   },
   { code: 'payload_too_large', status: 413, meaning: 'the body or the upload is over its cap' },
   { code: 'unsupported_media_type', status: 415, meaning: 'the body is not application/json (or multipart for uploads)' },
+  { code: 'range_not_satisfiable', status: 416, meaning: "a download's Range lies outside the file; Content-Range names its size" },
   { code: 'precondition_failed', status: 412, meaning: 'If-Match names a `__v` that is no longer current; nothing changed' },
   { code: 'idempotency_key_reused', status: 422, meaning: 'the Idempotency-Key was used before with a different body' },
   { code: 'rate_limited', status: 429, meaning: "the key's tier budget is spent; retry after Retry-After seconds" },
   { code: 'headers_too_large', status: 431, meaning: "the request headers are over the server's cap" },
   { code: 'internal', status: 500, meaning: 'a fault of the server; the request id finds it in the log' },
-  { code: 'unavailable', status: 503, meaning: 'the database or the rate limiter cannot answer now; retry after Retry-After seconds' },
+  { code: 'unavailable', status: 503, meaning: 'the database, the rate limiter or the attachment store cannot answer now; retry after Retry-After seconds' },
 ];
 
 export const TAG_DESCRIPTIONS: Record<string, string> = {

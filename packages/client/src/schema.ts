@@ -2390,12 +2390,13 @@ export interface components {
              *     - `conflict` (409): the change collides with the current state (a repeat, a duplicate, or a request with the same Idempotency-Key still running)
              *     - `payload_too_large` (413): the body or the upload is over its cap
              *     - `unsupported_media_type` (415): the body is not application/json (or multipart for uploads)
+             *     - `range_not_satisfiable` (416): a download's Range lies outside the file; Content-Range names its size
              *     - `precondition_failed` (412): If-Match names a `__v` that is no longer current; nothing changed
              *     - `idempotency_key_reused` (422): the Idempotency-Key was used before with a different body
              *     - `rate_limited` (429): the key's tier budget is spent; retry after Retry-After seconds
              *     - `headers_too_large` (431): the request headers are over the server's cap
              *     - `internal` (500): a fault of the server; the request id finds it in the log
-             *     - `unavailable` (503): the database or the rate limiter cannot answer now; retry after Retry-After seconds
+             *     - `unavailable` (503): the database, the rate limiter or the attachment store cannot answer now; retry after Retry-After seconds
              * @example validation_failed
              * @example bad_request
              * @example unauthorized
@@ -2407,6 +2408,7 @@ export interface components {
              * @example conflict
              * @example payload_too_large
              * @example unsupported_media_type
+             * @example range_not_satisfiable
              * @example precondition_failed
              * @example idempotency_key_reused
              * @example rate_limited
