@@ -92,12 +92,12 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
 export const ifMatch = (version: number) => ({ 'If-Match': `"${version}"` });
 
 /** A JSON call outside the typed schema (sign-in, setup: routes newer than the generated types). */
-export async function postJson(path: string, body: unknown): Promise<{ response: Response; body: unknown }> {
+/** One JSON request with the session's cookie (and CSRF token, or the development key): its answer parsed, or undefined. */
+async function requestJson(path: string, init: RequestInit = {}): Promise<{ response: Response; body: unknown }> {
   const response = await fetch(path, {
-    method: 'POST',
+    ...init,
     credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...authHeaders() },
-    body: JSON.stringify(body ?? {}),
+    headers: { Accept: 'application/json', ...init.headers, ...authHeaders() },
   });
   const text = await response.text();
   let parsed: unknown;
@@ -110,17 +110,12 @@ export async function postJson(path: string, body: unknown): Promise<{ response:
   return { response, body: parsed };
 }
 
-export async function getJson(path: string): Promise<{ response: Response; body: unknown }> {
-  const response = await fetch(path, { credentials: 'same-origin', headers: { Accept: 'application/json', ...authHeaders() } });
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  keepCsrf(response, parsed);
-  return { response, body: parsed };
+export function postJson(path: string, body: unknown): Promise<{ response: Response; body: unknown }> {
+  return requestJson(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+}
+
+export function getJson(path: string): Promise<{ response: Response; body: unknown }> {
+  return requestJson(path);
 }
 
 export function messageOf(body: unknown, fallback: string): string {
