@@ -5,8 +5,8 @@
  * worker's send has resolved the test reads it here without waiting.
  */
 import { once } from 'node:events';
-import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
