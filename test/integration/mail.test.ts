@@ -260,6 +260,7 @@ for (const engine of ENGINES) {
       const silent = await startSilentServer(port);
       try {
         await invite('sam@acme.test');
+        assert.equal(silent.accepted, 0, 'the request did not wait on the mail server');
         const pass = await mailer().tick();
         assert.deepEqual([pass.sent, pass.failed], [0, 1]);
         assert.equal(silent.accepted, 1);

@@ -4,8 +4,8 @@ import { newId } from '../shared/ids.ts';
 
 /**
  * The mail outbox: a mail is a row written in the same transaction as its cause, and the mail
- * worker (src/plugins/mail.ts) sends it later with bounded waits and retries, so a slow or dead
- * mail server never slows a request and a crash loses nothing.
+ * worker (src/domain/mail/worker.ts) sends it later with bounded waits and retries, so a slow or
+ * dead mail server never slows a request and a crash loses nothing.
  */
 export async function enqueueMail(
   trx: Executor,
