@@ -351,3 +351,43 @@ describe('mail with two instances on one PostgreSQL', needsPostgres, () => {
     assert.equal(digest?.subject, '3 new notifications on Taskboard');
   });
 });
+
+for (const engine of ENGINES) {
+  describe(`mail worker stop [${engine}]`, () => {
+    it('abandons a send to a server that never answers instead of waiting out its timeouts; the mail waits for the next process', async () => {
+      const port = await freePort();
+      const silent = await startSilentServer(port);
+      const clock = manualClock(Date.now());
+      // timeouts far longer than the test: only the stop can end the send
+      const config = mailConfig(port);
+      const t = await buildTestApp(engine, { clock, config: { people: { ...config.people, mail: { ...config.people.mail, timeoutMs: 600_000 } } } });
+      try {
+        const mailer = t.app.mailer;
+        assert.ok(mailer);
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/companies/${t.tenant.companyId}/invitations`,
+          headers: bearer(t.tenant.apiKey),
+          payload: { email: 'sam@acme.test', role: 'member' },
+        });
+        assert.equal(res.statusCode, 201, res.body);
+        clock.catchUp();
+        const pass = mailer.tick();
+        await eventually(
+          async () => silent.accepted,
+          (accepted) => accepted === 1,
+          10_000,
+          'the worker to connect',
+        );
+        await mailer.stop();
+        assert.deepEqual(await pass, { gathered: 0, sent: 0, failed: 1 });
+        const [row] = await outbox(t, 'sam@acme.test');
+        assert.equal(row?.sent_at, null);
+        assert.equal(row?.last_error, 'abandoned: the server is stopping');
+      } finally {
+        await t.dispose();
+        await silent.close();
+      }
+    });
+  });
+}

@@ -61,15 +61,24 @@ function describe(error: unknown): string {
   return message.slice(0, 500);
 }
 
-async function within(send: Promise<void>, ms: number): Promise<void> {
+/**
+ * The send, or an error once `ms` have passed or the server is stopping (a stop must not wait out a
+ * slow mail server; the abandoned send is ended by its own socket timeout).
+ */
+async function within(send: Promise<void>, ms: number, stopping: AbortSignal): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
+  let onStop = () => {};
   const bound = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the mail server did not finish within ${ms} ms`)), ms);
+    onStop = () => reject(new Error('abandoned: the server is stopping'));
+    if (stopping.aborted) onStop();
+    stopping.addEventListener('abort', onStop, { once: true });
   });
   try {
     await Promise.race([send, bound]);
   } finally {
     clearTimeout(timer);
+    stopping.removeEventListener('abort', onStop);
   }
 }
 
@@ -117,7 +126,7 @@ export async function sendDueMail(
       if (claimed.length === 0) continue;
       const ids = claimed.map((row) => row.id);
       try {
-        await within(transport.send(mailOf(claimed)), SEND_BOUND * timeoutMs);
+        await within(transport.send(mailOf(claimed)), SEND_BOUND * timeoutMs, stopping);
         await markMailsSent(ctx.db, ids, new Date(ctx.clock.now()).toISOString());
         sent++;
       } catch (error) {
