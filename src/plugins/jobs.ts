@@ -8,7 +8,7 @@ import type { AppConfig } from '../config.ts';
 import { sweepDeleted } from '../domain/boards/sweep.ts';
 import { pruneExpiredEvents } from '../domain/events/events.ts';
 import { smtpTransport } from '../domain/mail/transport.ts';
-import { type MailPass, mailWorker } from '../domain/mail/worker.ts';
+import { type MailPass, type MailSends, mailWorker } from '../domain/mail/worker.ts';
 import { type NotificationSends, notificationDelivery } from '../domain/notifications/delivery.ts';
 import { reminderJob } from '../domain/notifications/reminders.ts';
 import type { NotificationSender } from '../domain/notifications/sender.ts';
@@ -24,6 +24,8 @@ declare module 'fastify' {
     notificationSends: NotificationSends;
     /** The mail worker, when SMTP_URL is set (`tick` runs one pass). */
     mailer: PeriodicJob<MailPass> | undefined;
+    /** Mails sent and failed attempts since start (for the metrics). */
+    mailSends: MailSends;
   }
 }
 
@@ -56,14 +58,10 @@ export default fp(
     if (app.webhookDispatcher) jobs.add(app.webhookDispatcher.job);
 
     const { mail, publicUrl } = config.people;
-    const mailer = mail.smtpUrl
-      ? mailWorker(ctx, smtpTransport({ url: mail.smtpUrl, from: mail.from, timeoutMs: mail.timeoutMs }), {
-          pollMs: mail.pollMs,
-          timeoutMs: mail.timeoutMs,
-          publicUrl,
-          log,
-        })
-      : undefined;
+    const mailSends: MailSends = { sent: 0, failed: 0 };
+    app.decorate('mailSends', mailSends);
+    const transport = mail.smtpUrl ? smtpTransport({ url: mail.smtpUrl, from: mail.from, timeoutMs: mail.timeoutMs }) : undefined;
+    const mailer = transport && mailWorker(ctx, transport, { pollMs: mail.pollMs, timeoutMs: mail.timeoutMs, publicUrl, log, sends: mailSends });
     app.decorate('mailer', mailer);
     if (mailer) jobs.add(mailer);
 

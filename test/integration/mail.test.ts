@@ -26,6 +26,7 @@ import { freePort, startSilentServer, startSmtp, type TestSmtp } from '../suppor
 const PUBLIC_URL = 'https://tasks.example.test';
 const TIMEOUT_MS = 2000;
 const NEW_PASSWORD = 'granite lantern harbour 77';
+const METRICS_TOKEN = 'metrics-token-0123456789';
 
 /**
  * A clock the test moves on. Messages are written with the system's time (as every record is), so
@@ -72,7 +73,7 @@ for (const engine of ENGINES) {
     before(async () => {
       port = await freePort();
       smtp = await startSmtp(port);
-      t = await buildTestApp(engine, { clock, config: mailConfig(port) });
+      t = await buildTestApp(engine, { clock, config: { ...mailConfig(port), metrics: { token: METRICS_TOKEN, port: undefined, host: '127.0.0.1' } } });
       // the first pass sets the notification cursor; what came before mail was on is not mailed
       await mailer().tick();
     });
@@ -113,6 +114,14 @@ for (const engine of ENGINES) {
       );
       assert.equal(gathered, count);
       return sent;
+    }
+
+    /** `taskboard_mail_sends_total` by outcome, as a scrape of /metrics shows it now. */
+    async function mailSends(): Promise<{ sent: number; failed: number }> {
+      const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      assert.equal(res.statusCode, 200);
+      const count = (outcome: string) => Number(new RegExp(`^taskboard_mail_sends_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(res.body)?.[1] ?? 0);
+      return { sent: count('sent'), failed: count('failed') };
     }
 
     async function invite(email: string): Promise<string> {
@@ -232,6 +241,7 @@ for (const engine of ENGINES) {
       await smtp?.close();
       smtp = undefined;
       await invite('dora@acme.test');
+      const before = await mailSends();
       const down = await mailer().tick();
       assert.deepEqual([down.sent, down.failed], [0, 1]);
       const [row] = await outbox(t, 'dora@acme.test');
@@ -240,6 +250,7 @@ for (const engine of ENGINES) {
       assert.equal(row.attempts, 1);
       assert.match(row.last_error ?? '', /ECONNREFUSED/);
       assert.equal(row.next_attempt_at, new Date(clock.at + retryDelayMs(1)).toISOString());
+      assert.deepEqual(await mailSends(), { sent: before.sent, failed: before.failed + 1 });
 
       smtp = await startSmtp(port);
       const early = await mailer().tick();
@@ -252,6 +263,7 @@ for (const engine of ENGINES) {
       assert.ok(sent?.sent_at);
       assert.equal(sent.last_error, null);
       assert.equal(sent.attempts, 2);
+      assert.deepEqual(await mailSends(), { sent: before.sent + 1, failed: before.failed + 1 });
     });
 
     it('cuts a server that accepts the connection and never answers, and sends once a server answers', async () => {

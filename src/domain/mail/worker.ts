@@ -24,6 +24,12 @@ export interface MailLog {
   error(detail: object, message: string): void;
 }
 
+/** Mails handed over and attempts that failed, since start (`taskboard_mail_sends_total` reads them). */
+export interface MailSends {
+  sent: number;
+  failed: number;
+}
+
 export interface MailWorkerOptions {
   /** Between two passes (MAIL_POLL_MS). */
   pollMs: number;
@@ -32,6 +38,8 @@ export interface MailWorkerOptions {
   /** The address links in notification mails start with (PUBLIC_URL); none: no links. */
   publicUrl: string | undefined;
   log: MailLog;
+  /** Counted into, when given. */
+  sends?: MailSends | undefined;
 }
 
 /** What one pass did. */
@@ -104,7 +112,7 @@ function mailOf(rows: readonly MailRow[]): OutgoingMail {
 export async function sendDueMail(
   ctx: ServiceContext,
   transport: MailTransport,
-  options: Pick<MailWorkerOptions, 'timeoutMs' | 'log'>,
+  options: Pick<MailWorkerOptions, 'timeoutMs' | 'log' | 'sends'>,
   stopping: AbortSignal,
 ): Promise<{ sent: number; failed: number }> {
   const { timeoutMs, log } = options;
@@ -129,12 +137,14 @@ export async function sendDueMail(
         await within(transport.send(mailOf(claimed)), SEND_BOUND * timeoutMs, stopping);
         await markMailsSent(ctx.db, ids, new Date(ctx.clock.now()).toISOString());
         sent++;
+        if (options.sends) options.sends.sent++;
       } catch (error) {
         const attempts = Math.max(...claimed.map((row) => row.attempts));
         const next = new Date(ctx.clock.now() + retryDelayMs(attempts)).toISOString();
         const reason = describe(error);
         await markMailsFailed(ctx.db, ids, reason, next);
         failed++;
+        if (options.sends) options.sends.failed++;
         log.warn({ mails: ids, attempts, nextAttemptAt: next, reason }, 'mail not sent; it will be tried again');
       }
     }
