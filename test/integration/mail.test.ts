@@ -237,6 +237,50 @@ for (const engine of ENGINES) {
       assert.equal(mailTo('bob@acme.test')[0]?.subject, 'Olive Owner added you to “Celebrate” on Board');
     });
 
+    it('names each kind of notification in its line: assignment, comment, cheer, reply and due reminder', async () => {
+      const cara = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: 'cara@acme.test', fullName: 'Cara' });
+      assert.equal(
+        (await t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: bearer(cara.apiKey), payload: { emailNotifications: true } })).statusCode,
+        200,
+      );
+      const owner: Caller = await authenticate(t.services, t.tenant.apiKey);
+      const { listIds } = await seedBoard(t.services, t.tenant, { lists: 1 });
+      clock.catchUp();
+      const card = await createCard(
+        t.services,
+        owner,
+        {},
+        { list: listIds[0] as string, name: 'Launch', dueDate: new Date(clock.at + 30 * 60_000).toISOString() },
+      );
+      await toggleMembers(t.services, owner, card._id, {}, [cara.userId]);
+      const post = async (key: string, url: string, payload: object) => {
+        const res = await t.app.inject({ method: 'POST', url, headers: bearer(key), payload });
+        assert.equal(res.statusCode, 201, res.body);
+        return res.json() as Record<string, { _id: string }>;
+      };
+      await post(t.tenant.apiKey, `/api/v1/cards/${card._id}/comments`, { content: 'Ready?' });
+      const mine = (await post(cara.apiKey, `/api/v1/cards/${card._id}/comments`, { content: 'Almost' })).comment?._id;
+      await post(t.tenant.apiKey, `/api/v1/comments/${mine}/cheers`, { content: '👏' });
+      await post(t.tenant.apiKey, `/api/v1/comments/${mine}/discussions`, { content: 'Great' });
+      assert.equal(await t.app.reminders.tick(), 1, 'the one-hour due reminder');
+
+      assert.equal(await gather(5), 0);
+      clock.at += DIGEST_WINDOW_MS;
+      assert.equal((await mailer().tick()).sent, 1);
+      const [mail, ...more] = mailTo('cara@acme.test');
+      assert.ok(mail);
+      assert.deepEqual(more, []);
+      assert.equal(mail.subject, '5 new notifications on Taskboard');
+      for (const line of [
+        'Olive Owner added you to “Launch” on Board',
+        'Olive Owner commented on “Launch” on Board',
+        'Olive Owner cheered you on “Launch” on Board',
+        'Olive Owner replied to your comment on “Launch” on Board',
+        '“Launch” on Board is due within an hour',
+      ])
+        assert.ok(mail.text.includes(`- ${line}\n  ${PUBLIC_URL}/boards/`), `${line} in:\n${mail.text}`);
+    });
+
     it('keeps a mail while the server is down, tries again later and delivers it once when it is back', async () => {
       await smtp?.close();
       smtp = undefined;
