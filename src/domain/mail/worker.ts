@@ -133,19 +133,22 @@ export async function sendDueMail(
       );
       if (claimed.length === 0) continue;
       const ids = claimed.map((row) => row.id);
-      try {
-        await within(transport.send(mailOf(claimed)), SEND_BOUND * timeoutMs, stopping);
+      // only the send's own failure is the mail's: a database error after it fails the pass instead
+      const outcome = await within(transport.send(mailOf(claimed)), SEND_BOUND * timeoutMs, stopping).then(
+        () => undefined,
+        (error: unknown) => ({ reason: describe(error) }),
+      );
+      if (!outcome) {
         await markMailsSent(ctx.db, ids, new Date(ctx.clock.now()).toISOString());
         sent++;
         if (options.sends) options.sends.sent++;
-      } catch (error) {
+      } else {
         const attempts = Math.max(...claimed.map((row) => row.attempts));
         const next = new Date(ctx.clock.now() + retryDelayMs(attempts)).toISOString();
-        const reason = describe(error);
-        await markMailsFailed(ctx.db, ids, reason, next);
+        await markMailsFailed(ctx.db, ids, outcome.reason, next);
         failed++;
         if (options.sends) options.sends.failed++;
-        log.warn({ mails: ids, attempts, nextAttemptAt: next, reason }, 'mail not sent; it will be tried again');
+        log.warn({ mails: ids, attempts, nextAttemptAt: next, reason: outcome.reason }, 'mail not sent; it will be tried again');
       }
     }
     if (due.length < BATCH) return { sent, failed };
