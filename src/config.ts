@@ -175,17 +175,21 @@ export function tierEnvName(tier: Tier): string {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const PRINTABLE = '^[\\x21-\\x7e]';
 
-/** A URL of one of `protocols`, without its trailing slash (links are built by appending paths). */
-function optionalUrl(name: string, protocols: RegExp, example: string): Variable<string | undefined> {
-  return variable(name, Type.Optional(Type.String()), (raw) => {
+/**
+ * A URL of one of `protocols`, without its trailing slash (links are built by appending paths).
+ * `secret`: it may hold credentials (`smtp://user:password@host`), so a message never repeats it.
+ */
+function optionalUrl(name: string, protocols: RegExp, example: string, options: { secret?: true } = {}): Variable<string | undefined> {
+  const url = variable(name, Type.Optional(Type.String()), (raw) => {
     if (raw === undefined) return undefined;
     let parsed: URL | undefined;
     try {
       parsed = new URL(raw.trim());
     } catch {}
-    if (!parsed || !protocols.test(parsed.protocol)) throw new ConfigError(`${name} must be a URL like ${example}, got "${raw}"`);
+    if (!parsed || !protocols.test(parsed.protocol)) throw new ConfigError(`${name} must be a URL like ${example}${options.secret ? '' : `, got "${raw}"`}`);
     return raw.trim().replace(/\/$/, '');
   });
+  return options.secret ? { ...url, secret: true } : url;
 }
 
 const DAY_MS = 86_400_000;
@@ -325,7 +329,7 @@ const SETTINGS = {
     },
     /** Outgoing mail; no URL: no mail (links are shown to the admin instead). */
     mail: {
-      smtpUrl: optionalUrl('SMTP_URL', /^smtps?:$/, 'smtp://host:587'),
+      smtpUrl: optionalUrl('SMTP_URL', /^smtps?:$/, 'smtp://host:587', { secret: true }),
       from: text('MAIL_FROM', 'Taskboard <taskboard@localhost>'),
       timeoutMs: whole('MAIL_TIMEOUT_MS', 10_000, 100, 600_000),
       pollMs: whole('MAIL_POLL_MS', 5_000, 10, 600_000),

@@ -7,6 +7,8 @@ import fp from 'fastify-plugin';
 import type { AppConfig } from '../config.ts';
 import { sweepDeleted } from '../domain/boards/sweep.ts';
 import { pruneExpiredEvents } from '../domain/events/events.ts';
+import { smtpTransport } from '../domain/mail/transport.ts';
+import { type MailPass, type MailSends, mailWorker } from '../domain/mail/worker.ts';
 import { type NotificationSends, notificationDelivery } from '../domain/notifications/delivery.ts';
 import { reminderJob } from '../domain/notifications/reminders.ts';
 import type { NotificationSender } from '../domain/notifications/sender.ts';
@@ -20,6 +22,10 @@ declare module 'fastify' {
     reminders: PeriodicJob<number>;
     /** Sends to the NotificationSender since start, by outcome (for the metrics and the tests). */
     notificationSends: NotificationSends;
+    /** The mail worker, when SMTP_URL is set (`tick` runs one pass). */
+    mailer: PeriodicJob<MailPass> | undefined;
+    /** Mails sent and failed attempts since start (for the metrics). */
+    mailSends: MailSends;
   }
 }
 
@@ -50,6 +56,14 @@ export default fp(
     if (sender) jobs.add(notificationDelivery(ctx, sender, { sendTimeoutMs: config.notifications.sendTimeoutMs, log, sends }));
 
     if (app.webhookDispatcher) jobs.add(app.webhookDispatcher.job);
+
+    const { mail, publicUrl } = config.people;
+    const mailSends: MailSends = { sent: 0, failed: 0 };
+    app.decorate('mailSends', mailSends);
+    const transport = mail.smtpUrl ? smtpTransport({ url: mail.smtpUrl, from: mail.from, timeoutMs: mail.timeoutMs }) : undefined;
+    const mailer = transport && mailWorker(ctx, transport, { pollMs: mail.pollMs, timeoutMs: mail.timeoutMs, publicUrl, log, sends: mailSends });
+    app.decorate('mailer', mailer);
+    if (mailer) jobs.add(mailer);
 
     const { retentionDays, pruneIntervalMs } = config.events;
     if (pruneIntervalMs > 0) {

@@ -104,6 +104,14 @@ export default fp(
       app.notificationSends,
       { failed: 'error', timedOut: 'timeout' },
     );
+    tallyCounter(
+      registry,
+      'taskboard_mail_sends_total',
+      'Mail worker sends: outcome sent (the mail server took the mail) or failed (an attempt failed or timed out; the mail waits for the next)',
+      'outcome',
+      app.mailSends,
+      { sent: 'sent', failed: 'failed' },
+    );
     const limiter = opts.limiter;
     if (limiter instanceof FailoverRateLimiter) {
       new promClient.Gauge({

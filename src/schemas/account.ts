@@ -29,4 +29,5 @@ export const IssuedApiKeyResponse = Type.Object({
 export const UpdateMeBody = UpdateOf({
   fullName: Text({ maxLength: TEXT_CAPS.fullName, blank: false }),
   photoUrl: Text({ maxLength: TEXT_CAPS.url, description: 'an image URL; "" removes the photo' }),
+  emailNotifications: Type.Boolean({ description: "true: the caller's notifications are also mailed, gathered per minute (when the server sends mail)" }),
 });

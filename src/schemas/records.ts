@@ -169,7 +169,14 @@ export const UserFields = {
   createdAt: Timestamp,
   updatedAt: Timestamp,
 };
-export const User = named('User', Type.Object(UserFields));
+/** A person's own record adds their choices (not shown to others: company members leave them out). */
+export const User = named(
+  'User',
+  Type.Object({
+    ...UserFields,
+    emailNotifications: Type.Boolean({ description: 'whether their notifications are also mailed to them (PATCH /me)' }),
+  }),
+);
 export type User = Static<typeof User>;
 
 export const ApiKey = record('ApiKey', {

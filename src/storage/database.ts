@@ -402,6 +402,7 @@ export interface Database {
   password_resets: PasswordResetTable;
   sign_in_failures: SignInFailureTable;
   mail_outbox: MailOutboxTable;
+  mail_feed: MailFeedTable;
 }
 
 /** People sign in (migration 0013): docs/people.md. Tokens are stored as their SHA-256 only. */
@@ -459,6 +460,12 @@ export interface MailOutboxTable {
   next_attempt_at: string;
   sent_at: string | null;
   last_error: string | null;
+}
+
+/** Where the notification mail job stands in the event feed (migration 0030). */
+export interface MailFeedTable {
+  id: string;
+  position: string | null;
 }
 
 /**

@@ -161,6 +161,8 @@ export async function buildTestApp(
     webhookDispatcher?: BuildOptions['webhookDispatcher'];
     clock?: Clock;
     notificationSender?: NotificationSender;
+    /** The app's logger (default: none). */
+    logger?: BuildOptions['logger'];
   } = {},
 ): Promise<TestApp> {
   const test = await openTestStorage(engine);
@@ -174,7 +176,7 @@ export async function buildTestApp(
     config,
     storage: test.storage,
     rateLimiter: options.rateLimiter ?? null,
-    logger: false,
+    logger: options.logger ?? false,
     webhookDispatcher: options.webhookDispatcher,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.notificationSender ? { notificationSender: options.notificationSender } : {}),

@@ -53,7 +53,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams)
+         * Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams), and/or whether their notifications are mailed
          * @description Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
          */
         patch: operations["updateMe"];
@@ -2722,6 +2722,8 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             updatedAt: string;
+            /** @description whether their notifications are also mailed to them (PATCH /me) */
+            emailNotifications: boolean;
         };
         ApiKey: {
             /** @description 24 lowercase hex characters */
@@ -3425,13 +3427,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description at least one of fullName and photoUrl */
+        /** @description at least one of fullName, photoUrl and emailNotifications */
         requestBody: {
             content: {
                 "application/json": {
                     fullName?: string;
                     /** @description an image URL; "" removes the photo */
                     photoUrl?: string;
+                    /** @description true: the caller's notifications are also mailed, gathered per minute (when the server sends mail) */
+                    emailNotifications?: boolean;
                 };
             };
         };

@@ -12,6 +12,7 @@ export function userRecord(row: Row<'users'>): User {
     photoUrl: row.photo_url,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    emailNotifications: row.email_notifications === 1,
   };
 }
 

@@ -184,18 +184,28 @@ export async function issueApiKeyForEmail(
 }
 
 /**
- * Update Me: the caller's own name and photo. Cards, comments, cheers, teams and members show them
+ * Update Me: the caller's own name and photo, and whether their notifications are mailed too
+ * (docs/people.md, "Mail"). Cards, comments, cheers, teams and members show the name and photo
  * by reading the user's row at each read (stored card views stop counting: the users' stamp moves),
  * so every record shows the new ones at once.
  */
-export async function updateMe(ctx: ServiceContext, caller: Caller, input: { fullName?: string | undefined; photoUrl?: string | undefined }): Promise<User> {
+export async function updateMe(
+  ctx: ServiceContext,
+  caller: Caller,
+  input: { fullName?: string | undefined; photoUrl?: string | undefined; emailNotifications?: boolean | undefined },
+): Promise<User> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const change = {
       ...(input.fullName !== undefined ? { full_name: input.fullName.trim() } : {}),
       ...(input.photoUrl !== undefined ? { photo_url: input.photoUrl.trim() } : {}),
     };
-    const user = await updateUser(trx, caller.userId, change, at);
+    const user = await updateUser(
+      trx,
+      caller.userId,
+      { ...change, ...(input.emailNotifications !== undefined ? { email_notifications: input.emailNotifications ? 1 : 0 } : {}) },
+      at,
+    );
     if (!user) throw invalidKey();
     // cards show names and photos: their stored views stop counting
     if (Object.keys(change).length > 0) await recordUsersChange(trx);

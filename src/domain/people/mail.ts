@@ -4,19 +4,17 @@ import { newId } from '../shared/ids.ts';
 
 /**
  * The mail outbox: a mail is a row written in the same transaction as its cause, and the mail
- * worker (src/plugins/mail.ts) sends it later with bounded waits and retries, so a slow or dead
- * mail server never slows a request and a crash loses nothing.
+ * worker (src/domain/mail/worker.ts) sends it later with bounded waits and retries, so a slow or
+ * dead mail server never slows a request and a crash loses nothing.
  */
-export async function enqueueMail(
-  trx: Executor,
-  mail: { to: string; subject: string; body: string; kind?: 'message' | 'notification'; userId?: string | undefined },
-): Promise<void> {
+export async function enqueueMail(trx: Executor, mail: { to: string; subject: string; body: string }): Promise<void> {
   const now = new Date().toISOString();
   await insertMail(trx, {
     id: newId(),
     to_address: mail.to,
-    kind: mail.kind ?? 'message',
-    user_id: mail.userId ?? null,
+    // sent alone, at once (notifications are gathered by src/domain/mail/notification-mail.ts)
+    kind: 'message',
+    user_id: null,
     subject: mail.subject,
     body: mail.body,
     created_at: now,

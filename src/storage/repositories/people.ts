@@ -7,14 +7,6 @@ export async function setPasswordHash(db: Executor, userId: string, passwordHash
   await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
 }
 
-export async function setEmailNotifications(db: Executor, userId: string, on: boolean): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ email_notifications: on ? 1 : 0 })
-    .where('id', '=', userId)
-    .execute();
-}
-
 export async function anyUserExists(db: Executor): Promise<boolean> {
   return (await db.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
 }

@@ -53,7 +53,12 @@ export async function findTeamMembers(db: Executor, teamIds: readonly string[]) 
 }
 
 /** Changes the user's own fields; its row as it now is. */
-export async function updateUser(db: Executor, id: string, change: { full_name?: string; photo_url?: string }, at: string): Promise<UserRow | undefined> {
+export async function updateUser(
+  db: Executor,
+  id: string,
+  change: { full_name?: string; photo_url?: string; email_notifications?: 0 | 1 },
+  at: string,
+): Promise<UserRow | undefined> {
   return db
     .updateTable('users')
     .set({ ...change, updated_at: at })

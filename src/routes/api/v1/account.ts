@@ -27,7 +27,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       tier: 'low',
       operationId: 'updateMe',
-      summary: "Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams)",
+      summary:
+        "Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams), and/or whether their notifications are mailed",
       querystring: NoQuery,
       body: UpdateMeBody,
       answer: ['user', User],

@@ -1,0 +1,127 @@
+/**
+ * Notifications by email: people who turned on `emailNotifications` get theirs gathered into one
+ * mail a minute at the most.
+ *
+ * A job reads the committed `notification.created` events from the event feed after its cursor (a
+ * row of its own, locked for the pass, so of several instances one does the work) and, in the same
+ * transaction that moves the cursor past them, writes one outbox row per notification of an
+ * opted-in person: each notification becomes mail exactly once, and a notification that rolled
+ * back never does (docs/decisions/0083-notification-mail-from-the-event-feed.md). A person's rows
+ * share one due time, a minute after the first of them: the worker (./worker.ts) sends the rows of
+ * a person due together as one digest.
+ */
+import type { Notification } from '../../schemas/notifications.ts';
+import { allNotificationEventsAfter } from '../../storage/repositories/events.ts';
+import { insertMail } from '../../storage/repositories/invitations.ts';
+import { emailNotificationRecipients, lockMailFeed, type MailRow, moveMailFeed, notificationSubjects, openDigestDue } from '../../storage/repositories/mail.ts';
+import { feedEnd } from '../../storage/repositories/webhooks.ts';
+import type { ServiceContext } from '../context.ts';
+import { newId } from '../shared/ids.ts';
+import { inTransaction } from '../shared/transaction.ts';
+import type { OutgoingMail } from './transport.ts';
+
+/** A person's notifications are gathered this long after the first one before they are mailed. */
+export const DIGEST_WINDOW_MS = 60_000;
+
+/** Events read per transaction; a pass reads again until a page comes back short. */
+const BATCH = 100;
+
+type Subjects = Awaited<ReturnType<typeof notificationSubjects>>;
+
+const REMINDERS: Record<NonNullable<Notification['reminder']>, string> = {
+  startOneHour: 'starts within an hour',
+  startOneDay: 'starts within a day',
+  dueOneHour: 'is due within an hour',
+  dueOneDay: 'is due within a day',
+};
+
+/** One line saying what happened, and a link to the card when the public address is known. */
+export function describeNotification(
+  notification: Notification,
+  subjects: Subjects,
+  publicUrl: string | undefined,
+): { line: string; link: string | undefined } {
+  const card = notification.card ? subjects.cards.get(notification.card) : undefined;
+  const actor = (notification.actor && subjects.actors.get(notification.actor)) || 'Someone';
+  const cardName = card ? `“${card.name}”` : 'a card';
+  const onBoard = card ? ` on ${card.board_name}` : '';
+  const line = {
+    'card.assigned': `${actor} added you to ${cardName}${onBoard}`,
+    'comment.created': `${actor} commented on ${cardName}${onBoard}`,
+    'comment.replied': `${actor} replied to your comment on ${cardName}${onBoard}`,
+    'cheer.received': `${actor} cheered you on ${cardName}${onBoard}`,
+    'card.reminder': `${card ? `“${card.name}”` : 'A card'}${onBoard} ${REMINDERS[notification.reminder ?? 'dueOneDay']}`,
+  }[notification.type];
+  const link = card && publicUrl ? `${publicUrl.replace(/\/$/, '')}/boards/${card.board_id}?card=${card.id}` : undefined;
+  return { line, link };
+}
+
+/**
+ * Moves the job's cursor over the notifications committed since the last pass, writing the mail rows
+ * of the opted-in people; answers how many rows it wrote. The first pass ever only sets the cursor
+ * at the feed's end: turning mail on does not mail the past.
+ */
+export async function gatherNotificationMail(ctx: ServiceContext, publicUrl: string | undefined): Promise<number> {
+  let written = 0;
+  for (;;) {
+    const step = await inTransaction(ctx, async (trx) => {
+      const cursor = await lockMailFeed(trx);
+      if (!cursor) return { written: 0, more: false };
+      if (cursor.position === null) {
+        await moveMailFeed(trx, await feedEnd(trx));
+        return { written: 0, more: false };
+      }
+      const events = await allNotificationEventsAfter(trx, cursor.position, BATCH);
+      const last = events.at(-1);
+      if (!last) return { written: 0, more: false };
+      const notifications = events.map((event) => (JSON.parse(event.data) as { notification: Notification }).notification);
+      const recipients = new Map((await emailNotificationRecipients(trx, [...new Set(notifications.map((n) => n.user))])).map((user) => [user.id, user]));
+      const wanted = notifications.filter((n) => recipients.has(n.user));
+      const subjects = await notificationSubjects(
+        trx,
+        [...new Set(wanted.flatMap((n) => (n.card ? [n.card] : [])))],
+        [...new Set(wanted.flatMap((n) => (n.actor ? [n.actor] : [])))],
+      );
+      const now = ctx.clock.now();
+      const nowIso = new Date(now).toISOString();
+      const dueOf = new Map<string, string>();
+      for (const notification of wanted) {
+        const recipient = recipients.get(notification.user);
+        if (!recipient) continue;
+        let due = dueOf.get(recipient.id);
+        if (due === undefined) {
+          due = (await openDigestDue(trx, recipient.id, nowIso)) ?? new Date(now + DIGEST_WINDOW_MS).toISOString();
+          dueOf.set(recipient.id, due);
+        }
+        const { line, link } = describeNotification(notification, subjects, publicUrl);
+        await insertMail(trx, {
+          id: newId(now),
+          to_address: recipient.email,
+          kind: 'notification',
+          user_id: recipient.id,
+          subject: line,
+          body: link ? `${line}\n${link}` : line,
+          created_at: nowIso,
+          next_attempt_at: due,
+          sent_at: null,
+          last_error: null,
+        });
+      }
+      await moveMailFeed(trx, last.position);
+      return { written: wanted.length, more: events.length === BATCH };
+    });
+    written += step.written;
+    if (!step.more) return written;
+  }
+}
+
+const FOOTER = '\n\n--\nYou get these mails because you turned on email notifications in Taskboard; turn them off in your account settings.';
+
+/** The mail of one person's gathered notification rows (oldest first): the notification itself when alone, else a digest. */
+export function digestMail(rows: readonly MailRow[]): OutgoingMail {
+  const [first] = rows;
+  if (!first) throw new Error('a digest of no notification');
+  if (rows.length === 1) return { to: first.to_address, subject: first.subject, text: `${first.body}${FOOTER}` };
+  const items = rows.map((row) => `- ${row.body.replace(/\n/g, '\n  ')}`).join('\n');
+  return { to: first.to_address, subject: `${rows.length} new notifications on Taskboard`, text: `${items}${FOOTER}` };
+}
