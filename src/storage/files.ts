@@ -5,6 +5,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type AttachmentStore, type ByteRange, newObjectKey, type StoredObject, StoredObjectMissing } from './attachment-store.ts';
+import { counted, noteTransferred } from './transfer-memory.ts';
 
 /** A pass-through that counts the bytes and hashes them (SHA-256) on their way to the store. */
 export class Measure extends Transform {
@@ -14,6 +15,7 @@ export class Measure extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void): void {
     this.size += chunk.length;
     this.hash.update(chunk);
+    noteTransferred(chunk.length);
     done(null, chunk);
   }
 
@@ -96,7 +98,7 @@ export class AttachmentFiles implements AttachmentStore {
   async open(key: string, range?: ByteRange): Promise<Readable> {
     const path = this.pathOf(key);
     if (!(await this.exists(key))) throw new StoredObjectMissing(`no file for ${key}`);
-    return createReadStream(path, range ? { start: range.start, end: range.end } : {});
+    return counted(createReadStream(path, range ? { start: range.start, end: range.end } : {}));
   }
 
   async exists(key: string): Promise<boolean> {

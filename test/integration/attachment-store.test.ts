@@ -6,14 +6,18 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { CreateMultipartUploadCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { buildApp } from '../../src/app.ts';
 import { main } from '../../src/cli/main.ts';
-import { purgeOrphanFiles } from '../../src/domain/attachments/purge.ts';
+import { ORPHAN_GRACE_MS, purgeOrphanFiles } from '../../src/domain/attachments/purge.ts';
 import { openAttachmentStore } from '../../src/storage/open-attachment-store.ts';
+import { uploadJournal } from '../../src/storage/repositories/multipart-uploads.ts';
+import { PART_BYTES, type S3Store } from '../../src/storage/s3-store.ts';
 import { multipart, seedBoard } from '../support/fixtures.ts';
 import { bearer, buildTestApp, type TestApp } from '../support/harness.ts';
+import { eventually } from '../support/receiver.ts';
 import { startS3, storedBytes, storedObjects } from '../support/s3.ts';
 
 const MB = 1024 * 1024;
@@ -35,6 +39,7 @@ function upload(t: TestApp, cardId: string, content: Buffer, app = t.app) {
   });
 }
 
+const journal = (t: TestApp) => t.services.db.selectFrom('multipart_uploads').selectAll().orderBy('upload_id').execute();
 const records = (t: TestApp, cardId: string) => t.services.db.selectFrom('attachments').select('id').where('card_id', '=', cardId).execute();
 
 describe('attachments in a bucket [postgres, s3]', () => {
@@ -56,7 +61,62 @@ describe('attachments in a bucket [postgres, s3]', () => {
     const refused = await upload(t, cardId, Buffer.alloc(9 * MB, 'x'));
     assert.equal(refused.statusCode, 413, refused.body);
     assert.deepEqual(await storedObjects(t.services.files), objects, 'no object from the refused upload');
+    assert.deepEqual(t.s3?.pendingUploads(), [], 'its multipart upload aborted: no parts kept');
+    assert.deepEqual(await journal(t), [], 'and struck off the journal');
     assert.equal((await records(t, cardId)).length, 1);
+  });
+
+  it('notes a multipart upload in the journal before its first part, and strikes it off once complete', async () => {
+    const source = new PassThrough();
+    const saving = t.services.files.save(t.tenant.companyId, source);
+    source.write(Buffer.alloc(PART_BYTES + 1, 'j'));
+    const [running] = await eventually(
+      () => journal(t),
+      (rows) => rows.length === 1,
+      10_000,
+      'the upload in the journal',
+    );
+    assert.equal(running?.store, t.services.files.description);
+    assert.deepEqual(t.s3?.pendingUploads(), [running?.upload_id], 'the journal names the upload the store holds');
+    source.end(Buffer.from('end'));
+    const saved = await saving;
+    assert.equal(running?.storage_key, saved.key);
+    assert.equal(saved.size, PART_BYTES + 4);
+    assert.deepEqual(await journal(t), []);
+    assert.deepEqual(t.s3?.pendingUploads(), []);
+    assert.equal((await storedBytes(t.services.files, saved.key)).length, PART_BYTES + 4);
+    await t.services.files.remove(saved.key);
+  });
+
+  it('the purge aborts the uploads the journal names once older than the grace period, with their objects; younger ones stay', async () => {
+    const client = (t.services.files as S3Store).client;
+    const bucket = t.s3?.bucket as string;
+    const begin = async (key: string, at: number) => {
+      const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: `attachments/${key}` }));
+      await client.send(new UploadPartCommand({ Bucket: bucket, Key: `attachments/${key}`, UploadId, PartNumber: 1, Body: Buffer.from('a part') }));
+      await uploadJournal(t.services.db, () => at).begun({ store: t.services.files.description, key, uploadId: UploadId as string });
+      return UploadId as string;
+    };
+    const now = t.services.clock.now();
+    const abandoned = await begin(`${t.tenant.companyId}/abandoned`, now - ORPHAN_GRACE_MS - 60_000);
+    const running = await begin(`${t.tenant.companyId}/running`, now - 60_000);
+    // an upload completed by an instance killed before it struck it off: its object has no record
+    const completed = await t.services.files.save(t.tenant.companyId, Readable.from([Buffer.from('completed, never recorded')]));
+    await uploadJournal(t.services.db, () => now - ORPHAN_GRACE_MS - 60_000).begun({
+      store: t.services.files.description,
+      key: completed.key,
+      uploadId: 'ffffffff',
+    });
+    assert.deepEqual(t.s3?.pendingUploads(), [abandoned, running].sort());
+    assert.equal(await purgeOrphanFiles(t.services), 2);
+    assert.deepEqual(t.s3?.pendingUploads(), [running]);
+    assert.deepEqual(
+      (await journal(t)).map((row) => row.upload_id),
+      [running],
+    );
+    assert.equal(await t.services.files.exists(completed.key), false, 'the object no record names is removed');
+    await (t.services.files as S3Store).abortUpload(`${t.tenant.companyId}/running`, running);
+    assert.deepEqual(t.s3?.pendingUploads(), []);
   });
 
   it('closing the store aborts the uploads still running: the save fails and the bucket keeps nothing of it', async () => {
@@ -66,9 +126,16 @@ describe('attachments in a bucket [postgres, s3]', () => {
     const saving = store.save(t.tenant.companyId, source);
     // More than one part: the store begins a multipart upload, and the source never ends.
     source.write(Buffer.alloc(6 * MB, 'p'));
+    await eventually(
+      async () => t.s3?.pendingUploads(),
+      (ids) => ids?.length === 1,
+      10_000,
+      'the multipart upload begun',
+    );
     await store.close();
     await assert.rejects(saving);
     assert.deepEqual(await storedObjects(t.services.files), objects, 'no object from the aborted upload');
+    assert.deepEqual(t.s3?.pendingUploads(), [], 'the store dropped its parts');
   });
 
   it('copies a card with its files by CopyObject: the copy has its own object with the same bytes', async () => {
