@@ -213,14 +213,22 @@ describe('attachments in a bucket [postgres, s3]', () => {
     }
   });
 
-  it('the store down: an upload is a 503 in the contract form and records nothing; /readyz says so', async () => {
+  it('the store down: an upload is a 503 in the contract form and records nothing, a download a 503; /readyz says so', async () => {
     const cardId = await newCard(t);
+    const { attachment } = (await upload(t, cardId, Buffer.from('stored before the outage'))).json();
     await t.s3?.close();
     const res = await upload(t, cardId, Buffer.from('nowhere to go'));
     assert.equal(res.statusCode, 503, res.body);
     assert.equal(res.json().code, 'unavailable');
     assert.match(res.json().message, /attachment store/);
-    assert.deepEqual(await records(t, cardId), []);
+    assert.deepEqual(
+      (await records(t, cardId)).map((row) => row.id),
+      [attachment._id],
+      'no record of the failed upload',
+    );
+    const download = await t.app.inject({ method: 'GET', url: attachment.url, headers: bearer(t.tenant.apiKey) });
+    assert.equal(download.statusCode, 503, download.body);
+    assert.equal(download.json().code, 'unavailable');
     const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
     assert.equal(ready.statusCode, 503);
     assert.equal(ready.json().checks.bucket.status, 'failed');
@@ -263,6 +271,25 @@ describe('a store that stops answering [sqlite, s3]', () => {
     assert.equal(res.statusCode, 503, res.body);
     assert.equal(res.json().code, 'unavailable');
     assert.ok(took < 5000, `took ${Math.round(took)} ms`);
+    assert.deepEqual(await records(t, cardId), []);
+  });
+});
+
+describe('a folder the server cannot write to [sqlite, file]', () => {
+  let t: TestApp;
+  before(async () => {
+    // sysfs refuses new folders even to root (EPERM), as a read-only or refused disk does
+    t = await buildTestApp('sqlite', { config: { uploadDir: `/sys/taskboard-uploads-${process.pid}` } });
+  });
+  after(() => t.dispose());
+
+  it('an upload is a 503 in the contract form, as for a bucket that is down, and records nothing', async () => {
+    const cardId = await newCard(t);
+    const res = await upload(t, cardId, Buffer.from('nowhere to go'));
+    assert.equal(res.statusCode, 503, res.body);
+    assert.equal(res.json().code, 'unavailable');
+    assert.match(res.json().message, /attachment store/);
+    assert.ok(res.headers['retry-after']);
     assert.deepEqual(await records(t, cardId), []);
   });
 });
