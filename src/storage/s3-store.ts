@@ -141,9 +141,7 @@ export class S3Store implements AttachmentStore {
     const sent: { PartNumber: number; ETag: string }[] = [];
     const send = async () => {
       if (!uploadId) {
-        const created = await this.call(() =>
-          this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: objectKey }), { abortSignal: stop.signal }),
-        );
+        const created = await this.call(() => this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: objectKey })));
         uploadId = created.UploadId as string;
         await this.journal?.begun({ store: this.description, key, uploadId });
       }
@@ -151,7 +149,6 @@ export class S3Store implements AttachmentStore {
       const answer = await this.call(() =>
         this.client.send(
           new UploadPartCommand({ Bucket: this.bucket, Key: objectKey, UploadId: uploadId, PartNumber, Body: part.subarray(0, filled), ContentLength: filled }),
-          { abortSignal: stop.signal },
         ),
       );
       sent.push({ PartNumber, ETag: answer.ETag as string });
@@ -174,17 +171,13 @@ export class S3Store implements AttachmentStore {
       if ((source as Readable & { truncated?: boolean }).truncated) throw Object.assign(new Error('file too large'), { code: 'FILE_TOO_LARGE' });
       if (!uploadId) {
         await this.call(() =>
-          this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: part.subarray(0, filled), ContentLength: filled }), {
-            abortSignal: stop.signal,
-          }),
+          this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: part.subarray(0, filled), ContentLength: filled })),
         );
         return;
       }
       if (filled > 0) await send();
       await this.call(() =>
-        this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: objectKey, UploadId: uploadId, MultipartUpload: { Parts: sent } }), {
-          abortSignal: stop.signal,
-        }),
+        this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: objectKey, UploadId: uploadId, MultipartUpload: { Parts: sent } })),
       );
       // A row left behind (the database failed just now) costs the purge one AbortMultipartUpload,
       // which finds nothing: the object is complete and its record is about to commit.
@@ -326,8 +319,10 @@ export class S3Store implements AttachmentStore {
   }
 
   /**
-   * Stops the saves still running (each aborts its multipart upload, so the store drops its parts)
-   * and waits for them to end, so an app that closes leaves no half upload behind; then ends the client.
+   * Stops the saves still running and waits for them to end, so an app that closes leaves no half
+   * upload behind; then ends the client. A part being sent is let finish (each request is bounded by
+   * the store's timeout): a part still arriving after its upload was aborted may be kept by the store
+   * (S3 says so too), so each save stops reading and aborts its upload only once nothing is in flight.
    */
   async close(): Promise<void> {
     const running = [...this.saving];

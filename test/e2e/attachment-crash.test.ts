@@ -4,10 +4,8 @@
  * aborts the upload the journal names once it is older than the grace period. Both engines.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { request } from 'node:http';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
@@ -15,7 +13,7 @@ import { ORPHAN_GRACE_MS } from '../../src/domain/attachments/purge.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
 import { openAttachmentStore } from '../../src/storage/open-attachment-store.ts';
 import { PART_BYTES } from '../../src/storage/s3-store.ts';
-import { ROOT, runTaskboard } from '../support/cli.ts';
+import { runTaskboard, serveInChild } from '../support/cli.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { bearer, ENGINES, openTestStorage, serviceContext, type TestStorage } from '../support/harness.ts';
 import { eventually } from '../support/receiver.ts';
@@ -55,20 +53,8 @@ for (const engine of ENGINES) {
         RATE_LIMIT_ENABLED: 'false',
         MAX_UPLOAD_BYTES: String(64 * 1024 * 1024),
       };
-      const server = spawn(join(ROOT, 'bin/taskboard'), ['serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+      const { server, address } = await serveInChild(env);
       try {
-        let output = '';
-        server.stdout.setEncoding('utf8');
-        const address = await new Promise<string>((resolve, reject) => {
-          server.once('exit', (code) => reject(new Error(`server exited (${code}): ${output}`)));
-          server.stdout.on('data', (chunk: string) => {
-            output += chunk;
-            const found = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-            if (found) resolve(found[1] as string);
-          });
-        });
-        server.removeAllListeners('exit');
-
         // A form whose file never ends: more than two parts' worth of bytes are sent, then nothing.
         const upload = request(`${address}/api/v1/cards/${cardId}/attachments`, {
           method: 'POST',

@@ -5,7 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createServer, type Socket } from 'node:net';
+import { once } from 'node:events';
+import { request } from 'node:http';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { CreateMultipartUploadCommand, UploadPartCommand } from '@aws-sdk/client-s3';
@@ -16,7 +18,7 @@ import { openAttachmentStore } from '../../src/storage/open-attachment-store.ts'
 import { uploadJournal } from '../../src/storage/repositories/multipart-uploads.ts';
 import { PART_BYTES, type S3Store } from '../../src/storage/s3-store.ts';
 import { multipart, seedBoard } from '../support/fixtures.ts';
-import { bearer, buildTestApp, type TestApp } from '../support/harness.ts';
+import { bearer, buildTestApp, STORES, type TestApp } from '../support/harness.ts';
 import { eventually } from '../support/receiver.ts';
 import { startS3, storedBytes, storedObjects } from '../support/s3.ts';
 
@@ -274,6 +276,50 @@ describe('a store that stops answering [sqlite, s3]', () => {
     assert.deepEqual(await records(t, cardId), []);
   });
 });
+
+for (const store of STORES) {
+  describe(`a client that cuts its upload mid-way [sqlite, ${store}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await buildTestApp('sqlite', { store, config: { maxUploadBytes: 64 * MB } });
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+    });
+    after(() => t.dispose());
+
+    it('leaves no record, no object, no partial file and no multipart upload', async () => {
+      const cardId = await newCard(t);
+      const objects = await storedObjects(t.services.files);
+      const { port } = t.app.server.address() as AddressInfo;
+      const boundary = 'cut-upload-boundary';
+      const cut = request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `/api/v1/cards/${cardId}/attachments`,
+        headers: { ...bearer(t.tenant.apiKey), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+      const answered = once(cut, 'response').catch((error: Error) => error);
+      cut.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+      const chunk = Buffer.alloc(256 * 1024, 'cut ');
+      for (let sent = 0; sent < PART_BYTES + chunk.length; sent += chunk.length) if (!cut.write(chunk)) await once(cut, 'drain');
+      // under way in the store: a bucket's multipart upload begun, a folder's partial file written
+      const underWay = async () =>
+        store === 's3' ? (t.s3?.pendingUploads().length ?? 0) : (await storedObjects(t.services.files)).filter((key) => key.endsWith('.partial')).length;
+      await eventually(underWay, (n) => n === 1, 20_000, 'the upload under way in the store');
+      cut.destroy();
+      assert.ok((await answered) instanceof Error, 'the cut upload got no answer');
+      const left = async () => ({ objects: await storedObjects(t.services.files), uploads: t.s3?.pendingUploads() ?? [], journal: await journal(t) });
+      await eventually(
+        left,
+        (now) => now.objects.length === objects.length && now.uploads.length === 0 && now.journal.length === 0,
+        20_000,
+        'nothing left of the cut upload',
+      );
+      assert.deepEqual((await left()).objects, objects);
+      assert.deepEqual(await records(t, cardId), []);
+    });
+  });
+}
 
 describe('a folder the server cannot write to [sqlite, file]', () => {
   let t: TestApp;
