@@ -44,7 +44,7 @@ function migrate(storage: StorageConnection, options: { createSchema?: boolean }
  */
 async function withServices<T>(config: AppConfig, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   const storage = open(config);
-  const files = openAttachmentStore(config);
+  const files = openAttachmentStore(config, storage.db);
   try {
     await migrate(storage);
     return await work({ db: storage.db, clock: systemClock, files });
@@ -162,31 +162,33 @@ export async function purgeAttachmentsCommand(config: AppConfig, options: { olde
 export async function migrateAttachmentsCommand(config: AppConfig, options: { to: string; json: boolean }): Promise<Output & { ok: boolean }> {
   const storage = attachmentStorage(options.to.trim() || undefined);
   if (!storage) throw new ConfigError('--to must name a store: s3://bucket/prefix or file:./folder');
-  const target = openAttachmentStore({
+  const targetConfig = {
     ...config,
     uploadDir: storage.kind === 'file' ? storage.dir : config.uploadDir,
     attachments: { ...config.attachments, storage },
-  });
-  try {
-    const result = await withServices(config, async (ctx) => {
+  };
+  // the target notes its multipart uploads in the same database, so a killed run's are purged too
+  const result = await withServices(config, async (ctx) => {
+    const target = openAttachmentStore(targetConfig, ctx.db);
+    try {
       if (ctx.files.description === target.description) throw new ConfigError(`--to names the store in use (${target.description})`);
       return { from: ctx.files.description, to: target.description, ...(await migrateAttachments(ctx, target)) };
-    });
-    const ok = result.missing.length === 0 && result.mismatched.length === 0;
-    if (options.json) return { ok, json: { ok, ...result } };
-    return {
-      ok,
-      lines: [
-        `Copied ${result.copied} attachment file(s) from ${result.from} to ${result.to}; ${result.skipped} were there already, checksums matching`,
-        ...(result.measured ? [`Recorded the SHA-256 of ${result.measured} file(s) stored before checksums were kept`] : []),
-        ...result.missing.map((key) => `MISSING in ${result.from}: ${key}`),
-        ...result.mismatched.map((key) => `CHECKSUM DIFFERS in ${result.to}: ${key}`),
-        ok ? `Done: set ATTACHMENT_STORAGE=${options.to.trim()} and restart the instances` : 'Not done: nothing to switch until the lines above are resolved',
-      ],
-    };
-  } finally {
-    await target.close();
-  }
+    } finally {
+      await target.close();
+    }
+  });
+  const ok = result.missing.length === 0 && result.mismatched.length === 0;
+  if (options.json) return { ok, json: { ok, ...result } };
+  return {
+    ok,
+    lines: [
+      `Copied ${result.copied} attachment file(s) from ${result.from} to ${result.to}; ${result.skipped} were there already, checksums matching`,
+      ...(result.measured ? [`Recorded the SHA-256 of ${result.measured} file(s) stored before checksums were kept`] : []),
+      ...result.missing.map((key) => `MISSING in ${result.from}: ${key}`),
+      ...result.mismatched.map((key) => `CHECKSUM DIFFERS in ${result.to}: ${key}`),
+      ok ? `Done: set ATTACHMENT_STORAGE=${options.to.trim()} and restart the instances` : 'Not done: nothing to switch until the lines above are resolved',
+    ],
+  };
 }
 
 /** Rebuilds the search index from the source tables, in batches of `batch` rows (safe while the server runs). */

@@ -48,10 +48,30 @@ export interface AttachmentStore {
   check(): Promise<void>;
   /** A URL the client downloads the object from directly, valid `expiresSeconds`; undefined when the store has none. */
   presign?(key: string, options: PresignOptions): Promise<string>;
-  /** Multipart uploads begun before `before` and never finished or aborted: aborted (the purge). */
+  /** Multipart uploads begun before `before` and never finished or aborted, as the store lists them: aborted (the purge). */
   abortStaleUploads?(before: number): Promise<number>;
+  /** Aborts one multipart upload the journal names (the store drops its parts) and strikes it off; one already gone is no error. */
+  abortUpload?(key: string, uploadId: string): Promise<void>;
   /** Stops the saves still running (leaving nothing of them behind) and lets go of the store's resources. */
   close(): Promise<void>;
+}
+
+/** A multipart upload to a bucket: the store's description, the object's key and the store's id for the upload. */
+export interface MultipartUpload {
+  store: string;
+  key: string;
+  uploadId: string;
+}
+
+/**
+ * The multipart uploads begun and not yet completed or aborted, kept outside the store: not every
+ * S3-compatible server lists them (ListMultipartUploads), and a killed instance cannot abort its own.
+ */
+export interface UploadJournal {
+  /** Notes the upload before its first part is sent: its own write, committed at once. */
+  begun(upload: MultipartUpload): Promise<void>;
+  /** Strikes it off once completed or aborted. */
+  ended(upload: MultipartUpload): Promise<void>;
 }
 
 /** An object a record names is not in the store. */

@@ -393,6 +393,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   webhook_feed: WebhookFeedTable;
   released_files: ReleasedFileTable;
+  multipart_uploads: MultipartUploadTable;
   notifications: NotificationTable;
   idempotency_keys: IdempotencyKeyTable;
   card_views: CardViewTable;
@@ -491,6 +492,14 @@ export interface CardViewStampTable {
 export interface ReleasedFileTable {
   storage_key: string;
   released_at: string;
+}
+
+/** A multipart upload to a bucket, begun and not yet completed or aborted (`store`: the bucket's description). */
+export interface MultipartUploadTable {
+  upload_id: string;
+  store: string;
+  storage_key: string;
+  begun_at: string;
 }
 
 /** What every repository function takes first: the database or a transaction. */

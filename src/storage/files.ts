@@ -4,7 +4,8 @@ import { access, copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/prom
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type AttachmentStore, type ByteRange, newObjectKey, type StoredObject, StoredObjectMissing } from './attachment-store.ts';
+import { type AttachmentStore, type ByteRange, newObjectKey, type StoredObject, StoredObjectMissing, StoreUnavailable } from './attachment-store.ts';
+import { counted, noteTransferred } from './transfer-memory.ts';
 
 /** A pass-through that counts the bytes and hashes them (SHA-256) on their way to the store. */
 export class Measure extends Transform {
@@ -14,6 +15,7 @@ export class Measure extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void): void {
     this.size += chunk.length;
     this.hash.update(chunk);
+    noteTransferred(chunk.length);
     done(null, chunk);
   }
 
@@ -21,6 +23,9 @@ export class Measure extends Transform {
     return this.hash.digest('hex');
   }
 }
+
+/** File system failures that mean the folder cannot be used now (a full, read-only, gone or refused disk), not a bad request. */
+const FOLDER_FAULTS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO', 'ENOTCONN', 'ESTALE', 'ENOTDIR', 'EMFILE', 'ENFILE']);
 
 /** Attachment bytes on the local disk, under one directory, addressed by a storage key. */
 export class AttachmentFiles implements AttachmentStore {
@@ -40,6 +45,14 @@ export class AttachmentFiles implements AttachmentStore {
     return path;
   }
 
+  /** A failure of the folder itself as a StoreUnavailable (a 503, as a bucket that is down); anything else as it is. */
+  private fault(error: unknown): never {
+    const code = (error as NodeJS.ErrnoException).code;
+    if ((error as NodeJS.ErrnoException).syscall && code && FOLDER_FAULTS.has(code))
+      throw new StoreUnavailable(`the attachment store ${this.description} is unavailable: ${code}`, { cause: error });
+    throw error;
+  }
+
   private newKey(companyId: string): string {
     return newObjectKey(companyId, randomBytes(16).toString('hex'));
   }
@@ -56,7 +69,7 @@ export class AttachmentFiles implements AttachmentStore {
     const path = this.pathOf(key);
     const partial = `${path}.partial`;
     const measure = new Measure();
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(path), { recursive: true }).catch((error: unknown) => this.fault(error));
     const stop = new AbortController();
     const writing = (async () => {
       try {
@@ -67,8 +80,8 @@ export class AttachmentFiles implements AttachmentStore {
         }
         await rename(partial, path);
       } catch (error) {
-        await rm(partial, { force: true });
-        throw error;
+        await rm(partial, { force: true }).catch(() => {});
+        this.fault(error);
       }
     })();
     const save = { stop, ended: writing.catch(() => {}) };
@@ -96,7 +109,7 @@ export class AttachmentFiles implements AttachmentStore {
   async open(key: string, range?: ByteRange): Promise<Readable> {
     const path = this.pathOf(key);
     if (!(await this.exists(key))) throw new StoredObjectMissing(`no file for ${key}`);
-    return createReadStream(path, range ? { start: range.start, end: range.end } : {});
+    return counted(createReadStream(path, range ? { start: range.start, end: range.end } : {}));
   }
 
   async exists(key: string): Promise<boolean> {
@@ -109,11 +122,11 @@ export class AttachmentFiles implements AttachmentStore {
   async copy(key: string, companyId: string): Promise<{ key: string; size: number }> {
     const copy = this.newKey(companyId);
     const path = this.pathOf(copy);
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(path), { recursive: true }).catch((error: unknown) => this.fault(error));
     // The kernel copies (reflinks where the file system can): no bytes through this process.
     await copyFile(this.pathOf(key), path, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') throw new StoredObjectMissing(`no file for ${key}`);
-      throw error;
+      this.fault(error);
     });
     return { key: copy, size: (await stat(path)).size };
   }

@@ -15,6 +15,7 @@ import * as people from './migrations/0013_people.ts';
 import * as search from './migrations/0017_search.ts';
 import * as attachmentChecksums from './migrations/0018_attachment_checksums.ts';
 import * as mail from './migrations/0030_mail.ts';
+import * as multipartUploads from './migrations/0032_multipart_uploads.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0017_search': search,
   '0018_attachment_checksums': attachmentChecksums,
   '0030_mail': mail,
+  '0032_multipart_uploads': multipartUploads,
 };
 
 /** The names of every migration, in the order they apply. */

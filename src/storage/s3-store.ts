@@ -1,18 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import { PassThrough, type Readable } from 'node:stream';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
   CopyObjectCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   S3Client,
   S3ServiceException,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   type AttachmentStore,
@@ -22,8 +25,9 @@ import {
   type StoredObject,
   StoredObjectMissing,
   StoreUnavailable,
+  type UploadJournal,
 } from './attachment-store.ts';
-import { Measure } from './files.ts';
+import { counted, noteTransferred } from './transfer-memory.ts';
 
 export interface S3Location {
   bucket: string;
@@ -39,10 +43,14 @@ export interface S3StoreOptions extends S3Location {
   timeoutMs: number;
   /** Credentials for tests; a server reads the standard AWS variables (the SDK's default chain). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Where each multipart upload is noted while it runs, so the purge finds one a crash left behind. */
+  journal?: UploadJournal | undefined;
 }
 
-/** Parts of a multipart upload: S3's smallest. Only one is buffered at a time, so an upload holds at most this much. */
-const PART_BYTES = 5 * 1024 * 1024;
+/** Parts of a multipart upload: S3's smallest. An upload holds one, so at most this much of a file. */
+export const PART_BYTES = 5 * 1024 * 1024;
+/** Part buffers kept between uploads, so the next ones allocate none. */
+const IDLE_PARTS = 2;
 
 /** `s3://bucket/optional/prefix` → bucket and prefix (undefined when the text is not such a URL). */
 export function parseS3Url(text: string): S3Location | undefined {
@@ -68,12 +76,16 @@ export class S3Store implements AttachmentStore {
   readonly client: S3Client;
   private readonly bucket: string;
   private readonly prefix: string;
-  /** The multipart uploads still running, each with its end (which never throws). */
-  private readonly uploading = new Set<{ upload: Upload; ended: Promise<unknown> }>();
+  private readonly journal: UploadJournal | undefined;
+  /** The saves still running, each with the way to stop it, its source and its end (which never throws). */
+  private readonly saving = new Set<{ stop: AbortController; source: Readable; ended: Promise<unknown> }>();
+  /** Part buffers of finished saves, for the next ones. */
+  private readonly parts: Buffer[] = [];
 
   constructor(options: S3StoreOptions) {
     this.bucket = options.bucket;
     this.prefix = options.prefix;
+    this.journal = options.journal;
     this.description = `s3://${options.bucket}/${options.prefix}`;
     this.client = new S3Client({
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
@@ -83,6 +95,9 @@ export class S3Store implements AttachmentStore {
       // One retry: a store that is down answers the request in bounded time, as a 503.
       maxAttempts: 2,
       requestHandler: { connectionTimeout: options.timeoutMs, requestTimeout: options.timeoutMs, throwOnRequestTimeout: true },
+      // Checksums only where S3 requires one: some S3-compatible servers refuse a part's CRC that its
+      // upload did not announce, and the record keeps our own SHA-256 of every byte.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
     });
   }
 
@@ -107,43 +122,94 @@ export class S3Store implements AttachmentStore {
     return this.saveAt(newObjectKey(companyId, randomBytes(16).toString('hex')), source);
   }
 
+  /**
+   * Copies the source into one part buffer (taken from the pool) and sends each full part as it
+   * fills, waiting for it before reading on: an upload holds one part, whatever the file's size, and
+   * the chunks it read die young (see transfer-memory.ts). A file smaller than a part is one PutObject.
+   * A multipart upload is written to the journal before its first part and struck off once completed
+   * or aborted; any failure aborts it, so the store keeps none of its parts.
+   */
   async saveAt(key: string, source: Readable): Promise<StoredObject> {
-    const measure = new Measure();
-    let sourceError: unknown;
-    source.once('error', (error) => {
-      sourceError = error;
-      measure.destroy(error);
-    });
-    const body = source.pipe(measure).pipe(new PassThrough());
-    measure.once('error', (error) => body.destroy(error));
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.bucket, Key: this.objectKey(key), Body: body },
-      partSize: PART_BYTES,
-      queueSize: 1,
-      // A failed multipart upload is aborted, so the store keeps none of its parts.
-      leavePartsOnError: false,
-    });
-    const done = upload.done();
-    const running = { upload, ended: done.catch(() => {}) };
-    this.uploading.add(running);
+    const objectKey = this.objectKey(key);
+    const stop = new AbortController();
+    const running = { stop, source, ended: Promise.resolve() as Promise<unknown> };
+    const part = this.parts.pop() ?? Buffer.allocUnsafe(PART_BYTES);
+    const hash = createHash('sha256');
+    let size = 0;
+    let filled = 0;
+    let uploadId: string | undefined;
+    const sent: { PartNumber: number; ETag: string }[] = [];
+    const send = async () => {
+      if (!uploadId) {
+        const created = await this.call(() => this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: objectKey })));
+        uploadId = created.UploadId as string;
+        await this.journal?.begun({ store: this.description, key, uploadId });
+      }
+      const PartNumber = sent.length + 1;
+      const answer = await this.call(() =>
+        this.client.send(
+          new UploadPartCommand({ Bucket: this.bucket, Key: objectKey, UploadId: uploadId, PartNumber, Body: part.subarray(0, filled), ContentLength: filled }),
+        ),
+      );
+      sent.push({ PartNumber, ETag: answer.ETag as string });
+      filled = 0;
+    };
+    const saving = (async () => {
+      for await (const chunk of source as AsyncIterable<Buffer>) {
+        if (stop.signal.aborted) throw stop.signal.reason;
+        hash.update(chunk);
+        size += chunk.length;
+        noteTransferred(chunk.length);
+        for (let offset = 0; offset < chunk.length; ) {
+          const copied = chunk.copy(part, filled, offset);
+          filled += copied;
+          offset += copied;
+          if (filled === PART_BYTES) await send();
+        }
+      }
+      // A size limit ends the stream early and marks it truncated instead of failing it.
+      if ((source as Readable & { truncated?: boolean }).truncated) throw Object.assign(new Error('file too large'), { code: 'FILE_TOO_LARGE' });
+      if (!uploadId) {
+        await this.call(() =>
+          this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: part.subarray(0, filled), ContentLength: filled })),
+        );
+        return;
+      }
+      if (filled > 0) await send();
+      await this.call(() =>
+        this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: objectKey, UploadId: uploadId, MultipartUpload: { Parts: sent } })),
+      );
+      // A row left behind (the database failed just now) costs the purge one AbortMultipartUpload,
+      // which finds nothing: the object is complete and its record is about to commit.
+      await this.journal?.ended({ store: this.description, key, uploadId }).catch(() => {});
+    })();
+    running.ended = saving.catch(() => {});
+    this.saving.add(running);
+    let saved = false;
     try {
-      await done;
+      await saving;
+      saved = true;
     } catch (error) {
-      // The source's failure (a refused or cut upload) is the one to answer with, not the store's.
-      if (sourceError) throw sourceError;
       source.destroy();
-      if (unreachable(error))
-        throw new StoreUnavailable(`the attachment store ${this.description} is unavailable: ${(error as Error).message}`, { cause: error });
+      if (uploadId) await this.abortUpload(key, uploadId).catch(() => {});
+      if (stop.signal.aborted) throw new StoreUnavailable(`the attachment store ${this.description} closed during the upload`, { cause: error });
       throw error;
     } finally {
-      this.uploading.delete(running);
+      this.saving.delete(running);
+      // A part still being sent when the save failed may yet be read by its socket: only a finished save's is reused.
+      if (saved && this.parts.length < IDLE_PARTS) this.parts.push(part);
     }
-    if (sourceError) {
-      await this.remove(key).catch(() => {});
-      throw sourceError;
+    return { key, size, sha256: hash.digest('hex') };
+  }
+
+  /** Aborts one multipart upload (the store drops its parts) and strikes it off the journal; one already gone is no error. */
+  async abortUpload(key: string, uploadId: string): Promise<void> {
+    try {
+      await this.call(() => this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.objectKey(key), UploadId: uploadId })));
+    } catch (error) {
+      if (!(error instanceof S3ServiceException && (error.name === 'NoSuchUpload' || error.$metadata.httpStatusCode === 404))) throw error;
     }
-    return { key, size: measure.size, sha256: measure.digest() };
+    await this.journal?.ended({ store: this.description, key, uploadId });
   }
 
   async open(key: string, range?: ByteRange): Promise<Readable> {
@@ -153,7 +219,7 @@ export class S3Store implements AttachmentStore {
           new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
         ),
       );
-      return answer.Body as Readable;
+      return counted(answer.Body as Readable);
     } catch (error) {
       if (error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404))
         throw new StoredObjectMissing(`no object for ${key}`);
@@ -253,13 +319,19 @@ export class S3Store implements AttachmentStore {
   }
 
   /**
-   * Aborts the multipart uploads still running (the store drops their parts) and waits for them to
-   * end, so an app that closes leaves no half upload behind for the purge; then ends the client.
+   * Stops the saves still running and waits for them to end, so an app that closes leaves no half
+   * upload behind; then ends the client. A part being sent is let finish (each request is bounded by
+   * the store's timeout): a part still arriving after its upload was aborted may be kept by the store
+   * (S3 says so too), so each save stops reading and aborts its upload only once nothing is in flight.
    */
   async close(): Promise<void> {
-    const running = [...this.uploading];
-    await Promise.all(running.map((each) => each.upload.abort().catch(() => {})));
+    const running = [...this.saving];
+    for (const each of running) {
+      each.stop.abort(new Error('the attachment store is closing'));
+      each.source.destroy();
+    }
     await Promise.all(running.map((each) => each.ended));
+    this.parts.length = 0;
     this.client.destroy();
   }
 }

@@ -4,7 +4,6 @@
  * sweep (here the purge command) finishes it. Both engines.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +14,7 @@ import { buildApp } from '../../src/app.ts';
 import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import type { Executor } from '../../src/storage/database.ts';
-import { ROOT, runTaskboard } from '../support/cli.ts';
+import { runTaskboard, serveInChild } from '../support/cli.ts';
 import { cardRow } from '../support/fixtures.ts';
 import { bearer, ENGINES, openTestStorage, serviceContext, type TestStorage, testConfig } from '../support/harness.ts';
 import { eventually } from '../support/receiver.ts';
@@ -98,21 +97,8 @@ for (const engine of ENGINES) {
         SWEEP_BATCH_CARDS: '2',
         SWEEP_INTERVAL_MS: '100',
       };
-      const server = spawn(join(ROOT, 'bin/taskboard'), ['serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+      const { server, address } = await serveInChild(env);
       try {
-        // the address the server logs once it listens
-        let output = '';
-        server.stdout.setEncoding('utf8');
-        const address = await new Promise<string>((resolve, reject) => {
-          server.once('exit', (code) => reject(new Error(`server exited (${code}): ${output}`)));
-          server.stdout.on('data', (chunk: string) => {
-            output += chunk;
-            const found = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-            if (found) resolve(found[1] as string);
-          });
-        });
-        server.removeAllListeners('exit');
-
         const res = await fetch(`${address}/api/v1/boards/${boardId}`, { method: 'DELETE', headers: bearer(tenant.apiKey) });
         assert.equal(res.status, 200, await res.text());
         // wait until the sweep has removed some cards (a condition, checked as often as the database answers), then kill

@@ -5,15 +5,21 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createServer, type Socket } from 'node:net';
-import { PassThrough } from 'node:stream';
+import { once } from 'node:events';
+import { request } from 'node:http';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
+import { PassThrough, Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { CreateMultipartUploadCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { buildApp } from '../../src/app.ts';
 import { main } from '../../src/cli/main.ts';
-import { purgeOrphanFiles } from '../../src/domain/attachments/purge.ts';
+import { ORPHAN_GRACE_MS, purgeOrphanFiles } from '../../src/domain/attachments/purge.ts';
 import { openAttachmentStore } from '../../src/storage/open-attachment-store.ts';
+import { uploadJournal } from '../../src/storage/repositories/multipart-uploads.ts';
+import { PART_BYTES, type S3Store } from '../../src/storage/s3-store.ts';
 import { multipart, seedBoard } from '../support/fixtures.ts';
-import { bearer, buildTestApp, type TestApp } from '../support/harness.ts';
+import { bearer, buildTestApp, STORES, type TestApp } from '../support/harness.ts';
+import { eventually } from '../support/receiver.ts';
 import { startS3, storedBytes, storedObjects } from '../support/s3.ts';
 
 const MB = 1024 * 1024;
@@ -35,6 +41,7 @@ function upload(t: TestApp, cardId: string, content: Buffer, app = t.app) {
   });
 }
 
+const journal = (t: TestApp) => t.services.db.selectFrom('multipart_uploads').selectAll().orderBy('upload_id').execute();
 const records = (t: TestApp, cardId: string) => t.services.db.selectFrom('attachments').select('id').where('card_id', '=', cardId).execute();
 
 describe('attachments in a bucket [postgres, s3]', () => {
@@ -56,7 +63,62 @@ describe('attachments in a bucket [postgres, s3]', () => {
     const refused = await upload(t, cardId, Buffer.alloc(9 * MB, 'x'));
     assert.equal(refused.statusCode, 413, refused.body);
     assert.deepEqual(await storedObjects(t.services.files), objects, 'no object from the refused upload');
+    assert.deepEqual(t.s3?.pendingUploads(), [], 'its multipart upload aborted: no parts kept');
+    assert.deepEqual(await journal(t), [], 'and struck off the journal');
     assert.equal((await records(t, cardId)).length, 1);
+  });
+
+  it('notes a multipart upload in the journal before its first part, and strikes it off once complete', async () => {
+    const source = new PassThrough();
+    const saving = t.services.files.save(t.tenant.companyId, source);
+    source.write(Buffer.alloc(PART_BYTES + 1, 'j'));
+    const [running] = await eventually(
+      () => journal(t),
+      (rows) => rows.length === 1,
+      10_000,
+      'the upload in the journal',
+    );
+    assert.equal(running?.store, t.services.files.description);
+    assert.deepEqual(t.s3?.pendingUploads(), [running?.upload_id], 'the journal names the upload the store holds');
+    source.end(Buffer.from('end'));
+    const saved = await saving;
+    assert.equal(running?.storage_key, saved.key);
+    assert.equal(saved.size, PART_BYTES + 4);
+    assert.deepEqual(await journal(t), []);
+    assert.deepEqual(t.s3?.pendingUploads(), []);
+    assert.equal((await storedBytes(t.services.files, saved.key)).length, PART_BYTES + 4);
+    await t.services.files.remove(saved.key);
+  });
+
+  it('the purge aborts the uploads the journal names once older than the grace period, with their objects; younger ones stay', async () => {
+    const client = (t.services.files as S3Store).client;
+    const bucket = t.s3?.bucket as string;
+    const begin = async (key: string, at: number) => {
+      const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: `attachments/${key}` }));
+      await client.send(new UploadPartCommand({ Bucket: bucket, Key: `attachments/${key}`, UploadId, PartNumber: 1, Body: Buffer.from('a part') }));
+      await uploadJournal(t.services.db, () => at).begun({ store: t.services.files.description, key, uploadId: UploadId as string });
+      return UploadId as string;
+    };
+    const now = t.services.clock.now();
+    const abandoned = await begin(`${t.tenant.companyId}/abandoned`, now - ORPHAN_GRACE_MS - 60_000);
+    const running = await begin(`${t.tenant.companyId}/running`, now - 60_000);
+    // an upload completed by an instance killed before it struck it off: its object has no record
+    const completed = await t.services.files.save(t.tenant.companyId, Readable.from([Buffer.from('completed, never recorded')]));
+    await uploadJournal(t.services.db, () => now - ORPHAN_GRACE_MS - 60_000).begun({
+      store: t.services.files.description,
+      key: completed.key,
+      uploadId: 'ffffffff',
+    });
+    assert.deepEqual(t.s3?.pendingUploads(), [abandoned, running].sort());
+    assert.equal(await purgeOrphanFiles(t.services), 2);
+    assert.deepEqual(t.s3?.pendingUploads(), [running]);
+    assert.deepEqual(
+      (await journal(t)).map((row) => row.upload_id),
+      [running],
+    );
+    assert.equal(await t.services.files.exists(completed.key), false, 'the object no record names is removed');
+    await (t.services.files as S3Store).abortUpload(`${t.tenant.companyId}/running`, running);
+    assert.deepEqual(t.s3?.pendingUploads(), []);
   });
 
   it('closing the store aborts the uploads still running: the save fails and the bucket keeps nothing of it', async () => {
@@ -66,9 +128,16 @@ describe('attachments in a bucket [postgres, s3]', () => {
     const saving = store.save(t.tenant.companyId, source);
     // More than one part: the store begins a multipart upload, and the source never ends.
     source.write(Buffer.alloc(6 * MB, 'p'));
+    await eventually(
+      async () => t.s3?.pendingUploads(),
+      (ids) => ids?.length === 1,
+      10_000,
+      'the multipart upload begun',
+    );
     await store.close();
     await assert.rejects(saving);
     assert.deepEqual(await storedObjects(t.services.files), objects, 'no object from the aborted upload');
+    assert.deepEqual(t.s3?.pendingUploads(), [], 'the store dropped its parts');
   });
 
   it('copies a card with its files by CopyObject: the copy has its own object with the same bytes', async () => {
@@ -146,14 +215,22 @@ describe('attachments in a bucket [postgres, s3]', () => {
     }
   });
 
-  it('the store down: an upload is a 503 in the contract form and records nothing; /readyz says so', async () => {
+  it('the store down: an upload is a 503 in the contract form and records nothing, a download a 503; /readyz says so', async () => {
     const cardId = await newCard(t);
+    const { attachment } = (await upload(t, cardId, Buffer.from('stored before the outage'))).json();
     await t.s3?.close();
     const res = await upload(t, cardId, Buffer.from('nowhere to go'));
     assert.equal(res.statusCode, 503, res.body);
     assert.equal(res.json().code, 'unavailable');
     assert.match(res.json().message, /attachment store/);
-    assert.deepEqual(await records(t, cardId), []);
+    assert.deepEqual(
+      (await records(t, cardId)).map((row) => row.id),
+      [attachment._id],
+      'no record of the failed upload',
+    );
+    const download = await t.app.inject({ method: 'GET', url: attachment.url, headers: bearer(t.tenant.apiKey) });
+    assert.equal(download.statusCode, 503, download.body);
+    assert.equal(download.json().code, 'unavailable');
     const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
     assert.equal(ready.statusCode, 503);
     assert.equal(ready.json().checks.bucket.status, 'failed');
@@ -196,6 +273,69 @@ describe('a store that stops answering [sqlite, s3]', () => {
     assert.equal(res.statusCode, 503, res.body);
     assert.equal(res.json().code, 'unavailable');
     assert.ok(took < 5000, `took ${Math.round(took)} ms`);
+    assert.deepEqual(await records(t, cardId), []);
+  });
+});
+
+for (const store of STORES) {
+  describe(`a client that cuts its upload mid-way [sqlite, ${store}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await buildTestApp('sqlite', { store, config: { maxUploadBytes: 64 * MB } });
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+    });
+    after(() => t.dispose());
+
+    it('leaves no record, no object, no partial file and no multipart upload', async () => {
+      const cardId = await newCard(t);
+      const objects = await storedObjects(t.services.files);
+      const { port } = t.app.server.address() as AddressInfo;
+      const boundary = 'cut-upload-boundary';
+      const cut = request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `/api/v1/cards/${cardId}/attachments`,
+        headers: { ...bearer(t.tenant.apiKey), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+      const answered = once(cut, 'response').catch((error: Error) => error);
+      cut.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+      const chunk = Buffer.alloc(256 * 1024, 'cut ');
+      for (let sent = 0; sent < PART_BYTES + chunk.length; sent += chunk.length) if (!cut.write(chunk)) await once(cut, 'drain');
+      // under way in the store: a bucket's multipart upload begun, a folder's partial file written
+      const underWay = async () =>
+        store === 's3' ? (t.s3?.pendingUploads().length ?? 0) : (await storedObjects(t.services.files)).filter((key) => key.endsWith('.partial')).length;
+      await eventually(underWay, (n) => n === 1, 20_000, 'the upload under way in the store');
+      cut.destroy();
+      assert.ok((await answered) instanceof Error, 'the cut upload got no answer');
+      const left = async () => ({ objects: await storedObjects(t.services.files), uploads: t.s3?.pendingUploads() ?? [], journal: await journal(t) });
+      await eventually(
+        left,
+        (now) => now.objects.length === objects.length && now.uploads.length === 0 && now.journal.length === 0,
+        20_000,
+        'nothing left of the cut upload',
+      );
+      assert.deepEqual((await left()).objects, objects);
+      assert.deepEqual(await records(t, cardId), []);
+    });
+  });
+}
+
+describe('a folder the server cannot write to [sqlite, file]', () => {
+  let t: TestApp;
+  before(async () => {
+    // sysfs refuses new folders even to root (EPERM), as a read-only or refused disk does
+    t = await buildTestApp('sqlite', { config: { uploadDir: `/sys/taskboard-uploads-${process.pid}` } });
+  });
+  after(() => t.dispose());
+
+  it('an upload is a 503 in the contract form, as for a bucket that is down, and records nothing', async () => {
+    const cardId = await newCard(t);
+    const res = await upload(t, cardId, Buffer.from('nowhere to go'));
+    assert.equal(res.statusCode, 503, res.body);
+    assert.equal(res.json().code, 'unavailable');
+    assert.match(res.json().message, /attachment store/);
+    assert.ok(res.headers['retry-after']);
     assert.deepEqual(await records(t, cardId), []);
   });
 });

@@ -2,7 +2,9 @@
  * The `taskboard` command: run in-process through its `main` (fast: no Node start, no module
  * loading per case), or as a real process the way a deployer or an operator runs it.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.ts';
 
@@ -46,4 +48,29 @@ export async function runTaskboard(args: string[], env: Record<string, string>, 
     ...(stdin !== undefined ? { stdin: async () => stdin } : {}),
   });
   return { code, stdout, stderr };
+}
+
+/**
+ * `taskboard serve` as a real process with `env` (listening on port 0): the process and the address
+ * it logs once it listens. The caller ends it (SIGKILL to crash it).
+ */
+export async function serveInChild(env: Record<string, string | undefined>): Promise<{ server: ChildProcessByStdio<null, Readable, null>; address: string }> {
+  const server = spawn(join(ROOT, 'bin/taskboard'), ['serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  server.stdout.setEncoding('utf8');
+  try {
+    const address = await new Promise<string>((resolve, reject) => {
+      server.once('exit', (code) => reject(new Error(`server exited (${code}): ${output}`)));
+      server.stdout.on('data', (chunk: string) => {
+        output += chunk;
+        const found = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (found) resolve(found[1] as string);
+      });
+    });
+    server.removeAllListeners('exit');
+    return { server, address };
+  } catch (error) {
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+    throw error;
+  }
 }

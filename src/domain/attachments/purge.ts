@@ -5,6 +5,7 @@
  */
 import * as attachments from '../../storage/repositories/attachments.ts';
 import * as lifecycle from '../../storage/repositories/lifecycle.ts';
+import * as multipartUploads from '../../storage/repositories/multipart-uploads.ts';
 import type { ServiceContext } from '../context.ts';
 import { ValidationError } from '../shared/errors.ts';
 
@@ -94,7 +95,35 @@ export async function purgeOrphanFiles(ctx: ServiceContext, options: { graceMs?:
     if (batch.length >= BATCH) await flush();
   }
   if (batch.length) await flush();
-  // A bucket's multipart uploads that never finished (an instance killed mid-upload) keep their parts.
+  removed += await abortAbandonedUploads(ctx, before);
+  // The store's own list finds those begun in the moment before their journal row (where it lists them).
   if (ctx.files.abortStaleUploads) removed += await ctx.files.abortStaleUploads(before);
   return removed;
+}
+
+/**
+ * Multipart uploads the journal names that were begun before `before` and never ended (an instance
+ * killed mid-upload): each is aborted, so the store drops its parts, and its object removed unless a
+ * record names it (one killed between completing the upload and striking it off). Answers how many.
+ */
+async function abortAbandonedUploads(ctx: ServiceContext, before: number): Promise<number> {
+  const abort = ctx.files.abortUpload?.bind(ctx.files);
+  if (!abort) return 0;
+  let aborted = 0;
+  for (;;) {
+    const uploads = await multipartUploads.uploadsBegunBefore(ctx.db, ctx.files.description, new Date(before).toISOString(), BATCH);
+    if (uploads.length === 0) break;
+    const named = await attachments.storageKeysInUse(
+      ctx.db,
+      uploads.map((upload) => upload.key),
+      [],
+    );
+    for (const upload of uploads) {
+      await abort(upload.key, upload.uploadId);
+      if (!named.has(upload.key)) await ctx.files.remove(upload.key);
+      await multipartUploads.forgetUpload(ctx.db, upload);
+      aborted += 1;
+    }
+  }
+  return aborted;
 }
