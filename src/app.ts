@@ -24,7 +24,7 @@ import { createRateLimiter } from './ratelimit/index.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
 import routes from './routes/index.ts';
 import { Event } from './schemas/events.ts';
-import type { StorageConnection } from './storage/dialect.ts';
+import type { StorageConnection } from './storage/open.ts';
 import { startupBoundMs } from './storage/postgres-pool.ts';
 
 export interface BuildOptions {

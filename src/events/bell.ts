@@ -26,7 +26,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config.ts';
 import type { CommittedEvents } from '../domain/events/record.ts';
-import type { StorageConnection } from '../storage/dialect.ts';
+import type { StorageConnection } from '../storage/open.ts';
 
 /** What a ring says committed: what the events concern, or undefined (another instance, a reconnection): anything may have. */
 export type Ring = CommittedEvents | undefined;
@@ -200,7 +200,7 @@ export function createEventBell(config: AppConfig, storage: StorageConnection, l
     bell.use(redisTransport(config.redisUrl, redisChannel(config, storage), bell.heard, log));
     return bell;
   }
-  const listener = storage.dialect.listenForCommits({
+  const listener = storage.listenForCommits?.({
     onCommit: bell.heard,
     onError: (error, retryInMs) => log.warn({ err: error, retryInMs }, 'event bell: the database listener was lost; reconnecting'),
   });

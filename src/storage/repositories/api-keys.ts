@@ -72,7 +72,7 @@ export async function touchKey(db: Executor, keyId: string, at: string): Promise
 
 /** Serializes the transactions that change one user's keys, until each ends (see `lockInTransaction`). */
 export async function lockKeysOfUser(trx: Executor, userId: string): Promise<void> {
-  await dialectOf(trx).lockInTransaction(trx, `api-keys:${userId}`);
+  await dialectOf(trx).locks.lockInTransaction(trx, `api-keys:${userId}`);
 }
 
 export async function countLiveKeysOfUser(db: Executor, userId: string): Promise<number> {
