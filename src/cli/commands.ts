@@ -44,7 +44,7 @@ function migrate(storage: StorageConnection, options: { createSchema?: boolean }
  */
 async function withServices<T>(config: AppConfig, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   const storage = open(config);
-  const files = openAttachmentStore(config);
+  const files = await openAttachmentStore(config);
   try {
     await migrate(storage);
     return await work({ db: storage.db, clock: systemClock, files });
@@ -162,7 +162,7 @@ export async function purgeAttachmentsCommand(config: AppConfig, options: { olde
 export async function migrateAttachmentsCommand(config: AppConfig, options: { to: string; json: boolean }): Promise<Output & { ok: boolean }> {
   const storage = attachmentStorage(options.to.trim() || undefined);
   if (!storage) throw new ConfigError('--to must name a store: s3://bucket/prefix or file:./folder');
-  const target = openAttachmentStore({
+  const target = await openAttachmentStore({
     ...config,
     uploadDir: storage.kind === 'file' ? storage.dir : config.uploadDir,
     attachments: { ...config.attachments, storage },
