@@ -18,8 +18,8 @@ const ENGINE_MODULES = [
   '^src/storage/group-commit\\.ts$',
 ];
 
-/** Database and cloud drivers, and the web framework: the domain names none of them. */
-const DRIVERS = ['^better-sqlite3$', '^pg$', '^pg-', '^postgres$', '^kysely-postgres-js$', '^ioredis$', '^@aws-sdk/', '^fastify$', '^@fastify/', '^fastify-'];
+/** Database and cloud drivers, and the web framework (as resolved under node_modules): the domain names none of them. */
+const DRIVERS = ['(^|/)node_modules/(better-sqlite3|pg|pg-[^/]+|postgres|kysely-postgres-js|ioredis|fastify|fastify-[^/]+|@fastify/[^/]+|@aws-sdk/[^/]+)/'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
