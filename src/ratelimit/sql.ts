@@ -8,7 +8,7 @@ import { type RateLimitDecisions, rateLimitDecisions } from './sql-decisions.ts'
 export interface SqlRateLimiterOptions {
   storage: Pick<StorageConnection, 'db' | 'dialect'>;
   settings: RateLimitSettings;
-  /** Epoch ms; tests move time with it. Default: the shared clock (see `lockInTransaction`). */
+  /** Epoch ms; tests move time with it. Default: the shared clock (src/storage/engine/locks.ts). */
   now?: () => number;
   /** How often, at most, hits that left the window are deleted. */
   sweepEveryMs?: number;
