@@ -56,8 +56,9 @@ export function openStorage(url: string, options: OpenOptions = {}): StorageConn
     sqlite.pragma('busy_timeout = 5000');
     // Checkpoint here every ~40 MB of WAL instead of ~4 MB: a page changed again and again between two
     // checkpoints (a busy card's row, the tail of the event record's indexes) is copied back once
-    // (measured in docs/benchmarks.md). With `backgroundCheckpoints` (the server) a thread copies the
-    // log first; this bounds it if that falls behind.
+    // (an A/B of the toggle's CPU per request, in this line's git history). With
+    // `backgroundCheckpoints` (the server) a thread copies the log first; this bounds it if that
+    // falls behind.
     sqlite.pragma('wal_autocheckpoint = 10000');
     // A savepoint's undo copies (the statement journal) spill to a temporary file past 64 KiB unless
     // temporary storage is in memory: a group commit of toggles with their events did, opening,
