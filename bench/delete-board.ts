@@ -6,7 +6,7 @@ import { bootstrap } from '../src/domain/account/bootstrap.ts';
 import { sweepDeleted } from '../src/domain/boards/sweep.ts';
 import { newId, nowIso } from '../src/domain/shared/ids.ts';
 import { inTransaction } from '../src/domain/shared/transaction.ts';
-import type { Engine } from '../src/storage/dialect.ts';
+import type { Engine } from '../src/storage/database-url.ts';
 import { markBoardDeleted } from '../src/storage/repositories/lifecycle.ts';
 import { cardRow } from '../test/support/fixtures.ts';
 import { openTestStorage, serviceContext } from '../test/support/harness.ts';

@@ -47,7 +47,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { TIERS, tierEnvName } from '../src/config.ts';
-import { maskUrl } from '../src/storage/dialect.ts';
+import { maskUrl } from '../src/storage/database-url.ts';
 import { reachable } from '../test/support/reachable.ts';
 import { type ChildMessage, isLimiterMode, LIMITER_MODES, type LimiterMode, type Target } from './protocol.ts';
 import { type LagResult, measureLag, percentile, startBenchReceiver } from './webhook-lag.ts';

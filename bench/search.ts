@@ -13,7 +13,7 @@ import { updateCard } from '../src/domain/cards/update.ts';
 import { search } from '../src/domain/search/service.ts';
 import type { Caller } from '../src/domain/shared/caller.ts';
 import { newId } from '../src/domain/shared/ids.ts';
-import type { Engine } from '../src/storage/dialect.ts';
+import type { Engine } from '../src/storage/database-url.ts';
 import { openTestStorage, serviceContext } from '../test/support/harness.ts';
 
 const engine = (process.argv[2] ?? 'sqlite') as Engine;

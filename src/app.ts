@@ -9,6 +9,7 @@ import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts
 import events from './plugins/events.ts';
 import idempotency from './plugins/idempotency.ts';
 import jobs from './plugins/jobs.ts';
+import { buildSerializerOnFirstUse } from './plugins/lazy-compilers.ts';
 import metrics from './plugins/metrics.ts';
 import people from './plugins/people.ts';
 import rateLimit from './plugins/rate-limit.ts';
@@ -24,7 +25,7 @@ import { createRateLimiter } from './ratelimit/index.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
 import routes from './routes/index.ts';
 import { Event } from './schemas/events.ts';
-import type { StorageConnection } from './storage/dialect.ts';
+import type { StorageConnection } from './storage/open.ts';
 import { startupBoundMs } from './storage/postgres-pool.ts';
 
 export interface BuildOptions {
@@ -73,6 +74,8 @@ export async function buildApp(options: BuildOptions) {
     // Starting waits on the database (connect, then migrations); its own bounds end that wait with an
     // error naming the database, so Fastify's plugin timeout must not fire first.
     pluginTimeout: startupBoundMs(config.database),
+    // Each route's serializers are built when it first answers (src/plugins/lazy-compilers.ts).
+    schemaController: { compilersFactory: { buildSerializer: buildSerializerOnFirstUse } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only (the upload routes add multipart in their own context): any other body type is a 415.

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import envSchema from 'env-schema';
 import { type Static, type TSchema, Type } from 'typebox';
-import { parseDatabaseUrl } from './storage/dialect.ts';
+import { parseDatabaseUrl } from './storage/database-url.ts';
 import { DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE } from './storage/postgres-pool.ts';
-import { parseS3Url, type S3Location } from './storage/s3-store.ts';
+import { parseS3Url, type S3Location } from './storage/s3-location.ts';
 
 /** The rate-limit tiers of the contract, cheapest last. */
 export const TIERS = ['secure', 'high', 'medium', 'low', 'very-low'] as const;

@@ -17,8 +17,8 @@ import { reindexSearch } from '../domain/search/reindex.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import { NotFoundError } from '../domain/shared/errors.ts';
 import { startServer } from '../server.ts';
-import { openStorage, type StorageConnection } from '../storage/dialect.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
+import { openStorage, type StorageConnection } from '../storage/open.ts';
 import { openAttachmentStore } from '../storage/open-attachment-store.ts';
 import { findUserByEmail } from '../storage/repositories/users.ts';
 import { reachingDatabase } from '../storage/unavailable.ts';
@@ -44,7 +44,7 @@ function migrate(storage: StorageConnection, options: { createSchema?: boolean }
  */
 async function withServices<T>(config: AppConfig, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   const storage = open(config);
-  const files = openAttachmentStore(config, storage.db);
+  const files = await openAttachmentStore(config, storage.db);
   try {
     await migrate(storage);
     return await work({ db: storage.db, clock: systemClock, files });
@@ -169,7 +169,7 @@ export async function migrateAttachmentsCommand(config: AppConfig, options: { to
   };
   // the target notes its multipart uploads in the same database, so a killed run's are purged too
   const result = await withServices(config, async (ctx) => {
-    const target = openAttachmentStore(targetConfig, ctx.db);
+    const target = await openAttachmentStore(targetConfig, ctx.db);
     try {
       if (ctx.files.description === target.description) throw new ConfigError(`--to names the store in use (${target.description})`);
       return { from: ctx.files.description, to: target.description, ...(await migrateAttachments(ctx, target)) };

@@ -1,10 +1,12 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { AttachmentStore } from '../storage/attachment-store.ts';
-import type { Database } from '../storage/database.ts';
+import type { Database, Executor } from '../storage/database.ts';
 import type { AuthCache } from './account/auth-cache.ts';
-import type { KeepEvents } from './events/events.ts';
 import type { CommittedEvents } from './events/record.ts';
 import type { Clock } from './shared/clock.ts';
+
+/** A subquery of the ids of events that must outlive retention (e.g. those a pending webhook delivery needs). */
+export type KeepEvents = (db: Executor) => SelectQueryBuilder<Database, any, { id: string }>;
 
 /** What every domain service works with. Built once per app; no framework types inside. */
 export interface ServiceContext {

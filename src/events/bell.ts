@@ -22,11 +22,13 @@
  * announced: readers see them at their next look.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
 import type { AppConfig } from '../config.ts';
 import type { CommittedEvents } from '../domain/events/record.ts';
-import type { StorageConnection } from '../storage/dialect.ts';
+import type { StorageConnection } from '../storage/open.ts';
+
+const require = createRequire(import.meta.url);
 
 /** What a ring says committed: what the events concern, or undefined (another instance, a reconnection): anything may have. */
 export type Ring = CommittedEvents | undefined;
@@ -156,6 +158,8 @@ function redisTransport(url: string, channel: string, heard: (announced?: string
     commandTimeout: 1000,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000),
   };
+  // loaded only where REDIS_URL is set
+  const { Redis } = require('ioredis') as typeof import('ioredis');
   const publisher = new Redis(url, common);
   const subscriber = new Redis(url, { ...common, commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: false });
   let firstAttemptEnded = () => {};
@@ -200,7 +204,7 @@ export function createEventBell(config: AppConfig, storage: StorageConnection, l
     bell.use(redisTransport(config.redisUrl, redisChannel(config, storage), bell.heard, log));
     return bell;
   }
-  const listener = storage.dialect.listenForCommits({
+  const listener = storage.listenForCommits?.({
     onCommit: bell.heard,
     onError: (error, retryInMs) => log.warn({ err: error, retryInMs }, 'event bell: the database listener was lost; reconnecting'),
   });

@@ -1,6 +1,6 @@
+import type { ExpectedVersion, VersionedKind } from '../domain/shared/caller.ts';
 import { revisionOfTag } from '../domain/shared/entity-tags.ts';
 import { ValidationError } from '../domain/shared/errors.ts';
-import type { ExpectedVersion, VersionedKind } from '../domain/shared/preconditions.ts';
 
 /**
  * Conditional requests (RFC 9110 section 13).

@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { AttachmentStore } from '../storage/attachment-store.ts';
-import { parseDatabaseUrl, type StorageConnection } from '../storage/dialect.ts';
+import { parseDatabaseUrl } from '../storage/database-url.ts';
+import type { StorageConnection } from '../storage/open.ts';
 
 /** The longest any check may take: the whole answer comes within 2 s even on a busy host (first request, event-loop lag). */
 export const CHECK_TIMEOUT_MS = 1000;

@@ -80,7 +80,7 @@ export default fp(
       labelNames: ['state'],
       registers: [registry],
       collect() {
-        const use = storage.dialect.poolUse();
+        const use = storage.poolUse?.();
         if (!use) return;
         this.set({ state: 'total' }, use.total);
         this.set({ state: 'idle' }, use.idle);

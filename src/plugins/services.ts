@@ -24,7 +24,7 @@ export default fp(
       if (changeAuthentication(writes)) authCache.invalidate();
     });
     app.addHook('onClose', async () => stopListening());
-    const files = openAttachmentStore(opts.config, app.storage.db);
+    const files = await openAttachmentStore(opts.config, app.storage.db);
     // runs once the server has closed (its connections ended or cut): no upload is still wanted
     app.addHook('onClose', async () => files.close());
     app.decorate('config', opts.config);

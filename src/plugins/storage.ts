@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config.ts';
-import { openStorage, type StorageConnection } from '../storage/dialect.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
+import { openStorage, type StorageConnection } from '../storage/open.ts';
 import { reachingDatabase } from '../storage/unavailable.ts';
 
 declare module 'fastify' {

@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { namedSchemas } from '../schemas/named.ts';
+import { compiledOnFirstUse } from './lazy-compilers.ts';
 
 /**
  * An ajv as the app validates with: bodies are taken as sent (`coerceTypes: false`: a number where a
@@ -26,7 +27,7 @@ export default fp(
     for (const schema of namedSchemas()) app.addSchema(schema);
     const strict = createAjv(false);
     const coercing = createAjv(true);
-    app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object));
+    app.setValidatorCompiler(({ schema, httpPart }) => compiledOnFirstUse(() => (httpPart === 'body' ? strict : coercing).compile(schema as object)));
 
     // Unknown query parameters are a 400 on every operation only if every operation declares its
     // query, closed to others (NoQuery when it takes none): a documented route without one refuses

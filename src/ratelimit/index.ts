@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.ts';
-import type { StorageConnection } from '../storage/dialect.ts';
+import type { StorageConnection } from '../storage/open.ts';
 import { FailoverRateLimiter } from './failover.ts';
 import type { RateLimiter } from './limiter.ts';
 import type { LimiterLog } from './policy.ts';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import { DEFAULT_REDIS_KEY_PREFIX } from '../config.ts';
 import type { RateLimitDecision, RateLimiter, RateLimitRequest } from './limiter.ts';
 import { bucketOf, decisionOf, limitOf, type RateLimitSettings } from './policy.ts';
@@ -70,6 +71,7 @@ export class RedisRateLimiter implements RateLimiter {
     this.#windowMs = options.settings.windowSeconds * 1000;
     this.#now = options.now;
     this.keyPrefix = options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
+    const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
     this.client = new Redis(options.url, {
       lazyConnect: true,
       enableOfflineQueue: false,

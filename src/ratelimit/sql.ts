@@ -1,13 +1,14 @@
-import type { StorageConnection } from '../storage/dialect.ts';
-import { deleteHitsUpTo, type RateLimitDecisions } from '../storage/repositories/rate-limit.ts';
+import type { StorageConnection } from '../storage/open.ts';
+import { deleteHitsUpTo } from '../storage/repositories/rate-limit.ts';
 import type { RateLimitDecision, RateLimiter, RateLimitRequest } from './limiter.ts';
 import { bucketOf, decisionOf, type LimiterLog, limitOf, type RateLimitSettings } from './policy.ts';
 import { decideOnTail } from './sliding-log.ts';
+import { type RateLimitDecisions, rateLimitDecisions } from './sql-decisions.ts';
 
 export interface SqlRateLimiterOptions {
   storage: Pick<StorageConnection, 'db' | 'dialect'>;
   settings: RateLimitSettings;
-  /** Epoch ms; tests move time with it. Default: the shared clock (see `lockInTransaction`). */
+  /** Epoch ms; tests move time with it. Default: the shared clock (src/storage/engine/locks.ts). */
   now?: () => number;
   /** How often, at most, hits that left the window are deleted. */
   sweepEveryMs?: number;
@@ -20,8 +21,8 @@ export interface SqlRateLimiterOptions {
  * The sliding-log limiter over the configured database: every decision runs in a transaction,
  * serialized per bucket, so it is exact under concurrent requests, across restarts and across
  * instances that share one database server. A decision costs one lock, one read of index look-ups
- * and, when admitted, one insert; how decisions share transactions is the dialect's choice
- * (`rateLimitDecisions`).
+ * and, when admitted, one insert; how decisions share transactions depends on the engine
+ * (src/ratelimit/sql-decisions.ts).
  */
 export class SqlRateLimiter implements RateLimiter {
   readonly #options: SqlRateLimiterOptions;
@@ -38,7 +39,7 @@ export class SqlRateLimiter implements RateLimiter {
     this.#windowMs = options.settings.windowSeconds * 1000;
     this.#sweepEveryMs = options.sweepEveryMs ?? 60_000;
     this.#sweepBatch = options.sweepBatch ?? 1000;
-    this.#decisions = options.storage.dialect.rateLimitDecisions(options.storage.db);
+    this.#decisions = rateLimitDecisions(options.storage.db, options.storage.dialect);
   }
 
   async consume(request: RateLimitRequest): Promise<RateLimitDecision> {

@@ -1,62 +1,36 @@
 /**
- * Everything that differs between SQLite and PostgreSQL lives here, in one dialect object per
- * database: a base class with what both share, and a subclass per engine overriding only what
- * differs. Services never see it; repositories reach it through their executor (`dialectOf`).
+ * The Kysely dialect of each engine and how it runs statements, one object per database: a base
+ * class with what both share, and a subclass per engine overriding only what differs. The other
+ * differences live in small modules by concern under src/storage/engine/ (SQL fragments, error
+ * classification, locks and clock, migrations), each held here. Services never see it;
+ * repositories reach it through their executor (`dialectOf`).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import {
-  type AbortableOperationOptions,
   type CompiledQuery,
-  type DatabaseConnection,
   type DatabaseIntrospector,
   type DialectAdapter,
   type Driver,
-  Kysely,
+  type Kysely,
   type Dialect as KyselyDialect,
   PostgresDialect as KyselyPostgresDialect,
   type QueryCompiler,
-  type QueryResult,
   type RawBuilder,
   type SqlBool,
-  sql,
-  type TransactionSettings,
 } from 'kysely';
-import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
-import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
-import pg from 'pg';
-import { type CommitListener, type CommitListenerOptions, listenForCommits } from './commit-listener.ts';
+import type pg from 'pg';
 import type { Database, Executor, GroupCommit, SyncTransaction, Transaction } from './database.ts';
-import { Deadlock, ForeignKeyViolation, UniqueViolation } from './errors.ts';
+import type { Engine } from './database-url.ts';
+import { ClassifyingDriver } from './engine/classifying-driver.ts';
+import { type ErrorClassifier, postgresErrors, sqliteErrors } from './engine/errors.ts';
+import { type JsonArrayFrom, PostgresFragments, SqlFragments } from './engine/fragments.ts';
+import { Locks, PostgresLocks } from './engine/locks.ts';
+import { MigrationSupport, PostgresMigrationSupport } from './engine/migrations.ts';
 import { type EventFeed, PostgresEventFeed, SqliteEventFeed } from './event-feed.ts';
-import {
-  type AheadAnswer,
-  createPostgresPool,
-  type DatabaseTimeouts,
-  DEFAULT_DATABASE_TIMEOUTS,
-  DEFAULT_POOL_SIZE,
-  type Sending,
-  sendingsOf,
-  statementNamesOf,
-} from './postgres-pool.ts';
-import { groupCommitDecisions, type RateLimitDecisions, transactionPerDecision } from './repositories/rate-limit.ts';
-import { type BackgroundCheckpointOptions, type BackgroundCheckpoints, backgroundCheckpoints } from './sqlite-checkpoints.ts';
+import { type AheadAnswer, type Sending, sendingsOf, statementNamesOf } from './postgres-pool.ts';
 import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
 import { type TableWrite, tableWrites } from './table-writes.ts';
-
-export type Engine = 'sqlite' | 'postgres';
-
-export interface StorageConnection {
-  db: Kysely<Database>;
-  dialect: Dialect;
-  /** The URL with any password masked, for logs. */
-  description: string;
-  /** SQLite in a file, opened with `backgroundCheckpoints`: its checkpoint thread. */
-  checkpoints?: BackgroundCheckpoints;
-  close(): Promise<void>;
-}
 
 /** Runs SQL synchronously, with statements prepared once per text. */
 export interface SyncQueries {
@@ -66,24 +40,10 @@ export interface SyncQueries {
 
 export type ExclusiveRunner = <T>(work: (queries: SyncQueries) => T) => Promise<T>;
 
-/** A select that can take row locks. */
-export interface LockableQuery {
-  forUpdate(of?: never): LockableQuery;
-  skipLocked(): LockableQuery;
-}
-
-type JsonArrayFrom<O> = typeof sqliteJsonArrayFrom<O>;
-
 /** Told of the tables written by statements that have committed (`Dialect.onCommittedWrites`). */
 export type WriteListener = (writes: readonly TableWrite[]) => void;
 
 const NO_WRITES: readonly TableWrite[] = [];
-
-export interface PoolUse {
-  total: number;
-  idle: number;
-  waiting: number;
-}
 
 /** The dialect of each Kysely instance, by the adapter its transactions share with it. */
 const dialects = new WeakMap<DialectAdapter, Dialect>();
@@ -109,11 +69,14 @@ export abstract class Dialect implements KyselyDialect {
   abstract readonly name: Engine;
   /** How the event record is read in a stable, gapless order (src/storage/event-feed.ts). */
   abstract readonly eventFeed: EventFeed;
-  /**
-   * Whether a subquery may read the columns of the rows before it in FROM (LATERAL): a join the
-   * planner must run per row of an ordered walk, in its order. Not in SQLite.
-   */
-  readonly joinsLaterally: boolean = false;
+  /** The SQL that differs, for the queries repositories build (src/storage/engine/fragments.ts). */
+  abstract readonly fragments: SqlFragments;
+  /** Which of the engine's errors are typed storage errors (src/storage/engine/errors.ts). */
+  abstract readonly errors: ErrorClassifier;
+  /** The per-key transaction lock and the shared clock (src/storage/engine/locks.ts). */
+  abstract readonly locks: Locks;
+  /** What the migrator asks of the engine (src/storage/engine/migrations.ts). */
+  abstract readonly migrations: MigrationSupport;
   readonly #kysely: KyselyDialect;
   readonly #compiled = new Map<string, CompiledQuery>();
   readonly #writeListeners = new Set<WriteListener>();
@@ -161,89 +124,26 @@ export abstract class Dialect implements KyselyDialect {
     return this.#kysely.createIntrospector(db);
   }
 
-  /**
-   * `column` is one of a list of ids given as one parameter (`list`, a value `idList` made), so that
-   * the statement's text is the same whatever the number of ids. Here: a JSON array.
-   */
-  inIdList(column: string, list: unknown): RawBuilder<SqlBool> {
-    return sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${list}))`;
-  }
-
-  /** The parameter `inIdList` reads. */
-  idList(ids: readonly string[]): unknown {
-    return JSON.stringify(ids);
-  }
-
   /** `error` as a typed storage error (src/storage/errors.ts) when it is one, else as it is. */
-  abstract classifyError(error: unknown): unknown;
+  classifyError(error: unknown): unknown {
+    return this.errors.classify(error);
+  }
 
-  /**
-   * JSON aggregation, so a card and its parts load in one query. Use one level of nesting only:
-   * SQLite loses the JSON subtype through a subquery.
-   */
-  abstract jsonArrayFrom<O>(expr: Parameters<JsonArrayFrom<O>>[0]): ReturnType<JsonArrayFrom<O>>;
+  // The compiled-once queries reach these SQL fragments through the dialect itself.
+  inIdList(column: string, list: unknown): RawBuilder<SqlBool> {
+    return this.fragments.inIdList(column, list);
+  }
 
-  /**
-   * Reads a column `jsonArrayFrom` built. Only those columns: a blanket parser would turn a card
-   * named "[1]" into an array. PostgreSQL hands them back parsed.
-   */
+  idList(ids: readonly string[]): unknown {
+    return this.fragments.idList(ids);
+  }
+
+  jsonArrayFrom<O>(expr: Parameters<JsonArrayFrom<O>>[0]): ReturnType<JsonArrayFrom<O>> {
+    return this.fragments.jsonArrayFrom(expr);
+  }
+
   fromJson<T>(value: T | string): T {
-    return value as T;
-  }
-
-  /**
-   * Serializes the transactions that lock the same `key`, until each one ends, and answers the time
-   * (epoch ms) by the clock every server instance shares, read once the lock is held. Here: one
-   * connection runs one transaction at a time already, and the host's clock is the shared one.
-   */
-  async lockInTransaction(_trx: Executor, _key: string): Promise<{ lockedAt: number }> {
-    return { lockedAt: Date.now() };
-  }
-
-  /** The schema Kysely keeps its migration bookkeeping in; undefined: the default. */
-  async migrationSchema(_db: Executor): Promise<string | undefined> {
-    return undefined;
-  }
-
-  /** The schema the database URL names (PostgreSQL's `?schema=`) when it does not exist; undefined otherwise. */
-  async missingSchema(_db: Executor): Promise<string | undefined> {
-    return undefined;
-  }
-
-  /** Creates the schema `missingSchema` named (what `taskboard migrate` does for a new deployment). */
-  async createSchema(_db: Executor, _schema: string): Promise<void> {}
-
-  /** Whether a failed migration run failed before migrating anything, on a race worth one more try. */
-  isMigrationRace(_error: unknown): boolean {
-    return false;
-  }
-
-  /** How the rate limiter's decisions run (src/ratelimit/sql.ts): one transaction each, locked per bucket. */
-  rateLimitDecisions(db: Executor): RateLimitDecisions {
-    return transactionPerDecision(db, this);
-  }
-
-  /**
-   * `query` locking the rows it reads and passing over rows another transaction holds (so two
-   * instances claiming work take different rows instead of queueing). Here: nothing to add, one
-   * connection writes at a time; callers still claim with a conditional update. `of`: the alias of
-   * the one table whose rows are locked, where the query joins others.
-   */
-  skipLocked<Q extends LockableQuery>(query: Q, _of?: string): Q {
-    return query;
-  }
-
-  /**
-   * Hears the commits of events by every instance on this database, for the event bell
-   * (src/events/bell.ts); undefined where the engine cannot tell (SQLite: the bell rings in process).
-   */
-  listenForCommits(_options: CommitListenerOptions): CommitListener | undefined {
-    return undefined;
-  }
-
-  /** Connections of the pool, for the metrics; undefined where there is no pool (SQLite: one connection). */
-  poolUse(): PoolUse | undefined {
-    return undefined;
+    return this.fragments.fromJson(value);
   }
 
   /**
@@ -303,6 +203,15 @@ export abstract class Dialect implements KyselyDialect {
   get groupCommit(): GroupCommit | undefined {
     return undefined;
   }
+
+  /**
+   * Where statements run synchronously in this process: runs work as one transaction of its own,
+   * with nothing between its statements (`exclusiveRunner`). Undefined where every statement is a
+   * round trip.
+   */
+  get exclusiveRunner(): ExclusiveRunner | undefined {
+    return undefined;
+  }
 }
 
 /**
@@ -359,6 +268,10 @@ export function compiledOnceAfterNextStatement<R>(
 export class SqliteDialect extends Dialect {
   readonly name = 'sqlite';
   readonly eventFeed = new SqliteEventFeed();
+  readonly fragments = new SqlFragments();
+  readonly errors = sqliteErrors;
+  readonly locks = new Locks();
+  readonly migrations = new MigrationSupport();
   readonly #runExclusive: ExclusiveRunner;
   readonly #groupCommit: GroupCommit;
   readonly #sqlite: SqliteDatabase.Database;
@@ -380,6 +293,11 @@ export class SqliteDialect extends Dialect {
     return this.#groupCommit;
   }
 
+  /** The rate limiter's decisions run in it (src/ratelimit/sql-decisions.ts). */
+  override get exclusiveRunner(): ExclusiveRunner {
+    return this.#runExclusive;
+  }
+
   /**
    * better-sqlite3 answers synchronously: a statement outside any transaction runs now, without
    * Kysely's connection lock and its chain of promises (most of a small read's cost under load,
@@ -397,41 +315,15 @@ export class SqliteDialect extends Dialect {
     this.committed(this.writesOf(query));
     return rows;
   }
-
-  override classifyError(error: unknown): unknown {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-      return new UniqueViolation('unique key violated', { cause: error });
-    }
-    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new ForeignKeyViolation('foreign key violated', { cause: error });
-    return error;
-  }
-
-  override jsonArrayFrom<O>(expr: Parameters<JsonArrayFrom<O>>[0]): ReturnType<JsonArrayFrom<O>> {
-    return sqliteJsonArrayFrom(expr);
-  }
-
-  /** SQLite hands JSON aggregates back as text. */
-  override fromJson<T>(value: T | string): T {
-    return typeof value === 'string' ? (JSON.parse(value) as T) : value;
-  }
-
-  /**
-   * The decisions of one turn of the event loop share one synchronous transaction (group commit):
-   * the commit is most of a decision's cost, and nothing can come between their statements.
-   */
-  override rateLimitDecisions(db: Executor): RateLimitDecisions {
-    return groupCommitDecisions(db, this, this.#runExclusive);
-  }
 }
-
-/** Our class of PostgreSQL advisory locks (the two-key form), apart from anyone else's. */
-const ADVISORY_LOCK_CLASS = 0x7462; // "tb"
 
 export class PostgresDialect extends Dialect {
   readonly name = 'postgres';
   readonly eventFeed = new PostgresEventFeed();
-  override readonly joinsLaterally = true;
+  readonly fragments = new PostgresFragments();
+  readonly errors = postgresErrors;
+  readonly locks = new PostgresLocks();
+  readonly migrations: PostgresMigrationSupport;
 
   readonly #pool: pg.Pool;
 
@@ -439,13 +331,10 @@ export class PostgresDialect extends Dialect {
 
   readonly #sendings: WeakMap<readonly unknown[], Sending>;
 
-  /** The schema the database URL names (`?schema=`, the connections' search_path), if it names one. */
-  readonly #schema: string | undefined;
-
   constructor(pool: pg.Pool, schema?: string) {
     super(new KyselyPostgresDialect({ pool }));
     this.#pool = pool;
-    this.#schema = schema;
+    this.migrations = new PostgresMigrationSupport(schema);
     this.#statementNames = statementNamesOf(pool);
     this.#sendings = sendingsOf(pool);
   }
@@ -490,10 +379,6 @@ export class PostgresDialect extends Dialect {
     if (!this.#statementNames.has(sql)) this.#statementNames.set(sql, `tb_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`);
   }
 
-  override skipLocked<Q extends LockableQuery>(query: Q, of?: string): Q {
-    return query.forUpdate(of as never).skipLocked() as Q;
-  }
-
   /**
    * Outside a transaction a statement compiled once goes to the pool itself (a client taken, the
    * named statement sent, the client given back), without Kysely's connection provider, driver and
@@ -512,204 +397,6 @@ export class PostgresDialect extends Dialect {
       },
     );
   }
-
-  /** A connection of its own, configured as the pool's are (src/storage/commit-listener.ts). */
-  override listenForCommits(options: CommitListenerOptions): CommitListener {
-    const { Client: _client, max: _max, ...config } = this.#pool.options as pg.PoolConfig;
-    return listenForCommits(config, options);
-  }
-
-  override poolUse(): PoolUse {
-    return { total: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount };
-  }
-
-  override classifyError(error: unknown): unknown {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === '23505') return new UniqueViolation('unique key violated', { cause: error });
-    if (code === '23503') return new ForeignKeyViolation('foreign key violated', { cause: error });
-    // 40P01: PostgreSQL aborted the transaction to break a deadlock.
-    if (code === '40P01') return new Deadlock('deadlock detected', { cause: error });
-    return error;
-  }
-
-  override jsonArrayFrom<O>(expr: Parameters<JsonArrayFrom<O>>[0]): ReturnType<JsonArrayFrom<O>> {
-    return pgJsonArrayFrom(expr) as ReturnType<JsonArrayFrom<O>>;
-  }
-
-  /** An array parameter; `bpchar[]` (ids are char(24)) so that the primary key's index serves it. */
-  override inIdList(column: string, list: unknown): RawBuilder<SqlBool> {
-    return sql<SqlBool>`${sql.ref(column)} = any(${list}::bpchar[])`;
-  }
-
-  override idList(ids: readonly string[]): unknown {
-    return ids;
-  }
-
-  /**
-   * A transaction-scoped advisory lock, so instances sharing the database queue per key (keys whose
-   * hashes collide merely queue together), and the database server's clock, so instances with
-   * skewed clocks still agree.
-   */
-  override async lockInTransaction(trx: Executor, key: string): Promise<{ lockedAt: number }> {
-    // The clock is read in the outer query, so only after the inner one got the lock.
-    const { rows } = await sql<{ locked_at: number }>`
-      select (extract(epoch from clock_timestamp()) * 1000)::bigint as locked_at
-      from (select pg_advisory_xact_lock(${sql.lit(ADVISORY_LOCK_CLASS)}, hashtext(${key}))) as held`.execute(trx);
-    return { lockedAt: Number(rows[0]?.locked_at) };
-  }
-
-  /**
-   * Kysely looks for its bookkeeping tables in every schema unless told which one; with several
-   * schemas in one database (tests, shared hosts) it would find another schema's tables.
-   */
-  override async migrationSchema(db: Executor): Promise<string | undefined> {
-    return (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
-  }
-
-  /**
-   * A search_path naming a schema that does not exist is no error to PostgreSQL until something is
-   * created there ("no schema has been selected to create in"): looked up first, so it is named.
-   */
-  override async missingSchema(db: Executor): Promise<string | undefined> {
-    if (this.#schema === undefined) return undefined;
-    const { rows } = await sql`select 1 from pg_namespace where nspname = ${this.#schema}`.execute(db);
-    return rows.length === 0 ? this.#schema : undefined;
-  }
-
-  override async createSchema(db: Executor, schema: string): Promise<void> {
-    await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
-  }
-
-  /**
-   * Kysely's table introspection reads the catalog of every schema and fails when another schema
-   * (or a table of it) is dropped meanwhile: 3F000, 42P01, or 42703 when a dropped table's columns
-   * vanish between the catalog reads (seen with several suites creating and dropping schemas at
-   * once); it runs before any migration.
-   */
-  override isMigrationRace(error: unknown): boolean {
-    const code = (error as { code?: unknown } | null)?.code;
-    return code === '3F000' || code === '42P01' || code === '42703';
-  }
-}
-
-/**
- * Kysely's driver, with every error of the database classified on its way out, and the writes of
- * each connection told to the dialect's write listeners once they commit (at once outside a
- * transaction).
- */
-class ClassifyingDriver implements Driver {
-  readonly #driver: Driver;
-  readonly #dialect: Dialect;
-  readonly #inner = new WeakMap<DatabaseConnection, DatabaseConnection>();
-  /** The writes of each connection's open transaction, told when it commits. */
-  readonly #uncommitted = new WeakMap<DatabaseConnection, TableWrite[]>();
-
-  constructor(driver: Driver, dialect: Dialect) {
-    this.#driver = driver;
-    this.#dialect = dialect;
-  }
-
-  async #classified<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw this.#dialect.classifyError(error);
-    }
-  }
-
-  /** The driver's own connection: its methods rely on what only that object holds. */
-  #unwrap(connection: DatabaseConnection): DatabaseConnection {
-    return this.#inner.get(connection) ?? connection;
-  }
-
-  init(options?: AbortableOperationOptions): Promise<void> {
-    return this.#driver.init(options);
-  }
-
-  async acquireConnection(options?: AbortableOperationOptions): Promise<DatabaseConnection> {
-    const connection = await this.#driver.acquireConnection(options);
-    const dialect = this.#dialect;
-    const wrapped: DatabaseConnection = {
-      executeQuery: async <R>(query: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> => {
-        const result = await this.#classified(() => connection.executeQuery<R>(query, options));
-        const writes = this.#dialect.writesOf(query);
-        if (writes.length) {
-          const uncommitted = this.#uncommitted.get(wrapped);
-          if (uncommitted) uncommitted.push(...writes);
-          else this.#dialect.committed(writes);
-        }
-        return result;
-      },
-      async *streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
-        try {
-          yield* connection.streamQuery<R>(query, chunkSize);
-        } catch (error) {
-          throw dialect.classifyError(error);
-        }
-      },
-    };
-    this.#inner.set(wrapped, connection);
-    return wrapped;
-  }
-
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    await this.#classified(() => this.#driver.beginTransaction(this.#unwrap(connection), settings));
-    this.#uncommitted.set(connection, []);
-  }
-
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    try {
-      await this.#classified(() => this.#driver.commitTransaction(this.#unwrap(connection)));
-    } finally {
-      // told even when the commit failed: its outcome may be unknown (a connection lost meanwhile)
-      const writes = this.#uncommitted.get(connection);
-      this.#uncommitted.delete(connection);
-      if (writes) this.#dialect.committed(writes);
-    }
-  }
-
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    this.#uncommitted.delete(connection);
-    return this.#driver.rollbackTransaction(this.#unwrap(connection));
-  }
-
-  releaseConnection(connection: DatabaseConnection, options?: AbortableOperationOptions): Promise<void> {
-    return this.#driver.releaseConnection(this.#unwrap(connection), options);
-  }
-
-  destroy(options?: AbortableOperationOptions): Promise<void> {
-    return this.#driver.destroy(options);
-  }
-}
-
-export interface ParsedDatabaseUrl {
-  engine: Engine;
-  /** SQLite: the file path (or `:memory:`). PostgreSQL: the connection string without `schema`. */
-  location: string;
-  /** PostgreSQL only: the schema to use (search_path), from `?schema=`. */
-  schema?: string;
-}
-
-export function parseDatabaseUrl(url: string): ParsedDatabaseUrl {
-  if (url.startsWith('sqlite:')) {
-    const location = url.slice('sqlite:'.length).replace(/^\/\//, '');
-    if (!location) throw new Error('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/taskboard.db');
-    return { engine: 'sqlite', location };
-  }
-  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    const parsed = new URL(url);
-    const schema = parsed.searchParams.get('schema') ?? undefined;
-    parsed.searchParams.delete('schema');
-    if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
-      throw new Error(`DATABASE_URL schema "${schema}" must be a lowercase SQL identifier`);
-    }
-    return { engine: 'postgres', location: parsed.toString(), ...(schema ? { schema } : {}) };
-  }
-  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${maskUrl(url)}")`);
-}
-
-export function maskUrl(url: string): string {
-  return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
 }
 
 /**
@@ -725,7 +412,7 @@ interface StatementCache {
   prepare(source: string): SqliteDatabase.Statement;
 }
 
-function withStatementCache(sqlite: SqliteDatabase.Database, size = 1000): StatementCache {
+export function withStatementCache(sqlite: SqliteDatabase.Database, size = 1000): StatementCache {
   const statements = new Map<string, SqliteDatabase.Statement>();
   const prepare = (source: string) => {
     let statement = statements.get(source);
@@ -854,55 +541,4 @@ function groupCommitter(
       pending.push({ work, finish, settle, fail: reject });
       if (pending.length === 1) setImmediate(commitPending);
     });
-}
-
-// PostgreSQL returns int8 (bigint, count(*)) as strings; every such value here fits in a double.
-pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
-
-export interface OpenOptions extends Partial<DatabaseTimeouts> {
-  poolSize?: number;
-  /** PostgreSQL: told about a connection that died while idle (the pool drops it and goes on). */
-  onIdleError?: (error: Error) => void;
-  /** SQLite in a file: checkpoint in a thread of its own once the log grows (the server; src/storage/sqlite-checkpoints.ts). */
-  backgroundCheckpoints?: BackgroundCheckpointOptions;
-}
-
-export function openStorage(url: string, options: OpenOptions = {}): StorageConnection {
-  const parsed = parseDatabaseUrl(url);
-  if (parsed.engine === 'sqlite') {
-    if (parsed.location !== ':memory:') mkdirSync(dirname(resolve(parsed.location)), { recursive: true });
-    const sqlite = new SqliteDatabase(parsed.location);
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    // Checkpoint here every ~40 MB of WAL instead of ~4 MB: a page changed again and again between two
-    // checkpoints (a busy card's row, the tail of the event record's indexes) is copied back once.
-    // Toggle: 223/282 -> 209/242 us CPU per request (two A/B pairs, BENCH_CARDS=1001, target 2).
-    // With `backgroundCheckpoints` (the server) a thread copies the log first; this bounds it if that falls behind.
-    sqlite.pragma('wal_autocheckpoint = 10000');
-    // A savepoint's undo copies (the statement journal) spill to a temporary file past 64 KiB unless
-    // temporary storage is in memory: a group commit of eight toggles with their events did, opening,
-    // writing and closing a file in /var/tmp at every commit (strace; 10.2 -> 7.6 write calls per toggle).
-    sqlite.pragma('temp_store = MEMORY');
-    const dialect = new SqliteDialect(sqlite, withStatementCache(sqlite), () => db);
-    const db = new Kysely<Database>({ dialect });
-    const checkpoints =
-      options.backgroundCheckpoints && parsed.location !== ':memory:' ? backgroundCheckpoints(sqlite.name, options.backgroundCheckpoints) : undefined;
-    const close = async () => {
-      await checkpoints?.stop();
-      await db.destroy();
-    };
-    return { db, dialect, description: `sqlite:${parsed.location}`, ...(checkpoints ? { checkpoints } : {}), close };
-  }
-  const pool = createPostgresPool({
-    ...DEFAULT_DATABASE_TIMEOUTS,
-    ...options,
-    connectionString: parsed.location,
-    schema: parsed.schema,
-    poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
-  });
-  const dialect = new PostgresDialect(pool, parsed.schema);
-  const db = new Kysely<Database>({ dialect });
-  return { db, dialect, description: maskUrl(url), close: () => db.destroy() };
 }

@@ -1,5 +1,4 @@
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
-import type { StorageConnection } from './dialect.ts';
 import * as initial from './migrations/0001_initial.ts';
 import * as events from './migrations/0002_events.ts';
 import * as webhooks from './migrations/0004_webhooks.ts';
@@ -16,6 +15,7 @@ import * as search from './migrations/0017_search.ts';
 import * as attachmentChecksums from './migrations/0018_attachment_checksums.ts';
 import * as mail from './migrations/0030_mail.ts';
 import * as multipartUploads from './migrations/0032_multipart_uploads.ts';
+import type { StorageConnection } from './open.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
 const migrations: Record<string, Migration> = {
@@ -59,12 +59,12 @@ export async function migrateToLatest(
   { db, dialect }: Pick<StorageConnection, 'db' | 'dialect'>,
   options: { createSchema?: boolean } = {},
 ): Promise<MigrationResultSet> {
-  const missing = await dialect.missingSchema(db);
+  const missing = await dialect.migrations.missingSchema(db);
   if (missing !== undefined) {
     if (!options.createSchema) throw new MissingSchemaError(missing);
-    await dialect.createSchema(db, missing);
+    await dialect.migrations.createSchema(db, missing);
   }
-  const schema = await dialect.migrationSchema(db);
+  const schema = await dialect.migrations.migrationSchema(db);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
@@ -73,7 +73,7 @@ export async function migrateToLatest(
   for (let attempt = 1; ; attempt++) {
     const result = await migrator.migrateToLatest();
     if (!result.error) return result;
-    if (dialect.isMigrationRace(result.error) && attempt < 5) continue;
+    if (dialect.migrations.isMigrationRace(result.error) && attempt < 5) continue;
     const cause = result.error instanceof Error ? result.error.message : String(result.error);
     throw new Error(`migration failed: ${cause}`, { cause: result.error });
   }

@@ -3,6 +3,7 @@
  * taking the process with it, and so that no wait on the database is unbounded.
  */
 import pg from 'pg';
+import { pgTypes } from './engine/pg-types.ts';
 
 /** How long the service waits on PostgreSQL, in ms (see docs/operations.md, Database faults). */
 export interface DatabaseTimeouts {
@@ -242,6 +243,7 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
     Client: BoundedClient,
     statementNames,
     sendings: new WeakMap(),
+    types: pgTypes,
     connectionString: options.connectionString,
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs,

@@ -27,13 +27,8 @@ import {
   StoreUnavailable,
   type UploadJournal,
 } from './attachment-store.ts';
+import type { S3Location } from './s3-location.ts';
 import { counted, noteTransferred } from './transfer-memory.ts';
-
-export interface S3Location {
-  bucket: string;
-  /** Folder in the bucket every key goes under: '' or ending in '/'. */
-  prefix: string;
-}
 
 export interface S3StoreOptions extends S3Location {
   endpoint?: string | undefined;
@@ -51,14 +46,6 @@ export interface S3StoreOptions extends S3Location {
 export const PART_BYTES = 5 * 1024 * 1024;
 /** Part buffers kept between uploads, so the next ones allocate none. */
 const IDLE_PARTS = 2;
-
-/** `s3://bucket/optional/prefix` → bucket and prefix (undefined when the text is not such a URL). */
-export function parseS3Url(text: string): S3Location | undefined {
-  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(text);
-  if (!match) return undefined;
-  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
-  return { bucket: match[1] as string, prefix: prefix ? `${prefix}/` : '' };
-}
 
 /** The SDK's failures that mean the store is down or stalled, not that the request was wrong. */
 function unreachable(error: unknown): boolean {

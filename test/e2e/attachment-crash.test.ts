@@ -100,7 +100,7 @@ for (const engine of ENGINES) {
       assert.equal(JSON.parse(purge.stdout).orphanFiles, 1);
       assert.deepEqual(s3.pendingUploads(), [], 'the upload is aborted: the store dropped its parts');
       assert.deepEqual(await db.selectFrom('multipart_uploads').selectAll().execute(), [], 'struck off the journal');
-      const bucket = openAttachmentStore({ uploadDir: '', attachments: s3.attachments() });
+      const bucket = await openAttachmentStore({ uploadDir: '', attachments: s3.attachments() });
       try {
         assert.deepEqual(await storedObjects(bucket), [], 'no object');
       } finally {

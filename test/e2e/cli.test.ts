@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
-import { openStorage } from '../../src/storage/dialect.ts';
 import { MIGRATION_NAMES } from '../../src/storage/migrator.ts';
+import { openStorage } from '../../src/storage/open.ts';
 import { type CommandRun, ROOT, runCommand, runTaskboard } from '../support/cli.ts';
 import { bearer, type EmptyDatabase, ENGINES, emptyDatabase, testConfig } from '../support/harness.ts';
 

@@ -3,7 +3,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { createRateLimiter } from '../../src/ratelimit/index.ts';
-import { parseDatabaseUrl } from '../../src/storage/dialect.ts';
+import { parseDatabaseUrl } from '../../src/storage/database-url.ts';
 import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
 

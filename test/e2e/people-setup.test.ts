@@ -80,7 +80,7 @@ for (const engine of ENGINES) {
       );
       assert.equal(boot.code, 0, boot.stderr);
       assert.doesNotMatch(boot.stdout, /violet/);
-      const storage = await import('../../src/storage/dialect.ts').then((m) => m.openStorage(database.url));
+      const storage = await import('../../src/storage/open.ts').then((m) => m.openStorage(database.url));
       app = await buildApp({ config: testConfig(), storage, rateLimiter: null, logger: false });
       app.addHook('onClose', async () => storage.close());
       await signInAs(app, 'peter@initech.test');

@@ -13,7 +13,7 @@ import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootst
 import { issueApiKey } from '../../src/domain/account/service.ts';
 import { createRateLimiter, SqlRateLimiter } from '../../src/ratelimit/index.ts';
 import type { RateLimiter } from '../../src/ratelimit/limiter.ts';
-import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
+import { openStorage, type StorageConnection } from '../../src/storage/open.ts';
 import { countHits } from '../../src/storage/repositories/rate-limit.ts';
 import { bearer, ENGINES, needsRedis, openTestStorage, REDIS_URL, type TestStorage, testConfig } from '../support/harness.ts';
 

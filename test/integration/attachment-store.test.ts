@@ -123,7 +123,7 @@ describe('attachments in a bucket [postgres, s3]', () => {
 
   it('closing the store aborts the uploads still running: the save fails and the bucket keeps nothing of it', async () => {
     const objects = await storedObjects(t.services.files);
-    const store = openAttachmentStore(t.config);
+    const store = await openAttachmentStore(t.config);
     const source = new PassThrough();
     const saving = store.save(t.tenant.companyId, source);
     // More than one part: the store begins a multipart upload, and the source never ends.
@@ -381,7 +381,7 @@ describe('taskboard attachments migrate [sqlite, file → s3 → file]', () => {
       mismatched: [],
       measured: 0,
     });
-    const bucket = openAttachmentStore({ uploadDir: t.config.uploadDir, attachments: s3.attachments() });
+    const bucket = await openAttachmentStore({ uploadDir: t.config.uploadDir, attachments: s3.attachments() });
     try {
       assert.deepEqual(await storedObjects(bucket), keys);
       for (const key of keys) assert.deepEqual(await storedBytes(bucket, key), await storedBytes(t.services.files, key));

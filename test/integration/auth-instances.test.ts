@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { type App, buildApp } from '../../src/app.ts';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate, issueApiKey } from '../../src/domain/account/service.ts';
-import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
+import { openStorage, type StorageConnection } from '../../src/storage/open.ts';
 import { bearer, ENGINES, openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
 
 /** The issue's bound: a revocation reaches every instance within this. */

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyRequest } from 'fastify';
 import { type App, buildApp } from '../../src/app.ts';
 import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
-import { openStorage } from '../../src/storage/dialect.ts';
+import { openStorage } from '../../src/storage/open.ts';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,

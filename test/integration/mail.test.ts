@@ -16,7 +16,7 @@ import { DIGEST_WINDOW_MS } from '../../src/domain/mail/notification-mail.ts';
 import { retryDelayMs } from '../../src/domain/mail/worker.ts';
 import type { Caller } from '../../src/domain/shared/caller.ts';
 import type { Clock } from '../../src/domain/shared/clock.ts';
-import { openStorage } from '../../src/storage/dialect.ts';
+import { openStorage } from '../../src/storage/open.ts';
 import { addMember, seedBoard } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, needsPostgres, type TestApp } from '../support/harness.ts';
 import { givePassword, signInAs } from '../support/people.ts';

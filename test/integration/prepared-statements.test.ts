@@ -13,7 +13,7 @@ import { type App, buildApp } from '../../src/app.ts';
 import { DEFAULT_TIER_LIMITS } from '../../src/config.ts';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { SqlRateLimiter } from '../../src/ratelimit/index.ts';
-import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
+import { openStorage, type StorageConnection } from '../../src/storage/open.ts';
 import { bearer, openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
 
 type Method = 'GET' | 'POST' | 'PATCH';

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { DEFAULT_TIER_LIMITS, type Tier } from '../../src/config.ts';
 import { type RateLimitSettings, RedisRateLimiter, SqlRateLimiter } from '../../src/ratelimit/index.ts';
 import type { RateLimitDecision, RateLimiter, RateLimitRequest } from '../../src/ratelimit/limiter.ts';
-import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
+import { openStorage, type StorageConnection } from '../../src/storage/open.ts';
 import { countHits, listBuckets } from '../../src/storage/repositories/rate-limit.ts';
 import { ENGINES, openTestStorage, REDIS_URL, type TestStorage } from '../support/harness.ts';
 

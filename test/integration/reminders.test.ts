@@ -12,7 +12,7 @@ import { toggleMembers } from '../../src/domain/cards/members.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
 import type { Clock } from '../../src/domain/shared/clock.ts';
 import type { Notification } from '../../src/schemas/notifications.ts';
-import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
+import { openStorage, type StorageConnection } from '../../src/storage/open.ts';
 import { addMember, seedBoard } from '../support/fixtures.ts';
 import { type Api, apiClient, buildTestApp, ENGINES, openTestStorage, type TestApp, type TestStorage, testConfig } from '../support/harness.ts';
 import { assertDerivedFlagsMatchSources } from '../support/notifications.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type App, buildApp } from '../../src/app.ts';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
-import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
+import { openStorage, type StorageConnection } from '../../src/storage/open.ts';
 import { openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
 import { givePassword, sessionHeaders, signInAs, TEST_PASSWORD } from '../support/people.ts';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
-import { openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
+import { openStorage, type StorageConnection } from '../../src/storage/open.ts';
 import { backgroundCheckpoints, type CheckpointResult } from '../../src/storage/sqlite-checkpoints.ts';
 import { type EmptyDatabase, emptyDatabase, testConfig } from '../support/harness.ts';
 

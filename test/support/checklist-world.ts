@@ -3,7 +3,7 @@
  * second team "Elsewhere" of the same company with a board, and another company with a board.
  */
 import assert from 'node:assert/strict';
-import type { Engine } from '../../src/storage/dialect.ts';
+import type { Engine } from '../../src/storage/database-url.ts';
 import { addMember, addTeam, type MemberFixture, seedBoard } from './fixtures.ts';
 import { type Api, apiClient, buildTestApp, type OtherCompany, otherCompany, type TestApp } from './harness.ts';
 

@@ -16,9 +16,10 @@ import type { NotificationSender } from '../../src/domain/notifications/sender.t
 import { setPassword } from '../../src/domain/people/sign-in.ts';
 import { type Clock, systemClock } from '../../src/domain/shared/clock.ts';
 import type { RateLimiter, RateLimitRequest } from '../../src/ratelimit/limiter.ts';
-import { type Engine, openStorage, type StorageConnection } from '../../src/storage/dialect.ts';
+import type { Engine } from '../../src/storage/database-url.ts';
 import { AttachmentFiles } from '../../src/storage/files.ts';
 import { migrateToLatest } from '../../src/storage/migrator.ts';
+import { openStorage, type StorageConnection } from '../../src/storage/open.ts';
 import { startS3, type TestS3 } from './s3.ts';
 
 /**

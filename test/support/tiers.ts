@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Tier } from '../../src/config.ts';
-import type { Engine } from '../../src/storage/dialect.ts';
+import type { Engine } from '../../src/storage/database-url.ts';
 import { type Api, apiClient, buildTestApp, type RecordingLimiter, recordingLimiter, type TestApp } from './harness.ts';
 
 /** A route template and the tier it counts against, e.g. `['PATCH /api/v1/cards/:cardId', 'low']`. */

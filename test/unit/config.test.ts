@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { parseDatabaseUrl } from '../../src/storage/dialect.ts';
+import { parseDatabaseUrl } from '../../src/storage/database-url.ts';
 
 describe('configuration', () => {
   it('defaults to the embedded SQLite database, port 3000 and the contract tiers', () => {

@@ -3,13 +3,12 @@
  * webhooks and live streams all answer with), the activity reads of a card, board or team, and the
  * retention prune.
  */
-import type { SelectQueryBuilder } from 'kysely';
 import type { Event } from '../../schemas/events.ts';
-import type { Database, Executor, Row } from '../../storage/database.ts';
+import type { Executor, Row } from '../../storage/database.ts';
 import * as events from '../../storage/repositories/events.ts';
 import { deleteFinishedDeliveriesBefore } from '../../storage/repositories/webhooks.ts';
 import { requireAccess } from '../access/access.ts';
-import type { ServiceContext } from '../context.ts';
+import type { KeepEvents, ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { firstIdAt } from '../shared/ids.ts';
 import { decodeCursor, type Page, toPage } from '../shared/pagination.ts';
@@ -69,9 +68,6 @@ export async function readActivity(ctx: ServiceContext, caller: Caller, of: Acti
   const page = toPage(rows, request.limit, (last) => ({ seq: last.seq }));
   return { items: page.items.map(toEvent), nextCursor: page.nextCursor };
 }
-
-/** A subquery of the ids of events that must outlive retention (e.g. those a pending webhook delivery needs). */
-export type KeepEvents = (db: Executor) => SelectQueryBuilder<Database, any, { id: string }>;
 
 /** Rows one prune statement deletes at most, so a large backlog never holds one long lock. */
 const PRUNE_BATCH = 5000;

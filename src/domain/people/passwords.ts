@@ -1,5 +1,4 @@
-import { hash, parseOptions, verify } from '@node-rs/argon2';
-import { dictionary } from '@zxcvbn-ts/language-common';
+import { createRequire } from 'node:module';
 import { ValidationError } from '../shared/errors.ts';
 
 /**
@@ -12,20 +11,31 @@ export const ARGON2_PARAMETERS = { algorithm: 2, memoryCost: 19_456, timeCost: 2
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;
 
+// argon2 and the common-passwords list are loaded on their first use: a server that nobody signs
+// in to (API keys only) never holds them.
+const require = createRequire(import.meta.url);
+const argon2 = () => require('@node-rs/argon2') as typeof import('@node-rs/argon2');
+
 /** The common-passwords list zxcvbn-ts maintains (the most used passwords of public breaches). */
-const COMMON = new Set(dictionary['passwords-common']);
+let common: ReadonlySet<string> | undefined;
+const commonPasswords = () => {
+  common ??= new Set((require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common')).dictionary['passwords-common']);
+  return common;
+};
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_PARAMETERS as never);
+  return argon2().hash(password, ARGON2_PARAMETERS as never);
 }
 
 export function verifyPassword(stored: string, password: string): Promise<boolean> {
-  return verify(stored, password).catch(() => false);
+  return argon2()
+    .verify(stored, password)
+    .catch(() => false);
 }
 
 export function needsRehash(stored: string): boolean {
   try {
-    const used = parseOptions(stored);
+    const used = argon2().parseOptions(stored);
     return (
       (used.algorithm as number) !== ARGON2_PARAMETERS.algorithm ||
       used.memoryCost !== ARGON2_PARAMETERS.memoryCost ||
@@ -55,7 +65,7 @@ export function checkNewPassword(password: string, field = 'body.password'): voi
       { field, message: `must have ${PASSWORD_MIN} to ${PASSWORD_MAX} characters` },
     ]);
   }
-  if (COMMON.has(password.toLowerCase())) {
+  if (commonPasswords().has(password.toLowerCase())) {
     throw new ValidationError('This password is among the most common ones; choose another', [{ field, message: 'is a common password' }]);
   }
 }

@@ -1,5 +1,15 @@
 import type { CompanyRole } from '../../storage/database.ts';
-import type { ExpectedVersion } from './preconditions.ts';
+
+/** The records a write can be made conditional on (the last of these a route's path names). */
+export type VersionedKind = 'card' | 'list' | 'board' | 'label' | 'checklist' | 'item' | 'comment' | 'discussion';
+
+/** What an `If-Match` asks: the record, and the revisions (`__v`) the caller accepts. */
+export interface ExpectedVersion {
+  kind: VersionedKind;
+  id: string;
+  /** Empty when the header named only tags that are no revision (never met: a 412 with the current `__v`). */
+  versions: readonly number[];
+}
 
 /** Who is calling: the user behind an API key or a session, and what that user can reach. */
 export interface Caller {

@@ -5,19 +5,8 @@
  * has just read under the row's lock, inside the write's own transaction, so no other change can
  * come between the comparison and the write. A mismatch throws, which rolls the whole write back.
  */
-import type { Caller } from './caller.ts';
+import type { Caller, VersionedKind } from './caller.ts';
 import { DomainError } from './errors.ts';
-
-/** The records a write can be made conditional on (the last of these a route's path names). */
-export type VersionedKind = 'card' | 'list' | 'board' | 'label' | 'checklist' | 'item' | 'comment' | 'discussion';
-
-/** What an `If-Match` asks: the record, and the revisions (`__v`) the caller accepts. */
-export interface ExpectedVersion {
-  kind: VersionedKind;
-  id: string;
-  /** Empty when the header named only tags that are no revision (never met: a 412 with the current `__v`). */
-  versions: readonly number[];
-}
 
 export class PreconditionFailedError extends DomainError {
   constructor(kind: VersionedKind, current: number) {

@@ -70,9 +70,9 @@ export async function touchKey(db: Executor, keyId: string, at: string): Promise
   await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
 }
 
-/** Serializes the transactions that change one user's keys, until each ends (see `lockInTransaction`). */
+/** Serializes the transactions that change one user's keys, until each ends (src/storage/engine/locks.ts). */
 export async function lockKeysOfUser(trx: Executor, userId: string): Promise<void> {
-  await dialectOf(trx).lockInTransaction(trx, `api-keys:${userId}`);
+  await dialectOf(trx).locks.lockInTransaction(trx, `api-keys:${userId}`);
 }
 
 export async function countLiveKeysOfUser(db: Executor, userId: string): Promise<number> {

@@ -160,8 +160,8 @@ export async function loadItemRows(db: Executor, selection: ItemSelection) {
   const rows = await query.orderBy('i.checklist_id').orderBy('i.position').orderBy('i.id').execute();
   const items = rows.map((row) => ({
     ...row,
-    members: dialect.fromJson(row.members_json),
-    attachments: dialect.fromJson(row.attachments_json),
+    members: dialect.fragments.fromJson(row.members_json),
+    attachments: dialect.fragments.fromJson(row.attachments_json),
   }));
   const attachmentIds = items.flatMap((item) => item.attachments.map((a) => a.id));
   return { items, ...(await attachmentExtras(db, attachmentIds)) };

@@ -113,7 +113,7 @@ const FEED_ID = 'notifications';
  */
 export async function lockMailFeed(trx: Transaction): Promise<{ position: FeedPosition | null } | undefined> {
   const query = trx.selectFrom('mail_feed').select('position').where('id', '=', FEED_ID);
-  return dialectOf(trx).skipLocked(query).executeTakeFirst();
+  return dialectOf(trx).fragments.skipLocked(query).executeTakeFirst();
 }
 
 export async function moveMailFeed(trx: Transaction, position: FeedPosition): Promise<void> {

@@ -13,5 +13,5 @@ export async function anyUserExists(db: Executor): Promise<boolean> {
 
 /** Serializes first-run setups until the transaction ends: the second finds the first's user. */
 export async function lockSetup(trx: Executor): Promise<void> {
-  await dialectOf(trx).lockInTransaction(trx, 'people:setup');
+  await dialectOf(trx).locks.lockInTransaction(trx, 'people:setup');
 }

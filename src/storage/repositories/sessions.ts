@@ -18,7 +18,7 @@ export async function findLiveSessionWithMemberships(db: Executor, tokenHash: st
       dialect
         .jsonArrayFrom(eb.selectFrom('company_members as cm').select(['cm.company_id', 'cm.role']).whereRef('cm.user_id', '=', 's.user_id'))
         .as('companies_json'),
-      dialect.jsonArrayFrom(eb.selectFrom('team_members as tm').select('tm.team_id').whereRef('tm.user_id', '=', 's.user_id')).as('teams_json'),
+      dialect.fragments.jsonArrayFrom(eb.selectFrom('team_members as tm').select('tm.team_id').whereRef('tm.user_id', '=', 's.user_id')).as('teams_json'),
     ])
     .where('s.token_hash', '=', tokenHash)
     .where('s.ended_at', 'is', null)
@@ -33,8 +33,8 @@ export async function findLiveSessionWithMemberships(db: Executor, tokenHash: st
     last_seen_at: row.last_seen_at,
     expires_at: row.expires_at,
     memberships: {
-      companyRoles: new Map<string, CompanyRole>(dialect.fromJson(row.companies_json).map((c) => [c.company_id, c.role])),
-      teamIds: new Set(dialect.fromJson(row.teams_json).map((t) => t.team_id)),
+      companyRoles: new Map<string, CompanyRole>(dialect.fragments.fromJson(row.companies_json).map((c) => [c.company_id, c.role])),
+      teamIds: new Set(dialect.fragments.fromJson(row.teams_json).map((t) => t.team_id)),
     },
   };
 }

@@ -90,7 +90,7 @@ const CURSOR_ID = 'fan-out';
 /** The fan-out's cursor, locked for this transaction; undefined when another instance holds it. */
 export async function lockFeedCursor(trx: Transaction): Promise<FeedCursor | undefined> {
   const query = trx.selectFrom('webhook_feed').select(['position', 'next_ordinal']).where('id', '=', CURSOR_ID);
-  const row = await dialectOf(trx).skipLocked(query).executeTakeFirst();
+  const row = await dialectOf(trx).fragments.skipLocked(query).executeTakeFirst();
   return row && { position: row.position, nextOrdinal: Number(row.next_ordinal) };
 }
 
@@ -159,7 +159,7 @@ export function dueHeads(trx: Transaction, now: string, limit: number): Promise<
     .orderBy('d.ordinal')
     .limit(limit);
   // only the deliveries are locked: a webhook being edited meanwhile does not hold its claim up
-  return dialectOf(trx).skipLocked(query, 'd').execute();
+  return dialectOf(trx).fragments.skipLocked(query, 'd').execute();
 }
 
 /**

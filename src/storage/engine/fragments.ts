@@ -1,0 +1,89 @@
+/**
+ * SQL that differs between the engines, for the queries repositories build: JSON aggregation, a
+ * list of ids as one parameter, row locks that pass over rows others hold, lateral joins. The
+ * SQLite side is the base; PostgreSQL overrides only what differs.
+ */
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
+
+export type JsonArrayFrom<O> = typeof sqliteJsonArrayFrom<O>;
+
+/** A select that can take row locks. */
+export interface LockableQuery {
+  forUpdate(of?: never): LockableQuery;
+  skipLocked(): LockableQuery;
+}
+
+export class SqlFragments {
+  /**
+   * Whether a subquery may read the columns of the rows before it in FROM (LATERAL): a join the
+   * planner must run per row of an ordered walk, in its order. Not in SQLite.
+   */
+  readonly joinsLaterally: boolean = false;
+
+  /**
+   * JSON aggregation, so a card and its parts load in one query. Use one level of nesting only:
+   * SQLite loses the JSON subtype through a subquery.
+   */
+  jsonArrayFrom<O>(expr: Parameters<JsonArrayFrom<O>>[0]): ReturnType<JsonArrayFrom<O>> {
+    return sqliteJsonArrayFrom(expr);
+  }
+
+  /**
+   * Reads a column `jsonArrayFrom` built. Only those columns: a blanket parser would turn a card
+   * named "[1]" into an array. SQLite hands JSON aggregates back as text.
+   */
+  fromJson<T>(value: T | string): T {
+    return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+  }
+
+  /**
+   * `column` is one of a list of ids given as one parameter (`list`, a value `idList` made), so that
+   * the statement's text is the same whatever the number of ids. Here: a JSON array.
+   */
+  inIdList(column: string, list: unknown): RawBuilder<SqlBool> {
+    return sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${list}))`;
+  }
+
+  /** The parameter `inIdList` reads. */
+  idList(ids: readonly string[]): unknown {
+    return JSON.stringify(ids);
+  }
+
+  /**
+   * `query` locking the rows it reads and passing over rows another transaction holds (so two
+   * instances claiming work take different rows instead of queueing). Here: nothing to add, one
+   * connection writes at a time; callers still claim with a conditional update. `of`: the alias of
+   * the one table whose rows are locked, where the query joins others.
+   */
+  skipLocked<Q extends LockableQuery>(query: Q, _of?: string): Q {
+    return query;
+  }
+}
+
+export class PostgresFragments extends SqlFragments {
+  override readonly joinsLaterally = true;
+
+  override jsonArrayFrom<O>(expr: Parameters<JsonArrayFrom<O>>[0]): ReturnType<JsonArrayFrom<O>> {
+    return pgJsonArrayFrom(expr) as ReturnType<JsonArrayFrom<O>>;
+  }
+
+  /** PostgreSQL hands JSON aggregates back parsed. */
+  override fromJson<T>(value: T | string): T {
+    return value as T;
+  }
+
+  /** An array parameter; `bpchar[]` (ids are char(24)) so that the primary key's index serves it. */
+  override inIdList(column: string, list: unknown): RawBuilder<SqlBool> {
+    return sql<SqlBool>`${sql.ref(column)} = any(${list}::bpchar[])`;
+  }
+
+  override idList(ids: readonly string[]): unknown {
+    return ids;
+  }
+
+  override skipLocked<Q extends LockableQuery>(query: Q, of?: string): Q {
+    return query.forUpdate(of as never).skipLocked() as Q;
+  }
+}
