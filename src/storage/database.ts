@@ -402,6 +402,7 @@ export interface Database {
   password_resets: PasswordResetTable;
   sign_in_failures: SignInFailureTable;
   mail_outbox: MailOutboxTable;
+  oidc_logins: OidcLoginTable;
 }
 
 /** People sign in (migration 0013): docs/people.md. Tokens are stored as their SHA-256 only. */
@@ -445,6 +446,16 @@ export interface PasswordResetTable {
 export interface SignInFailureTable {
   subject: string;
   at: string;
+}
+
+/** A single sign-on begun, until its callback (migration 0035): found by the SHA-256 of the browser's handle. */
+export interface OidcLoginTable {
+  handle_hash: string;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  next_path: string;
+  expires_at: string;
 }
 
 export interface MailOutboxTable {
