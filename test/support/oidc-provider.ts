@@ -49,6 +49,7 @@ export async function startProvider(redirectUrl: string): Promise<TestProvider> 
     ],
     pkce: { required: () => true },
     cookies: { keys: ['test cookie key'] },
+    ttl: { AuthorizationCode: 60, Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     async findAccount(_ctx, sub) {
       const account = accounts.get(sub);
