@@ -2,10 +2,12 @@
  * `npm run bench`: requests/s, p50/p99 latency, the server's CPU time per request and peak RSS of a bare Fastify
  * hello-world route (measured before and after the app's routes; ratios are to the mean) and of five real Taskboard routes (Get Label Colors, Get Card Details, Toggle
  * Multiple Labels, Get List Card page of 50, My Tasks of a user in 1,000 cards page of 50, and the
- * toggle again with each connection toggling a card of its own) on SQLite
+ * toggle again with each connection toggling a card of its own; Get Card Details also by a session
+ * cookie, next to the key's) on SQLite
  * and PostgreSQL, in one run. Each app runs in its own child process on 127.0.0.1 with logging off;
  * autocannon drives it from here with the same connections and duration, after a warm-up. Any
- * non-2xx answer fails the run.
+ * non-2xx answer fails the run. Before the servers start: the time of one argon2id hash with the
+ * configured parameters (what a password sign-in costs).
  *
  * Environment:
  *   BENCH_ENGINES          sqlite,postgres (default): PostgreSQL is measured when BENCH_POSTGRES_URL,
@@ -47,6 +49,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { TIERS, tierEnvName } from '../src/config.ts';
+import { ARGON2_PARAMETERS, hashPassword } from '../src/domain/people/passwords.ts';
 import { maskUrl } from '../src/storage/dialect.ts';
 import { reachable } from '../test/support/reachable.ts';
 import { type ChildMessage, isLimiterMode, LIMITER_MODES, type LimiterMode, type Target } from './protocol.ts';
@@ -523,6 +526,7 @@ async function main() {
   // The bare route before and after the app's routes: this VM's speed drifts over a run (the bare
   // route alone has ranged from 40,000 to 62,000 req/s between runs of one day), so the ratios are
   // taken to the mean of the two.
+  const signInHash = await measureHash();
   const [bareBefore] = await measureRun(bareRun);
   for (const run of appRuns) measured.push(...(await measureRun(run)));
   const [bareAfter] = await measureRun(bareRun);
@@ -614,6 +618,20 @@ async function main() {
   console.log(`bare route: ${show(bareBefore)} before the app's routes, ${show(bareAfter)} after; ratios are to their mean`);
   console.log("peak RSS: the server process's VmRSS, sampled every 100 ms during the measured seconds of the route");
   console.log("CPU µs/req: the server process's CPU time (user + system) over the measured seconds / requests answered (PostgreSQL's own CPU not counted)");
+  console.log('');
+  console.log(
+    `sign-in: one argon2id hash (${ARGON2_PARAMETERS.memoryCost} KiB, ${ARGON2_PARAMETERS.timeCost} passes, ${ARGON2_PARAMETERS.parallelism} lane): ` +
+      `median ${signInHash.medianMs.toFixed(1)} ms of ${signInHash.runs} (min ${signInHash.minMs.toFixed(1)}, max ${signInHash.maxMs.toFixed(1)})`,
+  );
+  const sessionVsKey = sessionRatios(measured);
+  if (sessionVsKey.length) {
+    console.log('Get Card Details by session cookie / by API key, same server, measured one after the other (aim: req/s ratio >= 0.90):');
+    for (const r of sessionVsKey) {
+      console.log(
+        `  ${r.engine.padEnd(8)} ${r.route}: req/s ${r.rpsRatio.toFixed(3)}, p50 ${r.p50Ratio.toFixed(3)}, CPU µs/req ${r.cpuRatio?.toFixed(3) ?? '?'}`,
+      );
+    }
+  }
   if (lags.length) {
     console.log('');
     console.log("webhook delivery lag to the receiver's 2xx, from the change's 2xx at the client | from sending the change (upper bound):");
@@ -654,9 +672,52 @@ async function main() {
   }
   console.log('');
   console.log(
-    JSON.stringify({ machine, setup, results: rows, bare: { before: bareBefore, after: bareAfter }, webhookLag: lags, steadyToggles: steady, recordingCosts }),
+    JSON.stringify({
+      machine,
+      setup,
+      results: rows,
+      bare: { before: bareBefore, after: bareAfter },
+      signInHash,
+      sessionVsKey,
+      webhookLag: lags,
+      steadyToggles: steady,
+      recordingCosts,
+    }),
   );
   if (searchMode === 'on') await searchBench();
+}
+
+/** One argon2id hash with the configured parameters, timed HASH_RUNS times after one warm-up: a password sign-in's cost. */
+const HASH_RUNS = 9;
+async function measureHash(): Promise<{ runs: number; medianMs: number; minMs: number; maxMs: number }> {
+  await hashPassword('warm-up password 2026');
+  const times: number[] = [];
+  for (let i = 0; i < HASH_RUNS; i++) {
+    const started = performance.now();
+    await hashPassword(`bench password number ${i}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { runs: HASH_RUNS, medianMs: times[Math.floor(HASH_RUNS / 2)]!, minMs: times[0]!, maxMs: times.at(-1)! };
+}
+
+/** Each session-authenticated Get Card Details against the key-authenticated one of the same server (engine and limiter). */
+function sessionRatios(measured: Measured[]) {
+  return measured.flatMap((session) => {
+    if (!session.route.startsWith('Get Card Details, session')) return [];
+    const keyRoute = session.route.replace('Get Card Details, session', 'Get Card Details');
+    const key = measured.find((r) => r.engine === session.engine && r.server === session.server && r.route === keyRoute);
+    if (!key) return [];
+    return [
+      {
+        engine: session.engine,
+        route: session.route,
+        rpsRatio: session.requestsPerSecond / key.requestsPerSecond,
+        p50Ratio: session.p50Ms / key.p50Ms,
+        cpuRatio: session.cpuUsPerRequest !== undefined && key.cpuUsPerRequest ? session.cpuUsPerRequest / key.cpuUsPerRequest : undefined,
+      },
+    ];
+  });
 }
 
 /** bench/search.ts for each engine in turn, each in a child process; its one JSON line is printed as it comes. */
