@@ -3,7 +3,7 @@
  * hello-world route (measured before and after the app's routes; ratios are to the mean) and of five real Taskboard routes (Get Label Colors, Get Card Details, Toggle
  * Multiple Labels, Get List Card page of 50, My Tasks of a user in 1,000 cards page of 50, and the
  * toggle again with each connection toggling a card of its own; Get Card Details also by a session
- * cookie, next to the key's) on SQLite
+ * cookie, then by the key again) on SQLite
  * and PostgreSQL, in one run. Each app runs in its own child process on 127.0.0.1 with logging off;
  * autocannon drives it from here with the same connections and duration, after a warm-up. Any
  * non-2xx answer fails the run. Before the servers start: the time of one argon2id hash with the
@@ -625,7 +625,7 @@ async function main() {
   );
   const sessionVsKey = sessionRatios(measured);
   if (sessionVsKey.length) {
-    console.log('Get Card Details by session cookie / by API key, same server, measured one after the other (aim: req/s ratio >= 0.90):');
+    console.log("Get Card Details by session cookie / by API key (its run after the session's), same server (aim: req/s ratio >= 0.90):");
     for (const r of sessionVsKey) {
       console.log(
         `  ${r.engine.padEnd(8)} ${r.route}: req/s ${r.rpsRatio.toFixed(3)}, p50 ${r.p50Ratio.toFixed(3)}, CPU µs/req ${r.cpuRatio?.toFixed(3) ?? '?'}`,
@@ -701,11 +701,11 @@ async function measureHash(): Promise<{ runs: number; medianMs: number; minMs: n
   return { runs: HASH_RUNS, medianMs: times[Math.floor(HASH_RUNS / 2)]!, minMs: times[0]!, maxMs: times.at(-1)! };
 }
 
-/** Each session-authenticated Get Card Details against the key-authenticated one of the same server (engine and limiter). */
+/** Each session-authenticated Get Card Details against the key-authenticated run after it, of the same server (engine and limiter). */
 function sessionRatios(measured: Measured[]) {
   return measured.flatMap((session) => {
     if (!session.route.startsWith('Get Card Details, session')) return [];
-    const keyRoute = session.route.replace('Get Card Details, session', 'Get Card Details');
+    const keyRoute = session.route.replace('Get Card Details, session', 'Get Card Details, key again');
     const key = measured.find((r) => r.engine === session.engine && r.server === session.server && r.route === keyRoute);
     if (!key) return [];
     return [
