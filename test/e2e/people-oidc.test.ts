@@ -7,11 +7,12 @@ import { type ProviderAccount, signInAt, startProvider, type TestProvider } from
 
 const CALLBACK = 'http://localhost/api/v1/auth/oidc/callback';
 
-function oidcConfig(settings: Partial<AppConfig['people']['oidc']>): Partial<AppConfig> {
+function oidcConfig(settings: Partial<AppConfig['people']['oidc']>, people: Partial<AppConfig['people']> = {}): Partial<AppConfig> {
   const base = testConfig().people;
   return {
     people: {
       ...base,
+      ...people,
       oidc: { ...base.oidc, redirectUrl: CALLBACK, allowSignUp: false, timeoutMs: 5_000, ...settings },
     },
   };
@@ -48,7 +49,11 @@ for (const engine of ENGINES) {
     }
 
     /** Start at the app, sign in at the provider, come back: the callback's answer. */
-    async function singleSignOn(app: TestApp, accountId: string, options: { next?: string; tamper?: (callback: URL) => void; cookie?: string | null } = {}) {
+    async function singleSignOn(
+      app: TestApp,
+      accountId: string,
+      options: { next?: string; tamper?: (callback: URL) => void; cookie?: string | null; remoteAddress?: string } = {},
+    ) {
       const start = await app.app.inject({ method: 'GET', url: `/api/v1/auth/oidc/start${options.next ? `?next=${encodeURIComponent(options.next)}` : ''}` });
       assert.equal(start.statusCode, 303, start.body);
       const handle = cookieSet(start.headers['set-cookie'], 'taskboard_oidc');
@@ -62,7 +67,12 @@ for (const engine of ENGINES) {
       assert.equal(`${back.origin}${back.pathname}`, CALLBACK);
       options.tamper?.(back);
       const cookie = options.cookie === undefined ? handle : options.cookie;
-      const callback = await app.app.inject({ method: 'GET', url: `${back.pathname}${back.search}`, headers: cookie ? { cookie } : {} });
+      const callback = await app.app.inject({
+        method: 'GET',
+        url: `${back.pathname}${back.search}`,
+        headers: cookie ? { cookie } : {},
+        ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+      });
       return { callback, handle, back };
     }
 
@@ -184,6 +194,28 @@ for (const engine of ENGINES) {
       for (const next of ['//evil.test/x', 'https://evil.test/', '/\\evil.test']) {
         const res = await t.app.inject({ method: 'GET', url: `/api/v1/auth/oidc/start?next=${encodeURIComponent(next)}` });
         assert.equal(res.statusCode, 400, `${next}: ${res.body}`);
+      }
+    });
+
+    it('counts refused callbacks as failed sign-ins of the address, and refuses the address past its limit', async () => {
+      const strict = await buildTestApp(engine, {
+        config: oidcConfig(
+          { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret },
+          { signInFailures: { perEmail: 10, perAddress: 2, windowSeconds: 900 } },
+        ),
+      });
+      try {
+        const stranger = account({ email: 'nobody@elsewhere.test', email_verified: true });
+        for (let i = 0; i < 2; i++) assert.equal((await singleSignOn(strict, stranger)).callback.headers.location, '/sign-in?error=sso_not_invited');
+        const owner = account({ email: 'owner@acme.test', email_verified: true });
+        const throttled = await singleSignOn(strict, owner);
+        assert.equal(throttled.callback.headers.location, '/sign-in?error=sso_throttled');
+        assert.equal(cookieSet(throttled.callback.headers['set-cookie'], 'taskboard_session'), undefined);
+        // another address is not held back by this one's failures
+        const elsewhere = await singleSignOn(strict, owner, { remoteAddress: '10.1.2.3' });
+        assert.equal(elsewhere.callback.headers.location, '/');
+      } finally {
+        await strict.dispose();
       }
     });
 

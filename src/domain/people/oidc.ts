@@ -53,6 +53,9 @@ export class SingleSignOnRefused extends Error {
   }
 }
 
+/** Refusals that count as a failed sign-in of the address: not the provider's being down, nor a person's cancelling there. */
+const COUNTED_AS_FAILURE: ReadonlySet<SingleSignOnProblem> = new Set(['sso_failed', 'sso_email_unverified', 'sso_not_invited']);
+
 /** How long a sign-in begun waits for its callback: a person typing a password and a second factor at the provider. */
 export const OIDC_LOGIN_LIFETIME_MS = 10 * 60_000;
 
@@ -158,8 +161,8 @@ export class SingleSignOn {
   /**
    * Finishes a sign-in at the callback: the browser's handle finds its row (once), the provider's
    * answer is checked against it (state, PKCE, nonce, the ID token) and exchanged, and the verified
-   * email decides who signs in. A refusal that is not the provider's fault counts as a failed
-   * sign-in of the client address, as a wrong password does; a success clears the email's count.
+   * email decides who signs in. A refusal of the answer or of the person counts as a failed sign-in
+   * of the client address, as a wrong password does; a success clears the email's count.
    */
   async finish(
     ctx: ServiceContext,
@@ -180,7 +183,7 @@ export class SingleSignOn {
     try {
       return await this.#finish(ctx, policy, handle, query, meta, now);
     } catch (error) {
-      if (error instanceof SingleSignOnRefused && error.problem !== 'sso_unavailable' && address.length) {
+      if (error instanceof SingleSignOnRefused && COUNTED_AS_FAILURE.has(error.problem) && address.length) {
         await sessions.recordSignInFailures(ctx.db, address, new Date(now).toISOString());
       }
       throw error;

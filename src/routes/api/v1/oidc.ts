@@ -47,7 +47,7 @@ function backToSignIn(request: FastifyRequest, reply: FastifyReply, error: Singl
   return reply.header('cache-control', 'no-store').redirect(`${SIGN_IN_PAGE}?error=${error.problem}`, 303);
 }
 
-const redirect = (description: string) => ({ 303: { description, headers: { Location: { schema: { type: 'string' } } } } });
+const redirect = (description: string) => ({ 303: { description, headers: { Location: { type: 'string', description: 'where the browser goes next' } } } });
 
 /** Single sign-on with an OpenID Connect provider (docs/people.md): whether it is on, its start and its callback. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -82,6 +82,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['people'],
         operationId: 'startSingleSignOn',
+        // a page a browser navigates to: its answer is a redirect, never JSON (the OpenAPI tests know the mark)
+        'x-browser-redirect': true,
         summary: 'Start Single Sign-On: redirects the browser to the OpenID Connect provider',
         description:
           'Sets a short-lived HttpOnly cookie naming this sign-in (state, nonce and PKCE verifier stay on the server) and answers 303 to the provider. ' +
@@ -110,6 +112,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['people'],
         operationId: 'finishSingleSignOn',
+        // a page a browser navigates to: its answer is a redirect, never JSON (the OpenAPI tests know the mark)
+        'x-browser-redirect': true,
         summary: "Finish Single Sign-On: the provider's redirect back; signs the person in",
         description:
           'Checks the answer against the sign-in this browser began (state, PKCE, nonce, ID token), then signs in the user of the verified email, ' +
