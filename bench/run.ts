@@ -310,9 +310,9 @@ const turnSeconds = () => Math.max(1, Math.round(settings.seconds / 2));
 
 /**
  * The key's and the session's card read in turns (key first, then session first, ...), half the
- * measured seconds each: a server keeps getting faster for a while (PostgreSQL's first card read
- * measured runs slower, whichever way it is authenticated), so one run after the other would
- * credit whichever ran second.
+ * measured seconds each: a server keeps getting faster for a while (on PostgreSQL the card reads
+ * measured later run faster, whichever way they are authenticated), so one run after the other
+ * would credit whichever ran later.
  */
 async function alternate(server: Server, key: Target, session: Target): Promise<Omit<SessionComparison, 'engine' | 'server'>> {
   const base = `http://127.0.0.1:${server.port}`;
