@@ -7,13 +7,14 @@ import { type ProviderAccount, signInAt, startProvider, type TestProvider } from
 
 const CALLBACK = 'http://localhost/api/v1/auth/oidc/callback';
 
+/** A live provider on a loaded test machine may take seconds to answer: the bound here is generous (the down provider's test sets its own). */
 function oidcConfig(settings: Partial<AppConfig['people']['oidc']>, people: Partial<AppConfig['people']> = {}): Partial<AppConfig> {
   const base = testConfig().people;
   return {
     people: {
       ...base,
       ...people,
-      oidc: { ...base.oidc, redirectUrl: CALLBACK, allowSignUp: false, timeoutMs: 5_000, ...settings },
+      oidc: { ...base.oidc, redirectUrl: CALLBACK, allowSignUp: false, timeoutMs: 30_000, ...settings },
     },
   };
 }
@@ -57,7 +58,7 @@ for (const engine of ENGINES) {
       const start = await app.app.inject({ method: 'GET', url: `/api/v1/auth/oidc/start${options.next ? `?next=${encodeURIComponent(options.next)}` : ''}` });
       assert.equal(start.statusCode, 303, start.body);
       const handle = cookieSet(start.headers['set-cookie'], 'taskboard_oidc');
-      assert.ok(handle, 'the start sets the sign-in cookie');
+      assert.ok(handle, `the start sets the sign-in cookie (it went to ${start.headers.location})`);
       assert.match(String(start.headers['set-cookie']), /HttpOnly/i);
       const authorization = new URL(String(start.headers.location));
       assert.equal(authorization.origin, provider.issuer);
