@@ -3,14 +3,26 @@
  * button leads to the provider's login, and the person comes back signed in; a refusal comes back
  * to the sign-in page with its sentence.
  */
+import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from '@playwright/test';
 import { type App, buildApp } from '../../src/app.ts';
 import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { chromiumMissing, keepFailure, launch } from '../support/browser.ts';
 import { openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
 import { startProvider, type TestProvider } from '../support/oidc-provider.ts';
+
+async function axe(page: Page, what: string) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  assert.deepEqual(
+    bad.map((violation) => violation.id),
+    [],
+    `serious or critical accessibility violations on ${what}`,
+  );
+}
 
 describe('single sign-on in a browser', { skip: chromiumMissing }, () => {
   let storage: TestStorage;
@@ -83,6 +95,7 @@ describe('single sign-on in a browser', { skip: chromiumMissing }, () => {
       await page.getByRole('button', { name: 'Sign-in' }).click();
       await page.waitForURL('**/sign-in?error=sso_not_invited');
       await page.getByRole('alert').filter({ hasText: 'Your email has no account here. Ask an administrator to invite you.' }).waitFor();
+      await axe(page, 'the sign-in page with single sign-on and its refusal');
       failed = false;
     } finally {
       await keepFailure(context.name, browserContext, page, failed);
