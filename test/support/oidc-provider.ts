@@ -34,6 +34,9 @@ export async function startProvider(redirectUrl: string): Promise<TestProvider> 
     }
     provider.callback()(req, res);
   });
+  // the app's fetches keep connections alive between tests: a server closing them after Node's 5 s
+  // while a loaded machine's client still reuses them would fail a request at random
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clientId = 'taskboard';

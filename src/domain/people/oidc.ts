@@ -80,6 +80,12 @@ function unreachable(error: unknown): boolean {
   return code === 'OAUTH_TIMEOUT' || code === 'OAUTH_ABORT' || code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || code === 'OAUTH_RESPONSE_IS_NOT_JSON';
 }
 
+/** The connection closed under the request (not refused, not timed out): a fetch on a kept-alive socket the other side had just closed. */
+function socketClosed(error: unknown): boolean {
+  const code = (error instanceof TypeError ? (error.cause as { code?: unknown } | undefined) : undefined)?.code;
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
+}
+
 /** The provider's word on the email: OpenID Connect says a boolean; a few providers send the string. */
 function verified(value: unknown): boolean {
   return value === true || value === 'true';
@@ -103,21 +109,20 @@ export class SingleSignOn {
     this.#clock = clock;
   }
 
-  get allowsSignUp(): boolean {
-    return this.#settings.allowSignUp;
-  }
-
   /** The provider's metadata, read once; a failed read is forgotten, so the next sign-in tries again. */
   #configured(): Promise<client.Configuration> {
     if (!this.#configuration) {
       const { issuer, clientId, clientSecret, timeoutMs } = this.#settings;
       const server = new URL(issuer);
-      const discovered = client
-        .discovery(server, clientId, clientSecret, clientSecret ? client.ClientSecretPost(clientSecret) : client.None(), {
+      const discover = () =>
+        client.discovery(server, clientId, clientSecret, clientSecret ? client.ClientSecretPost(clientSecret) : client.None(), {
           timeout: timeoutMs / 1000,
           // an http:// issuer is the administrator's own choice (a provider on the same host or in tests)
           ...(server.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}),
-        })
+        });
+      // A kept-alive connection the provider closed just as it was reused fails at once: one more try.
+      const discovered = discover()
+        .catch((error: unknown) => (socketClosed(error) ? discover() : Promise.reject(error)))
         .catch((error: unknown) => {
           this.#configuration = undefined;
           throw new SingleSignOnRefused('sso_unavailable', `The sign-on provider ${issuer} could not be reached`, { cause: error });

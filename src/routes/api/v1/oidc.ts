@@ -1,45 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OIDC_LOGIN_LIFETIME_MS, SingleSignOn, SingleSignOnRefused } from '../../../domain/people/oidc.ts';
 import { NotFoundError } from '../../../domain/shared/errors.ts';
-import { setSessionCookie } from '../../../plugins/session-cookie.ts';
+import { hostCookieOf, setHostCookie, setSessionCookie } from '../../../plugins/session-cookie.ts';
 import { errorResponses, NoQuery } from '../../../schemas/common.ts';
 import { OidcCallbackQuery, OidcStartQuery, SignInProvidersResponse } from '../../../schemas/oidc.ts';
 import { operations } from '../../operation.ts';
 import { sessionMeta } from './auth.ts';
 
 /**
- * The browser's handle on a sign-in begun at the provider, until the callback. Like the session
- * cookie: HttpOnly, SameSite=Lax (sent on the provider's top-level redirect back), and over HTTPS
- * Secure with the `__Host-` prefix.
+ * The browser's handle on a sign-in begun at the provider, until the callback: a cookie like the
+ * session's (HttpOnly; SameSite=Lax, which the provider's top-level redirect back carries; over
+ * HTTPS Secure with the `__Host-` prefix).
  */
 const LOGIN_COOKIE = 'taskboard_oidc';
-const SECURE_LOGIN_COOKIE = `__Host-${LOGIN_COOKIE}`;
 const SIGN_IN_PAGE = '/sign-in';
-
-function setLoginCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number): void {
-  const https = request.protocol === 'https';
-  reply.header(
-    'set-cookie',
-    stringifySetCookie({
-      name: https ? SECURE_LOGIN_COOKIE : LOGIN_COOKIE,
-      value,
-      httpOnly: true,
-      sameSite: 'lax',
-      path: '/',
-      secure: https,
-      maxAge: maxAgeSeconds,
-    }),
-  );
-}
-
-function loginHandleOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  const cookies = parseCookie(header);
-  return (request.protocol === 'https' ? cookies[SECURE_LOGIN_COOKIE] : cookies[LOGIN_COOKIE]) || undefined;
-}
 
 /** A refused sign-on goes back to the sign-in page, whose sentence for the code says what happened. */
 function backToSignIn(request: FastifyRequest, reply: FastifyReply, error: SingleSignOnRefused) {
@@ -96,7 +71,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const provider = configured();
       try {
         const begun = await provider.begin(app.services, request.query.next);
-        setLoginCookie(request, reply, begun.handle, OIDC_LOGIN_LIFETIME_MS / 1000);
+        setHostCookie(request, reply, LOGIN_COOKIE, begun.handle, { maxAge: OIDC_LOGIN_LIFETIME_MS / 1000 });
         return reply.header('cache-control', 'no-store').redirect(begun.url, 303);
       } catch (error) {
         if (error instanceof SingleSignOnRefused) return backToSignIn(request, reply, error);
@@ -125,9 +100,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const provider = configured();
-      const handle = loginHandleOf(request);
+      const handle = hostCookieOf(request, LOGIN_COOKIE);
       // the handle is good for one callback, whatever it answers
-      if (handle) setLoginCookie(request, reply, '', 0);
+      if (handle) setHostCookie(request, reply, LOGIN_COOKIE, '', { maxAge: 0 });
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       try {
         const result = await provider.finish(app.services, app.sessionPolicy, app.config.people.signInFailures, handle, query, sessionMeta(request));
