@@ -4368,7 +4368,8 @@ export interface operations {
             /** @description the provider's authorization page, or the sign-in page with an error code */
             303: {
                 headers: {
-                    Location?: unknown;
+                    /** @description where the browser goes next */
+                    Location?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4448,7 +4449,8 @@ export interface operations {
             /** @description the page to go to once signed in, or the sign-in page with an error code */
             303: {
                 headers: {
-                    Location?: unknown;
+                    /** @description where the browser goes next */
+                    Location?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
