@@ -2,10 +2,12 @@
  * `npm run bench`: requests/s, p50/p99 latency, the server's CPU time per request and peak RSS of a bare Fastify
  * hello-world route (measured before and after the app's routes; ratios are to the mean) and of five real Taskboard routes (Get Label Colors, Get Card Details, Toggle
  * Multiple Labels, Get List Card page of 50, My Tasks of a user in 1,000 cards page of 50, and the
- * toggle again with each connection toggling a card of its own) on SQLite
+ * toggle again with each connection toggling a card of its own; Get Card Details also by a session
+ * cookie, and then the key's and the session's in turns for their ratio) on SQLite
  * and PostgreSQL, in one run. Each app runs in its own child process on 127.0.0.1 with logging off;
  * autocannon drives it from here with the same connections and duration, after a warm-up. Any
- * non-2xx answer fails the run.
+ * non-2xx answer fails the run. Before the servers start: the time of one argon2id hash with the
+ * configured parameters (what a password sign-in costs).
  *
  * Environment:
  *   BENCH_ENGINES          sqlite,postgres (default): PostgreSQL is measured when BENCH_POSTGRES_URL,
@@ -47,6 +49,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { TIERS, tierEnvName } from '../src/config.ts';
+import { ARGON2_PARAMETERS, hashPassword } from '../src/domain/people/passwords.ts';
 import { maskUrl } from '../src/storage/database-url.ts';
 import { reachable } from '../test/support/reachable.ts';
 import { type ChildMessage, isLimiterMode, LIMITER_MODES, type LimiterMode, type Target } from './protocol.ts';
@@ -287,7 +290,61 @@ type Measured = Omit<Row, 'rpsRatioToBare' | 'p50RatioToBare'>;
 async function measure(server: Server, engine: string): Promise<Measured[]> {
   const rows = [];
   for (const target of server.targets) rows.push(await measureTarget(server, engine, target));
+  const session = server.targets.find((target) => target.name.startsWith('Get Card Details, session'));
+  const key = session && server.targets.find((target) => target.name === session.name.replace('Get Card Details, session', 'Get Card Details'));
+  if (session && key) sessionComparisons.push({ engine, server: server.description, ...(await alternate(server, key, session)) });
   return rows;
+}
+
+/** Session against key, from `alternate`, per server. */
+interface SessionComparison {
+  engine: string;
+  server: string;
+  rounds: number;
+  key: { requestsPerSecond: number; p50Ms: number; cpuUsPerRequest: number | undefined };
+  session: { requestsPerSecond: number; p50Ms: number; cpuUsPerRequest: number | undefined };
+}
+const sessionComparisons: SessionComparison[] = [];
+const ALTERNATE_ROUNDS = 4;
+const turnSeconds = () => Math.max(1, Math.round(settings.seconds / 2));
+
+/**
+ * The key's and the session's card read in turns (key first, then session first, ...), half the
+ * measured seconds each: a server keeps getting faster for a while (on PostgreSQL the card reads
+ * measured later run faster, whichever way they are authenticated), so one run after the other
+ * would credit whichever ran later.
+ */
+async function alternate(server: Server, key: Target, session: Target): Promise<Omit<SessionComparison, 'engine' | 'server'>> {
+  const base = `http://127.0.0.1:${server.port}`;
+  const seconds = turnSeconds();
+  const sums = new Map<Target, { requests: number; seconds: number; cpu: number | undefined; times: number[] }>([
+    [key, { requests: 0, seconds: 0, cpu: 0, times: [] }],
+    [session, { requests: 0, seconds: 0, cpu: 0, times: [] }],
+  ]);
+  for (let round = 0; round < ALTERNATE_ROUNDS; round++) {
+    for (const target of round % 2 === 0 ? [key, session] : [session, key]) {
+      process.stderr.write(`turn    ${seconds}s  ${target.name} (round ${round + 1} of ${ALTERNATE_ROUNDS})\n`);
+      const cpuBefore = cpuSeconds(server.child.pid);
+      const { result, times } = await load(base, target, seconds);
+      const cpuAfter = cpuSeconds(server.child.pid);
+      assertAll2xx(target, `round ${round + 1}`, result);
+      const sum = sums.get(target)!;
+      sum.requests += result.requests.total;
+      sum.seconds += seconds;
+      sum.cpu = cpuBefore === undefined || cpuAfter === undefined || sum.cpu === undefined ? undefined : sum.cpu + (cpuAfter - cpuBefore);
+      for (const time of times) sum.times.push(time);
+    }
+  }
+  const figures = (target: Target) => {
+    const sum = sums.get(target)!;
+    const times = Float64Array.from(sum.times).sort();
+    return {
+      requestsPerSecond: sum.requests / sum.seconds,
+      p50Ms: percentile(times, 50),
+      cpuUsPerRequest: sum.cpu === undefined || sum.requests === 0 ? undefined : (sum.cpu * 1e6) / sum.requests,
+    };
+  };
+  return { rounds: ALTERNATE_ROUNDS, key: figures(key), session: figures(session) };
 }
 
 async function measureTarget(server: Server, engine: string, target: Target, rate?: number): Promise<Measured & { maxMs: number }> {
@@ -523,6 +580,7 @@ async function main() {
   // The bare route before and after the app's routes: this VM's speed drifts over a run (the bare
   // route alone has ranged from 40,000 to 62,000 req/s between runs of one day), so the ratios are
   // taken to the mean of the two.
+  const signInHash = await measureHash();
   const [bareBefore] = await measureRun(bareRun);
   for (const run of appRuns) measured.push(...(await measureRun(run)));
   const [bareAfter] = await measureRun(bareRun);
@@ -614,6 +672,24 @@ async function main() {
   console.log(`bare route: ${show(bareBefore)} before the app's routes, ${show(bareAfter)} after; ratios are to their mean`);
   console.log("peak RSS: the server process's VmRSS, sampled every 100 ms during the measured seconds of the route");
   console.log("CPU µs/req: the server process's CPU time (user + system) over the measured seconds / requests answered (PostgreSQL's own CPU not counted)");
+  console.log('');
+  console.log(
+    `sign-in: one argon2id hash (${ARGON2_PARAMETERS.memoryCost} KiB, ${ARGON2_PARAMETERS.timeCost} passes, ${ARGON2_PARAMETERS.parallelism} lane): ` +
+      `median ${signInHash.medianMs.toFixed(1)} ms of ${signInHash.runs} (min ${signInHash.minMs.toFixed(1)}, max ${signInHash.maxMs.toFixed(1)})`,
+  );
+  const sessionVsKey = sessionRatios(sessionComparisons);
+  if (sessionVsKey.length) {
+    console.log(
+      `Get Card Details by session cookie / by API key, ${ALTERNATE_ROUNDS} turns each of ${turnSeconds()} s on the same server (aim: req/s ratio >= 0.90):`,
+    );
+    const cpu = (figure: number | undefined) => (figure === undefined ? '?' : figure.toFixed(0));
+    for (const r of sessionVsKey) {
+      console.log(
+        `  ${r.engine.padEnd(8)} req/s ${r.rpsRatio.toFixed(3)} (${r.session.requestsPerSecond.toFixed(0)} / ${r.key.requestsPerSecond.toFixed(0)}), ` +
+          `p50 ${r.p50Ratio.toFixed(3)}, CPU µs/req ${r.cpuRatio?.toFixed(3) ?? '?'} (${cpu(r.session.cpuUsPerRequest)} / ${cpu(r.key.cpuUsPerRequest)})  [${r.server}]`,
+      );
+    }
+  }
   if (lags.length) {
     console.log('');
     console.log("webhook delivery lag to the receiver's 2xx, from the change's 2xx at the client | from sending the change (upper bound):");
@@ -654,9 +730,46 @@ async function main() {
   }
   console.log('');
   console.log(
-    JSON.stringify({ machine, setup, results: rows, bare: { before: bareBefore, after: bareAfter }, webhookLag: lags, steadyToggles: steady, recordingCosts }),
+    JSON.stringify({
+      machine,
+      setup,
+      results: rows,
+      bare: { before: bareBefore, after: bareAfter },
+      signInHash,
+      sessionVsKey,
+      webhookLag: lags,
+      steadyToggles: steady,
+      recordingCosts,
+    }),
   );
   if (searchMode === 'on') await searchBench();
+}
+
+/** One argon2id hash with the configured parameters, timed HASH_RUNS times after one warm-up: a password sign-in's cost. */
+const HASH_RUNS = 9;
+async function measureHash(): Promise<{ runs: number; medianMs: number; minMs: number; maxMs: number }> {
+  await hashPassword('warm-up password 2026');
+  const times: number[] = [];
+  for (let i = 0; i < HASH_RUNS; i++) {
+    const started = performance.now();
+    await hashPassword(`bench password number ${i}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { runs: HASH_RUNS, medianMs: times[Math.floor(HASH_RUNS / 2)]!, minMs: times[0]!, maxMs: times.at(-1)! };
+}
+
+/** The session's figures over the key's, from the turns of each server. */
+function sessionRatios(comparisons: SessionComparison[]) {
+  return comparisons.map((comparison) => {
+    const { key, session } = comparison;
+    return {
+      ...comparison,
+      rpsRatio: session.requestsPerSecond / key.requestsPerSecond,
+      p50Ratio: session.p50Ms / key.p50Ms,
+      cpuRatio: session.cpuUsPerRequest !== undefined && key.cpuUsPerRequest ? session.cpuUsPerRequest / key.cpuUsPerRequest : undefined,
+    };
+  });
 }
 
 /** bench/search.ts for each engine in turn, each in a child process; its one JSON line is printed as it comes. */

@@ -26,6 +26,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { bootstrap } from '../src/domain/account/bootstrap.ts';
+import { setPassword } from '../src/domain/people/sign-in.ts';
 import { newId } from '../src/domain/shared/ids.ts';
 import type { Executor, NewRow } from '../src/storage/database.ts';
 import { failed, isLimiterMode, LIMITER_MODES, serve, type Target } from './protocol.ts';
@@ -258,6 +259,12 @@ try {
   }
   // the first read adds the caller to `seen`; measure the steady state after it
   await call('GET', `/api/v1/cards/${world.cardId}`);
+  // The same user signed in from a browser: its session cookie, for the read by session next to the key's.
+  const password = 'bench session password 2026';
+  await setPassword(app.services, tenant.userId, password);
+  const signedIn = await app.inject({ method: 'POST', url: '/api/v1/auth/sign-in', payload: { email, password } });
+  if (signedIn.statusCode !== 200) throw new Error(`setup sign-in answered ${signedIn.statusCode}: ${signedIn.body.slice(0, 500)}`);
+  const session = { cookie: String(signedIn.headers['set-cookie']).split(';')[0]! };
 
   const toggled = world.labels[3] as string;
   const suffix = mode === 'off' ? '' : ` [rate limit: ${mode}]`;
@@ -273,6 +280,8 @@ try {
     // the app's fixed cost (plugins, auth, one tiny query) without card work, to read the others against
     { name: `Get Label Colors${suffix}`, method: 'GET', path: '/api/v1/label-colors', headers: auth },
     { name: `Get Card Details${suffix}`, method: 'GET', path: `/api/v1/cards/${world.cardId}`, headers: auth },
+    // the same read by the session cookie instead of the key (docs/people.md: within 10 % of it)
+    { name: `Get Card Details, session${suffix}`, method: 'GET', path: `/api/v1/cards/${world.cardId}`, headers: session },
     toggle,
     { name: `Get List Card, page of 50${suffix}`, method: 'GET', path: `/api/v1/lists/${world.listId}/cards?limit=50`, headers: auth },
     { name: `My Tasks, 1,000 cards, page of 50${suffix}`, method: 'GET', path: `/api/v1/my-tasks?limit=50`, headers: auth },

@@ -31,6 +31,14 @@ browser_tests() {
   # One file at a time: each drives a browser, which wants both cores.
   TEST_CONCURRENCY=1 run_tests "$@"
 }
+# The session slice: e2e files whose every call goes again by a session cookie and its CSRF token
+# instead of the key (E2E_AUTH=session, docs/people.md), as the web app sends them: walkthroughs
+# of a working day that touch 34 operations between them, kept small so the second pass stays short.
+SESSION_SLICE='test/e2e/session-slice.test.ts test/e2e/day-in-the-life.test.ts test/e2e/card-discussion-walkthrough.test.ts'
+session_slice() {
+  # shellcheck disable=SC2086
+  E2E_AUTH=session run_tests $SESSION_SLICE
+}
 if [ -n "${TEST_FILES:-}" ]; then
   case "$TEST_FILES" in
     *test/browser/*) bash scripts/build-web.sh ;;
@@ -42,7 +50,9 @@ elif [ "${TEST_QUICK:-}" = 1 ]; then
   # The fuzz's full 10,000 requests take minutes; the inner loop sends a tenth (CI sends them all).
   export FUZZ_RUNS="${FUZZ_RUNS:-1000}"
   run_tests 'test/unit/**/*.test.ts' 'test/e2e/**/*.test.ts' 'packages/*/test/**/*.test.ts'
+  session_slice
 else
   run_tests 'test/unit/**/*.test.ts' 'test/integration/**/*.test.ts' 'test/e2e/**/*.test.ts' 'packages/*/test/**/*.test.ts'
+  session_slice
   browser_tests 'test/browser/**/*.test.ts'
 fi

@@ -341,6 +341,8 @@ const SETTINGS = {
       clientSecret: optionalSecret('OIDC_CLIENT_SECRET', `${PRINTABLE}{1,500}$`, '1 to 500 printable characters without spaces'),
       redirectUrl: optionalUrl('OIDC_REDIRECT_URL', /^https?:$/, 'https://tasks.example.com/api/v1/auth/oidc/callback'),
       allowSignUp: flag('OIDC_ALLOW_SIGN_UP', false),
+      /** The bound of each request to the provider (discovery, token, userinfo): a provider down is an error, never a hang. */
+      timeoutMs: whole('OIDC_TIMEOUT_MS', 5_000, 100, 60_000),
     },
   },
   rateLimit: {

@@ -15,44 +15,44 @@ function secure(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
 
-/** The session token the request's cookie carries, if any (only the cookie meant for its scheme). */
-export function sessionTokenOf(request: FastifyRequest): string | undefined {
+/** The value of a cookie of this app named `name` (`__Host-name` over HTTPS: only the one meant for the request's scheme). */
+export function hostCookieOf(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie;
   if (!header) return undefined;
   const cookies = parseCookie(header);
-  return (secure(request) ? cookies[SECURE_SESSION_COOKIE] : cookies[SESSION_COOKIE]) || undefined;
+  return (secure(request) ? cookies[`__Host-${name}`] : cookies[name]) || undefined;
+}
+
+/**
+ * Sets a cookie of this app as the session cookie is set: HttpOnly, SameSite=Lax, Path=/, and over
+ * HTTPS Secure with the `__Host-` prefix. `lifetime`: when it ends (an empty value and
+ * `{ maxAge: 0 }` clear it).
+ */
+export function setHostCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  lifetime: { expires: Date } | { maxAge: number },
+): void {
+  const https = secure(request);
+  reply.header(
+    'set-cookie',
+    stringifySetCookie({ name: https ? `__Host-${name}` : name, value, httpOnly: true, sameSite: 'lax', path: '/', secure: https, ...lifetime }),
+  );
+}
+
+/** The session token the request's cookie carries, if any (only the cookie meant for its scheme). */
+export function sessionTokenOf(request: FastifyRequest): string | undefined {
+  return hostCookieOf(request, SESSION_COOKIE);
 }
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: string): void {
-  const https = secure(request);
-  reply.header(
-    'set-cookie',
-    stringifySetCookie({
-      name: https ? SECURE_SESSION_COOKIE : SESSION_COOKIE,
-      value: token,
-      httpOnly: true,
-      sameSite: 'lax',
-      path: '/',
-      secure: https,
-      expires: new Date(expiresAt),
-    }),
-  );
+  setHostCookie(request, reply, SESSION_COOKIE, token, { expires: new Date(expiresAt) });
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-  const https = secure(request);
-  reply.header(
-    'set-cookie',
-    stringifySetCookie({
-      name: https ? SECURE_SESSION_COOKIE : SESSION_COOKIE,
-      value: '',
-      httpOnly: true,
-      sameSite: 'lax',
-      path: '/',
-      secure: https,
-      expires: new Date(0),
-    }),
-  );
+  setHostCookie(request, reply, SESSION_COOKIE, '', { expires: new Date(0) });
 }
 
 /**

@@ -18,6 +18,7 @@ import labels from './api/v1/labels.ts';
 import lists from './api/v1/lists.ts';
 import myTasks from './api/v1/my-tasks.ts';
 import notifications from './api/v1/notifications.ts';
+import oidc from './api/v1/oidc.ts';
 import search from './api/v1/search.ts';
 import teams from './api/v1/teams.ts';
 import webhooks from './api/v1/webhooks.ts';
@@ -32,6 +33,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       for (const area of [
         account,
         auth,
+        oidc,
         invitations,
         companies,
         teams,

@@ -404,6 +404,7 @@ export interface Database {
   sign_in_failures: SignInFailureTable;
   mail_outbox: MailOutboxTable;
   mail_feed: MailFeedTable;
+  oidc_logins: OidcLoginTable;
 }
 
 /** People sign in (migration 0013): docs/people.md. Tokens are stored as their SHA-256 only. */
@@ -447,6 +448,16 @@ export interface PasswordResetTable {
 export interface SignInFailureTable {
   subject: string;
   at: string;
+}
+
+/** A single sign-on begun, until its callback (migration 0035): found by the SHA-256 of the browser's handle. */
+export interface OidcLoginTable {
+  handle_hash: string;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  next_path: string;
+  expires_at: string;
 }
 
 export interface MailOutboxTable {

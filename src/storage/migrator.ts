@@ -15,6 +15,7 @@ import * as search from './migrations/0017_search.ts';
 import * as attachmentChecksums from './migrations/0018_attachment_checksums.ts';
 import * as mail from './migrations/0030_mail.ts';
 import * as multipartUploads from './migrations/0032_multipart_uploads.ts';
+import * as oidcLogins from './migrations/0035_oidc_logins.ts';
 import type { StorageConnection } from './open.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0018_attachment_checksums': attachmentChecksums,
   '0030_mail': mail,
   '0032_multipart_uploads': multipartUploads,
+  '0035_oidc_logins': oidcLogins,
 };
 
 /** The names of every migration, in the order they apply. */

@@ -84,10 +84,27 @@ function TopBar({ name }: { name: string | undefined }) {
   );
 }
 
+/** Whether the server signs people in with an OpenID Connect provider too. */
+function useSingleSignOn(): boolean {
+  const providers = useQuery({
+    queryKey: ['sign-in-providers'],
+    queryFn: async () => unwrap(await client.GET('/api/v1/auth/providers')),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  return providers.data?.singleSignOn ?? false;
+}
+
+/** The sentence for the error code single sign-on came back with, if it did. */
+function ssoProblem(): string | null {
+  const code = new URLSearchParams(window.location.search).get('error');
+  return code ? (t.ssoProblems[code] ?? t.ssoProblems.sso_failed ?? null) : null;
+}
+
 function SignIn() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
+  const singleSignOn = useSingleSignOn();
+  const [error, setError] = useState<string | null>(ssoProblem);
   const [busy, setBusy] = useState(false);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -121,6 +138,15 @@ function SignIn() {
         <button type="submit" className="primary" disabled={busy}>
           {t.signIn}
         </button>
+        {singleSignOn ? (
+          <>
+            <p className="auth-or">{t.orSignInWith}</p>
+            {/* a full navigation: the provider's pages are not this app's */}
+            <button type="button" onClick={() => window.location.assign('/api/v1/auth/oidc/start')}>
+              {t.signInWithSso}
+            </button>
+          </>
+        ) : null}
       </form>
     </main>
   );

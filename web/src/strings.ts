@@ -6,6 +6,17 @@ export const t = {
   email: 'Email',
   password: 'Password',
   signInFailed: 'The email or password is not right.',
+  signInWithSso: 'Sign in with single sign-on',
+  orSignInWith: 'or',
+  /** What the sign-in page says when single sign-on sent the person back (`/sign-in?error=<code>`). */
+  ssoProblems: {
+    sso_unavailable: 'The single sign-on provider could not be reached. Try again in a moment.',
+    sso_cancelled: 'Single sign-on was cancelled.',
+    sso_failed: 'Single sign-on did not complete. Start again from this page.',
+    sso_email_unverified: 'Your single sign-on account has no verified email address.',
+    sso_not_invited: 'Your email has no account here. Ask an administrator to invite you.',
+    sso_throttled: 'Too many failed sign-ins from this address. Try again later.',
+  } as Record<string, string>,
   setupTitle: 'Set up Taskboard',
   setupIntro: 'Create the first account, its company and team.',
   setupMissingToken: 'Open the setup link the server printed at start (it ends in #<token>).',

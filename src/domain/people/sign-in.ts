@@ -29,6 +29,22 @@ export class SignInThrottled extends DomainError {
 
 const WRONG = 'Wrong email or password';
 
+/**
+ * The SignInThrottled of the first subject (`email:…`, then `ip:…`) past its limit of failed
+ * sign-ins in the window, if any.
+ */
+export async function refuseIfThrottled(ctx: ServiceContext, limits: SignInLimits, subjects: readonly string[], now: number): Promise<void> {
+  const since = new Date(now - limits.windowSeconds * 1000).toISOString();
+  const counts = await Promise.all(subjects.map((subject) => sessions.countSignInFailures(ctx.db, subject, since)));
+  for (const [index, counted] of counts.entries()) {
+    const limit = subjects[index]!.startsWith('email:') ? limits.perEmail : limits.perAddress;
+    if (counted.count >= limit) {
+      const oldest = counted.oldest ? Date.parse(counted.oldest) : now;
+      throw new SignInThrottled(Math.max(1, Math.ceil((oldest + limits.windowSeconds * 1000 - now) / 1000)));
+    }
+  }
+}
+
 export interface SignedIn {
   user: User;
   session: StartedSession;
@@ -50,17 +66,7 @@ export async function signIn(
   const now = (policy.clock ?? systemClock).now();
   const email = input.email.trim().toLowerCase();
   const subjects = [`email:${email}`, ...(meta.ip ? [`ip:${meta.ip}`] : [])];
-  const since = new Date(now - limits.windowSeconds * 1000).toISOString();
-  const [byEmail, byAddress] = await Promise.all(subjects.map((subject) => sessions.countSignInFailures(ctx.db, subject, since)));
-  for (const [counted, limit] of [
-    [byEmail, limits.perEmail],
-    [byAddress, limits.perAddress],
-  ] as const) {
-    if (counted && counted.count >= limit) {
-      const oldest = counted.oldest ? Date.parse(counted.oldest) : now;
-      throw new SignInThrottled(Math.max(1, Math.ceil((oldest + limits.windowSeconds * 1000 - now) / 1000)));
-    }
-  }
+  await refuseIfThrottled(ctx, limits, subjects, now);
 
   const user = email ? await findUserByEmail(ctx.db, email) : undefined;
   const stored = user?.password_hash ?? null;

@@ -59,7 +59,7 @@ export async function markAccepted(db: Executor, invitationId: string, at: strin
   return row !== undefined;
 }
 
-/** The live invitations of an email (single sign-on accepts the oldest). */
+/** The live invitations of an email, oldest first (single sign-on accepts them all). */
 export async function findLiveInvitationsOfEmail(db: Executor, email: string, now: string): Promise<InvitationRow[]> {
   return db
     .selectFrom('invitations')
