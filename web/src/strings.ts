@@ -57,6 +57,7 @@ export const t = {
   dueDone: 'complete',
   checklist: (done: number, total: number) => `${done}/${total} checklist items`,
   comments: (count: number) => `${count} comment${count === 1 ? '' : 's'}`,
+  hasDescription: 'has a description',
   attachments: (count: number) => `${count} attachment${count === 1 ? '' : 's'}`,
   filters: 'Filters',
   filterText: 'Filter cards',

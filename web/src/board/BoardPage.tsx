@@ -4,10 +4,10 @@ import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-sc
 import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, lazy, memo, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, lazy, memo, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { rememberBoard, useMe } from '../App.tsx';
-import { type Card, client, type Label, type Member, unwrap } from '../api.ts';
+import { authHeaders, type CardFace, client, type Label, type Member, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
 import { dueState, type Filter, filterOf, initials, isFiltering, matches, textOn, writeFilter } from './filters.ts';
@@ -38,6 +38,7 @@ export function BoardPage() {
     queryKey: ['labels', boardId],
     queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/labels', { params: { path: { boardId } } })).labels as Label[],
   });
+  const labelsById = useMemo(() => new Map((labels.data ?? []).map((label) => [label._id, label])), [labels.data]);
   const filter = filterOf(params);
   const setFilter = (next: Filter) => setParams(writeFilter(params, next), { replace: true });
   const openCardId = params.get('card');
@@ -156,7 +157,7 @@ export function BoardPage() {
     requestAnimationFrame(() => requestAnimationFrame(() => find()?.focus()));
   };
 
-  const onCardKey = (event: KeyboardEvent<HTMLElement>, listIndex: number, cardIndex: number, card: Card) => {
+  const onCardKey = (event: KeyboardEvent<HTMLElement>, listIndex: number, cardIndex: number, card: CardFace) => {
     if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return;
     const key = event.key;
     const handled = () => event.preventDefault();
@@ -197,7 +198,6 @@ export function BoardPage() {
     }
   };
 
-  const openCardRecord = openCardId ? view.lists.flatMap((list) => list.cards).find((card) => card._id === openCardId) : undefined;
   const movingCard = moving ? view.lists.flatMap((list) => list.cards).find((card) => card._id === moving) : undefined;
 
   return (
@@ -238,6 +238,7 @@ export function BoardPage() {
             openCard={openCard}
             scrollers={scrollers.current}
             composers={composers.current}
+            labelsById={labelsById}
             now={now}
           />
         ))}
@@ -251,7 +252,6 @@ export function BoardPage() {
           <CardDialog
             key={openCardId}
             cardId={openCardId}
-            boardCard={openCardRecord}
             labels={labels.data ?? []}
             members={members}
             focus={params.get('focus')}
@@ -395,18 +395,31 @@ function useNear(ref: React.RefObject<HTMLElement | null>, margin: string): bool
 
 interface ListProps {
   list: ListView;
-  cards: Card[];
+  cards: CardFace[];
   listIndex: number;
   listCount: number;
   actions: BoardActions;
-  onCardKey: (event: KeyboardEvent<HTMLElement>, listIndex: number, cardIndex: number, card: Card) => void;
+  onCardKey: (event: KeyboardEvent<HTMLElement>, listIndex: number, cardIndex: number, card: CardFace) => void;
   openCard: (cardId: string) => void;
   scrollers: Scrollers;
   composers: Map<string, () => void>;
+  labelsById: ReadonlyMap<string, Label>;
   now: number;
 }
 
-const ListColumn = memo(function ListColumn({ list, cards, listIndex, listCount, actions, onCardKey, openCard, scrollers, composers, now }: ListProps) {
+const ListColumn = memo(function ListColumn({
+  list,
+  cards,
+  listIndex,
+  listCount,
+  actions,
+  onCardKey,
+  openCard,
+  scrollers,
+  composers,
+  labelsById,
+  now,
+}: ListProps) {
   const section = useRef<HTMLElement>(null);
   const header = useRef<HTMLDivElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
@@ -501,6 +514,7 @@ const ListColumn = memo(function ListColumn({ list, cards, listIndex, listCount,
             openCard={openCard}
             scroller={scroller}
             scrollers={scrollers}
+            labelsById={labelsById}
             now={now}
           />
         ) : (
@@ -515,12 +529,13 @@ const ListColumn = memo(function ListColumn({ list, cards, listIndex, listCount,
 
 function CardRows(props: {
   list: ListView;
-  cards: Card[];
+  cards: CardFace[];
   listIndex: number;
   onCardKey: ListProps['onCardKey'];
   openCard: (cardId: string) => void;
   scroller: React.RefObject<HTMLDivElement | null>;
   scrollers: Scrollers;
+  labelsById: ReadonlyMap<string, Label>;
   now: number;
 }) {
   const { cards, scroller } = props;
@@ -549,9 +564,10 @@ function CardRows(props: {
             ref={virtualizer.measureElement}
             style={{ transform: `translateY(${item.start}px)` }}
           >
-            <CardFace
+            <CardTile
               card={card}
               listId={props.list._id}
+              labelsById={props.labelsById}
               onKeyDown={(event) => props.onCardKey(event, props.listIndex, item.index, card)}
               onOpen={() => props.openCard(card._id)}
               now={props.now}
@@ -563,15 +579,17 @@ function CardRows(props: {
   );
 }
 
-const CardFace = memo(function CardFace({
+const CardTile = memo(function CardTile({
   card,
   listId,
+  labelsById,
   onKeyDown,
   onOpen,
   now,
 }: {
-  card: Card;
+  card: CardFace;
   listId: string;
+  labelsById: ReadonlyMap<string, Label>;
   onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
   onOpen: () => void;
   now: number;
@@ -601,7 +619,8 @@ const CardFace = memo(function CardFace({
     );
   }, [card._id, listId]);
   const due = dueState(card, now);
-  const cover = card.cover ? card.attachments.find((attachment) => attachment._id === card.cover && attachment.mimeType.startsWith('image/')) : undefined;
+  // a label deleted meanwhile is gone from the board's labels before the card's face is read again
+  const labels = card.labels.flatMap((id) => labelsById.get(id) ?? []);
   const checklist = card.allChecklistItemsCount;
   // The card's name is its content, name first: what a screen reader says is what the eye sees.
   return (
@@ -614,25 +633,31 @@ const CardFace = memo(function CardFace({
       onClick={onOpen}
       onKeyDown={onKeyDown}
     >
+      {card.cover ? <Cover cover={card.cover} /> : null}
       <div className="card-name">{card.name}</div>
-      {cover ? <img className="card-cover" src={cover.url} alt="" loading="lazy" /> : null}
-      {card.labels.length ? (
+      {labels.length ? (
         <div className="card-labels">
           <span className="visually-hidden">, {t.labels}: </span>
-          {card.labels.map((label) => (
+          {labels.map((label) => (
             <span key={label._id} className="label-chip" style={{ background: label.color.hex, color: textOn(label.color.hex) }}>
-              {label.name}{' '}
+              {label.name || label.color.name}{' '}
             </span>
           ))}
         </div>
       ) : null}
-      {card.dueDate || checklist.total || card.comments.length || card.attachments.length || card.members.length ? (
+      {card.dueDate || card.hasDescription || checklist.total || card.commentsCount || card.attachmentsCount || card.members.length ? (
         <div className="card-badges">
           {card.dueDate ? (
             <span className={`badge due due-${due}`}>
               <span className="visually-hidden">, {t.dueDate} </span>
               {new Date(card.dueDate).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}
               {due === 'overdue' || due === 'done' ? <span className="visually-hidden"> ({due === 'overdue' ? t.dueOverdue : t.dueDone})</span> : null}
+            </span>
+          ) : null}
+          {card.hasDescription ? (
+            <span className="badge">
+              <span aria-hidden="true">≡</span>
+              <span className="visually-hidden">, {t.hasDescription}</span>
             </span>
           ) : null}
           {checklist.total ? (
@@ -644,16 +669,16 @@ const CardFace = memo(function CardFace({
               </span>
             </span>
           ) : null}
-          {card.comments.length ? (
+          {card.commentsCount ? (
             <span className="badge">
-              <span aria-hidden="true">💬 {card.comments.length}</span>
-              <span className="visually-hidden">, {t.comments(card.comments.length)}</span>
+              <span aria-hidden="true">💬 {card.commentsCount}</span>
+              <span className="visually-hidden">, {t.comments(card.commentsCount)}</span>
             </span>
           ) : null}
-          {card.attachments.length ? (
+          {card.attachmentsCount ? (
             <span className="badge">
-              <span aria-hidden="true">📎 {card.attachments.length}</span>
-              <span className="visually-hidden">, {t.attachments(card.attachments.length)}</span>
+              <span aria-hidden="true">📎 {card.attachmentsCount}</span>
+              <span className="visually-hidden">, {t.attachments(card.attachmentsCount)}</span>
             </span>
           ) : null}
           {card.members.length ? (
@@ -676,6 +701,42 @@ const CardFace = memo(function CardFace({
     </div>
   );
 });
+
+/** Covers read as files: the page's own requests carry its credentials, which an <img> of an API key session would not. */
+const coverImages = new Map<string, Promise<string | null>>();
+const COVER_IMAGES_KEPT = 200;
+
+function coverImage(url: string): Promise<string | null> {
+  let image = coverImages.get(url);
+  if (!image) {
+    image = fetch(url, { headers: authHeaders(), credentials: 'same-origin' })
+      .then(async (response) => (response.ok ? URL.createObjectURL(await response.blob()) : null))
+      .catch(() => null);
+    coverImages.set(url, image);
+    if (coverImages.size > COVER_IMAGES_KEPT) {
+      const [oldest, kept] = coverImages.entries().next().value as [string, Promise<string | null>];
+      coverImages.delete(oldest);
+      void kept.then((src) => src && URL.revokeObjectURL(src));
+    }
+  }
+  return image;
+}
+
+/** A card's cover: a colour band, or an image (a URL of this server, such as one of the card's attachments). */
+function Cover({ cover }: { cover: string }) {
+  const isImage = /^\/(?!\/)/.test(cover) || cover.startsWith(`${window.location.origin}/`);
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    if (!isImage) return;
+    let live = true;
+    void coverImage(cover).then((found) => live && setSrc(found));
+    return () => {
+      live = false;
+    };
+  }, [cover, isImage]);
+  if (!isImage) return CSS.supports('color', cover) ? <div className="card-cover card-cover-colour" style={{ background: cover }} /> : null;
+  return src ? <img className="card-cover" src={src} alt="" /> : <div className="card-cover card-cover-loading" />;
+}
 
 function CardComposer({
   listId,
