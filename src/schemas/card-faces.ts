@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/shared/pagination.ts';
-import { Id, NullableTimestamp, ScopeQuery, Timestamp } from './common.ts';
+import { Id, NullableTimestamp, ScopeQuery } from './common.ts';
 import { named } from './named.ts';
 import { NextCursor } from './pagination.ts';
 import { BoardFields, ListFields, Member } from './records.ts';
@@ -27,11 +27,8 @@ export const CardFace = named(
     commentsCount: Type.Integer({ description: "the number of the card's `comments`" }),
     attachmentsCount: Type.Integer({ description: "the number of the card's `attachments`" }),
     hasDescription: Type.Boolean({ description: 'whether `description` is not empty' }),
-    company: Id,
-    team: Id,
     board: Id,
     list: Id,
-    updatedAt: Timestamp,
     __v: Type.Integer({ description: "the card's revision: `If-Match` of its writes" }),
   }),
 );

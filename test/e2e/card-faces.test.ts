@@ -27,11 +27,8 @@ function faceOf(card: Card): CardFace {
     commentsCount: card.comments.length,
     attachmentsCount: card.attachments.length,
     hasDescription: card.description !== '',
-    company: card.company,
-    team: card.team,
     board: card.board,
     list: card.list,
-    updatedAt: card.updatedAt,
     __v: card.__v,
   };
 }

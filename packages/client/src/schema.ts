@@ -2902,18 +2902,9 @@ export interface components {
             /** @description whether `description` is not empty */
             hasDescription: boolean;
             /** @description 24 lowercase hex characters */
-            company: string;
-            /** @description 24 lowercase hex characters */
-            team: string;
-            /** @description 24 lowercase hex characters */
             board: string;
             /** @description 24 lowercase hex characters */
             list: string;
-            /**
-             * @description ISO 8601 UTC with milliseconds
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
             /** @description the card's revision: `If-Match` of its writes */
             __v: number;
         };

@@ -32,11 +32,8 @@ export function toCardFace(row: CardFaceRow): CardFace {
     commentsCount: row.comments_count,
     attachmentsCount: row.attachments_count,
     hasDescription: row.has_description,
-    company: row.company_id,
-    team: row.team_id,
     board: row.board_id,
     list: row.list_id,
-    updatedAt: row.updated_at,
     __v: Number(row.version),
   };
 }

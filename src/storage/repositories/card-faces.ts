@@ -15,8 +15,6 @@ function faceQuery(db: QueryCreator<Database>, dialect: Dialect) {
     .select([
       'c.id',
       'c.version',
-      'c.company_id',
-      'c.team_id',
       'c.board_id',
       'c.list_id',
       'c.position',
@@ -26,7 +24,6 @@ function faceQuery(db: QueryCreator<Database>, dialect: Dialect) {
       'c.due_date',
       'c.complete_status',
       'c.archived',
-      'c.updated_at',
     ])
     .select((eb) => [
       eb('c.description', '!=', '').as('has_description'),
