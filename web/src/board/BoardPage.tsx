@@ -219,6 +219,17 @@ export function BoardPage() {
       {notice ? (
         <div className={`notice notice-${notice.kind}`} role="alert">
           <span>{notice.text}</span>
+          {notice.action ? (
+            <button
+              type="button"
+              onClick={() => {
+                setNotice(null);
+                notice.action?.run();
+              }}
+            >
+              {notice.action.label}
+            </button>
+          ) : null}
           <button type="button" onClick={() => setNotice(null)}>
             {t.close}
           </button>

@@ -134,6 +134,8 @@ export function refusalOf(error: unknown): { conflict: boolean; message: string 
 export interface Notice {
   kind: 'error' | 'info';
   text: string;
+  /** What the person can do about it, as a button beside the text. */
+  action?: { label: string; run: () => void };
 }
 
 /**
@@ -187,6 +189,20 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
       } else notify({ kind: 'error', text: t.refused(message) });
     },
     [queryClient, refreshCard, notify, key],
+  );
+
+  /** Brings an archived list back with its cards, where it was: the board is read again. */
+  const restoreList = useCallback(
+    async (listId: string) => {
+      try {
+        unwrap(await client.PATCH('/api/v1/lists/{listId}/unarchive', { params: { path: { listId } } }));
+        notify({ kind: 'info', text: t.listRestored });
+        await queryClient.invalidateQueries({ queryKey: key });
+      } catch (error) {
+        await refused(error, undefined);
+      }
+    },
+    [queryClient, key, notify, refused],
   );
 
   return useMemo(
@@ -278,9 +294,14 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
       },
       async archiveList(listId: string) {
         const snapshot = get();
+        const list = snapshot?.lists.find((one) => one._id === listId);
         set((view) => ({ ...view, lists: view.lists.filter((one) => one._id !== listId) }));
         try {
           unwrap(await client.PATCH('/api/v1/lists/{listId}/archive', { params: { path: { listId } } }));
+          if (list) {
+            announce(t.listArchived(list.name));
+            notify({ kind: 'info', text: t.listArchived(list.name), action: { label: t.restoreList(list.name), run: () => void restoreList(listId) } });
+          }
         } catch (error) {
           await refused(error, snapshot);
         }
@@ -327,7 +348,7 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
         }
       },
     }),
-    [applyCard, refreshCard, refused, get, set, boardId, announce, queryClient],
+    [applyCard, refreshCard, refused, get, set, boardId, announce, notify, restoreList, queryClient],
   );
 }
 
