@@ -101,6 +101,8 @@ export function CardDialog(props: {
         {nameDraft ? (
           <textarea
             ref={nameRef}
+            // the editor appears because the person asked to rename (a click, or `e`): it takes the focus
+            autoFocus
             className="name-editor"
             aria-label={t.cardName}
             value={nameDraft.value}
