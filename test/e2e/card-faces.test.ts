@@ -145,6 +145,16 @@ for (const engine of ENGINES) {
         cards.cards.map((card: Card) => card._id),
         all.slice(3),
       );
+      // an archived card leaves the board's faces; the next card takes its place in the first page
+      await ok('PATCH', `/api/v1/cards/${all[0]}/archive`);
+      const without = await ok('GET', `/api/v1/boards/${boardId}/card-faces?limit=3`);
+      assert.deepEqual(
+        without.board.lists[0].cards.map((card: CardFace) => card._id),
+        all.slice(1),
+      );
+      assert.equal(without.board.lists[0].nextCursor, null);
+      assert.equal(without.board.lists[1].cards.length, 3);
+      await ok('PATCH', `/api/v1/cards/${all[0]}/unarchive`);
       const bad = await api('GET', `/api/v1/lists/${first}/card-faces?cursor=nonsense`);
       assert.equal(bad.statusCode, 400, bad.body);
     });

@@ -4,7 +4,7 @@
  * the same cursors as Get Board with Lists and Cards and Get List Card.
  */
 import type { BoardWithCardFaces, CardFace } from '../../schemas/card-faces.ts';
-import { type CardFaceRow, listCardFaces, loadCardFaces } from '../../storage/repositories/card-faces.ts';
+import { boardCardFaces, type CardFaceRow, listCardFaces, loadCardFaces } from '../../storage/repositories/card-faces.ts';
 import type { ListCardsAfter } from '../../storage/repositories/cards.ts';
 import { findListsOfBoard } from '../../storage/repositories/lists.ts';
 import { requireAccess } from '../access/access.ts';
@@ -40,7 +40,11 @@ export function toCardFace(row: CardFaceRow): CardFace {
 
 /** A page of the list's card faces after `after`, with the cursor the next page (of either listing) starts from. */
 async function facesPage(ctx: ServiceContext, listId: string, archived: boolean, after: ListCardsAfter | undefined, limit: number): Promise<Page<CardFace>> {
-  const rows = await listCardFaces(ctx.db, listId, archived, after, limit + 1);
+  return toFacesPage(await listCardFaces(ctx.db, listId, archived, after, limit + 1), limit);
+}
+
+/** A page of faces from up to `limit` + 1 rows: the cursor (Get List Card's) when there are more. */
+function toFacesPage(rows: CardFaceRow[], limit: number): Page<CardFace> {
   const page = toPage(rows, limit, (row): ListCardsAfter => ({ position: row.position, cardId: row.id }));
   return { items: page.items.map(toCardFace), nextCursor: page.nextCursor };
 }
@@ -59,13 +63,19 @@ export async function getBoardCardFaces(
   const board = await requireAccess(ctx.db, caller, { kind: 'board', id: boardId, scope });
   const lists = await findListsOfBoard(ctx.db, board.id, query.archived ?? false);
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const withCards = await Promise.all(
-    lists.map(async (list) => {
-      const page = await facesPage(ctx, list.id, false, undefined, limit);
+  const byList = new Map<string, CardFaceRow[]>();
+  for (const row of await boardCardFaces(ctx.db, board.id, limit + 1)) {
+    const rows = byList.get(row.list_id);
+    if (rows) rows.push(row);
+    else byList.set(row.list_id, [row]);
+  }
+  return {
+    ...toBoard(board),
+    lists: lists.map((list) => {
+      const page = toFacesPage(byList.get(list.id) ?? [], limit);
       return { ...toList(list), cards: page.items, nextCursor: page.nextCursor };
     }),
-  );
-  return { ...toBoard(board), lists: withCards };
+  };
 }
 
 /** Get List Card Faces: Get List Card's pages (the same cursors), as faces. */

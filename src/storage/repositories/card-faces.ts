@@ -3,7 +3,7 @@
  * member ids, its checklist progress and its comment and attachment counts, in one statement per
  * page; a fraction of what the full card query (./card-records.ts) reads and writes out.
  */
-import type { QueryCreator } from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
 import type { Database, Executor } from '../database.ts';
 import { type Dialect, dialectOf, executeCompiledOnce } from '../dialect.ts';
 import type { ListCardsAfter } from './cards.ts';
@@ -94,6 +94,7 @@ const AFTER_POSITION = '\u0000after-position';
 const AFTER_ID = '\u0000after-id';
 const TAKE = '\u0000take';
 const CARD_IDS = '\u0000card-ids';
+const BOARD = '\u0000board';
 
 /** The faces of the list's archived (or unarchived) cards in position order, after `after`, at most `take`. */
 export async function listCardFaces(db: Executor, listId: string, archived: boolean, after: ListCardsAfter | undefined, take: number): Promise<CardFaceRow[]> {
@@ -134,4 +135,37 @@ export async function loadCardFaces(db: Executor, cardIds: readonly string[]): P
   );
   const byId = new Map(toFaceRows(dialect, rows).map((row) => [row.id, row]));
   return cardIds.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * The faces of the first `take` unarchived cards of every list of the board, by list, in position
+ * order: one statement, so a board read holds one connection however many lists it has (one query
+ * per list took every connection of the pool at once, and under load made other requests wait
+ * past the pool's bound).
+ */
+export async function boardCardFaces(db: Executor, boardId: string, take: number): Promise<CardFaceRow[]> {
+  const dialect = dialectOf(db);
+  const rows = await executeCompiledOnce(
+    db,
+    'board card faces',
+    () =>
+      faceQuery(db, dialect)
+        .innerJoin(
+          (eb) =>
+            eb
+              .selectFrom('cards as r')
+              .select(['r.id', sql<number>`row_number() over (partition by r.list_id order by r.position, r.id)`.as('place')])
+              .where('r.board_id', '=', BOARD)
+              .where('r.archived', '=', 0)
+              .as('ranked'),
+          (join) => join.onRef('ranked.id', '=', 'c.id'),
+        )
+        .where('ranked.place', '<=', TAKE as never)
+        .orderBy('c.list_id')
+        .orderBy('c.position')
+        .orderBy('c.id')
+        .compile(),
+    { [BOARD]: boardId, [TAKE]: take },
+  );
+  return toFaceRows(dialect, rows);
 }
