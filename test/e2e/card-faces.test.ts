@@ -7,8 +7,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BoardWithCardFaces, type CardFace } from '../../src/schemas/card-faces.ts';
 import type { Card } from '../../src/schemas/records.ts';
+import { seedBoard } from '../support/fixtures.ts';
 import { type Api, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
 import { assertSchema } from '../support/schema.ts';
+import { describeTiers } from '../support/tiers.ts';
 
 /** The face a full card record implies: what the face must say. */
 function faceOf(card: Card): CardFace {
@@ -188,3 +190,20 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describeTiers('card face reads', {
+  engines: ['sqlite'],
+  given: (t) => seedBoard(t.services, t.tenant, { lists: 1 }),
+  calls: async (api, board) => {
+    const card = (await api('POST', '/api/v1/cards', { list: board.listIds[0], name: 'c' })).json().card;
+    await api('GET', `/api/v1/boards/${board.boardId}/card-faces`);
+    await api('GET', `/api/v1/lists/${board.listIds[0]}/card-faces`);
+    await api('GET', `/api/v1/cards/${card._id}/face`);
+  },
+  expected: [
+    ['POST /api/v1/cards', 'medium'],
+    ['GET /api/v1/boards/:boardId/card-faces', 'very-low'],
+    ['GET /api/v1/lists/:listId/card-faces', 'very-low'],
+    ['GET /api/v1/cards/:cardId/face', 'very-low'],
+  ],
+});
