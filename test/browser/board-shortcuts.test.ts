@@ -202,12 +202,12 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
   });
 
   test("a card's face shows its due date (overdue in colour), checklist and comments; label and due filters live in the URL", async (context) => {
-    const { boardId, cards } = await makeBoard('Faces', { 'To do': ['Late', 'Listed', 'Later'] });
+    const { boardId, cards } = await makeBoard('Faces', { 'To do': ['Behind', 'Listed', 'Ahead'] });
     const { label } = await api<{ label: { _id: string } }>('POST', `/api/v1/boards/${boardId}/labels`, { name: 'Bug', color: '000000000000000000000004' });
     const day = 24 * 3600 * 1000;
-    await api('PATCH', `/api/v1/cards/${cards.get('Late')}`, { dueDate: new Date(Date.now() - day).toISOString() });
-    await api('PATCH', `/api/v1/cards/${cards.get('Later')}`, { dueDate: new Date(Date.now() + 3 * day).toISOString() });
-    await api('POST', `/v2/cards/${cards.get('Late')}/labels`, { labels: [label._id] });
+    await api('PATCH', `/api/v1/cards/${cards.get('Behind')}`, { dueDate: new Date(Date.now() - day).toISOString() });
+    await api('PATCH', `/api/v1/cards/${cards.get('Ahead')}`, { dueDate: new Date(Date.now() + 3 * day).toISOString() });
+    await api('POST', `/v2/cards/${cards.get('Behind')}/labels`, { labels: [label._id] });
     const { checklist } = await api<{ checklist: { _id: string } }>('POST', `/api/v1/cards/${cards.get('Listed')}/checklists`, { name: 'Steps' });
     const { checklistItem } = await api<{ checklistItem: { _id: string } }>('POST', `/api/v1/checklists/${checklist._id}/items`, { name: 'One' });
     await api('POST', `/api/v1/checklists/${checklist._id}/items`, { name: 'Two' });
@@ -216,20 +216,21 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
 
     await onPage(context.name, {}, async (page) => {
       await page.goto(`/boards/${boardId}`);
-      await page.getByRole('button', { name: /^Late.*Due date.*overdue/ }).waitFor();
+      await page.getByRole('button', { name: /^Behind.*Due date.*overdue/ }).waitFor();
       await page.getByRole('button', { name: /^Listed.*1\/2 checklist items.*2 comments/ }).waitFor();
       const colour = (card: string) =>
         cardIn(page, 'To do', card)
           .locator('.due')
           .evaluate((element) => getComputedStyle(element).backgroundColor);
-      assert.notEqual(await colour('Late'), await colour('Later'), 'an overdue date stands out');
+      assert.notEqual(await colour('Behind'), await colour('Ahead'), 'an overdue date stands out');
 
       // the label filter, in the URL: a reload (a shared link) keeps it
-      await page.getByText('Labels', { exact: true }).click();
+      // the filter's disclosure (a summary has no role to find it by)
+      await page.locator('summary', { hasText: 'Labels' }).click();
       await page.getByRole('checkbox', { name: 'Bug' }).check();
       await page.waitForURL(new RegExp(`labels=${label._id}`));
       await page.reload();
-      await cardIn(page, 'To do', 'Late').waitFor();
+      await cardIn(page, 'To do', 'Behind').waitFor();
       assert.equal(await cardIn(page, 'To do', 'Listed').count(), 0);
       await page.getByRole('button', { name: 'Clear filters' }).click();
       await cardIn(page, 'To do', 'Listed').waitFor();
@@ -237,11 +238,11 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
       // due: overdue, then in the next week
       await page.getByRole('combobox', { name: 'Due' }).selectOption({ label: 'Overdue' });
       await page.waitForURL(/due=overdue/);
-      await cardIn(page, 'To do', 'Late').waitFor();
-      assert.equal(await cardIn(page, 'To do', 'Later').count(), 0);
+      await cardIn(page, 'To do', 'Behind').waitFor();
+      assert.equal(await cardIn(page, 'To do', 'Ahead').count(), 0);
       await page.getByRole('combobox', { name: 'Due' }).selectOption({ label: 'Due in the next week' });
-      await cardIn(page, 'To do', 'Later').waitFor();
-      assert.equal(await cardIn(page, 'To do', 'Late').count(), 0);
+      await cardIn(page, 'To do', 'Ahead').waitFor();
+      assert.equal(await cardIn(page, 'To do', 'Behind').count(), 0);
       await axe(page, 'a filtered board');
     });
   });
