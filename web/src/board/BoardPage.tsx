@@ -12,7 +12,8 @@ import { t } from '../strings.ts';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
 import { dueState, type Filter, filterOf, initials, isFiltering, matches, textOn, writeFilter } from './filters.ts';
 import { useBoardStream } from './live.ts';
-import { type BoardActions, type ListView, type Notice, useBoard, useBoardActions } from './store.ts';
+import { type BoardActions, type BoardView, type ListView, type Notice, useBoard, useBoardActions } from './store.ts';
+import { type TouchTarget, useTouchDrag } from './touch.ts';
 
 // The card dialog (and its Markdown renderer) loads when a card is first opened.
 const CardDialog = lazy(() => import('./CardDialog.tsx').then((module) => ({ default: module.CardDialog })));
@@ -74,6 +75,23 @@ export function BoardPage() {
     if (cardId) requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card-id="${cardId}"]`)?.focus());
   }, [params, setParams]);
 
+  /** A card dropped on `target` (by mouse or finger): its list and index there, and the move. */
+  const dropCard = useCallback(
+    (view: BoardView, cardId: string, fromListId: string, target: TouchTarget) => {
+      const fromList = view.lists.find((list) => list._id === fromListId);
+      const fromIndex = fromList?.cards.findIndex((card) => card._id === cardId) ?? -1;
+      const toList = view.lists.find((list) => list._id === target.listId);
+      let index: number;
+      if (target.type === 'card') {
+        index = (toList?.cards.findIndex((card) => card._id === target.cardId) ?? 0) + (target.edge === 'bottom' ? 1 : 0);
+        if (target.listId === fromListId && fromIndex < index) index -= 1;
+      } else index = (toList?.cards.length ?? 0) - (target.listId === fromListId ? 1 : 0);
+      if (target.listId === fromListId && index === fromIndex) return;
+      void actions.moveCard(cardId, target.listId, Math.max(0, index));
+    },
+    [actions],
+  );
+
   // Drops: the innermost target decides (a card's edge, else the list's end, else a list's edge).
   useEffect(() => {
     const element = canvas.current;
@@ -86,24 +104,18 @@ export function BoardPage() {
           const target = location.current.dropTargets[0];
           if (!target || !view) return;
           if (source.data.type === 'card') {
-            const cardId = source.data.cardId as string;
-            const fromList = view.lists.find((list) => list._id === source.data.listId);
-            const fromIndex = fromList?.cards.findIndex((card) => card._id === cardId) ?? -1;
-            let toListId: string;
-            let index: number;
-            if (target.data.type === 'card') {
-              toListId = target.data.listId as string;
-              const toList = view.lists.find((list) => list._id === toListId);
-              const over = toList?.cards.findIndex((card) => card._id === target.data.cardId) ?? 0;
-              index = over + (extractClosestEdge(target.data) === 'bottom' ? 1 : 0);
-              if (toListId === fromList?._id && fromIndex < index) index -= 1;
-            } else if (target.data.type === 'list') {
-              toListId = target.data.listId as string;
-              const toList = view.lists.find((list) => list._id === toListId);
-              index = (toList?.cards.length ?? 0) - (toListId === fromList?._id ? 1 : 0);
-            } else return;
-            if (toListId === fromList?._id && index === fromIndex) return;
-            void actions.moveCard(cardId, toListId, Math.max(0, index));
+            const to: TouchTarget | null =
+              target.data.type === 'card'
+                ? {
+                    type: 'card',
+                    listId: target.data.listId as string,
+                    cardId: target.data.cardId as string,
+                    edge: extractClosestEdge(target.data) === 'bottom' ? 'bottom' : 'top',
+                  }
+                : target.data.type === 'list'
+                  ? { type: 'list', listId: target.data.listId as string }
+                  : null;
+            if (to) dropCard(view, source.data.cardId as string, source.data.listId as string, to);
           } else if (source.data.type === 'list' && target.data.type === 'list') {
             const listId = source.data.listId as string;
             const from = view.lists.findIndex((list) => list._id === listId);
@@ -115,7 +127,13 @@ export function BoardPage() {
         },
       }),
     );
-  }, [board.data, actions]);
+  }, [board.data, actions, dropCard]);
+
+  const onTouchDrop = useCallback(
+    (cardId: string, fromListId: string, target: TouchTarget) => board.data && dropCard(board.data, cardId, fromListId, target),
+    [board.data, dropCard],
+  );
+  useTouchDrag(canvas, onTouchDrop);
 
   // `?` opens the shortcuts anywhere on the board, outside fields.
   useEffect(() => {
