@@ -76,10 +76,12 @@ describe('the board page on a touch screen', { skip: chromiumMissing }, () => {
       await swipe(cdp, start, end, 0);
       assert.equal(await cardIn(page, 'Done', 'Pressed').count(), 0);
 
+      // a long press lifted where it started puts the card back where it was
+      await swipe(cdp, start, start, PRESS_MS);
       await swipe(cdp, start, end, PRESS_MS);
       await cardIn(page, 'Done', 'Pressed').waitFor();
       await page.getByRole('status').filter({ hasText: 'Pressed moved to Done, position 1.' }).waitFor();
-      assert.equal(moves.length, 1, 'one move: the quick touch moved nothing');
+      assert.equal(moves.length, 1, 'one move: the quick touch and the press lifted in place moved nothing');
       const read = await api<{ board: { lists: { name: string; cards: { name: string }[] }[] } }>('GET', `/api/v1/boards/${board._id}`);
       assert.deepEqual(
         read.board.lists.map((list) => [list.name, list.cards.map((one) => one.name)]),

@@ -20,7 +20,9 @@ function targetAt(x: number, y: number, dragged: Element): { target: TouchTarget
   const under = document.elementFromPoint(x, y);
   const card = under?.closest('[data-card-id]');
   const list = under?.closest('[data-list-id]');
-  if (card && card !== dragged && list) {
+  // over itself: where it was
+  if (card === dragged) return null;
+  if (card && list) {
     const box = card.getBoundingClientRect();
     const edge = y < box.top + box.height / 2 ? 'top' : 'bottom';
     return { target: { type: 'card', listId: list.getAttribute('data-list-id') ?? '', cardId: card.getAttribute('data-card-id') ?? '', edge }, element: card };
