@@ -7,6 +7,7 @@ import boardEvents from './api/v1/board-events.ts';
 import boards from './api/v1/boards.ts';
 import cardCopies from './api/v1/card-copies.ts';
 import cardEdits from './api/v1/card-edits.ts';
+import cardFaces from './api/v1/card-faces.ts';
 import cards from './api/v1/cards.ts';
 import checklistItems from './api/v1/checklist-items.ts';
 import checklists from './api/v1/checklists.ts';
@@ -44,6 +45,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         cards,
         cardEdits,
         cardCopies,
+        cardFaces,
         attachments,
         checklists,
         checklistItems,

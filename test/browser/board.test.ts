@@ -6,27 +6,14 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext } from '@playwright/test';
 import { ARTIFACTS, chromiumMissing, contextWithKey, keepFailure, launch } from '../support/browser.ts';
 import { buildTestApp, type TestApp } from '../support/harness.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
-
-async function axe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  assert.deepEqual(
-    bad.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`),
-    [],
-    `serious or critical accessibility violations on ${what}`,
-  );
-}
+import { axe, cardIn } from './board-support.ts';
 
 // page.evaluate's callbacks run in the page (the suite's own type check has no DOM library)
 declare const document: { activeElement: { textContent: string | null } | null; querySelector(selector: string): { textContent: string | null } | null };
-
-const cardIn = (page: Page, list: string, card: string) =>
-  page.getByRole('region', { name: list, exact: true }).getByRole('button', { name: new RegExp(`^${card}`) });
 
 describe('the board page in a browser', { skip: chromiumMissing }, () => {
   let t: TestApp;

@@ -1,6 +1,8 @@
 import { type components, createTaskboardClient } from '@taskboard/client';
 
 export type Card = components['schemas']['Card'];
+/** What the board shows of a card (Get Board Card Faces); the card dialog reads the whole Card. */
+export type CardFace = components['schemas']['CardFace'];
 export type Label = components['schemas']['Label'];
 export type Member = components['schemas']['Member'];
 export type Team = components['schemas']['Team'];

@@ -1390,6 +1390,72 @@ export interface paths {
         patch: operations["moveCardsMultiTeam"];
         trace?: never;
     };
+    "/api/v1/boards/{boardId}/card-faces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Board Card Faces
+         * @description Get Board with Lists and Cards in compact form: the board, its unarchived lists (all with `archived=true`) in position order, each with the faces of its first `limit` unarchived cards (what a board shows of a card) and the `nextCursor` Get List Card Faces continues from.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getBoardCardFaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lists/{listId}/card-faces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get List Card Faces
+         * @description Get List Card in compact form: the faces of the list's cards in position order (archived=true: its archived cards), `limit` per page; its cursors and Get List Card's are interchangeable.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getListCardFaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cards/{cardId}/face": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Card Face
+         * @description The card's face: what a board shows of it. Unlike Get Card Details, reading it does not add the caller to the card's `seen`.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getCardFace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cards/{cardId}/attachments": {
         parameters: {
             query?: never;
@@ -2863,6 +2929,42 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             updatedAt: string;
+            __v: number;
+        };
+        CardFace: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            name: string;
+            position: number;
+            /** @description as the card's `cover`: an image URL or a colour, "" for none */
+            cover: string;
+            startDate: string | null;
+            dueDate: string | null;
+            complete: {
+                status: boolean;
+            };
+            archived: {
+                status: boolean;
+            };
+            /** @description the ids of the card's labels (Get Labels of the board names them), in the card's order */
+            labels: string[];
+            /** @description the card's members, in the card's order */
+            members: components["schemas"]["Member"][];
+            allChecklistItemsCount: {
+                completed: number;
+                total: number;
+            };
+            /** @description the number of the card's `comments` */
+            commentsCount: number;
+            /** @description the number of the card's `attachments` */
+            attachmentsCount: number;
+            /** @description whether `description` is not empty */
+            hasDescription: boolean;
+            /** @description 24 lowercase hex characters */
+            board: string;
+            /** @description 24 lowercase hex characters */
+            list: string;
+            /** @description the card's revision: `If-Match` of its writes */
             __v: number;
         };
         Discussion: {
@@ -8258,6 +8360,247 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getBoardCardFaces: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+                /** @description true: archived lists too */
+                archived?: boolean;
+                /** @description cards of each list (default 50, max 200); the rest from Get List Card Faces */
+                limit?: number;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        board: {
+                            /** @description 24 lowercase hex characters */
+                            _id: string;
+                            name: string;
+                            description: string;
+                            archived: {
+                                status: boolean;
+                                at: string | null;
+                            };
+                            /** @description 24 lowercase hex characters */
+                            creator: string;
+                            /** @description 24 lowercase hex characters */
+                            company: string;
+                            /** @description 24 lowercase hex characters */
+                            team: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            updatedAt: string;
+                            __v: number;
+                            /** @description in position order */
+                            lists: {
+                                /** @description 24 lowercase hex characters */
+                                _id: string;
+                                name: string;
+                                position: number;
+                                archived: {
+                                    status: boolean;
+                                    at: string | null;
+                                };
+                                /** @description 24 lowercase hex characters */
+                                creator: string;
+                                /** @description 24 lowercase hex characters */
+                                company: string;
+                                /** @description 24 lowercase hex characters */
+                                team: string;
+                                /** @description 24 lowercase hex characters */
+                                board: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-21T09:30:00.000Z
+                                 */
+                                createdAt: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-21T09:30:00.000Z
+                                 */
+                                updatedAt: string;
+                                __v: number;
+                                /** @description the first `limit` unarchived cards of the list, in position order */
+                                cards: components["schemas"]["CardFace"][];
+                                /** @description more cards: pass as `cursor` to Get List Card Faces (or Get List Card); null when `cards` is all of them */
+                                nextCursor: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getListCardFaces: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+                /** @description true: the archived cards of the list; false (default): the others */
+                archived?: boolean;
+                /** @description items per page (default 50, max 200) */
+                limit?: number;
+                /** @description the `nextCursor` of the previous page; absent for the first page */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                listId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description in position order */
+                        cards: components["schemas"]["CardFace"][];
+                        /** @description pass as `cursor` to get the next page; null when this page is the last */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getCardFace: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                cardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        card: components["schemas"]["CardFace"];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };

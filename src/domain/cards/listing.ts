@@ -41,16 +41,22 @@ export async function listCardsOfList(
 ): Promise<Page<TaggedBody>> {
   const list = await requireAccess(ctx.db, caller, { kind: 'list', id: listId, scope });
   const archived = query.archived ?? false;
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  let after: ListCardsAfter | undefined;
-  if (query.cursor !== undefined) {
-    const key = decodeCursor(query.cursor, isListCardsKey);
-    const anchor = await findCard(ctx.db, key.cardId);
-    const stillHere = anchor && anchor.list_id === list.id && Boolean(Number(anchor.archived)) === archived;
-    after = stillHere ? { position: anchor.position, cardId: anchor.id } : key;
-  }
-  const page = await cardRefsPage(ctx, list.id, archived, after, limit);
+  const after = await listCardsStart(ctx, list.id, archived, query.cursor);
+  const page = await cardRefsPage(ctx, list.id, archived, after, query.limit ?? DEFAULT_PAGE_SIZE);
   return { items: await cardViews(ctx, page.items, render), nextCursor: page.nextCursor };
+}
+
+/**
+ * Where a page of the list's cards starts (Get List Card and Get List Card Faces share their
+ * cursors): after the card the cursor names, at its current place while it is still in the list,
+ * else at the place the cursor recorded. Undefined: the first page.
+ */
+export async function listCardsStart(ctx: ServiceContext, listId: string, archived: boolean, cursor: string | undefined): Promise<ListCardsAfter | undefined> {
+  if (cursor === undefined) return undefined;
+  const key = decodeCursor(cursor, isListCardsKey);
+  const anchor = await findCard(ctx.db, key.cardId);
+  const stillHere = anchor && anchor.list_id === listId && Boolean(Number(anchor.archived)) === archived;
+  return stillHere ? { position: anchor.position, cardId: anchor.id } : key;
 }
 
 function cardRefsPage(ctx: ServiceContext, listId: string, archived: boolean, after: ListCardsAfter | undefined, limit: number) {

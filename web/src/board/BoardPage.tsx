@@ -4,15 +4,16 @@ import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-sc
 import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, lazy, memo, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, lazy, memo, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { rememberBoard, useMe } from '../App.tsx';
-import { type Card, client, type Label, type Member, unwrap } from '../api.ts';
+import { authHeaders, type CardFace, client, type Label, type Member, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
 import { dueState, type Filter, filterOf, initials, isFiltering, matches, textOn, writeFilter } from './filters.ts';
 import { useBoardStream } from './live.ts';
-import { type BoardActions, type ListView, type Notice, useBoard, useBoardActions } from './store.ts';
+import { type BoardActions, type BoardView, type ListView, type Notice, useBoard, useBoardActions } from './store.ts';
+import { type TouchTarget, useTouchDrag } from './touch.ts';
 
 // The card dialog (and its Markdown renderer) loads when a card is first opened.
 const CardDialog = lazy(() => import('./CardDialog.tsx').then((module) => ({ default: module.CardDialog })));
@@ -38,6 +39,7 @@ export function BoardPage() {
     queryKey: ['labels', boardId],
     queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/labels', { params: { path: { boardId } } })).labels as Label[],
   });
+  const labelsById = useMemo(() => new Map((labels.data ?? []).map((label) => [label._id, label])), [labels.data]);
   const filter = filterOf(params);
   const setFilter = (next: Filter) => setParams(writeFilter(params, next), { replace: true });
   const openCardId = params.get('card');
@@ -73,6 +75,23 @@ export function BoardPage() {
     if (cardId) requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card-id="${cardId}"]`)?.focus());
   }, [params, setParams]);
 
+  /** A card dropped on `target` (by mouse or finger): its list and index there, and the move. */
+  const dropCard = useCallback(
+    (view: BoardView, cardId: string, fromListId: string, target: TouchTarget) => {
+      const fromList = view.lists.find((list) => list._id === fromListId);
+      const fromIndex = fromList?.cards.findIndex((card) => card._id === cardId) ?? -1;
+      const toList = view.lists.find((list) => list._id === target.listId);
+      let index: number;
+      if (target.type === 'card') {
+        index = (toList?.cards.findIndex((card) => card._id === target.cardId) ?? 0) + (target.edge === 'bottom' ? 1 : 0);
+        if (target.listId === fromListId && fromIndex < index) index -= 1;
+      } else index = (toList?.cards.length ?? 0) - (target.listId === fromListId ? 1 : 0);
+      if (target.listId === fromListId && index === fromIndex) return;
+      void actions.moveCard(cardId, target.listId, Math.max(0, index));
+    },
+    [actions],
+  );
+
   // Drops: the innermost target decides (a card's edge, else the list's end, else a list's edge).
   useEffect(() => {
     const element = canvas.current;
@@ -85,24 +104,18 @@ export function BoardPage() {
           const target = location.current.dropTargets[0];
           if (!target || !view) return;
           if (source.data.type === 'card') {
-            const cardId = source.data.cardId as string;
-            const fromList = view.lists.find((list) => list._id === source.data.listId);
-            const fromIndex = fromList?.cards.findIndex((card) => card._id === cardId) ?? -1;
-            let toListId: string;
-            let index: number;
-            if (target.data.type === 'card') {
-              toListId = target.data.listId as string;
-              const toList = view.lists.find((list) => list._id === toListId);
-              const over = toList?.cards.findIndex((card) => card._id === target.data.cardId) ?? 0;
-              index = over + (extractClosestEdge(target.data) === 'bottom' ? 1 : 0);
-              if (toListId === fromList?._id && fromIndex < index) index -= 1;
-            } else if (target.data.type === 'list') {
-              toListId = target.data.listId as string;
-              const toList = view.lists.find((list) => list._id === toListId);
-              index = (toList?.cards.length ?? 0) - (toListId === fromList?._id ? 1 : 0);
-            } else return;
-            if (toListId === fromList?._id && index === fromIndex) return;
-            void actions.moveCard(cardId, toListId, Math.max(0, index));
+            const to: TouchTarget | null =
+              target.data.type === 'card'
+                ? {
+                    type: 'card',
+                    listId: target.data.listId as string,
+                    cardId: target.data.cardId as string,
+                    edge: extractClosestEdge(target.data) === 'bottom' ? 'bottom' : 'top',
+                  }
+                : target.data.type === 'list'
+                  ? { type: 'list', listId: target.data.listId as string }
+                  : null;
+            if (to) dropCard(view, source.data.cardId as string, source.data.listId as string, to);
           } else if (source.data.type === 'list' && target.data.type === 'list') {
             const listId = source.data.listId as string;
             const from = view.lists.findIndex((list) => list._id === listId);
@@ -114,7 +127,13 @@ export function BoardPage() {
         },
       }),
     );
-  }, [board.data, actions]);
+  }, [board.data, actions, dropCard]);
+
+  const onTouchDrop = useCallback(
+    (cardId: string, fromListId: string, target: TouchTarget) => board.data && dropCard(board.data, cardId, fromListId, target),
+    [board.data, dropCard],
+  );
+  useTouchDrag(canvas, onTouchDrop);
 
   // `?` opens the shortcuts anywhere on the board, outside fields.
   useEffect(() => {
@@ -156,7 +175,7 @@ export function BoardPage() {
     requestAnimationFrame(() => requestAnimationFrame(() => find()?.focus()));
   };
 
-  const onCardKey = (event: KeyboardEvent<HTMLElement>, listIndex: number, cardIndex: number, card: Card) => {
+  const onCardKey = (event: KeyboardEvent<HTMLElement>, listIndex: number, cardIndex: number, card: CardFace) => {
     if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return;
     const key = event.key;
     const handled = () => event.preventDefault();
@@ -197,7 +216,6 @@ export function BoardPage() {
     }
   };
 
-  const openCardRecord = openCardId ? view.lists.flatMap((list) => list.cards).find((card) => card._id === openCardId) : undefined;
   const movingCard = moving ? view.lists.flatMap((list) => list.cards).find((card) => card._id === moving) : undefined;
 
   return (
@@ -219,6 +237,17 @@ export function BoardPage() {
       {notice ? (
         <div className={`notice notice-${notice.kind}`} role="alert">
           <span>{notice.text}</span>
+          {notice.action ? (
+            <button
+              type="button"
+              onClick={() => {
+                setNotice(null);
+                notice.action?.run();
+              }}
+            >
+              {notice.action.label}
+            </button>
+          ) : null}
           <button type="button" onClick={() => setNotice(null)}>
             {t.close}
           </button>
@@ -238,6 +267,7 @@ export function BoardPage() {
             openCard={openCard}
             scrollers={scrollers.current}
             composers={composers.current}
+            labelsById={labelsById}
             now={now}
           />
         ))}
@@ -251,7 +281,6 @@ export function BoardPage() {
           <CardDialog
             key={openCardId}
             cardId={openCardId}
-            boardCard={openCardRecord}
             labels={labels.data ?? []}
             members={members}
             focus={params.get('focus')}
@@ -395,18 +424,31 @@ function useNear(ref: React.RefObject<HTMLElement | null>, margin: string): bool
 
 interface ListProps {
   list: ListView;
-  cards: Card[];
+  cards: CardFace[];
   listIndex: number;
   listCount: number;
   actions: BoardActions;
-  onCardKey: (event: KeyboardEvent<HTMLElement>, listIndex: number, cardIndex: number, card: Card) => void;
+  onCardKey: (event: KeyboardEvent<HTMLElement>, listIndex: number, cardIndex: number, card: CardFace) => void;
   openCard: (cardId: string) => void;
   scrollers: Scrollers;
   composers: Map<string, () => void>;
+  labelsById: ReadonlyMap<string, Label>;
   now: number;
 }
 
-const ListColumn = memo(function ListColumn({ list, cards, listIndex, listCount, actions, onCardKey, openCard, scrollers, composers, now }: ListProps) {
+const ListColumn = memo(function ListColumn({
+  list,
+  cards,
+  listIndex,
+  listCount,
+  actions,
+  onCardKey,
+  openCard,
+  scrollers,
+  composers,
+  labelsById,
+  now,
+}: ListProps) {
   const section = useRef<HTMLElement>(null);
   const header = useRef<HTMLDivElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
@@ -501,6 +543,7 @@ const ListColumn = memo(function ListColumn({ list, cards, listIndex, listCount,
             openCard={openCard}
             scroller={scroller}
             scrollers={scrollers}
+            labelsById={labelsById}
             now={now}
           />
         ) : (
@@ -515,12 +558,13 @@ const ListColumn = memo(function ListColumn({ list, cards, listIndex, listCount,
 
 function CardRows(props: {
   list: ListView;
-  cards: Card[];
+  cards: CardFace[];
   listIndex: number;
   onCardKey: ListProps['onCardKey'];
   openCard: (cardId: string) => void;
   scroller: React.RefObject<HTMLDivElement | null>;
   scrollers: Scrollers;
+  labelsById: ReadonlyMap<string, Label>;
   now: number;
 }) {
   const { cards, scroller } = props;
@@ -549,9 +593,10 @@ function CardRows(props: {
             ref={virtualizer.measureElement}
             style={{ transform: `translateY(${item.start}px)` }}
           >
-            <CardFace
+            <CardTile
               card={card}
               listId={props.list._id}
+              labelsById={props.labelsById}
               onKeyDown={(event) => props.onCardKey(event, props.listIndex, item.index, card)}
               onOpen={() => props.openCard(card._id)}
               now={props.now}
@@ -563,15 +608,17 @@ function CardRows(props: {
   );
 }
 
-const CardFace = memo(function CardFace({
+const CardTile = memo(function CardTile({
   card,
   listId,
+  labelsById,
   onKeyDown,
   onOpen,
   now,
 }: {
-  card: Card;
+  card: CardFace;
   listId: string;
+  labelsById: ReadonlyMap<string, Label>;
   onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
   onOpen: () => void;
   now: number;
@@ -601,7 +648,8 @@ const CardFace = memo(function CardFace({
     );
   }, [card._id, listId]);
   const due = dueState(card, now);
-  const cover = card.cover ? card.attachments.find((attachment) => attachment._id === card.cover && attachment.mimeType.startsWith('image/')) : undefined;
+  // a label deleted meanwhile is gone from the board's labels before the card's face is read again
+  const labels = card.labels.flatMap((id) => labelsById.get(id) ?? []);
   const checklist = card.allChecklistItemsCount;
   // The card's name is its content, name first: what a screen reader says is what the eye sees.
   return (
@@ -614,25 +662,31 @@ const CardFace = memo(function CardFace({
       onClick={onOpen}
       onKeyDown={onKeyDown}
     >
+      {card.cover ? <Cover cover={card.cover} /> : null}
       <div className="card-name">{card.name}</div>
-      {cover ? <img className="card-cover" src={cover.url} alt="" loading="lazy" /> : null}
-      {card.labels.length ? (
+      {labels.length ? (
         <div className="card-labels">
           <span className="visually-hidden">, {t.labels}: </span>
-          {card.labels.map((label) => (
+          {labels.map((label) => (
             <span key={label._id} className="label-chip" style={{ background: label.color.hex, color: textOn(label.color.hex) }}>
-              {label.name}{' '}
+              {label.name || label.color.name}{' '}
             </span>
           ))}
         </div>
       ) : null}
-      {card.dueDate || checklist.total || card.comments.length || card.attachments.length || card.members.length ? (
+      {card.dueDate || card.hasDescription || checklist.total || card.commentsCount || card.attachmentsCount || card.members.length ? (
         <div className="card-badges">
           {card.dueDate ? (
             <span className={`badge due due-${due}`}>
               <span className="visually-hidden">, {t.dueDate} </span>
               {new Date(card.dueDate).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}
               {due === 'overdue' || due === 'done' ? <span className="visually-hidden"> ({due === 'overdue' ? t.dueOverdue : t.dueDone})</span> : null}
+            </span>
+          ) : null}
+          {card.hasDescription ? (
+            <span className="badge">
+              <span aria-hidden="true">≡</span>
+              <span className="visually-hidden">, {t.hasDescription}</span>
             </span>
           ) : null}
           {checklist.total ? (
@@ -644,16 +698,16 @@ const CardFace = memo(function CardFace({
               </span>
             </span>
           ) : null}
-          {card.comments.length ? (
+          {card.commentsCount ? (
             <span className="badge">
-              <span aria-hidden="true">💬 {card.comments.length}</span>
-              <span className="visually-hidden">, {t.comments(card.comments.length)}</span>
+              <span aria-hidden="true">💬 {card.commentsCount}</span>
+              <span className="visually-hidden">, {t.comments(card.commentsCount)}</span>
             </span>
           ) : null}
-          {card.attachments.length ? (
+          {card.attachmentsCount ? (
             <span className="badge">
-              <span aria-hidden="true">📎 {card.attachments.length}</span>
-              <span className="visually-hidden">, {t.attachments(card.attachments.length)}</span>
+              <span aria-hidden="true">📎 {card.attachmentsCount}</span>
+              <span className="visually-hidden">, {t.attachments(card.attachmentsCount)}</span>
             </span>
           ) : null}
           {card.members.length ? (
@@ -676,6 +730,42 @@ const CardFace = memo(function CardFace({
     </div>
   );
 });
+
+/** Covers read as files: the page's own requests carry its credentials, which an <img> of an API key session would not. */
+const coverImages = new Map<string, Promise<string | null>>();
+const COVER_IMAGES_KEPT = 200;
+
+function coverImage(url: string): Promise<string | null> {
+  let image = coverImages.get(url);
+  if (!image) {
+    image = fetch(url, { headers: authHeaders(), credentials: 'same-origin' })
+      .then(async (response) => (response.ok ? URL.createObjectURL(await response.blob()) : null))
+      .catch(() => null);
+    coverImages.set(url, image);
+    if (coverImages.size > COVER_IMAGES_KEPT) {
+      const [oldest, kept] = coverImages.entries().next().value as [string, Promise<string | null>];
+      coverImages.delete(oldest);
+      void kept.then((src) => src && URL.revokeObjectURL(src));
+    }
+  }
+  return image;
+}
+
+/** A card's cover: a colour band, or an image (a URL of this server, such as one of the card's attachments). */
+function Cover({ cover }: { cover: string }) {
+  const isImage = /^\/(?!\/)/.test(cover) || cover.startsWith(`${window.location.origin}/`);
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    if (!isImage) return;
+    let live = true;
+    void coverImage(cover).then((found) => live && setSrc(found));
+    return () => {
+      live = false;
+    };
+  }, [cover, isImage]);
+  if (!isImage) return CSS.supports('color', cover) ? <div className="card-cover card-cover-colour" style={{ background: cover }} /> : null;
+  return src ? <img className="card-cover" src={src} alt="" /> : <div className="card-cover card-cover-loading" />;
+}
 
 function CardComposer({
   listId,

@@ -20,7 +20,6 @@ type Patch = { name?: string; description?: string; startDate?: string | null; d
 
 export function CardDialog(props: {
   cardId: string;
-  boardCard: Card | undefined;
   labels: Label[];
   members: Member[];
   focus: string | null;
@@ -34,7 +33,6 @@ export function CardDialog(props: {
   const fresh = useQuery({
     queryKey: cardKey(cardId),
     queryFn: async () => unwrap(await client.GET('/api/v1/cards/{cardId}', { params: { path: { cardId } } })).card as Card,
-    initialData: props.boardCard,
     staleTime: 0,
   });
   const card = fresh.data;
@@ -103,6 +101,8 @@ export function CardDialog(props: {
         {nameDraft ? (
           <textarea
             ref={nameRef}
+            // the editor appears because the person asked to rename (a click, or `e`): it takes the focus
+            autoFocus
             className="name-editor"
             aria-label={t.cardName}
             value={nameDraft.value}

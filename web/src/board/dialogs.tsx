@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import type { Card } from '../api.ts';
+import type { CardFace } from '../api.ts';
 import { t } from '../strings.ts';
 import type { ListView } from './store.ts';
 
@@ -35,7 +35,7 @@ export function MoveDialog({
   onCancel,
   onMove,
 }: {
-  card: Card;
+  card: CardFace;
   lists: ListView[];
   onCancel: () => void;
   onMove: (listId: string, index: number) => void;

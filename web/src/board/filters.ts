@@ -1,4 +1,4 @@
-import type { Card } from '../api.ts';
+import type { CardFace } from '../api.ts';
 
 export type Due = '' | 'overdue' | 'day' | 'week' | 'none';
 export interface Filter {
@@ -36,9 +36,10 @@ export function writeFilter(params: URLSearchParams, filter: Filter): URLSearchP
 
 const DAY = 24 * 3600 * 1000;
 
-export function matches(card: Card, filter: Filter, now: number): boolean {
-  if (filter.text && !`${card.name}\n${card.description}`.toLowerCase().includes(filter.text.toLowerCase())) return false;
-  if (filter.labels.length && !card.labels.some((label) => filter.labels.includes(label._id))) return false;
+/** Whether the card shows under the filter: its name has the text, it has one of the labels, one of the members, and a due date of the kind. */
+export function matches(card: CardFace, filter: Filter, now: number): boolean {
+  if (filter.text && !card.name.toLowerCase().includes(filter.text.toLowerCase())) return false;
+  if (filter.labels.length && !card.labels.some((label) => filter.labels.includes(label))) return false;
   if (filter.members.length && !card.members.some((member) => filter.members.includes(member._id))) return false;
   if (filter.due) {
     const due = card.dueDate ? Date.parse(card.dueDate) : null;
@@ -52,7 +53,7 @@ export function matches(card: Card, filter: Filter, now: number): boolean {
 }
 
 /** How a due date looks: overdue red, within a day amber, complete green. */
-export function dueState(card: Card, now: number): 'overdue' | 'soon' | 'done' | 'later' | null {
+export function dueState(card: Pick<CardFace, 'dueDate' | 'complete'>, now: number): 'overdue' | 'soon' | 'done' | 'later' | null {
   if (!card.dueDate) return null;
   if (card.complete.status) return 'done';
   const due = Date.parse(card.dueDate);

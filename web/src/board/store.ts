@@ -1,6 +1,6 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import { ApiError, type Board, type Card, client, ifMatch, unwrap } from '../api.ts';
+import { ApiError, type Board, type Card, type CardFace, client, ifMatch, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
 
 export interface ListView {
@@ -8,7 +8,7 @@ export interface ListView {
   name: string;
   position: number;
   __v: number;
-  cards: Card[];
+  cards: CardFace[];
   nextCursor: string | null;
 }
 export interface BoardView {
@@ -19,28 +19,43 @@ export interface BoardView {
 export const boardKey = (boardId: string) => ['board', boardId] as const;
 export const cardKey = (cardId: string) => ['card', cardId] as const;
 
-/** The board with its lists and cards; the lists' further pages are read after the first paint. */
+/** The board with its lists and the faces of their cards; the lists' further pages are read after the first paint. */
 export function useBoard(boardId: string) {
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: boardKey(boardId),
     queryFn: async ({ signal }): Promise<BoardView> => {
-      const { board } = unwrap(await client.GET('/api/v1/boards/{boardId}', { params: { path: { boardId } }, signal }));
+      const { board } = unwrap(await client.GET('/api/v1/boards/{boardId}/card-faces', { params: { path: { boardId } }, signal }));
       const { lists, ...rest } = board;
-      const view: BoardView = { board: rest as unknown as Board, lists: lists.map((list) => ({ ...list, cards: list.cards, nextCursor: list.nextCursor })) };
-      for (const list of view.lists) if (list.nextCursor) void loadRest(queryClient, boardId, list._id, list.nextCursor);
+      const view: BoardView = { board: rest as Board, lists: lists.map((list) => ({ ...list, cards: list.cards, nextCursor: list.nextCursor })) };
+      void loadRest(
+        queryClient,
+        boardId,
+        view.lists.filter((list) => list.nextCursor),
+      );
       return view;
     },
   });
 }
 
-/** Reads a list's remaining pages, appending each to the cached list. */
-async function loadRest(queryClient: QueryClient, boardId: string, listId: string, cursor: string | null) {
+/** Lists whose further pages are read at once: the rest wait, so a big board does not flood the server. */
+const PAGES_AT_ONCE = 3;
+
+/** Reads the remaining pages of `lists`, a few lists at a time, appending each page to the cached list. */
+async function loadRest(queryClient: QueryClient, boardId: string, lists: readonly ListView[]) {
+  const queue = [...lists];
+  const next = async (): Promise<void> => {
+    const list = queue.shift();
+    if (!list) return;
+    await loadList(queryClient, boardId, list._id, list.nextCursor).catch(() => undefined);
+    return next();
+  };
+  await Promise.all(Array.from({ length: PAGES_AT_ONCE }, next));
+}
+
+async function loadList(queryClient: QueryClient, boardId: string, listId: string, cursor: string | null) {
   while (cursor) {
-    const page = unwrap(await client.GET('/api/v1/lists/{listId}/cards', { params: { path: { listId }, query: { cursor, limit: 100 } } })) as {
-      cards: Card[];
-      nextCursor: string | null;
-    };
+    const page = unwrap(await client.GET('/api/v1/lists/{listId}/card-faces', { params: { path: { listId }, query: { cursor, limit: 200 } } }));
     cursor = page.nextCursor;
     queryClient.setQueryData<BoardView>(boardKey(boardId), (view) => {
       if (!view) return view;
@@ -52,12 +67,35 @@ async function loadRest(queryClient: QueryClient, boardId: string, listId: strin
   }
 }
 
+/** The face of a whole card (a write's answer): what Get Card Face answers for it. */
+export function faceOf(card: Card): CardFace {
+  return {
+    _id: card._id,
+    name: card.name,
+    position: card.position,
+    cover: card.cover,
+    startDate: card.startDate,
+    dueDate: card.dueDate,
+    complete: { status: card.complete.status },
+    archived: { status: card.archived.status },
+    labels: card.labels.map((label) => label._id),
+    members: card.members,
+    allChecklistItemsCount: card.allChecklistItemsCount,
+    commentsCount: card.comments.length,
+    attachmentsCount: card.attachments.length,
+    hasDescription: card.description !== '',
+    board: card.board,
+    list: card.list,
+    __v: card.__v,
+  };
+}
+
 export function mapList(view: BoardView, listId: string, change: (list: ListView) => ListView): BoardView {
   return { ...view, lists: view.lists.map((list) => (list._id === listId ? change(list) : list)) };
 }
 
-/** The card put where its record says (list and position), wherever it was before. */
-export function placeCard(view: BoardView, card: Card): BoardView {
+/** The card put where its face says (list and position), wherever it was before. */
+export function placeCard(view: BoardView, card: CardFace): BoardView {
   const without = removeCard(view, card._id);
   if (card.archived.status || card.board !== view.board._id) return without;
   return mapList(without, card.list, (list) => {
@@ -79,7 +117,7 @@ export function removeCard(view: BoardView, cardId: string): BoardView {
   };
 }
 
-export function findCard(view: BoardView | undefined, cardId: string): Card | undefined {
+export function findCard(view: BoardView | undefined, cardId: string): CardFace | undefined {
   for (const list of view?.lists ?? []) {
     const card = list.cards.find((one) => one._id === cardId);
     if (card) return card;
@@ -96,6 +134,8 @@ export function refusalOf(error: unknown): { conflict: boolean; message: string 
 export interface Notice {
   kind: 'error' | 'info';
   text: string;
+  /** What the person can do about it, as a button beside the text. */
+  action?: { label: string; run: () => void };
 }
 
 /**
@@ -112,26 +152,31 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
     [queryClient, key],
   );
 
+  /** A write's answer (the whole card): the dialog's copy, and its face on the board. */
   const applyCard = useCallback(
     (card: Card) => {
-      set((view) => placeCard(view, card));
+      set((view) => placeCard(view, faceOf(card)));
       queryClient.setQueryData(cardKey(card._id), card);
     },
     [set, queryClient],
   );
 
+  /** Re-reads the card's face (another person's change, a refused write): the board shows it as it is now. */
   const refreshCard = useCallback(
     async (cardId: string) => {
-      const result = await client.GET('/api/v1/cards/{cardId}', { params: { path: { cardId } } });
+      const result = await client.GET('/api/v1/cards/{cardId}/face', { params: { path: { cardId } } });
       if (result.response.status === 404) {
         set((view) => removeCard(view, cardId));
         return undefined;
       }
-      const card = unwrap(result).card as Card;
-      applyCard(card);
-      return card;
+      const face = unwrap(result).card;
+      set((view) => placeCard(view, face));
+      // the dialog, if open on this card, reads the whole card again
+      const known = queryClient.getQueryData<Card>(cardKey(cardId));
+      if (known && known.__v !== face.__v) void queryClient.invalidateQueries({ queryKey: cardKey(cardId) });
+      return face;
     },
-    [applyCard, set],
+    [set, queryClient],
   );
 
   const refused = useCallback(
@@ -144,6 +189,20 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
       } else notify({ kind: 'error', text: t.refused(message) });
     },
     [queryClient, refreshCard, notify, key],
+  );
+
+  /** Brings an archived list back with its cards, where it was: the board is read again. */
+  const restoreList = useCallback(
+    async (listId: string) => {
+      try {
+        unwrap(await client.PATCH('/api/v1/lists/{listId}/unarchive', { params: { path: { listId } } }));
+        notify({ kind: 'info', text: t.listRestored });
+        await queryClient.invalidateQueries({ queryKey: key });
+      } catch (error) {
+        await refused(error, undefined);
+      }
+    },
+    [queryClient, key, notify, refused],
   );
 
   return useMemo(
@@ -235,9 +294,14 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
       },
       async archiveList(listId: string) {
         const snapshot = get();
+        const list = snapshot?.lists.find((one) => one._id === listId);
         set((view) => ({ ...view, lists: view.lists.filter((one) => one._id !== listId) }));
         try {
           unwrap(await client.PATCH('/api/v1/lists/{listId}/archive', { params: { path: { listId } } }));
+          if (list) {
+            announce(t.listArchived(list.name));
+            notify({ kind: 'info', text: t.listArchived(list.name), action: { label: t.restoreList(list.name), run: () => void restoreList(listId) } });
+          }
         } catch (error) {
           await refused(error, snapshot);
         }
@@ -284,7 +348,7 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
         }
       },
     }),
-    [applyCard, refreshCard, refused, get, set, boardId, announce, queryClient],
+    [applyCard, refreshCard, refused, get, set, boardId, announce, notify, restoreList, queryClient],
   );
 }
 

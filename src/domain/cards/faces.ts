@@ -1,0 +1,102 @@
+/**
+ * Card faces (docs/decisions/0094): what a board page shows of each card, read without building
+ * the full Card records. The same reach as the full reads (the access module), the same order and
+ * the same cursors as Get Board with Lists and Cards and Get List Card.
+ */
+import type { BoardWithCardFaces, CardFace } from '../../schemas/card-faces.ts';
+import { boardCardFaces, type CardFaceRow, listCardFaces, loadCardFaces } from '../../storage/repositories/card-faces.ts';
+import type { ListCardsAfter } from '../../storage/repositories/cards.ts';
+import { findListsOfBoard } from '../../storage/repositories/lists.ts';
+import { requireAccess } from '../access/access.ts';
+import { toBoard, toList } from '../boards/records.ts';
+import type { ServiceContext } from '../context.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
+import { NotFoundError } from '../shared/errors.ts';
+import { DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
+import { listCardsStart } from './listing.ts';
+import { toMember } from './records.ts';
+
+export function toCardFace(row: CardFaceRow): CardFace {
+  return {
+    _id: row.id,
+    name: row.name,
+    position: row.position,
+    cover: row.cover,
+    startDate: row.start_date,
+    dueDate: row.due_date,
+    complete: { status: Boolean(Number(row.complete_status)) },
+    archived: { status: Boolean(Number(row.archived)) },
+    labels: row.labels,
+    members: row.members.map(toMember),
+    allChecklistItemsCount: { completed: row.items_completed, total: row.items_total },
+    commentsCount: row.comments_count,
+    attachmentsCount: row.attachments_count,
+    hasDescription: row.has_description,
+    board: row.board_id,
+    list: row.list_id,
+    __v: Number(row.version),
+  };
+}
+
+/** A page of the list's card faces after `after`, with the cursor the next page (of either listing) starts from. */
+async function facesPage(ctx: ServiceContext, listId: string, archived: boolean, after: ListCardsAfter | undefined, limit: number): Promise<Page<CardFace>> {
+  return toFacesPage(await listCardFaces(ctx.db, listId, archived, after, limit + 1), limit);
+}
+
+/** A page of faces from up to `limit` + 1 rows: the cursor (Get List Card's) when there are more. */
+function toFacesPage(rows: CardFaceRow[], limit: number): Page<CardFace> {
+  const page = toPage(rows, limit, (row): ListCardsAfter => ({ position: row.position, cardId: row.id }));
+  return { items: page.items.map(toCardFace), nextCursor: page.nextCursor };
+}
+
+/**
+ * Get Board Card Faces: the board, its lists in position order, each with the faces of its first
+ * `limit` unarchived cards and the `nextCursor` the rest are read from: bounded by the lists.
+ */
+export async function getBoardCardFaces(
+  ctx: ServiceContext,
+  caller: Caller,
+  boardId: string,
+  scope: Scope,
+  query: { archived?: boolean | undefined; limit?: number | undefined },
+): Promise<BoardWithCardFaces> {
+  const board = await requireAccess(ctx.db, caller, { kind: 'board', id: boardId, scope });
+  const lists = await findListsOfBoard(ctx.db, board.id, query.archived ?? false);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const byList = new Map<string, CardFaceRow[]>();
+  for (const row of await boardCardFaces(ctx.db, board.id, limit + 1)) {
+    const rows = byList.get(row.list_id);
+    if (rows) rows.push(row);
+    else byList.set(row.list_id, [row]);
+  }
+  return {
+    ...toBoard(board),
+    lists: lists.map((list) => {
+      const page = toFacesPage(byList.get(list.id) ?? [], limit);
+      return { ...toList(list), cards: page.items, nextCursor: page.nextCursor };
+    }),
+  };
+}
+
+/** Get List Card Faces: Get List Card's pages (the same cursors), as faces. */
+export async function listCardFacesOfList(
+  ctx: ServiceContext,
+  caller: Caller,
+  listId: string,
+  scope: Scope,
+  query: { archived?: boolean | undefined; limit?: number | undefined; cursor?: string | undefined },
+): Promise<Page<CardFace>> {
+  const list = await requireAccess(ctx.db, caller, { kind: 'list', id: listId, scope });
+  const archived = query.archived ?? false;
+  const after = await listCardsStart(ctx, list.id, archived, query.cursor);
+  return facesPage(ctx, list.id, archived, after, query.limit ?? DEFAULT_PAGE_SIZE);
+}
+
+/** Get Card Face: one card's face (what a board page re-reads when the card changed). */
+export async function getCardFace(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope): Promise<CardFace> {
+  const card = await requireAccess(ctx.db, caller, { kind: 'card', id: cardId, scope });
+  const [row] = await loadCardFaces(ctx.db, [card.id]);
+  // deleted between the two reads
+  if (!row) throw new NotFoundError('Card');
+  return toCardFace(row);
+}

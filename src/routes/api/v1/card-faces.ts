@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { getBoardCardFaces, getCardFace, listCardFacesOfList } from '../../../domain/cards/faces.ts';
+import { BoardParams } from '../../../schemas/boards.ts';
+import { ListCardsParams, ListCardsQuery } from '../../../schemas/card-edits.ts';
+import { BoardCardFacesQuery, BoardWithCardFaces, CardFace, CardFacesPage } from '../../../schemas/card-faces.ts';
+import { CardParams } from '../../../schemas/cards.ts';
+import { ScopeQuery } from '../../../schemas/common.ts';
+import { keyedPage, operations } from '../../operation.ts';
+
+/** Card faces: the compact reads a board page is drawn from (docs/decisions/0094). */
+const cardFaces: FastifyPluginAsyncTypebox = async (app) => {
+  const route = operations(app, ['cards']);
+
+  route(
+    'GET /boards/:boardId/card-faces',
+    {
+      tier: 'very-low',
+      operationId: 'getBoardCardFaces',
+      summary: 'Get Board Card Faces',
+      description:
+        'Get Board with Lists and Cards in compact form: the board, its unarchived lists (all with `archived=true`) in position order, each with the faces of its first `limit` unarchived cards (what a board shows of a card) and the `nextCursor` Get List Card Faces continues from.',
+      params: BoardParams,
+      querystring: BoardCardFacesQuery,
+      answer: ['board', BoardWithCardFaces],
+      answersRevision: true,
+      message: 'Board retrieved',
+    },
+    ({ caller, params, query: { companyId, teamId, ...query } }) => getBoardCardFaces(app.services, caller, params.boardId, { companyId, teamId }, query),
+  );
+
+  route(
+    'GET /lists/:listId/card-faces',
+    {
+      tier: 'very-low',
+      operationId: 'getListCardFaces',
+      summary: 'Get List Card Faces',
+      description:
+        "Get List Card in compact form: the faces of the list's cards in position order (archived=true: its archived cards), `limit` per page; its cursors and Get List Card's are interchangeable.",
+      params: ListCardsParams,
+      querystring: ListCardsQuery,
+      answer: CardFacesPage,
+      message: 'Cards retrieved',
+    },
+    async ({ caller, params, query: { companyId, teamId, ...page } }) =>
+      keyedPage('cards', await listCardFacesOfList(app.services, caller, params.listId, { companyId, teamId }, page)),
+  );
+
+  route(
+    'GET /cards/:cardId/face',
+    {
+      tier: 'very-low',
+      operationId: 'getCardFace',
+      summary: 'Get Card Face',
+      description: "The card's face: what a board shows of it. Unlike Get Card Details, reading it does not add the caller to the card's `seen`.",
+      params: CardParams,
+      querystring: ScopeQuery,
+      answer: ['card', CardFace],
+      answersRevision: true,
+      message: 'Card retrieved',
+    },
+    ({ caller, params, query }) => getCardFace(app.services, caller, params.cardId, query),
+  );
+};
+
+export default cardFaces;

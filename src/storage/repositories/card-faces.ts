@@ -1,0 +1,171 @@
+/**
+ * What a card's face on a board shows (docs/decisions/0094): the card's own columns, its label and
+ * member ids, its checklist progress and its comment and attachment counts, in one statement per
+ * page; a fraction of what the full card query (./card-records.ts) reads and writes out.
+ */
+import { type QueryCreator, sql } from 'kysely';
+import type { Database, Executor } from '../database.ts';
+import { type Dialect, dialectOf, executeCompiledOnce } from '../dialect.ts';
+import type { ListCardsAfter } from './cards.ts';
+import { pastKey } from './order.ts';
+
+function faceQuery(db: QueryCreator<Database>, dialect: Dialect) {
+  return db
+    .selectFrom('cards as c')
+    .select([
+      'c.id',
+      'c.version',
+      'c.board_id',
+      'c.list_id',
+      'c.position',
+      'c.name',
+      'c.cover',
+      'c.start_date',
+      'c.due_date',
+      'c.complete_status',
+      'c.archived',
+    ])
+    .select((eb) => [
+      eb('c.description', '!=', '').as('has_description'),
+      // in the order the full record lists them (./card-records.ts)
+      dialect
+        .jsonArrayFrom(
+          eb.selectFrom('card_labels as cl').select('cl.label_id').whereRef('cl.card_id', '=', 'c.id').orderBy('cl.created_at').orderBy('cl.label_id'),
+        )
+        .as('labels_json'),
+      dialect
+        .jsonArrayFrom(
+          eb
+            .selectFrom('card_members as m')
+            .innerJoin('users as u', 'u.id', 'm.user_id')
+            .select(['u.id', 'u.full_name', 'u.photo_url'])
+            .whereRef('m.card_id', '=', 'c.id')
+            .orderBy('m.created_at')
+            .orderBy('m.user_id'),
+        )
+        .as('members_json'),
+      eb
+        .selectFrom('checklist_items as i')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('i.card_id', '=', 'c.id')
+        .as('items_total'),
+      eb
+        .selectFrom('checklist_items as i')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('i.card_id', '=', 'c.id')
+        .where('i.complete_status', '=', 1)
+        .as('items_completed'),
+      eb
+        .selectFrom('comments as m')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('m.card_id', '=', 'c.id')
+        .as('comments_count'),
+      // the attachments the card's record lists: its own (not its checklist items'), not deleted
+      eb
+        .selectFrom('attachments as a')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('a.card_id', '=', 'c.id')
+        .where('a.checklist_item_id', 'is', null)
+        .where('a.is_deleted', '=', 0)
+        .as('attachments_count'),
+    ]);
+}
+
+type FaceQueryRow = Awaited<ReturnType<ReturnType<typeof faceQuery>['execute']>>[number];
+
+function toFaceRows(dialect: Dialect, rows: FaceQueryRow[]) {
+  return rows.map((row) => ({
+    ...row,
+    has_description: Boolean(Number(row.has_description)),
+    labels: dialect.fromJson(row.labels_json).map((label) => label.label_id),
+    members: dialect.fromJson(row.members_json),
+    items_total: Number(row.items_total ?? 0),
+    items_completed: Number(row.items_completed ?? 0),
+    comments_count: Number(row.comments_count ?? 0),
+    attachments_count: Number(row.attachments_count ?? 0),
+  }));
+}
+
+export type CardFaceRow = ReturnType<typeof toFaceRows>[number];
+
+const LIST = '\u0000list';
+const ARCHIVED = '\u0000archived';
+const AFTER_POSITION = '\u0000after-position';
+const AFTER_ID = '\u0000after-id';
+const TAKE = '\u0000take';
+const CARD_IDS = '\u0000card-ids';
+const BOARD = '\u0000board';
+
+/** The faces of the list's archived (or unarchived) cards in position order, after `after`, at most `take`. */
+export async function listCardFaces(db: Executor, listId: string, archived: boolean, after: ListCardsAfter | undefined, take: number): Promise<CardFaceRow[]> {
+  const dialect = dialectOf(db);
+  const rows = await executeCompiledOnce(
+    db,
+    after ? 'list card faces after' : 'list card faces',
+    () => {
+      let query = faceQuery(db, dialect)
+        .where('c.list_id', '=', LIST)
+        .where('c.archived', '=', ARCHIVED as never);
+      if (after) query = query.where(pastKey(['c.position', 'c.id'], [AFTER_POSITION, AFTER_ID]));
+      return query
+        .orderBy('c.position')
+        .orderBy('c.id')
+        .limit(TAKE as never)
+        .compile();
+    },
+    { [LIST]: listId, [ARCHIVED]: archived ? 1 : 0, [AFTER_POSITION]: after?.position, [AFTER_ID]: after?.cardId, [TAKE]: take },
+  );
+  return toFaceRows(dialect, rows);
+}
+
+/** The faces of `cardIds` (those still there), in their order. */
+export async function loadCardFaces(db: Executor, cardIds: readonly string[]): Promise<CardFaceRow[]> {
+  if (cardIds.length === 0) return [];
+  const dialect = dialectOf(db);
+  const rows = await executeCompiledOnce(
+    db,
+    'card faces',
+    () =>
+      faceQuery(db, dialect)
+        .where(() => dialect.inIdList('c.id', CARD_IDS))
+        .compile(),
+    {
+      [CARD_IDS]: dialect.idList(cardIds),
+    },
+  );
+  const byId = new Map(toFaceRows(dialect, rows).map((row) => [row.id, row]));
+  return cardIds.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * The faces of the first `take` unarchived cards of every list of the board, by list, in position
+ * order: one statement, so a board read holds one connection however many lists it has (one query
+ * per list took every connection of the pool at once, and under load made other requests wait
+ * past the pool's bound).
+ */
+export async function boardCardFaces(db: Executor, boardId: string, take: number): Promise<CardFaceRow[]> {
+  const dialect = dialectOf(db);
+  const rows = await executeCompiledOnce(
+    db,
+    'board card faces',
+    () =>
+      faceQuery(db, dialect)
+        .innerJoin(
+          (eb) =>
+            eb
+              .selectFrom('cards as r')
+              .select(['r.id', sql<number>`row_number() over (partition by r.list_id order by r.position, r.id)`.as('place')])
+              .where('r.board_id', '=', BOARD)
+              .where('r.archived', '=', 0)
+              .as('ranked'),
+          (join) => join.onRef('ranked.id', '=', 'c.id'),
+        )
+        .where('ranked.place', '<=', TAKE as never)
+        .orderBy('c.list_id')
+        .orderBy('c.position')
+        .orderBy('c.id')
+        .compile(),
+    { [BOARD]: boardId, [TAKE]: take },
+  );
+  return toFaceRows(dialect, rows);
+}
