@@ -14,6 +14,7 @@ import * as cardRecordOrder from './migrations/0012_card_record_order.ts';
 import * as people from './migrations/0013_people.ts';
 import * as search from './migrations/0017_search.ts';
 import * as attachmentChecksums from './migrations/0018_attachment_checksums.ts';
+import * as searchWords from './migrations/0031_search_words.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0013_people': people,
   '0017_search': search,
   '0018_attachment_checksums': attachmentChecksums,
+  '0031_search_words': searchWords,
 };
 
 /** The names of every migration, in the order they apply. */

@@ -92,6 +92,11 @@ for (const engine of ENGINES) {
       ['予約', ['東京都の会議']],
       ['screens menu', ['Fix login page']],
       ['nothing-like-this', []],
+      // words are found by their start, not their middle; punctuation between words is a phrase
+      ['ogin', []],
+      ['login-pa', ['Fix login page']],
+      ['"page fix"', []],
+      ['!!!', []],
     ];
     for (const [q, expected] of table) {
       it(`q=${q} finds ${JSON.stringify(expected)}`, async () => {
