@@ -5,15 +5,18 @@
  * index's triggers on; then measures, through the search service (no HTTP), a two-word query and a
  * one-letter query within one team (p50/p99 over BENCH_SEARCH_QUERIES queries, default 300, each of a
  * random team, as a member of that team only); Update Card renaming a card with the index's trigger on
- * and off (rounds in turn); and the index's size on disk next to the data's.
+ * and off (rounds in turn); and the index's size on disk next to the data's. BENCH_SEARCH_EXPLAIN=1
+ * also prints (to stderr) the plan of a two-word and a one-letter query: EXPLAIN ANALYZE on
+ * PostgreSQL, EXPLAIN QUERY PLAN on SQLite.
  */
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { bootstrap } from '../src/domain/account/bootstrap.ts';
 import { updateCard } from '../src/domain/cards/update.ts';
-import { search } from '../src/domain/search/service.ts';
+import { search, searchFilter } from '../src/domain/search/service.ts';
 import type { Caller } from '../src/domain/shared/caller.ts';
 import { newId } from '../src/domain/shared/ids.ts';
 import type { Engine } from '../src/storage/dialect.ts';
+import { searchStatement } from '../src/storage/repositories/search.ts';
 import { openTestStorage, serviceContext } from '../test/support/harness.ts';
 
 const engine = (process.argv[2] ?? 'sqlite') as Engine;
@@ -146,6 +149,18 @@ const twoWords = await measure((team) => {
   return `${name[0]} ${name[1]}`;
 });
 const oneLetter = await measure(() => pick(SYLLABLES)[0] as string);
+
+if (process.env.BENCH_SEARCH_EXPLAIN) {
+  const team = pick(teams);
+  for (const q of [(pick(team.names) as string).split(' ').slice(0, 2).join(' '), 'k']) {
+    const { filter } = await searchFilter(ctx, memberOf(team.id), { teamId: team.id }, { q, limit: 20 });
+    const compiled = searchStatement(db, filter)?.compile(db);
+    if (!compiled) continue;
+    const explain = engine === 'postgres' ? 'explain (analyze, buffers) ' : 'explain query plan ';
+    const { rows } = await db.executeQuery(CompiledQuery.raw(explain + compiled.sql, [...compiled.parameters]));
+    process.stderr.write(`-- ${engine} q=${q}\n${rows.map((row) => Object.values(row as object).join(' | ')).join('\n')}\n`);
+  }
+}
 
 /** Update Card renaming a card: rounds with the card trigger of the index off and on, in turn. */
 async function updates(): Promise<{ withoutIndexMs: number; withIndexMs: number; overhead: string }> {

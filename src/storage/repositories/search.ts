@@ -186,11 +186,19 @@ function lowerLike(column: string, text: string): RawBuilder<SqlBool> {
 
 /** The entries `filter` finds, in order (title matches first, then the most recently written), `take` of them. */
 export async function searchEntries(db: Executor, filter: SearchFilter): Promise<SearchRow[]> {
+  const statement = searchStatement(db, filter);
+  if (statement === null) return [];
+  const { rows } = await statement.execute(db);
+  return rows.map((row) => ({ ...row, tier: Number(row.tier), archived: Number(row.archived) }));
+}
+
+/** The statement `searchEntries` runs (the bench explains it), or null when nothing can match. */
+export function searchStatement(db: Executor, filter: SearchFilter): RawBuilder<SearchRow> | null {
   const postgres = dialectOf(db).name === 'postgres';
   const reach = reachCondition(filter.reach, 'e');
-  if (reach === null) return [];
+  if (reach === null) return null;
   const text = textConditions(filter, postgres);
-  if (text === null) return [];
+  if (text === null) return null;
   const where: Expression<SqlBool>[] = [reach, ...text.where];
   where.push(sql<SqlBool>`b.deleted_at is null and (l.id is null or l.deleted_at is null) and (c.id is null or c.deleted_at is null)`);
   const archived = sql`(case when coalesce(c.archived, 0) <> 0 or coalesce(l.archived, 0) <> 0 or b.archived <> 0 then 1 else 0 end)`;
@@ -227,7 +235,7 @@ export async function searchEntries(db: Executor, filter: SearchFilter): Promise
   const page = after
     ? sql`where tier > ${after[0]} or (tier = ${after[0]} and (updated_at < ${after[1]} or (updated_at = ${after[1]} and entity_id < ${after[2]})))`
     : sql``;
-  const { rows } = await sql<SearchRow>`
+  return sql<SearchRow>`
     select * from (
       select e.entity_type, e.entity_id, e.title, e.body, e.updated_at, ${tier} as tier, ${archived} as archived,
         e.company_id, co.name as company_name, e.team_id, t.name as team_name, b.id as board_id, b.name as board_name,
@@ -242,8 +250,7 @@ export async function searchEntries(db: Executor, filter: SearchFilter): Promise
     ) hits
     ${page}
     order by tier, updated_at desc, entity_id desc
-    limit ${filter.take}`.execute(db);
-  return rows.map((row) => ({ ...row, tier: Number(row.tier), archived: Number(row.archived) }));
+    limit ${filter.take}`;
 }
 
 /** What the index holds, as its rows would be built from the source tables (for the rebuild and the checks). */
