@@ -17,7 +17,7 @@ export const TRIGRAM = 3;
 /** How many of the most recent entries in reach a query of one- or two-letter CJK pieces only looks through. */
 export const SHORT_SCAN = 20_000;
 /** How many of the most recently written matches a query of one- and two-letter words only ranks. */
-export const SHORT_MATCHES = 2_000;
+export const SHORT_MATCHES = 500;
 
 export interface SearchFilter {
   reach: Reach;
@@ -119,7 +119,15 @@ function tsQuery(q: WordsQuery): string {
 }
 
 /** The text conditions of a query on one engine: what must match, and whether the title holds every positive term. */
-function textConditions(filter: SearchFilter, postgres: boolean): { where: Expression<SqlBool>[]; inTitle: Expression<SqlBool> } | null {
+interface TextConditions {
+  /** The entries to start from: on SQLite the word index's matches, each joined to its entry. */
+  from: RawBuilder<unknown>;
+  where: Expression<SqlBool>[];
+  /** Whether the title holds every positive term (the first tier of the order). */
+  inTitle: Expression<SqlBool>;
+}
+
+function textConditions(filter: SearchFilter, postgres: boolean): TextConditions | null {
   const terms = termsOf(filter.terms);
   // a term of punctuation only has no word to find
   if (terms.some((term) => term === null)) return null;
@@ -139,10 +147,18 @@ function textConditions(filter: SearchFilter, postgres: boolean): { where: Expre
       return sql<SqlBool>`e.seq in (select rowid from search_words where search_words match ${ftsQuery(q)}${limit})`;
     }
     if (!cap) return sql<SqlBool>`e.words @@ ${tsQuery(q)}::tsquery`;
+    // the function form of @@ keeps the GIN index out: a one-letter prefix would gather every team's
+    // matches; walking the team's entries newest first stops at the cap
     const recent = reachCondition(filter.reach, 'r') as Expression<SqlBool>;
-    return sql<SqlBool>`e.entity_id in (select r.entity_id from search_entries r where ${recent} and r.words @@ ${tsQuery(q)}::tsquery order by r.updated_at desc limit ${SHORT_MATCHES})`;
+    return sql<SqlBool>`e.entity_id in (select r.entity_id from search_entries r where ${recent} and ts_match_vq(r.words, ${tsQuery(q)}::tsquery) order by r.updated_at desc limit ${SHORT_MATCHES})`;
   };
-  if (all.length > 0) where.push(wordsMatch({ scope, all, none, titleOnly: false }, capped));
+  let from: RawBuilder<unknown> = sql`search_entries e`;
+  if (all.length > 0 && !postgres) {
+    // the matches drive the query (CROSS JOIN keeps SQLite from walking the team's entries instead)
+    const limit = capped ? sql` order by rowid desc limit ${SHORT_MATCHES}` : sql``;
+    from = sql`(select rowid as seq from search_words where search_words match ${ftsQuery({ scope, all, none, titleOnly: false })}${limit}) m
+      cross join search_entries e on e.seq = m.seq`;
+  } else if (all.length > 0) where.push(wordsMatch({ scope, all, none, titleOnly: false }, capped));
   else if (none.length > 0) {
     const any = none.map((words) => wordsMatch({ scope, all: [words], none: [], titleOnly: false }, false));
     where.push(sql<SqlBool>`not (${sql.join(any, sql` or `)})`);
@@ -177,7 +193,7 @@ function textConditions(filter: SearchFilter, postgres: boolean): { where: Expre
   }
   for (const text of cjk) titleParts.push(cjkIn(text, true));
   const inTitle = titleParts.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`(${sql.join(titleParts, sql` and `)})`;
-  return { where, inTitle };
+  return { from, where, inTitle };
 }
 
 function lowerLike(column: string, text: string): RawBuilder<SqlBool> {
@@ -240,7 +256,7 @@ export function searchStatement(db: Executor, filter: SearchFilter): RawBuilder<
       select e.entity_type, e.entity_id, e.title, e.body, e.updated_at, ${tier} as tier, ${archived} as archived,
         e.company_id, co.name as company_name, e.team_id, t.name as team_name, b.id as board_id, b.name as board_name,
         l.id as list_id, l.name as list_name, c.id as card_id, c.name as card_name
-      from search_entries e
+      from ${text.from}
       left join cards c on c.id = e.card_id
       left join lists l on l.id = coalesce(c.list_id, e.list_id)
       join boards b on b.id = coalesce(l.board_id, e.board_id)
@@ -272,6 +288,32 @@ const ENTRY_COLUMNS = ['entity_type', 'entity_id', 'company_id', 'team_id', 'car
 export async function indexedEntries(db: Executor): Promise<IndexedEntry[]> {
   const { rows } = await sql<IndexedEntry>`select ${sql.raw(ENTRY_COLUMNS.join(', '))} from search_entries order by entity_id`.execute(db);
   return rows;
+}
+
+/**
+ * Which entries the word index finds by their team's token (`team:entry` pairs, sorted), next to
+ * those it should find: a row the index failed to forget, or never learnt, shows as a difference.
+ */
+export async function wordIndexCheck(db: Executor): Promise<{ found: string[]; expected: string[] }> {
+  const { rows: entries } = await sql<{ team_id: string; entity_id: string; seq: number }>`select team_id, entity_id, ${sql.raw(
+    dialectOf(db).name === 'postgres' ? '0' : 'seq',
+  )} as seq from search_entries`.execute(db);
+  const expected = entries.map((e) => `${e.team_id}:${e.entity_id}`).sort();
+  const { rows: teams } = await sql<{ id: string }>`select id from teams`.execute(db);
+  const found: string[] = [];
+  if (dialectOf(db).name === 'postgres') {
+    for (const team of teams) {
+      const { rows } = await sql<{ entity_id: string }>`select entity_id from search_entries where words @@ ${`'t${team.id}'`}::tsquery`.execute(db);
+      for (const row of rows) found.push(`${team.id}:${row.entity_id}`);
+    }
+  } else {
+    const bySeq = new Map(entries.map((e) => [Number(e.seq), e.entity_id]));
+    for (const team of teams) {
+      const { rows } = await sql<{ rowid: number }>`select rowid from search_words where search_words match ${`{scope} : "t${team.id}"`}`.execute(db);
+      for (const row of rows) found.push(`${team.id}:${bySeq.get(Number(row.rowid)) ?? `lost row ${row.rowid}`}`);
+    }
+  }
+  return { found: found.sort(), expected };
 }
 
 /** The rows the index should hold, computed from the source tables, in id order. */
