@@ -17,7 +17,7 @@ export const TRIGRAM = 3;
 /** How many of the most recent entries in reach a query of one- or two-letter CJK pieces only looks through. */
 export const SHORT_SCAN = 20_000;
 /** How many of the most recently written matches a query of one- and two-letter words only ranks. */
-export const SHORT_MATCHES = 500;
+export const SHORT_MATCHES = 200;
 
 export interface SearchFilter {
   reach: Reach;
