@@ -125,6 +125,8 @@ interface TextConditions {
   where: Expression<SqlBool>[];
   /** Whether the title holds every positive term (the first tier of the order). */
   inTitle: Expression<SqlBool>;
+  /** The candidates were chosen within the exact reach already (restating it misleads PostgreSQL's row estimates). */
+  withinReach: boolean;
 }
 
 function textConditions(filter: SearchFilter, postgres: boolean): TextConditions | null {
@@ -163,6 +165,7 @@ function textConditions(filter: SearchFilter, postgres: boolean): TextConditions
     const any = none.map((words) => wordsMatch({ scope, all: [words], none: [], titleOnly: false }, false));
     where.push(sql<SqlBool>`not (${sql.join(any, sql` or `)})`);
   }
+  const withinReach = postgres && all.length > 0 && capped;
   const cjkIn = (text: string, titleOnly: boolean): Expression<SqlBool> => {
     if (postgres) {
       const contains = (column: string) => sql<SqlBool>`${sql.ref(column)} like '%' || search_fold(${likePattern(text).slice(1, -1)}) || '%'`;
@@ -193,7 +196,7 @@ function textConditions(filter: SearchFilter, postgres: boolean): TextConditions
   }
   for (const text of cjk) titleParts.push(cjkIn(text, true));
   const inTitle = titleParts.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`(${sql.join(titleParts, sql` and `)})`;
-  return { from, where, inTitle };
+  return { from, where, inTitle, withinReach };
 }
 
 function lowerLike(column: string, text: string): RawBuilder<SqlBool> {
@@ -215,7 +218,7 @@ export function searchStatement(db: Executor, filter: SearchFilter): RawBuilder<
   if (reach === null) return null;
   const text = textConditions(filter, postgres);
   if (text === null) return null;
-  const where: Expression<SqlBool>[] = [reach, ...text.where];
+  const where: Expression<SqlBool>[] = [...(text.withinReach ? [] : [reach]), ...text.where];
   where.push(sql<SqlBool>`b.deleted_at is null and (l.id is null or l.deleted_at is null) and (c.id is null or c.deleted_at is null)`);
   const archived = sql`(case when coalesce(c.archived, 0) <> 0 or coalesce(l.archived, 0) <> 0 or b.archived <> 0 then 1 else 0 end)`;
   where.push(sql<SqlBool>`${archived} = ${filter.archived ? 1 : 0}`);
@@ -251,22 +254,26 @@ export function searchStatement(db: Executor, filter: SearchFilter): RawBuilder<
   const page = after
     ? sql`where tier > ${after[0]} or (tier = ${after[0]} and (updated_at < ${after[1]} or (updated_at = ${after[1]} and entity_id < ${after[2]})))`
     : sql``;
+  // team and company names only for the page's rows: joined earlier, they multiply PostgreSQL's misestimates
   return sql<SearchRow>`
-    select * from (
-      select e.entity_type, e.entity_id, e.title, e.body, e.updated_at, ${tier} as tier, ${archived} as archived,
-        e.company_id, co.name as company_name, e.team_id, t.name as team_name, b.id as board_id, b.name as board_name,
-        l.id as list_id, l.name as list_name, c.id as card_id, c.name as card_name
-      from ${text.from}
-      left join cards c on c.id = e.card_id
-      left join lists l on l.id = coalesce(c.list_id, e.list_id)
-      join boards b on b.id = coalesce(l.board_id, e.board_id)
-      join teams t on t.id = e.team_id
-      join companies co on co.id = e.company_id
-      where ${sql.join(where, sql` and `)}
-    ) hits
-    ${page}
-    order by tier, updated_at desc, entity_id desc
-    limit ${filter.take}`;
+    select h.*, t.name as team_name, co.name as company_name from (
+      select * from (
+        select e.entity_type, e.entity_id, e.title, e.body, e.updated_at, ${tier} as tier, ${archived} as archived,
+          e.company_id, e.team_id, b.id as board_id, b.name as board_name,
+          l.id as list_id, l.name as list_name, c.id as card_id, c.name as card_name
+        from ${text.from}
+        left join cards c on c.id = e.card_id
+        left join lists l on l.id = coalesce(c.list_id, e.list_id)
+        join boards b on b.id = coalesce(l.board_id, e.board_id)
+        where ${sql.join(where, sql` and `)}
+      ) hits
+      ${page}
+      order by tier, updated_at desc, entity_id desc
+      limit ${filter.take}
+    ) h
+    join teams t on t.id = h.team_id
+    join companies co on co.id = h.company_id
+    order by h.tier, h.updated_at desc, h.entity_id desc`;
 }
 
 /** What the index holds, as its rows would be built from the source tables (for the rebuild and the checks). */
