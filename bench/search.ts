@@ -5,15 +5,18 @@
  * index's triggers on; then measures, through the search service (no HTTP), a two-word query and a
  * one-letter query within one team (p50/p99 over BENCH_SEARCH_QUERIES queries, default 300, each of a
  * random team, as a member of that team only); Update Card renaming a card with the index's trigger on
- * and off (rounds in turn); and the index's size on disk next to the data's.
+ * and off (rounds in turn); and the index's size on disk next to the data's. BENCH_SEARCH_EXPLAIN=1
+ * also prints (to stderr) the plan of a two-word and a one-letter query: EXPLAIN ANALYZE on
+ * PostgreSQL, EXPLAIN QUERY PLAN on SQLite; BENCH_SEARCH_WRITES=1 splits a rename's cost (below).
  */
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { bootstrap } from '../src/domain/account/bootstrap.ts';
 import { updateCard } from '../src/domain/cards/update.ts';
-import { search } from '../src/domain/search/service.ts';
+import { search, searchFilter } from '../src/domain/search/service.ts';
 import type { Caller } from '../src/domain/shared/caller.ts';
 import { newId } from '../src/domain/shared/ids.ts';
 import type { Engine } from '../src/storage/database-url.ts';
+import { searchStatement } from '../src/storage/repositories/search.ts';
 import { openTestStorage, serviceContext } from '../test/support/harness.ts';
 
 const engine = (process.argv[2] ?? 'sqlite') as Engine;
@@ -147,6 +150,18 @@ const twoWords = await measure((team) => {
 });
 const oneLetter = await measure(() => pick(SYLLABLES)[0] as string);
 
+if (process.env.BENCH_SEARCH_EXPLAIN) {
+  const team = pick(teams);
+  for (const q of [(pick(team.names) as string).split(' ').slice(0, 2).join(' '), 'k']) {
+    const { filter } = await searchFilter(ctx, memberOf(team.id), { teamId: team.id }, { q, limit: 20 });
+    const compiled = searchStatement(db, filter)?.compile(db);
+    if (!compiled) continue;
+    const explain = engine === 'postgres' ? 'explain (analyze, buffers) ' : 'explain query plan ';
+    const { rows } = await db.executeQuery(CompiledQuery.raw(explain + compiled.sql, [...compiled.parameters]));
+    process.stderr.write(`-- ${engine} q=${q}\n${rows.map((row) => Object.values(row as object).join(' | ')).join('\n')}\n`);
+  }
+}
+
 /** Update Card renaming a card: rounds with the card trigger of the index off and on, in turn. */
 async function updates(): Promise<{ withoutIndexMs: number; withIndexMs: number; overhead: string }> {
   const trigger = 'search_cards_au';
@@ -179,6 +194,47 @@ async function updates(): Promise<{ withoutIndexMs: number; withIndexMs: number;
 }
 const write = await updates();
 
+/**
+ * BENCH_SEARCH_WRITES=1 (SQLite): a rename as one bare UPDATE per transaction, with the index whole,
+ * with FTS5 merging every 4 segments instead of 16, with the entry rows but no word index, and with
+ * no index at all: where the index's cost to a write goes.
+ */
+async function renameProfile(): Promise<Record<string, number> | undefined> {
+  if (engine !== 'sqlite' || !process.env.BENCH_SEARCH_WRITES) return undefined;
+  const cards = teams.flatMap((team) => team.cards);
+  const renames = async (n: number) => {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      const id = pick(cards);
+      await db
+        .transaction()
+        .execute((trx) => sql`update cards set name = ${words(3, 6)}, updated_at = ${new Date().toISOString()} where id = ${id}`.execute(trx));
+    }
+    return (performance.now() - t0) / n;
+  };
+  const saved = async (name: string) => (await sql<{ sql: string }>`select sql from sqlite_master where name = ${name}`.execute(db)).rows[0]?.sql as string;
+  const wordTriggers = ['search_entries_ai', 'search_entries_ad', 'search_entries_au'];
+  const wordSql = await Promise.all(wordTriggers.map(saved));
+  const cardSql = await saved('search_cards_au');
+  const automerge = (n: number) => sql.raw(`insert into search_words (search_words, rank) values ('automerge', ${n})`).execute(db);
+  const modes: Record<string, number[]> = { whole: [], automerge4: [], entriesOnly: [], none: [] };
+  for (let round = 0; round < 4; round++) {
+    modes.whole?.push(await renames(UPDATES));
+    await automerge(4);
+    modes.automerge4?.push(await renames(UPDATES));
+    await automerge(16);
+    for (const name of wordTriggers) await sql.raw(`drop trigger ${name}`).execute(db);
+    modes.entriesOnly?.push(await renames(UPDATES));
+    await sql.raw('drop trigger search_cards_au').execute(db);
+    modes.none?.push(await renames(UPDATES));
+    for (const text of [cardSql, ...wordSql]) await sql.raw(text).execute(db);
+  }
+  // the first round warms up; the median of the others
+  const median = (xs: number[]) => [...xs.slice(1)].sort((a, b) => a - b)[1] as number;
+  return Object.fromEntries(Object.entries(modes).map(([mode, ms]) => [`${mode}Ms`, round(median(ms))]));
+}
+const renameCost = await renameProfile();
+
 async function sizes(): Promise<{ indexMB: number; dataMB: number }> {
   const rows =
     engine === 'sqlite'
@@ -207,6 +263,7 @@ console.log(
     twoWordsInTeamMs: twoWords,
     oneLetterInTeamMs: oneLetter,
     updateCardName: write,
+    ...(renameCost ? { bareRename: renameCost } : {}),
     size: await sizes(),
   }),
 );

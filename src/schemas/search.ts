@@ -11,7 +11,7 @@ export const SearchQuery = Type.Object(
         blank: false,
         maxLength: 500,
         description:
-          'words (all must match, in any order; a word also finds longer words it starts or is part of: `log` finds `login`), ' +
+          'words (all must match, in any order; each finds the words it starts: `log` finds `login`, not `catalog`; text in Chinese, Japanese or Korean is found by any part of it), ' +
           '`"quoted phrases"`, `-word` to leave out, and operators: `label:name`, `member:me` or `member:<email or name>`, ' +
           '`due:overdue|day|week|month|none`, `is:archived` (only archived things; otherwise they are left out), `is:complete`, ' +
           '`is:incomplete`, `board:"name"`, `list:"name"`, `has:attachments`, `created:N` (within the last N days). ' +

@@ -14,6 +14,7 @@ import * as people from './migrations/0013_people.ts';
 import * as search from './migrations/0017_search.ts';
 import * as attachmentChecksums from './migrations/0018_attachment_checksums.ts';
 import * as mail from './migrations/0030_mail.ts';
+import * as searchWords from './migrations/0031_search_words.ts';
 import * as multipartUploads from './migrations/0032_multipart_uploads.ts';
 import * as oidcLogins from './migrations/0035_oidc_logins.ts';
 import type { StorageConnection } from './open.ts';
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0030_mail': mail,
   '0032_multipart_uploads': multipartUploads,
   '0035_oidc_logins': oidcLogins,
+  '0031_search_words': searchWords,
 };
 
 /** The names of every migration, in the order they apply. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SearchHit } from '../../src/schemas/search.ts';
+import { SHORT_MATCHES } from '../../src/storage/repositories/search.ts';
 import { cardRow, multipart } from '../support/fixtures.ts';
 import { type Api, apiClient, bearer, buildTestApp, ENGINES, type OtherCompany, otherCompany, type TestApp } from '../support/harness.ts';
 import { assertSchema } from '../support/schema.ts';
@@ -92,6 +93,11 @@ for (const engine of ENGINES) {
       ['予約', ['東京都の会議']],
       ['screens menu', ['Fix login page']],
       ['nothing-like-this', []],
+      // words are found by their start, not their middle; punctuation between words is a phrase
+      ['ogin', []],
+      ['login-pa', ['Fix login page']],
+      ['"page fix"', []],
+      ['!!!', []],
     ];
     for (const [q, expected] of table) {
       it(`q=${q} finds ${JSON.stringify(expected)}`, async () => {
@@ -264,6 +270,30 @@ for (const engine of ENGINES) {
       assert.deepEqual(await titles('walrus created:60'), ['Alpha walrus', 'Ancient walrus', 'Beta walrus', 'Gamma walrus']);
       // operators only, no words
       assert.deepEqual(await titles(`label:defect board:"Operators board"`), ['Alpha walrus']);
+    });
+
+    it('a query of one- and two-letter words ranks only the most recently written matches (the cap)', async () => {
+      const w = await world(api, t.tenant.teamId, 'Capped');
+      const oldest = await w.card('Yak oldest');
+      for (let i = 0; i < SHORT_MATCHES; i++) await w.card(`Yak ${i}`);
+      const every = async (q: string) => {
+        const found: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const res = await api('GET', searchUrl(q, `&boardId=${w.boardId}&types=card&limit=200${cursor ? `&cursor=${cursor}` : ''}`));
+          assert.equal(res.statusCode, 200, res.body);
+          found.push(...res.json().hits.map((h: Hit) => h._id));
+          cursor = res.json().nextCursor;
+        } while (cursor);
+        return found;
+      };
+      const short = await every('y');
+      assert.equal(short.length, SHORT_MATCHES);
+      assert.ok(!short.includes(oldest), 'the oldest match is past the cap');
+      // three letters are not capped
+      const long = await every('yak');
+      assert.equal(long.length, SHORT_MATCHES + 1);
+      assert.ok(long.includes(oldest));
     });
 
     it('any query text answers 200 or a 400 in the contract form, never a 5xx', async () => {

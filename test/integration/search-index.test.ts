@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
-import { expectedEntries, indexedEntries } from '../../src/storage/repositories/search.ts';
+import { expectedEntries, indexedEntries, wordIndexCheck } from '../../src/storage/repositories/search.ts';
 import { runTaskboard } from '../support/cli.ts';
 import { addTeam, cardRow, multipart } from '../support/fixtures.ts';
 import { type Api, apiClient, bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
@@ -43,6 +43,8 @@ for (const engine of ENGINES) {
 
     async function assertIndexTrue() {
       assert.deepEqual(await indexedEntries(t.services.db), await expectedEntries(t.services.db));
+      const words = await wordIndexCheck(t.services.db);
+      assert.deepEqual(words.found, words.expected);
     }
 
     it('after a random sequence of writes, the index is what the records say; a rolled-back write is never indexed', async () => {

@@ -66,6 +66,20 @@ describe('search snippets', () => {
     );
   });
 
+  it('marks words by their start only, as the index finds them; CJK text anywhere', () => {
+    const s = snippetOf('Catalog of login logs', ['log']);
+    assert.deepEqual(
+      s.highlights.map(({ start, length }) => s.text.slice(start, start + length)),
+      ['log', 'log'],
+    );
+    assert.deepEqual(
+      s.highlights.map(({ start }) => start),
+      [11, 17],
+    );
+    const cjk = snippetOf('東京都の会議', ['京都']);
+    assert.deepEqual(cjk.highlights, [{ start: 1, length: 2 }]);
+  });
+
   it('cuts a long text around the first match, marking where it is cut', () => {
     const long = `${'lorem '.repeat(60)}needle ${'ipsum '.repeat(60)}`;
     const s = snippetOf(long, ['needle']);

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link, Navigate, Outlet, type RouteObject, useNavigate } from 'react-router';
 import { type Board, client, getJson, messageOf, postJson, session, setUnauthorizedHandler, unwrap } from './api.ts';
 import { BoardPage } from './board/BoardPage.tsx';
+import { SearchBox, useScrollToSearched } from './search/SearchBox.tsx';
 import { t } from './strings.ts';
 import { applyTheme, currentTheme, type Theme } from './theme.ts';
 
@@ -25,6 +26,7 @@ export function useMe() {
 function Shell() {
   const navigate = useNavigate();
   const me = useMe();
+  useScrollToSearched();
   useEffect(() => {
     setUnauthorizedHandler(() => navigate('/sign-in', { replace: true }));
   }, [navigate]);
@@ -59,6 +61,7 @@ function TopBar({ name }: { name: string | undefined }) {
       <nav aria-label={t.boards}>
         <Link to="/boards">{t.allBoards}</Link>
       </nav>
+      <SearchBox />
       <span className="spacer" />
       <label htmlFor={themeId} className="theme-label">
         {t.theme}

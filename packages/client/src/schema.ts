@@ -11590,7 +11590,7 @@ export interface operations {
     search: {
         parameters: {
             query?: {
-                /** @description words (all must match, in any order; a word also finds longer words it starts or is part of: `log` finds `login`), `"quoted phrases"`, `-word` to leave out, and operators: `label:name`, `member:me` or `member:<email or name>`, `due:overdue|day|week|month|none`, `is:archived` (only archived things; otherwise they are left out), `is:complete`, `is:incomplete`, `board:"name"`, `list:"name"`, `has:attachments`, `created:N` (within the last N days). Case and accents do not matter. Required; a missing or malformed query is a 400 that says what is wrong. */
+                /** @description words (all must match, in any order; each finds the words it starts: `log` finds `login`, not `catalog`; text in Chinese, Japanese or Korean is found by any part of it), `"quoted phrases"`, `-word` to leave out, and operators: `label:name`, `member:me` or `member:<email or name>`, `due:overdue|day|week|month|none`, `is:archived` (only archived things; otherwise they are left out), `is:complete`, `is:incomplete`, `board:"name"`, `list:"name"`, `has:attachments`, `created:N` (within the last N days). Case and accents do not matter. Required; a missing or malformed query is a 400 that says what is wrong. */
                 q?: string;
                 /** @description 24 lowercase hex characters */
                 companyId?: string;

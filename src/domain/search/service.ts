@@ -116,11 +116,13 @@ function hitOf(row: SearchRow, terms: readonly string[]): SearchHit {
   };
 }
 
-/**
- * Search: the hits of `q` among what the caller reaches (narrowed by the scope and `boardId`), title
- * matches first, then the most recently written; paged by a cursor of that order.
- */
-export async function search(ctx: ServiceContext, caller: Caller, scope: Scope, options: SearchOptions): Promise<Page<SearchHit>> {
+/** What `options` ask of the index, within the caller's reach (the bench explains the statement it makes). */
+export async function searchFilter(
+  ctx: ServiceContext,
+  caller: Caller,
+  scope: Scope,
+  options: SearchOptions,
+): Promise<{ filter: SearchFilter; query: SearchQuery; limit: number }> {
   const query = parseSearchQuery(options.q ?? '');
   const types = parseTypes(options.types);
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
@@ -128,7 +130,7 @@ export async function search(ctx: ServiceContext, caller: Caller, scope: Scope, 
   if (options.boardId !== undefined) await requireAccess(ctx.db, caller, { kind: 'board', id: options.boardId, scope, field: 'querystring.boardId' });
   const reach = await requireAccess(ctx.db, caller, { kind: 'collection', scope });
   const now = options.now ?? new Date();
-  const rows = await searchEntries(ctx.db, {
+  const filter: SearchFilter = {
     reach,
     boardId: options.boardId,
     types,
@@ -145,7 +147,17 @@ export async function search(ctx: ServiceContext, caller: Caller, scope: Scope, 
     createdSince: query.createdDays === undefined ? undefined : new Date(now.getTime() - query.createdDays * DAY).toISOString(),
     after,
     take: limit + 1,
-  });
+  };
+  return { filter, query, limit };
+}
+
+/**
+ * Search: the hits of `q` among what the caller reaches (narrowed by the scope and `boardId`), title
+ * matches first, then the most recently written; paged by a cursor of that order.
+ */
+export async function search(ctx: ServiceContext, caller: Caller, scope: Scope, options: SearchOptions): Promise<Page<SearchHit>> {
+  const { filter, query, limit } = await searchFilter(ctx, caller, scope, options);
+  const rows = await searchEntries(ctx.db, filter);
   const page = toPage(rows, limit, (row): CursorKey => [row.tier, row.updated_at, row.entity_id]);
   return { items: page.items.map((row) => hitOf(row, query.terms)), nextCursor: page.nextCursor };
 }

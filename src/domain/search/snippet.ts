@@ -1,4 +1,8 @@
+import { CJK_CLASS } from '../../storage/migrations/0031_search_words.ts';
 import { foldText } from './query.ts';
+
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+const CJK = new RegExp(`[${CJK_CLASS}]`, 'u');
 
 /** A short piece of a hit's text, and where in it the words searched for are (never markup). */
 export interface Snippet {
@@ -37,7 +41,10 @@ export function snippetOf(text: string, terms: readonly string[]): Snippet {
   const matches: { start: number; end: number }[] = [];
   for (const term of terms) {
     if (term === '') continue;
+    // words are found by their start (docs/decisions/0103-search-by-words.md); CJK text anywhere
+    const anywhere = CJK.test(term) || !WORD_CHAR.test(term[0] as string);
     for (let at = folded.indexOf(term); at >= 0; at = folded.indexOf(term, at + term.length)) {
+      if (!anywhere && at > 0 && WORD_CHAR.test(folded[at - 1] as string)) continue;
       matches.push({ start: origin[at] as number, end: origin[at + term.length] as number });
     }
   }

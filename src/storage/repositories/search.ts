@@ -2,18 +2,22 @@ import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../database.ts';
 import { dialectOf } from '../dialect.ts';
 import { entryValues, SEARCH_SOURCES } from '../migrations/0017_search.ts';
+import { CJK_CLASS, POSTGRES_CJK } from '../migrations/0031_search_words.ts';
 import { type Reach, reachCondition } from './boards.ts';
 
 /**
- * The search index's reads and its rebuild (migration 0017). Text is matched as folded substrings:
- * on SQLite through the FTS5 trigram index for pieces of three characters or more (shorter ones by
- * LIKE over the entries in reach), on PostgreSQL through the pg_trgm index over the folded copy.
+ * The search index's reads and its rebuild (migrations 0017 and 0031). A term is matched by its
+ * words, the last one as the start of a word and the others whole, through FTS5 `search_words` on
+ * SQLite and the `words` tsvector on PostgreSQL, narrowed to the caller's teams inside the index; a
+ * term holding CJK letters is matched as a substring instead (trigrams from three letters on).
  */
 
 /** Pieces shorter than this cannot use a trigram index: they are looked for among the most recent entries only. */
 export const TRIGRAM = 3;
-/** How many of the most recent entries in reach a query of short pieces only looks through. */
+/** How many of the most recent entries in reach a query of one- or two-letter CJK pieces only looks through. */
 export const SHORT_SCAN = 20_000;
+/** How many of the most recently written matches a query of one- and two-letter words only ranks. */
+export const SHORT_MATCHES = 200;
 
 export interface SearchFilter {
   reach: Reach;
@@ -61,66 +65,138 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
 }
 
-function ftsString(text: string): string {
-  return `"${text.replaceAll('"', '""')}"`;
+/** Runs of letters, digits and their marks: the words unicode61 cuts text into, and PostgreSQL's `[[:alnum:]]` runs. */
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const CJK = new RegExp(`[${CJK_CLASS}]`, 'u');
+
+/** A searched-for term: words in sequence (the last one a start of a word), or text with CJK letters found as a substring. */
+type Term = { words: string[] } | { cjk: string };
+
+function termsOf(texts: readonly string[]): (Term | null)[] {
+  return texts.map((text) => {
+    if (CJK.test(text)) return { cjk: text };
+    const words = text.match(WORD);
+    return words === null ? null : { words };
+  });
 }
 
-/** The engine's text conditions: every piece in `all` there (in `column`s), none of `none`. */
-interface TextMatch {
-  has(terms: readonly string[], titleOnly: boolean): RawBuilder<SqlBool>;
-  hasNone(terms: readonly string[]): RawBuilder<SqlBool>;
+const isShort = (term: Term) => ('words' in term ? term.words.length === 1 && [...(term.words[0] as string)].length < TRIGRAM : [...term.cjk].length < TRIGRAM);
+
+/**
+ * The index tokens of the teams and companies `reach` covers (a superset of it: the exact reach is
+ * still applied to the entries), so the index is narrowed to them before the words are matched.
+ */
+function scopeTokens(reach: Reach): string[] {
+  if (reach.teamId !== undefined) return [`t${reach.teamId}`];
+  const companies = reach.adminCompanyIds.filter((id) => reach.companyId === undefined || id === reach.companyId);
+  return [...companies.map((id) => `c${id}`), ...(reach.companyIds.length > 0 ? reach.teamIds.map((id) => `t${id}`) : [])];
 }
 
-const TRUE = sql<SqlBool>`1 = 1`;
+/** How one engine writes a words query: the scope, every positive term (in `columns`), none of the excluded ones. */
+interface WordsQuery {
+  scope: string[];
+  all: string[][];
+  none: string[][];
+  titleOnly: boolean;
+}
 
-function sqliteText(): TextMatch {
-  const long = (terms: readonly string[]) => terms.filter((t) => [...t].length >= TRIGRAM);
-  const short = (terms: readonly string[]) => terms.filter((t) => [...t].length < TRIGRAM);
-  const shortIn = (term: string, titleOnly: boolean) =>
-    titleOnly
-      ? sql<SqlBool>`e.title like ${likePattern(term)} escape '\\'`
-      : sql<SqlBool>`(e.title like ${likePattern(term)} escape '\\' or e.body like ${likePattern(term)} escape '\\')`;
-  return {
-    has(terms, titleOnly) {
-      const parts: RawBuilder<SqlBool>[] = [];
-      const longs = long(terms);
-      if (longs.length > 0) {
-        const expression = `${titleOnly ? '{title} : ' : ''}(${longs.map(ftsString).join(' AND ')})`;
-        parts.push(sql<SqlBool>`e.seq in (select rowid from search_fts where search_fts match ${expression})`);
-      }
-      for (const term of short(terms)) parts.push(shortIn(term, titleOnly));
-      return parts.length === 0 ? TRUE : sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
-    },
-    hasNone(terms) {
-      const parts: RawBuilder<SqlBool>[] = [];
-      const longs = long(terms);
-      if (longs.length > 0) parts.push(sql<SqlBool>`e.seq not in (select rowid from search_fts where search_fts match ${longs.map(ftsString).join(' OR ')})`);
-      for (const term of short(terms)) parts.push(sql<SqlBool>`not ${shortIn(term, false)}`);
-      return parts.length === 0 ? TRUE : sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
-    },
+function ftsQuery(q: WordsQuery): string {
+  const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
+  const phrase = (words: string[]) => `${words.map(quote).join(' + ')}*`;
+  const parts = [`{scope} : (${q.scope.map(quote).join(' OR ')})`];
+  if (q.all.length > 0) parts.push(`{${q.titleOnly ? 'title' : 'title body'}} : (${q.all.map(phrase).join(' AND ')})`);
+  const none = q.none.length > 0 ? ` NOT {title body} : (${q.none.map(phrase).join(' OR ')})` : '';
+  return `(${parts.join(' AND ')})${none}`;
+}
+
+function tsQuery(q: WordsQuery): string {
+  const lexeme = (text: string) => `'${text.replace(/['\\]/gu, (c) => `\\${c}`)}'`;
+  const weights = q.titleOnly ? 'A' : 'AB';
+  const phrase = (words: string[], w: string) => `(${words.map((word, i) => `${lexeme(word)}:${i === words.length - 1 ? '*' : ''}${w}`).join(' <-> ')})`;
+  const parts = [`(${q.scope.map(lexeme).join(' | ')})`, ...q.all.map((words) => phrase(words, weights))];
+  if (q.none.length > 0) parts.push(`!(${q.none.map((words) => phrase(words, 'AB')).join(' | ')})`);
+  return parts.join(' & ');
+}
+
+/** The text conditions of a query on one engine: what must match, and whether the title holds every positive term. */
+interface TextConditions {
+  /** The entries to start from: on SQLite the word index's matches, each joined to its entry. */
+  from: RawBuilder<unknown>;
+  where: Expression<SqlBool>[];
+  /** Whether the title holds every positive term (the first tier of the order). */
+  inTitle: Expression<SqlBool>;
+  /** The candidates were chosen within the exact reach already (restating it misleads PostgreSQL's row estimates). */
+  withinReach: boolean;
+}
+
+function textConditions(filter: SearchFilter, postgres: boolean): TextConditions | null {
+  const terms = termsOf(filter.terms);
+  // a term of punctuation only has no word to find
+  if (terms.some((term) => term === null)) return null;
+  const positive = terms as Term[];
+  const excluded = termsOf(filter.excluded).filter((term): term is Term => term !== null);
+  const scope = scopeTokens(filter.reach);
+  const wordsOf = (list: Term[]) => list.flatMap((term) => ('words' in term ? [term.words] : []));
+  const cjkOf = (list: Term[]) => list.flatMap((term) => ('cjk' in term ? [term.cjk] : []));
+  const all = wordsOf(positive);
+  const none = wordsOf(excluded);
+  // only one- and two-letter words: rank the most recent matches only, the cap on a short prefix's work
+  const capped = positive.length > 0 && positive.every(isShort);
+  const where: Expression<SqlBool>[] = [];
+  const wordsMatch = (q: WordsQuery, cap: boolean): Expression<SqlBool> => {
+    if (!postgres) {
+      const limit = cap ? sql` order by rowid desc limit ${SHORT_MATCHES}` : sql``;
+      return sql<SqlBool>`e.seq in (select rowid from search_words where search_words match ${ftsQuery(q)}${limit})`;
+    }
+    if (!cap) return sql<SqlBool>`e.words @@ ${tsQuery(q)}::tsquery`;
+    // the function form of @@ keeps the GIN index out: a one-letter prefix would gather every team's
+    // matches; walking the team's entries newest first stops at the cap
+    const recent = reachCondition(filter.reach, 'r') as Expression<SqlBool>;
+    return sql<SqlBool>`e.entity_id in (select r.entity_id from search_entries r where ${recent} and ts_match_vq(r.words, ${tsQuery(q)}::tsquery) order by r.updated_at desc limit ${SHORT_MATCHES})`;
   };
-}
-
-function postgresText(): TextMatch {
-  const contains = (column: string, term: string) => sql<SqlBool>`${sql.ref(column)} like '%' || search_fold(${likePattern(term).slice(1, -1)}) || '%'`;
-  return {
-    has(terms, titleOnly) {
-      return terms.length === 0
-        ? TRUE
-        : sql<SqlBool>`(${sql.join(
-            terms.map((t) => contains(titleOnly ? 'e.folded_title' : 'e.folded', t)),
-            sql` and `,
-          )})`;
-    },
-    hasNone(terms) {
-      return terms.length === 0
-        ? TRUE
-        : sql<SqlBool>`not (${sql.join(
-            terms.map((t) => contains('e.folded', t)),
-            sql` or `,
-          )})`;
-    },
+  let from: RawBuilder<unknown> = sql`search_entries e`;
+  if (all.length > 0 && !postgres) {
+    // the matches drive the query (CROSS JOIN keeps SQLite from walking the team's entries instead)
+    const limit = capped ? sql` order by rowid desc limit ${SHORT_MATCHES}` : sql``;
+    from = sql`(select rowid as seq from search_words where search_words match ${ftsQuery({ scope, all, none, titleOnly: false })}${limit}) m
+      cross join search_entries e on e.seq = m.seq`;
+  } else if (all.length > 0) where.push(wordsMatch({ scope, all, none, titleOnly: false }, capped));
+  else if (none.length > 0) {
+    const any = none.map((words) => wordsMatch({ scope, all: [words], none: [], titleOnly: false }, false));
+    where.push(sql<SqlBool>`not (${sql.join(any, sql` or `)})`);
+  }
+  const withinReach = postgres && all.length > 0 && capped;
+  const cjkIn = (text: string, titleOnly: boolean): Expression<SqlBool> => {
+    if (postgres) {
+      const contains = (column: string) => sql<SqlBool>`${sql.ref(column)} like '%' || search_fold(${likePattern(text).slice(1, -1)}) || '%'`;
+      // the CJK condition lets the planner use the partial trigram index
+      return titleOnly ? contains('e.folded_title') : sql<SqlBool>`(e.folded ~ ${sql.raw(POSTGRES_CJK)} and ${contains('e.folded')})`;
+    }
+    const like = (column: string) => sql<SqlBool>`${sql.ref(column)} like ${likePattern(text)} escape '\\'`;
+    const either = titleOnly ? like('e.title') : sql<SqlBool>`(${like('e.title')} or ${like('e.body')})`;
+    if (titleOnly || [...text].length < TRIGRAM) return either;
+    return sql<SqlBool>`(e.seq in (select rowid from search_cjk where search_cjk match ${`"${text.replaceAll('"', '""')}"`}) and ${either})`;
   };
+  const cjk = cjkOf(positive);
+  for (const text of cjk) where.push(cjkIn(text, false));
+  for (const text of cjkOf(excluded)) where.push(sql<SqlBool>`not ${cjkIn(text, false)}`);
+  if (all.length === 0 && cjk.length > 0 && capped) {
+    // no index narrows one- or two-letter CJK pieces: look through the most recently written entries in reach only
+    const recent = reachCondition(filter.reach, 'r') as Expression<SqlBool>;
+    const key = postgres ? 'entity_id' : 'seq';
+    where.push(
+      sql<SqlBool>`e.${sql.raw(key)} in (select r.${sql.raw(key)} from search_entries r where ${recent} order by r.updated_at desc limit ${SHORT_SCAN})`,
+    );
+  }
+  const titleParts: Expression<SqlBool>[] = [];
+  if (all.length > 0) {
+    const q = { scope, all, none: [], titleOnly: true };
+    // each row's words are at hand on PostgreSQL; on SQLite the most recent title matches cover every capped candidate
+    titleParts.push(postgres ? sql<SqlBool>`e.words @@ ${tsQuery(q)}::tsquery` : wordsMatch(q, capped));
+  }
+  for (const text of cjk) titleParts.push(cjkIn(text, true));
+  const inTitle = titleParts.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`(${sql.join(titleParts, sql` and `)})`;
+  return { from, where, inTitle, withinReach };
 }
 
 function lowerLike(column: string, text: string): RawBuilder<SqlBool> {
@@ -129,11 +205,20 @@ function lowerLike(column: string, text: string): RawBuilder<SqlBool> {
 
 /** The entries `filter` finds, in order (title matches first, then the most recently written), `take` of them. */
 export async function searchEntries(db: Executor, filter: SearchFilter): Promise<SearchRow[]> {
+  const statement = searchStatement(db, filter);
+  if (statement === null) return [];
+  const { rows } = await statement.execute(db);
+  return rows.map((row) => ({ ...row, tier: Number(row.tier), archived: Number(row.archived) }));
+}
+
+/** The statement `searchEntries` runs (the bench explains it), or null when nothing can match. */
+export function searchStatement(db: Executor, filter: SearchFilter): RawBuilder<SearchRow> | null {
   const postgres = dialectOf(db).name === 'postgres';
   const reach = reachCondition(filter.reach, 'e');
-  if (reach === null) return [];
-  const text = postgres ? postgresText() : sqliteText();
-  const where: Expression<SqlBool>[] = [reach, text.has(filter.terms, false), text.hasNone(filter.excluded)];
+  if (reach === null) return null;
+  const text = textConditions(filter, postgres);
+  if (text === null) return null;
+  const where: Expression<SqlBool>[] = [...(text.withinReach ? [] : [reach]), ...text.where];
   where.push(sql<SqlBool>`b.deleted_at is null and (l.id is null or l.deleted_at is null) and (c.id is null or c.deleted_at is null)`);
   const archived = sql`(case when coalesce(c.archived, 0) <> 0 or coalesce(l.archived, 0) <> 0 or b.archived <> 0 then 1 else 0 end)`;
   where.push(sql<SqlBool>`${archived} = ${filter.archived ? 1 : 0}`);
@@ -164,36 +249,31 @@ export async function searchEntries(db: Executor, filter: SearchFilter): Promise
   for (const list of filter.lists) where.push(lowerLike('l.name', list));
   if (filter.hasAttachments) where.push(sql<SqlBool>`exists (select 1 from attachments a where a.card_id = e.card_id and a.is_deleted = 0)`);
   if (filter.createdSince !== undefined) where.push(sql<SqlBool>`e.created_at >= ${filter.createdSince}`);
-  if (filter.terms.length > 0 && filter.terms.every((t) => [...t].length < TRIGRAM)) {
-    // no trigram index to narrow by: look through the most recently written entries in reach only
-    const recent = reachCondition(filter.reach, 'r') as Expression<SqlBool>;
-    const key = postgres ? 'entity_id' : 'seq';
-    where.push(
-      sql<SqlBool>`e.${sql.raw(key)} in (select r.${sql.raw(key)} from search_entries r where ${recent} order by r.updated_at desc limit ${SHORT_SCAN})`,
-    );
-  }
-  const tier = filter.terms.length === 0 ? sql`0` : sql`(case when ${text.has(filter.terms, true)} then 0 else 1 end)`;
+  const tier = filter.terms.length === 0 ? sql`0` : sql`(case when ${text.inTitle} then 0 else 1 end)`;
   const after = filter.after;
   const page = after
     ? sql`where tier > ${after[0]} or (tier = ${after[0]} and (updated_at < ${after[1]} or (updated_at = ${after[1]} and entity_id < ${after[2]})))`
     : sql``;
-  const { rows } = await sql<SearchRow>`
-    select * from (
-      select e.entity_type, e.entity_id, e.title, e.body, e.updated_at, ${tier} as tier, ${archived} as archived,
-        e.company_id, co.name as company_name, e.team_id, t.name as team_name, b.id as board_id, b.name as board_name,
-        l.id as list_id, l.name as list_name, c.id as card_id, c.name as card_name
-      from search_entries e
-      left join cards c on c.id = e.card_id
-      left join lists l on l.id = coalesce(c.list_id, e.list_id)
-      join boards b on b.id = coalesce(l.board_id, e.board_id)
-      join teams t on t.id = e.team_id
-      join companies co on co.id = e.company_id
-      where ${sql.join(where, sql` and `)}
-    ) hits
-    ${page}
-    order by tier, updated_at desc, entity_id desc
-    limit ${filter.take}`.execute(db);
-  return rows.map((row) => ({ ...row, tier: Number(row.tier), archived: Number(row.archived) }));
+  // team and company names only for the page's rows: joined earlier, they multiply PostgreSQL's misestimates
+  return sql<SearchRow>`
+    select h.*, t.name as team_name, co.name as company_name from (
+      select * from (
+        select e.entity_type, e.entity_id, e.title, e.body, e.updated_at, ${tier} as tier, ${archived} as archived,
+          e.company_id, e.team_id, b.id as board_id, b.name as board_name,
+          l.id as list_id, l.name as list_name, c.id as card_id, c.name as card_name
+        from ${text.from}
+        left join cards c on c.id = e.card_id
+        left join lists l on l.id = coalesce(c.list_id, e.list_id)
+        join boards b on b.id = coalesce(l.board_id, e.board_id)
+        where ${sql.join(where, sql` and `)}
+      ) hits
+      ${page}
+      order by tier, updated_at desc, entity_id desc
+      limit ${filter.take}
+    ) h
+    join teams t on t.id = h.team_id
+    join companies co on co.id = h.company_id
+    order by h.tier, h.updated_at desc, h.entity_id desc`;
 }
 
 /** What the index holds, as its rows would be built from the source tables (for the rebuild and the checks). */
@@ -215,6 +295,32 @@ const ENTRY_COLUMNS = ['entity_type', 'entity_id', 'company_id', 'team_id', 'car
 export async function indexedEntries(db: Executor): Promise<IndexedEntry[]> {
   const { rows } = await sql<IndexedEntry>`select ${sql.raw(ENTRY_COLUMNS.join(', '))} from search_entries order by entity_id`.execute(db);
   return rows;
+}
+
+/**
+ * Which entries the word index finds by their team's token (`team:entry` pairs, sorted), next to
+ * those it should find: a row the index failed to forget, or never learnt, shows as a difference.
+ */
+export async function wordIndexCheck(db: Executor): Promise<{ found: string[]; expected: string[] }> {
+  const { rows: entries } = await sql<{ team_id: string; entity_id: string; seq: number }>`select team_id, entity_id, ${sql.raw(
+    dialectOf(db).name === 'postgres' ? '0' : 'seq',
+  )} as seq from search_entries`.execute(db);
+  const expected = entries.map((e) => `${e.team_id}:${e.entity_id}`).sort();
+  const { rows: teams } = await sql<{ id: string }>`select id from teams`.execute(db);
+  const found: string[] = [];
+  if (dialectOf(db).name === 'postgres') {
+    for (const team of teams) {
+      const { rows } = await sql<{ entity_id: string }>`select entity_id from search_entries where words @@ ${`'t${team.id}'`}::tsquery`.execute(db);
+      for (const row of rows) found.push(`${team.id}:${row.entity_id}`);
+    }
+  } else {
+    const bySeq = new Map(entries.map((e) => [Number(e.seq), e.entity_id]));
+    for (const team of teams) {
+      const { rows } = await sql<{ rowid: number }>`select rowid from search_words where search_words match ${`{scope} : "t${team.id}"`}`.execute(db);
+      for (const row of rows) found.push(`${team.id}:${bySeq.get(Number(row.rowid)) ?? `lost row ${row.rowid}`}`);
+    }
+  }
+  return { found: found.sort(), expected };
 }
 
 /** The rows the index should hold, computed from the source tables, in id order. */

@@ -8,6 +8,7 @@ import { type KeyboardEvent, lazy, memo, Suspense, useCallback, useEffect, useId
 import { useParams, useSearchParams } from 'react-router';
 import { rememberBoard, useMe } from '../App.tsx';
 import { authHeaders, type CardFace, client, type Label, type Member, unwrap } from '../api.ts';
+import { useBoardTextFilter } from '../search/boardFilter.ts';
 import { t } from '../strings.ts';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
 import { dueState, type Filter, filterOf, initials, isFiltering, matches, textOn, writeFilter } from './filters.ts';
@@ -41,6 +42,7 @@ export function BoardPage() {
   });
   const labelsById = useMemo(() => new Map((labels.data ?? []).map((label) => [label._id, label])), [labels.data]);
   const filter = filterOf(params);
+  const textFilter = useBoardTextFilter(boardId, filter.text, board.dataUpdatedAt);
   const setFilter = (next: Filter) => setParams(writeFilter(params, next), { replace: true });
   const openCardId = params.get('card');
   const [moving, setMoving] = useState<string | null>(null);
@@ -158,7 +160,12 @@ export function BoardPage() {
   const view = board.data;
   const now = Date.now();
   const filtering = isFiltering(filter);
-  const visible = view.lists.map((list) => (filtering ? list.cards.filter((card) => matches(card, filter, now)) : list.cards));
+  // the text is answered by the search operation; until its first answer, by the cards' own text
+  const byText = textFilter.cardIds;
+  const local = byText || textFilter.error ? { ...filter, text: '' } : filter;
+  const visible = view.lists.map((list) =>
+    filtering ? list.cards.filter((card) => matches(card, local, now) && (!byText || byText.has(card._id))) : list.cards,
+  );
   const shown = visible.reduce((sum, cards) => sum + cards.length, 0);
 
   const focusCard = (listIndex: number, cardIndex: number) => {
