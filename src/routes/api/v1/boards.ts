@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
@@ -9,6 +10,8 @@ import {
   setBoardArchived,
   updateBoard,
 } from '../../../domain/boards/boards.ts';
+import { exportBoard, exportBoardCsv } from '../../../domain/boards/export.ts';
+import { BoardExport, BoardExportQuery } from '../../../schemas/board-export.ts';
 import {
   ArchivedScopeQuery,
   BoardParams,
@@ -19,7 +22,7 @@ import {
   Deleted,
   UpdateBoardBody,
 } from '../../../schemas/boards.ts';
-import { ScopeQuery } from '../../../schemas/common.ts';
+import { errorResponses, ScopeQuery } from '../../../schemas/common.ts';
 import { Board } from '../../../schemas/records.ts';
 import { operations } from '../../operation.ts';
 
@@ -72,6 +75,44 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       message: 'Board retrieved',
     },
     ({ caller, params, query: { archived, ...scope } }) => getBoardWithListsAndCards(app.services, caller, params.boardId, scope, archived),
+  );
+
+  app.get(
+    '/boards/:boardId/export',
+    {
+      // as the board read and the attachment download it gathers (very-low in the contract)
+      config: { tier: 'very-low' },
+      schema: {
+        tags: ['boards'],
+        operationId: 'exportBoard',
+        summary: 'Export Board',
+        description:
+          'The whole board as a `BoardExport` document (`formatVersion` 1: lists, cards, labels, checklists and items, comments and their discussions, cheers, attachment records), ' +
+          'or with `format=csv` one row per card. Streamed: the document is written as it is read.',
+        params: BoardParams,
+        querystring: BoardExportQuery,
+        response: {
+          200: {
+            description: 'the document (JSON), or the cards as CSV (UTF-8 with a byte-order mark); `Content-Disposition` names a file',
+            content: { 'application/json': { schema: BoardExport }, 'text/csv': { schema: { type: 'string' } } },
+          },
+          ...errorResponses(),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { format = 'json', ...scope } = request.query;
+      const exported = await (format === 'csv' ? exportBoardCsv : exportBoard)(app.services, request.caller, request.params.boardId, scope);
+      const filename = `${exported.boardName}.${format}`;
+      return (
+        reply
+          .header('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+          .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`)
+          .header('Cache-Control', 'private, no-store')
+          // the 200 schema documents the document; the type provider cannot type a stream for it
+          .send(Readable.from(exported.chunks) as never)
+      );
+    },
   );
 
   route(
