@@ -95,6 +95,7 @@ export const BoardExportQuery = Type.Object(
   {
     ...ScopeQuery.properties,
     format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'json (default): the whole board; csv: one row per card' })),
+    files: Type.Optional(Type.Boolean({ default: false, description: 'true: a zip of the JSON document (`board.json`) and the attached files' })),
   },
   { additionalProperties: false },
 );

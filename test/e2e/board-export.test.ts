@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { fromBuffer } from 'yauzl';
 import { EXPORT_BATCH_CARDS } from '../../src/domain/boards/export.ts';
 import { newId, nowIso } from '../../src/domain/shared/ids.ts';
 import { BoardExport } from '../../src/schemas/board-export.ts';
@@ -12,6 +13,28 @@ import { type CardTeam, cardTeam } from '../support/card-team.ts';
 import { type BoardFixture, seedBoard } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 import { assertSchema } from '../support/schema.ts';
+
+/** Every entry of a zip and its bytes, in the zip's order. */
+function unzip(buffer: Buffer): Promise<[string, Buffer][]> {
+  return new Promise((resolve, reject) => {
+    fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      const entries: [string, Buffer][] = [];
+      zip.on('error', reject);
+      zip.on('end', () => resolve(entries));
+      zip.on('entry', (entry) => {
+        zip.openReadStream(entry, async (failed, stream) => {
+          if (failed) return reject(failed);
+          const chunks: Buffer[] = [];
+          for await (const chunk of stream) chunks.push(chunk as Buffer);
+          entries.push([entry.fileName, Buffer.concat(chunks)]);
+          zip.readEntry();
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
 
 for (const engine of ENGINES) {
   describe(`board export [${engine}]`, () => {
@@ -179,6 +202,26 @@ for (const engine of ENGINES) {
       const formulaLine = lines.find((line) => line.startsWith(formula));
       assert.ok(formulaLine);
       assert.match(formulaLine, /^[0-9a-f]{24},"'=HYPERLINK\(""http:\/\/evil\.test""\)",List 0,/);
+    });
+
+    it('zips the document with the attached files at the paths it names', async () => {
+      const res = await exportOf('?files=true');
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.headers['content-type'], 'application/zip');
+      const entries = await unzip(res.rawPayload);
+      const [documentEntry] = entries;
+      assert.ok(documentEntry);
+      assert.equal(documentEntry[0], 'board.json');
+      const doc: BoardExport = assertSchema(BoardExport, JSON.parse(documentEntry[1].toString('utf8')) as BoardExport);
+      assert.equal(doc.cards.length, bulk + 2);
+      const named = doc.cards.flatMap((card) => card.attachments.flatMap((a) => (a.file ? [a.file] : [])));
+      assert.deepEqual(
+        entries.slice(1).map(([name]) => name),
+        named,
+      );
+      assert.equal(named.length, 1);
+      assert.equal(entries[1]?.[1].toString('utf8'), 'hello');
+      assert.equal((await exportOf('?files=true&format=csv')).statusCode, 400);
     });
 
     it('is a 404 outside the caller reach, and a 400 for an unknown format', async () => {

@@ -762,7 +762,7 @@ export interface paths {
         };
         /**
          * Export Board
-         * @description The whole board as a `BoardExport` document (`formatVersion` 1: lists, cards, labels, checklists and items, comments and their discussions, cheers, attachment records), or with `format=csv` one row per card. Streamed: the document is written as it is read.
+         * @description The whole board as a `BoardExport` document (`formatVersion` 1: lists, cards, labels, checklists and items, comments and their discussions, cheers, attachment records), or with `format=csv` one row per card, or with `files=true` a zip of the document (`board.json`) and the attached files. Streamed: written as it is read.
          *
          *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
          */
@@ -6266,6 +6266,8 @@ export interface operations {
                 teamId?: string;
                 /** @description json (default): the whole board; csv: one row per card */
                 format?: "json" | "csv";
+                /** @description true: a zip of the JSON document (`board.json`) and the attached files */
+                files?: boolean;
             };
             header?: {
                 /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
@@ -6292,6 +6294,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["BoardExport"];
                     "text/csv": string;
+                    "application/zip": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match is current; no body */

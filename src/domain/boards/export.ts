@@ -3,12 +3,15 @@
  * document is written piece by piece: the board's lists and labels, then its cards a batch at a time
  * with their parts, so the memory it takes is that of a batch whatever the board's size.
  */
+import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
+import { ZipFile } from 'yazl';
 import { BOARD_EXPORT_FORMAT_VERSION, type BoardExport, type ExportedCard } from '../../schemas/board-export.ts';
 import { exportedCardParts, exportedCardsOfList, exportedLabels, exportedLists, exportedPeople } from '../../storage/repositories/board-export.ts';
 import { requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
+import { ValidationError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';
 
 /** Cards read, with their parts, per batch. */
@@ -23,7 +26,13 @@ export interface BoardExportStream {
 type CardBatch = { cards: ExportedCard[]; people: Set<string> };
 
 /** The cards of the board, list by list in position order, a batch at a time with their parts. */
-async function* cardBatches(ctx: ServiceContext, listIds: string[]): AsyncGenerator<CardBatch> {
+/** An attached file the document names, and where its bytes are. */
+export interface ExportedFile {
+  path: string;
+  storageKey: string;
+}
+
+async function* cardBatches(ctx: ServiceContext, listIds: string[], onFile?: (file: ExportedFile) => void): AsyncGenerator<CardBatch> {
   // a card moved to a later list while the export runs would otherwise come twice
   const seen = new Set<string>();
   for (const listId of listIds) {
@@ -39,6 +48,7 @@ async function* cardBatches(ctx: ServiceContext, listIds: string[]): AsyncGenera
             ctx.db,
             fresh.map((row) => row.id),
           ),
+          onFile,
         );
       const last = rows.at(-1);
       if (!last || rows.length < EXPORT_BATCH_CARDS) break;
@@ -61,7 +71,7 @@ function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
   return groups;
 }
 
-function assemble(rows: CardRows, parts: Parts): CardBatch {
+function assemble(rows: CardRows, parts: Parts, onFile?: (file: ExportedFile) => void): CardBatch {
   const people = new Set<string>();
   const members = groupBy(parts.members, (row) => row.card_id);
   const labels = groupBy(parts.labels, (row) => row.card_id);
@@ -123,7 +133,7 @@ function assemble(rows: CardRows, parts: Parts): CardBatch {
         name: attachment.name,
         originalName: attachment.original_name,
         url: attachment.link_url,
-        file: attachment.kind === 'file' ? exportedFilePath(attachment.id, attachment.original_name) : null,
+        file: attachment.kind === 'file' ? exportedFile(attachment, onFile) : null,
         mimeType: attachment.mime_type,
         size: Number(attachment.size_bytes),
         sha256: attachment.sha256,
@@ -144,6 +154,12 @@ function assemble(rows: CardRows, parts: Parts): CardBatch {
   return { cards, people };
 }
 
+function exportedFile(attachment: Parts['attachments'][number], onFile?: (file: ExportedFile) => void): string {
+  const path = exportedFilePath(attachment.id, attachment.original_name);
+  if (attachment.storage_key) onFile?.({ path, storageKey: attachment.storage_key });
+  return path;
+}
+
 /** Where an attached file goes in an export with files: a folder per attachment keeps every name as it was uploaded. */
 export function exportedFilePath(attachmentId: string, originalName: string): string {
   const safe = originalName.replace(/[/\\\0]/g, '_').replace(/^\.+$/, '_') || 'file';
@@ -151,7 +167,13 @@ export function exportedFilePath(attachmentId: string, originalName: string): st
 }
 
 /** Checks the caller reaches the board (404 otherwise, before any byte is sent), then reads it as it is written. */
-export async function exportBoard(ctx: ServiceContext, caller: Caller, boardId: string, scope: Scope): Promise<BoardExportStream> {
+export async function exportBoard(
+  ctx: ServiceContext,
+  caller: Caller,
+  boardId: string,
+  scope: Scope,
+  onFile?: (file: ExportedFile) => void,
+): Promise<BoardExportStream> {
   const board = await requireAccess(ctx.db, caller, { kind: 'board', id: boardId, scope });
   const chunks = async function* (): AsyncGenerator<string> {
     const [lists, labels] = await Promise.all([exportedLists(ctx.db, board.id), exportedLabels(ctx.db, board.id)]);
@@ -177,6 +199,7 @@ export async function exportBoard(ctx: ServiceContext, caller: Caller, boardId: 
     for await (const batch of cardBatches(
       ctx,
       lists.map((list) => list.id),
+      onFile,
     )) {
       for (const id of batch.people) people.add(id);
       yield (first ? '' : ',') + batch.cards.map((card) => JSON.stringify(card)).join(',');
@@ -186,6 +209,34 @@ export async function exportBoard(ctx: ServiceContext, caller: Caller, boardId: 
     yield `],"people":${JSON.stringify(named.map((user) => ({ _id: user.id, fullName: user.full_name })))}}`;
   };
   return { boardName: board.name, chunks: chunks() };
+}
+
+/**
+ * The document as `board.json` and the attached files at the paths it names, in one zip written as
+ * it is read: the files are added once the document is complete (only their keys are kept until
+ * then), and each is opened only when the zip reaches it.
+ */
+export async function exportBoardWithFiles(ctx: ServiceContext, caller: Caller, boardId: string, scope: Scope): Promise<{ boardName: string; zip: Readable }> {
+  const files: ExportedFile[] = [];
+  const exported = await exportBoard(ctx, caller, boardId, scope, (file) => files.push(file));
+  const zip = new ZipFile();
+  const document = Readable.from(exported.chunks);
+  zip.addReadStream(document, 'board.json');
+  document.once('end', () => {
+    for (const file of files) {
+      zip.addReadStreamLazy(file.path, (done) => {
+        ctx.files.open(file.storageKey).then(
+          (stream) => done(null, stream),
+          (error: unknown) => done(error, undefined as never),
+        );
+      });
+    }
+    zip.end();
+  });
+  const output = zip.outputStream as Readable;
+  // a failed read (the database, or a file the store lost) ends the zip with the error
+  document.once('error', (error) => output.destroy(error));
+  return { boardName: exported.boardName, zip: output };
 }
 
 export const CSV_COLUMNS = [
@@ -252,4 +303,31 @@ export async function exportBoardCsv(ctx: ServiceContext, caller: Caller, boardI
     }
   };
   return { boardName: board.name, chunks: chunks() };
+}
+
+export interface OpenedExport {
+  contentType: string;
+  filename: string;
+  body: Readable;
+}
+
+/** The export a request asks for: the document (default), its CSV, or the zip with the files. */
+export async function openBoardExport(
+  ctx: ServiceContext,
+  caller: Caller,
+  boardId: string,
+  scope: Scope,
+  options: { format?: 'json' | 'csv' | undefined; files?: boolean | undefined },
+): Promise<OpenedExport> {
+  if (options.files && options.format === 'csv') throw new ValidationError('files=true gives the JSON document with the files; it takes no format=csv');
+  if (options.files) {
+    const exported = await exportBoardWithFiles(ctx, caller, boardId, scope);
+    return { contentType: 'application/zip', filename: `${exported.boardName}.zip`, body: exported.zip };
+  }
+  if (options.format === 'csv') {
+    const exported = await exportBoardCsv(ctx, caller, boardId, scope);
+    return { contentType: 'text/csv; charset=utf-8', filename: `${exported.boardName}.csv`, body: Readable.from(exported.chunks) };
+  }
+  const exported = await exportBoard(ctx, caller, boardId, scope);
+  return { contentType: 'application/json; charset=utf-8', filename: `${exported.boardName}.json`, body: Readable.from(exported.chunks) };
 }

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
@@ -10,7 +9,7 @@ import {
   setBoardArchived,
   updateBoard,
 } from '../../../domain/boards/boards.ts';
-import { exportBoard, exportBoardCsv } from '../../../domain/boards/export.ts';
+import { openBoardExport } from '../../../domain/boards/export.ts';
 import { BoardExport, BoardExportQuery } from '../../../schemas/board-export.ts';
 import {
   ArchivedScopeQuery,
@@ -88,29 +87,34 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Export Board',
         description:
           'The whole board as a `BoardExport` document (`formatVersion` 1: lists, cards, labels, checklists and items, comments and their discussions, cheers, attachment records), ' +
-          'or with `format=csv` one row per card. Streamed: the document is written as it is read.',
+          'or with `format=csv` one row per card, or with `files=true` a zip of the document (`board.json`) and the attached files. Streamed: written as it is read.',
         params: BoardParams,
         querystring: BoardExportQuery,
         response: {
           200: {
             description: 'the document (JSON), or the cards as CSV (UTF-8 with a byte-order mark); `Content-Disposition` names a file',
-            content: { 'application/json': { schema: BoardExport }, 'text/csv': { schema: { type: 'string' } } },
+            content: {
+              'application/json': { schema: BoardExport },
+              'text/csv': { schema: { type: 'string' } },
+              'application/zip': {
+                schema: { type: 'string', format: 'binary', description: '`board.json` and each attached file at the path its record names' },
+              },
+            },
           },
           ...errorResponses(),
         },
       },
     },
     async (request, reply) => {
-      const { format = 'json', ...scope } = request.query;
-      const exported = await (format === 'csv' ? exportBoardCsv : exportBoard)(app.services, request.caller, request.params.boardId, scope);
-      const filename = `${exported.boardName}.${format}`;
+      const { format, files, ...scope } = request.query;
+      const exported = await openBoardExport(app.services, request.caller, request.params.boardId, scope, { format, files });
       return (
         reply
-          .header('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
-          .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`)
+          .header('Content-Type', exported.contentType)
+          .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(exported.filename)}`)
           .header('Cache-Control', 'private, no-store')
           // the 200 schema documents the document; the type provider cannot type a stream for it
-          .send(Readable.from(exported.chunks) as never)
+          .send(exported.body as never)
       );
     },
   );
