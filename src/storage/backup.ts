@@ -287,8 +287,9 @@ export async function restoreSqlite(from: string, databaseFile: string, uploadDi
   } catch (error) {
     await rm(restoring, { force: true });
     // the folders were empty: take back whatever this restore put there
-    await rm(resolve(uploadDir), { recursive: true, force: true });
-    await mkdir(resolve(uploadDir), { recursive: true }).catch(() => {});
+    // (its contents only: the folder itself may be a mount point)
+    const written = await readdir(resolve(uploadDir)).catch(() => []);
+    await Promise.all(written.map((name) => rm(join(resolve(uploadDir), name), { recursive: true, force: true })));
     throw error;
   } finally {
     await files.close();

@@ -5,12 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import SqliteDatabase from 'better-sqlite3';
+import { extract, pack } from 'tar-stream';
 import { buildApp } from '../../src/app.ts';
 import { openStorage } from '../../src/storage/dialect.ts';
 import { type CommandRun, runTaskboard } from '../support/cli.ts';
@@ -31,6 +32,31 @@ function filesUnder(dir: string): string[] {
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
     .sort();
+}
+
+/** The entries of a gzipped tar, in order. */
+async function entriesOf(archive: Buffer): Promise<[string, Buffer][]> {
+  const reader = extract();
+  const entries: [string, Buffer][] = [];
+  const reading = (async () => {
+    for await (const entry of reader) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry) chunks.push(chunk as Buffer);
+      entries.push([entry.header.name, Buffer.concat(chunks)]);
+    }
+  })();
+  reader.end(gunzipSync(archive));
+  await reading;
+  return entries;
+}
+
+async function archiveOf(entries: [string, Buffer][]): Promise<Buffer> {
+  const archive = pack();
+  for (const [name, bytes] of entries) archive.entry({ name }, bytes);
+  archive.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of archive) chunks.push(chunk as Buffer);
+  return gzipSync(Buffer.concat(chunks));
 }
 
 describe('taskboard backup and restore [sqlite]', () => {
@@ -136,6 +162,25 @@ describe('taskboard backup and restore [sqlite]', () => {
     assertRefused(again, /not empty/);
     // an archive is never overwritten
     assertRefused(await runTaskboard(['backup', '--to', archive], { DATABASE_URL: t.url, UPLOAD_DIR: t.config.uploadDir }), /exists already/);
+
+    // a file changed in the archive, or one no attachment names, fails the restore and leaves nothing
+    const entries = await entriesOf(readFileSync(archive));
+    const [uploadName, uploadBytes] = entries.find(([name]) => name.startsWith('uploads/')) as [string, Buffer];
+    const tampered = entries.map(([name, bytes]): [string, Buffer] => [name, name === uploadName ? Buffer.alloc(uploadBytes.length, 1) : bytes]);
+    const stray = [...entries, ['uploads/nobody/stray', Buffer.from('x')] as [string, Buffer]];
+    for (const [name, changed, pattern] of [
+      ['tampered', tampered, /differs from the checksum/],
+      ['stray', stray, /no attachment names/],
+    ] as const) {
+      const file = join(dir, `${name}.tar.gz`);
+      writeFileSync(file, await archiveOf(changed));
+      const into = join(dir, `into-${name}`);
+      assertRefused(
+        await runTaskboard(['restore', '--from', file], { DATABASE_URL: `sqlite:${join(into, 'taskboard.db')}`, UPLOAD_DIR: join(into, 'uploads') }),
+        pattern,
+      );
+      assert.deepEqual(filesUnder(into), [], `${name}: nothing left behind`);
+    }
   });
 
   it('notes the bucket instead of copying attachments kept in one', async () => {
