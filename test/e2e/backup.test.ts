@@ -224,6 +224,21 @@ describe('taskboard backup and restore [sqlite]', () => {
   });
 });
 
+describe('taskboard backup and restore: usage', () => {
+  it('exits 2 with one line when the file is not named', async () => {
+    for (const [args, pattern] of [
+      [['backup'], /backup: missing --to/],
+      [['restore'], /restore: missing --from/],
+      [['backup', '--to'], /--to/],
+    ] as const) {
+      const result = await runTaskboard([...args], { DATABASE_URL: 'sqlite:/tmp/unused-taskboard.db' });
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, pattern);
+      assert.equal(result.stderr.trim().split('\n').length, 1);
+    }
+  });
+});
+
 describe('taskboard backup on PostgreSQL', () => {
   it('refuses, naming the documented procedure, and writes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'taskboard-backup-pg-'));
