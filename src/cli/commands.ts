@@ -17,6 +17,8 @@ import { reindexSearch } from '../domain/search/reindex.ts';
 import { systemClock } from '../domain/shared/clock.ts';
 import { NotFoundError } from '../domain/shared/errors.ts';
 import { startServer } from '../server.ts';
+import { type BackupAttachments, BackupRefused, backupSqlite, restoreSqlite } from '../storage/backup.ts';
+import { parseDatabaseUrl } from '../storage/database-url.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
 import { openStorage, type StorageConnection } from '../storage/open.ts';
 import { openAttachmentStore } from '../storage/open-attachment-store.ts';
@@ -201,6 +203,53 @@ export async function reindexCommand(config: AppConfig, options: { batch: number
         .map(([table, rows]) => `${rows} ${table}`)
         .join(', ')}`,
       `Removed ${result.orphans} entr${result.orphans === 1 ? 'y' : 'ies'} whose record was gone`,
+    ],
+  };
+}
+
+/** The SQLite file of the configuration, or the refusal that PostgreSQL has tools of its own. */
+function sqliteFileOf(config: AppConfig, command: 'backup' | 'restore'): string {
+  const parsed = parseDatabaseUrl(config.databaseUrl);
+  if (parsed.engine !== 'sqlite' || parsed.location === ':memory:') {
+    throw new BackupRefused(
+      `${command} works on a SQLite file; for PostgreSQL use pg_dump or point-in-time recovery, and the bucket's versioning (docs/operations.md, "Backups")`,
+    );
+  }
+  return parsed.location;
+}
+
+function attachmentsOf(config: AppConfig): BackupAttachments {
+  const storage = config.attachments.storage;
+  return storage?.kind === 's3' ? { kind: 's3', bucket: storage.bucket, prefix: storage.prefix } : { kind: 'file', dir: config.uploadDir };
+}
+
+/** `taskboard backup --to FILE`: the database and its attachment files in one archive, while the server runs. */
+export async function backupCommand(config: AppConfig, options: { to: string; json: boolean }): Promise<Output & { ok: boolean }> {
+  const result = await backupSqlite(sqliteFileOf(config, 'backup'), attachmentsOf(config), options.to);
+  const ok = result.missing.length === 0;
+  if (options.json) return { ok, json: { ok, file: result.file, manifest: result.manifest, missing: result.missing } };
+  const { attachments } = result.manifest;
+  return {
+    ok,
+    lines: [
+      `Backed up ${config.databaseUrl} to ${result.file}`,
+      attachments.store === 'file'
+        ? `with ${attachments.files} attachment file(s), ${attachments.bytes} bytes`
+        : `Attachments stay in s3://${attachments.bucket}/${attachments.prefix}: ${attachments.note}`,
+      ...result.missing.map((key) => `MISSING in ${config.uploadDir}: ${key}`),
+    ],
+  };
+}
+
+/** `taskboard restore --from FILE`: a backup into an empty data folder. */
+export async function restoreCommand(config: AppConfig, options: { from: string; json: boolean }): Promise<Output> {
+  const result = await restoreSqlite(options.from, sqliteFileOf(config, 'restore'), config.uploadDir);
+  if (options.json) return { json: result };
+  const { attachments } = result.manifest;
+  return {
+    lines: [
+      `Restored the backup of ${result.manifest.createdAt} to ${result.database}, and ${result.files} attachment file(s) (${result.bytes} bytes) to ${config.uploadDir}`,
+      ...(attachments.store === 's3' ? [`Its attachments were in s3://${attachments.bucket}/${attachments.prefix}: ${attachments.note}`] : []),
     ],
   };
 }

@@ -8,9 +8,11 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { DEFAULT_PURGE_AFTER_DAYS } from '../domain/attachments/purge.ts';
 import { DomainError, ValidationError } from '../domain/shared/errors.ts';
+import { BackupRefused } from '../storage/backup.ts';
 import { MissingSchemaError } from '../storage/migrator.ts';
 import { DatabaseUnreachableError } from '../storage/unavailable.ts';
 import {
+  backupCommand,
   bootstrapCommand,
   keysCreateCommand,
   migrateAttachmentsCommand,
@@ -18,6 +20,7 @@ import {
   type Output,
   purgeAttachmentsCommand,
   reindexCommand,
+  restoreCommand,
   serveCommand,
   setPasswordCommand,
 } from './commands.ts';
@@ -51,6 +54,13 @@ Commands:
   reindex [--batch N] [--json]
       Rebuild the search index from the records, N rows per transaction (default 1000); safe
       while the server runs, and running it again changes nothing.
+  backup --to FILE [--json]
+      Copy the SQLite database (while the server runs) and its attachment files, or a note of
+      their bucket, into a new archive FILE (.tar.gz). On PostgreSQL it refuses and names the
+      documented procedure. Exits 1 when a file the database names is missing.
+  restore --from FILE [--json]
+      Restore such an archive into an empty data folder (DATABASE_URL's folder and UPLOAD_DIR);
+      refuses a folder that holds anything.
   serve
       Run the HTTP server (what npm start runs).
 
@@ -90,6 +100,8 @@ const COMMANDS = {
   'attachments migrate': { options: { to: { type: 'string' }, json, help }, required: ['to'] },
   'purge-attachments': { options: { 'older-than-days': { type: 'string' }, json, help }, required: [] },
   reindex: { options: { batch: { type: 'string' }, json, help }, required: [] },
+  backup: { options: { to: { type: 'string' }, json, help }, required: ['to'] },
+  restore: { options: { from: { type: 'string' }, json, help }, required: ['from'] },
   serve: { options: { help }, required: [] },
 } satisfies Record<string, { options: NonNullable<ParseArgsConfig['options']>; required: string[] }>;
 
@@ -216,7 +228,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       io.stdout(`${USAGE}\n`);
       return 0;
     }
-    const config = loadConfig(env, { createDatabase: values.create === true });
+    // a restore makes the database's folder: it is meant for a new one
+    const config = loadConfig(env, { createDatabase: values.create === true || command === 'restore' });
     const str = (name: string) => values[name] as string;
     switch (command) {
       case 'bootstrap':
@@ -253,6 +266,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       case 'reindex':
         print(await reindexCommand(config, { batch: batchSize(values.batch as string | undefined), json: values.json === true }));
         return 0;
+      case 'backup': {
+        const output = await backupCommand(config, { to: str('to'), json: values.json === true });
+        print(output);
+        return output.ok ? 0 : 1;
+      }
+      case 'restore':
+        print(await restoreCommand(config, { from: str('from'), json: values.json === true }));
+        return 0;
       case 'serve':
         await serveCommand(config);
         return 0;
@@ -275,7 +296,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       io.stderr(`taskboard: ${describe(error)}\n`);
       return 1;
     }
-    if (error instanceof DomainError) {
+    if (error instanceof DomainError || error instanceof BackupRefused) {
       io.stderr(`taskboard: ${describe(error)}\n`);
       return 1;
     }

@@ -810,6 +810,28 @@ export interface paths {
         patch: operations["updateBoard"];
         trace?: never;
     };
+    "/api/v1/boards/{boardId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Board
+         * @description The whole board as a `BoardExport` document (`formatVersion` 1: lists, cards, labels, checklists and items, comments and their discussions, cheers, attachment records), or with `format=csv` one row per card, or with `files=true` a zip of the document (`board.json`) and the attached files. Streamed: written as it is read.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["exportBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/boards/{boardId}/lists": {
         parameters: {
             query?: never;
@@ -2930,6 +2952,178 @@ export interface components {
              */
             updatedAt: string;
             __v: number;
+        };
+        /** @description A whole board, for reading elsewhere or importing back. Ids are those of this deployment and tie the document together; deleted lists, cards and attachments are left out. */
+        BoardExport: {
+            /** @enum {string} */
+            format: "taskboard-board";
+            /** @enum {number} */
+            formatVersion: 1;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            exportedAt: string;
+            board: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                description: string;
+                archived: boolean;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                updatedAt: string;
+            };
+            labels: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                /** @description the palette colour's name */
+                color: string;
+                hex: string;
+            }[];
+            /** @description position order, archived ones too */
+            lists: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                position: number;
+                archived: boolean;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+            }[];
+            /** @description list by list, each in position order; archived ones too */
+            cards: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                /** @description 24 lowercase hex characters */
+                list: string;
+                name: string;
+                description: string;
+                position: number;
+                start: string | null;
+                due: string | null;
+                complete: boolean;
+                archived: boolean;
+                /** @description 24 lowercase hex characters */
+                creator: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                updatedAt: string;
+                /** @description the card's members (ids in `people`) */
+                members: string[];
+                /** @description the card's labels (ids in `labels`) */
+                labels: string[];
+                checklists: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    name: string;
+                    position: number;
+                    items: {
+                        /** @description 24 lowercase hex characters */
+                        _id: string;
+                        name: string;
+                        position: number;
+                        due: string | null;
+                        complete: boolean;
+                        /** @description the item's members (ids in `people`) */
+                        members: string[];
+                    }[];
+                }[];
+                /** @description oldest first, each with its discussion */
+                comments: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    /** @description 24 lowercase hex characters */
+                    author: string;
+                    content: string;
+                    /**
+                     * @description ISO 8601 UTC with milliseconds
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                    discussions: {
+                        /** @description 24 lowercase hex characters */
+                        _id: string;
+                        /** @description 24 lowercase hex characters */
+                        author: string;
+                        content: string;
+                        /**
+                         * @description ISO 8601 UTC with milliseconds
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                    }[];
+                }[];
+                /** @description attachments not deleted, oldest first */
+                attachments: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    type: "file" | "link";
+                    name: string;
+                    originalName: string;
+                    /** @description a link: its target; a file: null */
+                    url: string | null;
+                    /** @description a file: its path in the zip that `files=true` gives; a link: null */
+                    file: string | null;
+                    mimeType: string;
+                    size: number;
+                    /** @description the SHA-256 of a file's bytes (hex); null for links and files stored before checksums */
+                    sha256: string | null;
+                    /** @description the checklist item it is attached to, if any */
+                    checklistItem: string | null;
+                    /** @description 24 lowercase hex characters */
+                    creator: string;
+                    /**
+                     * @description ISO 8601 UTC with milliseconds
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                }[];
+                cheers: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    /** @description 24 lowercase hex characters */
+                    giver: string;
+                    /** @description 24 lowercase hex characters */
+                    receiver: string;
+                    content: string;
+                    on: {
+                        /** @description card, comment, discussion, attachment or checklistItem */
+                        type: string;
+                        /** @description 24 lowercase hex characters */
+                        _id: string;
+                    };
+                    /**
+                     * @description ISO 8601 UTC with milliseconds
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                }[];
+            }[];
+            /** @description everyone the document names: creators, members, authors, cheerers */
+            people: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                fullName: string;
+            }[];
         };
         CardFace: {
             /** @description 24 lowercase hex characters */
@@ -6473,6 +6667,65 @@ export interface operations {
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    exportBoard: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+                /** @description json (default): the whole board; csv: one row per card */
+                format?: "json" | "csv";
+                /** @description true: a zip of the JSON document (`board.json`) and the attached files */
+                files?: boolean;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the document (JSON), or the cards as CSV (UTF-8 with a byte-order mark); `Content-Disposition` names a file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardExport"];
+                    "text/csv": string;
+                    "application/zip": string;
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };

@@ -9,6 +9,8 @@ import {
   setBoardArchived,
   updateBoard,
 } from '../../../domain/boards/boards.ts';
+import { openBoardExport } from '../../../domain/boards/export.ts';
+import { BoardExport, BoardExportQuery } from '../../../schemas/board-export.ts';
 import {
   ArchivedScopeQuery,
   BoardParams,
@@ -19,7 +21,7 @@ import {
   Deleted,
   UpdateBoardBody,
 } from '../../../schemas/boards.ts';
-import { ScopeQuery } from '../../../schemas/common.ts';
+import { errorResponses, ScopeQuery } from '../../../schemas/common.ts';
 import { Board } from '../../../schemas/records.ts';
 import { operations } from '../../operation.ts';
 
@@ -72,6 +74,49 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       message: 'Board retrieved',
     },
     ({ caller, params, query: { archived, ...scope } }) => getBoardWithListsAndCards(app.services, caller, params.boardId, scope, archived),
+  );
+
+  app.get(
+    '/boards/:boardId/export',
+    {
+      // as the board read and the attachment download it gathers (very-low in the contract)
+      config: { tier: 'very-low' },
+      schema: {
+        tags: ['boards'],
+        operationId: 'exportBoard',
+        summary: 'Export Board',
+        description:
+          'The whole board as a `BoardExport` document (`formatVersion` 1: lists, cards, labels, checklists and items, comments and their discussions, cheers, attachment records), ' +
+          'or with `format=csv` one row per card, or with `files=true` a zip of the document (`board.json`) and the attached files. Streamed: written as it is read.',
+        params: BoardParams,
+        querystring: BoardExportQuery,
+        response: {
+          200: {
+            description: 'the document (JSON), or the cards as CSV (UTF-8 with a byte-order mark); `Content-Disposition` names a file',
+            content: {
+              'application/json': { schema: BoardExport },
+              'text/csv': { schema: { type: 'string' } },
+              'application/zip': {
+                schema: { type: 'string', format: 'binary', description: '`board.json` and each attached file at the path its record names' },
+              },
+            },
+          },
+          ...errorResponses(),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { format, files, ...scope } = request.query;
+      const exported = await openBoardExport(app.services, request.caller, request.params.boardId, scope, { format, files });
+      return (
+        reply
+          .header('Content-Type', exported.contentType)
+          .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(exported.filename)}`)
+          .header('Cache-Control', 'private, no-store')
+          // the 200 schema documents the document; the type provider cannot type a stream for it
+          .send(exported.body as never)
+      );
+    },
   );
 
   route(

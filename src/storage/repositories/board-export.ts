@@ -1,0 +1,125 @@
+/** The reads of a board export: the board's own rows, then its cards and their parts a batch at a time. */
+import type { Executor } from '../database.ts';
+
+export function exportedLists(db: Executor, boardId: string) {
+  return db
+    .selectFrom('lists')
+    .select(['id', 'name', 'position', 'archived', 'created_at'])
+    .where('board_id', '=', boardId)
+    .where('deleted_at', 'is', null)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export function exportedLabels(db: Executor, boardId: string) {
+  return db
+    .selectFrom('labels as l')
+    .innerJoin('label_colors as lc', 'lc.id', 'l.color_id')
+    .select(['l.id', 'l.name', 'lc.name as color', 'lc.hex', 'l.created_at'])
+    .where('l.board_id', '=', boardId)
+    .orderBy('l.created_at')
+    .orderBy('l.id')
+    .execute();
+}
+
+/** Up to `limit` cards of the list after position `after` (and id `afterId`), in position order. */
+export function exportedCardsOfList(db: Executor, listId: string, after: { position: number; id: string } | undefined, limit: number) {
+  let query = db
+    .selectFrom('cards')
+    .select([
+      'id',
+      'list_id',
+      'name',
+      'description',
+      'position',
+      'start_date',
+      'due_date',
+      'complete_status',
+      'archived',
+      'creator_id',
+      'created_at',
+      'updated_at',
+    ])
+    .where('list_id', '=', listId)
+    .where('deleted_at', 'is', null);
+  if (after) query = query.where((eb) => eb.or([eb('position', '>', after.position), eb.and([eb('position', '=', after.position), eb('id', '>', after.id)])]));
+  return query.orderBy('position').orderBy('id').limit(limit).execute();
+}
+
+/** Every part of the cards `cardIds` a board export carries, each kind in one query. */
+export async function exportedCardParts(db: Executor, cardIds: string[]) {
+  if (cardIds.length === 0)
+    return { members: [], labels: [], checklists: [], items: [], itemMembers: [], comments: [], discussions: [], cheers: [], attachments: [] };
+  const [members, labels, checklists, items, comments, discussions, cheers, attachments] = await Promise.all([
+    db.selectFrom('card_members').select(['card_id', 'user_id']).where('card_id', 'in', cardIds).orderBy('created_at').orderBy('user_id').execute(),
+    db.selectFrom('card_labels').select(['card_id', 'label_id']).where('card_id', 'in', cardIds).orderBy('created_at').orderBy('label_id').execute(),
+    db.selectFrom('checklists').select(['id', 'card_id', 'name', 'position']).where('card_id', 'in', cardIds).orderBy('position').orderBy('id').execute(),
+    db
+      .selectFrom('checklist_items')
+      .select(['id', 'checklist_id', 'name', 'position', 'date', 'complete_status'])
+      .where('card_id', 'in', cardIds)
+      .orderBy('position')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('comments')
+      .select(['id', 'card_id', 'content', 'creator_id', 'created_at'])
+      .where('card_id', 'in', cardIds)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('discussions')
+      .select(['id', 'comment_id', 'content', 'creator_id', 'created_at'])
+      .where('card_id', 'in', cardIds)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('cheers')
+      .select(['id', 'card_id', 'content', 'creator_id', 'receiver_id', 'primary_type', 'primary_id', 'created_at'])
+      .where('card_id', 'in', cardIds)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('attachments')
+      .select([
+        'id',
+        'card_id',
+        'checklist_item_id',
+        'kind',
+        'name',
+        'original_name',
+        'link_url',
+        'storage_key',
+        'mime_type',
+        'size_bytes',
+        'sha256',
+        'creator_id',
+        'created_at',
+      ])
+      .where('card_id', 'in', cardIds)
+      .where('is_deleted', '=', 0)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+  ]);
+  const itemIds = items.map((item) => item.id);
+  const itemMembers = itemIds.length
+    ? await db
+        .selectFrom('checklist_item_members')
+        .select(['item_id', 'user_id'])
+        .where('item_id', 'in', itemIds)
+        .orderBy('created_at')
+        .orderBy('user_id')
+        .execute()
+    : [];
+  return { members, labels, checklists, items, itemMembers, comments, discussions, cheers, attachments };
+}
+
+export function exportedPeople(db: Executor, userIds: string[]) {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('users').select(['id', 'full_name']).where('id', 'in', userIds).orderBy('full_name').orderBy('id').execute();
+}
