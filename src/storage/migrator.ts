@@ -36,9 +36,9 @@ const migrations: Record<string, Migration> = {
   '0017_search': search,
   '0018_attachment_checksums': attachmentChecksums,
   '0030_mail': mail,
+  '0031_search_words': searchWords,
   '0032_multipart_uploads': multipartUploads,
   '0035_oidc_logins': oidcLogins,
-  '0031_search_words': searchWords,
 };
 
 /** The names of every migration, in the order they apply. */
