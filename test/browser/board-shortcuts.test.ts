@@ -5,11 +5,10 @@
  * the card first; axe on every page state and dialog opened.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
-import { chromiumMissing, contextWithKey, keepFailure, launch } from '../support/browser.ts';
-import { buildTestApp, type TestApp } from '../support/harness.ts';
-import { apiCaller, axe, cardIn } from './board-support.ts';
+import { describe, test } from 'node:test';
+import type { Locator } from '@playwright/test';
+import { chromiumMissing, contextWithKey, keepFailure } from '../support/browser.ts';
+import { axe, boardSuite, cardIn } from './board-support.ts';
 
 // page.waitForFunction's callbacks run in the page (the suite's own type check has no DOM library)
 declare const document: { activeElement: unknown; documentElement: { dataset: Record<string, string | undefined> }; body: unknown };
@@ -25,53 +24,8 @@ async function focused(locator: Locator) {
 }
 
 describe('the board page: shortcuts, lists, covers, themes, narrow screens, conflicts', { skip: chromiumMissing }, () => {
-  let t: TestApp;
-  let browser: Browser;
-  let baseURL: string;
-  const api = apiCaller(
-    () => baseURL,
-    () => t.tenant.apiKey,
-  );
-
-  before(async () => {
-    t = await buildTestApp('sqlite');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    baseURL = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await t?.dispose();
-  });
-
-  /** A board with `lists` (name → card names), made through the API; its id and the cards' ids by name. */
-  async function makeBoard(name: string, lists: Record<string, string[]>) {
-    const { board } = await api<{ board: { _id: string } }>('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name });
-    const cards = new Map<string, string>();
-    const listIds = new Map<string, string>();
-    for (const [list, names] of Object.entries(lists)) {
-      const listId = (await api<{ list: { _id: string } }>('POST', '/api/v1/lists', { board: board._id, name: list, position: 'bottom' })).list._id;
-      listIds.set(list, listId);
-      for (const card of names)
-        cards.set(card, (await api<{ card: { _id: string } }>('POST', '/api/v1/cards', { list: listId, name: card, position: 'bottom' })).card._id);
-    }
-    return { boardId: board._id, cards, listIds };
-  }
-
-  /** A page of its own browser context, on `path`; the context's trace is kept when `run` fails. */
-  async function onPage(name: string, options: Parameters<Browser['newContext']>[0], run: (page: Page, context: BrowserContext) => Promise<void>) {
-    const context = await contextWithKey(browser, baseURL, t.tenant.apiKey, options);
-    const page = await context.newPage();
-    let failed = true;
-    try {
-      await run(page, context);
-      failed = false;
-    } finally {
-      await keepFailure(name, context, page, failed);
-      await context.close();
-    }
-  }
+  const suite = boardSuite();
+  const { api, onPage, makeBoard } = suite;
 
   test('n, e, l, m, space and ? on a focused card', async (context) => {
     const { boardId } = await makeBoard('Shortcuts', { 'To do': ['Alpha', 'Beta'], Doing: [] });
@@ -178,9 +132,9 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
     await api('PATCH', `/api/v1/cards/${cards.get('Painted')}`, { cover: '#61bd4f' });
     const form = new FormData();
     form.append('file', new Blob([PNG], { type: 'image/png' }), 'cover.png');
-    const upload = await fetch(`${baseURL}/api/v1/cards/${cards.get('Pictured')}/attachments`, {
+    const upload = await fetch(`${suite.baseURL}/api/v1/cards/${cards.get('Pictured')}/attachments`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${t.tenant.apiKey}` },
+      headers: { Authorization: `Bearer ${suite.t.tenant.apiKey}` },
       body: form,
     });
     assert.equal(upload.status, 201, await upload.clone().text());
@@ -292,8 +246,8 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
 
   test('a move from a browser that missed a change is refused (412): the board shows the new state', async (context) => {
     const { boardId, cards } = await makeBoard('Conflicts', { 'To do': ['Contested'], Doing: [] });
-    const a = await contextWithKey(browser, baseURL, t.tenant.apiKey);
-    const b = await contextWithKey(browser, baseURL, t.tenant.apiKey);
+    const a = await contextWithKey(suite.browser, suite.baseURL, suite.t.tenant.apiKey);
+    const b = await contextWithKey(suite.browser, suite.baseURL, suite.t.tenant.apiKey);
     const pageA = await a.newPage();
     const pageB = await b.newPage();
     let failed = true;

@@ -1,7 +1,10 @@
-/** What the board page's browser tests share: the accessibility scan, finding a card, the API beside the page. */
+/** What the board page's browser tests share: the accessibility scan, finding a card, the API beside the page, a board made through it. */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { contextWithKey, keepFailure, launch } from '../support/browser.ts';
+import { buildTestApp, type TestApp } from '../support/harness.ts';
 
 /** axe-core on what the page shows now: no serious or critical violation. */
 export async function axe(page: Page, what: string) {
@@ -30,4 +33,63 @@ export function apiCaller(baseURL: () => string, apiKey: () => string) {
     assert.ok(response.ok, `${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
     return json;
   };
+}
+
+/** A board in `teamId` with `lists` (name → card names), made through `api`; its id, and the lists' and cards' ids by name. */
+export async function makeBoard(api: ReturnType<typeof apiCaller>, teamId: string, name: string, lists: Record<string, string[]>) {
+  const { board } = await api<{ board: { _id: string } }>('POST', `/api/v1/boards?teamId=${teamId}`, { name });
+  const cards = new Map<string, string>();
+  const listIds = new Map<string, string>();
+  for (const [list, names] of Object.entries(lists)) {
+    const listId = (await api<{ list: { _id: string } }>('POST', '/api/v1/lists', { board: board._id, name: list, position: 'bottom' })).list._id;
+    listIds.set(list, listId);
+    for (const card of names)
+      cards.set(card, (await api<{ card: { _id: string } }>('POST', '/api/v1/cards', { list: listId, name: card, position: 'bottom' })).card._id);
+  }
+  return { boardId: board._id, cards, listIds };
+}
+
+export interface BoardSuite {
+  t: TestApp;
+  browser: Browser;
+  baseURL: string;
+  api: ReturnType<typeof apiCaller>;
+  /** A page of its own browser context, signed in with the tenant's key; the context's trace is kept when `run` fails. */
+  onPage(name: string, options: Parameters<Browser['newContext']>[0], run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void>;
+  /** A board of the tenant's team with `lists` (name → card names), made through the API. */
+  makeBoard(name: string, lists: Record<string, string[]>): ReturnType<typeof makeBoard>;
+}
+
+/** Called inside a `describe`: the app over SQLite on a free port and a headless Chromium, made before the suite's tests and closed after them. */
+export function boardSuite(): BoardSuite {
+  const suite = {} as BoardSuite;
+  suite.api = apiCaller(
+    () => suite.baseURL,
+    () => suite.t.tenant.apiKey,
+  );
+  suite.makeBoard = (name, lists) => makeBoard(suite.api, suite.t.tenant.teamId, name, lists);
+  suite.onPage = async (name, options, run) => {
+    const context = await contextWithKey(suite.browser, suite.baseURL, suite.t.tenant.apiKey, options);
+    const page = await context.newPage();
+    let failed = true;
+    try {
+      await run(page, context);
+      failed = false;
+    } finally {
+      await keepFailure(name, context, page, failed);
+      await context.close();
+    }
+  };
+  before(async () => {
+    suite.t = await buildTestApp('sqlite');
+    await suite.t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = suite.t.app.server.address();
+    suite.baseURL = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    suite.browser = await launch();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.t?.dispose();
+  });
+  return suite;
 }

@@ -4,11 +4,10 @@
  * moves is a scroll, not a drag.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, CDPSession } from '@playwright/test';
-import { chromiumMissing, contextWithKey, keepFailure, launch } from '../support/browser.ts';
-import { buildTestApp, type TestApp } from '../support/harness.ts';
-import { apiCaller, cardIn } from './board-support.ts';
+import { describe, test } from 'node:test';
+import type { CDPSession } from '@playwright/test';
+import { chromiumMissing, contextWithKey, keepFailure } from '../support/browser.ts';
+import { boardSuite, cardIn } from './board-support.ts';
 
 /** Longer than the page's long press (500 ms): the gesture itself, a finger resting on the card. */
 const PRESS_MS = 800;
@@ -27,34 +26,17 @@ async function swipe(cdp: CDPSession, from: Point, to: Point, restMs: number) {
 }
 
 describe('the board page on a touch screen', { skip: chromiumMissing }, () => {
-  let t: TestApp;
-  let browser: Browser;
-  let baseURL: string;
-  const api = apiCaller(
-    () => baseURL,
-    () => t.tenant.apiKey,
-  );
-
-  before(async () => {
-    t = await buildTestApp('sqlite');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    baseURL = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await t?.dispose();
-  });
+  const suite = boardSuite();
+  const { api } = suite;
 
   test('a long press lifts a card; lifting the finger over another list moves it there', async (context) => {
-    const { board } = await api<{ board: { _id: string } }>('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Touch' });
+    const { board } = await api<{ board: { _id: string } }>('POST', `/api/v1/boards?teamId=${suite.t.tenant.teamId}`, { name: 'Touch' });
     const lists: string[] = [];
     for (const name of ['To do', 'Done'])
       lists.push((await api<{ list: { _id: string } }>('POST', '/api/v1/lists', { board: board._id, name, position: 'bottom' })).list._id);
     for (const name of ['Pressed', 'Stays']) await api('POST', '/api/v1/cards', { list: lists[0], name, position: 'bottom' });
 
-    const browserContext = await contextWithKey(browser, baseURL, t.tenant.apiKey, { hasTouch: true, viewport: { width: 800, height: 700 } });
+    const browserContext = await contextWithKey(suite.browser, suite.baseURL, suite.t.tenant.apiKey, { hasTouch: true, viewport: { width: 800, height: 700 } });
     const page = await browserContext.newPage();
     let failed = true;
     try {

@@ -5,46 +5,31 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Browser, BrowserContext } from '@playwright/test';
-import { ARTIFACTS, chromiumMissing, contextWithKey, keepFailure, launch } from '../support/browser.ts';
-import { buildTestApp, type TestApp } from '../support/harness.ts';
+import { ARTIFACTS, chromiumMissing, contextWithKey, keepFailure } from '../support/browser.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
-import { axe, cardIn } from './board-support.ts';
+import { axe, boardSuite, cardIn } from './board-support.ts';
 
 // page.evaluate's callbacks run in the page (the suite's own type check has no DOM library)
 declare const document: { activeElement: { textContent: string | null } | null; querySelector(selector: string): { textContent: string | null } | null };
 
 describe('the board page in a browser', { skip: chromiumMissing }, () => {
-  let t: TestApp;
-  let browser: Browser;
-  let baseURL: string;
+  const suite = boardSuite();
   let boardId: string;
   const contexts: BrowserContext[] = [];
 
-  before(async () => {
-    t = await buildTestApp('sqlite');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    baseURL = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await t?.dispose();
-  });
-
   async function open(name: string, options: Parameters<Browser['newContext']>[0] = {}) {
-    const context = await contextWithKey(browser, baseURL, t.tenant.apiKey, options);
+    const context = await contextWithKey(suite.browser, suite.baseURL, suite.t.tenant.apiKey, options);
     contexts.push(context);
     const page = await context.newPage();
     return { context, page, name };
   }
 
   async function api(method: string, path: string, body?: unknown) {
-    const response = await fetch(`${baseURL}${path}`, {
+    const response = await fetch(`${suite.baseURL}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${t.tenant.apiKey}`, 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${suite.t.tenant.apiKey}`, 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = (await response.json()) as Record<string, unknown>;
@@ -263,9 +248,9 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
   });
 
   test('a dropped stream shows a banner and, back, replays what changed meanwhile (Last-Event-ID)', async (context) => {
-    const port = Number(new URL(baseURL).port);
+    const port = Number(new URL(suite.baseURL).port);
     const proxy = await TcpProxy.start('127.0.0.1', port);
-    const browserContext = await contextWithKey(browser, `http://127.0.0.1:${proxy.port}`, t.tenant.apiKey);
+    const browserContext = await contextWithKey(suite.browser, `http://127.0.0.1:${proxy.port}`, suite.t.tenant.apiKey);
     contexts.push(browserContext);
     const page = await browserContext.newPage();
     let failed = true;
