@@ -146,6 +146,7 @@ export const t = {
   sessions: 'Sessions',
   thisSession: 'This session',
   unknownBrowser: 'Unknown browser',
+  browserOn: (browser: string, os: string) => `${browser} on ${os}`,
   unknownAddress: 'unknown address',
   lastSeen: (when: string) => `last seen ${when}`,
   sessionSummary: (agent: string, ip: string) => `${agent} from ${ip}`,

@@ -4,6 +4,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@taskboard/client';
+import Bowser from 'bowser';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useMe } from '../App.tsx';
 import { client, unwrap } from '../api.ts';
@@ -16,6 +17,13 @@ const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** A photo is shown only from an address an image can come from (the API keeps any text). */
 const showablePhoto = (url: string) => /^(https?:\/\/|\/|data:image\/)/i.test(url);
+
+/** "Chrome on Linux" from a user agent (bowser knows the browsers' many spellings); else the agent as sent. */
+function browserOf(userAgent: string | null): string {
+  if (!userAgent) return t.unknownBrowser;
+  const { browser, os } = Bowser.parse(userAgent);
+  return browser.name && os.name ? t.browserOn(browser.name, os.name) : userAgent;
+}
 
 /** A refused write's message, as the server put it. */
 const problem = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -192,11 +200,11 @@ function Sessions() {
       ) : null}
       <ul className="account-rows">
         {sessions.data?.map((session) => {
-          const agent = session.userAgent ?? t.unknownBrowser;
+          const agent = browserOf(session.userAgent);
           const ip = session.ip ?? t.unknownAddress;
           return (
             <li key={session._id} className="account-row">
-              <span className="account-row-text">
+              <span className="account-row-text" title={session.userAgent ?? undefined}>
                 <strong>{t.sessionSummary(agent, ip)}</strong>
                 <span className="muted"> {session.current ? t.thisSession : t.lastSeen(when(session.lastSeenAt))}</span>
               </span>
