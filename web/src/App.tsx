@@ -1,11 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Link, Navigate, Outlet, type RouteObject, useNavigate } from 'react-router';
 import { type Board, client, getJson, messageOf, postJson, session, setUnauthorizedHandler, unwrap } from './api.ts';
 import { BoardPage } from './board/BoardPage.tsx';
 import { SearchBox, useScrollToSearched } from './search/SearchBox.tsx';
 import { t } from './strings.ts';
 import { applyTheme, currentTheme, type Theme } from './theme.ts';
+
+// The account page is rarely opened: it loads when it is.
+const AccountPage = lazy(() => import('./account/AccountPage.tsx'));
 
 const LAST_BOARD = 'taskboard.lastBoard';
 export const rememberBoard = (boardId: string) => localStorage.setItem(LAST_BOARD, boardId);
@@ -79,7 +82,11 @@ function TopBar({ name }: { name: string | undefined }) {
         <option value="light">{t.themeLight}</option>
         <option value="dark">{t.themeDark}</option>
       </select>
-      {name ? <span className="who">{name}</span> : null}
+      {name ? (
+        <Link to="/account" className="who" aria-label={t.accountLink(name)}>
+          {name}
+        </Link>
+      ) : null}
       <button type="button" onClick={signOut}>
         {t.signOut}
       </button>
@@ -341,6 +348,14 @@ export const routes: RouteObject[] = [
       { path: '/', element: <Start /> },
       { path: '/boards', element: <Home /> },
       { path: '/boards/:boardId', element: <BoardPage /> },
+      {
+        path: '/account',
+        element: (
+          <Suspense fallback={<p className="page-pad">{t.loading}</p>}>
+            <AccountPage />
+          </Suspense>
+        ),
+      },
       {
         path: '*',
         element: (

@@ -1,0 +1,358 @@
+/**
+ * The account page: the person's name and photo, email notifications, password, sessions and API
+ * keys. Loaded only when opened, so the board page's first load does not carry it.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { components } from '@taskboard/client';
+import Bowser from 'bowser';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { useMe } from '../App.tsx';
+import { client, unwrap } from '../api.ts';
+import { t } from '../strings.ts';
+import './account.css';
+
+type ApiKey = components['schemas']['ApiKey'];
+
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+/** A photo is shown only from an address an image can come from (the API keeps any text). */
+const showablePhoto = (url: string) => /^(https?:\/\/|\/|data:image\/)/i.test(url);
+
+/** "Chrome on Linux" from a user agent (bowser knows the browsers' many spellings); else the agent as sent. */
+function browserOf(userAgent: string | null): string {
+  if (!userAgent) return t.unknownBrowser;
+  const { browser, os } = Bowser.parse(userAgent);
+  return browser.name && os.name ? t.browserOn(browser.name, os.name) : userAgent;
+}
+
+/** A refused write's message, as the server put it. */
+const problem = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export default function AccountPage() {
+  const me = useMe();
+  if (!me.data) return <p className="page-pad">{t.loading}</p>;
+  return (
+    <div className="account page-pad">
+      <h1>{t.account}</h1>
+      <Profile fullName={me.data.user.fullName} photoUrl={me.data.user.photoUrl} />
+      <EmailNotifications enabled={me.data.user.emailNotifications} />
+      <PasswordChange />
+      <Sessions />
+      <ApiKeys />
+    </div>
+  );
+}
+
+/** A titled part of the page: a region named by its heading. */
+function Part({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="account-part" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function Outcome({ error, success }: { error: unknown; success: string | null }) {
+  if (error) {
+    return (
+      <p role="alert" className="error">
+        {problem(error)}
+      </p>
+    );
+  }
+  return (
+    <p role="status" className="muted">
+      {success}
+    </p>
+  );
+}
+
+function useUpdateMe() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: { fullName?: string; photoUrl?: string; emailNotifications?: boolean }) => unwrap(await client.PATCH('/api/v1/me', { body })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['me'] }),
+  });
+}
+
+function Profile({ fullName, photoUrl }: { fullName: string; photoUrl: string }) {
+  const update = useUpdateMe();
+  const hintId = useId();
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    update.mutate({ fullName: String(form.get('fullName')).trim(), photoUrl: String(form.get('photoUrl')).trim() });
+  }
+  return (
+    <Part title={t.profile}>
+      {photoUrl && showablePhoto(photoUrl) ? <img className="account-photo" src={photoUrl} alt={t.yourPhoto} width={64} height={64} /> : null}
+      <form className="account-form" onSubmit={submit}>
+        <label>
+          {t.fullName}
+          <input name="fullName" defaultValue={fullName} autoComplete="name" required />
+        </label>
+        <label>
+          {t.photoUrl}
+          <input name="photoUrl" type="url" defaultValue={photoUrl} aria-describedby={hintId} />
+        </label>
+        <p id={hintId} className="muted">
+          {t.photoHint}
+        </p>
+        <button type="submit" className="primary" disabled={update.isPending}>
+          {t.saveProfile}
+        </button>
+        <Outcome error={update.error} success={update.isSuccess ? t.profileSaved : null} />
+      </form>
+    </Part>
+  );
+}
+
+function EmailNotifications({ enabled }: { enabled: boolean }) {
+  const update = useUpdateMe();
+  const hintId = useId();
+  const shown = update.isPending && update.variables.emailNotifications !== undefined ? update.variables.emailNotifications : enabled;
+  return (
+    <Part title={t.emailNotificationsTitle}>
+      <label className="account-check">
+        <input
+          type="checkbox"
+          checked={shown}
+          aria-describedby={hintId}
+          disabled={update.isPending}
+          onChange={(event) => update.mutate({ emailNotifications: event.target.checked })}
+        />
+        {t.emailNotifications}
+      </label>
+      <p id={hintId} className="muted">
+        {t.emailNotificationsHint}
+      </p>
+      <Outcome error={update.error} success={update.isSuccess ? (enabled ? t.emailNotificationsOn : t.emailNotificationsOff) : null} />
+    </Part>
+  );
+}
+
+function PasswordChange() {
+  const queryClient = useQueryClient();
+  const hintId = useId();
+  const change = useMutation({
+    mutationFn: async (body: { currentPassword: string; newPassword: string }) => unwrap(await client.PATCH('/api/v1/me/password', { body })),
+    // the server ends the other sessions: the list shows it
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sessions'] }),
+  });
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    change.mutate(
+      { currentPassword: String(form.get('currentPassword')), newPassword: String(form.get('newPassword')) },
+      { onSuccess: () => formElement.reset() },
+    );
+  }
+  return (
+    <Part title={t.changePasswordTitle}>
+      <form className="account-form" onSubmit={submit}>
+        <label>
+          {t.currentPassword}
+          <input name="currentPassword" type="password" autoComplete="current-password" required />
+        </label>
+        <label>
+          {t.newPassword}
+          <input name="newPassword" type="password" autoComplete="new-password" minLength={12} maxLength={256} aria-describedby={hintId} required />
+        </label>
+        <p id={hintId} className="muted">
+          {t.newPasswordHint}
+        </p>
+        <button type="submit" className="primary" disabled={change.isPending}>
+          {t.changePassword}
+        </button>
+        <Outcome error={change.error} success={change.isSuccess ? t.passwordChanged : null} />
+      </form>
+    </Part>
+  );
+}
+
+function Sessions() {
+  const queryClient = useQueryClient();
+  const sessions = useQuery({
+    queryKey: ['sessions'],
+    queryFn: async () => unwrap(await client.GET('/api/v1/auth/sessions')).sessions,
+  });
+  // There is no route ending several sessions at once: each ends by its own request.
+  const end = useMutation({
+    mutationFn: async (sessionIds: string[]) => {
+      for (const sessionId of sessionIds) {
+        const result = await client.DELETE('/api/v1/auth/sessions/{sessionId}', { params: { path: { sessionId } } });
+        if (!result.response.ok) unwrap(result);
+      }
+      return sessionIds.length;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['sessions'] }),
+  });
+  const others = sessions.data?.filter((session) => !session.current) ?? [];
+  return (
+    <Part title={t.sessions}>
+      {sessions.error ? (
+        <p role="alert" className="error">
+          {problem(sessions.error)}
+        </p>
+      ) : null}
+      <ul className="account-rows">
+        {sessions.data?.map((session) => {
+          const agent = browserOf(session.userAgent);
+          const ip = session.ip ?? t.unknownAddress;
+          return (
+            <li key={session._id} className="account-row">
+              <span className="account-row-text" title={session.userAgent ?? undefined}>
+                <strong>{t.sessionSummary(agent, ip)}</strong>
+                <span className="muted"> {session.current ? t.thisSession : t.lastSeen(when(session.lastSeenAt))}</span>
+              </span>
+              {session.current ? null : (
+                <button
+                  type="button"
+                  aria-label={t.endSessionNamed(agent, ip)}
+                  disabled={end.isPending}
+                  onClick={() => {
+                    if (window.confirm(t.confirmEndSession(agent))) end.mutate([session._id]);
+                  }}
+                >
+                  {t.endSession}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {sessions.data && others.length === 0 ? <p className="muted">{t.noOtherSessions}</p> : null}
+      {others.length > 0 ? (
+        <button
+          type="button"
+          disabled={end.isPending}
+          onClick={() => {
+            if (window.confirm(t.confirmEndOtherSessions(others.length))) end.mutate(others.map((session) => session._id));
+          }}
+        >
+          {t.endOtherSessions}
+        </button>
+      ) : null}
+      <Outcome error={end.error} success={end.isSuccess ? t.sessionsEnded(end.data) : null} />
+    </Part>
+  );
+}
+
+function ApiKeys() {
+  const queryClient = useQueryClient();
+  const inputId = useId();
+  const [fresh, setFresh] = useState<{ name: string; token: string } | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+  const keys = useQuery({
+    queryKey: ['api-keys'],
+    queryFn: async () => unwrap(await client.GET('/api/v1/api-keys')).apiKeys,
+  });
+  const create = useMutation({
+    mutationFn: async (name: string) => unwrap(await client.POST('/api/v1/api-keys', { body: { name } })),
+    onSuccess: (answer) => setFresh({ name: answer.apiKey.name, token: answer.token }),
+    onSettled: refresh,
+  });
+  const rotate = useMutation({
+    mutationFn: async (keyId: string) => unwrap(await client.POST('/api/v1/api-keys/{keyId}/rotate', { params: { path: { keyId } } })),
+    onSuccess: (answer) => setFresh({ name: answer.apiKey.name, token: answer.token }),
+    onSettled: refresh,
+  });
+  const revoke = useMutation({
+    mutationFn: async (key: ApiKey) => unwrap(await client.DELETE('/api/v1/api-keys/{keyId}', { params: { path: { keyId: key._id } } })),
+    onSuccess: (answer) => setDone(t.keyRevoked(answer.apiKey.name)),
+    onSettled: refresh,
+  });
+  const busy = create.isPending || rotate.isPending || revoke.isPending;
+  const error = create.error ?? rotate.error ?? revoke.error ?? keys.error;
+  return (
+    <Part title={t.apiKeys}>
+      <p className="muted">{t.apiKeysIntro}</p>
+      {fresh ? <FreshToken name={fresh.name} token={fresh.token} onDone={() => setFresh(null)} /> : null}
+      <ul className="account-rows">
+        {keys.data?.map((key) => (
+          <li key={key._id} className="account-row">
+            <span className="account-row-text">
+              <strong>{key.name}</strong>
+              <span className="muted"> {t.apiKeyDetails(key.prefix, when(key.createdAt), key.lastUsedAt ? when(key.lastUsedAt) : null)}</span>
+            </span>
+            <button
+              type="button"
+              aria-label={t.rotateNamed(key.name)}
+              disabled={busy}
+              onClick={() => {
+                if (window.confirm(t.confirmRotate(key.name))) rotate.mutate(key._id);
+              }}
+            >
+              {t.rotate}
+            </button>
+            <button
+              type="button"
+              aria-label={t.revokeNamed(key.name)}
+              disabled={busy}
+              onClick={() => {
+                if (window.confirm(t.confirmRevoke(key.name))) revoke.mutate(key);
+              }}
+            >
+              {t.revoke}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {keys.data?.length === 0 ? <p className="muted">{t.noApiKeys}</p> : null}
+      <form
+        className="inline-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const input = event.currentTarget.elements.namedItem('name') as HTMLInputElement;
+          const name = input.value.trim();
+          if (name) create.mutate(name, { onSuccess: () => (input.value = '') });
+        }}
+      >
+        <label htmlFor={inputId}>{t.apiKeyName}</label>
+        <input id={inputId} name="name" required maxLength={100} />
+        <button type="submit" disabled={busy}>
+          {t.createApiKey}
+        </button>
+      </form>
+      <Outcome error={error} success={revoke.isSuccess ? done : null} />
+    </Part>
+  );
+}
+
+/** A token just made: shown this once, with a button copying it. */
+function FreshToken({ name, token, onDone }: { name: string; token: string; onDone: () => void }) {
+  const id = useId();
+  const [copy, setCopy] = useState<string | null>(null);
+  return (
+    <div className="account-token" role="group" aria-labelledby={id}>
+      <label id={id} htmlFor={`${id}-token`}>
+        {t.newToken(name)}
+      </label>
+      <p className="muted">{t.newTokenHint}</p>
+      <div className="inline-form">
+        <input id={`${id}-token`} readOnly value={token} onFocus={(event) => event.currentTarget.select()} />
+        <button
+          type="button"
+          onClick={() =>
+            navigator.clipboard.writeText(token).then(
+              () => setCopy(t.copied),
+              () => setCopy(t.copyFailed),
+            )
+          }
+        >
+          {t.copy}
+        </button>
+        <button type="button" onClick={onDone}>
+          {t.done}
+        </button>
+      </div>
+      <p role="status" className="muted">
+        {copy}
+      </p>
+    </div>
+  );
+}
