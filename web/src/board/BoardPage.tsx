@@ -15,7 +15,7 @@ import { useBoardStream } from './live.ts';
 import { type BoardActions, type ListView, type Notice, useBoard, useBoardActions } from './store.ts';
 
 // The card dialog (and its Markdown renderer) loads when a card is first opened.
-const CardDialog = lazy(() => import('./CardDialog.tsx').then((module) => ({ default: module.CardDialog })));
+const CardDialog = lazy(() => import('../card/CardDialog.tsx').then((module) => ({ default: module.CardDialog })));
 
 /** Lists far outside the viewport render no cards (a 5,000-card board keeps a few hundred elements). */
 const LIST_RENDER_MARGIN = '400px';

@@ -4,9 +4,9 @@ import Markdown from 'react-markdown';
 import { useMe } from '../App.tsx';
 import { ApiError, type Card, client, ifMatch, type Label, type Member, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
-import { Modal } from './dialogs.tsx';
-import { textOn } from './filters.ts';
-import { type BoardActions, cardKey } from './store.ts';
+import { Modal } from '../board/dialogs.tsx';
+import { textOn } from '../board/filters.ts';
+import { type BoardActions, cardKey } from '../board/store.ts';
 
 const toLocalInput = (iso: string | null) => {
   if (!iso) return '';
