@@ -1,22 +1,36 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Markdown from 'react-markdown';
 import { useMe } from '../App.tsx';
 import { ApiError, type Card, client, ifMatch, type Label, type Member, unwrap } from '../api.ts';
-import { t } from '../strings.ts';
 import { Modal } from '../board/dialogs.tsx';
 import { textOn } from '../board/filters.ts';
-import { type BoardActions, cardKey } from '../board/store.ts';
+import { type BoardActions, type BoardView, boardKey, cardKey } from '../board/store.ts';
+import { t } from '../strings.ts';
+import { Activity } from './Activity.tsx';
+import { Attachments, useUploads } from './Attachments.tsx';
+import { CardSide } from './CardSide.tsx';
+import { Checklists } from './Checklists.tsx';
+import { Cheers } from './Cheers.tsx';
+import { Comments } from './Comments.tsx';
+import { type Change, changesBetween } from './conflict.ts';
+import { fromLocalInput, toLocalInput } from './dates.ts';
+import { peopleById, useLiveParts, useRefresh } from './queries.ts';
+import './card.css';
 
-const toLocalInput = (iso: string | null) => {
-  if (!iso) return '';
-  const date = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+type Patch = {
+  name?: string;
+  description?: string;
+  startDate?: string | null;
+  dueDate?: string | null;
+  complete?: { status: boolean; type?: string };
+  cover?: string;
+  isPublic?: boolean;
+  workload?: { value?: number | null; measurement?: 'minutes' | 'hours' | 'days' | 'points' };
 };
-const fromLocalInput = (value: string) => (value ? new Date(value).toISOString() : null);
 
-type Patch = { name?: string; description?: string; startDate?: string | null; dueDate?: string | null; complete?: { status: boolean } };
+/** A text being edited: the person's words, and the card as it was when they began. */
+type Draft = { value: string; base: Card };
 
 export function CardDialog(props: {
   cardId: string;
@@ -31,6 +45,7 @@ export function CardDialog(props: {
   const { cardId, actions } = props;
   const queryClient = useQueryClient();
   const me = useMe();
+  const meId = me.data?.user._id;
   const fresh = useQuery({
     queryKey: cardKey(cardId),
     queryFn: async () => unwrap(await client.GET('/api/v1/cards/{cardId}', { params: { path: { cardId } } })).card as Card,
@@ -38,22 +53,31 @@ export function CardDialog(props: {
     staleTime: 0,
   });
   const card = fresh.data;
-  // Drafts keep the revision they started from, so a change made elsewhere meanwhile is a 412, not lost.
-  const [nameDraft, setNameDraft] = useState<{ value: string; base: number } | null>(null);
-  const [descDraft, setDescDraft] = useState<{ value: string; base: number } | null>(null);
-  const [conflict, setConflict] = useState(false);
+  // Drafts keep the card they started from, so a change made elsewhere meanwhile is a 412 (not lost) and can be named.
+  const [nameDraft, setNameDraft] = useState<Draft | null>(null);
+  const [descDraft, setDescDraft] = useState<Draft | null>(null);
+  const [conflict, setConflict] = useState<Change[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [tab, setTab] = useState<'comments' | 'activity'>('comments');
   const nameRef = useRef<HTMLTextAreaElement>(null);
   const labelsRef = useRef<HTMLFieldSetElement>(null);
   const membersRef = useRef<HTMLFieldSetElement>(null);
   const dueRef = useRef<HTMLInputElement>(null);
   const ids = useId();
+  const refresh = useRefresh(cardId, actions);
+  const { uploads, start } = useUploads(cardId, refresh, setError);
+  useLiveParts(cardId);
+  const people = useMemo(() => peopleById(props.members), [props.members]);
+  const board = card ? queryClient.getQueryData<BoardView>(boardKey(card.board)) : undefined;
+  const lists = useMemo(() => new Map((board?.lists ?? []).map((list) => [list._id, list.name])), [board]);
+  const otherCards = useMemo(() => (board?.lists ?? []).flatMap((list) => list.cards).filter((one) => one._id !== cardId), [board, cardId]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves once, when the card first arrives, not on every change of it
   useEffect(() => {
     if (!card) return;
     if (props.focus === 'name') {
-      setNameDraft({ value: card.name, base: card.__v });
+      setNameDraft({ value: card.name, base: card });
       requestAnimationFrame(() => nameRef.current?.focus());
     } else if (props.focus === 'labels') labelsRef.current?.querySelector('button')?.focus();
     else if (props.focus === 'members') membersRef.current?.querySelector('button')?.focus();
@@ -62,19 +86,33 @@ export function CardDialog(props: {
 
   if (!card) return null;
 
-  async function save(patch: Patch, base: number): Promise<boolean> {
+  /** One write of the dialog: errors show in the dialog; the card and its parts are read again. */
+  async function run(work: () => Promise<unknown>): Promise<boolean> {
     setError(null);
     try {
-      const answer = unwrap(await client.PATCH('/api/v1/cards/{cardId}', { params: { path: { cardId }, header: ifMatch(base) as never }, body: patch }));
+      await work();
+      await refresh();
+      return true;
+    } catch (caught) {
+      setError(t.refused(caught instanceof Error ? caught.message : String(caught)));
+      await refresh();
+      return false;
+    }
+  }
+
+  async function save(patch: Patch, base: Card): Promise<boolean> {
+    setError(null);
+    try {
+      const answer = unwrap(await client.PATCH('/api/v1/cards/{cardId}', { params: { path: { cardId }, header: ifMatch(base.__v) as never }, body: patch }));
       actions.applyCard(answer.card as Card);
-      setConflict(false);
+      setConflict(null);
       return true;
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 412) {
-        setConflict(true);
-        await queryClient.invalidateQueries({ queryKey: cardKey(cardId) });
-        await actions.refreshCard(cardId);
-      } else setError(caught instanceof Error ? caught.message : String(caught));
+        const now = await actions.refreshCard(cardId).catch(() => undefined);
+        await queryClient.invalidateQueries({ queryKey: cardKey(cardId), exact: true });
+        setConflict(changesBetween(base, now ?? latest(), { lists, labels: props.labels }));
+      } else setError(t.refused(caught instanceof Error ? caught.message : String(caught)));
       return false;
     }
   }
@@ -86,12 +124,12 @@ export function CardDialog(props: {
     if (!value) return setError(t.nameEmpty);
     if (value === card?.name) return setNameDraft(null);
     if (await save({ name: value }, nameDraft.base)) setNameDraft(null);
-    else setNameDraft({ value: nameDraft.value, base: latest().__v });
+    else setNameDraft({ value: nameDraft.value, base: latest() });
   }
   async function saveDescription() {
     if (!descDraft) return;
     if (await save({ description: descDraft.value }, descDraft.base)) setDescDraft(null);
-    else setDescDraft({ value: descDraft.value, base: latest().__v });
+    else setDescDraft({ value: descDraft.value, base: latest() });
   }
 
   const hasLabel = (id: string) => card.labels.some((label) => label._id === id);
@@ -99,162 +137,228 @@ export function CardDialog(props: {
 
   return (
     <Modal label={card.name} onClose={props.onClose} className="card-dialog">
-      <div className="dialog-head">
-        {nameDraft ? (
-          <textarea
-            ref={nameRef}
-            className="name-editor"
-            aria-label={t.cardName}
-            value={nameDraft.value}
-            rows={2}
-            onChange={(event) => setNameDraft({ ...nameDraft, value: event.target.value })}
-            onBlur={() => void saveName()}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                void saveName();
-              } else if (event.key === 'Escape') {
-                event.preventDefault();
-                event.stopPropagation();
-                setNameDraft(null);
-              }
-            }}
-          />
-        ) : (
-          <h2 className="dialog-title">
-            <button
-              type="button"
-              className="title-button"
-              onClick={() => setNameDraft({ value: card.name, base: card.__v })}
-              aria-label={t.renameCard(card.name)}
-            >
-              {card.name}
-            </button>
-          </h2>
-        )}
-        <button type="button" onClick={props.onClose} className="close">
-          {t.close}
-        </button>
-      </div>
-      {conflict ? (
-        <p className="notice notice-info" role="alert">
-          {t.changedMeanwhile}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="dialog-body">
-        <div className="dialog-main">
-          <fieldset ref={labelsRef} className="chips">
-            <legend>{t.labels}</legend>
-            {props.labels.map((label) => (
+      {/* Pasting files anywhere in the dialog attaches them, as in Trello. */}
+      <div
+        className="card-dialog-content"
+        onPaste={(event) => {
+          const files = [...event.clipboardData.files];
+          if (!files.length) return;
+          event.preventDefault();
+          start(files);
+        }}
+      >
+        <div className="dialog-head">
+          {nameDraft ? (
+            <textarea
+              ref={nameRef}
+              className="name-editor"
+              aria-label={t.cardName}
+              value={nameDraft.value}
+              rows={2}
+              onChange={(event) => setNameDraft({ ...nameDraft, value: event.target.value })}
+              onBlur={() => void saveName()}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') {
+                  event.preventDefault();
+                  void saveName();
+                } else if (event.key === 'Escape') {
+                  event.preventDefault();
+                  event.stopPropagation();
+                  setNameDraft(null);
+                }
+              }}
+            />
+          ) : (
+            <h2 className="dialog-title">
               <button
-                key={label._id}
                 type="button"
-                className="label-chip toggle"
-                aria-pressed={hasLabel(label._id)}
-                style={hasLabel(label._id) ? { background: label.color.hex, color: textOn(label.color.hex) } : { borderColor: label.color.hex }}
-                onClick={() => void actions.toggleLabels(cardId, [label._id])}
+                className="title-button"
+                onClick={() => setNameDraft({ value: card.name, base: card })}
+                aria-label={t.renameCard(card.name)}
               >
-                {label.name || label.color.name}
+                {card.name}
               </button>
-            ))}
-          </fieldset>
-          <fieldset ref={membersRef} className="chips">
-            <legend>{t.members}</legend>
-            {props.members.map((member) => (
-              <button
-                key={member._id}
-                type="button"
-                className="member-chip toggle"
-                aria-pressed={hasMember(member._id)}
-                onClick={() => void actions.toggleMembers(cardId, [member._id])}
-              >
-                {member.fullName}
-                {member._id === me.data?.user._id ? t.me : ''}
-              </button>
-            ))}
-          </fieldset>
-          <div className="dates">
-            <label>
-              {t.startDate}
-              <input
-                type="datetime-local"
-                value={toLocalInput(card.startDate)}
-                onChange={(event) => void save({ startDate: fromLocalInput(event.target.value) }, latest().__v)}
-              />
-            </label>
-            <label>
-              {t.dueDate}
-              <input
-                ref={dueRef}
-                type="datetime-local"
-                value={toLocalInput(card.dueDate)}
-                onChange={(event) => void save({ dueDate: fromLocalInput(event.target.value) }, latest().__v)}
-              />
-            </label>
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={card.complete.status}
-                onChange={(event) => void save({ complete: { status: event.target.checked } }, latest().__v)}
-              />
-              {t.complete}
-            </label>
-          </div>
-          <section aria-labelledby={`${ids}-desc`} className="description">
-            <h3 id={`${ids}-desc`}>{t.description}</h3>
-            {descDraft ? (
-              <div>
-                <textarea
-                  aria-label={t.description}
-                  rows={6}
-                  value={descDraft.value}
-                  onChange={(event) => setDescDraft({ ...descDraft, value: event.target.value })}
-                  autoFocus
-                />
-                <div className="composer-actions">
-                  <button type="button" className="primary" onClick={() => void saveDescription()}>
-                    {t.save}
-                  </button>
-                  <button type="button" onClick={() => setDescDraft(null)}>
-                    {t.cancel}
-                  </button>
-                </div>
-                {descDraft.value ? (
-                  <div className="markdown preview" aria-label={t.preview}>
-                    <Markdown skipHtml>{descDraft.value}</Markdown>
-                  </div>
-                ) : null}
-              </div>
-            ) : (
-              <>
-                <div className="markdown">
-                  {card.description ? <Markdown skipHtml>{card.description}</Markdown> : <p className="muted">{t.noDescription}</p>}
-                </div>
-                <button type="button" onClick={() => setDescDraft({ value: card.description, base: card.__v })}>
-                  {t.editDescription}
-                </button>
-              </>
-            )}
-          </section>
+            </h2>
+          )}
+          <button type="button" onClick={props.onClose} className="close">
+            {t.close}
+          </button>
         </div>
-        <div className="dialog-side">
-          <button type="button" onClick={props.onMove}>
-            {t.move}
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              void actions.archiveCard(cardId);
-              props.onClose();
-            }}
-          >
-            {t.archiveCard}
-          </button>
+        {card.archived.status ? <p className="notice notice-info">{t.cardIsArchived}</p> : null}
+        {conflict ? (
+          <div className="notice notice-info" role="alert">
+            <p>{t.changedMeanwhile}</p>
+            {conflict.length ? (
+              <ul className="changes">
+                {conflict.map((change) => (
+                  <li key={change.field}>
+                    <strong>{change.label}:</strong> {change.now}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+        ) : null}
+        {error ? (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        {notice ? (
+          <p className="notice notice-info" role="status">
+            {notice}
+          </p>
+        ) : null}
+        <div className="dialog-body">
+          <div className="dialog-main">
+            <fieldset ref={labelsRef} className="chips">
+              <legend>{t.labels}</legend>
+              {props.labels.map((label) => (
+                <button
+                  key={label._id}
+                  type="button"
+                  className="label-chip toggle"
+                  aria-pressed={hasLabel(label._id)}
+                  style={hasLabel(label._id) ? { background: label.color.hex, color: textOn(label.color.hex) } : { borderColor: label.color.hex }}
+                  onClick={() => void actions.toggleLabels(cardId, [label._id])}
+                >
+                  {label.name || label.color.name}
+                </button>
+              ))}
+            </fieldset>
+            <fieldset ref={membersRef} className="chips">
+              <legend>{t.members}</legend>
+              {props.members.map((member) => (
+                <button
+                  key={member._id}
+                  type="button"
+                  className="member-chip toggle"
+                  aria-pressed={hasMember(member._id)}
+                  onClick={() => void actions.toggleMembers(cardId, [member._id])}
+                >
+                  {member.fullName}
+                  {member._id === meId ? t.me : ''}
+                </button>
+              ))}
+            </fieldset>
+            <div className="dates">
+              <label>
+                {t.startDate}
+                <input
+                  type="datetime-local"
+                  value={toLocalInput(card.startDate)}
+                  onChange={(event) => void save({ startDate: fromLocalInput(event.target.value) }, latest())}
+                />
+              </label>
+              <label>
+                {t.dueDate}
+                <input
+                  ref={dueRef}
+                  type="datetime-local"
+                  value={toLocalInput(card.dueDate)}
+                  onChange={(event) => void save({ dueDate: fromLocalInput(event.target.value) }, latest())}
+                />
+              </label>
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={card.complete.status}
+                  onChange={(event) => void save({ complete: { status: event.target.checked } }, latest())}
+                />
+                {t.complete}
+              </label>
+            </div>
+            <Cheers
+              target={{ kind: 'card', id: card._id, cardId }}
+              what={card.name}
+              cheers={card.cheers}
+              people={people}
+              meId={meId}
+              onChange={refresh}
+              onError={setError}
+            />
+            <section aria-labelledby={`${ids}-desc`} className="description">
+              <h3 id={`${ids}-desc`}>{t.description}</h3>
+              {descDraft ? (
+                <div>
+                  <textarea
+                    aria-label={t.description}
+                    rows={6}
+                    value={descDraft.value}
+                    onChange={(event) => setDescDraft({ ...descDraft, value: event.target.value })}
+                    autoFocus
+                  />
+                  <div className="composer-actions">
+                    <button type="button" className="primary" onClick={() => void saveDescription()}>
+                      {t.save}
+                    </button>
+                    <button type="button" onClick={() => setDescDraft(null)}>
+                      {t.cancel}
+                    </button>
+                  </div>
+                  {descDraft.value ? (
+                    <div className="markdown preview" role="group" aria-label={t.preview}>
+                      <Markdown skipHtml>{descDraft.value}</Markdown>
+                    </div>
+                  ) : null}
+                </div>
+              ) : (
+                <>
+                  <div className="markdown">
+                    {card.description ? <Markdown skipHtml>{card.description}</Markdown> : <p className="muted">{t.noDescription}</p>}
+                  </div>
+                  <button type="button" onClick={() => setDescDraft({ value: card.description, base: card })}>
+                    {t.editDescription}
+                  </button>
+                </>
+              )}
+            </section>
+            <Checklists card={card} members={props.members} otherCards={otherCards} run={run} />
+            <Attachments card={card} uploads={uploads} start={start} people={people} meId={meId} run={run} refresh={refresh} onError={setError} />
+            <section className="conversation" aria-label={t.conversation}>
+              <div className="tabs" role="tablist" aria-label={t.conversation}>
+                <button
+                  type="button"
+                  role="tab"
+                  id={`${ids}-tab-comments`}
+                  aria-controls={`${ids}-panel`}
+                  aria-selected={tab === 'comments'}
+                  onClick={() => setTab('comments')}
+                >
+                  {t.commentsTab}
+                </button>
+                <button
+                  type="button"
+                  role="tab"
+                  id={`${ids}-tab-activity`}
+                  aria-controls={`${ids}-panel`}
+                  aria-selected={tab === 'activity'}
+                  onClick={() => setTab('activity')}
+                >
+                  {t.activityTab}
+                </button>
+              </div>
+              <div role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-tab-${tab}`}>
+                {tab === 'comments' ? (
+                  <Comments cardId={cardId} members={props.members} people={people} meId={meId} run={run} refresh={refresh} onError={setError} />
+                ) : (
+                  <Activity cardId={cardId} names={{ people, lists, labels: props.labels, meId }} />
+                )}
+              </div>
+            </section>
+          </div>
+          <CardSide
+            card={card}
+            people={people}
+            save={(patch) => save(patch, latest())}
+            run={run}
+            actions={actions}
+            lists={board?.lists ?? []}
+            onMove={props.onMove}
+            onClose={props.onClose}
+            onNotice={setNotice}
+            onError={setError}
+          />
         </div>
       </div>
     </Modal>

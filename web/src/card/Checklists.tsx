@@ -1,0 +1,320 @@
+import { useId, useState } from 'react';
+import { type Card, client, type Member, unwrap } from '../api.ts';
+import { t } from '../strings.ts';
+import { fromLocalInput, toLocalInput } from './dates.ts';
+import { type Checklist, type ChecklistItem, useChecklists } from './queries.ts';
+
+type Run = (work: () => Promise<unknown>) => Promise<boolean>;
+
+/**
+ * The card's checklists: create, rename, reorder, copy to another card of the board, delete; their
+ * items with name, date, members and completion, moved up and down or to another checklist, copied,
+ * deleted. Every write is one request; the lists are then read again (the server's order wins).
+ */
+export function Checklists(props: { card: Card; members: Member[]; otherCards: Card[]; run: Run }) {
+  const { card, run } = props;
+  const checklists = useChecklists(card._id);
+  const [adding, setAdding] = useState(false);
+  const [name, setName] = useState('');
+  const id = useId();
+  const all = checklists.data ?? [];
+
+  return (
+    <section className="checklists" aria-labelledby={`${id}-h`}>
+      <div className="section-head">
+        <h3 id={`${id}-h`}>{t.checklists}</h3>
+        {adding ? null : (
+          <button type="button" onClick={() => setAdding(true)}>
+            {t.addChecklist}
+          </button>
+        )}
+      </div>
+      {adding ? (
+        <form
+          className="inline-form"
+          onSubmit={async (event) => {
+            event.preventDefault();
+            const value = name.trim();
+            if (!value) return;
+            if (
+              await run(() => client.POST('/api/v1/cards/{cardId}/checklists', { params: { path: { cardId: card._id } }, body: { name: value } }).then(unwrap))
+            ) {
+              setName('');
+              setAdding(false);
+            }
+          }}
+        >
+          <input aria-label={t.checklistName} value={name} onChange={(event) => setName(event.target.value)} autoFocus />
+          <button type="submit" className="primary">
+            {t.addChecklistButton}
+          </button>
+          <button type="button" onClick={() => setAdding(false)}>
+            {t.cancel}
+          </button>
+        </form>
+      ) : null}
+      {all.map((checklist, index) => (
+        <ChecklistView
+          key={checklist._id}
+          checklist={checklist}
+          index={index}
+          count={all.length}
+          all={all}
+          members={props.members}
+          otherCards={props.otherCards}
+          run={run}
+        />
+      ))}
+    </section>
+  );
+}
+
+function ChecklistView(props: { checklist: Checklist; index: number; count: number; all: Checklist[]; members: Member[]; otherCards: Card[]; run: Run }) {
+  const { checklist, run } = props;
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [newItem, setNewItem] = useState('');
+  const [copyTo, setCopyTo] = useState('');
+  const id = useId();
+  const checklistId = checklist._id;
+  const done = checklist.items.filter((item) => item.complete.status).length;
+  const total = checklist.items.length;
+  const move = (position: number) =>
+    run(() => client.PATCH('/api/v1/checklists/{checklistId}/position', { params: { path: { checklistId } }, body: { position } }).then(unwrap));
+
+  return (
+    <section className="checklist" aria-labelledby={`${id}-name`}>
+      <div className="section-head">
+        {renaming !== null ? (
+          <input
+            aria-label={t.checklistName}
+            value={renaming}
+            autoFocus
+            onChange={(event) => setRenaming(event.target.value)}
+            onKeyDown={async (event) => {
+              if (event.key === 'Escape') {
+                event.preventDefault();
+                event.stopPropagation();
+                setRenaming(null);
+              } else if (event.key === 'Enter') {
+                event.preventDefault();
+                const value = renaming.trim();
+                if (!value) return;
+                if (
+                  await run(() => client.PATCH('/api/v1/checklists/{checklistId}', { params: { path: { checklistId } }, body: { name: value } }).then(unwrap))
+                )
+                  setRenaming(null);
+              }
+            }}
+          />
+        ) : (
+          <h4 id={`${id}-name`}>
+            <button type="button" className="title-button" aria-label={t.renameThis(checklist.name)} onClick={() => setRenaming(checklist.name)}>
+              {checklist.name}
+            </button>
+          </h4>
+        )}
+        <span className="progress-text">{t.progress(done, total)}</span>
+      </div>
+      <progress className="checklist-progress" max={Math.max(1, total)} value={done} aria-label={t.progressOf(checklist.name, done, total)} />
+      <ul className="items">
+        {checklist.items.map((item, index) => (
+          <ItemView key={item._id} item={item} index={index} checklist={checklist} all={props.all} members={props.members} run={run} />
+        ))}
+      </ul>
+      <form
+        className="inline-form"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const value = newItem.trim();
+          if (!value) return;
+          if (await run(() => client.POST('/api/v1/checklists/{checklistId}/items', { params: { path: { checklistId } }, body: { name: value } }).then(unwrap)))
+            setNewItem('');
+        }}
+      >
+        <input aria-label={t.addItemTo(checklist.name)} placeholder={t.addItem} value={newItem} onChange={(event) => setNewItem(event.target.value)} />
+        <button type="submit">{t.addItemButton}</button>
+      </form>
+      <details className="more">
+        <summary>{t.checklistActions(checklist.name)}</summary>
+        <div className="more-body">
+          <button type="button" disabled={props.index === 0} onClick={() => void move(props.index - 1)}>
+            {t.moveUp}
+          </button>
+          <button type="button" disabled={props.index === props.count - 1} onClick={() => void move(props.index + 1)}>
+            {t.moveDown}
+          </button>
+          <label>
+            {t.copyToCard}
+            <select value={copyTo} onChange={(event) => setCopyTo(event.target.value)}>
+              <option value="">{t.chooseCard}</option>
+              {props.otherCards.map((other) => (
+                <option key={other._id} value={other._id}>
+                  {other.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            disabled={!copyTo}
+            onClick={async () => {
+              if (
+                await run(() =>
+                  client.POST('/api/v1/checklists/{checklistId}/copy', { params: { path: { checklistId } }, body: { card: copyTo } }).then(unwrap),
+                )
+              )
+                setCopyTo('');
+            }}
+          >
+            {t.copyChecklist}
+          </button>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => {
+              if (window.confirm(t.confirmDeleteChecklist(checklist.name, total)))
+                void run(() => client.DELETE('/api/v1/checklists/{checklistId}', { params: { path: { checklistId } } }).then(unwrap));
+            }}
+          >
+            {t.deleteChecklist}
+          </button>
+        </div>
+      </details>
+    </section>
+  );
+}
+
+function ItemView(props: { item: ChecklistItem; index: number; checklist: Checklist; all: Checklist[]; members: Member[]; run: Run }) {
+  const { item, run } = props;
+  const itemId = item._id;
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [target, setTarget] = useState(props.checklist._id);
+  const [ticked, setTicked] = useState<boolean | null>(null);
+  const hasMember = (memberId: string) => item.members.some((member) => member._id === memberId);
+  const count = props.checklist.items.length;
+  const reorder = (position: number | 'bottom', checklist?: string) =>
+    run(() =>
+      client
+        .PATCH('/api/v1/checklist-items/{itemId}/position', { params: { path: { itemId } }, body: checklist ? { position, checklist } : { position } })
+        .then(unwrap),
+    );
+  return (
+    <li className={`item${item.complete.status ? ' done' : ''}`}>
+      <div className="item-row">
+        <input
+          type="checkbox"
+          aria-label={item.name}
+          checked={ticked ?? item.complete.status}
+          onChange={async (event) => {
+            // The tick shows at once; the server's answer (read again after the write) replaces it.
+            const status = event.target.checked;
+            setTicked(status);
+            await run(() => client.PATCH('/api/v1/checklist-items/{itemId}/complete', { params: { path: { itemId } }, body: { status } }).then(unwrap));
+            setTicked(null);
+          }}
+        />
+        {renaming !== null ? (
+          <input
+            aria-label={t.itemName}
+            value={renaming}
+            autoFocus
+            onChange={(event) => setRenaming(event.target.value)}
+            onKeyDown={async (event) => {
+              if (event.key === 'Escape') {
+                event.preventDefault();
+                event.stopPropagation();
+                setRenaming(null);
+              } else if (event.key === 'Enter') {
+                event.preventDefault();
+                const value = renaming.trim();
+                if (!value) return;
+                if (await run(() => client.PATCH('/api/v1/checklist-items/{itemId}', { params: { path: { itemId } }, body: { name: value } }).then(unwrap)))
+                  setRenaming(null);
+              }
+            }}
+          />
+        ) : (
+          <button type="button" className="item-name" aria-label={t.renameThis(item.name)} onClick={() => setRenaming(item.name)}>
+            {item.name}
+          </button>
+        )}
+        {item.date ? <span className="item-date">{new Date(item.date).toLocaleDateString()}</span> : null}
+        {item.members.length ? <span className="item-members">{item.members.map((member) => member.fullName).join(', ')}</span> : null}
+      </div>
+      <details className="more">
+        <summary>{t.itemActions(item.name)}</summary>
+        <div className="more-body">
+          <label>
+            {t.dueDate}
+            <input
+              type="datetime-local"
+              value={toLocalInput(item.date)}
+              onChange={(event) =>
+                void run(() =>
+                  client
+                    .PATCH('/api/v1/checklist-items/{itemId}/date', { params: { path: { itemId } }, body: { date: fromLocalInput(event.target.value) } })
+                    .then(unwrap),
+                )
+              }
+            />
+          </label>
+          <fieldset className="chips">
+            <legend>{t.members}</legend>
+            {props.members.map((member) => (
+              <button
+                key={member._id}
+                type="button"
+                className="member-chip toggle"
+                aria-pressed={hasMember(member._id)}
+                onClick={() =>
+                  void run(() =>
+                    client.POST('/api/v1/checklist-items/{itemId}/members', { params: { path: { itemId } }, body: { members: [member._id] } }).then(unwrap),
+                  )
+                }
+              >
+                {member.fullName}
+              </button>
+            ))}
+          </fieldset>
+          <button type="button" disabled={props.index === 0} onClick={() => void reorder(props.index - 1)}>
+            {t.moveUp}
+          </button>
+          <button type="button" disabled={props.index === count - 1} onClick={() => void reorder(props.index + 1)}>
+            {t.moveDown}
+          </button>
+          <label>
+            {t.inChecklist}
+            <select value={target} onChange={(event) => setTarget(event.target.value)}>
+              {props.all.map((checklist) => (
+                <option key={checklist._id} value={checklist._id}>
+                  {checklist.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" disabled={target === props.checklist._id} onClick={() => void reorder('bottom', target)}>
+            {t.moveToChecklist}
+          </button>
+          <button
+            type="button"
+            onClick={() =>
+              void run(() => client.POST('/api/v1/checklist-items/{itemId}/copy', { params: { path: { itemId } }, body: { checklist: target } }).then(unwrap))
+            }
+          >
+            {t.copyItem}
+          </button>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => {
+              if (window.confirm(t.confirmDeleteItem(item.name)))
+                void run(() => client.DELETE('/api/v1/checklist-items/{itemId}', { params: { path: { itemId } } }).then(unwrap));
+            }}
+          >
+            {t.deleteItem}
+          </button>
+        </div>
+      </details>
+    </li>
+  );
+}
