@@ -20,7 +20,7 @@ export interface CardDialogFixture {
   lists: { toDo: string; doing: string };
   api: (method: string, path: string, body?: unknown, key?: string) => Promise<Record<string, unknown>>;
   newCard: (name: string, list?: string) => Promise<string>;
-  open: (key?: string, options?: Parameters<Browser['newContext']>[0]) => Promise<{ context: BrowserContext; page: Page }>;
+  open: (key?: string, options?: Parameters<Browser['newContext']>[0]) => Promise<{ context: BrowserContext; page: Page; confirmations: string[] }>;
   openCard: (page: Page, cardId: string, name: string) => Promise<Locator>;
   dispose: () => Promise<void>;
 }
@@ -62,9 +62,13 @@ export async function cardDialogFixture(engine: Engine = 'sqlite'): Promise<Card
       const context = await contextWithKey(browser, baseURL, key, { viewport: { width: 1280, height: 900 }, ...options });
       contexts.push(context);
       const page = await context.newPage();
-      // confirmations are accepted, as a person who meant it would
-      page.on('dialog', (dialog) => void dialog.accept());
-      return { context, page };
+      // confirmations are accepted, as a person who meant it would; their words are kept
+      const confirmations: string[] = [];
+      page.on('dialog', (dialog) => {
+        confirmations.push(dialog.message());
+        void dialog.accept();
+      });
+      return { context, page, confirmations };
     },
     async openCard(page, cardId, name) {
       await page.goto(`/boards/${boardId}?card=${cardId}`);

@@ -43,12 +43,14 @@ export function describe(event: BoardEvent, names: Names): string {
       return t.act.unarchived;
     case 'card.updated': {
       const fields = ids(data.fields);
-      const parts = fields.map((field) => {
+      // The workload's value and unit are one change in words.
+      const parts = [...new Set(fields.map((field) => (field.startsWith('workload.') ? 'workload' : field)))].map((field) => {
         if (field === 'name') return t.act.renamed(text(after.name));
         if (field === 'description') return t.act.description;
         if (field === 'dueDate') return after.dueDate ? t.act.due(when(text(after.dueDate))) : t.act.dueRemoved;
         if (field === 'startDate') return after.startDate ? t.act.start(when(text(after.startDate))) : t.act.startRemoved;
-        if (field === 'complete') return (after.complete as Data | undefined)?.status ? t.act.complete : t.act.incomplete;
+        if (field === 'complete.status') return after['complete.status'] ? t.act.complete : t.act.incomplete;
+        if (field === 'complete.type') return t.act.completeType(text(after['complete.type']));
         if (field === 'isPublic') return after.isPublic ? t.act.public : t.act.private;
         if (field === 'cover') return after.cover ? t.act.cover : t.act.coverRemoved;
         if (field === 'workload') return t.act.workload;
@@ -63,8 +65,10 @@ export function describe(event: BoardEvent, names: Names): string {
       );
     case 'card.members.toggled':
       return (
-        [...ids(data.added).map((id) => t.act.memberAdded(person(id))), ...ids(data.removed).map((id) => t.act.memberRemoved(person(id)))].join(t.act.and) ||
-        t.act.members
+        [
+          ...ids(data.added).map((id) => (id === event.actor?.user ? t.act.joined : t.act.memberAdded(person(id)))),
+          ...ids(data.removed).map((id) => (id === event.actor?.user ? t.act.left : t.act.memberRemoved(person(id)))),
+        ].join(t.act.and) || t.act.members
       );
     case 'comment.created':
       return t.act.commented;

@@ -65,6 +65,7 @@ export function CardDialog(props: {
   const membersRef = useRef<HTMLFieldSetElement>(null);
   const dueRef = useRef<HTMLInputElement>(null);
   const ids = useId();
+  const saves = useRef<Promise<unknown>>(Promise.resolve());
   const refresh = useRefresh(cardId, actions);
   const { uploads, start } = useUploads(cardId, refresh, setError);
   useLiveParts(cardId);
@@ -117,6 +118,15 @@ export function CardDialog(props: {
     }
   }
   const latest = () => queryClient.getQueryData<Card>(cardKey(cardId)) ?? card;
+  /**
+   * A field saved as soon as it changes goes after the saves before it, each on the revision the
+   * one before left: quick changes of two fields are two writes, not a 412 of the second.
+   */
+  function saveField(patch: Patch): Promise<boolean> {
+    const next = saves.current.then(() => save(patch, latest()));
+    saves.current = next.catch(() => false);
+    return next;
+  }
 
   async function saveName() {
     if (!nameDraft) return;
@@ -247,7 +257,7 @@ export function CardDialog(props: {
                 <input
                   type="datetime-local"
                   value={toLocalInput(card.startDate)}
-                  onChange={(event) => void save({ startDate: fromLocalInput(event.target.value) }, latest())}
+                  onChange={(event) => void saveField({ startDate: fromLocalInput(event.target.value) })}
                 />
               </label>
               <label>
@@ -256,15 +266,11 @@ export function CardDialog(props: {
                   ref={dueRef}
                   type="datetime-local"
                   value={toLocalInput(card.dueDate)}
-                  onChange={(event) => void save({ dueDate: fromLocalInput(event.target.value) }, latest())}
+                  onChange={(event) => void saveField({ dueDate: fromLocalInput(event.target.value) })}
                 />
               </label>
               <label className="check">
-                <input
-                  type="checkbox"
-                  checked={card.complete.status}
-                  onChange={(event) => void save({ complete: { status: event.target.checked } }, latest())}
-                />
+                <input type="checkbox" checked={card.complete.status} onChange={(event) => void saveField({ complete: { status: event.target.checked } })} />
                 {t.complete}
               </label>
             </div>
@@ -350,7 +356,7 @@ export function CardDialog(props: {
           <CardSide
             card={card}
             people={people}
-            save={(patch) => save(patch, latest())}
+            save={saveField}
             run={run}
             actions={actions}
             lists={board?.lists ?? []}
