@@ -70,7 +70,16 @@ export function BoardPage() {
     next.delete('card');
     next.delete('focus');
     setParams(next);
-    if (cardId) requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card-id="${cardId}"]`)?.focus());
+    if (cardId) {
+      // The dialog closes when React commits the URL change, which may be a frame or two later;
+      // until then the board behind it is inert and cannot take focus.
+      const returnFocus = (frames: number) =>
+        requestAnimationFrame(() => {
+          if (document.querySelector('dialog[open]') && frames > 0) return returnFocus(frames - 1);
+          document.querySelector<HTMLElement>(`[data-card-id="${cardId}"]`)?.focus();
+        });
+      returnFocus(30);
+    }
   }, [params, setParams]);
 
   // Drops: the innermost target decides (a card's edge, else the list's end, else a list's edge).

@@ -161,6 +161,7 @@ export function CardDialog(props: {
           {nameDraft ? (
             <textarea
               ref={nameRef}
+              autoFocus
               className="name-editor"
               aria-label={t.cardName}
               value={nameDraft.value}
