@@ -12,7 +12,7 @@ interface ChecklistRecord {
   _id: string;
   name: string;
   completedCount: number;
-  items: { name: string; complete: { status: boolean }; date: string | null; members: { fullName: string }[] }[];
+  items: { name: string; complete: { status: boolean }; date: string | null; members: { fullName: string }[]; attachments: { name: string }[] }[];
 }
 
 describe('checklists in the card dialog', { skip: chromiumMissing }, () => {
@@ -82,6 +82,17 @@ describe('checklists in the card dialog', { skip: chromiumMissing }, () => {
       );
       assert.equal(stored?.items[0]?.members.map((member) => member.fullName).join(), 'Alice Author');
       assert.equal(stored?.items[0]?.date, new Date('2026-12-24T17:00').toISOString(), 'the date was saved as entered, in local time');
+
+      // a file on an item: attach, see, delete
+      await review.getByLabel('Attach a file to Review').setInputFiles([{ name: 'proof.txt', mimeType: 'text/plain', buffer: Buffer.from('proof') }]);
+      await review.getByRole('button', { name: 'Download proof.txt' }).waitFor();
+      assert.deepEqual(
+        (await checklistsOf(cardId))[0]?.items[0]?.attachments.map((attachment) => attachment.name),
+        ['proof.txt'],
+      );
+      await review.getByRole('button', { name: 'Delete proof.txt' }).click();
+      await review.getByRole('button', { name: 'Download proof.txt' }).waitFor({ state: 'detached' });
+      assert.deepEqual((await checklistsOf(cardId))[0]?.items[0]?.attachments, []);
 
       // Ship moves to the other checklist
       await steps.getByText('Details of Ship').click();

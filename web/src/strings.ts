@@ -158,6 +158,7 @@ export const t = {
   loadMoreActivity: 'Load more activity',
   attachmentsTitle: 'Attachments',
   attachFile: 'Attach a file',
+  attachFileTo: (item: string) => `Attach a file to ${item}`,
   dropHint: 'Drop files here or paste them anywhere in the card.',
   uploading: (name: string) => `Uploading ${name}`,
   cancelUpload: (name: string) => `Cancel upload of ${name}`,

@@ -15,7 +15,8 @@ import { useBoardStream } from './live.ts';
 import { type BoardActions, type ListView, type Notice, useBoard, useBoardActions } from './store.ts';
 
 // The card dialog (and its Markdown renderer) loads when a card is first opened.
-const CardDialog = lazy(() => import('../card/CardDialog.tsx').then((module) => ({ default: module.CardDialog })));
+const loadCardDialog = () => import('../card/CardDialog.tsx');
+const CardDialog = lazy(() => loadCardDialog().then((module) => ({ default: module.CardDialog })));
 
 /** Lists far outside the viewport render no cards (a 5,000-card board keeps a few hundred elements). */
 const LIST_RENDER_MARGIN = '400px';
@@ -30,6 +31,11 @@ export function BoardPage() {
   const me = useMe();
   const [notice, setNotice] = useState<Notice | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  // The card dialog's code comes once the board is idle (not in the first load), so a card opens without waiting for it.
+  useEffect(() => {
+    const idle = window.requestIdleCallback?.(() => void loadCardDialog(), { timeout: 5000 });
+    return () => (idle === undefined ? undefined : window.cancelIdleCallback(idle));
+  }, []);
   const notify = useCallback((next: Notice) => setNotice(next), []);
   const announce = useCallback((text: string) => setAnnouncement(text), []);
   const actions = useBoardActions(boardId, notify, announce);

@@ -17,7 +17,7 @@ export interface Upload {
  * Uploads through XMLHttpRequest: it reports the bytes sent (fetch cannot, for a request body, in
  * Chromium without HTTP/2) and aborts on Cancel. The file streams from disk; nothing waits on it.
  */
-export function useUploads(cardId: string, onDone: () => Promise<unknown>, onError: (message: string) => void) {
+export function useUploads(path: string, onDone: () => Promise<unknown>, onError: (message: string) => void) {
   const [uploads, setUploads] = useState<Upload[]>([]);
   const next = useRef(0);
   const done = useRef(onDone);
@@ -49,7 +49,7 @@ export function useUploads(cardId: string, onDone: () => Promise<unknown>, onErr
           failed.current(t.uploadFailed(file.name, t.networkError));
         };
         request.onabort = finish;
-        request.open('POST', `/api/v1/cards/${cardId}/attachments`);
+        request.open('POST', path);
         request.withCredentials = true;
         for (const [header, value] of Object.entries(authHeaders())) request.setRequestHeader(header, value);
         request.setRequestHeader('Accept', 'application/json');
@@ -60,7 +60,7 @@ export function useUploads(cardId: string, onDone: () => Promise<unknown>, onErr
         request.send(form);
       }
     },
-    [cardId],
+    [path],
   );
   return { uploads, start };
 }
@@ -109,7 +109,7 @@ function Thumbnail({ attachment }: { attachment: Attachment }) {
   );
 }
 
-async function download(attachment: Attachment) {
+export async function download(attachment: Attachment) {
   const blob = await fileBlob(attachment.url);
   const url = URL.createObjectURL(blob);
   const anchor = document.createElement('a');
@@ -119,6 +119,24 @@ async function download(attachment: Attachment) {
   anchor.click();
   anchor.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** The uploads under way: each with its progress and a Cancel button. */
+export function UploadList({ uploads }: { uploads: Upload[] }) {
+  if (!uploads.length) return null;
+  return (
+    <ul className="uploads">
+      {uploads.map((upload) => (
+        <li key={upload.key}>
+          <span>{upload.name}</span>
+          <progress max={Math.max(1, upload.total)} value={upload.loaded} aria-label={t.uploading(upload.name)} />
+          <button type="button" onClick={upload.cancel}>
+            {t.cancelUpload(upload.name)}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 const sizeOf = (bytes: number) =>
@@ -174,19 +192,7 @@ export function Attachments(props: {
         </label>
       </div>
       <p className="muted hint">{t.dropHint}</p>
-      {props.uploads.length ? (
-        <ul className="uploads">
-          {props.uploads.map((upload) => (
-            <li key={upload.key}>
-              <span>{upload.name}</span>
-              <progress max={Math.max(1, upload.total)} value={upload.loaded} aria-label={t.uploading(upload.name)} />
-              <button type="button" onClick={upload.cancel}>
-                {t.cancelUpload(upload.name)}
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <UploadList uploads={props.uploads} />
       <ul className="attachment-list">
         {attachments.map((attachment) => {
           const target: CheerTarget = { kind: 'attachment', id: attachment._id, cardId: card._id };

@@ -67,7 +67,7 @@ export function CardDialog(props: {
   const ids = useId();
   const saves = useRef<Promise<unknown>>(Promise.resolve());
   const refresh = useRefresh(cardId, actions);
-  const { uploads, start } = useUploads(cardId, refresh, setError);
+  const { uploads, start } = useUploads(`/api/v1/cards/${cardId}/attachments`, refresh, setError);
   useLiveParts(cardId);
   const people = useMemo(() => peopleById(props.members), [props.members]);
   const board = card ? queryClient.getQueryData<BoardView>(boardKey(card.board)) : undefined;
@@ -320,7 +320,7 @@ export function CardDialog(props: {
                 </>
               )}
             </section>
-            <Checklists card={card} members={props.members} otherCards={otherCards} run={run} />
+            <Checklists card={card} members={props.members} otherCards={otherCards} run={run} refresh={refresh} onError={setError} />
             <Attachments card={card} uploads={uploads} start={start} people={people} meId={meId} run={run} refresh={refresh} onError={setError} />
             <section className="conversation" aria-label={t.conversation}>
               <div className="tabs" role="tablist" aria-label={t.conversation}>
