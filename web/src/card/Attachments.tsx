@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { ApiError, authHeaders, type Card, client, keepCsrf, type Member, messageOf, session, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
 import { Cheers, type CheerTarget } from './Cheers.tsx';
+import { FileButton, RenameInput } from './controls.tsx';
 import { when } from './dates.ts';
 import type { Attachment } from './queries.ts';
 
@@ -178,18 +179,7 @@ export function Attachments(props: {
     >
       <div className="section-head">
         <h3 id={`${id}-h`}>{t.attachmentsTitle}</h3>
-        <label className="file-button">
-          {t.attachFile}
-          <input
-            type="file"
-            multiple
-            className="visually-hidden"
-            onChange={(event) => {
-              props.start([...(event.target.files ?? [])]);
-              event.target.value = '';
-            }}
-          />
-        </label>
+        <FileButton label={t.attachFile} onFiles={props.start} />
       </div>
       <p className="muted hint">{t.dropHint}</p>
       <UploadList uploads={props.uploads} />
@@ -208,30 +198,17 @@ export function Attachments(props: {
               )}
               <div className="attachment-body">
                 {renaming?.id === attachment._id ? (
-                  <input
-                    aria-label={t.attachmentName}
-                    value={renaming.value}
-                    autoFocus
-                    onChange={(event) => setRenaming({ id: attachment._id, value: event.target.value })}
-                    onKeyDown={async (event) => {
-                      if (event.key === 'Escape') {
-                        event.preventDefault();
-                        event.stopPropagation();
-                        setRenaming(null);
-                      } else if (event.key === 'Enter') {
-                        event.preventDefault();
-                        const name = renaming.value.trim();
-                        if (!name) return;
-                        const renamed = await run(() =>
-                          client
-                            .PATCH('/api/v1/cards/{cardId}/attachments/{attachmentId}', {
-                              params: { path: { cardId: card._id, attachmentId } },
-                              body: { name },
-                            })
-                            .then(unwrap),
-                        );
-                        if (renamed) setRenaming(null);
-                      }
+                  <RenameInput
+                    label={t.attachmentName}
+                    initial={renaming.value}
+                    onCancel={() => setRenaming(null)}
+                    onSave={async (name) => {
+                      const renamed = await run(() =>
+                        client
+                          .PATCH('/api/v1/cards/{cardId}/attachments/{attachmentId}', { params: { path: { cardId: card._id, attachmentId } }, body: { name } })
+                          .then(unwrap),
+                      );
+                      if (renamed) setRenaming(null);
                     }}
                   />
                 ) : (

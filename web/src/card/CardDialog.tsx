@@ -14,6 +14,7 @@ import { Checklists } from './Checklists.tsx';
 import { Cheers } from './Cheers.tsx';
 import { Comments } from './Comments.tsx';
 import { type Change, changesBetween } from './conflict.ts';
+import { MemberToggles } from './controls.tsx';
 import { fromLocalInput, toLocalInput } from './dates.ts';
 import { peopleById, useLiveParts, useRefresh } from './queries.ts';
 import './card.css';
@@ -143,7 +144,6 @@ export function CardDialog(props: {
   }
 
   const hasLabel = (id: string) => card.labels.some((label) => label._id === id);
-  const hasMember = (id: string) => card.members.some((member) => member._id === id);
 
   return (
     <Modal label={card.name} onClose={props.onClose} className="card-dialog">
@@ -237,21 +237,13 @@ export function CardDialog(props: {
                 </button>
               ))}
             </fieldset>
-            <fieldset ref={membersRef} className="chips">
-              <legend>{t.members}</legend>
-              {props.members.map((member) => (
-                <button
-                  key={member._id}
-                  type="button"
-                  className="member-chip toggle"
-                  aria-pressed={hasMember(member._id)}
-                  onClick={() => void actions.toggleMembers(cardId, [member._id])}
-                >
-                  {member.fullName}
-                  {member._id === meId ? t.me : ''}
-                </button>
-              ))}
-            </fieldset>
+            <MemberToggles
+              fieldsetRef={membersRef}
+              members={props.members}
+              chosen={card.members}
+              meId={meId}
+              onToggle={(memberId) => void actions.toggleMembers(cardId, [memberId])}
+            />
             <div className="dates">
               <label>
                 {t.startDate}

@@ -2,6 +2,7 @@ import { type ReactNode, useId, useState } from 'react';
 import { type Card, client, type Member, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
 import { download, UploadList, useUploads } from './Attachments.tsx';
+import { FileButton, MemberToggles, RenameInput } from './controls.tsx';
 import { fromLocalInput, toLocalInput } from './dates.ts';
 import { type Checklist, type ChecklistItem, useChecklists } from './queries.ts';
 
@@ -106,25 +107,13 @@ function ChecklistView(
     <section className="checklist" aria-labelledby={`${id}-name`}>
       <div className="section-head">
         {renaming !== null ? (
-          <input
-            aria-label={t.checklistName}
-            value={renaming}
-            autoFocus
-            onChange={(event) => setRenaming(event.target.value)}
-            onKeyDown={async (event) => {
-              if (event.key === 'Escape') {
-                event.preventDefault();
-                event.stopPropagation();
+          <RenameInput
+            label={t.checklistName}
+            initial={renaming}
+            onCancel={() => setRenaming(null)}
+            onSave={async (name) => {
+              if (await run(() => client.PATCH('/api/v1/checklists/{checklistId}', { params: { path: { checklistId } }, body: { name } }).then(unwrap)))
                 setRenaming(null);
-              } else if (event.key === 'Enter') {
-                event.preventDefault();
-                const value = renaming.trim();
-                if (!value) return;
-                if (
-                  await run(() => client.PATCH('/api/v1/checklists/{checklistId}', { params: { path: { checklistId } }, body: { name: value } }).then(unwrap))
-                )
-                  setRenaming(null);
-              }
             }}
           />
         ) : (
@@ -218,7 +207,6 @@ function ItemView(props: { item: ChecklistItem; index: number; checklist: Checkl
   const [renaming, setRenaming] = useState<string | null>(null);
   const [target, setTarget] = useState(props.checklist._id);
   const [ticked, setTicked] = useState<boolean | null>(null);
-  const hasMember = (memberId: string) => item.members.some((member) => member._id === memberId);
   const count = props.checklist.items.length;
   const reorder = (position: number | 'bottom', checklist?: string) =>
     run(() =>
@@ -242,23 +230,13 @@ function ItemView(props: { item: ChecklistItem; index: number; checklist: Checkl
           }}
         />
         {renaming !== null ? (
-          <input
-            aria-label={t.itemName}
-            value={renaming}
-            autoFocus
-            onChange={(event) => setRenaming(event.target.value)}
-            onKeyDown={async (event) => {
-              if (event.key === 'Escape') {
-                event.preventDefault();
-                event.stopPropagation();
+          <RenameInput
+            label={t.itemName}
+            initial={renaming}
+            onCancel={() => setRenaming(null)}
+            onSave={async (name) => {
+              if (await run(() => client.PATCH('/api/v1/checklist-items/{itemId}', { params: { path: { itemId } }, body: { name } }).then(unwrap)))
                 setRenaming(null);
-              } else if (event.key === 'Enter') {
-                event.preventDefault();
-                const value = renaming.trim();
-                if (!value) return;
-                if (await run(() => client.PATCH('/api/v1/checklist-items/{itemId}', { params: { path: { itemId } }, body: { name: value } }).then(unwrap)))
-                  setRenaming(null);
-              }
             }}
           />
         ) : (
@@ -285,24 +263,15 @@ function ItemView(props: { item: ChecklistItem; index: number; checklist: Checkl
             }
           />
         </label>
-        <fieldset className="chips">
-          <legend>{t.members}</legend>
-          {props.members.map((member) => (
-            <button
-              key={member._id}
-              type="button"
-              className="member-chip toggle"
-              aria-pressed={hasMember(member._id)}
-              onClick={() =>
-                void run(() =>
-                  client.POST('/api/v1/checklist-items/{itemId}/members', { params: { path: { itemId } }, body: { members: [member._id] } }).then(unwrap),
-                )
-              }
-            >
-              {member.fullName}
-            </button>
-          ))}
-        </fieldset>
+        <MemberToggles
+          members={props.members}
+          chosen={item.members}
+          onToggle={(memberId) =>
+            void run(() =>
+              client.POST('/api/v1/checklist-items/{itemId}/members', { params: { path: { itemId } }, body: { members: [memberId] } }).then(unwrap),
+            )
+          }
+        />
         <div className="item-files">
           {files.map((file) => (
             <span key={file._id} className="item-file">
@@ -326,18 +295,7 @@ function ItemView(props: { item: ChecklistItem; index: number; checklist: Checkl
               </button>
             </span>
           ))}
-          <label className="file-button">
-            {t.attachFileTo(item.name)}
-            <input
-              type="file"
-              multiple
-              className="visually-hidden"
-              onChange={(event) => {
-                start([...(event.target.files ?? [])]);
-                event.target.value = '';
-              }}
-            />
-          </label>
+          <FileButton label={t.attachFileTo(item.name)} onFiles={start} />
           <UploadList uploads={uploads} />
         </div>
         <button type="button" disabled={props.index === 0} onClick={() => void reorder(props.index - 1)}>
