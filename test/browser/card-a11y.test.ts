@@ -114,7 +114,9 @@ describe('the card dialog without a mouse', { skip: chromiumMissing }, () => {
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       // focus returns to the card it came from
-      await page.waitForFunction(() => document.activeElement?.getAttribute('data-card-id') !== null && document.activeElement?.textContent?.startsWith('Launch plan'));
+      await page.waitForFunction(
+        () => document.activeElement?.getAttribute('data-card-id') !== null && document.activeElement?.textContent?.startsWith('Launch plan'),
+      );
 
       const card = (await f.api('GET', `/api/v1/cards/${cardId}`)).card as { name: string };
       const checklists = (await f.api('GET', `/api/v1/cards/${cardId}/checklists`)).checklists as { items: { name: string }[] }[];
