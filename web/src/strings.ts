@@ -146,7 +146,6 @@ export const t = {
   reply: 'Reply',
   edit: 'Edit',
   delete: 'Delete',
-  edited: '(edited)',
   editComment: 'Edit comment',
   editReply: 'Edit reply',
   commentBy: (name: string) => `Comment by ${name}`,

@@ -220,7 +220,6 @@ function Post(props: {
         </span>{' '}
         <time className="muted" dateTime={post.createdAt}>
           {when(post.createdAt)}
-          {post.updatedAt !== post.createdAt ? ` ${t.edited}` : ''}
         </time>
       </header>
       {editing !== null ? (
