@@ -73,7 +73,11 @@ export async function listComments(
   const card = await requireAccess(ctx.db, caller, { kind: 'card', id: cardId, scope });
   // one more than asked tells whether another page follows
   const rows = await comments.commentPage(ctx.db, card.id, after && { createdAt: after[0], id: after[1] }, page.limit + 1, newest ? 'newest' : 'oldest');
-  const { items, nextCursor } = toPage<comments.CommentRow, CreationKey | NewestKey>(rows, page.limit, newest ? (row) => [...creationKey(row), 'newest'] : creationKey);
+  const { items, nextCursor } = toPage<comments.CommentRow, CreationKey | NewestKey>(
+    rows,
+    page.limit,
+    newest ? (row) => [...creationKey(row), 'newest'] : creationKey,
+  );
   return { comments: await commentRecords(ctx.db, items), nextCursor };
 }
 
