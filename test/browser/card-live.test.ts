@@ -20,7 +20,6 @@ for (const engine of ENGINES) {
 
     test('comment, cheer, checklist item and attachment show in the other dialog within 1 s', async (context) => {
       const cardId = await f.newCard('Launch');
-      await f.api('POST', `/api/v1/cards/${cardId}/checklists`, { name: 'Steps' });
       const a = await f.open();
       const b = await f.open(f.alice.apiKey);
       await keeping(`${context.name}-a`, a.context, a.page, async () => {
@@ -30,6 +29,9 @@ for (const engine of ENGINES) {
           const mine = await f.openCard(a.page, cardId, 'Launch');
           const theirs = await f.openCard(b.page, cardId, 'Launch');
           await Promise.all(streams);
+          // A first change seen in both dialogs: both streams are live (an answered request may still be subscribing).
+          await f.api('POST', `/api/v1/cards/${cardId}/checklists`, { name: 'Steps' });
+          await Promise.all([mine, theirs].map((dialog) => dialog.getByRole('textbox', { name: 'Add an item to Steps' }).waitFor()));
 
           /** The change shows here (its write is done), then there within a second. */
           async function seen(here: Locator, there: Locator, what: string) {
