@@ -7,7 +7,8 @@
  * - scrolling a 1,000-card list: frame times;
  * - a card dragged across lists: from the drop to the server's answer and the card in place;
  * - a change in one browser visible in another: p50/p95 over 50 changes;
- * - the JavaScript the board page loads (gzipped).
+ * - the JavaScript the board page loads (gzipped);
+ * - opening a card with 50 comments, 5 checklists of 20 items and 20 attachments: the dialog usable.
  * Prints one JSON object. Not a test: nothing is asserted.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import type { Page } from '@playwright/test';
 import { contextWithKey, launch } from '../test/support/browser.ts';
 import { ROOT } from '../test/support/cli.ts';
 import { bearer, buildTestApp } from '../test/support/harness.ts';
+import { measureCardDialog } from './card-dialog.ts';
 import { percentile } from './webhook-lag.ts';
 
 const engine = process.env.BENCH_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
@@ -209,6 +211,9 @@ for (let i = 0; i < 50; i++) {
 }
 live.sort((a, b) => a - b);
 
+// Opening a busy card: the dialog usable (bench/card-dialog.ts).
+const cardDialog = await measureCardDialog({ call, base, key, teamId: t.tenant.teamId, context });
+
 // First load: the scripts index.html names (the entry and what it preloads); the rest load later.
 const dist = join(ROOT, 'web', 'dist');
 const named = [...readFileSync(join(dist, 'index.html'), 'utf8').matchAll(/(?:src|href)="\/assets\/([^"]+\.js)"/g)].map((match) => match[1] as string);
@@ -237,6 +242,7 @@ console.log(
       dragAcrossListsMs: { p50: round(percentile(drags, 50)), max: round(drags.at(-1) ?? 0) },
       liveChangeMs: { n: live.length, p50: round(percentile(live, 50)), p95: round(percentile(live, 95)), max: round(live.at(-1) ?? 0) },
       javascriptGzipBytes: { firstLoad: gzipOf(named), all: gzipOf(allScripts) },
+      cardDialogUsableMs: cardDialog,
     },
     null,
     2,

@@ -21,7 +21,24 @@ export const CommentContent = Text({
 export const CommentBody = Type.Object({ content: CommentContent }, { additionalProperties: false });
 export type CommentBody = Static<typeof CommentBody>;
 
-export const CommentsQuery = Type.Object({ ...ScopeQuery.properties, ...PageQueryFields }, { additionalProperties: false });
+export const COMMENT_ORDERS = ['oldest', 'newest'] as const;
+
+export const CommentsQuery = Type.Object(
+  {
+    ...ScopeQuery.properties,
+    ...PageQueryFields,
+    order: Type.Optional(
+      Type.Union(
+        COMMENT_ORDERS.map((order) => Type.Literal(order)),
+        {
+          default: 'oldest',
+          description: 'oldest first (the default, the order of `card.comments`) or newest first; a cursor pages only the order that made it',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type CommentsQuery = Static<typeof CommentsQuery>;
 
 /** What a comment and a reply both are: a post of a member on a card. */
@@ -53,6 +70,6 @@ export type Comment = Static<typeof Comment>;
 
 export const CommentsPage = Type.Object({
   message: Type.String(),
-  comments: Type.Array(Comment, { description: 'oldest first, the order of card.comments' }),
+  comments: Type.Array(Comment, { description: 'in the asked order: oldest first (the order of card.comments) unless `order=newest`' }),
   nextCursor: NextCursor,
 });

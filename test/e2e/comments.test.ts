@@ -144,6 +144,37 @@ for (const engine of ENGINES) {
       assert.equal((await w.owner('GET', `/api/v1/cards/${cardId}/comments?limit=5`)).json().nextCursor, null);
       const empty = (await w.owner('GET', `/api/v1/cards/${await newCard()}/comments`)).json();
       assert.deepEqual([empty.comments, empty.nextCursor], [[], null]);
+
+      it('Get Comments with order=newest pages newest first; a cursor pages only the order that made it', async () => {
+        const cardId = await newCard();
+        for (let i = 0; i < 5; i++) await comment(w.owner, cardId, `n${i}`);
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const res = await w.owner('GET', `/api/v1/cards/${cardId}/comments?order=newest&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+          assert.equal(res.statusCode, 200, res.body);
+          const body = res.json();
+          seen.push(...body.comments.map((c: CommentRecord) => c.content));
+          cursor = body.nextCursor;
+          pages += 1;
+          // a comment added while paging is newer than every page still to come: never repeated, never shown late
+          if (pages === 1) await comment(w.owner, cardId, 'added meanwhile');
+        } while (cursor);
+        assert.equal(pages, 3);
+        const card = (await w.owner('GET', `/api/v1/cards/${cardId}`)).json().card;
+        const byId = new Map(((await w.owner('GET', `/api/v1/cards/${cardId}/comments`)).json().comments as CommentRecord[]).map((c) => [c._id, c.content]));
+        const oldestFirstBeforeTheAddition = (card.comments as string[]).map((id) => byId.get(id)).filter((content) => content !== 'added meanwhile');
+        assert.deepEqual(seen, oldestFirstBeforeTheAddition.reverse());
+
+        const oldestCursor = (await w.owner('GET', `/api/v1/cards/${cardId}/comments?limit=2`)).json().nextCursor;
+        const newestCursor = (await w.owner('GET', `/api/v1/cards/${cardId}/comments?order=newest&limit=2`)).json().nextCursor;
+        for (const url of [`order=newest&cursor=${oldestCursor}`, `cursor=${newestCursor}`, 'order=latest']) {
+          const res = await w.owner('GET', `/api/v1/cards/${cardId}/comments?${url}`);
+          assert.equal(res.statusCode, 400, url);
+          assert.equal(res.json().code, 'validation_failed');
+        }
+      });
     });
 
     it('Get Comments answers at most 50 by default and at most 200 when asked', async () => {

@@ -1865,7 +1865,7 @@ export interface paths {
         };
         /**
          * Get Comments
-         * @description The comments of the card, oldest first (the order of `card.comments`), each with its discussions (oldest first) and cheers. Paged by `limit` and the opaque `cursor`; comments added meanwhile come after every earlier one, so paging neither repeats nor skips.
+         * @description The comments of the card, oldest first (the order of `card.comments`) or newest first with `order=newest`, each with its discussions (oldest first) and cheers. Paged by `limit` and the opaque `cursor`; comments added meanwhile come after every earlier one, so paging neither repeats nor skips.
          *
          *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
          */
@@ -10151,6 +10151,8 @@ export interface operations {
                 limit?: number;
                 /** @description the `nextCursor` of the previous page; absent for the first page */
                 cursor?: string;
+                /** @description oldest first (the default, the order of `card.comments`) or newest first; a cursor pages only the order that made it */
+                order?: "oldest" | "newest";
             };
             header?: {
                 /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
@@ -10177,7 +10179,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: string;
-                        /** @description oldest first, the order of card.comments */
+                        /** @description in the asked order: oldest first (the order of card.comments) unless `order=newest` */
                         comments: components["schemas"]["Comment"][];
                         /** @description pass as `cursor` to get the next page; null when this page is the last */
                         nextCursor: string | null;

@@ -11,7 +11,7 @@ import { notify } from '../notifications/notify.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
-import { creationKey, decodeCursor, isCreationKey, toPage } from '../shared/pagination.ts';
+import { type CreationKey, creationKey, decodeCursor, isCreationKey, toPage } from '../shared/pagination.ts';
 import { newMade, onCard } from '../shared/records.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { nextCreatedAt } from './ordering.ts';
@@ -53,19 +53,31 @@ export async function loadDiscussion(db: Executor, commentId: string, discussion
   return discussion;
 }
 
-/** Get Comments: a page of the card's comments, oldest first (the order of `card.comments`). */
+/** A newest-first cursor carries its order, so a cursor of the other order is refused, not misread. */
+type NewestKey = [string, string, 'newest'];
+const isNewestKey = (key: unknown): key is NewestKey => Array.isArray(key) && key.length === 3 && key[2] === 'newest' && isCreationKey(key.slice(0, 2));
+
+/**
+ * Get Comments: a page of the card's comments, oldest first (the order of `card.comments`), or
+ * newest first for a conversation read from its latest end.
+ */
 export async function listComments(
   ctx: ServiceContext,
   caller: Caller,
   cardId: string,
   scope: Scope,
-  page: { limit: number; cursor?: string | undefined },
+  page: { limit: number; cursor?: string | undefined; order?: 'oldest' | 'newest' | undefined },
 ): Promise<{ comments: Comment[]; nextCursor: string | null }> {
-  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, isCreationKey);
+  const newest = page.order === 'newest';
+  const after = page.cursor === undefined ? undefined : newest ? decodeCursor(page.cursor, isNewestKey) : decodeCursor(page.cursor, isCreationKey);
   const card = await requireAccess(ctx.db, caller, { kind: 'card', id: cardId, scope });
   // one more than asked tells whether another page follows
-  const rows = await comments.commentPage(ctx.db, card.id, after && { createdAt: after[0], id: after[1] }, page.limit + 1);
-  const { items, nextCursor } = toPage(rows, page.limit, creationKey);
+  const rows = await comments.commentPage(ctx.db, card.id, after && { createdAt: after[0], id: after[1] }, page.limit + 1, newest ? 'newest' : 'oldest');
+  const { items, nextCursor } = toPage<comments.CommentRow, CreationKey | NewestKey>(
+    rows,
+    page.limit,
+    newest ? (row) => [...creationKey(row), 'newest'] : creationKey,
+  );
   return { comments: await commentRecords(ctx.db, items), nextCursor };
 }
 

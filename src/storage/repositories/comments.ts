@@ -90,18 +90,26 @@ export async function findCommentRows(db: Executor, ids: readonly string[]): Pro
 }
 
 /**
- * Up to `limit` comments of the card, oldest first, after `after` when given. Keyset order on
- * (createdAt, id): comments added meanwhile sort after every existing one, so paging neither
- * repeats nor skips.
+ * Up to `limit` comments of the card, oldest (or newest) first, after `after` when given. Keyset
+ * order on (createdAt, id): comments added meanwhile sort after every existing one, so paging
+ * neither repeats nor skips (newest first, they are simply not in the pages still to come).
  */
-export async function commentPage(db: Executor, cardId: string, after: CommentKey | undefined, limit: number): Promise<CommentRow[]> {
+export async function commentPage(
+  db: Executor,
+  cardId: string,
+  after: CommentKey | undefined,
+  limit: number,
+  order: 'oldest' | 'newest' = 'oldest',
+): Promise<CommentRow[]> {
+  const beyond = order === 'oldest' ? '>' : '<';
+  const direction = order === 'oldest' ? 'asc' : 'desc';
   let query = selectComments(db).where('m.card_id', '=', cardId);
   if (after) {
     query = query.where((eb) =>
-      eb.or([eb('m.created_at', '>', after.createdAt), eb.and([eb('m.created_at', '=', after.createdAt), eb('m.id', '>', after.id)])]),
+      eb.or([eb('m.created_at', beyond, after.createdAt), eb.and([eb('m.created_at', '=', after.createdAt), eb('m.id', beyond, after.id)])]),
     );
   }
-  return query.orderBy('m.created_at').orderBy('m.id').limit(limit).execute();
+  return query.orderBy('m.created_at', direction).orderBy('m.id', direction).limit(limit).execute();
 }
 
 /** The replies under the given comments, oldest first. */

@@ -339,7 +339,7 @@ function FreshToken({ name, token, onDone }: { name: string; token: string; onDo
           type="button"
           onClick={() =>
             navigator.clipboard.writeText(token).then(
-              () => setCopy(t.copied),
+              () => setCopy(t.tokenCopied),
               () => setCopy(t.copyFailed),
             )
           }

@@ -17,7 +17,8 @@ import { type BoardActions, type BoardView, type ListView, type Notice, useBoard
 import { type TouchTarget, useTouchDrag } from './touch.ts';
 
 // The card dialog (and its Markdown renderer) loads when a card is first opened.
-const CardDialog = lazy(() => import('./CardDialog.tsx').then((module) => ({ default: module.CardDialog })));
+const loadCardDialog = () => import('../card/CardDialog.tsx');
+const CardDialog = lazy(() => loadCardDialog().then((module) => ({ default: module.CardDialog })));
 
 /** Lists far outside the viewport render no cards (a 5,000-card board keeps a few hundred elements). */
 const LIST_RENDER_MARGIN = '400px';
@@ -32,6 +33,11 @@ export function BoardPage() {
   const me = useMe();
   const [notice, setNotice] = useState<Notice | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  // The card dialog's code comes once the board is idle (not in the first load), so a card opens without waiting for it.
+  useEffect(() => {
+    const idle = window.requestIdleCallback?.(() => void loadCardDialog(), { timeout: 5000 });
+    return () => (idle === undefined ? undefined : window.cancelIdleCallback(idle));
+  }, []);
   const notify = useCallback((next: Notice) => setNotice(next), []);
   const announce = useCallback((text: string) => setAnnouncement(text), []);
   const actions = useBoardActions(boardId, notify, announce);
@@ -74,7 +80,16 @@ export function BoardPage() {
     next.delete('card');
     next.delete('focus');
     setParams(next);
-    if (cardId) requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card-id="${cardId}"]`)?.focus());
+    if (cardId) {
+      // The dialog closes when React commits the URL change, which may be a frame or two later;
+      // until then the board behind it is inert and cannot take focus.
+      const returnFocus = (frames: number) =>
+        requestAnimationFrame(() => {
+          if (document.querySelector('dialog[open]') && frames > 0) return returnFocus(frames - 1);
+          document.querySelector<HTMLElement>(`[data-card-id="${cardId}"]`)?.focus();
+        });
+      returnFocus(30);
+    }
   }, [params, setParams]);
 
   /** A card dropped on `target` (by mouse or finger): its list and index there, and the move. */

@@ -5,6 +5,13 @@ import { authHeaders, type BoardEvent } from '../api.ts';
 import { type BoardView, boardKey, removeCard } from './store.ts';
 
 /**
+ * Every event of the stream that names a card, for whoever shows more of that card than the board
+ * does (the card dialog's comments, checklists and activity): they listen here instead of opening a
+ * second stream.
+ */
+export const cardEvents = new EventTarget();
+
+/**
  * The board's live stream (Server-Sent Events, read through fetch so the same code sends the API key
  * or rides the session cookie): every change applies to the open page. A card's event re-reads that
  * card (events carry changed fields, not whole records); a list's, label's or board's re-reads the
@@ -43,6 +50,7 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
         return;
       }
       if (event.card) {
+        cardEvents.dispatchEvent(new CustomEvent(event.card, { detail: event }));
         pendingCards.add(event.card);
         void flushCards();
         return;

@@ -38,16 +38,16 @@ const comments: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'getComments',
       summary: 'Get Comments',
       description:
-        'The comments of the card, oldest first (the order of `card.comments`), each with its discussions (oldest first) ' +
-        'and cheers. Paged by `limit` and the opaque `cursor`; comments added meanwhile come after every earlier one, so ' +
-        'paging neither repeats nor skips.',
+        'The comments of the card, oldest first (the order of `card.comments`) or newest first with `order=newest`, each ' +
+        'with its discussions (oldest first) and cheers. Paged by `limit` and the opaque `cursor`; comments added meanwhile ' +
+        'come after every earlier one, so paging neither repeats nor skips.',
       params: CardParams,
       querystring: CommentsQuery,
       answer: CommentsPage,
       message: 'Comments retrieved',
     },
-    ({ caller, params, query: { limit, cursor, companyId, teamId } }) =>
-      commentService.listComments(app.services, caller, params.cardId, { companyId, teamId }, { limit: limit ?? DEFAULT_PAGE_SIZE, cursor }),
+    ({ caller, params, query: { limit, cursor, order, companyId, teamId } }) =>
+      commentService.listComments(app.services, caller, params.cardId, { companyId, teamId }, { limit: limit ?? DEFAULT_PAGE_SIZE, cursor, order }),
   );
 
   route(

@@ -1,0 +1,98 @@
+/**
+ * Comments in the card dialog: newest first with "Load more" over the API's cursors, writing in
+ * Markdown with `@name` suggestions of the team, replies, and editing and deleting one's own.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { chromiumMissing } from '../support/browser.ts';
+import { type CardDialogFixture, cardDialogFixture, keeping } from '../support/card-dialog.ts';
+
+interface CommentRecord {
+  _id: string;
+  content: string;
+  creator: { fullName: string };
+  discussions: { content: string }[];
+}
+
+describe('comments in the card dialog', { skip: chromiumMissing }, () => {
+  let f: CardDialogFixture;
+  before(async () => {
+    f = await cardDialogFixture();
+  });
+  after(() => f?.dispose());
+
+  const commentsOf = async (cardId: string) => (await f.api('GET', `/api/v1/cards/${cardId}/comments?limit=200`)).comments as CommentRecord[];
+
+  test('newest first with Load more; write with @mentions and Markdown; reply; edit and delete one’s own', async (context) => {
+    const cardId = await f.newCard('Launch');
+    for (let i = 1; i <= 25; i++) await f.api('POST', `/api/v1/cards/${cardId}/comments`, { content: `Note ${i}` }, i % 2 ? f.alice.apiKey : f.t.tenant.apiKey);
+    const { context: browserContext, page } = await f.open();
+    await keeping(context.name, browserContext, page, async () => {
+      const dialog = await f.openCard(page, cardId, 'Launch');
+      const articles = dialog.getByRole('article', { name: /^Comment by/ });
+      await articles.first().getByText('Note 25').waitFor();
+      assert.equal(await articles.count(), 20, 'one page of 20');
+      const shown = async () => (await articles.allInnerTexts()).map((text) => /Note \d+/.exec(text)?.[0]);
+      assert.deepEqual((await shown()).slice(0, 3), ['Note 25', 'Note 24', 'Note 23']);
+      await dialog.getByRole('button', { name: 'Load more comments' }).click();
+      await articles.nth(24).waitFor();
+      assert.deepEqual(
+        await shown(),
+        Array.from({ length: 25 }, (_, i) => `Note ${25 - i}`),
+      );
+      await dialog.getByRole('button', { name: 'Load more comments' }).waitFor({ state: 'detached' });
+
+      // write: @ suggests the team, Enter takes the name; Markdown renders, raw HTML does not
+      const box = dialog.getByRole('textbox', { name: 'Write a comment' });
+      await box.click();
+      await box.pressSequentially('Thanks @al');
+      const suggestions = dialog.getByRole('listbox', { name: 'Team members' });
+      await suggestions.getByRole('option', { name: 'Alice Author', selected: true }).waitFor();
+      await box.press('Enter');
+      await suggestions.waitFor({ state: 'detached' });
+      assert.equal(await box.inputValue(), 'Thanks @AliceAuthor ');
+      await box.pressSequentially('for the **review** <b>raw</b>');
+      await dialog.getByRole('group', { name: 'Preview' }).getByText('review').waitFor();
+      await dialog.getByRole('button', { name: 'Comment', exact: true }).click();
+      const mine = articles.first();
+      await mine.getByText('Thanks @AliceAuthor for the').waitFor();
+      assert.equal(await mine.locator('strong').textContent(), 'review');
+      assert.equal(await mine.locator('b').count(), 0, 'raw HTML is not rendered');
+      assert.equal(await box.inputValue(), '', 'the box empties once sent');
+      assert.equal((await commentsOf(cardId)).at(-1)?.content, 'Thanks @AliceAuthor for the **review** <b>raw</b>');
+
+      // only one's own comments offer Edit and Delete
+      const alices = articles.filter({ hasText: 'Note 25' });
+      assert.equal(await alices.getByRole('button', { name: 'Edit', exact: true }).count(), 0);
+
+      // edit one's own
+      await mine.getByRole('button', { name: 'Edit', exact: true }).click();
+      await mine.getByRole('textbox', { name: 'Edit comment' }).fill('Thanks for the review');
+      await mine.getByRole('button', { name: 'Save' }).click();
+      await mine.getByText('Thanks for the review').waitFor();
+
+      // a reply under Alice's comment
+      await alices.getByRole('button', { name: 'Reply', exact: true }).click();
+      await alices.getByRole('textbox', { name: 'Write a reply' }).fill('Agreed');
+      await alices.getByRole('button', { name: 'Reply', exact: true }).click();
+      const reply = alices.getByRole('article', { name: 'Reply by Olive Owner' });
+      await reply.getByText('Agreed').waitFor();
+      const stored = (await commentsOf(cardId)).find((comment) => comment.content === 'Note 25');
+      assert.deepEqual(
+        stored?.discussions.map((discussion) => discussion.content),
+        ['Agreed'],
+      );
+
+      // delete one's reply, then one's comment (confirmed)
+      await reply.getByRole('button', { name: 'Delete', exact: true }).click();
+      await reply.waitFor({ state: 'detached' });
+      await mine.getByRole('button', { name: 'Delete', exact: true }).click();
+      await dialog.getByText('Thanks for the review').waitFor({ state: 'detached' });
+      const left = await commentsOf(cardId);
+      assert.equal(left.length, 25);
+      assert.ok(left.every((comment) => comment.discussions.length === 0));
+      // the board's card counts them
+      await page.getByRole('button', { name: /^Launch.*25 comments/ }).waitFor();
+    });
+  });
+});
