@@ -5,7 +5,7 @@
  */
 import { type QueryCreator, sql } from 'kysely';
 import type { Database, Executor } from '../database.ts';
-import { type Dialect, dialectOf, executeCompiledOnce } from '../dialect.ts';
+import { type Dialect, dialectOf } from '../dialect.ts';
 import type { ListCardsAfter } from './cards.ts';
 import { pastKey } from './order.ts';
 
@@ -88,33 +88,14 @@ function toFaceRows(dialect: Dialect, rows: FaceQueryRow[]) {
 
 export type CardFaceRow = ReturnType<typeof toFaceRows>[number];
 
-const LIST = '\u0000list';
-const ARCHIVED = '\u0000archived';
-const AFTER_POSITION = '\u0000after-position';
-const AFTER_ID = '\u0000after-id';
-const TAKE = '\u0000take';
-const CARD_IDS = '\u0000card-ids';
-const BOARD = '\u0000board';
-
 /** The faces of the list's archived (or unarchived) cards in position order, after `after`, at most `take`. */
 export async function listCardFaces(db: Executor, listId: string, archived: boolean, after: ListCardsAfter | undefined, take: number): Promise<CardFaceRow[]> {
   const dialect = dialectOf(db);
-  const rows = await executeCompiledOnce(
-    db,
-    after ? 'list card faces after' : 'list card faces',
-    () => {
-      let query = faceQuery(db, dialect)
-        .where('c.list_id', '=', LIST)
-        .where('c.archived', '=', ARCHIVED as never);
-      if (after) query = query.where(pastKey(['c.position', 'c.id'], [AFTER_POSITION, AFTER_ID]));
-      return query
-        .orderBy('c.position')
-        .orderBy('c.id')
-        .limit(TAKE as never)
-        .compile();
-    },
-    { [LIST]: listId, [ARCHIVED]: archived ? 1 : 0, [AFTER_POSITION]: after?.position, [AFTER_ID]: after?.cardId, [TAKE]: take },
-  );
+  let query = faceQuery(db, dialect)
+    .where('c.list_id', '=', listId)
+    .where('c.archived', '=', archived ? 1 : 0);
+  if (after) query = query.where(pastKey(['c.position', 'c.id'], [after.position, after.cardId]));
+  const rows = await query.orderBy('c.position').orderBy('c.id').limit(take).execute();
   return toFaceRows(dialect, rows);
 }
 
@@ -122,17 +103,7 @@ export async function listCardFaces(db: Executor, listId: string, archived: bool
 export async function loadCardFaces(db: Executor, cardIds: readonly string[]): Promise<CardFaceRow[]> {
   if (cardIds.length === 0) return [];
   const dialect = dialectOf(db);
-  const rows = await executeCompiledOnce(
-    db,
-    'card faces',
-    () =>
-      faceQuery(db, dialect)
-        .where(() => dialect.inIdList('c.id', CARD_IDS))
-        .compile(),
-    {
-      [CARD_IDS]: dialect.idList(cardIds),
-    },
-  );
+  const rows = await faceQuery(db, dialect).where('c.id', 'in', cardIds).execute();
   const byId = new Map(toFaceRows(dialect, rows).map((row) => [row.id, row]));
   return cardIds.flatMap((id) => byId.get(id) ?? []);
 }
@@ -145,27 +116,21 @@ export async function loadCardFaces(db: Executor, cardIds: readonly string[]): P
  */
 export async function boardCardFaces(db: Executor, boardId: string, take: number): Promise<CardFaceRow[]> {
   const dialect = dialectOf(db);
-  const rows = await executeCompiledOnce(
-    db,
-    'board card faces',
-    () =>
-      faceQuery(db, dialect)
-        .innerJoin(
-          (eb) =>
-            eb
-              .selectFrom('cards as r')
-              .select(['r.id', sql<number>`row_number() over (partition by r.list_id order by r.position, r.id)`.as('place')])
-              .where('r.board_id', '=', BOARD)
-              .where('r.archived', '=', 0)
-              .as('ranked'),
-          (join) => join.onRef('ranked.id', '=', 'c.id'),
-        )
-        .where('ranked.place', '<=', TAKE as never)
-        .orderBy('c.list_id')
-        .orderBy('c.position')
-        .orderBy('c.id')
-        .compile(),
-    { [BOARD]: boardId, [TAKE]: take },
-  );
+  const rows = await faceQuery(db, dialect)
+    .innerJoin(
+      (eb) =>
+        eb
+          .selectFrom('cards as r')
+          .select(['r.id', sql<number>`row_number() over (partition by r.list_id order by r.position, r.id)`.as('place')])
+          .where('r.board_id', '=', boardId)
+          .where('r.archived', '=', 0)
+          .as('ranked'),
+      (join) => join.onRef('ranked.id', '=', 'c.id'),
+    )
+    .where('ranked.place', '<=', take)
+    .orderBy('c.list_id')
+    .orderBy('c.position')
+    .orderBy('c.id')
+    .execute();
   return toFaceRows(dialect, rows);
 }
