@@ -132,6 +132,7 @@ export const t = {
   unread: 'New',
   noNotifications: 'No notifications yet.',
   loadMore: 'Load more',
+  turnOnBrowserNotifications: 'Turn on browser notifications',
   cardGone: 'a card no longer here',
   notificationText: (type: string, card: string) =>
     ({

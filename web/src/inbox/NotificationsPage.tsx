@@ -1,9 +1,10 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { type Card, client, unwrap } from '../api.ts';
 import { cardKey } from '../board/store.ts';
 import { t } from '../strings.ts';
-import { NOTIFICATIONS_KEY } from './live.ts';
+import { browserNotificationsExist, NOTIFICATIONS_KEY } from './live.ts';
 
 type Notification = Awaited<ReturnType<typeof readPage>>['notifications'][number];
 
@@ -37,6 +38,7 @@ export function NotificationsPage() {
           {t.markAllRead}
         </button>
       </div>
+      <BrowserNotificationsChoice />
       {readAll.error ? (
         <p role="alert" className="error">
           {readAll.error.message}
@@ -60,6 +62,19 @@ export function NotificationsPage() {
         </button>
       ) : null}
     </div>
+  );
+}
+
+/** Offers the browser's own notifications while the person has not decided; the browser keeps the answer. */
+function BrowserNotificationsChoice() {
+  const [permission, setPermission] = useState(() => (browserNotificationsExist() ? Notification.permission : 'denied'));
+  if (permission !== 'default') return null;
+  return (
+    <p>
+      <button type="button" onClick={() => void Notification.requestPermission().then(setPermission)}>
+        {t.turnOnBrowserNotifications}
+      </button>
+    </p>
   );
 }
 
