@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { createParser } from 'eventsource-parser';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { authHeaders, type Card, client, unwrap } from '../api.ts';
+import { type Card, client, unwrap } from '../api.ts';
+import { followStream } from '../stream.ts';
 import { t } from '../strings.ts';
 
 /** Every cached read of the caller's notifications (the bell's count, the inbox's pages). */
@@ -42,49 +42,20 @@ export function useNotificationStream(enabled: boolean): void {
   useEffect(() => {
     if (!enabled) return;
     const stop = new AbortController();
-    let attempt = 0;
     const refresh = () => void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
-
-    async function run() {
-      while (!stop.signal.aborted) {
+    void followStream('/api/v1/notifications/stream', stop.signal, {
+      // The stream starts from now: what arrived before it opened (or while it was down) is only in a fresh read.
+      opened: refresh,
+      message(message) {
+        refresh();
         try {
-          const response = await fetch('/api/v1/notifications/stream', {
-            headers: { Accept: 'text/event-stream', ...authHeaders() },
-            credentials: 'same-origin',
-            signal: stop.signal,
-            cache: 'no-store',
-          });
-          if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
-          // The stream starts from now: what arrived before it opened (or while it was down) is only in a fresh read.
-          refresh();
-          attempt = 0;
-          const parser = createParser({
-            onEvent(message) {
-              refresh();
-              try {
-                const told = (JSON.parse(message.data) as { data?: { notification?: Told } }).data?.notification;
-                if (told) void showInBrowser(told, (path) => open.current(path)).catch(() => undefined);
-              } catch {
-                // a frame that is not an event is only a reason to re-read
-              }
-            },
-          });
-          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            parser.feed(value);
-          }
-          throw new Error('stream ended');
+          const told = (JSON.parse(message.data) as { data?: { notification?: Told } }).data?.notification;
+          if (told) void showInBrowser(told, (path) => open.current(path)).catch(() => undefined);
         } catch {
-          if (stop.signal.aborted) return;
-          attempt += 1;
-          const wait = Math.min(10_000, 500 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random() / 2);
-          await new Promise((resolve) => setTimeout(resolve, wait));
+          // a frame that is not an event is only a reason to re-read
         }
-      }
-    }
-    void run();
+      },
+    });
     return () => stop.abort();
   }, [enabled, queryClient]);
 }
