@@ -168,9 +168,17 @@ for (const engine of ENGINES)
         await tasks.getByRole('checkbox', { name: 'Complete Docs', checked: true, disabled: false }).waitFor();
         const docs = await asBob<{ card: { complete: { status: boolean } } }>('GET', `/api/v1/cards/${cards.docs}`);
         assert.equal(docs.card.complete.status, true);
+
+        // a change made elsewhere meanwhile is not overwritten: the 412 says so and shows the card as it is now
+        await owner('PATCH', `/api/v1/cards/${cards.ship}`, { name: 'Ship it' });
+        await tasks.getByRole('checkbox', { name: 'Complete Ship' }).click();
+        await tasks.getByRole('alert').filter({ hasText: 'This card changed meanwhile' }).waitFor();
+        await tasks.getByRole('checkbox', { name: 'Complete Ship it', checked: false, disabled: false }).waitFor();
+        assert.equal((await asBob<{ card: { complete: { status: boolean } } }>('GET', `/api/v1/cards/${cards.ship}`)).card.complete.status, false);
+
         await bobPage.reload();
         await tasks.getByRole('checkbox', { name: 'Complete Docs', checked: true }).waitFor();
-        assert.equal(await tasks.getByRole('checkbox', { name: 'Complete Ship' }).isChecked(), false);
+        assert.equal(await tasks.getByRole('checkbox', { name: 'Complete Ship it' }).isChecked(), false);
         failed = false;
       } finally {
         for (const [name, browserContext, page] of contexts) await keepFailure(`${context.name}-${engine}-${name}`, browserContext, page, failed);
