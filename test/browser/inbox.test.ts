@@ -12,14 +12,14 @@ import { buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 import { apiCaller, axe } from './board-support.ts';
 
 // page.evaluate's callbacks run in the page (the suite's own type check has no DOM library)
-declare const window: { notReloaded?: boolean; shown?: { title: string; body: string; tag: string }[] };
+declare const window: { notReloaded?: boolean; shown?: { title: string; body: string; tag: string; onclick: (() => void) | null }[] };
 
 /**
  * Bob's page gets a stand-in for the browser's Notification (headless Chromium shows none): it asks
  * like the real one and records what the app shows.
  */
 function recordBrowserNotifications() {
-  const page = globalThis as unknown as { shown: { title: string; body: string; tag: string }[]; Notification: unknown };
+  const page = globalThis as unknown as { shown: unknown[]; Notification: unknown };
   page.shown = [];
   let permission = 'default';
   page.Notification = class {
@@ -31,8 +31,14 @@ function recordBrowserNotifications() {
       return permission;
     }
     onclick: (() => void) | null = null;
+    title: string;
+    body: string;
+    tag: string;
     constructor(title: string, options: { body: string; tag: string }) {
-      page.shown.push({ title, body: options.body, tag: options.tag });
+      this.title = title;
+      this.body = options.body;
+      this.tag = options.tag;
+      page.shown.push(this);
     }
     close() {}
   };
@@ -111,10 +117,7 @@ for (const engine of ENGINES)
         // the open inbox shows it too, and the browser told Bob
         await bobPage.getByRole('link', { name: 'You were added to Launch' }).waitFor();
         await bobPage.waitForFunction(() => (window.shown?.length ?? 0) > 0);
-        assert.deepEqual(
-          (await bobPage.evaluate(() => window.shown))?.map((shown) => [shown.title, shown.body]),
-          [['Taskboard', 'You were added to Launch']],
-        );
+        assert.deepEqual(await bobPage.evaluate(() => window.shown?.map((shown) => [shown.title, shown.body])), [['Taskboard', 'You were added to Launch']]);
         // and two more from another client of the API
         await owner('POST', `/v2/cards/${cards.docs}/members`, { members: [bob.userId] });
         await owner('POST', `/v2/cards/${cards.ship}/members`, { members: [bob.userId] });
@@ -152,6 +155,12 @@ for (const engine of ENGINES)
           'every notification is read in the API too',
         );
         assert.equal((await owner<{ notifications: unknown[] }>('GET', '/api/v1/notifications?unread=true')).notifications.length, 0, 'Olive was told nothing');
+
+        // a click on the browser's notification opens its card too
+        await bobPage.evaluate(() => window.shown?.[0]?.onclick?.());
+        await bobPage.waitForURL(`**/boards/${boardId}?card=${cards.launch}`);
+        await bobPage.getByRole('dialog', { name: 'Launch' }).waitFor();
+        await bobPage.keyboard.press('Escape');
 
         // My Tasks: Bob's cards by due date, the one without a date last
         await bobPage.getByRole('link', { name: 'My Tasks' }).click();
