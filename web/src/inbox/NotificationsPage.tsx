@@ -94,7 +94,7 @@ function NotificationItem({ notification, onRead }: { notification: Notification
     onSuccess: onRead,
   });
   const unread = notification.readAt === null;
-  const cardName = card.data?.name ?? (card.isError ? t.cardGone : t.loading);
+  const cardName = card.data?.name ?? (card.isError ? t.cardGone : '…');
   const text = t.notificationText(notification.type, cardName);
   const when = new Date(notification.createdAt).toLocaleString();
   return (
