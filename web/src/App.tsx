@@ -3,12 +3,16 @@ import { type FormEvent, lazy, Suspense, useEffect, useId, useState } from 'reac
 import { Link, Navigate, Outlet, type RouteObject, useNavigate } from 'react-router';
 import { type Board, client, getJson, messageOf, postJson, session, setUnauthorizedHandler, unwrap } from './api.ts';
 import { BoardPage } from './board/BoardPage.tsx';
+import { Bell } from './inbox/Bell.tsx';
 import { SearchBox, useScrollToSearched } from './search/SearchBox.tsx';
 import { t } from './strings.ts';
 import { applyTheme, currentTheme, type Theme } from './theme.ts';
 
 // The account page is rarely opened: it loads when it is.
 const AccountPage = lazy(() => import('./account/AccountPage.tsx'));
+// The inbox and My Tasks load when opened, outside the board page's first load.
+const NotificationsPage = lazy(() => import('./inbox/NotificationsPage.tsx').then((module) => ({ default: module.NotificationsPage })));
+const MyTasksPage = lazy(() => import('./inbox/MyTasksPage.tsx').then((module) => ({ default: module.MyTasksPage })));
 
 const LAST_BOARD = 'taskboard.lastBoard';
 export const rememberBoard = (boardId: string) => localStorage.setItem(LAST_BOARD, boardId);
@@ -36,7 +40,7 @@ function Shell() {
   if (me.isError) return <Navigate to="/sign-in" replace />;
   return (
     <div className="app">
-      <TopBar name={me.data?.user.fullName} />
+      <TopBar name={me.data?.user.fullName} signedIn={me.isSuccess} />
       <main className="app-main" id="main">
         <Outlet />
       </main>
@@ -44,7 +48,7 @@ function Shell() {
   );
 }
 
-function TopBar({ name }: { name: string | undefined }) {
+function TopBar({ name, signedIn }: { name: string | undefined; signedIn: boolean }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [theme, setTheme] = useState<Theme>(currentTheme());
@@ -63,9 +67,11 @@ function TopBar({ name }: { name: string | undefined }) {
       </Link>
       <nav aria-label={t.boards}>
         <Link to="/boards">{t.allBoards}</Link>
+        <Link to="/my-tasks">{t.myTasks}</Link>
       </nav>
       <SearchBox />
       <span className="spacer" />
+      <Bell signedIn={signedIn} />
       <label htmlFor={themeId} className="theme-label">
         {t.theme}
       </label>
@@ -353,6 +359,22 @@ export const routes: RouteObject[] = [
         element: (
           <Suspense fallback={<p className="page-pad">{t.loading}</p>}>
             <AccountPage />
+          </Suspense>
+        ),
+      },
+      {
+        path: '/notifications',
+        element: (
+          <Suspense fallback={<p className="page-pad">{t.loading}</p>}>
+            <NotificationsPage />
+          </Suspense>
+        ),
+      },
+      {
+        path: '/my-tasks',
+        element: (
+          <Suspense fallback={<p className="page-pad">{t.loading}</p>}>
+            <MyTasksPage />
           </Suspense>
         ),
       },

@@ -342,4 +342,29 @@ export const t = {
       return `${verbs[what] ?? 'changed the item'}${name ? ` ${name}` : ''}`;
     },
   },
+  // Notifications and My Tasks
+  notifications: 'Notifications',
+  bellLabel: (count: number, more: boolean) => `Notifications, ${more ? `more than ${count}` : count} unread`,
+  markAllRead: 'Mark all read',
+  markRead: 'Mark read',
+  markReadNamed: (text: string) => `Mark read: ${text}`,
+  unread: 'New',
+  noNotifications: 'No notifications yet.',
+  loadMore: 'Load more',
+  turnOnBrowserNotifications: 'Turn on browser notifications',
+  cardGone: 'a card no longer here',
+  notificationText: (type: string, card: string) =>
+    ({
+      'card.assigned': `You were added to ${card}`,
+      'cheer.received': `Someone cheered your work on ${card}`,
+      'comment.created': `New comment on ${card}`,
+      'comment.replied': `A reply to your comment on ${card}`,
+      'card.reminder': `Reminder: ${card} starts or is due soon`,
+    })[type] ?? `News on ${card}`,
+  myTasks: 'My Tasks',
+  noTasks: 'No cards are assigned to you.',
+  noDueDate: 'No due date',
+  completeNamed: (card: string) => `Complete ${card}`,
+  taskChangedMeanwhile: 'This card changed meanwhile: here is its new state.',
+  tasksTruncated: (count: number) => `Showing your first ${count} cards.`,
 } as const;

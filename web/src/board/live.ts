@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { createParser } from 'eventsource-parser';
 import { useEffect, useRef, useState } from 'react';
-import { authHeaders, type BoardEvent } from '../api.ts';
+import type { BoardEvent } from '../api.ts';
+import { followStream } from '../stream.ts';
 import { type BoardView, boardKey, removeCard } from './store.ts';
 
 /**
@@ -26,7 +26,6 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
   useEffect(() => {
     const stop = new AbortController();
     let lastEventId: string | undefined;
-    let attempt = 0;
     const pendingCards = new Set<string>();
     let flushing = false;
 
@@ -61,50 +60,30 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
       }
     }
 
-    async function run() {
-      while (!stop.signal.aborted) {
+    void followStream(`/api/v1/boards/${boardId}/events`, stop.signal, {
+      headers: (): Record<string, string> => (lastEventId ? { 'Last-Event-ID': lastEventId } : {}),
+      async refused(response) {
+        if (response.status !== 400 || !lastEventId) return false;
+        // The record no longer holds our last event: read the board afresh and start from now.
+        lastEventId = undefined;
+        await queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
+        return true;
+      },
+      opened(afterDrop) {
+        // Back after a drop with no event to resume from: what changed meanwhile is only in a fresh read.
+        if (afterDrop && !lastEventId) void queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
+        setConnected(true);
+      },
+      message(message) {
+        if (message.id) lastEventId = message.id;
         try {
-          const headers: Record<string, string> = { Accept: 'text/event-stream', ...authHeaders() };
-          if (lastEventId) headers['Last-Event-ID'] = lastEventId;
-          const response = await fetch(`/api/v1/boards/${boardId}/events`, { headers, credentials: 'same-origin', signal: stop.signal, cache: 'no-store' });
-          if (response.status === 400 && lastEventId) {
-            // The record no longer holds our last event: read the board afresh and start from now.
-            lastEventId = undefined;
-            await queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
-            continue;
-          }
-          if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
-          // Back after a drop with no event to resume from: what changed meanwhile is only in a fresh read.
-          if (attempt > 0 && !lastEventId) void queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
-          setConnected(true);
-          attempt = 0;
-          const parser = createParser({
-            onEvent(message) {
-              if (message.id) lastEventId = message.id;
-              try {
-                apply(JSON.parse(message.data) as BoardEvent);
-              } catch {
-                // a frame that is not an event (none are sent today) is skipped
-              }
-            },
-          });
-          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            parser.feed(value);
-          }
-          throw new Error('stream ended');
+          apply(JSON.parse(message.data) as BoardEvent);
         } catch {
-          if (stop.signal.aborted) return;
-          setConnected(false);
-          attempt += 1;
-          const wait = Math.min(10_000, 500 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random() / 2);
-          await new Promise((resolve) => setTimeout(resolve, wait));
+          // a frame that is not an event (none are sent today) is skipped
         }
-      }
-    }
-    void run();
+      },
+      dropped: () => setConnected(false),
+    });
     return () => stop.abort();
   }, [boardId, queryClient]);
 
