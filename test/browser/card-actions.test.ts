@@ -41,7 +41,7 @@ describe('the side column of the card dialog', { skip: chromiumMissing }, () => 
       body: form,
     });
     assert.equal(response.status, 201, await response.clone().text());
-    return ((await response.json()) as { attachment: { _id: string } }).attachment;
+    return ((await response.json()) as { attachment: { _id: string; url: string } }).attachment;
   }
 
   test('cover, workload, public, completion, seen by; copy, move elsewhere, unarchive, delete', async (context) => {
@@ -60,7 +60,7 @@ describe('the side column of the card dialog', { skip: chromiumMissing }, () => 
       const dialog = await f.openCard(page, cardId, 'Launch');
 
       await dialog.getByRole('combobox', { name: 'Cover' }).selectOption({ label: 'cover.gif' });
-      // (the board's face draws it; with an API key instead of a session the browser cannot fetch the bytes)
+      // a cover names the image by its URL, as the board's face draws it (docs/decisions/0094)
       await page.locator(`[data-card-id="${cardId}"] img.card-cover`).waitFor({ state: 'attached' });
       await dialog.getByRole('spinbutton', { name: 'Workload estimate' }).fill('5');
       await dialog.getByRole('spinbutton', { name: 'Workload estimate' }).press('Tab');
@@ -85,7 +85,7 @@ describe('the side column of the card dialog', { skip: chromiumMissing }, () => 
       const saved = await cardOf(cardId);
       assert.deepEqual(
         [saved.cover, saved.workload, saved.isPublic, saved.complete],
-        [image._id, { value: 5, measurement: 'days' }, true, { ...saved.complete, status: false, type: 'shipped' }],
+        [image.url, { value: 5, measurement: 'days' }, true, { ...saved.complete, status: false, type: 'shipped' }],
       );
 
       // who has seen it: me (the dialog read it), then Alice, live

@@ -69,6 +69,8 @@ describe('comments in the card dialog', { skip: chromiumMissing }, () => {
       await mine.getByRole('button', { name: 'Edit', exact: true }).click();
       await mine.getByRole('textbox', { name: 'Edit comment' }).fill('Thanks for the review');
       await mine.getByRole('button', { name: 'Save' }).click();
+      // the editor (and its preview) closes once saved: then the comment shows the new words
+      await mine.getByRole('textbox', { name: 'Edit comment' }).waitFor({ state: 'detached' });
       await mine.getByText('Thanks for the review').waitFor();
 
       // a reply under Alice's comment

@@ -37,6 +37,7 @@ describe('conflicts in the card dialog', { skip: chromiumMissing }, () => {
 
       // saving again, knowingly, on the new state goes through
       await dialog.getByRole('button', { name: 'Save' }).click();
+      await editor.waitFor({ state: 'detached' });
       await dialog.getByText('My careful words').waitFor();
       await alert.waitFor({ state: 'detached' });
       const card = (await f.api('GET', `/api/v1/cards/${cardId}`)).card as { name: string; description: string };

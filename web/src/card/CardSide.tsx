@@ -46,7 +46,7 @@ export function CardSide(props: {
         <select value={card.cover} onChange={(event) => void save({ cover: event.target.value })}>
           <option value="">{t.noCover}</option>
           {images.map((image) => (
-            <option key={image._id} value={image._id}>
+            <option key={image._id} value={image.url}>
               {image.name}
             </option>
           ))}
