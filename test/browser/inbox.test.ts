@@ -193,4 +193,29 @@ for (const engine of ENGINES)
         for (const [name, browserContext, page] of contexts) await keepFailure(`${context.name}-${engine}-${name}`, browserContext, page, failed);
       }
     });
+
+    test('three tabs of one person: one notifications stream serves them all, and the third tab still answers', async (context) => {
+      // A browser keeps six connections per server over HTTP/1.1: a board stream and a bell stream in every tab took them all at the third tab.
+      const browserContext = await contextWithKey(browser, baseURL, bob.apiKey);
+      const tabs: Page[] = [];
+      let failed = true;
+      try {
+        for (let i = 0; i < 3; i++) {
+          const tab = await browserContext.newPage();
+          tabs.push(tab);
+          await tab.goto(`/boards/${boardId}`);
+          await bell(tab, 0).waitFor();
+        }
+        const third = tabs[2] as Page;
+        await third.getByRole('button', { name: /^Launch/ }).click();
+        await third.getByRole('dialog', { name: 'Launch' }).waitFor({ timeout: 10_000 });
+        // Bob taken off Launch and put back: the one stream's notification lights the bell of every tab
+        await owner('POST', `/v2/cards/${cards.launch}/members`, { members: [bob.userId] });
+        await owner('POST', `/v2/cards/${cards.launch}/members`, { members: [bob.userId] });
+        for (const tab of tabs) await bell(tab, 1).waitFor({ timeout: 10_000 });
+        failed = false;
+      } finally {
+        await keepFailure(`${context.name}-${engine}`, browserContext, tabs[2] ?? (await browserContext.newPage()), failed);
+      }
+    });
   });

@@ -33,6 +33,10 @@ async function showInBrowser(told: Told, open: (path: string) => void): Promise<
  * the session cookie rides along, as the board stream does): each new notification re-reads the bell
  * and the inbox, and shows the browser's own notification when allowed. Each (re)connect re-reads
  * the count instead of replaying with Last-Event-ID: the bell needs the count, not each event.
+ *
+ * One tab follows the stream for all of them: the one holding a Web Lock, telling the others over a
+ * BroadcastChannel. A browser keeps six connections per server over HTTP/1.1, and a stream held by
+ * every tab beside its board's stream starved the third tab's requests.
  */
 export function useNotificationStream(enabled: boolean): void {
   const queryClient = useQueryClient();
@@ -43,19 +47,35 @@ export function useNotificationStream(enabled: boolean): void {
     if (!enabled) return;
     const stop = new AbortController();
     const refresh = () => void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
-    void followStream('/api/v1/notifications/stream', stop.signal, {
-      // The stream starts from now: what arrived before it opened (or while it was down) is only in a fresh read.
-      opened: refresh,
-      message(message) {
-        refresh();
-        try {
-          const told = (JSON.parse(message.data) as { data?: { notification?: Told } }).data?.notification;
-          if (told) void showInBrowser(told, (path) => open.current(path)).catch(() => undefined);
-        } catch {
-          // a frame that is not an event is only a reason to re-read
-        }
-      },
-    });
-    return () => stop.abort();
+    const tabs = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(STREAM_CHANNEL);
+    if (tabs) tabs.onmessage = refresh;
+    const follow = () =>
+      followStream('/api/v1/notifications/stream', stop.signal, {
+        // The stream starts from now: what arrived before it opened (or while it was down) is only in a fresh read.
+        opened() {
+          refresh();
+          tabs?.postMessage('opened');
+        },
+        message(message) {
+          refresh();
+          tabs?.postMessage('notified');
+          try {
+            const told = (JSON.parse(message.data) as { data?: { notification?: Told } }).data?.notification;
+            if (told) void showInBrowser(told, (path) => open.current(path)).catch(() => undefined);
+          } catch {
+            // a frame that is not an event is only a reason to re-read
+          }
+        },
+      });
+    // The lock is held while this tab follows the stream; when the tab goes, the next one waiting takes it.
+    if (navigator.locks) void navigator.locks.request(STREAM_LOCK, { signal: stop.signal }, follow).catch(() => undefined);
+    else void follow();
+    return () => {
+      stop.abort();
+      tabs?.close();
+    };
   }, [enabled, queryClient]);
 }
+
+const STREAM_LOCK = 'taskboard-notifications-stream';
+const STREAM_CHANNEL = 'taskboard-notifications';
