@@ -65,7 +65,9 @@ describe('the side column of the card dialog', { skip: chromiumMissing }, () => 
       await dialog.getByRole('spinbutton', { name: 'Workload estimate' }).fill('5');
       await dialog.getByRole('spinbutton', { name: 'Workload estimate' }).press('Tab');
       await dialog.getByRole('combobox', { name: 'Workload unit' }).selectOption({ label: 'days' });
-      await dialog.getByRole('checkbox', { name: 'Public' }).check();
+      // the box shows the card as saved: it is ticked once the save before it and its own are answered
+      await dialog.getByRole('checkbox', { name: 'Public' }).click();
+      await dialog.getByRole('checkbox', { name: 'Public', checked: true }).waitFor();
       await dialog.getByRole('textbox', { name: 'Kind of completion' }).fill('shipped');
       await dialog.getByRole('textbox', { name: 'Kind of completion' }).press('Tab');
       await dialog.getByRole('checkbox', { name: 'Public', checked: true }).waitFor();
