@@ -49,7 +49,8 @@ export async function measureCardDialog(options: { call: Call; base: string; key
     const card = page.locator(`[data-card-id="${cardId}"]`);
     await card.waitFor();
     // After the first run, click once the board has settled: its idle time fetched the dialog's code.
-    if (run > 0) await page.waitForFunction(`performance.getEntriesByType('resource').some((entry) => entry.name.includes('/assets/CardDialog-'))`);
+    // (a function, not a string: polling a string evaluates it, which the page's CSP refuses)
+    if (run > 0) await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/assets/CardDialog-')));
     // Timed in the page, from the click event to the first frame that shows the state: the
     // driver's own round trips (it is slow on a loaded machine) are not the dialog's.
     await page.evaluate(`void (globalThis.__opened = new Promise((resolve) => {
