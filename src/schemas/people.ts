@@ -1,15 +1,16 @@
 import { Type } from 'typebox';
-import { Id, Timestamp } from './common.ts';
+import { Id, Text, Timestamp } from './common.ts';
 import { User } from './records.ts';
 
 /** People sign in (docs/people.md): passwords, sessions, setup, invitations, resets. */
 
-const Email = Type.String({ minLength: 1, maxLength: 254, description: 'matched without regard to case' });
+// Text refuses control characters (PostgreSQL cannot store U+0000): an email or a name with one is a 400, not a failed query.
+const Email = Text({ maxLength: 254, blank: false, description: 'matched without regard to case' });
 /** 12–256 characters and not a common password (checked by the service, which names the rule). */
 const Password = Type.String({ minLength: 1, maxLength: 1024, description: '12 to 256 characters, not one of the most common passwords' });
-const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Name = Text({ maxLength: 200, blank: false });
 const CsrfToken = Type.String({ description: 'send it back in the X-CSRF-Token header of every change made with the session cookie' });
-const Token = Type.String({ minLength: 1, maxLength: 200 });
+const Token = Text({ maxLength: 200, blank: false });
 
 export const SignInBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) }, { additionalProperties: false });
 

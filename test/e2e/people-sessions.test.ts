@@ -73,6 +73,17 @@ for (const engine of ENGINES) {
       assert.equal(wrong.headers['set-cookie'], undefined);
     });
 
+    it('an email or a password reset request with a control character is a 400, on PostgreSQL too', async () => {
+      for (const [url, body] of [
+        ['/api/v1/auth/sign-in', { email: 'a\u0000b@acme.test', password: 'not the password at all' }],
+        ['/api/v1/auth/password-reset', { email: 'a\u0000b@acme.test' }],
+      ] as const) {
+        const answer = await call('POST', url, {}, body);
+        assert.equal(answer.statusCode, 400, `${url}: ${answer.body}`);
+        assert.equal((JSON.parse(answer.body) as { code: string }).code, 'validation_failed');
+      }
+    });
+
     it('gives a new token at every sign-in (no fixation)', async () => {
       const a = await signInAs(t.app, OWNER);
       const b = await signInAs(t.app, OWNER, TEST_PASSWORD, { cookie: a.cookie });
