@@ -119,7 +119,8 @@ describe('the side column of the card dialog', { skip: chromiumMissing }, () => 
       await moveDialog.getByRole('combobox', { name: 'Board' }).selectOption({ label: 'Other board' });
       await moveDialog.getByRole('combobox', { name: 'List' }).selectOption({ label: 'Inbox' });
       await moveDialog.getByRole('button', { name: 'Move', exact: true }).click();
-      await dialog.waitFor({ state: 'detached' });
+      // by its exact name: the move dialog's name holds the card's too
+      await page.getByRole('dialog', { name: 'Launch', exact: true }).waitFor({ state: 'detached' });
       await page.locator(`[data-card-id="${cardId}"]`).waitFor({ state: 'detached' });
       const moved = await cardOf(cardId);
       assert.deepEqual([moved.board, moved.list], [other._id, inbox._id]);

@@ -72,7 +72,7 @@ export async function cardDialogFixture(engine: Engine = 'sqlite'): Promise<Card
     },
     async openCard(page, cardId, name) {
       await page.goto(`/boards/${boardId}?card=${cardId}`);
-      const dialog = page.getByRole('dialog', { name, exact: true });
+      const dialog = page.getByRole('dialog', { name });
       await dialog.waitFor();
       return dialog;
     },
