@@ -102,6 +102,36 @@ describe('the board page: drags within a list, auto-scroll, members filter, navi
     });
   });
 
+  test('two filter boxes ticked one right after the other both count', async (context) => {
+    const { boardId, cards } = await makeBoard('Quick ticks', { 'To do': ['Crash', 'Guide', 'Plain'] });
+    const label = async (name: string, color: string, card: string) => {
+      const made = await api<{ label: { _id: string } }>('POST', `/api/v1/boards/${boardId}/labels`, { name, color });
+      await api('POST', `/v2/cards/${cards.get(card)}/labels`, { labels: [made.label._id] });
+      return made.label._id;
+    };
+    const bug = await label('Bug', '000000000000000000000004', 'Crash');
+    const docs = await label('Docs', '000000000000000000000002', 'Guide');
+    await onPage(context.name, { viewport: { width: 1280, height: 800 } }, async (page) => {
+      await page.goto(`/boards/${boardId}`);
+      await cardIn(page, 'To do', 'Plain').waitFor();
+      const filters = page.getByRole('group', { name: 'Filters' });
+      await filters.getByText('Labels', { exact: true }).filter({ visible: true }).click();
+      const boxes = await Promise.all(['Bug', 'Docs'].map((name) => filters.getByRole('checkbox', { name }).elementHandle()));
+      // the second tick comes before the address has caught up with the first, as a quick person's does
+      await page.evaluate(async (handles) => {
+        const [first, second] = handles as unknown as { click(): void }[];
+        first?.click();
+        await Promise.resolve();
+        second?.click();
+      }, boxes);
+      await page.waitForURL((url) => (url.searchParams.get('labels') ?? '').split(',').sort().join() === [bug, docs].sort().join());
+      await cardIn(page, 'To do', 'Plain').waitFor({ state: 'detached' });
+      await cardIn(page, 'To do', 'Crash').waitFor();
+      await cardIn(page, 'To do', 'Guide').waitFor();
+      for (const name of ['Bug', 'Docs']) assert.equal(await filters.getByRole('checkbox', { name }).isChecked(), true, name);
+    });
+  });
+
   test('companies, teams, boards: create, rename and archive a board; the last board reopens at /', async (context) => {
     await onPage(context.name, { viewport: { width: 1280, height: 800 } }, async (page) => {
       // a first visit has no last board: `/` shows the boards, by company and team

@@ -11,10 +11,11 @@ import { authHeaders, type CardFace, client, type Label, type Member, unwrap } f
 import { useBoardTextFilter } from '../search/boardFilter.ts';
 import { t } from '../strings.ts';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
-import { dueState, type Filter, filterOf, initials, isFiltering, matches, textOn, writeFilter } from './filters.ts';
+import { dueState, type Filter, initials, isFiltering, matches, textOn } from './filters.ts';
 import { useBoardStream } from './live.ts';
 import { type BoardActions, type BoardView, type ListView, type Notice, useBoard, useBoardActions } from './store.ts';
 import { type TouchTarget, useTouchDrag } from './touch.ts';
+import { useFilter } from './useFilter.ts';
 
 // The card dialog (and its Markdown renderer) loads when a card is first opened.
 const loadCardDialog = () => import('../card/CardDialog.tsx');
@@ -47,9 +48,8 @@ export function BoardPage() {
     queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/labels', { params: { path: { boardId } } })).labels as Label[],
   });
   const labelsById = useMemo(() => new Map((labels.data ?? []).map((label) => [label._id, label])), [labels.data]);
-  const filter = filterOf(params);
+  const [filter, setFilter] = useFilter(params, setParams);
   const textFilter = useBoardTextFilter(boardId, filter.text, board.dataUpdatedAt);
-  const setFilter = (next: Filter) => setParams(writeFilter(params, next), { replace: true });
   const openCardId = params.get('card');
   const [moving, setMoving] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
