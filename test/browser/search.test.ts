@@ -81,6 +81,8 @@ describe('the search box in a browser', { skip: chromiumMissing }, () => {
       const results = page.getByRole('listbox', { name: 'Search results' });
       const cards = results.getByRole('group', { name: 'Cards' });
       const comments = results.getByRole('group', { name: 'Comments' });
+      // the answer to all four letters, not an earlier one shown meanwhile (its arrival resets the active option)
+      await results.and(page.locator('[aria-busy="false"]')).waitFor();
       await cards.getByRole('option', { name: /Fix login page/ }).waitFor();
       await comments.getByRole('option', { name: /Needs a login reviewer/ }).waitFor();
       assert.equal(await cards.getByRole('option').count(), 2);
@@ -113,16 +115,18 @@ describe('the search box in a browser', { skip: chromiumMissing }, () => {
 
       // a comment opens its card, with the comment named in the address to scroll to
       await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
       await page.keyboard.press('/');
       await page.keyboard.type('reviewer');
       const comment = page.getByRole('listbox', { name: 'Search results' }).getByRole('option', { name: /Needs a login reviewer/ });
       await comment.waitFor();
       await comment.click();
       await page.waitForURL(`**/boards/${ids.board}?card=${ids.other}&item=${ids.comment}`);
-      await page.getByRole('dialog').waitFor();
+      await page.getByRole('dialog').getByText('Needs a login reviewer').waitFor();
 
       // a malformed query says what is wrong, in the box's status
       await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
       await page.keyboard.press('/');
       await page.keyboard.type('"login');
       await page.getByRole('status').filter({ hasText: 'never closed' }).waitFor();

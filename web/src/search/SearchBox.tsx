@@ -187,7 +187,14 @@ export function SearchBox() {
         <p id={statusId} className="search-status" role="status">
           {status}
         </p>
-        <div role="listbox" id={listboxId} aria-label={searchText.results} hidden={ordered.length === 0}>
+        <div
+          role="listbox"
+          id={listboxId}
+          aria-label={searchText.results}
+          // busy while the shown results are an earlier query's, until the typed one's answer lands
+          aria-busy={results.isFetching || q !== text.trim()}
+          hidden={ordered.length === 0}
+        >
           {groups.map((group) => (
             <div key={group.type} role="group" className="search-group" aria-labelledby={`${id}-group-${group.type}`}>
               <div id={`${id}-group-${group.type}`} className="search-group-title" role="presentation">
