@@ -1,9 +1,8 @@
 /**
  * Two people with the same card open: a comment, a cheer, a checklist change and an attachment
- * made in one dialog appear in the other's within a second (the board's stream carries the events;
+ * made in one dialog appear in the other's without a reload (the board's stream carries the events;
  * the dialog reads its parts again). On SQLite and PostgreSQL.
  */
-import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator } from '@playwright/test';
 import { chromiumMissing } from '../support/browser.ts';
@@ -18,7 +17,7 @@ for (const engine of ENGINES) {
     });
     after(() => f?.dispose());
 
-    test('comment, cheer, checklist item and attachment show in the other dialog within 1 s', async (context) => {
+    test('comment, cheer, checklist item and attachment show in the other dialog without a reload', async (context) => {
       const cardId = await f.newCard('Launch');
       const a = await f.open();
       const b = await f.open(f.alice.apiKey);
@@ -33,35 +32,29 @@ for (const engine of ENGINES) {
           await f.api('POST', `/api/v1/cards/${cardId}/checklists`, { name: 'Steps' });
           await Promise.all([mine, theirs].map((dialog) => dialog.getByRole('textbox', { name: 'Add an item to Steps' }).waitFor()));
 
-          /** The change shows here (its write is done), then there within a second. */
-          async function seen(here: Locator, there: Locator, what: string) {
+          /** The change shows here (its write is done), then there without a reload (how fast is for npm run bench:web). */
+          async function seen(here: Locator, there: Locator) {
             await here.waitFor();
-            const started = Date.now();
-            await there.waitFor({ timeout: 1000 });
-            assert.ok(Date.now() - started <= 1000, `${what} seen in the other browser within 1 s`);
+            await there.waitFor();
           }
 
           await mine.getByRole('textbox', { name: 'Write a comment' }).fill('Live hello');
           await mine.getByRole('button', { name: 'Comment', exact: true }).click();
-          await seen(mine.getByRole('article').getByText('Live hello'), theirs.getByRole('article').getByText('Live hello'), 'a comment');
+          await seen(mine.getByRole('article').getByText('Live hello'), theirs.getByRole('article').getByText('Live hello'));
 
           await mine.getByRole('group', { name: 'Cheers on Launch' }).getByRole('button', { name: 'Cheer 🎉' }).click();
           const cheer = { name: '🎉 1, cheered by Olive Owner' };
-          await seen(mine.getByRole('button', cheer), theirs.getByRole('button', cheer), 'a cheer');
+          await seen(mine.getByRole('button', cheer), theirs.getByRole('button', cheer));
 
           await mine.getByRole('textbox', { name: 'Add an item to Steps' }).fill('Tell the world');
           await mine.getByRole('textbox', { name: 'Add an item to Steps' }).press('Enter');
           const item = { name: 'Tell the world' };
-          await seen(mine.getByRole('checkbox', item), theirs.getByRole('checkbox', item), 'a checklist item');
+          await seen(mine.getByRole('checkbox', item), theirs.getByRole('checkbox', item));
           await mine.getByRole('checkbox', item).check();
-          await seen(
-            mine.getByRole('progressbar', { name: 'Steps: 1 of 1 done' }),
-            theirs.getByRole('progressbar', { name: 'Steps: 1 of 1 done' }),
-            'a completed item',
-          );
+          await seen(mine.getByRole('progressbar', { name: 'Steps: 1 of 1 done' }), theirs.getByRole('progressbar', { name: 'Steps: 1 of 1 done' }));
 
           await mine.getByLabel('Attach a file').setInputFiles([{ name: 'live.txt', mimeType: 'text/plain', buffer: Buffer.from('live') }]);
-          await seen(mine.getByText('live.txt', { exact: true }), theirs.getByText('live.txt', { exact: true }), 'an attachment');
+          await seen(mine.getByText('live.txt', { exact: true }), theirs.getByText('live.txt', { exact: true }));
         });
       });
     });

@@ -88,16 +88,17 @@ describe('first run, sign-in and sign-out in a browser', { skip: chromiumMissing
 
       // a second tab on the same session sees the first one's card live
       const other = await browserContext.newPage();
+      const stream = other.waitForResponse((response) => /\/boards\/[0-9a-f]{24}\/events$/.test(response.url()));
       await other.goto(page.url());
       await other.getByRole('region', { name: 'Ideas', exact: true }).waitFor();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await stream;
       await page.getByRole('button', { name: 'Add a card to Ideas' }).click();
       await page.getByRole('textbox', { name: 'Card name' }).fill('Punch cards');
       await page.getByRole('textbox', { name: 'Card name' }).press('Enter');
       await other
         .getByRole('region', { name: 'Ideas', exact: true })
         .getByRole('button', { name: /^Punch cards/ })
-        .waitFor({ timeout: 1000 });
+        .waitFor();
       failed = false;
     } finally {
       await keepFailure(context.name, browserContext, page, failed);

@@ -69,9 +69,10 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
         await queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
         return true;
       },
-      opened(afterDrop) {
-        // Back after a drop with no event to resume from: what changed meanwhile is only in a fresh read.
-        if (afterDrop && !lastEventId) void queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
+      opened() {
+        // A stream with no event to resume from starts from now: what changed before it listened (after
+        // the first board read began, or during a drop) is only in a fresh read.
+        if (!lastEventId) void queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
         setConnected(true);
       },
       message(message) {
