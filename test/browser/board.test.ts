@@ -226,7 +226,7 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       assert.equal(await name.inputValue(), 'Live one, renamed in b');
       // saving again, now on the new state, goes through
       await name.press('Enter');
-      await cardIn(a.page, 'Doing', 'Live one, renamed in b').waitFor({ timeout: 2000 });
+      await cardIn(a.page, 'Doing', 'Live one, renamed in b').waitFor();
 
       // boards: rename and archive from the boards page
       await a.page.goto('/boards');
@@ -271,7 +271,7 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       await page.getByRole('status').filter({ hasText: 'Reconnecting' }).waitFor();
       await api('POST', '/api/v1/cards', { list: toDo, name: 'During the drop' });
       await proxy.restore();
-      await cardIn(page, 'To do', 'During the drop').waitFor({ timeout: 15_000 });
+      await cardIn(page, 'To do', 'During the drop').waitFor();
       await page.getByRole('status').filter({ hasText: 'Reconnecting' }).waitFor({ state: 'detached' });
       assert.equal(resumedFrom[0], undefined, 'the first stream starts from now');
       assert.match(resumedFrom.at(-1) ?? '', /^[0-9a-f]{24}$/, 'the reconnect sends Last-Event-ID');

@@ -113,7 +113,7 @@ for (const engine of ENGINES)
         const dialog = olive.getByRole('dialog', { name: 'Launch' });
         await dialog.getByRole('button', { name: /Bob Builder/ }).click();
         await dialog.getByRole('button', { name: /Bob Builder/, pressed: true }).waitFor();
-        await bell(bobPage, 1).waitFor({ timeout: 5000 });
+        await bell(bobPage, 1).waitFor();
         // the open inbox shows it too, and the browser told Bob
         await bobPage.getByRole('link', { name: 'You were added to Launch' }).waitFor();
         await bobPage.waitForFunction(() => (window.shown?.length ?? 0) > 0);
@@ -121,7 +121,7 @@ for (const engine of ENGINES)
         // and two more from another client of the API
         await owner('POST', `/v2/cards/${cards.docs}/members`, { members: [bob.userId] });
         await owner('POST', `/v2/cards/${cards.ship}/members`, { members: [bob.userId] });
-        await bell(bobPage, 3).waitFor({ timeout: 5000 });
+        await bell(bobPage, 3).waitFor();
         assert.equal(await bobPage.evaluate(() => window.notReloaded), true, 'the bell changed without a reload');
 
         // the inbox, newest first
@@ -208,11 +208,11 @@ for (const engine of ENGINES)
         }
         const third = tabs[2] as Page;
         await third.getByRole('button', { name: /^Launch/ }).click();
-        await third.getByRole('dialog', { name: 'Launch' }).waitFor({ timeout: 10_000 });
+        await third.getByRole('dialog', { name: 'Launch' }).waitFor();
         // Bob taken off Launch and put back: the one stream's notification lights the bell of every tab
         await owner('POST', `/v2/cards/${cards.launch}/members`, { members: [bob.userId] });
         await owner('POST', `/v2/cards/${cards.launch}/members`, { members: [bob.userId] });
-        for (const tab of tabs) await bell(tab, 1).waitFor({ timeout: 10_000 });
+        for (const tab of tabs) await bell(tab, 1).waitFor();
         failed = false;
       } finally {
         await keepFailure(`${context.name}-${engine}`, browserContext, tabs[2] ?? (await browserContext.newPage()), failed);
