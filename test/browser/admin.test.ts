@@ -118,6 +118,15 @@ describe('company administration in a browser', { skip: chromiumMissing }, () =>
       // an owner's role is not an admin's to change: shown, not offered
       assert.equal(await page.getByRole('combobox', { name: 'Role of Olive Owner' }).count(), 0);
       assert.equal(await page.getByRole('button', { name: 'Remove Olive Owner' }).count(), 0);
+
+      // made a member meanwhile: the page still believes its first read, the API refuses, the page says so
+      await api('PATCH', `/api/v1/companies/${companyId}/members/${admin.userId}`, { role: 'member' });
+      await page.getByRole('navigation', { name: 'Administration sections' }).getByRole('link', { name: 'Teams' }).click();
+      await page.getByRole('heading', { name: 'Not allowed', level: 1 }).waitFor();
+      assert.equal(await page.getByRole('region', { name: 'Teams' }).count(), 0);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Not allowed', level: 1 }).waitFor();
+      assert.equal(await page.getByRole('link', { name: 'Administration' }).count(), 0);
     });
   });
 

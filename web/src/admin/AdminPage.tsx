@@ -9,6 +9,7 @@ import { useMe } from '../App.tsx';
 import type { Company } from '../api.ts';
 import { t } from '../strings.ts';
 import { MembersPage } from './MembersPage.tsx';
+import { NotAllowed } from './parts.tsx';
 import { TeamsPage } from './TeamsPage.tsx';
 import { DeliveriesPage, WebhooksPage } from './WebhooksPage.tsx';
 import './admin.css';
@@ -23,17 +24,6 @@ export default function AdminPage() {
       <Route index element={first ? <Navigate to={`${first._id}/members`} replace /> : <NotAllowed />} />
       <Route path=":companyId/*" element={<CompanyAdmin companies={companies} />} />
     </Routes>
-  );
-}
-
-/** What a person who does not administer the company sees, whatever address they typed. */
-export function NotAllowed() {
-  return (
-    <div className="admin page-pad">
-      <h1>{t.notAllowedTitle}</h1>
-      <p>{t.notAllowed}</p>
-      <Link to="/boards">{t.backToBoards}</Link>
-    </div>
   );
 }
 

@@ -4,12 +4,12 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useMe } from '../App.tsx';
 import { type Company, client, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
-import { NotAllowed } from './AdminPage.tsx';
-import { type CompanyMember, Outcome, Part, ROLES, type Role, refused, ShownOnce, when } from './parts.tsx';
+import { ADMIN_STALE_TIME, type CompanyMember, Outcome, Part, Refused, ROLES, type Role, refused, ShownOnce, when } from './parts.tsx';
 
 export function useCompanyMembers(companyId: string) {
   return useQuery({
     queryKey: ['admin', companyId, 'members'],
+    staleTime: ADMIN_STALE_TIME,
     queryFn: async () => unwrap(await client.GET('/api/v1/companies/{companyId}/members', { params: { path: { companyId } } })).members,
   });
 }
@@ -17,13 +17,14 @@ export function useCompanyMembers(companyId: string) {
 export function useCompanyTeams(companyId: string) {
   return useQuery({
     queryKey: ['admin', companyId, 'teams'],
+    staleTime: ADMIN_STALE_TIME,
     queryFn: async () => unwrap(await client.GET('/api/v1/companies/{companyId}/teams', { params: { path: { companyId } } })).teams,
   });
 }
 
 export function MembersPage({ company }: { company: Company }) {
   const members = useCompanyMembers(company._id);
-  if (refused(members.error)) return <NotAllowed />;
+  if (refused(members.error)) return <Refused />;
   return (
     <>
       <Members company={company} members={members.data} error={members.error} />
@@ -137,6 +138,7 @@ function Invitations({ company }: { company: Company }) {
   const [done, setDone] = useState<string | null>(null);
   const invitations = useQuery({
     queryKey: ['admin', company._id, 'invitations'],
+    staleTime: ADMIN_STALE_TIME,
     queryFn: async () => unwrap(await client.GET('/api/v1/companies/{companyId}/invitations', { params: { path: { companyId: company._id } } })).invitations,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', company._id, 'invitations'] });

@@ -3,9 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { type Company, client, type Team, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
-import { NotAllowed } from './AdminPage.tsx';
 import { useCompanyMembers, useCompanyTeams } from './MembersPage.tsx';
-import { type CompanyMember, Outcome, Part, refused } from './parts.tsx';
+import { type CompanyMember, Outcome, Part, Refused, refused } from './parts.tsx';
 
 export function TeamsPage({ company }: { company: Company }) {
   const queryClient = useQueryClient();
@@ -19,7 +18,7 @@ export function TeamsPage({ company }: { company: Company }) {
     // the creator joins the team: the header's boards follow
     onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: ['admin', company._id] }), queryClient.invalidateQueries({ queryKey: ['me'] })]),
   });
-  if (refused(teams.error) || refused(members.error)) return <NotAllowed />;
+  if (refused(teams.error) || refused(members.error)) return <Refused />;
   return (
     <Part title={t.teams}>
       <p className="muted">{t.teamsCannotBeDeleted}</p>

@@ -8,10 +8,9 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import type { components } from '@taskboard/client';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { type Company, client, unwrap } from '../api.ts';
+import { ApiError, type Company, client, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
-import { NotAllowed } from './AdminPage.tsx';
-import { Outcome, Part, refused, ShownOnce, when } from './parts.tsx';
+import { ADMIN_STALE_TIME, Outcome, Part, Refused, refused, ShownOnce, when } from './parts.tsx';
 
 type Webhook = components['schemas']['Webhook'];
 type Delivery = components['schemas']['WebhookDelivery'];
@@ -27,6 +26,7 @@ export function WebhooksPage({ company }: { company: Company }) {
   const key = ['admin', company._id, 'webhooks'];
   const webhooks = useQuery({
     queryKey: key,
+    staleTime: ADMIN_STALE_TIME,
     // a company has a handful of webhooks: the first page of 200 is all of them
     queryFn: async () => unwrap(await client.GET('/api/v1/webhooks', { params: { query: { companyId: company._id, limit: 200 } } })).webhooks,
   });
@@ -66,7 +66,7 @@ export function WebhooksPage({ company }: { company: Company }) {
     const form = new FormData(formElement);
     create.mutate({ url: String(form.get('url')).trim(), types: typesOf(String(form.get('types'))) }, { onSuccess: () => formElement.reset() });
   }
-  if (refused(webhooks.error)) return <NotAllowed />;
+  if (refused(webhooks.error)) return <Refused />;
   const busy = create.isPending || rotate.isPending || remove.isPending;
   return (
     <Part title={t.webhooks}>
@@ -143,11 +143,13 @@ export function DeliveriesPage({ company }: { company: Company }) {
   const [done, setDone] = useState<string | null>(null);
   const webhook = useQuery({
     queryKey: ['admin', company._id, 'webhook', webhookId],
+    staleTime: ADMIN_STALE_TIME,
     queryFn: async () => unwrap(await client.GET('/api/v1/webhooks/{webhookId}', { params: { path: { webhookId } } })).webhook,
   });
   const key = ['admin', company._id, 'deliveries', webhookId];
   const deliveries = useInfiniteQuery({
     queryKey: key,
+    staleTime: ADMIN_STALE_TIME,
     initialPageParam: undefined as string | undefined,
     queryFn: async ({ pageParam }) =>
       unwrap(
@@ -166,7 +168,9 @@ export function DeliveriesPage({ company }: { company: Company }) {
     onSuccess: (delivery) => setDone(t.redelivered(delivery.type)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
   });
-  if (refused(webhook.error) || (webhook.data && webhook.data.company !== company._id)) return <NotAllowed />;
+  if (webhook.error instanceof ApiError && webhook.error.status === 403) return <Refused />;
+  // a webhook deleted, or of another company
+  if ((webhook.error instanceof ApiError && webhook.error.status === 404) || (webhook.data && webhook.data.company !== company._id)) return <p>{t.notFound}</p>;
   const rows = deliveries.data?.pages.flatMap((page) => page.deliveries) ?? [];
   return (
     <Part title={t.deliveriesOf(webhook.data?.url ?? '')}>
