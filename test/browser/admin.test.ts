@@ -308,7 +308,16 @@ describe('company administration in a browser', { skip: chromiumMissing }, () =>
         receiver.verified(rotated, receiver.received.slice(3));
         await region.getByRole('button', { name: 'Done' }).click();
 
-        const hooks = (await api<{ webhooks: { _id: string }[] }>('GET', `/api/v1/webhooks?companyId=${companyId}`)).webhooks;
+        // disable and enable again (a webhook the service disabled after failing for days comes back so)
+        const hooks = (await api<{ webhooks: { _id: string; enabled: boolean }[] }>('GET', `/api/v1/webhooks?companyId=${companyId}`)).webhooks;
+        const enabled = async () => (await api<{ webhook: { enabled: boolean } }>('GET', `/api/v1/webhooks/${hooks[0]?._id}`)).webhook.enabled;
+        await region.getByRole('button', { name: `Disable the webhook ${receiver.url}` }).click();
+        await region.getByRole('listitem').filter({ hasText: receiver.url }).filter({ hasText: 'Disabled' }).waitFor();
+        assert.equal(await enabled(), false);
+        await region.getByRole('button', { name: `Enable the webhook ${receiver.url}` }).click();
+        await region.getByRole('listitem').filter({ hasText: receiver.url }).filter({ hasText: 'Enabled' }).waitFor();
+        assert.equal(await enabled(), true);
+
         await region.getByRole('button', { name: `Delete the webhook ${receiver.url}` }).click();
         await region.getByText('No webhooks yet.').waitFor();
         assert.deepEqual(confirmations, [

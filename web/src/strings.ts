@@ -403,6 +403,12 @@ export const t = {
   webhookDisabled: (reason: string | null) => (reason ? `Disabled: ${reason}` : 'Disabled'),
   webhookSummary: (types: string) => `Events: ${types}`,
   deliveriesOf: (url: string) => `Deliveries of ${url}`,
+  enableWebhook: 'Enable',
+  disableWebhook: 'Disable',
+  enableWebhookNamed: (url: string) => `Enable the webhook ${url}`,
+  disableWebhookNamed: (url: string) => `Disable the webhook ${url}`,
+  webhookSwitched: (url: string, enabled: boolean) =>
+    enabled ? `The webhook ${url} is enabled.` : `The webhook ${url} is disabled: its events are not queued.`,
   rotateSecret: 'Rotate secret',
   rotateSecretNamed: (url: string) => `Rotate secret of ${url}`,
   confirmRotateSecret: (url: string) => `Rotate the secret of ${url}? For 24 hours deliveries are signed with the new and the old secret.`,

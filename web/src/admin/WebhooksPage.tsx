@@ -49,6 +49,12 @@ export function WebhooksPage({ company }: { company: Company }) {
     },
     onSettled: refresh,
   });
+  const toggle = useMutation({
+    mutationFn: async (webhook: Webhook) =>
+      unwrap(await client.PATCH('/api/v1/webhooks/{webhookId}', { params: { path: { webhookId: webhook._id } }, body: { enabled: !webhook.enabled } })).webhook,
+    onSuccess: (webhook) => setDone(t.webhookSwitched(webhook.url, webhook.enabled)),
+    onSettled: refresh,
+  });
   const remove = useMutation({
     mutationFn: async (webhook: Webhook) => {
       unwrap(await client.DELETE('/api/v1/webhooks/{webhookId}', { params: { path: { webhookId: webhook._id } } }));
@@ -67,7 +73,7 @@ export function WebhooksPage({ company }: { company: Company }) {
     create.mutate({ url: String(form.get('url')).trim(), types: typesOf(String(form.get('types'))) }, { onSuccess: () => formElement.reset() });
   }
   if (refused(webhooks.error)) return <Refused />;
-  const busy = create.isPending || rotate.isPending || remove.isPending;
+  const busy = create.isPending || rotate.isPending || remove.isPending || toggle.isPending;
   return (
     <Part title={t.webhooks}>
       {secret ? (
@@ -92,6 +98,14 @@ export function WebhooksPage({ company }: { company: Company }) {
                 {t.webhookSummary(webhook.types.join(' '))} · {webhook.enabled ? t.webhookEnabled : t.webhookDisabled(webhook.disabledReason)}
               </span>
             </span>
+            <button
+              type="button"
+              aria-label={webhook.enabled ? t.disableWebhookNamed(webhook.url) : t.enableWebhookNamed(webhook.url)}
+              disabled={busy}
+              onClick={() => toggle.mutate(webhook)}
+            >
+              {webhook.enabled ? t.disableWebhook : t.enableWebhook}
+            </button>
             <button
               type="button"
               aria-label={t.rotateSecretNamed(webhook.url)}
@@ -132,7 +146,7 @@ export function WebhooksPage({ company }: { company: Company }) {
           {t.createWebhook}
         </button>
       </form>
-      <Outcome error={create.error ?? rotate.error ?? remove.error ?? webhooks.error} success={done} />
+      <Outcome error={create.error ?? rotate.error ?? remove.error ?? toggle.error ?? webhooks.error} success={done} />
     </Part>
   );
 }
