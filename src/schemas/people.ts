@@ -87,6 +87,7 @@ export const CreatedInvitationResponse = Type.Object({
   message: Type.String(),
   invitation: Invitation,
   url: Type.String({ description: 'the link to hand over (also mailed when mail is set up); shown once' }),
+  mailed: Type.Boolean({ description: 'whether the link is also mailed (the server has mail set up); false: hand the link over yourself' }),
 });
 export const InvitationsResponse = Type.Object({ message: Type.String(), invitations: Type.Array(Invitation) });
 export const InvitationResponse = Type.Object({ message: Type.String(), invitation: Invitation });

@@ -10,6 +10,8 @@ import { applyTheme, currentTheme, type Theme } from './theme.ts';
 
 // The account page is rarely opened: it loads when it is.
 const AccountPage = lazy(() => import('./account/AccountPage.tsx'));
+// So is the administration of companies, and by few.
+const AdminPage = lazy(() => import('./admin/AdminPage.tsx'));
 // The inbox and My Tasks load when opened, outside the board page's first load.
 const NotificationsPage = lazy(() => import('./inbox/NotificationsPage.tsx').then((module) => ({ default: module.NotificationsPage })));
 const MyTasksPage = lazy(() => import('./inbox/MyTasksPage.tsx').then((module) => ({ default: module.MyTasksPage })));
@@ -40,7 +42,11 @@ function Shell() {
   if (me.isError) return <Navigate to="/sign-in" replace />;
   return (
     <div className="app">
-      <TopBar name={me.data?.user.fullName} signedIn={me.isSuccess} />
+      <TopBar
+        name={me.data?.user.fullName}
+        signedIn={me.isSuccess}
+        administers={me.data?.companies.some((company) => company.role === 'owner' || company.role === 'admin') ?? false}
+      />
       <main className="app-main" id="main">
         <Outlet />
       </main>
@@ -48,7 +54,7 @@ function Shell() {
   );
 }
 
-function TopBar({ name, signedIn }: { name: string | undefined; signedIn: boolean }) {
+function TopBar({ name, signedIn, administers }: { name: string | undefined; signedIn: boolean; administers: boolean }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [theme, setTheme] = useState<Theme>(currentTheme());
@@ -68,6 +74,8 @@ function TopBar({ name, signedIn }: { name: string | undefined; signedIn: boolea
       <nav aria-label={t.boards}>
         <Link to="/boards">{t.allBoards}</Link>
         <Link to="/my-tasks">{t.myTasks}</Link>
+        {/* owners and admins only; the API refuses the others whatever the page shows */}
+        {administers ? <Link to="/admin">{t.administration}</Link> : null}
       </nav>
       <SearchBox />
       <span className="spacer" />
@@ -359,6 +367,14 @@ export const routes: RouteObject[] = [
         element: (
           <Suspense fallback={<p className="page-pad">{t.loading}</p>}>
             <AccountPage />
+          </Suspense>
+        ),
+      },
+      {
+        path: '/admin/*',
+        element: (
+          <Suspense fallback={<p className="page-pad">{t.loading}</p>}>
+            <AdminPage />
           </Suspense>
         ),
       },

@@ -501,7 +501,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List Company Members
+         * @description Owners and admins read the company's members, each with its email and role, in the order they joined (403 for members: the listing carries everyone's email).
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["listCompanyMembers"];
         put?: never;
         /**
          * Add Company Member
@@ -610,6 +616,28 @@ export interface paths {
          *     Rate limit: tier `high`, 15 requests per API key in any rolling 3600 s.
          */
         post: operations["createTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/{companyId}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Company Teams
+         * @description Owners and admins read every team of the company, oldest first, with its members: those they are not in too, unlike Get Current Teams (403 for members).
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["listCompanyTeams"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4943,6 +4971,8 @@ export interface operations {
                         };
                         /** @description the link to hand over (also mailed when mail is set up); shown once */
                         url: string;
+                        /** @description whether the link is also mailed (the server has mail set up); false: hand the link over yourself */
+                        mailed: boolean;
                     };
                 };
             };
@@ -5597,6 +5627,85 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    listCompanyMembers: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        members: {
+                            /** @description 24 lowercase hex characters */
+                            _id: string;
+                            email: string;
+                            fullName: string;
+                            photoUrl: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            updatedAt: string;
+                            /** @description 24 lowercase hex characters */
+                            company: string;
+                            role: "owner" | "admin" | "member";
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            joinedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
     addCompanyMember: {
         parameters: {
             query?: {
@@ -6026,6 +6135,61 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    listCompanyTeams: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        teams: components["schemas"]["Team"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };

@@ -186,8 +186,10 @@ export interface CompanyRequest {
   kind: 'company';
   id: string;
   scope?: Scope | undefined;
-  /** Only the company's owners and admins (webhooks): a member of it gets a 403. */
+  /** Only the company's owners and admins (webhooks, the member and team listings): a member of it gets a 403. */
   admin?: boolean;
+  /** What the 403 says to a member when `admin` is set. */
+  refusal?: string;
 }
 
 /** A webhook: only owners and admins of its company reach it (a member gets a 403, anyone else a 404). */
@@ -245,7 +247,7 @@ export async function requireAccess(
   if (request.kind === 'notification') return ownNotification(db, caller, request.id);
   if (request.kind === 'company') {
     const access = companyAccess(caller, request.id, request.scope ?? {});
-    if (request.admin) requireCompanyAdmin(caller, access.id);
+    if (request.admin) requireCompanyAdmin(caller, access.id, request.refusal);
     return access;
   }
   if (request.kind === 'webhook') {
@@ -260,8 +262,8 @@ export async function requireAccess(
   return requireReach(caller, await FIND[kind](db, id, caller), what, scope, field);
 }
 
-function requireCompanyAdmin(caller: Caller, companyId: string): void {
-  if (!isCompanyAdmin(caller, companyId)) throw new ForbiddenError('Only company owners and admins may manage webhooks');
+function requireCompanyAdmin(caller: Caller, companyId: string, refusal = 'Only company owners and admins may manage webhooks'): void {
+  if (!isCompanyAdmin(caller, companyId)) throw new ForbiddenError(refusal);
 }
 
 /** The companies where the caller is an owner or admin (what a webhook listing covers). */

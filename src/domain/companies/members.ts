@@ -41,6 +41,16 @@ export async function updateCompany(ctx: ServiceContext, caller: Caller, company
   });
 }
 
+/**
+ * List Company Members: the company's owners and admins read every member with its role and email,
+ * in the order they joined; a member gets a 403 (the listing carries everyone's email).
+ */
+export async function listCompanyMembers(ctx: ServiceContext, caller: Caller, companyId: string, scope: CompanyScope): Promise<CompanyMember[]> {
+  await requireAccess(ctx.db, caller, { kind: 'company', id: companyId, scope, admin: true, refusal: 'Only company owners and admins may list its members' });
+  const rows = await companies.findCompanyMembers(ctx.db, companyId);
+  return rows.map(({ role, joined_at, ...user }) => companyMemberRecord(user, { company_id: companyId, user_id: user.id, role, created_at: joined_at }));
+}
+
 /** The member's membership under the company's lock, or a 404. */
 async function membershipOf(trx: Transaction, companyId: string, userId: string) {
   const membership = await companies.findCompanyMember(trx, companyId, userId);

@@ -64,6 +64,16 @@ export async function listTeams(ctx: ServiceContext, caller: Caller, scope: { co
   return teamRecords(ctx.db, rows);
 }
 
+/**
+ * List Company Teams: every team of the company, oldest first, with its members, for its owners and
+ * admins (who reach them all, unlike Get Current Teams, which lists the caller's own); a member gets
+ * a 403.
+ */
+export async function listCompanyTeams(ctx: ServiceContext, caller: Caller, companyId: string, scope: { companyId?: string | undefined }): Promise<Team[]> {
+  await requireAccess(ctx.db, caller, { kind: 'company', id: companyId, scope, admin: true, refusal: 'Only company owners and admins may list its teams' });
+  return teamRecords(ctx.db, await teams.findTeamsOfCompany(ctx.db, companyId));
+}
+
 /** Create Team: any member of the company may; the creator becomes the team's first member. */
 export async function createTeam(ctx: ServiceContext, caller: Caller, companyId: string, input: { name: string }): Promise<Team> {
   await requireAccess(ctx.db, caller, { kind: 'company', id: companyId });

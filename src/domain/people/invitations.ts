@@ -83,7 +83,7 @@ export async function createInvitation(
   companyId: string,
   input: { email: string; role: CompanyRole; teams?: string[] | undefined },
   links: Links,
-): Promise<{ invitation: InvitationRecord; url: string }> {
+): Promise<{ invitation: InvitationRecord; url: string; mailed: boolean }> {
   const callerRole = await requireAdmin(ctx, caller, companyId);
   if (input.role === 'owner' && callerRole !== 'owner') throw new ForbiddenError('Only company owners may invite owners');
   const email = normaliseEmail(input.email);
@@ -123,7 +123,7 @@ export async function createInvitation(
         body: `${inviter?.full_name ?? 'Someone'} invited you to join ${company.name} on Taskboard.\n\nAccept the invitation (valid 7 days):\n${url}\n\nIf you did not expect this, ignore this mail.`,
       });
     }
-    return { invitation: invitationRecord(row), url };
+    return { invitation: invitationRecord(row), url, mailed: links.mail };
   });
 }
 

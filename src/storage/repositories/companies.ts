@@ -19,6 +19,19 @@ export async function findCompanyMember(db: Executor, companyId: string, userId:
   return db.selectFrom('company_members').selectAll().where('company_id', '=', companyId).where('user_id', '=', userId).executeTakeFirst();
 }
 
+/** The company's members with their users, in the order they joined. */
+export async function findCompanyMembers(db: Executor, companyId: string) {
+  return db
+    .selectFrom('company_members')
+    .innerJoin('users', 'users.id', 'company_members.user_id')
+    .selectAll('users')
+    .select(['company_members.role', 'company_members.created_at as joined_at'])
+    .where('company_members.company_id', '=', companyId)
+    .orderBy('company_members.created_at')
+    .orderBy('users.id')
+    .execute();
+}
+
 /** The company of that name the user belongs to (the oldest when several have the name). */
 export async function findCompanyOfUserByName(db: Executor, userId: string, name: string) {
   return db

@@ -11,6 +11,11 @@ export async function findTeamById(db: Executor, id: string): Promise<TeamRow | 
   return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Every team of the company, oldest first. */
+export async function findTeamsOfCompany(db: Executor, companyId: string): Promise<TeamRow[]> {
+  return db.selectFrom('teams').selectAll().where('company_id', '=', companyId).$call(inCreationOrder).execute();
+}
+
 /** A team's id and company, shaped for `requireReach` (a team is its own `team_id`). */
 export async function findTeamScope(db: Executor, teamId: string) {
   return db.selectFrom('teams').select(['id', 'company_id', 'id as team_id']).where('id', '=', teamId).executeTakeFirst();

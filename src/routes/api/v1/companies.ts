@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { addCompanyMember, createCompany, listCompanies } from '../../../domain/companies/companies.ts';
-import { changeMemberRole, leaveCompany, removeCompanyMember, updateCompany } from '../../../domain/companies/members.ts';
+import { changeMemberRole, leaveCompany, listCompanyMembers, removeCompanyMember, updateCompany } from '../../../domain/companies/members.ts';
 import { NoQuery } from '../../../schemas/common.ts';
 import {
   AddCompanyMemberBody,
@@ -50,6 +50,24 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       message: 'Company created',
     },
     ({ caller, body }) => createCompany(app.services, caller, body),
+  );
+
+  route(
+    'GET /companies/:companyId/members',
+    {
+      tier: 'very-low',
+      operationId: 'listCompanyMembers',
+      summary: 'List Company Members',
+      description:
+        "Owners and admins read the company's members, each with its email and role, in the order they joined (403 for " +
+        "members: the listing carries everyone's email).",
+      params: CompanyParams,
+      querystring: CompanyScopeQuery,
+      answer: ['members', Type.Array(CompanyMember)],
+      errors: [403],
+      message: 'Members retrieved',
+    },
+    ({ caller, params, query }) => listCompanyMembers(app.services, caller, params.companyId, query),
   );
 
   route(

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { addTeamMember, createTeam, leaveTeam, listTeams, removeTeamMember, updateTeam } from '../../../domain/companies/teams.ts';
+import { addTeamMember, createTeam, leaveTeam, listCompanyTeams, listTeams, removeTeamMember, updateTeam } from '../../../domain/companies/teams.ts';
 import { ScopeQuery } from '../../../schemas/common.ts';
 import {
   AddTeamMemberBody,
+  CompanyParams,
   CompanyScopeQuery,
   CreateTeamBody,
   CreateTeamQuery,
@@ -30,6 +31,24 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       message: 'Teams retrieved',
     },
     ({ caller, query }) => listTeams(app.services, caller, query),
+  );
+
+  route(
+    'GET /companies/:companyId/teams',
+    {
+      tier: 'very-low',
+      operationId: 'listCompanyTeams',
+      summary: 'List Company Teams',
+      description:
+        'Owners and admins read every team of the company, oldest first, with its members: those they are not in too, ' +
+        'unlike Get Current Teams (403 for members).',
+      params: CompanyParams,
+      querystring: CompanyScopeQuery,
+      answer: ['teams', Type.Array(Team)],
+      errors: [403],
+      message: 'Teams retrieved',
+    },
+    ({ caller, params, query }) => listCompanyTeams(app.services, caller, params.companyId, query),
   );
 
   route(
