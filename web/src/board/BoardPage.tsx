@@ -2,12 +2,13 @@ import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
 import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
 import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-scroll/element';
 import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, lazy, memo, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { rememberBoard, useMe } from '../App.tsx';
 import { authHeaders, type CardFace, client, type Label, type Member, unwrap } from '../api.ts';
+import { startCardReads } from '../card/queries.ts';
 import { useBoardTextFilter } from '../search/boardFilter.ts';
 import { t } from '../strings.ts';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
@@ -16,9 +17,20 @@ import { useBoardStream } from './live.ts';
 import { type BoardActions, type BoardView, type ListView, type Notice, useBoard, useBoardActions } from './store.ts';
 import { type TouchTarget, useTouchDrag } from './touch.ts';
 
-// The card dialog (and its Markdown renderer) loads when a card is first opened.
-const loadCardDialog = () => import('../card/CardDialog.tsx');
-const CardDialog = lazy(() => loadCardDialog().then((module) => ({ default: module.CardDialog })));
+// The card dialog (and its Markdown renderer) loads when a card is first opened, or in the board's idle time.
+let cardDialogModule: typeof import('../card/CardDialog.tsx') | undefined;
+const loadCardDialog = () =>
+  import('../card/CardDialog.tsx').then((module) => {
+    cardDialogModule = module;
+    return module;
+  });
+const LazyCardDialog = lazy(() => loadCardDialog().then((module) => ({ default: module.CardDialog })));
+/**
+ * Once its code is here, the dialog renders without suspending: a Suspense boundary that shows its
+ * fallback holds the content back for React's reveal throttle (300 ms), which was most of the time
+ * to open a card.
+ */
+const cardDialogComponent = () => cardDialogModule?.CardDialog ?? LazyCardDialog;
 
 /** Lists far outside the viewport render no cards (a 5,000-card board keeps a few hundred elements). */
 const LIST_RENDER_MARGIN = '400px';
@@ -64,15 +76,17 @@ export function BoardPage() {
   const team = me.data?.teams.find((one) => one._id === board.data?.board.team);
   const members: Member[] = team?.members ?? [];
 
+  const queryClient = useQueryClient();
   const openCard = useCallback(
     (cardId: string, focus?: string) => {
+      startCardReads(queryClient, cardId);
       const next = new URLSearchParams(params);
       next.set('card', cardId);
       if (focus) next.set('focus', focus);
       else next.delete('focus');
       setParams(next);
     },
-    [params, setParams],
+    [params, setParams, queryClient],
   );
   const closeCard = useCallback(() => {
     const next = new URLSearchParams(params);
@@ -238,6 +252,7 @@ export function BoardPage() {
     }
   };
 
+  const CardDialog = cardDialogComponent();
   const movingCard = moving ? view.lists.flatMap((list) => list.cards).find((card) => card._id === moving) : undefined;
 
   return (
