@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { BoardEvent } from '../api.ts';
 import { followStream } from '../stream.ts';
+import { inventoryKey } from './settings/inventory.ts';
 import { type BoardView, boardKey, removeCard } from './store.ts';
 
 /**
@@ -44,6 +45,8 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
     }
 
     function apply(event: BoardEvent) {
+      // what the board menu's dialogs list (archived items, label counts): read again if one is open
+      void queryClient.invalidateQueries({ queryKey: inventoryKey(boardId) });
       if (event.type === 'card.deleted' && event.card) {
         queryClient.setQueryData<BoardView>(boardKey(boardId), (view) => (view ? removeCard(view, event.card as string) : view));
         return;
