@@ -78,7 +78,33 @@ export async function measureCardDialog(options: { call: Call; base: string; key
         requestAnimationFrame(frame);
       }, { capture: true, once: true });
     }))`);
+    const profiling = process.env.BENCH_PROFILE && run === 2 ? await context.newCDPSession(page) : undefined;
+    if (profiling) {
+      await profiling.send('Profiler.enable');
+      await profiling.send('Profiler.setSamplingInterval', { interval: 100 });
+      await profiling.send('Profiler.start');
+    }
     await card.click();
+    if (profiling) {
+      await page.evaluate('globalThis.__opened');
+      const { profile } = (await profiling.send('Profiler.stop')) as unknown as {
+        profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] };
+      };
+      const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+      const self = new Map<string, number>();
+      profile.samples.forEach((id, i) => {
+        const frame = byNode.get(id)?.callFrame;
+        const key = `${frame?.functionName || '(anon)'} ${frame?.url.split('/').pop()}:${frame?.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+      });
+      process.stderr.write(
+        `${[...self]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 40)
+          .map(([k, v]) => `${v.toFixed(1)} ms ${k}`)
+          .join('\n')}\n`,
+      );
+    }
     const opened = (await page.evaluate('globalThis.__opened')) as { shown: number; usable: number; reads: { what: string; start: number; end: number }[] };
     shown.push(opened.shown);
     // the runs with the dialog's code already fetched
