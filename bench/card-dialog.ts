@@ -43,6 +43,7 @@ export async function measureCardDialog(options: { call: Call; base: string; key
 
   const times: number[] = [];
   const shown: number[] = [];
+  const reads = new Map<string, { start: number[]; end: number[] }>();
   for (let run = 0; run < (options.runs ?? 6); run++) {
     const page = await context.newPage();
     await page.goto(`/boards/${boardId}`);
@@ -65,15 +66,55 @@ export async function measureCardDialog(options: { call: Call; base: string; key
             document.querySelectorAll('.card-dialog .item').length === 100 &&
             document.querySelectorAll('.card-dialog .comment-list > li').length >= 20 &&
             document.querySelectorAll('.card-dialog .attachment').length === 20;
-          if (usable) resolve({ shown, usable: now - start });
+          if (usable) {
+            // where the time went: each request of the page after the click, from the click to its start and to its end
+            const reads = performance.getEntriesByType('resource')
+              .filter((entry) => entry.startTime >= start)
+              .map((entry) => ({ what: new URL(entry.name).pathname.replace(/[0-9a-f]{24}/g, ':id'), start: entry.startTime - start, end: entry.responseEnd - start }));
+            resolve({ shown, usable: now - start, reads });
+          }
           else requestAnimationFrame(frame);
         };
         requestAnimationFrame(frame);
       }, { capture: true, once: true });
     }))`);
+    const profiling = process.env.BENCH_PROFILE && run === 2 ? await context.newCDPSession(page) : undefined;
+    if (profiling) {
+      await profiling.send('Profiler.enable');
+      await profiling.send('Profiler.setSamplingInterval', { interval: 100 });
+      await profiling.send('Profiler.start');
+    }
     await card.click();
-    const opened = (await page.evaluate('globalThis.__opened')) as { shown: number; usable: number };
+    if (profiling) {
+      await page.evaluate('globalThis.__opened');
+      const { profile } = (await profiling.send('Profiler.stop')) as unknown as {
+        profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] };
+      };
+      const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+      const self = new Map<string, number>();
+      profile.samples.forEach((id, i) => {
+        const frame = byNode.get(id)?.callFrame;
+        const key = `${frame?.functionName || '(anon)'} ${frame?.url.split('/').pop()}:${frame?.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+      });
+      process.stderr.write(
+        `${[...self]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 40)
+          .map(([k, v]) => `${v.toFixed(1)} ms ${k}`)
+          .join('\n')}\n`,
+      );
+    }
+    const opened = (await page.evaluate('globalThis.__opened')) as { shown: number; usable: number; reads: { what: string; start: number; end: number }[] };
     shown.push(opened.shown);
+    // the runs with the dialog's code already fetched
+    if (run > 0)
+      for (const read of opened.reads) {
+        const known = reads.get(read.what) ?? { start: [], end: [] };
+        known.start.push(read.start);
+        known.end.push(read.end);
+        reads.set(read.what, known);
+      }
     times.push(opened.usable);
     await page.close();
   }
@@ -91,6 +132,27 @@ export async function measureCardDialog(options: { call: Call; base: string; key
     // the dialog with the card's name, before its parts arrive
     shownFirstMs: round(shown[0] ?? 0),
     shownP50Ms: round(percentile(shownRest, 50)),
+    // each request after the click (runs with the code fetched): p50 of its start and its end, from the click
+    readsP50Ms: Object.fromEntries(
+      [...reads].map(([what, { start, end }]) => [
+        what,
+        {
+          n: start.length,
+          start: round(
+            percentile(
+              [...start].sort((a, b) => a - b),
+              50,
+            ),
+          ),
+          end: round(
+            percentile(
+              [...end].sort((a, b) => a - b),
+              50,
+            ),
+          ),
+        },
+      ]),
+    ),
   };
 }
 

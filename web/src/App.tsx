@@ -14,10 +14,16 @@ const AccountPage = lazy(() => import('./account/AccountPage.tsx'));
 const AdminPage = lazy(() => import('./admin/AdminPage.tsx'));
 // The inbox and My Tasks load when opened, outside the board page's first load.
 const NotificationsPage = lazy(() => import('./inbox/NotificationsPage.tsx').then((module) => ({ default: module.NotificationsPage })));
+// A team's archived boards, on the boards page: their own chunk with the board settings.
+const ArchivedBoards = lazy(() => import('./board/settings/ArchivedBoards.tsx'));
 const MyTasksPage = lazy(() => import('./inbox/MyTasksPage.tsx').then((module) => ({ default: module.MyTasksPage })));
 
 const LAST_BOARD = 'taskboard.lastBoard';
 export const rememberBoard = (boardId: string) => localStorage.setItem(LAST_BOARD, boardId);
+/** A deleted board is not reopened by `/`. */
+export const forgetBoard = (boardId: string) => {
+  if (localStorage.getItem(LAST_BOARD) === boardId) localStorage.removeItem(LAST_BOARD);
+};
 
 export function useMe() {
   return useQuery({
@@ -235,7 +241,7 @@ function Start() {
   return <Navigate to={last ? `/boards/${last}` : '/boards'} replace />;
 }
 
-function TeamBoards({ teamId, teamName }: { teamId: string; teamName: string }) {
+function TeamBoards({ teamId, teamName, canDelete }: { teamId: string; teamName: string; canDelete: boolean }) {
   const queryClient = useQueryClient();
   const boards = useQuery({
     queryKey: ['boards', teamId],
@@ -275,6 +281,9 @@ function TeamBoards({ teamId, teamName }: { teamId: string; teamName: string }) 
           </span>
         ) : null}
       </form>
+      <Suspense fallback={null}>
+        <ArchivedBoards teamId={teamId} canDelete={canDelete} />
+      </Suspense>
     </section>
   );
 }
@@ -331,7 +340,7 @@ function Home() {
           {me.data.teams
             .filter((team) => team.company === company._id)
             .map((team) => (
-              <TeamBoards key={team._id} teamId={team._id} teamName={team.name} />
+              <TeamBoards key={team._id} teamId={team._id} teamName={team.name} canDelete={company.role === 'owner' || company.role === 'admin'} />
             ))}
         </section>
       ))}

@@ -2,24 +2,41 @@ import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
 import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
 import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-scroll/element';
 import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, lazy, memo, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
-import { rememberBoard, useMe } from '../App.tsx';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { forgetBoard, rememberBoard, useMe } from '../App.tsx';
 import { authHeaders, type CardFace, client, type Label, type Member, unwrap } from '../api.ts';
+import { startCardReads } from '../card/queries.ts';
 import { useBoardTextFilter } from '../search/boardFilter.ts';
 import { t } from '../strings.ts';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
 import { dueState, type Filter, initials, isFiltering, matches, textOn } from './filters.ts';
 import { useBoardStream } from './live.ts';
+import type { Panel } from './settings/BoardSettings.tsx';
+import { settingsText } from './settings/strings.ts';
 import { type BoardActions, type BoardView, type ListView, type Notice, useBoard, useBoardActions } from './store.ts';
 import { type TouchTarget, useTouchDrag } from './touch.ts';
 import { useFilter } from './useFilter.ts';
 
-// The card dialog (and its Markdown renderer) loads when a card is first opened.
-const loadCardDialog = () => import('../card/CardDialog.tsx');
-const CardDialog = lazy(() => loadCardDialog().then((module) => ({ default: module.CardDialog })));
+// The card dialog (and its Markdown renderer) loads when a card is first opened, or in the board's idle time.
+let cardDialogModule: typeof import('../card/CardDialog.tsx') | undefined;
+const loadCardDialog = () =>
+  import('../card/CardDialog.tsx').then((module) => {
+    cardDialogModule = module;
+    return module;
+  });
+const LazyCardDialog = lazy(() => loadCardDialog().then((module) => ({ default: module.CardDialog })));
+/**
+ * Once its code is here, the dialog renders without suspending: a Suspense boundary that shows its
+ * fallback holds the content back for React's reveal throttle (300 ms), which was most of the time
+ * to open a card.
+ */
+const cardDialogComponent = () => cardDialogModule?.CardDialog ?? LazyCardDialog;
+// The board menu's dialogs (labels, archived items, settings) load when first opened.
+const loadSettings = () => import('./settings/BoardSettings.tsx');
+const BoardSettings = lazy(loadSettings);
 
 /** Lists far outside the viewport render no cards (a 5,000-card board keeps a few hundred elements). */
 const LIST_RENDER_MARGIN = '400px';
@@ -53,6 +70,9 @@ export function BoardPage() {
   const openCardId = params.get('card');
   const [moving, setMoving] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
+  const [panel, setPanel] = useState<Panel | null>(null);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const scrollers = useRef<Scrollers>(new Map());
   const composers = useRef(new Map<string, () => void>());
   const canvas = useRef<HTMLDivElement>(null);
@@ -63,16 +83,30 @@ export function BoardPage() {
 
   const team = me.data?.teams.find((one) => one._id === board.data?.board.team);
   const members: Member[] = team?.members ?? [];
+  // Delete Board is for the company's owners and admins: Get Me gives the caller's role in each company.
+  const role = me.data?.companies.find((company) => company._id === board.data?.board.company)?.role;
+  const canDelete = role === 'owner' || role === 'admin';
+  const deleteBoard = useCallback(async () => {
+    try {
+      const { deleteBoardConfirmed } = await loadSettings();
+      if (!(await deleteBoardConfirmed(queryClient, boardId))) return;
+      forgetBoard(boardId);
+      navigate('/boards', { replace: true });
+    } catch (error) {
+      setNotice({ kind: 'error', text: t.refused(error instanceof Error ? error.message : String(error)) });
+    }
+  }, [queryClient, boardId, navigate]);
 
   const openCard = useCallback(
     (cardId: string, focus?: string) => {
+      startCardReads(queryClient, cardId);
       const next = new URLSearchParams(params);
       next.set('card', cardId);
       if (focus) next.set('focus', focus);
       else next.delete('focus');
       setParams(next);
     },
-    [params, setParams],
+    [params, setParams, queryClient],
   );
   const closeCard = useCallback(() => {
     const next = new URLSearchParams(params);
@@ -238,6 +272,7 @@ export function BoardPage() {
     }
   };
 
+  const CardDialog = cardDialogComponent();
   const movingCard = moving ? view.lists.flatMap((list) => list.cards).find((card) => card._id === moving) : undefined;
 
   return (
@@ -250,6 +285,9 @@ export function BoardPage() {
         labels={labels.data ?? []}
         members={members}
         onHelp={() => setHelp(true)}
+        canDelete={canDelete}
+        onPanel={setPanel}
+        onDelete={() => void deleteBoard()}
       />
       {!connected ? (
         <p className="banner" role="status">
@@ -324,6 +362,19 @@ export function BoardPage() {
         />
       ) : null}
       {help ? <HelpDialog onClose={() => setHelp(false)} /> : null}
+      {panel ? (
+        <Suspense fallback={null}>
+          <BoardSettings
+            panel={panel}
+            boardId={boardId}
+            boardName={view.board.name}
+            canDelete={canDelete}
+            actions={actions}
+            onClose={() => setPanel(null)}
+            onDelete={() => void deleteBoard()}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
@@ -350,8 +401,17 @@ function BoardHeader(props: {
   labels: Label[];
   members: Member[];
   onHelp: () => void;
+  canDelete: boolean;
+  onPanel: (panel: Panel) => void;
+  onDelete: () => void;
 }) {
   const { filter, setFilter } = props;
+  const menu = useRef<HTMLDetailsElement>(null);
+  /** A menu item: the menu closes, then the item acts. */
+  const item = (run: () => void) => () => {
+    if (menu.current) menu.current.open = false;
+    run();
+  };
   const textId = useId();
   const dueId = useId();
   const toggle = (ids: string[], id: string) => (ids.includes(id) ? ids.filter((one) => one !== id) : [...ids, id]);
@@ -426,6 +486,25 @@ function BoardHeader(props: {
         <button type="button" onClick={props.onHelp} aria-label={t.shortcuts}>
           ?
         </button>
+        <details className="popover board-menu" ref={menu}>
+          <summary>{settingsText.menu}</summary>
+          <div className="menu">
+            <button type="button" onClick={item(() => props.onPanel('labels'))}>
+              {settingsText.labels}
+            </button>
+            <button type="button" onClick={item(() => props.onPanel('archive'))}>
+              {settingsText.archived}
+            </button>
+            <button type="button" onClick={item(() => props.onPanel('settings'))}>
+              {settingsText.settings}
+            </button>
+            {props.canDelete ? (
+              <button type="button" onClick={item(props.onDelete)}>
+                {settingsText.deleteBoard}
+              </button>
+            ) : null}
+          </div>
+        </details>
       </div>
     </div>
   );

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { BoardEvent } from '../api.ts';
 import { followStream } from '../stream.ts';
+import { inventoryKey } from './settings/inventory.ts';
 import { type BoardView, boardKey, removeCard } from './store.ts';
 
 /**
@@ -10,6 +11,10 @@ import { type BoardView, boardKey, removeCard } from './store.ts';
  * second stream.
  */
 export const cardEvents = new EventTarget();
+
+/** The events that change what the board menu's dialogs list: lists, labels, the board, cards archived, restored, deleted, made or relabelled. */
+const INVENTORY_EVENTS = /^(list|label|board)\.|^card\.(archived|unarchived|deleted|created|copied|labels\.toggled)$/;
+const INVENTORY_SETTLE_MS = 250;
 
 /**
  * The board's live stream (Server-Sent Events, read through fetch so the same code sends the API key
@@ -27,6 +32,17 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
     const stop = new AbortController();
     let lastEventId: string | undefined;
     const pendingCards = new Set<string>();
+    let inventoryTimer: ReturnType<typeof setTimeout> | undefined;
+    /**
+     * What the board menu's dialogs list (archived items, label counts) is read again if one is open,
+     * once for a burst of events (a label deleted from fifty cards is fifty events).
+     */
+    function inventoryChanged() {
+      inventoryTimer ??= setTimeout(() => {
+        inventoryTimer = undefined;
+        void queryClient.invalidateQueries({ queryKey: inventoryKey(boardId) });
+      }, INVENTORY_SETTLE_MS);
+    }
     let flushing = false;
 
     async function flushCards() {
@@ -44,6 +60,7 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
     }
 
     function apply(event: BoardEvent) {
+      if (INVENTORY_EVENTS.test(event.type)) inventoryChanged();
       if (event.type === 'card.deleted' && event.card) {
         queryClient.setQueryData<BoardView>(boardKey(boardId), (view) => (view ? removeCard(view, event.card as string) : view));
         return;
@@ -85,7 +102,10 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
       },
       dropped: () => setConnected(false),
     });
-    return () => stop.abort();
+    return () => {
+      stop.abort();
+      clearTimeout(inventoryTimer);
+    };
   }, [boardId, queryClient]);
 
   return { connected };

@@ -2,10 +2,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Markdown from 'react-markdown';
 import { useMe } from '../App.tsx';
-import { ApiError, type Card, client, ifMatch, type Label, type Member, unwrap } from '../api.ts';
+import { ApiError, type Card, type CardFace, client, ifMatch, type Label, type Member, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
 import { textOn } from '../board/filters.ts';
-import { type BoardActions, type BoardView, boardKey, cardKey } from '../board/store.ts';
+import { type BoardActions, type BoardView, boardKey, cardKey, findCard } from '../board/store.ts';
 import { t } from '../strings.ts';
 import { Activity } from './Activity.tsx';
 import { Attachments, useUploads } from './Attachments.tsx';
@@ -16,7 +16,7 @@ import { Comments } from './Comments.tsx';
 import { type Change, changesBetween } from './conflict.ts';
 import { MemberToggles } from './controls.tsx';
 import { fromLocalInput, toLocalInput } from './dates.ts';
-import { peopleById, useLiveParts, useRefresh } from './queries.ts';
+import { cardQuery, peopleById, startCardReads, useLiveParts, useRefresh } from './queries.ts';
 import './card.css';
 
 type Patch = {
@@ -46,8 +46,10 @@ export function CardDialog(props: {
   const queryClient = useQueryClient();
   const me = useMe();
   const meId = me.data?.user._id;
-  const readCard = async () => unwrap(await client.GET('/api/v1/cards/{cardId}', { params: { path: { cardId } } })).card as Card;
-  const fresh = useQuery({ queryKey: cardKey(cardId), queryFn: readCard, staleTime: 0 });
+  // opened by a link (search, inbox) rather than a click on the board: the reads start together here
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per card; the key remounts the dialog for another
+  useEffect(() => startCardReads(queryClient, cardId), []);
+  const fresh = useQuery(cardQuery(cardId));
   const card = fresh.data;
   // Drafts keep the card they started from, so a change made elsewhere meanwhile is a 412 (not lost) and can be named.
   const [nameDraft, setNameDraft] = useState<Draft | null>(null);
@@ -66,6 +68,7 @@ export function CardDialog(props: {
   const { uploads, start } = useUploads(`/api/v1/cards/${cardId}/attachments`, refresh, setError);
   useLiveParts(cardId);
   const people = useMemo(() => peopleById(props.members), [props.members]);
+  const boardShown = () => queryClient.getQueriesData<BoardView>({ queryKey: ['board'] }).find(([, view]) => findCard(view, cardId))?.[1];
   const board = card ? queryClient.getQueryData<BoardView>(boardKey(card.board)) : undefined;
   const lists = useMemo(() => new Map((board?.lists ?? []).map((list) => [list._id, list.name])), [board]);
   const otherCards = useMemo(() => (board?.lists ?? []).flatMap((list) => list.cards).filter((one) => one._id !== cardId), [board, cardId]);
@@ -81,7 +84,15 @@ export function CardDialog(props: {
     else if (props.focus === 'due') dueRef.current?.focus();
   }, [Boolean(card)]);
 
-  if (!card) return null;
+  if (!card) {
+    // the same Modal at the root as below: when the card comes, the open dialog shows it
+    const face = findCard(boardShown(), cardId);
+    return face ? (
+      <Modal label={face.name} onClose={props.onClose} className="card-dialog">
+        <KnownCard face={face} labels={props.labels} onClose={props.onClose} />
+      </Modal>
+    ) : null;
+  }
 
   /** One write of the dialog: errors show in the dialog; the card and its parts are read again. */
   async function run(work: () => Promise<unknown>): Promise<boolean> {
@@ -108,7 +119,7 @@ export function CardDialog(props: {
       if (caught instanceof ApiError && caught.status === 412) {
         // the board's face and the dialog's whole card are both read again: the conflict names what changed
         await actions.refreshCard(cardId).catch(() => undefined);
-        const now = await queryClient.fetchQuery({ queryKey: cardKey(cardId), queryFn: readCard, staleTime: 0 }).catch(() => undefined);
+        const now = await queryClient.fetchQuery({ ...cardQuery(cardId), staleTime: 0 }).catch(() => undefined);
         setConflict(changesBetween(base, now ?? latest(), { lists, labels: props.labels }));
       } else setError(t.refused(caught instanceof Error ? caught.message : String(caught)));
       return false;
@@ -357,5 +368,33 @@ export function CardDialog(props: {
         </div>
       </div>
     </Modal>
+  );
+}
+
+/**
+ * What the board already knows of the card (its face: name, labels), shown in the dialog at once
+ * while the whole card is read; the same Modal then shows the card, so nothing reopens or jumps.
+ */
+function KnownCard({ face, labels, onClose }: { face: CardFace; labels: Label[]; onClose: () => void }) {
+  const known = labels.filter((label) => face.labels.includes(label._id));
+  return (
+    <div className="card-dialog-content" aria-busy="true">
+      <div className="dialog-head">
+        <h2 className="dialog-title">{face.name}</h2>
+        <button type="button" onClick={onClose} className="close">
+          {t.close}
+        </button>
+      </div>
+      {known.length ? (
+        <div className="chips">
+          {known.map((label) => (
+            <span key={label._id} className="label-chip" style={{ background: label.color.hex, color: textOn(label.color.hex) }}>
+              {label.name || label.color.name}
+            </span>
+          ))}
+        </div>
+      ) : null}
+      <p className="muted">{t.loading}</p>
+    </div>
   );
 }

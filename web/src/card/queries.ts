@@ -1,4 +1,4 @@
-import { type QueryClient, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, type QueryClient, queryOptions, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@taskboard/client';
 import { useEffect } from 'react';
 import { type BoardEvent, type Card, client, type Member, unwrap } from '../api.ts';
@@ -21,8 +21,19 @@ export const activityKey = (cardId: string) => [...cardKey(cardId), 'activity'] 
 export const COMMENT_PAGE = 20;
 export const ACTIVITY_PAGE = 20;
 
-export function useChecklists(cardId: string) {
-  return useQuery({
+/**
+ * The whole card, read when its dialog opens (Get Card Details marks it seen). Read again on an
+ * open a little later; the few seconds cover the read started by the click before the dialog mounts.
+ */
+export const cardQuery = (cardId: string) =>
+  queryOptions({
+    queryKey: cardKey(cardId),
+    queryFn: async ({ signal }) => unwrap(await client.GET('/api/v1/cards/{cardId}', { params: { path: { cardId } }, signal })).card as Card,
+    staleTime: 2_000,
+  });
+
+export const checklistsQuery = (cardId: string) =>
+  queryOptions({
     queryKey: checklistsKey(cardId),
     queryFn: async ({ signal }) => {
       const all: Checklist[] = [];
@@ -38,10 +49,9 @@ export function useChecklists(cardId: string) {
       return all;
     },
   });
-}
 
-export function useComments(cardId: string) {
-  return useInfiniteQuery({
+export const commentsQuery = (cardId: string) =>
+  infiniteQueryOptions({
     queryKey: commentsKey(cardId),
     initialPageParam: undefined as string | undefined,
     queryFn: async ({ pageParam, signal }) =>
@@ -51,8 +61,25 @@ export function useComments(cardId: string) {
           signal,
         }),
       ) as { comments: Comment[]; nextCursor: string | null },
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    getNextPageParam: (last: { nextCursor: string | null }) => last.nextCursor ?? undefined,
   });
+
+/**
+ * The dialog's three reads started together, as the card is clicked: none waits for another, nor
+ * for the dialog to render (the checklists and comments used to start only once the card had come).
+ */
+export function startCardReads(queryClient: QueryClient, cardId: string) {
+  void queryClient.prefetchQuery(cardQuery(cardId));
+  void queryClient.prefetchQuery(checklistsQuery(cardId));
+  void queryClient.prefetchInfiniteQuery(commentsQuery(cardId));
+}
+
+export function useChecklists(cardId: string) {
+  return useQuery(checklistsQuery(cardId));
+}
+
+export function useComments(cardId: string) {
+  return useInfiniteQuery(commentsQuery(cardId));
 }
 
 export function useActivity(cardId: string, enabled: boolean) {
