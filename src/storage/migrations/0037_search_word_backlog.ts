@@ -39,7 +39,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create table search_word_pending (seq integer primary key)`.execute(db);
 
   const stale = (of: string) => `insert or ignore into search_word_stale (seq, scope, title, body) values (${of}.seq, ${scope(of)}, ${of}.title, ${of}.body);`;
-  // a rowid the index holds comes back when the newest entry is deleted and another inserted: its old values are stale already
+  // a rowid the index holds comes back when the newest entry is deleted and another inserted: its old values are stale already.
+  // A pending rowid whose entry is deleted stays pending: catching up finds no entry to index for it.
   await sql
     .raw(
       `create trigger search_entries_ai after insert on search_entries when new.seq <= ${indexedTo} begin
@@ -58,7 +59,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .raw(
       `create trigger search_entries_ad after delete on search_entries when old.seq <= ${indexedTo} begin
         ${stale('old')}
-        delete from search_word_pending where seq = old.seq;
       end`,
     )
     .execute(db);
