@@ -64,10 +64,6 @@ export function openStorage(url: string, options: OpenOptions = {}): StorageConn
     // temporary storage is in memory: a group commit of toggles with their events did, opening,
     // writing and closing a file at every commit.
     sqlite.pragma('temp_store = MEMORY');
-    // 64 MiB of page cache instead of 2: at a million cards a write's path through the B-trees
-    // (interior pages, the search index's small bookkeeping tables) stayed cached only with it
-    // (docs/benchmarks.md, search). Pages are taken as they are read, so a small database uses little.
-    sqlite.pragma('cache_size = -65536');
     const dialect = new SqliteDialect(sqlite, withStatementCache(sqlite), () => db);
     const db = new Kysely<Database>({ dialect });
     const checkpoints =
