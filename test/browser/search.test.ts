@@ -49,7 +49,8 @@ describe('the search box in a browser', { skip: chromiumMissing }, () => {
   /** Presses `/` and waits until the header's search box has the focus, ready to type in. */
   async function slashToSearch(page: Page) {
     await page.keyboard.press('/');
-    await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'combobox');
+    const box = await page.getByRole('combobox', { name: 'Search' }).elementHandle();
+    await page.waitForFunction((element) => element !== null && element === element.ownerDocument.activeElement, box);
   }
 
   before(async () => {
