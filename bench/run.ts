@@ -37,8 +37,9 @@
  *                          databases only) and one that does not (buildApp({ recordEvents: false })),
  *                          measured in turn; unless BENCH_STEADY_RATE is 0, the one-card toggle
  *                          again at the steady toggle's fixed rate, where batching is the same on all.
- *   BENCH_SEARCH           off (default), on (after the rest) or only: search at scale per engine
- *                          (bench/search.ts; its scale from BENCH_SEARCH_CARDS, default 1,000,000)
+ *   BENCH_SEARCH           on (default: after the rest), only, or off: search per engine
+ *                          (bench/search.ts), here at BENCH_SEARCH_CARDS cards (default 20,000) in
+ *                          BENCH_SEARCH_TEAMS teams (default 20); the issue's scale is 1000000 and 1000
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -524,7 +525,7 @@ function table(rows: Row[]): string {
 }
 
 async function main() {
-  const searchMode = (process.env.BENCH_SEARCH ?? 'off').trim().toLowerCase();
+  const searchMode = (process.env.BENCH_SEARCH || 'on').trim().toLowerCase();
   if (!['off', 'on', 'only'].includes(searchMode)) throw new Error(`BENCH_SEARCH must be off, on or only, got "${searchMode}"`);
   if (searchMode === 'only') return searchBench();
   if (settings.limiters.includes('redis')) {
@@ -775,7 +776,12 @@ function sessionRatios(comparisons: SessionComparison[]) {
 /** bench/search.ts for each engine in turn, each in a child process; its one JSON line is printed as it comes. */
 async function searchBench(): Promise<void> {
   for (const engine of settings.engines) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/search.ts', engine], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    const env = {
+      ...process.env,
+      BENCH_SEARCH_CARDS: process.env.BENCH_SEARCH_CARDS || '20000',
+      BENCH_SEARCH_TEAMS: process.env.BENCH_SEARCH_TEAMS || '20',
+    };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/search.ts', engine], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
     children.add(child);
     const [code] = (await once(child, 'exit')) as [number | null];
     children.delete(child);

@@ -2,7 +2,8 @@
  * The header's search box in a real browser (Debian's Chromium, headless): `/` focuses it (not
  * while typing in a field), results come as you type, grouped by type, the arrow keys move the
  * active option (aria-activedescendant), Enter opens the card (and its comment), Escape closes the
- * list; an accessibility scan with the results open. The board filter takes the same operators.
+ * list; an accessibility scan with the results open. A comment or checklist item found opens its
+ * card scrolled to it. The board filter takes the same operators.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -36,6 +37,20 @@ describe('the search box in a browser', { skip: chromiumMissing }, () => {
     const json = (await response.json()) as Record<string, { _id: string }>;
     assert.ok(response.ok, `${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
     return json;
+  }
+
+  /** Closes the open card dialog by its button, and waits until it is gone. */
+  async function closeDialog(page: Page) {
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+  }
+
+  /** Presses `/` and waits until the header's search box has the focus, ready to type in. */
+  async function slashToSearch(page: Page) {
+    await page.keyboard.press('/');
+    const box = await page.getByRole('combobox', { name: 'Search' }).elementHandle();
+    await page.waitForFunction((element) => element !== null && element === element.ownerDocument.activeElement, box);
   }
 
   before(async () => {
@@ -114,9 +129,8 @@ describe('the search box in a browser', { skip: chromiumMissing }, () => {
       await page.getByRole('dialog').waitFor();
 
       // a comment opens its card, with the comment named in the address to scroll to
-      await page.keyboard.press('Escape');
-      await page.getByRole('dialog').waitFor({ state: 'detached' });
-      await page.keyboard.press('/');
+      await closeDialog(page);
+      await slashToSearch(page);
       await page.keyboard.type('reviewer');
       const comment = page.getByRole('listbox', { name: 'Search results' }).getByRole('option', { name: /Needs a login reviewer/ });
       await comment.waitFor();
@@ -125,11 +139,79 @@ describe('the search box in a browser', { skip: chromiumMissing }, () => {
       await page.getByRole('dialog').getByText('Needs a login reviewer').waitFor();
 
       // a malformed query says what is wrong, in the box's status
-      await page.keyboard.press('Escape');
-      await page.getByRole('dialog').waitFor({ state: 'detached' });
-      await page.keyboard.press('/');
+      await closeDialog(page);
+      await slashToSearch(page);
       await page.keyboard.type('"login');
       await page.getByRole('status').filter({ hasText: 'never closed' }).waitFor();
+      failed = false;
+    } finally {
+      await keepFailure(context.name, browserContext, page, failed);
+    }
+  });
+
+  test('a comment or a checklist item found opens its card scrolled to it, marked', async (context) => {
+    // far down a long card: comments show newest first, so the first one written is the last shown
+    const later = (await api('POST', '/api/v1/lists', { board: ids.board, name: 'Later' })).list?._id ?? '';
+    const card = (await api('POST', '/api/v1/cards', { list: later, name: 'Long discussion' })).card?._id ?? '';
+    const comment = (await api('POST', `/api/v1/cards/${card}/comments`, { content: 'Walrus migration plan' })).comment?._id ?? '';
+    for (let i = 0; i < 20; i++) await api('POST', `/api/v1/cards/${card}/comments`, { content: `Status update ${i}\n\nStill going.` });
+    const checklist = (await api('POST', `/api/v1/cards/${card}/checklists`, { name: 'Steps' })).checklist?._id ?? '';
+    for (let i = 0; i < 20; i++) await api('POST', `/api/v1/checklists/${checklist}/items`, { name: `Step ${i}` });
+    const item = (await api('POST', `/api/v1/checklists/${checklist}/items`, { name: 'Narwhal inspection' })).checklistItem?._id ?? '';
+
+    const browserContext = await contextWithKey(browser, baseURL, t.tenant.apiKey, { viewport: { width: 1280, height: 600 } });
+    const page = await browserContext.newPage();
+    let failed = true;
+    try {
+      const dialog = page.getByRole('dialog', { name: /Long discussion/ });
+      const walrus = dialog.getByRole('article').filter({ hasText: 'Walrus migration plan' });
+      const narwhal = dialog.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: 'Narwhal inspection' }) });
+      // shown where a person can see it: the element itself is what shows at its middle (not clipped by a scrolled pane)
+      const seen = (locator: typeof walrus) =>
+        locator.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          const shown = element.ownerDocument.elementFromPoint(box.left + Math.min(box.width / 2, 40), box.top + Math.min(box.height / 2, 12));
+          return shown !== null && element.contains(shown);
+        });
+      const waitSeenAndMarked = async (locator: typeof walrus) => {
+        await locator.waitFor();
+        const handle = await locator.elementHandle();
+        await page.waitForFunction((element) => {
+          if (!element || element.getAttribute('data-search-target') !== 'true') return false;
+          const box = element.getBoundingClientRect();
+          const shown = element.ownerDocument.elementFromPoint(box.left + Math.min(box.width / 2, 40), box.top + Math.min(box.height / 2, 12));
+          return shown !== null && element.contains(shown);
+        }, handle);
+      };
+
+      // opened without an item, the card shows its top and its newest comments only: neither is in sight
+      await page.goto(`/boards/${ids.board}?card=${card}`);
+      await dialog.getByRole('article').filter({ hasText: 'Status update 19' }).waitFor();
+      await narwhal.waitFor();
+      assert.equal(await walrus.count(), 0, 'the oldest comment is on a later page');
+      assert.equal(await seen(narwhal), false, 'the last checklist item starts out of sight');
+      await closeDialog(page);
+
+      await slashToSearch(page);
+      await page.keyboard.type('walrus');
+      await page
+        .getByRole('listbox', { name: 'Search results' })
+        .getByRole('group', { name: 'Comments' })
+        .getByRole('option', { name: /Walrus migration plan/ })
+        .click();
+      await page.waitForURL(`**/boards/${ids.board}?card=${card}&item=${comment}`);
+      await waitSeenAndMarked(walrus);
+      await axe(page, 'the card dialog opened at a comment');
+
+      await closeDialog(page);
+      await slashToSearch(page);
+      await page.getByRole('combobox', { name: 'Search' }).fill('narwhal');
+      await page
+        .getByRole('listbox', { name: 'Search results' })
+        .getByRole('option', { name: /Narwhal inspection/ })
+        .click();
+      await page.waitForURL(`**/boards/${ids.board}?card=${card}&item=${item}`);
+      await waitSeenAndMarked(narwhal);
       failed = false;
     } finally {
       await keepFailure(context.name, browserContext, page, failed);

@@ -154,14 +154,18 @@ function textConditions(filter: SearchFilter, postgres: boolean): TextConditions
     const recent = reachCondition(filter.reach, 'r') as Expression<SqlBool>;
     return sql<SqlBool>`e.entity_id in (select r.entity_id from search_entries r where ${recent} and ts_match_vq(r.words, ${tsQuery(q)}::tsquery) order by r.updated_at desc limit ${SHORT_MATCHES})`;
   };
+  const cjk = cjkOf(positive);
+  // no index narrows one- or two-letter CJK pieces: look through the most recently written entries in reach only
+  const cjkScan = all.length === 0 && cjk.length > 0 && capped;
   let from: RawBuilder<unknown> = sql`search_entries e`;
-  if (all.length > 0 && !postgres) {
-    // the matches drive the query (CROSS JOIN keeps SQLite from walking the team's entries instead)
-    const limit = capped ? sql` order by rowid desc limit ${SHORT_MATCHES}` : sql``;
-    from = sql`(select rowid as seq from search_words where search_words match ${ftsQuery({ scope, all, none, titleOnly: false })}${limit}) m
+  if (!postgres) {
+    // the word index's matches drive the query, within the caller's teams by their tokens even with
+    // no words (the entries have no index by team); CROSS JOIN keeps SQLite from starting elsewhere
+    const limit = capped && all.length > 0 ? sql` order by rowid desc limit ${SHORT_MATCHES}` : cjkScan ? sql` order by rowid desc limit ${SHORT_SCAN}` : sql``;
+    from = sql`(select rowid as seq from search_words where search_words match ${ftsQuery({ scope, all, none: all.length > 0 ? none : [], titleOnly: false })}${limit}) m
       cross join search_entries e on e.seq = m.seq`;
   } else if (all.length > 0) where.push(wordsMatch({ scope, all, none, titleOnly: false }, capped));
-  else if (none.length > 0) {
+  if (all.length === 0 && none.length > 0) {
     const any = none.map((words) => wordsMatch({ scope, all: [words], none: [], titleOnly: false }, false));
     where.push(sql<SqlBool>`not (${sql.join(any, sql` or `)})`);
   }
@@ -177,16 +181,11 @@ function textConditions(filter: SearchFilter, postgres: boolean): TextConditions
     if (titleOnly || [...text].length < TRIGRAM) return either;
     return sql<SqlBool>`(e.seq in (select rowid from search_cjk where search_cjk match ${`"${text.replaceAll('"', '""')}"`}) and ${either})`;
   };
-  const cjk = cjkOf(positive);
   for (const text of cjk) where.push(cjkIn(text, false));
   for (const text of cjkOf(excluded)) where.push(sql<SqlBool>`not ${cjkIn(text, false)}`);
-  if (all.length === 0 && cjk.length > 0 && capped) {
-    // no index narrows one- or two-letter CJK pieces: look through the most recently written entries in reach only
+  if (cjkScan && postgres) {
     const recent = reachCondition(filter.reach, 'r') as Expression<SqlBool>;
-    const key = postgres ? 'entity_id' : 'seq';
-    where.push(
-      sql<SqlBool>`e.${sql.raw(key)} in (select r.${sql.raw(key)} from search_entries r where ${recent} order by r.updated_at desc limit ${SHORT_SCAN})`,
-    );
+    where.push(sql<SqlBool>`e.entity_id in (select r.entity_id from search_entries r where ${recent} order by r.updated_at desc limit ${SHORT_SCAN})`);
   }
   const titleParts: Expression<SqlBool>[] = [];
   if (all.length > 0) {
@@ -207,8 +206,23 @@ function lowerLike(column: string, text: string): RawBuilder<SqlBool> {
 export async function searchEntries(db: Executor, filter: SearchFilter): Promise<SearchRow[]> {
   const statement = searchStatement(db, filter);
   if (statement === null) return [];
+  await catchUpWordIndex(db);
   const { rows } = await statement.execute(db);
   return rows.map((row) => ({ ...row, tier: Number(row.tier), archived: Number(row.archived) }));
+}
+
+/**
+ * SQLite: brings the word index up to date with the entries when it is behind (migration 0037), so a
+ * search finds every change committed before it. The update's trigger does the work, in that one
+ * statement's transaction; the check first keeps a search that finds the index current from taking
+ * the write lock.
+ */
+export async function catchUpWordIndex(db: Executor): Promise<void> {
+  if (dialectOf(db).name !== 'sqlite') return;
+  const { rows } = await sql<{ behind: number }>`select 1 as behind from search_word_state
+    where indexed_to < (select coalesce(max(seq), 0) from search_entries)
+      or exists (select 1 from search_word_stale) or exists (select 1 from search_word_pending)`.execute(db);
+  if (rows.length > 0) await sql`update search_word_state set catch_up = catch_up + 1`.execute(db);
 }
 
 /** The statement `searchEntries` runs (the bench explains it), or null when nothing can match. */
@@ -305,6 +319,7 @@ export async function wordIndexCheck(db: Executor): Promise<{ found: string[]; e
   const { rows: entries } = await sql<{ team_id: string; entity_id: string; seq: number }>`select team_id, entity_id, ${sql.raw(
     dialectOf(db).name === 'postgres' ? '0' : 'seq',
   )} as seq from search_entries`.execute(db);
+  await catchUpWordIndex(db);
   const expected = entries.map((e) => `${e.team_id}:${e.entity_id}`).sort();
   const { rows: teams } = await sql<{ id: string }>`select id from teams`.execute(db);
   const found: string[] = [];
@@ -319,8 +334,52 @@ export async function wordIndexCheck(db: Executor): Promise<{ found: string[]; e
       const { rows } = await sql<{ rowid: number }>`select rowid from search_words where search_words match ${`{scope} : "t${team.id}"`}`.execute(db);
       for (const row of rows) found.push(`${team.id}:${bySeq.get(Number(row.rowid)) ?? `lost row ${row.rowid}`}`);
     }
+    const words = await sqliteWordsHeld(db);
+    found.push(...words.held);
+    expected.push(...words.fresh);
   }
-  return { found: found.sort(), expected };
+  return { found: found.sort(), expected: expected.sort() };
+}
+
+/**
+ * SQLite: every word instance (word, rowid, column, position) the contentless word and CJK indexes
+ * hold, next to those a fresh index of the entries holds: a word a rename failed to forget shows,
+ * which the team tokens alone would not.
+ */
+async function sqliteWordsHeld(db: Executor): Promise<{ held: string[]; fresh: string[] }> {
+  const fresh = ['search_words_fresh', 'search_cjk_fresh', 'search_words_v', 'search_words_fresh_v', 'search_cjk_v', 'search_cjk_fresh_v'];
+  const drop = async () => {
+    for (const name of fresh) await sql.raw(`drop table if exists temp.${name}`).execute(db);
+  };
+  await drop();
+  try {
+    await sql`create virtual table temp.search_words_fresh using fts5(scope, title, body, tokenize='unicode61 remove_diacritics 2')`.execute(db);
+    await sql`insert into temp.search_words_fresh (rowid, scope, title, body) select seq, 't' || team_id || ' c' || company_id, title, body from search_entries`.execute(
+      db,
+    );
+    await sql`create virtual table temp.search_cjk_fresh using fts5(text, tokenize='trigram')`.execute(db);
+    await sql
+      .raw(
+        `insert into temp.search_cjk_fresh (rowid, text) select seq, title || char(10) || body from search_entries where (title || char(10) || body) glob '*[${CJK_CLASS}]*'`,
+      )
+      .execute(db);
+    const instances = async (schema: string, table: string) => {
+      await sql.raw(`create virtual table temp.${table}_v using fts5vocab(${schema}, ${table}, instance)`).execute(db);
+      const { rows } = await sql<{
+        term: string;
+        doc: number;
+        col: string;
+        offset: number;
+      }>`select term, doc, col, offset from ${sql.raw(`temp.${table}_v`)}`.execute(db);
+      return rows.map((r) => `${table.replace(/_fresh$/, '')} ${r.doc} ${r.col} ${r.offset} ${r.term}`);
+    };
+    return {
+      held: [...(await instances('main', 'search_words')), ...(await instances('main', 'search_cjk'))],
+      fresh: [...(await instances('temp', 'search_words_fresh')), ...(await instances('temp', 'search_cjk_fresh'))],
+    };
+  } finally {
+    await drop();
+  }
 }
 
 /** The rows the index should hold, computed from the source tables, in id order. */

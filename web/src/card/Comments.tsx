@@ -1,5 +1,6 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import Markdown from 'react-markdown';
+import { useLocation } from 'react-router';
 import { client, type Member, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
 import { Cheers } from './Cheers.tsx';
@@ -147,6 +148,16 @@ export function Comments(props: {
   const comments = useComments(cardId);
   const [draft, setDraft] = useState('');
   const all = comments.data?.pages.flatMap((page) => page.comments) ?? [];
+  // a search opened the card at one of its comments or replies (`?item=`): older pages are read
+  // until it shows, for the search box to scroll to it; a checklist item or attachment shows already
+  const wanted = new URLSearchParams(useLocation().search).get('item');
+  const shown = wanted !== null && all.some((comment) => comment._id === wanted || comment.discussions.some((reply) => reply._id === wanted));
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = comments;
+  useEffect(() => {
+    if (wanted === null || !/^[0-9a-f]{24}$/.test(wanted) || shown || !hasNextPage || isFetchingNextPage) return;
+    if (document.querySelector(`[data-item-id="${wanted}"]`)) return;
+    void fetchNextPage();
+  }, [wanted, shown, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   async function send() {
     const content = draft.trim();
