@@ -17,6 +17,7 @@ import * as mail from './migrations/0030_mail.ts';
 import * as searchWords from './migrations/0031_search_words.ts';
 import * as multipartUploads from './migrations/0032_multipart_uploads.ts';
 import * as oidcLogins from './migrations/0035_oidc_logins.ts';
+import * as imports from './migrations/0036_imports.ts';
 import type { StorageConnection } from './open.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0031_search_words': searchWords,
   '0032_multipart_uploads': multipartUploads,
   '0035_oidc_logins': oidcLogins,
+  '0036_imports': imports,
 };
 
 /** The names of every migration, in the order they apply. */
