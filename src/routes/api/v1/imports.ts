@@ -11,7 +11,9 @@ import { operations } from '../../operation.ts';
 /** Describes the multipart form for the docs; the uploads plugin reads (and checks) it, not ajv. */
 const ImportForm = {
   content: {
-    'multipart/form-data': { schema: { properties: { file: { type: 'string', format: 'binary', description: 'the export, JSON' } }, required: ['file'] } },
+    'multipart/form-data': {
+      schema: { properties: { file: { type: 'string', format: 'binary', description: 'the export, JSON' } }, additionalProperties: false },
+    },
   },
 };
 
