@@ -6,10 +6,14 @@
  * events of one request that webhooks receive.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { sweepDeleted } from '../../src/domain/boards/sweep.ts';
 import { IMPORT_BATCH_CARDS, importFaults } from '../../src/domain/imports/service.ts';
 import { BoardExport } from '../../src/schemas/board-export.ts';
+import { runTaskboard } from '../support/cli.ts';
 import { addMember, addTeam } from '../support/fixtures.ts';
 import { apiClient, bearer, buildTestApp, ENGINES, type OtherCompany, otherCompany, type TestApp } from '../support/harness.ts';
 import { eventually, type Receiver, startReceiver } from '../support/receiver.ts';
@@ -404,6 +408,39 @@ for (const engine of ENGINES) {
       assert.equal(await count('comments'), 1000);
       assert.equal(await count('card_labels'), total);
       assert.ok(done.report.notes.some((note: string) => /1,000 actions/.test(note)));
+    });
+
+    it('imports from the command line as the company owner, printing what came and what did not', async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'taskboard-import-'));
+      try {
+        const file = join(folder, 'board.json');
+        writeFileSync(file, JSON.stringify({ ...smallTrelloExport(), name: 'From the CLI' }));
+        const env = { DATABASE_URL: t.url, UPLOAD_DIR: t.config.uploadDir };
+        const run = await runTaskboard(['import', 'trello', file, '--team', teamId, '--json'], env);
+        assert.equal(run.code, 0, run.stderr);
+        const done = JSON.parse(run.stdout);
+        assert.equal(done.status, 'done');
+        const doc = await exportOf(t, key, done.board);
+        assert.equal(doc.board.name, 'From the CLI');
+        assert.equal(doc.cards.length, 4);
+        assert.equal(doc.cards[0].creator, t.tenant.userId);
+        const events = await t.services.db.selectFrom('events').select(['request_id', 'actor_user_id']).where('board_id', '=', done.board).execute();
+        assert.equal(new Set(events.map((e) => e.request_id)).size, 1);
+        assert.match(String(events[0]?.request_id), /^cli-import-/);
+        const text = await runTaskboard(['import', 'trello', file, '--team', teamId, '--as', 'alice@acme.test'], env);
+        assert.equal(text.code, 0, text.stderr);
+        assert.match(text.stdout, /^Imported "From the CLI" as board [0-9a-f]{24}/);
+        assert.match(text.stdout, /not matched: Zoë Unknown/);
+        assert.match(text.stdout, /customFields 2/);
+        writeFileSync(file, '{"name": "broken"');
+        const broken = await runTaskboard(['import', 'trello', file, '--team', teamId], env);
+        assert.equal(broken.code, 2);
+        assert.match(broken.stderr, /not JSON/);
+        const usage = await runTaskboard(['import', 'trello', '--team', teamId], env);
+        assert.equal(usage.code, 2);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
     });
 
     it('takes a Taskboard export back into another team: exported again, the same document up to ids and timestamps', async () => {

@@ -102,3 +102,16 @@ export async function teamPeople(db: Executor, teamId: string) {
     .orderBy('users.id')
     .execute();
 }
+
+/** The first owner of the company (an import the command line starts is theirs unless it names a user). */
+export async function firstOwnerOf(db: Executor, companyId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('company_members')
+    .select('user_id')
+    .where('company_id', '=', companyId)
+    .where('role', '=', 'owner')
+    .orderBy('created_at')
+    .orderBy('user_id')
+    .executeTakeFirst();
+  return row?.user_id;
+}
