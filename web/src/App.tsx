@@ -13,6 +13,8 @@ const AccountPage = lazy(() => import('./account/AccountPage.tsx'));
 // The inbox and My Tasks load when opened, outside the board page's first load.
 const NotificationsPage = lazy(() => import('./inbox/NotificationsPage.tsx').then((module) => ({ default: module.NotificationsPage })));
 const MyTasksPage = lazy(() => import('./inbox/MyTasksPage.tsx').then((module) => ({ default: module.MyTasksPage })));
+// Importing a board is rare: its dialog loads when opened.
+const ImportDialog = lazy(() => import('./imports/ImportDialog.tsx'));
 
 const LAST_BOARD = 'taskboard.lastBoard';
 export const rememberBoard = (boardId: string) => localStorage.setItem(LAST_BOARD, boardId);
@@ -238,9 +240,20 @@ function TeamBoards({ teamId, teamName }: { teamId: string; teamName: string }) 
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['boards', teamId] }),
   });
   const inputId = useId();
+  const [importing, setImporting] = useState(false);
   return (
     <section className="team" aria-labelledby={`${inputId}-title`}>
-      <h2 id={`${inputId}-title`}>{teamName}</h2>
+      <div className="team-head">
+        <h2 id={`${inputId}-title`}>{teamName}</h2>
+        <button type="button" onClick={() => setImporting(true)} aria-label={t.importBoardInto(teamName)}>
+          {t.importBoard}
+        </button>
+      </div>
+      {importing ? (
+        <Suspense fallback={null}>
+          <ImportDialog teamId={teamId} teamName={teamName} onClose={() => setImporting(false)} />
+        </Suspense>
+      ) : null}
       <ul className="board-tiles">
         {boards.data?.map((board) => (
           <BoardTile key={board._id} board={board} teamId={teamId} />
