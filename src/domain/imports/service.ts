@@ -11,6 +11,7 @@
  * removes the marked board (src/domain/boards/sweep.ts).
  */
 
+import { setImmediate as nextTurn, setTimeout as pause } from 'node:timers/promises';
 import { TEXT_CAPS } from '../../schemas/common.ts';
 import type { ImportRecord, ImportReport } from '../../schemas/imports.ts';
 import type { ImportSource, NewRow, Transaction } from '../../storage/database.ts';
@@ -54,6 +55,9 @@ export interface ImportOptions {
   /** Told of a failure that is not the file's or the caller's (a database error), for the log. */
   onError?: (error: unknown) => void;
 }
+
+/** A pause of `ms` (bounded) between batches, or one turn of the event loop: not the clock's, which tests may hold still. */
+const giveWay = (ms: number) => (ms >= 1 ? pause(Math.min(ms, 250)) : nextTurn());
 
 const leaseFrom = (at: string) => new Date(Date.parse(at) + IMPORT_LEASE_MS).toISOString();
 
@@ -204,19 +208,27 @@ async function runImport(run: ImportRun): Promise<void> {
   const goOn = run.options.goOn ?? (() => true);
   try {
     const batches = Math.ceil(plan.cards.length / IMPORT_BATCH_CARDS);
+    let lastBatchBusyMs = 0;
     const positions = new Map<string, number>();
     for (let batch = 0; batch < batches; batch++) {
+      // SQLite's driver runs each statement in this thread and answers at once: the import leaves the
+      // thread free as long again as its last batch kept it busy, so other requests keep being served
+      // (on PostgreSQL a batch mostly waits on the network, and the pause is short)
+      await giveWay(lastBatchBusyMs);
       await importFaults.beforeBatch?.(batch);
       if (!goOn()) throw new ConflictError('The server stopped during the import; nothing of it was kept');
       const cards = plan.cards.slice(batch * IMPORT_BATCH_CARDS, (batch + 1) * IMPORT_BATCH_CARDS);
       const done = batch * IMPORT_BATCH_CARDS + cards.length;
+      const batchStarted = performance.eventLoopUtilization();
       const made = await inTransaction(ctx, async (trx) => {
         const at = nowIso();
         if (!(await imports.renewImport(trx, run.id, at, leaseFrom(at), done))) throw new LostLease();
         return writeCards(trx, run, cards, positions, at);
       });
       written.push(...made);
+      lastBatchBusyMs = performance.eventLoopUtilization(batchStarted).active;
     }
+    await giveWay(lastBatchBusyMs);
     await importFaults.beforeBatch?.(batches);
     await inTransaction(ctx, async (trx) => {
       const at = nowIso();
