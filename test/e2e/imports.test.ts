@@ -484,3 +484,21 @@ function normalised(doc: Json): unknown {
   };
   return walk(doc);
 }
+
+describe('imports over IMPORT_MAX_BYTES', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp('sqlite', { config: { imports: { maxFileBytes: 2048 } } });
+  });
+  after(() => t.dispose());
+
+  it('are a 413 naming the setting, and write nothing', async () => {
+    const before = await counts(t);
+    const res = await postImport(t, t.tenant.apiKey, 'trello', t.tenant.teamId, JSON.stringify(smallTrelloExport()));
+    assert.equal(res.statusCode, 413);
+    assert.match(res.json().message, /IMPORT_MAX_BYTES/);
+    assert.deepEqual(await counts(t), before);
+    const small = await postImport(t, t.tenant.apiKey, 'trello', t.tenant.teamId, JSON.stringify({ name: 'Small', lists: [], cards: [] }));
+    assert.equal(small.statusCode, 202);
+  });
+});

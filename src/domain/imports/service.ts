@@ -211,9 +211,9 @@ async function runImport(run: ImportRun): Promise<void> {
     let lastBatchBusyMs = 0;
     const positions = new Map<string, number>();
     for (let batch = 0; batch < batches; batch++) {
-      // SQLite's driver runs each statement in this thread and answers at once: the import leaves the
+      // a driver may run each statement in this thread and answer at once: the import leaves the
       // thread free as long again as its last batch kept it busy, so other requests keep being served
-      // (on PostgreSQL a batch mostly waits on the network, and the pause is short)
+      // (a batch that mostly waited on the network pauses little)
       await giveWay(lastBatchBusyMs);
       await importFaults.beforeBatch?.(batch);
       if (!goOn()) throw new ConflictError('The server stopped during the import; nothing of it was kept');
