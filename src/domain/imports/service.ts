@@ -99,6 +99,7 @@ export async function startImport(
   // labels are read in id order: ids sorted as the file lists them keep its order
   const labelIdsInOrder = plan.labels.map(() => newId()).sort();
   const labelIds = new Map(plan.labels.map((label, index) => [label.key, labelIdsInOrder[index] as string]));
+  const labelColours = new Map(plan.labels.map((label) => [label.key, nearestColour(palette, label.color).id]));
   const listIds = new Map(plan.lists.map((list) => [list.key, newId()]));
   const row: NewRow<'imports'> = {
     id,
@@ -145,7 +146,7 @@ export async function startImport(
         board_id: boardId,
         creator_id: caller.userId,
         name: label.name,
-        color_id: nearestColour(palette, label.color).id,
+        color_id: labelColours.get(label.key) as string,
         created_at: at,
         updated_at: at,
         version: 0,
@@ -170,7 +171,7 @@ export async function startImport(
       })),
     );
   });
-  const run: ImportRun = { ctx, caller, id, boardId, mark: at, owner, plan, people: people.users, labelIds, listIds, dropped, options };
+  const run: ImportRun = { ctx, caller, id, boardId, mark: at, owner, plan, people: people.users, labelIds, labelColours, listIds, dropped, options };
   const finished = runImport(run).then(
     () => undefined,
     () => undefined,
@@ -190,6 +191,8 @@ interface ImportRun {
   plan: ImportPlan;
   people: Map<string, string>;
   labelIds: Map<string, string>;
+  /** Each label's palette colour id. */
+  labelColours: Map<string, string>;
   listIds: Map<string, string>;
   dropped: Record<string, number>;
   options: ImportOptions;
@@ -497,7 +500,14 @@ function recordPublication(
   const subject = { company: run.owner.company_id, team: run.owner.team_id, board: run.boardId };
   recordEvent(trx, caller, 'board.created', subject, { board: run.boardId, name: plan.board.name, import: run.id }, at);
   for (const label of plan.labels)
-    recordEvent(trx, caller, 'label.created', subject, { label: run.labelIds.get(label.key), name: label.name, import: run.id }, at);
+    recordEvent(
+      trx,
+      caller,
+      'label.created',
+      subject,
+      { label: run.labelIds.get(label.key), name: label.name, color: run.labelColours.get(label.key), import: run.id },
+      at,
+    );
   plan.lists.forEach((list, index) => {
     recordEvent(
       trx,
