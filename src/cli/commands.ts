@@ -294,7 +294,7 @@ export async function importCommand(config: AppConfig, options: ImportOptions): 
       requestId: `cli-import-${newId()}`,
     };
     const read = options.source === 'trello' ? readTrelloExport : readTaskboardExport;
-    const started = await startImport(ctx, caller, { teamId: team.id, scope: {}, plan: () => read(text) });
+    const started = await startImport(ctx, caller, { teamId: team.id, scope: {}, plan: () => read(text) }, { leaseMs: config.imports.leaseMs });
     await started.finished;
     const ended = await getImport(ctx, caller, started.import._id);
     const ok = ended.status === 'done';

@@ -488,7 +488,7 @@ function normalised(doc: Json): unknown {
 describe('imports over IMPORT_MAX_BYTES', () => {
   let t: TestApp;
   before(async () => {
-    t = await buildTestApp('sqlite', { config: { imports: { maxFileBytes: 2048 } } });
+    t = await buildTestApp('sqlite', { config: { imports: { maxFileBytes: 2048, leaseMs: 120_000 } } });
   });
   after(() => t.dispose());
 

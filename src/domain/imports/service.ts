@@ -34,7 +34,7 @@ import { cleanText, type ImportPlan, type PlannedCard, planCounts } from './plan
 /** Cards written per transaction: each holds the database a few milliseconds. */
 export const IMPORT_BATCH_CARDS = 200;
 
-/** How long an import's lease lasts past each batch; an import that stops renewing it counts as interrupted. */
+/** How long an import's lease lasts past each batch by default; an import that stops renewing it counts as interrupted. */
 export const IMPORT_LEASE_MS = 120_000;
 
 /**
@@ -54,12 +54,14 @@ export interface ImportOptions {
   goOn?: () => boolean;
   /** Told of a failure that is not the file's or the caller's (a database error), for the log. */
   onError?: (error: unknown) => void;
+  /** The lease's length past each batch (IMPORT_LEASE_MS by default). */
+  leaseMs?: number;
 }
 
 /** A pause of `ms` (bounded) between batches, or one turn of the event loop: not the clock's, which tests may hold still. */
 const giveWay = (ms: number) => (ms >= 1 ? pause(Math.min(ms, 250)) : nextTurn());
 
-const leaseFrom = (at: string) => new Date(Date.parse(at) + IMPORT_LEASE_MS).toISOString();
+const leaseFrom = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
 
 /** The plan's people, matched to the team's members, and the palette's colours. */
 async function resolve(ctx: ServiceContext, teamId: string, plan: ImportPlan) {
@@ -114,7 +116,7 @@ export async function startImport(
     report: JSON.stringify(report),
     error: null,
     request_id: caller.requestId ?? null,
-    lease_until: leaseFrom(at),
+    lease_until: leaseFrom(at, options.leaseMs ?? IMPORT_LEASE_MS),
     created_at: at,
     updated_at: at,
     finished_at: null,
@@ -225,7 +227,7 @@ async function runImport(run: ImportRun): Promise<void> {
       const batchStarted = performance.eventLoopUtilization();
       const made = await inTransaction(ctx, async (trx) => {
         const at = nowIso();
-        if (!(await imports.renewImport(trx, run.id, at, leaseFrom(at), done))) throw new LostLease();
+        if (!(await imports.renewImport(trx, run.id, at, leaseFrom(at, run.options.leaseMs ?? IMPORT_LEASE_MS), done))) throw new LostLease();
         return writeCards(trx, run, cards, positions, at);
       });
       written.push(...made);
@@ -235,7 +237,7 @@ async function runImport(run: ImportRun): Promise<void> {
     await importFaults.beforeBatch?.(batches);
     await inTransaction(ctx, async (trx) => {
       const at = nowIso();
-      if (!(await imports.renewImport(trx, run.id, at, leaseFrom(at), plan.cards.length))) throw new LostLease();
+      if (!(await imports.renewImport(trx, run.id, at, leaseFrom(at, run.options.leaseMs ?? IMPORT_LEASE_MS), plan.cards.length))) throw new LostLease();
       if (!(await imports.publishBoard(trx, run.boardId, run.mark))) throw new LostLease();
       recordPublication(trx, run, written, at);
       const report = await currentReport(trx, run);

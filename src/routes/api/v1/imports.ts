@@ -70,7 +70,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           app.services,
           caller,
           { teamId: query.teamId, scope: { companyId: query.companyId }, plan: () => read(text) },
-          { goOn: () => !closing, onError: (error) => app.log.error({ err: error }, 'board import failed') },
+          { goOn: () => !closing, onError: (error) => app.log.error({ err: error }, 'board import failed'), leaseMs: app.config.imports.leaseMs },
         );
         running.add(started.finished);
         void started.finished.then(() => running.delete(started.finished));
