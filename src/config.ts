@@ -241,6 +241,12 @@ const SETTINGS = {
   },
   /** Largest accepted attachment, bytes. */
   maxUploadBytes: whole('MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1, 2 ** 40),
+  /** Board imports (POST /api/v1/imports/…): the largest file accepted, bytes. */
+  imports: {
+    maxFileBytes: whole('IMPORT_MAX_BYTES', 50 * 1024 * 1024, 1, 2 ** 32),
+    /** How long a running import's lease lasts past each batch: past it without renewal, its process is taken for dead. */
+    leaseMs: whole('IMPORT_LEASE_MS', 120_000, 1000, 3_600_000),
+  },
   /** Largest accepted JSON body, bytes. */
   bodyLimitBytes: whole('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 2 ** 30),
   logLevel: text('LOG_LEVEL', 'info', { pattern: `^(${LOG_LEVELS.join('|')})$`, description: `one of ${LOG_LEVELS.join(', ')}` }),

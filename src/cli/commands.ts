@@ -3,6 +3,7 @@
  * thing, and closes the database again so the process can exit.
  */
 
+import { readFile, stat } from 'node:fs/promises';
 import { type AppConfig, attachmentStorage, ConfigError } from '../config.ts';
 import { bootstrap } from '../domain/account/bootstrap.ts';
 import { issueApiKeyForEmail } from '../domain/account/service.ts';
@@ -11,18 +12,25 @@ import { purgeDeletedAttachments, purgeOrphanFiles } from '../domain/attachments
 import { sweepDeleted } from '../domain/boards/sweep.ts';
 import type { ServiceContext } from '../domain/context.ts';
 import { pruneExpiredEvents } from '../domain/events/events.ts';
+import { getImport, startImport } from '../domain/imports/service.ts';
+import { readTaskboardExport } from '../domain/imports/taskboard.ts';
+import { readTrelloExport } from '../domain/imports/trello.ts';
 import { checkNewPassword } from '../domain/people/passwords.ts';
 import { setPassword } from '../domain/people/sign-in.ts';
 import { reindexSearch } from '../domain/search/reindex.ts';
+import type { Caller } from '../domain/shared/caller.ts';
 import { systemClock } from '../domain/shared/clock.ts';
-import { NotFoundError } from '../domain/shared/errors.ts';
+import { NotFoundError, PayloadTooLargeError } from '../domain/shared/errors.ts';
+import { newId } from '../domain/shared/ids.ts';
 import { startServer } from '../server.ts';
 import { type BackupAttachments, BackupRefused, backupSqlite, restoreSqlite } from '../storage/backup.ts';
 import { parseDatabaseUrl } from '../storage/database-url.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
 import { openStorage, type StorageConnection } from '../storage/open.ts';
 import { openAttachmentStore } from '../storage/open-attachment-store.ts';
-import { findUserByEmail } from '../storage/repositories/users.ts';
+import { firstOwnerOf } from '../storage/repositories/imports.ts';
+import { findTeamById } from '../storage/repositories/teams.ts';
+import { findCompaniesOfUser, findTeamsOfUser, findUserByEmail, findUserById } from '../storage/repositories/users.ts';
 import { reachingDatabase } from '../storage/unavailable.ts';
 
 /** What a command prints: JSON for scripts, or lines for people. */
@@ -252,4 +260,56 @@ export async function restoreCommand(config: AppConfig, options: { from: string;
       ...(attachments.store === 's3' ? [`Its attachments were in s3://${attachments.bucket}/${attachments.prefix}: ${attachments.note}`] : []),
     ],
   };
+}
+
+export interface ImportOptions {
+  source: 'trello' | 'taskboard';
+  file: string;
+  team: string;
+  /** The importer's email; unset: the first owner of the team's company. */
+  as?: string | undefined;
+  json: boolean;
+}
+
+/**
+ * `taskboard import trello|taskboard FILE --team ID`: the import the API starts, run to its end in
+ * this process (a server on the same database sees its events as its webhooks and streams poll).
+ */
+export async function importCommand(config: AppConfig, options: ImportOptions): Promise<Output & { ok: boolean }> {
+  const size = (await stat(options.file)).size;
+  if (size > config.imports.maxFileBytes)
+    throw new PayloadTooLargeError(`${options.file} is larger than IMPORT_MAX_BYTES (${config.imports.maxFileBytes} bytes)`);
+  const text = await readFile(options.file, 'utf8');
+  return withServices(config, async (ctx) => {
+    const team = await findTeamById(ctx.db, options.team);
+    if (!team) throw new NotFoundError(`Team ${options.team}`);
+    const userId = options.as ? (await findUserByEmail(ctx.db, options.as.trim().toLowerCase()))?.id : await firstOwnerOf(ctx.db, team.company_id);
+    const user = userId ? await findUserById(ctx.db, userId) : undefined;
+    if (!user) throw new NotFoundError(options.as ? `User with email "${options.as}"` : "An owner of the team's company");
+    const caller: Caller = {
+      userId: user.id,
+      apiKeyId: null,
+      companyRoles: new Map((await findCompaniesOfUser(ctx.db, user.id)).map((company) => [company.id, company.role])),
+      teamIds: new Set((await findTeamsOfUser(ctx.db, user.id)).map((t) => t.id)),
+      requestId: `cli-import-${newId()}`,
+    };
+    const read = options.source === 'trello' ? readTrelloExport : readTaskboardExport;
+    const started = await startImport(ctx, caller, { teamId: team.id, scope: {}, plan: () => read(text) }, { leaseMs: config.imports.leaseMs });
+    await started.finished;
+    const ended = await getImport(ctx, caller, started.import._id);
+    const ok = ended.status === 'done';
+    if (options.json) return { ok, json: ended };
+    const { brought, members, leftOut, notes } = ended.report;
+    const left = Object.entries(leftOut).filter(([, n]) => n > 0);
+    return {
+      ok,
+      lines: [
+        ok ? `Imported "${ended.boardName}" as board ${ended.board} (import ${ended._id})` : `Import ${ended._id} failed: ${ended.error}`,
+        `Brought  ${brought.lists} lists, ${brought.cards} cards, ${brought.labels} labels, ${brought.checklists} checklists (${brought.checklistItems} items), ${brought.comments} comments, ${brought.attachments} links`,
+        `People   ${members.matched.length} matched${members.unmatched.length ? `; not matched: ${members.unmatched.map((p) => p.name || p.username).join(', ')}` : ''}`,
+        `Left out ${left.length ? left.map(([kind, n]) => `${kind} ${n}`).join(', ') : 'nothing'}`,
+        ...notes.map((note) => `Note     ${note}`),
+      ],
+    };
+  });
 }

@@ -14,6 +14,7 @@ import { DatabaseUnreachableError } from '../storage/unavailable.ts';
 import {
   backupCommand,
   bootstrapCommand,
+  importCommand,
   keysCreateCommand,
   migrateAttachmentsCommand,
   migrateCommand,
@@ -61,6 +62,11 @@ Commands:
   restore --from FILE [--json]
       Restore such an archive into an empty data folder (DATABASE_URL's folder and UPLOAD_DIR);
       refuses a folder that holds anything.
+  import trello|taskboard FILE --team ID [--as EMAIL] [--json]
+      Import a board into the team: Trello's "Export as JSON" file, or a board export of
+      Taskboard. The importer is the user EMAIL (default: the first owner of the team's
+      company). Prints what came over, whom it matched and what it left out; exits 1 when the
+      import failed (it then leaves nothing behind).
   serve
       Run the HTTP server (what npm start runs).
 
@@ -102,8 +108,10 @@ const COMMANDS = {
   reindex: { options: { batch: { type: 'string' }, json, help }, required: [] },
   backup: { options: { to: { type: 'string' }, json, help }, required: ['to'] },
   restore: { options: { from: { type: 'string' }, json, help }, required: ['from'] },
+  'import trello': { options: { team: { type: 'string' }, as: { type: 'string' }, json, help }, required: ['team'], file: true },
+  'import taskboard': { options: { team: { type: 'string' }, as: { type: 'string' }, json, help }, required: ['team'], file: true },
   serve: { options: { help }, required: [] },
-} satisfies Record<string, { options: NonNullable<ParseArgsConfig['options']>; required: string[] }>;
+} satisfies Record<string, { options: NonNullable<ParseArgsConfig['options']>; required: string[]; file?: true }>;
 
 type CommandName = keyof typeof COMMANDS;
 
@@ -120,6 +128,11 @@ function splitCommand(argv: string[]): [CommandName, string[]] {
     if (verb === 'migrate') return ['attachments migrate', tail];
     throw new UsageError(verb ? `unknown attachments command "${verb}" (expected: attachments migrate)` : 'attachments needs a command: attachments migrate');
   }
+  if (first === 'import') {
+    const [verb, ...tail] = rest;
+    if (verb === 'trello' || verb === 'taskboard') return [`import ${verb}`, tail];
+    throw new UsageError(verb ? `unknown import command "${verb}" (expected: import trello, import taskboard)` : 'import needs a source: import trello FILE');
+  }
   if (first === 'users') {
     const [verb, ...tail] = rest;
     if (verb === 'set-password') return ['users set-password', tail];
@@ -130,13 +143,15 @@ function splitCommand(argv: string[]): [CommandName, string[]] {
 }
 
 function parse(command: CommandName, args: string[]): Record<string, string | boolean | undefined> {
-  const spec = COMMANDS[command];
+  const spec: { options: NonNullable<ParseArgsConfig['options']>; required: string[]; file?: true } = COMMANDS[command];
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args, options: spec.options as ParseArgsConfig['options'], strict: true, allowPositionals: false }).values as Record<
-      string,
-      string | boolean | undefined
-    >;
+    const parsed = parseArgs({ args, options: spec.options, strict: true, allowPositionals: spec.file === true });
+    values = parsed.values as Record<string, string | boolean | undefined>;
+    if (spec.file) {
+      if (parsed.positionals.length !== 1 && !values.help) throw new UsageError(`${command}: name one FILE (got ${parsed.positionals.length})`);
+      values.file = parsed.positionals[0];
+    }
   } catch (error) {
     const e = error as Error & { code?: string };
     if (e.code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${command}: ${oneLine(e.message)}`);
@@ -274,6 +289,19 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       case 'restore':
         print(await restoreCommand(config, { from: str('from'), json: values.json === true }));
         return 0;
+      case 'import trello':
+      case 'import taskboard': {
+        const source = command === 'import trello' ? 'trello' : 'taskboard';
+        const output = await importCommand(config, {
+          source,
+          file: str('file'),
+          team: str('team'),
+          as: values.as as string | undefined,
+          json: values.json === true,
+        });
+        print(output);
+        return output.ok ? 0 : 1;
+      }
       case 'serve':
         await serveCommand(config);
         return 0;

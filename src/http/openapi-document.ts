@@ -41,6 +41,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   teams: 'Teams of a company and their members.',
   'my-tasks': "The cards the caller is a member of, across the caller's reach.",
   boards: 'Boards of a team, with their lists and cards.',
+  imports: 'Boards brought in: a Trello export or a board export becomes a new board of a team, followed until it is done.',
   lists: 'Lists of a board, in order.',
   labels: 'Labels of a board and their colours.',
   cards: 'Cards: create, read, change, move, copy, archive; bulk and multi-team variants.',

@@ -29,14 +29,15 @@ const FileName = Type.Object({ file: Text({ maxLength: TEXT_CAPS.name }) });
  * the domain stores nothing from a stream that failed.
  */
 export default fp(
-  async function uploadsPlugin(app: FastifyInstance, opts: { maxUploadBytes: number }) {
+  async function uploadsPlugin(app: FastifyInstance, opts: { maxUploadBytes: number; limitName?: string }) {
     await app.register(multipart, { limits: { fileSize: opts.maxUploadBytes, files: 1, fields: 10, parts: 12 } });
     const ajv = createAjv(false);
     const checkFields = ajv.compile(FormFields);
     const checkFileName = ajv.compile(FileName);
 
+    const limitName = opts.limitName ?? 'MAX_UPLOAD_BYTES';
     app.decorateRequest('readUpload', function readUpload(this: FastifyRequest) {
-      return readUploadOf(this, {
+      return readUploadOf(this, limitName, {
         fields(fields) {
           if (!checkFields(fields)) throw Object.assign(new Error('invalid form'), { validation: checkFields.errors, validationContext: 'body' });
         },
@@ -58,7 +59,11 @@ export default fp(
  * A JSON link, or a form with one file in the field "file" and optionally a "name" before it;
  * anything else in the form is a 400, and so is a form that busboy cannot read (no boundary, cut short).
  */
-async function readUploadOf(request: FastifyRequest, check: { fields(fields: Record<string, string>): void; fileName(name: string): void }): Promise<Upload> {
+async function readUploadOf(
+  request: FastifyRequest,
+  limitName: string,
+  check: { fields(fields: Record<string, string>): void; fileName(name: string): void },
+): Promise<Upload> {
   if (!request.isMultipart()) return { kind: 'link', link: request.body as { url: string; name?: string } };
   const parts = request.parts();
   const fields: Record<string, string> = {};
@@ -76,7 +81,7 @@ async function readUploadOf(request: FastifyRequest, check: { fields(fields: Rec
         const file = part as MultipartFile;
         return {
           kind: 'file',
-          file: { stream: bytesThenEndOfForm(file, parts), filename: file.filename, mimeType: file.mimetype },
+          file: { stream: bytesThenEndOfForm(file, parts, limitName), filename: file.filename, mimeType: file.mimetype },
           name: fields.name,
         };
       }
@@ -97,12 +102,12 @@ async function readUploadOf(request: FastifyRequest, check: { fields(fields: Rec
  * part that does; a second file is refused by the limit of one file, a 413). The check runs before
  * the stream ends, so a consumer that stores the stream sees it fail instead of complete.
  */
-function bytesThenEndOfForm(file: MultipartFile, parts: AsyncIterableIterator<Multipart>): Readable {
+function bytesThenEndOfForm(file: MultipartFile, parts: AsyncIterableIterator<Multipart>, limitName: string): Readable {
   async function* bytes() {
     try {
       for await (const chunk of file.file) yield chunk as Buffer;
       // A size limit ends the stream early and marks it truncated instead of failing it.
-      if (file.file.truncated) throw new PayloadTooLargeError('The file is larger than this server accepts (MAX_UPLOAD_BYTES)');
+      if (file.file.truncated) throw new PayloadTooLargeError(`The file is larger than this server accepts (${limitName})`);
       for await (const part of parts) {
         throw new ValidationError('The file must be the last part of the form', [{ field: `body.${part.fieldname}`, message: 'must come before the file' }]);
       }

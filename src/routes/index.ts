@@ -14,6 +14,7 @@ import checklists from './api/v1/checklists.ts';
 import cheers from './api/v1/cheers.ts';
 import comments from './api/v1/comments.ts';
 import companies from './api/v1/companies.ts';
+import imports from './api/v1/imports.ts';
 import invitations from './api/v1/invitations.ts';
 import labels from './api/v1/labels.ts';
 import lists from './api/v1/lists.ts';
@@ -40,6 +41,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         teams,
         myTasks,
         boards,
+        imports,
         lists,
         labels,
         cards,

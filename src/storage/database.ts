@@ -405,6 +405,7 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   mail_feed: MailFeedTable;
   oidc_logins: OidcLoginTable;
+  imports: ImportTable;
 }
 
 /** People sign in (migration 0013): docs/people.md. Tokens are stored as their SHA-256 only. */
@@ -547,3 +548,29 @@ export interface SyncTransaction {
  * fails the whole group.
  */
 export type GroupCommit = <T>(work: (trx: SyncTransaction) => T, finish?: (trx: SyncTransaction) => void) => Promise<T>;
+
+export type ImportSource = 'trello' | 'taskboard';
+export type ImportStatus = 'running' | 'done' | 'failed';
+
+/** A board import (migration 0036): its board stays marked deleted until the import publishes it. */
+export interface ImportTable {
+  id: string;
+  company_id: string;
+  team_id: string;
+  user_id: string;
+  source: ImportSource;
+  status: ImportStatus;
+  board_id: string;
+  board_name: string;
+  cards_total: number;
+  cards_done: number;
+  /** JSON text: the import's report. */
+  report: string;
+  error: string | null;
+  request_id: string | null;
+  /** While running: past this time without renewal, the import counts as interrupted. */
+  lease_until: string;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}

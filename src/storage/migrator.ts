@@ -17,6 +17,7 @@ import * as mail from './migrations/0030_mail.ts';
 import * as searchWords from './migrations/0031_search_words.ts';
 import * as multipartUploads from './migrations/0032_multipart_uploads.ts';
 import * as oidcLogins from './migrations/0035_oidc_logins.ts';
+import * as imports from './migrations/0036_imports.ts';
 import * as searchWordBacklog from './migrations/0037_search_word_backlog.ts';
 import type { StorageConnection } from './open.ts';
 
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0031_search_words': searchWords,
   '0032_multipart_uploads': multipartUploads,
   '0035_oidc_logins': oidcLogins,
+  '0036_imports': imports,
   '0037_search_word_backlog': searchWordBacklog,
 };
 

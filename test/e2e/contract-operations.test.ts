@@ -114,6 +114,10 @@ const CONTRACT: readonly (readonly [string, string, string])[] = [
   ['GET', '/api/v1/teams/{teamId}/activity', 'very-low'],
   // search across everything a person can reach
   ['GET', '/api/v1/search', 'very-low'],
+  // issue 34: bring a board in (the import's tier is the issue's; its read is polled, as the other reads)
+  ['POST', '/api/v1/imports/trello', 'medium'],
+  ['POST', '/api/v1/imports/taskboard', 'medium'],
+  ['GET', '/api/v1/imports/{importId}', 'very-low'],
 ];
 
 describe("the contract's operations", () => {

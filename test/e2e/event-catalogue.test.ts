@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Row } from '../../src/storage/database.ts';
 import { addMember, multipart } from '../support/fixtures.ts';
 import { bearer, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
+import { eventually } from '../support/receiver.ts';
 
 type Method = 'POST' | 'PATCH' | 'DELETE';
 type EventRow = Omit<Row<'events'>, 'tx'>;
@@ -344,6 +345,37 @@ for (const engine of ENGINES) {
         ['member.role.changed'],
         company,
       );
+
+      // imports answer 202 and record their events when the board is published: waited for here
+      for (const source of ['trello', 'taskboard'] as const) {
+        const route = `POST /api/v1/imports/${source}`;
+        const content =
+          source === 'trello'
+            ? { name: 'From Trello', lists: [{ id: 'l1', name: 'L' }], cards: [{ id: 'c1', name: 'C', idList: 'l1' }] }
+            : {
+                format: 'taskboard-board',
+                formatVersion: 1,
+                board: { name: 'Back' },
+                labels: [],
+                lists: [{ _id: 'l1', name: 'L', position: 1 }],
+                cards: [],
+                people: [],
+              };
+        const upload = multipart({}, { filename: 'board.json', contentType: 'application/json', content: Buffer.from(JSON.stringify(content)) });
+        const { res, requestId } = await send('POST', `/api/v1/imports/${source}?teamId=${teamId}`, undefined, upload);
+        assert.equal(res.statusCode, 202, `${route}: ${res.body}`);
+        const events = await eventually(
+          () => eventsOf(requestId),
+          (rows) => rows.some((e) => e.type === 'board.imported'),
+          20_000,
+          `${route} to publish its board`,
+        );
+        const types =
+          source === 'trello' ? ['board.created', 'list.created', 'card.created', 'board.imported'] : ['board.created', 'list.created', 'board.imported'];
+        assert.deepEqual([...new Set(events.map((e) => e.type))].sort(), types.sort(), route);
+        for (const event of events) assert.equal(event.actor_user_id, t.tenant.userId, route);
+        covered.add(route);
+      }
 
       // board and list lifecycle, on objects of their own
       const board2 = (await write('POST /api/v1/boards', `/api/v1/boards?teamId=${teamId}`, { name: 'Short-lived' }, ['board.created'], company)).board;

@@ -17,6 +17,8 @@ const NotificationsPage = lazy(() => import('./inbox/NotificationsPage.tsx').the
 // A team's archived boards, on the boards page: their own chunk with the board settings.
 const ArchivedBoards = lazy(() => import('./board/settings/ArchivedBoards.tsx'));
 const MyTasksPage = lazy(() => import('./inbox/MyTasksPage.tsx').then((module) => ({ default: module.MyTasksPage })));
+// Importing a board is rare: its dialog loads when opened.
+const ImportDialog = lazy(() => import('./imports/ImportDialog.tsx'));
 
 const LAST_BOARD = 'taskboard.lastBoard';
 export const rememberBoard = (boardId: string) => localStorage.setItem(LAST_BOARD, boardId);
@@ -252,9 +254,20 @@ function TeamBoards({ teamId, teamName, canDelete }: { teamId: string; teamName:
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['boards', teamId] }),
   });
   const inputId = useId();
+  const [importing, setImporting] = useState(false);
   return (
     <section className="team" aria-labelledby={`${inputId}-title`}>
-      <h2 id={`${inputId}-title`}>{teamName}</h2>
+      <div className="team-head">
+        <h2 id={`${inputId}-title`}>{teamName}</h2>
+        <button type="button" onClick={() => setImporting(true)} aria-label={t.importBoardInto(teamName)}>
+          {t.importBoard}
+        </button>
+      </div>
+      {importing ? (
+        <Suspense fallback={null}>
+          <ImportDialog teamId={teamId} teamName={teamName} onClose={() => setImporting(false)} />
+        </Suspense>
+      ) : null}
       <ul className="board-tiles">
         {boards.data?.map((board) => (
           <BoardTile key={board._id} board={board} teamId={teamId} />

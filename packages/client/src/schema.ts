@@ -926,6 +926,72 @@ export interface paths {
         patch: operations["unarchiveBoard"];
         trace?: never;
     };
+    "/api/v1/imports/trello": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Trello Board
+         * @description Starts importing Trello's "Export as JSON" file of a board (multipart, field `file`, at most IMPORT_MAX_BYTES) as a new board of the team `teamId`. A malformed file is a 400 naming what is wrong, before anything is written. Answers 202 with the import; Get Import follows it: the board appears whole once the import is done, and a failed import leaves nothing behind.
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["importTrelloBoard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/taskboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Taskboard Board
+         * @description Starts importing a board export (`BoardExport`, as Export Board answers it) (multipart, field `file`, at most IMPORT_MAX_BYTES) as a new board of the team `teamId`. A malformed file is a 400 naming what is wrong, before anything is written. Answers 202 with the import; Get Import follows it: the board appears whole once the import is done, and a failed import leaves nothing behind.
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["importTaskboardBoard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Import
+         * @description An import of a team the caller reaches: its status, progress (cards written) and report; `board` names the new board once done.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/lists": {
         parameters: {
             query?: never;
@@ -3244,6 +3310,76 @@ export interface components {
             cheers: components["schemas"]["Cheer"][];
             /** @description grows on every change to what the record shows: content, replies, cheers */
             __v: number;
+        };
+        /** @description What an import brought over, whom it matched, and what it left out. */
+        ImportReport: {
+            /** @description what the file holds that the board gets */
+            brought: {
+                lists: number;
+                labels: number;
+                cards: number;
+                checklists: number;
+                checklistItems: number;
+                comments: number;
+                discussions: number;
+                /** @description all brought as link attachments */
+                attachments: number;
+                cheers: number;
+            };
+            members: {
+                /** @description people of the file who are the team's members (by full name or username) */
+                matched: {
+                    /** @description the full name the file gives */
+                    name: string;
+                    username: string | null;
+                    /** @description 24 lowercase hex characters */
+                    user: string;
+                }[];
+                /** @description people of the file no member of the team matched: left off cards and items; their comments are the importer's, with a line naming them */
+                unmatched: {
+                    /** @description the full name the file gives */
+                    name: string;
+                    username: string | null;
+                }[];
+            };
+            /** @description what has no place here, by kind, counted: customFields, customFieldValues, powerUps, votes, stickers (always given), and when any: cardCovers, unmatchedCardMembers, unmatchedItemMembers, commentsOfNoCard, truncatedTexts, … */
+            leftOut: {
+                [key: string]: number;
+            };
+            /** @description sentences about what came over differently (attachments as links, a partial history) */
+            notes: string[];
+        };
+        Import: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            source: "trello" | "taskboard";
+            /** @description running until the board is published (done) or the import failed (nothing of it kept) */
+            status: "running" | "done" | "failed";
+            /** @description 24 lowercase hex characters */
+            company: string;
+            /** @description 24 lowercase hex characters */
+            team: string;
+            /** @description the new board, once done */
+            board: string | null;
+            boardName: string;
+            progress: {
+                cards: number;
+                cardsDone: number;
+            };
+            report: components["schemas"]["ImportReport"];
+            /** @description why it failed */
+            error: string | null;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            finishedAt: string | null;
         };
         Event: {
             /** @description 24 lowercase hex characters */
@@ -7072,6 +7208,165 @@ export interface operations {
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    importTrelloBoard: {
+        parameters: {
+            query: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId: string;
+            };
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the export, JSON
+                     */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description HTTP 202 */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        import: components["schemas"]["Import"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    importTaskboardBoard: {
+        parameters: {
+            query: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId: string;
+            };
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the export, JSON
+                     */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description HTTP 202 */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        import: components["schemas"]["Import"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        import: components["schemas"]["Import"];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };

@@ -3,7 +3,8 @@
  * (src/storage/repositories/lifecycle.ts), after which every read leaves them out; the sweep then
  * removes the marked rows in batches of `batchCards` cards, each batch its own transaction, and the
  * emptied lists and boards last. A crash between batches leaves the rest marked, still hidden, for
- * the next sweep: a board is never half visible. It runs in the server process on start and on a
+ * the next sweep: a board is never half visible. Boards an import is still writing are marked too,
+ * and left alone while its lease holds (src/domain/imports). It runs in the server process on start and on a
  * schedule (one of the app's jobs, src/plugins/jobs.ts), and from the purge command.
  */
 import * as lifecycle from '../../storage/repositories/lifecycle.ts';
@@ -35,13 +36,16 @@ export async function sweepDeleted(ctx: ServiceContext, options: SweepOptions = 
   if (!(await lifecycle.anythingMarked(ctx.db))) return result;
   await inTransaction(ctx, (trx) => lifecycle.markStragglers(trx, nowIso()));
   while (goOn()) {
-    const removed = await inTransaction(ctx, async (trx) => lifecycle.removeCards(trx, await lifecycle.markedCards(trx, batch), nowIso()));
+    const removed = await inTransaction(ctx, async (trx) => {
+      const at = nowIso();
+      return lifecycle.removeCards(trx, await lifecycle.markedCards(trx, batch, at), at);
+    });
     result.batches += 1;
     result.cards += removed;
     if (removed === 0) break;
   }
   while (goOn()) {
-    const emptied = await inTransaction(ctx, (trx) => lifecycle.removeEmptiedMarks(trx, batch));
+    const emptied = await inTransaction(ctx, (trx) => lifecycle.removeEmptiedMarks(trx, batch, nowIso()));
     result.batches += 1;
     result.lists += emptied.lists;
     result.boards += emptied.boards;

@@ -3,11 +3,26 @@ import type { Database, Executor, NewRow, Row, SyncTransaction, Transaction } fr
 import { compiledOnceWith, dialectOf, runCompiledNow } from '../dialect.ts';
 import type { EventQuery, EventRow, FeedPosition } from '../event-feed.ts';
 
-/** Writes the events of one transaction in one statement (the outbox; see src/domain/events/record.ts). */
+/** Events per statement: twelve parameters each stay within SQLite's (32,766) and PostgreSQL's (65,535) limits. */
+const EVENTS_PER_STATEMENT = 1000;
+
+/**
+ * Writes the events of one transaction in one statement (the outbox; see src/domain/events/record.ts),
+ * or one per thousand for the rare transaction that records more (an import's publication).
+ */
 export async function insertEvents(trx: Transaction, rows: readonly NewRow<'events'>[]): Promise<void> {
   const [first] = rows;
   if (!first) return;
   const dialect = dialectOf(trx);
+  if (rows.length > EVENTS_PER_STATEMENT) {
+    for (let start = 0; start < rows.length; start += EVENTS_PER_STATEMENT) {
+      await trx
+        .insertInto('events')
+        .values(rows.slice(start, start + EVENTS_PER_STATEMENT))
+        .execute();
+    }
+    return;
+  }
   // one event (most writes): the statement compiled once; several (bulk writes): built for their number
   const insert =
     rows.length === 1

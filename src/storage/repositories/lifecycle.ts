@@ -57,17 +57,35 @@ export async function markBoardDeleted(trx: Transaction, boardId: string, at: st
   return true;
 }
 
-/** The ids of up to `limit` cards marked deleted, in id order (two sweepers at once remove each card once: the second finds it gone). */
-export async function markedCards(trx: Transaction, limit: number): Promise<string[]> {
-  const rows = await trx.selectFrom('cards').select('id').where('deleted_at', 'is not', null).orderBy('id').limit(limit).execute();
+/**
+ * The boards an import is still writing (src/domain/imports): marked deleted so that nothing reads
+ * them, but not the sweeper's until the import fails or its lease runs out.
+ */
+function boardsHeldByImports(db: Executor, at: string) {
+  return db.selectFrom('imports').select('board_id').where('status', '=', 'running').where('lease_until', '>', at);
+}
+
+/**
+ * The ids of up to `limit` cards marked deleted, in id order (two sweepers at once remove each card
+ * once: the second finds it gone), leaving out those of boards an import holds at `at`.
+ */
+export async function markedCards(trx: Transaction, limit: number, at: string): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('cards')
+    .select('id')
+    .where('deleted_at', 'is not', null)
+    .where('board_id', 'not in', boardsHeldByImports(trx, at))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
   return rows.map((row) => row.id);
 }
 
 /**
  * Removes marked lists and boards that nothing is left under (their labels go with a board by the
- * cascade). Answers how many lists and boards went.
+ * cascade), but not those of boards an import holds at `at`. Answers how many lists and boards went.
  */
-export async function removeEmptiedMarks(trx: Transaction, limit: number): Promise<{ lists: number; boards: number }> {
+export async function removeEmptiedMarks(trx: Transaction, limit: number, at: string): Promise<{ lists: number; boards: number }> {
   const lists = await trx
     .deleteFrom('lists')
     .where('id', 'in', (eb) =>
@@ -75,6 +93,7 @@ export async function removeEmptiedMarks(trx: Transaction, limit: number): Promi
         .selectFrom('lists as l')
         .select('l.id')
         .where('l.deleted_at', 'is not', null)
+        .where('l.board_id', 'not in', boardsHeldByImports(trx, at))
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom('cards as c').select('c.id').whereRef('c.list_id', '=', 'l.id'))))
         .limit(limit),
     )
@@ -86,6 +105,7 @@ export async function removeEmptiedMarks(trx: Transaction, limit: number): Promi
         .selectFrom('boards as b')
         .select('b.id')
         .where('b.deleted_at', 'is not', null)
+        .where('b.id', 'not in', boardsHeldByImports(trx, at))
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom('lists as l').select('l.id').whereRef('l.board_id', '=', 'b.id'))))
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom('cards as c').select('c.id').whereRef('c.board_id', '=', 'b.id'))))
         .limit(limit),

@@ -1,0 +1,566 @@
+/**
+ * Board imports: a Trello export or a Taskboard export becomes a new board of a team.
+ *
+ * The file is read and checked whole first (a 400 before anything is written). Then one short
+ * transaction writes the import's row with the board, its labels and its lists, everything marked
+ * deleted (`deleted_at` = the import's mark), so no read shows any of it; the cards follow in
+ * batches, each its own short transaction that also renews the import's lease. A last transaction
+ * publishes the board (clears the marks) and records the events of what the import created, under
+ * the request's id. A failure marks the import failed and removes what it wrote; a process that dies
+ * mid-import leaves its lease to run out, after which the import reads as failed and the sweeper
+ * removes the marked board (src/domain/boards/sweep.ts).
+ */
+
+import { setImmediate as nextTurn, setTimeout as pause } from 'node:timers/promises';
+import { TEXT_CAPS } from '../../schemas/common.ts';
+import type { ImportRecord, ImportReport } from '../../schemas/imports.ts';
+import type { ImportSource, NewRow, Transaction } from '../../storage/database.ts';
+import * as imports from '../../storage/repositories/imports.ts';
+import { listLabelColors } from '../../storage/repositories/labels.ts';
+import { removeCards } from '../../storage/repositories/lifecycle.ts';
+import { requireAccess } from '../access/access.ts';
+import { attachmentRow } from '../attachments/service.ts';
+import type { ServiceContext } from '../context.ts';
+import { recordEvent } from '../events/record.ts';
+import type { Caller, Scope } from '../shared/caller.ts';
+import { ConflictError, DomainError, NotFoundError } from '../shared/errors.ts';
+import { newId, nowIso } from '../shared/ids.ts';
+import { POSITION_STEP } from '../shared/positions.ts';
+import { inTransaction } from '../shared/transaction.ts';
+import { nearestColour } from './palette.ts';
+import { type MatchedPeople, matchPeople } from './people.ts';
+import { cleanText, type ImportPlan, type PlannedCard, planCounts } from './plan.ts';
+
+/** Cards written per transaction: each holds the database a few milliseconds. */
+export const IMPORT_BATCH_CARDS = 200;
+
+/** How long an import's lease lasts past each batch by default; an import that stops renewing it counts as interrupted. */
+export const IMPORT_LEASE_MS = 120_000;
+
+/**
+ * A seam for the tests: called before each batch of cards is written (batch 0 first), and before
+ * the board is published (batch = the number of batches). What it throws fails the import there.
+ */
+export const importFaults: { beforeBatch?: ((batch: number) => void | Promise<void>) | undefined } = {};
+
+export interface StartedImport {
+  import: ImportRecord;
+  /** Settles when the import has finished, done or failed (it never rejects). */
+  finished: Promise<void>;
+}
+
+export interface ImportOptions {
+  /** Asked before each batch: false fails the import there (the server is closing). */
+  goOn?: () => boolean;
+  /** Told of a failure that is not the file's or the caller's (a database error), for the log. */
+  onError?: (error: unknown) => void;
+  /** The lease's length past each batch (IMPORT_LEASE_MS by default). */
+  leaseMs?: number;
+}
+
+/** A pause of `ms` (bounded) between batches, or one turn of the event loop: not the clock's, which tests may hold still. */
+const giveWay = (ms: number) => (ms >= 1 ? pause(Math.min(ms, 250)) : nextTurn());
+
+const leaseFrom = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
+
+/** The plan's people, matched to the team's members, and the palette's colours. */
+async function resolve(ctx: ServiceContext, teamId: string, plan: ImportPlan) {
+  const [members, palette] = await Promise.all([imports.teamPeople(ctx.db, teamId), listLabelColors(ctx.db)]);
+  return { people: matchPeople(plan.people.values(), members, plan.source === 'taskboard'), palette };
+}
+
+function reportOf(plan: ImportPlan, people: MatchedPeople, dropped: Record<string, number>): ImportReport {
+  const counts = planCounts(plan);
+  return {
+    brought: counts,
+    members: { matched: people.matched, unmatched: people.unmatched },
+    leftOut: { ...plan.leftOut, ...Object.fromEntries(Object.entries(dropped).filter(([, n]) => n > 0)) },
+    notes: plan.notes,
+  };
+}
+
+/**
+ * Starts an import into the team: checks reach (404) and the file (400), writes the import's row
+ * and the hidden board, and answers the import while its cards are written.
+ */
+export async function startImport(
+  ctx: ServiceContext,
+  caller: Caller,
+  input: { teamId: string; scope: Scope; plan: () => ImportPlan },
+  options: ImportOptions = {},
+): Promise<StartedImport> {
+  const team = await requireAccess(ctx.db, caller, { kind: 'team', id: input.teamId, scope: input.scope });
+  const plan = input.plan();
+  const { people, palette } = await resolve(ctx, team.id, plan);
+  const at = nowIso();
+  const id = newId();
+  const boardId = newId();
+  const owner = { company_id: team.company_id, team_id: team.id };
+  const dropped: Record<string, number> = {};
+  const report = reportOf(plan, people, dropped);
+  // labels are read in id order: ids sorted as the file lists them keep its order
+  const labelIdsInOrder = plan.labels.map(() => newId()).sort();
+  const labelIds = new Map(plan.labels.map((label, index) => [label.key, labelIdsInOrder[index] as string]));
+  const labelColours = new Map(plan.labels.map((label) => [label.key, nearestColour(palette, label.color).id]));
+  const listIds = new Map(plan.lists.map((list) => [list.key, newId()]));
+  const row: NewRow<'imports'> = {
+    id,
+    ...owner,
+    user_id: caller.userId,
+    source: plan.source,
+    status: 'running',
+    board_id: boardId,
+    board_name: plan.board.name,
+    cards_total: plan.cards.length,
+    cards_done: 0,
+    report: JSON.stringify(report),
+    error: null,
+    request_id: caller.requestId ?? null,
+    lease_until: leaseFrom(at, options.leaseMs ?? IMPORT_LEASE_MS),
+    created_at: at,
+    updated_at: at,
+    finished_at: null,
+  };
+  await inTransaction(ctx, async (trx) => {
+    await imports.insertImport(trx, row);
+    await imports.insertMany(trx, 'boards', [
+      {
+        id: boardId,
+        ...owner,
+        creator_id: caller.userId,
+        name: plan.board.name,
+        description: plan.board.description,
+        archived: plan.board.archived ? 1 : 0,
+        archived_at: plan.board.archived ? at : null,
+        deleted_at: at,
+        labels_stamp: 0,
+        created_at: at,
+        updated_at: at,
+        version: 0,
+      },
+    ]);
+    await imports.insertMany(
+      trx,
+      'labels',
+      plan.labels.map((label) => ({
+        id: labelIds.get(label.key) as string,
+        ...owner,
+        board_id: boardId,
+        creator_id: caller.userId,
+        name: label.name,
+        color_id: labelColours.get(label.key) as string,
+        created_at: at,
+        updated_at: at,
+        version: 0,
+      })),
+    );
+    await imports.insertMany(
+      trx,
+      'lists',
+      plan.lists.map((list, index) => ({
+        id: listIds.get(list.key) as string,
+        ...owner,
+        board_id: boardId,
+        creator_id: caller.userId,
+        name: list.name,
+        position: (index + 1) * POSITION_STEP,
+        archived: list.archived ? 1 : 0,
+        archived_at: list.archived ? at : null,
+        deleted_at: at,
+        created_at: at,
+        updated_at: at,
+        version: 0,
+      })),
+    );
+  });
+  const run: ImportRun = { ctx, caller, id, boardId, mark: at, owner, plan, people: people.users, labelIds, labelColours, listIds, dropped, options };
+  const finished = runImport(run).then(
+    () => undefined,
+    () => undefined,
+  );
+  const written = await imports.findImport(ctx.db, id);
+  if (!written) throw new NotFoundError('Import');
+  return { import: toImport(written), finished };
+}
+
+interface ImportRun {
+  ctx: ServiceContext;
+  caller: Caller;
+  id: string;
+  boardId: string;
+  mark: string;
+  owner: { company_id: string; team_id: string };
+  plan: ImportPlan;
+  people: Map<string, string>;
+  labelIds: Map<string, string>;
+  /** Each label's palette colour id. */
+  labelColours: Map<string, string>;
+  listIds: Map<string, string>;
+  dropped: Record<string, number>;
+  options: ImportOptions;
+}
+
+/** The import lost its lease (it ran out meanwhile): what it wrote is the sweeper's. */
+class LostLease extends ConflictError {
+  constructor() {
+    super('The import stopped renewing its lease in time; what it wrote is being removed');
+  }
+}
+
+async function runImport(run: ImportRun): Promise<void> {
+  const { ctx, plan } = run;
+  const written: { card: string; list: string; position: number; name: string; parts: Record<string, number> }[] = [];
+  const goOn = run.options.goOn ?? (() => true);
+  try {
+    const batches = Math.ceil(plan.cards.length / IMPORT_BATCH_CARDS);
+    let lastBatchBusyMs = 0;
+    const positions = new Map<string, number>();
+    for (let batch = 0; batch < batches; batch++) {
+      // a driver may run each statement in this thread and answer at once: the import leaves the
+      // thread free as long again as its last batch kept it busy, so other requests keep being served
+      // (a batch that mostly waited on the network pauses little)
+      await giveWay(lastBatchBusyMs);
+      await importFaults.beforeBatch?.(batch);
+      if (!goOn()) throw new ConflictError('The server stopped during the import; nothing of it was kept');
+      const cards = plan.cards.slice(batch * IMPORT_BATCH_CARDS, (batch + 1) * IMPORT_BATCH_CARDS);
+      const done = batch * IMPORT_BATCH_CARDS + cards.length;
+      const batchStarted = performance.eventLoopUtilization();
+      const made = await inTransaction(ctx, async (trx) => {
+        const at = nowIso();
+        if (!(await imports.renewImport(trx, run.id, at, leaseFrom(at, run.options.leaseMs ?? IMPORT_LEASE_MS), done))) throw new LostLease();
+        return writeCards(trx, run, cards, positions, at);
+      });
+      written.push(...made);
+      lastBatchBusyMs = performance.eventLoopUtilization(batchStarted).active;
+    }
+    await giveWay(lastBatchBusyMs);
+    await importFaults.beforeBatch?.(batches);
+    await inTransaction(ctx, async (trx) => {
+      const at = nowIso();
+      if (!(await imports.renewImport(trx, run.id, at, leaseFrom(at, run.options.leaseMs ?? IMPORT_LEASE_MS), plan.cards.length))) throw new LostLease();
+      if (!(await imports.publishBoard(trx, run.boardId, run.mark))) throw new LostLease();
+      recordPublication(trx, run, written, at);
+      const report = await currentReport(trx, run);
+      await imports.finishImport(trx, run.id, at, { status: 'done', report: JSON.stringify(report), cardsDone: plan.cards.length });
+    });
+  } catch (error) {
+    if (!(error instanceof DomainError)) run.options.onError?.(error);
+    const message = error instanceof DomainError ? error.message : 'The server could not write the board; nothing of it was kept (the server log says why)';
+    await fail(run, message).catch((failure: unknown) => run.options.onError?.(failure));
+    throw error;
+  }
+}
+
+/** The report as the import's row holds it, with what writing dropped since. */
+async function currentReport(trx: Transaction, run: ImportRun): Promise<ImportReport> {
+  const row = await imports.findImport(trx, run.id);
+  const report = JSON.parse(row?.report ?? '{}') as ImportReport;
+  for (const [kind, count] of Object.entries(run.dropped)) if (count > 0) report.leftOut[kind] = count;
+  return report;
+}
+
+/**
+ * Removes what the import wrote, batch by batch, then marks it failed: once it reads as failed,
+ * nothing of it is left. Should the removal fail too, the import is marked failed all the same, and
+ * its ended lease hands the marked rows to the sweeper.
+ */
+async function fail(run: ImportRun, message: string): Promise<void> {
+  const { ctx } = run;
+  try {
+    for (;;) {
+      const ids = await imports.markedCardsOfBoard(ctx.db, run.boardId, IMPORT_BATCH_CARDS);
+      if (ids.length === 0) break;
+      await inTransaction(ctx, (trx) => removeCards(trx, ids, nowIso()));
+    }
+    await inTransaction(ctx, (trx) => imports.removeMarkedBoardShell(trx, run.boardId));
+  } finally {
+    await imports.finishImport(ctx.db, run.id, nowIso(), { status: 'failed', error: message });
+  }
+}
+
+/** Writes one batch of cards with their parts, marked as the board is. */
+async function writeCards(trx: Transaction, run: ImportRun, cards: readonly PlannedCard[], positions: Map<string, number>, at: string) {
+  const { owner, caller, people, dropped } = run;
+  const rows: Record<string, NewRow<any>[]> = {
+    cards: [],
+    card_labels: [],
+    card_members: [],
+    checklists: [],
+    checklist_items: [],
+    checklist_item_members: [],
+    comments: [],
+    discussions: [],
+    attachments: [],
+    cheers: [],
+  };
+  const made: { card: string; list: string; position: number; name: string; parts: Record<string, number> }[] = [];
+  const add = (table: string, row: NewRow<any>) => (rows[table] as NewRow<any>[]).push(row);
+  const drop = (kind: string) => {
+    dropped[kind] = (dropped[kind] ?? 0) + 1;
+  };
+  for (const card of cards) {
+    const id = newId();
+    const listId = run.listIds.get(card.list) as string;
+    const position = (positions.get(listId) ?? 0) + POSITION_STEP;
+    positions.set(listId, position);
+    const onCard = { ...owner, card_id: id };
+    add('cards', {
+      id,
+      ...owner,
+      board_id: run.boardId,
+      list_id: listId,
+      name: card.name,
+      description: card.description,
+      creator_id: (card.creator && people.get(card.creator)) || caller.userId,
+      position,
+      start_date: card.start,
+      due_date: card.due,
+      complete_status: card.complete ? 1 : 0,
+      complete_set_at: at,
+      complete_updated_at: at,
+      archived: card.archived ? 1 : 0,
+      archived_at: card.archived ? at : null,
+      deleted_at: run.mark,
+      created_at: at,
+      updated_at: at,
+      version: 0,
+    });
+    for (const label of card.labels) add('card_labels', { card_id: id, label_id: run.labelIds.get(label) as string, created_at: at });
+    for (const member of new Set(card.members.map((key) => people.get(key)))) {
+      if (member) add('card_members', { card_id: id, user_id: member, created_at: at });
+      else drop('unmatchedCardMembers');
+    }
+    // what keeps new ids the source's things are named by in this card (cheers and attachments name them)
+    const keys = new Map<string, string>([[card.key, id]]);
+    card.checklists.forEach((checklist, index) => {
+      const checklistId = newId();
+      add('checklists', {
+        id: checklistId,
+        ...onCard,
+        creator_id: caller.userId,
+        name: checklist.name,
+        position: (index + 1) * POSITION_STEP,
+        created_at: at,
+        updated_at: at,
+        version: 0,
+      });
+      checklist.items.forEach((item, itemIndex) => {
+        const itemId = newId();
+        keys.set(item.key, itemId);
+        add('checklist_items', {
+          id: itemId,
+          ...onCard,
+          checklist_id: checklistId,
+          creator_id: caller.userId,
+          name: item.name,
+          position: (itemIndex + 1) * POSITION_STEP,
+          date: item.due,
+          complete_status: item.complete ? 1 : 0,
+          complete_set_at: item.complete ? at : null,
+          created_at: at,
+          updated_at: at,
+          version: 0,
+        });
+        for (const member of new Set(item.members.map((key) => people.get(key)))) {
+          if (member) add('checklist_item_members', { item_id: itemId, user_id: member, created_at: at });
+          else drop('unmatchedItemMembers');
+        }
+      });
+    });
+    for (const comment of card.comments) {
+      const commentId = newId();
+      keys.set(comment.key, commentId);
+      add('comments', { id: commentId, ...onCard, ...post(run, comment) });
+      for (const reply of comment.discussions) {
+        const replyId = newId();
+        keys.set(reply.key, replyId);
+        add('discussions', { id: replyId, ...onCard, comment_id: commentId, ...post(run, reply) });
+      }
+    }
+    for (const attachment of card.attachments) {
+      const attachmentId = newId();
+      keys.set(attachment.key, attachmentId);
+      const itemId = attachment.item ? keys.get(attachment.item) : undefined;
+      const creator = (attachment.creator && people.get(attachment.creator)) || caller.userId;
+      add(
+        'attachments',
+        attachmentRow({ ...onCard, checklist_item_id: itemId ?? null }, creator, attachment.createdAt ?? at, {
+          id: attachmentId,
+          kind: 'link',
+          name: attachment.name,
+          original_name: attachment.url,
+          link_url: attachment.url,
+          storage_key: null,
+          mime_type: 'text/uri-list',
+          size_bytes: 0,
+          sha256: null,
+        }),
+      );
+    }
+    for (const cheer of card.cheers) {
+      const giver = people.get(cheer.giver);
+      const receiver = people.get(cheer.receiver);
+      const on = keys.get(cheer.on.key);
+      if (!giver || !receiver || !on) {
+        drop('cheersOfUnmatchedPeople');
+        continue;
+      }
+      const comment = cheer.on.type === 'comment' ? on : cheer.on.type === 'discussion' ? (commentOfReply(card, cheer.on.key, keys) ?? null) : null;
+      const secondary =
+        cheer.on.type === 'card'
+          ? { type: 'card', id }
+          : cheer.on.type === 'discussion'
+            ? { type: 'comment', id: comment }
+            : cheer.on.type === 'attachment' && itemOfAttachment(card, cheer.on.key, keys)
+              ? { type: 'checklistItem', id: itemOfAttachment(card, cheer.on.key, keys) }
+              : { type: 'card', id };
+      add('cheers', {
+        id: newId(),
+        ...onCard,
+        creator_id: giver,
+        created_at: cheer.createdAt,
+        updated_at: cheer.createdAt,
+        version: 0,
+        content: cheer.content,
+        receiver_id: receiver,
+        primary_type: cheer.on.type,
+        primary_id: on,
+        secondary_type: secondary.type,
+        secondary_id: secondary.id,
+        comment_id: comment,
+        feature_type: cheer.on.type,
+        is_notified: 0,
+        notification: '',
+      });
+    }
+    made.push({
+      card: id,
+      list: listId,
+      position,
+      name: card.name,
+      parts: { checklists: card.checklists.length, comments: card.comments.length, attachments: card.attachments.length },
+    });
+  }
+  // parents before what they hold (the foreign keys)
+  for (const table of [
+    'cards',
+    'card_labels',
+    'card_members',
+    'checklists',
+    'checklist_items',
+    'checklist_item_members',
+    'comments',
+    'discussions',
+    'attachments',
+    'cheers',
+  ] as const) {
+    await imports.insertMany(trx, table, rows[table] as never[]);
+  }
+  return made;
+}
+
+function commentOfReply(card: PlannedCard, replyKey: string, keys: Map<string, string>): string | undefined {
+  const comment = card.comments.find((c) => c.discussions.some((d) => d.key === replyKey));
+  return comment && keys.get(comment.key);
+}
+
+function itemOfAttachment(card: PlannedCard, attachmentKey: string, keys: Map<string, string>): string | undefined {
+  const item = card.attachments.find((a) => a.key === attachmentKey)?.item;
+  return item ? keys.get(item) : undefined;
+}
+
+/** A comment or reply: by its matched author at its own time, else by the importer with a line saying who wrote it. */
+function post(run: ImportRun, source: { author: string | null; content: string; createdAt: string }) {
+  const author = source.author ? run.people.get(source.author) : undefined;
+  let content = source.content;
+  if (!author) {
+    const person = source.author ? run.plan.people.get(source.author) : undefined;
+    const who = person ? [person.fullName, person.username ? `(@${person.username})` : ''].filter(Boolean).join(' ') || 'someone' : 'someone';
+    const where = run.plan.source === 'trello' ? 'Trello' : 'the exported board';
+    content = `*Written by ${who} on ${where}, ${source.createdAt.slice(0, 10)}.*\n\n${content}`;
+  }
+  return {
+    creator_id: author ?? run.caller.userId,
+    content: cleanText(content, TEXT_CAPS.comment, run.dropped),
+    created_at: source.createdAt,
+    updated_at: source.createdAt,
+    version: 0,
+  };
+}
+
+/**
+ * The events of what the import created, in the transaction that shows it: the board, its labels
+ * and lists, each card (its data says what it came with), and `board.imported` with the counts.
+ */
+function recordPublication(
+  trx: Transaction,
+  run: ImportRun,
+  written: readonly { card: string; list: string; position: number; name: string; parts: Record<string, number> }[],
+  at: string,
+) {
+  const { caller, plan } = run;
+  const subject = { company: run.owner.company_id, team: run.owner.team_id, board: run.boardId };
+  recordEvent(trx, caller, 'board.created', subject, { board: run.boardId, name: plan.board.name, import: run.id }, at);
+  for (const label of plan.labels)
+    recordEvent(
+      trx,
+      caller,
+      'label.created',
+      subject,
+      { label: run.labelIds.get(label.key), name: label.name, color: run.labelColours.get(label.key), import: run.id },
+      at,
+    );
+  plan.lists.forEach((list, index) => {
+    recordEvent(
+      trx,
+      caller,
+      'list.created',
+      subject,
+      { list: run.listIds.get(list.key), name: list.name, position: (index + 1) * POSITION_STEP, import: run.id },
+      at,
+    );
+  });
+  for (const card of written) {
+    recordEvent(
+      trx,
+      caller,
+      'card.created',
+      { ...subject, card: card.card },
+      { list: card.list, position: card.position, name: card.name, import: run.id, ...card.parts },
+      at,
+    );
+  }
+  recordEvent(trx, caller, 'board.imported', subject, { board: run.boardId, import: run.id, source: plan.source, ...planCounts(plan) }, at);
+}
+
+/** The import's record; a running import whose lease ran out reads as failed (its process stopped). */
+export function toImport(row: imports.ImportRow, now: string = nowIso()): ImportRecord {
+  const interrupted = row.status === 'running' && row.lease_until <= now;
+  return {
+    _id: row.id,
+    source: row.source,
+    status: interrupted ? 'failed' : row.status,
+    company: row.company_id,
+    team: row.team_id,
+    board: row.status === 'done' ? row.board_id : null,
+    boardName: row.board_name,
+    progress: { cards: Number(row.cards_total), cardsDone: Number(row.cards_done) },
+    report: JSON.parse(row.report) as ImportReport,
+    error: interrupted ? 'The import was interrupted (its server stopped); nothing of it was kept' : row.error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    finishedAt: row.finished_at ?? (interrupted ? row.lease_until : null),
+  };
+}
+
+/** Get Import: 404 unless the caller reaches the import's team. */
+export async function getImport(ctx: ServiceContext, caller: Caller, importId: string): Promise<ImportRecord> {
+  const row = await imports.findImport(ctx.db, importId);
+  if (!row) throw new NotFoundError('Import');
+  await requireAccess(ctx.db, caller, { kind: 'team', id: row.team_id, scope: {} }).catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError('Import') : error;
+  });
+  return toImport(row);
+}
+
+export type { ImportSource };

@@ -1,0 +1,504 @@
+/**
+ * POST /api/v1/imports/trello and /imports/taskboard, GET /api/v1/imports/:importId: a Trello
+ * export becomes a board as a Trello user expects (order, archived things, labels, people matched,
+ * comments kept with their authors or attributed), a malformed file is a 400 before anything is
+ * written, a failed or interrupted import leaves nothing behind, and what it created is recorded as
+ * events of one request that webhooks receive.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { sweepDeleted } from '../../src/domain/boards/sweep.ts';
+import { IMPORT_BATCH_CARDS, importFaults } from '../../src/domain/imports/service.ts';
+import { BoardExport } from '../../src/schemas/board-export.ts';
+import { runTaskboard } from '../support/cli.ts';
+import { addMember, addTeam } from '../support/fixtures.ts';
+import { apiClient, bearer, buildTestApp, ENGINES, type OtherCompany, otherCompany, type TestApp } from '../support/harness.ts';
+import { eventually, type Receiver, startReceiver } from '../support/receiver.ts';
+import { assertSchema } from '../support/schema.ts';
+import { bigTrelloExport, importForm, smallTrelloExport } from '../support/trello.ts';
+
+type Json = Record<string, any>;
+
+async function postImport(t: TestApp, key: string, source: 'trello' | 'taskboard', teamId: string, content: string | Buffer, requestId?: string) {
+  const form = importForm(content);
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/v1/imports/${source}?teamId=${teamId}`,
+    headers: { ...bearer(key), ...form.headers, ...(requestId ? { 'x-request-id': requestId } : {}) },
+    payload: form.payload,
+  });
+}
+
+async function readImport(t: TestApp, key: string, id: string) {
+  const res = await t.app.inject({ method: 'GET', url: `/api/v1/imports/${id}`, headers: bearer(key) });
+  return res;
+}
+
+/** Imports the file and waits until the import has ended; answers the import as Get Import reads it. */
+async function importAndWait(
+  t: TestApp,
+  key: string,
+  source: 'trello' | 'taskboard',
+  teamId: string,
+  content: string | Buffer,
+  requestId?: string,
+): Promise<Json> {
+  const res = await postImport(t, key, source, teamId, content, requestId);
+  assert.equal(res.statusCode, 202, res.body);
+  const started = res.json().import;
+  return eventually(
+    async () => (await readImport(t, key, started._id)).json().import as Json,
+    (record) => record.status !== 'running',
+    60_000,
+    'the import to end',
+  );
+}
+
+async function exportOf(t: TestApp, key: string, boardId: string): Promise<Json> {
+  const res = await t.app.inject({ method: 'GET', url: `/api/v1/boards/${boardId}/export`, headers: bearer(key) });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json();
+}
+
+/** How many rows the import tables hold: what a refused or failed import must leave as it was. */
+async function counts(t: TestApp) {
+  const db = t.services.db;
+  const count = async (table: 'boards' | 'lists' | 'labels' | 'cards' | 'checklists' | 'checklist_items' | 'comments' | 'attachments' | 'events' | 'imports') =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    boards: await count('boards'),
+    lists: await count('lists'),
+    labels: await count('labels'),
+    cards: await count('cards'),
+    checklists: await count('checklists'),
+    items: await count('checklist_items'),
+    comments: await count('comments'),
+    attachments: await count('attachments'),
+  };
+}
+
+for (const engine of ENGINES) {
+  describe(`imports [${engine}]`, () => {
+    let t: TestApp;
+    let key: string;
+    let teamId: string;
+    let alice: { userId: string; apiKey: string };
+    let bob: { userId: string; apiKey: string };
+    let other: OtherCompany;
+    before(async () => {
+      t = await buildTestApp(engine);
+      key = t.tenant.apiKey;
+      teamId = t.tenant.teamId;
+      alice = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [teamId], email: 'alice@acme.test', fullName: 'Alice Author' });
+      bob = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [teamId], email: 'bob@acme.test', fullName: 'Bob Builder' });
+      other = await otherCompany(t);
+    });
+    after(() => t.dispose());
+    let releaseHeld: (() => void) | undefined;
+    afterEach(() => {
+      importFaults.beforeBatch = undefined;
+      releaseHeld?.();
+      releaseHeld = undefined;
+    });
+
+    it('brings a Trello board over: lists and cards in order, archived ones, labels, people, checklists, comments, links', async () => {
+      const done = await importAndWait(t, key, 'trello', teamId, JSON.stringify(smallTrelloExport()));
+      assert.equal(done.status, 'done', JSON.stringify(done));
+      assert.ok(done.board);
+      assert.deepEqual(done.progress, { cards: 4, cardsDone: 4 });
+      const doc = await exportOf(t, key, done.board);
+      assertSchema(BoardExport, doc);
+      assert.equal(doc.board.name, 'Launch 🚀 — планы');
+      assert.equal(doc.board.description, 'Everything for the launch. Ünïcode, עברית and 日本語 welcome.');
+      assert.deepEqual(
+        doc.lists.map((l: Json) => [l.name, l.archived]),
+        [
+          ['To do', false],
+          ['Doing', false],
+          ['Old ideas', true],
+        ],
+      );
+      const palette = new Map(doc.labels.map((l: Json) => [l._id, `${l.name}/${l.color}`]));
+      assert.deepEqual([...palette.values()], ['Ready/green', 'Blocked/red', 'green dark/green', 'no colour/black', 'Nice to have/sky']);
+      const [toDo, doing, old] = doc.lists.map((l: Json) => l._id);
+      assert.deepEqual(
+        doc.cards.map((c: Json) => [c.name, c.list, c.archived]),
+        [
+          ['Write the press release ✍️', toDo, false],
+          ['Second card', toDo, false],
+          ['Archived card', doing, true],
+          ['An idea we dropped', old, false],
+        ],
+      );
+      const press = doc.cards[0];
+      assert.equal(press.description, 'Draft in **Markdown**.\nSecond line.');
+      assert.equal(press.start, '2026-03-01T09:00:00.000Z');
+      assert.equal(press.due, '2026-03-10T17:00:00.000Z');
+      assert.equal(press.complete, true);
+      assert.deepEqual(
+        press.labels.map((id: string) => palette.get(id)),
+        ['Ready/green', 'green dark/green'],
+      );
+      // Alice by her full name, Bob by his username (the local part of his email); Zoë is no member
+      assert.deepEqual(new Set(press.members), new Set([alice.userId, bob.userId]));
+      assert.deepEqual(
+        press.checklists.map((c: Json) => [c.name, c.items.map((i: Json) => [i.name, i.complete, i.due, i.members])]),
+        [
+          [
+            'Steps',
+            [
+              ['First draft', true, null, []],
+              ['Send to legal', false, '2026-03-05T12:00:00.000Z', [bob.userId]],
+            ],
+          ],
+        ],
+      );
+      assert.equal(press.comments.length, 2);
+      assert.deepEqual(press.comments[0], { ...press.comments[0], author: alice.userId, content: 'First draft is up.', createdAt: '2026-03-02T08:00:00.000Z' });
+      assert.equal(press.comments[1].author, t.tenant.userId);
+      assert.equal(press.comments[1].createdAt, '2026-03-03T08:00:00.000Z');
+      assert.match(press.comments[1].content, /^\*Written by Zoë Unknown \(@zoe\) on Trello, 2026-03-03\.\*\n\nLooks good to me 👍$/);
+      assert.deepEqual(
+        press.attachments.map((a: Json) => [a.type, a.name, a.url, a.creator]),
+        [
+          ['link', 'draft.pdf', 'https://trello.com/1/cards/65a0c0ffee00000000000f01/attachments/65a0c0ffee00000000001101/download/draft.pdf', alice.userId],
+          ['link', 'Brand guide', 'https://example.test/brand', t.tenant.userId],
+        ],
+      );
+      // a card with none of the optional fields
+      assert.deepEqual([doc.cards[3].description, doc.cards[3].due, doc.cards[3].labels, doc.cards[3].members], ['', null, [], []]);
+
+      const report = done.report;
+      assert.deepEqual(report.brought, {
+        lists: 3,
+        labels: 5,
+        cards: 4,
+        checklists: 1,
+        checklistItems: 2,
+        comments: 2,
+        discussions: 0,
+        attachments: 2,
+        cheers: 0,
+      });
+      assert.deepEqual(
+        report.members.matched.map((m: Json) => [m.name, m.user]),
+        [
+          ['Alice Author', alice.userId],
+          ['Robert B.', bob.userId],
+        ],
+      );
+      assert.deepEqual(report.members.unmatched, [{ name: 'Zoë Unknown', username: 'zoe' }]);
+      assert.equal(report.leftOut.customFields, 2);
+      assert.equal(report.leftOut.customFieldValues, 1);
+      assert.equal(report.leftOut.powerUps, 1);
+      assert.equal(report.leftOut.votes, 2);
+      assert.equal(report.leftOut.stickers, 1);
+      assert.equal(report.leftOut.cardCovers, 1);
+      assert.equal(report.leftOut.unmatchedCardMembers, 1);
+      assert.ok(report.notes.some((note: string) => /links/.test(note)));
+    });
+
+    it('imports an empty board', async () => {
+      const done = await importAndWait(t, key, 'trello', teamId, JSON.stringify({ name: 'Empty', lists: [], cards: [] }));
+      assert.equal(done.status, 'done');
+      const doc = await exportOf(t, key, done.board);
+      assert.deepEqual([doc.board.name, doc.lists, doc.cards, doc.labels], ['Empty', [], [], []]);
+    });
+
+    it('refuses a malformed file with a 400 naming what is wrong, and writes nothing', async () => {
+      const before = await counts(t);
+      const cases: [string, RegExp][] = [
+        ['{"name": "Half', /not JSON/],
+        ['[1, 2]', /JSON object/],
+        [JSON.stringify({ name: 'No lists', cards: [] }), /file\.lists/],
+        [JSON.stringify({ name: '', lists: [], cards: [] }), /file\.name/],
+        [JSON.stringify({ name: 'Bad card', lists: [{ id: 'l1', name: 'L' }], cards: [{ id: 'c1', name: 'C', idList: 'nope' }] }), /file\.cards\[0\]\.idList/],
+        [
+          JSON.stringify({ name: 'Bad due', lists: [{ id: 'l1', name: 'L' }], cards: [{ id: 'c1', name: 'C', idList: 'l1', due: 'next week' }] }),
+          /file\.cards\[0\]\.due/,
+        ],
+      ];
+      for (const [content, message] of cases) {
+        const res = await postImport(t, key, 'trello', teamId, content);
+        assert.equal(res.statusCode, 400, content);
+        assert.equal(res.json().code, 'validation_failed');
+        assert.match(res.json().message, message);
+        assert.ok(res.json().details.length > 0);
+      }
+      const json = await t.app.inject({ method: 'POST', url: `/api/v1/imports/trello?teamId=${teamId}`, headers: bearer(key), payload: { name: 'x' } });
+      assert.equal(json.statusCode, 415);
+      const taskboard = await postImport(t, key, 'taskboard', teamId, JSON.stringify({ ...smallTrelloExport() }));
+      assert.equal(taskboard.statusCode, 400);
+      assert.match(taskboard.json().message, /file\.format/);
+      assert.deepEqual(await counts(t), before);
+      assert.equal(
+        Number(
+          (
+            await t.services.db
+              .selectFrom('imports')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ) >= 0,
+        true,
+      );
+    });
+
+    it("is a 404 for another company's team, and another company cannot read the import", async () => {
+      const res = await postImport(t, key, 'trello', other.teamId, JSON.stringify(smallTrelloExport()));
+      assert.equal(res.statusCode, 404);
+      const done = await importAndWait(t, key, 'trello', teamId, JSON.stringify({ name: 'Mine', lists: [], cards: [] }));
+      assert.equal((await readImport(t, other.apiKey, done._id)).statusCode, 404);
+      assert.equal((await readImport(t, key, done._id)).statusCode, 200);
+    });
+
+    it('leaves nothing behind when it fails between batches, and says why', async () => {
+      const before = await counts(t);
+      importFaults.beforeBatch = (batch) => {
+        if (batch === 1) throw new Error('injected fault');
+      };
+      const done = await importAndWait(t, key, 'trello', teamId, JSON.stringify(bigTrelloExport(IMPORT_BATCH_CARDS + 50)), 'req-import-failing');
+      assert.equal(done.status, 'failed');
+      assert.equal(done.board, null);
+      assert.match(done.error, /could not write the board/);
+      assert.deepEqual(await counts(t), before);
+      const events = await t.services.db.selectFrom('events').select('type').where('request_id', '=', 'req-import-failing').execute();
+      assert.deepEqual(events, []);
+    });
+
+    it('hides a board whose import was interrupted, reads it as failed once its lease ran out, and the sweeper removes it', async () => {
+      const before = await counts(t);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let reached!: () => void;
+      const atBatch = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      importFaults.beforeBatch = async (batch) => {
+        if (batch !== 1) return;
+        reached();
+        await held;
+      };
+      const res = await postImport(t, key, 'trello', teamId, JSON.stringify(bigTrelloExport(IMPORT_BATCH_CARDS + 10)));
+      assert.equal(res.statusCode, 202);
+      const started = res.json().import;
+      // a failed assertion must not leave the import waiting forever (the app's close waits for it)
+      releaseHeld = release;
+      await atBatch;
+      // half written and hidden: no read shows it
+      const row = await t.services.db.selectFrom('imports').selectAll().where('id', '=', started._id).executeTakeFirstOrThrow();
+      assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/boards/${row.board_id}`, headers: bearer(key) })).statusCode, 404);
+      const boards = await t.app.inject({ method: 'GET', url: `/api/v1/boards?teamId=${teamId}`, headers: bearer(key) });
+      assert.ok(!boards.json().boards.some((b: Json) => b._id === row.board_id));
+      // the sweeper leaves it alone while the lease holds
+      await sweepDeleted(t.services);
+      assert.equal(
+        Number(
+          (
+            await t.services.db
+              .selectFrom('cards')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('board_id', '=', row.board_id)
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+        IMPORT_BATCH_CARDS,
+      );
+      // the process "dies": its lease runs out
+      await t.services.db.updateTable('imports').set({ lease_until: '2000-01-01T00:00:00.000Z' }).where('id', '=', started._id).execute();
+      const read = (await readImport(t, key, started._id)).json().import;
+      assert.equal(read.status, 'failed');
+      assert.match(read.error, /interrupted/);
+      await sweepDeleted(t.services);
+      assert.deepEqual(await counts(t), before);
+      // had it lived on, it cannot publish a board the sweeper took
+      release();
+      const ended = await eventually(
+        async () => t.services.db.selectFrom('imports').select('status').where('id', '=', started._id).executeTakeFirstOrThrow(),
+        (r) => r.status === 'failed',
+      );
+      assert.equal(ended.status, 'failed');
+      assert.deepEqual(await counts(t), before);
+    });
+
+    it('records the events of what it created under the request id, and webhooks receive them', async () => {
+      let receiver: Receiver | undefined;
+      try {
+        receiver = await startReceiver();
+        const hook = await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/webhooks?companyId=${t.tenant.companyId}`,
+          headers: bearer(key),
+          payload: { url: receiver.url, types: ['board.imported', 'card.created'] },
+        });
+        assert.equal(hook.statusCode, 201, hook.body);
+        const done = await importAndWait(t, key, 'trello', teamId, JSON.stringify(smallTrelloExport()), 'req-import-events');
+        assert.equal(done.status, 'done');
+        const events = await t.services.db
+          .selectFrom('events')
+          .select(['type', 'board_id', 'card_id'])
+          .where('request_id', '=', 'req-import-events')
+          .orderBy('seq')
+          .execute();
+        const types = events.map((e) => e.type);
+        assert.equal(types.filter((type) => type === 'board.created').length, 1);
+        assert.equal(types.filter((type) => type === 'list.created').length, 3);
+        assert.equal(types.filter((type) => type === 'label.created').length, 5);
+        assert.equal(types.filter((type) => type === 'card.created').length, 4);
+        assert.equal(types.at(-1), 'board.imported');
+        assert.ok(events.every((e) => e.board_id === done.board));
+        await receiver.until((received) => received.filter((r) => r.body.includes(done.board)).length >= 5, 20_000, 'the import to be delivered');
+        const bodies = receiver.received.map((r) => JSON.parse(r.body) as Json).filter((b) => b.data.board === done.board);
+        assert.deepEqual(bodies.map((b) => b.type).sort(), ['board.imported', 'card.created', 'card.created', 'card.created', 'card.created']);
+        // the search index sees the imported cards
+        const found = await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/search?q=${encodeURIComponent('press release')}&teamId=${teamId}`,
+          headers: bearer(key),
+        });
+        assert.equal(found.statusCode, 200, found.body);
+        assert.ok(found.body.includes('Write the press release'));
+      } finally {
+        await receiver?.close();
+      }
+    });
+
+    it('imports a board of 5,000 cards, every card in order with its parts', async () => {
+      const total = 5000;
+      const done = await importAndWait(t, key, 'trello', teamId, JSON.stringify(bigTrelloExport(total)));
+      assert.equal(done.status, 'done', JSON.stringify(done.error));
+      assert.deepEqual(done.progress, { cards: total, cardsDone: total });
+      const db = t.services.db;
+      const cards = await db
+        .selectFrom('cards')
+        .select(['name', 'list_id'])
+        .where('board_id', '=', done.board)
+        .where('deleted_at', 'is', null)
+        .orderBy('list_id')
+        .orderBy('position')
+        .execute();
+      assert.equal(cards.length, total);
+      const lists = await db.selectFrom('lists').select('id').where('board_id', '=', done.board).orderBy('position').execute();
+      const first = cards.filter((c) => c.list_id === lists[0]?.id).map((c) => c.name);
+      assert.deepEqual(first.slice(0, 3), ['Card 1 — ünïcode', 'Card 5 — ünïcode', 'Card 9 — ünïcode']);
+      const count = async (table: 'checklist_items' | 'comments' | 'card_labels') =>
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .innerJoin('cards', 'cards.id', `${table}.card_id` as 'comments.card_id')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('cards.board_id', '=', done.board)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      assert.equal(await count('checklist_items'), total * 2);
+      assert.equal(await count('comments'), 1000);
+      assert.equal(await count('card_labels'), total);
+      assert.ok(done.report.notes.some((note: string) => /1,000 actions/.test(note)));
+    });
+
+    it('imports from the command line as the company owner, printing what came and what did not', async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'taskboard-import-'));
+      try {
+        const file = join(folder, 'board.json');
+        writeFileSync(file, JSON.stringify({ ...smallTrelloExport(), name: 'From the CLI' }));
+        const env = { DATABASE_URL: t.url, UPLOAD_DIR: t.config.uploadDir };
+        const run = await runTaskboard(['import', 'trello', file, '--team', teamId, '--json'], env);
+        assert.equal(run.code, 0, run.stderr);
+        const done = JSON.parse(run.stdout);
+        assert.equal(done.status, 'done');
+        const doc = await exportOf(t, key, done.board);
+        assert.equal(doc.board.name, 'From the CLI');
+        assert.equal(doc.cards.length, 4);
+        assert.equal(doc.cards[0].creator, t.tenant.userId);
+        const events = await t.services.db.selectFrom('events').select(['request_id', 'actor_user_id']).where('board_id', '=', done.board).execute();
+        assert.equal(new Set(events.map((e) => e.request_id)).size, 1);
+        assert.match(String(events[0]?.request_id), /^cli-import-/);
+        const text = await runTaskboard(['import', 'trello', file, '--team', teamId, '--as', 'alice@acme.test'], env);
+        assert.equal(text.code, 0, text.stderr);
+        assert.match(text.stdout, /^Imported "From the CLI" as board [0-9a-f]{24}/);
+        assert.match(text.stdout, /not matched: Zoë Unknown/);
+        assert.match(text.stdout, /customFields 2/);
+        writeFileSync(file, '{"name": "broken"');
+        const broken = await runTaskboard(['import', 'trello', file, '--team', teamId], env);
+        assert.equal(broken.code, 2);
+        assert.match(broken.stderr, /not JSON/);
+        const usage = await runTaskboard(['import', 'trello', '--team', teamId], env);
+        assert.equal(usage.code, 2);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    });
+
+    it('takes a Taskboard export back into another team: exported again, the same document up to ids and timestamps', async () => {
+      const source = await importAndWait(t, key, 'trello', teamId, JSON.stringify(smallTrelloExport()));
+      const original = await exportOf(t, key, source.board);
+      // a cheer and a reply, which a Trello import has none of
+      const card = original.cards[0];
+      const api = apiClient(t, alice.apiKey);
+      const reply = await api('POST', `/api/v1/comments/${card.comments[0]._id}/discussions`, { content: 'Reply ✓' });
+      assert.ok([200, 201].includes(reply.statusCode), reply.body);
+      const cheer = await apiClient(t, bob.apiKey)('POST', `/api/v1/cards/${card._id}/cheers`, { content: '🎉' });
+      assert.ok([200, 201].includes(cheer.statusCode), cheer.body);
+      const before = await exportOf(t, key, source.board);
+      const elsewhere = await addTeam(t.services, t.tenant.companyId, 'Elsewhere', [t.tenant.userId, alice.userId, bob.userId]);
+      const done = await importAndWait(t, key, 'taskboard', elsewhere, JSON.stringify(before));
+      assert.equal(done.status, 'done', JSON.stringify(done));
+      assert.deepEqual(done.report.members.unmatched, []);
+      const after = await exportOf(t, key, done.board);
+      assert.deepEqual(normalised(after), normalised(before));
+    });
+  });
+}
+
+/** The document with its ids replaced by their order of first appearance and its timestamps dropped. */
+function normalised(doc: Json): unknown {
+  const ids = new Map<string, string>();
+  const walk = (value: unknown, key?: string): unknown => {
+    if (Array.isArray(value)) return value.map((item) => walk(item));
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value as Json)
+          .filter(([k]) => !['createdAt', 'updatedAt', 'exportedAt'].includes(k))
+          .map(([k, v]) => [k, walk(v, k)]),
+      );
+    }
+    if (typeof value === 'string' && /^[0-9a-f]{24}$/.test(value) && key !== 'color') {
+      if (!ids.has(value)) ids.set(value, `id${ids.size}`);
+      return ids.get(value);
+    }
+    return value;
+  };
+  return walk(doc);
+}
+
+describe('imports over IMPORT_MAX_BYTES', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp('sqlite', { config: { imports: { maxFileBytes: 2048, leaseMs: 120_000 } } });
+  });
+  after(() => t.dispose());
+
+  it('are a 413 naming the setting, and write nothing', async () => {
+    const before = await counts(t);
+    const res = await postImport(t, t.tenant.apiKey, 'trello', t.tenant.teamId, JSON.stringify(smallTrelloExport()));
+    assert.equal(res.statusCode, 413);
+    assert.match(res.json().message, /IMPORT_MAX_BYTES/);
+    assert.deepEqual(await counts(t), before);
+    const small = await postImport(t, t.tenant.apiKey, 'trello', t.tenant.teamId, JSON.stringify({ name: 'Small', lists: [], cards: [] }));
+    assert.equal(small.statusCode, 202);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * Import a board into a team: a file picker for Trello's "Export as JSON" file (or a board export),
+ * then the import's progress, read from Get Import until it is done and links to the new board.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { Link } from 'react-router';
+import { ApiError, authHeaders, client, keepCsrf, messageOf, unwrap } from '../api.ts';
+import { Modal } from '../board/dialogs.tsx';
+import { t } from '../strings.ts';
+
+type Source = 'trello' | 'taskboard';
+
+/** Starts the import: the file as a form, with the session's proof (the typed client sends JSON only). */
+async function startImport(source: Source, teamId: string, file: File): Promise<string> {
+  const form = new FormData();
+  form.append('file', file, file.name || 'board.json');
+  const response = await fetch(`/api/v1/imports/${source}?teamId=${encodeURIComponent(teamId)}`, {
+    method: 'POST',
+    body: form,
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json', ...authHeaders() },
+  });
+  const body = (await response.json().catch(() => undefined)) as { import?: { _id: string } } | undefined;
+  keepCsrf(response, body);
+  if (response.status !== 202 || !body?.import) throw new ApiError(response.status, messageOf(body, `${response.status} ${response.statusText}`));
+  return body.import._id;
+}
+
+export default function ImportDialog({ teamId, teamName, onClose }: { teamId: string; teamName: string; onClose: () => void }) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const [source, setSource] = useState<Source>('trello');
+  const [file, setFile] = useState<File | null>(null);
+  const [importId, setImportId] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const progress = useQuery({
+    queryKey: ['import', importId],
+    enabled: importId !== null,
+    queryFn: async () => unwrap(await client.GET('/api/v1/imports/{importId}', { params: { path: { importId: importId as string } } })).import,
+    refetchInterval: (query) => (query.state.data?.status === 'running' || !query.state.data ? 500 : false),
+  });
+  const record = progress.data;
+  const ended = record && record.status !== 'running';
+  useEffect(() => {
+    if (record?.status === 'done') void queryClient.invalidateQueries({ queryKey: ['boards', teamId] });
+  }, [record?.status, queryClient, teamId]);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!file) return setProblem(t.importChooseFile);
+    setProblem(null);
+    setStarting(true);
+    try {
+      setImportId(await startImport(source, teamId, file));
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setStarting(false);
+    }
+  }
+
+  const leftOut = record ? Object.entries(record.report.leftOut).filter(([, count]) => count > 0) : [];
+  return (
+    <Modal label={t.importInto(teamName)} onClose={onClose} className="import-dialog">
+      <h2>{t.importInto(teamName)}</h2>
+      {importId === null ? (
+        <form className="import-form" onSubmit={submit}>
+          <label htmlFor={`${id}-source`}>{t.importFrom}</label>
+          <select id={`${id}-source`} value={source} onChange={(event) => setSource(event.target.value as Source)}>
+            <option value="trello">{t.importTrello}</option>
+            <option value="taskboard">{t.importTaskboard}</option>
+          </select>
+          <label htmlFor={`${id}-file`}>{t.importFile}</label>
+          <input id={`${id}-file`} type="file" accept="application/json,.json" onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
+          <p className="muted">{source === 'trello' ? t.importTrelloHint : t.importTaskboardHint}</p>
+          {problem ? (
+            <p role="alert" className="error">
+              {problem}
+            </p>
+          ) : null}
+          <div className="composer-actions">
+            <button type="submit" className="primary" disabled={starting}>
+              {t.importStart}
+            </button>
+            <button type="button" onClick={onClose}>
+              {t.cancel}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="import-progress">
+          {!ended ? (
+            <>
+              <label htmlFor={`${id}-progress`}>{t.importProgress(record?.progress.cardsDone ?? 0, record?.progress.cards ?? 0)}</label>
+              <progress id={`${id}-progress`} max={record?.progress.cards || 1} value={record?.progress.cardsDone ?? 0} />
+            </>
+          ) : null}
+          <p role="status">
+            {!record
+              ? t.importStarting
+              : record.status === 'running'
+                ? t.importRunning(record.boardName)
+                : record.status === 'done'
+                  ? t.importDone(record.boardName)
+                  : ''}
+          </p>
+          {record?.status === 'failed' ? (
+            <p role="alert" className="error">
+              {t.importFailed(record.error ?? '')}
+            </p>
+          ) : null}
+          {record?.status === 'done' && record.board ? (
+            <>
+              <p>
+                <Link to={`/boards/${record.board}`}>{t.importOpen(record.boardName)}</Link>
+              </p>
+              <dl className="import-report">
+                <dt>{t.importBrought}</dt>
+                <dd>{t.importBroughtCounts(record.report.brought.lists, record.report.brought.cards, record.report.brought.comments)}</dd>
+                {record.report.members.unmatched.length ? (
+                  <>
+                    <dt>{t.importUnmatched}</dt>
+                    <dd>{record.report.members.unmatched.map((person) => person.name || person.username).join(', ')}</dd>
+                  </>
+                ) : null}
+                {leftOut.length ? (
+                  <>
+                    <dt>{t.importLeftOut}</dt>
+                    <dd>{leftOut.map(([kind, count]) => `${kind}: ${count}`).join(', ')}</dd>
+                  </>
+                ) : null}
+                {record.report.notes.map((note) => (
+                  <dd key={note}>{note}</dd>
+                ))}
+              </dl>
+            </>
+          ) : null}
+          {progress.error ? (
+            <p role="alert" className="error">
+              {progress.error.message}
+            </p>
+          ) : null}
+          <div className="composer-actions">
+            <button type="button" onClick={onClose}>
+              {t.close}
+            </button>
+          </div>
+        </div>
+      )}
+    </Modal>
+  );
+}
