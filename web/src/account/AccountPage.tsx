@@ -5,15 +5,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@taskboard/client';
 import Bowser from 'bowser';
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { useMe } from '../App.tsx';
 import { client, unwrap } from '../api.ts';
+import { Outcome, Part, problem, ShownOnce, when } from '../parts.tsx';
 import { t } from '../strings.ts';
 import './account.css';
 
 type ApiKey = components['schemas']['ApiKey'];
-
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** A photo is shown only from an address an image can come from (the API keeps any text). */
 const showablePhoto = (url: string) => /^(https?:\/\/|\/|data:image\/)/i.test(url);
@@ -24,9 +23,6 @@ function browserOf(userAgent: string | null): string {
   const { browser, os } = Bowser.parse(userAgent);
   return browser.name && os.name ? t.browserOn(browser.name, os.name) : userAgent;
 }
-
-/** A refused write's message, as the server put it. */
-const problem = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export default function AccountPage() {
   const me = useMe();
@@ -40,32 +36,6 @@ export default function AccountPage() {
       <Sessions />
       <ApiKeys />
     </div>
-  );
-}
-
-/** A titled part of the page: a region named by its heading. */
-function Part({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <section className="account-part" aria-labelledby={id}>
-      <h2 id={id}>{title}</h2>
-      {children}
-    </section>
-  );
-}
-
-function Outcome({ error, success }: { error: unknown; success: string | null }) {
-  if (error) {
-    return (
-      <p role="alert" className="error">
-        {problem(error)}
-      </p>
-    );
-  }
-  return (
-    <p role="status" className="muted">
-      {success}
-    </p>
   );
 }
 
@@ -271,7 +241,16 @@ function ApiKeys() {
   return (
     <Part title={t.apiKeys}>
       <p className="muted">{t.apiKeysIntro}</p>
-      {fresh ? <FreshToken name={fresh.name} token={fresh.token} onDone={() => setFresh(null)} /> : null}
+      {fresh ? (
+        <ShownOnce
+          label={t.newToken(fresh.name)}
+          hint={t.newTokenHint}
+          value={fresh.token}
+          copied={t.tokenCopied}
+          copyFailed={t.copyFailed}
+          onDone={() => setFresh(null)}
+        />
+      ) : null}
       <ul className="account-rows">
         {keys.data?.map((key) => (
           <li key={key._id} className="account-row">
@@ -320,39 +299,5 @@ function ApiKeys() {
       </form>
       <Outcome error={error} success={revoke.isSuccess ? done : null} />
     </Part>
-  );
-}
-
-/** A token just made: shown this once, with a button copying it. */
-function FreshToken({ name, token, onDone }: { name: string; token: string; onDone: () => void }) {
-  const id = useId();
-  const [copy, setCopy] = useState<string | null>(null);
-  return (
-    <div className="account-token" role="group" aria-labelledby={id}>
-      <label id={id} htmlFor={`${id}-token`}>
-        {t.newToken(name)}
-      </label>
-      <p className="muted">{t.newTokenHint}</p>
-      <div className="inline-form">
-        <input id={`${id}-token`} readOnly value={token} onFocus={(event) => event.currentTarget.select()} />
-        <button
-          type="button"
-          onClick={() =>
-            navigator.clipboard.writeText(token).then(
-              () => setCopy(t.tokenCopied),
-              () => setCopy(t.copyFailed),
-            )
-          }
-        >
-          {t.copy}
-        </button>
-        <button type="button" onClick={onDone}>
-          {t.done}
-        </button>
-      </div>
-      <p role="status" className="muted">
-        {copy}
-      </p>
-    </div>
   );
 }

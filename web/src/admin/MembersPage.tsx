@@ -3,8 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useMe } from '../App.tsx';
 import { type Company, client, unwrap } from '../api.ts';
+import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
 import { t } from '../strings.ts';
-import { ADMIN_STALE_TIME, type CompanyMember, Outcome, Part, Refused, ROLES, type Role, refused, ShownOnce, when } from './parts.tsx';
+import { ADMIN_STALE_TIME, type CompanyMember, Refused, ROLES, type Role, refused } from './parts.tsx';
 
 export function useCompanyMembers(companyId: string) {
   return useQuery({

@@ -2,9 +2,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { type Company, client, type Team, unwrap } from '../api.ts';
+import { Outcome, Part } from '../parts.tsx';
 import { t } from '../strings.ts';
 import { useCompanyMembers, useCompanyTeams } from './MembersPage.tsx';
-import { type CompanyMember, Outcome, Part, Refused, refused } from './parts.tsx';
+import { type CompanyMember, Refused, refused } from './parts.tsx';
 
 export function TeamsPage({ company }: { company: Company }) {
   const queryClient = useQueryClient();

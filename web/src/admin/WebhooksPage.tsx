@@ -9,8 +9,9 @@ import type { components } from '@taskboard/client';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError, type Company, client, unwrap } from '../api.ts';
+import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
 import { t } from '../strings.ts';
-import { ADMIN_STALE_TIME, Outcome, Part, Refused, refused, ShownOnce, when } from './parts.tsx';
+import { ADMIN_STALE_TIME, Refused, refused } from './parts.tsx';
 
 type Webhook = components['schemas']['Webhook'];
 type Delivery = components['schemas']['WebhookDelivery'];
