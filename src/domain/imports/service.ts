@@ -98,6 +98,7 @@ export async function startImport(
   const owner = { company_id: team.company_id, team_id: team.id };
   const dropped: Record<string, number> = {};
   const report = reportOf(plan, people, dropped);
+  const leaseMs = options.leaseMs ?? IMPORT_LEASE_MS;
   // labels are read in id order: ids sorted as the file lists them keep its order
   const labelIdsInOrder = plan.labels.map(() => newId()).sort();
   const labelIds = new Map(plan.labels.map((label, index) => [label.key, labelIdsInOrder[index] as string]));
@@ -116,7 +117,7 @@ export async function startImport(
     report: JSON.stringify(report),
     error: null,
     request_id: caller.requestId ?? null,
-    lease_until: leaseFrom(at, options.leaseMs ?? IMPORT_LEASE_MS),
+    lease_until: leaseFrom(at, leaseMs),
     created_at: at,
     updated_at: at,
     finished_at: null,
@@ -173,7 +174,23 @@ export async function startImport(
       })),
     );
   });
-  const run: ImportRun = { ctx, caller, id, boardId, mark: at, owner, plan, people: people.users, labelIds, labelColours, listIds, dropped, options };
+  const run: ImportRun = {
+    ctx,
+    caller,
+    id,
+    boardId,
+    mark: at,
+    owner,
+    plan,
+    matched: people,
+    people: people.users,
+    labelIds,
+    labelColours,
+    listIds,
+    dropped,
+    leaseMs,
+    options,
+  };
   const finished = runImport(run).then(
     () => undefined,
     () => undefined,
@@ -191,13 +208,25 @@ interface ImportRun {
   mark: string;
   owner: { company_id: string; team_id: string };
   plan: ImportPlan;
+  /** Who in the file was matched to a member, for the report. */
+  matched: MatchedPeople;
   people: Map<string, string>;
   labelIds: Map<string, string>;
   /** Each label's palette colour id. */
   labelColours: Map<string, string>;
   listIds: Map<string, string>;
   dropped: Record<string, number>;
+  leaseMs: number;
   options: ImportOptions;
+}
+
+/** A card the import wrote, as its `card.created` event tells it. */
+interface WrittenCard {
+  card: string;
+  list: string;
+  position: number;
+  name: string;
+  parts: Record<string, number>;
 }
 
 /** The import lost its lease (it ran out meanwhile): what it wrote is the sweeper's. */
@@ -209,7 +238,7 @@ class LostLease extends ConflictError {
 
 async function runImport(run: ImportRun): Promise<void> {
   const { ctx, plan } = run;
-  const written: { card: string; list: string; position: number; name: string; parts: Record<string, number> }[] = [];
+  const written: WrittenCard[] = [];
   const goOn = run.options.goOn ?? (() => true);
   try {
     const batches = Math.ceil(plan.cards.length / IMPORT_BATCH_CARDS);
@@ -227,7 +256,7 @@ async function runImport(run: ImportRun): Promise<void> {
       const batchStarted = performance.eventLoopUtilization();
       const made = await inTransaction(ctx, async (trx) => {
         const at = nowIso();
-        if (!(await imports.renewImport(trx, run.id, at, leaseFrom(at, run.options.leaseMs ?? IMPORT_LEASE_MS), done))) throw new LostLease();
+        if (!(await imports.renewImport(trx, run.id, at, leaseFrom(at, run.leaseMs), done))) throw new LostLease();
         return writeCards(trx, run, cards, positions, at);
       });
       written.push(...made);
@@ -237,10 +266,10 @@ async function runImport(run: ImportRun): Promise<void> {
     await importFaults.beforeBatch?.(batches);
     await inTransaction(ctx, async (trx) => {
       const at = nowIso();
-      if (!(await imports.renewImport(trx, run.id, at, leaseFrom(at, run.options.leaseMs ?? IMPORT_LEASE_MS), plan.cards.length))) throw new LostLease();
+      if (!(await imports.renewImport(trx, run.id, at, leaseFrom(at, run.leaseMs), plan.cards.length))) throw new LostLease();
       if (!(await imports.publishBoard(trx, run.boardId, run.mark))) throw new LostLease();
       recordPublication(trx, run, written, at);
-      const report = await currentReport(trx, run);
+      const report = reportOf(plan, run.matched, run.dropped);
       await imports.finishImport(trx, run.id, at, { status: 'done', report: JSON.stringify(report), cardsDone: plan.cards.length });
     });
   } catch (error) {
@@ -249,14 +278,6 @@ async function runImport(run: ImportRun): Promise<void> {
     await fail(run, message).catch((failure: unknown) => run.options.onError?.(failure));
     throw error;
   }
-}
-
-/** The report as the import's row holds it, with what writing dropped since. */
-async function currentReport(trx: Transaction, run: ImportRun): Promise<ImportReport> {
-  const row = await imports.findImport(trx, run.id);
-  const report = JSON.parse(row?.report ?? '{}') as ImportReport;
-  for (const [kind, count] of Object.entries(run.dropped)) if (count > 0) report.leftOut[kind] = count;
-  return report;
 }
 
 /**
@@ -293,7 +314,7 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
     attachments: [],
     cheers: [],
   };
-  const made: { card: string; list: string; position: number; name: string; parts: Record<string, number> }[] = [];
+  const made: WrittenCard[] = [];
   const add = (table: string, row: NewRow<any>) => (rows[table] as NewRow<any>[]).push(row);
   const drop = (kind: string) => {
     dropped[kind] = (dropped[kind] ?? 0) + 1;
@@ -406,14 +427,9 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
         continue;
       }
       const comment = cheer.on.type === 'comment' ? on : cheer.on.type === 'discussion' ? (commentOfReply(card, cheer.on.key, keys) ?? null) : null;
-      const secondary =
-        cheer.on.type === 'card'
-          ? { type: 'card', id }
-          : cheer.on.type === 'discussion'
-            ? { type: 'comment', id: comment }
-            : cheer.on.type === 'attachment' && itemOfAttachment(card, cheer.on.key, keys)
-              ? { type: 'checklistItem', id: itemOfAttachment(card, cheer.on.key, keys) }
-              : { type: 'card', id };
+      // what the cheered thing sits in: a reply's comment, an item's attachment's item, else the card
+      const item = cheer.on.type === 'attachment' ? itemOfAttachment(card, cheer.on.key, keys) : undefined;
+      const secondary = cheer.on.type === 'discussion' ? { type: 'comment', id: comment } : item ? { type: 'checklistItem', id: item } : { type: 'card', id };
       add('cheers', {
         id: newId(),
         ...onCard,
@@ -492,12 +508,7 @@ function post(run: ImportRun, source: { author: string | null; content: string; 
  * The events of what the import created, in the transaction that shows it: the board, its labels
  * and lists, each card (its data says what it came with), and `board.imported` with the counts.
  */
-function recordPublication(
-  trx: Transaction,
-  run: ImportRun,
-  written: readonly { card: string; list: string; position: number; name: string; parts: Record<string, number> }[],
-  at: string,
-) {
+function recordPublication(trx: Transaction, run: ImportRun, written: readonly WrittenCard[], at: string) {
   const { caller, plan } = run;
   const subject = { company: run.owner.company_id, team: run.owner.team_id, board: run.boardId };
   recordEvent(trx, caller, 'board.created', subject, { board: run.boardId, name: plan.board.name, import: run.id }, at);
