@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Link, Navigate, Outlet, type RouteObject, useNavigate } from 'react-router';
-import { type Board, client, getJson, messageOf, postJson, session, setUnauthorizedHandler, unwrap } from './api.ts';
+import { administers, type Board, client, getJson, messageOf, postJson, session, setUnauthorizedHandler, unwrap } from './api.ts';
 import { BoardPage } from './board/BoardPage.tsx';
 import { Bell } from './inbox/Bell.tsx';
 import { SearchBox, useScrollToSearched } from './search/SearchBox.tsx';
@@ -50,11 +50,7 @@ function Shell() {
   if (me.isError) return <Navigate to="/sign-in" replace />;
   return (
     <div className="app">
-      <TopBar
-        name={me.data?.user.fullName}
-        signedIn={me.isSuccess}
-        administers={me.data?.companies.some((company) => company.role === 'owner' || company.role === 'admin') ?? false}
-      />
+      <TopBar name={me.data?.user.fullName} signedIn={me.isSuccess} administers={me.data?.companies.some((company) => administers(company.role)) ?? false} />
       <main className="app-main" id="main">
         <Outlet />
       </main>
@@ -353,7 +349,7 @@ function Home() {
           {me.data.teams
             .filter((team) => team.company === company._id)
             .map((team) => (
-              <TeamBoards key={team._id} teamId={team._id} teamName={team.name} canDelete={company.role === 'owner' || company.role === 'admin'} />
+              <TeamBoards key={team._id} teamId={team._id} teamName={team.name} canDelete={administers(company.role)} />
             ))}
         </section>
       ))}

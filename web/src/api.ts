@@ -90,6 +90,9 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
   return result.data;
 }
 
+/** Whether a company role administers the company: its members, teams, webhooks, and deleting its boards. */
+export const administers = (role: string | undefined): boolean => role === 'owner' || role === 'admin';
+
 /** `If-Match` for a write conditional on the record's revision `__v`. */
 export const ifMatch = (version: number) => ({ 'If-Match': `"${version}"` });
 

@@ -6,7 +6,7 @@
  */
 import { Link, Navigate, NavLink, Route, Routes, useParams } from 'react-router';
 import { useMe } from '../App.tsx';
-import type { Company } from '../api.ts';
+import { administers, type Company } from '../api.ts';
 import { t } from '../strings.ts';
 import { MembersPage } from './MembersPage.tsx';
 import { NotAllowed } from './parts.tsx';
@@ -17,7 +17,7 @@ import './admin.css';
 export default function AdminPage() {
   const me = useMe();
   if (!me.data) return <p className="page-pad">{t.loading}</p>;
-  const companies = me.data.companies.filter((company) => company.role === 'owner' || company.role === 'admin');
+  const companies = me.data.companies.filter((company) => administers(company.role));
   const first = companies[0];
   return (
     <Routes>

@@ -7,7 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, lazy, memo, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { forgetBoard, rememberBoard, useMe } from '../App.tsx';
-import { authHeaders, type CardFace, client, type Label, type Member, unwrap } from '../api.ts';
+import { administers, authHeaders, type CardFace, client, type Label, type Member, unwrap } from '../api.ts';
 import { startCardReads } from '../card/queries.ts';
 import { useBoardTextFilter } from '../search/boardFilter.ts';
 import { t } from '../strings.ts';
@@ -85,7 +85,7 @@ export function BoardPage() {
   const members: Member[] = team?.members ?? [];
   // Delete Board is for the company's owners and admins: Get Me gives the caller's role in each company.
   const role = me.data?.companies.find((company) => company._id === board.data?.board.company)?.role;
-  const canDelete = role === 'owner' || role === 'admin';
+  const canDelete = administers(role);
   const deleteBoard = useCallback(async () => {
     try {
       const { deleteBoardConfirmed } = await loadSettings();
