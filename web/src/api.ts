@@ -96,7 +96,6 @@ export const administers = (role: string | undefined): boolean => role === 'owne
 /** `If-Match` for a write conditional on the record's revision `__v`. */
 export const ifMatch = (version: number) => ({ 'If-Match': `"${version}"` });
 
-/** A JSON call outside the typed schema (sign-in, setup: routes newer than the generated types). */
 /** One JSON request with the session's cookie (and CSRF token, or the development key): its answer parsed, or undefined. */
 async function requestJson(path: string, init: RequestInit = {}): Promise<{ response: Response; body: unknown }> {
   const response = await fetch(path, {
@@ -117,6 +116,11 @@ async function requestJson(path: string, init: RequestInit = {}): Promise<{ resp
 
 export function postJson(path: string, body: unknown): Promise<{ response: Response; body: unknown }> {
   return requestJson(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+}
+
+/** A form (a file) posted, its JSON answer read: what the typed client, which sends JSON, cannot send. */
+export function postForm(path: string, form: FormData): Promise<{ response: Response; body: unknown }> {
+  return requestJson(path, { method: 'POST', body: form });
 }
 
 export function getJson(path: string): Promise<{ response: Response; body: unknown }> {

@@ -36,7 +36,6 @@ export const t = {
   noBoards: 'No boards yet.',
   importBoard: 'Import a board',
   importBoardInto: (team: string) => `Import a board into ${team}`,
-  importInto: (team: string) => `Import a board into ${team}`,
   importFrom: 'From',
   importTrello: 'Trello (Export as JSON)',
   importTaskboard: 'Taskboard (board export)',

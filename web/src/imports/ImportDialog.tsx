@@ -5,26 +5,20 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
-import { ApiError, authHeaders, client, keepCsrf, messageOf, unwrap } from '../api.ts';
+import { ApiError, client, messageOf, postForm, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
 import { t } from '../strings.ts';
 
 type Source = 'trello' | 'taskboard';
 
-/** Starts the import: the file as a form, with the session's proof (the typed client sends JSON only). */
+/** Starts the import: the file as a form, with the session's proof. */
 async function startImport(source: Source, teamId: string, file: File): Promise<string> {
   const form = new FormData();
   form.append('file', file, file.name || 'board.json');
-  const response = await fetch(`/api/v1/imports/${source}?teamId=${encodeURIComponent(teamId)}`, {
-    method: 'POST',
-    body: form,
-    credentials: 'same-origin',
-    headers: { Accept: 'application/json', ...authHeaders() },
-  });
-  const body = (await response.json().catch(() => undefined)) as { import?: { _id: string } } | undefined;
-  keepCsrf(response, body);
-  if (response.status !== 202 || !body?.import) throw new ApiError(response.status, messageOf(body, `${response.status} ${response.statusText}`));
-  return body.import._id;
+  const { response, body } = await postForm(`/api/v1/imports/${source}?teamId=${encodeURIComponent(teamId)}`, form);
+  const started = body as { import?: { _id: string } } | undefined;
+  if (response.status !== 202 || !started?.import) throw new ApiError(response.status, messageOf(body, `${response.status} ${response.statusText}`));
+  return started.import._id;
 }
 
 export default function ImportDialog({ teamId, teamName, onClose }: { teamId: string; teamName: string; onClose: () => void }) {
@@ -63,8 +57,8 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
 
   const leftOut = record ? Object.entries(record.report.leftOut).filter(([, count]) => count > 0) : [];
   return (
-    <Modal label={t.importInto(teamName)} onClose={onClose} className="import-dialog">
-      <h2>{t.importInto(teamName)}</h2>
+    <Modal label={t.importBoardInto(teamName)} onClose={onClose} className="import-dialog">
+      <h2>{t.importBoardInto(teamName)}</h2>
       {importId === null ? (
         <form className="import-form" onSubmit={submit}>
           <label htmlFor={`${id}-source`}>{t.importFrom}</label>

@@ -55,7 +55,6 @@ export const settingsText = {
   deleteBoardHint: 'Deleting removes the board with its lists, cards and labels for everyone. It cannot be undone.',
   confirmDeleteBoard: (name: string, listCount: number, cardCount: number) =>
     `Delete the board "${name}" and its ${lists(listCount)} and ${cards(cardCount)}? This cannot be undone.`,
-  counting: 'Counting what goes with the board…',
   refused: (message: string) => `That did not work: ${message}`,
   archivedBoards: (n: number) => `Archived boards (${n})`,
   noArchivedBoards: 'No archived boards.',
