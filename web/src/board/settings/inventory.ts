@@ -1,7 +1,7 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import type { components } from '@taskboard/client';
 import { type CardFace, client, unwrap } from '../../api.ts';
-import type { BoardView } from '../store.ts';
+import { type BoardView, boardKey } from '../store.ts';
 
 export type List = components['schemas']['List'];
 
@@ -78,7 +78,7 @@ export async function readInventory(boardId: string, view: BoardView | undefined
 export const inventoryQuery = (queryClient: QueryClient, boardId: string) =>
   queryOptions({
     queryKey: inventoryKey(boardId),
-    queryFn: ({ signal }) => readInventory(boardId, queryClient.getQueryData<BoardView>(['board', boardId]), signal),
+    queryFn: ({ signal }) => readInventory(boardId, queryClient.getQueryData<BoardView>(boardKey(boardId)), signal),
     staleTime: 0,
   });
 
