@@ -1,6 +1,6 @@
 /**
  * The change path: only src/domain/cards/recorder.ts counts a change of a card (`__v` + 1,
- * `updatedAt`) through the cards repository (`recordCardChange`, `recordCardChangeNow`, `renumberCards`), or moves a stamp stored card views are kept under
+ * `updatedAt`) through the cards repository (`recordCardChange`, `renumberCards`), or moves a stamp stored card views are kept under
  * through the card views repository, so whatever every change of a card's world must also do has
  * one place. This test fails when any other file under src/domain calls those functions itself.
  */
@@ -16,7 +16,7 @@ const RECORDER = join(DOMAIN, 'cards', 'recorder.ts');
  * stored card views are kept under (the card views repository), by repository.
  */
 const BUMPS_BY_REPOSITORY: [repository: string, bumps: string[]][] = [
-  ['cards', ['recordCardChange', 'recordCardChangeNow', 'renumberCards']],
+  ['cards', ['recordCardChange', 'renumberCards']],
   ['card-views', ['restampBoardLabels', 'restampUsers']],
 ];
 const repositoryPath = (name: string) => String.raw`['"][./]*(?:\.\./)*storage/repositories/${name}(?:\.ts)?['"]`;
@@ -57,7 +57,6 @@ describe('change path', () => {
       'src/domain/cards/other.ts: calls cardViews.restampBoardLabels',
       'src/domain/cards/other.ts: calls cardViews.restampUsers',
       'src/domain/cards/other.ts: calls cards.recordCardChange',
-      'src/domain/cards/other.ts: calls cards.recordCardChangeNow',
       'src/domain/cards/other.ts: calls cards.renumberCards',
     ]);
   });

@@ -17,7 +17,7 @@
  *
  *   1. the list it places cards in (`lockList`: Create Card, Reorder Card, the copies and moves),
  *      one list per transaction (lists that cards leave are not locked: see `renumberCards`);
- *   2. then cards, in id order and in one pass (`lockCards`, `recordCardChanges` of
+ *   2. then cards, in id order and in one pass (`lockCards`, `lockCardRows` of
  *      src/domain/cards/recorder.ts): the cards the
  *      request changes or copies, together with the cards its placement renumbers (`placeCard`);
  *   3. then what belongs to those cards (checklists, items, members, labels, comments, cheers,
@@ -31,10 +31,10 @@
  * locks, and the repository's writes of a card's world, accept a `Transaction`, not any executor,
  * so the compiler keeps them inside one.
  */
-import type { CompanyRole, Executor, SyncTransaction, Transaction } from '../../storage/database.ts';
+import type { CompanyRole, Executor, Transaction } from '../../storage/database.ts';
 import { type AttachmentTableRow, findLiveAttachment } from '../../storage/repositories/attachments.ts';
 import { type BoardRow, findBoardById, type Reach } from '../../storage/repositories/boards.ts';
-import { type CardSeenRow, type CardTableRow, findCard, findCardSeenBy, findCardsById } from '../../storage/repositories/cards.ts';
+import { type CardSeenRow, type CardTableRow, findCard, findCardSeenBy, findCardsById, lockCard } from '../../storage/repositories/cards.ts';
 import { type ChecklistItemRow, findItem } from '../../storage/repositories/checklist-items.ts';
 import { type ChecklistRow, findChecklist } from '../../storage/repositories/checklists.ts';
 import { type CommentTableRow, type DiscussionTableRow, findComment, findDiscussion } from '../../storage/repositories/comments.ts';
@@ -44,7 +44,6 @@ import { findListById, type ListRow } from '../../storage/repositories/lists.ts'
 import { findNotification, type NotificationRow } from '../../storage/repositories/notifications.ts';
 import { findTeamScope } from '../../storage/repositories/teams.ts';
 import { findWebhook, type WebhookRow } from '../../storage/repositories/webhooks.ts';
-import { type CardChange, type CardChangeKind, type RecordedChange, recordCardChangeNow, recordCardChangeOf } from '../cards/recorder.ts';
 import { checkEachItem } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
@@ -116,11 +115,11 @@ interface ReadRows {
   comment: { comment: CommentTableRow; card: CardTableRow } & TeamOwned;
 }
 
-/** What a locked write answers, by kind: the row, and its card where the row is kept with one. */
-interface LockedRows {
-  card: CardTableRow;
-  checklist: ChecklistRow;
-  item: ChecklistItemRow;
+/** What a locked write answers, by kind: the row, with the card it is kept with, locked. */
+export interface LockedRows {
+  card: { card: CardTableRow };
+  checklist: { checklist: ChecklistRow; card: CardTableRow };
+  item: { item: ChecklistItemRow; card: CardTableRow };
   comment: { comment: CommentTableRow; card: CardTableRow };
   discussion: { discussion: DiscussionTableRow; card: CardTableRow };
   attachment: { attachment: AttachmentTableRow; card: CardTableRow };
@@ -175,11 +174,8 @@ export interface LockRequest<K extends keyof LockedRows> extends Request {
   kind: K;
   /** Undefined: nothing to find (a 404). */
   id: string | undefined;
-  /** Records a change of the owning card (`__v` + 1, `updatedAt`), which takes its lock (step 2), before reach is decided. */
+  /** Takes the owning card's lock (step 2) before reach is decided. */
   lock: true;
-  at: string;
-  /** What kind of change of the card the write is (recorded by src/domain/cards/recorder.ts). */
-  change: CardChangeKind;
 }
 
 export interface CompanyRequest {
@@ -222,10 +218,11 @@ export interface CollectionRequest {
 /**
  * The one entry of access:
  * - a read (`lock` absent) answers the row when the caller reaches it, else a 404;
- * - a locked write (`lock: true`, inside a transaction) first records a change of the owning card
- *   (its lock, step 2 of the rule), then reads the thing under that lock and decides reach by the
- *   card as it is now (read before the lock, a card moved meanwhile to another team would be judged,
- *   and new rows stamped, by the team it left); the transaction's rollback undoes the change on a 404;
+ * - a locked write (`lock: true`, inside a transaction) first takes the lock of the owning card
+ *   (step 2 of the rule), then reads the thing under that lock and decides reach, then `If-Match`, by
+ *   the card as it is now (read before the lock, a card moved meanwhile to another team would be
+ *   judged, and new rows stamped, by the team it left). It writes nothing: the write it guards comes
+ *   after, and records its change (src/domain/cards/recorder.ts);
  * - a company answers the caller's role there; a collection, what a listing may cover (a company or
  *   team named in the scope that the caller does not reach is a 404, not an empty collection);
  * - a notification answers its row to its owner only.
@@ -309,105 +306,53 @@ async function collectionReach(db: Executor, caller: Caller, scope: Scope): Prom
   };
 }
 
-/**
- * The card's change recorded (its lock), then the card read under it and checked (reach, then
- * `If-Match`). `about` names, in the change's event, the thing kept with the card that the write is
- * about (`{ comment: id }`).
- */
-async function lockCard(
-  trx: Transaction,
-  caller: Caller,
-  cardId: string | undefined,
-  what: string,
-  scope: Scope,
-  change: CardChange,
-  about: Record<string, string> = {},
-): Promise<CardTableRow> {
-  const recorded = cardId === undefined ? undefined : await recordCardChangeOf(trx, cardId, change);
-  return checkLockedCard(trx, caller, recorded, what, scope, about);
-}
-
-/** The checks of `lockCard` on the card's row as its recorded change left it: there, reach, then `If-Match`. */
-function checkLockedCard(
-  trx: Transaction | SyncTransaction,
-  caller: Caller,
-  recorded: RecordedChange | undefined,
-  what: string,
-  scope: Scope,
-  about: Record<string, string> = {},
-): CardTableRow {
-  if (!recorded) throw new NotFoundError(what);
-  Object.assign(recorded.event.data, about);
-  const card = requireReach(caller, recorded.card, what, scope);
+/** The card's lock taken, then its row read under it and checked: there, reach, then `If-Match`. */
+async function lockReachedCard(trx: Transaction, caller: Caller, cardId: string | undefined, what: string, scope: Scope): Promise<CardTableRow> {
+  const card = requireReach(caller, cardId === undefined ? undefined : await lockCard(trx, cardId), what, scope);
   requireCardVersion(trx, caller, card);
   return card;
 }
 
-/**
- * `requireAccess` of a card with `lock`, in a group commit (`inGroupCommit` of
- * src/domain/shared/transaction.ts): the card's change recorded, then reach and `If-Match` decided on
- * the row that change left, by the same rule. Answers the row and the change's event.
- */
-export function requireLockedCardNow(
-  trx: SyncTransaction,
-  caller: Caller,
-  request: { id: string; scope?: Scope | undefined; at: string; change: CardChangeKind },
-): RecordedChange {
-  const recorded = recordCardChangeNow(trx, request.id, { caller, kind: request.change, at: request.at });
-  checkLockedCard(trx, caller, recorded, NAMES.card, request.scope ?? {});
-  return recorded as RecordedChange;
+/** The `If-Match` check of a card read under its lock, before this write changes it. Decided after reach, so a 412 never tells of a card out of the caller's reach. */
+export function requireCardVersion(trx: Transaction, caller: Caller, card: CardTableRow): void {
+  requireExpectedVersion(trx, caller, 'card', card.id, Number(card.version));
 }
 
-/**
- * The `If-Match` check of a card read just after this transaction recorded its change (its lock):
- * the card was at `__v` - 1 before this write. Decided after reach, so a 412 never tells of a card
- * out of the caller's reach.
- */
-export function requireCardVersion(trx: Transaction | SyncTransaction, caller: Caller, card: CardTableRow): void {
-  requireExpectedVersion(trx, caller, 'card', card.id, Number(card.version) - 1);
-}
-
-async function lockedAccess(trx: Transaction, caller: Caller, request: LockRequest<keyof LockedRows>): Promise<unknown> {
+async function lockedAccess(trx: Transaction, caller: Caller, request: LockRequest<keyof LockedRows>): Promise<LockedRows[keyof LockedRows]> {
   const { kind, id, scope = {} } = request;
   const what = request.what ?? NAMES[kind];
-  const change: CardChange = { caller, kind: request.change, at: request.at };
   if (id === undefined) throw new NotFoundError(what);
   switch (kind) {
     case 'card':
-      return lockCard(trx, caller, id, what, scope, change);
+      return { card: await lockReachedCard(trx, caller, id, what, scope) };
     case 'checklist':
     case 'item': {
       // Kept with a card: reached through it, then read again under its lock, so the row is what
       // this transaction works on (its team, had the card moved meanwhile). The card a checklist or
       // item sits on never changes.
-      const find = FIND[kind] as (
-        db: Executor,
-        id: string,
-        caller: Caller,
-      ) => Promise<(TeamOwned & { id: string; card_id: string; checklist_id?: string; version: number }) | undefined>;
+      const find = FIND[kind] as (db: Executor, id: string, caller: Caller) => Promise<(ChecklistRow & ChecklistItemRow) | undefined>;
       const seen = await find(trx, id, caller);
-      const about: Record<string, string> = kind === 'checklist' ? { checklist: id } : { checklist: seen?.checklist_id ?? '', checklistItem: id };
-      await lockCard(trx, caller, seen?.card_id, what, scope, change, about);
+      const card = await lockReachedCard(trx, caller, seen?.card_id, what, scope);
       const row = requireReach(caller, await find(trx, id, caller), what, scope);
       requireExpectedVersion(trx, caller, kind, row.id, row.version);
-      return row;
+      return kind === 'checklist' ? { checklist: row, card } : { item: row, card };
     }
     case 'comment': {
       const comment = await findComment(trx, id);
-      const card = await lockCard(trx, caller, comment?.card_id, what, scope, change, { comment: id });
+      const card = await lockReachedCard(trx, caller, comment?.card_id, what, scope);
       // read before the card's lock: read again under it to compare its revision
       if (isExpected(caller, kind, id)) requireExpectedVersion(trx, caller, kind, id, (await findComment(trx, id))!.version);
       return { comment: comment as CommentTableRow, card };
     }
     case 'discussion': {
       const discussion = await findDiscussion(trx, id);
-      const card = await lockCard(trx, caller, discussion?.card_id, what, scope, change, { comment: discussion?.comment_id ?? '', discussion: id });
+      const card = await lockReachedCard(trx, caller, discussion?.card_id, what, scope);
       if (isExpected(caller, kind, id)) requireExpectedVersion(trx, caller, kind, id, (await findDiscussion(trx, id))!.version);
       return { discussion: discussion as DiscussionTableRow, card };
     }
     case 'attachment': {
       const attachment = await findLiveAttachment(trx, id);
-      const card = await lockCard(trx, caller, attachment?.card_id, what, scope, change, { attachment: id });
+      const card = await lockReachedCard(trx, caller, attachment?.card_id, what, scope);
       return { attachment: attachment as AttachmentTableRow, card };
     }
   }

@@ -6,9 +6,10 @@ import type { NewRow, Transaction } from '../../storage/database.ts';
 import * as attachments from '../../storage/repositories/attachments.ts';
 import { requireAccess } from '../access/access.ts';
 import { changeCard } from '../cards/change.ts';
+import type { ChangeData } from '../cards/recorder.ts';
 import { changeItem } from '../checklists/items.ts';
 import type { ServiceContext } from '../context.ts';
-import { changedFields, type PendingEvent } from '../events/record.ts';
+import { changedFields } from '../events/record.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, PayloadTooLargeError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -53,10 +54,10 @@ export function attachmentRow(owner: AttachmentOwner, creatorId: string, at: str
  * Renames a live attachment of this owner: 404 when it is not one. Its name before is read under the
  * card's lock the change holds, so the event's `before` is the name this rename replaced.
  */
-async function renameAttachment(event: PendingEvent, trx: Transaction, owner: AttachmentOwner, attachmentId: string, name: string, at: string): Promise<void> {
+async function renameAttachment(trx: Transaction, owner: AttachmentOwner, attachmentId: string, name: string, at: string): Promise<ChangeData> {
   const attachment = await attachments.findOwnedAttachment(trx, owner, attachmentId);
   if (!attachment || !(await attachments.changeOwnedAttachment(trx, owner, attachmentId, at, { name: name.trim() }))) throw new NotFoundError('Attachment');
-  Object.assign(event.data, { attachment: attachmentId, ...changedFields({ name: attachment.name }, { name: name.trim() }) });
+  return { attachment: attachmentId, ...changedFields({ name: attachment.name }, { name: name.trim() }) };
 }
 
 /** What an `attachment.created` event tells of the new attachment: ids and names, never its bytes. */
@@ -65,9 +66,9 @@ function attachmentFacts(fields: AttachmentFields) {
 }
 
 /** Marks a live attachment of this owner deleted (it leaves its owner's `attachments`; the file stays until the purge): 404 when no row changed. */
-async function deleteAttachment(event: PendingEvent, trx: Transaction, owner: AttachmentOwner, attachmentId: string, at: string): Promise<void> {
+async function deleteAttachment(trx: Transaction, owner: AttachmentOwner, attachmentId: string, at: string): Promise<ChangeData> {
   if (!(await attachments.changeOwnedAttachment(trx, owner, attachmentId, at, { is_deleted: 1, deleted_at: at }))) throw new NotFoundError('Attachment');
-  event.data.attachment = attachmentId;
+  return { attachment: attachmentId };
 }
 
 /** The attachment as its owner's record shows it. */
@@ -135,9 +136,9 @@ async function addToCard(
   scope: Scope,
   fields: AttachmentFields,
 ): Promise<{ attachment: Attachment; card: Card }> {
-  const card = await changeCard(ctx, caller, cardId, scope, 'attachment.created', (trx, row, at, event) => {
-    Object.assign(event.data, attachmentFacts(fields));
-    return attachments.insertAttachment(trx, attachmentRow(cardOwner(row), caller.userId, at, fields));
+  const card = await changeCard(ctx, caller, cardId, scope, 'attachment.created', async (trx, row, at) => {
+    await attachments.insertAttachment(trx, attachmentRow(cardOwner(row), caller.userId, at, fields));
+    return attachmentFacts(fields);
   });
   return { attachment: attachmentOf(card, fields.id), card };
 }
@@ -150,10 +151,9 @@ async function addToItem(
   scope: Scope,
   fields: AttachmentFields,
 ): Promise<{ attachment: Attachment; checklistItem: ChecklistItem }> {
-  const checklistItem = await changeItem(ctx, caller, itemId, scope, 'attachment.created', async (trx, item, at, event) => {
-    Object.assign(event.data, attachmentFacts(fields));
+  const checklistItem = await changeItem(ctx, caller, itemId, scope, 'attachment.created', async (trx, item, at) => {
     await attachments.insertAttachment(trx, attachmentRow(itemOwner(item), caller.userId, at, fields));
-    return {};
+    return { data: attachmentFacts(fields) };
   });
   return { attachment: attachmentOf(checklistItem, fields.id), checklistItem };
 }
@@ -251,16 +251,12 @@ export interface StoredFile {
 
 /** Update Attachment Name on Card: the attachment's and the card's `__v` grow. */
 export function renameCardAttachment(ctx: ServiceContext, caller: Caller, cardId: string, attachmentId: string, scope: Scope, name: string): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, 'attachment.renamed', (trx, card, at, event) =>
-    renameAttachment(event, trx, cardOwner(card), attachmentId, name, at),
-  );
+  return changeCard(ctx, caller, cardId, scope, 'attachment.renamed', (trx, card, at) => renameAttachment(trx, cardOwner(card), attachmentId, name, at));
 }
 
 /** Delete Attachment from Card: marks it deleted (it leaves `card.attachments`); the file stays. */
 export function deleteCardAttachment(ctx: ServiceContext, caller: Caller, cardId: string, attachmentId: string, scope: Scope): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, 'attachment.deleted', (trx, card, at, event) =>
-    deleteAttachment(event, trx, cardOwner(card), attachmentId, at),
-  );
+  return changeCard(ctx, caller, cardId, scope, 'attachment.deleted', (trx, card, at) => deleteAttachment(trx, cardOwner(card), attachmentId, at));
 }
 
 /** Update Name on Checklist Item: the attachment's, the item's, its checklist's and the card's `__v` grow. */
@@ -272,16 +268,14 @@ export function renameItemAttachment(
   scope: Scope,
   name: string,
 ): Promise<ChecklistItem> {
-  return changeItem(ctx, caller, itemId, scope, 'attachment.renamed', async (trx, item, at, event) => {
-    await renameAttachment(event, trx, itemOwner(item), attachmentId, name, at);
-    return {};
-  });
+  return changeItem(ctx, caller, itemId, scope, 'attachment.renamed', async (trx, item, at) => ({
+    data: await renameAttachment(trx, itemOwner(item), attachmentId, name, at),
+  }));
 }
 
 /** Delete on Checklist Item: marks it deleted (it leaves the item's `attachments`); the file stays. */
 export function deleteItemAttachment(ctx: ServiceContext, caller: Caller, itemId: string, attachmentId: string, scope: Scope): Promise<ChecklistItem> {
-  return changeItem(ctx, caller, itemId, scope, 'attachment.deleted', async (trx, item, at, event) => {
-    await deleteAttachment(event, trx, itemOwner(item), attachmentId, at);
-    return {};
-  });
+  return changeItem(ctx, caller, itemId, scope, 'attachment.deleted', async (trx, item, at) => ({
+    data: await deleteAttachment(trx, itemOwner(item), attachmentId, at),
+  }));
 }

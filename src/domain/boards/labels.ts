@@ -3,7 +3,7 @@ import type { Executor } from '../../storage/database.ts';
 import { findBoardById, lockBoard } from '../../storage/repositories/boards.ts';
 import * as labels from '../../storage/repositories/labels.ts';
 import { requireAccess } from '../access/access.ts';
-import { recordBoardLabelsChange, recordCardChanges } from '../cards/recorder.ts';
+import { lockCardRows, recordBoardLabelsChange, recordCardChange } from '../cards/recorder.ts';
 import { toLabel } from '../cards/records.ts';
 import type { ServiceContext } from '../context.ts';
 import { boardSubject, changedFields, recordEvent } from '../events/record.ts';
@@ -97,17 +97,16 @@ export async function deleteLabel(ctx: ServiceContext, caller: Caller, labelId: 
     // out of order, but rare, and inTransaction runs the request again if that ever deadlocks.
     const at = nowIso();
     const carriers = new Set(await labels.cardIdsWithLabel(trx, label.id));
-    const change = { caller, kind: 'card.labels.toggled', at } as const;
-    const changed = await recordCardChanges(trx, [...carriers], change, 'skip');
+    const changed = await lockCardRows(trx, [...carriers], 'skip');
     const removed = await labels.removeLabelFromCards(trx, label.id);
-    const late = await recordCardChanges(
+    const late = await lockCardRows(
       trx,
       removed.filter((cardId) => !carriers.has(cardId)),
-      change,
       'skip',
     );
     // each card that carried it loses it, as a toggle would take it off
-    for (const event of [...changed.values(), ...late.values()]) Object.assign(event.data, { added: [], removed: [label.id], labelDeleted: true });
+    const change = { caller, kind: 'card.labels.toggled', at, data: { added: [], removed: [label.id], labelDeleted: true } } as const;
+    for (const card of [...changed.values(), ...late.values()]) await recordCardChange(trx, card, change);
     // a concurrent delete got there first: roll back, answer as if it had been gone already
     const version = await labels.deleteLabel(trx, label.id);
     if (version === undefined) throw new NotFoundError('Label');

@@ -2,7 +2,6 @@ import type { Card } from '../../schemas/records.ts';
 import type { Transaction } from '../../storage/database.ts';
 import { type CardTableRow, setCardColumns } from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
-import type { PendingEvent } from '../events/record.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { changeCard, changeEachCard } from './change.ts';
@@ -20,15 +19,15 @@ function writeArchived(trx: Transaction, card: CardTableRow, archived: boolean, 
 /** The event of an (un)archiving: `card.archived` or `card.unarchived`, with whether the state changed. */
 const archiveKind = (archived: boolean) => (archived ? 'card.archived' : 'card.unarchived');
 
-function describeArchiving(event: PendingEvent, card: CardTableRow, archived: boolean): void {
-  event.data.changed = Boolean(Number(card.archived)) !== archived;
+function describeArchiving(card: CardTableRow, archived: boolean) {
+  return { changed: Boolean(Number(card.archived)) !== archived };
 }
 
 /** Archive Card (`archived` true) and Unarchive Card (false): one change of the card either way. */
 export function setCardArchived(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, archived: boolean): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, archiveKind(archived), (trx, card, at, event) => {
-    describeArchiving(event, card, archived);
-    return writeArchived(trx, card, archived, at);
+  return changeCard(ctx, caller, cardId, scope, archiveKind(archived), async (trx, card, at) => {
+    await writeArchived(trx, card, archived, at);
+    return describeArchiving(card, archived);
   });
 }
 
@@ -51,13 +50,12 @@ export function archiveCards(
     'body.cardIds',
     archiveKind(archived),
     (cardId) => ({ cardId, scope }),
-    (row, _cardId, at, event) => {
+    (row, _cardId, at) => {
       teamId ??= row.team_id;
       if (row.team_id !== teamId) {
         throw new ValidationError('the card is in another team than the other cards; use PATCH /api/v1/cards/archived-multi-team');
       }
-      describeArchiving(event, row, archived);
-      return (trx) => writeArchived(trx, row, archived, at);
+      return { data: describeArchiving(row, archived), write: (trx) => writeArchived(trx, row, archived, at) };
     },
   );
 }
@@ -76,9 +74,6 @@ export function archiveCardsMultiTeam(
     'body.cards',
     archiveKind(archived),
     (item) => ({ cardId: item.cardId, scope: item }),
-    (row, _item, at, event) => {
-      describeArchiving(event, row, archived);
-      return (trx) => writeArchived(trx, row, archived, at);
-    },
+    (row, _item, at) => ({ data: describeArchiving(row, archived), write: (trx) => writeArchived(trx, row, archived, at) }),
   );
 }

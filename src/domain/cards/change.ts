@@ -1,95 +1,104 @@
 /**
  * The change path of a card's world: every write of a card, or of what it keeps (labels, members,
  * checklists, items, comments, discussions, cheers, attachments), runs in one transaction that
- * starts here: the card's change is recorded (`__v` + 1, `updatedAt`, by the change recorder
- * ./recorder.ts, with the caller and the kind of change), which takes its lock by the
- * rule of src/domain/access/access.ts, and reach is decided by `requireAccess` on the rows read
- * under that lock; then the change is applied. A 404 rolls the recorded change back with the rest.
+ * starts here, in three steps:
+ *   1. access: the owning card's lock, then reach and `If-Match` on the rows read under it
+ *      (`requireAccess` with `lock`, src/domain/access/access.ts); a 404 or 412 writes nothing;
+ *   2. the change itself, which answers what it did;
+ *   3. the card's change recorded (`__v` + 1, `updatedAt`, and its event with what the change did,
+ *      by the change recorder ./recorder.ts).
+ * Any error rolls the whole transaction back.
  */
 import type { Card } from '../../schemas/records.ts';
-import type { SyncTransaction, Transaction } from '../../storage/database.ts';
-import * as cards from '../../storage/repositories/cards.ts';
-import { type CardRef, requireAccess, requireAccessToEach, requireLockedCardNow } from '../access/access.ts';
+import type { Transaction } from '../../storage/database.ts';
+import type * as cards from '../../storage/repositories/cards.ts';
+import { type CardRef, type LockedRows, type LockRequest, requireAccess, requireAccessToEach } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
-import type { PendingEvent } from '../events/record.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { nowIso } from '../shared/ids.ts';
-import { inGroupCommit, inTransaction } from '../shared/transaction.ts';
-import { type CardChangeKind, cardEventOf, recordCardChanges } from './recorder.ts';
-import { loadCard, loadCardNow, loadCards } from './service.ts';
+import { inTransaction } from '../shared/transaction.ts';
+import { type CardChangeKind, type ChangeData, lockCardRows, recordCardChange } from './recorder.ts';
+import { loadCard, loadCards } from './service.ts';
+
+/** What a change of a card's world did, and how the request's answer is read once it is recorded. */
+export interface WorldChange<T> {
+  /** The `data` of the change's event. */
+  data?: ChangeData | undefined;
+  /** The kind of change, where the change itself decides it (an item's completion flipped either way). */
+  kind?: CardChangeKind | undefined;
+  /** Read after the card's change is recorded, in the same transaction. */
+  answer: (trx: Transaction) => Promise<T>;
+}
+
+/** What a write of a card's world names: the thing it changes, and the request's scope. */
+export interface WorldRef<K extends keyof LockedRows> {
+  kind: K;
+  id: string | undefined;
+  scope?: Scope | undefined;
+  what?: string | undefined;
+}
+
+/** The ids of the thing kept with the card that a change is about, as its event names them. */
+function about(locked: LockedRows[keyof LockedRows]): ChangeData {
+  if ('checklist' in locked) return { checklist: locked.checklist.id };
+  if ('item' in locked) return { checklist: locked.item.checklist_id, checklistItem: locked.item.id };
+  if ('comment' in locked) return { comment: locked.comment.id };
+  if ('discussion' in locked) return { comment: locked.discussion.comment_id, discussion: locked.discussion.id };
+  if ('attachment' in locked) return { attachment: locked.attachment.id };
+  return {};
+}
 
 /**
- * One change to one card, in one transaction: the card locked and in reach (`requireAccess` with
- * `lock`), handed to `change` with the change's event, whose `data` it fills with what it did.
- * Answers the card as the change left it: the record `change` answers, when it read it after its
- * writes (in their statement: a round trip fewer), else read here.
+ * One change of a card's world, in one transaction: access (the owning card locked, the thing in
+ * reach), then `change`, then the card's change recorded with what `change` did. Answers what
+ * `change`'s `answer` reads.
  */
-export async function changeCard(
+export function changeCardWorld<K extends keyof LockedRows, T>(
   ctx: ServiceContext,
   caller: Caller,
-  cardId: string,
-  scope: Scope,
+  ref: WorldRef<K>,
   kind: CardChangeKind,
-  change: (trx: Transaction, card: cards.CardTableRow, at: string, event: PendingEvent) => Promise<Card | void>,
-): Promise<Card> {
+  change: (trx: Transaction, locked: LockedRows[K], at: string) => Promise<WorldChange<T>>,
+): Promise<T> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at, change: kind });
-    return (await change(trx, card, at, cardEventOf(trx, card.id))) ?? loadCard(ctx, cardId, trx);
+    const locked = await requireAccess(trx, caller, { ...ref, lock: true } as LockRequest<K>);
+    const done = await change(trx, locked, at);
+    await recordCardChange(trx, locked.card, { caller, kind: done.kind ?? kind, at, data: { ...about(locked), ...done.data } });
+    return done.answer(trx);
   });
 }
 
 /**
- * `changeCard` whose work is one statement that needs nothing the card's change answers: `work`
- * gives it first (`Dialect.afterNextStatement`), so it goes out right behind the card's change, in
- * the same round trip, and the card's lock is held a round trip less. It runs before reach is
- * decided, but a 404 or a 412 rolls it back with the rest, and its answer (errors included) is
- * read only after them, by `finish`, with the change's event to fill.
+ * One change to one card (`changeCardWorld` of the card itself): `change` answers what it did, the
+ * `data` of the change's event. Answers the card as the change left it.
  */
-export async function changeCardAlong<T>(
+export function changeCard(
   ctx: ServiceContext,
   caller: Caller,
   cardId: string,
   scope: Scope,
   kind: CardChangeKind,
-  work: (trx: Transaction, at: string) => Promise<() => Promise<T>>,
-  finish: (answer: T, event: PendingEvent) => Card,
+  change: (trx: Transaction, card: cards.CardTableRow, at: string) => Promise<ChangeData | void>,
 ): Promise<Card> {
-  return inTransaction(ctx, async (trx) => {
-    const at = nowIso();
-    const answer = await work(trx, at);
-    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at, change: kind });
-    return finish(await answer(), cardEventOf(trx, card.id));
-  });
+  return changeCardWorld(ctx, caller, { kind: 'card', id: cardId, scope }, kind, async (trx, { card }, at) => ({
+    data: (await change(trx, card, at)) ?? undefined,
+    answer: (trx) => loadCard(ctx, card.id, trx),
+  }));
+}
+
+/** One item's part of a bulk change: what it did (its event's `data`) and its write. */
+export interface ItemChange {
+  data?: ChangeData | undefined;
+  write: (trx: Transaction) => Promise<void>;
 }
 
 /**
- * `changeCard` whose `change` runs synchronously, in the storage's group commit (`inGroupCommit`):
- * the same steps, each a statement compiled once, none waiting on another request. Undefined where
- * the storage has no group commit: the caller then runs `changeCard`.
- */
-export function changeCardNow(
-  ctx: ServiceContext,
-  caller: Caller,
-  cardId: string,
-  scope: Scope,
-  kind: CardChangeKind,
-  change: (trx: SyncTransaction, card: cards.CardTableRow, at: string, event: PendingEvent) => void,
-): Promise<Card> | undefined {
-  return inGroupCommit(ctx, (trx) => {
-    const at = nowIso();
-    const { card, event } = requireLockedCardNow(trx, caller, { id: cardId, scope, at, change: kind });
-    change(trx, card, at, event);
-    return loadCardNow(trx, cardId);
-  });
-}
-
-/**
- * One bulk change of several cards, all or nothing, in one transaction: every card's change is
- * recorded once, in id order (the lock rule); every item is checked (reach, in the item's scope,
- * then `check`, given the card's event to fill) before anything is written, and any failing item rejects the request, naming each
- * failing index. Answers the cards in request order.
+ * One bulk change of several cards, all or nothing, in one transaction: every card locked in id
+ * order (the lock rule); every item is checked (reach, in the item's scope, then `check`) before
+ * anything is written, and any failing item rejects the request, naming each failing index; then
+ * each item's write, and its card's change recorded. Answers the cards in request order.
  */
 export async function changeEachCard<T>(
   ctx: ServiceContext,
@@ -98,23 +107,24 @@ export async function changeEachCard<T>(
   field: string,
   kind: CardChangeKind,
   refOf: (item: T) => CardRef,
-  check: (card: cards.CardTableRow, item: T, at: string, event: PendingEvent) => (trx: Transaction) => Promise<void>,
+  check: (card: cards.CardTableRow, item: T, at: string) => ItemChange,
 ): Promise<Card[]> {
   const cardIds = items.map((item) => refOf(item).cardId);
   rejectRepeatedIds(cardIds, field);
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const recorded = await recordCardChanges(trx, cardIds, { caller, kind, at }, 'skip');
-    const rows = await cards.findCardsById(trx, cardIds);
-    // a card out of reach fails its item before its event is asked for
-    const writes = await requireAccessToEach(trx, caller, {
+    const rows = await lockCardRows(trx, cardIds, 'skip');
+    const checked = await requireAccessToEach(trx, caller, {
       items,
       field,
       refOf,
       rows,
-      check: (card, item) => check(card, item, at, recorded.get(card.id) as PendingEvent),
+      check: (card, item) => ({ card, ...check(card, item, at) }),
     });
-    for (const write of writes) await write(trx);
+    for (const { card, data, write } of checked) {
+      await write(trx);
+      await recordCardChange(trx, card, { caller, kind, at, data });
+    }
     return loadCards(ctx, cardIds, trx);
   });
 }

@@ -5,35 +5,27 @@
  * them with the deleted attachments' files: never while a request may still be serving them.
  */
 
-import type { Transaction } from '../../storage/database.ts';
-import * as cards from '../../storage/repositories/cards.ts';
+import type * as cards from '../../storage/repositories/cards.ts';
 import { removeCards } from '../../storage/repositories/lifecycle.ts';
-import { type CardRef, requireAccess, requireAccessToEach } from '../access/access.ts';
+import { type CardRef, requireAccessToEach } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
-import { pendingEvents } from '../events/record.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { recordCardChanges } from './recorder.ts';
+import { changeCardWorld } from './change.ts';
+import { lockCardRows, recordCardChange } from './recorder.ts';
 
 /** What a `card.deleted` event keeps of the card: it cannot be read back afterwards. */
-function describeDeleted(trx: Transaction, rows: readonly cards.CardTableRow[]): void {
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  for (const event of pendingEvents(trx)) {
-    const row = event.type === 'card.deleted' && event.card ? byId.get(event.card) : undefined;
-    if (row) Object.assign(event.data, { name: row.name, list: row.list_id });
-  }
+function describeDeleted(row: cards.CardTableRow) {
+  return { name: row.name, list: row.list_id };
 }
 
 /** Delete Card: team members (those who reach the card). */
-export async function deleteCard(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope): Promise<{ _id: string }> {
-  return inTransaction(ctx, async (trx) => {
-    const at = nowIso();
-    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at, change: 'card.deleted' });
-    describeDeleted(trx, [card]);
+export function deleteCard(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope): Promise<{ _id: string }> {
+  return changeCardWorld(ctx, caller, { kind: 'card', id: cardId, scope }, 'card.deleted', async (trx, { card }, at) => {
     await removeCards(trx, [card.id], at);
-    return { _id: card.id };
+    return { data: describeDeleted(card), answer: async () => ({ _id: card.id }) };
   });
 }
 
@@ -47,11 +39,12 @@ export async function deleteCardsMultiTeam(
   rejectRepeatedIds(cardIds, 'body.cards');
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    await recordCardChanges(trx, cardIds, { caller, kind: 'card.deleted', at }, 'skip');
-    const rows = await cards.findCardsById(trx, cardIds);
+    const rows = await lockCardRows(trx, cardIds, 'skip');
     const reached = await requireAccessToEach(trx, caller, { items, field: 'body.cards', refOf: (item) => ({ cardId: item.cardId, scope: item }), rows });
-    describeDeleted(trx, reached);
     await removeCards(trx, cardIds, at);
+    for (const card of [...reached].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+      await recordCardChange(trx, card, { caller, kind: 'card.deleted', at, data: describeDeleted(card) });
+    }
     return cardIds.map((_id) => ({ _id }));
   });
 }

@@ -16,7 +16,7 @@ import { changeCard } from './change.ts';
  */
 export function toggleMembers(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, userIds: readonly string[]): Promise<Card> {
   rejectRepeatedIds(userIds, 'body.members');
-  return changeCard(ctx, caller, cardId, scope, 'card.members.toggled', async (trx, card, at, event) => {
+  return changeCard(ctx, caller, cardId, scope, 'card.members.toggled', async (trx, card, at) => {
     const onCard = new Set(await cardMemberIds(trx, cardId));
     const toAdd = userIds.filter((id) => !onCard.has(id));
     const inTeam = await teamMembersAmong(trx, card.team_id, toAdd);
@@ -27,9 +27,9 @@ export function toggleMembers(ctx: ServiceContext, caller: Caller, cardId: strin
       throw new ValidationError(`Not members of the card's team: ${refused.map((r) => userIds[r.index]).join(', ')}`, refused);
     }
     const removed = userIds.filter((id) => onCard.has(id));
-    Object.assign(event.data, { added: toAdd, removed });
     await removeCardMembers(trx, cardId, removed);
     await addCardMembers(trx, cardId, toAdd, at);
     await notify(trx, caller, 'card.assigned', toAdd, { card }, at);
+    return { added: toAdd, removed };
   });
 }

@@ -21,7 +21,7 @@ import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import * as bulk from './bulk-targets.ts';
 import { lockList } from './locks.ts';
-import { recordCardChanges } from './recorder.ts';
+import { lockCardRows, recordCardChange } from './recorder.ts';
 import { loadCards } from './service.ts';
 
 export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, input: bulk.MultiTeamCards): Promise<bulk.BulkCardsResult> {
@@ -33,8 +33,8 @@ export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, in
     // The lock rule (access/access.ts): the target list, then every card in id order; the cards are checked
     // under their locks. A request that then fails rolls the recorded changes back with the rest.
     if (!(await lockList(trx, list.id))) throw new NotFoundError('List');
-    const events = await recordCardChanges(trx, cardIds, { caller, kind: 'card.moved', at }, 'skip');
-    const cards = await requireAccessToEach(trx, caller, { items: input.cards, field: 'body.cards', refOf: bulk.multiTeamRef });
+    const rows = await lockCardRows(trx, cardIds, 'skip');
+    const cards = await requireAccessToEach(trx, caller, { items: input.cards, field: 'body.cards', refOf: bulk.multiTeamRef, rows });
 
     // below the list's cards that stay; a moved card already in the list goes below them too
     const positions = bulk.bottomPositions(await lastCardPosition(trx, list.id, cardIds), cards.length);
@@ -43,15 +43,17 @@ export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, in
       const lost = await moveCard(trx, card, list, positions[i] as number);
       dropped.push(lost);
       // filed under where the card now is; `from` names where it was
-      const event = events.get(card.id);
-      if (event) {
-        Object.assign(event, { company: list.company_id, team: list.team_id, board: list.board_id });
-        Object.assign(event.data, {
+      const place = { id: card.id, company_id: list.company_id, team_id: list.team_id, board_id: list.board_id, list_id: list.id };
+      await recordCardChange(trx, place, {
+        caller,
+        kind: 'card.moved',
+        at,
+        data: {
           from: { company: card.company_id, team: card.team_id, board: card.board_id, list: card.list_id, position: card.position },
           to: { company: list.company_id, team: list.team_id, board: list.board_id, list: list.id, position: positions[i] },
           dropped: { labels: lost.labels, members: lost.members, checklistItemMembers: lost.checklistItemMembers },
-        });
-      }
+        },
+      });
     }
     // read inside the transaction, so the answer shows what the request did
     return { cards: await loadCards(ctx, cardIds, trx), dropped: dropped.filter(bulk.lostAnything) };

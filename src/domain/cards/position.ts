@@ -42,16 +42,16 @@ export function reorderCard(
     const at = nowIso();
     if (!(await lockList(trx, target.id))) throw new NotFoundError('List');
     const position = await placeCard(trx, caller, target.id, input.position, at, { cardId, archived, alsoLocking: [cardId] });
-    const event = await recordCardChange(trx, cardId, { caller, kind: 'card.moved', at });
-    const card = await cards.findCard(trx, cardId);
-    if (!card || !event) throw new NotFoundError('Card');
+    const card = await cards.lockCard(trx, cardId);
+    if (!card) throw new NotFoundError('Card');
     requireCardVersion(trx, caller, card);
     // placed among the wrong cards: those of the list it has left, or of its former archived state
     const moved = input.list === undefined && card.list_id !== target.id;
     if (moved || Boolean(Number(card.archived)) !== archived) throw new ChangedMeanwhile('The card');
     if (card.board_id !== target.board_id) throw new ValidationError('The card has moved to another board', [OTHER_BOARD]);
     await cards.setCardColumns(trx, cardId, { list_id: target.id, position });
-    Object.assign(event.data, { from: { list: card.list_id, position: card.position }, to: { list: target.id, position } });
+    const data = { from: { list: card.list_id, position: card.position }, to: { list: target.id, position } };
+    await recordCardChange(trx, { ...card, list_id: target.id }, { caller, kind: 'card.moved', at, data });
     return loadCard(ctx, cardId, trx);
   });
 }

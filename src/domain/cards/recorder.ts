@@ -5,16 +5,16 @@
  * here, with who made it and what kind of change it is, so that what every change should also do
  * (an event, say) has exactly one place to go. test/unit/change-path.test.ts keeps it the only one.
  * Each recorded change is also an event of `kind` (src/domain/events/record.ts), filed under the
- * card, its board, team and company; the answer is that pending event, whose `data` the call site
- * completes with what the change did.
+ * card, its board, team and company, with what the change did as its `data`.
  *
- * Recording a change also takes the card's row lock (step 2 of the lock rule in
+ * A change is recorded after it is applied, by a transaction that already holds the card's lock
+ * (`lockCardRows` here, or `requireAccess` with `lock`, step 2 of the lock rule in
  * src/domain/access/access.ts), which is why it takes a `Transaction`.
  */
-import type { SyncTransaction, Transaction } from '../../storage/database.ts';
+import type { Transaction } from '../../storage/database.ts';
 import * as cardViews from '../../storage/repositories/card-views.ts';
 import * as cards from '../../storage/repositories/cards.ts';
-import { type PendingEvent, pendingEvents, recordEvent } from '../events/record.ts';
+import { recordEvent } from '../events/record.ts';
 import type { Caller } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
 
@@ -55,68 +55,50 @@ export type CardChangeKind =
   | 'cheer.deleted'
   | 'card.reminder';
 
-/** Who changed the card (null: the system, e.g. a reminder), how, and when. */
+/** What a change did, as its event's `data` tells it. */
+export type ChangeData = Record<string, unknown>;
+
+/** Who changed the card (null: the system, e.g. a reminder), how, when, and what the change did. */
 export interface CardChange {
   caller: Caller | null;
   kind: CardChangeKind;
   at: string;
+  /** The event's `data`: what the change did, known once it is done. */
+  data?: ChangeData | undefined;
 }
 
-/** Records one change of the card (and takes its lock); undefined when there is no such card. */
-export async function recordCardChange(trx: Transaction, cardId: string, change: CardChange): Promise<PendingEvent | undefined> {
-  return (await recordCardChangeOf(trx, cardId, change))?.event;
+/**
+ * Records one change of a card whose lock this transaction holds (src/domain/access/access.ts):
+ * `__v` + 1 and `updatedAt`, and the change's event with what it did, filed under `place` (where
+ * the card is once the change is done).
+ */
+export async function recordCardChange(trx: Transaction, place: cards.CardPlace, change: CardChange): Promise<void> {
+  await cards.recordCardChange(trx, place.id, change.at);
+  cardEvent(trx, place, change);
 }
 
-/** What recording a change of a card answers: its row as the change left it, and the change's event. */
-export interface RecordedChange {
-  card: cards.CardTableRow;
-  event: PendingEvent;
-}
-
-/** `recordCardChange`, answering the card's row too (read by the same statement). */
-export async function recordCardChangeOf(trx: Transaction, cardId: string, change: CardChange): Promise<RecordedChange | undefined> {
-  const card = await cards.recordCardChange(trx, cardId, change.at);
-  return card && { card, event: cardEvent(trx, card, change) };
-}
-
-/** `recordCardChangeOf` in a group commit (src/domain/shared/transaction.ts, `inGroupCommit`). */
-export function recordCardChangeNow(trx: SyncTransaction, cardId: string, change: CardChange): RecordedChange | undefined {
-  const card = cards.recordCardChangeNow(trx, cardId, change.at);
-  return card && { card, event: cardEvent(trx, card, change) };
-}
-
-function cardEvent(trx: Transaction | SyncTransaction, place: cards.CardPlace, change: CardChange): PendingEvent {
+function cardEvent(trx: Transaction, place: cards.CardPlace, change: CardChange): void {
   const subject = { company: place.company_id, team: place.team_id, board: place.board_id, card: place.id };
-  return recordEvent(trx, change.caller, change.kind, subject, {}, change.at);
+  recordEvent(trx, change.caller, change.kind, subject, change.data ?? {}, change.at);
 }
 
 /**
- * The event the card's change recorded in this transaction (the latest, when there are several),
- * for the call site to complete its `data`. Read from the transaction's log: no query.
+ * Takes the locks of the cards in id order (step 2 of the lock rule) and answers their rows as they
+ * are under the locks. A card that does not exist is a 404, unless `missing` is 'skip' (a bulk
+ * request reports each missing card on its own item).
  */
-export function cardEventOf(trx: Transaction, cardId: string): PendingEvent {
-  const event = pendingEvents(trx).findLast((pending) => pending.card === cardId);
-  if (!event) throw new Error(`no change of card ${cardId} recorded in this transaction`);
-  return event;
-}
-
-/**
- * Records a change of each card, taking their locks in id order (step 2). A card that does not exist
- * is a 404, unless `missing` is 'skip' (a bulk request reports each missing card on its own item).
- */
-export async function recordCardChanges(
+export async function lockCardRows(
   trx: Transaction,
   cardIds: readonly string[],
-  change: CardChange,
   missing: 'not-found' | 'skip' = 'not-found',
-): Promise<Map<string, PendingEvent>> {
-  const recorded = new Map<string, PendingEvent>();
+): Promise<Map<string, cards.CardTableRow>> {
+  const locked = new Map<string, cards.CardTableRow>();
   for (const cardId of [...new Set(cardIds)].sort()) {
-    const event = await recordCardChange(trx, cardId, change);
-    if (event) recorded.set(cardId, event);
+    const card = await cards.lockCard(trx, cardId);
+    if (card) locked.set(cardId, card);
     else if (missing === 'not-found') throw new NotFoundError('Card');
   }
-  return recorded;
+  return locked;
 }
 
 /** Gives cards of the list new positions (a placement's renumbering), each a change of that card. */
@@ -127,8 +109,7 @@ export async function recordRenumbering(
   change: CardChange,
 ): Promise<void> {
   for (const place of await cards.renumberCards(trx, listId, moves, change.at)) {
-    const event = cardEvent(trx, place, change);
-    event.data.position = moves.find((move) => move.id === place.id)?.position;
+    cardEvent(trx, place, { ...change, data: { position: moves.find((move) => move.id === place.id)?.position } });
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Card } from '../../schemas/records.ts';
-import type { Executor, SyncTransaction } from '../../storage/database.ts';
-import { loadCardRowNow, loadCardRows } from '../../storage/repositories/card-records.ts';
+import type { Executor } from '../../storage/database.ts';
+import { loadCardRows } from '../../storage/repositories/card-records.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import { requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
@@ -12,7 +12,7 @@ import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import type { PositionRequest } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { lockCards, lockList, placeCard } from './locks.ts';
+import { lockList, placeCard } from './locks.ts';
 import { recordCardChange } from './recorder.ts';
 import { toCard } from './records.ts';
 import { buildCardView, type CardRenderer, currentView } from './view.ts';
@@ -20,13 +20,6 @@ import { buildCardView, type CardRenderer, currentView } from './view.ts';
 /** The card's full API record. */
 export async function loadCard(ctx: ServiceContext, cardId: string, db: Executor = ctx.db): Promise<Card> {
   const [row] = await loadCardRows(db, [cardId]);
-  if (!row) throw new NotFoundError('Card');
-  return toCard(row);
-}
-
-/** `loadCard` in a group commit (`inGroupCommit`): the record as this transaction left it. */
-export function loadCardNow(trx: SyncTransaction, cardId: string): Card {
-  const row = loadCardRowNow(trx, cardId);
   if (!row) throw new NotFoundError('Card');
   return toCard(row);
 }
@@ -49,9 +42,10 @@ export async function getCardDetails(ctx: ServiceContext, caller: Caller, cardId
   if (!card.seen_by) {
     await inTransaction(ctx, async (trx) => {
       // deleted while this request waited for its lock: a 404, not a seen row of a card that is gone
-      if ((await lockCards(trx, [card.id])) === 0) throw new NotFoundError('Card');
+      const locked = await cards.lockCard(trx, card.id);
+      if (!locked) throw new NotFoundError('Card');
       const at = nowIso();
-      if (await cards.addSeen(trx, card.id, caller.userId, at)) await recordCardChange(trx, card.id, { caller, kind: 'card.seen', at });
+      if (await cards.addSeen(trx, card.id, caller.userId, at)) await recordCardChange(trx, locked, { caller, kind: 'card.seen', at });
     });
   } else {
     const view = currentView(card);

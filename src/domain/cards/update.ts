@@ -3,10 +3,10 @@ import type { Card } from '../../schemas/records.ts';
 import type { RowUpdate, Transaction } from '../../storage/database.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
-import type { PendingEvent } from '../events/record.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { changeCard, changeEachCard } from './change.ts';
+import type { ChangeData } from './recorder.ts';
 import { checkDates } from './service.ts';
 
 export type { CardUpdate };
@@ -77,10 +77,10 @@ function shown(column: keyof typeof FIELDS, value: unknown): unknown {
 }
 
 /**
- * Fills a `card.updated` event with what the update changed: the record's field names, and their
+ * What a `card.updated` event tells of the update: the record's field names it changed, and their
  * values before and after. Fields given with the value they had are not changes. Pure: no query.
  */
-function describeCardUpdate(event: PendingEvent, card: cards.CardTableRow, change: RowUpdate<'cards'>): void {
+function describeCardUpdate(card: cards.CardTableRow, change: RowUpdate<'cards'>): ChangeData {
   const fields: string[] = [];
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
@@ -93,18 +93,17 @@ function describeCardUpdate(event: PendingEvent, card: cards.CardTableRow, chang
     before[field] = was;
     after[field] = now;
   }
-  Object.assign(event.data, { fields, before, after });
+  return { fields, before, after };
 }
 
 /**
  * Applies an update (the body of Update Card, or an item's `update` in Update Cards Multi Team) to
- * a card whose change the caller has already recorded in this transaction (`recordCardChange`),
- * filling that change's event when given.
+ * a card this transaction holds the lock of; answers what it changed, for the change's event.
  */
-export function applyCardUpdate(trx: Transaction, card: cards.CardTableRow, update: CardUpdate, at: string, event?: PendingEvent): Promise<void> {
+export async function applyCardUpdate(trx: Transaction, card: cards.CardTableRow, update: CardUpdate, at: string): Promise<ChangeData> {
   const change = cardChanges(card, update, at);
-  if (event) describeCardUpdate(event, card, change);
-  return writeCardChanges(trx, card.id, change);
+  await writeCardChanges(trx, card.id, change);
+  return describeCardUpdate(card, change);
 }
 
 async function writeCardChanges(trx: Transaction, cardId: string, change: RowUpdate<'cards'>): Promise<void> {
@@ -113,7 +112,7 @@ async function writeCardChanges(trx: Transaction, cardId: string, change: RowUpd
 
 /** Update Card: every request is one change (`__v` + 1), even when the values were already so. */
 export function updateCard(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, update: CardUpdate): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, 'card.updated', (trx, card, at, event) => applyCardUpdate(trx, card, update, at, event));
+  return changeCard(ctx, caller, cardId, scope, 'card.updated', (trx, card, at) => applyCardUpdate(trx, card, update, at));
 }
 
 export interface MultiTeamCardUpdate {
@@ -135,10 +134,9 @@ export function updateCardsMultiTeam(ctx: ServiceContext, caller: Caller, items:
     'body.cards',
     'card.updated',
     (item) => ({ cardId: item.cardId, scope: item }),
-    (card, item, at, event) => {
+    (card, item, at) => {
       const change = cardChanges(card, item.update, at);
-      describeCardUpdate(event, card, change);
-      return (trx) => writeCardChanges(trx, card.id, change);
+      return { data: describeCardUpdate(card, change), write: (trx) => writeCardChanges(trx, card.id, change) };
     },
   );
 }

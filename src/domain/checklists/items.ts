@@ -1,7 +1,8 @@
 /**
  * Checklist items: get, create, rename, date, complete, reorder (within and across the card's
- * checklists), toggle members, copy, delete. Every change records a change of the owning card(s)
- * first in its transaction, then of the item and of the checklist(s) whose records embed it.
+ * checklists), toggle members, copy, delete. Every change takes the owning card's lock first in its
+ * transaction (the change path, src/domain/cards/change.ts), then records a change of the item, of
+ * the checklist(s) whose records embed it, and of the card.
  * Locks follow the rule of src/domain/access/access.ts: the card(s) first, in id order.
  */
 import type { Checklist, ChecklistItem } from '../../schemas/checklists.ts';
@@ -11,9 +12,9 @@ import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
 import { requireAccess } from '../access/access.ts';
-import { type CardChangeKind, cardEventOf, recordCardChanges } from '../cards/recorder.ts';
+import { changeCardWorld } from '../cards/change.ts';
+import { type CardChangeKind, type ChangeData, lockCardRows, recordCardChange } from '../cards/recorder.ts';
 import type { ServiceContext } from '../context.ts';
-import type { PendingEvent } from '../events/record.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { normaliseDate } from '../shared/dates.ts';
@@ -85,9 +86,7 @@ export interface NewItem {
 
 export async function createItem(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope, input: NewItem): Promise<ChecklistItem> {
   const date = normaliseDate(input.date ?? null, 'date');
-  return inTransaction(ctx, async (trx) => {
-    const at = nowIso();
-    const checklist = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope, lock: true, at, change: 'checklist.item.created' });
+  return changeCardWorld(ctx, caller, { kind: 'checklist', id: checklistId, scope }, 'checklist.item.created', async (trx, { checklist }, at) => {
     const members = input.members ?? [];
     await checkMembers(trx, checklist.team_id, members, () => true);
     const siblings = await items.itemPositionsInChecklist(trx, checklistId);
@@ -112,22 +111,24 @@ export async function createItem(ctx: ServiceContext, caller: Caller, checklistI
       members.map((userId) => ({ item_id: id, user_id: userId, created_at: at })),
     );
     await checklists.recordChecklistChange(trx, checklistId, at);
-    Object.assign(cardEventOf(trx, checklist.card_id).data, { checklistItem: id, name: input.name.trim(), members });
-    return loadItem(ctx, id, trx);
+    return { data: { checklistItem: id, name: input.name.trim(), members }, answer: (trx) => loadItem(ctx, id, trx) };
   });
 }
 
-/** What one item change writes, and which other checklist (the one it moved from) changed too. */
+/** What one item change writes, which other checklist (the one it moved from) changed too, and what else its event tells. */
 interface ItemChange {
   fields?: Parameters<typeof items.recordItemChange>[3];
   alsoChanged?: string;
+  data?: ChangeData;
+  /** The kind of the change, where the change itself decides it (a flip of completion). */
+  kind?: CardChangeKind;
 }
 
 /** The item's fields an event reports, by the name the item record shows. */
 const ITEM_FIELDS = { name: 'name', date: 'date', complete_status: 'complete', position: 'position', checklist_id: 'checklist' } as const;
 
-/** Fills the event of an item change with the changed fields, before and after (no query). */
-function describeItemChange(event: PendingEvent, item: items.ChecklistItemRow, fields: NonNullable<ItemChange['fields']>): void {
+/** What the event of an item change tells: the changed fields, before and after (no query). */
+function describeItemChange(item: items.ChecklistItemRow, fields: NonNullable<ItemChange['fields']>): ChangeData {
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   for (const [column, field] of Object.entries(ITEM_FIELDS) as [keyof typeof ITEM_FIELDS, string][]) {
@@ -139,32 +140,29 @@ function describeItemChange(event: PendingEvent, item: items.ChecklistItemRow, f
     before[field] = was;
     after[field] = now;
   }
-  Object.assign(event.data, { fields: Object.keys(after), before, after });
+  return { fields: Object.keys(after), before, after };
 }
 
 /**
- * One change to a reachable item: the card's change first (its lock), the item read again under that
- * lock, changed; the item's and its checklist's `__v` + 1. Answers the item as the change left it.
- * Exported for the attachment service, whose changes to an item's attachments take this same path.
+ * One change to a reachable item, through the change path (src/domain/cards/change.ts): the card's
+ * lock, the item read again under it, changed; the item's and its checklist's `__v` + 1, then the
+ * card's. Answers the item as the change left it. Exported for the attachment service, whose
+ * changes to an item's attachments take this same path.
  */
-export async function changeItem(
+export function changeItem(
   ctx: ServiceContext,
   caller: Caller,
   itemId: string,
   scope: Scope,
   kind: CardChangeKind,
-  change: (trx: Transaction, item: items.ChecklistItemRow, at: string, event: PendingEvent) => Promise<ItemChange>,
+  change: (trx: Transaction, item: items.ChecklistItemRow, at: string) => Promise<ItemChange>,
 ): Promise<ChecklistItem> {
-  return inTransaction(ctx, async (trx) => {
-    const at = nowIso();
-    const item = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope, lock: true, at, change: kind });
-    const event = cardEventOf(trx, item.card_id);
-    const { fields, alsoChanged } = await change(trx, item, at, event);
-    if (fields) describeItemChange(event, item, fields);
+  return changeCardWorld(ctx, caller, { kind: 'item', id: itemId, scope }, kind, async (trx, { item }, at) => {
+    const { fields, alsoChanged, data, kind: decided } = await change(trx, item, at);
     await items.recordItemChange(trx, itemId, at, fields);
     await checklists.recordChecklistChange(trx, fields?.checklist_id ?? item.checklist_id, at);
     if (alsoChanged) await checklists.recordChecklistChange(trx, alsoChanged, at);
-    return loadItem(ctx, itemId, trx);
+    return { kind: decided, data: { ...data, ...(fields ? describeItemChange(item, fields) : {}) }, answer: (trx) => loadItem(ctx, itemId, trx) };
   });
 }
 
@@ -188,11 +186,10 @@ export async function toggleItemComplete(ctx: ServiceContext, caller: Caller, it
     const item = await requireAccess(ctx.db, caller, { kind: 'item', id: itemId, scope });
     if ((item.complete_status === 1) === status) return loadItem(ctx, itemId);
   }
-  return changeItem(ctx, caller, itemId, scope, 'checklist.item.completed', async (_trx, item, at, event) => {
+  return changeItem(ctx, caller, itemId, scope, 'checklist.item.completed', async (_trx, item, at) => {
     const next = status ?? item.complete_status !== 1;
     // a flip learns which way it goes only here
-    if (!next) event.type = 'checklist.item.uncompleted';
-    return { fields: { complete_status: next ? 1 : 0, complete_set_at: at } };
+    return { fields: { complete_status: next ? 1 : 0, complete_set_at: at }, kind: next ? 'checklist.item.completed' : 'checklist.item.uncompleted' };
   });
 }
 
@@ -233,10 +230,9 @@ export function moveItem(
  * must be members of the card's team; a user who left the team can still be removed. No user twice.
  */
 export function toggleItemMembers(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope, userIds: readonly string[]): Promise<ChecklistItem> {
-  return changeItem(ctx, caller, itemId, scope, 'checklist.item.members.toggled', async (trx, item, at, event) => {
+  return changeItem(ctx, caller, itemId, scope, 'checklist.item.members.toggled', async (trx, item, at) => {
     const present = new Set(await items.itemMemberIds(trx, itemId));
     await checkMembers(trx, item.team_id, userIds, (id) => !present.has(id));
-    Object.assign(event.data, { added: userIds.filter((id) => !present.has(id)), removed: userIds.filter((id) => present.has(id)) });
     await items.removeItemMembers(
       trx,
       itemId,
@@ -246,7 +242,7 @@ export function toggleItemMembers(ctx: ServiceContext, caller: Caller, itemId: s
       trx,
       userIds.filter((id) => !present.has(id)).map((userId) => ({ item_id: itemId, user_id: userId, created_at: at })),
     );
-    return {};
+    return { data: { added: userIds.filter((id) => !present.has(id)), removed: userIds.filter((id) => present.has(id)) } };
   });
 }
 
@@ -260,7 +256,7 @@ export async function copyItem(ctx: ServiceContext, caller: Caller, itemId: stri
     const seen = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope });
     const targetSeen = await requireAccess(trx, caller, { kind: 'checklist', id: input.checklist });
     const at = nowIso();
-    const events = await recordCardChanges(trx, [seen.card_id, targetSeen.card_id], { caller, kind: 'checklist.item.copied', at });
+    const locked = await lockCardRows(trx, [seen.card_id, targetSeen.card_id]);
     // Read again under the cards' locks: either card may have moved to another team meanwhile.
     const source = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope });
     const target = await requireAccess(trx, caller, { kind: 'checklist', id: input.checklist });
@@ -271,19 +267,18 @@ export async function copyItem(ctx: ServiceContext, caller: Caller, itemId: stri
     const copies = await copyItemsInto(trx, [{ source, checklistId: target.id, position }], targetCard, caller.userId, at);
     await checklists.recordChecklistChange(trx, target.id, at);
     const copy = copies.get(source.id) as string;
-    for (const event of events.values()) Object.assign(event.data, { checklistItem: source.id, checklist: target.id, card: target.card_id, copy });
+    const data = { checklistItem: source.id, checklist: target.id, card: target.card_id, copy };
+    for (const card of locked.values()) await recordCardChange(trx, card, { caller, kind: 'checklist.item.copied', at, data });
     return loadItem(ctx, copy, trx);
   });
 }
 
 /** Delete Item: its attachments are marked deleted (files stay until the purge). Answers the checklist. */
-export async function deleteItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope): Promise<Checklist> {
-  return inTransaction(ctx, async (trx) => {
-    const at = nowIso();
-    const item = await requireAccess(trx, caller, { kind: 'item', id: itemId, scope, lock: true, at, change: 'checklist.item.deleted' });
+export function deleteItem(ctx: ServiceContext, caller: Caller, itemId: string, scope: Scope): Promise<Checklist> {
+  return changeCardWorld(ctx, caller, { kind: 'item', id: itemId, scope }, 'checklist.item.deleted', async (trx, { item }, at) => {
     await retireItemAttachments(trx, [itemId], at);
     await items.deleteItems(trx, [itemId]);
     await checklists.recordChecklistChange(trx, item.checklist_id, at);
-    return loadChecklist(ctx, item.checklist_id, trx);
+    return { answer: (trx) => loadChecklist(ctx, item.checklist_id, trx) };
   });
 }

@@ -13,7 +13,8 @@ import { retireItemAttachments } from '../../storage/repositories/attachments.ts
 import * as items from '../../storage/repositories/checklist-items.ts';
 import * as checklists from '../../storage/repositories/checklists.ts';
 import { requireAccess } from '../access/access.ts';
-import { type CardChangeKind, cardEventOf, recordCardChanges } from '../cards/recorder.ts';
+import { changeCardWorld } from '../cards/change.ts';
+import { type CardChangeKind, lockCardRows, recordCardChange } from '../cards/recorder.ts';
 import { loadCard } from '../cards/service.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -41,34 +42,32 @@ async function placeOnCard(trx: Transaction, cardId: string, request: PositionRe
   });
 }
 
-export async function createChecklist(
+export function createChecklist(
   ctx: ServiceContext,
   caller: Caller,
   cardId: string,
   scope: Scope,
   input: { name: string; position?: PositionRequest | undefined },
 ): Promise<Checklist> {
-  return inTransaction(ctx, async (trx) => {
-    const at = nowIso();
-    // the new checklist is stamped with the card's team as it is under the card's lock
-    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at, change: 'checklist.created' });
+  return changeCardWorld(ctx, caller, { kind: 'card', id: cardId, scope }, 'checklist.created', async (trx, { card }, at) => {
     const id = newId();
+    // the new checklist is stamped with the card's team as it is under the card's lock
     await checklists.insertChecklist(trx, {
       ...newMade(id, caller.userId, at),
       ...onCard(card),
       name: input.name.trim(),
       position: await placeOnCard(trx, cardId, input.position, at),
     });
-    Object.assign(cardEventOf(trx, cardId).data, { checklist: id, name: input.name.trim() });
-    return loadChecklist(ctx, id, trx);
+    return { data: { checklist: id, name: input.name.trim() }, answer: (trx) => loadChecklist(ctx, id, trx) };
   });
 }
 
 /**
- * One change to a reachable checklist: the card's change first (its lock), then the checklist read
- * again under that lock, changed, its `__v` + 1; answers the checklist as the change left it.
+ * One change to a reachable checklist, through the change path (src/domain/cards/change.ts): the
+ * card's lock, then the checklist read again under it, changed, its `__v` + 1; answers the checklist
+ * as the change left it.
  */
-async function changeChecklist(
+function changeChecklist(
   ctx: ServiceContext,
   caller: Caller,
   checklistId: string,
@@ -76,11 +75,9 @@ async function changeChecklist(
   kind: CardChangeKind,
   change: (trx: Transaction, checklist: checklists.ChecklistRow, at: string) => Promise<{ name?: string; position?: number }>,
 ): Promise<Checklist> {
-  return inTransaction(ctx, async (trx) => {
-    const at = nowIso();
-    const checklist = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope, lock: true, at, change: kind });
+  return changeCardWorld(ctx, caller, { kind: 'checklist', id: checklistId, scope }, kind, async (trx, { checklist }, at) => {
     await checklists.recordChecklistChange(trx, checklistId, at, await change(trx, checklist, at));
-    return loadChecklist(ctx, checklistId, trx);
+    return { answer: (trx) => loadChecklist(ctx, checklistId, trx) };
   });
 }
 
@@ -105,13 +102,14 @@ export async function copyChecklist(ctx: ServiceContext, caller: Caller, checkli
     const seen = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope });
     await requireAccess(trx, caller, { kind: 'card', id: input.card });
     const at = nowIso();
-    const events = await recordCardChanges(trx, [seen.card_id, input.card], { caller, kind: 'checklist.copied', at });
+    const locked = await lockCardRows(trx, [seen.card_id, input.card]);
     // Read again under the cards' locks: either card may have moved to another team meanwhile.
     const source = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope });
     const target = await requireAccess(trx, caller, { kind: 'card', id: input.card });
     const copy = await copyChecklistInto(trx, source, target, await placeOnCard(trx, target.id, 'bottom', at), caller.userId, at);
     // both cards' events tell the same copy: from which checklist, to which card, as which checklist
-    for (const event of events.values()) Object.assign(event.data, { checklist: source.id, card: target.id, copy });
+    const data = { checklist: source.id, card: target.id, copy };
+    for (const card of locked.values()) await recordCardChange(trx, card, { caller, kind: 'checklist.copied', at, data });
     return loadChecklist(ctx, copy, trx);
   });
 }
@@ -120,12 +118,10 @@ export async function copyChecklist(ctx: ServiceContext, caller: Caller, checkli
  * Delete Checklist: removes it and its items; their attachments are marked deleted (their files
  * stay until the purge). Answers the card.
  */
-export async function deleteChecklist(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope): Promise<Card> {
-  return inTransaction(ctx, async (trx) => {
-    const at = nowIso();
-    const checklist = await requireAccess(trx, caller, { kind: 'checklist', id: checklistId, scope, lock: true, at, change: 'checklist.deleted' });
+export function deleteChecklist(ctx: ServiceContext, caller: Caller, checklistId: string, scope: Scope): Promise<Card> {
+  return changeCardWorld(ctx, caller, { kind: 'checklist', id: checklistId, scope }, 'checklist.deleted', async (trx, { checklist }, at) => {
     await retireItemAttachments(trx, await items.itemIdsOfChecklist(trx, checklistId), at);
     await checklists.deleteChecklist(trx, checklistId);
-    return loadCard(ctx, checklist.card_id, trx);
+    return { answer: (trx) => loadCard(ctx, checklist.card_id, trx) };
   });
 }

@@ -5,17 +5,16 @@ import { recordAttachmentChange } from '../../storage/repositories/attachments.t
 import type { CardTableRow } from '../../storage/repositories/cards.ts';
 import * as cheers from '../../storage/repositories/cheers.ts';
 import { latestCreatedAt, recordPostChange } from '../../storage/repositories/comments.ts';
-import { requireAccess } from '../access/access.ts';
-import { cardEventOf } from '../cards/recorder.ts';
+import type { LockedRows } from '../access/access.ts';
+import { changeCardWorld } from '../cards/change.ts';
 import { toCheer } from '../cards/records.ts';
 import { nextCreatedAt } from '../comments/ordering.ts';
 import type { ServiceContext } from '../context.ts';
 import { notify } from '../notifications/notify.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
-import { newId, nowIso } from '../shared/ids.ts';
+import { newId } from '../shared/ids.ts';
 import { newMade, onCard } from '../shared/records.ts';
-import { inTransaction } from '../shared/transaction.ts';
 
 /** What can be cheered. */
 export type CheeredType = 'card' | 'comment' | 'discussion' | 'attachment';
@@ -42,61 +41,48 @@ interface Cheered {
 const NO_OTHER_RECORD = async () => true;
 
 /**
- * The cheerable thing when the caller reaches it, its card's change recorded and its lock taken
- * first (`requireAccess` with `lock`: the card, as it is under the lock, decides reach), else 404.
+ * The cheerable thing, from what the change path locked (`requireAccess` with `lock`: the card, as
+ * it is under its lock, decided reach).
  */
-async function resolveCheered(
-  trx: Transaction,
-  caller: Caller,
-  type: CheeredType,
-  id: string,
-  scope: Scope,
-  at: string,
-  change: 'cheer.created' | 'cheer.deleted',
-): Promise<Cheered> {
-  switch (type) {
-    case 'card': {
-      const card = await requireAccess(trx, caller, { kind: 'card', id, scope, lock: true, at, change });
-      const self = { type: 'card', id: card.id } as const;
-      return { card, primary: self, secondary: self, commentId: null, receiverId: card.creator_id, recordChange: NO_OTHER_RECORD };
-    }
-    case 'comment': {
-      const { comment, card } = await requireAccess(trx, caller, { kind: 'comment', id, scope, lock: true, at, change });
-      return {
-        card,
-        primary: { type: 'comment', id: comment.id },
-        secondary: { type: 'card', id: card.id },
-        commentId: comment.id,
-        receiverId: comment.creator_id,
-        recordChange: (db, at) => recordPostChange(db, 'comments', comment.id, at),
-      };
-    }
-    case 'discussion': {
-      const { discussion, card } = await requireAccess(trx, caller, { kind: 'discussion', id, scope, lock: true, at, change });
-      return {
-        card,
-        primary: { type: 'discussion', id: discussion.id },
-        secondary: { type: 'comment', id: discussion.comment_id },
-        commentId: discussion.comment_id,
-        receiverId: discussion.creator_id,
-        // the comment's record shows its replies, cheers included
-        recordChange: async (db, at) =>
-          (await recordPostChange(db, 'discussions', discussion.id, at)) && (await recordPostChange(db, 'comments', discussion.comment_id, at)),
-      };
-    }
-    case 'attachment': {
-      const { attachment, card } = await requireAccess(trx, caller, { kind: 'attachment', id, scope, lock: true, at, change });
-      const { id: attachmentId, checklist_item_id: itemId, creator_id: creatorId } = attachment;
-      return {
-        card,
-        primary: { type: 'attachment', id: attachmentId },
-        secondary: itemId ? { type: 'checklistItem', id: itemId } : { type: 'card', id: card.id },
-        commentId: null,
-        receiverId: creatorId,
-        recordChange: (db, at) => recordAttachmentChange(db, attachmentId, at),
-      };
-    }
+function cheeredOf(locked: LockedRows[CheeredType]): Cheered {
+  const { card } = locked;
+  if ('comment' in locked) {
+    const { comment } = locked;
+    return {
+      card,
+      primary: { type: 'comment', id: comment.id },
+      secondary: { type: 'card', id: card.id },
+      commentId: comment.id,
+      receiverId: comment.creator_id,
+      recordChange: (db, at) => recordPostChange(db, 'comments', comment.id, at),
+    };
   }
+  if ('discussion' in locked) {
+    const { discussion } = locked;
+    return {
+      card,
+      primary: { type: 'discussion', id: discussion.id },
+      secondary: { type: 'comment', id: discussion.comment_id },
+      commentId: discussion.comment_id,
+      receiverId: discussion.creator_id,
+      // the comment's record shows its replies, cheers included
+      recordChange: async (db, at) =>
+        (await recordPostChange(db, 'discussions', discussion.id, at)) && (await recordPostChange(db, 'comments', discussion.comment_id, at)),
+    };
+  }
+  if ('attachment' in locked) {
+    const { id: attachmentId, checklist_item_id: itemId, creator_id: creatorId } = locked.attachment;
+    return {
+      card,
+      primary: { type: 'attachment', id: attachmentId },
+      secondary: itemId ? { type: 'checklistItem', id: itemId } : { type: 'card', id: card.id },
+      commentId: null,
+      receiverId: creatorId,
+      recordChange: (db, at) => recordAttachmentChange(db, attachmentId, at),
+    };
+  }
+  const self = { type: 'card', id: card.id } as const;
+  return { card, primary: self, secondary: self, commentId: null, receiverId: card.creator_id, recordChange: NO_OTHER_RECORD };
 }
 
 /** Trimmed and in NFC, so that the same emoji or word typed two ways is one content. */
@@ -121,7 +107,7 @@ async function loadCheer(db: Executor, cheerId: string): Promise<Cheer> {
  * thing (a repeat is a 409), like reactions; anyone who reaches the card may cheer, its own work
  * included. The card's record changes, and so does every record that shows the cheer.
  */
-export async function createCheer(
+export function createCheer(
   ctx: ServiceContext,
   caller: Caller,
   type: CheeredType,
@@ -131,9 +117,8 @@ export async function createCheer(
 ): Promise<Cheer> {
   const content = normaliseContent(input.content);
   const id = newId();
-  return inTransaction(ctx, async (trx) => {
-    const now = nowIso();
-    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope, now, 'cheer.created');
+  return changeCardWorld(ctx, caller, { kind: type, id: cheeredId, scope }, 'cheer.created', async (trx, locked, now) => {
+    const cheered = cheeredOf(locked);
     // gone (deleted) while this request waited for the card's lock
     if (!(await cheered.recordChange(trx, now))) throw new NotFoundError(NAMES[type]);
     // under the card's lock, so two parallel identical cheers cannot both pass this check
@@ -171,22 +156,19 @@ export async function createCheer(
       is_notified: told ? 1 : 0,
       notification: told?._id ?? '',
     });
-    Object.assign(cardEventOf(trx, cheered.card.id).data, { cheer: id, on: type, [type]: cheeredId, content });
-    return loadCheer(trx, id);
+    return { data: { cheer: id, on: type, [type]: cheeredId, content }, answer: (trx) => loadCheer(trx, id) };
   });
 }
 
 /** Delete Cheer: its creator only (403 for anyone else who sees it). Answers the cheer as it was. */
-export async function deleteCheer(ctx: ServiceContext, caller: Caller, type: CheeredType, cheeredId: string, cheerId: string, scope: Scope): Promise<Cheer> {
-  return inTransaction(ctx, async (trx) => {
-    const now = nowIso();
-    const cheered = await resolveCheered(trx, caller, type, cheeredId, scope, now, 'cheer.deleted');
+export function deleteCheer(ctx: ServiceContext, caller: Caller, type: CheeredType, cheeredId: string, cheerId: string, scope: Scope): Promise<Cheer> {
+  return changeCardWorld(ctx, caller, { kind: type, id: cheeredId, scope }, 'cheer.deleted', async (trx, locked, now) => {
+    const cheered = cheeredOf(locked);
     const cheer = await cheers.findCheer(trx, cheerId);
     if (!cheer || cheer.primary_type !== cheered.primary.type || cheer.primary_id !== cheered.primary.id) throw new NotFoundError('Cheer');
     if (cheer.creator_id !== caller.userId) throw new ForbiddenError('Only the member who gave a cheer may delete it');
     // deleted (what the cheer cheers, or the cheer itself) while this request waited for the card's lock
     if (!(await cheered.recordChange(trx, now)) || !(await cheers.deleteCheer(trx, cheer.id))) throw new NotFoundError('Cheer');
-    Object.assign(cardEventOf(trx, cheered.card.id).data, { cheer: cheer.id, on: type, [type]: cheeredId });
-    return toCheer(cheer);
+    return { data: { cheer: cheer.id, on: type, [type]: cheeredId }, answer: async () => toCheer(cheer) };
   });
 }

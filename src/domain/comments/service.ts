@@ -5,15 +5,14 @@ import type { CardTableRow } from '../../storage/repositories/cards.ts';
 import { cheersOfComments } from '../../storage/repositories/cheers.ts';
 import * as comments from '../../storage/repositories/comments.ts';
 import { mayModerate, requireAccess } from '../access/access.ts';
-import { cardEventOf } from '../cards/recorder.ts';
+import { changeCardWorld } from '../cards/change.ts';
 import type { ServiceContext } from '../context.ts';
 import { notify } from '../notifications/notify.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
-import { newId, nowIso } from '../shared/ids.ts';
+import { newId } from '../shared/ids.ts';
 import { type CreationKey, creationKey, decodeCursor, isCreationKey, toPage } from '../shared/pagination.ts';
 import { newMade, onCard } from '../shared/records.ts';
-import { inTransaction } from '../shared/transaction.ts';
 import { nextCreatedAt } from './ordering.ts';
 import { toComments } from './records.ts';
 
@@ -87,28 +86,23 @@ export async function getComment(ctx: ServiceContext, caller: Caller, commentId:
   return loadComment(ctx.db, comment.id);
 }
 
-export async function createComment(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, content: string): Promise<Comment> {
+export function createComment(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, content: string): Promise<Comment> {
   const id = newId();
-  return inTransaction(ctx, async (trx) => {
-    const now = nowIso();
-    const card = await requireAccess(trx, caller, { kind: 'card', id: cardId, scope, lock: true, at: now, change: 'comment.created' });
+  return changeCardWorld(ctx, caller, { kind: 'card', id: cardId, scope }, 'comment.created', async (trx, { card }, now) => {
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'comments', card.id), now);
     await comments.insertComment(trx, { ...newMade(id, caller.userId, at), ...onCard(card), content: content.trim() });
-    cardEventOf(trx, card.id).data.comment = id;
     await notify(trx, caller, 'comment.created', await cardMemberIds(trx, card.id), { card, comment: id }, at);
-    return loadComment(trx, id);
+    return { data: { comment: id }, answer: (trx) => loadComment(trx, id) };
   });
 }
 
 /** Update Comment: the author only (403 for anyone else who sees it). */
-export async function updateComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope, content: string): Promise<Comment> {
-  return inTransaction(ctx, async (trx) => {
-    const now = nowIso();
-    const { comment } = await requireAccess(trx, caller, { kind: 'comment', id: commentId, scope, lock: true, at: now, change: 'comment.updated' });
+export function updateComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope, content: string): Promise<Comment> {
+  return changeCardWorld(ctx, caller, { kind: 'comment', id: commentId, scope }, 'comment.updated', async (trx, { comment }, now) => {
     requireAuthor(caller, comment, 'comment');
     // deleted while this request waited for the card's lock
     if (!(await comments.recordPostChange(trx, 'comments', comment.id, now, content.trim()))) throw new NotFoundError('Comment');
-    return loadComment(trx, comment.id);
+    return { answer: (trx) => loadComment(trx, comment.id) };
   });
 }
 
@@ -116,59 +110,44 @@ export async function updateComment(ctx: ServiceContext, caller: Caller, comment
  * Delete Comment: the author, or an owner or admin of the company. Its replies and every cheer on
  * it or on them go with it, and it leaves `card.comments`. Answers the comment as it was.
  */
-export async function deleteComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope): Promise<Comment> {
-  return inTransaction(ctx, async (trx) => {
-    const { comment, card } = await requireAccess(trx, caller, { kind: 'comment', id: commentId, scope, lock: true, at: nowIso(), change: 'comment.deleted' });
+export function deleteComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope): Promise<Comment> {
+  return changeCardWorld(ctx, caller, { kind: 'comment', id: commentId, scope }, 'comment.deleted', async (trx, { comment, card }) => {
     requireAuthorOrAdmin(caller, comment, card, 'comment');
     const record = await loadComment(trx, comment.id);
     await comments.deleteComment(trx, comment.id);
-    return record;
+    return { answer: async () => record };
   });
 }
 
 /** Create Discussion: a reply under a comment; the comment's record changes too. */
-export async function createDiscussion(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope, content: string): Promise<Discussion> {
+export function createDiscussion(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope, content: string): Promise<Discussion> {
   const id = newId();
-  return inTransaction(ctx, async (trx) => {
-    const now = nowIso();
-    const { comment, card } = await requireAccess(trx, caller, { kind: 'comment', id: commentId, scope, lock: true, at: now, change: 'discussion.created' });
+  return changeCardWorld(ctx, caller, { kind: 'comment', id: commentId, scope }, 'discussion.created', async (trx, { comment, card }, now) => {
     if (!(await comments.recordPostChange(trx, 'comments', comment.id, now))) throw new NotFoundError('Comment');
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'discussions', card.id), now);
     await comments.insertDiscussion(trx, { ...newMade(id, caller.userId, at), ...onCard(card), comment_id: comment.id, content: content.trim() });
-    cardEventOf(trx, card.id).data.discussion = id;
     await notify(trx, caller, 'comment.replied', [comment.creator_id], { card, comment: comment.id, discussion: id }, at);
-    return loadDiscussion(trx, comment.id, id);
+    return { data: { discussion: id }, answer: (trx) => loadDiscussion(trx, comment.id, id) };
   });
 }
 
 /** Update Discussion: the author only; the reply's and its comment's records change. */
-export async function updateDiscussion(ctx: ServiceContext, caller: Caller, discussionId: string, scope: Scope, content: string): Promise<Discussion> {
-  return inTransaction(ctx, async (trx) => {
-    const now = nowIso();
-    const { discussion } = await requireAccess(trx, caller, { kind: 'discussion', id: discussionId, scope, lock: true, at: now, change: 'discussion.updated' });
+export function updateDiscussion(ctx: ServiceContext, caller: Caller, discussionId: string, scope: Scope, content: string): Promise<Discussion> {
+  return changeCardWorld(ctx, caller, { kind: 'discussion', id: discussionId, scope }, 'discussion.updated', async (trx, { discussion }, now) => {
     requireAuthor(caller, discussion, 'discussion');
     if (!(await comments.recordPostChange(trx, 'discussions', discussion.id, now, content.trim()))) throw new NotFoundError('Discussion');
     await comments.recordPostChange(trx, 'comments', discussion.comment_id, now);
-    return loadDiscussion(trx, discussion.comment_id, discussion.id);
+    return { answer: (trx) => loadDiscussion(trx, discussion.comment_id, discussion.id) };
   });
 }
 
 /** Delete Discussion: the author, or a company owner or admin; its cheers go with it. */
-export async function deleteDiscussion(ctx: ServiceContext, caller: Caller, discussionId: string, scope: Scope): Promise<Discussion> {
-  return inTransaction(ctx, async (trx) => {
-    const now = nowIso();
-    const { discussion, card } = await requireAccess(trx, caller, {
-      kind: 'discussion',
-      id: discussionId,
-      scope,
-      lock: true,
-      at: now,
-      change: 'discussion.deleted',
-    });
+export function deleteDiscussion(ctx: ServiceContext, caller: Caller, discussionId: string, scope: Scope): Promise<Discussion> {
+  return changeCardWorld(ctx, caller, { kind: 'discussion', id: discussionId, scope }, 'discussion.deleted', async (trx, { discussion, card }, now) => {
     requireAuthorOrAdmin(caller, discussion, card, 'discussion');
     const record = await loadDiscussion(trx, discussion.comment_id, discussion.id);
     await comments.deleteDiscussion(trx, discussion.id);
     await comments.recordPostChange(trx, 'comments', discussion.comment_id, now);
-    return record;
+    return { answer: async () => record };
   });
 }

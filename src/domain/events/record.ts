@@ -1,13 +1,12 @@
 /**
  * The event record: every change is recorded as events in the transaction that makes it (a
  * transactional outbox), so a committed change always has its events and a refused or rolled-back
- * one never has any. Services call `recordEvent` inside `inTransaction`; the events wait in the
- * transaction's log, where the code that made them may still add to their `data` (what a change
- * did is often known only after it is done), and `inTransaction` writes them all in one statement
- * just before it commits. Readers (activity, webhooks, live streams) read them back through the
+ * one never has any. Services call `recordEvent` inside `inTransaction`, once a change is done and
+ * what it did is known (a card's change through src/domain/cards/change.ts); the events wait in the
+ * transaction's log, and `inTransaction` writes them all in one statement just before it commits. Readers (activity, webhooks, live streams) read them back through the
  * storage's event feed (src/storage/event-feed.ts).
  */
-import type { NewRow, SyncTransaction, Transaction } from '../../storage/database.ts';
+import type { NewRow, Transaction } from '../../storage/database.ts';
 import * as events from '../../storage/repositories/events.ts';
 import type { Caller } from '../shared/caller.ts';
 import { newOrderedId, nowIso } from '../shared/ids.ts';
@@ -37,7 +36,7 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
   };
 }
 
-/** An event recorded in a transaction that has not committed yet. `data` may still grow. */
+/** An event recorded in a transaction that has not committed yet. */
 export interface PendingEvent extends EventSubject {
   id: string;
   type: string;
@@ -57,19 +56,19 @@ export interface CommittedEvents {
   users: ReadonlySet<string>;
 }
 
-const logs = new WeakMap<Transaction | SyncTransaction, PendingEvent[]>();
+const logs = new WeakMap<Transaction, PendingEvent[]>();
 
 /** Opens the event log of a transaction; `inTransaction` does, for every transaction it runs. */
-export function openEventLog(trx: Transaction | SyncTransaction): void {
+export function openEventLog(trx: Transaction): void {
   logs.set(trx, []);
 }
 
 /**
  * Records an event of the change `trx` is making, done by `caller` (null: by the system, e.g. a
- * reminder). Answers the pending event, whose `data` the caller may complete until the commit.
+ * reminder), with what the change did (`data`). Answers the pending event.
  */
 export function recordEvent(
-  trx: Transaction | SyncTransaction,
+  trx: Transaction,
   caller: Caller | null,
   type: string,
   subject: EventSubject,
@@ -97,17 +96,12 @@ export function recordEvent(
   return event;
 }
 
-/** The events recorded so far in `trx` (for code that completes them). */
-export function pendingEvents(trx: Transaction | SyncTransaction): readonly PendingEvent[] {
-  return logs.get(trx) ?? [];
-}
-
 /**
- * Closes the transaction's event log and answers its events, for `writeEvents` (or `writeEventsNow`)
+ * Closes the transaction's event log and answers its events, for `writeEvents`
  * to write in the same transaction; unwritten, they are dropped (`ServiceContext.recordEvents` false:
  * the bench only).
  */
-export function takeEventLog(trx: Transaction | SyncTransaction): readonly PendingEvent[] {
+export function takeEventLog(trx: Transaction): readonly PendingEvent[] {
   const log = logs.get(trx) ?? [];
   logs.delete(trx);
   return log;
@@ -120,12 +114,6 @@ export function takeEventLog(trx: Transaction | SyncTransaction): readonly Pendi
  */
 export async function writeEvents(trx: Transaction, log: readonly PendingEvent[]): Promise<CommittedEvents | undefined> {
   await events.insertEvents(trx, log.map(eventRow));
-  return concerned(log);
-}
-
-/** `writeEvents` in a group commit (statements run in this process). */
-export function writeEventsNow(trx: SyncTransaction, log: readonly PendingEvent[]): CommittedEvents | undefined {
-  events.insertEventsNow(trx, log.map(eventRow));
   return concerned(log);
 }
 

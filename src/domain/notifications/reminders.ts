@@ -17,7 +17,7 @@
  */
 import { cardMemberIds } from '../../storage/repositories/card-copies.ts';
 import { cardsOwingReminder, claimReminder, type OwedReminder, type ReminderKey, type ReminderWindow } from '../../storage/repositories/reminders.ts';
-import { recordCardChangeOf } from '../cards/recorder.ts';
+import { lockCardRows, recordCardChange } from '../cards/recorder.ts';
 import type { ServiceContext } from '../context.ts';
 import { type JobLog, PeriodicJob } from '../shared/periodic.ts';
 import { inTransaction } from '../shared/transaction.ts';
@@ -50,11 +50,10 @@ async function sendReminder(ctx: ServiceContext, key: ReminderKey, owed: OwedRem
     const now = ctx.clock.now();
     if (!(await claimReminder(trx, key, owed, windowAt(key, now)))) return false;
     const at = new Date(now).toISOString();
-    // the card's row as the change left it, read by the change's own statement
-    const changed = await recordCardChangeOf(trx, owed.cardId, { caller: null, kind: 'card.reminder', at });
-    if (!changed) return false;
-    const { card, event } = changed;
-    Object.assign(event.data, { reminder: key, date: owed.date });
+    // the system reaches every card: no access check, only the card's lock
+    const [card] = (await lockCardRows(trx, [owed.cardId], 'skip')).values();
+    if (!card) return false;
+    await recordCardChange(trx, card, { caller: null, kind: 'card.reminder', at, data: { reminder: key, date: owed.date } });
     const members = await cardMemberIds(trx, card.id);
     await notify(trx, null, 'card.reminder', members.length > 0 ? members : [card.creator_id], { card, reminder: key }, at);
     return true;

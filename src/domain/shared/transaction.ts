@@ -1,8 +1,7 @@
-import type { SyncTransaction, Transaction } from '../../storage/database.ts';
+import type { Transaction } from '../../storage/database.ts';
 import { Deadlock } from '../../storage/errors.ts';
-import { groupCommitOf } from '../../storage/group-commit.ts';
 import type { ServiceContext } from '../context.ts';
-import { type CommittedEvents, openEventLog, type PendingEvent, takeEventLog, writeEvents, writeEventsNow } from '../events/record.ts';
+import { type CommittedEvents, openEventLog, takeEventLog, writeEvents } from '../events/record.ts';
 import { ConflictError } from './errors.ts';
 
 /**
@@ -51,30 +50,4 @@ export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Transact
       }
     }
   }
-}
-
-/**
- * `inTransaction` for work whose every statement runs synchronously: where the storage has a group
- * commit (src/storage/group-commit.ts), `work` runs there, with nothing between its statements and
- * no wait in it, sharing its commit with the writes of the same turn of the event loop; its events
- * are written after the group's works (outside its savepoint, which then copies none of the event
- * record's pages), and `ctx.eventsCommitted` is told once committed. Nothing can change what
- * it read before it writes, so it never needs to run again. Undefined where the storage has no group
- * commit: the caller runs its `inTransaction` form instead.
- */
-export function inGroupCommit<T>(ctx: ServiceContext, work: (trx: SyncTransaction) => T): Promise<T> | undefined {
-  const groupCommit = groupCommitOf(ctx.db);
-  if (!groupCommit) return undefined;
-  let log: readonly PendingEvent[] = [];
-  let recorded: CommittedEvents | undefined;
-  const write = ctx.recordEvents === false ? undefined : (trx: SyncTransaction) => void (recorded = writeEventsNow(trx, log));
-  return groupCommit((trx) => {
-    openEventLog(trx);
-    const done = work(trx);
-    log = takeEventLog(trx);
-    return done;
-  }, write).then((done) => {
-    if (recorded) ctx.eventsCommitted?.(recorded);
-    return done;
-  });
 }
