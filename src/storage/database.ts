@@ -1,5 +1,4 @@
-import type { CompiledQuery, Generated, Insertable, Kysely, Transaction as KyselyTransaction, Selectable, Updateable } from 'kysely';
-import type { Dialect } from './dialect.ts';
+import type { Generated, Insertable, Kysely, Transaction as KyselyTransaction, Selectable, Updateable } from 'kysely';
 
 /**
  * The Kysely view of the schema, shared by SQLite and PostgreSQL.
@@ -526,28 +525,6 @@ export type Transaction = KyselyTransaction<Database>;
 export type Row<T extends keyof Database> = Selectable<Database[T]>;
 export type NewRow<T extends keyof Database> = Insertable<Database[T]>;
 export type RowUpdate<T extends keyof Database> = Updateable<Database[T]>;
-
-/**
- * A write transaction whose statements run synchronously, one after another with nothing between
- * them: the group commit's (`Dialect.groupCommit`). Statements are compiled once per dialect under a
- * name (`compiledOnce`) and run with their values swapped in (`runCompiledNow`).
- */
-export interface SyncTransaction {
-  readonly dialect: Dialect;
-  /** Builds the queries to compile; never runs them. */
-  readonly builder: Executor;
-  /** Runs a compiled statement with these parameters; answers its rows (none for a write without RETURNING). */
-  all<R>(query: CompiledQuery<R>, parameters: readonly unknown[]): R[];
-}
-
-/**
- * Runs `work` in the group commit (see `Dialect.groupCommit`); answers what it answered, once
- * committed. `finish`, when given, runs if `work` succeeded, after every work of the group and
- * outside their savepoints, in the group's transaction: for writes that need no undo of their own
- * (the event record), so the savepoints do not copy the pages they touch. A `finish` that throws
- * fails the whole group.
- */
-export type GroupCommit = <T>(work: (trx: SyncTransaction) => T, finish?: (trx: SyncTransaction) => void) => Promise<T>;
 
 export type ImportSource = 'trello' | 'taskboard';
 export type ImportStatus = 'running' | 'done' | 'failed';

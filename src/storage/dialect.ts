@@ -8,27 +8,36 @@
 import { createHash } from 'node:crypto';
 import type SqliteDatabase from 'better-sqlite3';
 import {
+  type Compilable,
   type CompiledQuery,
+  createQueryId,
   type DatabaseIntrospector,
   type DialectAdapter,
   type Driver,
   type Kysely,
   type Dialect as KyselyDialect,
-  PostgresDialect as KyselyPostgresDialect,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
   type QueryCompiler,
+  type QueryId,
   type RawBuilder,
+  SelectQueryNode,
   type SqlBool,
 } from 'kysely';
+import { ParameterizedQuery, type ParametersObject, QueryParameterMaker } from 'kysely-params';
 import type pg from 'pg';
-import type { Database, Executor, GroupCommit, SyncTransaction, Transaction } from './database.ts';
+import type { Executor } from './database.ts';
 import type { Engine } from './database-url.ts';
 import { ClassifyingDriver } from './engine/classifying-driver.ts';
 import { type ErrorClassifier, postgresErrors, sqliteErrors } from './engine/errors.ts';
 import { type JsonArrayFrom, PostgresFragments, SqlFragments } from './engine/fragments.ts';
 import { Locks, PostgresLocks } from './engine/locks.ts';
 import { MigrationSupport, PostgresMigrationSupport } from './engine/migrations.ts';
+import { PipelinedPostgresDriver } from './engine/postgres-driver.ts';
+import { SENT_WITH_COMMIT, SENT_WITH_NEXT, sentWithCommit, sentWithNext } from './engine/sent-with-commit.ts';
+import { GroupCommitSqliteDriver } from './engine/sqlite-driver.ts';
 import { type EventFeed, PostgresEventFeed, SqliteEventFeed } from './event-feed.ts';
-import { type AheadAnswer, type Sending, sendingsOf, statementNamesOf } from './postgres-pool.ts';
 import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
 import { type TableWrite, tableWrites } from './table-writes.ts';
 
@@ -44,6 +53,18 @@ export type ExclusiveRunner = <T>(work: (queries: SyncQueries) => T) => Promise<
 export type WriteListener = (writes: readonly TableWrite[]) => void;
 
 const NO_WRITES: readonly TableWrite[] = [];
+
+/**
+ * Names a value of a query compiled once (`executeCompiledOnce`): typed as the value itself, so the
+ * builder takes it wherever the value goes, and given its value on each run.
+ */
+export type Param<P> = QueryParameterMaker<P>['param'];
+
+/** A query kept by `Dialect.parameterizedOnce`, with the one query id its runs are known by. */
+interface KeptQuery {
+  query: ParameterizedQuery<any, any>;
+  queryId: QueryId;
+}
 
 /** The dialect of each Kysely instance, by the adapter its transactions share with it. */
 const dialects = new WeakMap<DialectAdapter, Dialect>();
@@ -79,6 +100,7 @@ export abstract class Dialect implements KyselyDialect {
   abstract readonly migrations: MigrationSupport;
   readonly #kysely: KyselyDialect;
   readonly #compiled = new Map<string, CompiledQuery>();
+  readonly #parameterized = new Map<string, KeptQuery>();
   readonly #writeListeners = new Set<WriteListener>();
 
   protected constructor(kysely: KyselyDialect) {
@@ -92,7 +114,7 @@ export abstract class Dialect implements KyselyDialect {
   /**
    * Calls `listener` with the tables each statement wrote (src/storage/table-writes.ts), once the
    * write has committed (or, where a commit's outcome is unknown, may have): whichever code made it,
-   * through Kysely, a statement run directly or the group commit. Writes rolled back to a savepoint
+   * through Kysely or a statement run directly. Writes rolled back to a savepoint
    * are told too (the listener may do too much, never too little). Answers how to stop.
    */
   onCommittedWrites(listener: WriteListener): () => void {
@@ -147,8 +169,8 @@ export abstract class Dialect implements KyselyDialect {
   }
 
   /**
-   * A query built and compiled once per dialect under `name`, then reused with its values swapped
-   * in: for hot queries whose building costs more than running them (measured with --cpu-prof).
+   * A query compiled once per dialect under `name`, then reused with its parameters given anew on
+   * each run (the rate limiter's, src/ratelimit/sql-decisions.ts, whose values are positional).
    */
   compiledOnce<R>(name: string, compile: () => CompiledQuery<R>): CompiledQuery<R> {
     let compiled = this.#compiled.get(name) as CompiledQuery<R> | undefined;
@@ -161,9 +183,27 @@ export abstract class Dialect implements KyselyDialect {
   }
 
   /**
-   * Runs a statement compiled once straight on the engine's driver, where `db` is outside any
-   * transaction, without Kysely's connection machinery: the rows at once where the engine answers in
-   * this process (SQLite), else their promise; undefined where it must go through Kysely's connection.
+   * A query built once per dialect under `name` with its values as named parameters (kysely-params)
+   * and compiled on its first run, answered with this run's `values` in their places: for hot queries
+   * whose building costs more than running them (measured with --cpu-prof).
+   */
+  parameterizedOnce<P extends ParametersObject<P>, R>(name: string, build: (param: Param<P>) => Compilable<R>, values: P): CompiledQuery<R> {
+    const kept = this.#parameterized.get(name);
+    // kysely-params answers no query id, which Kysely's executor hands its plugins
+    if (kept) return { ...kept.query.instantiate(values), queryId: kept.queryId };
+    const maker = new QueryParameterMaker<P>();
+    const query = new ParameterizedQuery<P, R>(build((parameter) => maker.param(parameter)));
+    const compiled = { ...query.instantiate(values), queryId: createQueryId() };
+    this.prepareOnce(compiled.sql);
+    this.#parameterized.set(name, { query, queryId: compiled.queryId });
+    return compiled;
+  }
+
+  /**
+   * Runs a statement compiled once straight on the engine's driver, without Kysely's connection
+   * machinery: outside any transaction, and on SQLite a read of the transaction that holds the
+   * connection. The rows at once where the engine answers in this process (SQLite), else their
+   * promise; undefined where it must go through Kysely's connection.
    */
   runDirectly<R>(_db: Executor, _query: CompiledQuery<R>, _parameters: readonly unknown[]): R[] | Promise<R[]> | undefined {
     return undefined;
@@ -171,38 +211,25 @@ export abstract class Dialect implements KyselyDialect {
 
   /**
    * `query`, to run inside a transaction as a write whose answer nobody reads (the events' INSERT):
-   * where statements are round trips (PostgreSQL), it is held until the transaction commits and
-   * goes out with the COMMIT (src/storage/postgres-pool.ts), so its errors surface at the commit and
-   * its result is empty. Here: it runs when executed.
+   * held by the driver and run with the COMMIT, so its errors surface at the commit and its result
+   * is empty (src/storage/engine/sent-with-commit.ts). PostgreSQL saves it a round trip; SQLite runs
+   * it outside the transaction's savepoint.
    */
   sentWithCommit<R>(query: CompiledQuery<R>): CompiledQuery<R> {
-    return query;
+    return sentWithCommit(query);
   }
 
   /**
-   * Runs `query` in the transaction `trx` right behind the transaction's next statement, given
-   * before that statement and without waiting for its answer: where statements are round trips
-   * (PostgreSQL), both go out in one write (src/storage/postgres-pool.ts) and take one round trip.
-   * Answers a function that answers its rows (its errors classified), to be asked once the
-   * statement before it has answered. Here: it runs when its rows are asked for.
+   * `query`, to run inside a transaction as a write whose answer nobody reads, right before the
+   * transaction's next statement (a card's change, followed by the read of its record): PostgreSQL
+   * writes both at once, a round trip fewer. Its errors surface at that statement; its result is empty.
    */
-  async afterNextStatement<R>(trx: Transaction, query: CompiledQuery<R>): Promise<() => Promise<R[]>> {
-    return async () => (await trx.executeQuery(query)).rows;
+  sentWithNext<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+    return sentWithNext(query);
   }
 
   /** Asks the engine to plan this SQL text once per connection. SQLite: done already (statements are cached by text). */
   protected prepareOnce(_sql: string): void {}
-
-  /**
-   * Where statements run synchronously in this process: runs `work` in a write transaction shared by
-   * every work queued in the same turn of the event loop (a group commit: the commit is most of a
-   * small write's cost), each work in a savepoint of its own, so one that throws undoes only its own
-   * statements and rejects only its own promise. Undefined where every statement is a round trip
-   * (then callers use Kysely transactions).
-   */
-  get groupCommit(): GroupCommit | undefined {
-    return undefined;
-  }
 
   /**
    * Where statements run synchronously in this process: runs work as one transaction of its own,
@@ -215,54 +242,18 @@ export abstract class Dialect implements KyselyDialect {
 }
 
 /**
- * Runs, inside a `SyncTransaction`, a statement compiled once under `name` (as `executeCompiledOnce`
- * does in a Kysely transaction): `build` writes each value as a sentinel string, a key of `values`.
+ * Runs a query built and compiled once under `name` (`Dialect.parameterizedOnce`): `build` writes
+ * each value as `param(key)`, a key of `values`, which is given its value on every run.
  */
-export function runCompiledNow<R>(
-  trx: SyncTransaction,
-  name: string,
-  build: (db: Executor) => CompiledQuery<R>,
-  values: Readonly<Record<string, unknown>>,
-): R[] {
-  const compiled = trx.dialect.compiledOnce(name, () => build(trx.builder));
-  return trx.all(compiled, withValues(compiled, values));
-}
-
-/** The compiled query's parameters with each sentinel (a key of `values`) swapped for its value. */
-function withValues(compiled: CompiledQuery, values: Readonly<Record<string, unknown>>): unknown[] {
-  return compiled.parameters.map((p) => (typeof p === 'string' && Object.hasOwn(values, p) ? values[p] : p));
-}
-
-/**
- * Runs a query compiled once under `name` (`Dialect.compiledOnce`): `build` writes each value as a
- * sentinel string (a key of `values`), which is swapped for its value on every run.
- */
-export async function executeCompiledOnce<R>(
+export async function executeCompiledOnce<P extends ParametersObject<P>, R>(
   db: Executor,
   name: string,
-  build: () => CompiledQuery<R>,
-  values: Readonly<Record<string, unknown>>,
+  build: (param: Param<P>) => Compilable<R>,
+  values: P,
 ): Promise<R[]> {
   const dialect = dialectOf(db);
-  const compiled = dialect.compiledOnce(name, build);
-  const parameters = withValues(compiled, values);
-  return (await dialect.runDirectly(db, compiled, parameters)) ?? (await db.executeQuery<R>({ ...compiled, parameters })).rows;
-}
-
-/** The query compiled once under `name` (`Dialect.compiledOnce`), with this run's values: for the dialect's ways of sending it. */
-export function compiledOnceWith<R>(db: Executor, name: string, build: () => CompiledQuery<R>, values: Readonly<Record<string, unknown>>): CompiledQuery<R> {
-  const compiled = dialectOf(db).compiledOnce(name, build);
-  return { ...compiled, parameters: withValues(compiled, values) };
-}
-
-/** `executeCompiledOnce`, run behind the transaction's next statement (`Dialect.afterNextStatement`). */
-export function compiledOnceAfterNextStatement<R>(
-  trx: Transaction,
-  name: string,
-  build: () => CompiledQuery<R>,
-  values: Readonly<Record<string, unknown>>,
-): Promise<() => Promise<R[]>> {
-  return dialectOf(trx).afterNextStatement(trx, compiledOnceWith(trx, name, build, values));
+  const query = dialect.parameterizedOnce(name, build, values);
+  return (await dialect.runDirectly(db, query, query.parameters)) ?? (await db.executeQuery(query)).rows;
 }
 
 export class SqliteDialect extends Dialect {
@@ -272,40 +263,58 @@ export class SqliteDialect extends Dialect {
   readonly errors = sqliteErrors;
   readonly locks = new Locks();
   readonly migrations = new MigrationSupport();
-  readonly #runExclusive: ExclusiveRunner;
-  readonly #groupCommit: GroupCommit;
-  readonly #sqlite: SqliteDatabase.Database;
+  readonly #driver: GroupCommitSqliteDriver;
   readonly #prepare: StatementCache['prepare'];
+  readonly #queries: SyncQueries;
 
   /** `sqlite` itself is used only for its transactions: every statement comes from `statements`. */
-  constructor(sqlite: SqliteDatabase.Database, statements: StatementCache, db: () => Kysely<Database>) {
+  constructor(sqlite: SqliteDatabase.Database, statements: StatementCache) {
+    const driver = new GroupCommitSqliteDriver(sqlite, statements.prepare);
     // Every parameter written `+?`: statements are prepared once (src/storage/sqlite-parameters.ts).
-    super(new PlanStableSqliteDialect({ database: statements.database }));
-    this.#sqlite = sqlite;
+    super(new PlanStableSqliteDialect(driver));
+    this.#driver = driver;
     this.#prepare = statements.prepare;
-    const classify = (error: unknown) => this.classifyError(error);
-    this.#runExclusive = exclusiveRunner(sqlite, statements.prepare, db, classify);
-    this.#groupCommit = groupCommitter(sqlite, statements.prepare, this.#runExclusive, this, (all) => ({ dialect: this, builder: db(), all }));
+    this.#queries = {
+      all: <R>(source: string, parameters: readonly unknown[]) => statements.prepare(source).all(...parameters) as R[],
+      run: (source, parameters) => {
+        statements.prepare(source).run(...parameters);
+      },
+    };
   }
 
-  /** better-sqlite3 runs a statement synchronously in this process: writes share commits (`groupCommitter`). */
-  override get groupCommit(): GroupCommit {
-    return this.#groupCommit;
-  }
-
-  /** The rate limiter's decisions run in it (src/ratelimit/sql-decisions.ts). */
+  /**
+   * The rate limiter's decisions run in it (src/ratelimit/sql-decisions.ts): one transaction of its
+   * own, synchronously, so no other query comes between its statements and it needs no round of the
+   * event loop per statement (one async hop for small hot writes instead of one per statement).
+   */
   override get exclusiveRunner(): ExclusiveRunner {
-    return this.#runExclusive;
+    return async (work) => {
+      try {
+        return await this.#driver.exclusive(() => work(this.#queries));
+      } catch (error) {
+        throw this.classifyError(error);
+      }
+    };
   }
 
   /**
    * better-sqlite3 answers synchronously: a statement outside any transaction runs now, without
-   * Kysely's connection lock and its chain of promises (most of a small read's cost under load,
-   * measured). While a transaction holds the connection across awaits, a statement waits for it as
-   * before: a read must not see that transaction's uncommitted rows, nor a write join it.
+   * Kysely's connection machinery and its chain of promises (most of a small read's cost under load,
+   * measured), when nobody holds the connection. Otherwise it waits for it as any query would: a
+   * read must not see a transaction's uncommitted rows, nor a write join it.
    */
   override runDirectly<R>(db: Executor, query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | undefined {
-    if (db.isTransaction || this.#sqlite.inTransaction) return undefined;
+    if (db.isTransaction) {
+      // a read of the transaction that holds the connection (only its code runs meanwhile); its
+      // writes go through Kysely, which tells them at the commit
+      if (!this.#driver.inTransaction || !SelectQueryNode.is(query.query)) return undefined;
+      try {
+        return this.#driver.readInTransaction(query, parameters);
+      } catch (error) {
+        throw this.classifyError(error);
+      }
+    }
+    if (!this.#driver.idle) return undefined;
     let rows: R[];
     try {
       rows = runStatement(this.#prepare, query, parameters);
@@ -326,57 +335,32 @@ export class PostgresDialect extends Dialect {
   readonly migrations: PostgresMigrationSupport;
 
   readonly #pool: pg.Pool;
-
+  /** SQL text -> statement name, for the texts sent as named statements (`prepareOnce`). */
   readonly #statementNames: Map<string, string>;
 
-  readonly #sendings: WeakMap<readonly unknown[], Sending>;
-
   constructor(pool: pg.Pool, schema?: string) {
-    super(new KyselyPostgresDialect({ pool }));
+    const statementNames = new Map<string, string>();
+    super({
+      createDriver: () => new PipelinedPostgresDriver(pool, statementNames),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+      createAdapter: () => new PostgresAdapter(),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+    });
     this.#pool = pool;
+    this.#statementNames = statementNames;
     this.migrations = new PostgresMigrationSupport(schema);
-    this.#statementNames = statementNamesOf(pool);
-    this.#sendings = sendingsOf(pool);
-  }
-
-  /**
-   * `query` marked for the pool's clients (src/storage/postgres-pool.ts) by a parameter array of its
-   * own, which Kysely hands the client as it is: this run of it, no other.
-   */
-  #marked<R>(query: CompiledQuery<R>, sending: Sending): CompiledQuery<R> {
-    const marked = { ...query, parameters: [...query.parameters] };
-    this.#sendings.set(marked.parameters, sending);
-    return marked;
-  }
-
-  override sentWithCommit<R>(query: CompiledQuery<R>): CompiledQuery<R> {
-    return this.#marked(query, 'with commit');
-  }
-
-  /** The client answers Kysely at once, and the statement's own answer later, here. */
-  override async afterNextStatement<R>(trx: Transaction, query: CompiledQuery<R>): Promise<() => Promise<R[]>> {
-    let answerTo!: AheadAnswer;
-    const answer = new Promise<pg.QueryResult>((resolve, reject) => (answerTo = { resolve, reject }));
-    const ahead = this.#marked(query, answerTo);
-    const rows = answer.then(
-      (result) => result.rows as R[],
-      (error: unknown) => {
-        throw this.classifyError(error);
-      },
-    );
-    // asked for only if the transaction goes on after the statement before it
-    rows.catch(() => {});
-    await trx.executeQuery(ahead);
-    return () => rows;
   }
 
   /**
    * PostgreSQL plans an unnamed statement on every run (for the card query: 0.5 ms planning, 0.3 ms
    * executing). A named one is parsed and planned once per connection, then only bound and run: the
-   * pool's clients send this text under its name (src/storage/postgres-pool.ts).
+   * driver sends this text under its name (src/storage/engine/postgres-driver.ts), as does
+   * `runDirectly`. The texts marked to be sent with the commit or the next statement are named too.
    */
   protected override prepareOnce(sql: string): void {
-    if (!this.#statementNames.has(sql)) this.#statementNames.set(sql, `tb_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`);
+    for (const text of [sql, `${SENT_WITH_COMMIT}${sql}`, `${SENT_WITH_NEXT}${sql}`]) {
+      if (!this.#statementNames.has(text)) this.#statementNames.set(text, `tb_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`);
+    }
   }
 
   /**
@@ -387,7 +371,9 @@ export class PostgresDialect extends Dialect {
    */
   override runDirectly<R>(db: Executor, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]> | undefined {
     if (db.isTransaction) return undefined;
-    return this.#pool.query(query.sql, parameters as unknown[]).then(
+    const name = this.#statementNames.get(query.sql);
+    const values = [...parameters];
+    return (name ? this.#pool.query({ name, text: query.sql, values }) : this.#pool.query(query.sql, values)).then(
       (result) => {
         this.committed(this.writesOf(query));
         return (result.rows ?? []) as R[];
@@ -433,112 +419,10 @@ export function withStatementCache(sqlite: SqliteDatabase.Database, size = 1000)
   return { database, prepare };
 }
 
-/**
- * SQLite: runs `work` as one transaction of its own, synchronously, so no other query can come
- * between its statements and it needs no round of the event loop per statement. A transaction
- * that Kysely holds open across awaits would swallow these statements, so then `work` waits for
- * the connection through Kysely's own connection lock, as any query would.
- * For small hot writes (rate-limit decisions): one async hop instead of one per statement.
- */
-function exclusiveRunner(
-  sqlite: SqliteDatabase.Database,
-  prepare: StatementCache['prepare'],
-  db: () => Kysely<Database>,
-  classify: (error: unknown) => unknown,
-): ExclusiveRunner {
-  const queries: SyncQueries = {
-    all: <R>(source: string, parameters: readonly unknown[]) => prepare(source).all(...parameters) as R[],
-    run: (source, parameters) => {
-      prepare(source).run(...parameters);
-    },
-  };
-  // IMMEDIATE: take the write lock at the start, so another process on the file makes it wait
-  // (busy_timeout) instead of failing when the read turns into a write.
-  const transaction = sqlite.transaction((work: (queries: SyncQueries) => unknown) => work(queries));
-  const inTransaction = <T>(work: (queries: SyncQueries) => T): T => {
-    try {
-      return transaction.immediate(work) as T;
-    } catch (error) {
-      throw classify(error);
-    }
-  };
-  return async (work) => {
-    if (!sqlite.inTransaction) return inTransaction(work);
-    return db()
-      .connection()
-      .execute(async () => inTransaction(work));
-  };
-}
-
 /** Runs a compiled statement on SQLite, synchronously: its rows (none for a write without RETURNING). */
 function runStatement<R>(prepare: StatementCache['prepare'], query: CompiledQuery<R>, parameters: readonly unknown[]): R[] {
   const statement = prepare(query.sql);
   if (statement.reader) return statement.all(...parameters) as R[];
   statement.run(...parameters);
   return [];
-}
-
-/**
- * The group commit on SQLite: the works queued in one turn of the event loop run, in arrival order,
- * in ONE synchronous transaction (`runExclusive`), each in a savepoint (better-sqlite3 makes a nested
- * transaction function a savepoint), then commit once; each promise settles after the commit.
- */
-function groupCommitter(
-  sqlite: SqliteDatabase.Database,
-  prepare: StatementCache['prepare'],
-  runExclusive: ExclusiveRunner,
-  dialect: Dialect,
-  transactionOf: (all: SyncTransaction['all']) => SyncTransaction,
-): GroupCommit {
-  type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-  type Waiting = {
-    work: (trx: SyncTransaction) => unknown;
-    finish: ((trx: SyncTransaction) => void) | undefined;
-    settle: (outcome: Outcome) => void;
-    fail: (error: unknown) => void;
-  };
-  // what the batch running now wrote (batches run one at a time, synchronously), told to the
-  // dialect's write listeners once it has committed
-  let written: TableWrite[] = [];
-  const all = <R>(query: CompiledQuery<R>, parameters: readonly unknown[]) => {
-    const rows = runStatement<R>(prepare, query, parameters);
-    const writes = dialect.writesOf(query);
-    if (writes.length) written.push(...writes);
-    return rows;
-  };
-  // called inside the group's transaction, a transaction function runs as a savepoint
-  const inSavepoint = sqlite.transaction((work: (trx: SyncTransaction) => unknown) => work(transactionOf(all)));
-  let pending: Waiting[] = [];
-  const commitPending = () => {
-    const batch = pending;
-    pending = [];
-    runExclusive(() => {
-      written = [];
-      const outcomes = batch.map(({ work }): Outcome => {
-        try {
-          // a transaction object per work (made in inSavepoint): what is kept per transaction (its events, its If-Match check) stays its own
-          return { ok: true, value: inSavepoint(work) };
-        } catch (error) {
-          return { ok: false, error: dialect.classifyError(error) };
-        }
-      });
-      const finishing = transactionOf(all);
-      batch.forEach(({ finish }, i) => {
-        if (finish && outcomes[i]?.ok) finish(finishing);
-      });
-      return { outcomes, writes: written };
-    }).then(
-      ({ outcomes, writes }) => {
-        dialect.committed(writes);
-        batch.forEach((waiting, i) => waiting.settle(outcomes[i] as Outcome));
-      },
-      (error: unknown) => batch.forEach((waiting) => waiting.fail(error)),
-    );
-  };
-  return <T>(work: (trx: SyncTransaction) => T, finish?: (trx: SyncTransaction) => void) =>
-    new Promise<T>((resolve, reject) => {
-      const settle = (outcome: Outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error));
-      pending.push({ work, finish, settle, fail: reject });
-      if (pending.length === 1) setImmediate(commitPending);
-    });
 }

@@ -64,7 +64,7 @@ export function openStorage(url: string, options: OpenOptions = {}): StorageConn
     // temporary storage is in memory: a group commit of toggles with their events did, opening,
     // writing and closing a file at every commit.
     sqlite.pragma('temp_store = MEMORY');
-    const dialect = new SqliteDialect(sqlite, withStatementCache(sqlite), () => db);
+    const dialect = new SqliteDialect(sqlite, withStatementCache(sqlite));
     const db = new Kysely<Database>({ dialect });
     const checkpoints =
       options.backgroundCheckpoints && parsed.location !== ':memory:' ? backgroundCheckpoints(sqlite.name, options.backgroundCheckpoints) : undefined;

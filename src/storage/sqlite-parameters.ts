@@ -11,7 +11,8 @@
  * unchanged), but the plan no longer depends on the value, so a statement is prepared once.
  * `test/integration/prepared-statements.test.ts` fails when a hot statement re-prepares.
  */
-import { SqliteDialect, SqliteQueryCompiler } from 'kysely';
+import { type Driver, SqliteDialect, SqliteQueryCompiler } from 'kysely';
+import { QueuedSqliteAdapter } from './engine/sqlite-driver.ts';
 
 class PlanStableQueryCompiler extends SqliteQueryCompiler {
   protected override getCurrentParameterPlaceholder(): string {
@@ -19,8 +20,26 @@ class PlanStableQueryCompiler extends SqliteQueryCompiler {
   }
 }
 
-/** Kysely's SQLite dialect, with every parameter written as `+?` (see above). */
+/**
+ * Kysely's SQLite dialect, with every parameter written as `+?` (see above), running on our own
+ * driver (src/storage/engine/sqlite-driver.ts), which queues the users of the connection itself.
+ */
 export class PlanStableSqliteDialect extends SqliteDialect {
+  readonly #driver: Driver;
+
+  constructor(driver: Driver) {
+    super({ database: {} as never });
+    this.#driver = driver;
+  }
+
+  override createDriver(): Driver {
+    return this.#driver;
+  }
+
+  override createAdapter() {
+    return new QueuedSqliteAdapter();
+  }
+
   override createQueryCompiler() {
     return new PlanStableQueryCompiler();
   }

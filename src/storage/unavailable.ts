@@ -3,7 +3,7 @@
  * requests that meet one answer 503 `unavailable` with Retry-After, and a command or a server
  * start that meets one says it could not reach the database, and where.
  */
-import { QUERY_READ_TIMEOUT } from './postgres-pool.ts';
+import { QUERY_READ_TIMEOUT } from './engine/postgres-driver.ts';
 
 /** Seconds a client should wait before retrying a request the database could not serve. */
 export const DATABASE_RETRY_AFTER_SECONDS = 1;

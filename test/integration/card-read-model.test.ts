@@ -33,7 +33,7 @@ import { type Card, Card as CardSchema } from '../../src/schemas/records.ts';
 import type { Transaction } from '../../src/storage/database.ts';
 import { ForeignKeyViolation } from '../../src/storage/errors.ts';
 import { storeCardView, storeCardViews } from '../../src/storage/repositories/card-views.ts';
-import { setCardColumns } from '../../src/storage/repositories/cards.ts';
+import { lockCard, setCardColumns } from '../../src/storage/repositories/cards.ts';
 import { updateLabel } from '../../src/storage/repositories/labels.ts';
 import { updateUser } from '../../src/storage/repositories/users.ts';
 import { addMember, addTeam } from '../support/fixtures.ts';
@@ -497,7 +497,10 @@ for (const engine of ENGINES) {
 
       // each stamp, moved alone, makes the view a miss: the record is built (and stored) again
       const changes: [string, (trx: Transaction) => Promise<unknown>][] = [
-        ['the card’s __v', (trx) => recordCardChange(trx, cardId, { caller: null, kind: 'card.updated', at: new Date().toISOString() })],
+        [
+          'the card’s __v',
+          async (trx) => recordCardChange(trx, (await lockCard(trx, cardId))!, { caller: null, kind: 'card.updated', at: new Date().toISOString() }),
+        ],
         ['the board’s labels stamp', (trx) => recordBoardLabelsChange(trx, boardId)],
         ['the users’ stamp', (trx) => recordUsersChange(trx)],
       ];
@@ -619,7 +622,7 @@ for (const engine of ENGINES) {
         const at = () => new Date().toISOString();
 
         const renamedCard = await changeDuringBuild(cardId, async (trx) => {
-          await recordCardChange(trx, cardId, { caller: null, kind: 'card.updated', at: at() });
+          await recordCardChange(trx, (await lockCard(trx, cardId))!, { caller: null, kind: 'card.updated', at: at() });
           await setCardColumns(trx, cardId, { name: 'renamed meanwhile' });
         });
         assert.notEqual(renamedCard.name, 'renamed meanwhile', 'the read built from the rows before the change');

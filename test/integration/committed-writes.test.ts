@@ -2,11 +2,11 @@
  * `Dialect.onCommittedWrites` tells a listener of the tables a statement wrote once, and only once,
  * the write has committed, on every path a statement can take: Kysely outside a transaction, a
  * Kysely transaction (at its commit; never for one rolled back), a statement compiled once run
- * directly, and the group commit. The authentication cache relies on it (auth-instances.test.ts).
+ * directly, and transactions that share a commit (SQLite). The authentication cache relies on it (auth-instances.test.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { executeCompiledOnce, runCompiledNow } from '../../src/storage/dialect.ts';
+import { executeCompiledOnce } from '../../src/storage/dialect.ts';
 import type { TableWrite } from '../../src/storage/table-writes.ts';
 import { ENGINES, openTestStorage, type TestStorage } from '../support/harness.ts';
 
@@ -66,24 +66,20 @@ for (const engine of ENGINES) {
 
     it('tells a statement compiled once and run directly', async () => {
       const db = test.storage.db;
-      await executeCompiledOnce(db, 'test: revoke by id', () => db.updateTable('api_keys').set({ revoked_at: 'y' }).where('id', '=', '\u0000id').compile(), {
-        '\u0000id': NOBODY,
+      await executeCompiledOnce(db, 'test: revoke by id', (param) => db.updateTable('api_keys').set({ revoked_at: 'y' }).where('id', '=', param('id')), {
+        id: NOBODY,
       });
       assert.deepEqual(told, [[{ table: 'api_keys', columns: ['revoked_at'] }]]);
     });
 
-    it('tells the writes of a group commit once it has committed', { skip: engine !== 'sqlite' && 'PostgreSQL has no group commit' }, async () => {
-      const groupCommit = test.storage.dialect.groupCommit;
-      assert.ok(groupCommit);
-      const committed = groupCommit((trx) => {
-        runCompiledNow(trx, 'test: remove nobody', (db) => db.deleteFrom('company_members').where('user_id', '=', '\u0000user').compile(), {
-          '\u0000user': NOBODY,
+    it('tells the writes of transactions started together once each has committed', async () => {
+      const remove = (user: string) =>
+        test.storage.db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('company_members').where('user_id', '=', user).execute();
+          return user;
         });
-        return 'done';
-      });
-      assert.deepEqual(told, [], 'the group has not run yet');
-      assert.equal(await committed, 'done');
-      assert.deepEqual(told, [[{ table: 'company_members', columns: null }]]);
+      assert.deepEqual(await Promise.all([remove(NOBODY), remove('e'.repeat(24))]), [NOBODY, 'e'.repeat(24)]);
+      assert.deepEqual(told, [[{ table: 'company_members', columns: null }], [{ table: 'company_members', columns: null }]]);
     });
   });
 }

@@ -1,11 +1,10 @@
 /**
- * PostgreSQL transactions sent in fewer round trips (src/storage/postgres-pool.ts) behave as they
- * would statement by statement: the BEGIN really opens the transaction, a statement held for the
- * COMMIT (`Dialect.sentWithCommit`) is committed with the rest, and its failure fails the
- * transaction with its own error and commits nothing; the connection is clean for the next
- * transaction. A statement given ahead (`Dialect.afterNextStatement`) runs after the transaction's
- * next statement and answers (or fails) on its own. What is asserted is what is stored and what is
- * answered; how many round trips it took is the bench's business (docs/benchmarks.md).
+ * PostgreSQL transactions sent in fewer round trips (src/storage/engine/postgres-driver.ts) behave
+ * as they would statement by statement: the BEGIN really opens the transaction, a statement held for
+ * the COMMIT (`Dialect.sentWithCommit`) or for the next statement (`Dialect.sentWithNext`) is
+ * committed with the rest, and its failure fails the transaction with its own error and commits
+ * nothing; the connection is clean for the next transaction. What is asserted is what is stored and
+ * what is answered; how many round trips it took is the bench's business (docs/benchmarks.md).
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -34,6 +33,8 @@ describe('PostgreSQL transactions pipelined', () => {
       .values({ id } as never)
       .compile();
   const held = (db: Db, id: number) => test.storage.dialect.sentWithCommit(insert(db, id));
+  const beforeNext = (db: Db, id: number) => test.storage.dialect.sentWithNext(insert(db, id));
+  const count = (db: Db) => sql<{ n: string }>`select count(*)::text as n from pipeline_probe`.compile(db);
   /** One transaction running `steps` in order. */
   const transaction = (...steps: ((trx: Db) => CompiledQuery)[]) =>
     test.storage.db.transaction().execute(async (trx) => {
@@ -95,6 +96,35 @@ describe('PostgreSQL transactions pipelined', () => {
     assert.equal((await stored()).length, 13);
   });
 
+  it('a statement sent with the next one runs before it, in the transaction', async () => {
+    const seen = await test.storage.db.transaction().execute(async (trx) => {
+      await trx.executeQuery(insert(trx, 1));
+      await trx.executeQuery(beforeNext(trx, 2));
+      return (await trx.executeQuery(count(trx))).rows[0]?.n;
+    });
+    assert.equal(seen, '2', 'the next statement saw it');
+    assert.deepEqual(await stored(), [1, 2]);
+  });
+
+  it('a statement sent with the next one that fails fails that one with its own error, and nothing is committed', async () => {
+    await test.storage.db
+      .insertInto('pipeline_probe' as never)
+      .values({ id: 7 } as never)
+      .execute();
+    await assert.rejects(
+      test.storage.db.transaction().execute(async (trx) => {
+        await trx.executeQuery(insert(trx, 1));
+        await trx.executeQuery(beforeNext(trx, 7));
+        await trx.executeQuery(count(trx));
+      }),
+      (error: unknown) => error instanceof UniqueViolation,
+    );
+    assert.deepEqual(await stored(), [7]);
+    // with nothing after it, it goes with the COMMIT
+    await transaction((trx) => beforeNext(trx, 8));
+    assert.deepEqual(await stored(), [7, 8]);
+  });
+
   it('a held statement of a transaction rolled back stores nothing', async () => {
     await rolledBack(
       (trx) => insert(trx, 1),
@@ -122,82 +152,5 @@ describe('PostgreSQL transactions pipelined', () => {
       (trx) => held(trx, 3),
     );
     assert.deepEqual(await stored(), [1, 2, 3]);
-  });
-
-  describe('a statement sent ahead', () => {
-    const count = (db: Db) => sql<{ n: string }>`select count(*) as n from pipeline_probe`.compile(db);
-
-    it('runs after the next statement and answers its own rows', async () => {
-      const result = await test.storage.db.transaction().execute(async (trx) => {
-        const counted = await test.storage.dialect.afterNextStatement(trx, count(trx));
-        await trx.executeQuery(insert(trx, 1));
-        return counted();
-      });
-      assert.equal(Number(result[0]?.n), 1, 'it saw the insert written before it');
-      assert.deepEqual(await stored(), [1]);
-    });
-
-    it('fails on its own, classified, while the statement before it answers', async () => {
-      await test.storage.db
-        .insertInto('pipeline_probe' as never)
-        .values({ id: 7 } as never)
-        .execute();
-      let before: unknown;
-      await assert.rejects(
-        test.storage.db.transaction().execute(async (trx) => {
-          const second = await test.storage.dialect.afterNextStatement(trx, insert(trx, 7));
-          before = (await trx.executeQuery(insert(trx, 1))).numAffectedRows;
-          await second();
-        }),
-        (error: unknown) => error instanceof UniqueViolation,
-      );
-      assert.equal(before, 1n, 'the statement before it answered');
-      assert.deepEqual(await stored(), [7], 'the transaction rolled back');
-      await transaction((trx) => insert(trx, 2));
-      assert.deepEqual(await stored(), [2, 7], 'the pool is clean');
-    });
-
-    it('fails when the statement before it failed, and the transaction fails with that statement’s error', async () => {
-      await test.storage.db
-        .insertInto('pipeline_probe' as never)
-        .values({ id: 1 } as never)
-        .execute();
-      let second: (() => Promise<unknown>) | undefined;
-      await assert.rejects(
-        test.storage.db.transaction().execute(async (trx) => {
-          second = await test.storage.dialect.afterNextStatement(trx, insert(trx, 2));
-          await trx.executeQuery(insert(trx, 1));
-        }),
-        (error: unknown) => error instanceof UniqueViolation,
-      );
-      await assert.rejects(second!());
-      assert.deepEqual(await stored(), [1]);
-    });
-
-    it('stores nothing when its transaction rolls back before another statement', async () => {
-      let second: (() => Promise<unknown>) | undefined;
-      await assert.rejects(
-        test.storage.db.transaction().execute(async (trx) => {
-          second = await test.storage.dialect.afterNextStatement(trx, insert(trx, 1));
-          throw new Error('changed my mind');
-        }),
-        /changed my mind/,
-      );
-      await assert.rejects(second!(), /rolled back/);
-      assert.deepEqual(await stored(), []);
-    });
-
-    it('is committed when no statement follows it', async () => {
-      await test.storage.db.transaction().execute(async (trx) => {
-        await test.storage.dialect.afterNextStatement(trx, insert(trx, 4));
-      });
-      assert.deepEqual(await stored(), [4]);
-    });
-
-    it('goes out at once outside a transaction', async () => {
-      const answer = await test.storage.dialect.afterNextStatement(test.storage.db as never, insert(test.storage.db, 6));
-      await answer();
-      assert.deepEqual(await stored(), [6]);
-    });
   });
 });

@@ -8,14 +8,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/domain/shared/ids.ts';
 import { dialectOf, executeCompiledOnce } from '../../src/storage/dialect.ts';
-import { ENGINES, openTestStorage, type TestStorage } from '../support/harness.ts';
-
-const NAME = '\u0000name';
+import { ENGINES, needsPostgres, openTestStorage, type TestStorage } from '../support/harness.ts';
 
 function colorNamed(db: TestStorage['storage']['db'], name: string) {
-  return executeCompiledOnce(db, 'test: label colour by name', () => db.selectFrom('label_colors').select(['id', 'name']).where('name', '=', NAME).compile(), {
-    [NAME]: name,
-  });
+  return executeCompiledOnce(
+    db,
+    'test: label colour by name',
+    (param) => db.selectFrom('label_colors').select(['id', 'name']).where('name', '=', param('name')),
+    { name },
+  );
 }
 
 describe('reads now [sqlite]', () => {
@@ -25,14 +26,22 @@ describe('reads now [sqlite]', () => {
   });
   after(() => s.dispose());
 
-  it('answers a read outside a transaction synchronously, and none inside one', async () => {
+  it('answers a read synchronously, outside a transaction and in the one that holds the connection; a write there goes through Kysely', async () => {
     const { db } = s.storage;
     const query = db.selectFrom('label_colors').select('id').compile();
     const rows = dialectOf(db).runDirectly(db, query, query.parameters);
     assert.ok(Array.isArray(rows) && rows.length > 0, 'the palette, read at once');
+    const name = `in-transaction-${Date.now()}`;
     await db.transaction().execute(async (trx) => {
-      assert.equal(dialectOf(trx).runDirectly(trx, query, query.parameters), undefined, 'inside a transaction: through Kysely');
+      await trx.insertInto('label_colors').values({ id: newId(), name, hex: '#654321', position: 998 }).execute();
+      const mine = trx.selectFrom('label_colors').select('id').where('name', '=', name).compile();
+      const seen = dialectOf(trx).runDirectly(trx, mine, mine.parameters);
+      assert.ok(Array.isArray(seen) && seen.length === 1, 'the transaction reads its own row at once');
+      const write = trx.deleteFrom('label_colors').where('name', '=', name).compile();
+      assert.equal(dialectOf(trx).runDirectly(trx, write, write.parameters), undefined, 'a write: through Kysely, which tells it at the commit');
+      await trx.executeQuery(write);
     });
+    assert.equal((await colorNamed(db, name)).length, 0);
   });
 
   it('a read waits for a transaction that holds the connection and never sees its uncommitted rows', async () => {
@@ -78,3 +87,36 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe('a query compiled once, on both engines at once', needsPostgres, () => {
+  let storages: TestStorage[];
+  before(async () => {
+    storages = [await openTestStorage('sqlite'), await openTestStorage('postgres')];
+  });
+  after(() => Promise.all(storages.map((s) => s.dispose())));
+
+  it('is compiled for each engine under one name, its id list given as that engine takes it', async () => {
+    // each engine twice, in turn: a text compiled for one would fail on the other
+    for (const { storage } of [...storages, ...storages]) {
+      const { db } = storage;
+      const dialect = dialectOf(db);
+      const ids = (await db.selectFrom('label_colors').select('id').orderBy('id').limit(2).execute()).map((row) => row.id);
+      assert.equal(ids.length, 2);
+      const rows = await executeCompiledOnce(
+        db,
+        'test: label colours by id',
+        (param) =>
+          db
+            .selectFrom('label_colors')
+            .select('id')
+            .where(dialect.inIdList('id', param('ids')))
+            .orderBy('id'),
+        { ids: dialect.idList(ids) },
+      );
+      assert.deepEqual(
+        rows.map((row) => row.id),
+        ids,
+      );
+    }
+  });
+});

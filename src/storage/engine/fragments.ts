@@ -1,6 +1,6 @@
 /**
  * SQL that differs between the engines, for the queries repositories build: JSON aggregation, a
- * list of ids as one parameter, row locks that pass over rows others hold, lateral joins. The
+ * list of ids as one parameter, row locks (and those that pass over rows others hold), lateral joins. The
  * SQLite side is the base; PostgreSQL overrides only what differs.
  */
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
@@ -12,6 +12,7 @@ export type JsonArrayFrom<O> = typeof sqliteJsonArrayFrom<O>;
 /** A select that can take row locks. */
 export interface LockableQuery {
   forUpdate(of?: never): LockableQuery;
+  forNoKeyUpdate(): LockableQuery;
   skipLocked(): LockableQuery;
 }
 
@@ -60,6 +61,15 @@ export class SqlFragments {
   skipLocked<Q extends LockableQuery>(query: Q, _of?: string): Q {
     return query;
   }
+
+  /**
+   * `query` locking the rows it reads until the transaction ends, as an update of them would, so
+   * that another transaction changing them waits. Here: nothing to add, one connection writes at a
+   * time.
+   */
+  lockForChange<Q extends LockableQuery>(query: Q): Q {
+    return query;
+  }
 }
 
 export class PostgresFragments extends SqlFragments {
@@ -85,5 +95,10 @@ export class PostgresFragments extends SqlFragments {
 
   override skipLocked<Q extends LockableQuery>(query: Q, of?: string): Q {
     return query.forUpdate(of as never).skipLocked() as Q;
+  }
+
+  /** The lock an UPDATE that changes no key takes: rows that reference these (a card's labels, its view) can still be written meanwhile. */
+  override lockForChange<Q extends LockableQuery>(query: Q): Q {
+    return query.forNoKeyUpdate() as Q;
   }
 }

@@ -9,8 +9,6 @@ export async function insertApiKey(db: Executor, row: NewRow<'api_keys'>): Promi
   await db.insertInto('api_keys').values(row).execute();
 }
 
-const TOKEN_HASH = '\u0000token-hash';
-
 /**
  * The tables `findLiveKeyWithMemberships` and `findLiveSessionWithMemberships` (./sessions.ts) read:
  * a write to them may change what a key or a session authenticates as.
@@ -36,7 +34,7 @@ export async function findLiveKeyWithMemberships(db: Executor, tokenHash: string
   const rows = await executeCompiledOnce(
     db,
     'authenticate',
-    () =>
+    (param) =>
       db
         .selectFrom('api_keys as k')
         .select(['k.id', 'k.user_id', 'k.last_used_at'])
@@ -46,10 +44,9 @@ export async function findLiveKeyWithMemberships(db: Executor, tokenHash: string
             .as('companies_json'),
           dialect.jsonArrayFrom(eb.selectFrom('team_members as tm').select('tm.team_id').whereRef('tm.user_id', '=', 'k.user_id')).as('teams_json'),
         ])
-        .where('k.token_hash', '=', TOKEN_HASH)
-        .where('k.revoked_at', 'is', null)
-        .compile(),
-    { [TOKEN_HASH]: tokenHash },
+        .where('k.token_hash', '=', param('tokenHash'))
+        .where('k.revoked_at', 'is', null),
+    { tokenHash },
   );
   const row = rows[0];
   if (!row) return undefined;

@@ -1,6 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Executor, NewRow, Row, Transaction } from '../database.ts';
-import type { Dialect } from '../dialect.ts';
+import type { Dialect, Param } from '../dialect.ts';
 import { inCreationOrder } from './order.ts';
 
 export type BoardRow = Row<'boards'>;
@@ -35,36 +35,41 @@ export function reachCondition(reach: Reach, alias: string): Expression<SqlBool>
 function reachSql(
   reach: Reach,
   alias: string,
-  write: { among(column: string, ids: readonly string[], sentinel: string): Expression<SqlBool>; one(value: string, sentinel: string): unknown },
+  write: { among(column: string, ids: readonly string[], name: ReachParameter): Expression<SqlBool>; one(value: string, name: ReachParameter): unknown },
 ): Expression<SqlBool> | null {
   const anyOf: Expression<SqlBool>[] = [];
-  if (reach.adminCompanyIds.length > 0) anyOf.push(write.among(`${alias}.company_id`, reach.adminCompanyIds, REACH_ADMIN_COMPANIES));
+  if (reach.adminCompanyIds.length > 0) anyOf.push(write.among(`${alias}.company_id`, reach.adminCompanyIds, 'reachAdminCompanies'));
   if (reach.teamIds.length > 0 && reach.companyIds.length > 0) {
     anyOf.push(
-      sql<SqlBool>`(${write.among(`${alias}.team_id`, reach.teamIds, REACH_TEAMS)} and ${write.among(`${alias}.company_id`, reach.companyIds, REACH_COMPANIES)})`,
+      sql<SqlBool>`(${write.among(`${alias}.team_id`, reach.teamIds, 'reachTeams')} and ${write.among(`${alias}.company_id`, reach.companyIds, 'reachCompanies')})`,
     );
   }
   if (anyOf.length === 0) return null;
   const parts = [sql<SqlBool>`(${sql.join(anyOf, sql` or `)})`];
-  if (reach.companyId !== undefined) parts.push(sql<SqlBool>`${sql.ref(`${alias}.company_id`)} = ${write.one(reach.companyId, REACH_COMPANY)}`);
-  if (reach.teamId !== undefined) parts.push(sql<SqlBool>`${sql.ref(`${alias}.team_id`)} = ${write.one(reach.teamId, REACH_TEAM)}`);
+  if (reach.companyId !== undefined) parts.push(sql<SqlBool>`${sql.ref(`${alias}.company_id`)} = ${write.one(reach.companyId, 'reachCompany')}`);
+  if (reach.teamId !== undefined) parts.push(sql<SqlBool>`${sql.ref(`${alias}.team_id`)} = ${write.one(reach.teamId, 'reachTeam')}`);
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
 
-const REACH_ADMIN_COMPANIES = '\u0000reach-admin-companies';
-const REACH_COMPANIES = '\u0000reach-companies';
-const REACH_TEAMS = '\u0000reach-teams';
-const REACH_COMPANY = '\u0000reach-company';
-const REACH_TEAM = '\u0000reach-team';
+/** The parameters of `CompiledReach`'s condition, by name: its lists (`Dialect.idList`), then the request's company and team. */
+export interface ReachValues {
+  reachAdminCompanies: unknown;
+  reachCompanies: unknown;
+  reachTeams: unknown;
+  reachCompany: string | undefined;
+  reachTeam: string | undefined;
+}
+
+type ReachParameter = keyof ReachValues;
 
 /** `reachCondition` for a statement compiled once (`executeCompiledOnce`). */
 export interface CompiledReach {
   /** Tells apart the forms the condition takes (which parts `reach` has): one compiled statement each. */
   shape: string;
-  /** The condition, its ids written as sentinels (lists through `Dialect.inIdList`). */
-  condition(): Expression<SqlBool>;
-  /** The sentinels' values. */
-  values: Record<string, unknown>;
+  /** The condition, its ids written as the statement's parameters (lists through `Dialect.inIdList`). */
+  condition(param: Param<ReachValues>): Expression<SqlBool>;
+  /** The parameters' values, among the statement's. */
+  values: ReachValues;
 }
 
 /** `reachCondition` with the ids as parameters, for a statement compiled once; null when `reach` covers nothing. */
@@ -76,17 +81,17 @@ export function compiledReach(dialect: Dialect, reach: Reach, alias: string): Co
   return {
     shape: `${admin ? 'a' : '-'}${teams ? 't' : '-'}${reach.companyId !== undefined ? 'c' : '-'}${reach.teamId !== undefined ? 'T' : '-'}`,
     // only when the statement is compiled (once per shape)
-    condition: () =>
+    condition: (param) =>
       reachSql(reach, alias, {
-        among: (column, _ids, sentinel) => dialect.inIdList(column, sentinel),
-        one: (_value, sentinel) => sentinel,
+        among: (column, _ids, name) => dialect.inIdList(column, param(name)),
+        one: (_value, name) => param(name),
       }) as Expression<SqlBool>,
     values: {
-      [REACH_ADMIN_COMPANIES]: dialect.idList(reach.adminCompanyIds),
-      [REACH_COMPANIES]: dialect.idList(reach.companyIds),
-      [REACH_TEAMS]: dialect.idList(reach.teamIds),
-      [REACH_COMPANY]: reach.companyId,
-      [REACH_TEAM]: reach.teamId,
+      reachAdminCompanies: dialect.idList(reach.adminCompanyIds),
+      reachCompanies: dialect.idList(reach.companyIds),
+      reachTeams: dialect.idList(reach.teamIds),
+      reachCompany: reach.companyId,
+      reachTeam: reach.teamId,
     },
   };
 }

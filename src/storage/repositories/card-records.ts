@@ -1,8 +1,7 @@
-import { type Expression, type ExpressionBuilder, type QueryCreator, type SqlBool, sql } from 'kysely';
-import type { Database, Executor, SyncTransaction, Transaction } from '../database.ts';
-import { compiledOnceAfterNextStatement, type Dialect, dialectOf, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
+import type { Expression, ExpressionBuilder, QueryCreator, SqlBool } from 'kysely';
+import type { Database, Executor } from '../database.ts';
+import { type Dialect, dialectOf, executeCompiledOnce } from '../dialect.ts';
 import { USERS_STAMP } from './card-views.ts';
-import { boardLabelsOnCard, onCard } from './cards.ts';
 import { LABEL_COLUMNS } from './labels.ts';
 
 // SQLite's json_object needs the columns named one by one (no selectAll in a JSON subquery).
@@ -73,11 +72,11 @@ export async function loadCardsForView(db: Executor, cardIds: readonly string[])
   const dialect = dialectOf(db);
   const rows =
     cardIds.length === 1
-      ? await executeCompiledOnce(db, 'card for view', () => withStamps(cardQuery(db, dialect, (eb) => eb('c.id', '=', ONE_CARD))).compile(), {
-          [ONE_CARD]: cardIds[0],
+      ? await executeCompiledOnce(db, 'card for view', (param) => withStamps(cardQuery(db, dialect, (eb) => eb('c.id', '=', param('cardId')))), {
+          cardId: cardIds[0] as string,
         })
-      : await executeCompiledOnce(db, 'cards for view', () => withStamps(cardQuery(db, dialect, () => dialect.inIdList('c.id', CARD_IDS))).compile(), {
-          [CARD_IDS]: dialect.idList(cardIds),
+      : await executeCompiledOnce(db, 'cards for view', (param) => withStamps(cardQuery(db, dialect, () => dialect.inIdList('c.id', param('cardIds')))), {
+          cardIds: dialect.idList(cardIds),
         });
   return toCardRows(dialect, rows, cardIds).map((row) => ({ ...row, labels_stamp: Number(row.labels_stamp), users_stamp: Number(row.users_stamp) }));
 }
@@ -90,101 +89,10 @@ function withStamps(query: ReturnType<typeof cardQuery>) {
   ]);
 }
 
-/**
- * The one-card query is compiled once per dialect and reused with the card id swapped in.
- */
-const ONE_CARD = '\u0000card-id';
-
+/** The one-card query is compiled once per dialect and reused with the card id as its parameter. */
 function loadOne(db: Executor, dialect: Dialect, cardId: string): Promise<CardQueryRow[]> {
-  return executeCompiledOnce(db, 'one card', () => oneCardQuery(db, dialect), { [ONE_CARD]: cardId });
+  return executeCompiledOnce(db, 'one card', (param) => cardQuery(db, dialect, (eb) => eb('c.id', '=', param('cardId'))), { cardId });
 }
-
-const oneCardQuery = (db: Executor, dialect: Dialect) => cardQuery(db, dialect, (eb) => eb('c.id', '=', ONE_CARD)).compile();
-
-/** `loadCardRows` of one card, in a group commit (the same statement). */
-export function loadCardRowNow(trx: SyncTransaction, cardId: string): CardRow | undefined {
-  const rows = runCompiledNow(trx, 'one card', (db) => oneCardQuery(db, trx.dialect), { [ONE_CARD]: cardId });
-  return toCardRows(trx.dialect, rows, [cardId])[0];
-}
-
-const LABEL_IDS = '\u0000label-ids';
-const AT = '\u0000at';
-
-/** What `toggleCardLabelsAfterChange` answers: which asked ids are labels of the card's board, each with whether the card had it; and the card's record rows after the toggle. */
-export interface ToggledLabels {
-  onBoard: Map<string, boolean>;
-  card: CardRow | undefined;
-}
-
-/**
- * Toggles `labelIds` on the card (each label of the card's board it names is added if the card
- * lacks it, removed if it has it; ids that are no label of the board are left alone, for the caller
- * to refuse) and reads the card's record as the toggle leaves it: ONE statement, where the separate
- * read, writes and record read were four. It is sent behind the transaction's next statement, the
- * card's change, which takes the card's lock (`Dialect.afterNextStatement`): both go out in one
- * round trip, and this one's snapshot is taken after the lock. So it reads the card's board itself,
- * under the lock. Answers a function that answers the toggle, once the change has answered.
- *
- * PostgreSQL SQL (writes in WITH): the path of storages without a group commit; SQLite toggles with
- * separate synchronous statements (`boardLabelsOnCardNow`, `toggleCardLabelsNow`). A statement does
- * not see its own writes, so the record reads the card's labels from the last WITH item, named
- * `card_labels`: it hides the table in the record's query only, and is the card's label rows as the
- * toggle leaves them (those kept, then those added). The record's query is the one of every card read.
- */
-export async function toggleCardLabelsAfterChange(
-  trx: Transaction,
-  cardId: string,
-  labelIds: readonly string[],
-  at: string,
-): Promise<() => Promise<ToggledLabels>> {
-  const dialect = dialectOf(trx);
-  const rows = await compiledOnceAfterNextStatement(
-    trx,
-    'toggle card labels with record',
-    () => {
-      type Asking = QueryCreator<Database & { asked: { id: string; on_card: boolean } }>;
-      // the asked labels the card has (they go), and the rows of those it lacks (they come)
-      const going = (db: Asking) => db.selectFrom('asked').select('asked.id').where(sql<SqlBool>`asked.on_card`);
-      const coming = (db: Asking) =>
-        db
-          .selectFrom('asked')
-          .select([sql<string>`${ONE_CARD}`.as('card_id'), 'asked.id as label_id', sql<string>`${AT}`.as('created_at')])
-          .where(sql<SqlBool>`not asked.on_card`);
-      const toggling = trx
-        .with('asked', (db) =>
-          boardLabelsOnCard(db, dialect, {
-            board: db.selectFrom('cards as own').select('own.board_id').where('own.id', '=', ONE_CARD).$asScalar(),
-            card: ONE_CARD,
-            labelIds: LABEL_IDS,
-          }),
-        )
-        .with('removed', (db) => db.deleteFrom('card_labels').where('card_id', '=', ONE_CARD).where('label_id', 'in', going(db)).returning('label_id'))
-        .with('added', (db) => db.insertInto('card_labels').columns(['card_id', 'label_id', 'created_at']).expression(coming(db)).returning('label_id'))
-        .with('card_labels', (db) =>
-          db
-            .selectFrom('card_labels as kept')
-            .select(['kept.card_id', 'kept.label_id', 'kept.created_at'])
-            .where('kept.card_id', '=', ONE_CARD)
-            .where('kept.label_id', 'not in', going(db))
-            .unionAll(coming(db)),
-        );
-      return cardQuery(toggling as unknown as QueryCreator<Database>, dialect, (eb) => eb('c.id', '=', ONE_CARD))
-        .select(() =>
-          dialect.jsonArrayFrom(trx.selectFrom(sql<{ id: string; on_card: boolean }>`asked`.as('a')).select(['a.id', 'a.on_card'])).as('asked_json'),
-        )
-        .compile();
-    },
-    { [ONE_CARD]: cardId, [LABEL_IDS]: dialect.idList(labelIds), [AT]: at },
-  );
-  return async () => {
-    const found = await rows();
-    const [row] = found;
-    const asked = row ? dialect.fromJson(row.asked_json) : [];
-    return { onBoard: onCard(asked), card: toCardRows(dialect, found, [cardId])[0] };
-  };
-}
-
-const CARD_IDS = '\u0000card-ids';
 
 /**
  * Any number of cards in one statement whose text does not depend on the number (the ids are one
@@ -192,8 +100,8 @@ const CARD_IDS = '\u0000card-ids';
  * 10 ms against 1.9 ms running it for a page of 50 cards.
  */
 function loadMany(db: Executor, dialect: Dialect, cardIds: readonly string[]): Promise<CardQueryRow[]> {
-  return executeCompiledOnce(db, 'cards', () => cardQuery(db, dialect, () => dialect.inIdList('c.id', CARD_IDS)).compile(), {
-    [CARD_IDS]: dialect.idList(cardIds),
+  return executeCompiledOnce(db, 'cards', (param) => cardQuery(db, dialect, () => dialect.inIdList('c.id', param('cardIds'))), {
+    cardIds: dialect.idList(cardIds),
   });
 }
 

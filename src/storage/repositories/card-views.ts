@@ -35,27 +35,15 @@ export function viewThatCounts(card: string): RawBuilder<SqlBool> {
     and v.users_stamp = (select s.stamp from card_view_stamps as s where s.name = ${sql.lit(USERS_STAMP)})`;
 }
 
-const CARD_ID = '\u0000card-id';
-const FORM = '\u0000form';
-
 /**
  * The body of the stored view of the card `card` (a table alias) that counts, else null, of the form
- * `viewFormValue` gives the statement: a scalar subquery, for a page's select list, in a statement
+ * `form` (a parameter of the statement): a scalar subquery, for a page's select list, in a statement
  * compiled once. There it is read only for the rows the page answers, and leaves the plan of the
  * page's walk (its index order, its stop at the page's end) as it was.
  */
-export function viewBodyThatCounts(card: string): RawBuilder<string | null> {
-  return sql<string | null>`(select v.body from card_views as v where ${viewThatCounts(card)} and v.form = ${FORM})`;
+export function viewBodyThatCounts(card: string, form: string): RawBuilder<string | null> {
+  return sql<string | null>`(select v.body from card_views as v where ${viewThatCounts(card)} and v.form = ${form})`;
 }
-
-/** The value of the form `viewBodyThatCounts` reads, among a statement's values. */
-export function viewFormValue(form: string): Record<string, string> {
-  return { [FORM]: form };
-}
-const VERSION = '\u0000card-version';
-const LABELS = '\u0000labels-stamp';
-const USERS = '\u0000users-stamp';
-const BODY = '\u0000body';
 
 /**
  * Stores a view, unless the one stored was built later (stamps compared in order: the card's `__v`
@@ -66,13 +54,18 @@ export async function storeCardView(db: Executor, view: CardView): Promise<void>
   await executeCompiledOnce(
     db,
     'store card view',
-    () =>
+    (param) =>
       keepingTheNewest(
-        db
-          .insertInto('card_views')
-          .values({ card_id: CARD_ID, form: FORM, card_version: VERSION as never, labels_stamp: LABELS as never, users_stamp: USERS as never, body: BODY }),
-      ).compile(),
-    { [CARD_ID]: view.cardId, [FORM]: view.form, [VERSION]: view.cardVersion, [LABELS]: view.labelsStamp, [USERS]: view.usersStamp, [BODY]: view.body },
+        db.insertInto('card_views').values({
+          card_id: param('cardId'),
+          form: param('form'),
+          card_version: param('cardVersion'),
+          labels_stamp: param('labelsStamp'),
+          users_stamp: param('usersStamp'),
+          body: param('body'),
+        }),
+      ),
+    view,
   );
 }
 

@@ -1,7 +1,7 @@
-import { type Expression, type QueryCreator, type SqlBool, sql } from 'kysely';
-import type { Database, Executor, NewRow, Row, RowUpdate, SyncTransaction, Transaction } from '../database.ts';
-import { type Dialect, executeCompiledOnce, runCompiledNow } from '../dialect.ts';
-import { viewBodyThatCounts, viewFormValue, viewThatCounts } from './card-views.ts';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { Executor, Flag, NewRow, Row, RowUpdate, Transaction } from '../database.ts';
+import { dialectOf, executeCompiledOnce } from '../dialect.ts';
+import { viewBodyThatCounts, viewThatCounts } from './card-views.ts';
 import { pastKey } from './order.ts';
 
 export type CardTableRow = Row<'cards'>;
@@ -30,35 +30,41 @@ export async function insertCard(db: Transaction, row: NewRow<'cards'>): Promise
 }
 
 /**
- * Records one change to a card: `__v` + 1 and `updatedAt`. Run first in a transaction, it also takes
- * the card's row lock (PostgreSQL) so concurrent changes to one card apply one after another.
- * The domain calls it only through its card change recorder (src/domain/cards/recorder.ts).
+ * The card's row under its lock (step 2 of the lock rule in src/domain/access/access.ts): on
+ * PostgreSQL a row lock held until the transaction ends, so concurrent changes of one card apply one
+ * after another; SQLite runs one write transaction at a time already. Undefined when there is no
+ * live card. The domain reaches it only through its access module and change recorder.
  */
-export async function recordCardChange(db: Transaction, id: string, at: string): Promise<CardTableRow | undefined> {
-  // the whole row: the lock's holder reads it from here rather than in a second round trip
-  return (await executeCompiledOnce(db, 'record card change', () => cardChangeQuery(db), { [ID]: id, [AT]: at }))[0];
-}
-
-const cardChangeQuery = (db: Executor) => cardChange(db, ID, AT).returningAll().compile();
-
-function cardChange(db: Executor, id: string, at: string) {
-  return (
-    db
-      .updateTable('cards')
-      .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
-      .where('id', '=', id)
-      // a card marked deleted with its list or board is gone for every request
-      .where('deleted_at', 'is', null)
+export async function lockCard(db: Transaction, id: string): Promise<CardTableRow | undefined> {
+  const { fragments } = dialectOf(db);
+  const [row] = await executeCompiledOnce(
+    db,
+    'lock card',
+    (param) => fragments.lockForChange(db.selectFrom('cards').selectAll().where('id', '=', param('id')).where('deleted_at', 'is', null)),
+    { id },
   );
+  return row;
 }
 
-const ID = '\u0000id';
-const AT = '\u0000at';
-const IDS = '\u0000ids';
-
-/** `recordCardChange` in a group commit. */
-export function recordCardChangeNow(trx: SyncTransaction, id: string, at: string): CardTableRow | undefined {
-  return runCompiledNow(trx, 'record card change', cardChangeQuery, { [ID]: id, [AT]: at })[0];
+/**
+ * Records one change to a card: `__v` + 1 and `updatedAt`. The domain calls it only through its
+ * card change recorder (src/domain/cards/recorder.ts), holding the card's lock.
+ */
+export async function recordCardChange(db: Transaction, id: string, at: string): Promise<void> {
+  const dialect = dialectOf(db);
+  const change = dialect.parameterizedOnce(
+    'record card change',
+    (param) =>
+      db
+        .updateTable('cards')
+        .set((eb) => ({ version: eb('version', '+', 1), updated_at: param('at') }))
+        .where('id', '=', param('id'))
+        // a card marked deleted with its list or board is gone for every request
+        .where('deleted_at', 'is', null),
+    { id, at },
+  );
+  // nobody reads its answer: it goes out with what the transaction runs next
+  await db.executeQuery(dialect.sentWithNext(change));
 }
 
 /** Where a card is: what its events are filed under. */
@@ -147,9 +153,6 @@ export type CardSeenRow = Pick<CardTableRow, 'id' | 'company_id' | 'team_id' | '
   view_body: string | null;
 };
 
-const SEEN_CARD_ID = '\u0000card-id';
-const SEEN_USER_ID = '\u0000user-id';
-
 /**
  * The card's reach columns (id, company, team) with whether `userId` has seen it and its stored view while that counts, in one
  * indexed query: what Get Card Details needs to decide reach, to record a first view and to answer
@@ -159,7 +162,7 @@ export async function findCardSeenBy(db: Executor, id: string, userId: string): 
   const [row] = await executeCompiledOnce(
     db,
     'card seen by',
-    () =>
+    (param) =>
       db
         .selectFrom('cards')
         .leftJoin('card_views as v', (join) => join.on(viewThatCounts('cards')))
@@ -171,16 +174,15 @@ export async function findCardSeenBy(db: Executor, id: string, userId: string): 
                 .selectFrom('card_seen')
                 .select('card_seen.user_id')
                 .whereRef('card_seen.card_id', '=', 'cards.id')
-                .where('card_seen.user_id', '=', SEEN_USER_ID),
+                .where('card_seen.user_id', '=', param('userId')),
             )
             .as('seen_by'),
           'v.form as view_form',
           'v.body as view_body',
         ])
-        .where('cards.id', '=', SEEN_CARD_ID)
-        .where('cards.deleted_at', 'is', null)
-        .compile(),
-    { [SEEN_CARD_ID]: id, [SEEN_USER_ID]: userId },
+        .where('cards.id', '=', param('id'))
+        .where('cards.deleted_at', 'is', null),
+    { id, userId },
   );
   return row && { ...row, seen_by: Number(row.seen_by) };
 }
@@ -195,50 +197,26 @@ export async function addSeen(db: Transaction, cardId: string, userId: string, a
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-/**
- * Which of `labelIds` are labels of the board, each with whether the card has it: what a toggle reads
- * in a group commit, in one query (PostgreSQL: `toggleCardLabelsAfterChange` of ./card-records.ts).
- */
-export function boardLabelsOnCardNow(trx: SyncTransaction, boardId: string, cardId: string, labelIds: readonly string[]): Map<string, boolean> {
+/** Which of `labelIds` are labels of the board, each with whether the card has it, in one query. */
+export async function boardLabelsOnCard(db: Executor, boardId: string, cardId: string, labelIds: readonly string[]): Promise<Map<string, boolean>> {
   if (labelIds.length === 0) return new Map();
-  return onCard(
-    runCompiledNow(
-      trx,
-      'board labels on card',
-      (db) => boardLabelsOnCardQuery(db, trx.dialect),
-      boardLabelsOnCardValues(trx.dialect, boardId, cardId, labelIds),
-    ),
+  const dialect = dialectOf(db);
+  const rows = await executeCompiledOnce(
+    db,
+    'board labels on card',
+    (param) =>
+      db
+        .selectFrom('labels as l')
+        .select((eb) => [
+          'l.id',
+          eb
+            .exists(eb.selectFrom('card_labels as cl').select('cl.label_id').where('cl.card_id', '=', param('cardId')).whereRef('cl.label_id', '=', 'l.id'))
+            .as('on_card'),
+        ])
+        .where('l.board_id', '=', param('boardId'))
+        .where(dialect.inIdList('l.id', param('labelIds'))),
+    { boardId, cardId, labelIds: dialect.idList(labelIds) },
   );
-}
-
-function boardLabelsOnCardQuery(db: Executor, dialect: Dialect) {
-  return boardLabelsOnCard(db, dialect, { board: BOARD, card: ID, labelIds: IDS }).compile();
-}
-
-/**
- * The select of which labels among `labelIds` (one parameter, `Dialect.idList`) are labels of the
- * board, each with whether the card has it (`on_card`): the group commit's read, and the first
- * step of PostgreSQL's one-statement toggle (`toggleCardLabelsAfterChange`).
- */
-export function boardLabelsOnCard(db: QueryCreator<Database>, dialect: Dialect, of: { board: string | Expression<string>; card: string; labelIds: string }) {
-  return db
-    .selectFrom('labels as l')
-    .select((eb) => [
-      'l.id',
-      eb.exists(eb.selectFrom('card_labels as cl').select('cl.label_id').where('cl.card_id', '=', of.card).whereRef('cl.label_id', '=', 'l.id')).as('on_card'),
-    ])
-    .where('l.board_id', '=', of.board)
-    .where(dialect.inIdList('l.id', of.labelIds));
-}
-
-const BOARD = '\u0000board';
-
-function boardLabelsOnCardValues(dialect: Dialect, boardId: string, cardId: string, labelIds: readonly string[]) {
-  return { [BOARD]: boardId, [ID]: cardId, [IDS]: dialect.idList(labelIds) };
-}
-
-/** Label id -> whether the card has it, from `boardLabelsOnCard`'s rows. */
-export function onCard(rows: readonly { id: string; on_card: unknown }[]): Map<string, boolean> {
   return new Map(rows.map((row) => [row.id, Boolean(row.on_card)]));
 }
 
@@ -247,25 +225,32 @@ export async function cardLabelIds(db: Executor, cardId: string): Promise<string
   return rows.map((r) => r.label_id);
 }
 
-/** A toggle's writes in a group commit: one statement per label added, one for those removed. */
-export function toggleCardLabelsNow(trx: SyncTransaction, cardId: string, change: { added: readonly string[]; removed: readonly string[] }, at: string): void {
-  const LABEL = '\u0000label';
+/** A toggle's writes: one statement per label added, one for those removed. */
+export async function toggleCardLabels(
+  db: Transaction,
+  cardId: string,
+  change: { added: readonly string[]; removed: readonly string[] },
+  at: string,
+): Promise<void> {
+  const dialect = dialectOf(db);
   for (const labelId of change.added) {
-    runCompiledNow(trx, 'add card label', (db) => db.insertInto('card_labels').values({ card_id: ID, label_id: LABEL, created_at: AT }).compile(), {
-      [ID]: cardId,
-      [LABEL]: labelId,
-      [AT]: at,
-    });
+    await executeCompiledOnce(
+      db,
+      'add card label',
+      (param) => db.insertInto('card_labels').values({ card_id: param('cardId'), label_id: param('labelId'), created_at: param('at') }),
+      { cardId, labelId, at },
+    );
   }
   if (change.removed.length === 0) return;
-  runCompiledNow(
-    trx,
+  await executeCompiledOnce(
+    db,
     'remove card labels',
-    (db) => db.deleteFrom('card_labels').where('card_id', '=', ID).where(trx.dialect.inIdList('label_id', IDS)).compile(),
-    {
-      [ID]: cardId,
-      [IDS]: trx.dialect.idList(change.removed),
-    },
+    (param) =>
+      db
+        .deleteFrom('card_labels')
+        .where('card_id', '=', param('cardId'))
+        .where(dialect.inIdList('label_id', param('labelIds'))),
+    { cardId, labelIds: dialect.idList(change.removed) },
   );
 }
 
@@ -311,12 +296,6 @@ export interface CardRef {
   view_body: string | null;
 }
 
-const LIST = '\u0000list';
-const ARCHIVED = '\u0000archived';
-const AFTER_POSITION = '\u0000after-position';
-const AFTER_ID = '\u0000after-id';
-const TAKE = '\u0000take';
-
 /**
  * Ids and positions of the list's archived (or unarchived) cards in position order, after `after`,
  * each with its stored view of `form` that counts (src/storage/repositories/card-views.ts), in one query.
@@ -332,21 +311,17 @@ export async function listCardRefs(
   return executeCompiledOnce(
     db,
     after ? 'list card refs after' : 'list card refs',
-    () => {
+    (param) => {
       let query = db
         .selectFrom('cards as c')
-        .select(['c.id', 'c.position', viewBodyThatCounts('c').as('view_body')])
-        .where('c.list_id', '=', LIST)
-        .where('c.archived', '=', ARCHIVED as never);
+        .select(['c.id', 'c.position', viewBodyThatCounts('c', param('form')).as('view_body')])
+        .where('c.list_id', '=', param('listId'))
+        .where('c.archived', '=', param('archived'));
       if (after) {
-        query = query.where(pastKey(['c.position', 'c.id'], [AFTER_POSITION, AFTER_ID]));
+        query = query.where(pastKey(['c.position', 'c.id'], [param('afterPosition'), param('afterId')]));
       }
-      return query
-        .orderBy('c.position')
-        .orderBy('c.id')
-        .limit(TAKE as never)
-        .compile();
+      return query.orderBy('c.position').orderBy('c.id').limit(param('take'));
     },
-    { [LIST]: listId, [ARCHIVED]: archived ? 1 : 0, [AFTER_POSITION]: after?.position, [AFTER_ID]: after?.cardId, [TAKE]: take, ...viewFormValue(form) },
+    { listId, archived: (archived ? 1 : 0) as Flag, afterPosition: after?.position, afterId: after?.cardId, take, form },
   );
 }

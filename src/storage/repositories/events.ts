@@ -1,6 +1,6 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
-import type { Database, Executor, NewRow, Row, SyncTransaction, Transaction } from '../database.ts';
-import { compiledOnceWith, dialectOf, runCompiledNow } from '../dialect.ts';
+import type { Database, Executor, NewRow, Row, Transaction } from '../database.ts';
+import { dialectOf, type Param } from '../dialect.ts';
 import type { EventQuery, EventRow, FeedPosition } from '../event-feed.ts';
 
 /** Events per statement: twelve parameters each stay within SQLite's (32,766) and PostgreSQL's (65,535) limits. */
@@ -26,7 +26,7 @@ export async function insertEvents(trx: Transaction, rows: readonly NewRow<'even
   // one event (most writes): the statement compiled once; several (bulk writes): built for their number
   const insert =
     rows.length === 1
-      ? compiledOnceWith(trx, 'insert event', () => insertOneEvent(trx), eventValues(first))
+      ? dialect.parameterizedOnce('insert event', (param) => trx.insertInto('events').values(eventParameters(param)), { ...first })
       : trx
           .insertInto('events')
           .values([...rows])
@@ -50,22 +50,9 @@ const EVENT_COLUMNS = [
   'data',
 ] as const;
 
-const EVENT_SENTINEL_KEYS = EVENT_COLUMNS.map((column) => [column, `\u0000${column}`] as const);
-
-const EVENT_SENTINELS = Object.fromEntries(EVENT_SENTINEL_KEYS) as unknown as NewRow<'events'>;
-
-const insertOneEvent = (db: Executor) => db.insertInto('events').values(EVENT_SENTINELS).compile();
-
-/** The values of `insertOneEvent`'s sentinels (a loop over keys made once: every write runs this). */
-function eventValues(row: NewRow<'events'>): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const [column, sentinel] of EVENT_SENTINEL_KEYS) values[sentinel] = row[column];
-  return values;
-}
-
-/** `insertEvents` in a group commit: one statement compiled once, run per event. */
-export function insertEventsNow(trx: SyncTransaction, rows: readonly NewRow<'events'>[]): void {
-  for (const row of rows) runCompiledNow(trx, 'insert event', insertOneEvent, eventValues(row));
+/** The row of one event with each column a named parameter of the statement compiled once. */
+function eventParameters(param: Param<NewRow<'events'>>): NewRow<'events'> {
+  return Object.fromEntries(EVENT_COLUMNS.map((column) => [column, param(column)])) as unknown as NewRow<'events'>;
 }
 
 /** Events per read of a stream's feed: a stream far behind catches up page by page. */

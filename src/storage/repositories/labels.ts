@@ -5,7 +5,7 @@ export type LabelColorRow = Row<'label_colors'>;
 
 /** The fixed palette, in its display order. */
 export async function listLabelColors(db: Executor): Promise<LabelColorRow[]> {
-  return executeCompiledOnce(db, 'label colors', () => db.selectFrom('label_colors').selectAll().orderBy('position').orderBy('id').compile(), {});
+  return executeCompiledOnce(db, 'label colors', () => db.selectFrom('label_colors').selectAll().orderBy('position').orderBy('id'), {});
 }
 
 export async function findLabelColor(db: Executor, id: string): Promise<LabelColorRow | undefined> {

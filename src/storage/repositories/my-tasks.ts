@@ -1,7 +1,7 @@
 import type { Executor } from '../database.ts';
 import { dialectOf, executeCompiledOnce } from '../dialect.ts';
 import { compiledReach, type Reach } from './boards.ts';
-import { viewBodyThatCounts, viewFormValue } from './card-views.ts';
+import { viewBodyThatCounts } from './card-views.ts';
 import type { CardRef } from './cards.ts';
 import { pastKey } from './order.ts';
 
@@ -28,13 +28,6 @@ export interface MyTaskRef extends CardRef {
   assigned_at: string;
 }
 
-const USER = '\u0000user';
-const LIST = '\u0000list';
-const COMPLETE = '\u0000complete';
-const AFTER_KEY = '\u0000after-key';
-const AFTER_ID = '\u0000after-id';
-const TAKE = '\u0000take';
-
 /**
  * Unarchived cards the user is a member of, within `reach`, in page order: ids, sort keys and views
  * that count. One statement compiled once per form (which filters the query has).
@@ -56,11 +49,11 @@ export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise
   return executeCompiledOnce(
     db,
     `my task refs ${shape.join(' ')}`,
-    () => {
+    (param) => {
       // The card of a membership, when the page shows it: `cards` as `c` in scope.
       // (`any`: the filters apply to the outer query or to the lateral subquery, whose builder types differ)
       const shown = <Q extends { where: (...args: any[]) => Q }>(cards: Q): Q => {
-        let select = cards.where('c.archived', '=', 0).where('c.deleted_at', 'is', null).where(reach.condition());
+        let select = cards.where('c.archived', '=', 0).where('c.deleted_at', 'is', null).where(reach.condition(param));
         if (!query.archived) {
           select = select
             .where(({ not, exists, selectFrom }: any) =>
@@ -70,8 +63,8 @@ export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise
               not(exists(selectFrom('boards as b').select('b.id').whereRef('b.id', '=', 'c.board_id').where('b.archived', '=', 1))),
             );
         }
-        if (inList) select = select.where('c.list_id', '=', LIST);
-        if (query.complete !== undefined) select = select.where('c.complete_status', '=', COMPLETE as never);
+        if (inList) select = select.where('c.list_id', '=', param('listId'));
+        if (query.complete !== undefined) select = select.where('c.complete_status', '=', param('complete'));
         return select;
       };
       const columns = ['c.id', 'c.position', 'm.created_at as assigned_at'] as const;
@@ -87,7 +80,7 @@ export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise
                   shown(
                     eb
                       .selectFrom('cards as c')
-                      .select(['c.id', 'c.position', viewBodyThatCounts('c').as('view_body')])
+                      .select(['c.id', 'c.position', viewBodyThatCounts('c', param('form')).as('view_body')])
                       .whereRef('c.id', '=', 'm.card_id'),
                   )
                     // a fence: kept a subquery, not merged back into a plain join
@@ -96,37 +89,37 @@ export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise
                 (join) => join.onTrue(),
               )
               .select([...columns, 'c.view_body'])
-              .where('m.user_id', '=', USER)
+              .where('m.user_id', '=', param('userId'))
           : shown(
               db
                 .selectFrom('card_members as m')
                 .innerJoin('cards as c', 'c.id', 'm.card_id')
-                .select([...columns, viewBodyThatCounts('c').as('view_body')])
-                .where('m.user_id', '=', USER),
+                .select([...columns, viewBodyThatCounts('c', param('form')).as('view_body')])
+                .where('m.user_id', '=', param('userId')),
             );
       if (inList) {
         if (afterKey !== undefined) {
-          select = select.where(pastKey(['c.position', 'c.id'], [AFTER_KEY, AFTER_ID]));
+          select = select.where(pastKey(['c.position', 'c.id'], [param('afterKey'), param('afterId')]));
         }
         select = select.orderBy('c.position').orderBy('c.id');
       } else {
         if (afterKey !== undefined) {
-          select = select.where(pastKey(['m.created_at', 'm.card_id'], [AFTER_KEY, AFTER_ID]));
+          select = select.where(pastKey(['m.created_at', 'm.card_id'], [param('afterKey'), param('afterId')]));
         }
         // the order of the index card_members_user_assigned (migration 0007): a page reads in order and stops
         select = select.orderBy('m.created_at').orderBy('m.card_id');
       }
-      return select.limit(TAKE as never).compile();
+      return select.limit(param('take'));
     },
     {
       ...reach.values,
-      [USER]: query.userId,
-      [LIST]: query.listId,
-      [COMPLETE]: query.complete ? 1 : 0,
-      [AFTER_KEY]: afterKey,
-      [AFTER_ID]: after?.cardId,
-      [TAKE]: query.take,
-      ...viewFormValue(query.form),
+      userId: query.userId,
+      listId: query.listId,
+      complete: query.complete ? 1 : 0,
+      afterKey,
+      afterId: after?.cardId,
+      take: query.take,
+      form: query.form,
     },
   );
 }

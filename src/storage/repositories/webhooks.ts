@@ -65,12 +65,7 @@ export async function deleteWebhook(trx: Transaction, id: string): Promise<void>
  * asks at every commit that recorded events.
  */
 export async function anyEnabledWebhook(db: Executor): Promise<boolean> {
-  const rows = await executeCompiledOnce(
-    db,
-    'any enabled webhook',
-    () => db.selectFrom('webhooks').select('id').where('enabled', '=', 1).limit(1).compile(),
-    {},
-  );
+  const rows = await executeCompiledOnce(db, 'any enabled webhook', () => db.selectFrom('webhooks').select('id').where('enabled', '=', 1).limit(1), {});
   return rows.length > 0;
 }
 
