@@ -35,7 +35,7 @@ import { type JsonArrayFrom, PostgresFragments, SqlFragments } from './engine/fr
 import { Locks, PostgresLocks } from './engine/locks.ts';
 import { MigrationSupport, PostgresMigrationSupport } from './engine/migrations.ts';
 import { PipelinedPostgresDriver } from './engine/postgres-driver.ts';
-import { SENT_WITH_COMMIT, SENT_WITH_NEXT, sentWithCommit, sentWithNext } from './engine/sent-with-commit.ts';
+import { sentWithCommit, sentWithNext } from './engine/sent-with-commit.ts';
 import { GroupCommitSqliteDriver } from './engine/sqlite-driver.ts';
 import { type EventFeed, PostgresEventFeed, SqliteEventFeed } from './event-feed.ts';
 import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
@@ -355,12 +355,10 @@ export class PostgresDialect extends Dialect {
    * PostgreSQL plans an unnamed statement on every run (for the card query: 0.5 ms planning, 0.3 ms
    * executing). A named one is parsed and planned once per connection, then only bound and run: the
    * driver sends this text under its name (src/storage/engine/postgres-driver.ts), as does
-   * `runDirectly`. The texts marked to be sent with the commit or the next statement are named too.
+   * `runDirectly`.
    */
   protected override prepareOnce(sql: string): void {
-    for (const text of [sql, `${SENT_WITH_COMMIT}${sql}`, `${SENT_WITH_NEXT}${sql}`]) {
-      if (!this.#statementNames.has(text)) this.#statementNames.set(text, `tb_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`);
-    }
+    if (!this.#statementNames.has(sql)) this.#statementNames.set(sql, `tb_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`);
   }
 
   /**

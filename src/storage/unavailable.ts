@@ -3,7 +3,8 @@
  * requests that meet one answer 503 `unavailable` with Retry-After, and a command or a server
  * start that meets one says it could not reach the database, and where.
  */
-import { QUERY_READ_TIMEOUT } from './engine/postgres-driver.ts';
+/** The message pg gives a query that `query_timeout` ended. */
+const QUERY_READ_TIMEOUT = 'Query read timeout';
 
 /** Seconds a client should wait before retrying a request the database could not serve. */
 export const DATABASE_RETRY_AFTER_SECONDS = 1;

@@ -18,10 +18,7 @@
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult, TransactionSettings } from 'kysely';
 import pg from 'pg';
 
-import { SENT_WITH_COMMIT, SENT_WITH_NEXT } from './sent-with-commit.ts';
-
-/** The message pg gives a query that `query_timeout` ended. */
-export const QUERY_READ_TIMEOUT = 'Query read timeout';
+import { sendingOf } from './sent-with-commit.ts';
 
 type Outgoing = { sql: string; parameters: readonly unknown[] };
 
@@ -44,15 +41,12 @@ class PooledConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.#inTransaction && query.sql.startsWith(SENT_WITH_COMMIT)) {
-      this.#held.push(query);
+    const sending = sendingOf(query);
+    if (this.#inTransaction && sending.when !== 'now') {
+      (sending.when === 'with commit' ? this.#held : this.#beforeNext).push(sending.query);
       return { rows: [] };
     }
-    if (this.#inTransaction && query.sql.startsWith(SENT_WITH_NEXT)) {
-      this.#beforeNext.push(query);
-      return { rows: [] };
-    }
-    return this.#sendTogether([...this.#takeWaiting(), query]);
+    return this.#sendTogether([...this.#takeWaiting(), sending.query]);
   }
 
   /** The BEGIN not sent yet and the statements waiting for the next one, in order. */

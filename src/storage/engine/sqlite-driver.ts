@@ -21,7 +21,7 @@
  */
 import type SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, SqliteAdapter } from 'kysely';
-import { SENT_WITH_COMMIT } from './sent-with-commit.ts';
+import { sendingOf } from './sent-with-commit.ts';
 
 /** The most transactions one commit is shared by: bounds how long the first of them waits for it. */
 const GROUP_LIMIT = 64;
@@ -46,7 +46,7 @@ interface Group {
 /** The connection handed to one user of the database at a time (a transaction, or one statement). */
 class Lease implements DatabaseConnection {
   inTransaction = false;
-  /** Statements held until the transaction commits (`SENT_WITH_COMMIT`). */
+  /** Statements held until the transaction commits (./sent-with-commit.ts). */
   held: CompiledQuery[] = [];
   #released = false;
   readonly #driver: GroupCommitSqliteDriver;
@@ -168,14 +168,15 @@ export class GroupCommitSqliteDriver implements Driver {
 
   /** Runs one statement of `lease` (src/storage/engine/classifying-driver.ts classifies its errors). */
   run<R>(lease: Lease, query: CompiledQuery): QueryResult<R> {
+    const sending = sendingOf(query);
     // alone, a statement must see only what has committed, and its own write must commit on its own
     if (!lease.inTransaction) this.#commitGroup();
     // (a statement sent with the next one runs at once: here statements are no round trips)
-    else if (query.sql.startsWith(SENT_WITH_COMMIT)) {
-      lease.held.push(query);
+    else if (sending.when === 'with commit') {
+      lease.held.push(sending.query);
       return { rows: [] };
     }
-    return this.#execute<R>(query);
+    return this.#execute<R>(sending.query);
   }
 
   #execute<R>(query: CompiledQuery): QueryResult<R> {
