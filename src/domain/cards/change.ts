@@ -18,7 +18,8 @@ import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { type CardChangeKind, type ChangeData, lockCardRows, recordCardChange } from './recorder.ts';
+import { lockCardRows } from './locks.ts';
+import { type CardChangeKind, type ChangeData, recordCardChange } from './recorder.ts';
 import { loadCard, loadCards } from './service.ts';
 
 /** What a change of a card's world did, and how the request's answer is read once it is recorded. */
@@ -31,13 +32,8 @@ export interface WorldChange<T> {
   answer: (trx: Transaction) => Promise<T>;
 }
 
-/** What a write of a card's world names: the thing it changes, and the request's scope. */
-export interface WorldRef<K extends keyof LockedRows> {
-  kind: K;
-  id: string | undefined;
-  scope?: Scope | undefined;
-  what?: string | undefined;
-}
+/** What a write of a card's world names: the thing it changes, and the request's scope (access locks it). */
+export type WorldRef<K extends keyof LockedRows> = Omit<LockRequest<K>, 'lock'>;
 
 /** The ids of the thing kept with the card that a change is about, as its event names them. */
 function about(locked: LockedRows[keyof LockedRows]): ChangeData {
@@ -63,7 +59,7 @@ export function changeCardWorld<K extends keyof LockedRows, T>(
 ): Promise<T> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
-    const locked = await requireAccess(trx, caller, { ...ref, lock: true } as LockRequest<K>);
+    const locked = await requireAccess(trx, caller, { ...ref, lock: true });
     const done = await change(trx, locked, at);
     await recordCardChange(trx, locked.card, { caller, kind: done.kind ?? kind, at, data: { ...about(locked), ...done.data } });
     return done.answer(trx);

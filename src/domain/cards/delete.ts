@@ -14,7 +14,8 @@ import type { Caller, Scope } from '../shared/caller.ts';
 import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { changeCardWorld } from './change.ts';
-import { lockCardRows, recordCardChange } from './recorder.ts';
+import { lockCardRows } from './locks.ts';
+import { recordCardChange } from './recorder.ts';
 
 /** What a `card.deleted` event keeps of the card: it cannot be read back afterwards. */
 function describeDeleted(row: cards.CardTableRow) {

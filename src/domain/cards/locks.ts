@@ -3,12 +3,27 @@
  * src/domain/access/access.ts (a list, then cards in id order, then what belongs to them).
  */
 import type { Transaction } from '../../storage/database.ts';
-import { cardPositionsInListByState, lockCards } from '../../storage/repositories/cards.ts';
+import { type CardTableRow, cardPositionsInListByState, lockCards } from '../../storage/repositories/cards.ts';
 import type { Caller } from '../shared/caller.ts';
+import { NotFoundError } from '../shared/errors.ts';
 import { type PositionRequest, placeAmong } from '../shared/positions.ts';
 import { recordRenumbering } from './recorder.ts';
 
 export { lockCards, lockList } from '../../storage/repositories/cards.ts';
+
+/**
+ * `lockCards` for a write that changes them: their rows under their locks, and a 404 for a card that
+ * is not there, unless `missing` is 'skip' (a bulk request reports each missing card on its own item).
+ */
+export async function lockCardRows(
+  trx: Transaction,
+  cardIds: readonly string[],
+  missing: 'not-found' | 'skip' = 'not-found',
+): Promise<Map<string, CardTableRow>> {
+  const locked = await lockCards(trx, cardIds);
+  if (missing === 'not-found' && cardIds.some((id) => !locked.has(id))) throw new NotFoundError('Card');
+  return locked;
+}
 
 /** Which card is placed, and what else the transaction locks. */
 export interface CardPlacing {

@@ -20,8 +20,8 @@ import { NotFoundError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import * as bulk from './bulk-targets.ts';
-import { lockList } from './locks.ts';
-import { lockCardRows, recordCardChange } from './recorder.ts';
+import { lockCardRows, lockList } from './locks.ts';
+import { recordCardChange } from './recorder.ts';
 import { loadCards } from './service.ts';
 
 export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, input: bulk.MultiTeamCards): Promise<bulk.BulkCardsResult> {

@@ -8,7 +8,7 @@
  * card, its board, team and company, with what the change did as its `data`.
  *
  * A change is recorded after it is applied, by a transaction that already holds the card's lock
- * (`lockCardRows` here, or `requireAccess` with `lock`, step 2 of the lock rule in
+ * (`lockCardRows` of ./locks.ts, or `requireAccess` with `lock`, step 2 of the lock rule in
  * src/domain/access/access.ts), which is why it takes a `Transaction`.
  */
 import type { Transaction } from '../../storage/database.ts';
@@ -16,7 +16,6 @@ import * as cardViews from '../../storage/repositories/card-views.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import { recordEvent } from '../events/record.ts';
 import type { Caller } from '../shared/caller.ts';
-import { NotFoundError } from '../shared/errors.ts';
 
 /** What a change of a card was: the card's own fields, or what it keeps. */
 export type CardChangeKind =
@@ -80,25 +79,6 @@ export async function recordCardChange(trx: Transaction, place: cards.CardPlace,
 function cardEvent(trx: Transaction, place: cards.CardPlace, change: CardChange): void {
   const subject = { company: place.company_id, team: place.team_id, board: place.board_id, card: place.id };
   recordEvent(trx, change.caller, change.kind, subject, change.data ?? {}, change.at);
-}
-
-/**
- * Takes the locks of the cards in id order (step 2 of the lock rule) and answers their rows as they
- * are under the locks. A card that does not exist is a 404, unless `missing` is 'skip' (a bulk
- * request reports each missing card on its own item).
- */
-export async function lockCardRows(
-  trx: Transaction,
-  cardIds: readonly string[],
-  missing: 'not-found' | 'skip' = 'not-found',
-): Promise<Map<string, cards.CardTableRow>> {
-  const locked = new Map<string, cards.CardTableRow>();
-  for (const cardId of [...new Set(cardIds)].sort()) {
-    const card = await cards.lockCard(trx, cardId);
-    if (card) locked.set(cardId, card);
-    else if (missing === 'not-found') throw new NotFoundError('Card');
-  }
-  return locked;
 }
 
 /** Gives cards of the list new positions (a placement's renumbering), each a change of that card. */

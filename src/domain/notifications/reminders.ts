@@ -17,7 +17,8 @@
  */
 import { cardMemberIds } from '../../storage/repositories/card-copies.ts';
 import { cardsOwingReminder, claimReminder, type OwedReminder, type ReminderKey, type ReminderWindow } from '../../storage/repositories/reminders.ts';
-import { lockCardRows, recordCardChange } from '../cards/recorder.ts';
+import { lockCards } from '../cards/locks.ts';
+import { recordCardChange } from '../cards/recorder.ts';
 import type { ServiceContext } from '../context.ts';
 import { type JobLog, PeriodicJob } from '../shared/periodic.ts';
 import { inTransaction } from '../shared/transaction.ts';
@@ -51,7 +52,7 @@ async function sendReminder(ctx: ServiceContext, key: ReminderKey, owed: OwedRem
     if (!(await claimReminder(trx, key, owed, windowAt(key, now)))) return false;
     const at = new Date(now).toISOString();
     // the system reaches every card: no access check, only the card's lock
-    const [card] = (await lockCardRows(trx, [owed.cardId], 'skip')).values();
+    const card = (await lockCards(trx, [owed.cardId])).get(owed.cardId);
     if (!card) return false;
     await recordCardChange(trx, card, { caller: null, kind: 'card.reminder', at, data: { reminder: key, date: owed.date } });
     const members = await cardMemberIds(trx, card.id);

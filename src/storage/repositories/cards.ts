@@ -93,20 +93,16 @@ export async function lockList(db: Transaction, listId: string): Promise<boolean
 }
 
 /**
- * Takes the cards' row locks without counting a change (a copy reads its source whole, and must not
- * see it half changed), in id order so that two requests never wait on each other in a circle.
- * Answers how many live cards it locked (a card gone, or marked deleted, while it waited is not).
+ * Takes the cards' row locks (`lockCard`) without counting a change (a copy reads its source whole,
+ * and must not see it half changed), in id order so that two requests never wait on each other in a
+ * circle. Answers the live cards' rows under their locks (a card gone, or marked deleted, while it
+ * waited has none).
  */
-export async function lockCards(db: Transaction, cardIds: readonly string[]): Promise<number> {
-  let locked = 0;
-  for (const id of [...cardIds].sort()) {
-    const result = await db
-      .updateTable('cards')
-      .set((eb) => ({ version: eb.ref('version') }))
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    locked += Number(result.numUpdatedRows);
+export async function lockCards(db: Transaction, cardIds: readonly string[]): Promise<Map<string, CardTableRow>> {
+  const locked = new Map<string, CardTableRow>();
+  for (const id of [...new Set(cardIds)].sort()) {
+    const card = await lockCard(db, id);
+    if (card) locked.set(id, card);
   }
   return locked;
 }
