@@ -44,6 +44,34 @@ describe('reads now [sqlite]', () => {
     assert.equal((await colorNamed(db, name)).length, 0);
   });
 
+  it("runs a statement sent with the commit after the transaction's own ones; its failure fails the transaction, which stores nothing", async () => {
+    const { db } = s.storage;
+    const dialect = dialectOf(db);
+    const name = `with-commit-${Date.now()}`;
+    const color = (id: string, position: number) => db.insertInto('label_colors').values({ id, name, hex: '#abcdef', position }).compile();
+    // held: the transaction's own read does not see it; it is stored once committed
+    const kept = newId();
+    await db.transaction().execute(async (trx) => {
+      await trx.executeQuery(dialect.sentWithCommit(color(kept, 990)));
+      assert.equal((await colorNamed(trx, name)).length, 0, 'held until the commit');
+    });
+    assert.deepEqual(
+      (await colorNamed(db, name)).map((row) => row.id),
+      [kept],
+    );
+    // the same id again fails only at the commit, and takes the transaction's other row with it
+    await assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await trx.executeQuery(color(newId(), 991));
+        await trx.executeQuery(dialect.sentWithCommit(color(kept, 992)));
+      }),
+    );
+    assert.deepEqual(
+      (await colorNamed(db, name)).map((row) => row.id),
+      [kept],
+    );
+  });
+
   it('a read waits for a transaction that holds the connection and never sees its uncommitted rows', async () => {
     const { db } = s.storage;
     const name = `uncommitted-${Date.now()}`;
