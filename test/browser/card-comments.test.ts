@@ -23,6 +23,31 @@ describe('comments in the card dialog', { skip: chromiumMissing }, () => {
 
   const commentsOf = async (cardId: string) => (await f.api('GET', `/api/v1/cards/${cardId}/comments?limit=200`)).comments as CommentRecord[];
 
+  test('a comment being written stays when the board behind the dialog changes', async (context) => {
+    const cardId = await f.newCard('Draft');
+    const { context: browserContext, page } = await f.open();
+    await keeping(context.name, browserContext, page, async () => {
+      // The card's face, which the board behind shows, comes after the draft has begun.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(`**/api/v1/cards/${cardId}/face`, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const dialog = await f.openCard(page, cardId, 'Draft');
+      const box = dialog.getByRole('textbox', { name: 'Write a comment' });
+      await box.fill('Half a thought');
+      const face = page.waitForResponse((response) => response.url().endsWith('/face'));
+      release();
+      await face;
+      await f.newCard('Made elsewhere');
+      await page.getByText('Made elsewhere', { exact: true }).waitFor({ state: 'attached' });
+      assert.equal(await box.inputValue(), 'Half a thought', 'the draft is kept');
+    });
+  });
+
   test('newest first with Load more; write with @mentions and Markdown; reply; edit and delete one’s own', async (context) => {
     const cardId = await f.newCard('Launch');
     for (let i = 1; i <= 25; i++) await f.api('POST', `/api/v1/cards/${cardId}/comments`, { content: `Note ${i}` }, i % 2 ? f.alice.apiKey : f.t.tenant.apiKey);

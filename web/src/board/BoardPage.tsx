@@ -27,13 +27,28 @@ const loadCardDialog = () =>
     cardDialogModule = module;
     return module;
   });
-const LazyCardDialog = lazy(() => loadCardDialog().then((module) => ({ default: module.CardDialog })));
 /**
- * Once its code is here, the dialog renders without suspending: a Suspense boundary that shows its
- * fallback holds the content back for React's reveal throttle (300 ms), which was most of the time
- * to open a card.
+ * The card dialog's component once its code is here, loading it when a card is open. Not React.lazy:
+ * its first render suspends even when the code is already here (a Suspense fallback is held back for
+ * React's reveal throttle, 300 ms), and switching from the lazy wrapper to the component itself
+ * would remount an open dialog and lose what is being typed in it.
  */
-const cardDialogComponent = () => cardDialogModule?.CardDialog ?? LazyCardDialog;
+function useCardDialog(wanted: boolean, onFailure: (error: unknown) => void) {
+  const [loaded, setLoaded] = useState(cardDialogModule);
+  const module = loaded ?? cardDialogModule;
+  useEffect(() => {
+    if (!wanted || module) return;
+    let current = true;
+    loadCardDialog().then(
+      (arrived) => current && setLoaded(arrived),
+      (error: unknown) => current && onFailure(error),
+    );
+    return () => {
+      current = false;
+    };
+  }, [wanted, module, onFailure]);
+  return module?.CardDialog;
+}
 // The board menu's dialogs (labels, archived items, settings) load when first opened.
 const loadSettings = () => import('./settings/BoardSettings.tsx');
 const BoardSettings = lazy(loadSettings);
@@ -68,6 +83,11 @@ export function BoardPage() {
   const [filter, setFilter] = useFilter(params, setParams);
   const textFilter = useBoardTextFilter(boardId, filter.text, board.dataUpdatedAt);
   const openCardId = params.get('card');
+  const cardDialogFailed = useCallback(
+    (error: unknown) => notify({ kind: 'error', text: t.refused(error instanceof Error ? error.message : String(error)) }),
+    [notify],
+  );
+  const CardDialog = useCardDialog(Boolean(openCardId), cardDialogFailed);
   const [moving, setMoving] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
   const [panel, setPanel] = useState<Panel | null>(null);
@@ -272,7 +292,6 @@ export function BoardPage() {
     }
   };
 
-  const CardDialog = cardDialogComponent();
   const movingCard = moving ? view.lists.flatMap((list) => list.cards).find((card) => card._id === moving) : undefined;
 
   return (
@@ -336,19 +355,17 @@ export function BoardPage() {
       <div className="visually-hidden" aria-live="polite" role="status">
         {announcement}
       </div>
-      {openCardId ? (
-        <Suspense fallback={null}>
-          <CardDialog
-            key={openCardId}
-            cardId={openCardId}
-            labels={labels.data ?? []}
-            members={members}
-            focus={params.get('focus')}
-            actions={actions}
-            onClose={closeCard}
-            onMove={() => setMoving(openCardId)}
-          />
-        </Suspense>
+      {openCardId && CardDialog ? (
+        <CardDialog
+          key={openCardId}
+          cardId={openCardId}
+          labels={labels.data ?? []}
+          members={members}
+          focus={params.get('focus')}
+          actions={actions}
+          onClose={closeCard}
+          onMove={() => setMoving(openCardId)}
+        />
       ) : null}
       {movingCard ? (
         <MoveDialog
