@@ -11,6 +11,7 @@ import {
   type Compilable,
   type CompiledQuery,
   createQueryId,
+  type DatabaseConnection,
   type DatabaseIntrospector,
   type DialectAdapter,
   type Driver,
@@ -22,7 +23,6 @@ import {
   type QueryCompiler,
   type QueryId,
   type RawBuilder,
-  SelectQueryNode,
   type SqlBool,
 } from 'kysely';
 import { ParameterizedQuery, type ParametersObject, QueryParameterMaker } from 'kysely-params';
@@ -107,8 +107,16 @@ export abstract class Dialect implements KyselyDialect {
     this.#kysely = kysely;
   }
 
+  #classifying: ClassifyingDriver | undefined;
+
   createDriver(): Driver {
-    return new ClassifyingDriver(this.#kysely.createDriver(), this);
+    this.#classifying = new ClassifyingDriver(this.#kysely.createDriver(), this);
+    return this.#classifying;
+  }
+
+  /** Notes what `query`, run on the engine driver's `connection` without Kysely (`runDirectly`), wrote. */
+  protected wroteDirectly(connection: DatabaseConnection, query: CompiledQuery): void {
+    this.#classifying?.wrote(connection, query);
   }
 
   /**
@@ -251,9 +259,12 @@ export async function executeCompiledOnce<P extends ParametersObject<P>, R>(
   build: (param: Param<P>) => Compilable<R>,
   values: P,
 ): Promise<R[]> {
-  const dialect = dialectOf(db);
-  const query = dialect.parameterizedOnce(name, build, values);
-  return (await dialect.runDirectly(db, query, query.parameters)) ?? (await db.executeQuery(query)).rows;
+  return executeCompiled(db, dialectOf(db).parameterizedOnce(name, build, values));
+}
+
+/** Runs a compiled query: directly where the dialect can (`Dialect.runDirectly`), else through Kysely. */
+export async function executeCompiled<R>(db: Executor, query: CompiledQuery<R>): Promise<R[]> {
+  return (await dialectOf(db).runDirectly(db, query, query.parameters)) ?? (await db.executeQuery(query)).rows;
 }
 
 export class SqliteDialect extends Dialect {
@@ -305,14 +316,17 @@ export class SqliteDialect extends Dialect {
    */
   override runDirectly<R>(db: Executor, query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | undefined {
     if (db.isTransaction) {
-      // a read of the transaction that holds the connection (only its code runs meanwhile); its
-      // writes go through Kysely, which tells them at the commit
-      if (!this.#driver.inTransaction || !SelectQueryNode.is(query.query)) return undefined;
+      // a statement of the transaction that holds the connection (only its code runs meanwhile)
+      const transaction = this.#driver.transaction;
+      if (!transaction) return undefined;
+      let rows: R[];
       try {
-        return this.#driver.readInTransaction(query, parameters);
+        rows = this.#driver.runInTransaction<R>({ ...query, parameters });
       } catch (error) {
         throw this.classifyError(error);
       }
+      this.wroteDirectly(transaction, query);
+      return rows;
     }
     if (!this.#driver.idle) return undefined;
     let rows: R[];

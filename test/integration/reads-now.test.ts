@@ -26,21 +26,30 @@ describe('reads now [sqlite]', () => {
   });
   after(() => s.dispose());
 
-  it('answers a read synchronously, outside a transaction and in the one that holds the connection; a write there goes through Kysely', async () => {
+  it('answers a statement synchronously, outside a transaction and in the one that holds the connection; a write there is told at the commit', async () => {
     const { db } = s.storage;
+    const dialect = dialectOf(db);
     const query = db.selectFrom('label_colors').select('id').compile();
-    const rows = dialectOf(db).runDirectly(db, query, query.parameters);
+    const rows = dialect.runDirectly(db, query, query.parameters);
     assert.ok(Array.isArray(rows) && rows.length > 0, 'the palette, read at once');
     const name = `in-transaction-${Date.now()}`;
-    await db.transaction().execute(async (trx) => {
-      await trx.insertInto('label_colors').values({ id: newId(), name, hex: '#654321', position: 998 }).execute();
-      const mine = trx.selectFrom('label_colors').select('id').where('name', '=', name).compile();
-      const seen = dialectOf(trx).runDirectly(trx, mine, mine.parameters);
-      assert.ok(Array.isArray(seen) && seen.length === 1, 'the transaction reads its own row at once');
-      const write = trx.deleteFrom('label_colors').where('name', '=', name).compile();
-      assert.equal(dialectOf(trx).runDirectly(trx, write, write.parameters), undefined, 'a write: through Kysely, which tells it at the commit');
-      await trx.executeQuery(write);
-    });
+    const told: string[] = [];
+    const stop = dialect.onCommittedWrites((writes) => told.push(...writes.map((write) => write.table)));
+    try {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('label_colors').values({ id: newId(), name, hex: '#654321', position: 998 }).execute();
+        const mine = trx.selectFrom('label_colors').select('id').where('name', '=', name).compile();
+        const seen = dialectOf(trx).runDirectly(trx, mine, mine.parameters);
+        assert.ok(Array.isArray(seen) && seen.length === 1, 'the transaction reads its own row at once');
+        const write = trx.deleteFrom('label_colors').where('name', '=', name).compile();
+        assert.deepEqual(dialectOf(trx).runDirectly(trx, write, write.parameters), [], 'a write runs at once too');
+        assert.equal((await colorNamed(trx, name)).length, 0, 'and the transaction sees it');
+        assert.deepEqual(told, [], 'nothing is told before the commit');
+      });
+    } finally {
+      stop();
+    }
+    assert.deepEqual(told, ['label_colors', 'label_colors'], 'both writes told once committed');
     assert.equal((await colorNamed(db, name)).length, 0);
   });
 

@@ -19,7 +19,7 @@ export class ClassifyingDriver implements Driver {
   readonly #driver: Driver;
   readonly #dialect: DriverHooks;
   readonly #inner = new WeakMap<DatabaseConnection, DatabaseConnection>();
-  /** The writes of each connection's open transaction, told when it commits. */
+  /** The writes of each (engine driver's) connection's open transaction, told when it commits. */
   readonly #uncommitted = new WeakMap<DatabaseConnection, TableWrite[]>();
 
   constructor(driver: Driver, dialect: DriverHooks) {
@@ -50,12 +50,7 @@ export class ClassifyingDriver implements Driver {
     const wrapped: DatabaseConnection = {
       executeQuery: async <R>(query: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> => {
         const result = await this.#classified(() => connection.executeQuery<R>(query, options));
-        const writes = this.#dialect.writesOf(query);
-        if (writes.length) {
-          const uncommitted = this.#uncommitted.get(wrapped);
-          if (uncommitted) uncommitted.push(...writes);
-          else this.#dialect.committed(writes);
-        }
+        this.wrote(connection, query);
         return result;
       },
       async *streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
@@ -70,25 +65,40 @@ export class ClassifyingDriver implements Driver {
     return wrapped;
   }
 
+  /**
+   * Notes what `query`, run on the engine driver's `connection`, wrote: told when its transaction
+   * commits, or at once outside one. Also for statements run without Kysely (`Dialect.runDirectly`).
+   */
+  wrote(connection: DatabaseConnection, query: CompiledQuery): void {
+    const writes = this.#dialect.writesOf(query);
+    if (!writes.length) return;
+    const uncommitted = this.#uncommitted.get(connection);
+    if (uncommitted) uncommitted.push(...writes);
+    else this.#dialect.committed(writes);
+  }
+
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    await this.#classified(() => this.#driver.beginTransaction(this.#unwrap(connection), settings));
-    this.#uncommitted.set(connection, []);
+    const inner = this.#unwrap(connection);
+    await this.#classified(() => this.#driver.beginTransaction(inner, settings));
+    this.#uncommitted.set(inner, []);
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const inner = this.#unwrap(connection);
     try {
-      await this.#classified(() => this.#driver.commitTransaction(this.#unwrap(connection)));
+      await this.#classified(() => this.#driver.commitTransaction(inner));
     } finally {
       // told even when the commit failed: its outcome may be unknown (a connection lost meanwhile)
-      const writes = this.#uncommitted.get(connection);
-      this.#uncommitted.delete(connection);
+      const writes = this.#uncommitted.get(inner);
+      this.#uncommitted.delete(inner);
       if (writes) this.#dialect.committed(writes);
     }
   }
 
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    this.#uncommitted.delete(connection);
-    return this.#driver.rollbackTransaction(this.#unwrap(connection));
+    const inner = this.#unwrap(connection);
+    this.#uncommitted.delete(inner);
+    return this.#driver.rollbackTransaction(inner);
   }
 
   releaseConnection(connection: DatabaseConnection, options?: AbortableOperationOptions): Promise<void> {

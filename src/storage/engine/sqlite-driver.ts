@@ -152,18 +152,21 @@ export class GroupCommitSqliteDriver implements Driver {
     else this.#grant();
   }
 
-  /** Whether the lease out is in a transaction: a read given now belongs to it (`readInTransaction`). */
-  get inTransaction(): boolean {
-    return this.#current?.inTransaction ?? false;
+  /**
+   * The lease of the transaction that holds the connection, if one does: a statement given now
+   * belongs to it (`runInTransaction`).
+   */
+  get transaction(): DatabaseConnection | undefined {
+    return this.#current?.inTransaction ? this.#current : undefined;
   }
 
   /**
-   * Runs a read of the transaction that holds the connection, synchronously, without Kysely's
+   * Runs a statement of the transaction that holds the connection, synchronously, without Kysely's
    * machinery around it (src/storage/dialect.ts, `runDirectly`): only that transaction's code can
-   * be running while it holds the connection.
+   * be running while it holds the connection. Held as `run` holds it when marked so.
    */
-  readInTransaction<R>(query: CompiledQuery, parameters: readonly unknown[]): R[] {
-    return this.#prepare(query.sql).all(...parameters) as R[];
+  runInTransaction<R>(query: CompiledQuery): R[] {
+    return this.run<R>(this.#current as Lease, query).rows;
   }
 
   /** Runs one statement of `lease` (src/storage/engine/classifying-driver.ts classifies its errors). */

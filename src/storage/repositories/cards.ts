@@ -1,6 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Executor, Flag, NewRow, Row, RowUpdate, Transaction } from '../database.ts';
-import { dialectOf, executeCompiledOnce } from '../dialect.ts';
+import { dialectOf, executeCompiled, executeCompiledOnce } from '../dialect.ts';
 import { viewBodyThatCounts, viewThatCounts } from './card-views.ts';
 import { pastKey } from './order.ts';
 
@@ -64,7 +64,7 @@ export async function recordCardChange(db: Transaction, id: string, at: string):
     { id, at },
   );
   // nobody reads its answer: it goes out with what the transaction runs next
-  await db.executeQuery(dialect.sentWithNext(change));
+  await executeCompiled(db, dialect.sentWithNext(change));
 }
 
 /** Where a card is: what its events are filed under. */

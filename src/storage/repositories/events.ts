@@ -1,6 +1,6 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Executor, NewRow, Row, Transaction } from '../database.ts';
-import { dialectOf, type Param } from '../dialect.ts';
+import { dialectOf, executeCompiled, type Param } from '../dialect.ts';
 import type { EventQuery, EventRow, FeedPosition } from '../event-feed.ts';
 
 /** Events per statement: twelve parameters each stay within SQLite's (32,766) and PostgreSQL's (65,535) limits. */
@@ -32,7 +32,7 @@ export async function insertEvents(trx: Transaction, rows: readonly NewRow<'even
           .values([...rows])
           .compile();
   // the last statement of its transaction, read by nobody: sent with the COMMIT where that saves a round trip
-  await trx.executeQuery(dialect.sentWithCommit(insert));
+  await executeCompiled(trx, dialect.sentWithCommit(insert));
 }
 
 const EVENT_COLUMNS = [
