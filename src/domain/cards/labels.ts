@@ -17,14 +17,13 @@ import { changeCard } from './change.ts';
 export function toggleLabels(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, labelIds: readonly string[]): Promise<Card> {
   rejectRepeatedIds(labelIds, 'body.labels');
   return changeCard(ctx, caller, cardId, scope, 'card.labels.toggled', async (trx, card, at) => {
-    const toggle = labelToggle(labelIds, await cards.boardLabelsOnCard(trx, card.board_id, cardId, labelIds));
     try {
-      await cards.toggleCardLabels(trx, cardId, toggle, at);
+      // an unknown id is refused after the toggle: the refusal rolls the whole transaction back
+      return labelToggle(labelIds, await cards.toggleBoardLabels(trx, card, labelIds, at));
     } catch (error) {
       // a label deleted since it was read: run again, and the check names it
       throw error instanceof ForeignKeyViolation ? new ChangedMeanwhile('A label') : error;
     }
-    return toggle;
   });
 }
 

@@ -23,6 +23,9 @@ export class SqlFragments {
    */
   readonly joinsLaterally: boolean = false;
 
+  /** Whether WITH may hold writes (INSERT, DELETE ... RETURNING): several writes in one statement. Not in SQLite. */
+  readonly writesInWith: boolean = false;
+
   /**
    * JSON aggregation, so a card and its parts load in one query. Use one level of nesting only:
    * SQLite loses the JSON subtype through a subquery.
@@ -74,6 +77,7 @@ export class SqlFragments {
 
 export class PostgresFragments extends SqlFragments {
   override readonly joinsLaterally = true;
+  override readonly writesInWith = true;
 
   override jsonArrayFrom<O>(expr: Parameters<JsonArrayFrom<O>>[0]): ReturnType<JsonArrayFrom<O>> {
     return pgJsonArrayFrom(expr) as ReturnType<JsonArrayFrom<O>>;
