@@ -13,6 +13,7 @@ import {
   createQueryId,
   type DatabaseConnection,
   type DatabaseIntrospector,
+  type DatabaseMetadataOptions,
   type DialectAdapter,
   type Driver,
   type Kysely,
@@ -23,7 +24,9 @@ import {
   type QueryCompiler,
   type QueryId,
   type RawBuilder,
+  type SchemaMetadata,
   type SqlBool,
+  type TableMetadata,
 } from 'kysely';
 import { ParameterizedQuery, type ParametersObject, QueryParameterMaker } from 'kysely-params';
 import type pg from 'pg';
@@ -66,18 +69,42 @@ interface KeptQuery {
   queryId: QueryId;
 }
 
-/** The dialect of each Kysely instance, by the adapter its transactions share with it. */
-const dialects = new WeakMap<DialectAdapter, Dialect>();
+/** The dialect of each Kysely instance and transaction asked before. */
+const known = new WeakMap<Executor, Dialect>();
 
 /**
- * The dialect of the database `db` (a Kysely instance or one of its transactions) runs on.
- * `getExecutor` is marked internal in Kysely; it is how its own helpers and Migrator reach the
- * adapter, and nothing public leads from a transaction back to its dialect.
+ * The dialect of the database `db` (a Kysely instance or one of its transactions) runs on. Kysely's
+ * one public way from a transaction back to its dialect is `introspection`, which the dialect makes
+ * (`Dialect.createIntrospector`): ours names it. Asked once per instance or transaction.
  */
 export function dialectOf(db: Executor): Dialect {
-  const dialect = dialects.get(db.getExecutor().adapter);
-  if (!dialect) throw new Error('this Kysely instance was not opened by openStorage');
+  let dialect = known.get(db);
+  if (!dialect) {
+    const introspector = db.introspection;
+    if (!(introspector instanceof DialectIntrospector)) throw new Error('this Kysely instance was not opened by openStorage');
+    dialect = introspector.dialect;
+    known.set(db, dialect);
+  }
   return dialect;
+}
+
+/** The engine's introspector, knowing the dialect that made it (`dialectOf`). */
+class DialectIntrospector implements DatabaseIntrospector {
+  readonly dialect: Dialect;
+  readonly #engine: DatabaseIntrospector;
+
+  constructor(dialect: Dialect, engine: DatabaseIntrospector) {
+    this.dialect = dialect;
+    this.#engine = engine;
+  }
+
+  getSchemas(): Promise<SchemaMetadata[]> {
+    return this.#engine.getSchemas();
+  }
+
+  getTables(options?: DatabaseMetadataOptions): Promise<TableMetadata[]> {
+    return this.#engine.getTables(options);
+  }
 }
 
 /**
@@ -145,13 +172,11 @@ export abstract class Dialect implements KyselyDialect {
   }
 
   createAdapter(): DialectAdapter {
-    const adapter = this.#kysely.createAdapter();
-    dialects.set(adapter, this);
-    return adapter;
+    return this.#kysely.createAdapter();
   }
 
   createIntrospector(db: Kysely<any>): DatabaseIntrospector {
-    return this.#kysely.createIntrospector(db);
+    return new DialectIntrospector(this, this.#kysely.createIntrospector(db));
   }
 
   /** `error` as a typed storage error (src/storage/errors.ts) when it is one, else as it is. */

@@ -4,6 +4,7 @@
  */
 import { CompiledQuery, type KyselyPlugin } from 'kysely';
 import type { Executor } from '../../src/storage/database.ts';
+import { dialectOf } from '../../src/storage/dialect.ts';
 
 /**
  * The statements `work` runs on `db`, compiled, in the order they answered: those it builds (a
@@ -14,9 +15,10 @@ import type { Executor } from '../../src/storage/database.ts';
 export async function statementsOf(db: Executor, work: (db: Executor) => Promise<unknown>): Promise<CompiledQuery[]> {
   const seen: CompiledQuery[] = [];
   const built = new Map<unknown, CompiledQuery>();
+  const compiler = dialectOf(db).createQueryCompiler();
   const plugin: KyselyPlugin = {
     transformQuery: (args) => {
-      built.set(args.queryId, db.getExecutor().compileQuery(args.node, args.queryId));
+      built.set(args.queryId, compiler.compileQuery(args.node, args.queryId));
       return args.node;
     },
     transformResult: async (args) => {
