@@ -129,12 +129,12 @@ export abstract class Dialect implements KyselyDialect {
   readonly #compiled = new Map<string, CompiledQuery>();
   readonly #parameterized = new Map<string, KeptQuery>();
   readonly #writeListeners = new Set<WriteListener>();
+  /** The driver Kysely runs on, which notes the writes of each transaction (`wroteDirectly`). */
+  #classifying: ClassifyingDriver | undefined;
 
   protected constructor(kysely: KyselyDialect) {
     this.#kysely = kysely;
   }
-
-  #classifying: ClassifyingDriver | undefined;
 
   createDriver(): Driver {
     this.#classifying = new ClassifyingDriver(this.#kysely.createDriver(), this);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Browser, BrowserContext } from '@playwright/test';
-import { ARTIFACTS, chromiumMissing, contextWithKey, keepFailure } from '../support/browser.ts';
+import { ARTIFACTS, chromiumMissing, contextWithKey, holdRequests, keepFailure } from '../support/browser.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
 import { axe, boardSuite, cardIn } from './board-support.ts';
 
@@ -290,14 +290,7 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
     const board = (await api('GET', `/api/v1/boards/${boardId}`)) as { board: { lists: { _id: string; name: string }[] } };
     const toDo = board.board.lists.find((list) => list.name === 'To do')?._id;
     // the stream's request is held back (a slow network, a proxy) until the change is made
-    let letThrough = () => {};
-    const held = new Promise<void>((resolve) => {
-      letThrough = resolve;
-    });
-    await page.route(`**/api/v1/boards/${boardId}/events`, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const letThrough = await holdRequests(page, `**/api/v1/boards/${boardId}/events`);
     try {
       const stream = page.waitForResponse((response) => response.url().endsWith(`/boards/${boardId}/events`));
       await page.goto(`/boards/${boardId}`);

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chromiumMissing } from '../support/browser.ts';
+import { chromiumMissing, holdRequests } from '../support/browser.ts';
 import { type CardDialogFixture, cardDialogFixture, keeping } from '../support/card-dialog.ts';
 
 interface CommentRecord {
@@ -28,14 +28,7 @@ describe('comments in the card dialog', { skip: chromiumMissing }, () => {
     const { context: browserContext, page } = await f.open();
     await keeping(context.name, browserContext, page, async () => {
       // The card's face, which the board behind shows, comes after the draft has begun.
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(`**/api/v1/cards/${cardId}/face`, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdRequests(page, `**/api/v1/cards/${cardId}/face`);
       const dialog = await f.openCard(page, cardId, 'Draft');
       const box = dialog.getByRole('textbox', { name: 'Write a comment' });
       await box.fill('Half a thought');

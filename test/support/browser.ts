@@ -45,3 +45,16 @@ export async function keepFailure(name: string, context: BrowserContext, page: P
     await context.tracing.stop({ path: join(ARTIFACTS, `${safe}-trace.zip`) }).catch(() => {});
   } else await context.tracing.stop().catch(() => {});
 }
+
+/** Holds the page's requests to `url` (a glob) until the function answered is called: a slow network. */
+export async function holdRequests(page: Page, url: string): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}

@@ -220,21 +220,21 @@ export async function toggleBoardLabels(
       'toggle board labels',
       (param) => {
         type Asked = QueryCreator<Database & { asked: { id: string; on_card: boolean } }>;
-        const asked = (on: boolean) => (qc: Asked) => qc.selectFrom('asked').where('asked.on_card', '=', on);
+        const asked = (qc: Asked, onCard: boolean) => qc.selectFrom('asked').where('asked.on_card', '=', onCard);
         return db
           .with('asked', () => boardLabelsOnCardQuery(db, param))
           .with('removed', (qc) =>
             qc
               .deleteFrom('card_labels')
               .where('card_id', '=', param('cardId'))
-              .where('label_id', 'in', asked(true)(qc).select('asked.id'))
+              .where('label_id', 'in', asked(qc, true).select('asked.id'))
               .returning('label_id'),
           )
           .with('added', (qc) =>
             qc
               .insertInto('card_labels')
               .columns(['card_id', 'label_id', 'created_at'])
-              .expression(asked(false)(qc).select([sql<string>`${param('cardId')}`.as('card_id'), 'asked.id', sql<string>`${param('at')}`.as('created_at')]))
+              .expression(asked(qc, false).select([sql<string>`${param('cardId')}`.as('card_id'), 'asked.id', sql<string>`${param('at')}`.as('created_at')]))
               .returning('label_id'),
           )
           .selectFrom('asked')
