@@ -127,6 +127,9 @@ export function getJson(path: string): Promise<{ response: Response; body: unkno
   return requestJson(path);
 }
 
+/** A refused write's message, as the server put it. */
+export const problem = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 export function messageOf(body: unknown, fallback: string): string {
   return body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message : fallback;
 }

@@ -1,13 +1,11 @@
 /** Small pieces the account and administration pages share: a titled region, an outcome line, a value shown once to copy. */
 
 import { type ReactNode, useId, useState } from 'react';
+import { problem } from './api.ts';
 import { t } from './strings.ts';
 import './parts.css';
 
 export const when = (iso: string) => new Date(iso).toLocaleString();
-
-/** A refused write's message, as the server put it. */
-export const problem = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** A titled part of a page: a region named by its heading. */
 export function Part({ title, children }: { title: string; children: ReactNode }) {

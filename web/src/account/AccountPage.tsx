@@ -7,8 +7,8 @@ import type { components } from '@taskboard/client';
 import Bowser from 'bowser';
 import { type FormEvent, useId, useState } from 'react';
 import { useMe } from '../App.tsx';
-import { client, unwrap } from '../api.ts';
-import { Outcome, Part, problem, ShownOnce, when } from '../parts.tsx';
+import { client, problem, unwrap } from '../api.ts';
+import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
 import { t } from '../strings.ts';
 import './account.css';
 

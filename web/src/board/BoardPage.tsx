@@ -7,7 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, lazy, memo, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { forgetBoard, rememberBoard, useMe } from '../App.tsx';
-import { administers, authHeaders, type CardFace, client, type Label, type Member, unwrap } from '../api.ts';
+import { administers, authHeaders, type CardFace, client, type Label, type Member, problem, unwrap } from '../api.ts';
 import { startCardReads } from '../card/queries.ts';
 import { useBoardTextFilter } from '../search/boardFilter.ts';
 import { t } from '../strings.ts';
@@ -83,10 +83,7 @@ export function BoardPage() {
   const [filter, setFilter] = useFilter(params, setParams);
   const textFilter = useBoardTextFilter(boardId, filter.text, board.dataUpdatedAt);
   const openCardId = params.get('card');
-  const cardDialogFailed = useCallback(
-    (error: unknown) => notify({ kind: 'error', text: t.refused(error instanceof Error ? error.message : String(error)) }),
-    [notify],
-  );
+  const cardDialogFailed = useCallback((error: unknown) => notify({ kind: 'error', text: t.refused(problem(error)) }), [notify]);
   const CardDialog = useCardDialog(Boolean(openCardId), cardDialogFailed);
   const [moving, setMoving] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
@@ -113,7 +110,7 @@ export function BoardPage() {
       forgetBoard(boardId);
       navigate('/boards', { replace: true });
     } catch (error) {
-      setNotice({ kind: 'error', text: t.refused(error instanceof Error ? error.message : String(error)) });
+      setNotice({ kind: 'error', text: t.refused(problem(error)) });
     }
   }, [queryClient, boardId, navigate]);
 
