@@ -6,13 +6,17 @@
  */
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import SqliteDatabase from 'better-sqlite3';
-import { extract, pack } from 'tar-stream';
 import { AttachmentFiles } from './files.ts';
+
+// tar-stream is loaded by a backup or a restore, not by every command (serve among them).
+const require = createRequire(import.meta.url);
+const tar = () => require('tar-stream') as typeof import('tar-stream');
 
 export const BACKUP_FORMAT_VERSION = 1;
 const MANIFEST = 'taskboard-backup.json';
@@ -136,7 +140,7 @@ export async function backupSqlite(
             },
     };
 
-    const archive = pack();
+    const archive = tar().pack();
     const written = pipeline(archive as AsyncIterable<Buffer>, createGzip(), createWriteStream(partial, { flags: 'wx' }));
     const entries = (async () => {
       const now = clock();
@@ -160,7 +164,7 @@ export async function backupSqlite(
 }
 
 /** Streams one file into the archive as `name` (its size is in the entry's header, so it is taken first). */
-async function addFile(archive: ReturnType<typeof pack>, name: string, path: string, size: number, mtime: Date): Promise<void> {
+async function addFile(archive: ReturnType<typeof import('tar-stream').pack>, name: string, path: string, size: number, mtime: Date): Promise<void> {
   // tar-stream's entries are streamx streams: piped into, and done when their callback says so
   await new Promise<void>((done, fail) => {
     const entry = archive.entry({ name, size, mtime }, (error) => (error ? fail(error) : done()));
@@ -236,7 +240,7 @@ export async function restoreSqlite(from: string, databaseFile: string, uploadDi
   let restoredFiles = 0;
   let bytes = 0;
   try {
-    const reader = extract();
+    const reader = tar().extract();
     const reading = (async () => {
       for await (const entry of reader) {
         const name = entry.header.name;

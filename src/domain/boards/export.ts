@@ -3,9 +3,8 @@
  * document is written piece by piece: the board's lists and labels, then its cards a batch at a time
  * with their parts, so the memory it takes is that of a batch whatever the board's size.
  */
+import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
-import { ZipFile } from 'yazl';
 import { BOARD_EXPORT_FORMAT_VERSION, type BoardExport, type ExportedCard } from '../../schemas/board-export.ts';
 import { exportedCardParts, exportedCardsOfList, exportedLabels, exportedLists, exportedPeople } from '../../storage/repositories/board-export.ts';
 import { requireAccess } from '../access/access.ts';
@@ -13,6 +12,12 @@ import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';
+
+// The zip and CSV writers are loaded at the first export that needs them.
+const require = createRequire(import.meta.url);
+const zipFile = () => new (require('yazl') as typeof import('yazl')).ZipFile();
+const stringify: typeof import('csv-stringify/sync').stringify = (...input) =>
+  (require('csv-stringify/sync') as typeof import('csv-stringify/sync')).stringify(...input);
 
 /** Cards read, with their parts, per batch. */
 export const EXPORT_BATCH_CARDS = 200;
@@ -219,7 +224,7 @@ export async function exportBoard(
 export async function exportBoardWithFiles(ctx: ServiceContext, caller: Caller, boardId: string, scope: Scope): Promise<{ boardName: string; zip: Readable }> {
   const files: ExportedFile[] = [];
   const exported = await exportBoard(ctx, caller, boardId, scope, (file) => files.push(file));
-  const zip = new ZipFile();
+  const zip = zipFile();
   const document = Readable.from(exported.chunks);
   zip.addReadStream(document, 'board.json');
   document.once('end', () => {

@@ -1,4 +1,7 @@
-import { createTransport } from 'nodemailer';
+import { createRequire } from 'node:module';
+
+// nodemailer is loaded where SMTP_URL is set: a server that sends no mail never holds it.
+const require = createRequire(import.meta.url);
 
 /** One mail as the worker hands it over: plain text, to one address. */
 export interface OutgoingMail {
@@ -22,6 +25,7 @@ export interface MailTransport {
  */
 export function smtpTransport(options: { url: string; from: string; timeoutMs: number }): MailTransport {
   const { url, from, timeoutMs } = options;
+  const { createTransport } = require('nodemailer') as typeof import('nodemailer');
   const transporter = createTransport(
     { url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs, dnsTimeout: timeoutMs, logger: false, debug: false },
     { from },

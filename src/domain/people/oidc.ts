@@ -1,5 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
-import * as client from 'openid-client';
+import { createRequire } from 'node:module';
+import type * as OpenId from 'openid-client';
 import * as invitations from '../../storage/repositories/invitations.ts';
 import { insertOidcLogin, takeOidcLogin } from '../../storage/repositories/oidc-logins.ts';
 import * as sessions from '../../storage/repositories/sessions.ts';
@@ -11,6 +12,10 @@ import { type Clock, systemClock } from '../shared/clock.ts';
 import { joinInvited } from './invitations.ts';
 import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
 import { refuseIfThrottled, type SignedIn, type SignInLimits, SignInThrottled } from './sign-in.ts';
+
+// openid-client is loaded at the first single sign-on: a server without a provider never holds it.
+const require = createRequire(import.meta.url);
+const openId = () => require('openid-client') as typeof OpenId;
 
 /**
  * Single sign-on with an OpenID Connect provider (docs/people.md): the authorization code flow
@@ -102,7 +107,7 @@ function fullNameOf(claims: Record<string, unknown>, email: string): string {
 export class SingleSignOn {
   readonly #settings: OidcSettings;
   readonly #clock: Clock;
-  #configuration: Promise<client.Configuration> | undefined;
+  #configuration: Promise<OpenId.Configuration> | undefined;
 
   constructor(settings: OidcSettings, clock: Clock = systemClock) {
     this.#settings = settings;
@@ -110,15 +115,15 @@ export class SingleSignOn {
   }
 
   /** The provider's metadata, read once; a failed read is forgotten, so the next sign-in tries again. */
-  #configured(): Promise<client.Configuration> {
+  #configured(): Promise<OpenId.Configuration> {
     if (!this.#configuration) {
       const { issuer, clientId, clientSecret, timeoutMs } = this.#settings;
       const server = new URL(issuer);
       const discover = () =>
-        client.discovery(server, clientId, clientSecret, clientSecret ? client.ClientSecretPost(clientSecret) : client.None(), {
+        openId().discovery(server, clientId, clientSecret, clientSecret ? openId().ClientSecretPost(clientSecret) : openId().None(), {
           timeout: timeoutMs / 1000,
           // an http:// issuer is the administrator's own choice (a provider on the same host or in tests)
-          ...(server.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}),
+          ...(server.protocol === 'http:' ? { execute: [openId().allowInsecureRequests] } : {}),
         });
       // A kept-alive connection the provider closed just as it was reused fails at once: one more try.
       const discovered = discover()
@@ -136,9 +141,9 @@ export class SingleSignOn {
   async begin(ctx: ServiceContext, next: string | undefined): Promise<BegunSignIn> {
     const configuration = await this.#configured();
     const handle = randomBytes(32).toString('base64url');
-    const state = client.randomState();
-    const nonce = client.randomNonce();
-    const codeVerifier = client.randomPKCECodeVerifier();
+    const state = openId().randomState();
+    const nonce = openId().randomNonce();
+    const codeVerifier = openId().randomPKCECodeVerifier();
     const now = this.#clock.now();
     await insertOidcLogin(
       ctx.db,
@@ -152,10 +157,10 @@ export class SingleSignOn {
       },
       new Date(now).toISOString(),
     );
-    const url = client.buildAuthorizationUrl(configuration, {
+    const url = openId().buildAuthorizationUrl(configuration, {
       redirect_uri: this.#settings.redirectUrl,
       scope: 'openid email profile',
-      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge: await openId().calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
       state,
       nonce,
@@ -208,16 +213,16 @@ export class SingleSignOn {
     const configuration = await this.#configured();
     const callback = new URL(this.#settings.redirectUrl);
     callback.search = query;
-    let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+    let tokens: Awaited<ReturnType<typeof OpenId.authorizationCodeGrant>>;
     try {
-      tokens = await client.authorizationCodeGrant(configuration, callback, {
+      tokens = await openId().authorizationCodeGrant(configuration, callback, {
         pkceCodeVerifier: login.code_verifier,
         expectedState: login.state,
         expectedNonce: login.nonce,
         idTokenExpected: true,
       });
     } catch (error) {
-      if (error instanceof client.AuthorizationResponseError) {
+      if (error instanceof openId().AuthorizationResponseError) {
         const cancelled = error.error === 'access_denied';
         throw new SingleSignOnRefused(cancelled ? 'sso_cancelled' : 'sso_failed', `The sign-on provider answered ${error.error}`, { cause: error });
       }
@@ -230,7 +235,7 @@ export class SingleSignOn {
     // Providers that follow the specification to the letter put the email in the userinfo answer only.
     if (typeof claims.email !== 'string' || claims.email_verified === undefined) {
       try {
-        claims = { ...(await client.fetchUserInfo(configuration, tokens.access_token, idClaims.sub)), ...idClaims };
+        claims = { ...(await openId().fetchUserInfo(configuration, tokens.access_token, idClaims.sub)), ...idClaims };
       } catch (error) {
         if (unreachable(error)) throw new SingleSignOnRefused('sso_unavailable', 'The sign-on provider could not be reached', { cause: error });
         throw new SingleSignOnRefused('sso_failed', "The sign-on provider's userinfo did not check out", { cause: error });

@@ -3,7 +3,8 @@
  * end of the response, no redirect followed (a 3xx is a failed attempt), the response body read
  * and dropped. Sockets connect only to addresses `guardedLookup` allows.
  */
-import { Agent, request } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent } from 'undici';
 import { checkLiteralHost, guardedLookup, RefusedDestination } from './destinations.ts';
 
 export interface AttemptOutcome {
@@ -13,30 +14,38 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
+// undici is loaded at the first delivery: a server without webhooks never holds it.
+const require = createRequire(import.meta.url);
+const undici = () => require('undici') as typeof import('undici');
+
 export class WebhookSender {
-  readonly #agent: Agent;
+  #agent: Agent | undefined;
   readonly #timeoutMs: number;
   readonly #allowPrivate: boolean;
 
   constructor(options: { timeoutMs: number; allowPrivateNetworks: boolean }) {
     this.#timeoutMs = options.timeoutMs;
     this.#allowPrivate = options.allowPrivateNetworks;
-    this.#agent = new Agent({
-      connect: { lookup: guardedLookup(options.allowPrivateNetworks), timeout: options.timeoutMs },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
+  }
+
+  #dispatcher(): Agent {
+    this.#agent ??= new (undici().Agent)({
+      connect: { lookup: guardedLookup(this.#allowPrivate), timeout: this.#timeoutMs },
+      headersTimeout: this.#timeoutMs,
+      bodyTimeout: this.#timeoutMs,
     });
+    return this.#agent;
   }
 
   async post(target: string, headers: Record<string, string>, body: string): Promise<AttemptOutcome> {
     try {
       const url = new URL(target);
       checkLiteralHost(url, this.#allowPrivate);
-      const response = await request(url, {
+      const response = await undici().request(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'Taskboard-Webhooks/1', ...headers },
         body,
-        dispatcher: this.#agent,
+        dispatcher: this.#dispatcher(),
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
       await response.body.dump();
@@ -47,8 +56,8 @@ export class WebhookSender {
     }
   }
 
-  close(): Promise<void> {
-    return this.#agent.close();
+  async close(): Promise<void> {
+    await this.#agent?.close();
   }
 }
 
