@@ -358,5 +358,21 @@ for (const engine of ENGINES) {
       const cursor = await api('GET', searchUrl('login', '&cursor=bm9wZQ'));
       assert.equal(cursor.statusCode, 400, cursor.body);
     });
+
+    it('an administrator in no team, a plain member of another company, finds nothing there and what it administers', async () => {
+      // the other company's owner: in no team at all once it leaves its own, and a plain member here
+      const left = await other.api('DELETE', `/api/v1/teams/${other.teamId}/members/me`);
+      assert.equal(left.statusCode, 200, left.body);
+      const own = await titles('login', '&types=card', other.api);
+      assert.deepEqual(own, ['Fix login page']);
+      const added = await api('POST', `/api/v1/companies/${t.tenant.companyId}/members`, {
+        email: 'owner@globex.test',
+        fullName: 'Gina Globex',
+        role: 'member',
+      });
+      assert.equal(added.statusCode, 201, added.body);
+      assert.deepEqual(await hits('login', `&companyId=${t.tenant.companyId}`, other.api), []);
+      assert.deepEqual(await titles('login', '&types=card', other.api), own);
+    });
   });
 }
