@@ -1,7 +1,8 @@
 /**
  * What a request rarely needs is loaded on its first use (docs/benchmarks.md, memory at rest): a
  * server started without mail, webhooks, single sign-on, exports or backups does not hold their
- * libraries. Every package the process resolves is noted, then a server is built and readied.
+ * libraries. Every package the process resolves is noted while the command that serves is loaded
+ * (`taskboard serve`'s modules, the backup's among them) and a server is built and readied.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,6 +28,7 @@ describe('libraries loaded on first use', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('a server without mail, webhooks, sign-on, exports or backups holds none of theirs', async () => {
+    await import('../../src/cli/main.ts');
     const { loadConfig } = await import('../../src/config.ts');
     const { buildApp } = await import('../../src/app.ts');
     const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, UPLOAD_DIR: join(dir, 'uploads'), LOG_LEVEL: 'silent' });
