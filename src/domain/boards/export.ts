@@ -15,9 +15,8 @@ import { nowIso } from '../shared/ids.ts';
 
 // The zip and CSV writers are loaded at the first export that needs them.
 const require = createRequire(import.meta.url);
-const zipFile = () => new (require('yazl') as typeof import('yazl')).ZipFile();
-const stringify: typeof import('csv-stringify/sync').stringify = (...input) =>
-  (require('csv-stringify/sync') as typeof import('csv-stringify/sync')).stringify(...input);
+const yazl = () => require('yazl') as typeof import('yazl');
+const csv = () => require('csv-stringify/sync') as typeof import('csv-stringify/sync');
 
 /** Cards read, with their parts, per batch. */
 export const EXPORT_BATCH_CARDS = 200;
@@ -224,7 +223,7 @@ export async function exportBoard(
 export async function exportBoardWithFiles(ctx: ServiceContext, caller: Caller, boardId: string, scope: Scope): Promise<{ boardName: string; zip: Readable }> {
   const files: ExportedFile[] = [];
   const exported = await exportBoard(ctx, caller, boardId, scope, (file) => files.push(file));
-  const zip = zipFile();
+  const zip = new (yazl().ZipFile)();
   const document = Readable.from(exported.chunks);
   zip.addReadStream(document, 'board.json');
   document.once('end', () => {
@@ -277,7 +276,7 @@ export async function exportBoardCsv(ctx: ServiceContext, caller: Caller, boardI
     const listNames = new Map(lists.map((list) => [list.id, list.name]));
     const labelNames = new Map(labels.map((label) => [label.id, label.name || label.color]));
     // a byte-order mark: spreadsheets then read the file as UTF-8
-    yield `\uFEFF${stringify([CSV_COLUMNS], CSV_OPTIONS)}`;
+    yield `\uFEFF${csv().stringify([CSV_COLUMNS], CSV_OPTIONS)}`;
     for await (const batch of cardBatches(
       ctx,
       lists.map((list) => list.id),
@@ -304,7 +303,7 @@ export async function exportBoardCsv(ctx: ServiceContext, caller: Caller, boardI
           card.updatedAt,
         ];
       });
-      yield stringify(rows, CSV_OPTIONS);
+      yield csv().stringify(rows, CSV_OPTIONS);
     }
   };
   return { boardName: board.name, chunks: chunks() };
