@@ -136,7 +136,7 @@ function textConditions(filter: SearchFilter, postgres: boolean): TextConditions
   const positive = terms as Term[];
   const excluded = termsOf(filter.excluded).filter((term): term is Term => term !== null);
   const scope = scopeTokens(filter.reach);
-  // no company administered nor team joined within the request's company: nothing to find there
+  // the scope holds the whole reach: with no team nor administered company in it, nothing can match
   if (scope.length === 0) return null;
   const wordsOf = (list: Term[]) => list.flatMap((term) => ('words' in term ? [term.words] : []));
   const cjkOf = (list: Term[]) => list.flatMap((term) => ('cjk' in term ? [term.cjk] : []));
