@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 export const SignInProvidersResponse = Type.Object({
   message: Type.String(),
   singleSignOn: Type.Boolean({ description: 'whether GET /api/v1/auth/oidc/start signs people in with the configured OpenID Connect provider' }),
+  mail: Type.Boolean({ description: 'whether the server sends mail: without it a reset link comes from a company owner or admin' }),
 });
 
 export const OidcStartQuery = Type.Object(

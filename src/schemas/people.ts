@@ -68,6 +68,7 @@ export const Invitation = Type.Object(
     role: Role,
     teams: Type.Array(Id),
     invitedBy: Type.Union([Id, Type.Null()]),
+    board: Type.Union([Id, Type.Null()], { description: 'the board it was made from (its Share button): the invitee lands there' }),
     createdAt: Timestamp,
     expiresAt: Timestamp,
   },
@@ -80,7 +81,12 @@ export const MemberParams = Type.Object({ companyId: Id, userId: Id }, { additio
 export const InvitationTokenParams = Type.Object({ token: Token }, { additionalProperties: false });
 
 export const CreateInvitationBody = Type.Object(
-  { email: Email, role: Role, teams: Type.Optional(Type.Array(Id, { maxItems: 100, description: 'teams of the company the invitee joins' })) },
+  {
+    email: Email,
+    role: Role,
+    teams: Type.Optional(Type.Array(Id, { maxItems: 100, description: 'teams of the company the invitee joins' })),
+    board: Type.Optional(Id),
+  },
   { additionalProperties: false },
 );
 export const CreatedInvitationResponse = Type.Object({
@@ -98,6 +104,9 @@ export const InvitationPreviewResponse = Type.Object({
   email: Type.String(),
   role: Role,
   expiresAt: Timestamp,
+  teams: Type.Array(Type.Object({ _id: Id, name: Type.String() }), { description: 'the teams the invitee joins' }),
+  board: Type.Union([Type.Object({ _id: Id, name: Type.String() }), Type.Null()], { description: 'the board the invitee lands on' }),
+  hasPassword: Type.Boolean({ description: 'the invited email has an account with a password: sign in as it, then accept' }),
 });
 export const AcceptInvitationBody = Type.Object(
   { fullName: Type.Optional(Name), password: Type.Optional(Password) },
@@ -108,4 +117,5 @@ export const AcceptedInvitationResponse = Type.Object({
   user: User,
   csrfToken: Type.Union([CsrfToken, Type.Null()], { description: 'null when the caller was signed in already (its session goes on)' }),
 });
+export const PasswordResetPreviewResponse = Type.Object({ message: Type.String(), email: Type.String(), expiresAt: Timestamp });
 export const ResetLinkResponse = Type.Object({ message: Type.String(), url: Type.String({ description: 'the reset link to hand over; valid 1 hour' }) });

@@ -434,6 +434,8 @@ export interface InvitationTable {
   expires_at: string;
   accepted_at: string | null;
   revoked_at: string | null;
+  /** The board whose Share button made it (migration 0075): the invitee lands there. */
+  board_id: string | null;
 }
 
 export interface PasswordResetTable {

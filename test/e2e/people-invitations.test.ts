@@ -4,6 +4,15 @@ import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { bearer, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
 import { givePassword, sessionHeaders, signInAs, TEST_PASSWORD } from '../support/people.ts';
 
+/** What a 404 for a link that once worked says of it (undefined for a token never made). */
+function goneReason(res: { json: () => unknown }) {
+  const detail = (res.json() as { details?: { reason?: string; companyName?: string; inviterName?: string | null }[] }).details?.[0];
+  if (!detail?.reason) return undefined;
+  return detail.companyName === undefined
+    ? { reason: detail.reason }
+    : { reason: detail.reason, companyName: detail.companyName, inviterName: detail.inviterName };
+}
+
 for (const engine of ENGINES) {
   describe(`invitations and password resets [${engine}]`, () => {
     let t: TestApp;
@@ -42,7 +51,17 @@ for (const engine of ENGINES) {
       assert.equal(preview.statusCode, 200, preview.body);
       assert.deepEqual(
         { ...(preview.json() as object), expiresAt: null, message: null },
-        { companyName: 'Acme', inviterName: 'Olive Owner', email: 'nina@acme.test', role: 'member', expiresAt: null, message: null },
+        {
+          companyName: 'Acme',
+          inviterName: 'Olive Owner',
+          email: 'nina@acme.test',
+          role: 'member',
+          expiresAt: null,
+          message: null,
+          teams: [{ _id: t.tenant.teamId, name: 'Core' }],
+          board: null,
+          hasPassword: false,
+        },
       );
 
       const weak = await call('POST', `/api/v1/invitations/${token}/accept`, {}, { fullName: 'Nina', password: 'short' });
@@ -62,8 +81,35 @@ for (const engine of ENGINES) {
         [t.tenant.teamId],
       );
       assert.equal((await call('POST', `/api/v1/invitations/${token}/accept`, {}, { fullName: 'Again', password: TEST_PASSWORD })).statusCode, 404);
-      assert.equal((await call('GET', `/api/v1/invitations/${token}`, {})).statusCode, 404);
+      const used = await call('GET', `/api/v1/invitations/${token}`, {});
+      assert.equal(used.statusCode, 404);
+      assert.deepEqual(goneReason(used), { reason: 'used', companyName: 'Acme', inviterName: 'Olive Owner' });
+      assert.match((used.json() as { message: string }).message, /used already: ask Olive Owner/);
       await signInAs(t.app, 'nina@acme.test');
+    });
+
+    it('an invitation from a board joins its team and names the board; a token never made is a plain 404', async () => {
+      const board = await call('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, bearer(t.tenant.apiKey), { name: 'Roadmap' });
+      const boardId = (board.json() as { board: { _id: string } }).board._id;
+      const { invitation, token } = await invite('bea@acme.test', { teams: [], board: boardId });
+      assert.equal((invitation as unknown as { board: string }).board, boardId);
+      assert.deepEqual((invitation as unknown as { teams: string[] }).teams, [t.tenant.teamId]);
+      const preview = (await call('GET', `/api/v1/invitations/${token}`, {})).json() as { board: unknown; teams: unknown };
+      assert.deepEqual(preview.board, { _id: boardId, name: 'Roadmap' });
+      assert.deepEqual(preview.teams, [{ _id: t.tenant.teamId, name: 'Core' }]);
+      // another company's board cannot be named, and says nothing of it
+      const foreign = await other.api('POST', `/api/v1/boards?teamId=${other.teamId}`, { name: 'Secret' });
+      const foreignId = (foreign.json() as { board: { _id: string } }).board._id;
+      const refused = await call('POST', `/api/v1/companies/${t.tenant.companyId}/invitations`, bearer(t.tenant.apiKey), {
+        email: 'cal@acme.test',
+        role: 'member',
+        board: foreignId,
+      });
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.doesNotMatch(refused.body, /Secret/);
+      const never = await call('GET', `/api/v1/invitations/tbi_${'x'.repeat(43)}`, {});
+      assert.equal(never.statusCode, 404);
+      assert.equal(goneReason(never), undefined);
     });
 
     it('a signed-in person with the invited email joins without a new password', async () => {
@@ -71,6 +117,7 @@ for (const engine of ENGINES) {
       await givePassword(t.services, 'hank@hooli.test');
       const session = await signInAs(t.app, 'hank@hooli.test');
       const { token } = await invite('hank@hooli.test');
+      assert.equal(((await call('GET', `/api/v1/invitations/${token}`, {})).json() as { hasPassword: boolean }).hasPassword, true);
       const accepted = await call('POST', `/api/v1/invitations/${token}/accept`, sessionHeaders(session));
       assert.equal(accepted.statusCode, 200, accepted.body);
       assert.equal((accepted.json() as { csrfToken: null }).csrfToken, null);
@@ -90,7 +137,10 @@ for (const engine of ENGINES) {
       assert.equal((await other.api('DELETE', `/api/v1/companies/${other.companyId}/invitations/${invitation._id}`)).statusCode, 404);
       const revoked = await call('DELETE', `/api/v1/companies/${t.tenant.companyId}/invitations/${invitation._id}`, bearer(t.tenant.apiKey));
       assert.equal(revoked.statusCode, 200, revoked.body);
-      assert.equal((await call('GET', `/api/v1/invitations/${token}`, {})).statusCode, 404);
+      const gone = await call('GET', `/api/v1/invitations/${token}`, {});
+      assert.equal(gone.statusCode, 404);
+      assert.equal(goneReason(gone)?.reason, 'revoked');
+
       const member = await call('POST', `/api/v1/companies/${t.tenant.companyId}/invitations`, bearer(t.tenant.apiKey), {
         email: 'owner@acme.test',
         role: 'member',
@@ -108,12 +158,26 @@ for (const engine of ENGINES) {
       assert.equal((await other.api('POST', `/api/v1/companies/${t.tenant.companyId}/members/${nina}/password-reset`)).statusCode, 404);
       const link = await call('POST', `/api/v1/companies/${t.tenant.companyId}/members/${nina}/password-reset`, bearer(t.tenant.apiKey));
       assert.equal(link.statusCode, 201, link.body);
-      const token = /#(tbr_[A-Za-z0-9_-]{43})$/.exec((link.json() as { url: string }).url)![1]!;
+      const url = (link.json() as { url: string }).url;
+      assert.match(url, /^http:\/\/localhost:80\/reset#tbr_/);
+      const token = /#(tbr_[A-Za-z0-9_-]{43})$/.exec(url)![1]!;
+      const preview = await call('GET', `/api/v1/auth/password-reset/${token}`, {});
+      assert.equal(preview.statusCode, 200, preview.body);
+      assert.equal((preview.json() as { email: string }).email, 'nina@acme.test');
       const reset = await call('POST', `/api/v1/auth/password-reset/${token}`, {}, { password: 'nina has a new password' });
       assert.equal(reset.statusCode, 200, reset.body);
-      assert.equal((await call('GET', '/api/v1/me', { cookie: session.cookie })).statusCode, 401);
+      assert.equal((await call('GET', '/api/v1/me', { cookie: session.cookie })).statusCode, 401, 'the old session ended');
+      // the reset signs in: its answer carries a new session
+      const fresh = String(reset.headers['set-cookie']).split(';')[0]!;
+      const me = await call('GET', '/api/v1/me', { cookie: fresh });
+      assert.equal(me.statusCode, 200, me.body);
+      assert.equal((me.json() as { user: { email: string } }).user.email, 'nina@acme.test');
+      assert.equal(typeof (reset.json() as { csrfToken: string }).csrfToken, 'string');
       await signInAs(t.app, 'nina@acme.test', 'nina has a new password');
-      assert.equal((await call('POST', `/api/v1/auth/password-reset/${token}`, {}, { password: 'and another one again' })).statusCode, 404);
+      const again = await call('POST', `/api/v1/auth/password-reset/${token}`, {}, { password: 'and another one again' });
+      assert.equal(again.statusCode, 404);
+      assert.equal(goneReason(again)?.reason, 'used');
+      assert.equal(goneReason(await call('GET', `/api/v1/auth/password-reset/${token}`, {}))?.reason, 'used');
     });
   });
 }

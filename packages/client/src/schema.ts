@@ -436,9 +436,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Get Password Reset: the email whose password the link sets, or why it no longer works (no authentication) */
+        get: operations["getPasswordReset"];
         put?: never;
-        /** Reset Password: the link's token, once, and a new password; every session of the user ends */
+        /** Reset Password: the link's token, once, and a new password; every other session of the user ends and a new one starts */
         post: operations["resetPassword"];
         delete?: never;
         options?: never;
@@ -4750,6 +4751,8 @@ export interface operations {
                         message: string;
                         /** @description whether GET /api/v1/auth/oidc/start signs people in with the configured OpenID Connect provider */
                         singleSignOn: boolean;
+                        /** @description whether the server sends mail: without it a reset link comes from a company owner or admin */
+                        mail: boolean;
                     };
                 };
             };
@@ -5013,6 +5016,8 @@ export interface operations {
                             role: "owner" | "admin" | "member";
                             teams: string[];
                             invitedBy: string | null;
+                            /** @description the board it was made from (its Share button): the invitee lands there */
+                            board: string | null;
                             /**
                              * @description ISO 8601 UTC with milliseconds
                              * @example 2026-11-21T09:30:00.000Z
@@ -5068,6 +5073,8 @@ export interface operations {
                     role: "owner" | "admin" | "member";
                     /** @description teams of the company the invitee joins */
                     teams?: string[];
+                    /** @description 24 lowercase hex characters */
+                    board?: string;
                 };
             };
         };
@@ -5094,6 +5101,8 @@ export interface operations {
                             role: "owner" | "admin" | "member";
                             teams: string[];
                             invitedBy: string | null;
+                            /** @description the board it was made from (its Share button): the invitee lands there */
+                            board: string | null;
                             /**
                              * @description ISO 8601 UTC with milliseconds
                              * @example 2026-11-21T09:30:00.000Z
@@ -5156,6 +5165,8 @@ export interface operations {
                             role: "owner" | "admin" | "member";
                             teams: string[];
                             invitedBy: string | null;
+                            /** @description the board it was made from (its Share button): the invitee lands there */
+                            board: string | null;
                             /**
                              * @description ISO 8601 UTC with milliseconds
                              * @example 2026-11-21T09:30:00.000Z
@@ -5212,6 +5223,20 @@ export interface operations {
                          * @example 2026-11-21T09:30:00.000Z
                          */
                         expiresAt: string;
+                        /** @description the teams the invitee joins */
+                        teams: {
+                            /** @description 24 lowercase hex characters */
+                            _id: string;
+                            name: string;
+                        }[];
+                        /** @description the board the invitee lands on */
+                        board: {
+                            /** @description 24 lowercase hex characters */
+                            _id: string;
+                            name: string;
+                        } | null;
+                        /** @description the invited email has an account with a password: sign in as it, then accept */
+                        hasPassword: boolean;
                     };
                 };
             };
@@ -5508,6 +5533,104 @@ export interface operations {
             };
         };
     };
+    getPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        email: string;
+                        /**
+                         * @description ISO 8601 UTC with milliseconds
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: invalid path, query or body (`validation_failed`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: missing or unknown API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: not within the caller's reach */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the tier budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     resetPassword: {
         parameters: {
             query?: never;
@@ -5539,6 +5662,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: string;
+                        user: components["schemas"]["User"];
+                        /** @description send it back in the X-CSRF-Token header of every change made with the session cookie */
+                        csrfToken: string;
                     };
                 };
             };

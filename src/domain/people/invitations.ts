@@ -1,5 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
-import type { CompanyRole, Transaction } from '../../storage/database.ts';
+import type { CompanyRole, Executor, Transaction } from '../../storage/database.ts';
+import { findBoardById } from '../../storage/repositories/boards.ts';
 import * as companies from '../../storage/repositories/companies.ts';
 import * as invitations from '../../storage/repositories/invitations.ts';
 import { setPasswordHash } from '../../storage/repositories/people.ts';
@@ -13,7 +14,7 @@ import { joinTeam } from '../companies/teams.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
 import type { Caller } from '../shared/caller.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { enqueueMail } from './mail.ts';
@@ -53,6 +54,7 @@ export interface InvitationRecord {
   role: CompanyRole;
   teams: string[];
   invitedBy: string | null;
+  board: string | null;
   createdAt: string;
   expiresAt: string;
 }
@@ -65,6 +67,7 @@ function invitationRecord(row: invitations.InvitationRow): InvitationRecord {
     role: row.role,
     teams: JSON.parse(row.team_ids) as string[],
     invitedBy: row.inviter_id,
+    board: row.board_id,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
   };
@@ -81,7 +84,7 @@ export async function createInvitation(
   ctx: ServiceContext,
   caller: Caller,
   companyId: string,
-  input: { email: string; role: CompanyRole; teams?: string[] | undefined },
+  input: { email: string; role: CompanyRole; teams?: string[] | undefined; board?: string | undefined },
   links: Links,
 ): Promise<{ invitation: InvitationRecord; url: string; mailed: boolean }> {
   const callerRole = await requireAdmin(ctx, caller, companyId);
@@ -92,6 +95,16 @@ export async function createInvitation(
     const team = await findTeamById(ctx.db, teamId);
     if (team?.company_id !== companyId)
       throw new ValidationError('Every team must be a team of this company', [{ field: `body.teams[${index}]`, message: 'is not a team of this company' }]);
+  }
+  // Invited from a board: the invitee joins its team, whatever else was chosen, and lands on it.
+  let board: { id: string; name: string } | undefined;
+  if (input.board !== undefined) {
+    const row = await findBoardById(ctx.db, input.board);
+    const team = row ? await findTeamById(ctx.db, row.team_id) : undefined;
+    if (!row || team?.company_id !== companyId)
+      throw new ValidationError('The board must be a board of this company', [{ field: 'body.board', message: 'is not a board of this company' }]);
+    board = { id: row.id, name: row.name };
+    if (!teamIds.includes(row.team_id)) teamIds.push(row.team_id);
   }
   const { token, tokenHash } = newLinkToken('tbi_');
   const url = `${links.baseUrl}/invitations#${token}`;
@@ -114,13 +127,15 @@ export async function createInvitation(
       expires_at: new Date(now + INVITATION_LIFETIME_MS).toISOString(),
       accepted_at: null,
       revoked_at: null,
+      board_id: board?.id ?? null,
     };
     await invitations.insertInvitation(trx, row);
     if (links.mail) {
+      const where = board ? `the board ${board.name} in ${company.name}` : company.name;
       await enqueueMail(trx, {
         to: email,
-        subject: `${inviter?.full_name ?? 'Someone'} invited you to ${company.name} on Taskboard`,
-        body: `${inviter?.full_name ?? 'Someone'} invited you to join ${company.name} on Taskboard.\n\nAccept the invitation (valid 7 days):\n${url}\n\nIf you did not expect this, ignore this mail.`,
+        subject: `${inviter?.full_name ?? 'Someone'} invited you to ${where} on Taskboard`,
+        body: `${inviter?.full_name ?? 'Someone'} invited you to join ${where} on Taskboard.\n\nAccept the invitation (valid 7 days):\n${url}\n\nIf you did not expect this, ignore this mail.`,
       });
     }
     return { invitation: invitationRecord(row), url, mailed: links.mail };
@@ -139,15 +154,46 @@ export async function revokeInvitation(ctx: ServiceContext, caller: Caller, comp
   return invitationRecord(row);
 }
 
-function invitationGone(): NotFoundError {
-  return new NotFoundError('Invitation (used, revoked or expired)');
+/** Why a link no longer works, in words a person can act on. */
+export type LinkGoneReason = 'used' | 'revoked' | 'expired';
+
+/**
+ * A 404 for a link that does not work. A link that once did says why and whom to ask: whoever holds
+ * the token was sent it, so naming the company and the inviter tells them nothing new.
+ */
+async function invitationGone(db: Executor, tokenHash: string): Promise<DomainError> {
+  const row = await invitations.findInvitationByToken(db, tokenHash);
+  if (!row) return new NotFoundError('Invitation');
+  const reason: LinkGoneReason = row.accepted_at ? 'used' : row.revoked_at ? 'revoked' : 'expired';
+  const who = row.inviter_name ?? `an administrator of ${row.company_name}`;
+  const what = { used: 'has been used already', revoked: 'was withdrawn', expired: 'has expired' }[reason];
+  return new DomainError(404, 'not_found', `This invitation ${what}: ask ${who} for a new one`, [
+    { field: 'token', message: what, reason, companyName: row.company_name, inviterName: row.inviter_name ?? null },
+  ]);
 }
 
 /** Get Invitation: what the invitee sees before accepting; no authentication. */
 export async function describeInvitation(ctx: ServiceContext, token: string) {
-  const row = await invitations.findLiveInvitation(ctx.db, hashOf(token), new Date().toISOString());
-  if (!row) throw invitationGone();
-  return { companyName: row.company_name, inviterName: row.inviter_name ?? null, email: row.email, role: row.role, expiresAt: row.expires_at };
+  const tokenHash = hashOf(token);
+  const row = await invitations.findLiveInvitation(ctx.db, tokenHash, new Date().toISOString());
+  if (!row) throw await invitationGone(ctx.db, tokenHash);
+  const teams = [];
+  for (const teamId of JSON.parse(row.team_ids) as string[]) {
+    const team = await findTeamById(ctx.db, teamId);
+    if (team) teams.push({ _id: team.id, name: team.name });
+  }
+  const board = row.board_id ? await findBoardById(ctx.db, row.board_id) : undefined;
+  const account = await findUserByEmail(ctx.db, row.email);
+  return {
+    companyName: row.company_name,
+    inviterName: row.inviter_name ?? null,
+    email: row.email,
+    role: row.role,
+    expiresAt: row.expires_at,
+    teams,
+    board: board && !board.deleted_at ? { _id: board.id, name: board.name } : null,
+    hasPassword: Boolean(account?.password_hash),
+  };
 }
 
 /**
@@ -164,7 +210,7 @@ export async function acceptInvitation(
   meta: SessionMeta,
 ): Promise<SignedIn | { user: ReturnType<typeof userRecord>; session: undefined }> {
   const row = await invitations.findLiveInvitation(ctx.db, hashOf(token), new Date().toISOString());
-  if (!row) throw invitationGone();
+  if (!row) throw await invitationGone(ctx.db, hashOf(token));
   const signedInUser = caller ? await findUserById(ctx.db, caller.userId) : undefined;
   const sameUser = signedInUser?.email === row.email ? signedInUser : undefined;
   let passwordHash: string | undefined;
@@ -177,7 +223,7 @@ export async function acceptInvitation(
     passwordHash = await hashPassword(input.password);
   }
   return inTransaction(ctx, async (trx) => {
-    if (!(await invitations.markAccepted(trx, row.id, new Date().toISOString()))) throw invitationGone();
+    if (!(await invitations.markAccepted(trx, row.id, new Date().toISOString()))) throw await invitationGone(trx, row.token_hash);
     const at = new Date().toISOString();
     const user = sameUser ?? (await findOrCreateUser(trx, row.email, input.fullName ?? row.email, at));
     if (passwordHash) {
@@ -213,7 +259,7 @@ export async function requestPasswordReset(ctx: ServiceContext, email: string, l
 
 async function issueReset(ctx: ServiceContext, userId: string, links: Links, mail: boolean): Promise<{ url: string }> {
   const { token, tokenHash } = newLinkToken('tbr_');
-  const url = `${links.baseUrl}/reset-password#${token}`;
+  const url = `${links.baseUrl}/reset#${token}`;
   await inTransaction(ctx, async (trx) => {
     const user = await findUserById(trx, userId);
     if (!user) throw new NotFoundError('User');
@@ -244,15 +290,37 @@ export async function issueMemberPasswordReset(ctx: ServiceContext, caller: Call
   return issueReset(ctx, userId, links, false);
 }
 
-/** Reset Password: the link's token, once; a new password; every session of the user ends. */
-export async function resetPassword(ctx: ServiceContext, token: string, password: string): Promise<void> {
+/** Get Password Reset: the email whose password the link sets, or why the link no longer works. */
+export async function describePasswordReset(ctx: ServiceContext, token: string): Promise<{ email: string; expiresAt: string }> {
+  const row = await invitations.findPasswordResetByToken(ctx.db, hashOf(token));
+  if (!row) throw new NotFoundError('Password reset link');
+  if (row.used_at || row.expires_at <= new Date().toISOString()) throw resetGone(row.used_at ? 'used' : 'expired');
+  return { email: row.email, expiresAt: row.expires_at };
+}
+
+function resetGone(reason: Exclude<LinkGoneReason, 'revoked'>): DomainError {
+  const what = reason === 'used' ? 'has been used already' : 'has expired (a link lives one hour)';
+  return new DomainError(404, 'not_found', `This password reset link ${what}: ask for a new one from the sign-in page`, [
+    { field: 'token', message: what, reason },
+  ]);
+}
+
+/** Reset Password: the link's token, once; a new password; every other session of the user ends, and a new one starts. */
+export async function resetPassword(ctx: ServiceContext, policy: SessionPolicy, token: string, password: string, meta: SessionMeta): Promise<SignedIn> {
   checkNewPassword(password);
   const passwordHash = await hashPassword(password);
-  await inTransaction(ctx, async (trx) => {
+  const tokenHash = hashOf(token);
+  const signedIn = await inTransaction(ctx, async (trx) => {
     const at = new Date().toISOString();
-    const userId = await invitations.usePasswordReset(trx, hashOf(token), at);
-    if (!userId) throw new NotFoundError('Password reset link (used or expired)');
+    const userId = await invitations.usePasswordReset(trx, tokenHash, at);
+    if (!userId) return undefined;
     await setPasswordHash(trx, userId, passwordHash);
     await sessions.endSessionsOfUser(trx, userId, at);
+    const user = await findUserById(trx, userId);
+    if (!user) throw new NotFoundError('User');
+    return { user: userRecord(user), session: await startSession(trx, policy, userId, meta) };
   });
+  if (signedIn) return signedIn;
+  await describePasswordReset(ctx, token);
+  throw new NotFoundError('Password reset link');
 }

@@ -46,6 +46,28 @@ export async function findLiveInvitation(db: Executor, tokenHash: string, now: s
     .executeTakeFirst();
 }
 
+/** The invitation of this token hash in any state (to say why a link no longer works), with its company's and inviter's names. */
+export async function findInvitationByToken(db: Executor, tokenHash: string) {
+  return db
+    .selectFrom('invitations as i')
+    .innerJoin('companies as c', 'c.id', 'i.company_id')
+    .leftJoin('users as u', 'u.id', 'i.inviter_id')
+    .selectAll('i')
+    .select(['c.name as company_name', 'u.full_name as inviter_name'])
+    .where('i.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** The reset of this token hash in any state, with its user's email. */
+export async function findPasswordResetByToken(db: Executor, tokenHash: string) {
+  return db
+    .selectFrom('password_resets as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .select(['r.user_id', 'r.expires_at', 'r.used_at', 'u.email'])
+    .where('r.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
 /** Marks it accepted, once: undefined when another accept (or a revoke) came first. */
 export async function markAccepted(db: Executor, invitationId: string, at: string): Promise<boolean> {
   const row = await db

@@ -5,6 +5,7 @@ import {
   acceptInvitation,
   createInvitation,
   describeInvitation,
+  describePasswordReset,
   issueMemberPasswordReset,
   type Links,
   listInvitations,
@@ -31,8 +32,10 @@ import {
   MessageResponse,
   PasswordResetBody,
   PasswordResetParams,
+  PasswordResetPreviewResponse,
   PasswordResetRequestBody,
   ResetLinkResponse,
+  SignedInResponse,
 } from '../../../schemas/people.ts';
 import { operations } from '../../operation.ts';
 import { refuseCrossSite, sessionMeta, signedIn } from './auth.ts';
@@ -153,23 +156,37 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   route(
+    'GET /auth/password-reset/:token',
+    {
+      tier: 'secure',
+      public: true,
+      operationId: 'getPasswordReset',
+      summary: 'Get Password Reset: the email whose password the link sets, or why it no longer works (no authentication)',
+      params: PasswordResetParams,
+      querystring: NoQuery,
+      answer: PasswordResetPreviewResponse,
+      message: 'Password reset link',
+    },
+    ({ params }) => describePasswordReset(app.services, params.token),
+  );
+
+  route(
     'POST /auth/password-reset/:token',
     {
       tier: 'secure',
       public: true,
       operationId: 'resetPassword',
-      summary: "Reset Password: the link's token, once, and a new password; every session of the user ends",
+      summary: "Reset Password: the link's token, once, and a new password; every other session of the user ends and a new one starts",
       params: PasswordResetParams,
       querystring: NoQuery,
       body: PasswordResetBody,
-      answer: MessageResponse,
+      answer: SignedInResponse,
       errors: [403],
-      message: 'Password changed; sign in with it',
+      message: 'Password changed; you are signed in',
     },
-    async ({ request, params, body }) => {
+    async ({ request, reply, params, body }) => {
       refuseCrossSite(request);
-      await resetPassword(app.services, params.token, body.password);
-      return {};
+      return signedIn(request, reply, await resetPassword(app.services, app.sessionPolicy, params.token, body.password, sessionMeta(request)));
     },
   );
 

@@ -47,7 +47,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       answer: SignInProvidersResponse,
       message: 'Sign-in providers',
     },
-    async () => ({ singleSignOn: sso !== undefined }),
+    async () => ({ singleSignOn: sso !== undefined, mail: app.config.people.mail.smtpUrl !== undefined }),
   );
 
   app.get(
