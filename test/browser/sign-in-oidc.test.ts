@@ -30,6 +30,7 @@ describe('single sign-on in a browser', { skip: chromiumMissing }, () => {
   let app: App;
   let browser: Browser;
   let baseURL: string;
+  let owner: Awaited<ReturnType<typeof bootstrap>>;
 
   before(async () => {
     // The provider must know the app's callback before the app listens: a port picked here.
@@ -47,7 +48,7 @@ describe('single sign-on in a browser', { skip: chromiumMissing }, () => {
     };
     app = await buildApp({ config, storage: storage.storage, rateLimiter: null, logger: false });
     await app.ready();
-    await bootstrap(app.services, { company: 'Analytical', team: 'Engines', email: 'ada@example.test', fullName: 'Ada Lovelace' });
+    owner = await bootstrap(app.services, { company: 'Analytical', team: 'Engines', email: 'ada@example.test', fullName: 'Ada Lovelace' });
     await app.listen({ port, host: '127.0.0.1' });
     browser = await launch();
   });
@@ -96,6 +97,36 @@ describe('single sign-on in a browser', { skip: chromiumMissing }, () => {
       await page.waitForURL('**/sign-in?error=sso_not_invited');
       await page.getByRole('alert').filter({ hasText: 'Your email has no account here. Ask an administrator to invite you.' }).waitFor();
       await axe(page, 'the sign-in page with single sign-on and its refusal');
+      failed = false;
+    } finally {
+      await keepFailure(context.name, browserContext, page, failed);
+      await browserContext.close();
+    }
+  });
+
+  test('an invitation offers single sign-on, which accepts it and lands on the invited board', async (context) => {
+    const call = <T>(method: 'POST', url: string, payload: object) =>
+      app.inject({ method, url, headers: { authorization: `Bearer ${owner.apiKey}` }, payload }).then((res) => res.json() as T);
+    const board = await call<{ board: { _id: string } }>('POST', `/api/v1/boards?teamId=${owner.teamId}`, { name: 'Mill' });
+    const invitation = await call<{ url: string }>('POST', `/api/v1/companies/${owner.companyId}/invitations`, {
+      email: 'eve@example.test',
+      role: 'member',
+      board: board.board._id,
+    });
+    const browserContext = await browser.newContext({ baseURL });
+    await browserContext.tracing.start({ screenshots: true, snapshots: true });
+    const page = await browserContext.newPage();
+    let failed = true;
+    try {
+      await page.goto(`/invitations${new URL(invitation.url).hash}`);
+      await page.getByRole('heading', { name: 'Join Analytical on Taskboard' }).waitFor();
+      await axe(page, 'the invitation with single sign-on');
+      await page.getByRole('button', { name: 'Join with single sign-on' }).click();
+      await page.getByRole('textbox', { name: 'Enter any login' }).fill('eve');
+      await page.getByPlaceholder('and password').fill('anything');
+      await page.getByRole('button', { name: 'Sign-in' }).click();
+      await page.waitForURL(`**/boards/${board.board._id}`);
+      await page.getByRole('heading', { name: 'Mill' }).first().waitFor();
       failed = false;
     } finally {
       await keepFailure(context.name, browserContext, page, failed);

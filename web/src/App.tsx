@@ -1,9 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, lazy, Suspense, useEffect, useId, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useId, useState } from 'react';
 import { Link, Navigate, Outlet, type RouteObject, useNavigate } from 'react-router';
-import { administers, type Board, client, getJson, messageOf, postJson, session, setUnauthorizedHandler, unwrap } from './api.ts';
+import { administers, type Board, client, getJson, session, setUnauthorizedHandler, unwrap } from './api.ts';
 import { BoardPage } from './board/BoardPage.tsx';
 import { Bell } from './inbox/Bell.tsx';
+import { signOut as endSession } from './people/links.ts';
+import { SetupPage } from './people/SetupPage.tsx';
+import { SignInPage } from './people/SignInPage.tsx';
 import { SearchBox, useScrollToSearched } from './search/SearchBox.tsx';
 import { t } from './strings.ts';
 import { applyTheme, currentTheme, type Theme } from './theme.ts';
@@ -19,6 +22,15 @@ const ArchivedBoards = lazy(() => import('./board/settings/ArchivedBoards.tsx'))
 const MyTasksPage = lazy(() => import('./inbox/MyTasksPage.tsx').then((module) => ({ default: module.MyTasksPage })));
 // Importing a board is rare: its dialog loads when opened.
 const ImportDialog = lazy(() => import('./imports/ImportDialog.tsx'));
+// The pages a link leads to (an invitation, a reset) are opened once per person.
+const InvitationPage = lazy(() => import('./people/InvitationPage.tsx'));
+const ResetPasswordPage = lazy(() => import('./people/ResetPasswordPage.tsx'));
+const ForgotPasswordPage = lazy(() => import('./people/ForgotPasswordPage.tsx'));
+
+/** A page whose code loads when it is opened. */
+function Lazy({ page }: { page: ReactNode }) {
+  return <Suspense fallback={null}>{page}</Suspense>;
+}
 
 const LAST_BOARD = 'taskboard.lastBoard';
 export const rememberBoard = (boardId: string) => localStorage.setItem(LAST_BOARD, boardId);
@@ -64,10 +76,7 @@ function TopBar({ name, signedIn, administers }: { name: string | undefined; sig
   const [theme, setTheme] = useState<Theme>(currentTheme());
   const themeId = useId();
   async function signOut() {
-    await postJson('/api/v1/auth/sign-out', {}).catch(() => undefined);
-    session.csrf = null;
-    localStorage.removeItem('taskboard.apiKey');
-    queryClient.clear();
+    await endSession(queryClient);
     navigate('/sign-in');
   }
   return (
@@ -109,127 +118,6 @@ function TopBar({ name, signedIn, administers }: { name: string | undefined; sig
         {t.signOut}
       </button>
     </header>
-  );
-}
-
-/** Whether the server signs people in with an OpenID Connect provider too. */
-function useSingleSignOn(): boolean {
-  const providers = useQuery({
-    queryKey: ['sign-in-providers'],
-    queryFn: async () => unwrap(await client.GET('/api/v1/auth/providers')),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  return providers.data?.singleSignOn ?? false;
-}
-
-/** The sentence for the error code single sign-on came back with, if it did. */
-function ssoProblem(): string | null {
-  const code = new URLSearchParams(window.location.search).get('error');
-  return code ? (t.ssoProblems[code] ?? t.ssoProblems.sso_failed ?? null) : null;
-}
-
-function SignIn() {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const singleSignOn = useSingleSignOn();
-  const [error, setError] = useState<string | null>(ssoProblem);
-  const [busy, setBusy] = useState(false);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    const { response, body } = await postJson('/api/v1/auth/sign-in', { email: form.get('email'), password: form.get('password') });
-    setBusy(false);
-    if (!response.ok) return setError(response.status === 401 || response.status === 400 ? t.signInFailed : messageOf(body, t.signInFailed));
-    localStorage.removeItem('taskboard.apiKey');
-    await queryClient.invalidateQueries();
-    navigate('/', { replace: true });
-  }
-  return (
-    <main className="auth-page">
-      <form className="auth-form" onSubmit={submit} aria-labelledby="sign-in-title">
-        <h1 id="sign-in-title">{t.signIn}</h1>
-        <label>
-          {t.email}
-          <input name="email" type="email" autoComplete="username" required />
-        </label>
-        <label>
-          {t.password}
-          <input name="password" type="password" autoComplete="current-password" required />
-        </label>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : null}
-        <button type="submit" className="primary" disabled={busy}>
-          {t.signIn}
-        </button>
-        {singleSignOn ? (
-          <>
-            <p className="auth-or">{t.orSignInWith}</p>
-            {/* a full navigation: the provider's pages are not this app's */}
-            <button type="button" onClick={() => window.location.assign('/api/v1/auth/oidc/start')}>
-              {t.signInWithSso}
-            </button>
-          </>
-        ) : null}
-      </form>
-    </main>
-  );
-}
-
-function Setup() {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const token = window.location.hash.slice(1);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = Object.fromEntries(new FormData(event.currentTarget));
-    const { response, body } = await postJson('/api/v1/setup', { token, ...form });
-    if (!response.ok) return setError(messageOf(body, t.setupFailed));
-    localStorage.removeItem('taskboard.apiKey');
-    window.history.replaceState(null, '', '/setup');
-    await queryClient.invalidateQueries();
-    navigate('/', { replace: true });
-  }
-  return (
-    <main className="auth-page">
-      <form className="auth-form" onSubmit={submit} aria-labelledby="setup-title">
-        <h1 id="setup-title">{t.setupTitle}</h1>
-        <p>{token ? t.setupIntro : t.setupMissingToken}</p>
-        <label>
-          {t.fullName}
-          <input name="fullName" autoComplete="name" required />
-        </label>
-        <label>
-          {t.email}
-          <input name="email" type="email" autoComplete="username" required />
-        </label>
-        <label>
-          {t.password}
-          <input name="password" type="password" autoComplete="new-password" minLength={12} required />
-        </label>
-        <label>
-          {t.companyName}
-          <input name="companyName" required />
-        </label>
-        <label>
-          {t.teamName}
-          <input name="teamName" required />
-        </label>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : null}
-        <button type="submit" className="primary" disabled={!token}>
-          {t.createAccount}
-        </button>
-      </form>
-    </main>
   );
 }
 
@@ -357,23 +245,14 @@ function Home() {
   );
 }
 
-/** The setup page is offered while the server says it is not set up yet. */
-function SetupGate() {
-  const [state, setState] = useState<'unknown' | 'needed' | 'done'>('unknown');
-  useEffect(() => {
-    const token = window.location.hash.slice(1);
-    if (!token) return setState('needed');
-    getJson(`/api/v1/setup/${encodeURIComponent(token)}`)
-      .then(({ response }) => setState(response.ok ? 'needed' : 'done'))
-      .catch(() => setState('done'));
-  }, []);
-  if (state === 'unknown') return null;
-  return state === 'needed' ? <Setup /> : <Navigate to="/sign-in" replace />;
-}
-
 export const routes: RouteObject[] = [
-  { path: '/sign-in', element: <SignIn /> },
-  { path: '/setup', element: <SetupGate /> },
+  { path: '/sign-in', element: <SignInPage /> },
+  { path: '/setup', element: <SetupPage /> },
+  { path: '/invitations', element: <Lazy page={<InvitationPage />} /> },
+  { path: '/reset', element: <Lazy page={<ResetPasswordPage />} /> },
+  // the address reset links had before; a link still in someone's mail keeps working
+  { path: '/reset-password', element: <Lazy page={<ResetPasswordPage />} /> },
+  { path: '/forgot-password', element: <Lazy page={<ForgotPasswordPage />} /> },
   {
     element: <Shell />,
     children: [

@@ -196,7 +196,8 @@ function Invitations({ company }: { company: Company }) {
             <legend>{t.inviteTeams}</legend>
             {teams.data.map((team) => (
               <label key={team._id} className="admin-check">
-                <input type="checkbox" name="teams" value={team._id} />
+                {/* a company of one team: the invitee surely joins it (an empty company is a dead end) */}
+                <input type="checkbox" name="teams" value={team._id} defaultChecked={teams.data?.length === 1} />
                 {team.name}
               </label>
             ))}

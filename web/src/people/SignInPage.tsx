@@ -1,0 +1,68 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { messageOf, postJson } from '../api.ts';
+import { t } from '../strings.ts';
+import { afterSignIn, useSignInProviders } from './links.ts';
+import { peopleText } from './strings.ts';
+import './people.css';
+
+/** The sentence for the error code single sign-on came back with, if it did. */
+function ssoProblem(): string | null {
+  const code = new URLSearchParams(window.location.search).get('error');
+  return code ? (t.ssoProblems[code] ?? t.ssoProblems.sso_failed ?? null) : null;
+}
+
+export function SignInPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const providers = useSignInProviders();
+  const [error, setError] = useState<string | null>(ssoProblem);
+  const [busy, setBusy] = useState(false);
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    const { response, body } = await postJson('/api/v1/auth/sign-in', { email: form.get('email'), password: form.get('password') });
+    setBusy(false);
+    if (!response.ok) return setError(response.status === 401 || response.status === 400 ? t.signInFailed : messageOf(body, t.signInFailed));
+    await afterSignIn(queryClient);
+    navigate('/', { replace: true });
+  }
+  return (
+    <main className="auth-page">
+      <form className="auth-form" onSubmit={submit} aria-labelledby="sign-in-title">
+        <h1 id="sign-in-title">{t.signIn}</h1>
+        <label>
+          {t.email}
+          <input name="email" type="email" autoComplete="username" required />
+        </label>
+        <label>
+          {t.password}
+          <input name="password" type="password" autoComplete="current-password" required />
+        </label>
+        <Link to="/forgot-password" className="auth-aside">
+          {peopleText.forgotPassword}
+        </Link>
+        {error ? (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" className="primary" disabled={busy}>
+          {t.signIn}
+        </button>
+        {providers?.singleSignOn ? (
+          <>
+            <p className="auth-or">{t.orSignInWith}</p>
+            {/* a full navigation: the provider's pages are not this app's */}
+            <button type="button" onClick={() => window.location.assign('/api/v1/auth/oidc/start')}>
+              {t.signInWithSso}
+            </button>
+          </>
+        ) : null}
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,53 @@
+/** The words of the pages a link or the sign-in page leads to: invitations, password resets, first run. */
+export const peopleText = {
+  passwordRules: 'At least 12 characters, and not one of the most common passwords. A few unrelated words make a good one.',
+  showPassword: 'Show password',
+  forgotPassword: 'Forgot password?',
+  forgotTitle: 'Reset your password',
+  forgotIntro: 'Give the email you sign in with. We will mail you a link to choose a new password.',
+  forgotNoMail: 'This server sends no mail. Ask an owner or administrator of your company for a reset link: they make one under Administration, Members.',
+  sendResetLink: 'Send reset link',
+  resetMailed: (email: string) =>
+    `If ${email} has an account here, a mail with a reset link is on its way. The link works for one hour; check your spam folder if it does not arrive.`,
+  backToSignIn: 'Back to sign in',
+  resetTitle: 'Choose a new password',
+  resetFor: (email: string) => `For ${email}. Your other sessions end when you save it.`,
+  resetSubmit: 'Save password and sign in',
+  resetGone: {
+    used: 'This reset link has been used already.',
+    expired: 'This reset link has expired: a link works for one hour.',
+  } as Record<string, string>,
+  resetInvalid: 'This reset link is not complete. Open it again from the mail, or ask for a new one.',
+  askNewReset: 'Ask for a new link',
+  checking: 'Checking the link…',
+  invitationTitle: (company: string) => `Join ${company} on Taskboard`,
+  invitedBy: (inviter: string | null, company: string, role: string) =>
+    inviter ? `${inviter} invited you to join ${company} as ${role}.` : `You are invited to join ${company} as ${role}.`,
+  roles: { owner: 'an owner', admin: 'an administrator', member: 'a member' } as Record<string, string>,
+  invitedEmail: (email: string) => `The invitation is for ${email}.`,
+  youWillJoin: 'You will join',
+  teamNamed: (team: string) => `the team ${team}`,
+  boardNamed: (board: string) => `the board ${board}`,
+  expiresOn: (when: string) => `The invitation is valid until ${when}.`,
+  newAccountIntro: 'Create your account to accept.',
+  join: (company: string) => `Join ${company}`,
+  joinAs: (company: string, name: string) => `Join ${company} as ${name}`,
+  signedInAs: (name: string, email: string) => `You are signed in as ${name} (${email}).`,
+  otherAccount: (signedIn: string, invited: string) =>
+    `You are signed in as ${signedIn}, but this invitation is for ${invited}. Sign out to accept it with that address.`,
+  signOutAndContinue: 'Sign out and continue',
+  existingAccount: (email: string) => `${email} already has an account. Sign in to accept the invitation.`,
+  signInAndJoin: 'Sign in and join',
+  joinWithSso: 'Join with single sign-on',
+  invitationGone: {
+    used: 'This invitation has been used already.',
+    revoked: 'This invitation was withdrawn.',
+    expired: 'This invitation has expired: an invitation is valid for 7 days.',
+  } as Record<string, string>,
+  askInviter: (inviter: string | null, company: string) =>
+    inviter ? `Ask ${inviter} at ${company} to invite you again.` : `Ask an administrator of ${company} to invite you again.`,
+  alreadyMember: 'If you joined already, sign in.',
+  invitationInvalid: 'This invitation link is not complete. Open it again from the mail, or ask for the whole link.',
+  goToSignIn: 'Go to sign in',
+  somethingFailed: 'That did not work. Try again in a moment.',
+} as const;
