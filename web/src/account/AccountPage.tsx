@@ -6,9 +6,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@taskboard/client';
 import Bowser from 'bowser';
 import { type FormEvent, useId, useState } from 'react';
-import { useMe } from '../App.tsx';
 import { client, problem, unwrap } from '../api.ts';
 import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
+import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import './account.css';
 

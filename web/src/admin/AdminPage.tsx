@@ -5,8 +5,8 @@
  * "not allowed" page: the API decides reach, the page only follows it.
  */
 import { Link, Navigate, NavLink, Route, Routes, useParams } from 'react-router';
-import { useMe } from '../App.tsx';
 import { administers, type Company } from '../api.ts';
+import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { MembersPage } from './MembersPage.tsx';
 import { NotAllowed } from './parts.tsx';

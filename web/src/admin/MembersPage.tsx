@@ -1,9 +1,9 @@
 /** Members (roles, removal) and invitations (invite by email with a role, pending ones, revoke) of a company. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { useMe } from '../App.tsx';
 import { type Company, client, unwrap } from '../api.ts';
 import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
+import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { ADMIN_STALE_TIME, type CompanyMember, Refused, ROLES, type Role, refused } from './parts.tsx';
 

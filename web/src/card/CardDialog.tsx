@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Markdown from 'react-markdown';
-import { useMe } from '../App.tsx';
 import { ApiError, type Card, type CardFace, client, ifMatch, type Label, type Member, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
 import { textOn } from '../board/filters.ts';
 import { type BoardActions, type BoardView, boardKey, cardKey, findCard } from '../board/store.ts';
+import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { Activity } from './Activity.tsx';
 import { Attachments, useUploads } from './Attachments.tsx';

@@ -1,0 +1,216 @@
+import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
+import { draggable, dropTargetForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
+import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-scroll/element';
+import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
+import type { CardFace, Label } from '../api.ts';
+import { t } from '../strings.ts';
+import { CardTile } from './CardTile.tsx';
+import { CardComposer } from './composers.tsx';
+import type { BoardActions, ListView } from './store.ts';
+
+/** Lists far outside the viewport render no cards (a 5,000-card board keeps a few hundred elements). */
+const LIST_RENDER_MARGIN = '400px';
+
+/** The open lists' scroll helpers, so keyboard focus can reach a card the virtualizer has not rendered. */
+export type Scrollers = Map<string, (index: number) => void>;
+
+/** Whether the element is within `margin` of the viewport (lists far off screen skip their cards). */
+function useNear(ref: React.RefObject<HTMLElement | null>, margin: string): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new IntersectionObserver((entries) => setNear(entries.some((entry) => entry.isIntersecting)), { rootMargin: `0px ${margin}` });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref, margin]);
+  return near;
+}
+
+interface ListProps {
+  list: ListView;
+  cards: CardFace[];
+  listIndex: number;
+  listCount: number;
+  actions: BoardActions;
+  onCardKey: (event: KeyboardEvent<HTMLElement>, listIndex: number, cardIndex: number, card: CardFace) => void;
+  openCard: (cardId: string) => void;
+  scrollers: Scrollers;
+  composers: Map<string, () => void>;
+  labelsById: ReadonlyMap<string, Label>;
+  now: number;
+}
+
+export const ListColumn = memo(function ListColumn({
+  list,
+  cards,
+  listIndex,
+  listCount,
+  actions,
+  onCardKey,
+  openCard,
+  scrollers,
+  composers,
+  labelsById,
+  now,
+}: ListProps) {
+  const section = useRef<HTMLElement>(null);
+  const header = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const near = useNear(section, LIST_RENDER_MARGIN);
+  const [edge, setEdge] = useState<Edge | null>(null);
+  const [renaming, setRenaming] = useState(false);
+  const [composing, setComposing] = useState(false);
+
+  useEffect(() => {
+    composers.set(list._id, () => setComposing(true));
+    return () => void composers.delete(list._id);
+  }, [composers, list._id]);
+
+  useEffect(() => {
+    const element = section.current;
+    const handle = header.current;
+    const scroll = scroller.current;
+    if (!element || !handle || !scroll) return;
+    return combine(
+      draggable({ element, dragHandle: handle, getInitialData: () => ({ type: 'list', listId: list._id }) }),
+      dropTargetForElements({
+        element,
+        getData: ({ input, element: target }) =>
+          attachClosestEdge({ type: 'list', listId: list._id }, { input, element: target, allowedEdges: ['left', 'right'] }),
+        onDrag: ({ self, source }) => setEdge(source.data.type === 'list' && source.data.listId !== list._id ? extractClosestEdge(self.data) : null),
+        onDragLeave: () => setEdge(null),
+        onDrop: () => setEdge(null),
+      }),
+      autoScrollForElements({ element: scroll }),
+    );
+  }, [list._id]);
+
+  const count = list.cards.length + (list.nextCursor ? '+' : '');
+  return (
+    <section ref={section} className={`list${edge ? ` drop-${edge}` : ''}`} aria-label={list.name} data-list-id={list._id} role="region">
+      <div className="list-header" ref={header}>
+        {renaming ? (
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              const name = (event.currentTarget.elements.namedItem('name') as HTMLInputElement).value.trim();
+              if (name && name !== list.name) void actions.renameList(list._id, name);
+              setRenaming(false);
+            }}
+          >
+            <input
+              name="name"
+              defaultValue={list.name}
+              aria-label={t.listName}
+              autoFocus
+              onBlur={(event) => event.currentTarget.form?.requestSubmit()}
+              onKeyDown={(event) => event.key === 'Escape' && setRenaming(false)}
+            />
+          </form>
+        ) : (
+          <h2 className="list-name">
+            <button type="button" className="list-name-button" onClick={() => setRenaming(true)} aria-label={t.renameList(list.name)}>
+              {list.name}
+            </button>
+          </h2>
+        )}
+        <span className="list-count" aria-label={t.cardCount(list.cards.length)}>
+          {count}
+        </span>
+        <details className="popover list-menu">
+          <summary aria-label={t.listActions(list.name)}>⋯</summary>
+          <div className="menu">
+            <button type="button" disabled={listIndex === 0} onClick={() => void actions.moveList(list._id, listIndex - 1)}>
+              {t.moveListLeft}
+            </button>
+            <button type="button" disabled={listIndex === listCount - 1} onClick={() => void actions.moveList(list._id, listIndex + 1)}>
+              {t.moveListRight}
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                if (window.confirm(t.confirmArchiveList(list.name, list.cards.length))) void actions.archiveList(list._id);
+              }}
+            >
+              {t.archiveList}
+            </button>
+          </div>
+        </details>
+      </div>
+      <div className="list-cards" ref={scroller}>
+        {near ? (
+          <CardRows
+            list={list}
+            cards={cards}
+            listIndex={listIndex}
+            onCardKey={onCardKey}
+            openCard={openCard}
+            scroller={scroller}
+            scrollers={scrollers}
+            labelsById={labelsById}
+            now={now}
+          />
+        ) : (
+          <div style={{ height: Math.min(cards.length, 8) * 64 }} />
+        )}
+        {cards.length === 0 ? <p className="muted empty">{t.emptyList}</p> : null}
+      </div>
+      <CardComposer listId={list._id} listName={list.name} actions={actions} open={composing} setOpen={setComposing} />
+    </section>
+  );
+});
+
+function CardRows(props: {
+  list: ListView;
+  cards: CardFace[];
+  listIndex: number;
+  onCardKey: ListProps['onCardKey'];
+  openCard: (cardId: string) => void;
+  scroller: React.RefObject<HTMLDivElement | null>;
+  scrollers: Scrollers;
+  labelsById: ReadonlyMap<string, Label>;
+  now: number;
+}) {
+  const { cards, scroller } = props;
+  const virtualizer = useVirtualizer({
+    count: cards.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 72,
+    overscan: 6,
+    getItemKey: (index) => cards[index]?._id ?? index,
+  });
+  useEffect(() => {
+    props.scrollers.set(props.list._id, (index) => virtualizer.scrollToIndex(index, { align: 'auto' }));
+    return () => void props.scrollers.delete(props.list._id);
+  }, [props.scrollers, props.list._id, virtualizer]);
+  return (
+    <div role="list" aria-label={props.list.name} className="card-rows" style={{ height: virtualizer.getTotalSize() }}>
+      {virtualizer.getVirtualItems().map((item) => {
+        const card = cards[item.index];
+        if (!card) return null;
+        return (
+          <div
+            key={item.key}
+            role="listitem"
+            className="card-row"
+            data-index={item.index}
+            ref={virtualizer.measureElement}
+            style={{ transform: `translateY(${item.start}px)` }}
+          >
+            <CardTile
+              card={card}
+              listId={props.list._id}
+              labelsById={props.labelsById}
+              onKeyDown={(event) => props.onCardKey(event, props.listIndex, item.index, card)}
+              onOpen={() => props.openCard(card._id)}
+              now={props.now}
+            />
+          </div>
+        );
+      })}
+    </div>
+  );
+}

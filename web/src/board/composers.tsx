@@ -1,0 +1,103 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { t } from '../strings.ts';
+import type { BoardActions } from './store.ts';
+
+/** The card composer at a list's foot: it stays open after Enter for the next card; Escape closes it. */
+export function CardComposer({
+  listId,
+  listName,
+  actions,
+  open,
+  setOpen,
+}: {
+  listId: string;
+  listName: string;
+  actions: BoardActions;
+  open: boolean;
+  setOpen: (open: boolean) => void;
+}) {
+  const input = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (open) input.current?.focus();
+  }, [open]);
+  if (!open)
+    return (
+      <button type="button" className="add-card" onClick={() => setOpen(true)} aria-label={t.addCardTo(listName)}>
+        + {t.addCard}
+      </button>
+    );
+  const submit = () => {
+    const name = input.current?.value.trim() ?? '';
+    if (!name) return;
+    void actions.createCard(listId, name);
+    if (input.current) input.current.value = '';
+    input.current?.focus();
+  };
+  return (
+    <form
+      className="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <textarea
+        ref={input}
+        aria-label={t.cardName}
+        placeholder={t.cardName}
+        rows={2}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey) {
+            event.preventDefault();
+            submit();
+          } else if (event.key === 'Escape') setOpen(false);
+        }}
+      />
+      <div className="composer-actions">
+        <button type="submit" className="primary">
+          {t.addCardButton}
+        </button>
+        <button type="button" onClick={() => setOpen(false)}>
+          {t.cancel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** "Add a list", which closes the row of lists; open at once on a board with none. */
+export function ListComposer({ actions, first }: { actions: BoardActions; first: boolean }) {
+  const [open, setOpen] = useState(first);
+  const id = useId();
+  if (!open)
+    return (
+      <button type="button" className="add-list" onClick={() => setOpen(true)}>
+        + {t.addList}
+      </button>
+    );
+  return (
+    <form
+      className="list composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const input = event.currentTarget.elements.namedItem('name') as HTMLInputElement;
+        const name = input.value.trim();
+        if (name) void actions.createList(name);
+        input.value = '';
+      }}
+    >
+      <label htmlFor={id}>{first ? t.addFirstList : t.listName}</label>
+      <input id={id} name="name" autoFocus={!first} onKeyDown={(event) => event.key === 'Escape' && setOpen(false)} />
+      <div className="composer-actions">
+        <button type="submit" className="primary">
+          {t.addList}
+        </button>
+        {!first ? (
+          <button type="button" onClick={() => setOpen(false)}>
+            {t.cancel}
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

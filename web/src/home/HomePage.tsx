@@ -1,0 +1,130 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useId, useState } from 'react';
+import { Link } from 'react-router';
+import { administers, type Board, client, unwrap } from '../api.ts';
+import { useMe } from '../session.ts';
+import { t } from '../strings.ts';
+
+// A team's archived boards, on the boards page: their own chunk with the board settings.
+const ArchivedBoards = lazy(() => import('../board/settings/ArchivedBoards.tsx'));
+// Importing a board is rare: its dialog loads when opened.
+const ImportDialog = lazy(() => import('../imports/ImportDialog.tsx'));
+
+function TeamBoards({ teamId, teamName, canDelete }: { teamId: string; teamName: string; canDelete: boolean }) {
+  const queryClient = useQueryClient();
+  const boards = useQuery({
+    queryKey: ['boards', teamId],
+    queryFn: async () => unwrap(await client.GET('/api/v1/boards', { params: { query: { teamId } } })).boards,
+  });
+  const create = useMutation({
+    mutationFn: async (name: string) => unwrap(await client.POST('/api/v1/boards', { params: { query: { teamId } }, body: { name } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['boards', teamId] }),
+  });
+  const inputId = useId();
+  const [importing, setImporting] = useState(false);
+  return (
+    <section className="team" aria-labelledby={`${inputId}-title`}>
+      <div className="team-head">
+        <h2 id={`${inputId}-title`}>{teamName}</h2>
+        <button type="button" onClick={() => setImporting(true)} aria-label={t.importBoardInto(teamName)}>
+          {t.importBoard}
+        </button>
+      </div>
+      {importing ? (
+        <Suspense fallback={null}>
+          <ImportDialog teamId={teamId} teamName={teamName} onClose={() => setImporting(false)} />
+        </Suspense>
+      ) : null}
+      <ul className="board-tiles">
+        {boards.data?.map((board) => (
+          <BoardTile key={board._id} board={board} teamId={teamId} />
+        ))}
+        {boards.data?.length === 0 ? <li className="muted">{t.noBoards}</li> : null}
+      </ul>
+      <form
+        className="inline-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const input = event.currentTarget.elements.namedItem('name') as HTMLInputElement;
+          const name = input.value.trim();
+          if (name) create.mutate(name, { onSuccess: () => (input.value = '') });
+        }}
+      >
+        <label htmlFor={inputId} className="visually-hidden">
+          {t.boardName}
+        </label>
+        <input id={inputId} name="name" placeholder={t.boardName} />
+        <button type="submit">{t.createBoard}</button>
+        {create.error ? (
+          <span role="alert" className="error">
+            {create.error.message}
+          </span>
+        ) : null}
+      </form>
+      <Suspense fallback={null}>
+        <ArchivedBoards teamId={teamId} canDelete={canDelete} />
+      </Suspense>
+    </section>
+  );
+}
+
+function BoardTile({ board, teamId }: { board: Board; teamId: string }) {
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['boards', teamId] });
+  const rename = useMutation({
+    mutationFn: async (name: string) => unwrap(await client.PATCH('/api/v1/boards/{boardId}', { params: { path: { boardId: board._id } }, body: { name } })),
+    onSuccess: refresh,
+  });
+  const archive = useMutation({
+    mutationFn: async () => unwrap(await client.PATCH('/api/v1/boards/{boardId}/archive', { params: { path: { boardId: board._id } } })),
+    onSuccess: refresh,
+  });
+  return (
+    <li className="board-tile">
+      {editing ? (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            const name = (event.currentTarget.elements.namedItem('name') as HTMLInputElement).value.trim();
+            if (name) rename.mutate(name);
+            setEditing(false);
+          }}
+        >
+          <input name="name" defaultValue={board.name} aria-label={t.boardName} autoFocus onBlur={() => setEditing(false)} />
+        </form>
+      ) : (
+        <Link to={`/boards/${board._id}`}>{board.name}</Link>
+      )}
+      <span className="tile-actions">
+        <button type="button" onClick={() => setEditing(true)} aria-label={t.renameNamed(board.name)}>
+          {t.rename}
+        </button>
+        <button type="button" onClick={() => archive.mutate()} aria-label={t.archiveNamed(board.name)}>
+          {t.archive}
+        </button>
+      </span>
+    </li>
+  );
+}
+
+/** `/boards`: the boards of every team the person is in, by company. */
+export function HomePage() {
+  const me = useMe();
+  if (!me.data) return <p className="page-pad">{t.loading}</p>;
+  return (
+    <div className="home page-pad">
+      <h1>{t.boards}</h1>
+      {me.data.companies.map((company) => (
+        <section key={company._id} className="company" aria-label={`${t.company} ${company.name}`}>
+          <h2 className="company-name">{company.name}</h2>
+          {me.data.teams
+            .filter((team) => team.company === company._id)
+            .map((team) => (
+              <TeamBoards key={team._id} teamId={team._id} teamName={team.name} canDelete={administers(company.role)} />
+            ))}
+        </section>
+      ))}
+    </div>
+  );
+}
