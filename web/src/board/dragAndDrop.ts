@@ -63,7 +63,7 @@ export function useBoardDrops(canvas: RefObject<HTMLDivElement | null>, view: Bo
         },
       }),
     );
-  }, [view, actions, dropCard]);
+  }, [canvas, view, actions, dropCard]);
 
   const onTouchDrop = useCallback(
     (cardId: string, fromListId: string, target: TouchTarget) => view && dropCard(view, cardId, fromListId, target),
