@@ -48,8 +48,8 @@ for (const engine of ENGINES)
         contexts.push([name, browserContext, page]);
         await page.goto(`/boards/${boardId}`);
         await cardIn(page, 'To do', 'Tagged').filter({ hasText: 'Bug' }).waitFor();
-        await page.getByText('Board menu', { exact: true }).click();
-        await page.getByRole('button', { name: 'Labels', exact: true }).click();
+        await page.getByRole('button', { name: 'Board menu' }).click();
+        await page.getByRole('dialog', { name: 'Board menu' }).getByRole('button', { name: 'Labels', exact: true }).click();
         await page.getByRole('dialog', { name: 'Labels of Shared' }).getByRole('button', { name: 'Edit label Bug' }).waitFor();
         return page;
       };
@@ -71,8 +71,8 @@ for (const engine of ENGINES)
 
         // an archived items dialog open in the watcher hears of a card archived elsewhere
         await watcher.keyboard.press('Escape');
-        await watcher.getByText('Board menu', { exact: true }).click();
-        await watcher.getByRole('button', { name: 'Archived items', exact: true }).click();
+        await watcher.getByRole('button', { name: 'Board menu' }).click();
+        await watcher.getByRole('dialog', { name: 'Board menu' }).getByRole('button', { name: 'Archived items', exact: true }).click();
         const archive = watcher.getByRole('dialog', { name: 'Archived items of Shared' });
         await archive.getByText('No archived cards.').waitFor();
         await api('PATCH', `/api/v1/cards/${cards.get('Soon archived')}/archive`, {});

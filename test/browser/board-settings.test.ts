@@ -34,8 +34,8 @@ async function axeDialog(page: Page, dialog: Locator, what: string) {
 
 /** Opens the board menu and picks `item`. */
 async function menu(page: Page, item: string) {
-  await page.getByText('Board menu', { exact: true }).click();
-  await page.getByRole('button', { name: item, exact: true }).click();
+  await page.getByRole('button', { name: 'Board menu' }).click();
+  await page.getByRole('dialog', { name: 'Board menu' }).getByRole('button', { name: item, exact: true }).click();
 }
 
 describe('the board menu: labels, archived items, settings, deletion; archived boards', { skip: chromiumMissing }, () => {
@@ -175,10 +175,11 @@ describe('the board menu: labels, archived items, settings, deletion; archived b
     try {
       await page.goto(`/boards/${boardId}`);
       await cardIn(page, 'To do', 'Look').waitFor();
-      await page.getByText('Board menu', { exact: true }).click();
-      await page.getByRole('button', { name: 'Settings', exact: true }).waitFor();
-      assert.equal(await page.getByRole('button', { name: 'Delete board' }).count(), 0);
-      await page.getByRole('button', { name: 'Settings', exact: true }).click();
+      await page.getByRole('button', { name: 'Board menu' }).click();
+      const boardMenu = page.getByRole('dialog', { name: 'Board menu' });
+      await boardMenu.getByRole('button', { name: 'Settings', exact: true }).waitFor();
+      assert.equal(await boardMenu.getByRole('button', { name: 'Delete board' }).count(), 0);
+      await boardMenu.getByRole('button', { name: 'Settings', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Settings of Not yours' });
       await dialog.getByLabel('Board name').waitFor();
       assert.equal(await dialog.getByRole('button', { name: 'Delete board' }).count(), 0);

@@ -96,6 +96,46 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
     });
   });
 
+  test('c archives a card with an Undo toast, shown on screen and reached by keyboard; a move is undone too', async (context) => {
+    const { boardId } = await makeBoard('Undoing', { 'To do': ['Keep', 'Oops'], Doing: ['Other'] });
+    await onPage(context.name, {}, async (page) => {
+      await page.goto(`/boards/${boardId}`);
+      const oops = cardIn(page, 'To do', 'Oops');
+      await oops.focus();
+      await page.keyboard.press('c');
+      await oops.waitFor({ state: 'detached' });
+      const toasts = page.getByRole('region', { name: /Notifications/ });
+      const toast = toasts.getByRole('listitem').filter({ hasText: 'Oops archived.' });
+      await toast.waitFor();
+      assert.ok(await toast.isVisible(), 'the archive is shown, not only said');
+      await axe(page, 'the board with an undo toast');
+      // F8 takes the keyboard to the toasts (Radix UI's hotkey); Tab reaches Undo
+      await page.keyboard.press('F8');
+      const undo = toast.getByRole('button', { name: 'Undo' });
+      for (let tries = 0; tries < 5 && !(await undo.evaluate((element) => element === document.activeElement)); tries++) await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await cardIn(page, 'To do', 'Oops').waitFor();
+      const face = await api<{ card: { archived: { status: boolean } } }>(
+        'GET',
+        `/api/v1/cards/${await cardIn(page, 'To do', 'Oops').getAttribute('data-card-id')}`,
+      );
+      assert.equal(face.card.archived.status, false);
+
+      // a move by keyboard, undone from its toast: back in its list, at its place
+      const keep = cardIn(page, 'To do', 'Keep');
+      await keep.focus();
+      await page.keyboard.press('>');
+      await cardIn(page, 'Doing', 'Keep').waitFor();
+      await toasts.getByRole('listitem').filter({ hasText: 'Moved Keep to Doing.' }).getByRole('button', { name: 'Undo' }).click();
+      await cardIn(page, 'To do', 'Keep').waitFor();
+      const lists = await api<{ board: { lists: { name: string; cards: { name: string }[] }[] } }>('GET', `/api/v1/boards/${boardId}/card-faces`);
+      assert.deepEqual(
+        lists.board.lists.find((list) => list.name === 'To do')?.cards.map((card) => card.name),
+        ['Keep', 'Oops'],
+      );
+    });
+  });
+
   test('archive a list (confirmed), then restore it with its cards', async (context) => {
     const { boardId, listIds } = await makeBoard('Archiving', { 'To do': ['Stay'], Doing: ['Leaving', 'Going'] });
     await onPage(context.name, {}, async (page) => {
@@ -179,8 +219,7 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
       assert.notEqual(await colour('Behind'), await colour('Ahead'), 'an overdue date stands out');
 
       // the label filter, in the URL: a reload (a shared link) keeps it
-      // the filter's disclosure (a summary has no role to find it by)
-      await page.locator('summary', { hasText: 'Labels' }).click();
+      await page.getByRole('group', { name: 'Filters' }).getByRole('button', { name: 'Labels' }).click();
       await page.getByRole('checkbox', { name: 'Bug' }).check();
       await page.waitForURL(new RegExp(`labels=${label._id}`));
       await page.reload();
@@ -240,6 +279,24 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
       assert.ok(second.x >= 360 - 16, `the second list starts past the screen: ${second.x}`);
       const overflow = await page.evaluate(() => (document as unknown as { documentElement: { scrollWidth: number } }).documentElement.scrollWidth);
       assert.ok(overflow <= 360, `the page itself does not scroll sideways (${overflow} px)`);
+      // the header keeps to one row, and the first card comes soon after it
+      const bar = await page.getByRole('banner').boundingBox();
+      assert.ok(bar && bar.height <= 60, `the header is one row: ${JSON.stringify(bar)}`);
+      const firstCard = await cardIn(page, 'To do', 'Small').boundingBox();
+      assert.ok(firstCard && firstCard.y <= 200, `the first card starts at ${firstCard?.y} px`);
+      // search and filters wait behind buttons of a finger's size
+      for (const name of ['Search', 'Filters', 'Menu', 'Board menu']) {
+        const button = await page.getByRole('button', { name, exact: true }).boundingBox();
+        assert.ok(button && button.height >= 44 && button.width >= 44, `${name} is at least 44 px: ${JSON.stringify(button)}`);
+      }
+      await page.getByRole('button', { name: 'Filters', exact: true }).tap();
+      await page.getByRole('group', { name: 'Filters' }).getByRole('searchbox', { name: 'Filter cards' }).waitFor();
+      await page.getByRole('button', { name: 'Search', exact: true }).tap();
+      await page.getByRole('search').getByRole('combobox').waitFor();
+      await page.getByRole('button', { name: 'Menu', exact: true }).tap();
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await axe(page, 'the board at 360 px with its menu open');
+      await page.keyboard.press('Escape');
       await axe(page, 'the board at 360 px');
     });
   });

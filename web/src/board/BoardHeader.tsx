@@ -1,6 +1,10 @@
-import { useId, useRef } from 'react';
+import { Archive, Filter as FilterIcon, Keyboard, MoreHorizontal, Settings, Tag, Trash2, Users } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useId, useState } from 'react';
 import type { Label, Member } from '../api.ts';
 import { t } from '../strings.ts';
+import { Avatar, AvatarStack } from '../ui/Avatar.tsx';
+import { Menu, Popover } from '../ui/Menu.tsx';
 import { type Filter, isFiltering } from './filters.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
 import { settingsText } from './settings/strings.ts';
@@ -19,19 +23,28 @@ export function BoardHeader(props: {
   onDelete: () => void;
 }) {
   const { filter, setFilter } = props;
-  const menu = useRef<HTMLDetailsElement>(null);
-  /** A menu item: the menu closes, then the item acts. */
-  const item = (run: () => void) => () => {
-    if (menu.current) menu.current.open = false;
-    run();
-  };
+  // on a phone the filters wait behind a button, so the header keeps to one row
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const filtersId = useId();
   const textId = useId();
   const dueId = useId();
   const toggle = (ids: string[], id: string) => (ids.includes(id) ? ids.filter((one) => one !== id) : [...ids, id]);
   return (
     <div className="board-header">
       <h1 className="board-name">{props.name}</h1>
-      <div className="filters" role="group" aria-label={t.filters}>
+      {props.members.length ? <AvatarStack people={props.members} label={t.boardMembers(props.members.length)} /> : null}
+      <button
+        type="button"
+        className="icon-button phone-only"
+        aria-expanded={filtersOpen}
+        aria-controls={filtersId}
+        onClick={() => setFiltersOpen(!filtersOpen)}
+      >
+        <FilterIcon size={18} aria-hidden="true" />
+        {t.showFilters}
+        {isFiltering(filter) ? ' •' : ''}
+      </button>
+      <div id={filtersId} className={`filters${filtersOpen ? ' open' : ''}`} role="group" aria-label={t.filters}>
         <label htmlFor={textId} className="visually-hidden">
           {t.filterText}
         </label>
@@ -42,11 +55,7 @@ export function BoardHeader(props: {
           value={filter.text}
           onChange={(event) => setFilter({ ...filter, text: event.target.value })}
         />
-        <details className="popover">
-          <summary>
-            {t.filterLabels}
-            {filter.labels.length ? ` (${filter.labels.length})` : ''}
-          </summary>
+        <Popover label={t.filterLabels} trigger={<FilterTrigger icon={<Tag size={16} />} text={t.filterLabels} count={filter.labels.length} />}>
           <fieldset>
             <legend className="visually-hidden">{t.filterLabels}</legend>
             {props.labels.map((label) => (
@@ -61,12 +70,8 @@ export function BoardHeader(props: {
               </label>
             ))}
           </fieldset>
-        </details>
-        <details className="popover">
-          <summary>
-            {t.filterMembers}
-            {filter.members.length ? ` (${filter.members.length})` : ''}
-          </summary>
+        </Popover>
+        <Popover label={t.filterMembers} trigger={<FilterTrigger icon={<Users size={16} />} text={t.filterMembers} count={filter.members.length} />}>
           <fieldset>
             <legend className="visually-hidden">{t.filterMembers}</legend>
             {props.members.map((member) => (
@@ -76,11 +81,12 @@ export function BoardHeader(props: {
                   checked={filter.members.includes(member._id)}
                   onChange={() => setFilter({ ...filter, members: toggle(filter.members, member._id) })}
                 />
+                <Avatar person={member} decorative />
                 {member.fullName}
               </label>
             ))}
           </fieldset>
-        </details>
+        </Popover>
         <label htmlFor={dueId} className="visually-hidden">
           {t.filterDue}
         </label>
@@ -96,29 +102,33 @@ export function BoardHeader(props: {
             {t.clearFilters}
           </button>
         ) : null}
-        <button type="button" onClick={props.onHelp} aria-label={t.shortcuts}>
-          ?
+        <button type="button" className="icon-button" onClick={props.onHelp} aria-label={t.shortcuts} title={t.shortcuts}>
+          <Keyboard size={18} aria-hidden="true" />
         </button>
-        <details className="popover board-menu" ref={menu}>
-          <summary>{settingsText.menu}</summary>
-          <div className="menu">
-            <button type="button" onClick={item(() => props.onPanel('labels'))}>
-              {settingsText.labels}
-            </button>
-            <button type="button" onClick={item(() => props.onPanel('archive'))}>
-              {settingsText.archived}
-            </button>
-            <button type="button" onClick={item(() => props.onPanel('settings'))}>
-              {settingsText.settings}
-            </button>
-            {props.canDelete ? (
-              <button type="button" onClick={item(props.onDelete)}>
-                {settingsText.deleteBoard}
-              </button>
-            ) : null}
-          </div>
-        </details>
+        <Menu
+          label={settingsText.menu}
+          trigger={<MoreHorizontal size={18} aria-hidden="true" />}
+          items={[
+            { label: settingsText.labels, icon: <Tag size={16} />, onSelect: () => props.onPanel('labels') },
+            { label: settingsText.archived, icon: <Archive size={16} />, onSelect: () => props.onPanel('archive') },
+            { label: settingsText.settings, icon: <Settings size={16} />, onSelect: () => props.onPanel('settings') },
+            ...(props.canDelete ? [{ label: settingsText.deleteBoard, icon: <Trash2 size={16} />, danger: true, onSelect: props.onDelete }] : []),
+          ]}
+        />
       </div>
     </div>
+  );
+}
+
+/** A filter's button: its icon, its name, and how many of its values are chosen. */
+function FilterTrigger({ icon, text, count }: { icon: ReactNode; text: string; count: number }) {
+  return (
+    <>
+      <span aria-hidden="true" className="trigger-icon">
+        {icon}
+      </span>
+      {text}
+      {count ? ` (${count})` : ''}
+    </>
   );
 }

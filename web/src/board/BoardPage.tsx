@@ -6,6 +6,7 @@ import { startCardReads } from '../card/queries.ts';
 import { useBoardTextFilter } from '../search/boardFilter.ts';
 import { forgetBoard, rememberBoard, useMe } from '../session.ts';
 import { t } from '../strings.ts';
+import { showToast } from '../ui/toasts.ts';
 import { BoardHeader } from './BoardHeader.tsx';
 import { loadCardDialog, useCardDialog } from './cardDialogLoader.ts';
 import { ListComposer } from './composers.tsx';
@@ -39,7 +40,8 @@ export function BoardPage() {
     const idle = window.requestIdleCallback?.(() => void loadCardDialog(), { timeout: 5000 });
     return () => (idle === undefined ? undefined : window.cancelIdleCallback(idle));
   }, []);
-  const notify = useCallback((next: Notice) => setNotice(next), []);
+  // What went well (with its Undo) is a toast; a refusal stays above the board until closed.
+  const notify = useCallback((next: Notice) => (next.kind === 'info' ? showToast(next) : setNotice(next)), []);
   const announce = useCallback((text: string) => setAnnouncement(text), []);
   const actions = useBoardActions(boardId, notify, announce);
   const { connected } = useBoardStream(boardId, actions.refreshCard);

@@ -1,10 +1,22 @@
 import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
 import { draggable, dropTargetForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
 import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
+import { AlignLeft, Clock, MessageSquare, Paperclip, SquareCheck } from 'lucide-react';
 import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
 import { authHeaders, type CardFace, type Label } from '../api.ts';
 import { t } from '../strings.ts';
-import { dueState, initials, textOn } from './filters.ts';
+import { Avatar } from '../ui/Avatar.tsx';
+import { dayInWords, daysFromToday, exactTime } from '../ui/relativeTime.ts';
+import { dueState, textOn } from './filters.ts';
+
+/** The due badge's words: "tomorrow", "3 days overdue", or the date once complete or far off. */
+function dueWords(dueDate: string, due: ReturnType<typeof dueState>, now: number): string {
+  if (due === 'overdue') {
+    const days = -daysFromToday(dueDate, now);
+    return days >= 1 ? t.daysOverdue(days) : t.dueOverdue;
+  }
+  return dayInWords(dueDate, now);
+}
 
 /** A card's face on the board: cover, name, labels and the badge row; draggable, and a drop target for cards. */
 export const CardTile = memo(function CardTile({
@@ -76,21 +88,24 @@ export const CardTile = memo(function CardTile({
       {card.dueDate || card.hasDescription || checklist.total || card.commentsCount || card.attachmentsCount || card.members.length ? (
         <div className="card-badges">
           {card.dueDate ? (
-            <span className={`badge due due-${due}`}>
-              <span className="visually-hidden">, {t.dueDate} </span>
-              {new Date(card.dueDate).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}
-              {due === 'overdue' || due === 'done' ? <span className="visually-hidden"> ({due === 'overdue' ? t.dueOverdue : t.dueDone})</span> : null}
+            <span className={`badge due due-${due}`} title={exactTime(card.dueDate)}>
+              <Clock size={14} aria-hidden="true" />
+              <span className="visually-hidden">
+                , {t.dueDate} {exactTime(card.dueDate)},{' '}
+              </span>
+              <span aria-hidden={due === 'overdue' ? undefined : true}>{dueWords(card.dueDate, due, now)}</span>
+              {due === 'done' ? <span className="visually-hidden"> ({t.dueDone})</span> : null}
             </span>
           ) : null}
           {card.hasDescription ? (
-            <span className="badge">
-              <span aria-hidden="true">≡</span>
+            <span className="badge" title={t.hasDescription}>
+              <AlignLeft size={14} aria-hidden="true" />
               <span className="visually-hidden">, {t.hasDescription}</span>
             </span>
           ) : null}
           {checklist.total ? (
             <span className={`badge${checklist.completed === checklist.total ? ' done' : ''}`}>
-              <span aria-hidden="true">☑ </span>
+              <SquareCheck size={14} aria-hidden="true" />
               <span className="visually-hidden">, {t.checklist(checklist.completed, checklist.total)}</span>
               <span aria-hidden="true">
                 {checklist.completed}/{checklist.total}
@@ -99,29 +114,24 @@ export const CardTile = memo(function CardTile({
           ) : null}
           {card.commentsCount ? (
             <span className="badge">
-              <span aria-hidden="true">💬 {card.commentsCount}</span>
+              <MessageSquare size={14} aria-hidden="true" />
+              <span aria-hidden="true">{card.commentsCount}</span>
               <span className="visually-hidden">, {t.comments(card.commentsCount)}</span>
             </span>
           ) : null}
           {card.attachmentsCount ? (
             <span className="badge">
-              <span aria-hidden="true">📎 {card.attachmentsCount}</span>
+              <Paperclip size={14} aria-hidden="true" />
+              <span aria-hidden="true">{card.attachmentsCount}</span>
               <span className="visually-hidden">, {t.attachments(card.attachmentsCount)}</span>
             </span>
           ) : null}
           {card.members.length ? (
             <span className="card-members">
               <span className="visually-hidden">, {t.members}: </span>
-              {card.members.map((member) =>
-                member.photoUrl ? (
-                  <img key={member._id} className="avatar" src={member.photoUrl} alt={member.fullName} title={member.fullName} />
-                ) : (
-                  <span key={member._id} className="avatar" title={member.fullName}>
-                    <span aria-hidden="true">{initials(member.fullName)}</span>
-                    <span className="visually-hidden">{member.fullName} </span>
-                  </span>
-                ),
-              )}
+              {card.members.map((member) => (
+                <Avatar key={member._id} person={member} />
+              ))}
             </span>
           ) : null}
         </div>

@@ -3,9 +3,11 @@ import { draggable, dropTargetForElements } from '@atlaskit/pragmatic-drag-and-d
 import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-scroll/element';
 import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { Archive, ArrowLeft, ArrowRight, MoreHorizontal } from 'lucide-react';
 import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
 import type { CardFace, Label } from '../api.ts';
 import { t } from '../strings.ts';
+import { Menu } from '../ui/Menu.tsx';
 import { CardTile } from './CardTile.tsx';
 import { CardComposer } from './composers.tsx';
 import type { BoardActions, ListView } from './store.ts';
@@ -120,25 +122,26 @@ export const ListColumn = memo(function ListColumn({
         <span className="list-count" aria-label={t.cardCount(list.cards.length)}>
           {count}
         </span>
-        <details className="popover list-menu">
-          <summary aria-label={t.listActions(list.name)}>⋯</summary>
-          <div className="menu">
-            <button type="button" disabled={listIndex === 0} onClick={() => void actions.moveList(list._id, listIndex - 1)}>
-              {t.moveListLeft}
-            </button>
-            <button type="button" disabled={listIndex === listCount - 1} onClick={() => void actions.moveList(list._id, listIndex + 1)}>
-              {t.moveListRight}
-            </button>
-            <button
-              type="button"
-              onClick={() => {
+        <Menu
+          label={t.listActions(list.name)}
+          trigger={<MoreHorizontal size={18} aria-hidden="true" />}
+          items={[
+            { label: t.moveListLeft, icon: <ArrowLeft size={16} />, disabled: listIndex === 0, onSelect: () => void actions.moveList(list._id, listIndex - 1) },
+            {
+              label: t.moveListRight,
+              icon: <ArrowRight size={16} />,
+              disabled: listIndex === listCount - 1,
+              onSelect: () => void actions.moveList(list._id, listIndex + 1),
+            },
+            {
+              label: t.archiveList,
+              icon: <Archive size={16} />,
+              onSelect: () => {
                 if (window.confirm(t.confirmArchiveList(list.name, list.cards.length))) void actions.archiveList(list._id);
-              }}
-            >
-              {t.archiveList}
-            </button>
-          </div>
-        </details>
+              },
+            },
+          ]}
+        />
       </div>
       <div className="list-cards" ref={scroller}>
         {near ? (

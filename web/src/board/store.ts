@@ -191,6 +191,18 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
     [queryClient, refreshCard, notify, key],
   );
 
+  /** Brings an archived card back where it was (Undo of an archive). */
+  const restoreCard = useCallback(
+    async (cardId: string) => {
+      try {
+        applyCard(unwrap(await client.PATCH('/api/v1/cards/{cardId}/unarchive', { params: { path: { cardId } } })).card as Card);
+      } catch (error) {
+        await refused(error, undefined, cardId);
+      }
+    },
+    [applyCard, refused],
+  );
+
   /** Brings an archived list back with its cards, where it was: the board is read again. */
   const restoreList = useCallback(
     async (listId: string) => {
@@ -205,16 +217,18 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
     [queryClient, key, notify, refused],
   );
 
-  return useMemo(
-    () => ({
+  return useMemo(() => {
+    const actions = {
       applyCard,
       refreshCard,
-      async moveCard(cardId: string, toListId: string, index: number) {
+      /** Moves a card; unless `undoable` is false (an undo itself), a toast offers to put it back. */
+      async moveCard(cardId: string, toListId: string, index: number, undoable = true) {
         const snapshot = get();
         const card = findCard(snapshot, cardId);
         if (!snapshot || !card) return;
         const target = snapshot.lists.find((list) => list._id === toListId);
         if (!target) return;
+        const fromIndex = snapshot.lists.find((list) => list._id === card.list)?.cards.findIndex((one) => one._id === cardId) ?? 0;
         set((view) => {
           const removed = removeCard(view, cardId);
           return mapList(removed, toListId, (list) => {
@@ -232,6 +246,12 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
             }),
           );
           applyCard(answer.card as Card);
+          if (undoable)
+            notify({
+              kind: 'info',
+              text: t.movedCard(card.name, target.name),
+              action: { label: t.undo, run: () => void actions.moveCard(cardId, card.list, fromIndex, false) },
+            });
         } catch (error) {
           await refused(error, snapshot, cardId);
         }
@@ -314,7 +334,8 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
           unwrap(
             await client.PATCH('/api/v1/cards/{cardId}/archive', { params: { path: { cardId }, header: (card ? ifMatch(card.__v) : {}) as never }, body: {} }),
           );
-          if (card) announce(t.cardArchived(card.name));
+          // shown as well as said: the `c` shortcut acts at once, and Undo is its way back
+          if (card) notify({ kind: 'info', text: t.cardArchived(card.name), action: { label: t.undo, run: () => void restoreCard(cardId) } });
         } catch (error) {
           await refused(error, snapshot, cardId);
         }
@@ -347,9 +368,9 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
           await refused(error, undefined, cardId);
         }
       },
-    }),
-    [applyCard, refreshCard, refused, get, set, boardId, announce, notify, restoreList, queryClient],
-  );
+    };
+    return actions;
+  }, [applyCard, refreshCard, refused, get, set, boardId, announce, notify, restoreList, restoreCard, queryClient]);
 }
 
 export type BoardActions = ReturnType<typeof useBoardActions>;

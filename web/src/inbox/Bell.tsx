@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Bell as BellIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { client, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
@@ -27,7 +28,7 @@ export function Bell({ signedIn }: { signedIn: boolean }) {
   const shown = unread.data?.more ? `${count}+` : String(count);
   return (
     <Link to="/notifications" className="bell" aria-label={t.bellLabel(count, unread.data?.more ?? false)}>
-      <span aria-hidden="true">🔔</span>
+      <BellIcon size={20} aria-hidden="true" />
       {count > 0 ? (
         <span className="bell-count" aria-hidden="true">
           {shown}

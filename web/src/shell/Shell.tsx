@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { LayoutDashboard, ListChecks, LogOut, Menu as MenuIcon, Moon, Search, Shield, User, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link, Navigate, Outlet, useNavigate } from 'react-router';
 import { administers, setUnauthorizedHandler } from '../api.ts';
@@ -8,6 +9,8 @@ import { SearchBox, useScrollToSearched } from '../search/SearchBox.tsx';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { applyTheme, currentTheme, type Theme } from '../theme.ts';
+import { Menu } from '../ui/Menu.tsx';
+import { Toaster } from '../ui/toasts.ts';
 
 /** The pages behind sign-in: a 401 anywhere leads to the sign-in page. */
 export function Shell() {
@@ -24,6 +27,7 @@ export function Shell() {
       <main className="app-main" id="main">
         <Outlet />
       </main>
+      <Toaster />
     </div>
   );
 }
@@ -33,48 +37,74 @@ function TopBar({ name, signedIn, administers }: { name: string | undefined; sig
   const queryClient = useQueryClient();
   const [theme, setTheme] = useState<Theme>(currentTheme());
   const themeId = useId();
+  const [searching, setSearching] = useState(false);
   async function signOut() {
     await endSession(queryClient);
     navigate('/sign-in');
   }
+  const pickTheme = (next: Theme) => {
+    setTheme(next);
+    applyTheme(next);
+  };
   return (
-    <header className="topbar">
-      <Link to="/boards" className="brand">
-        {t.product}
+    <header className={`topbar${searching ? ' searching' : ''}`}>
+      <Link to="/boards" className="brand" aria-label={t.product}>
+        <LayoutDashboard size={20} aria-hidden="true" />
+        <span className="brand-name">{t.product}</span>
       </Link>
-      <nav aria-label={t.boards}>
+      <nav aria-label={t.boards} className="desk-only">
         <Link to="/boards">{t.allBoards}</Link>
         <Link to="/my-tasks">{t.myTasks}</Link>
         {/* owners and admins only; the API refuses the others whatever the page shows */}
         {administers ? <Link to="/admin">{t.administration}</Link> : null}
       </nav>
+      {/* on a phone the search waits behind a button, so the header keeps to one row */}
+      <button
+        type="button"
+        className="icon-button phone-only"
+        aria-label={searching ? t.closeSearch : t.openSearch}
+        aria-expanded={searching}
+        onClick={() => setSearching(!searching)}
+      >
+        {searching ? <X size={20} aria-hidden="true" /> : <Search size={20} aria-hidden="true" />}
+      </button>
       <SearchBox />
       <span className="spacer" />
       <Bell signedIn={signedIn} />
-      <label htmlFor={themeId} className="theme-label">
+      <label htmlFor={themeId} className="theme-label desk-only">
         {t.theme}
       </label>
-      <select
-        id={themeId}
-        value={theme}
-        onChange={(event) => {
-          const next = event.target.value as Theme;
-          setTheme(next);
-          applyTheme(next);
-        }}
-      >
+      <select id={themeId} className="desk-only" value={theme} onChange={(event) => pickTheme(event.target.value as Theme)}>
         <option value="system">{t.themeSystem}</option>
         <option value="light">{t.themeLight}</option>
         <option value="dark">{t.themeDark}</option>
       </select>
       {name ? (
-        <Link to="/account" className="who" aria-label={t.accountLink(name)}>
+        <Link to="/account" className="who desk-only" aria-label={t.accountLink(name)}>
           {name}
         </Link>
       ) : null}
-      <button type="button" onClick={signOut}>
+      <button type="button" className="desk-only" onClick={signOut}>
         {t.signOut}
       </button>
+      <span className="phone-only">
+        <Menu
+          label={t.mainMenu}
+          trigger={<MenuIcon size={20} aria-hidden="true" />}
+          items={[
+            { label: t.allBoards, icon: <LayoutDashboard size={16} />, onSelect: () => navigate('/boards') },
+            { label: t.myTasks, icon: <ListChecks size={16} />, onSelect: () => navigate('/my-tasks') },
+            ...(administers ? [{ label: t.administration, icon: <Shield size={16} />, onSelect: () => navigate('/admin') }] : []),
+            ...(name ? [{ label: t.accountLink(name), icon: <User size={16} />, onSelect: () => navigate('/account') }] : []),
+            {
+              label: theme === 'dark' ? t.themeLightNow : t.themeDarkNow,
+              icon: <Moon size={16} />,
+              onSelect: () => pickTheme(theme === 'dark' ? 'light' : 'dark'),
+            },
+            { label: t.signOut, icon: <LogOut size={16} />, onSelect: () => void signOut() },
+          ]}
+        />
+      </span>
     </header>
   );
 }
