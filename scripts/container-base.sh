@@ -5,7 +5,8 @@
 # installs it, and npm. It stands in for the public node:24 slim image the Containerfile names: the
 # same layout (/usr/local/bin/node, npm), so every Containerfile here builds on either.
 #
-# Usage (as root): scripts/container-base.sh [TAG]   (default: localhost/taskboard-base:bookworm-node<version>)
+# Usage (as root): scripts/container-base.sh [TAG]
+#   (default: localhost/taskboard-base:bookworm-node<version>-<checksum of this script>)
 # Prints the tag. Reuses an image of that tag when present (TASKBOARD_BASE_REBUILD=1 rebuilds it).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -13,7 +14,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # One Node version for the project: the one scripts/with-node.sh installs.
 node_version=${TASKBOARD_NODE_VERSION:-$(sed -n 's/^node_version=\${TASKBOARD_NODE_VERSION:-\(.*\)}$/\1/p' "$root/scripts/with-node.sh")}
 npm_version=${TASKBOARD_BASE_NPM_VERSION:-11.21.3}
-tag=${1:-localhost/taskboard-base:bookworm-node$node_version}
+# The tag names this script's own checksum too, so a changed recipe builds a new base.
+recipe=$(cksum <"${BASH_SOURCE[0]}" | cut -d' ' -f1)
+tag=${1:-localhost/taskboard-base:bookworm-node$node_version-$recipe}
 case "$(uname -m)" in
   x86_64) arch=x64 ;;
   aarch64 | arm64) arch=arm64 ;;
@@ -48,6 +51,13 @@ echo "container-base: Node $node_version and npm $npm_version from the npm regis
 mkdir -p "$work/node" "$rootfs/usr/local/lib/node_modules/npm"
 tar -xzf "$work"/node-linux-"$arch"-*.tgz -C "$work/node"
 install -m 0755 "$work/node/package/bin/node" "$rootfs/usr/local/bin/node"
+# The package's binary carries its debug symbols (18 of its 126 MB); Debian's own nodejs ships
+# without them too. JavaScript stack traces do not use them.
+if command -v strip >/dev/null; then
+  strip "$rootfs/usr/local/bin/node"
+else
+  echo "container-base: no strip (binutils): Node keeps its debug symbols" >&2
+fi
 tar -xzf "$work"/npm-*.tgz -C "$rootfs/usr/local/lib/node_modules/npm" --strip-components=1
 ln -s ../lib/node_modules/npm/bin/npm-cli.js "$rootfs/usr/local/bin/npm"
 ln -s ../lib/node_modules/npm/bin/npx-cli.js "$rootfs/usr/local/bin/npx"
