@@ -66,11 +66,11 @@ describe('the side column of the card dialog', { skip: chromiumMissing }, () => 
       await dialog.getByRole('spinbutton', { name: 'Workload estimate' }).press('Tab');
       await dialog.getByRole('combobox', { name: 'Workload unit' }).selectOption({ label: 'days' });
       // the box shows the card as saved: it is ticked once the save before it and its own are answered
-      await dialog.getByRole('checkbox', { name: 'Public' }).click();
-      await dialog.getByRole('checkbox', { name: 'Public', checked: true }).waitFor();
-      await dialog.getByRole('textbox', { name: 'Kind of completion' }).fill('shipped');
-      await dialog.getByRole('textbox', { name: 'Kind of completion' }).press('Tab');
-      await dialog.getByRole('checkbox', { name: 'Public', checked: true }).waitFor();
+      await dialog.getByRole('checkbox', { name: 'Marked public' }).click();
+      await dialog.getByRole('checkbox', { name: 'Marked public', checked: true }).waitFor();
+      // the kind of card is chosen in words; the API keeps its word for it
+      await dialog.getByRole('combobox', { name: 'This card is' }).selectOption({ label: 'A milestone' });
+      await dialog.getByRole('checkbox', { name: 'Marked public', checked: true }).waitFor();
       await page.waitForFunction(
         async (id) => {
           const response = await fetch(`/api/v1/cards/${id}`, {
@@ -79,7 +79,7 @@ describe('the side column of the card dialog', { skip: chromiumMissing }, () => 
             },
           });
           const { card } = (await response.json()) as { card: CardRecord };
-          return card.complete.type === 'shipped' && card.workload.measurement === 'days';
+          return card.complete.type === 'milestone' && card.workload.measurement === 'days';
         },
         cardId,
         { polling: 100 },
@@ -87,7 +87,7 @@ describe('the side column of the card dialog', { skip: chromiumMissing }, () => 
       const saved = await cardOf(cardId);
       assert.deepEqual(
         [saved.cover, saved.workload, saved.isPublic, saved.complete],
-        [image.url, { value: 5, measurement: 'days' }, true, { ...saved.complete, status: false, type: 'shipped' }],
+        [image.url, { value: 5, measurement: 'days' }, true, { ...saved.complete, status: false, type: 'milestone' }],
       );
 
       // who has seen it: me (the dialog read it), then Alice, live

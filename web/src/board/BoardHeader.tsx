@@ -102,20 +102,20 @@ export function BoardHeader(props: {
             {t.clearFilters}
           </button>
         ) : null}
-        <button type="button" className="icon-button" onClick={props.onHelp} aria-label={t.shortcuts} title={t.shortcuts}>
-          <Keyboard size={18} aria-hidden="true" />
-        </button>
-        <Menu
-          label={settingsText.menu}
-          trigger={<MoreHorizontal size={18} aria-hidden="true" />}
-          items={[
-            { label: settingsText.labels, icon: <Tag size={16} />, onSelect: () => props.onPanel('labels') },
-            { label: settingsText.archived, icon: <Archive size={16} />, onSelect: () => props.onPanel('archive') },
-            { label: settingsText.settings, icon: <Settings size={16} />, onSelect: () => props.onPanel('settings') },
-            ...(props.canDelete ? [{ label: settingsText.deleteBoard, icon: <Trash2 size={16} />, danger: true, onSelect: props.onDelete }] : []),
-          ]}
-        />
       </div>
+      <button type="button" className="icon-button desk-only" onClick={props.onHelp} aria-label={t.shortcuts} title={t.shortcuts}>
+        <Keyboard size={18} aria-hidden="true" />
+      </button>
+      <Menu
+        label={settingsText.menu}
+        trigger={<MoreHorizontal size={18} aria-hidden="true" />}
+        items={[
+          { label: settingsText.labels, icon: <Tag size={16} />, onSelect: () => props.onPanel('labels') },
+          { label: settingsText.archived, icon: <Archive size={16} />, onSelect: () => props.onPanel('archive') },
+          { label: settingsText.settings, icon: <Settings size={16} />, onSelect: () => props.onPanel('settings') },
+          ...(props.canDelete ? [{ label: settingsText.deleteBoard, icon: <Trash2 size={16} />, danger: true, onSelect: props.onDelete }] : []),
+        ]}
+      />
     </div>
   );
 }

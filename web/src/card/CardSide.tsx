@@ -34,7 +34,6 @@ export function CardSide(props: {
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<'copy' | 'elsewhere' | null>(null);
   const [workload, setWorkload] = useState<string | null>(null);
-  const [completeType, setCompleteType] = useState<string | null>(null);
   const id = useId();
   const images = card.attachments.filter((attachment) => !attachment.isDeleted && attachment.type === 'file' && attachment.mimeType.startsWith('image/'));
   const dropFromBoard = () => queryClient.setQueryData<BoardView>(boardKey(card.board), (view) => (view ? removeCard(view, card._id) : view));
@@ -84,17 +83,22 @@ export function CardSide(props: {
         <input type="checkbox" checked={card.isPublic} onChange={(event) => void save({ isPublic: event.target.checked })} />
         {t.isPublic}
       </label>
+      <p className="field-note">{t.isPublicHint}</p>
       <label>
         {t.completeType}
-        <input
-          value={completeType ?? card.complete.type}
-          onChange={(event) => setCompleteType(event.target.value)}
-          onBlur={() => {
-            const type = completeType?.trim();
-            setCompleteType(null);
-            if (type && type !== card.complete.type) void save({ complete: { status: card.complete.status, type } });
+        {/* the stored kind is a word of the API's; the person picks it in words */}
+        <select
+          value={card.complete.type}
+          onChange={(event) => {
+            if (event.target.value !== card.complete.type) void save({ complete: { status: card.complete.status, type: event.target.value } });
           }}
-        />
+        >
+          {[...new Set([...Object.keys(t.completeTypes), card.complete.type])].map((type) => (
+            <option key={type} value={type}>
+              {t.completeTypes[type] ?? t.completeTypeOther(type)}
+            </option>
+          ))}
+        </select>
       </label>
       <section aria-labelledby={`${id}-seen`} className="seen">
         <h3 id={`${id}-seen`}>{t.seenBy}</h3>
