@@ -123,6 +123,33 @@ describe('links the product mails, in a browser', { skip: chromiumMissing }, () 
     });
   });
 
+  test("Share on the board invites by mail into the board's team; the invitee lands on the board", async () => {
+    await inBrowser('share', {}, async (page) => {
+      await signIn(page, 'owner@acme.test');
+      await page.goto(`/boards/${boardId}`);
+      await page.getByRole('button', { name: 'Share' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Share Roadmap' });
+      await dialog.getByRole('list', { name: 'Members of this board' }).getByText('Olive Owner').waitFor();
+      await axe(page, 'the share dialog');
+      await dialog.getByRole('textbox', { name: 'Email to invite' }).fill('sam@acme.test');
+      await dialog.getByRole('button', { name: 'Send invitation' }).click();
+      await dialog.getByRole('status').filter({ hasText: 'Invitation mailed to sam@acme.test.' }).waitFor();
+      await dialog.getByRole('list', { name: 'Pending invitations' }).getByText('sam@acme.test', { exact: false }).waitFor();
+    });
+    const link = await linkMailedTo('sam@acme.test', '/invitations');
+    const mail = smtp.received.filter((received) => received.to.includes('sam@acme.test')).at(-1);
+    assert.match(mail?.subject ?? '', /the board Roadmap in Acme/);
+    await inBrowser('share-accept', PHONE, async (page) => {
+      await page.goto(link);
+      await page.getByText('the board Roadmap').waitFor();
+      await page.getByRole('textbox', { name: 'Full name' }).fill('Sam Shared');
+      await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
+      await page.getByRole('button', { name: 'Join Acme' }).tap();
+      await page.waitForURL(`**/boards/${boardId}`);
+      await page.getByRole('heading', { name: 'Roadmap' }).first().waitFor();
+    });
+  });
+
   test('a new person accepts on a phone and lands on the boards of the team', async () => {
     await invite('pia@acme.test', { teams: [t.tenant.teamId] });
     const link = await linkMailedTo('pia@acme.test', '/invitations');
@@ -248,7 +275,9 @@ describe('links the product mails, in a browser', { skip: chromiumMissing }, () 
       await phone.getByLabel('New password', { exact: true }).fill('granite lantern harbour 77');
       await phone.getByRole('button', { name: 'Save password and sign in' }).tap();
       await phone.waitForURL(/\/boards/);
-      await phone.getByRole('link', { name: 'Nina New, account' }).waitFor();
+      // on a phone the account is in the header's menu
+      await phone.getByRole('button', { name: 'Menu', exact: true }).tap();
+      await phone.getByRole('button', { name: 'Nina New, account' }).waitFor();
       assert.deepEqual(errors, []);
 
       // the sessions from before the reset have ended

@@ -1,4 +1,4 @@
-import { Archive, Filter as FilterIcon, Keyboard, MoreHorizontal, Settings, Tag, Trash2, Users } from 'lucide-react';
+import { Archive, Filter as FilterIcon, Keyboard, MoreHorizontal, Settings, Tag, Trash2, UserPlus, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useId, useState } from 'react';
 import type { Label, Member } from '../api.ts';
@@ -21,6 +21,7 @@ export function BoardHeader(props: {
   canDelete: boolean;
   onPanel: (panel: Panel) => void;
   onDelete: () => void;
+  onShare: () => void;
 }) {
   const { filter, setFilter } = props;
   // on a phone the filters wait behind a button, so the header keeps to one row
@@ -33,6 +34,10 @@ export function BoardHeader(props: {
     <div className="board-header">
       <h1 className="board-name">{props.name}</h1>
       {props.members.length ? <AvatarStack people={props.members} label={t.boardMembers(props.members.length)} /> : null}
+      <button type="button" className="icon-button share-button" onClick={props.onShare}>
+        <UserPlus size={18} aria-hidden="true" />
+        {t.share}
+      </button>
       <button
         type="button"
         className="icon-button phone-only"

@@ -23,6 +23,8 @@ import { useFilter } from './useFilter.ts';
 // The board menu's dialogs (labels, archived items, settings) load when first opened.
 const loadSettings = () => import('./settings/BoardSettings.tsx');
 const BoardSettings = lazy(loadSettings);
+// Sharing is occasional: its dialog loads when opened.
+const ShareDialog = lazy(() => import('./ShareDialog.tsx'));
 
 /**
  * The board: the page composes its header, the lists and the dialogs; the columns, faces, composers,
@@ -57,6 +59,7 @@ export function BoardPage() {
   const CardDialog = useCardDialog(Boolean(openCardId), cardDialogFailed);
   const [moving, setMoving] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
+  const [sharing, setSharing] = useState(false);
   const [panel, setPanel] = useState<Panel | null>(null);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -153,6 +156,7 @@ export function BoardPage() {
         canDelete={canDelete}
         onPanel={setPanel}
         onDelete={() => void deleteBoard()}
+        onShare={() => setSharing(true)}
       />
       {!connected ? (
         <p className="banner" role="status">
@@ -225,6 +229,19 @@ export function BoardPage() {
         />
       ) : null}
       {help ? <HelpDialog onClose={() => setHelp(false)} /> : null}
+      {sharing ? (
+        <Suspense fallback={null}>
+          <ShareDialog
+            boardId={boardId}
+            boardName={view.board.name}
+            teamId={view.board.team}
+            companyId={view.board.company}
+            role={role}
+            members={members}
+            onClose={() => setSharing(false)}
+          />
+        </Suspense>
+      ) : null}
       {panel ? (
         <Suspense fallback={null}>
           <BoardSettings

@@ -10,7 +10,7 @@ import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { applyTheme, currentTheme, type Theme } from '../theme.ts';
 import { Menu } from '../ui/Menu.tsx';
-import { Toaster } from '../ui/toasts.ts';
+import { Toaster } from '../ui/Toaster.tsx';
 
 /** The pages behind sign-in: a 401 anywhere leads to the sign-in page. */
 export function Shell() {

@@ -1,4 +1,4 @@
-import { createElement, lazy, Suspense, useState, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 
 /**
  * Toasts: short messages at the foot of the screen, announced to screen readers and reachable by
@@ -45,14 +45,4 @@ export function useToasts(): ToastMessage[] {
     () => toasts,
     () => toasts,
   );
-}
-
-const ToastList = lazy(() => import('./ToastList.tsx'));
-
-/** Where toasts appear: their code loads with the first one. */
-export function Toaster() {
-  const shown = useToasts();
-  const [needed, setNeeded] = useState(false);
-  if (shown.length > 0 && !needed) setNeeded(true);
-  return needed ? createElement(Suspense, { fallback: null }, createElement(ToastList)) : null;
 }
