@@ -82,9 +82,9 @@ module.exports = {
     {
       name: 'not-to-unresolvable',
       severity: 'error',
-      comment: 'An import that resolves to no file.',
+      comment: 'An import that resolves to no file (but the virtual modules a Vite plugin makes at build time, such as virtual:pwa-register).',
       from: {},
-      to: { couldNotResolve: true },
+      to: { couldNotResolve: true, pathNot: '^virtual:' },
     },
   ],
   options: {

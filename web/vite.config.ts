@@ -1,12 +1,14 @@
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+import { pwaOptions } from './pwa.config.ts';
 
 // `npm run dev`: Vite serves the app with hot reload and hands the API's paths to the server.
 const api = process.env.TASKBOARD_API ?? 'http://127.0.0.1:3000';
 const proxied = ['/api', '/v2', '/openapi.json', '/docs', '/healthz', '/readyz'];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), VitePWA(pwaOptions)],
   // `@taskboard/client` from its TypeScript source, as everywhere in this repository (docs/decisions/0072).
   resolve: { conditions: ['taskboard-source', ...defaultClientConditions] },
   build: { chunkSizeWarningLimit: 800, outDir: 'dist', emptyOutDir: true, assetsDir: 'assets', sourcemap: false, target: 'es2022' },

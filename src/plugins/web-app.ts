@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { frameworkErrors } from './errors.ts';
+import { installableFiles, unchanged } from './installable-app.ts';
 import { securityHeaders } from './security.ts';
 
 /** Where `npm start` puts the built web app (web/dist, see scripts/build-web.sh). */
@@ -78,6 +79,8 @@ export default fp(
       const sendPage = (_request: FastifyRequest, reply: FastifyReply) =>
         reply.headers(PAGE_SECURITY_HEADERS).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
       web.get('/', sendPage);
+      // The manifest, the service worker and the icons; `/index.html` is the page (the worker precaches it by that name).
+      const installable = installableFiles(dir, PAGE_SECURITY_HEADERS);
       const maxParamLength = (app.initialConfig as { routerOptions?: { maxParamLength?: number } }).routerOptions?.maxParamLength ?? 100;
       web.get('/*', (request, reply) => {
         const path = request.url.split('?')[0] ?? '/';
@@ -89,6 +92,10 @@ export default fp(
           }
           return reply.callNotFound();
         }
+        const file = installable.get(path);
+        if (file)
+          return unchanged(request.headers['if-none-match'], file) ? reply.headers(file.headers).code(304).send() : reply.headers(file.headers).send(file.body);
+        if (path === '/index.html') return sendPage(request, reply);
         // A path that names a file (favicon.ico, robots.txt) is no page of the app.
         if (/\.[a-z0-9]+$/i.test(path)) return reply.callNotFound();
         return sendPage(request, reply);

@@ -22,6 +22,10 @@ describe('the web app served at /', () => {
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Taskboard</title><script type="module" src="/assets/index-abc123.js"></script>');
     writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
+    writeFileSync(join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+    writeFileSync(join(dir, 'manifest.webmanifest'), '{"name":"Taskboard"}');
+    mkdirSync(join(dir, 'icons'));
+    writeFileSync(join(dir, 'icons', 'pwa-192x192.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     served = await appWith(dir);
   });
   after(async () => {
@@ -51,6 +55,31 @@ describe('the web app served at /', () => {
     assert.match(String(res.headers['cache-control']), /max-age=31536000/);
     assert.match(String(res.headers['cache-control']), /immutable/);
     assert.equal(res.body, 'console.log("app")');
+  });
+
+  it('serves the manifest, the service worker and the icons: none immutable, the worker under the page CSP', async () => {
+    const worker = await served.app.inject({ method: 'GET', url: '/sw.js' });
+    assert.equal(worker.statusCode, 200);
+    assert.match(String(worker.headers['content-type']), /^text\/javascript/);
+    assert.equal(worker.headers['cache-control'], 'no-cache');
+    // the API's `default-src 'none'` would forbid the worker's own fetches
+    assert.match(String(worker.headers['content-security-policy']), /connect-src 'self'/);
+    const again = await served.app.inject({ method: 'GET', url: '/sw.js', headers: { 'if-none-match': String(worker.headers.etag) } });
+    assert.equal(again.statusCode, 304);
+    const manifest = await served.app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+    assert.equal(manifest.statusCode, 200);
+    assert.match(String(manifest.headers['content-type']), /^application\/manifest\+json/);
+    assert.equal(manifest.headers['cache-control'], 'no-cache');
+    assert.equal(manifest.json().name, 'Taskboard');
+    const icon = await served.app.inject({ method: 'GET', url: '/icons/pwa-192x192.png' });
+    assert.equal(icon.statusCode, 200);
+    assert.equal(icon.headers['content-type'], 'image/png');
+    assert.doesNotMatch(String(icon.headers['cache-control']), /immutable/);
+    // the page by the name the worker precaches it under
+    const page = await served.app.inject({ method: 'GET', url: '/index.html' });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<title>Taskboard<\/title>/);
+    assert.equal((await served.app.inject({ method: 'GET', url: '/icons/missing.png' })).statusCode, 404);
   });
 
   it('keeps the API paths and missing files JSON 404s, and the API its own headers', async () => {

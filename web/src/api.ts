@@ -1,4 +1,6 @@
 import { type components, createTaskboardClient } from '@taskboard/client';
+import { forgetOfflineCopies } from './offline/caches.ts';
+import { fetchOnline } from './offline/connection.ts';
 
 export type Card = components['schemas']['Card'];
 /** What the board shows of a card (Get Board Card Faces); the card dialog reads the whole Card. */
@@ -56,7 +58,7 @@ export const client = createTaskboardClient({
   // TanStack Query keeps answers; the client's own cache would hold a second copy of large boards.
   cacheEntries: 0,
   fetch: async (request) => {
-    const response = await fetch(request);
+    const response = await fetchOnline(request);
     if (response.status === 401) unauthorized();
     keepCsrf(response);
     return response;
@@ -68,6 +70,7 @@ export function setUnauthorizedHandler(handler: () => void) {
   onUnauthorized = handler;
 }
 function unauthorized() {
+  void forgetOfflineCopies();
   onUnauthorized();
 }
 
@@ -98,7 +101,7 @@ export const ifMatch = (version: number) => ({ 'If-Match': `"${version}"` });
 
 /** One JSON request with the session's cookie (and CSRF token, or the development key): its answer parsed, or undefined. */
 async function requestJson(path: string, init: RequestInit = {}): Promise<{ response: Response; body: unknown }> {
-  const response = await fetch(path, {
+  const response = await fetchOnline(path, {
     ...init,
     credentials: 'same-origin',
     headers: { Accept: 'application/json', ...init.headers, ...authHeaders() },

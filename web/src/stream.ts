@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { authHeaders } from './api.ts';
+import { pageIdle } from './idle.ts';
 
 export interface StreamHandlers {
   /** Headers of each attempt beside the credentials (the board's `Last-Event-ID`). */
@@ -16,14 +17,19 @@ export interface StreamHandlers {
 /**
  * Follows a Server-Sent Events stream of the API until `signal` aborts. Read through fetch rather than
  * EventSource so the same code sends the API key or rides the session cookie; a dropped stream comes
- * back after a growing, jittered wait (at most 10 s).
+ * back after a growing, jittered wait (at most 10 s), or as soon as the browser is back online.
+ *
+ * A stream never ends, so it starts once the page has loaded and is idle, at low priority: it takes
+ * no connection from the first reads, and a page load counts as finished without it (Lighthouse
+ * waits for the network to go quiet). What changed before it opened is re-read by `opened`.
  */
 export async function followStream(path: string, signal: AbortSignal, on: StreamHandlers): Promise<void> {
+  await pageIdle(signal);
   let attempt = 0;
   while (!signal.aborted) {
     try {
       const headers = { Accept: 'text/event-stream', ...authHeaders(), ...on.headers?.() };
-      const response = await fetch(path, { headers, credentials: 'same-origin', signal, cache: 'no-store' });
+      const response = await fetch(path, { headers, credentials: 'same-origin', signal, cache: 'no-store', priority: 'low' });
       if (!response.ok && (await on.refused?.(response))) continue;
       if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
       on.opened(attempt > 0);
@@ -41,7 +47,20 @@ export async function followStream(path: string, signal: AbortSignal, on: Stream
       on.dropped?.();
       attempt += 1;
       const wait = Math.min(10_000, 500 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random() / 2);
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await backOnlineOr(wait);
     }
   }
+}
+
+/** Resolves after `ms`, or earlier when the browser comes back online. */
+function backOnlineOr(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      window.removeEventListener('online', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    window.addEventListener('online', done);
+  });
 }

@@ -1,5 +1,6 @@
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { client, getJson, postJson, session, unwrap } from '../api.ts';
+import { forgetOfflineCopies } from '../offline/caches.ts';
 
 /** The token a link carries in its fragment (never sent to a server, never in a Referer). */
 export const tokenOfLink = (): string => decodeURIComponent(window.location.hash.slice(1));
@@ -36,6 +37,7 @@ export async function signOut(queryClient: QueryClient, keep: readonly string[] 
   await postJson('/api/v1/auth/sign-out', {}).catch(() => undefined);
   session.csrf = null;
   localStorage.removeItem('taskboard.apiKey');
+  await forgetOfflineCopies();
   if (keep.length === 0) queryClient.clear();
   else queryClient.removeQueries({ predicate: (query) => !keep.includes(String(query.queryKey[0])) });
 }
@@ -43,6 +45,7 @@ export async function signOut(queryClient: QueryClient, keep: readonly string[] 
 /** After a sign-in of any kind: the development key goes, and every cached answer is read again. */
 export async function afterSignIn(queryClient: QueryClient): Promise<void> {
   localStorage.removeItem('taskboard.apiKey');
+  await forgetOfflineCopies();
   await queryClient.invalidateQueries();
 }
 

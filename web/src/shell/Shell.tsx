@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from 'react';
 import { Link, Navigate, Outlet, useNavigate } from 'react-router';
 import { administers, setUnauthorizedHandler } from '../api.ts';
 import { Bell } from '../inbox/Bell.tsx';
+import { OfflineBanner } from '../offline/AppStatus.tsx';
 import { signOut as endSession } from '../people/links.ts';
 import { SearchBox, useScrollToSearched } from '../search/SearchBox.tsx';
 import { useMe } from '../session.ts';
@@ -24,6 +25,7 @@ export function Shell() {
   return (
     <div className="app">
       <TopBar name={me.data?.user.fullName} signedIn={me.isSuccess} administers={me.data?.companies.some((company) => administers(company.role)) ?? false} />
+      <OfflineBanner />
       <main className="app-main" id="main">
         <Outlet />
       </main>
