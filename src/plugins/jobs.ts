@@ -12,6 +12,7 @@ import { type MailPass, type MailSends, mailWorker } from '../domain/mail/worker
 import { type NotificationSends, notificationDelivery } from '../domain/notifications/delivery.ts';
 import { reminderJob } from '../domain/notifications/reminders.ts';
 import type { NotificationSender } from '../domain/notifications/sender.ts';
+import { type RulePass, ruleWorker } from '../domain/rules/engine.ts';
 import { PeriodicJob, PeriodicJobs } from '../domain/shared/periodic.ts';
 import { pruneExpiredKeys } from '../http/idempotency.ts';
 
@@ -26,6 +27,8 @@ declare module 'fastify' {
     mailer: PeriodicJob<MailPass> | undefined;
     /** Mails sent and failed attempts since start (for the metrics). */
     mailSends: MailSends;
+    /** The board rules' worker (`tick` runs one pass; its passes run only when RULES_POLL_MS is not 0). */
+    rules: PeriodicJob<RulePass>;
   }
 }
 
@@ -56,6 +59,15 @@ export default fp(
     if (sender) jobs.add(notificationDelivery(ctx, sender, { sendTimeoutMs: config.notifications.sendTimeoutMs, log, sends }));
 
     if (app.webhookDispatcher) jobs.add(app.webhookDispatcher.job);
+
+    const rules = ruleWorker(ctx, { ...config.rules, log });
+    app.decorate('rules', rules);
+    if (config.rules.pollMs > 0) {
+      jobs.add(rules);
+      // every commit, here or on another instance, may have triggered a rule
+      const unsubscribe = app.eventBell.subscribe(() => rules.wake());
+      app.addHook('onClose', async () => unsubscribe());
+    }
 
     const { mail, publicUrl } = config.people;
     const mailSends: MailSends = { sent: 0, failed: 0 };
@@ -118,5 +130,5 @@ export default fp(
     app.addHook('onReady', async () => jobs.start());
     app.addHook('preClose', () => jobs.stop());
   },
-  { name: 'jobs', dependencies: ['services', 'webhooks'] },
+  { name: 'jobs', dependencies: ['services', 'webhooks', 'events'] },
 );
