@@ -12,6 +12,7 @@ import { type MailPass, type MailSends, mailWorker } from '../domain/mail/worker
 import { type NotificationSends, notificationDelivery } from '../domain/notifications/delivery.ts';
 import { reminderJob } from '../domain/notifications/reminders.ts';
 import type { NotificationSender } from '../domain/notifications/sender.ts';
+import { type RecurrencePass, recurrenceJob } from '../domain/recurrences/maker.ts';
 import { type RulePass, ruleWorker } from '../domain/rules/engine.ts';
 import { PeriodicJob, PeriodicJobs } from '../domain/shared/periodic.ts';
 import { pruneExpiredKeys } from '../http/idempotency.ts';
@@ -29,6 +30,8 @@ declare module 'fastify' {
     mailSends: MailSends;
     /** The board rules' worker (`tick` runs one pass; its passes run only when RULES_POLL_MS is not 0). */
     rules: PeriodicJob<RulePass>;
+    /** The maker of recurring cards (`tick` runs one pass; passes run only when RECURRENCES_POLL_MS is not 0). */
+    recurrences: PeriodicJob<RecurrencePass>;
   }
 }
 
@@ -68,6 +71,10 @@ export default fp(
       const unsubscribe = app.eventBell.subscribe(() => rules.wake());
       app.addHook('onClose', async () => unsubscribe());
     }
+
+    const recurrences = recurrenceJob(ctx, config.recurrences.pollMs, log);
+    app.decorate('recurrences', recurrences);
+    if (config.recurrences.pollMs > 0) jobs.add(recurrences);
 
     const { mail, publicUrl } = config.people;
     const mailSends: MailSends = { sent: 0, failed: 0 };

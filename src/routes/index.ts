@@ -21,6 +21,7 @@ import lists from './api/v1/lists.ts';
 import myTasks from './api/v1/my-tasks.ts';
 import notifications from './api/v1/notifications.ts';
 import oidc from './api/v1/oidc.ts';
+import recurrences from './api/v1/recurrences.ts';
 import rules from './api/v1/rules.ts';
 import search from './api/v1/search.ts';
 import teams from './api/v1/teams.ts';
@@ -56,6 +57,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         cheers,
         webhooks,
         rules,
+        recurrences,
         notifications,
         activity,
         boardEvents,

@@ -412,6 +412,8 @@ export interface Database {
   rule_runs: RuleRunTable;
   rule_board_hours: RuleBoardHourTable;
   rule_feed: MailFeedTable;
+  recurrences: RecurrenceTable;
+  recurrence_occurrences: RecurrenceOccurrenceTable;
 }
 
 /** People sign in (migration 0013): docs/people.md. Tokens are stored as their SHA-256 only. */
@@ -601,4 +603,36 @@ export interface RuleBoardHourTable {
   board_id: string;
   hour: string;
   actions: number;
+}
+
+/** A recurring card (migration 0066, src/domain/recurrences). */
+export interface RecurrenceTable {
+  id: string;
+  company_id: string;
+  team_id: string;
+  board_id: string;
+  list_id: string;
+  position: 'top' | 'bottom';
+  name: string;
+  card: string;
+  rule: string;
+  starts_at: string;
+  time_zone: string;
+  missed: 'create' | 'skip';
+  enabled: number;
+  paused_reason: string | null;
+  author_id: string;
+  next_at: string | null;
+  made: number;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** An occurrence of a recurring card, made once. */
+export interface RecurrenceOccurrenceTable {
+  recurrence_id: string;
+  occurs_at: string;
+  card_id: string;
+  created_at: string;
 }

@@ -126,6 +126,13 @@ const CONTRACT: readonly (readonly [string, string, string])[] = [
   ['PATCH', '/api/v1/rules/{ruleId}', 'low'],
   ['DELETE', '/api/v1/rules/{ruleId}', 'low'],
   ['GET', '/api/v1/rules/{ruleId}/runs', 'very-low'],
+  // issue 44: recurring cards
+  ['POST', '/api/v1/boards/{boardId}/recurrences', 'medium'],
+  ['GET', '/api/v1/boards/{boardId}/recurrences', 'very-low'],
+  ['POST', '/api/v1/boards/{boardId}/recurrences/preview', 'low'],
+  ['GET', '/api/v1/recurrences/{recurrenceId}', 'very-low'],
+  ['PATCH', '/api/v1/recurrences/{recurrenceId}', 'low'],
+  ['DELETE', '/api/v1/recurrences/{recurrenceId}', 'low'],
 ];
 
 describe("the contract's operations", () => {

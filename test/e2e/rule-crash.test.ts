@@ -36,7 +36,7 @@ async function startServer(databaseUrl: string, rulesPollMs: number): Promise<{ 
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 120_000);
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       const found = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);

@@ -135,7 +135,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   const base = loadConfig({ LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   // no reminder passes of their own: a suite's cards must not change under it (the reminder suites run them),
   // nor rule passes: the rule suites tick the worker themselves
-  return { ...base, uploadDir: freshUploadDir(), reminders: { intervalMs: 0 }, rules: { ...base.rules, pollMs: 0 }, ...overrides };
+  return { ...base, uploadDir: freshUploadDir(), reminders: { intervalMs: 0 }, rules: { ...base.rules, pollMs: 0 }, recurrences: { pollMs: 0 }, ...overrides };
 }
 
 export interface TestApp {

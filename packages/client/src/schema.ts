@@ -2473,6 +2473,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/boards/{boardId}/recurrences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Recurring Cards
+         * @description The board's recurring cards, oldest first. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getBoardRecurrences"];
+        put?: never;
+        /**
+         * Create Recurring Card
+         * @description A card made at each occurrence of an RFC 5545 rule in a time zone, in a list of the board, with the reach of its author (the caller); the answer shows the next three occurrences. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["createRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/boards/{boardId}/recurrences/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview Recurrence
+         * @description The next three occurrences of a schedule from now, before it is saved; changes nothing. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        post: operations["previewRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/recurrences/{recurrenceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Recurring Card
+         * @description Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getRecurrence"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Recurring Card
+         * @description Stops it; the cards it made stay. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        delete: operations["deleteRecurrence"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Recurring Card
+         * @description Changes future occurrences only (cards made stay); `enabled: false` pauses, `true` resumes from now. The caller becomes its author. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        patch: operations["updateRecurrence"];
+        trace?: never;
+    };
     "/api/v1/notifications": {
         parameters: {
             query?: never;
@@ -3487,6 +3571,61 @@ export interface components {
              */
             updatedAt: string;
             finishedAt: string | null;
+        };
+        Recurrence: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            /** @description 24 lowercase hex characters */
+            company: string;
+            /** @description 24 lowercase hex characters */
+            team: string;
+            /** @description 24 lowercase hex characters */
+            board: string;
+            name: string;
+            /** @description the card each occurrence makes */
+            card: {
+                name: string;
+                /** @description free text, at most 16384 characters */
+                description?: string;
+                labels?: string[];
+                members?: string[];
+                checklists?: {
+                    name: string;
+                    items: string[];
+                }[];
+                /** @description the due date: this long after the occurrence; absent: no due date */
+                dueOffset?: {
+                    amount: number;
+                    unit: "hours" | "days";
+                };
+            };
+            /** @description 24 lowercase hex characters */
+            list: string;
+            position: "top" | "bottom";
+            rule: string;
+            startsAt: string;
+            timeZone: string;
+            /** @description occurrences missed while no server ran: `create` makes each of them at start; `skip` makes only the latest */
+            missed: "create" | "skip";
+            enabled: boolean;
+            pausedReason: string | null;
+            /** @description the user whose reach the cards are made with */
+            author: string;
+            /** @description the next three occurrences owed (fewer when the rule ends; none while paused) */
+            nextOccurrences: string[];
+            /** @description cards made so far */
+            made: number;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            __v: number;
         };
         Rule: {
             /** @description 24 lowercase hex characters */
@@ -13164,6 +13303,381 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getBoardRecurrences: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        recurrences: components["schemas"]["Recurrence"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createRecurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description the card each occurrence makes */
+                    card: {
+                        name: string;
+                        /** @description free text, at most 16384 characters */
+                        description?: string;
+                        labels?: string[];
+                        members?: string[];
+                        checklists?: {
+                            name: string;
+                            items: string[];
+                        }[];
+                        /** @description the due date: this long after the occurrence; absent: no due date */
+                        dueOffset?: {
+                            amount: number;
+                            unit: "hours" | "days";
+                        };
+                    };
+                    /** @description the list of the board the cards go to */
+                    list: string;
+                    /** @default bottom */
+                    position?: "top" | "bottom";
+                    /**
+                     * @description RFC 5545 RRULE parts without DTSTART: `FREQ=WEEKLY;BYDAY=MO,WE`, `FREQ=MONTHLY;BYDAY=-1FR` (the last Friday), `FREQ=YEARLY;COUNT=5`, `…;UNTIL=20311231T000000Z`
+                     * @example FREQ=WEEKLY;BYDAY=MO,WE
+                     */
+                    rule: string;
+                    /**
+                     * @description the first occurrence's wall-clock time in `timeZone`
+                     * @example 2031-03-03T09:00
+                     */
+                    startsAt: string;
+                    /**
+                     * @description an IANA time zone
+                     * @example Europe/Berlin
+                     */
+                    timeZone: string;
+                    /** @description occurrences missed while no server ran: `create` makes each of them at start; `skip` makes only the latest */
+                    missed?: "create" | "skip";
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        recurrence: components["schemas"]["Recurrence"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            412: components["responses"]["Error412"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    previewRecurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description RFC 5545 RRULE parts without DTSTART: `FREQ=WEEKLY;BYDAY=MO,WE`, `FREQ=MONTHLY;BYDAY=-1FR` (the last Friday), `FREQ=YEARLY;COUNT=5`, `…;UNTIL=20311231T000000Z`
+                     * @example FREQ=WEEKLY;BYDAY=MO,WE
+                     */
+                    rule: string;
+                    /**
+                     * @description the first occurrence's wall-clock time in `timeZone`
+                     * @example 2031-03-03T09:00
+                     */
+                    startsAt: string;
+                    /**
+                     * @description an IANA time zone
+                     * @example Europe/Berlin
+                     */
+                    timeZone: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description the next three occurrences from now */
+                        occurrences: string[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            412: components["responses"]["Error412"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getRecurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                recurrenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        recurrence: components["schemas"]["Recurrence"];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 24 lowercase hex characters */
+                recurrenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        recurrence: components["schemas"]["Recurrence"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateRecurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                recurrenceId: string;
+            };
+            cookie?: never;
+        };
+        /** @description at least one of name, card, list, position, rule, startsAt, timeZone, missed and enabled */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description the card each occurrence makes */
+                    card?: {
+                        name: string;
+                        /** @description free text, at most 16384 characters */
+                        description?: string;
+                        labels?: string[];
+                        members?: string[];
+                        checklists?: {
+                            name: string;
+                            items: string[];
+                        }[];
+                        /** @description the due date: this long after the occurrence; absent: no due date */
+                        dueOffset?: {
+                            amount: number;
+                            unit: "hours" | "days";
+                        };
+                    };
+                    /** @description the list of the board the cards go to */
+                    list?: string;
+                    position?: "top" | "bottom";
+                    /**
+                     * @description RFC 5545 RRULE parts without DTSTART: `FREQ=WEEKLY;BYDAY=MO,WE`, `FREQ=MONTHLY;BYDAY=-1FR` (the last Friday), `FREQ=YEARLY;COUNT=5`, `…;UNTIL=20311231T000000Z`
+                     * @example FREQ=WEEKLY;BYDAY=MO,WE
+                     */
+                    rule?: string;
+                    /**
+                     * @description the first occurrence's wall-clock time in `timeZone`
+                     * @example 2031-03-03T09:00
+                     */
+                    startsAt?: string;
+                    /**
+                     * @description an IANA time zone
+                     * @example Europe/Berlin
+                     */
+                    timeZone?: string;
+                    /** @description occurrences missed while no server ran: `create` makes each of them at start; `skip` makes only the latest */
+                    missed?: "create" | "skip";
+                    /** @description false pauses; true resumes from now (occurrences while paused are not made) and clears `pausedReason` */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        recurrence: components["schemas"]["Recurrence"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };

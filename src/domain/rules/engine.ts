@@ -15,7 +15,7 @@
  *      together, so a run is done once, and a crash mid-run rolls back to a pending run.
  */
 
-import type { NewRow, Transaction } from '../../storage/database.ts';
+import type { Executor, NewRow, Transaction } from '../../storage/database.ts';
 import type { EventRow } from '../../storage/event-feed.ts';
 import { ruleTriggerEventsAfter, ruleTriggerEventsHeldBack } from '../../storage/repositories/events.ts';
 import {
@@ -36,7 +36,6 @@ import {
   pendingRunIds,
   pruneBoardHours,
   type RuleRow,
-  type RuleRunRow,
   runDepth,
   updateRule,
 } from '../../storage/repositories/rules.ts';
@@ -45,7 +44,7 @@ import { requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
 import type { Caller } from '../shared/caller.ts';
-import { DomainError, NotFoundError } from '../shared/errors.ts';
+import { ConflictError, DomainError, NotFoundError } from '../shared/errors.ts';
 import { newOrderedId } from '../shared/ids.ts';
 import { PeriodicJob } from '../shared/periodic.ts';
 import { inTransaction } from '../shared/transaction.ts';
@@ -214,16 +213,19 @@ export async function fileDueRuns(ctx: ServiceContext): Promise<number> {
   return filed;
 }
 
-/** The rule's author as a caller now: the reach the rule acts with, its events naming the rule. */
-async function authorCaller(trx: Transaction, rule: RuleRow, run: RuleRunRow): Promise<Caller> {
-  const reach = await authorReach(trx, rule.author_id);
+/**
+ * A user as a caller now, with the reach their memberships give: what a rule (or a recurring card)
+ * acts with on its author's behalf; `rule` marks the changes' events as the rule's.
+ */
+export async function callerOfAuthor(db: Executor, userId: string, requestId: string, rule?: { id: string; name: string }): Promise<Caller> {
+  const reach = await authorReach(db, userId);
   return {
-    userId: rule.author_id,
+    userId,
     apiKeyId: null,
     companyRoles: new Map(reach.companies.map((c) => [c.company_id, c.role])),
     teamIds: new Set(reach.teams),
-    requestId: run.id,
-    rule: { id: rule.id, name: rule.name },
+    requestId,
+    ...(rule ? { rule } : {}),
   };
 }
 
@@ -248,7 +250,7 @@ export async function runRule(ctx: ServiceContext, runId: string, options: Pick<
       const rule = await findRule(trx, run.rule_id);
       if (!rule) return 'taken';
       if (!Number(rule.enabled)) return end('skipped', rule.paused_reason ? 'the rule is paused' : 'the rule is disabled');
-      const caller = await authorCaller(trx, rule, run);
+      const caller = await callerOfAuthor(trx, rule.author_id, run.id, { id: rule.id, name: rule.name });
       try {
         await requireAccess(trx, caller, { kind: 'board', id: rule.board_id });
       } catch (error) {
@@ -281,7 +283,8 @@ export async function runRule(ctx: ServiceContext, runId: string, options: Pick<
   } catch (error) {
     // a refusal of the change path (a list deleted, a label gone, a move out of reach): the run
     // failed and its rule pauses; anything else (the database) leaves the run pending for a later pass
-    if (!(error instanceof DomainError)) throw error;
+    // (a conflict with concurrent changes is no refusal: the run is tried again)
+    if (!(error instanceof DomainError) || error instanceof ConflictError) throw error;
     const reason = `Paused: an action failed: ${error.message}`;
     return inTransaction(ctx, async (trx): Promise<Outcome> => {
       const run = await lockPendingRun(trx, runId);
