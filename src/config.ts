@@ -301,6 +301,15 @@ const SETTINGS = {
   },
   /** The reminder scheduler: a pass every `intervalMs` (0: none in this process). */
   reminders: { intervalMs: whole('REMINDER_INTERVAL_MS', 15_000, 0, 3_600_000) },
+  /** Board rules (src/domain/rules): see docs/api.md, Rules. */
+  rules: {
+    /** How often the rule worker looks without being woken by a commit (0: no worker in this process). */
+    pollMs: whole('RULES_POLL_MS', 1000, 0, 3_600_000),
+    /** Actions the rules of one board may take in one clock hour; runs past it are skipped. */
+    actionsPerHour: whole('RULES_ACTIONS_PER_HOUR', 1000, 1, 10_000_000),
+  },
+  /** Recurring cards (src/domain/recurrences): how often the maker looks for occurrences owed (0: none in this process). */
+  recurrences: { pollMs: whole('RECURRENCES_POLL_MS', 10_000, 0, 3_600_000) },
   /** Delivery to a NotificationSender (src/domain/notifications/sender.ts). */
   notifications: {
     /** Bound on one `send`: past it the send is abandoned (its signal aborted), logged and counted. */

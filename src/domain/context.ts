@@ -1,6 +1,6 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { AttachmentStore } from '../storage/attachment-store.ts';
-import type { Database, Executor } from '../storage/database.ts';
+import type { Database, Executor, Transaction } from '../storage/database.ts';
 import type { AuthCache } from './account/auth-cache.ts';
 import type { CommittedEvents } from './events/record.ts';
 import type { Clock } from './shared/clock.ts';
@@ -34,4 +34,9 @@ export interface ServiceContext {
    * activity reads, webhooks and streams would miss every change.
    */
   recordEvents?: false | undefined;
+  /**
+   * A transaction the services' work joins instead of opening their own (`db` is then that
+   * transaction too): a board rule's actions, each an ordinary service call, commit as one.
+   */
+  transaction?: Transaction | undefined;
 }

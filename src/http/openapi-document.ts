@@ -53,6 +53,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   cheers: 'Cheers on cards, comments, discussions and attachments.',
   activity: 'The event record: what changed on a card, board or team, newest first.',
   webhooks: "Signed webhooks: a company's subscriptions to its events, their secrets and deliveries.",
+  recurrences: 'Recurring cards: a card template made on an RFC 5545 schedule in a time zone, each occurrence once.',
+  rules: "Board rules: a trigger, conditions and actions run once after each triggering change, their runs' history and a dry run.",
   notifications: "The caller's notifications: reminders, assignments, cheers, comments and replies.",
   search: 'Search across everything the caller reaches: cards, comments, discussions, checklist items, attachments, boards and lists.',
 };

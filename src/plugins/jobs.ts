@@ -12,6 +12,8 @@ import { type MailPass, type MailSends, mailWorker } from '../domain/mail/worker
 import { type NotificationSends, notificationDelivery } from '../domain/notifications/delivery.ts';
 import { reminderJob } from '../domain/notifications/reminders.ts';
 import type { NotificationSender } from '../domain/notifications/sender.ts';
+import { type RecurrencePass, recurrenceJob } from '../domain/recurrences/maker.ts';
+import { type RulePass, ruleWorker } from '../domain/rules/engine.ts';
 import { PeriodicJob, PeriodicJobs } from '../domain/shared/periodic.ts';
 import { pruneExpiredKeys } from '../http/idempotency.ts';
 
@@ -26,6 +28,10 @@ declare module 'fastify' {
     mailer: PeriodicJob<MailPass> | undefined;
     /** Mails sent and failed attempts since start (for the metrics). */
     mailSends: MailSends;
+    /** The board rules' worker (`tick` runs one pass; its passes run only when RULES_POLL_MS is not 0). */
+    rules: PeriodicJob<RulePass>;
+    /** The maker of recurring cards (`tick` runs one pass; passes run only when RECURRENCES_POLL_MS is not 0). */
+    recurrences: PeriodicJob<RecurrencePass>;
   }
 }
 
@@ -56,6 +62,19 @@ export default fp(
     if (sender) jobs.add(notificationDelivery(ctx, sender, { sendTimeoutMs: config.notifications.sendTimeoutMs, log, sends }));
 
     if (app.webhookDispatcher) jobs.add(app.webhookDispatcher.job);
+
+    const rules = ruleWorker(ctx, { ...config.rules, log });
+    app.decorate('rules', rules);
+    if (config.rules.pollMs > 0) {
+      jobs.add(rules);
+      // every commit, here or on another instance, may have triggered a rule
+      const unsubscribe = app.eventBell.subscribe(() => rules.wake());
+      app.addHook('onClose', async () => unsubscribe());
+    }
+
+    const recurrences = recurrenceJob(ctx, config.recurrences.pollMs, log);
+    app.decorate('recurrences', recurrences);
+    if (config.recurrences.pollMs > 0) jobs.add(recurrences);
 
     const { mail, publicUrl } = config.people;
     const mailSends: MailSends = { sent: 0, failed: 0 };
@@ -118,5 +137,5 @@ export default fp(
     app.addHook('onReady', async () => jobs.start());
     app.addHook('preClose', () => jobs.stop());
   },
-  { name: 'jobs', dependencies: ['services', 'webhooks'] },
+  { name: 'jobs', dependencies: ['services', 'webhooks', 'events'] },
 );

@@ -21,6 +21,8 @@ import lists from './api/v1/lists.ts';
 import myTasks from './api/v1/my-tasks.ts';
 import notifications from './api/v1/notifications.ts';
 import oidc from './api/v1/oidc.ts';
+import recurrences from './api/v1/recurrences.ts';
+import rules from './api/v1/rules.ts';
 import search from './api/v1/search.ts';
 import teams from './api/v1/teams.ts';
 import webhooks from './api/v1/webhooks.ts';
@@ -54,6 +56,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         comments,
         cheers,
         webhooks,
+        rules,
+        recurrences,
         notifications,
         activity,
         boardEvents,

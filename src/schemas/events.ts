@@ -20,7 +20,16 @@ export const Event = Type.Object(
     actor: Type.Union(
       [
         Type.Object(
-          { user: Id, apiKey: Type.Union([Id, Type.Null()], { description: 'null: a signed-in person (a session), not an API key' }) },
+          {
+            user: Id,
+            apiKey: Type.Union([Id, Type.Null()], { description: 'null: a signed-in person (a session), not an API key' }),
+            rule: Type.Optional(
+              Type.Object(
+                { _id: Id, name: Type.String({ description: "the rule's name when it ran" }) },
+                { additionalProperties: false, description: "present when a board rule made the change, acting with its author's reach (`user`)" },
+              ),
+            ),
+          },
           { additionalProperties: false },
         ),
         Type.Null(),

@@ -13,12 +13,13 @@ export const Notification = Type.Object({
       Type.Literal('cheer.received'),
       Type.Literal('comment.created'),
       Type.Literal('comment.replied'),
+      Type.Literal('rule.notified'),
     ],
     {
       description:
         'card.reminder: a date of a card the user is on comes in a day or an hour; card.assigned: the user was added to a card; ' +
         'cheer.received: someone cheered what the user made; comment.created: a comment on a card the user is a member of; ' +
-        "comment.replied: a reply (discussion) under the user's comment",
+        "comment.replied: a reply (discussion) under the user's comment; rule.notified: a board rule notifies the card's members",
     },
   ),
   user: IdOf('the user the notification belongs to'),

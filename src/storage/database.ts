@@ -265,6 +265,9 @@ export interface EventTable {
   user_id: string | null;
   actor_user_id: string | null;
   actor_api_key_id: string | null;
+  /** The board rule whose run made the change (migration 0065), and its name then. */
+  actor_rule_id?: string | null;
+  actor_rule_name?: string | null;
   request_id: string | null;
   created_at: string;
   /** JSON text: the event's `data`. */
@@ -405,6 +408,12 @@ export interface Database {
   mail_feed: MailFeedTable;
   oidc_logins: OidcLoginTable;
   imports: ImportTable;
+  rules: RuleTable;
+  rule_runs: RuleRunTable;
+  rule_board_hours: RuleBoardHourTable;
+  rule_feed: MailFeedTable;
+  recurrences: RecurrenceTable;
+  recurrence_occurrences: RecurrenceOccurrenceTable;
 }
 
 /** People sign in (migration 0013): docs/people.md. Tokens are stored as their SHA-256 only. */
@@ -552,4 +561,78 @@ export interface ImportTable {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+}
+
+/** A board rule (migration 0065, src/domain/rules): JSON text for its trigger, conditions and actions. */
+export interface RuleTable {
+  id: string;
+  company_id: string;
+  team_id: string;
+  board_id: string;
+  name: string;
+  trigger: string;
+  conditions: string;
+  actions: string;
+  enabled: number;
+  paused_reason: string | null;
+  author_id: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** One rule's run for one triggering event (or a card's due date): filed once, done once. */
+export interface RuleRunTable {
+  id: string;
+  rule_id: string;
+  board_id: string;
+  trigger_key: string;
+  event_id: string | null;
+  card_id: string | null;
+  depth: number;
+  status: 'pending' | 'done' | 'skipped' | 'failed';
+  reason: string | null;
+  actions_taken: number;
+  changes: string;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** The actions a board's rules took in one hour (the hourly limit). */
+export interface RuleBoardHourTable {
+  board_id: string;
+  hour: string;
+  actions: number;
+}
+
+/** A recurring card (migration 0066, src/domain/recurrences). */
+export interface RecurrenceTable {
+  id: string;
+  company_id: string;
+  team_id: string;
+  board_id: string;
+  list_id: string;
+  position: 'top' | 'bottom';
+  name: string;
+  card: string;
+  rule: string;
+  starts_at: string;
+  time_zone: string;
+  missed: 'create' | 'skip';
+  enabled: number;
+  paused_reason: string | null;
+  author_id: string;
+  next_at: string | null;
+  made: number;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** An occurrence of a recurring card, made once. */
+export interface RecurrenceOccurrenceTable {
+  recurrence_id: string;
+  occurs_at: string;
+  card_id: string;
+  created_at: string;
 }

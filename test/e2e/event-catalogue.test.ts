@@ -86,6 +86,8 @@ for (const engine of ENGINES) {
       'POST /api/v1/webhooks/{webhookId}/rotate-secret': 'a webhook signing secret; an event would spread news of key material (records none)',
       'POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver':
         'resends an already recorded event; recording another would deliver it twice (records none)',
+      'POST /api/v1/boards/{boardId}/rules/dry-run': 'tries a rule on the cards without changing anything (records none)',
+      'POST /api/v1/boards/{boardId}/recurrences/preview': 'computes occurrences of a schedule, changing nothing (records none)',
     };
     const exempted = new Set<string>();
 
@@ -449,6 +451,34 @@ for (const engine of ENGINES) {
         `/api/v1/webhooks/${hook._id}/deliveries/${deliveryId}/redeliver`,
       );
       await unrecorded('DELETE /api/v1/webhooks/{webhookId}', `/api/v1/webhooks/${hook._id}`);
+
+      // board rules: their management is board activity (a rule's own runs are tested in test/e2e/rules.test.ts)
+      const boardSubject = { company: companyId };
+      const ruleBody = { name: 'Complete', trigger: { type: 'card.completed' }, actions: [{ type: 'archive' }] };
+      const rule = (await write('POST /api/v1/boards/{boardId}/rules', `/api/v1/boards/${board._id}/rules`, ruleBody, ['rule.created'], boardSubject)).rule;
+      await write('PATCH /api/v1/rules/{ruleId}', `/api/v1/rules/${rule._id}`, { enabled: false }, ['rule.updated'], boardSubject);
+      await unrecorded('POST /api/v1/boards/{boardId}/rules/dry-run', `/api/v1/boards/${board._id}/rules/dry-run`, { actions: [{ type: 'archive' }] });
+      await write('DELETE /api/v1/rules/{ruleId}', `/api/v1/rules/${rule._id}`, undefined, ['rule.deleted'], boardSubject);
+      // recurring cards (the cards they make are tested in test/e2e/recurrences.test.ts)
+      const schedule = { rule: 'FREQ=DAILY', startsAt: '2031-03-01T09:00', timeZone: 'Europe/Berlin' };
+      await unrecorded('POST /api/v1/boards/{boardId}/recurrences/preview', `/api/v1/boards/${board._id}/recurrences/preview`, schedule);
+      const recurrence = (
+        await write(
+          'POST /api/v1/boards/{boardId}/recurrences',
+          `/api/v1/boards/${board._id}/recurrences`,
+          { ...schedule, name: 'Daily', card: { name: 'Daily' }, list: list._id, enabled: false },
+          ['recurrence.created'],
+          boardSubject,
+        )
+      ).recurrence;
+      await write(
+        'PATCH /api/v1/recurrences/{recurrenceId}',
+        `/api/v1/recurrences/${recurrence._id}`,
+        { name: 'Every day' },
+        ['recurrence.updated'],
+        boardSubject,
+      );
+      await write('DELETE /api/v1/recurrences/{recurrenceId}', `/api/v1/recurrences/${recurrence._id}`, undefined, ['recurrence.deleted'], boardSubject);
 
       // destructive, last: a board deleted, a member removed, the owner leaving a team and a company
       await write('DELETE /api/v1/boards/{boardId}', `/api/v1/boards/${board2._id}`, undefined, ['board.deleted'], company);

@@ -133,8 +133,9 @@ export function freshUploadDir(): string {
 export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   // the tests' webhook receivers listen on 127.0.0.1
   const base = loadConfig({ LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-  // no reminder passes of their own: a suite's cards must not change under it (the reminder suites run them)
-  return { ...base, uploadDir: freshUploadDir(), reminders: { intervalMs: 0 }, ...overrides };
+  // no reminder passes of their own: a suite's cards must not change under it (the reminder suites run them),
+  // nor rule passes: the rule suites tick the worker themselves
+  return { ...base, uploadDir: freshUploadDir(), reminders: { intervalMs: 0 }, rules: { ...base.rules, pollMs: 0 }, recurrences: { pollMs: 0 }, ...overrides };
 }
 
 export interface TestApp {

@@ -2367,6 +2367,196 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/boards/{boardId}/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Board Rules
+         * @description The board's rules, oldest first. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getBoardRules"];
+        put?: never;
+        /**
+         * Create Rule
+         * @description A rule of the board: a trigger, conditions that must all hold, and actions, run after each triggering change commits, with the reach of its author (the caller). At most 100 rules per board (409 past it). Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["createRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/boards/{boardId}/rules/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry Run Rule
+         * @description What the conditions and actions would change on each open card of the board now, without changing anything. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        post: operations["dryRunRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Rule
+         * @description Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getRule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Rule
+         * @description Deletes the rule and its runs' history. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        delete: operations["deleteRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Rule
+         * @description Changes the rule; the caller becomes its author (whose reach it acts with). `enabled: true` also clears `pausedReason`. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        patch: operations["updateRule"];
+        trace?: never;
+    };
+    "/api/v1/rules/{ruleId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Rule Runs
+         * @description The rule's runs, newest first: what triggered each, whether it acted, was skipped (and why) or failed, and what it changed. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getRuleRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/boards/{boardId}/recurrences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Recurring Cards
+         * @description The board's recurring cards, oldest first. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getBoardRecurrences"];
+        put?: never;
+        /**
+         * Create Recurring Card
+         * @description A card made at each occurrence of an RFC 5545 rule in a time zone, in a list of the board, with the reach of its author (the caller); the answer shows the next three occurrences. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["createRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/boards/{boardId}/recurrences/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview Recurrence
+         * @description The next three occurrences of a schedule from now, before it is saved; changes nothing. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        post: operations["previewRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/recurrences/{recurrenceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Recurring Card
+         * @description Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getRecurrence"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Recurring Card
+         * @description Stops it; the cards it made stay. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        delete: operations["deleteRecurrence"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Recurring Card
+         * @description Changes future occurrences only (cards made stay); `enabled: false` pauses, `true` resumes from now. The caller becomes its author. Anyone who reaches the board (its team's members, the company's owners and admins); a board out of reach is a 404.
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        patch: operations["updateRecurrence"];
+        trace?: never;
+    };
     "/api/v1/notifications": {
         parameters: {
             query?: never;
@@ -3382,6 +3572,277 @@ export interface components {
             updatedAt: string;
             finishedAt: string | null;
         };
+        Recurrence: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            /** @description 24 lowercase hex characters */
+            company: string;
+            /** @description 24 lowercase hex characters */
+            team: string;
+            /** @description 24 lowercase hex characters */
+            board: string;
+            name: string;
+            /** @description the card each occurrence makes */
+            card: {
+                name: string;
+                /** @description free text, at most 16384 characters */
+                description?: string;
+                labels?: string[];
+                members?: string[];
+                checklists?: {
+                    name: string;
+                    items: string[];
+                }[];
+                /** @description the due date: this long after the occurrence; absent: no due date */
+                dueOffset?: {
+                    amount: number;
+                    unit: "hours" | "days";
+                };
+            };
+            /** @description 24 lowercase hex characters */
+            list: string;
+            position: "top" | "bottom";
+            rule: string;
+            startsAt: string;
+            timeZone: string;
+            /** @description occurrences missed while no server ran: `create` makes each of them at start; `skip` makes only the latest */
+            missed: "create" | "skip";
+            enabled: boolean;
+            pausedReason: string | null;
+            /** @description the user whose reach the cards are made with */
+            author: string;
+            /** @description the next three occurrences owed (fewer when the rule ends; none while paused) */
+            nextOccurrences: string[];
+            /** @description cards made so far */
+            made: number;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            __v: number;
+        };
+        Rule: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            /** @description 24 lowercase hex characters */
+            company: string;
+            /** @description 24 lowercase hex characters */
+            team: string;
+            /** @description 24 lowercase hex characters */
+            board: string;
+            name: string;
+            /** @description what starts the rule */
+            trigger: {
+                /** @enum {string} */
+                type: "card.created";
+                /** @description a list of the board */
+                list?: string;
+            } | {
+                /** @enum {string} */
+                type: "card.moved.into";
+                /** @description a list of the board */
+                list: string;
+            } | {
+                /** @enum {string} */
+                type: "card.moved.out";
+                /** @description a list of the board */
+                list: string;
+            } | {
+                /** @enum {string} */
+                type: "label.added";
+                /** @description a label of the board */
+                label?: string;
+            } | {
+                /** @enum {string} */
+                type: "label.removed";
+                /** @description a label of the board */
+                label?: string;
+            } | {
+                /** @enum {string} */
+                type: "member.added";
+                /** @description a user */
+                user?: string;
+            } | {
+                /** @enum {string} */
+                type: "member.removed";
+                /** @description a user */
+                user?: string;
+            } | {
+                /** @enum {string} */
+                type: "card.completed";
+            } | {
+                /** @enum {string} */
+                type: "checklist.done";
+            } | {
+                /** @enum {string} */
+                type: "due.soon";
+                amount: number;
+                unit: "hours" | "days";
+            } | {
+                /** @enum {string} */
+                type: "due.passed";
+            } | {
+                /** @enum {string} */
+                type: "comment.contains";
+                /** @description matched ignoring case */
+                text: string;
+            };
+            conditions: ({
+                /** @enum {string} */
+                type: "label";
+                /** @description a label of the board */
+                label: string;
+                has: boolean;
+            } | {
+                /** @enum {string} */
+                type: "member";
+                /** @description a user */
+                user: string;
+                has: boolean;
+            } | {
+                /** @enum {string} */
+                type: "list";
+                /** @description a list of the board */
+                list: string;
+            } | {
+                /** @enum {string} */
+                type: "due.set";
+                set: boolean;
+            } | {
+                /** @enum {string} */
+                type: "due.before";
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                date: string;
+            } | {
+                /** @enum {string} */
+                type: "due.after";
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                date: string;
+            })[];
+            actions: ({
+                /** @enum {string} */
+                type: "move";
+                /** @description a list of the board */
+                list: string;
+                position: "top" | "bottom";
+            } | {
+                /** @enum {string} */
+                type: "labels.add";
+                labels: string[];
+            } | {
+                /** @enum {string} */
+                type: "labels.remove";
+                labels: string[];
+            } | {
+                /** @enum {string} */
+                type: "labels.toggle";
+                labels: string[];
+            } | {
+                /** @enum {string} */
+                type: "members.add";
+                users: string[];
+            } | {
+                /** @enum {string} */
+                type: "members.remove";
+                users: string[];
+            } | {
+                /** @enum {string} */
+                type: "members.toggle";
+                users: string[];
+            } | {
+                /** @enum {string} */
+                type: "due.set";
+                date: string | null;
+            } | {
+                /** @enum {string} */
+                type: "due.shift";
+                amount: number;
+                unit: "hours" | "days";
+                direction: "later" | "earlier";
+            } | {
+                /** @enum {string} */
+                type: "complete";
+                status: boolean;
+            } | {
+                /** @enum {string} */
+                type: "checklist.add";
+                name: string;
+                /** @description the items of the new checklist, in order */
+                items: string[];
+            } | {
+                /** @enum {string} */
+                type: "comment";
+                text: string;
+            } | {
+                /** @enum {string} */
+                type: "archive";
+            } | {
+                /** @enum {string} */
+                type: "card.create";
+                /** @description a list the rule's author reaches */
+                list: string;
+                name: string;
+                position: "top" | "bottom";
+            } | {
+                /** @enum {string} */
+                type: "notify";
+            })[];
+            enabled: boolean;
+            /** @description why the engine paused the rule (it is then disabled); null otherwise */
+            pausedReason: string | null;
+            /** @description the user whose reach the rule acts with */
+            author: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            __v: number;
+        };
+        RuleRun: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            /** @description 24 lowercase hex characters */
+            rule: string;
+            /** @description 24 lowercase hex characters */
+            board: string;
+            /** @description the triggering event; null for a due-date trigger */
+            event: string | null;
+            card: string | null;
+            /** @description 1: a person's change triggered it; n: the (n-1)th rule of a chain */
+            depth: number;
+            status: "pending" | "done" | "skipped" | "failed";
+            /** @description why it was skipped or failed */
+            reason: string | null;
+            actionsTaken: number;
+            /** @description what each action changed */
+            changes: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            finishedAt: string | null;
+        };
         Event: {
             /** @description 24 lowercase hex characters */
             _id: string;
@@ -3403,6 +3864,13 @@ export interface components {
                 user: string;
                 /** @description null: a signed-in person (a session), not an API key */
                 apiKey: string | null;
+                /** @description present when a board rule made the change, acting with its author's reach (`user`) */
+                rule?: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    /** @description the rule's name when it ran */
+                    name: string;
+                };
             } | null;
             /**
              * @description ISO 8601 UTC with milliseconds
@@ -11991,6 +12459,1229 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getBoardRules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        rules: components["schemas"]["Rule"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description what starts the rule */
+                    trigger: {
+                        /** @enum {string} */
+                        type: "card.created";
+                        /** @description a list of the board */
+                        list?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "card.moved.into";
+                        /** @description a list of the board */
+                        list: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "card.moved.out";
+                        /** @description a list of the board */
+                        list: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "label.added";
+                        /** @description a label of the board */
+                        label?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "label.removed";
+                        /** @description a label of the board */
+                        label?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "member.added";
+                        /** @description a user */
+                        user?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "member.removed";
+                        /** @description a user */
+                        user?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "card.completed";
+                    } | {
+                        /** @enum {string} */
+                        type: "checklist.done";
+                    } | {
+                        /** @enum {string} */
+                        type: "due.soon";
+                        amount: number;
+                        unit: "hours" | "days";
+                    } | {
+                        /** @enum {string} */
+                        type: "due.passed";
+                    } | {
+                        /** @enum {string} */
+                        type: "comment.contains";
+                        /** @description matched ignoring case */
+                        text: string;
+                    };
+                    /** @description all must hold ("and"); none: always */
+                    conditions?: ({
+                        /** @enum {string} */
+                        type: "label";
+                        /** @description a label of the board */
+                        label: string;
+                        has: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "member";
+                        /** @description a user */
+                        user: string;
+                        has: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description a list of the board */
+                        list: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "due.set";
+                        set: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "due.before";
+                        /**
+                         * @description ISO 8601 UTC with milliseconds
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        date: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "due.after";
+                        /**
+                         * @description ISO 8601 UTC with milliseconds
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        date: string;
+                    })[];
+                    /** @description applied in order, in one transaction */
+                    actions: ({
+                        /** @enum {string} */
+                        type: "move";
+                        /** @description a list of the board */
+                        list: string;
+                        position: "top" | "bottom";
+                    } | {
+                        /** @enum {string} */
+                        type: "labels.add";
+                        labels: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "labels.remove";
+                        labels: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "labels.toggle";
+                        labels: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "members.add";
+                        users: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "members.remove";
+                        users: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "members.toggle";
+                        users: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "due.set";
+                        date: string | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "due.shift";
+                        amount: number;
+                        unit: "hours" | "days";
+                        direction: "later" | "earlier";
+                    } | {
+                        /** @enum {string} */
+                        type: "complete";
+                        status: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "checklist.add";
+                        name: string;
+                        /** @description the items of the new checklist, in order */
+                        items: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "comment";
+                        text: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "archive";
+                    } | {
+                        /** @enum {string} */
+                        type: "card.create";
+                        /** @description a list the rule's author reaches */
+                        list: string;
+                        name: string;
+                        position: "top" | "bottom";
+                    } | {
+                        /** @enum {string} */
+                        type: "notify";
+                    })[];
+                    /** @default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        rule: components["schemas"]["Rule"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            412: components["responses"]["Error412"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    dryRunRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        /** @description a rule, saved or not: its conditions and actions are tried on every open card of the board */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what starts the rule */
+                    trigger?: {
+                        /** @enum {string} */
+                        type: "card.created";
+                        /** @description a list of the board */
+                        list?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "card.moved.into";
+                        /** @description a list of the board */
+                        list: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "card.moved.out";
+                        /** @description a list of the board */
+                        list: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "label.added";
+                        /** @description a label of the board */
+                        label?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "label.removed";
+                        /** @description a label of the board */
+                        label?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "member.added";
+                        /** @description a user */
+                        user?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "member.removed";
+                        /** @description a user */
+                        user?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "card.completed";
+                    } | {
+                        /** @enum {string} */
+                        type: "checklist.done";
+                    } | {
+                        /** @enum {string} */
+                        type: "due.soon";
+                        amount: number;
+                        unit: "hours" | "days";
+                    } | {
+                        /** @enum {string} */
+                        type: "due.passed";
+                    } | {
+                        /** @enum {string} */
+                        type: "comment.contains";
+                        /** @description matched ignoring case */
+                        text: string;
+                    };
+                    /** @description all must hold ("and"); none: always */
+                    conditions?: ({
+                        /** @enum {string} */
+                        type: "label";
+                        /** @description a label of the board */
+                        label: string;
+                        has: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "member";
+                        /** @description a user */
+                        user: string;
+                        has: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description a list of the board */
+                        list: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "due.set";
+                        set: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "due.before";
+                        /**
+                         * @description ISO 8601 UTC with milliseconds
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        date: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "due.after";
+                        /**
+                         * @description ISO 8601 UTC with milliseconds
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        date: string;
+                    })[];
+                    /** @description applied in order, in one transaction */
+                    actions: ({
+                        /** @enum {string} */
+                        type: "move";
+                        /** @description a list of the board */
+                        list: string;
+                        position: "top" | "bottom";
+                    } | {
+                        /** @enum {string} */
+                        type: "labels.add";
+                        labels: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "labels.remove";
+                        labels: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "labels.toggle";
+                        labels: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "members.add";
+                        users: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "members.remove";
+                        users: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "members.toggle";
+                        users: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "due.set";
+                        date: string | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "due.shift";
+                        amount: number;
+                        unit: "hours" | "days";
+                        direction: "later" | "earlier";
+                    } | {
+                        /** @enum {string} */
+                        type: "complete";
+                        status: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "checklist.add";
+                        name: string;
+                        /** @description the items of the new checklist, in order */
+                        items: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "comment";
+                        text: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "archive";
+                    } | {
+                        /** @enum {string} */
+                        type: "card.create";
+                        /** @description a list the rule's author reaches */
+                        list: string;
+                        name: string;
+                        position: "top" | "bottom";
+                    } | {
+                        /** @enum {string} */
+                        type: "notify";
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description the open cards whose conditions hold, in board order */
+                        cards: {
+                            /** @description 24 lowercase hex characters */
+                            card: string;
+                            name: string;
+                            /** @description what the actions would change; nothing: they would change nothing */
+                            changes: {
+                                action: string;
+                                description: string;
+                            }[];
+                        }[];
+                        /** @description open cards whose conditions do not hold */
+                        unchanged: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            412: components["responses"]["Error412"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        rule: components["schemas"]["Rule"];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 24 lowercase hex characters */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        rule: components["schemas"]["Rule"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        /** @description at least one of name, trigger, conditions, actions and enabled */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description what starts the rule */
+                    trigger?: {
+                        /** @enum {string} */
+                        type: "card.created";
+                        /** @description a list of the board */
+                        list?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "card.moved.into";
+                        /** @description a list of the board */
+                        list: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "card.moved.out";
+                        /** @description a list of the board */
+                        list: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "label.added";
+                        /** @description a label of the board */
+                        label?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "label.removed";
+                        /** @description a label of the board */
+                        label?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "member.added";
+                        /** @description a user */
+                        user?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "member.removed";
+                        /** @description a user */
+                        user?: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "card.completed";
+                    } | {
+                        /** @enum {string} */
+                        type: "checklist.done";
+                    } | {
+                        /** @enum {string} */
+                        type: "due.soon";
+                        amount: number;
+                        unit: "hours" | "days";
+                    } | {
+                        /** @enum {string} */
+                        type: "due.passed";
+                    } | {
+                        /** @enum {string} */
+                        type: "comment.contains";
+                        /** @description matched ignoring case */
+                        text: string;
+                    };
+                    /** @description all must hold ("and"); none: always */
+                    conditions?: ({
+                        /** @enum {string} */
+                        type: "label";
+                        /** @description a label of the board */
+                        label: string;
+                        has: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "member";
+                        /** @description a user */
+                        user: string;
+                        has: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "list";
+                        /** @description a list of the board */
+                        list: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "due.set";
+                        set: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "due.before";
+                        /**
+                         * @description ISO 8601 UTC with milliseconds
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        date: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "due.after";
+                        /**
+                         * @description ISO 8601 UTC with milliseconds
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        date: string;
+                    })[];
+                    /** @description applied in order, in one transaction */
+                    actions?: ({
+                        /** @enum {string} */
+                        type: "move";
+                        /** @description a list of the board */
+                        list: string;
+                        position: "top" | "bottom";
+                    } | {
+                        /** @enum {string} */
+                        type: "labels.add";
+                        labels: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "labels.remove";
+                        labels: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "labels.toggle";
+                        labels: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "members.add";
+                        users: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "members.remove";
+                        users: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "members.toggle";
+                        users: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "due.set";
+                        date: string | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "due.shift";
+                        amount: number;
+                        unit: "hours" | "days";
+                        direction: "later" | "earlier";
+                    } | {
+                        /** @enum {string} */
+                        type: "complete";
+                        status: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "checklist.add";
+                        name: string;
+                        /** @description the items of the new checklist, in order */
+                        items: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "comment";
+                        text: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "archive";
+                    } | {
+                        /** @enum {string} */
+                        type: "card.create";
+                        /** @description a list the rule's author reaches */
+                        list: string;
+                        name: string;
+                        position: "top" | "bottom";
+                    } | {
+                        /** @enum {string} */
+                        type: "notify";
+                    })[];
+                    /** @description true also clears `pausedReason` */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        rule: components["schemas"]["Rule"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getRuleRuns: {
+        parameters: {
+            query?: {
+                /** @description items per page (default 50, max 200) */
+                limit?: number;
+                /** @description the `nextCursor` of the previous page; absent for the first page */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        runs: components["schemas"]["RuleRun"][];
+                        /** @description pass as `cursor` to get the next page; null when this page is the last */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getBoardRecurrences: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        recurrences: components["schemas"]["Recurrence"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createRecurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description the card each occurrence makes */
+                    card: {
+                        name: string;
+                        /** @description free text, at most 16384 characters */
+                        description?: string;
+                        labels?: string[];
+                        members?: string[];
+                        checklists?: {
+                            name: string;
+                            items: string[];
+                        }[];
+                        /** @description the due date: this long after the occurrence; absent: no due date */
+                        dueOffset?: {
+                            amount: number;
+                            unit: "hours" | "days";
+                        };
+                    };
+                    /** @description the list of the board the cards go to */
+                    list: string;
+                    /** @default bottom */
+                    position?: "top" | "bottom";
+                    /**
+                     * @description RFC 5545 RRULE parts without DTSTART: `FREQ=WEEKLY;BYDAY=MO,WE`, `FREQ=MONTHLY;BYDAY=-1FR` (the last Friday), `FREQ=YEARLY;COUNT=5`, `…;UNTIL=20311231T000000Z`
+                     * @example FREQ=WEEKLY;BYDAY=MO,WE
+                     */
+                    rule: string;
+                    /**
+                     * @description the first occurrence's wall-clock time in `timeZone`
+                     * @example 2031-03-03T09:00
+                     */
+                    startsAt: string;
+                    /**
+                     * @description an IANA time zone
+                     * @example Europe/Berlin
+                     */
+                    timeZone: string;
+                    /** @description occurrences missed while no server ran: `create` makes each of them at start; `skip` makes only the latest */
+                    missed?: "create" | "skip";
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        recurrence: components["schemas"]["Recurrence"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            412: components["responses"]["Error412"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    previewRecurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description RFC 5545 RRULE parts without DTSTART: `FREQ=WEEKLY;BYDAY=MO,WE`, `FREQ=MONTHLY;BYDAY=-1FR` (the last Friday), `FREQ=YEARLY;COUNT=5`, `…;UNTIL=20311231T000000Z`
+                     * @example FREQ=WEEKLY;BYDAY=MO,WE
+                     */
+                    rule: string;
+                    /**
+                     * @description the first occurrence's wall-clock time in `timeZone`
+                     * @example 2031-03-03T09:00
+                     */
+                    startsAt: string;
+                    /**
+                     * @description an IANA time zone
+                     * @example Europe/Berlin
+                     */
+                    timeZone: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description the next three occurrences from now */
+                        occurrences: string[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            412: components["responses"]["Error412"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getRecurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                recurrenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        recurrence: components["schemas"]["Recurrence"];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 24 lowercase hex characters */
+                recurrenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        recurrence: components["schemas"]["Recurrence"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateRecurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                recurrenceId: string;
+            };
+            cookie?: never;
+        };
+        /** @description at least one of name, card, list, position, rule, startsAt, timeZone, missed and enabled */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description the card each occurrence makes */
+                    card?: {
+                        name: string;
+                        /** @description free text, at most 16384 characters */
+                        description?: string;
+                        labels?: string[];
+                        members?: string[];
+                        checklists?: {
+                            name: string;
+                            items: string[];
+                        }[];
+                        /** @description the due date: this long after the occurrence; absent: no due date */
+                        dueOffset?: {
+                            amount: number;
+                            unit: "hours" | "days";
+                        };
+                    };
+                    /** @description the list of the board the cards go to */
+                    list?: string;
+                    position?: "top" | "bottom";
+                    /**
+                     * @description RFC 5545 RRULE parts without DTSTART: `FREQ=WEEKLY;BYDAY=MO,WE`, `FREQ=MONTHLY;BYDAY=-1FR` (the last Friday), `FREQ=YEARLY;COUNT=5`, `…;UNTIL=20311231T000000Z`
+                     * @example FREQ=WEEKLY;BYDAY=MO,WE
+                     */
+                    rule?: string;
+                    /**
+                     * @description the first occurrence's wall-clock time in `timeZone`
+                     * @example 2031-03-03T09:00
+                     */
+                    startsAt?: string;
+                    /**
+                     * @description an IANA time zone
+                     * @example Europe/Berlin
+                     */
+                    timeZone?: string;
+                    /** @description occurrences missed while no server ran: `create` makes each of them at start; `skip` makes only the latest */
+                    missed?: "create" | "skip";
+                    /** @description false pauses; true resumes from now (occurrences while paused are not made) and clears `pausedReason` */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        recurrence: components["schemas"]["Recurrence"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
     listNotifications: {
         parameters: {
             query?: {
@@ -12027,8 +13718,8 @@ export interface operations {
                         notifications: {
                             /** @description 24 lowercase hex characters */
                             _id: string;
-                            /** @description card.reminder: a date of a card the user is on comes in a day or an hour; card.assigned: the user was added to a card; cheer.received: someone cheered what the user made; comment.created: a comment on a card the user is a member of; comment.replied: a reply (discussion) under the user's comment */
-                            type: "card.reminder" | "card.assigned" | "cheer.received" | "comment.created" | "comment.replied";
+                            /** @description card.reminder: a date of a card the user is on comes in a day or an hour; card.assigned: the user was added to a card; cheer.received: someone cheered what the user made; comment.created: a comment on a card the user is a member of; comment.replied: a reply (discussion) under the user's comment; rule.notified: a board rule notifies the card's members */
+                            type: "card.reminder" | "card.assigned" | "cheer.received" | "comment.created" | "comment.replied" | "rule.notified";
                             /** @description the user the notification belongs to */
                             user: string;
                             company: string | null;
@@ -12139,8 +13830,8 @@ export interface operations {
                         notification: {
                             /** @description 24 lowercase hex characters */
                             _id: string;
-                            /** @description card.reminder: a date of a card the user is on comes in a day or an hour; card.assigned: the user was added to a card; cheer.received: someone cheered what the user made; comment.created: a comment on a card the user is a member of; comment.replied: a reply (discussion) under the user's comment */
-                            type: "card.reminder" | "card.assigned" | "cheer.received" | "comment.created" | "comment.replied";
+                            /** @description card.reminder: a date of a card the user is on comes in a day or an hour; card.assigned: the user was added to a card; cheer.received: someone cheered what the user made; comment.created: a comment on a card the user is a member of; comment.replied: a reply (discussion) under the user's comment; rule.notified: a board rule notifies the card's members */
+                            type: "card.reminder" | "card.assigned" | "cheer.received" | "comment.created" | "comment.replied" | "rule.notified";
                             /** @description the user the notification belongs to */
                             user: string;
                             company: string | null;

@@ -27,7 +27,13 @@ export function toEvent(row: StoredEvent): Event {
     team: row.team_id,
     board: row.board_id,
     card: row.card_id,
-    actor: row.actor_user_id ? { user: row.actor_user_id, apiKey: row.actor_api_key_id } : null,
+    actor: row.actor_user_id
+      ? {
+          user: row.actor_user_id,
+          apiKey: row.actor_api_key_id,
+          ...(row.actor_rule_id ? { rule: { _id: row.actor_rule_id, name: row.actor_rule_name ?? '' } } : {}),
+        }
+      : null,
     createdAt: row.created_at,
     requestId: row.request_id,
     data: JSON.parse(row.data) as Record<string, unknown>,

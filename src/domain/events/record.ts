@@ -40,7 +40,7 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
 export interface PendingEvent extends EventSubject {
   id: string;
   type: string;
-  actor: { user: string; apiKey: string | null } | null;
+  actor: { user: string; apiKey: string | null; rule?: { id: string; name: string } } | null;
   requestId: string | null;
   createdAt: string;
   data: Record<string, unknown>;
@@ -87,7 +87,7 @@ export function recordEvent(
     board: subject.board ?? null,
     card: subject.card ?? null,
     user: subject.user ?? null,
-    actor: caller ? { user: caller.userId, apiKey: caller.apiKeyId } : null,
+    actor: caller ? { user: caller.userId, apiKey: caller.apiKeyId, ...(caller.rule ? { rule: caller.rule } : {}) } : null,
     requestId: caller?.requestId ?? null,
     createdAt: at,
     data,
@@ -145,6 +145,8 @@ function eventRow(event: PendingEvent): NewRow<'events'> {
     user_id: event.user ?? null,
     actor_user_id: event.actor?.user ?? null,
     actor_api_key_id: event.actor?.apiKey ?? null,
+    actor_rule_id: event.actor?.rule?.id ?? null,
+    actor_rule_name: event.actor?.rule?.name ?? null,
     request_id: event.requestId,
     created_at: event.createdAt,
     data: JSON.stringify(event.data),

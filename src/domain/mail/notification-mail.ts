@@ -50,6 +50,7 @@ export function describeNotification(
     'comment.created': `${actor} commented on ${cardName}${onBoard}`,
     'comment.replied': `${actor} replied to your comment on ${cardName}${onBoard}`,
     'cheer.received': `${actor} cheered you on ${cardName}${onBoard}`,
+    'rule.notified': `A board rule tells you about ${cardName}${onBoard}`,
     'card.reminder': `${card ? `“${card.name}”` : 'A card'}${onBoard} ${REMINDERS[notification.reminder ?? 'dueOneDay']}`,
   }[notification.type];
   const link = card && publicUrl ? `${publicUrl.replace(/\/$/, '')}/boards/${card.board_id}?card=${card.id}` : undefined;

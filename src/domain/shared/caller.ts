@@ -22,6 +22,8 @@ export interface Caller {
   companyRoles: ReadonlyMap<string, CompanyRole>;
   /** Teams the caller is a member of. */
   teamIds: ReadonlySet<string>;
+  /** The board rule acting with this user's reach (src/domain/rules): its changes' events name it as their actor. */
+  rule?: { id: string; name: string } | undefined;
   /** The request being served (its `X-Request-Id`), which the events of its changes carry. */
   requestId?: string | undefined;
   /** The request's `If-Match`: the revision it expects of the record its path names (./preconditions.ts). */

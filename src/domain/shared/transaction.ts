@@ -26,10 +26,14 @@ const ATTEMPTS = 3;
  * rolled back first, so a second run starts from nothing; the work must not have effects outside
  * the database that a second run would repeat.
  *
+ * With `ctx.transaction` set, the work joins that transaction (see ServiceContext.transaction).
+ *
  * The events the work records (src/domain/events/record.ts) are written at its end, in the same
  * transaction; once it has committed, `ctx.eventsCommitted` is told.
  */
 export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Transaction) => Promise<T>): Promise<T> {
+  // joined: the outer transaction writes the events, commits, and runs everything again on a retry
+  if (ctx.transaction) return work(ctx.transaction);
   for (let attempt = 1; ; attempt++) {
     try {
       let recorded: CommittedEvents | undefined;

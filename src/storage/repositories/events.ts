@@ -3,7 +3,7 @@ import type { Database, Executor, NewRow, Row, Transaction } from '../database.t
 import { dialectOf, executeCompiled, type Param } from '../dialect.ts';
 import type { EventQuery, EventRow, FeedPosition } from '../event-feed.ts';
 
-/** Events per statement: twelve parameters each stay within SQLite's (32,766) and PostgreSQL's (65,535) limits. */
+/** Events per statement: fourteen parameters each stay within SQLite's (32,766) and PostgreSQL's (65,535) limits. */
 const EVENTS_PER_STATEMENT = 1000;
 
 /**
@@ -45,6 +45,8 @@ const EVENT_COLUMNS = [
   'user_id',
   'actor_user_id',
   'actor_api_key_id',
+  'actor_rule_id',
+  'actor_rule_name',
   'request_id',
   'created_at',
   'data',
@@ -97,6 +99,32 @@ export function notificationEventsHeldBack(db: Executor, userId: string, after: 
 /** Every user's committed notification events after `after`, in commit order: what the delivery job sends. */
 export function allNotificationEventsAfter(db: Executor, after: FeedPosition | null, limit = FEED_PAGE): Promise<EventRow[]> {
   return dialectOf(db).eventFeed.committedAfter(db, after, limit, (q) => q.where('type', '=', 'notification.created'));
+}
+
+/** The kinds of events a board rule may be triggered by (src/domain/rules/definition.ts). */
+const RULE_TRIGGER_TYPES = [
+  'card.created',
+  'card.copied',
+  'card.moved',
+  'card.labels.toggled',
+  'card.members.toggled',
+  'card.updated',
+  'checklist.item.completed',
+  'comment.created',
+];
+
+/** Committed events of the kinds that may trigger a board rule, after `after`, in commit order: what the rule worker reads. */
+export function ruleTriggerEventsAfter(db: Executor, after: FeedPosition | null, limit = FEED_PAGE): Promise<EventRow[]> {
+  return dialectOf(db).eventFeed.committedAfter(db, after, limit, ruleTriggers);
+}
+
+/** Whether such events committed after `after` that the feed still holds back (PostgreSQL: behind a running transaction). */
+export function ruleTriggerEventsHeldBack(db: Executor, after: FeedPosition | null): Promise<boolean> {
+  return dialectOf(db).eventFeed.heldBack(db, after, ruleTriggers);
+}
+
+function ruleTriggers(query: EventQuery): EventQuery {
+  return query.where('type', 'in', RULE_TRIGGER_TYPES).where('card_id', 'is not', null);
 }
 
 /** Whom the event with this id concerns (its company, team and user), if it is recorded: what decides who reaches it. */
