@@ -14,7 +14,6 @@ const ENGINE_MODULES = [
   '^src/storage/postgres-pool\\.ts$',
   '^src/storage/commit-listener\\.ts$',
   '^src/storage/sqlite-',
-  '^src/storage/group-commit\\.ts$',
 ];
 
 /** Database and cloud drivers, and the web framework (as resolved under node_modules): the domain names none of them. */

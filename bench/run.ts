@@ -41,9 +41,9 @@
  *                          (bench/search.ts), here at BENCH_SEARCH_CARDS cards (default 20,000) in
  *                          BENCH_SEARCH_TEAMS teams (default 20); the issue's scale is 1000000 and 1000
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,11 +116,39 @@ interface Server {
   description: string;
 }
 
+/**
+ * The app's server script built as `npm start` builds the server (scripts/build-server.sh: one
+ * JavaScript bundle, the packages left in node_modules), once per run of the bench.
+ */
+let builtApp: string | undefined;
+function buildApp(script: string): string {
+  if (builtApp) return builtApp;
+  const out = join(root, 'dist', 'bench');
+  rmSync(out, { recursive: true, force: true });
+  const esbuild = join(root, 'node_modules', '.bin', 'esbuild');
+  const flags = [
+    '--bundle',
+    '--platform=node',
+    '--format=esm',
+    '--target=node22',
+    '--packages=external',
+    '--splitting',
+    '--minify-whitespace',
+    '--charset=ascii',
+  ];
+  execFileSync(esbuild, [script, ...flags, `--outdir=${out}`, '--log-level=warning'], { cwd: root, stdio: 'inherit' });
+  cpSync(join(root, 'src', 'storage', 'sqlite-checkpoint-worker.js'), join(out, 'sqlite-checkpoint-worker.js'));
+  builtApp = join(out, 'serve-app.js');
+  return builtApp;
+}
+
 function startServer(script: string, env: Record<string, string>): Promise<Server> {
-  // The servers run as `npm start` runs them: Node strips the types itself (no tsx loader in the process).
-  const child = spawn(process.execPath, [script], {
+  // The app runs as `npm start` runs the server: built, through scripts/serve.sh (its Node options);
+  // the bare route as Node runs a script.
+  const [command, args] = script === 'bench/serve-app.ts' ? ['bash', [join(root, 'scripts', 'serve.sh'), buildApp(script)]] : [process.execPath, [script]];
+  const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { ...process.env, BENCH_ROOT: root, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   children.add(child);

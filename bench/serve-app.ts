@@ -31,7 +31,8 @@ import { newId } from '../src/domain/shared/ids.ts';
 import type { Executor, NewRow } from '../src/storage/database.ts';
 import { failed, isLimiterMode, LIMITER_MODES, serve, type Target } from './protocol.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// BENCH_ROOT: the repository, where this script runs built (bench/run.ts builds it into dist/bench/)
+const root = process.env.BENCH_ROOT ?? join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, '.bench-cache');
 
 /** Cards of the bench user's list: My Tasks reads a user in this many cards. */

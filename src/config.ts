@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import envSchema from 'env-schema';
 import { type Static, type TSchema, Type } from 'typebox';
-import { parseDatabaseUrl } from './storage/database-url.ts';
+import { databaseFileOf, parseDatabaseUrl } from './storage/database-url.ts';
 import { DEFAULT_DATABASE_TIMEOUTS, DEFAULT_POOL_SIZE } from './storage/postgres-pool.ts';
 import { parseS3Url, type S3Location } from './storage/s3-location.ts';
 
@@ -85,8 +85,9 @@ function databaseUrl(url: string, { createDatabase }: ReadOptions): string {
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
-  if (parsed.engine === 'sqlite' && parsed.location !== ':memory:' && url !== DEFAULT_DATABASE_URL && !createDatabase) {
-    const folder = dirname(resolve(parsed.location));
+  const file = databaseFileOf(parsed);
+  if (file !== undefined && url !== DEFAULT_DATABASE_URL && !createDatabase) {
+    const folder = dirname(resolve(file));
     if (!existsSync(folder)) {
       throw new ConfigError(`DATABASE_URL names a SQLite file in ${folder}, a folder that does not exist (create it, or run taskboard migrate --create)`);
     }

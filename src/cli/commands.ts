@@ -24,7 +24,7 @@ import { NotFoundError, PayloadTooLargeError } from '../domain/shared/errors.ts'
 import { newId } from '../domain/shared/ids.ts';
 import { startServer } from '../server.ts';
 import { type BackupAttachments, BackupRefused, backupSqlite, restoreSqlite } from '../storage/backup.ts';
-import { parseDatabaseUrl } from '../storage/database-url.ts';
+import { databaseFileOf, parseDatabaseUrl } from '../storage/database-url.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
 import { openStorage, type StorageConnection } from '../storage/open.ts';
 import { openAttachmentStore } from '../storage/open-attachment-store.ts';
@@ -217,13 +217,13 @@ export async function reindexCommand(config: AppConfig, options: { batch: number
 
 /** The SQLite file of the configuration, or the refusal that PostgreSQL has tools of its own. */
 function sqliteFileOf(config: AppConfig, command: 'backup' | 'restore'): string {
-  const parsed = parseDatabaseUrl(config.databaseUrl);
-  if (parsed.engine !== 'sqlite' || parsed.location === ':memory:') {
+  const file = databaseFileOf(parseDatabaseUrl(config.databaseUrl));
+  if (file === undefined) {
     throw new BackupRefused(
       `${command} works on a SQLite file; for PostgreSQL use pg_dump or point-in-time recovery, and the bucket's versioning (docs/operations.md, "Backups")`,
     );
   }
-  return parsed.location;
+  return file;
 }
 
 function attachmentsOf(config: AppConfig): BackupAttachments {

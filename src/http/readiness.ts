@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { AttachmentStore } from '../storage/attachment-store.ts';
-import { parseDatabaseUrl } from '../storage/database-url.ts';
+import { databaseFileOf, parseDatabaseUrl } from '../storage/database-url.ts';
 import type { StorageConnection } from '../storage/open.ts';
 
 /** The longest any check may take: the whole answer comes within 2 s even on a busy host (first request, event-loop lag). */
@@ -61,8 +61,8 @@ export async function checkReadiness(sources: ReadinessSources, timeoutMs = CHEC
     databaseFile: undefined,
     redis: undefined,
   };
-  const { engine, location } = parseDatabaseUrl(storage.description);
-  if (engine === 'sqlite' && location !== ':memory:') {
+  const location = databaseFileOf(parseDatabaseUrl(storage.description));
+  if (location !== undefined) {
     // Deleted under a running server, SQLite goes on writing to a file no restart will find.
     probes.databaseFile = async () => {
       if (!existsSync(location)) throw new Error(`${location} is missing`);

@@ -11,7 +11,7 @@ import { methodsOf } from './route-hooks.ts';
  * Helmet's headers for `options`, computed once. Helmet decides them (the maintained list of what
  * browsers need); with no per-request nonce they are the same on every answer, so they are captured
  * from its middleware once. @fastify/helmet instead built a new helmet middleware (parsing every CSP
- * directive) in two hooks per request, one of them async: 3 % of a Get Label Colors profile.
+ * directive) in two hooks per request, one of them async.
  */
 export function securityHeaders(options?: Parameters<typeof helmet>[0]): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -72,7 +72,7 @@ export default fp(
       reply.headers(API_SECURITY_HEADERS);
       done();
     });
-    // A board view is ~7x smaller gzipped; brotli at quality 4 is smaller still and about as fast
+    // A board view's JSON compresses well; brotli at quality 4 is smaller still and about as fast
     // as gzip (its default, 11, costs far more CPU than it saves bytes).
     await app.register(compress, {
       global: true,

@@ -1,12 +1,11 @@
 /**
- * How the SQL rate limiter's decisions run on each engine. Where statements run synchronously in
- * this process (SQLite) the decisions of one turn of the event loop share one transaction (a group
- * commit); elsewhere (PostgreSQL) each decision is a transaction of its own, serialized per bucket
- * by the engine's lock.
+ * The SQL rate limiter's decisions: each reads its bucket's tail, decides, and logs the hit it
+ * admits, serialized with every other decision on its bucket in the way the engine runs such
+ * decisions (`Dialect.keyedDecisions`, src/storage/engine/keyed-decisions.ts).
  */
 import { type CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../storage/database.ts';
-import type { Dialect, ExclusiveRunner, SyncQueries } from '../storage/dialect.ts';
+import type { Dialect } from '../storage/dialect.ts';
 import type { BucketTail } from './sliding-log.ts';
 
 /** One rate-limit decision on a bucket: `decide` answers from the bucket's tail at `now`. */
@@ -30,59 +29,22 @@ export interface RateLimitDecisions {
   decide<O extends Admission>(decision: BucketDecision<O>): Promise<{ outcome: O; now: number }>;
 }
 
-/** How decisions run on the database `db` runs on: in a group commit where it runs statements synchronously. */
+/** How decisions run on the database `db` runs on. */
 export function rateLimitDecisions(db: Executor, dialect: Dialect): RateLimitDecisions {
-  const runExclusive = dialect.exclusiveRunner;
-  return runExclusive ? groupCommitDecisions(db, dialect, runExclusive) : transactionPerDecision(db, dialect);
-}
-
-/** One transaction per decision, serialized per bucket by the engine's lock. */
-function transactionPerDecision(db: Executor, dialect: Dialect): RateLimitDecisions {
+  const decisions = dialect.keyedDecisions(db);
   return {
-    decide: ({ bucket, limit, windowMs, decide, now: clock }) =>
-      db.transaction().execute(async (trx) => {
-        const { lockedAt } = await dialect.locks.lockInTransaction(trx, bucket);
-        const now = clock?.() ?? lockedAt;
-        const tail = toTail(await runCompiled<TailRow>(trx, dialect, 'tail', [bucket, now - windowMs, limit], tailQuery));
-        const outcome = decide(tail, now);
-        // A rejected request leaves the bucket as it was: 429s never count.
-        if (outcome.hit) await runCompiled(trx, dialect, 'insert', [bucket, outcome.hit.seq, outcome.hit.at], insertHitQuery);
-        return { outcome, now };
-      }),
-  };
-}
-
-/**
- * Decisions wait for the end of the current turn of the event loop, then all those that arrived in
- * it run synchronously, in arrival order, in ONE transaction (group commit, see `runExclusive`):
- * nothing can come between their statements, and the commit, which is most of a decision's cost,
- * is shared. Each request still goes on only once its hit is committed.
- */
-function groupCommitDecisions(db: Executor, dialect: Dialect, runExclusive: ExclusiveRunner): RateLimitDecisions {
-  type Waiting = { decision: BucketDecision<Admission>; resolve: (decided: { outcome: Admission; now: number }) => void; reject: (error: unknown) => void };
-  let pending: Waiting[] = [];
-  const commitPending = () => {
-    const batch = pending;
-    pending = [];
-    runExclusive((queries: SyncQueries) => {
-      const tail = dialect.compiledOnce('rate-limit tail', () => compiledWithValues(db, tailQuery));
-      const insert = dialect.compiledOnce('rate-limit insert', () => compiledWithValues(db, insertHitQuery));
-      return batch.map(({ decision: { bucket, limit, windowMs, decide, now: clock } }) => {
-        const now = clock?.() ?? Date.now();
-        const outcome = decide(toTail(queries.all<TailRow>(tail.sql, [bucket, now - windowMs, limit])), now);
-        if (outcome.hit) queries.run(insert.sql, [bucket, outcome.hit.seq, outcome.hit.at]);
-        return { outcome, now };
-      });
-    }).then(
-      (decided) => batch.forEach((waiting, i) => waiting.resolve(decided[i] as { outcome: Admission; now: number })),
-      (error: unknown) => batch.forEach((waiting) => waiting.reject(error)),
-    );
-  };
-  return {
-    decide: <O extends Admission>(decision: BucketDecision<O>) =>
-      new Promise<{ outcome: O; now: number }>((resolve, reject) => {
-        pending.push({ decision, resolve: resolve as Waiting['resolve'], reject });
-        if (pending.length === 1) setImmediate(commitPending);
+    decide: ({ bucket, limit, windowMs, decide, now }) =>
+      decisions.decide({
+        key: bucket,
+        read: dialect.compiledOnce('rate-limit tail', () => compiledWithValues(db, tailQuery)) as CompiledQuery<TailRow>,
+        readValues: (at) => [bucket, at - windowMs, limit],
+        decide: (rows, at) => {
+          const outcome = decide(toTail(rows), at);
+          // A rejected request leaves the bucket as it was: 429s never count.
+          return { outcome, write: outcome.hit ? [bucket, outcome.hit.seq, outcome.hit.at] : undefined };
+        },
+        write: dialect.compiledOnce('rate-limit insert', () => compiledWithValues(db, insertHitQuery)),
+        now,
       }),
   };
 }
@@ -149,9 +111,4 @@ function compiledWithValues(db: Executor, build: QueryBuilder): CompiledQuery {
   // The values must be the query's parameters, in this order.
   if (compiled.parameters.join() !== '0,1,2') throw new Error('rate-limit query: unexpected parameters');
   return compiled;
-}
-
-async function runCompiled<R>(db: Executor, dialect: Dialect, name: 'tail' | 'insert', values: [unknown, unknown, unknown], build: QueryBuilder): Promise<R[]> {
-  const compiled = dialect.compiledOnce(`rate-limit ${name}`, () => compiledWithValues(db, build));
-  return (await db.executeQuery<R>({ ...compiled, parameters: values } as CompiledQuery<R>)).rows;
 }

@@ -26,12 +26,17 @@ const Readiness = Type.Object({
   ),
 });
 
-/** Liveness and readiness for orchestrators and load balancers; no API key needed. */
+/**
+ * Liveness and readiness for orchestrators and load balancers; no API key needed. Their answers are
+ * a few bytes: no compression hook (its check for a fetch Response loads Node's fetch implementation
+ * into a server that has answered nothing else yet).
+ */
 const health: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/healthz',
     {
       config: { public: true },
+      compress: false,
       schema: {
         tags: ['health'],
         operationId: 'getLiveness',
@@ -47,6 +52,7 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
     '/readyz',
     {
       config: { public: true },
+      compress: false,
       schema: {
         tags: ['health'],
         operationId: 'getReadiness',

@@ -29,6 +29,11 @@ export function parseDatabaseUrl(url: string): ParsedDatabaseUrl {
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${maskUrl(url)}")`);
 }
 
+/** The file a database lives in (SQLite, not in memory), or undefined when it lives in none it can see (in memory, or on a server). */
+export function databaseFileOf(parsed: ParsedDatabaseUrl): string | undefined {
+  return parsed.engine === 'sqlite' && parsed.location !== ':memory:' ? parsed.location : undefined;
+}
+
 /** The URL with any password masked, for logs. */
 export function maskUrl(url: string): string {
   return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');

@@ -2,7 +2,7 @@
  * The Kysely dialect of each engine and how it runs statements, one object per database: a base
  * class with what both share, and a subclass per engine overriding only what differs. The other
  * differences live in small modules by concern under src/storage/engine/ (SQL fragments, error
- * classification, locks and clock, migrations), each held here. Services never see it;
+ * classification, locks and clock, migrations, search), each held here. Services never see it;
  * repositories reach it through their executor (`dialectOf`).
  */
 import { createHash } from 'node:crypto';
@@ -35,22 +35,16 @@ import type { Engine } from './database-url.ts';
 import { ClassifyingDriver } from './engine/classifying-driver.ts';
 import { type ErrorClassifier, postgresErrors, sqliteErrors } from './engine/errors.ts';
 import { type JsonArrayFrom, PostgresFragments, SqlFragments } from './engine/fragments.ts';
+import { groupCommitDecisions, type KeyedDecisions, type SyncQueries, transactionPerDecision } from './engine/keyed-decisions.ts';
 import { Locks, PostgresLocks } from './engine/locks.ts';
 import { MigrationSupport, PostgresMigrationSupport } from './engine/migrations.ts';
 import { PipelinedPostgresDriver } from './engine/postgres-driver.ts';
+import { PostgresSearchIndex, type SearchIndex, SqliteSearchIndex } from './engine/search.ts';
 import { sentWithCommit, sentWithNext } from './engine/sent-with-commit.ts';
 import { GroupCommitSqliteDriver } from './engine/sqlite-driver.ts';
 import { type EventFeed, PostgresEventFeed, SqliteEventFeed } from './event-feed.ts';
 import { PlanStableSqliteDialect } from './sqlite-parameters.ts';
 import { type TableWrite, tableWrites } from './table-writes.ts';
-
-/** Runs SQL synchronously, with statements prepared once per text. */
-export interface SyncQueries {
-  all<R>(source: string, parameters: readonly unknown[]): R[];
-  run(source: string, parameters: readonly unknown[]): void;
-}
-
-export type ExclusiveRunner = <T>(work: (queries: SyncQueries) => T) => Promise<T>;
 
 /** Told of the tables written by statements that have committed (`Dialect.onCommittedWrites`). */
 export type WriteListener = (writes: readonly TableWrite[]) => void;
@@ -125,6 +119,8 @@ export abstract class Dialect implements KyselyDialect {
   abstract readonly locks: Locks;
   /** What the migrator asks of the engine (src/storage/engine/migrations.ts). */
   abstract readonly migrations: MigrationSupport;
+  /** How the search index's words are matched (src/storage/engine/search.ts). */
+  abstract readonly search: SearchIndex;
   readonly #kysely: KyselyDialect;
   readonly #compiled = new Map<string, CompiledQuery>();
   readonly #parameterized = new Map<string, KeptQuery>();
@@ -265,12 +261,11 @@ export abstract class Dialect implements KyselyDialect {
   protected prepareOnce(_sql: string): void {}
 
   /**
-   * Where statements run synchronously in this process: runs work as one transaction of its own,
-   * with nothing between its statements (`exclusiveRunner`). Undefined where every statement is a
-   * round trip.
+   * How small hot decisions on the rows of one key run on `db` (the rate limiter's): serialized per
+   * key, each reading, deciding and writing (src/storage/engine/keyed-decisions.ts).
    */
-  get exclusiveRunner(): ExclusiveRunner | undefined {
-    return undefined;
+  keyedDecisions(db: Executor): KeyedDecisions {
+    return transactionPerDecision(db, this.locks);
   }
 }
 
@@ -299,6 +294,7 @@ export class SqliteDialect extends Dialect {
   readonly errors = sqliteErrors;
   readonly locks = new Locks();
   readonly migrations = new MigrationSupport();
+  readonly search = new SqliteSearchIndex();
   readonly #driver: GroupCommitSqliteDriver;
   readonly #prepare: StatementCache['prepare'];
   readonly #queries: SyncQueries;
@@ -319,18 +315,19 @@ export class SqliteDialect extends Dialect {
   }
 
   /**
-   * The rate limiter's decisions run in it (src/ratelimit/sql-decisions.ts): one transaction of its
-   * own, synchronously, so no other query comes between its statements and it needs no round of the
-   * event loop per statement (one async hop for small hot writes instead of one per statement).
+   * Statements run synchronously here: the decisions of one turn of the event loop run in one
+   * transaction of their own, so no other query comes between their statements and they need no
+   * round of the event loop per statement (one async hop for small hot writes instead of one per
+   * statement).
    */
-  override get exclusiveRunner(): ExclusiveRunner {
-    return async (work) => {
+  override keyedDecisions(): KeyedDecisions {
+    return groupCommitDecisions(async (work) => {
       try {
         return await this.#driver.exclusive(() => work(this.#queries));
       } catch (error) {
         throw this.classifyError(error);
       }
-    };
+    });
   }
 
   /**
@@ -372,6 +369,7 @@ export class PostgresDialect extends Dialect {
   readonly errors = postgresErrors;
   readonly locks = new PostgresLocks();
   readonly migrations: PostgresMigrationSupport;
+  readonly search = new PostgresSearchIndex();
 
   readonly #pool: pg.Pool;
   /** SQL text -> statement name, for the texts sent as named statements (`prepareOnce`). */
@@ -391,8 +389,8 @@ export class PostgresDialect extends Dialect {
   }
 
   /**
-   * PostgreSQL plans an unnamed statement on every run (for the card query: 0.5 ms planning, 0.3 ms
-   * executing). A named one is parsed and planned once per connection, then only bound and run: the
+   * PostgreSQL plans an unnamed statement on every run (for the card query, longer than it runs). A
+   * named one is parsed and planned once per connection, then only bound and run: the
    * driver sends this text under its name (src/storage/engine/postgres-driver.ts), as does
    * `runDirectly`.
    */
@@ -403,8 +401,8 @@ export class PostgresDialect extends Dialect {
   /**
    * Outside a transaction a statement compiled once goes to the pool itself (a client taken, the
    * named statement sent, the client given back), without Kysely's connection provider, driver and
-   * our classifying wrapper around them (their frames, about 4 % of a Get Label Colors profile, are
-   * gone; most of a small read's cost here is the socket writes of its round trips).
+   * our classifying wrapper around them (their frames are gone; most of a small read's cost here is
+   * the socket writes of its round trips).
    */
   override runDirectly<R>(db: Executor, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]> | undefined {
     if (db.isTransaction) return undefined;
@@ -424,7 +422,7 @@ export class PostgresDialect extends Dialect {
 
 /**
  * Kysely prepares every query anew, and preparing is most of what a small SQLite query costs
- * (a third of a card read, measured with --cpu-prof). Queries repeat by SQL text, so prepared
+ * (docs/benchmarks.md). Queries repeat by SQL text, so prepared
  * statements are kept by text. Safe because Kysely runs one query at a time on this connection and
  * we never stream results (a streamed statement would be busy while reused).
  */

@@ -54,9 +54,9 @@ export function openStorage(url: string, options: OpenOptions = {}): StorageConn
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    // Checkpoint here every ~40 MB of WAL instead of ~4 MB: a page changed again and again between two
-    // checkpoints (a busy card's row, the tail of the event record's indexes) is copied back once
-    // (an A/B of the toggle's CPU per request, in this line's git history). With
+    // Checkpoint here every 10,000 pages of WAL instead of SQLite's 1,000: a page changed again and
+    // again between two checkpoints (a busy card's row, the tail of the event record's indexes) is
+    // copied back once (docs/benchmarks.md). With
     // `backgroundCheckpoints` (the server) a thread copies the log first; this bounds it if that
     // falls behind.
     sqlite.pragma('wal_autocheckpoint = 10000');

@@ -83,7 +83,7 @@ export function backgroundCheckpoints(file: string, options: BackgroundCheckpoin
     clearInterval(watcher);
     const data: CheckpointWorkerData = { file, everyMs };
     // No loader of the parent (tsx in tests), and a small heap: the thread holds a connection and a
-    // timer, nothing else (it adds 15 MB to the process's RSS).
+    // timer, nothing else.
     const worker = new Worker(new URL('./sqlite-checkpoint-worker.js', import.meta.url), {
       workerData: data,
       execArgv: [],

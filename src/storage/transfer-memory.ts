@@ -2,10 +2,10 @@
  * Attachment bytes pass through this process in chunks that each stream drops as soon as it passed
  * them on: live memory is bounded by the streams' buffers. What is not bounded is the dead chunks:
  * every socket or file read allocates a fresh buffer outside the JavaScript heap, and V8 collects
- * them only when its heap fills or about 64 MB of them piled up, so a 25 MB transfer left up to
- * 25 MB (50 MB with a bucket's part copies) of dead chunks in the resident set. Collecting the young
- * generation after every few megabytes moved frees them while they are still young; one such
- * collection takes about a millisecond. See docs/decisions/0111-bounded-transfer-memory.md.
+ * them only when its heap fills or tens of megabytes of them piled up, so a large transfer left
+ * about its own size of dead chunks in the resident set. Collecting the young generation after
+ * every few megabytes moved frees them while they are still young, and costs little
+ * (docs/benchmarks.md, "Attachments"). See docs/decisions/0111-bounded-transfer-memory.md.
  */
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { dialectOf } from '../dialect.ts';
+import { CJK_CLASS, POSTGRES_CJK } from '../engine/search.ts';
 
 /**
  * The search index matched by words (docs/decisions/0103-search-by-words.md), replacing 0017's
@@ -18,8 +19,9 @@ import { dialectOf } from '../dialect.ts';
  * scope lexemes unweighted) with a GIN index; pg_trgm kept as a partial index over the CJK rows.
  */
 
-/** Letters of scripts written without spaces: kana, CJK ideographs (and extension A, compatibility), Hangul syllables. */
-export const CJK_CLASS = '぀-ヿ㐀-䶿一-鿿가-힯豈-﫿';
+// the search's reads match by the same class and pattern (defined with them, so that the dialect
+// holding the reads does not load the migrations)
+export { CJK_CLASS, POSTGRES_CJK };
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (dialectOf(db).name === 'sqlite') await upSqlite(db);
@@ -65,9 +67,6 @@ async function schemaOf(db: Kysely<any>, extension: string): Promise<string> {
   if (!row) throw new Error(`the PostgreSQL extension ${extension} is not installed`);
   return `"${row.schema.replaceAll('"', '""')}"`;
 }
-
-/** The regular expression of a CJK letter, as PostgreSQL writes it (also the partial index's predicate). */
-export const POSTGRES_CJK = `'[${CJK_CLASS}]'`;
 
 async function upPostgres(db: Kysely<any>): Promise<void> {
   const trgm = await schemaOf(db, 'pg_trgm');

@@ -96,8 +96,8 @@ function loadOne(db: Executor, dialect: Dialect, cardId: string): Promise<CardQu
 
 /**
  * Any number of cards in one statement whose text does not depend on the number (the ids are one
- * list parameter): prepared once, and on PostgreSQL planned once, where planning this query took
- * 10 ms against 1.9 ms running it for a page of 50 cards.
+ * list parameter): prepared once, and on PostgreSQL planned once, where planning this query costs
+ * more than running it for a page of cards.
  */
 function loadMany(db: Executor, dialect: Dialect, cardIds: readonly string[]): Promise<CardQueryRow[]> {
   return executeCompiledOnce(db, 'cards', (param) => cardQuery(db, dialect, () => dialect.inIdList('c.id', param('cardIds'))), {

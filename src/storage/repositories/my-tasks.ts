@@ -70,7 +70,7 @@ export async function findMyTaskRefs(db: Executor, query: MyTasksQuery): Promise
       const columns = ['c.id', 'c.position', 'm.created_at as assigned_at'] as const;
       // In the order of the memberships (no list), PostgreSQL joins each membership's card by itself
       // (LATERAL), so the walk of the index stops at the page's end: as a plain join its plans sorted
-      // every membership of the user (12 ms at 2,000 against 0.5 ms). SQLite's plan walks in order already.
+      // every membership of the user first. SQLite's plan walks in order already.
       let select =
         !inList && dialect.fragments.joinsLaterally
           ? db

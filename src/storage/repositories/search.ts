@@ -1,23 +1,19 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../database.ts';
 import { dialectOf } from '../dialect.ts';
+import { CJK_CLASS, likePattern, type TextConditions, TRIGRAM } from '../engine/search.ts';
 import { entryValues, SEARCH_SOURCES } from '../migrations/0017_search.ts';
-import { CJK_CLASS, POSTGRES_CJK } from '../migrations/0031_search_words.ts';
 import { type Reach, reachCondition } from './boards.ts';
 
 /**
  * The search index's reads and its rebuild (migrations 0017 and 0031). A term is matched by its
  * words, the last one as the start of a word and the others whole, through FTS5 `search_words` on
  * SQLite and the `words` tsvector on PostgreSQL, narrowed to the caller's teams inside the index; a
- * term holding CJK letters is matched as a substring instead (trigrams from three letters on).
+ * term holding CJK letters is matched as a substring instead (trigrams from three letters on). How
+ * each engine matches them is src/storage/engine/search.ts.
  */
 
-/** Pieces shorter than this cannot use a trigram index: they are looked for among the most recent entries only. */
-export const TRIGRAM = 3;
-/** How many of the most recent entries in reach a query of one- or two-letter CJK pieces only looks through. */
-export const SHORT_SCAN = 20_000;
-/** How many of the most recently written matches a query of one- and two-letter words only ranks. */
-export const SHORT_MATCHES = 200;
+export { SHORT_MATCHES } from '../engine/search.ts';
 
 export interface SearchFilter {
   reach: Reach;
@@ -61,10 +57,6 @@ export interface SearchRow {
   card_name: string | null;
 }
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
-}
-
 /** Runs of letters, digits and their marks: the words unicode61 cuts text into, and PostgreSQL's `[[:alnum:]]` runs. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const CJK = new RegExp(`[${CJK_CLASS}]`, 'u');
@@ -92,44 +84,8 @@ function scopeTokens(reach: Reach): string[] {
   return [...companies.map((id) => `c${id}`), ...(reach.companyIds.length > 0 ? reach.teamIds.map((id) => `t${id}`) : [])];
 }
 
-/** How one engine writes a words query: the scope, every positive term (in `columns`), none of the excluded ones. */
-interface WordsQuery {
-  scope: string[];
-  all: string[][];
-  none: string[][];
-  titleOnly: boolean;
-}
-
-function ftsQuery(q: WordsQuery): string {
-  const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
-  const phrase = (words: string[]) => `${words.map(quote).join(' + ')}*`;
-  const parts = [`{scope} : (${q.scope.map(quote).join(' OR ')})`];
-  if (q.all.length > 0) parts.push(`{${q.titleOnly ? 'title' : 'title body'}} : (${q.all.map(phrase).join(' AND ')})`);
-  const none = q.none.length > 0 ? ` NOT {title body} : (${q.none.map(phrase).join(' OR ')})` : '';
-  return `(${parts.join(' AND ')})${none}`;
-}
-
-function tsQuery(q: WordsQuery): string {
-  const lexeme = (text: string) => `'${text.replace(/['\\]/gu, (c) => `\\${c}`)}'`;
-  const weights = q.titleOnly ? 'A' : 'AB';
-  const phrase = (words: string[], w: string) => `(${words.map((word, i) => `${lexeme(word)}:${i === words.length - 1 ? '*' : ''}${w}`).join(' <-> ')})`;
-  const parts = [`(${q.scope.map(lexeme).join(' | ')})`, ...q.all.map((words) => phrase(words, weights))];
-  if (q.none.length > 0) parts.push(`!(${q.none.map((words) => phrase(words, 'AB')).join(' | ')})`);
-  return parts.join(' & ');
-}
-
-/** The text conditions of a query on one engine: what must match, and whether the title holds every positive term. */
-interface TextConditions {
-  /** The entries to start from: on SQLite the word index's matches, each joined to its entry. */
-  from: RawBuilder<unknown>;
-  where: Expression<SqlBool>[];
-  /** Whether the title holds every positive term (the first tier of the order). */
-  inTitle: Expression<SqlBool>;
-  /** The candidates were chosen within the exact reach already (restating it misleads PostgreSQL's row estimates). */
-  withinReach: boolean;
-}
-
-function textConditions(filter: SearchFilter, postgres: boolean): TextConditions | null {
+/** The text conditions of a query on the engine `db` runs on, or null when nothing can match. */
+function textConditions(db: Executor, filter: SearchFilter): TextConditions | null {
   const terms = termsOf(filter.terms);
   // a term of punctuation only has no word to find
   if (terms.some((term) => term === null)) return null;
@@ -141,63 +97,20 @@ function textConditions(filter: SearchFilter, postgres: boolean): TextConditions
   const wordsOf = (list: Term[]) => list.flatMap((term) => ('words' in term ? [term.words] : []));
   const cjkOf = (list: Term[]) => list.flatMap((term) => ('cjk' in term ? [term.cjk] : []));
   const all = wordsOf(positive);
-  const none = wordsOf(excluded);
+  const cjk = cjkOf(positive);
   // only one- and two-letter words: rank the most recent matches only, the cap on a short prefix's work
   const capped = positive.length > 0 && positive.every(isShort);
-  const where: Expression<SqlBool>[] = [];
-  const wordsMatch = (q: WordsQuery, cap: boolean): Expression<SqlBool> => {
-    if (!postgres) {
-      const limit = cap ? sql` order by rowid desc limit ${SHORT_MATCHES}` : sql``;
-      return sql<SqlBool>`e.seq in (select rowid from search_words where search_words match ${ftsQuery(q)}${limit})`;
-    }
-    if (!cap) return sql<SqlBool>`e.words @@ ${tsQuery(q)}::tsquery`;
-    // the function form of @@ keeps the GIN index out: a one-letter prefix would gather every team's
-    // matches; walking the team's entries newest first stops at the cap
-    const recent = reachCondition(filter.reach, 'r') as Expression<SqlBool>;
-    return sql<SqlBool>`e.entity_id in (select r.entity_id from search_entries r where ${recent} and ts_match_vq(r.words, ${tsQuery(q)}::tsquery) order by r.updated_at desc limit ${SHORT_MATCHES})`;
-  };
-  const cjk = cjkOf(positive);
-  // no index narrows one- or two-letter CJK pieces: look through the most recently written entries in reach only
-  const cjkScan = all.length === 0 && cjk.length > 0 && capped;
-  let from: RawBuilder<unknown> = sql`search_entries e`;
-  if (!postgres) {
-    // the word index's matches drive the query, within the caller's teams by their tokens even with
-    // no words (the entries have no index by team); CROSS JOIN keeps SQLite from starting elsewhere
-    const limit = capped && all.length > 0 ? sql` order by rowid desc limit ${SHORT_MATCHES}` : cjkScan ? sql` order by rowid desc limit ${SHORT_SCAN}` : sql``;
-    from = sql`(select rowid as seq from search_words where search_words match ${ftsQuery({ scope, all, none: all.length > 0 ? none : [], titleOnly: false })}${limit}) m
-      cross join search_entries e on e.seq = m.seq`;
-  } else if (all.length > 0) where.push(wordsMatch({ scope, all, none, titleOnly: false }, capped));
-  if (all.length === 0 && none.length > 0) {
-    const any = none.map((words) => wordsMatch({ scope, all: [words], none: [], titleOnly: false }, false));
-    where.push(sql<SqlBool>`not (${sql.join(any, sql` or `)})`);
-  }
-  const withinReach = postgres && all.length > 0 && capped;
-  const cjkIn = (text: string, titleOnly: boolean): Expression<SqlBool> => {
-    if (postgres) {
-      const contains = (column: string) => sql<SqlBool>`${sql.ref(column)} like '%' || search_fold(${likePattern(text).slice(1, -1)}) || '%'`;
-      // the CJK condition lets the planner use the partial trigram index
-      return titleOnly ? contains('e.folded_title') : sql<SqlBool>`(e.folded ~ ${sql.raw(POSTGRES_CJK)} and ${contains('e.folded')})`;
-    }
-    const like = (column: string) => sql<SqlBool>`${sql.ref(column)} like ${likePattern(text)} escape '\\'`;
-    const either = titleOnly ? like('e.title') : sql<SqlBool>`(${like('e.title')} or ${like('e.body')})`;
-    if (titleOnly || [...text].length < TRIGRAM) return either;
-    return sql<SqlBool>`(e.seq in (select rowid from search_cjk where search_cjk match ${`"${text.replaceAll('"', '""')}"`}) and ${either})`;
-  };
-  for (const text of cjk) where.push(cjkIn(text, false));
-  for (const text of cjkOf(excluded)) where.push(sql<SqlBool>`not ${cjkIn(text, false)}`);
-  if (cjkScan && postgres) {
-    const recent = reachCondition(filter.reach, 'r') as Expression<SqlBool>;
-    where.push(sql<SqlBool>`e.entity_id in (select r.entity_id from search_entries r where ${recent} order by r.updated_at desc limit ${SHORT_SCAN})`);
-  }
-  const titleParts: Expression<SqlBool>[] = [];
-  if (all.length > 0) {
-    const q = { scope, all, none: [], titleOnly: true };
-    // each row's words are at hand on PostgreSQL; on SQLite the most recent title matches cover every capped candidate
-    titleParts.push(postgres ? sql<SqlBool>`e.words @@ ${tsQuery(q)}::tsquery` : wordsMatch(q, capped));
-  }
-  for (const text of cjk) titleParts.push(cjkIn(text, true));
-  const inTitle = titleParts.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`(${sql.join(titleParts, sql` and `)})`;
-  return { from, where, inTitle, withinReach };
+  return dialectOf(db).search.textConditions({
+    scope,
+    all,
+    none: wordsOf(excluded),
+    cjk,
+    cjkExcluded: cjkOf(excluded),
+    capped,
+    // no index narrows one- or two-letter CJK pieces: look through the most recently written entries in reach only
+    cjkScan: all.length === 0 && cjk.length > 0 && capped,
+    recent: () => reachCondition(filter.reach, 'r') as Expression<SqlBool>,
+  });
 }
 
 function lowerLike(column: string, text: string): RawBuilder<SqlBool> {
@@ -213,26 +126,16 @@ export async function searchEntries(db: Executor, filter: SearchFilter): Promise
   return rows.map((row) => ({ ...row, tier: Number(row.tier), archived: Number(row.archived) }));
 }
 
-/**
- * SQLite: brings the word index up to date with the entries when it is behind (migration 0037), so a
- * search finds every change committed before it. The update's trigger does the work, in that one
- * statement's transaction; the check first keeps a search that finds the index current from taking
- * the write lock.
- */
-export async function catchUpWordIndex(db: Executor): Promise<void> {
-  if (dialectOf(db).name !== 'sqlite') return;
-  const { rows } = await sql<{ behind: number }>`select 1 as behind from search_word_state
-    where indexed_to < (select coalesce(max(seq), 0) from search_entries)
-      or exists (select 1 from search_word_stale) or exists (select 1 from search_word_pending)`.execute(db);
-  if (rows.length > 0) await sql`update search_word_state set catch_up = catch_up + 1`.execute(db);
+/** Brings the word index up to date with the entries where it can lag behind them, so a search finds every change committed before it. */
+export function catchUpWordIndex(db: Executor): Promise<void> {
+  return dialectOf(db).search.catchUp(db);
 }
 
 /** The statement `searchEntries` runs (the bench explains it), or null when nothing can match. */
 export function searchStatement(db: Executor, filter: SearchFilter): RawBuilder<SearchRow> | null {
-  const postgres = dialectOf(db).name === 'postgres';
   const reach = reachCondition(filter.reach, 'e');
   if (reach === null) return null;
-  const text = textConditions(filter, postgres);
+  const text = textConditions(db, filter);
   if (text === null) return null;
   const where: Expression<SqlBool>[] = [...(text.withinReach ? [] : [reach]), ...text.where];
   where.push(sql<SqlBool>`b.deleted_at is null and (l.id is null or l.deleted_at is null) and (c.id is null or c.deleted_at is null)`);
@@ -317,71 +220,8 @@ export async function indexedEntries(db: Executor): Promise<IndexedEntry[]> {
  * Which entries the word index finds by their team's token (`team:entry` pairs, sorted), next to
  * those it should find: a row the index failed to forget, or never learnt, shows as a difference.
  */
-export async function wordIndexCheck(db: Executor): Promise<{ found: string[]; expected: string[] }> {
-  const { rows: entries } = await sql<{ team_id: string; entity_id: string; seq: number }>`select team_id, entity_id, ${sql.raw(
-    dialectOf(db).name === 'postgres' ? '0' : 'seq',
-  )} as seq from search_entries`.execute(db);
-  await catchUpWordIndex(db);
-  const expected = entries.map((e) => `${e.team_id}:${e.entity_id}`).sort();
-  const { rows: teams } = await sql<{ id: string }>`select id from teams`.execute(db);
-  const found: string[] = [];
-  if (dialectOf(db).name === 'postgres') {
-    for (const team of teams) {
-      const { rows } = await sql<{ entity_id: string }>`select entity_id from search_entries where words @@ ${`'t${team.id}'`}::tsquery`.execute(db);
-      for (const row of rows) found.push(`${team.id}:${row.entity_id}`);
-    }
-  } else {
-    const bySeq = new Map(entries.map((e) => [Number(e.seq), e.entity_id]));
-    for (const team of teams) {
-      const { rows } = await sql<{ rowid: number }>`select rowid from search_words where search_words match ${`{scope} : "t${team.id}"`}`.execute(db);
-      for (const row of rows) found.push(`${team.id}:${bySeq.get(Number(row.rowid)) ?? `lost row ${row.rowid}`}`);
-    }
-    const words = await sqliteWordsHeld(db);
-    found.push(...words.held);
-    expected.push(...words.fresh);
-  }
-  return { found: found.sort(), expected: expected.sort() };
-}
-
-/**
- * SQLite: every word instance (word, rowid, column, position) the contentless word and CJK indexes
- * hold, next to those a fresh index of the entries holds: a word a rename failed to forget shows,
- * which the team tokens alone would not.
- */
-async function sqliteWordsHeld(db: Executor): Promise<{ held: string[]; fresh: string[] }> {
-  const fresh = ['search_words_fresh', 'search_cjk_fresh', 'search_words_v', 'search_words_fresh_v', 'search_cjk_v', 'search_cjk_fresh_v'];
-  const drop = async () => {
-    for (const name of fresh) await sql.raw(`drop table if exists temp.${name}`).execute(db);
-  };
-  await drop();
-  try {
-    await sql`create virtual table temp.search_words_fresh using fts5(scope, title, body, tokenize='unicode61 remove_diacritics 2')`.execute(db);
-    await sql`insert into temp.search_words_fresh (rowid, scope, title, body) select seq, 't' || team_id || ' c' || company_id, title, body from search_entries`.execute(
-      db,
-    );
-    await sql`create virtual table temp.search_cjk_fresh using fts5(text, tokenize='trigram')`.execute(db);
-    await sql
-      .raw(
-        `insert into temp.search_cjk_fresh (rowid, text) select seq, title || char(10) || body from search_entries where (title || char(10) || body) glob '*[${CJK_CLASS}]*'`,
-      )
-      .execute(db);
-    const instances = async (schema: string, table: string) => {
-      await sql.raw(`create virtual table temp.${table}_v using fts5vocab(${schema}, ${table}, instance)`).execute(db);
-      const { rows } = await sql<{
-        term: string;
-        doc: number;
-        col: string;
-        offset: number;
-      }>`select term, doc, col, offset from ${sql.raw(`temp.${table}_v`)}`.execute(db);
-      return rows.map((r) => `${table.replace(/_fresh$/, '')} ${r.doc} ${r.col} ${r.offset} ${r.term}`);
-    };
-    return {
-      held: [...(await instances('main', 'search_words')), ...(await instances('main', 'search_cjk'))],
-      fresh: [...(await instances('temp', 'search_words_fresh')), ...(await instances('temp', 'search_cjk_fresh'))],
-    };
-  } finally {
-    await drop();
-  }
+export function wordIndexCheck(db: Executor): Promise<{ found: string[]; expected: string[] }> {
+  return dialectOf(db).search.check(db);
 }
 
 /** The rows the index should hold, computed from the source tables, in id order. */
@@ -403,15 +243,15 @@ export async function expectedEntries(db: Executor): Promise<IndexedEntry[]> {
 export async function reindexBatch(db: Executor, table: string, afterId: string, batch: number): Promise<{ last: string; rows: number } | undefined> {
   const source = SEARCH_SOURCES.find((s) => s.table === table);
   if (!source) throw new Error(`${table} is not a searchable table`);
-  const postgres = dialectOf(db).name === 'postgres';
+  const rebuilt = dialectOf(db).search.rebuiltColumns;
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ id: string }>`select id from ${sql.table(table)} where id > ${afterId} order by id limit ${batch}`.execute(trx);
     const last = rows.at(-1)?.id;
     if (last === undefined) return undefined;
     await sql`delete from search_entries where entity_id in (select id from ${sql.table(table)} where id > ${afterId} and id <= ${last})`.execute(trx);
     const values = entryValues(source, 's');
-    await sql`insert into search_entries (${sql.raw(Object.keys(values).join(', '))}${sql.raw(postgres ? ', folded_title, folded' : '')})
-      select ${sql.raw(Object.values(values).join(', '))}${sql.raw(postgres ? `, '', ''` : '')} from ${sql.table(table)} s
+    await sql`insert into search_entries (${sql.raw([...Object.keys(values), ...rebuilt.names].join(', '))})
+      select ${sql.raw([...Object.values(values), ...rebuilt.values].join(', '))} from ${sql.table(table)} s
       where s.id > ${afterId} and s.id <= ${last}${sql.raw(source.live ? ` and s.${source.live}` : '')}
       on conflict (entity_id) do nothing`.execute(trx);
     return { last, rows: rows.length };
