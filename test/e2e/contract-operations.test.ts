@@ -118,6 +118,12 @@ const CONTRACT: readonly (readonly [string, string, string])[] = [
   ['POST', '/api/v1/imports/trello', 'medium'],
   ['POST', '/api/v1/imports/taskboard', 'medium'],
   ['GET', '/api/v1/imports/{importId}', 'very-low'],
+  // issue 43: custom fields (reads as the other reads, creation as a label's, changes as toggles)
+  ['GET', '/api/v1/boards/{boardId}/custom-fields', 'very-low'],
+  ['POST', '/api/v1/boards/{boardId}/custom-fields', 'medium'],
+  ['PATCH', '/api/v1/custom-fields/{fieldId}', 'low'],
+  ['DELETE', '/api/v1/custom-fields/{fieldId}', 'low'],
+  ['PATCH', '/api/v1/cards/{cardId}/custom-fields', 'low'],
 ];
 
 describe("the contract's operations", () => {
