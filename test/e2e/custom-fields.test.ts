@@ -334,6 +334,56 @@ for (const engine of ENGINES) {
       assert.deepEqual(JSON.parse(events.at(-1)!.data).cards, [a._id, b._id].sort());
     });
 
+    it('takes values along on a copy, and across boards to fields of the same name and type, naming what it dropped', async () => {
+      const f = fields as Record<string, Field>;
+      const source = await newCard('Travelling');
+      const res = await set(source._id, [
+        { field: f.Notes!._id, value: 'kept' },
+        { field: f.Estimate!._id, value: 5 },
+        { field: f.Link!._id, value: 'https://example.test' },
+        { field: f.Areas!._id, value: [f.Areas!.options[0]!._id] },
+      ]);
+      assert.equal(res.statusCode, 200, res.body);
+      const values = (res.json().card as Card).customFields;
+
+      const copy = await api('POST', `/api/v1/cards/${source._id}/copy`, { list: listId });
+      assert.equal(copy.statusCode, 201, copy.body);
+      assert.deepEqual(copy.json().card.customFields, values, 'a copy on its board keeps every value');
+      assert.deepEqual(copy.json().dropped.customFields, []);
+
+      // another board: Notes (text) and Areas (multiselect, option API) match; Estimate is text there; Link is missing
+      const target = (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Target' })).json().board._id;
+      const targetList = (await api('POST', '/api/v1/lists', { board: target, name: 'In' })).json().list._id;
+      const notes = (await api('POST', `/api/v1/boards/${target}/custom-fields`, { name: 'Notes', type: 'text' })).json().customField;
+      await api('POST', `/api/v1/boards/${target}/custom-fields`, { name: 'Estimate', type: 'text' });
+      const areas = (
+        await api('POST', `/api/v1/boards/${target}/custom-fields`, { name: 'Areas', type: 'multiselect', options: [{ name: 'API', color: GREEN }] })
+      ).json().customField;
+      const across = await api('POST', `/api/v1/cards/${source._id}/copy`, { list: targetList });
+      assert.equal(across.statusCode, 201, across.body);
+      const expected = [
+        { field: notes._id, value: 'kept' },
+        { field: areas._id, value: [areas.options[0]._id] },
+      ].sort((a, b) => (a.field < b.field ? -1 : 1));
+      assert.deepEqual(across.json().card.customFields, expected);
+      assert.deepEqual(across.json().dropped.customFields, [f.Estimate!._id, f.Link!._id].sort());
+
+      const moved = await api('PATCH', '/api/v1/cards/move-multi-team', {
+        cards: [{ cardId: source._id, companyId: t.tenant.companyId, teamId: t.tenant.teamId }],
+        target: { companyId: t.tenant.companyId, teamId: t.tenant.teamId, list: targetList },
+      });
+      assert.equal(moved.statusCode, 200, moved.body);
+      assert.deepEqual(moved.json().cards[0].customFields, expected);
+      assert.deepEqual(moved.json().dropped[0].customFields, [f.Estimate!._id, f.Link!._id].sort());
+      await assertReadModelTrue(source._id);
+      const rows = await t.services.db.selectFrom('card_field_values').select('field_id').where('card_id', '=', source._id).execute();
+      assert.deepEqual(
+        rows.map((r) => r.field_id),
+        [notes._id],
+        "no value of the old board's fields is left behind",
+      );
+    });
+
     it("answers 404 outside the caller's reach, for definitions and values", async () => {
       const c = await newCard('Private');
       const f = fields.Notes!;

@@ -9403,6 +9403,8 @@ export interface operations {
                                 checklistItem: string;
                                 members: string[];
                             }[];
+                            /** @description custom fields of the old board whose values found no field of the same name and type (or option, or team member) on the new one */
+                            customFields: string[];
                         };
                     };
                 };
@@ -9470,6 +9472,8 @@ export interface operations {
                                 checklistItem: string;
                                 members: string[];
                             }[];
+                            /** @description custom fields of the old board whose values found no field of the same name and type (or option, or team member) on the new one */
+                            customFields: string[];
                         }[];
                     };
                 };
@@ -9545,6 +9549,8 @@ export interface operations {
                                 checklistItem: string;
                                 members: string[];
                             }[];
+                            /** @description custom fields of the old board whose values found no field of the same name and type (or option, or team member) on the new one */
+                            customFields: string[];
                         }[];
                     };
                 };
@@ -9620,6 +9626,8 @@ export interface operations {
                                 checklistItem: string;
                                 members: string[];
                             }[];
+                            /** @description custom fields of the old board whose values found no field of the same name and type (or option, or team member) on the new one */
+                            customFields: string[];
                         }[];
                     };
                 };
