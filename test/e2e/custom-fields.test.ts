@@ -384,6 +384,53 @@ for (const engine of ENGINES) {
       );
     });
 
+    it('finds cards by their values: field:value, field>3, field:empty, in search and the board filter', async () => {
+      const board = (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Searchable' })).json().board._id;
+      const list = (await api('POST', '/api/v1/lists', { board, name: 'L' })).json().list._id;
+      const points = (await api('POST', `/api/v1/boards/${board}/custom-fields`, { name: 'Points', type: 'number' })).json().customField;
+      const tier = (
+        await api('POST', `/api/v1/boards/${board}/custom-fields`, {
+          name: 'Tier',
+          type: 'select',
+          options: [
+            { name: 'Gold', color: GREEN },
+            { name: 'Silver', color: RED },
+          ],
+        })
+      ).json().customField;
+      const due = (await api('POST', `/api/v1/boards/${board}/custom-fields`, { name: 'Launch', type: 'date' })).json().customField;
+      const small = await newCard('Small', list);
+      const big = await newCard('Big', list);
+      await newCard('Bare', list);
+      await set(small._id, [
+        { field: points._id, value: 2 },
+        { field: tier._id, value: tier.options[1]._id },
+        { field: due._id, value: '2026-03-01T00:00:00Z' },
+      ]);
+      await set(big._id, [
+        { field: points._id, value: 8 },
+        { field: tier._id, value: tier.options[0]._id },
+        { field: due._id, value: '2026-09-01T00:00:00Z' },
+      ]);
+      const found = async (q: string) => {
+        const res = await api('GET', `/api/v1/search?boardId=${board}&types=card&q=${encodeURIComponent(q)}`);
+        assert.equal(res.statusCode, 200, `${q}: ${res.body}`);
+        return res
+          .json()
+          .hits.map((h: { card: { name: string } }) => h.card.name)
+          .sort();
+      };
+      assert.deepEqual(await found('Points>3'), ['Big']);
+      assert.deepEqual(await found('points<=2'), ['Small']);
+      assert.deepEqual(await found('Points:8'), ['Big']);
+      assert.deepEqual(await found('Tier:silver'), ['Small']);
+      assert.deepEqual(await found('Tier:"Gold"'), ['Big']);
+      assert.deepEqual(await found('Points:empty'), ['Bare']);
+      assert.deepEqual(await found('Launch>2026-06-01'), ['Big']);
+      assert.deepEqual(await found('Points>1 Tier:gold'), ['Big']);
+      assert.deepEqual(await found('Nosuchfield:x'), [], 'a name no field of the board has matches nothing');
+    });
+
     it("answers 404 outside the caller's reach, for definitions and values", async () => {
       const c = await newCard('Private');
       const f = fields.Notes!;
