@@ -17,7 +17,7 @@ import { ValidationError } from '../domain/shared/errors.ts';
  * (`"7.<hash>"`), so that a client may send the tag of its read back in `If-Match`.
  *
  * Writes: `If-Match` names the `__v` the caller expects of the record the route's path names (the
- * last of card, list, board, label, checklist, item, comment, discussion in the path), as `"7"` or
+ * last of card, list, board, label, checklist, item, comment, discussion, custom field in the path), as `"7"` or
  * as the tag of a read of it. The
  * expectation rides on the `Caller` into the domain, which compares it under the row's lock inside
  * the write's transaction (src/domain/shared/preconditions.ts). Routes whose path names none of
@@ -36,6 +36,7 @@ const TARGET_PARAMS: Record<string, VersionedKind> = {
   itemId: 'item',
   commentId: 'comment',
   discussionId: 'discussion',
+  fieldId: 'custom-field',
 };
 
 export const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);

@@ -44,6 +44,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   imports: 'Boards brought in: a Trello export or a board export becomes a new board of a team, followed until it is done.',
   lists: 'Lists of a board, in order.',
   labels: 'Labels of a board and their colours.',
+  'custom fields': "A board's custom fields and the values its cards hold.",
   cards: 'Cards: create, read, change, move, copy, archive; bulk and multi-team variants.',
   checklists: 'Checklists of a card.',
   'checklist items': 'Items of a checklist: names, dates, completion, members, order.',

@@ -14,6 +14,7 @@ import checklists from './api/v1/checklists.ts';
 import cheers from './api/v1/cheers.ts';
 import comments from './api/v1/comments.ts';
 import companies from './api/v1/companies.ts';
+import customFields from './api/v1/custom-fields.ts';
 import imports from './api/v1/imports.ts';
 import invitations from './api/v1/invitations.ts';
 import labels from './api/v1/labels.ts';
@@ -46,6 +47,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         imports,
         lists,
         labels,
+        customFields,
         cards,
         cardEdits,
         cardCopies,

@@ -55,6 +55,9 @@ export const DroppedParts = Type.Object(
     checklistItemMembers: Type.Array(Type.Object({ checklistItem: Id, members: Type.Array(Id) }), {
       description: 'checklist-item members who are not in the target team, by item of the answered card',
     }),
+    customFields: Type.Array(Id, {
+      description: 'custom fields of the old board whose values found no field of the same name and type (or option, or team member) on the new one',
+    }),
   },
   { additionalProperties: false },
 );

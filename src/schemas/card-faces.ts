@@ -3,7 +3,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/shared/pagination.ts
 import { Id, NullableTimestamp, ScopeQuery } from './common.ts';
 import { named } from './named.ts';
 import { NextCursor } from './pagination.ts';
-import { BoardFields, ListFields, Member } from './records.ts';
+import { BoardFields, CustomFieldValue, ListFields, Member } from './records.ts';
 
 /**
  * What a card's face on a board shows, and nothing else (docs/decisions/0094): the Card record's
@@ -27,6 +27,7 @@ export const CardFace = named(
     commentsCount: Type.Integer({ description: "the number of the card's `comments`" }),
     attachmentsCount: Type.Integer({ description: "the number of the card's `attachments`" }),
     hasDescription: Type.Boolean({ description: 'whether `description` is not empty' }),
+    customFields: Type.Array(CustomFieldValue, { description: "as the card's `customFields`" }),
     board: Id,
     list: Id,
     __v: Type.Integer({ description: "the card's revision: `If-Match` of its writes" }),

@@ -73,6 +73,19 @@ export const Attachment = record('Attachment', {
 });
 export type Attachment = Static<typeof Attachment>;
 
+/** A card's value of one custom field (docs/decisions/0132): its type says which form the value takes. */
+export const CustomFieldValue = named(
+  'CustomFieldValue',
+  Type.Object({
+    field: Id,
+    value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Array(Id)], {
+      description:
+        'text, url: the text; number: a number; date: an ISO 8601 UTC date-time; checkbox: true; person: a user id; select: an option id; multiselect: option ids',
+    }),
+  }),
+);
+export type CustomFieldValue = Static<typeof CustomFieldValue>;
+
 export const Card = record('Card', {
   name: Type.String(),
   description: Type.String(),
@@ -107,6 +120,7 @@ export const Card = record('Card', {
   board: Id,
   list: Id,
   seen: Type.Array(Id),
+  customFields: Type.Array(CustomFieldValue, { description: 'the values the card holds, by field id; a field without a value is left out' }),
   ...Stamps,
 });
 export type Card = Static<typeof Card>;

@@ -414,6 +414,10 @@ export interface Database {
   rule_feed: MailFeedTable;
   recurrences: RecurrenceTable;
   recurrence_occurrences: RecurrenceOccurrenceTable;
+  custom_fields: CustomFieldTable;
+  custom_field_options: CustomFieldOptionTable;
+  card_field_values: CardFieldValueTable;
+  card_field_choices: CardFieldChoiceTable;
 }
 
 /** People sign in (migration 0013): docs/people.md. Tokens are stored as their SHA-256 only. */
@@ -635,4 +639,38 @@ export interface RecurrenceOccurrenceTable {
   occurs_at: string;
   card_id: string;
   created_at: string;
+}
+
+/** A board's custom field (migration 0055): docs/decisions/0132. */
+export interface CustomFieldTable extends MadeInTeamRow {
+  board_id: string;
+  name: string;
+  type: string;
+  unit: Generated<string>;
+  position: number;
+  show_on_card: Generated<Flag>;
+}
+
+/** An option of a select or multi select field, coloured from the label palette. */
+export interface CustomFieldOptionTable {
+  id: string;
+  field_id: string;
+  name: string;
+  color_id: string;
+  position: number;
+}
+
+/** A card's value of a field that is not a select: text, url, date and person in `text_value`, number and checkbox in `number_value`. */
+export interface CardFieldValueTable {
+  card_id: string;
+  field_id: string;
+  text_value: string | null;
+  number_value: number | null;
+}
+
+/** An option chosen on a card for a select or multi select field. */
+export interface CardFieldChoiceTable {
+  card_id: string;
+  field_id: string;
+  option_id: string;
 }

@@ -19,6 +19,7 @@ import * as multipartUploads from './migrations/0032_multipart_uploads.ts';
 import * as oidcLogins from './migrations/0035_oidc_logins.ts';
 import * as imports from './migrations/0036_imports.ts';
 import * as searchWordBacklog from './migrations/0037_search_word_backlog.ts';
+import * as customFields from './migrations/0055_custom_fields.ts';
 import * as rules from './migrations/0065_rules.ts';
 import * as recurrences from './migrations/0066_recurrences.ts';
 import * as invitationBoard from './migrations/0075_invitation_board.ts';
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0035_oidc_logins': oidcLogins,
   '0036_imports': imports,
   '0037_search_word_backlog': searchWordBacklog,
+  '0055_custom_fields': customFields,
   '0065_rules': rules,
   '0066_recurrences': recurrences,
   '0075_invitation_board': invitationBoard,

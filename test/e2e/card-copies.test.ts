@@ -111,7 +111,7 @@ for (const [engine, store] of ENGINE_STORES) {
         assert.deepEqual(body.card.allChecklistItemsCount, { completed: 1, total: 2 });
         assert.equal(body.card.attachments.length, 1);
         assert.deepEqual(body.card.seen, []);
-        assert.deepEqual(body.dropped, { cardId: body.card._id, labels: [], members: [], checklistItemMembers: [] });
+        assert.deepEqual(body.dropped, { cardId: body.card._id, labels: [], members: [], checklistItemMembers: [], customFields: [] });
         // the copy's file downloads with its own bytes
         const download = await api('GET', body.card.attachments[0].url);
         assert.equal(download.statusCode, 200);
@@ -133,7 +133,7 @@ for (const [engine, store] of ENGINE_STORES) {
           body.card.members.map((m: { _id: string }) => m._id),
           [alice],
         );
-        assert.deepEqual(body.dropped, { cardId: body.card._id, labels: boardA.labelIds, members: [memberId], checklistItemMembers: [] });
+        assert.deepEqual(body.dropped, { cardId: body.card._id, labels: boardA.labelIds, members: [memberId], checklistItemMembers: [], customFields: [] });
       });
 
       it('rejects bad input with 400 naming the field, and writes nothing', async () => {
@@ -280,7 +280,7 @@ for (const [engine, store] of ENGINE_STORES) {
             ['Ops card', opsTeam, 0],
           ],
         );
-        assert.deepEqual(body.dropped, [{ cardId: body.cards[0]._id, labels: boardA.labelIds, members: [], checklistItemMembers: [] }]);
+        assert.deepEqual(body.dropped, [{ cardId: body.cards[0]._id, labels: boardA.labelIds, members: [], checklistItemMembers: [], customFields: [] }]);
         assert.equal((await api('GET', `/api/v1/cards/${a._id}`)).json().card.labels.length, 1, 'the source keeps its labels');
       });
 
@@ -309,7 +309,7 @@ for (const [engine, store] of ENGINE_STORES) {
         assert.deepEqual(body.dropped, []);
         const back = await api('PATCH', '/api/v1/cards/move-multi-team', { cards: [item(body.cards[0])], target: { ...ops, list: listOps() } });
         assert.equal(back.statusCode, 200, back.body);
-        assert.deepEqual(back.json().dropped, [{ cardId: a._id, labels: boardA.labelIds, members: [], checklistItemMembers: [] }]);
+        assert.deepEqual(back.json().dropped, [{ cardId: a._id, labels: boardA.labelIds, members: [], checklistItemMembers: [], customFields: [] }]);
         assert.equal(back.json().cards[0].team, opsTeam);
         // the moved file still downloads, at the card's URL
         const download = await api('GET', back.json().cards[0].attachments[0].url);

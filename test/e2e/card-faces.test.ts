@@ -28,6 +28,7 @@ function faceOf(card: Card): CardFace {
     allChecklistItemsCount: card.allChecklistItemsCount,
     commentsCount: card.comments.length,
     attachmentsCount: card.attachments.length,
+    customFields: card.customFields,
     hasDescription: card.description !== '',
     board: card.board,
     list: card.list,

@@ -118,7 +118,7 @@ const CONTRACT: readonly (readonly [string, string, string])[] = [
   ['POST', '/api/v1/imports/trello', 'medium'],
   ['POST', '/api/v1/imports/taskboard', 'medium'],
   ['GET', '/api/v1/imports/{importId}', 'very-low'],
-  // issue 44: board rules (the rules' own actions are not rate-limited: they run in no request)
+  // board rules (the rules' own actions are not rate-limited: they run in no request)
   ['POST', '/api/v1/boards/{boardId}/rules', 'medium'],
   ['GET', '/api/v1/boards/{boardId}/rules', 'very-low'],
   ['POST', '/api/v1/boards/{boardId}/rules/dry-run', 'low'],
@@ -126,13 +126,19 @@ const CONTRACT: readonly (readonly [string, string, string])[] = [
   ['PATCH', '/api/v1/rules/{ruleId}', 'low'],
   ['DELETE', '/api/v1/rules/{ruleId}', 'low'],
   ['GET', '/api/v1/rules/{ruleId}/runs', 'very-low'],
-  // issue 44: recurring cards
+  // recurring cards
   ['POST', '/api/v1/boards/{boardId}/recurrences', 'medium'],
   ['GET', '/api/v1/boards/{boardId}/recurrences', 'very-low'],
   ['POST', '/api/v1/boards/{boardId}/recurrences/preview', 'low'],
   ['GET', '/api/v1/recurrences/{recurrenceId}', 'very-low'],
   ['PATCH', '/api/v1/recurrences/{recurrenceId}', 'low'],
   ['DELETE', '/api/v1/recurrences/{recurrenceId}', 'low'],
+  // custom fields (reads as the other reads, creation as a label's, changes as toggles)
+  ['GET', '/api/v1/boards/{boardId}/custom-fields', 'very-low'],
+  ['POST', '/api/v1/boards/{boardId}/custom-fields', 'medium'],
+  ['PATCH', '/api/v1/custom-fields/{fieldId}', 'low'],
+  ['DELETE', '/api/v1/custom-fields/{fieldId}', 'low'],
+  ['PATCH', '/api/v1/cards/{cardId}/custom-fields', 'low'],
 ];
 
 describe("the contract's operations", () => {

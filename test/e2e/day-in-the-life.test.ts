@@ -99,7 +99,7 @@ for (const engine of ENGINES) {
         }),
       );
       assert.equal(moved.cards[0]._id, venue._id);
-      assert.deepEqual(moved.dropped, [{ cardId: venue._id, labels: [urgent._id], members: [ann._id], checklistItemMembers: [] }]);
+      assert.deepEqual(moved.dropped, [{ cardId: venue._id, labels: [urgent._id], members: [ann._id], checklistItemMembers: [], customFields: [] }]);
       assert.equal((await annApi('GET', `/api/v1/cards/${venue._id}`)).statusCode, 404, 'Ann no longer reaches the moved card');
 
       // Afternoon: the banner is archived; Ann copies her card as a template for the next launch.

@@ -214,6 +214,30 @@ for (const engine of ENGINES) {
       // deleting a label takes it off the card: the label's event and the card's
       await write('DELETE /api/v1/labels/{labelId}', `/api/v1/labels/${label2._id}`, undefined, ['label.deleted', 'card.labels.toggled'], company);
 
+      // custom fields: the definitions are the board's events; a value, and a field deleted under one, the card's
+      const field = await write(
+        'POST /api/v1/boards/{boardId}/custom-fields',
+        `/api/v1/boards/${card.board}/custom-fields`,
+        { name: 'Estimate', type: 'number' },
+        ['custom_field.created'],
+        company,
+      );
+      await write('PATCH /api/v1/custom-fields/{fieldId}', `/api/v1/custom-fields/${field.customField._id}`, { unit: 'h' }, ['custom_field.updated'], company);
+      await write(
+        'PATCH /api/v1/cards/{cardId}/custom-fields',
+        `/api/v1/cards/${card._id}/custom-fields`,
+        { values: [{ field: field.customField._id, value: 3 }] },
+        ['card.custom_fields.set'],
+        on,
+      );
+      await write(
+        'DELETE /api/v1/custom-fields/{fieldId}',
+        `/api/v1/custom-fields/${field.customField._id}`,
+        undefined,
+        ['custom_field.deleted', 'card.custom_fields.set'],
+        company,
+      );
+
       // comments, discussions, cheers: a comment tells the card's members (Mia); a reply tells the comment's
       // author and a cheer the item's author, both the caller here, who is never told of their own action
       const comment = (

@@ -124,7 +124,7 @@ for (const [engine, store] of ENGINE_STORES) {
       assert.deepEqual(card.comments, []);
       assert.deepEqual(card.cheers, []);
       assert.deepEqual(card.seen, []);
-      assert.deepEqual(dropped, { cardId: card._id, labels: [], members: [], checklistItemMembers: [] });
+      assert.deepEqual(dropped, { cardId: card._id, labels: [], members: [], checklistItemMembers: [], customFields: [] });
 
       // checklists: new ids, same names and order; items keep name, order, date, completion and members
       assert.equal(card.checklists.length, 2);
@@ -256,7 +256,7 @@ for (const [engine, store] of ENGINE_STORES) {
       assert.equal(card.board, w.boardB.boardId);
       assert.deepEqual(card.labels, []);
       assert.equal(card.members.length, 2);
-      assert.deepEqual(dropped, { cardId: card._id, labels: [...w.boardA.labelIds].sort(), members: [], checklistItemMembers: [] });
+      assert.deepEqual(dropped, { cardId: card._id, labels: [...w.boardA.labelIds].sort(), members: [], checklistItemMembers: [], customFields: [] });
       const notAsked = await copyCard(t.services, owner, source.card._id, {}, { list: w.boardB.listIds[0] as string, keep: { labels: false } });
       assert.deepEqual(notAsked.dropped.labels, [], 'labels not asked for are not reported as dropped');
     });
@@ -282,6 +282,7 @@ for (const [engine, store] of ENGINE_STORES) {
           { checklistItem: copied[0]?.id, members: [w.bob] },
           { checklistItem: copied[1]?.id, members: [w.bob] },
         ],
+        customFields: [],
       });
       const attachments = await t.services.db.selectFrom('attachments').select(['company_id', 'team_id']).where('card_id', '=', card._id).execute();
       assert.ok(attachments.length === 3 && attachments.every((a) => a.team_id === w.opsTeam));
@@ -389,7 +390,7 @@ for (const [engine, store] of ENGINE_STORES) {
       assert.ok(existing.position < (cards[0]?.position as number) && (cards[0]?.position as number) < (cards[1]?.position as number));
       assert.ok(cards.every((c) => c.__v === 0 && c.list === list));
       // another board of the team: A's labels stay behind
-      assert.deepEqual(dropped, [{ cardId: cards[1]?._id, labels: [...w.boardA.labelIds].sort(), members: [], checklistItemMembers: [] }]);
+      assert.deepEqual(dropped, [{ cardId: cards[1]?._id, labels: [...w.boardA.labelIds].sort(), members: [], checklistItemMembers: [], customFields: [] }]);
       assert.equal(cards[1]?.members.length, 2);
       assert.equal(cards[1]?.attachments.length, 2);
       assert.deepEqual(cards[1]?.allChecklistItemsCount, { completed: 1, total: 3 });

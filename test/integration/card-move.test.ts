@@ -141,7 +141,7 @@ for (const engine of ENGINES) {
       assert.equal(moved.board, w.boardB.boardId);
       assert.deepEqual(moved.labels, []);
       assert.deepEqual(moved.members, card.members);
-      assert.deepEqual(dropped, [{ cardId: card._id, labels: [...w.boardA.labelIds].sort(), members: [], checklistItemMembers: [] }]);
+      assert.deepEqual(dropped, [{ cardId: card._id, labels: [...w.boardA.labelIds].sort(), members: [], checklistItemMembers: [], customFields: [] }]);
       assert.ok(
         Object.values(await childOwners(card._id))
           .flat()
@@ -178,6 +178,7 @@ for (const engine of ENGINES) {
             { checklistItem: one, members: [w.bob] },
             { checklistItem: two, members: [w.bob] },
           ],
+          customFields: [],
         },
       ]);
       // every child now belongs to Ops, each one change more, its content untouched

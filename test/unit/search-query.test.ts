@@ -28,13 +28,25 @@ describe('search query language', () => {
     assert.deepEqual(parseSearchQuery('Café 東京').terms, ['cafe', '東京']);
   });
 
+  it('reads any other name before a colon or a comparison as a custom field', () => {
+    assert.deepEqual(parseSearchQuery('Priority:high Estimate>3 Due<=2026-12-31 Reviewer:empty Notes:"two words"').fields, [
+      { name: 'Priority', op: ':', value: 'high' },
+      { name: 'Estimate', op: '>', value: '3' },
+      { name: 'Due', op: '<=', value: '2026-12-31' },
+      { name: 'Reviewer', op: 'empty', value: '' },
+      { name: 'Notes', op: ':', value: 'two words' },
+    ]);
+    assert.deepEqual(parseSearchQuery('label:bug').fields, [], 'the operators keep their names');
+  });
+
   it('a lone hyphen or a hyphen inside a word is text', () => {
     assert.deepEqual(parseSearchQuery('e-mail - x').terms, ['e-mail', '-', 'x']);
   });
 
   for (const [q, says] of [
     ['"open', /never closed/],
-    ['colour:red', /unknown operator "colour:"/],
+    ['-Estimate>3', /cannot be negated/],
+    ['Estimate:', /needs a value/],
     ['due:soon', /due:overdue, due:day/],
     ['is:big', /is:archived/],
     ['has:cheers', /has:attachments/],

@@ -1177,6 +1177,84 @@ export interface paths {
         patch: operations["updateLabel"];
         trace?: never;
     };
+    "/api/v1/boards/{boardId}/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Board Custom Fields
+         * @description The board's custom fields in their order, each with its options and how many cards hold a value of it.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getBoardCustomFields"];
+        put?: never;
+        /**
+         * Create Custom Field
+         * @description Adds a field to the board: `type` text, number (with an optional `unit`), date, select or multiselect (with coloured `options`), checkbox, person or url. Names are unique within a board (409).
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["createCustomField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/custom-fields/{fieldId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Custom Field
+         * @description Deletes the field and every value of it, in one step; each card that held one changes (`__v` + 1). Answers the field as it was and `clearedCards`, how many cards held a value (the field's `cardsWithValue` tells it before, for a confirmation).
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        delete: operations["deleteCustomField"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Custom Field
+         * @description Renames, reorders (`position`), changes the unit, whether card faces show it, its options (the whole list; an option left out is cleared from the cards that chose it) or its type. A type change converts the values cards hold, and is refused (409, naming how many cards) where one would not convert; every card whose value changed changes (`__v` + 1).
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        patch: operations["updateCustomField"];
+        trace?: never;
+    };
+    "/api/v1/cards/{cardId}/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set Card Custom Field Values
+         * @description Sets or clears (`value: null`) several of the card's custom fields in one change (`__v` + 1; `If-Match` applies). A value that does not fit its field (wrong type, unknown option, a person outside the board's team, a field of another board) rejects the whole request: 400, details name each value and its field.
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        patch: operations["setCardCustomFieldValues"];
+        trace?: never;
+    };
     "/api/v1/cards": {
         parameters: {
             query?: never;
@@ -2969,6 +3047,12 @@ export interface components {
             updatedAt: string;
             __v: number;
         };
+        CustomFieldValue: {
+            /** @description 24 lowercase hex characters */
+            field: string;
+            /** @description text, url: the text; number: a number; date: an ISO 8601 UTC date-time; checkbox: true; person: a user id; select: an option id; multiselect: option ids */
+            value: string | number | boolean | string[];
+        };
         Card: {
             /** @description 24 lowercase hex characters */
             _id: string;
@@ -3027,6 +3111,8 @@ export interface components {
             /** @description 24 lowercase hex characters */
             list: string;
             seen: string[];
+            /** @description the values the card holds, by field id; a field without a value is left out */
+            customFields: components["schemas"]["CustomFieldValue"][];
             /**
              * @description ISO 8601 UTC with milliseconds
              * @example 2026-11-21T09:30:00.000Z
@@ -3439,6 +3525,8 @@ export interface components {
             attachmentsCount: number;
             /** @description whether `description` is not empty */
             hasDescription: boolean;
+            /** @description as the card's `customFields` */
+            customFields: components["schemas"]["CustomFieldValue"][];
             /** @description 24 lowercase hex characters */
             board: string;
             /** @description 24 lowercase hex characters */
@@ -3500,6 +3588,48 @@ export interface components {
             /** @description cheers on the comment itself, oldest first */
             cheers: components["schemas"]["Cheer"][];
             /** @description grows on every change to what the record shows: content, replies, cheers */
+            __v: number;
+        };
+        CustomFieldOption: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            name: string;
+            color: components["schemas"]["LabelColor"];
+        };
+        CustomField: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            name: string;
+            /** @description text, number (with an optional unit), date (a date-time), select, multiselect, checkbox, person (a member of the board's team), url */
+            type: "text" | "number" | "date" | "select" | "multiselect" | "checkbox" | "person" | "url";
+            /** @description a number field's unit, shown after its values ("" for none) */
+            unit: string;
+            /** @description the field's index among the board's fields */
+            position: number;
+            /** @description whether card faces show the value */
+            showOnCard: boolean;
+            /** @description a select or multi select field's options, in order; [] for the other types */
+            options: components["schemas"]["CustomFieldOption"][];
+            /** @description how many cards hold a value of the field (what deleting it clears) */
+            cardsWithValue: number;
+            /** @description 24 lowercase hex characters */
+            board: string;
+            /** @description 24 lowercase hex characters */
+            creator: string;
+            /** @description 24 lowercase hex characters */
+            company: string;
+            /** @description 24 lowercase hex characters */
+            team: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
             __v: number;
         };
         /** @description What an import brought over, whom it matched, and what it left out. */
@@ -8592,6 +8722,307 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getBoardCustomFields: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        customFields: components["schemas"]["CustomField"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createCustomField: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+            };
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description text, number (with an optional unit), date (a date-time), select, multiselect, checkbox, person (a member of the board's team), url */
+                    type: "text" | "number" | "date" | "select" | "multiselect" | "checkbox" | "person" | "url";
+                    /** @description at most 20 characters */
+                    unit?: string;
+                    /** @default false */
+                    showOnCard?: boolean;
+                    /** @description index among the board's fields; default: the last */
+                    position?: number;
+                    /** @description in order; at most 100 */
+                    options?: {
+                        /** @description 24 lowercase hex characters */
+                        _id?: string;
+                        name: string;
+                        /** @description the _id of a colour of GET /api/v1/label-colors */
+                        color: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        customField: components["schemas"]["CustomField"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            412: components["responses"]["Error412"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteCustomField: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+            };
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                fieldId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        field: components["schemas"]["CustomField"];
+                        /** @description how many cards held a value of it (each changed: `__v` + 1) */
+                        clearedCards: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            412: components["responses"]["Error412"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateCustomField: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+            };
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                fieldId: string;
+            };
+            cookie?: never;
+        };
+        /** @description at least one of name, type, unit, showOnCard, position and options */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description text, number (with an optional unit), date (a date-time), select, multiselect, checkbox, person (a member of the board's team), url */
+                    type?: "text" | "number" | "date" | "select" | "multiselect" | "checkbox" | "person" | "url";
+                    /** @description at most 20 characters */
+                    unit?: string;
+                    showOnCard?: boolean;
+                    /** @description the field's new index among the board's fields */
+                    position?: number;
+                    /** @description the whole list, in order: options left out are removed (and cleared from the cards that chose them) */
+                    options?: {
+                        /** @description 24 lowercase hex characters */
+                        _id?: string;
+                        name: string;
+                        /** @description the _id of a colour of GET /api/v1/label-colors */
+                        color: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        customField: components["schemas"]["CustomField"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            412: components["responses"]["Error412"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    setCardCustomFieldValues: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+            };
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                cardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description each a field of the card's board, at most once */
+                    values: {
+                        /** @description 24 lowercase hex characters */
+                        field: string;
+                        /** @description null clears the field; else the form the field's type takes (see CustomFieldValue) */
+                        value: string | number | boolean | string[] | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        card: components["schemas"]["Card"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            412: components["responses"]["Error412"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
     createCard: {
         parameters: {
             query?: {
@@ -9440,6 +9871,8 @@ export interface operations {
                                 checklistItem: string;
                                 members: string[];
                             }[];
+                            /** @description custom fields of the old board whose values found no field of the same name and type (or option, or team member) on the new one */
+                            customFields: string[];
                         };
                     };
                 };
@@ -9507,6 +9940,8 @@ export interface operations {
                                 checklistItem: string;
                                 members: string[];
                             }[];
+                            /** @description custom fields of the old board whose values found no field of the same name and type (or option, or team member) on the new one */
+                            customFields: string[];
                         }[];
                     };
                 };
@@ -9582,6 +10017,8 @@ export interface operations {
                                 checklistItem: string;
                                 members: string[];
                             }[];
+                            /** @description custom fields of the old board whose values found no field of the same name and type (or option, or team member) on the new one */
+                            customFields: string[];
                         }[];
                     };
                 };
@@ -9657,6 +10094,8 @@ export interface operations {
                                 checklistItem: string;
                                 members: string[];
                             }[];
+                            /** @description custom fields of the old board whose values found no field of the same name and type (or option, or team member) on the new one */
+                            customFields: string[];
                         }[];
                     };
                 };

@@ -38,6 +38,7 @@ import { type CardSeenRow, type CardTableRow, findCard, findCardSeenBy, findCard
 import { type ChecklistItemRow, findItem } from '../../storage/repositories/checklist-items.ts';
 import { type ChecklistRow, findChecklist } from '../../storage/repositories/checklists.ts';
 import { type CommentTableRow, type DiscussionTableRow, findComment, findDiscussion } from '../../storage/repositories/comments.ts';
+import { type CustomFieldRow, findCustomField } from '../../storage/repositories/custom-fields.ts';
 import { findEventReach } from '../../storage/repositories/events.ts';
 import { findLabelById } from '../../storage/repositories/labels.ts';
 import { findListById, type ListRow } from '../../storage/repositories/lists.ts';
@@ -108,6 +109,7 @@ interface ReadRows {
   list: ListRow;
   board: BoardRow;
   label: LabelAccess;
+  'custom-field': CustomFieldRow;
   team: TeamAccess;
   checklist: ChecklistRow;
   item: ChecklistItemRow;
@@ -131,6 +133,7 @@ const NAMES: Record<keyof ReadRows | keyof LockedRows, string> = {
   list: 'List',
   board: 'Board',
   label: 'Label',
+  'custom-field': 'Custom field',
   team: 'Team',
   checklist: 'Checklist',
   item: 'Checklist item',
@@ -145,6 +148,7 @@ const FIND: { [K in keyof ReadRows]: (db: Executor, id: string, caller: Caller) 
   list: findListById,
   board: findBoardById,
   label: findLabelById,
+  'custom-field': findCustomField,
   team: findTeamScope,
   checklist: findChecklist,
   item: findItem,

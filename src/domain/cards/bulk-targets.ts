@@ -63,5 +63,5 @@ export function groupByItem(rows: readonly { item_id: string; user_id: string }[
 }
 
 export function lostAnything(dropped: DroppedParts): boolean {
-  return dropped.labels.length > 0 || dropped.members.length > 0 || dropped.checklistItemMembers.length > 0;
+  return dropped.labels.length > 0 || dropped.members.length > 0 || dropped.checklistItemMembers.length > 0 || dropped.customFields.length > 0;
 }

@@ -20,6 +20,7 @@ import { attachmentRow } from '../attachments/service.ts';
 import { copyChecklistsOfCard, type ItemCopies } from '../checklists/copy.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
+import { carryFieldValues } from '../fields/carry.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
@@ -77,7 +78,7 @@ async function writeCopy(
   const { list } = target;
   const creatorId = caller.userId;
   const id = newId(Date.parse(at));
-  const dropped: DroppedParts = { cardId: id, labels: [], members: [], checklistItemMembers: [] };
+  const dropped: DroppedParts = { cardId: id, labels: [], members: [], checklistItemMembers: [], customFields: [] };
   const owner = { company_id: list.company_id, team_id: list.team_id };
   await insertCard(trx, {
     id,
@@ -121,6 +122,7 @@ async function writeCopy(
     );
     dropped.members = members.filter((m) => !inTeam.has(m.user_id)).map((m) => m.user_id);
   }
+  dropped.customFields = await carryFieldValues(trx, source.id, source.board_id, { cardId: id, boardId: list.board_id, teamId: list.team_id });
   // which item of the copy each source item became (checklists' own copy: item members only when in the copy's team)
   const itemCopies: ItemCopies = keep.checklists ? (await copyChecklistsOfCard(trx, source.id, { id, ...owner }, creatorId, at)).items : new Map();
   dropped.checklistItemMembers = keep.checklists ? await droppedItemMembers(trx, itemCopies, list.team_id) : [];
@@ -161,7 +163,7 @@ async function writeCopy(
       source: source.id,
       list: list.id,
       position: target.position,
-      dropped: { labels: dropped.labels, members: dropped.members, checklistItemMembers: dropped.checklistItemMembers },
+      dropped: { labels: dropped.labels, members: dropped.members, checklistItemMembers: dropped.checklistItemMembers, customFields: dropped.customFields },
     },
     at,
   );

@@ -10,6 +10,7 @@ import { findListsOfBoard } from '../../storage/repositories/lists.ts';
 import { requireAccess } from '../access/access.ts';
 import { toBoard, toList } from '../boards/records.ts';
 import type { ServiceContext } from '../context.ts';
+import { toCustomFieldValues } from '../fields/records.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
@@ -32,6 +33,7 @@ export function toCardFace(row: CardFaceRow): CardFace {
     commentsCount: row.comments_count,
     attachmentsCount: row.attachments_count,
     hasDescription: row.has_description,
+    customFields: toCustomFieldValues(row.field_values, row.field_choices),
     board: row.board_id,
     list: row.list_id,
     __v: Number(row.version),

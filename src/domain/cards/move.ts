@@ -14,6 +14,7 @@ import type { ListRow } from '../../storage/repositories/lists.ts';
 import { teamMembersAmong } from '../../storage/repositories/teams.ts';
 import { requireAccessToEach } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
+import { carryFieldValues } from '../fields/carry.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
@@ -51,7 +52,7 @@ export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, in
         data: {
           from: { company: card.company_id, team: card.team_id, board: card.board_id, list: card.list_id, position: card.position },
           to: { company: list.company_id, team: list.team_id, board: list.board_id, list: list.id, position: positions[i] },
-          dropped: { labels: lost.labels, members: lost.members, checklistItemMembers: lost.checklistItemMembers },
+          dropped: { labels: lost.labels, members: lost.members, checklistItemMembers: lost.checklistItemMembers, customFields: lost.customFields },
         },
       });
     }
@@ -62,11 +63,13 @@ export async function moveCardsMultiTeam(ctx: ServiceContext, caller: Caller, in
 
 /** Moves one (locked) card to `position` in `list`; answers what it lost on the way. */
 async function moveCard(trx: Transaction, card: Row<'cards'>, list: ListRow, position: number): Promise<bulk.DroppedParts> {
-  const dropped: bulk.DroppedParts = { cardId: card.id, labels: [], members: [], checklistItemMembers: [] };
+  const dropped: bulk.DroppedParts = { cardId: card.id, labels: [], members: [], checklistItemMembers: [], customFields: [] };
   if (card.board_id !== list.board_id) {
     // Labels belong to a board: none of the old board's means anything on the new one.
     dropped.labels = (await cardLabelIds(trx, card.id)).sort();
     await removeCardLabels(trx, card.id, dropped.labels);
+    // values go to the fields of the same name and type there (docs/decisions/0134)
+    dropped.customFields = await carryFieldValues(trx, card.id, card.board_id, { cardId: card.id, boardId: list.board_id, teamId: list.team_id });
   }
   if (card.team_id !== list.team_id) {
     const owner = { company_id: list.company_id, team_id: list.team_id };

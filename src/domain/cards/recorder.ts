@@ -28,6 +28,7 @@ export type CardChangeKind =
   | 'card.seen'
   | 'card.labels.toggled'
   | 'card.members.toggled'
+  | 'card.custom_fields.set'
   | 'attachment.created'
   | 'attachment.renamed'
   | 'attachment.deleted'

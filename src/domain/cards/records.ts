@@ -1,6 +1,7 @@
 import type { Attachment, Card, Cheer, Label, Member } from '../../schemas/records.ts';
 import type { Row } from '../../storage/database.ts';
 import type { CardRow } from '../../storage/repositories/card-records.ts';
+import { toCustomFieldValues } from '../fields/records.ts';
 import { inTeam, madeInTeam, stamps } from '../shared/records.ts';
 
 /** Row → API record mappings for the card and the parts it embeds. */
@@ -102,9 +103,10 @@ export function toAttachments(rows: unknown[], seen: { attachment_id: string; us
  * The revision of how a card's record is made from its rows (`toCard`, the parts' mappings above,
  * and the card query of src/storage/repositories/card-records.ts). Raise it with any change that makes
  * the same rows show differently, or stores a view differently: stored card views (./view.ts) of an
- * older revision stop counting. 2: a view is stored with its entity tag before the record.
+ * older revision stop counting. 2: a view is stored with its entity tag before the record. 3: the
+ * card's custom field values.
  */
-export const CARD_RECORD_REVISION = 2;
+export const CARD_RECORD_REVISION = 3;
 
 export function toCard(row: CardRow): Card {
   const cheers = (row.cheers as CheerRow[]).map(toCheer);
@@ -145,5 +147,6 @@ export function toCard(row: CardRow): Card {
     board: row.board_id,
     list: row.list_id,
     seen: row.seen,
+    customFields: toCustomFieldValues(row.fieldValues, row.fieldChoices),
   };
 }

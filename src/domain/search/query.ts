@@ -24,6 +24,16 @@ export interface SearchQuery {
   hasAttachments: boolean;
   /** Created within the last N days. */
   createdDays?: number | undefined;
+  /** Custom field filters (`Estimate>3`, `Priority:high`, `Reviewer:empty`), by the field's name. */
+  fields: FieldFilter[];
+}
+
+/** A filter on a custom field of the hit's board, named as the board names it (any case). */
+export interface FieldFilter {
+  name: string;
+  /** `:` matches (text contains, number equals, option or person named, checkbox true); `empty` has no value. */
+  op: ':' | '>' | '>=' | '<' | '<=' | 'empty';
+  value: string;
 }
 
 const DUE: readonly DueFilter[] = ['overdue', 'day', 'week', 'month', 'none'];
@@ -51,6 +61,8 @@ function invalid(message: string): ValidationError {
 interface Token {
   negated: boolean;
   operator?: string | undefined;
+  /** A custom field's filter: the field's name and the comparison. */
+  field?: { name: string; op: ':' | '>' | '>=' | '<' | '<=' } | undefined;
   value: string;
   quoted: boolean;
 }
@@ -79,21 +91,25 @@ function tokenize(q: string): Token[] {
     const start = i;
     while (i < q.length && !/\s/u.test(q[i]!) && q[i] !== '"') i++;
     const word = q.slice(start, i);
+    const comparison = /^([\p{L}\p{N}_]+)(>=|<=|>|<)(.+)$/u.exec(word);
+    if (comparison) {
+      tokens.push({ negated, field: { name: comparison[1]!, op: comparison[2] as '>' }, value: comparison[3]!, quoted: false });
+      continue;
+    }
     const colon = word.indexOf(':');
     const name = colon > 0 ? word.slice(0, colon) : '';
-    if (colon > 0 && /^[a-z]+$/iu.test(name)) {
+    if (colon > 0 && /^[\p{L}\p{N}_]+$/u.test(name)) {
       const operator = name.toLowerCase();
-      if (!(OPERATORS as readonly string[]).includes(operator)) {
-        throw invalid(`unknown operator "${name}:" (known: ${OPERATORS.map((o) => `${o}:`).join(', ')})`);
-      }
+      // any other name is a custom field's (docs/search.md)
+      const field = (OPERATORS as readonly string[]).includes(operator) ? undefined : { name, op: ':' as const };
       let value = word.slice(colon + 1);
       let quoted = false;
       if (value === '' && q[i] === '"') {
         value = readQuoted();
         quoted = true;
       }
-      if (value.trim() === '') throw invalid(`"${operator}:" needs a value`);
-      tokens.push({ negated, operator, value, quoted });
+      if (value.trim() === '') throw invalid(`"${name}:" needs a value`);
+      tokens.push(field ? { negated, field, value, quoted } : { negated, operator, value, quoted });
       continue;
     }
     if (q[i] === '"') throw invalid(`a quote inside "${word}"; quote whole phrases`);
@@ -104,9 +120,18 @@ function tokenize(q: string): Token[] {
 
 /** Parses `q`; a query that says nothing to look for, or says it wrongly, is a ValidationError (400). */
 export function parseSearchQuery(q: string): SearchQuery {
-  const query: SearchQuery = { terms: [], excluded: [], labels: [], members: [], archived: false, boards: [], lists: [], hasAttachments: false };
+  const query: SearchQuery = { terms: [], excluded: [], labels: [], members: [], archived: false, boards: [], lists: [], hasAttachments: false, fields: [] };
   let operators = 0;
   for (const token of tokenize(q)) {
+    if (token.field !== undefined) {
+      if (token.negated) throw invalid(`"-${token.field.name}${token.field.op}" cannot be negated; only words and phrases can`);
+      operators++;
+      const value = token.value.trim();
+      const empty = token.field.op === ':' && !token.quoted && value.toLowerCase() === 'empty';
+      if (token.field.op !== ':' && value === '') throw invalid(`"${token.field.name}${token.field.op}" needs a value`);
+      query.fields.push({ name: token.field.name, op: empty ? 'empty' : token.field.op, value: empty ? '' : value });
+      continue;
+    }
     if (token.operator === undefined) {
       const text = foldText(token.value).replace(/\s+/gu, ' ').trim();
       if (text === '') continue;

@@ -144,6 +144,7 @@ export async function searchFilter(
     boards: query.boards,
     lists: query.lists,
     hasAttachments: query.hasAttachments,
+    fields: query.fields,
     createdSince: query.createdDays === undefined ? undefined : new Date(now.getTime() - query.createdDays * DAY).toISOString(),
     after,
     take: limit + 1,

@@ -1,7 +1,7 @@
 import type { CompanyRole } from '../../storage/database.ts';
 
 /** The records a write can be made conditional on (the last of these a route's path names). */
-export type VersionedKind = 'card' | 'list' | 'board' | 'label' | 'checklist' | 'item' | 'comment' | 'discussion';
+export type VersionedKind = 'card' | 'list' | 'board' | 'label' | 'checklist' | 'item' | 'comment' | 'discussion' | 'custom-field';
 
 /** What an `If-Match` asks: the record, and the revisions (`__v`) the caller accepts. */
 export interface ExpectedVersion {

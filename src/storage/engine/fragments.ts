@@ -13,6 +13,7 @@ export type JsonArrayFrom<O> = typeof sqliteJsonArrayFrom<O>;
 export interface LockableQuery {
   forUpdate(of?: never): LockableQuery;
   forNoKeyUpdate(): LockableQuery;
+  forShare(): LockableQuery;
   skipLocked(): LockableQuery;
 }
 
@@ -73,6 +74,14 @@ export class SqlFragments {
   lockForChange<Q extends LockableQuery>(query: Q): Q {
     return query;
   }
+
+  /**
+   * `query` holding the rows it reads unchanged until the transaction ends: others may read and
+   * share them, a change of them waits. Here: nothing to add, one connection writes at a time.
+   */
+  lockForShare<Q extends LockableQuery>(query: Q): Q {
+    return query;
+  }
 }
 
 export class PostgresFragments extends SqlFragments {
@@ -104,5 +113,9 @@ export class PostgresFragments extends SqlFragments {
   /** The lock an UPDATE that changes no key takes: rows that reference these (a card's labels, its view) can still be written meanwhile. */
   override lockForChange<Q extends LockableQuery>(query: Q): Q {
     return query.forNoKeyUpdate() as Q;
+  }
+
+  override lockForShare<Q extends LockableQuery>(query: Q): Q {
+    return query.forShare() as Q;
   }
 }

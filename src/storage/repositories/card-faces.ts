@@ -44,6 +44,27 @@ function faceQuery(db: QueryCreator<Database>, dialect: Dialect) {
             .orderBy('m.user_id'),
         )
         .as('members_json'),
+      dialect
+        .jsonArrayFrom(
+          eb
+            .selectFrom('card_field_values as fv')
+            .innerJoin('custom_fields as f', 'f.id', 'fv.field_id')
+            .select(['fv.field_id', 'f.type', 'fv.text_value', 'fv.number_value'])
+            .whereRef('fv.card_id', '=', 'c.id')
+            .orderBy('fv.field_id'),
+        )
+        .as('field_values_json'),
+      dialect
+        .jsonArrayFrom(
+          eb
+            .selectFrom('card_field_choices as fc')
+            .innerJoin('custom_fields as f', 'f.id', 'fc.field_id')
+            .select(['fc.field_id', 'f.type', 'fc.option_id'])
+            .whereRef('fc.card_id', '=', 'c.id')
+            .orderBy('fc.field_id')
+            .orderBy('fc.option_id'),
+        )
+        .as('field_choices_json'),
       eb
         .selectFrom('checklist_items as i')
         .select((e) => e.fn.countAll<number>().as('n'))
@@ -79,6 +100,8 @@ function toFaceRows(dialect: Dialect, rows: FaceQueryRow[]) {
     has_description: Boolean(Number(row.has_description)),
     labels: dialect.fromJson(row.labels_json).map((label) => label.label_id),
     members: dialect.fromJson(row.members_json),
+    field_values: dialect.fromJson(row.field_values_json),
+    field_choices: dialect.fromJson(row.field_choices_json),
     items_total: Number(row.items_total ?? 0),
     items_completed: Number(row.items_completed ?? 0),
     comments_count: Number(row.comments_count ?? 0),

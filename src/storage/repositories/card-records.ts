@@ -184,6 +184,27 @@ function cardQuery(
       dialect
         .jsonArrayFrom(eb.selectFrom('comments as m').select('m.id').whereRef('m.card_id', '=', 'c.id').orderBy('m.created_at').orderBy('m.id'))
         .as('comments_json'),
+      dialect
+        .jsonArrayFrom(
+          eb
+            .selectFrom('card_field_values as fv')
+            .innerJoin('custom_fields as f', 'f.id', 'fv.field_id')
+            .select(['fv.field_id', 'f.type', 'fv.text_value', 'fv.number_value'])
+            .whereRef('fv.card_id', '=', 'c.id')
+            .orderBy('fv.field_id'),
+        )
+        .as('field_values_json'),
+      dialect
+        .jsonArrayFrom(
+          eb
+            .selectFrom('card_field_choices as fc')
+            .innerJoin('custom_fields as f', 'f.id', 'fc.field_id')
+            .select(['fc.field_id', 'f.type', 'fc.option_id'])
+            .whereRef('fc.card_id', '=', 'c.id')
+            .orderBy('fc.field_id')
+            .orderBy('fc.option_id'),
+        )
+        .as('field_choices_json'),
       eb
         .selectFrom('checklist_items as i')
         .select((e) => e.fn.countAll<number>().as('n'))
@@ -217,6 +238,8 @@ function toCardRows<R extends CardQueryRow>(dialect: Dialect, rows: R[], cardIds
         commentIds: dialect.fromJson(row.comments_json).map((m) => m.id),
         itemsTotal: Number(row.items_total ?? 0),
         itemsCompleted: Number(row.items_completed ?? 0),
+        fieldValues: dialect.fromJson(row.field_values_json),
+        fieldChoices: dialect.fromJson(row.field_choices_json),
       },
     ];
   });

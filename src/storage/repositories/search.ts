@@ -32,6 +32,8 @@ export interface SearchFilter {
   lists: readonly string[];
   hasAttachments: boolean;
   createdSince?: string | undefined;
+  /** Custom field filters, by the field's name on the hit's board (docs/search.md). */
+  fields?: readonly { name: string; op: ':' | '>' | '>=' | '<' | '<=' | 'empty'; value: string }[] | undefined;
   /** After this sort key: [tier, updatedAt, id]. */
   after?: readonly [number, string, string] | undefined;
   take: number;
@@ -117,6 +119,37 @@ function lowerLike(column: string, text: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`lower(${sql.ref(column)}) like lower(${likePattern(text)}) escape '\\'`;
 }
 
+/**
+ * A card of the hit holds (or, for `empty`, lacks) a value of its board's field of that name that
+ * matches: `:` a text or URL containing the value, a number equal to it, an option or a person of
+ * that name (or email), a checked checkbox for true/yes; `>`, `<`… a number, or a date (compared as
+ * ISO text). Each walks the values' indexes by field.
+ */
+function fieldCondition(filter: { name: string; op: string; value: string }): RawBuilder<SqlBool> {
+  const field = sql`select f.id from custom_fields f where f.board_id = c.board_id and lower(f.name) = lower(${filter.name})`;
+  const held = (condition: RawBuilder<unknown>) =>
+    sql<SqlBool>`exists (select 1 from card_field_values v where v.card_id = c.id and v.field_id in (${field}) and ${condition})`;
+  if (filter.op === 'empty') {
+    return sql<SqlBool>`c.id is not null and exists (${field}) and not exists (select 1 from card_field_values v where v.card_id = c.id and v.field_id in (${field}))
+      and not exists (select 1 from card_field_choices fc where fc.card_id = c.id and fc.field_id in (${field}))`;
+  }
+  const number = Number(filter.value);
+  const numeric = filter.value.trim() !== '' && Number.isFinite(number);
+  if (filter.op !== ':') {
+    const op = sql.raw(filter.op);
+    return numeric
+      ? held(sql`v.number_value ${op} ${number}`)
+      : held(sql`v.text_value ${op} ${filter.value} and v.field_id in (select f.id from custom_fields f where f.type = 'date')`);
+  }
+  const truthy = ['true', 'yes', 'checked'].includes(filter.value.toLowerCase());
+  return sql<SqlBool>`(${held(sql`(lower(v.text_value) like lower(${likePattern(filter.value)}) escape '\\'
+      ${numeric ? sql`or v.number_value = ${number}` : sql``}
+      ${truthy ? sql`or (v.number_value = 1 and v.field_id in (select f.id from custom_fields f where f.type = 'checkbox'))` : sql``}
+      or exists (select 1 from users u where u.id = v.text_value and (lower(u.full_name) = lower(${filter.value}) or lower(u.email) = lower(${filter.value}))))`)}
+    or exists (select 1 from card_field_choices fc join custom_field_options o on o.id = fc.option_id
+      where fc.card_id = c.id and fc.field_id in (${field}) and lower(o.name) = lower(${filter.value})))`;
+}
+
 /** The entries `filter` finds, in order (title matches first, then the most recently written), `take` of them. */
 export async function searchEntries(db: Executor, filter: SearchFilter): Promise<SearchRow[]> {
   const statement = searchStatement(db, filter);
@@ -168,6 +201,7 @@ export function searchStatement(db: Executor, filter: SearchFilter): RawBuilder<
   for (const list of filter.lists) where.push(lowerLike('l.name', list));
   if (filter.hasAttachments) where.push(sql<SqlBool>`exists (select 1 from attachments a where a.card_id = e.card_id and a.is_deleted = 0)`);
   if (filter.createdSince !== undefined) where.push(sql<SqlBool>`e.created_at >= ${filter.createdSince}`);
+  for (const field of filter.fields ?? []) where.push(fieldCondition(field));
   const tier = filter.terms.length === 0 ? sql`0` : sql`(case when ${text.inTitle} then 0 else 1 end)`;
   const after = filter.after;
   const page = after

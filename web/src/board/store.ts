@@ -84,6 +84,7 @@ export function faceOf(card: Card): CardFace {
     commentsCount: card.comments.length,
     attachmentsCount: card.attachments.length,
     hasDescription: card.description !== '',
+    customFields: card.customFields,
     board: card.board,
     list: card.list,
     __v: card.__v,

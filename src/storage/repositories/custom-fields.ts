@@ -1,0 +1,216 @@
+/**
+ * Custom fields (docs/decisions/0132): a board's definitions and their options, and the cards'
+ * values (`card_field_values` for every type but the selects, `card_field_choices` for those).
+ */
+import type { Executor, NewRow, Row, Transaction } from '../database.ts';
+import { dialectOf } from '../dialect.ts';
+
+export type CustomFieldRow = Row<'custom_fields'>;
+export type CustomFieldOptionRow = Row<'custom_field_options'> & { color_name: string; color_hex: string };
+
+/** A field of a board that is not marked deleted. */
+export async function findCustomField(db: Executor, id: string): Promise<CustomFieldRow | undefined> {
+  return db
+    .selectFrom('custom_fields as f')
+    .selectAll('f')
+    .where('f.id', '=', id)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('boards as b').select('b.id').whereRef('b.id', '=', 'f.board_id').where('b.deleted_at', 'is not', null))),
+    )
+    .executeTakeFirst();
+}
+
+/** The board's fields in their order. */
+export async function findCustomFieldsOfBoard(db: Executor, boardId: string): Promise<CustomFieldRow[]> {
+  return db.selectFrom('custom_fields').selectAll().where('board_id', '=', boardId).orderBy('position').orderBy('id').execute();
+}
+
+/**
+ * The board's fields, held unchanged until the transaction ends (a share lock): what a card's values
+ * are checked against. A change of a field's type or options takes the field's lock, so it waits for
+ * the values being written, and they for it.
+ */
+export async function shareCustomFieldsOfBoard(db: Transaction, boardId: string): Promise<CustomFieldRow[]> {
+  const { fragments } = dialectOf(db);
+  return fragments.lockForShare(db.selectFrom('custom_fields').selectAll().where('board_id', '=', boardId).orderBy('position').orderBy('id')).execute();
+}
+
+/** The options of the fields, with their colours, each field's in its order. */
+export async function findOptionsOfFields(db: Executor, fieldIds: readonly string[]): Promise<CustomFieldOptionRow[]> {
+  if (fieldIds.length === 0) return [];
+  return db
+    .selectFrom('custom_field_options as o')
+    .innerJoin('label_colors as lc', 'lc.id', 'o.color_id')
+    .selectAll('o')
+    .select(['lc.name as color_name', 'lc.hex as color_hex'])
+    .where('o.field_id', 'in', fieldIds)
+    .orderBy('o.field_id')
+    .orderBy('o.position')
+    .orderBy('o.id')
+    .execute();
+}
+
+/** How many cards carry a value of each field (fields with none are left out). */
+export async function countCardsWithValues(db: Executor, fieldIds: readonly string[]): Promise<Map<string, number>> {
+  if (fieldIds.length === 0) return new Map();
+  const values = await db
+    .selectFrom('card_field_values')
+    .select(['field_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('field_id', 'in', fieldIds)
+    .groupBy('field_id')
+    .execute();
+  const choices = await db
+    .selectFrom('card_field_choices')
+    .select(['field_id', (eb) => eb.fn.count<number>('card_id').distinct().as('n')])
+    .where('field_id', 'in', fieldIds)
+    .groupBy('field_id')
+    .execute();
+  return new Map([...values, ...choices].map((row) => [row.field_id, Number(row.n)]));
+}
+
+/** The last position of the board's fields (-1 when it has none). */
+export async function lastFieldPosition(db: Executor, boardId: string): Promise<number> {
+  const row = await db
+    .selectFrom('custom_fields')
+    .select((eb) => eb.fn.max('position').as('last'))
+    .where('board_id', '=', boardId)
+    .executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? -1 : Number(row.last);
+}
+
+export async function insertCustomField(db: Transaction, row: NewRow<'custom_fields'>): Promise<void> {
+  await db.insertInto('custom_fields').values(row).execute();
+}
+
+/** Gives the fields the positions 0, 1, … in the order of `ids`, where they differ. */
+export async function setFieldPositions(db: Transaction, ids: readonly string[]): Promise<void> {
+  for (const [position, id] of ids.entries()) {
+    await db.updateTable('custom_fields').set({ position }).where('id', '=', id).where('position', '!=', position).execute();
+  }
+}
+
+export async function insertOptions(db: Transaction, rows: readonly NewRow<'custom_field_options'>[]): Promise<void> {
+  if (rows.length > 0)
+    await db
+      .insertInto('custom_field_options')
+      .values([...rows])
+      .execute();
+}
+
+export async function updateOption(db: Transaction, id: string, change: { name: string; color_id: string; position: number }): Promise<void> {
+  await db.updateTable('custom_field_options').set(change).where('id', '=', id).execute();
+}
+
+export async function deleteOptions(db: Transaction, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await db.deleteFrom('custom_field_options').where('id', 'in', ids).execute();
+}
+
+/** Changes a field (one change: `__v` + 1); answers its `__v` now, undefined when there is no field. */
+export async function updateCustomField(
+  db: Transaction,
+  id: string,
+  change: Partial<Pick<CustomFieldRow, 'name' | 'type' | 'unit' | 'position' | 'show_on_card'>>,
+  at: string,
+): Promise<number | undefined> {
+  const row = await db
+    .updateTable('custom_fields')
+    .set((eb) => ({ ...change, updated_at: at, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .returning('version')
+    .executeTakeFirst();
+  return row && Number(row.version);
+}
+
+/** Takes a field's row lock (a no-op update), so that changes of one field apply one after another. */
+export async function lockCustomField(db: Transaction, id: string): Promise<CustomFieldRow | undefined> {
+  return db
+    .updateTable('custom_fields')
+    .set((eb) => ({ version: eb.ref('version') }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Deletes a field (its options and values go with it); answers the `__v` it had, undefined when it was not there. */
+export async function deleteCustomField(db: Transaction, id: string): Promise<number | undefined> {
+  const row = await db.deleteFrom('custom_fields').where('id', '=', id).returning('version').executeTakeFirst();
+  return row && Number(row.version);
+}
+
+/** The cards that carry a value of the field. */
+export async function cardIdsWithValue(db: Executor, fieldId: string): Promise<string[]> {
+  const values = await db.selectFrom('card_field_values').select('card_id').where('field_id', '=', fieldId).execute();
+  const choices = await db.selectFrom('card_field_choices').select('card_id').where('field_id', '=', fieldId).distinct().execute();
+  return [...new Set([...values, ...choices].map((r) => r.card_id))].sort();
+}
+
+/** The cards that chose one of the options. */
+export async function cardIdsWithOptions(db: Executor, optionIds: readonly string[]): Promise<string[]> {
+  if (optionIds.length === 0) return [];
+  const rows = await db.selectFrom('card_field_choices').select('card_id').where('option_id', 'in', optionIds).distinct().execute();
+  return rows.map((r) => r.card_id).sort();
+}
+
+/** The plain values (not selects) of the field, per card. */
+export async function valuesOfField(db: Executor, fieldId: string): Promise<Row<'card_field_values'>[]> {
+  return db.selectFrom('card_field_values').selectAll().where('field_id', '=', fieldId).orderBy('card_id').execute();
+}
+
+/** The chosen options of the field, per card. */
+export async function choicesOfField(db: Executor, fieldId: string): Promise<Row<'card_field_choices'>[]> {
+  return db.selectFrom('card_field_choices').selectAll().where('field_id', '=', fieldId).orderBy('card_id').orderBy('option_id').execute();
+}
+
+/** The values of the cards (both tables), for copies and moves. */
+export async function valuesOfCards(
+  db: Executor,
+  cardIds: readonly string[],
+): Promise<{ values: Row<'card_field_values'>[]; choices: Row<'card_field_choices'>[] }> {
+  if (cardIds.length === 0) return { values: [], choices: [] };
+  const values = await db.selectFrom('card_field_values').selectAll().where('card_id', 'in', cardIds).execute();
+  const choices = await db.selectFrom('card_field_choices').selectAll().where('card_id', 'in', cardIds).execute();
+  return { values, choices };
+}
+
+/** Clears the card's values of the fields (both tables). */
+export async function clearValues(db: Transaction, cardId: string, fieldIds: readonly string[]): Promise<void> {
+  if (fieldIds.length === 0) return;
+  await db.deleteFrom('card_field_values').where('card_id', '=', cardId).where('field_id', 'in', fieldIds).execute();
+  await db.deleteFrom('card_field_choices').where('card_id', '=', cardId).where('field_id', 'in', fieldIds).execute();
+}
+
+/** Clears every value of the cards (what a move to another board does before it writes those that fit). */
+export async function clearValuesOfCards(db: Transaction, cardIds: readonly string[]): Promise<void> {
+  if (cardIds.length === 0) return;
+  await db.deleteFrom('card_field_values').where('card_id', 'in', cardIds).execute();
+  await db.deleteFrom('card_field_choices').where('card_id', 'in', cardIds).execute();
+}
+
+export async function insertValues(db: Transaction, rows: readonly NewRow<'card_field_values'>[]): Promise<void> {
+  if (rows.length > 0)
+    await db
+      .insertInto('card_field_values')
+      .values([...rows])
+      .execute();
+}
+
+export async function insertChoices(db: Transaction, rows: readonly NewRow<'card_field_choices'>[]): Promise<void> {
+  if (rows.length > 0)
+    await db
+      .insertInto('card_field_choices')
+      .values([...rows])
+      .execute();
+}
+
+/** Rewrites the field's plain values (a type change's conversion): the given rows replace them all. */
+export async function replaceValuesOfField(
+  db: Transaction,
+  fieldId: string,
+  values: readonly NewRow<'card_field_values'>[],
+  choices: readonly NewRow<'card_field_choices'>[],
+): Promise<void> {
+  await db.deleteFrom('card_field_values').where('field_id', '=', fieldId).execute();
+  await db.deleteFrom('card_field_choices').where('field_id', '=', fieldId).execute();
+  await insertValues(db, values);
+  await insertChoices(db, choices);
+}
