@@ -75,6 +75,23 @@ export interface ApiKeyTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** What the key may do (migration 0045): every operation, or only reads. */
+  access: Generated<ApiKeyAccess>;
+  /** 1: the key reaches only the teams of `api_key_teams`. */
+  team_limited: Generated<number>;
+  /** Past this, the key is refused; null: never. */
+  expires_at: string | null;
+  /** The client address of the use `last_used_at` records. */
+  last_used_ip: string | null;
+}
+
+export type ApiKeyAccess = 'read-only' | 'read-write';
+
+/** A team a team-limited key reaches (migration 0045), with the team's company. */
+export interface ApiKeyTeamTable {
+  api_key_id: string;
+  team_id: string;
+  company_id: string;
 }
 
 export interface BoardTable extends MadeInTeamRow {
@@ -370,6 +387,7 @@ export interface Database {
   teams: TeamTable;
   team_members: TeamMemberTable;
   api_keys: ApiKeyTable;
+  api_key_teams: ApiKeyTeamTable;
   boards: BoardTable;
   lists: ListTable;
   label_colors: LabelColorTable;

@@ -19,6 +19,7 @@ import * as multipartUploads from './migrations/0032_multipart_uploads.ts';
 import * as oidcLogins from './migrations/0035_oidc_logins.ts';
 import * as imports from './migrations/0036_imports.ts';
 import * as searchWordBacklog from './migrations/0037_search_word_backlog.ts';
+import * as apiKeyScopes from './migrations/0045_api_key_scopes.ts';
 import * as invitationBoard from './migrations/0075_invitation_board.ts';
 import type { StorageConnection } from './open.ts';
 
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0035_oidc_logins': oidcLogins,
   '0036_imports': imports,
   '0037_search_word_backlog': searchWordBacklog,
+  '0045_api_key_scopes': apiKeyScopes,
   '0075_invitation_board': invitationBoard,
 };
 
