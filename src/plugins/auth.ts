@@ -98,7 +98,8 @@ export default fp(
 function admit(request: FastifyRequest, caller: Caller): void {
   if (caller.session && !SAFE_METHODS.has(request.method)) refuseForgery(request, caller);
   requireKeyPermits(caller, request.method);
-  request.caller = { ...caller, requestId: request.id };
+  const agent = request.headers['user-agent'];
+  request.caller = { ...caller, requestId: request.id, client: { ip: request.ip, userAgent: typeof agent === 'string' ? agent : undefined } };
 }
 
 /** A cookie-authenticated change needs the session's CSRF token and an allowed Origin (OWASP's CSRF cheat sheet). */

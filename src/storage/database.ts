@@ -85,6 +85,22 @@ export interface ApiKeyTable {
   last_used_ip: string | null;
 }
 
+/** An entry of the audit log (migration 0046): append-only, tied to nothing by a foreign key. */
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  company_id: string | null;
+  kind: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  api_key_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  details: string;
+}
+
 export type ApiKeyAccess = 'read-only' | 'read-write';
 
 /** A team a team-limited key reaches (migration 0045), with the team's company. */
@@ -388,6 +404,7 @@ export interface Database {
   team_members: TeamMemberTable;
   api_keys: ApiKeyTable;
   api_key_teams: ApiKeyTeamTable;
+  audit_log: AuditLogTable;
   boards: BoardTable;
   lists: ListTable;
   label_colors: LabelColorTable;

@@ -20,6 +20,7 @@ import * as oidcLogins from './migrations/0035_oidc_logins.ts';
 import * as imports from './migrations/0036_imports.ts';
 import * as searchWordBacklog from './migrations/0037_search_word_backlog.ts';
 import * as apiKeyScopes from './migrations/0045_api_key_scopes.ts';
+import * as auditLog from './migrations/0046_audit_log.ts';
 import * as invitationBoard from './migrations/0075_invitation_board.ts';
 import type { StorageConnection } from './open.ts';
 
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0036_imports': imports,
   '0037_search_word_backlog': searchWordBacklog,
   '0045_api_key_scopes': apiKeyScopes,
+  '0046_audit_log': auditLog,
   '0075_invitation_board': invitationBoard,
 };
 

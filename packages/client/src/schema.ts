@@ -2367,6 +2367,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/companies/{companyId}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Audit Log: the company's security and administration events, newest first (owners only)
+         * @description Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/{companyId}/audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Audit Log: every entry the filters keep, as CSV or JSON Lines (owners only; the export is itself logged)
+         * @description Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        get: operations["exportAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications": {
         parameters: {
             query?: never;
@@ -2660,6 +2700,178 @@ export interface components {
             requestId: string;
             details?: {
                 [key: string]: unknown;
+            }[];
+        };
+        /** @description A whole board, for reading elsewhere or importing back. Ids are those of this deployment and tie the document together; deleted lists, cards and attachments are left out. */
+        BoardExport: {
+            /** @enum {string} */
+            format: "taskboard-board";
+            /** @enum {number} */
+            formatVersion: 1;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            exportedAt: string;
+            board: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                description: string;
+                archived: boolean;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                updatedAt: string;
+            };
+            labels: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                /** @description the palette colour's name */
+                color: string;
+                hex: string;
+            }[];
+            /** @description position order, archived ones too */
+            lists: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                position: number;
+                archived: boolean;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+            }[];
+            /** @description list by list, each in position order; archived ones too */
+            cards: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                /** @description 24 lowercase hex characters */
+                list: string;
+                name: string;
+                description: string;
+                position: number;
+                start: string | null;
+                due: string | null;
+                complete: boolean;
+                archived: boolean;
+                /** @description 24 lowercase hex characters */
+                creator: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                updatedAt: string;
+                /** @description the card's members (ids in `people`) */
+                members: string[];
+                /** @description the card's labels (ids in `labels`) */
+                labels: string[];
+                checklists: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    name: string;
+                    position: number;
+                    items: {
+                        /** @description 24 lowercase hex characters */
+                        _id: string;
+                        name: string;
+                        position: number;
+                        due: string | null;
+                        complete: boolean;
+                        /** @description the item's members (ids in `people`) */
+                        members: string[];
+                    }[];
+                }[];
+                /** @description oldest first, each with its discussion */
+                comments: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    /** @description 24 lowercase hex characters */
+                    author: string;
+                    content: string;
+                    /**
+                     * @description ISO 8601 UTC with milliseconds
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                    discussions: {
+                        /** @description 24 lowercase hex characters */
+                        _id: string;
+                        /** @description 24 lowercase hex characters */
+                        author: string;
+                        content: string;
+                        /**
+                         * @description ISO 8601 UTC with milliseconds
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                    }[];
+                }[];
+                /** @description attachments not deleted, oldest first */
+                attachments: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    type: "file" | "link";
+                    name: string;
+                    originalName: string;
+                    /** @description a link: its target; a file: null */
+                    url: string | null;
+                    /** @description a file: its path in the zip that `files=true` gives; a link: null */
+                    file: string | null;
+                    mimeType: string;
+                    size: number;
+                    /** @description the SHA-256 of a file's bytes (hex); null for links and files stored before checksums */
+                    sha256: string | null;
+                    /** @description the checklist item it is attached to, if any */
+                    checklistItem: string | null;
+                    /** @description 24 lowercase hex characters */
+                    creator: string;
+                    /**
+                     * @description ISO 8601 UTC with milliseconds
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                }[];
+                cheers: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    /** @description 24 lowercase hex characters */
+                    giver: string;
+                    /** @description 24 lowercase hex characters */
+                    receiver: string;
+                    content: string;
+                    on: {
+                        /** @description card, comment, discussion, attachment or checklistItem */
+                        type: string;
+                        /** @description 24 lowercase hex characters */
+                        _id: string;
+                    };
+                    /**
+                     * @description ISO 8601 UTC with milliseconds
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                }[];
+            }[];
+            /** @description everyone the document names: creators, members, authors, cheerers */
+            people: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                fullName: string;
             }[];
         };
         Member: {
@@ -3056,177 +3268,35 @@ export interface components {
             updatedAt: string;
             __v: number;
         };
-        /** @description A whole board, for reading elsewhere or importing back. Ids are those of this deployment and tie the document together; deleted lists, cards and attachments are left out. */
-        BoardExport: {
-            /** @enum {string} */
-            format: "taskboard-board";
-            /** @enum {number} */
-            formatVersion: 1;
+        AuditEntry: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
             /**
              * @description ISO 8601 UTC with milliseconds
              * @example 2026-11-21T09:30:00.000Z
              */
-            exportedAt: string;
-            board: {
+            at: string;
+            /** @description what happened, e.g. `sign_in.failed`, `apikey.created`, `member.role.changed` (docs/people.md lists them) */
+            kind: string;
+            /** @description who did it; null when nobody known (a failed sign-in of an unknown email) */
+            actor: {
                 /** @description 24 lowercase hex characters */
                 _id: string;
-                name: string;
-                description: string;
-                archived: boolean;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                createdAt: string;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                updatedAt: string;
+                email: string | null;
+            } | null;
+            /** @description the API key the actor used; null: a session or no request */
+            apiKey: string | null;
+            ip: string | null;
+            userAgent: string | null;
+            /** @description what it was done to */
+            target: {
+                type: string;
+                id: string;
+            } | null;
+            /** @description what the kind adds (a reason, a role, a name); never a secret */
+            details: {
+                [key: string]: unknown;
             };
-            labels: {
-                /** @description 24 lowercase hex characters */
-                _id: string;
-                name: string;
-                /** @description the palette colour's name */
-                color: string;
-                hex: string;
-            }[];
-            /** @description position order, archived ones too */
-            lists: {
-                /** @description 24 lowercase hex characters */
-                _id: string;
-                name: string;
-                position: number;
-                archived: boolean;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                createdAt: string;
-            }[];
-            /** @description list by list, each in position order; archived ones too */
-            cards: {
-                /** @description 24 lowercase hex characters */
-                _id: string;
-                /** @description 24 lowercase hex characters */
-                list: string;
-                name: string;
-                description: string;
-                position: number;
-                start: string | null;
-                due: string | null;
-                complete: boolean;
-                archived: boolean;
-                /** @description 24 lowercase hex characters */
-                creator: string;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                createdAt: string;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                updatedAt: string;
-                /** @description the card's members (ids in `people`) */
-                members: string[];
-                /** @description the card's labels (ids in `labels`) */
-                labels: string[];
-                checklists: {
-                    /** @description 24 lowercase hex characters */
-                    _id: string;
-                    name: string;
-                    position: number;
-                    items: {
-                        /** @description 24 lowercase hex characters */
-                        _id: string;
-                        name: string;
-                        position: number;
-                        due: string | null;
-                        complete: boolean;
-                        /** @description the item's members (ids in `people`) */
-                        members: string[];
-                    }[];
-                }[];
-                /** @description oldest first, each with its discussion */
-                comments: {
-                    /** @description 24 lowercase hex characters */
-                    _id: string;
-                    /** @description 24 lowercase hex characters */
-                    author: string;
-                    content: string;
-                    /**
-                     * @description ISO 8601 UTC with milliseconds
-                     * @example 2026-11-21T09:30:00.000Z
-                     */
-                    createdAt: string;
-                    discussions: {
-                        /** @description 24 lowercase hex characters */
-                        _id: string;
-                        /** @description 24 lowercase hex characters */
-                        author: string;
-                        content: string;
-                        /**
-                         * @description ISO 8601 UTC with milliseconds
-                         * @example 2026-11-21T09:30:00.000Z
-                         */
-                        createdAt: string;
-                    }[];
-                }[];
-                /** @description attachments not deleted, oldest first */
-                attachments: {
-                    /** @description 24 lowercase hex characters */
-                    _id: string;
-                    type: "file" | "link";
-                    name: string;
-                    originalName: string;
-                    /** @description a link: its target; a file: null */
-                    url: string | null;
-                    /** @description a file: its path in the zip that `files=true` gives; a link: null */
-                    file: string | null;
-                    mimeType: string;
-                    size: number;
-                    /** @description the SHA-256 of a file's bytes (hex); null for links and files stored before checksums */
-                    sha256: string | null;
-                    /** @description the checklist item it is attached to, if any */
-                    checklistItem: string | null;
-                    /** @description 24 lowercase hex characters */
-                    creator: string;
-                    /**
-                     * @description ISO 8601 UTC with milliseconds
-                     * @example 2026-11-21T09:30:00.000Z
-                     */
-                    createdAt: string;
-                }[];
-                cheers: {
-                    /** @description 24 lowercase hex characters */
-                    _id: string;
-                    /** @description 24 lowercase hex characters */
-                    giver: string;
-                    /** @description 24 lowercase hex characters */
-                    receiver: string;
-                    content: string;
-                    on: {
-                        /** @description card, comment, discussion, attachment or checklistItem */
-                        type: string;
-                        /** @description 24 lowercase hex characters */
-                        _id: string;
-                    };
-                    /**
-                     * @description ISO 8601 UTC with milliseconds
-                     * @example 2026-11-21T09:30:00.000Z
-                     */
-                    createdAt: string;
-                }[];
-            }[];
-            /** @description everyone the document names: creators, members, authors, cheerers */
-            people: {
-                /** @description 24 lowercase hex characters */
-                _id: string;
-                fullName: string;
-            }[];
         };
         CardFace: {
             /** @description 24 lowercase hex characters */
@@ -12078,6 +12148,117 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getAuditLog: {
+        parameters: {
+            query?: {
+                /** @description only what this person did */
+                actor?: string;
+                /** @description only entries of this kind */
+                kind?: string;
+                /** @description from this time (inclusive) */
+                since?: string;
+                /** @description before this time (exclusive) */
+                until?: string;
+                /** @description items per page (default 50, max 200) */
+                limit?: number;
+                /** @description the `nextCursor` of the previous page; absent for the first page */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        entries: components["schemas"]["AuditEntry"][];
+                        /** @description pass as `cursor` to get the next page; null when this page is the last */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    exportAuditLog: {
+        parameters: {
+            query: {
+                /** @description only what this person did */
+                actor?: string;
+                /** @description only entries of this kind */
+                kind?: string;
+                /** @description from this time (inclusive) */
+                since?: string;
+                /** @description before this time (exclusive) */
+                until?: string;
+                /** @description CSV (one row per entry) or JSON Lines (one AuditEntry per line) */
+                format: "csv" | "jsonl";
+            };
+            header?: never;
+            path: {
+                /** @description 24 lowercase hex characters */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV with a header row, or one AuditEntry per line; `Content-Disposition` names a file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/jsonl": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };

@@ -228,6 +228,8 @@ export interface CompanyRequest {
   admin?: boolean;
   /** What the 403 says to a member when `admin` is set. */
   refusal?: string;
+  /** Only the company's owners (the audit log): anyone else in it gets a 403 saying `refusal`. */
+  owner?: boolean;
 }
 
 /** A webhook: only owners and admins of its company reach it (a member gets a 403, anyone else a 404). */
@@ -287,6 +289,7 @@ export async function requireAccess(
   if (request.kind === 'company') {
     const access = companyAccess(caller, request.id, request.scope ?? {});
     if (request.admin) requireCompanyAdmin(caller, access.id, request.refusal);
+    if (request.owner && access.role !== 'owner') throw new ForbiddenError(request.refusal ?? 'Only company owners may do this');
     return access;
   }
   if (request.kind === 'webhook') {

@@ -24,6 +24,12 @@ export interface KeyLimits {
   expiresAtMs: number | null;
 }
 
+/** Where a request came from (the audit log records it). */
+export interface ClientMeta {
+  ip?: string | undefined;
+  userAgent?: string | undefined;
+}
+
 /** Who is calling: the user behind an API key or a session, and what that user can reach. */
 export interface Caller {
   userId: string;
@@ -37,6 +43,8 @@ export interface Caller {
   companyRoles: ReadonlyMap<string, CompanyRole>;
   /** Teams the caller is a member of. */
   teamIds: ReadonlySet<string>;
+  /** The client address and user agent of the request being served. */
+  client?: ClientMeta | undefined;
   /** The request being served (its `X-Request-Id`), which the events of its changes carry. */
   requestId?: string | undefined;
   /** The request's `If-Match`: the revision it expects of the record its path names (./preconditions.ts). */
