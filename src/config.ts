@@ -328,6 +328,11 @@ const SETTINGS = {
       'whole',
     ),
   },
+  /** The audit log (docs/people.md, "Audit log"). */
+  audit: {
+    /** Entries older than this many days are pruned, on the event record's schedule (EVENT_PRUNE_INTERVAL_SECONDS). */
+    retentionDays: whole('AUDIT_RETENTION_DAYS', 365, 1, 36_500),
+  },
   /** People sign in (docs/people.md): sessions, sign-in throttling, mail, single sign-on. */
   people: {
     /** The address people open the app at (links in mails and in the setup line); default: from each request. */

@@ -37,6 +37,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   health: 'Liveness and readiness probes; no API key.',
   account: 'The caller and its API keys.',
   people: 'Signing in: passwords, sessions (cookie + X-CSRF-Token), first-run setup, invitations and password resets (docs/people.md).',
+  audit: "A company's audit log: security and administration events, for its owners; read and exported (docs/people.md).",
   companies: 'Companies (tenants) and their members.',
   teams: 'Teams of a company and their members.',
   'my-tasks': "The cards the caller is a member of, across the caller's reach.",

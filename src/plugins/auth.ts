@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Tier } from '../config.ts';
+import { requireKeyPermits } from '../domain/access/access.ts';
 import { authenticate } from '../domain/account/service.ts';
 import { authenticateSession, csrfTokenMatches, type SessionPolicy } from '../domain/people/sessions.ts';
 import type { Caller } from '../domain/shared/caller.ts';
@@ -45,7 +46,7 @@ export function reauthenticator(request: FastifyRequest): () => Caller | Promise
   const session = request.caller?.apiKeyId === null ? sessionTokenOf(request) : undefined;
   if (session) return () => authenticateSession(app.services, app.sessionPolicy, session);
   const token = bearerToken(request);
-  return () => authenticate(app.services, token);
+  return () => authenticate(app.services, token, request.ip);
 }
 
 /**
@@ -69,7 +70,7 @@ export default fp(
       let caller: Caller | Promise<Caller>;
       try {
         const session = request.headers.authorization === undefined ? sessionTokenOf(request) : undefined;
-        caller = session ? authenticateSession(app.services, app.sessionPolicy, session) : authenticate(app.services, bearerToken(request));
+        caller = session ? authenticateSession(app.services, app.sessionPolicy, session) : authenticate(app.services, bearerToken(request), request.ip);
       } catch (error) {
         return done(error as Error);
       }
@@ -96,7 +97,9 @@ export default fp(
 
 function admit(request: FastifyRequest, caller: Caller): void {
   if (caller.session && !SAFE_METHODS.has(request.method)) refuseForgery(request, caller);
-  request.caller = { ...caller, requestId: request.id };
+  requireKeyPermits(caller, request.method);
+  const agent = request.headers['user-agent'];
+  request.caller = { ...caller, requestId: request.id, client: { ip: request.ip, userAgent: typeof agent === 'string' ? agent : undefined } };
 }
 
 /** A cookie-authenticated change needs the session's CSRF token and an allowed Origin (OWASP's CSRF cheat sheet). */

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config.ts';
+import { pruneAuditLog } from '../domain/audit/service.ts';
 import { sweepDeleted } from '../domain/boards/sweep.ts';
 import { pruneExpiredEvents } from '../domain/events/events.ts';
 import { smtpTransport } from '../domain/mail/transport.ts';
@@ -95,6 +96,20 @@ export default fp(
             pass: async () => {
               const { events, deliveries, before } = await pruneExpiredEvents(ctx, retentionDays);
               if (events > 0 || deliveries > 0) log.info({ events, deliveries, before }, 'pruned expired events and ended webhook deliveries');
+            },
+          },
+          log,
+        ),
+      );
+      jobs.add(
+        new PeriodicJob(
+          {
+            name: 'audit log retention',
+            everyMs: pruneIntervalMs,
+            atStart: false,
+            pass: async () => {
+              const { entries, before } = await pruneAuditLog(ctx, config.audit.retentionDays);
+              if (entries > 0) log.info({ entries, before }, 'pruned audit log entries past retention');
             },
           },
           log,

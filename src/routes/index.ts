@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import account from './api/v1/account.ts';
 import activity from './api/v1/activity.ts';
 import attachments from './api/v1/attachments.ts';
+import audit from './api/v1/audit.ts';
 import auth from './api/v1/auth.ts';
 import boardEvents from './api/v1/board-events.ts';
 import boards from './api/v1/boards.ts';
@@ -60,6 +61,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         webhooks,
         rules,
         recurrences,
+        audit,
         notifications,
         activity,
         boardEvents,

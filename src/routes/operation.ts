@@ -108,6 +108,12 @@ interface Declaration<P extends TSchema | undefined, Q extends TSchema, B extend
   message: string | ((input: Input<P, Q, B>, result: Result<A>) => string);
 }
 
+/**
+ * Every write may be refused with a 403 before its handler: a cookie's request without its CSRF token
+ * or from a foreign Origin (public routes check the Origin too), a read-only API key's.
+ */
+const REFUSED_WRITE = [403];
+
 /** The `__v` of the record a read answers (`answersRevision`). */
 function revisionOf(route: string, result: unknown): number {
   const revision = result instanceof RenderedFields ? result.revision : (result as { __v?: unknown }).__v;
@@ -149,7 +155,7 @@ export function operations(app: FastifyInstance, tags: string[]) {
         ...(body === undefined ? {} : { body }),
         // the document says so too (completeDocument): @fastify/swagger marks every body required
         ...(optionalBody ? { 'x-optional-body': true } : {}),
-        response: { [status]: keyed ? success(keyed[0], keyed[1]) : answer, ...errorResponses(...errors) },
+        response: { [status]: keyed ? success(keyed[0], keyed[1]) : answer, ...errorResponses(...errors, ...(method === 'GET' ? [] : REFUSED_WRITE)) },
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const input = {

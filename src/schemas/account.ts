@@ -1,9 +1,23 @@
 import { Type } from 'typebox';
 import { Id, TEXT_CAPS, Text, UpdateOf } from './common.ts';
-import { ApiKey, Company, Team, User } from './records.ts';
+import { ApiKey, ApiKeyAccess, Company, Team, User } from './records.ts';
+
+/** A key may be limited to at most this many teams. */
+export const MAX_KEY_TEAMS = 100;
 
 export const CreateApiKeyBody = Type.Object(
-  { name: Text({ maxLength: TEXT_CAPS.apiKeyName, blank: false, description: 'what the key is for, e.g. "ci"' }) },
+  {
+    name: Text({ maxLength: TEXT_CAPS.apiKeyName, blank: false, description: 'what the key is for, e.g. "ci"' }),
+    access: Type.Optional(ApiKeyAccess),
+    teams: Type.Optional(
+      Type.Array(Id, {
+        minItems: 1,
+        maxItems: MAX_KEY_TEAMS,
+        description: 'limit the key to these teams (each one the caller reaches); absent: every team',
+      }),
+    ),
+    expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'when the key stops working; in the future; absent: never' })),
+  },
   { additionalProperties: false },
 );
 

@@ -193,10 +193,18 @@ export const User = named(
 );
 export type User = Static<typeof User>;
 
+export const ApiKeyAccess = Type.Union([Type.Literal('read-only'), Type.Literal('read-write')], {
+  description: 'read-only: every write answers 403; read-write: every operation its person may do',
+});
+
 export const ApiKey = record('ApiKey', {
   name: Type.String(),
   prefix: Type.String({ description: 'first characters of the token, to tell keys apart' }),
   createdAt: Timestamp,
   lastUsedAt: NullableTimestamp,
+  lastUsedIp: Type.Union([Type.String(), Type.Null()], { description: 'the client address of the use lastUsedAt records' }),
+  access: ApiKeyAccess,
+  teams: Type.Union([Type.Array(Id), Type.Null()], { description: 'the only teams the key reaches (404 elsewhere); null: every team of its person' }),
+  expiresAt: Type.Union([Timestamp, Type.Null()], { description: 'when the key stops working (401 from then on); null: never' }),
 });
 export type ApiKey = Static<typeof ApiKey>;

@@ -75,6 +75,39 @@ export interface ApiKeyTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** What the key may do (migration 0045): every operation, or only reads. */
+  access: Generated<ApiKeyAccess>;
+  /** 1: the key reaches only the teams of `api_key_teams`. */
+  team_limited: Generated<number>;
+  /** Past this, the key is refused; null: never. */
+  expires_at: string | null;
+  /** The client address of the use `last_used_at` records. */
+  last_used_ip: string | null;
+}
+
+/** An entry of the audit log (migration 0046): append-only, tied to nothing by a foreign key. */
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  company_id: string | null;
+  kind: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  api_key_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  details: string;
+}
+
+export type ApiKeyAccess = 'read-only' | 'read-write';
+
+/** A team a team-limited key reaches (migration 0045), with the team's company. */
+export interface ApiKeyTeamTable {
+  api_key_id: string;
+  team_id: string;
+  company_id: string;
 }
 
 export interface BoardTable extends MadeInTeamRow {
@@ -373,6 +406,8 @@ export interface Database {
   teams: TeamTable;
   team_members: TeamMemberTable;
   api_keys: ApiKeyTable;
+  api_key_teams: ApiKeyTeamTable;
+  audit_log: AuditLogTable;
   boards: BoardTable;
   lists: ListTable;
   label_colors: LabelColorTable;

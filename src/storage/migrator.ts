@@ -19,6 +19,8 @@ import * as multipartUploads from './migrations/0032_multipart_uploads.ts';
 import * as oidcLogins from './migrations/0035_oidc_logins.ts';
 import * as imports from './migrations/0036_imports.ts';
 import * as searchWordBacklog from './migrations/0037_search_word_backlog.ts';
+import * as apiKeyScopes from './migrations/0045_api_key_scopes.ts';
+import * as auditLog from './migrations/0046_audit_log.ts';
 import * as customFields from './migrations/0055_custom_fields.ts';
 import * as rules from './migrations/0065_rules.ts';
 import * as recurrences from './migrations/0066_recurrences.ts';
@@ -47,6 +49,8 @@ const migrations: Record<string, Migration> = {
   '0035_oidc_logins': oidcLogins,
   '0036_imports': imports,
   '0037_search_word_backlog': searchWordBacklog,
+  '0045_api_key_scopes': apiKeyScopes,
+  '0046_audit_log': auditLog,
   '0055_custom_fields': customFields,
   '0065_rules': rules,
   '0066_recurrences': recurrences,

@@ -131,7 +131,7 @@ for (const engine of ENGINES) {
       assert.equal(typeof res.json().message, 'string');
       assert.ok(!res.body.includes(created.token));
       const listed = (await listKeys(t.tenant.apiKey)).find((k) => k._id === created.apiKey._id);
-      assert.deepEqual(Object.keys(listed ?? {}).sort(), ['_id', 'createdAt', 'lastUsedAt', 'name', 'prefix']);
+      assert.deepEqual(Object.keys(listed ?? {}).sort(), ['_id', 'access', 'createdAt', 'expiresAt', 'lastUsedAt', 'lastUsedIp', 'name', 'prefix', 'teams']);
       assert.equal((await me(bearer(created.token))).json().user._id, t.tenant.userId);
 
       // Another user's listing does not show it.

@@ -215,6 +215,16 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('documents the 403 of every change a cookie may make (a refused CSRF or Origin check, a read-only key)', () => {
+    const missing = operations
+      .filter(({ method }) => !['get', 'head', 'options'].includes(method.toLowerCase()))
+      .filter(({ op }) => !op.responses?.['403'])
+      .map(({ method, path }) => key(method, path));
+    assert.deepEqual(missing, []);
+    // the one a validating proxy found undocumented
+    assert.ok(doc.paths['/api/v1/me']?.patch?.responses?.['403']);
+  });
+
   it('gives every operation a 2xx response with a schema', () => {
     for (const { method, path, op } of operations) {
       const where = key(method, path);

@@ -11,7 +11,13 @@ import { assertEachCaught, DOMAIN, domainFiles, findingsInDomain, ROOT } from '.
 
 const ACCESS = join(DOMAIN, 'access') + sep;
 /** Called by services inside their change, never services themselves. */
-const CHANGE_PATH_HELPERS = [join(DOMAIN, 'cards', 'recorder.ts'), join(DOMAIN, 'cards', 'locks.ts'), join(DOMAIN, 'events', 'record.ts')];
+const CHANGE_PATH_HELPERS = [
+  join(DOMAIN, 'cards', 'recorder.ts'),
+  join(DOMAIN, 'cards', 'locks.ts'),
+  join(DOMAIN, 'events', 'record.ts'),
+  // the audit log is handed the caller of a service that passed access, to say who acted
+  join(DOMAIN, 'audit', 'log.ts'),
+];
 /** Where the Caller type itself is declared (its fields are named there, not read). */
 const CALLER_TYPE = join(DOMAIN, 'shared', 'caller.ts');
 

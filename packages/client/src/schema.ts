@@ -2635,6 +2635,46 @@ export interface paths {
         patch: operations["updateRecurrence"];
         trace?: never;
     };
+    "/api/v1/companies/{companyId}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Audit Log: the company's security and administration events, newest first (owners only)
+         * @description Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/{companyId}/audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Audit Log: every entry the filters keep, as CSV or JSON Lines (owners only; the export is itself logged)
+         * @description Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        get: operations["exportAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications": {
         parameters: {
             query?: never;
@@ -2928,6 +2968,178 @@ export interface components {
             requestId: string;
             details?: {
                 [key: string]: unknown;
+            }[];
+        };
+        /** @description A whole board, for reading elsewhere or importing back. Ids are those of this deployment and tie the document together; deleted lists, cards and attachments are left out. */
+        BoardExport: {
+            /** @enum {string} */
+            format: "taskboard-board";
+            /** @enum {number} */
+            formatVersion: 1;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            exportedAt: string;
+            board: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                description: string;
+                archived: boolean;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                updatedAt: string;
+            };
+            labels: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                /** @description the palette colour's name */
+                color: string;
+                hex: string;
+            }[];
+            /** @description position order, archived ones too */
+            lists: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                position: number;
+                archived: boolean;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+            }[];
+            /** @description list by list, each in position order; archived ones too */
+            cards: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                /** @description 24 lowercase hex characters */
+                list: string;
+                name: string;
+                description: string;
+                position: number;
+                start: string | null;
+                due: string | null;
+                complete: boolean;
+                archived: boolean;
+                /** @description 24 lowercase hex characters */
+                creator: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                updatedAt: string;
+                /** @description the card's members (ids in `people`) */
+                members: string[];
+                /** @description the card's labels (ids in `labels`) */
+                labels: string[];
+                checklists: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    name: string;
+                    position: number;
+                    items: {
+                        /** @description 24 lowercase hex characters */
+                        _id: string;
+                        name: string;
+                        position: number;
+                        due: string | null;
+                        complete: boolean;
+                        /** @description the item's members (ids in `people`) */
+                        members: string[];
+                    }[];
+                }[];
+                /** @description oldest first, each with its discussion */
+                comments: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    /** @description 24 lowercase hex characters */
+                    author: string;
+                    content: string;
+                    /**
+                     * @description ISO 8601 UTC with milliseconds
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                    discussions: {
+                        /** @description 24 lowercase hex characters */
+                        _id: string;
+                        /** @description 24 lowercase hex characters */
+                        author: string;
+                        content: string;
+                        /**
+                         * @description ISO 8601 UTC with milliseconds
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                    }[];
+                }[];
+                /** @description attachments not deleted, oldest first */
+                attachments: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    type: "file" | "link";
+                    name: string;
+                    originalName: string;
+                    /** @description a link: its target; a file: null */
+                    url: string | null;
+                    /** @description a file: its path in the zip that `files=true` gives; a link: null */
+                    file: string | null;
+                    mimeType: string;
+                    size: number;
+                    /** @description the SHA-256 of a file's bytes (hex); null for links and files stored before checksums */
+                    sha256: string | null;
+                    /** @description the checklist item it is attached to, if any */
+                    checklistItem: string | null;
+                    /** @description 24 lowercase hex characters */
+                    creator: string;
+                    /**
+                     * @description ISO 8601 UTC with milliseconds
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                }[];
+                cheers: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    /** @description 24 lowercase hex characters */
+                    giver: string;
+                    /** @description 24 lowercase hex characters */
+                    receiver: string;
+                    content: string;
+                    on: {
+                        /** @description card, comment, discussion, attachment or checklistItem */
+                        type: string;
+                        /** @description 24 lowercase hex characters */
+                        _id: string;
+                    };
+                    /**
+                     * @description ISO 8601 UTC with milliseconds
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                }[];
+            }[];
+            /** @description everyone the document names: creators, members, authors, cheerers */
+            people: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                fullName: string;
             }[];
         };
         Member: {
@@ -3253,6 +3465,14 @@ export interface components {
              */
             createdAt: string;
             lastUsedAt: string | null;
+            /** @description the client address of the use lastUsedAt records */
+            lastUsedIp: string | null;
+            /** @description read-only: every write answers 403; read-write: every operation its person may do */
+            access: "read-only" | "read-write";
+            /** @description the only teams the key reaches (404 elsewhere); null: every team of its person */
+            teams: string[] | null;
+            /** @description when the key stops working (401 from then on); null: never */
+            expiresAt: string | null;
         };
         ChecklistItem: {
             /** @description 24 lowercase hex characters */
@@ -3324,177 +3544,35 @@ export interface components {
             updatedAt: string;
             __v: number;
         };
-        /** @description A whole board, for reading elsewhere or importing back. Ids are those of this deployment and tie the document together; deleted lists, cards and attachments are left out. */
-        BoardExport: {
-            /** @enum {string} */
-            format: "taskboard-board";
-            /** @enum {number} */
-            formatVersion: 1;
+        AuditEntry: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
             /**
              * @description ISO 8601 UTC with milliseconds
              * @example 2026-11-21T09:30:00.000Z
              */
-            exportedAt: string;
-            board: {
+            at: string;
+            /** @description what happened, e.g. `sign_in.failed`, `apikey.created`, `member.role.changed` (docs/people.md lists them) */
+            kind: string;
+            /** @description who did it; null when nobody known (a failed sign-in of an unknown email) */
+            actor: {
                 /** @description 24 lowercase hex characters */
                 _id: string;
-                name: string;
-                description: string;
-                archived: boolean;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                createdAt: string;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                updatedAt: string;
+                email: string | null;
+            } | null;
+            /** @description the API key the actor used; null: a session or no request */
+            apiKey: string | null;
+            ip: string | null;
+            userAgent: string | null;
+            /** @description what it was done to */
+            target: {
+                type: string;
+                id: string;
+            } | null;
+            /** @description what the kind adds (a reason, a role, a name); never a secret */
+            details: {
+                [key: string]: unknown;
             };
-            labels: {
-                /** @description 24 lowercase hex characters */
-                _id: string;
-                name: string;
-                /** @description the palette colour's name */
-                color: string;
-                hex: string;
-            }[];
-            /** @description position order, archived ones too */
-            lists: {
-                /** @description 24 lowercase hex characters */
-                _id: string;
-                name: string;
-                position: number;
-                archived: boolean;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                createdAt: string;
-            }[];
-            /** @description list by list, each in position order; archived ones too */
-            cards: {
-                /** @description 24 lowercase hex characters */
-                _id: string;
-                /** @description 24 lowercase hex characters */
-                list: string;
-                name: string;
-                description: string;
-                position: number;
-                start: string | null;
-                due: string | null;
-                complete: boolean;
-                archived: boolean;
-                /** @description 24 lowercase hex characters */
-                creator: string;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                createdAt: string;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                updatedAt: string;
-                /** @description the card's members (ids in `people`) */
-                members: string[];
-                /** @description the card's labels (ids in `labels`) */
-                labels: string[];
-                checklists: {
-                    /** @description 24 lowercase hex characters */
-                    _id: string;
-                    name: string;
-                    position: number;
-                    items: {
-                        /** @description 24 lowercase hex characters */
-                        _id: string;
-                        name: string;
-                        position: number;
-                        due: string | null;
-                        complete: boolean;
-                        /** @description the item's members (ids in `people`) */
-                        members: string[];
-                    }[];
-                }[];
-                /** @description oldest first, each with its discussion */
-                comments: {
-                    /** @description 24 lowercase hex characters */
-                    _id: string;
-                    /** @description 24 lowercase hex characters */
-                    author: string;
-                    content: string;
-                    /**
-                     * @description ISO 8601 UTC with milliseconds
-                     * @example 2026-11-21T09:30:00.000Z
-                     */
-                    createdAt: string;
-                    discussions: {
-                        /** @description 24 lowercase hex characters */
-                        _id: string;
-                        /** @description 24 lowercase hex characters */
-                        author: string;
-                        content: string;
-                        /**
-                         * @description ISO 8601 UTC with milliseconds
-                         * @example 2026-11-21T09:30:00.000Z
-                         */
-                        createdAt: string;
-                    }[];
-                }[];
-                /** @description attachments not deleted, oldest first */
-                attachments: {
-                    /** @description 24 lowercase hex characters */
-                    _id: string;
-                    type: "file" | "link";
-                    name: string;
-                    originalName: string;
-                    /** @description a link: its target; a file: null */
-                    url: string | null;
-                    /** @description a file: its path in the zip that `files=true` gives; a link: null */
-                    file: string | null;
-                    mimeType: string;
-                    size: number;
-                    /** @description the SHA-256 of a file's bytes (hex); null for links and files stored before checksums */
-                    sha256: string | null;
-                    /** @description the checklist item it is attached to, if any */
-                    checklistItem: string | null;
-                    /** @description 24 lowercase hex characters */
-                    creator: string;
-                    /**
-                     * @description ISO 8601 UTC with milliseconds
-                     * @example 2026-11-21T09:30:00.000Z
-                     */
-                    createdAt: string;
-                }[];
-                cheers: {
-                    /** @description 24 lowercase hex characters */
-                    _id: string;
-                    /** @description 24 lowercase hex characters */
-                    giver: string;
-                    /** @description 24 lowercase hex characters */
-                    receiver: string;
-                    content: string;
-                    on: {
-                        /** @description card, comment, discussion, attachment or checklistItem */
-                        type: string;
-                        /** @description 24 lowercase hex characters */
-                        _id: string;
-                    };
-                    /**
-                     * @description ISO 8601 UTC with milliseconds
-                     * @example 2026-11-21T09:30:00.000Z
-                     */
-                    createdAt: string;
-                }[];
-            }[];
-            /** @description everyone the document names: creators, members, authors, cheerers */
-            people: {
-                /** @description 24 lowercase hex characters */
-                _id: string;
-                fullName: string;
-            }[];
         };
         CardFace: {
             /** @description 24 lowercase hex characters */
@@ -4574,6 +4652,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -4644,6 +4723,15 @@ export interface operations {
                 "application/json": {
                     /** @description what the key is for, e.g. "ci" */
                     name: string;
+                    /** @description read-only: every write answers 403; read-write: every operation its person may do */
+                    access?: "read-only" | "read-write";
+                    /** @description limit the key to these teams (each one the caller reaches); absent: every team */
+                    teams?: string[];
+                    /**
+                     * Format: date-time
+                     * @description when the key stops working; in the future; absent: never
+                     */
+                    expiresAt?: string;
                 };
             };
         };
@@ -4669,6 +4757,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -4705,6 +4794,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
@@ -4745,6 +4835,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -4897,6 +4988,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -5052,6 +5144,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
@@ -5094,6 +5187,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -6077,6 +6171,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: the role does not allow it */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not Found: not within the caller's reach */
             404: {
                 headers: {
@@ -6480,6 +6584,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -6895,6 +7000,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
@@ -6992,6 +7098,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -7099,6 +7206,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -7142,6 +7250,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
@@ -7181,6 +7290,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
@@ -7466,6 +7576,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -7687,6 +7798,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -7880,6 +7992,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -7928,6 +8041,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -7981,6 +8095,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
@@ -8035,6 +8150,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
@@ -8196,6 +8312,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -8301,6 +8418,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -8357,6 +8475,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -8405,6 +8524,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -8453,6 +8573,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -8614,6 +8735,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -8659,6 +8781,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             412: components["responses"]["Error412"];
             429: components["responses"]["Error429"];
@@ -8714,6 +8837,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -8841,6 +8965,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -8887,6 +9012,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             412: components["responses"]["Error412"];
             429: components["responses"]["Error429"];
@@ -8955,6 +9081,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -9015,6 +9142,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -9073,6 +9201,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -9176,6 +9305,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             412: components["responses"]["Error412"];
             429: components["responses"]["Error429"];
@@ -9248,6 +9378,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -9304,6 +9435,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -9379,6 +9511,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -9436,6 +9569,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -9492,6 +9626,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -9545,6 +9680,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -9598,6 +9734,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -9784,6 +9921,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -9879,6 +10017,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -9948,6 +10087,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -10025,6 +10165,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -10102,6 +10243,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -10406,6 +10548,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -10472,6 +10615,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -10596,6 +10740,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             412: components["responses"]["Error412"];
             429: components["responses"]["Error429"];
@@ -10650,6 +10795,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -10697,6 +10843,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             412: components["responses"]["Error412"];
             429: components["responses"]["Error429"];
@@ -10751,6 +10898,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -10870,6 +11018,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -10915,6 +11064,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             412: components["responses"]["Error412"];
             429: components["responses"]["Error429"];
@@ -10967,6 +11117,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -11022,6 +11173,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -11076,6 +11228,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -11197,6 +11350,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -11298,6 +11452,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             412: components["responses"]["Error412"];
             429: components["responses"]["Error429"];
@@ -11350,6 +11505,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -11404,6 +11560,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -11459,6 +11616,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -11516,6 +11674,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -11571,6 +11730,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -11625,6 +11785,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -11745,6 +11906,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -11957,6 +12119,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -12118,6 +12281,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -12225,6 +12389,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -12332,6 +12497,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -12437,6 +12603,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -13157,6 +13324,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -13382,6 +13550,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -13470,6 +13639,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
@@ -13681,6 +13851,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -13878,6 +14049,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -13942,6 +14114,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -14030,6 +14203,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
@@ -14114,9 +14288,121 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getAuditLog: {
+        parameters: {
+            query?: {
+                /** @description only what this person did */
+                actor?: string;
+                /** @description only entries of this kind */
+                kind?: string;
+                /** @description from this time (inclusive) */
+                since?: string;
+                /** @description before this time (exclusive) */
+                until?: string;
+                /** @description items per page (default 50, max 200) */
+                limit?: number;
+                /** @description the `nextCursor` of the previous page; absent for the first page */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        entries: components["schemas"]["AuditEntry"][];
+                        /** @description pass as `cursor` to get the next page; null when this page is the last */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    exportAuditLog: {
+        parameters: {
+            query: {
+                /** @description only what this person did */
+                actor?: string;
+                /** @description only entries of this kind */
+                kind?: string;
+                /** @description from this time (inclusive) */
+                since?: string;
+                /** @description before this time (exclusive) */
+                until?: string;
+                /** @description CSV (one row per entry) or JSON Lines (one AuditEntry per line) */
+                format: "csv" | "jsonl";
+            };
+            header?: never;
+            path: {
+                /** @description 24 lowercase hex characters */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV with a header row, or one AuditEntry per line; `Content-Disposition` names a file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/jsonl": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };
@@ -14232,6 +14518,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -14294,6 +14581,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
@@ -14673,6 +14961,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
@@ -14728,6 +15017,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];

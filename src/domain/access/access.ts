@@ -10,6 +10,11 @@
  * Reach: team members reach a team's resources; company owners and admins reach the whole company.
  * A request's `companyId`/`teamId` (its scope), when given, must match the resource too.
  *
+ * Keys made to do less (`Caller.keyLimits`, docs/people.md "API keys") are held here too: a
+ * read-only key is refused every write (`requireKeyPermits`, asked for every operation before its
+ * handler), and a team-limited key reaches only its teams (404 elsewhere, as any reach), holds no
+ * company-wide power (its companies see it as a member) and cannot widen itself (`requireFullKey`).
+ *
  * The lock rule. A transaction keeps every row it wrote locked until it ends (where the database runs
  * write transactions side by side), so two transactions that lock the same rows in opposite orders
  * wait on each other in a circle: a deadlock, which the database breaks by aborting one of them.
@@ -55,14 +60,51 @@ interface TeamOwned {
   team_id: string;
 }
 
-function isCompanyAdmin(caller: Caller, companyId: string): boolean {
+/** The caller's role makes it an owner or admin of the company (what reaching the company's teams needs). */
+function hasAdminRole(caller: Caller, companyId: string): boolean {
   const role = caller.companyRoles.get(companyId);
   return role === 'owner' || role === 'admin';
 }
 
+/** Company-wide powers (webhooks, members, every team at once): an admin's, unless its key is limited to some teams. */
+function isCompanyAdmin(caller: Caller, companyId: string): boolean {
+  return hasAdminRole(caller, companyId) && !caller.keyLimits?.teams;
+}
+
+/** The caller belongs to the company, and its key (if limited to teams) holds a team of it. */
+function reachesCompany(caller: Caller, companyId: string): boolean {
+  if (!caller.companyRoles.has(companyId)) return false;
+  const limit = caller.keyLimits?.teams;
+  return !limit || [...limit.values()].includes(companyId);
+}
+
 function canReachTeam(caller: Caller, companyId: string, teamId: string): boolean {
   if (!caller.companyRoles.has(companyId)) return false;
-  return caller.teamIds.has(teamId) || isCompanyAdmin(caller, companyId);
+  const limit = caller.keyLimits?.teams;
+  if (limit && !limit.has(teamId)) return false;
+  return caller.teamIds.has(teamId) || hasAdminRole(caller, companyId);
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * What a key's limits allow of an operation, by its method (every write of the API is a POST, PATCH
+ * or DELETE): a read-only key is refused every write with a 403, whatever the operation and before
+ * its input is read. Asked for every authenticated request (src/plugins/auth.ts).
+ */
+export function requireKeyPermits(caller: Caller, method: string): void {
+  if (caller.keyLimits?.readOnly && !READ_METHODS.has(method)) {
+    throw new ForbiddenError('This API key is read-only: it may not change anything (make a read-write key for writes)');
+  }
+}
+
+/**
+ * What would reach beyond a limited key's bounds (a new company or team, a new API key): only a
+ * session or a key without limits may; `what` says what was refused.
+ */
+export function requireFullKey(caller: Caller, what: string, limits: 'teams' | 'any' = 'any'): void {
+  const limited = limits === 'teams' ? caller.keyLimits?.teams : caller.keyLimits;
+  if (limited) throw new ForbiddenError(`An API key with limits may not ${what}`);
 }
 
 function inReach(caller: Caller, row: TeamOwned, scope: Scope): boolean {
@@ -89,7 +131,7 @@ function requireReach<T extends TeamOwned>(caller: Caller, row: T | undefined, w
  * (comments, replies). Asked only about a thing `requireAccess` already answered.
  */
 export function mayModerate(caller: Caller, companyId: string): boolean {
-  return isCompanyAdmin(caller, companyId);
+  return hasAdminRole(caller, companyId);
 }
 
 /** A company the caller belongs to, with its role there. */
@@ -190,6 +232,8 @@ export interface CompanyRequest {
   admin?: boolean;
   /** What the 403 says to a member when `admin` is set. */
   refusal?: string;
+  /** Only the company's owners (the audit log): anyone else in it gets a 403 saying `refusal`. */
+  owner?: boolean;
 }
 
 /** A webhook: only owners and admins of its company reach it (a member gets a 403, anyone else a 404). */
@@ -249,11 +293,12 @@ export async function requireAccess(
   if (request.kind === 'company') {
     const access = companyAccess(caller, request.id, request.scope ?? {});
     if (request.admin) requireCompanyAdmin(caller, access.id, request.refusal);
+    if (request.owner && access.role !== 'owner') throw new ForbiddenError(request.refusal ?? 'Only company owners may do this');
     return access;
   }
   if (request.kind === 'webhook') {
     const webhook = await findWebhook(db, request.id);
-    if (!webhook || !caller.companyRoles.has(webhook.company_id)) throw new NotFoundError('Webhook');
+    if (!webhook || !reachesCompany(caller, webhook.company_id)) throw new NotFoundError('Webhook');
     requireCompanyAdmin(caller, webhook.company_id);
     return webhook;
   }
@@ -267,6 +312,20 @@ function requireCompanyAdmin(caller: Caller, companyId: string, refusal = 'Only 
   if (!isCompanyAdmin(caller, companyId)) throw new ForbiddenError(refusal);
 }
 
+/**
+ * The caller's own companies and teams as a key limited to teams sees them (Get Me, Get Companies,
+ * Get Current Teams): those of its teams only. Anyone else sees all of them.
+ */
+export function withinKeyTeams<C extends { id: string }, T extends { id: string; company_id: string }>(
+  caller: Caller,
+  own: { companies?: readonly C[]; teams?: readonly T[] },
+): { companies: C[]; teams: T[] } {
+  return {
+    companies: (own.companies ?? []).filter((company) => reachesCompany(caller, company.id)),
+    teams: (own.teams ?? []).filter((team) => canReachTeam(caller, team.company_id, team.id)),
+  };
+}
+
 /** The companies where the caller is an owner or admin (what a webhook listing covers). */
 export function adminCompanies(caller: Caller): string[] {
   return [...caller.companyRoles.keys()].filter((id) => isCompanyAdmin(caller, id));
@@ -274,8 +333,9 @@ export function adminCompanies(caller: Caller): string[] {
 
 function companyAccess(caller: Caller, companyId: string, scope: Scope): CompanyAccess {
   const role = caller.companyRoles.get(companyId);
-  if (!role || (scope.companyId !== undefined && scope.companyId !== companyId)) throw new NotFoundError('Company');
-  return { id: companyId, role };
+  if (!role || !reachesCompany(caller, companyId) || (scope.companyId !== undefined && scope.companyId !== companyId)) throw new NotFoundError('Company');
+  // a key limited to teams acts in the company as a member: no company-wide power
+  return { id: companyId, role: caller.keyLimits?.teams ? 'member' : role };
 }
 
 /** An event the caller reaches (see EventRequest); any other, like one not recorded, is a 404. */
@@ -283,7 +343,7 @@ function requireEventReach(caller: Caller, event: { company_id: string | null; t
   if (!event) throw new NotFoundError('Event');
   if (event.user_id === caller.userId) return;
   if (event.company_id !== null && event.team_id !== null && canReachTeam(caller, event.company_id, event.team_id)) return;
-  if (event.company_id !== null && event.team_id === null && caller.companyRoles.has(event.company_id)) return;
+  if (event.company_id !== null && event.team_id === null && reachesCompany(caller, event.company_id)) return;
   throw new NotFoundError('Event');
 }
 
@@ -297,14 +357,15 @@ async function ownNotification(db: Executor, caller: Caller, id: string): Promis
 async function collectionReach(db: Executor, caller: Caller, scope: Scope): Promise<Reach> {
   if (scope.teamId !== undefined) {
     requireReach(caller, await findTeamScope(db, scope.teamId), 'Team', { companyId: scope.companyId });
-  } else if (scope.companyId !== undefined && !caller.companyRoles.has(scope.companyId)) {
+  } else if (scope.companyId !== undefined && !reachesCompany(caller, scope.companyId)) {
     throw new NotFoundError('Company');
   }
-  const companyIds = [...caller.companyRoles.keys()];
+  const companyIds = [...caller.companyRoles.keys()].filter((id) => reachesCompany(caller, id));
+  const limit = caller.keyLimits?.teams;
   return {
     companyIds,
     adminCompanyIds: companyIds.filter((id) => isCompanyAdmin(caller, id)),
-    teamIds: [...caller.teamIds],
+    teamIds: limit ? [...limit].filter(([teamId, companyId]) => canReachTeam(caller, companyId, teamId)).map(([teamId]) => teamId) : [...caller.teamIds],
     companyId: scope.companyId,
     teamId: scope.teamId,
   };

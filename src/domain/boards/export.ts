@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { BOARD_EXPORT_FORMAT_VERSION, type BoardExport, type ExportedCard } from '../../schemas/board-export.ts';
 import { exportedCardParts, exportedCardsOfList, exportedLabels, exportedLists, exportedPeople } from '../../storage/repositories/board-export.ts';
 import { requireAccess } from '../access/access.ts';
+import { actorOf, recordAudit } from '../audit/log.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
@@ -16,7 +17,7 @@ import { nowIso } from '../shared/ids.ts';
 // The zip and CSV writers are loaded at the first export that needs them.
 const require = createRequire(import.meta.url);
 const yazl = () => require('yazl') as typeof import('yazl');
-const csv = () => require('csv-stringify/sync') as typeof import('csv-stringify/sync');
+export const csv = () => require('csv-stringify/sync') as typeof import('csv-stringify/sync');
 
 /** Cards read, with their parts, per batch. */
 export const EXPORT_BATCH_CARDS = 200;
@@ -266,7 +267,7 @@ export const CSV_COLUMNS = [
  * Text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return first) gets a
  * leading apostrophe, so a card named `=HYPERLINK(...)` stays text (OWASP's advice on CSV injection).
  */
-const CSV_OPTIONS = { cast: { string: (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value) } };
+export const SPREADSHEET_SAFE_CSV = { cast: { string: (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value) } };
 
 /** One row per card, for spreadsheets: names instead of ids, lists and labels in order. */
 export async function exportBoardCsv(ctx: ServiceContext, caller: Caller, boardId: string, scope: Scope): Promise<BoardExportStream> {
@@ -276,7 +277,7 @@ export async function exportBoardCsv(ctx: ServiceContext, caller: Caller, boardI
     const listNames = new Map(lists.map((list) => [list.id, list.name]));
     const labelNames = new Map(labels.map((label) => [label.id, label.name || label.color]));
     // a byte-order mark: spreadsheets then read the file as UTF-8
-    yield `\uFEFF${csv().stringify([CSV_COLUMNS], CSV_OPTIONS)}`;
+    yield `\uFEFF${csv().stringify([CSV_COLUMNS], SPREADSHEET_SAFE_CSV)}`;
     for await (const batch of cardBatches(
       ctx,
       lists.map((list) => list.id),
@@ -303,7 +304,7 @@ export async function exportBoardCsv(ctx: ServiceContext, caller: Caller, boardI
           card.updatedAt,
         ];
       });
-      yield csv().stringify(rows, CSV_OPTIONS);
+      yield csv().stringify(rows, SPREADSHEET_SAFE_CSV);
     }
   };
   return { boardName: board.name, chunks: chunks() };
@@ -324,6 +325,13 @@ export async function openBoardExport(
   options: { format?: 'json' | 'csv' | undefined; files?: boolean | undefined },
 ): Promise<OpenedExport> {
   if (options.files && options.format === 'csv') throw new ValidationError('files=true gives the JSON document with the files; it takes no format=csv');
+  const board = await requireAccess(ctx.db, caller, { kind: 'board', id: boardId, scope });
+  await recordAudit(ctx.db, actorOf(caller), {
+    kind: 'board.exported',
+    company: board.company_id,
+    target: { type: 'board', id: board.id },
+    details: { name: board.name, team: board.team_id, format: options.files ? 'zip' : (options.format ?? 'json') },
+  });
   if (options.files) {
     const exported = await exportBoardWithFiles(ctx, caller, boardId, scope);
     return { contentType: 'application/zip', filename: `${exported.boardName}.zip`, body: exported.zip };

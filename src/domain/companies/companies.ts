@@ -4,7 +4,7 @@ import type { CompanyRole, Executor, Transaction } from '../../storage/database.
 import { UniqueViolation } from '../../storage/errors.ts';
 import * as companies from '../../storage/repositories/companies.ts';
 import { findCompaniesOfUser, findUserByEmail, insertUser, type UserRow } from '../../storage/repositories/users.ts';
-import { requireAccess } from '../access/access.ts';
+import { requireAccess, requireFullKey, withinKeyTeams } from '../access/access.ts';
 import { companyRecord } from '../account/records.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
@@ -56,11 +56,12 @@ export async function retryOnceOnUniqueViolation<T>(ctx: ServiceContext, work: (
 
 /** Get Companies: the caller's companies with its role in each, oldest first. */
 export async function listCompanies(ctx: ServiceContext, caller: Caller): Promise<Company[]> {
-  return (await findCompaniesOfUser(ctx.db, caller.userId)).map(companyRecord);
+  return withinKeyTeams(caller, { companies: await findCompaniesOfUser(ctx.db, caller.userId) }).companies.map(companyRecord);
 }
 
 /** Create Company: any user may; the caller becomes its owner. */
 export async function createCompany(ctx: ServiceContext, caller: Caller, input: { name: string }): Promise<Company> {
+  requireFullKey(caller, 'create a company', 'teams');
   const row = await inTransaction(ctx, (trx) => insertCompanyOwnedBy(trx, caller, input.name, caller.userId, nowIso()));
   return companyRecord(row);
 }

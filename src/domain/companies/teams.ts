@@ -3,7 +3,7 @@ import type { Executor, Transaction } from '../../storage/database.ts';
 import { findCompanyMember } from '../../storage/repositories/companies.ts';
 import * as teams from '../../storage/repositories/teams.ts';
 import { findTeamMembers, findTeamsOfUser } from '../../storage/repositories/users.ts';
-import { requireAccess } from '../access/access.ts';
+import { requireAccess, requireFullKey, withinKeyTeams } from '../access/access.ts';
 import { teamRecord } from '../account/records.ts';
 import { toMember } from '../cards/records.ts';
 import type { ServiceContext } from '../context.ts';
@@ -61,7 +61,7 @@ export async function joinTeam(
 export async function listTeams(ctx: ServiceContext, caller: Caller, scope: { companyId?: string | undefined }): Promise<Team[]> {
   if (scope.companyId !== undefined) await requireAccess(ctx.db, caller, { kind: 'company', id: scope.companyId });
   const rows = (await findTeamsOfUser(ctx.db, caller.userId)).filter((team) => scope.companyId === undefined || team.company_id === scope.companyId);
-  return teamRecords(ctx.db, rows);
+  return teamRecords(ctx.db, withinKeyTeams(caller, { teams: rows }).teams);
 }
 
 /**
@@ -77,6 +77,7 @@ export async function listCompanyTeams(ctx: ServiceContext, caller: Caller, comp
 /** Create Team: any member of the company may; the creator becomes the team's first member. */
 export async function createTeam(ctx: ServiceContext, caller: Caller, companyId: string, input: { name: string }): Promise<Team> {
   await requireAccess(ctx.db, caller, { kind: 'company', id: companyId });
+  requireFullKey(caller, 'create a team', 'teams');
   return inTransaction(ctx, async (trx) => {
     const row = await insertTeamWithCreator(trx, caller, companyId, input.name, caller.userId, nowIso());
     return (await teamRecords(trx, [row]))[0] as Team;

@@ -8,7 +8,8 @@
  */
 import type { NewRow, Transaction } from '../../storage/database.ts';
 import * as events from '../../storage/repositories/events.ts';
-import type { Caller } from '../shared/caller.ts';
+import { AUDITED_EVENTS, eventDetails, eventTarget, recordAudit } from '../audit/log.ts';
+import type { Caller, ClientMeta } from '../shared/caller.ts';
 import { newOrderedId, nowIso } from '../shared/ids.ts';
 
 /** Where an event belongs: what the reads and subscriptions filter on. */
@@ -41,6 +42,8 @@ export interface PendingEvent extends EventSubject {
   id: string;
   type: string;
   actor: { user: string; apiKey: string | null; rule?: { id: string; name: string } } | null;
+  /** Where the actor's request came from (for the audit log; never written to the event record). */
+  client?: ClientMeta | undefined;
   requestId: string | null;
   createdAt: string;
   data: Record<string, unknown>;
@@ -88,6 +91,7 @@ export function recordEvent(
     card: subject.card ?? null,
     user: subject.user ?? null,
     actor: caller ? { user: caller.userId, apiKey: caller.apiKeyId, ...(caller.rule ? { rule: caller.rule } : {}) } : null,
+    client: caller?.client,
     requestId: caller?.requestId ?? null,
     createdAt: at,
     data,
@@ -114,6 +118,20 @@ export function takeEventLog(trx: Transaction): readonly PendingEvent[] {
  */
 export async function writeEvents(trx: Transaction, log: readonly PendingEvent[]): Promise<CommittedEvents | undefined> {
   await events.insertEvents(trx, log.map(eventRow));
+  for (const event of log) {
+    if (!AUDITED_EVENTS.has(event.type)) continue;
+    await recordAudit(
+      trx,
+      { userId: event.actor?.user ?? null, apiKeyId: event.actor?.apiKey, client: event.client },
+      {
+        kind: event.type,
+        company: event.company ?? (event.user ? { ofUser: event.user } : null),
+        target: eventTarget(event),
+        details: eventDetails(event),
+      },
+      event.createdAt,
+    );
+  }
   return concerned(log);
 }
 

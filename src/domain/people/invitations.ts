@@ -9,6 +9,7 @@ import { findTeamById } from '../../storage/repositories/teams.ts';
 import { findUserByEmail, findUserById } from '../../storage/repositories/users.ts';
 import { requireAccess } from '../access/access.ts';
 import { userRecord } from '../account/records.ts';
+import { type AuditActor, actorOf, recordAudit } from '../audit/log.ts';
 import { findOrCreateUser, normaliseEmail } from '../companies/companies.ts';
 import { joinTeam } from '../companies/teams.ts';
 import type { ServiceContext } from '../context.ts';
@@ -130,6 +131,12 @@ export async function createInvitation(
       board_id: board?.id ?? null,
     };
     await invitations.insertInvitation(trx, row);
+    await recordAudit(trx, actorOf(caller), {
+      kind: 'invitation.created',
+      company: companyId,
+      target: { type: 'invitation', id: row.id },
+      details: { email, role: input.role, teams: teamIds },
+    });
     if (links.mail) {
       const where = board ? `the board ${board.name} in ${company.name}` : company.name;
       await enqueueMail(trx, {
@@ -149,9 +156,17 @@ export async function listInvitations(ctx: ServiceContext, caller: Caller, compa
 
 export async function revokeInvitation(ctx: ServiceContext, caller: Caller, companyId: string, invitationId: string): Promise<InvitationRecord> {
   await requireAdmin(ctx, caller, companyId);
-  const row = await invitations.revokeInvitation(ctx.db, companyId, invitationId, new Date().toISOString());
-  if (!row) throw new NotFoundError('Invitation');
-  return invitationRecord(row);
+  return inTransaction(ctx, async (trx) => {
+    const row = await invitations.revokeInvitation(trx, companyId, invitationId, new Date().toISOString());
+    if (!row) throw new NotFoundError('Invitation');
+    await recordAudit(trx, actorOf(caller), {
+      kind: 'invitation.revoked',
+      company: companyId,
+      target: { type: 'invitation', id: row.id },
+      details: { email: row.email },
+    });
+    return invitationRecord(row);
+  });
 }
 
 /** Why a link no longer works, in words a person can act on. */
@@ -231,6 +246,12 @@ export async function acceptInvitation(
       await sessions.endSessionsOfUser(trx, user.id, at);
     }
     await joinInvited(trx, row, user.id, at);
+    await recordAudit(
+      trx,
+      { userId: user.id, client: meta },
+      { kind: 'invitation.accepted', company: row.company_id, target: { type: 'invitation', id: row.id }, details: { email: row.email, role: row.role } },
+      at,
+    );
     if (sameUser) return { user: userRecord(user), session: undefined };
     return { user: userRecord(user), session: await startSession(trx, policy, user.id, meta) };
   });
@@ -257,7 +278,7 @@ export async function requestPasswordReset(ctx: ServiceContext, email: string, l
   await issueReset(ctx, user.id, links, true);
 }
 
-async function issueReset(ctx: ServiceContext, userId: string, links: Links, mail: boolean): Promise<{ url: string }> {
+async function issueReset(ctx: ServiceContext, userId: string, links: Links, mail: boolean, actor: AuditActor = { userId: null }): Promise<{ url: string }> {
   const { token, tokenHash } = newLinkToken('tbr_');
   const url = `${links.baseUrl}/reset#${token}`;
   await inTransaction(ctx, async (trx) => {
@@ -271,6 +292,11 @@ async function issueReset(ctx: ServiceContext, userId: string, links: Links, mai
       created_at: new Date(now).toISOString(),
       expires_at: new Date(now + RESET_LIFETIME_MS).toISOString(),
       used_at: null,
+    });
+    await recordAudit(trx, actor, {
+      kind: mail ? 'password.reset.mailed' : 'password.reset.issued',
+      company: { ofUser: userId },
+      target: { type: 'user', id: userId },
     });
     if (mail) {
       await enqueueMail(trx, {
@@ -287,7 +313,7 @@ async function issueReset(ctx: ServiceContext, userId: string, links: Links, mai
 export async function issueMemberPasswordReset(ctx: ServiceContext, caller: Caller, companyId: string, userId: string, links: Links): Promise<{ url: string }> {
   await requireAdmin(ctx, caller, companyId);
   if (!(await companies.findCompanyMember(ctx.db, companyId, userId))) throw new NotFoundError('Member');
-  return issueReset(ctx, userId, links, false);
+  return issueReset(ctx, userId, links, false, actorOf(caller));
 }
 
 /** Get Password Reset: the email whose password the link sets, or why the link no longer works. */
@@ -316,6 +342,7 @@ export async function resetPassword(ctx: ServiceContext, policy: SessionPolicy, 
     if (!userId) return undefined;
     await setPasswordHash(trx, userId, passwordHash);
     await sessions.endSessionsOfUser(trx, userId, at);
+    await recordAudit(trx, { userId, client: meta }, { kind: 'password.reset', company: { ofUser: userId }, target: { type: 'user', id: userId } }, at);
     const user = await findUserById(trx, userId);
     if (!user) throw new NotFoundError('User');
     return { user: userRecord(user), session: await startSession(trx, policy, userId, meta) };

@@ -6,6 +6,7 @@ import { insertOidcLogin, takeOidcLogin } from '../../storage/repositories/oidc-
 import * as sessions from '../../storage/repositories/sessions.ts';
 import { findUserByEmail } from '../../storage/repositories/users.ts';
 import { userRecord } from '../account/records.ts';
+import { recordAudit } from '../audit/log.ts';
 import { findOrCreateUser, retryOnceOnUniqueViolation } from '../companies/companies.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Clock, systemClock } from '../shared/clock.ts';
@@ -196,6 +197,9 @@ export class SingleSignOn {
       if (error instanceof SingleSignOnRefused && COUNTED_AS_FAILURE.has(error.problem) && address.length) {
         await sessions.recordSignInFailures(ctx.db, address, new Date(now).toISOString());
       }
+      if (error instanceof SingleSignOnRefused) {
+        await recordAudit(ctx.db, { userId: null, client: meta }, { kind: 'sign_in.failed', company: null, details: { reason: error.problem, method: 'sso' } });
+      }
       throw error;
     }
   }
@@ -253,6 +257,7 @@ export class SingleSignOn {
     return retryOnceOnUniqueViolation(ctx, async (trx) => {
       const at = new Date(this.#clock.now()).toISOString();
       let user = await findUserByEmail(trx, email);
+      const linked = user === undefined;
       if (!user) {
         const invited = await invitations.findLiveInvitationsOfEmail(trx, email, at);
         if (!invited.length && !this.#settings.allowSignUp)
@@ -263,6 +268,17 @@ export class SingleSignOn {
         }
       }
       await sessions.clearSignInFailures(trx, `email:${email}`);
+      await recordAudit(
+        trx,
+        { userId: user.id, client: meta },
+        {
+          kind: 'sign_in.succeeded',
+          company: { ofUser: user.id },
+          target: { type: 'user', id: user.id },
+          details: { method: 'sso', email, newAccount: linked },
+        },
+        at,
+      );
       return { user: userRecord(user), session: await startSession(trx, policy, user.id, meta) };
     });
   }

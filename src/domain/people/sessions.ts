@@ -2,11 +2,13 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Executor } from '../../storage/database.ts';
 import * as sessions from '../../storage/repositories/sessions.ts';
 import type { KnownKey } from '../account/auth-cache.ts';
+import { actorOf, recordAudit } from '../audit/log.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { type Clock, systemClock } from '../shared/clock.ts';
 import { NotFoundError, UnauthorizedError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { inTransaction } from '../shared/transaction.ts';
 
 /**
  * Server-side sessions of signed-in people (docs/people.md). The cookie carries a random token;
@@ -153,6 +155,14 @@ export async function listSessions(ctx: ServiceContext, policy: SessionPolicy, c
 
 /** Ends one of the caller's sessions (404 for any other's); its cookie is refused from now on. */
 export async function endSession(ctx: ServiceContext, caller: Caller, sessionId: string): Promise<void> {
-  const ended = await sessions.endSessionOfUser(ctx.db, caller.userId, sessionId, new Date().toISOString());
-  if (!ended) throw new NotFoundError('Session');
+  await inTransaction(ctx, async (trx) => {
+    const ended = await sessions.endSessionOfUser(trx, caller.userId, sessionId, new Date().toISOString());
+    if (!ended) throw new NotFoundError('Session');
+    await recordAudit(trx, actorOf(caller), {
+      kind: 'session.ended',
+      company: { ofUser: caller.userId },
+      target: { type: 'session', id: sessionId },
+      details: { reason: 'ended' },
+    });
+  });
 }

@@ -3,6 +3,7 @@ import { setPasswordHash } from '../../storage/repositories/people.ts';
 import * as sessions from '../../storage/repositories/sessions.ts';
 import { findUserByEmail, findUserById } from '../../storage/repositories/users.ts';
 import { userRecord } from '../account/records.ts';
+import { actorOf, recordAudit } from '../audit/log.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { systemClock } from '../shared/clock.ts';
@@ -66,19 +67,39 @@ export async function signIn(
   const now = (policy.clock ?? systemClock).now();
   const email = input.email.trim().toLowerCase();
   const subjects = [`email:${email}`, ...(meta.ip ? [`ip:${meta.ip}`] : [])];
-  await refuseIfThrottled(ctx, limits, subjects, now);
-
   const user = email ? await findUserByEmail(ctx.db, email) : undefined;
+  const failed = (reason: string) =>
+    recordAudit(
+      ctx.db,
+      { userId: user?.id ?? null, client: meta },
+      {
+        kind: 'sign_in.failed',
+        company: user ? { ofUser: user.id } : null,
+        target: user ? { type: 'user', id: user.id } : undefined,
+        details: { reason, email, method: 'password' },
+      },
+    );
+  await refuseIfThrottled(ctx, limits, subjects, now).catch(async (error: unknown) => {
+    await failed('throttled');
+    throw error;
+  });
+
   const stored = user?.password_hash ?? null;
   const matches = await verifyPassword(stored ?? (await decoyHash()), input.password);
   if (!user || !stored || !matches) {
     await sessions.recordSignInFailures(ctx.db, subjects, new Date(now).toISOString());
+    await failed(!user ? 'unknown_email' : !stored ? 'no_password' : 'wrong_password');
     throw new UnauthorizedError(WRONG, false);
   }
   const rehashed = needsRehash(stored) ? await hashPassword(input.password) : undefined;
   const session = await inTransaction(ctx, async (trx) => {
     await sessions.clearSignInFailures(trx, subjects[0]!);
     if (rehashed) await setPasswordHash(trx, user.id, rehashed);
+    await recordAudit(
+      trx,
+      { userId: user.id, client: meta },
+      { kind: 'sign_in.succeeded', company: { ofUser: user.id }, target: { type: 'user', id: user.id }, details: { method: 'password' } },
+    );
     return startSession(trx, policy, user.id, meta);
   });
   return { user: userRecord(user), session };
@@ -95,7 +116,16 @@ export async function startSessionFor(ctx: ServiceContext, policy: SessionPolicy
 export async function signOut(ctx: ServiceContext, caller: Caller): Promise<void> {
   if (!caller.session)
     throw new ValidationError('This request is authenticated by an API key, not a session: there is nothing to sign out of (revoke the key instead)');
-  await sessions.endSessionOfUser(ctx.db, caller.userId, caller.session.id, new Date().toISOString());
+  const sessionId = caller.session.id;
+  await inTransaction(ctx, async (trx) => {
+    await sessions.endSessionOfUser(trx, caller.userId, sessionId, new Date().toISOString());
+    await recordAudit(trx, actorOf(caller), {
+      kind: 'session.ended',
+      company: { ofUser: caller.userId },
+      target: { type: 'session', id: sessionId },
+      details: { reason: 'signed_out' },
+    });
+  });
 }
 
 /**
@@ -113,6 +143,7 @@ export async function changePassword(ctx: ServiceContext, caller: Caller, input:
   await inTransaction(ctx, async (trx) => {
     await setPasswordHash(trx, user.id, hashed);
     await sessions.endSessionsOfUser(trx, user.id, new Date().toISOString(), caller.session?.id);
+    await recordAudit(trx, actorOf(caller), { kind: 'password.changed', company: { ofUser: user.id }, target: { type: 'user', id: user.id } });
   });
 }
 
@@ -123,5 +154,10 @@ export async function setPassword(ctx: ServiceContext, userId: string, password:
   await inTransaction(ctx, async (trx) => {
     await setPasswordHash(trx, userId, hashed);
     await sessions.endSessionsOfUser(trx, userId, new Date().toISOString());
+    await recordAudit(
+      trx,
+      { userId: null },
+      { kind: 'password.reset', company: { ofUser: userId }, target: { type: 'user', id: userId }, details: { by: 'command' } },
+    );
   });
 }

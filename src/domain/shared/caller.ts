@@ -11,11 +11,32 @@ export interface ExpectedVersion {
   versions: readonly number[];
 }
 
+/**
+ * What an API key made to do less holds its caller to (docs/people.md, "API keys"); decided in
+ * src/domain/access/access.ts. A key without limits, and a session, have none.
+ */
+export interface KeyLimits {
+  /** Only reads: every write answers 403. */
+  readOnly: boolean;
+  /** The only teams the key reaches (team id → its company id); null: every team its user reaches. */
+  teams: ReadonlyMap<string, string> | null;
+  /** When the key stops working (epoch ms); null: never. */
+  expiresAtMs: number | null;
+}
+
+/** Where a request came from (the audit log records it). */
+export interface ClientMeta {
+  ip?: string | undefined;
+  userAgent?: string | undefined;
+}
+
 /** Who is calling: the user behind an API key or a session, and what that user can reach. */
 export interface Caller {
   userId: string;
   /** The key the request presented; null for a signed-in person's session. */
   apiKeyId: string | null;
+  /** The limits of the key the request presented, when it has any. */
+  keyLimits?: KeyLimits | undefined;
   /** The session a signed-in person's request came with (docs/people.md); never its token. */
   session?: { id: string; csrfToken: string } | undefined;
   /** The caller's role in each company it belongs to. */
@@ -24,6 +45,8 @@ export interface Caller {
   teamIds: ReadonlySet<string>;
   /** The board rule acting with this user's reach (src/domain/rules): its changes' events name it as their actor. */
   rule?: { id: string; name: string } | undefined;
+  /** The client address and user agent of the request being served. */
+  client?: ClientMeta | undefined;
   /** The request being served (its `X-Request-Id`), which the events of its changes carry. */
   requestId?: string | undefined;
   /** The request's `If-Match`: the revision it expects of the record its path names (./preconditions.ts). */

@@ -6,11 +6,12 @@
  */
 
 import type { Delivery, Webhook } from '../../schemas/webhooks.ts';
-import type { DeliveryStatus } from '../../storage/database.ts';
+import type { DeliveryStatus, Executor } from '../../storage/database.ts';
 import { findBoardById } from '../../storage/repositories/boards.ts';
 import { findTeamScope } from '../../storage/repositories/teams.ts';
 import * as store from '../../storage/repositories/webhooks.ts';
 import { adminCompanies, requireAccess } from '../access/access.ts';
+import { type AuditDetail, actorOf, recordAudit } from '../audit/log.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
@@ -85,6 +86,16 @@ async function checkFilters(ctx: ServiceContext, companyId: string, input: Parti
 
 const unique = (values: readonly string[] | undefined) => [...new Set(values ?? [])];
 
+/** An audit entry of a webhook's change: its destination's host only (a URL may carry credentials in its path or query). */
+function auditWebhook(db: Executor, caller: Caller, kind: string, row: { id: string; company_id: string; url: string }, details: Record<string, AuditDetail>) {
+  return recordAudit(db, actorOf(caller), {
+    kind,
+    company: row.company_id,
+    target: { type: 'webhook', id: row.id },
+    details: { host: new URL(row.url).host, ...details },
+  });
+}
+
 export async function createWebhook(
   ctx: ServiceContext,
   policy: WebhookPolicy,
@@ -110,7 +121,10 @@ export async function createWebhook(
     previous_secret: null,
     previous_secret_expires_at: null,
   };
-  await inTransaction(ctx, (trx) => store.insertWebhook(trx, row));
+  await inTransaction(ctx, async (trx) => {
+    await store.insertWebhook(trx, row);
+    await auditWebhook(trx, caller, 'webhook.created', row, { enabled: row.enabled === 1, types: unique(input.types) });
+  });
   return { webhook: toRecord(row, now), secret: row.secret };
 }
 
@@ -165,6 +179,7 @@ export async function updateWebhook(
     const row = await store.updateWebhook(trx, webhookId, changes);
     if (!row) throw new NotFoundError('Webhook');
     if (input.enabled === true && webhook.enabled === 0) await store.restartPending(trx, webhookId, now);
+    await auditWebhook(trx, caller, 'webhook.updated', row, { fields: Object.keys(input), enabled: row.enabled === 1 });
     return toRecord(row, now);
   });
 }
@@ -172,7 +187,10 @@ export async function updateWebhook(
 /** Deletes the webhook and its deliveries (pending ones are never sent); answers what it was. */
 export async function deleteWebhook(ctx: ServiceContext, caller: Caller, webhookId: string): Promise<Webhook> {
   const webhook = await requireAccess(ctx.db, caller, { kind: 'webhook', id: webhookId });
-  await inTransaction(ctx, (trx) => store.deleteWebhook(trx, webhookId));
+  await inTransaction(ctx, async (trx) => {
+    await store.deleteWebhook(trx, webhookId);
+    await auditWebhook(trx, caller, 'webhook.deleted', webhook, {});
+  });
   return toRecord(webhook);
 }
 
@@ -186,6 +204,7 @@ export async function rotateSecret(ctx: ServiceContext, caller: Caller, webhookI
     const changes = { secret, previous_secret: webhook.secret, previous_secret_expires_at: expiresAt, updated_at: now };
     const changed = await store.updateWebhook(trx, webhookId, changes);
     if (!changed) throw new NotFoundError('Webhook');
+    await auditWebhook(trx, caller, 'webhook.secret.rotated', changed, {});
     return changed;
   });
   return { webhook: toRecord(row, now), secret };

@@ -83,7 +83,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'signOut',
       summary: 'Sign Out: ends the session of this request and clears its cookie',
       querystring: NoQuery,
-      response: { 204: { type: 'null' }, ...errorResponses() },
+      response: { 204: { type: 'null' }, ...errorResponses(403) },
     },
     handler: async (request, reply) => {
       await signOut(app.services, request.caller);
@@ -135,7 +135,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       summary: "End Session: one of the caller's sessions; its cookie is refused from now on, on every instance",
       params: SessionParams,
       querystring: NoQuery,
-      response: { 204: { type: 'null' }, ...errorResponses() },
+      response: { 204: { type: 'null' }, ...errorResponses(403) },
     },
     handler: async (request, reply) => {
       const { sessionId } = request.params as { sessionId: string };

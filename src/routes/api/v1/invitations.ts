@@ -215,7 +215,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (session) return await authenticateSession(app.services, app.sessionPolicy, session);
       const header = request.headers.authorization;
       const token = header ? /^Bearer[ ]+(\S+)[ ]*$/i.exec(header)?.[1] : undefined;
-      return token ? await authenticate(app.services, token) : undefined;
+      const caller = token ? await authenticate(app.services, token, request.ip) : undefined;
+      // a key made to do less never joins its person to a company
+      return caller?.keyLimits ? undefined : caller;
     } catch {
       return undefined;
     }
