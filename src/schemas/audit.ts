@@ -34,7 +34,9 @@ export const AuditLogQuery = Type.Object({ ...AuditFilterFields, ...PageQueryFie
 export const AuditExportQuery = Type.Object(
   {
     ...AuditFilterFields,
-    format: Type.Union([Type.Literal('csv'), Type.Literal('jsonl')], { description: 'CSV (one row per entry) or JSON Lines (one AuditEntry per line)' }),
+    format: Type.Optional(
+      Type.Union([Type.Literal('csv'), Type.Literal('jsonl')], { description: 'CSV (one row per entry) or JSON Lines (one AuditEntry per line, the default)' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -14365,7 +14365,7 @@ export interface operations {
     };
     exportAuditLog: {
         parameters: {
-            query: {
+            query?: {
                 /** @description only what this person did */
                 actor?: string;
                 /** @description only entries of this kind */
@@ -14374,8 +14374,8 @@ export interface operations {
                 since?: string;
                 /** @description before this time (exclusive) */
                 until?: string;
-                /** @description CSV (one row per entry) or JSON Lines (one AuditEntry per line) */
-                format: "csv" | "jsonl";
+                /** @description CSV (one row per entry) or JSON Lines (one AuditEntry per line, the default) */
+                format?: "csv" | "jsonl";
             };
             header?: never;
             path: {

@@ -44,7 +44,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { format, ...filter } = request.query;
+      const { format = 'jsonl', ...filter } = request.query;
       const lines = await exportAuditLog(app.services, request.caller, request.params.companyId, filter, format);
       return reply
         .header('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/jsonl; charset=utf-8')
