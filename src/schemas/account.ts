@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Id, TEXT_CAPS, Text, UpdateOf } from './common.ts';
-import { ApiKey, Company, Team, User } from './records.ts';
+import { ApiKey, Company, Locale, Team, User } from './records.ts';
 
 export const CreateApiKeyBody = Type.Object(
   { name: Text({ maxLength: TEXT_CAPS.apiKeyName, blank: false, description: 'what the key is for, e.g. "ci"' }) },
@@ -30,4 +30,5 @@ export const UpdateMeBody = UpdateOf({
   fullName: Text({ maxLength: TEXT_CAPS.fullName, blank: false }),
   photoUrl: Text({ maxLength: TEXT_CAPS.url, description: 'an image URL; "" removes the photo' }),
   emailNotifications: Type.Boolean({ description: "true: the caller's notifications are also mailed, gathered per minute (when the server sends mail)" }),
+  locale: Locale,
 });

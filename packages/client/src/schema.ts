@@ -53,7 +53,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams), and/or whether their notifications are mailed
+         * Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams), whether their notifications are mailed, and/or their language (locale)
          * @description Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
          */
         patch: operations["updateMe"];
@@ -3154,6 +3154,8 @@ export interface components {
             updatedAt: string;
             /** @description whether their notifications are also mailed to them (PATCH /me) */
             emailNotifications: boolean;
+            /** @description the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English) */
+            locale: "en" | "de" | "fr" | "ar" | null;
         };
         ApiKey: {
             /** @description 24 lowercase hex characters */
@@ -4413,7 +4415,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description at least one of fullName, photoUrl and emailNotifications */
+        /** @description at least one of fullName, photoUrl, emailNotifications and locale */
         requestBody: {
             content: {
                 "application/json": {
@@ -4422,6 +4424,8 @@ export interface operations {
                     photoUrl?: string;
                     /** @description true: the caller's notifications are also mailed, gathered per minute (when the server sends mail) */
                     emailNotifications?: boolean;
+                    /** @description the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English) */
+                    locale?: "en" | "de" | "fr" | "ar" | null;
                 };
             };
         };
