@@ -47,6 +47,18 @@ describe('languages in a browser', { skip: chromiumMissing }, () => {
       await page.getByRole('button', { name: /^Alpha/ }).waitFor();
       const [todoRtl, doingRtl] = await leftEdges(page, 'To do', 'Doing');
       assert.ok(todoRtl > doingRtl, `the first list stands right of the second (${todoRtl} > ${doingRtl})`);
+      // the arrow keys follow the page: the left arrow goes to the next list, on its left
+      await page.getByRole('button', { name: /^Alpha/ }).focus();
+      await page.keyboard.press('ArrowLeft');
+      await page
+        .getByRole('button', { name: /^Gamma/ })
+        .and(page.locator(':focus'))
+        .waitFor();
+      await page.keyboard.press('ArrowRight');
+      await page
+        .getByRole('button', { name: /^Alpha/ })
+        .and(page.locator(':focus'))
+        .waitFor();
       await axe(page, 'the board in Arabic');
       await page.screenshot({ path: join(ARTIFACTS, 'languages-board-ar-1440.png') });
 
