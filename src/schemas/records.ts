@@ -183,12 +183,20 @@ export const UserFields = {
   createdAt: Timestamp,
   updatedAt: Timestamp,
 };
+/** The languages the web app and the mails speak (docs/people.md, "Languages"). */
+export const LANGUAGES = ['en', 'de', 'fr', 'ar'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const Locale = Type.Union([Type.Literal('en'), Type.Literal('de'), Type.Literal('fr'), Type.Literal('ar'), Type.Null()], {
+  description: 'the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English)',
+});
+
 /** A person's own record adds their choices (not shown to others: company members leave them out). */
 export const User = named(
   'User',
   Type.Object({
     ...UserFields,
     emailNotifications: Type.Boolean({ description: 'whether their notifications are also mailed to them (PATCH /me)' }),
+    locale: Locale,
   }),
 );
 export type User = Static<typeof User>;

@@ -38,6 +38,8 @@ export interface UserTable {
   password_hash: Generated<string | null>;
   /** Whether the user's notifications are emailed too (0/1). */
   email_notifications: Generated<Flag>;
+  /** The language they picked (`en`, `de`, `fr`, `ar`); null: the browser's, and English for mail. */
+  locale: Generated<string | null>;
 }
 
 export type CompanyRole = 'owner' | 'admin' | 'member';
@@ -522,6 +524,8 @@ export interface MailOutboxTable {
   next_attempt_at: string;
   sent_at: string | null;
   last_error: string | null;
+  /** The language the mail is written in (a digest's subject and footer follow it); null: English. */
+  language: Generated<string | null>;
 }
 
 /** Where the notification mail job stands in the event feed (migration 0030). */

@@ -1,4 +1,4 @@
-/** PATCH /me `{emailNotifications}`: the caller's choice, in their own user record only. */
+/** PATCH /me `{emailNotifications}` and `{locale}`: the caller's choices, in their own user record only. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Api, apiClient, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
@@ -52,6 +52,28 @@ for (const engine of ENGINES) {
       const member = res.json().member as Record<string, unknown>;
       assert.equal(member.email, 'mia@acme.test');
       assert.equal('emailNotifications' in member, false);
+      assert.equal('locale' in member, false);
+    });
+
+    it("keeps the language: null (the browser's) at first, set and cleared by PATCH /me", async () => {
+      assert.equal((await api('GET', '/api/v1/me')).json().user.locale, null);
+      const german = await api('PATCH', '/api/v1/me', { locale: 'de' });
+      assert.equal(german.statusCode, 200, german.body);
+      assert.equal(german.json().user.locale, 'de');
+      assert.equal((await api('GET', '/api/v1/me')).json().user.locale, 'de');
+      const stored = await t.services.db.selectFrom('users').select('locale').where('id', '=', t.tenant.userId).executeTakeFirstOrThrow();
+      assert.equal(stored.locale, 'de');
+      assert.equal((await api('PATCH', '/api/v1/me', { locale: null })).json().user.locale, null);
+      assert.equal((await api('GET', '/api/v1/me')).json().user.locale, null);
+    });
+
+    it('refuses a language it does not speak, with the field named, and writes nothing', async () => {
+      for (const value of ['xx', 'EN', 'de-DE', 7, '']) {
+        const res = await api('PATCH', '/api/v1/me', { locale: value, fullName: 'Changed' });
+        assert.equal(res.statusCode, 400, res.body);
+        assert.ok(JSON.stringify(res.json()).includes('locale'), res.body);
+      }
+      assert.equal((await api('GET', '/api/v1/me')).json().user.fullName, 'Olive Owner');
     });
   });
 }

@@ -176,6 +176,35 @@ for (const engine of ENGINES) {
       await signInAs(t.app, 'owner@acme.test', NEW_PASSWORD);
     });
 
+    async function setLanguage(locale: string | null): Promise<void> {
+      const res = await t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: bearer(t.tenant.apiKey), payload: { locale } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal((res.json() as { user: { locale: string | null } }).user.locale, locale);
+    }
+
+    it("mails a reset link in the recipient's language, and an invitation in the inviter's to a newcomer", async () => {
+      await setLanguage('de');
+      try {
+        const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/password-reset', payload: { email: 'owner@acme.test' } });
+        assert.equal(res.statusCode, 202, res.body);
+        await mailer().tick();
+        const reset = mailTo('owner@acme.test').at(-1);
+        assert.equal(reset?.subject, 'Setzen Sie Ihr Taskboard-Passwort zurück');
+        assert.ok(reset.text.includes('Neues Passwort wählen (1 Stunde gültig):'), reset.text);
+        assert.ok(/#tbr_[A-Za-z0-9_-]+/.test(reset.text), 'the link is in it');
+        await setLanguage('ar');
+        await invite('omar@acme.test');
+        await mailer().tick();
+        const [invitation] = mailTo('omar@acme.test');
+        assert.equal(invitation?.subject, 'دعاك Olive Owner إلى Acme على Taskboard');
+      } finally {
+        await setLanguage(null);
+      }
+      await t.app.inject({ method: 'POST', url: '/api/v1/auth/password-reset', payload: { email: 'owner@acme.test' } });
+      await mailer().tick();
+      assert.equal(mailTo('owner@acme.test').at(-1)?.subject, 'Reset your Taskboard password', 'no language chosen: English');
+    });
+
     it('gathers the notifications of a minute into one mail, to the people who asked for them only', async () => {
       const ann = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: 'ann@acme.test', fullName: 'Ann' });
       const bob = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: 'bob@acme.test', fullName: 'Bob' });

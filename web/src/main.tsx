@@ -1,9 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { routes } from './App.tsx';
 import { ApiError } from './api.ts';
+import { followAccountIn, startLanguage } from './i18n/language.ts';
+import { currentLanguage, onLanguageChange } from './i18n/messages.ts';
 import { UpdatePrompt } from './offline/AppStatus.tsx';
 import { registerAppWorker } from './offline/worker.ts';
 import { applyTheme } from './theme.ts';
@@ -21,14 +23,24 @@ const queryClient = new QueryClient({
     },
   },
 });
+followAccountIn(queryClient);
 const router = createBrowserRouter(routes);
 
-createRoot(document.getElementById('root') as HTMLElement).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <UpdatePrompt />
-    </QueryClientProvider>
-  </StrictMode>,
+/** A new language draws the pages again in it (their words are read while drawing). */
+function Pages() {
+  const language = useSyncExternalStore(onLanguageChange, currentLanguage);
+  return <RouterProvider key={language} router={router} />;
+}
+
+// The first drawing waits for the language's catalogue (English needs none), so no page flashes in English.
+void startLanguage().then(() =>
+  createRoot(document.getElementById('root') as HTMLElement).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <Pages />
+        <UpdatePrompt />
+      </QueryClientProvider>
+    </StrictMode>,
+  ),
 );
 registerAppWorker(queryClient);

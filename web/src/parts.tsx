@@ -4,8 +4,9 @@ import { type ReactNode, useId, useState } from 'react';
 import { problem } from './api.ts';
 import { t } from './strings.ts';
 import './parts.css';
+import { currentLocale } from './i18n/messages.ts';
 
-export const when = (iso: string) => new Date(iso).toLocaleString();
+export const when = (iso: string) => new Date(iso).toLocaleString(currentLocale());
 
 /** A titled part of a page: a region named by its heading. */
 export function Part({ title, children }: { title: string; children: ReactNode }) {

@@ -53,7 +53,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams), and/or whether their notifications are mailed
+         * Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams), whether their notifications are mailed, and/or their language (locale)
          * @description Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
          */
         patch: operations["updateMe"];
@@ -2970,178 +2970,6 @@ export interface components {
                 [key: string]: unknown;
             }[];
         };
-        /** @description A whole board, for reading elsewhere or importing back. Ids are those of this deployment and tie the document together; deleted lists, cards and attachments are left out. */
-        BoardExport: {
-            /** @enum {string} */
-            format: "taskboard-board";
-            /** @enum {number} */
-            formatVersion: 1;
-            /**
-             * @description ISO 8601 UTC with milliseconds
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            exportedAt: string;
-            board: {
-                /** @description 24 lowercase hex characters */
-                _id: string;
-                name: string;
-                description: string;
-                archived: boolean;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                createdAt: string;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                updatedAt: string;
-            };
-            labels: {
-                /** @description 24 lowercase hex characters */
-                _id: string;
-                name: string;
-                /** @description the palette colour's name */
-                color: string;
-                hex: string;
-            }[];
-            /** @description position order, archived ones too */
-            lists: {
-                /** @description 24 lowercase hex characters */
-                _id: string;
-                name: string;
-                position: number;
-                archived: boolean;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                createdAt: string;
-            }[];
-            /** @description list by list, each in position order; archived ones too */
-            cards: {
-                /** @description 24 lowercase hex characters */
-                _id: string;
-                /** @description 24 lowercase hex characters */
-                list: string;
-                name: string;
-                description: string;
-                position: number;
-                start: string | null;
-                due: string | null;
-                complete: boolean;
-                archived: boolean;
-                /** @description 24 lowercase hex characters */
-                creator: string;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                createdAt: string;
-                /**
-                 * @description ISO 8601 UTC with milliseconds
-                 * @example 2026-11-21T09:30:00.000Z
-                 */
-                updatedAt: string;
-                /** @description the card's members (ids in `people`) */
-                members: string[];
-                /** @description the card's labels (ids in `labels`) */
-                labels: string[];
-                checklists: {
-                    /** @description 24 lowercase hex characters */
-                    _id: string;
-                    name: string;
-                    position: number;
-                    items: {
-                        /** @description 24 lowercase hex characters */
-                        _id: string;
-                        name: string;
-                        position: number;
-                        due: string | null;
-                        complete: boolean;
-                        /** @description the item's members (ids in `people`) */
-                        members: string[];
-                    }[];
-                }[];
-                /** @description oldest first, each with its discussion */
-                comments: {
-                    /** @description 24 lowercase hex characters */
-                    _id: string;
-                    /** @description 24 lowercase hex characters */
-                    author: string;
-                    content: string;
-                    /**
-                     * @description ISO 8601 UTC with milliseconds
-                     * @example 2026-11-21T09:30:00.000Z
-                     */
-                    createdAt: string;
-                    discussions: {
-                        /** @description 24 lowercase hex characters */
-                        _id: string;
-                        /** @description 24 lowercase hex characters */
-                        author: string;
-                        content: string;
-                        /**
-                         * @description ISO 8601 UTC with milliseconds
-                         * @example 2026-11-21T09:30:00.000Z
-                         */
-                        createdAt: string;
-                    }[];
-                }[];
-                /** @description attachments not deleted, oldest first */
-                attachments: {
-                    /** @description 24 lowercase hex characters */
-                    _id: string;
-                    type: "file" | "link";
-                    name: string;
-                    originalName: string;
-                    /** @description a link: its target; a file: null */
-                    url: string | null;
-                    /** @description a file: its path in the zip that `files=true` gives; a link: null */
-                    file: string | null;
-                    mimeType: string;
-                    size: number;
-                    /** @description the SHA-256 of a file's bytes (hex); null for links and files stored before checksums */
-                    sha256: string | null;
-                    /** @description the checklist item it is attached to, if any */
-                    checklistItem: string | null;
-                    /** @description 24 lowercase hex characters */
-                    creator: string;
-                    /**
-                     * @description ISO 8601 UTC with milliseconds
-                     * @example 2026-11-21T09:30:00.000Z
-                     */
-                    createdAt: string;
-                }[];
-                cheers: {
-                    /** @description 24 lowercase hex characters */
-                    _id: string;
-                    /** @description 24 lowercase hex characters */
-                    giver: string;
-                    /** @description 24 lowercase hex characters */
-                    receiver: string;
-                    content: string;
-                    on: {
-                        /** @description card, comment, discussion, attachment or checklistItem */
-                        type: string;
-                        /** @description 24 lowercase hex characters */
-                        _id: string;
-                    };
-                    /**
-                     * @description ISO 8601 UTC with milliseconds
-                     * @example 2026-11-21T09:30:00.000Z
-                     */
-                    createdAt: string;
-                }[];
-            }[];
-            /** @description everyone the document names: creators, members, authors, cheerers */
-            people: {
-                /** @description 24 lowercase hex characters */
-                _id: string;
-                fullName: string;
-            }[];
-        };
         Member: {
             /** @description 24 lowercase hex characters */
             _id: string;
@@ -3452,6 +3280,8 @@ export interface components {
             updatedAt: string;
             /** @description whether their notifications are also mailed to them (PATCH /me) */
             emailNotifications: boolean;
+            /** @description the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English) */
+            locale: "en" | "de" | "fr" | "ar" | null;
         };
         ApiKey: {
             /** @description 24 lowercase hex characters */
@@ -3473,6 +3303,178 @@ export interface components {
             teams: string[] | null;
             /** @description when the key stops working (401 from then on); null: never */
             expiresAt: string | null;
+        };
+        /** @description A whole board, for reading elsewhere or importing back. Ids are those of this deployment and tie the document together; deleted lists, cards and attachments are left out. */
+        BoardExport: {
+            /** @enum {string} */
+            format: "taskboard-board";
+            /** @enum {number} */
+            formatVersion: 1;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            exportedAt: string;
+            board: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                description: string;
+                archived: boolean;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                updatedAt: string;
+            };
+            labels: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                /** @description the palette colour's name */
+                color: string;
+                hex: string;
+            }[];
+            /** @description position order, archived ones too */
+            lists: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                position: number;
+                archived: boolean;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+            }[];
+            /** @description list by list, each in position order; archived ones too */
+            cards: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                /** @description 24 lowercase hex characters */
+                list: string;
+                name: string;
+                description: string;
+                position: number;
+                start: string | null;
+                due: string | null;
+                complete: boolean;
+                archived: boolean;
+                /** @description 24 lowercase hex characters */
+                creator: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                updatedAt: string;
+                /** @description the card's members (ids in `people`) */
+                members: string[];
+                /** @description the card's labels (ids in `labels`) */
+                labels: string[];
+                checklists: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    name: string;
+                    position: number;
+                    items: {
+                        /** @description 24 lowercase hex characters */
+                        _id: string;
+                        name: string;
+                        position: number;
+                        due: string | null;
+                        complete: boolean;
+                        /** @description the item's members (ids in `people`) */
+                        members: string[];
+                    }[];
+                }[];
+                /** @description oldest first, each with its discussion */
+                comments: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    /** @description 24 lowercase hex characters */
+                    author: string;
+                    content: string;
+                    /**
+                     * @description ISO 8601 UTC with milliseconds
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                    discussions: {
+                        /** @description 24 lowercase hex characters */
+                        _id: string;
+                        /** @description 24 lowercase hex characters */
+                        author: string;
+                        content: string;
+                        /**
+                         * @description ISO 8601 UTC with milliseconds
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                    }[];
+                }[];
+                /** @description attachments not deleted, oldest first */
+                attachments: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    type: "file" | "link";
+                    name: string;
+                    originalName: string;
+                    /** @description a link: its target; a file: null */
+                    url: string | null;
+                    /** @description a file: its path in the zip that `files=true` gives; a link: null */
+                    file: string | null;
+                    mimeType: string;
+                    size: number;
+                    /** @description the SHA-256 of a file's bytes (hex); null for links and files stored before checksums */
+                    sha256: string | null;
+                    /** @description the checklist item it is attached to, if any */
+                    checklistItem: string | null;
+                    /** @description 24 lowercase hex characters */
+                    creator: string;
+                    /**
+                     * @description ISO 8601 UTC with milliseconds
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                }[];
+                cheers: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    /** @description 24 lowercase hex characters */
+                    giver: string;
+                    /** @description 24 lowercase hex characters */
+                    receiver: string;
+                    content: string;
+                    on: {
+                        /** @description card, comment, discussion, attachment or checklistItem */
+                        type: string;
+                        /** @description 24 lowercase hex characters */
+                        _id: string;
+                    };
+                    /**
+                     * @description ISO 8601 UTC with milliseconds
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                }[];
+            }[];
+            /** @description everyone the document names: creators, members, authors, cheerers */
+            people: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                fullName: string;
+            }[];
         };
         ChecklistItem: {
             /** @description 24 lowercase hex characters */
@@ -4621,7 +4623,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description at least one of fullName, photoUrl and emailNotifications */
+        /** @description at least one of fullName, photoUrl, emailNotifications and locale */
         requestBody: {
             content: {
                 "application/json": {
@@ -4630,6 +4632,8 @@ export interface operations {
                     photoUrl?: string;
                     /** @description true: the caller's notifications are also mailed, gathered per minute (when the server sends mail) */
                     emailNotifications?: boolean;
+                    /** @description the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English) */
+                    locale?: "en" | "de" | "fr" | "ar" | null;
                 };
             };
         };

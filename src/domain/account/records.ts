@@ -1,4 +1,4 @@
-import type { Company, Member, Team, User } from '../../schemas/records.ts';
+import { type Company, LANGUAGES, type Language, type Member, type Team, type User } from '../../schemas/records.ts';
 import type { CompanyRole, Row } from '../../storage/database.ts';
 import { made } from '../shared/records.ts';
 
@@ -13,7 +13,13 @@ export function userRecord(row: Row<'users'>): User {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     emailNotifications: row.email_notifications === 1,
+    locale: languageOf(row.locale),
   };
+}
+
+/** A stored language, or null when none (or one this version no longer speaks) is stored. */
+export function languageOf(locale: string | null | undefined): Language | null {
+  return (LANGUAGES as readonly string[]).includes(locale ?? '') ? (locale as Language) : null;
 }
 
 export function companyRecord(row: Row<'companies'> & { role: CompanyRole }): Company {

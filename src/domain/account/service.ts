@@ -1,4 +1,4 @@
-import type { ApiKey, Company, Team, User } from '../../schemas/records.ts';
+import type { ApiKey, Company, Language, Team, User } from '../../schemas/records.ts';
 import type { ApiKeyAccess, Executor, Transaction } from '../../storage/database.ts';
 import * as apiKeys from '../../storage/repositories/api-keys.ts';
 import { findCompaniesOfUser, findTeamsOfUser, findUserByEmail, findUserById, updateUser } from '../../storage/repositories/users.ts';
@@ -261,15 +261,15 @@ export async function issueApiKeyForEmail(
 }
 
 /**
- * Update Me: the caller's own name and photo, and whether their notifications are mailed too
- * (docs/people.md, "Mail"). Cards, comments, cheers, teams and members show the name and photo
+ * Update Me: the caller's own name and photo, whether their notifications are mailed too
+ * (docs/people.md, "Mail") and their language ("Languages"). Cards, comments, cheers, teams and members show the name and photo
  * by reading the user's row at each read (stored card views stop counting: the users' stamp moves),
  * so every record shows the new ones at once.
  */
 export async function updateMe(
   ctx: ServiceContext,
   caller: Caller,
-  input: { fullName?: string | undefined; photoUrl?: string | undefined; emailNotifications?: boolean | undefined },
+  input: { fullName?: string | undefined; photoUrl?: string | undefined; emailNotifications?: boolean | undefined; locale?: Language | null | undefined },
 ): Promise<User> {
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
@@ -280,7 +280,11 @@ export async function updateMe(
     const user = await updateUser(
       trx,
       caller.userId,
-      { ...change, ...(input.emailNotifications !== undefined ? { email_notifications: input.emailNotifications ? 1 : 0 } : {}) },
+      {
+        ...change,
+        ...(input.emailNotifications !== undefined ? { email_notifications: input.emailNotifications ? 1 : 0 } : {}),
+        ...(input.locale !== undefined ? { locale: input.locale } : {}),
+      },
       at,
     );
     if (!user) throw invalidKey();

@@ -11,6 +11,7 @@
  * a person due together as one digest.
  */
 import type { Notification } from '../../schemas/notifications.ts';
+import type { Language } from '../../schemas/records.ts';
 import { allNotificationEventsAfter } from '../../storage/repositories/events.ts';
 import { insertMail } from '../../storage/repositories/invitations.ts';
 import { emailNotificationRecipients, lockMailFeed, type MailRow, moveMailFeed, notificationSubjects, openDigestDue } from '../../storage/repositories/mail.ts';
@@ -18,6 +19,7 @@ import { feedEnd } from '../../storage/repositories/webhooks.ts';
 import type { ServiceContext } from '../context.ts';
 import { newId } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import { type MailMessage, mailLanguage, mailText } from './messages.ts';
 import type { OutgoingMail } from './transport.ts';
 
 /** A person's notifications are gathered this long after the first one before they are mailed. */
@@ -28,31 +30,31 @@ const BATCH = 100;
 
 type Subjects = Awaited<ReturnType<typeof notificationSubjects>>;
 
-const REMINDERS: Record<NonNullable<Notification['reminder']>, string> = {
-  startOneHour: 'starts within an hour',
-  startOneDay: 'starts within a day',
-  dueOneHour: 'is due within an hour',
-  dueOneDay: 'is due within a day',
+const MESSAGES: Record<Notification['type'], MailMessage> = {
+  'card.assigned': 'assigned',
+  'comment.created': 'commented',
+  'comment.replied': 'replied',
+  'cheer.received': 'cheered',
+  'rule.notified': 'ruleNotified',
+  'card.reminder': 'reminder',
 };
 
-/** One line saying what happened, and a link to the card when the public address is known. */
+/** One line saying what happened, in the recipient's language, and a link to the card when the public address is known. */
 export function describeNotification(
   notification: Notification,
   subjects: Subjects,
   publicUrl: string | undefined,
+  language: Language = 'en',
 ): { line: string; link: string | undefined } {
   const card = notification.card ? subjects.cards.get(notification.card) : undefined;
-  const actor = (notification.actor && subjects.actors.get(notification.actor)) || 'Someone';
-  const cardName = card ? `“${card.name}”` : 'a card';
-  const onBoard = card ? ` on ${card.board_name}` : '';
-  const line = {
-    'card.assigned': `${actor} added you to ${cardName}${onBoard}`,
-    'comment.created': `${actor} commented on ${cardName}${onBoard}`,
-    'comment.replied': `${actor} replied to your comment on ${cardName}${onBoard}`,
-    'cheer.received': `${actor} cheered you on ${cardName}${onBoard}`,
-    'rule.notified': `A board rule tells you about ${cardName}${onBoard}`,
-    'card.reminder': `${card ? `“${card.name}”` : 'A card'}${onBoard} ${REMINDERS[notification.reminder ?? 'dueOneDay']}`,
-  }[notification.type];
+  const actor = (notification.actor && subjects.actors.get(notification.actor)) || mailText(language, 'someone');
+  const line = mailText(language, MESSAGES[notification.type], {
+    actor,
+    hasCard: card ? 'yes' : 'no',
+    card: card?.name ?? '',
+    board: card?.board_name ?? '',
+    reminder: notification.reminder ?? 'dueOneDay',
+  });
   const link = card && publicUrl ? `${publicUrl.replace(/\/$/, '')}/boards/${card.board_id}?card=${card.id}` : undefined;
   return { line, link };
 }
@@ -94,7 +96,8 @@ export async function gatherNotificationMail(ctx: ServiceContext, publicUrl: str
           due = (await openDigestDue(trx, recipient.id, nowIso)) ?? new Date(now + DIGEST_WINDOW_MS).toISOString();
           dueOf.set(recipient.id, due);
         }
-        const { line, link } = describeNotification(notification, subjects, publicUrl);
+        const language = mailLanguage(recipient.locale);
+        const { line, link } = describeNotification(notification, subjects, publicUrl, language);
         await insertMail(trx, {
           id: newId(now),
           to_address: recipient.email,
@@ -106,6 +109,7 @@ export async function gatherNotificationMail(ctx: ServiceContext, publicUrl: str
           next_attempt_at: due,
           sent_at: null,
           last_error: null,
+          language,
         });
       }
       await moveMailFeed(trx, last.position);
@@ -116,13 +120,13 @@ export async function gatherNotificationMail(ctx: ServiceContext, publicUrl: str
   }
 }
 
-const FOOTER = '\n\n--\nYou get these mails because you turned on email notifications in Taskboard; turn them off in your account settings.';
-
 /** The mail of one person's gathered notification rows (oldest first): the notification itself when alone, else a digest. */
 export function digestMail(rows: readonly MailRow[]): OutgoingMail {
   const [first] = rows;
   if (!first) throw new Error('a digest of no notification');
-  if (rows.length === 1) return { to: first.to_address, subject: first.subject, text: `${first.body}${FOOTER}` };
+  const language = mailLanguage(first.language);
+  const footer = `\n\n--\n${mailText(language, 'digestFooter')}`;
+  if (rows.length === 1) return { to: first.to_address, subject: first.subject, text: `${first.body}${footer}` };
   const items = rows.map((row) => `- ${row.body.replace(/\n/g, '\n  ')}`).join('\n');
-  return { to: first.to_address, subject: `${rows.length} new notifications on Taskboard`, text: `${items}${FOOTER}` };
+  return { to: first.to_address, subject: mailText(language, 'digestSubject', { count: rows.length }), text: `${items}${footer}` };
 }

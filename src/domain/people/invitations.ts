@@ -14,6 +14,7 @@ import { findOrCreateUser, normaliseEmail } from '../companies/companies.ts';
 import { joinTeam } from '../companies/teams.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
+import { mailLanguage, mailText } from '../mail/messages.ts';
 import type { Caller } from '../shared/caller.ts';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -138,11 +139,20 @@ export async function createInvitation(
       details: { email, role: input.role, teams: teamIds },
     });
     if (links.mail) {
-      const where = board ? `the board ${board.name} in ${company.name}` : company.name;
+      // in the invitee's language when they have an account, else in the inviter's
+      const language = mailLanguage(user?.locale, inviter?.locale);
+      const words = {
+        inviter: inviter?.full_name ?? mailText(language, 'someone'),
+        hasBoard: board ? 'yes' : 'no',
+        board: board?.name ?? '',
+        company: company.name,
+        url,
+      };
       await enqueueMail(trx, {
         to: email,
-        subject: `${inviter?.full_name ?? 'Someone'} invited you to ${where} on Taskboard`,
-        body: `${inviter?.full_name ?? 'Someone'} invited you to join ${where} on Taskboard.\n\nAccept the invitation (valid 7 days):\n${url}\n\nIf you did not expect this, ignore this mail.`,
+        subject: mailText(language, 'invitationSubject', words),
+        body: mailText(language, 'invitationBody', words),
+        language,
       });
     }
     return { invitation: invitationRecord(row), url, mailed: links.mail };
@@ -299,10 +309,12 @@ async function issueReset(ctx: ServiceContext, userId: string, links: Links, mai
       target: { type: 'user', id: userId },
     });
     if (mail) {
+      const language = mailLanguage(user.locale);
       await enqueueMail(trx, {
         to: user.email,
-        subject: 'Reset your Taskboard password',
-        body: `Someone asked to reset the password of ${user.email} on Taskboard.\n\nChoose a new password (valid 1 hour):\n${url}\n\nIf it was not you, ignore this mail: your password stays as it is.`,
+        subject: mailText(language, 'resetSubject'),
+        body: mailText(language, 'resetBody', { email: user.email, url }),
+        language,
       });
     }
   });

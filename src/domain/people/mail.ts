@@ -1,3 +1,4 @@
+import type { Language } from '../../schemas/records.ts';
 import type { Executor } from '../../storage/database.ts';
 import { insertMail } from '../../storage/repositories/invitations.ts';
 import { newId } from '../shared/ids.ts';
@@ -7,7 +8,7 @@ import { newId } from '../shared/ids.ts';
  * worker (src/domain/mail/worker.ts) sends it later with bounded waits and retries, so a slow or
  * dead mail server never slows a request and a crash loses nothing.
  */
-export async function enqueueMail(trx: Executor, mail: { to: string; subject: string; body: string }): Promise<void> {
+export async function enqueueMail(trx: Executor, mail: { to: string; subject: string; body: string; language: Language }): Promise<void> {
   const now = new Date().toISOString();
   await insertMail(trx, {
     id: newId(),
@@ -17,6 +18,7 @@ export async function enqueueMail(trx: Executor, mail: { to: string; subject: st
     user_id: null,
     subject: mail.subject,
     body: mail.body,
+    language: mail.language,
     created_at: now,
     next_attempt_at: now,
     sent_at: null,

@@ -77,7 +77,7 @@ export function emailNotificationRecipients(db: Executor, userIds: readonly stri
   if (userIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('users')
-    .select(['id', 'email', 'full_name'])
+    .select(['id', 'email', 'full_name', 'locale'])
     .where('id', 'in', [...userIds])
     .where('email_notifications', '=', 1)
     .execute();

@@ -7,6 +7,8 @@ import type { components } from '@taskboard/client';
 import Bowser from 'bowser';
 import { type FormEvent, useId, useState } from 'react';
 import { client, problem, unwrap } from '../api.ts';
+import { followAccount } from '../i18n/language.ts';
+import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/messages.ts';
 import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
@@ -31,6 +33,7 @@ export default function AccountPage() {
     <div className="account page-pad">
       <h1>{t.account}</h1>
       <Profile fullName={me.data.user.fullName} photoUrl={me.data.user.photoUrl} />
+      <LanguagePicker locale={me.data.user.locale} />
       <EmailNotifications enabled={me.data.user.emailNotifications} />
       <PasswordChange />
       <Sessions />
@@ -42,7 +45,8 @@ export default function AccountPage() {
 function useUpdateMe() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: { fullName?: string; photoUrl?: string; emailNotifications?: boolean }) => unwrap(await client.PATCH('/api/v1/me', { body })),
+    mutationFn: async (body: { fullName?: string; photoUrl?: string; emailNotifications?: boolean; locale?: Language | null }) =>
+      unwrap(await client.PATCH('/api/v1/me', { body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['me'] }),
   });
 }
@@ -75,6 +79,40 @@ function Profile({ fullName, photoUrl }: { fullName: string; photoUrl: string })
         </button>
         <Outcome error={update.error} success={update.isSuccess ? t.profileSaved : null} />
       </form>
+    </Part>
+  );
+}
+
+/** The account's language: the app switches to it as soon as the server has it, and mails follow it. */
+function LanguagePicker({ locale }: { locale: Language | null }) {
+  const update = useUpdateMe();
+  const hintId = useId();
+  const shown = update.isPending && update.variables.locale !== undefined ? update.variables.locale : locale;
+  return (
+    <Part title={t.language}>
+      <label>
+        {t.language}
+        <select
+          value={shown ?? ''}
+          aria-describedby={hintId}
+          disabled={update.isPending}
+          onChange={(event) => {
+            const chosen = isLanguage(event.target.value) ? event.target.value : null;
+            update.mutate({ locale: chosen }, { onSuccess: () => followAccount(chosen) });
+          }}
+        >
+          <option value="">{t.languageBrowser}</option>
+          {LANGUAGES.map((language) => (
+            <option key={language} value={language} lang={language}>
+              {LANGUAGE_NAMES[language]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p id={hintId} className="muted">
+        {t.languageHint}
+      </p>
+      <Outcome error={update.error} success={null} />
     </Part>
   );
 }

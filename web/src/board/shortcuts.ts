@@ -73,7 +73,9 @@ export function cardKeyHandler({ view, visible, actions, openCard, scrollers, co
     }
     if (key === 'ArrowRight' || key === 'ArrowLeft') {
       handled();
-      const step = key === 'ArrowRight' ? 1 : -1;
+      // the arrow towards the next list: right to left, that is the left one
+      const forward = document.documentElement.dir === 'rtl' ? 'ArrowLeft' : 'ArrowRight';
+      const step = key === forward ? 1 : -1;
       for (let next = listIndex + step; next >= 0 && next < view.lists.length; next += step) if (visible[next]?.length) return focusCard(next, cardIndex);
       return;
     }

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { type Card, client, type Member, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
 import { type BoardActions, type BoardView, boardKey, type ListView, removeCard } from '../board/store.ts';
+import { formatList } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
 import { nameOf } from './queries.ts';
 
@@ -102,7 +103,15 @@ export function CardSide(props: {
       </label>
       <section aria-labelledby={`${id}-seen`} className="seen">
         <h3 id={`${id}-seen`}>{t.seenBy}</h3>
-        <p>{card.seen.length ? card.seen.map((user) => nameOf(props.people, user)).join(', ') : t.none}</p>
+        <p>
+          {card.seen.length
+            ? formatList(
+                card.seen.map((user) => nameOf(props.people, user)),
+                'unit',
+                'short',
+              )
+            : t.none}
+        </p>
       </section>
       <div className="side-actions">
         <button type="button" onClick={props.onMove}>

@@ -1,5 +1,6 @@
 import { type ReactNode, useId, useState } from 'react';
 import { type Card, client, type Member, unwrap } from '../api.ts';
+import { currentLocale, formatList } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
 import { download, UploadList, useUploads } from './Attachments.tsx';
 import { FileButton, MemberToggles, RenameInput } from './controls.tsx';
@@ -247,8 +248,16 @@ function ItemView(props: { item: ChecklistItem; index: number; checklist: Checkl
             {item.name}
           </button>
         )}
-        {item.date ? <span className="item-date">{new Date(item.date).toLocaleDateString()}</span> : null}
-        {item.members.length ? <span className="item-members">{item.members.map((member) => member.fullName).join(', ')}</span> : null}
+        {item.date ? <span className="item-date">{new Date(item.date).toLocaleDateString(currentLocale())}</span> : null}
+        {item.members.length ? (
+          <span className="item-members">
+            {formatList(
+              item.members.map((member) => member.fullName),
+              'unit',
+              'short',
+            )}
+          </span>
+        ) : null}
         {files.length ? <span className="item-members">{t.attachments(files.length)}</span> : null}
       </div>
       <Disclosure summary={t.itemActions(item.name)}>

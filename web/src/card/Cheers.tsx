@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { client, type Member, unwrap } from '../api.ts';
+import { formatList } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
 import { type Cheer, nameOf } from './queries.ts';
 
@@ -55,7 +56,7 @@ export function Cheers(props: {
             className={`cheer${given.length ? ' given' : ''}`}
             aria-pressed={Boolean(mine)}
             aria-label={t.cheerButton(content, names)}
-            title={names.join(', ')}
+            title={formatList(names, 'unit', 'short')}
             disabled={busy}
             onClick={async () => {
               setBusy(true);

@@ -1,4 +1,5 @@
 import type { Card, Label } from '../api.ts';
+import { formatList } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
 import { when } from './dates.ts';
 
@@ -9,7 +10,12 @@ export interface Change {
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const names = (items: { name?: string; fullName?: string }[]) => items.map((item) => item.name ?? item.fullName ?? '').join(', ') || t.none;
+const names = (items: { name?: string; fullName?: string }[]) =>
+  formatList(
+    items.map((item) => item.name ?? item.fullName ?? ''),
+    'unit',
+    'short',
+  ) || t.none;
 
 /**
  * What another person changed between the card a draft started from and the card now: each field a

@@ -1,3 +1,5 @@
+import { currentLocale } from '../i18n/messages.ts';
+
 /** A `datetime-local` input's value for an ISO date (in the person's own time zone), and back. */
 export const toLocalInput = (iso: string | null) => {
   if (!iso) return '';
@@ -8,4 +10,4 @@ export const toLocalInput = (iso: string | null) => {
 export const fromLocalInput = (value: string) => (value ? new Date(value).toISOString() : null);
 
 /** When something happened, in the person's words of time. */
-export const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+export const when = (iso: string) => new Date(iso).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' });

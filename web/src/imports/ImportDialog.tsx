@@ -7,6 +7,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, client, messageOf, postForm, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
+import { formatList } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
 
 type Source = 'trello' | 'taskboard';
@@ -116,7 +117,13 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
                 {record.report.members.unmatched.length ? (
                   <>
                     <dt>{t.importUnmatched}</dt>
-                    <dd>{record.report.members.unmatched.map((person) => person.name || person.username).join(', ')}</dd>
+                    <dd>
+                      {formatList(
+                        record.report.members.unmatched.map((person) => person.name || person.username || ''),
+                        'unit',
+                        'short',
+                      )}
+                    </dd>
                   </>
                 ) : null}
                 {leftOut.length ? (

@@ -7,6 +7,7 @@ import { afterSignIn, currentPerson, forgetToken, goneReason, type SignedInPerso
 import { NewPasswordField } from './PasswordField.tsx';
 import { peopleText } from './strings.ts';
 import './people.css';
+import { currentLocale } from '../i18n/messages.ts';
 
 interface Invitation {
   companyName: string;
@@ -213,7 +214,7 @@ function LiveInvitation({
           </ul>
         </div>
       ) : null}
-      <p className="muted">{peopleText.expiresOn(new Date(invitation.expiresAt).toLocaleString())}</p>
+      <p className="muted">{peopleText.expiresOn(new Date(invitation.expiresAt).toLocaleString(currentLocale()))}</p>
       {step}
       {providers?.singleSignOn && !sameEmail && !person ? (
         <>

@@ -1,11 +1,16 @@
-/** The search box's words (kept beside it so the catalogue of web/src/strings.ts stays one object to translate). */
-export const searchText = {
+import { catalogue, icu } from '../i18n/messages.ts';
+
+/** The search box's words (kept beside it; a namespace of its own in the catalogues). */
+export const searchText = catalogue('search', {
   label: 'Search',
   placeholder: 'Search cards, comments, boards…  ( / )',
   results: 'Search results',
   searching: 'Searching…',
-  none: (q: string) => `Nothing found for "${q}".`,
-  count: (n: number, more: boolean) => `${n}${more ? '+' : ''} result${n === 1 && !more ? '' : 's'}. Arrow keys to choose, Enter to open.`,
+  none: icu('Nothing found for "{q}".', (q: string) => ({ q })),
+  count: icu(
+    '{more, select, yes {{n, number}+ results} other {{n, plural, one {# result} other {# results}}}}. Arrow keys to choose, Enter to open.',
+    (n: number, more: boolean) => ({ n, more: more ? 'yes' : 'no' }),
+  ),
   types: {
     card: 'Cards',
     comment: 'Comments',
@@ -15,6 +20,6 @@ export const searchText = {
     board: 'Boards',
     list: 'Lists',
   },
-  where: (parts: string[]) => parts.filter(Boolean).join(' › '),
+  where: icu('{parts}', (parts: string[]) => ({ parts: parts.filter(Boolean).join(' › ') })),
   archived: 'archived',
-} as const;
+});

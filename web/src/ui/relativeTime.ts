@@ -1,4 +1,6 @@
 /** Dates in words on faces ("tomorrow", "3 days overdue"), in the page's language; the exact time goes on hover and to screen readers. */
+import { currentLocale } from '../i18n/messages.ts';
+
 const DAY_MS = 86_400_000;
 
 function startOfDay(at: number): number {
@@ -13,7 +15,7 @@ export function daysFromToday(iso: string, now: number): number {
 }
 
 /** "today", "tomorrow", "in 3 days", "yesterday"; beyond a week, the date itself. */
-export function dayInWords(iso: string, now: number, locale?: string): string {
+export function dayInWords(iso: string, now: number, locale: string = currentLocale()): string {
   const days = daysFromToday(iso, now);
   if (Math.abs(days) <= 7) return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(days, 'day');
   const date = new Date(iso);
@@ -22,6 +24,6 @@ export function dayInWords(iso: string, now: number, locale?: string): string {
 }
 
 /** The exact moment, for a title and for screen readers. */
-export function exactTime(iso: string, locale?: string): string {
+export function exactTime(iso: string, locale: string = currentLocale()): string {
   return new Date(iso).toLocaleString(locale, { dateStyle: 'full', timeStyle: 'short' });
 }

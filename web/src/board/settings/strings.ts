@@ -1,23 +1,24 @@
-/** The board settings' words (kept beside them, as the search box keeps its own, so the catalogue of web/src/strings.ts stays one object to translate). */
-const cards = (n: number) => `${n} card${n === 1 ? '' : 's'}`;
-const lists = (n: number) => `${n} list${n === 1 ? '' : 's'}`;
+import { catalogue, icu } from '../../i18n/messages.ts';
 
-export const settingsText = {
+const name = (name: string) => ({ name });
+
+/** The board settings' words (kept beside them, a namespace of its own in the catalogues). */
+export const settingsText = catalogue('settings', {
   menu: 'Board menu',
   labels: 'Labels',
   archived: 'Archived items',
   settings: 'Settings',
   deleteBoard: 'Delete board',
-  labelsOf: (board: string) => `Labels of ${board}`,
-  archivedOf: (board: string) => `Archived items of ${board}`,
-  settingsOf: (board: string) => `Settings of ${board}`,
+  labelsOf: icu('Labels of {board}', (board: string) => ({ board })),
+  archivedOf: icu('Archived items of {board}', (board: string) => ({ board })),
+  settingsOf: icu('Settings of {board}', (board: string) => ({ board })),
   noLabels: 'This board has no labels yet.',
   labelName: 'Label name',
   colour: 'Colour',
   createLabel: 'Create label',
   newLabel: 'New label',
-  editLabel: (name: string) => `Edit label ${name}`,
-  deleteLabel: (name: string) => `Delete label ${name}`,
+  editLabel: icu('Edit label {name}', name),
+  deleteLabel: icu('Delete label {name}', name),
   edit: 'Edit',
   delete: 'Delete',
   restore: 'Restore',
@@ -26,39 +27,43 @@ export const settingsText = {
   close: 'Close',
   loading: 'Loading…',
   nameEmpty: 'The name must not be empty.',
-  cardsCarrying: (n: number) => `on ${cards(n)}`,
-  confirmDeleteLabel: (name: string, n: number) =>
-    n ? `Delete the label "${name}"? It is taken off the ${cards(n)} that carry it.` : `Delete the label "${name}"? No card carries it.`,
+  cardsCarrying: icu('on {n, plural, one {# card} other {# cards}}', (n: number) => ({ n })),
+  confirmDeleteLabel: icu(
+    '{n, plural, =0 {Delete the label "{name}"? No card carries it.} one {Delete the label "{name}"? It is taken off the # card that carry it.} other {Delete the label "{name}"? It is taken off the # cards that carry it.}}',
+    (name: string, n: number) => ({ name, n }),
+  ),
   archivedCards: 'Archived cards',
   archivedLists: 'Archived lists',
   noArchivedCards: 'No archived cards.',
   noArchivedLists: 'No archived lists.',
-  inList: (list: string, listArchived: boolean) => `in ${list}${listArchived ? ' (an archived list)' : ''}`,
-  restoreCard: (name: string) => `Restore card ${name}`,
-  deleteCard: (name: string) => `Delete card ${name}`,
-  restoreList: (name: string) => `Restore list ${name}`,
-  listCards: cards,
-  confirmDeleteCard: (name: string, comments: number, attachments: number) => {
-    const parts = [
-      comments ? `${comments} comment${comments === 1 ? '' : 's'}` : '',
-      attachments ? `${attachments} attachment${attachments === 1 ? '' : 's'}` : '',
-    ].filter(Boolean);
-    return `Delete the card "${name}"${parts.length ? ` with its ${parts.join(' and ')}` : ''}? This cannot be undone.`;
-  },
-  cardRestored: (name: string) => `${name} is back on the board.`,
-  listRestored: (name: string) => `${name} is back on the board.`,
-  cardDeleted: (name: string) => `${name} deleted.`,
+  inList: icu('{listArchived, select, yes {in {list} (an archived list)} other {in {list}}}', (list: string, listArchived: boolean) => ({
+    list,
+    listArchived: listArchived ? 'yes' : 'no',
+  })),
+  restoreCard: icu('Restore card {name}', name),
+  deleteCard: icu('Delete card {name}', name),
+  restoreList: icu('Restore list {name}', name),
+  listCards: icu('{n, plural, one {# card} other {# cards}}', (n: number) => ({ n })),
+  confirmDeleteCard: icu(
+    '{comments, plural, =0 {{attachments, plural, =0 {Delete the card "{name}"? This cannot be undone.} one {Delete the card "{name}" with its # attachment? This cannot be undone.} other {Delete the card "{name}" with its # attachments? This cannot be undone.}}} one {{attachments, plural, =0 {Delete the card "{name}" with its 1 comment? This cannot be undone.} one {Delete the card "{name}" with its 1 comment and # attachment? This cannot be undone.} other {Delete the card "{name}" with its 1 comment and # attachments? This cannot be undone.}}} other {{attachments, plural, =0 {Delete the card "{name}" with its {comments, number} comments? This cannot be undone.} one {Delete the card "{name}" with its {comments, number} comments and # attachment? This cannot be undone.} other {Delete the card "{name}" with its {comments, number} comments and # attachments? This cannot be undone.}}}}',
+    (name: string, comments: number, attachments: number) => ({ name, comments, attachments }),
+  ),
+  cardRestored: icu('{name} is back on the board.', name),
+  listRestored: icu('{name} is back on the board.', name),
+  cardDeleted: icu('{name} deleted.', name),
   boardName: 'Board name',
   description: 'Description',
   saved: 'Saved.',
   dangerZone: 'Delete this board',
   deleteBoardHint: 'Deleting removes the board with its lists, cards and labels for everyone. It cannot be undone.',
-  confirmDeleteBoard: (name: string, listCount: number, cardCount: number) =>
-    `Delete the board "${name}" and its ${lists(listCount)} and ${cards(cardCount)}? This cannot be undone.`,
-  refused: (message: string) => `That did not work: ${message}`,
-  archivedBoards: (n: number) => `Archived boards (${n})`,
+  confirmDeleteBoard: icu(
+    'Delete the board "{name}" and its {lists, plural, one {# list} other {# lists}} and {cards, plural, one {# card} other {# cards}}? This cannot be undone.',
+    (name: string, lists: number, cards: number) => ({ name, lists, cards }),
+  ),
+  refused: icu('That did not work: {message}', (message: string) => ({ message })),
+  archivedBoards: icu('Archived boards ({n, number})', (n: number) => ({ n })),
   noArchivedBoards: 'No archived boards.',
-  restoreBoard: (name: string) => `Restore board ${name}`,
-  deleteBoardNamed: (name: string) => `Delete board ${name}`,
-  boardRestored: (name: string) => `${name} is back among the boards.`,
-} as const;
+  restoreBoard: icu('Restore board {name}', name),
+  deleteBoardNamed: icu('Delete board {name}', name),
+  boardRestored: icu('{name} is back among the boards.', name),
+});

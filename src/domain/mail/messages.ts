@@ -1,0 +1,110 @@
+/**
+ * The words of the mails Taskboard sends, in each language the web app speaks (docs/people.md,
+ * "Languages"): ICU MessageFormat through FormatJS, as the web app's catalogues. A mail is written in
+ * its recipient's language (an invitee without an account: the inviter's), English when they have none.
+ */
+import { IntlMessageFormat } from 'intl-messageformat';
+import { LANGUAGES, type Language } from '../../schemas/records.ts';
+
+const en = {
+  someone: 'Someone',
+  invitationSubject: '{inviter} invited you to {hasBoard, select, yes {the board {board} in {company}} other {{company}}} on Taskboard',
+  invitationBody:
+    '{inviter} invited you to join {hasBoard, select, yes {the board {board} in {company}} other {{company}}} on Taskboard.\n\nAccept the invitation (valid 7 days):\n{url}\n\nIf you did not expect this, ignore this mail.',
+  resetSubject: 'Reset your Taskboard password',
+  resetBody:
+    'Someone asked to reset the password of {email} on Taskboard.\n\nChoose a new password (valid 1 hour):\n{url}\n\nIf it was not you, ignore this mail: your password stays as it is.',
+  assigned: '{actor} added you to {hasCard, select, yes {“{card}” on {board}} other {a card}}',
+  commented: '{actor} commented on {hasCard, select, yes {“{card}” on {board}} other {a card}}',
+  replied: '{actor} replied to your comment on {hasCard, select, yes {“{card}” on {board}} other {a card}}',
+  cheered: '{actor} cheered you on {hasCard, select, yes {“{card}” on {board}} other {a card}}',
+  ruleNotified: 'A board rule tells you about {hasCard, select, yes {“{card}” on {board}} other {a card}}',
+  reminder:
+    '{hasCard, select, yes {“{card}” on {board}} other {A card}} {reminder, select, startOneHour {starts within an hour} startOneDay {starts within a day} dueOneHour {is due within an hour} other {is due within a day}}',
+  digestSubject: '{count, plural, one {# new notification on Taskboard} other {# new notifications on Taskboard}}',
+  digestFooter: 'You get these mails because you turned on email notifications in Taskboard; turn them off in your account settings.',
+};
+export type MailMessage = keyof typeof en;
+
+const catalogues: Record<Language, Record<MailMessage, string>> = {
+  en,
+  de: {
+    someone: 'Jemand',
+    invitationSubject: '{inviter} hat Sie zu {hasBoard, select, yes {dem Board {board} in {company}} other {{company}}} auf Taskboard eingeladen',
+    invitationBody:
+      '{inviter} hat Sie eingeladen, {hasBoard, select, yes {dem Board {board} in {company}} other {{company}}} auf Taskboard beizutreten.\n\nEinladung annehmen (7 Tage gültig):\n{url}\n\nWenn Sie damit nicht gerechnet haben, ignorieren Sie diese E-Mail.',
+    resetSubject: 'Setzen Sie Ihr Taskboard-Passwort zurück',
+    resetBody:
+      'Jemand hat angefordert, das Passwort von {email} auf Taskboard zurückzusetzen.\n\nNeues Passwort wählen (1 Stunde gültig):\n{url}\n\nWenn Sie das nicht waren, ignorieren Sie diese E-Mail: Ihr Passwort bleibt, wie es ist.',
+    assigned: '{actor} hat Sie zu {hasCard, select, yes {„{card}“ auf {board}} other {einer Karte}} hinzugefügt',
+    commented: '{actor} hat {hasCard, select, yes {„{card}“ auf {board}} other {eine Karte}} kommentiert',
+    replied: '{actor} hat auf Ihren Kommentar zu {hasCard, select, yes {„{card}“ auf {board}} other {einer Karte}} geantwortet',
+    cheered: '{actor} hat Sie bei {hasCard, select, yes {„{card}“ auf {board}} other {einer Karte}} angefeuert',
+    ruleNotified: 'Eine Board-Regel weist Sie auf {hasCard, select, yes {„{card}“ auf {board}} other {eine Karte}} hin',
+    reminder:
+      '{hasCard, select, yes {„{card}“ auf {board}} other {Eine Karte}} {reminder, select, startOneHour {beginnt innerhalb einer Stunde} startOneDay {beginnt innerhalb eines Tages} dueOneHour {ist innerhalb einer Stunde fällig} other {ist innerhalb eines Tages fällig}}',
+    digestSubject: '{count, plural, one {# neue Benachrichtigung auf Taskboard} other {# neue Benachrichtigungen auf Taskboard}}',
+    digestFooter:
+      'Sie erhalten diese E-Mails, weil Sie Benachrichtigungen per E-Mail in Taskboard eingeschaltet haben; schalten Sie sie in Ihren Kontoeinstellungen aus.',
+  },
+  fr: {
+    someone: 'Quelqu’un',
+    invitationSubject: '{inviter} vous invite à rejoindre {hasBoard, select, yes {le tableau {board} de {company}} other {{company}}} sur Taskboard',
+    invitationBody:
+      '{inviter} vous invite à rejoindre {hasBoard, select, yes {le tableau {board} de {company}} other {{company}}} sur Taskboard.\n\nAccepter l’invitation (valable 7 jours)\u202f:\n{url}\n\nSi vous ne vous y attendiez pas, ignorez cet e-mail.',
+    resetSubject: 'Réinitialisez votre mot de passe Taskboard',
+    resetBody:
+      'Quelqu’un a demandé la réinitialisation du mot de passe de {email} sur Taskboard.\n\nChoisir un nouveau mot de passe (valable 1 heure)\u202f:\n{url}\n\nSi ce n’était pas vous, ignorez cet e-mail\u202f: votre mot de passe reste inchangé.',
+    assigned: '{actor} vous a ajouté à {hasCard, select, yes {«\u00a0{card}\u00a0» sur {board}} other {une carte}}',
+    commented: '{actor} a commenté {hasCard, select, yes {«\u00a0{card}\u00a0» sur {board}} other {une carte}}',
+    replied: '{actor} a répondu à votre commentaire sur {hasCard, select, yes {«\u00a0{card}\u00a0» sur {board}} other {une carte}}',
+    cheered: '{actor} vous a encouragé sur {hasCard, select, yes {«\u00a0{card}\u00a0» sur {board}} other {une carte}}',
+    ruleNotified: 'Une règle du tableau vous signale {hasCard, select, yes {«\u00a0{card}\u00a0» sur {board}} other {une carte}}',
+    reminder:
+      '{hasCard, select, yes {«\u00a0{card}\u00a0» sur {board}} other {Une carte}} {reminder, select, startOneHour {commence dans moins d’une heure} startOneDay {commence dans moins d’un jour} dueOneHour {arrive à échéance dans moins d’une heure} other {arrive à échéance dans moins d’un jour}}',
+    digestSubject: '{count, plural, one {# nouvelle notification sur Taskboard} other {# nouvelles notifications sur Taskboard}}',
+    digestFooter:
+      'Vous recevez ces e-mails parce que vous avez activé les notifications par e-mail dans Taskboard\u202f; désactivez-les dans les paramètres de votre compte.',
+  },
+  ar: {
+    someone: 'أحدهم',
+    invitationSubject: 'دعاك {inviter} إلى {hasBoard, select, yes {اللوحة {board} في {company}} other {{company}}} على Taskboard',
+    invitationBody:
+      'دعاك {inviter} للانضمام إلى {hasBoard, select, yes {اللوحة {board} في {company}} other {{company}}} على Taskboard.\n\nاقبل الدعوة (صالحة 7 أيام):\n{url}\n\nإن لم تكن تتوقع هذه الرسالة، فتجاهلها.',
+    resetSubject: 'أعد تعيين كلمة مرور Taskboard',
+    resetBody:
+      'طلب أحدهم إعادة تعيين كلمة مرور {email} على Taskboard.\n\nاختر كلمة مرور جديدة (صالح ساعة واحدة):\n{url}\n\nإن لم تكن أنت، فتجاهل هذه الرسالة: تبقى كلمة مرورك كما هي.',
+    assigned: 'أضافك {actor} إلى {hasCard, select, yes {«{card}» في {board}} other {بطاقة}}',
+    commented: 'علّق {actor} على {hasCard, select, yes {«{card}» في {board}} other {بطاقة}}',
+    replied: 'ردّ {actor} على تعليقك على {hasCard, select, yes {«{card}» في {board}} other {بطاقة}}',
+    cheered: 'شجّعك {actor} على {hasCard, select, yes {«{card}» في {board}} other {بطاقة}}',
+    ruleNotified: 'تنبّهك قاعدة لوحة إلى {hasCard, select, yes {«{card}» في {board}} other {بطاقة}}',
+    reminder:
+      '{hasCard, select, yes {«{card}» في {board}} other {بطاقة}} {reminder, select, startOneHour {تبدأ خلال ساعة} startOneDay {تبدأ خلال يوم} dueOneHour {تستحق خلال ساعة} other {تستحق خلال يوم}}',
+    digestSubject:
+      '{count, plural, zero {لا إشعارات جديدة على Taskboard} one {إشعار جديد واحد على Taskboard} two {إشعاران جديدان على Taskboard} few {# إشعارات جديدة على Taskboard} many {# إشعارًا جديدًا على Taskboard} other {# إشعار جديد على Taskboard}}',
+    digestFooter: 'تصلك هذه الرسائل لأنك فعّلت الإشعارات بالبريد الإلكتروني في Taskboard؛ يمكنك إيقافها من إعدادات حسابك.',
+  },
+};
+
+/** The catalogues, for the test that holds every language to the English keys and arguments. */
+export const mailCatalogues: Readonly<Record<Language, Readonly<Record<MailMessage, string>>>> = catalogues;
+
+/** The first of the given languages Taskboard speaks; English when none is. */
+export function mailLanguage(...choices: readonly (string | null | undefined)[]): Language {
+  for (const choice of choices) if ((LANGUAGES as readonly string[]).includes(choice ?? '')) return choice as Language;
+  return 'en';
+}
+
+const compiled = new Map<string, IntlMessageFormat>();
+
+/** A mail's message in `language`, its arguments filled in. */
+export function mailText(language: Language, message: MailMessage, values?: Record<string, string | number>): string {
+  const key = `${language}:${message}`;
+  let format = compiled.get(key);
+  if (!format) {
+    format = new IntlMessageFormat(catalogues[language][message], language, undefined, { ignoreTag: true });
+    compiled.set(key, format);
+  }
+  return String(format.format(values));
+}

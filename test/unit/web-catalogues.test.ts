@@ -1,0 +1,164 @@
+/**
+ * The web app's catalogues (docs/web-app.md#languages): every language has every English message,
+ * with the same arguments, in valid ICU MessageFormat, and each plural has the forms its language
+ * needs; then the words the interface shows in each language, plural forms first.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
+import { settingsText } from '../../web/src/board/settings/strings.ts';
+import { applyLanguage, englishMessages, LANGUAGES, type Language } from '../../web/src/i18n/messages.ts';
+import { offlineText } from '../../web/src/offline/strings.ts';
+import { peopleText } from '../../web/src/people/strings.ts';
+import { searchText } from '../../web/src/search/strings.ts';
+import { t } from '../../web/src/strings.ts';
+
+const LOCALES = join(import.meta.dirname, '../../web/src/i18n/locales');
+const catalogueOf = (language: Exclude<Language, 'en'>): Record<string, string> => JSON.parse(readFileSync(join(LOCALES, `${language}.json`), 'utf8'));
+const TRANSLATED = LANGUAGES.filter((language): language is Exclude<Language, 'en'> => language !== 'en');
+const speak = (language: Language) => applyLanguage(language, language === 'en' ? {} : catalogueOf(language));
+
+/** The argument names a message uses, and its plurals' option names. */
+function shape(elements: MessageFormatElement[], args = new Set<string>(), plurals: Set<string>[] = []): { args: Set<string>; plurals: Set<string>[] } {
+  for (const element of elements) {
+    if (element.type === TYPE.literal || element.type === TYPE.pound) continue;
+    args.add(element.value);
+    if (element.type === TYPE.plural) plurals.push(new Set(Object.keys(element.options)));
+    if (element.type === TYPE.plural || element.type === TYPE.select) for (const option of Object.values(element.options)) shape(option.value, args, plurals);
+  }
+  return { args, plurals };
+}
+
+/** The plural forms whole counts reach in a language (French reaches "many" only for millions). */
+function formsOf(language: string): Set<string> {
+  const rules = new Intl.PluralRules(language);
+  return new Set(Array.from({ length: 1001 }, (_, n) => rules.select(n)));
+}
+
+describe('the web catalogues', () => {
+  const english = englishMessages();
+
+  it('declare their English messages (the namespaces of every strings module)', () => {
+    assert.ok(english.size > 500, `${english.size} messages`);
+    assert.equal(offlineText.reload, 'Reload');
+    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.'])
+      assert.ok(
+        [...english.keys()].some((key) => key.startsWith(namespace)),
+        namespace,
+      );
+  });
+
+  for (const language of TRANSLATED) {
+    describe(language, () => {
+      const catalogue = catalogueOf(language);
+      it('has every English message, and no other', () => {
+        const missing = [...english.keys()].filter((key) => !(key in catalogue));
+        const stale = Object.keys(catalogue).filter((key) => !english.has(key));
+        assert.deepEqual({ missing, stale }, { missing: [], stale: [] });
+      });
+
+      it('says each message with the arguments of the English one, in valid ICU', () => {
+        for (const [key, source] of english) {
+          const translated = catalogue[key];
+          if (translated === undefined) continue;
+          const want = [...shape(parse(source, { ignoreTag: true })).args].sort();
+          const got = [...shape(parse(translated, { ignoreTag: true })).args].sort();
+          assert.deepEqual(got, want, `${language} ${key}`);
+        }
+      });
+
+      it('gives each plural every form the language has', () => {
+        const forms = formsOf(language);
+        for (const [key, translated] of Object.entries(catalogue)) {
+          for (const options of shape(parse(translated, { ignoreTag: true })).plurals) {
+            // a plural of exact counts and "other" alone is a switch on the number, not a noun's forms
+            if ([...options].every((option) => option.startsWith('=') || option === 'other')) continue;
+            const needed = [...forms].filter((form) => !options.has(form) && !(form === 'zero' && options.has('=0')));
+            assert.ok(options.has('other'), `${language} ${key}: no "other"`);
+            assert.deepEqual(needed, [], `${language} ${key} lacks forms`);
+            for (const option of options)
+              assert.ok(option.startsWith('=') || forms.has(option) || option === 'other', `${language} ${key}: "${option}" is no form of ${language}`);
+          }
+        }
+      });
+
+      it('translates: most messages differ from the English', () => {
+        const same = [...english].filter(([key, source]) => catalogue[key] === source && /\p{L}{4,}/u.test(source));
+        assert.ok(same.length < english.size / 20, `${same.length} untranslated: ${same.map(([key]) => key).join(', ')}`);
+      });
+    });
+  }
+});
+
+describe('the words in each language', () => {
+  before(() => speak('en'));
+
+  it('English reads as before, its plurals by count', () => {
+    speak('en');
+    assert.equal(t.signIn, 'Sign in');
+    assert.deepEqual(
+      [0, 1, 2].map((n) => t.cardCount(n)),
+      ['0 cards', '1 card', '2 cards'],
+    );
+    assert.equal(t.confirmDeleteComment(0), 'Delete this comment?');
+    assert.equal(t.confirmDeleteComment(1), 'Delete this comment and its 1 reply?');
+    assert.equal(t.confirmDeleteComment(3), 'Delete this comment and its 3 replies?');
+    assert.equal(t.cheerButton('🎉', []), 'Cheer 🎉');
+    assert.equal(t.cheerButton('🎉', ['Ann', 'Bo']), '🎉 2, cheered by Ann, Bo');
+    assert.equal(t.act.item('members.toggled', 'Ship'), 'changed the members of the item Ship');
+    assert.equal(t.act.checklist('created', ''), 'added the checklist');
+    assert.equal(t.notificationText('comment.replied', 'Ship'), 'A reply to your comment on Ship');
+    assert.equal(t.notificationText('something.new', 'Ship'), 'News on Ship');
+    assert.equal(t.shortcutList[0]?.[0], 'Arrow keys');
+    assert.equal(t.ssoProblems.sso_cancelled, 'Single sign-on was cancelled.');
+    assert.equal(peopleText.invitedBy(null, 'Acme', 'a member'), 'You are invited to join Acme as a member.');
+    assert.equal(searchText.count(1, false), '1 result. Arrow keys to choose, Enter to open.');
+    assert.equal(searchText.count(20, true), '20+ results. Arrow keys to choose, Enter to open.');
+    assert.equal(settingsText.confirmDeleteCard('X', 1, 2), 'Delete the card "X" with its 1 comment and 2 attachments? This cannot be undone.');
+    assert.equal(settingsText.confirmDeleteCard('X', 0, 0), 'Delete the card "X"? This cannot be undone.');
+  });
+
+  it('German: one and other', () => {
+    speak('de');
+    assert.equal(t.signIn, 'Anmelden');
+    assert.deepEqual(
+      [0, 1, 2].map((n) => t.cardCount(n)),
+      ['0 Karten', '1 Karte', '2 Karten'],
+    );
+    assert.equal(t.confirmDeleteComment(1), 'Diesen Kommentar mit seiner 1 Antwort löschen?');
+    assert.equal(t.act.checklist('created', 'Release'), 'hat die Checkliste Release hinzugefügt');
+    assert.equal(t.importProgress(1200, 5000), 'Importierte Karten: 1.200 von 5.000');
+    assert.equal(settingsText.confirmDeleteLabel('Bug', 3), 'Das Label „Bug“ löschen? Es wird von den 3 Karten entfernt, die es tragen.');
+  });
+
+  it('French: one covers 0 and 1', () => {
+    speak('fr');
+    assert.deepEqual(
+      [0, 1, 2].map((n) => t.cardCount(n)),
+      ['0 carte', '1 carte', '2 cartes'],
+    );
+    assert.equal(t.sessionsEnded(2), '2 sessions terminées.');
+    assert.equal(searchText.count(1, false), '1 résultat. Flèches pour choisir, Entrée pour ouvrir.');
+  });
+
+  it('Arabic: zero, one, two, few, many and other', () => {
+    speak('ar');
+    assert.deepEqual(
+      [0, 1, 2, 3, 11, 100].map((n) => t.cardCount(n)),
+      ['لا بطاقات', 'بطاقة واحدة', 'بطاقتان', '3 بطاقات', '11 بطاقة', '100 بطاقة'].map((text) =>
+        text.replace(/\d+/, (d) => new Intl.NumberFormat('ar').format(Number(d))),
+      ),
+    );
+    assert.equal(t.comments(2), 'تعليقان');
+    assert.equal(t.signIn, 'تسجيل الدخول');
+  });
+
+  it('falls back to English for a message a catalogue lacks', () => {
+    applyLanguage('de', { 'app.signIn': 'Anmelden' });
+    assert.equal(t.signIn, 'Anmelden');
+    assert.equal(t.signOut, 'Sign out');
+    speak('en');
+  });
+});
