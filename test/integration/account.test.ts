@@ -47,7 +47,9 @@ for (const engine of ENGINES) {
       assert.equal(apiKey.prefix, token.slice(0, 9));
       assert.match(apiKey.createdAt, ISO);
       assert.equal(apiKey.lastUsedAt, null);
-      assert.deepEqual(Object.keys(apiKey).sort(), ['_id', 'createdAt', 'lastUsedAt', 'name', 'prefix']);
+      assert.deepEqual(Object.keys(apiKey).sort(), ['_id', 'access', 'createdAt', 'expiresAt', 'lastUsedAt', 'lastUsedIp', 'name', 'prefix', 'teams']);
+      // a key made without limits keeps its user's whole reach, with no end
+      assert.deepEqual([apiKey.access, apiKey.teams, apiKey.expiresAt], ['read-write', null, null]);
 
       const row = await ctx.db.selectFrom('api_keys').selectAll().where('id', '=', apiKey._id).executeTakeFirstOrThrow();
       assert.equal(row.token_hash, hashToken(token));
@@ -73,7 +75,8 @@ for (const engine of ENGINES) {
       assert.ok([first.apiKey._id, second.apiKey._id, owner.apiKeyId!].every((id) => ids.includes(id)));
       const created = keys.map((k) => k.createdAt);
       assert.deepEqual(created, [...created].sort());
-      for (const key of keys) assert.deepEqual(Object.keys(key).sort(), ['_id', 'createdAt', 'lastUsedAt', 'name', 'prefix']);
+      for (const key of keys)
+        assert.deepEqual(Object.keys(key).sort(), ['_id', 'access', 'createdAt', 'expiresAt', 'lastUsedAt', 'lastUsedIp', 'name', 'prefix', 'teams']);
       const serialized = JSON.stringify(keys);
       assert.ok(!serialized.includes(first.token) && !serialized.includes(hashToken(first.token)));
 
@@ -216,7 +219,7 @@ for (const engine of ENGINES) {
       await ctx.db.insertInto('team_members').values({ team_id: otherTeamId, user_id: memberId, created_at: now }).execute();
 
       const me = await getMe(ctx, owner);
-      assert.deepEqual(Object.keys(me.user).sort(), ['_id', 'createdAt', 'email', 'emailNotifications', 'fullName', 'photoUrl', 'updatedAt']);
+      assert.deepEqual(Object.keys(me.user).sort(), ['_id', 'createdAt', 'email', 'emailNotifications', 'fullName', 'locale', 'photoUrl', 'updatedAt']);
       assert.equal(me.user._id, acme.userId);
       assert.equal(me.user.email, 'owner@acme.test');
       assert.equal(me.user.fullName, 'Olive Owner');
