@@ -14,7 +14,7 @@ import { type NotificationSends, notificationDelivery } from '../domain/notifica
 import { reminderJob } from '../domain/notifications/reminders.ts';
 import type { NotificationSender } from '../domain/notifications/sender.ts';
 import { type RecurrencePass, recurrenceJob } from '../domain/recurrences/maker.ts';
-import { type RulePass, ruleWorker } from '../domain/rules/engine.ts';
+import { type RulePass, ruleWorker } from '../domain/rules/runner.ts';
 import { PeriodicJob, PeriodicJobs } from '../domain/shared/periodic.ts';
 import { pruneExpiredKeys } from '../http/idempotency.ts';
 

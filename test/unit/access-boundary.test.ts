@@ -17,6 +17,8 @@ const CHANGE_PATH_HELPERS = [
   join(DOMAIN, 'events', 'record.ts'),
   // the audit log is handed the caller of a service that passed access, to say who acted
   join(DOMAIN, 'audit', 'log.ts'),
+  // a rule's actions are calls of the services (each passes access) with its author as the caller
+  join(DOMAIN, 'rules', 'actions.ts'),
 ];
 /** Where the Caller type itself is declared (its fields are named there, not read). */
 const CALLER_TYPE = join(DOMAIN, 'shared', 'caller.ts');

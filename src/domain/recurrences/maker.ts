@@ -21,7 +21,7 @@ import { createItem } from '../checklists/items.ts';
 import { createChecklist } from '../checklists/service.ts';
 import type { ServiceContext } from '../context.ts';
 import { boardSubject, recordEvent } from '../events/record.ts';
-import { callerOfAuthor } from '../rules/engine.ts';
+import { callerOfAuthor } from '../rules/runner.ts';
 import { ConflictError, DomainError, NotFoundError } from '../shared/errors.ts';
 import { PeriodicJob } from '../shared/periodic.ts';
 import { inTransaction } from '../shared/transaction.ts';

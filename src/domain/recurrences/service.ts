@@ -127,7 +127,8 @@ export async function createRecurrence(ctx: ServiceContext, caller: Caller, boar
   });
 }
 
-async function reachable(db: Executor, caller: Caller, id: string): Promise<recurrences.RecurrenceRow> {
+/** The recurrence, once the access module says the caller reaches its board; else a 404. */
+async function recurrenceFor(db: Executor, caller: Caller, id: string): Promise<recurrences.RecurrenceRow> {
   const row = await recurrences.findRecurrence(db, id);
   if (!row) throw new NotFoundError('Recurrence');
   await requireAccess(db, caller, { kind: 'board', id: row.board_id, what: 'Recurrence' });
@@ -140,7 +141,7 @@ export async function listRecurrences(ctx: ServiceContext, caller: Caller, board
 }
 
 export async function getRecurrence(ctx: ServiceContext, caller: Caller, id: string): Promise<Recurrence> {
-  return toRecurrence(await reachable(ctx.db, caller, id));
+  return toRecurrence(await recurrenceFor(ctx.db, caller, id));
 }
 
 /**
@@ -149,12 +150,12 @@ export async function getRecurrence(ctx: ServiceContext, caller: Caller, id: str
  * Pausing keeps nothing owed; resuming owes the occurrences from now on.
  */
 export async function updateRecurrence(ctx: ServiceContext, caller: Caller, id: string, body: UpdateRecurrenceBody): Promise<Recurrence> {
-  const before = await reachable(ctx.db, caller, id);
+  const before = await recurrenceFor(ctx.db, caller, id);
   const schedule: Schedule = { rule: body.rule ?? before.rule, startsAt: body.startsAt ?? before.starts_at, timeZone: body.timeZone ?? before.time_zone };
   requireSchedule(schedule);
   await checkBoardReferences(ctx.db, before.board_id, body.list, body.card);
   return inTransaction(ctx, async (trx) => {
-    const row = await reachable(trx, caller, id);
+    const row = await recurrenceFor(trx, caller, id);
     const at = nowIso();
     const last = await recurrences.lastOccurrence(trx, row.id);
     const from = Math.max(ctx.clock.now() - 1, last ? Date.parse(last) : Number.NEGATIVE_INFINITY);
@@ -184,7 +185,7 @@ export async function updateRecurrence(ctx: ServiceContext, caller: Caller, id: 
 
 export async function deleteRecurrence(ctx: ServiceContext, caller: Caller, id: string): Promise<Recurrence> {
   return inTransaction(ctx, async (trx) => {
-    const row = await reachable(trx, caller, id);
+    const row = await recurrenceFor(trx, caller, id);
     await recurrences.deleteRecurrence(trx, row.id);
     recordEvent(trx, caller, 'recurrence.deleted', subject(row), { recurrence: row.id, name: row.name });
     return toRecurrence(row);

@@ -1,7 +1,7 @@
 /**
  * Board rules, as their editors manage them (docs/api.md, "Rules"): made, read, changed and deleted
  * by whoever reaches the board; their runs' history; a dry run against the board's open cards. The
- * engine that runs them is ./engine.ts.
+ * runner that runs them is ./runner.ts.
  */
 import type { DryRunBody, Rule, RuleAction, RuleCondition, RuleDefinition, RuleRun, RuleTrigger, UpdateRuleBody } from '../../schemas/rules.ts';
 import type { Executor, Transaction } from '../../storage/database.ts';
@@ -102,8 +102,8 @@ export async function createRule(ctx: ServiceContext, caller: Caller, boardId: s
   });
 }
 
-/** The rule, when the caller reaches its board; else a 404. */
-async function reachableRule(db: Executor, caller: Caller, ruleId: string): Promise<rules.RuleRow> {
+/** The rule, once the access module says the caller reaches its board; else a 404. */
+async function ruleFor(db: Executor, caller: Caller, ruleId: string): Promise<rules.RuleRow> {
   const row = await rules.findRule(db, ruleId);
   if (!row) throw new NotFoundError('Rule');
   await requireAccess(db, caller, { kind: 'board', id: row.board_id, what: 'Rule' });
@@ -116,7 +116,7 @@ export async function listRules(ctx: ServiceContext, caller: Caller, boardId: st
 }
 
 export async function getRule(ctx: ServiceContext, caller: Caller, ruleId: string): Promise<Rule> {
-  return toRule(await reachableRule(ctx.db, caller, ruleId));
+  return toRule(await ruleFor(ctx.db, caller, ruleId));
 }
 
 /**
@@ -124,10 +124,10 @@ export async function getRule(ctx: ServiceContext, caller: Caller, ruleId: strin
  * person who vouched for it). Enabling clears the reason of a pause. Past runs keep what they did.
  */
 export async function updateRule(ctx: ServiceContext, caller: Caller, ruleId: string, body: UpdateRuleBody): Promise<Rule> {
-  const before = await reachableRule(ctx.db, caller, ruleId);
+  const before = await ruleFor(ctx.db, caller, ruleId);
   await checkReferences(ctx.db, caller, before.board_id, body);
   return inTransaction(ctx, async (trx: Transaction) => {
-    const row = await reachableRule(trx, caller, ruleId);
+    const row = await ruleFor(trx, caller, ruleId);
     const at = nowIso();
     const next: rules.RuleRow = {
       ...row,
@@ -156,7 +156,7 @@ export async function updateRule(ctx: ServiceContext, caller: Caller, ruleId: st
 
 export async function deleteRule(ctx: ServiceContext, caller: Caller, ruleId: string): Promise<Rule> {
   return inTransaction(ctx, async (trx) => {
-    const row = await reachableRule(trx, caller, ruleId);
+    const row = await ruleFor(trx, caller, ruleId);
     await rules.deleteRule(trx, row.id);
     recordEvent(trx, caller, 'rule.deleted', ruleSubject(row), { rule: row.id, name: row.name });
     return toRule(row);
@@ -187,7 +187,7 @@ export async function listRuns(
   ruleId: string,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<Page<RuleRun>> {
-  const rule = await reachableRule(ctx.db, caller, ruleId);
+  const rule = await ruleFor(ctx.db, caller, ruleId);
   const before = page.cursor === undefined ? undefined : decodeCursor(page.cursor, isId);
   const rows = await rules.runsOfRule(ctx.db, rule.id, before, page.limit + 1);
   const { items, nextCursor } = toPage(rows, page.limit, (row) => row.id);

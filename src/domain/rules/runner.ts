@@ -1,5 +1,5 @@
 /**
- * The rule engine: board rules act on committed changes, read from the event feed behind a cursor of
+ * The rule runner: board rules act on committed changes, read from the event feed behind a cursor of
  * their own, exactly once per rule and triggering event (docs/decisions/0141-board-rules-exactly-once.md).
  *
  * A pass does three things, each in transactions of its own:
@@ -68,7 +68,7 @@ export interface RuleEngineOptions {
 /** What one pass did. */
 export interface RulePass {
   filed: number;
-  /** Triggering events committed that the feed holds back still (PostgreSQL): the next pass reads them. */
+  /** Triggering events committed that the feed holds back still: the next pass reads them. */
   heldBack: boolean;
   done: number;
   skipped: number;
@@ -79,7 +79,7 @@ function pause(trx: Transaction, rule: RuleRow, reason: string, at: string) {
   return updateRule(trx, rule.id, { enabled: 0, paused_reason: reason.slice(0, 500), updated_at: at, version: Number(rule.version) + 1 });
 }
 
-/** The event of a rule paused by the engine, for the board's editors (activity, streams, webhooks). */
+/** The event of a rule paused by the runner, for the board's editors (activity, streams, webhooks). */
 function recordPause(trx: Transaction, rule: RuleRow, reason: string, at: string): void {
   recordEvent(trx, null, 'rule.paused', { company: rule.company_id, team: rule.team_id, board: rule.board_id }, { rule: rule.id, name: rule.name, reason }, at);
 }
