@@ -1,8 +1,9 @@
 /** Members (roles, removal) and invitations (invite by email with a role, pending ones, revoke) of a company. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { type Company, client, unwrap } from '../api.ts';
-import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
+import { Outcome, Part, when } from '../parts.tsx';
+import { InvitationLink, InviteFields, useCompanyInvitations } from '../people/invitations.tsx';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { ADMIN_STALE_TIME, type CompanyMember, Refused, ROLES, type Role, refused } from './parts.tsx';
@@ -132,65 +133,14 @@ function RoleSelect({ member, choices, pending, onChange }: { member: CompanyMem
 }
 
 function Invitations({ company }: { company: Company }) {
-  const queryClient = useQueryClient();
   const formId = useId();
   const teams = useCompanyTeams(company._id);
-  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const invitations = useQuery({
-    queryKey: ['admin', company._id, 'invitations'],
-    staleTime: ADMIN_STALE_TIME,
-    queryFn: async () => unwrap(await client.GET('/api/v1/companies/{companyId}/invitations', { params: { path: { companyId: company._id } } })).invitations,
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', company._id, 'invitations'] });
-  const invite = useMutation({
-    mutationFn: async (body: { email: string; role: Role; teams: string[] }) =>
-      unwrap(await client.POST('/api/v1/companies/{companyId}/invitations', { params: { path: { companyId: company._id } }, body })),
-    onSuccess: (answer) => {
-      if (answer.mailed) {
-        setLink(null);
-        setDone(t.invitationMailed(answer.invitation.email));
-      } else {
-        setDone(null);
-        setLink({ email: answer.invitation.email, url: answer.url });
-      }
-    },
-    onSettled: refresh,
-  });
-  const revoke = useMutation({
-    mutationFn: async (invitationId: string) =>
-      unwrap(await client.DELETE('/api/v1/companies/{companyId}/invitations/{invitationId}', { params: { path: { companyId: company._id, invitationId } } })),
-    onSuccess: (answer) => setDone(t.invitationRevoked(answer.invitation.email)),
-    onSettled: refresh,
-  });
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    invite.mutate(
-      { email: String(form.get('email')).trim(), role: String(form.get('role')) as Role, teams: form.getAll('teams').map(String) },
-      { onSuccess: () => formElement.reset() },
-    );
-  }
-  const roles: Role[] = company.role === 'owner' ? ['member', 'admin', 'owner'] : ['member', 'admin'];
+  const { invitations, invite, revoke, submit, done, link, forgetLink } = useCompanyInvitations(company._id);
   return (
     <Part title={t.invitations}>
       <form className="admin-form" onSubmit={submit} aria-labelledby={formId}>
         <h3 id={formId}>{t.inviteTitle}</h3>
-        <label>
-          {t.inviteEmail}
-          <input name="email" type="email" required maxLength={254} autoComplete="off" />
-        </label>
-        <label>
-          {t.role}
-          <select name="role" defaultValue="member">
-            {roles.map((role) => (
-              <option key={role} value={role}>
-                {t.roleNames[role]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <InviteFields callerRole={company.role} />
         {teams.data && teams.data.length > 0 ? (
           <fieldset>
             <legend>{t.inviteTeams}</legend>
@@ -207,16 +157,7 @@ function Invitations({ company }: { company: Company }) {
           {t.sendInvitation}
         </button>
       </form>
-      {link ? (
-        <ShownOnce
-          label={t.invitationLinkFor(link.email)}
-          hint={t.invitationLinkHint}
-          value={link.url}
-          copied={t.linkCopied}
-          copyFailed={t.linkCopyFailed}
-          onDone={() => setLink(null)}
-        />
-      ) : null}
+      <InvitationLink link={link} onDone={forgetLink} />
       <ul className="admin-rows" aria-label={t.invitations}>
         {invitations.data?.map((invitation) => (
           <li key={invitation._id} className="admin-row">

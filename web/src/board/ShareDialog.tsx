@@ -1,12 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
-import { client, type Member, problem, unwrap } from '../api.ts';
-import { Outcome, ShownOnce, when } from '../parts.tsx';
+import { useId } from 'react';
+import { type Member, problem } from '../api.ts';
+import { Outcome, when } from '../parts.tsx';
+import { InvitationLink, InviteFields, useCompanyInvitations } from '../people/invitations.tsx';
 import { t } from '../strings.ts';
 import { Avatar } from '../ui/Avatar.tsx';
 import { Modal } from './dialogs.tsx';
-
-type Role = 'owner' | 'admin' | 'member';
 
 /**
  * Share: invite people to the board from where the work is. The invitee joins the board's team and
@@ -22,55 +20,20 @@ export default function ShareDialog(props: {
   members: Member[];
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
   const formId = useId();
   const invites = props.role === 'owner' || props.role === 'admin';
-  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const pendingKey = ['admin', props.companyId, 'invitations'];
-  const pending = useQuery({
-    queryKey: pendingKey,
+  const {
+    invitations: pending,
+    invite,
+    revoke,
+    submit,
+    done,
+    link,
+    forgetLink,
+  } = useCompanyInvitations(props.companyId, {
     enabled: invites,
-    queryFn: async () =>
-      unwrap(await client.GET('/api/v1/companies/{companyId}/invitations', { params: { path: { companyId: props.companyId } } })).invitations,
+    board: props.boardId,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: pendingKey });
-  const invite = useMutation({
-    mutationFn: async (body: { email: string; role: Role }) =>
-      unwrap(
-        await client.POST('/api/v1/companies/{companyId}/invitations', {
-          params: { path: { companyId: props.companyId } },
-          body: { ...body, board: props.boardId },
-        }),
-      ),
-    onSuccess: (answer) => {
-      if (answer.mailed) {
-        setLink(null);
-        setDone(t.invitationMailed(answer.invitation.email));
-      } else {
-        setDone(null);
-        setLink({ email: answer.invitation.email, url: answer.url });
-      }
-    },
-    onSettled: refresh,
-  });
-  const revoke = useMutation({
-    mutationFn: async (invitationId: string) =>
-      unwrap(
-        await client.DELETE('/api/v1/companies/{companyId}/invitations/{invitationId}', {
-          params: { path: { companyId: props.companyId, invitationId } },
-        }),
-      ),
-    onSuccess: (answer) => setDone(t.invitationRevoked(answer.invitation.email)),
-    onSettled: refresh,
-  });
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    invite.mutate({ email: String(form.get('email')).trim(), role: String(form.get('role')) as Role }, { onSuccess: () => formElement.reset() });
-  }
-  const roles: Role[] = props.role === 'owner' ? ['member', 'admin', 'owner'] : ['member', 'admin'];
   const teamPending = (pending.data ?? []).filter((invitation) => invitation.teams.includes(props.teamId));
   return (
     <Modal label={t.shareBoard(props.boardName)} onClose={props.onClose} className="share-dialog">
@@ -84,20 +47,7 @@ export default function ShareDialog(props: {
         {invites ? (
           <form className="share-form" onSubmit={submit} aria-labelledby={formId}>
             <h3 id={formId}>{t.inviteToBoard}</h3>
-            <label>
-              {t.inviteEmail}
-              <input name="email" type="email" required maxLength={254} autoComplete="off" />
-            </label>
-            <label>
-              {t.role}
-              <select name="role" defaultValue="member">
-                {roles.map((role) => (
-                  <option key={role} value={role}>
-                    {t.roleNames[role]}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <InviteFields callerRole={props.role} />
             <button type="submit" className="primary" disabled={invite.isPending}>
               {t.sendInvitation}
             </button>
@@ -105,16 +55,7 @@ export default function ShareDialog(props: {
         ) : (
           <p>{t.onlyAdminsInvite}</p>
         )}
-        {link ? (
-          <ShownOnce
-            label={t.invitationLinkFor(link.email)}
-            hint={t.invitationLinkHint}
-            value={link.url}
-            copied={t.linkCopied}
-            copyFailed={t.linkCopyFailed}
-            onDone={() => setLink(null)}
-          />
-        ) : null}
+        <InvitationLink link={link} onDone={forgetLink} />
         <Outcome error={invite.error ?? revoke.error} success={done} />
         {invites ? (
           <section aria-labelledby={`${formId}-pending`}>
@@ -127,7 +68,14 @@ export default function ShareDialog(props: {
                   <span className="share-who">
                     {invitation.email}, {t.invitationDetails(t.roleNames[invitation.role] ?? invitation.role, when(invitation.expiresAt))}
                   </span>
-                  <button type="button" onClick={() => revoke.mutate(invitation._id)} aria-label={t.revokeInvitationNamed(invitation.email)}>
+                  <button
+                    type="button"
+                    disabled={revoke.isPending}
+                    onClick={() => {
+                      if (window.confirm(t.confirmRevokeInvitation(invitation.email))) revoke.mutate(invitation._id);
+                    }}
+                    aria-label={t.revokeInvitationNamed(invitation.email)}
+                  >
                     {t.revoke}
                   </button>
                 </li>
