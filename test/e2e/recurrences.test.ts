@@ -6,21 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Clock } from '../../src/domain/shared/clock.ts';
+import { manualClock } from '../support/clock.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { type Api, apiClient, buildTestApp, ENGINES, otherCompany, type TestApp } from '../support/harness.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-function manualClock(at: number): Clock & { at: number } {
-  return {
-    at,
-    now() {
-      return this.at;
-    },
-  };
-}
 
 for (const engine of ENGINES) {
   describe(`recurring cards [${engine}]`, () => {

@@ -6,21 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Clock } from '../../src/domain/shared/clock.ts';
+import { manualClock } from '../support/clock.ts';
 import { addMember, seedBoard } from '../support/fixtures.ts';
 import { type Api, apiClient, buildTestApp, ENGINES, otherCompany, type TestApp } from '../support/harness.ts';
 
 const T0 = Date.parse('2031-03-01T08:00:00.000Z');
 const HOUR = 3_600_000;
-
-function manualClock(at: number): Clock & { at: number } {
-  return {
-    at,
-    now() {
-      return this.at;
-    },
-  };
-}
 
 for (const engine of ENGINES) {
   describe(`board rules [${engine}]`, () => {

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type App, buildApp } from '../../src/app.ts';
 import { type BootstrapResult, bootstrap } from '../../src/domain/account/bootstrap.ts';
-import type { Clock } from '../../src/domain/shared/clock.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/open.ts';
+import { manualClock } from '../support/clock.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { bearer, needsPostgres, openTestStorage, type TestStorage, testConfig } from '../support/harness.ts';
 
@@ -19,12 +19,7 @@ describe('recurring cards with two instances on one PostgreSQL', needsPostgres, 
   let second: StorageConnection;
   let apps: App[];
   let tenant: BootstrapResult;
-  const clock: Clock & { at: number } = {
-    at: Date.parse('2031-03-20T00:00:00.000Z'),
-    now() {
-      return this.at;
-    },
-  };
+  const clock = manualClock(Date.parse('2031-03-20T00:00:00.000Z'));
 
   before(async () => {
     shared = await openTestStorage('postgres');

@@ -10,9 +10,9 @@ import { bootstrap } from '../../src/domain/account/bootstrap.ts';
 import { authenticate } from '../../src/domain/account/service.ts';
 import { toggleMembers } from '../../src/domain/cards/members.ts';
 import { createCard } from '../../src/domain/cards/service.ts';
-import type { Clock } from '../../src/domain/shared/clock.ts';
 import type { Notification } from '../../src/schemas/notifications.ts';
 import { openStorage, type StorageConnection } from '../../src/storage/open.ts';
+import { manualClock } from '../support/clock.ts';
 import { addMember, seedBoard } from '../support/fixtures.ts';
 import { type Api, apiClient, buildTestApp, ENGINES, openTestStorage, type TestApp, type TestStorage, testConfig } from '../support/harness.ts';
 import { assertDerivedFlagsMatchSources } from '../support/notifications.ts';
@@ -23,15 +23,6 @@ const T0 = Date.parse('2031-03-01T08:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A clock the test sets. */
-function manualClock(at: number): Clock & { at: number } {
-  return {
-    at,
-    now() {
-      return this.at;
-    },
-  };
-}
-
 interface Flags {
   startOneHour: boolean;
   startOneDay: boolean;
