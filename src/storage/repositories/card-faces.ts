@@ -7,6 +7,7 @@ import { type QueryCreator, sql } from 'kysely';
 import type { Database, Executor } from '../database.ts';
 import { type Dialect, dialectOf } from '../dialect.ts';
 import type { ListCardsAfter } from './cards.ts';
+import { cardFieldValuesJson } from './custom-fields.ts';
 import { pastKey } from './order.ts';
 
 function faceQuery(db: QueryCreator<Database>, dialect: Dialect) {
@@ -44,27 +45,7 @@ function faceQuery(db: QueryCreator<Database>, dialect: Dialect) {
             .orderBy('m.user_id'),
         )
         .as('members_json'),
-      dialect
-        .jsonArrayFrom(
-          eb
-            .selectFrom('card_field_values as fv')
-            .innerJoin('custom_fields as f', 'f.id', 'fv.field_id')
-            .select(['fv.field_id', 'f.type', 'fv.text_value', 'fv.number_value'])
-            .whereRef('fv.card_id', '=', 'c.id')
-            .orderBy('fv.field_id'),
-        )
-        .as('field_values_json'),
-      dialect
-        .jsonArrayFrom(
-          eb
-            .selectFrom('card_field_choices as fc')
-            .innerJoin('custom_fields as f', 'f.id', 'fc.field_id')
-            .select(['fc.field_id', 'f.type', 'fc.option_id'])
-            .whereRef('fc.card_id', '=', 'c.id')
-            .orderBy('fc.field_id')
-            .orderBy('fc.option_id'),
-        )
-        .as('field_choices_json'),
+      ...cardFieldValuesJson(eb, dialect),
       eb
         .selectFrom('checklist_items as i')
         .select((e) => e.fn.countAll<number>().as('n'))

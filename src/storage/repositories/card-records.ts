@@ -2,6 +2,7 @@ import type { Expression, ExpressionBuilder, QueryCreator, SqlBool } from 'kysel
 import type { Database, Executor } from '../database.ts';
 import { type Dialect, dialectOf, executeCompiledOnce } from '../dialect.ts';
 import { USERS_STAMP } from './card-views.ts';
+import { cardFieldValuesJson } from './custom-fields.ts';
 import { LABEL_COLUMNS } from './labels.ts';
 
 // SQLite's json_object needs the columns named one by one (no selectAll in a JSON subquery).
@@ -184,27 +185,7 @@ function cardQuery(
       dialect
         .jsonArrayFrom(eb.selectFrom('comments as m').select('m.id').whereRef('m.card_id', '=', 'c.id').orderBy('m.created_at').orderBy('m.id'))
         .as('comments_json'),
-      dialect
-        .jsonArrayFrom(
-          eb
-            .selectFrom('card_field_values as fv')
-            .innerJoin('custom_fields as f', 'f.id', 'fv.field_id')
-            .select(['fv.field_id', 'f.type', 'fv.text_value', 'fv.number_value'])
-            .whereRef('fv.card_id', '=', 'c.id')
-            .orderBy('fv.field_id'),
-        )
-        .as('field_values_json'),
-      dialect
-        .jsonArrayFrom(
-          eb
-            .selectFrom('card_field_choices as fc')
-            .innerJoin('custom_fields as f', 'f.id', 'fc.field_id')
-            .select(['fc.field_id', 'f.type', 'fc.option_id'])
-            .whereRef('fc.card_id', '=', 'c.id')
-            .orderBy('fc.field_id')
-            .orderBy('fc.option_id'),
-        )
-        .as('field_choices_json'),
+      ...cardFieldValuesJson(eb, dialect),
       eb
         .selectFrom('checklist_items as i')
         .select((e) => e.fn.countAll<number>().as('n'))

@@ -2,8 +2,9 @@
  * Custom fields (docs/decisions/0132): a board's definitions and their options, and the cards'
  * values (`card_field_values` for every type but the selects, `card_field_choices` for those).
  */
-import type { Executor, NewRow, Row, Transaction } from '../database.ts';
-import { dialectOf } from '../dialect.ts';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, Executor, NewRow, Row, Transaction } from '../database.ts';
+import { type Dialect, dialectOf } from '../dialect.ts';
 
 export type CustomFieldRow = Row<'custom_fields'>;
 export type CustomFieldOptionRow = Row<'custom_field_options'> & { color_name: string; color_hex: string };
@@ -213,4 +214,31 @@ export async function replaceValuesOfField(
   await db.deleteFrom('card_field_choices').where('field_id', '=', fieldId).execute();
   await insertValues(db, values);
   await insertChoices(db, choices);
+}
+
+/** A card's field values and chosen options as JSON arrays beside its row (`c`): its face and its record read them alike. */
+export function cardFieldValuesJson(eb: ExpressionBuilder<Database & { c: Database['cards'] }, 'c'>, dialect: Dialect) {
+  return [
+    dialect
+      .jsonArrayFrom(
+        eb
+          .selectFrom('card_field_values as fv')
+          .innerJoin('custom_fields as f', 'f.id', 'fv.field_id')
+          .select(['fv.field_id', 'f.type', 'fv.text_value', 'fv.number_value'])
+          .whereRef('fv.card_id', '=', 'c.id')
+          .orderBy('fv.field_id'),
+      )
+      .as('field_values_json'),
+    dialect
+      .jsonArrayFrom(
+        eb
+          .selectFrom('card_field_choices as fc')
+          .innerJoin('custom_fields as f', 'f.id', 'fc.field_id')
+          .select(['fc.field_id', 'f.type', 'fc.option_id'])
+          .whereRef('fc.card_id', '=', 'c.id')
+          .orderBy('fc.field_id')
+          .orderBy('fc.option_id'),
+      )
+      .as('field_choices_json'),
+  ];
 }
