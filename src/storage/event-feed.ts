@@ -132,9 +132,7 @@ function pgEventsAfter(db: Executor, which: 'shown' | 'held back', after: FeedPo
     .where(sql<boolean>`tx ${sql.raw(which === 'shown' ? '<' : '>=')} pg_snapshot_xmin(pg_current_snapshot())`) as EventQuery;
   if (after !== null) {
     const { tx, seq, startedAt } = parsePgPosition(after);
-    // The plain `tx >=` says the same as the row comparison's first column; PostgreSQL estimates
-    // it from the column's statistics (a row comparison gets a fixed guess), so it keeps the index.
-    query = query.where(sql<boolean>`tx >= ${tx}::xid8 and (tx, seq) > (${tx}::xid8, ${seq}::bigint)`);
+    query = query.where(sql<boolean>`(tx, seq) > (${tx}::xid8, ${seq}::bigint)`);
     // committed before the reader started: not new to it
     if (startedAt !== undefined) query = query.where(sql<boolean>`not pg_visible_in_snapshot(tx, ${startedAt}::pg_snapshot)`);
   }
