@@ -158,7 +158,7 @@ export async function sendDueMail(
   }
 }
 
-/** The daily summaries are looked for at most this often (a pass may come every few seconds). */
+/** The daily summaries are looked for once in each minute of the clock (a pass may come every few seconds). */
 const SUMMARY_EVERY_MS = 60_000;
 
 /**
@@ -166,7 +166,7 @@ const SUMMARY_EVERY_MS = 60_000;
  * due (at most once a minute), then sends what is due.
  */
 export function mailWorker(ctx: ServiceContext, transport: MailTransport, options: MailWorkerOptions): PeriodicJob<MailPass> {
-  let summariesAt = Number.NEGATIVE_INFINITY;
+  let summaryMinute = Number.NEGATIVE_INFINITY;
   return new PeriodicJob<MailPass>(
     {
       name: 'mail',
@@ -174,8 +174,9 @@ export function mailWorker(ctx: ServiceContext, transport: MailTransport, option
       pass: async (stopping) => {
         const gathered = await gatherNotificationMail(ctx, options.publicUrl);
         let summaries = 0;
-        if (ctx.clock.now() - summariesAt >= SUMMARY_EVERY_MS) {
-          summariesAt = ctx.clock.now();
+        const minute = Math.floor(ctx.clock.now() / SUMMARY_EVERY_MS);
+        if (minute !== summaryMinute) {
+          summaryMinute = minute;
           summaries = await writeDailySummaries(ctx, options.publicUrl);
         }
         const { sent, failed } = await sendDueMail(ctx, transport, options, stopping);
