@@ -230,7 +230,7 @@ function WatchButton({ cardId, onError }: { cardId: string; onError: (text: stri
         <Eye size={16} aria-hidden="true" />
         {watching ? t.watching : t.watch}
       </button>
-      <p id={hintId} className="field-note">
+      <p id={hintId} className="watch-note">
         {t.watchHint}
       </p>
     </div>
