@@ -38,7 +38,13 @@ for (const engine of ENGINES) {
 
     before(async () => {
       smtp = await startSmtp();
-      const people = loadConfig({ SMTP_URL: smtp.url, MAIL_FROM: 'Taskboard <board@acme.test>', MAIL_TIMEOUT_MS: '2000', MAIL_POLL_MS: '600000', PUBLIC_URL }).people;
+      const people = loadConfig({
+        SMTP_URL: smtp.url,
+        MAIL_FROM: 'Taskboard <board@acme.test>',
+        MAIL_TIMEOUT_MS: '2000',
+        MAIL_POLL_MS: '600000',
+        PUBLIC_URL,
+      }).people;
       t = await buildTestApp(engine, { clock, config: { people } });
       owner = apiClient(t, t.tenant.apiKey);
       const a = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: 'ann@acme.test', fullName: 'Ann' });
@@ -142,6 +148,24 @@ for (const engine of ENGINES) {
       assert.equal(mailTo('ann@acme.test').length, 2);
       const next = mailTo('ann@acme.test')[1];
       assert.ok(!next?.text.includes('commented on'), 'what changed is what changed since the last summary');
+    });
+
+    it("mails a mention in the minute's digest to a person who chose mail per minute", async () => {
+      const cy = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: 'cy@acme.test', fullName: 'Cy Moss' });
+      assert.equal((await apiClient(t, cy.apiKey)('PATCH', '/api/v1/me', { emailNotifications: true })).statusCode, 200);
+      const { listIds } = await seedBoard(t.services, t.tenant, { lists: 1 });
+      const made = await owner('POST', '/api/v1/cards', { list: listIds[0], name: 'Fix login' });
+      const cardId = made.json().card._id as string;
+      assert.equal((await owner('POST', `/api/v1/cards/${cardId}/comments`, { content: 'I pushed the fix, @CyMoss please check' })).statusCode, 201);
+      // gathered at the next passes (the feed may hold back what committed behind a running transaction), sent a minute later
+      for (let pass = 0; pass < 20 && mailTo('cy@acme.test').length === 0; pass++) {
+        await tick();
+        clock.at += MINUTE;
+        await tick();
+      }
+      const [mail] = mailTo('cy@acme.test');
+      assert.equal(mail?.subject, 'Olive Owner mentioned you on “Fix login” on Board');
+      assert.ok(mail?.text.includes(`${PUBLIC_URL}/boards/`), mail?.text);
     });
   });
 }
