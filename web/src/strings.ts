@@ -371,6 +371,8 @@ export const t = catalogue('app', {
     movedWithin: icu('moved this card within {list}', (list: string) => ({ list })),
     archived: 'archived this card',
     unarchived: 'sent this card back to the board',
+    overdue: 'told its members that this card is overdue',
+    reminder: 'reminded its members of a date of this card',
     renamed: icu('renamed this card to "{name}"', (name: string) => ({ name })),
     description: 'changed the description',
     due: icu('set the due date to {date}', (date: string) => ({ date })),
