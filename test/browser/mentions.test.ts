@@ -114,7 +114,15 @@ for (const engine of ENGINES)
         assert.equal(await watch.getAttribute('aria-pressed'), 'false');
         await watch.click();
         await anaDialog.getByRole('button', { name: 'Watching', pressed: true }).waitFor();
-        assert.equal((await apiCaller(() => baseURL, () => ana.apiKey)<{ watching: boolean }>('GET', `/api/v1/cards/${cardId}/watch`)).watching, true);
+        assert.equal(
+          (
+            await apiCaller(
+              () => baseURL,
+              () => ana.apiKey,
+            )<{ watching: boolean }>('GET', `/api/v1/cards/${cardId}/watch`)
+          ).watching,
+          true,
+        );
         await axe(anaPage, 'the card dialog with Watch');
         failed = false;
       } finally {

@@ -61,7 +61,8 @@ for (const engine of ENGINES) {
         .execute();
       return rows.map((row) => [row.user_id, row.actor_user_id]);
     }
-    const version = async (id: string) => Number((await t.services.db.selectFrom('cards').select('version').where('id', '=', id).executeTakeFirstOrThrow()).version);
+    const version = async (id: string) =>
+      Number((await t.services.db.selectFrom('cards').select('version').where('id', '=', id).executeTakeFirstOrThrow()).version);
 
     it('tells the members and watchers once, as the system, when the due date passes', async () => {
       clock.at = T0;
@@ -72,7 +73,13 @@ for (const engine of ENGINES) {
       assert.equal(await at(due - 1), 0, 'not yet due');
       assert.deepEqual(await told(id), []);
       assert.equal(await at(due), 1, 'due now: overdue');
-      assert.deepEqual(await told(id), [[ann.userId, null], [cy.userId, null]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+      assert.deepEqual(
+        await told(id),
+        [
+          [ann.userId, null],
+          [cy.userId, null],
+        ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      );
       assert.equal(await version(id), v0 + 1, 'one change of the card');
       assert.equal(await at(due + HOUR), 0, 'once');
       assert.equal(await at(due + 2 * DAY), 0);
