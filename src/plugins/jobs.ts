@@ -11,7 +11,7 @@ import { pruneExpiredEvents } from '../domain/events/events.ts';
 import { smtpTransport } from '../domain/mail/transport.ts';
 import { type MailPass, type MailSends, mailWorker } from '../domain/mail/worker.ts';
 import { type NotificationSends, notificationDelivery } from '../domain/notifications/delivery.ts';
-import { reminderJob } from '../domain/notifications/reminders.ts';
+import { overdueJob, reminderJob } from '../domain/notifications/reminders.ts';
 import type { NotificationSender } from '../domain/notifications/sender.ts';
 import { type RecurrencePass, recurrenceJob } from '../domain/recurrences/maker.ts';
 import { type RulePass, ruleWorker } from '../domain/rules/runner.ts';
@@ -23,6 +23,8 @@ declare module 'fastify' {
     jobs: PeriodicJobs;
     /** The reminder scheduler (its passes run only when REMINDER_INTERVAL_MS is not 0; `tick` runs one). */
     reminders: PeriodicJob<number>;
+    /** The overdue notices' scheduler, run as the reminders' is (`tick` runs one pass). */
+    overdue: PeriodicJob<number>;
     /** Sends to the NotificationSender since start, by outcome (for the metrics and the tests). */
     notificationSends: NotificationSends;
     /** The mail worker, when SMTP_URL is set (`tick` runs one pass). */
@@ -57,6 +59,9 @@ export default fp(
     const reminders = reminderJob(ctx, config.reminders.intervalMs, log);
     app.decorate('reminders', reminders);
     if (config.reminders.intervalMs > 0) jobs.add(reminders);
+    const overdue = overdueJob(ctx, config.reminders.intervalMs, log);
+    app.decorate('overdue', overdue);
+    if (config.reminders.intervalMs > 0) jobs.add(overdue);
 
     const sends: NotificationSends = { failed: 0, timedOut: 0 };
     app.decorate('notificationSends', sends);

@@ -31,3 +31,8 @@ export const LinkBody = Type.Object(
 );
 
 export { ScopeQuery };
+
+export const CardWatchAnswer = Type.Object({
+  message: Type.String(),
+  watching: Type.Boolean({ description: 'whether the caller watches the card (is told of it as its members are)' }),
+});

@@ -190,6 +190,17 @@ export const Locale = Type.Union([Type.Literal('en'), Type.Literal('de'), Type.L
   description: 'the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English)',
 });
 
+export const TimeZone = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'their time zone, an IANA name (`Europe/Berlin`; `UTC` unless set): when their daily summary comes',
+});
+
+export const EmailCadence = Type.Union([Type.Literal('minute'), Type.Literal('daily')], {
+  description:
+    'how their notification mail comes (when `emailNotifications`): `minute`, gathered into a digest a minute after the first; `daily`, one summary each morning (8:00 in `timeZone`) of what is due and what changed, instead',
+});
+
 /** A person's own record adds their choices (not shown to others: company members leave them out). */
 export const User = named(
   'User',
@@ -197,6 +208,8 @@ export const User = named(
     ...UserFields,
     emailNotifications: Type.Boolean({ description: 'whether their notifications are also mailed to them (PATCH /me)' }),
     locale: Locale,
+    timeZone: TimeZone,
+    emailCadence: EmailCadence,
   }),
 );
 export type User = Static<typeof User>;

@@ -40,6 +40,12 @@ export interface UserTable {
   email_notifications: Generated<Flag>;
   /** The language they picked (`en`, `de`, `fr`, `ar`); null: the browser's, and English for mail. */
   locale: Generated<string | null>;
+  /** Their time zone, an IANA name (`Europe/Berlin`); UTC unless they set one. */
+  time_zone: Generated<string>;
+  /** How their notification mail comes: `minute` (a digest a minute after the first) or `daily` (a morning summary). */
+  email_cadence: Generated<'minute' | 'daily'>;
+  /** The local date (YYYY-MM-DD in `time_zone`) of the last daily summary sent to them. */
+  summary_sent_on: Generated<string | null>;
 }
 
 export type CompanyRole = 'owner' | 'admin' | 'member';
@@ -167,6 +173,8 @@ export interface CardTable {
   notified_start_one_day: Generated<Flag>;
   notified_due_one_hour: Generated<Flag>;
   notified_due_one_day: Generated<Flag>;
+  /** The overdue notice was sent for the present due date (migration 0091). */
+  notified_overdue: Generated<Flag>;
   archived: Generated<Flag>;
   archived_at: Generated<string | null>;
   is_public: Generated<Flag>;
@@ -180,6 +188,13 @@ export interface CardTable {
 }
 
 export interface CardMemberTable {
+  card_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+/** A person watching a card: told of it as its members are (migration 0090). */
+export interface CardWatcherTable {
   card_id: string;
   user_id: string;
   created_at: string;
@@ -416,6 +431,7 @@ export interface Database {
   labels: LabelTable;
   cards: CardTable;
   card_members: CardMemberTable;
+  card_watchers: CardWatcherTable;
   card_labels: CardLabelTable;
   card_seen: CardSeenTable;
   checklists: ChecklistTable;

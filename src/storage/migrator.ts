@@ -26,6 +26,9 @@ import * as rules from './migrations/0065_rules.ts';
 import * as recurrences from './migrations/0066_recurrences.ts';
 import * as invitationBoard from './migrations/0075_invitation_board.ts';
 import * as languages from './migrations/0085_languages.ts';
+import * as cardWatchers from './migrations/0090_card_watchers.ts';
+import * as overdue from './migrations/0091_overdue.ts';
+import * as dailySummary from './migrations/0092_daily_summary.ts';
 import type { StorageConnection } from './open.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
@@ -57,6 +60,9 @@ const migrations: Record<string, Migration> = {
   '0066_recurrences': recurrences,
   '0075_invitation_board': invitationBoard,
   '0085_languages': languages,
+  '0090_card_watchers': cardWatchers,
+  '0091_overdue': overdue,
+  '0092_daily_summary': dailySummary,
 };
 
 /** The names of every migration, in the order they apply. */

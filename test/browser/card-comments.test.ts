@@ -73,7 +73,9 @@ describe('comments in the card dialog', { skip: chromiumMissing }, () => {
       await dialog.getByRole('group', { name: 'Preview' }).getByText('review').waitFor();
       await dialog.getByRole('button', { name: 'Comment', exact: true }).click();
       const mine = articles.first();
-      await mine.getByText('Thanks @AliceAuthor for the').waitFor();
+      // the handle shows as a chip with the person's name (docs/decisions/0250-mentions.md)
+      await mine.getByRole('link', { name: '@Alice Author' }).waitFor();
+      assert.match((await mine.locator('.markdown p').first().textContent()) ?? '', /^Thanks @Alice Author for the review/);
       assert.equal(await mine.locator('strong').textContent(), 'review');
       assert.equal(await mine.locator('b').count(), 0, 'raw HTML is not rendered');
       assert.equal(await box.inputValue(), '', 'the box empties once sent');

@@ -115,7 +115,7 @@ for (const engine of ENGINES)
         await dialog.getByRole('button', { name: /Bob Builder/, pressed: true }).waitFor();
         await bell(bobPage, 1).waitFor();
         // the open inbox shows it too, and the browser told Bob
-        await bobPage.getByRole('link', { name: 'You were added to Launch' }).waitFor();
+        await bobPage.getByRole('link', { name: 'Olive Owner added you to Launch in Board' }).waitFor();
         await bobPage.waitForFunction(() => (window.shown?.length ?? 0) > 0);
         assert.deepEqual(await bobPage.evaluate(() => window.shown?.map((shown) => [shown.title, shown.body])), [['Taskboard', 'You were added to Launch']]);
         // and two more from another client of the API
@@ -127,18 +127,24 @@ for (const engine of ENGINES)
         // the inbox, newest first
         await bobPage.getByRole('heading', { name: 'Notifications' }).waitFor();
         const inbox = bobPage.getByRole('list', { name: 'Notifications' });
-        await inbox.getByRole('link', { name: 'You were added to Launch' }).waitFor();
-        await inbox.getByRole('link', { name: 'You were added to Ship' }).waitFor();
-        assert.deepEqual(await inbox.getByRole('link').allTextContents(), ['You were added to Ship', 'You were added to Docs', 'You were added to Launch']);
+        await inbox.getByRole('link', { name: 'Olive Owner added you to Launch in Board' }).waitFor();
+        await inbox.getByRole('link', { name: 'Olive Owner added you to Ship in Board' }).waitFor();
+        assert.deepEqual(await inbox.getByRole('link').allTextContents(), [
+          'Olive Owner added you to Ship in Board',
+          'Olive Owner added you to Docs in Board',
+          'Olive Owner added you to Launch in Board',
+        ]);
+        // grouped by card: each card's notifications under its name and board
+        assert.deepEqual(await inbox.getByRole('heading', { level: 2 }).allTextContents(), ['Ship · Board', 'Docs · Board', 'Launch · Board']);
         await axe(bobPage, 'the inbox');
 
         // mark one read
-        await inbox.getByRole('button', { name: 'Mark read: You were added to Ship' }).click();
+        await inbox.getByRole('button', { name: 'Mark read: Olive Owner added you to Ship in Board' }).click();
         await bell(bobPage, 2).waitFor();
-        await inbox.getByRole('button', { name: 'Mark read: You were added to Ship' }).waitFor({ state: 'detached' });
+        await inbox.getByRole('button', { name: 'Mark read: Olive Owner added you to Ship in Board' }).waitFor({ state: 'detached' });
 
         // open one: its card's dialog on its board, and it is read
-        await inbox.getByRole('link', { name: 'You were added to Launch' }).click();
+        await inbox.getByRole('link', { name: 'Olive Owner added you to Launch in Board' }).click();
         await bobPage.waitForURL(`**/boards/${boardId}?card=${cards.launch}`);
         await bobPage.getByRole('dialog', { name: 'Launch' }).waitFor();
         await bell(bobPage, 1).waitFor();

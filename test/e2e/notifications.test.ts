@@ -18,6 +18,7 @@ for (const engine of ENGINES) {
     let other: OtherCompany;
     const users: Record<'olive' | 'ann' | 'bob' | 'cid', { id: string; api: Api }> = {} as never;
     let cardId: string;
+    let boardId: string;
     let commentId: string;
 
     const mine = async (who: keyof typeof users, query = '') =>
@@ -32,8 +33,9 @@ for (const engine of ENGINES) {
         const member = await addMember(t.services, { companyId, teamIds: [teamId], email: `${name}@acme.test` });
         users[name] = { id: member.userId, api: apiClient(t, member.apiKey) };
       }
-      const listId = (await seedBoard(t.services, t.tenant, { lists: 1 })).listIds[0];
-      cardId = (await ok(users.olive.api('POST', '/api/v1/cards', { list: listId, name: 'Launch' }), 201)).card._id;
+      const seeded = await seedBoard(t.services, t.tenant, { lists: 1 });
+      boardId = seeded.boardId;
+      cardId = (await ok(users.olive.api('POST', '/api/v1/cards', { list: seeded.listIds[0], name: 'Launch' }), 201)).card._id;
     });
     after(() => t.dispose());
 
@@ -65,6 +67,12 @@ for (const engine of ENGINES) {
           actor: users.ann.id,
           readAt: null,
           createdAt: undefined,
+          // the list's words (docs/decisions/0251-notifications-in-words.md)
+          actorName: 'ann@acme.test',
+          board: boardId,
+          boardName: 'Board',
+          cardName: 'Launch',
+          snippet: null,
         },
       );
     });
@@ -222,8 +230,14 @@ describe('a NotificationSender is handed each committed notification once [sqlit
     await ok(owner('POST', `/v2/cards/${cardId}/members`, { members: [ann.userId] }));
     // waits on the sender being called (the test's own bound ends a wait that never comes)
     await delivered;
-    const listed = (await ok(apiClient(t, ann.apiKey)('GET', '/api/v1/notifications'))).notifications;
-    assert.deepEqual(sent, listed);
+    const listed = (await ok(apiClient(t, ann.apiKey)('GET', '/api/v1/notifications'))).notifications as Record<string, unknown>[];
+    // the list adds the words that tell each notification (who, which card and board, a snippet)
+    const withoutWords = listed.map(({ actorName: _a, board: _b, boardName: _bn, cardName: _c, snippet: _s, ...notification }) => notification);
+    assert.deepEqual(sent, withoutWords);
+    assert.deepEqual(
+      listed.map((n) => [n.actorName, n.cardName, n.boardName]),
+      [['Olive Owner', 'C', 'Board']],
+    );
   });
 });
 

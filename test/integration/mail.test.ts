@@ -465,7 +465,7 @@ for (const engine of ENGINES) {
           'the worker to connect',
         );
         await mailer.stop();
-        assert.deepEqual(await pass, { gathered: 0, sent: 0, failed: 1 });
+        assert.deepEqual(await pass, { gathered: 0, summaries: 0, sent: 0, failed: 1 });
         const [row] = await outbox(t, 'sam@acme.test');
         assert.equal(row?.sent_at, null);
         assert.equal(row?.last_error, 'abandoned: the server is stopping');

@@ -12,7 +12,13 @@ const NOTIFICATION_KINDS: Record<string, string> = {
   'comment.created': 'comment',
   'comment.replied': 'reply',
   'card.reminder': 'reminder',
+  'card.mentioned': 'mentioned',
+  'card.overdue': 'overdue',
+  'rule.notified': 'rule',
 };
+
+/** Which reminder a card.reminder notification is, as the words' select names it. */
+const REMINDER_KINDS: Record<string, string> = { startOneHour: 'startHour', startOneDay: 'startDay', dueOneHour: 'dueHour', dueOneDay: 'dueDay' };
 
 export const t = catalogue('app', {
   product: 'Taskboard',
@@ -365,6 +371,8 @@ export const t = catalogue('app', {
     movedWithin: icu('moved this card within {list}', (list: string) => ({ list })),
     archived: 'archived this card',
     unarchived: 'sent this card back to the board',
+    overdue: 'told its members that this card is overdue',
+    reminder: 'reminded its members of a date of this card',
     renamed: icu('renamed this card to "{name}"', (name: string) => ({ name })),
     description: 'changed the description',
     due: icu('set the due date to {date}', (date: string) => ({ date })),
@@ -534,9 +542,31 @@ export const t = catalogue('app', {
   turnOnBrowserNotifications: 'Turn on browser notifications',
   cardGone: 'a card no longer here',
   notificationText: icu(
-    '{type, select, assigned {You were added to {card}} cheer {Someone cheered your work on {card}} comment {New comment on {card}} reply {A reply to your comment on {card}} reminder {Reminder: {card} starts or is due soon} other {News on {card}}}',
+    '{type, select, assigned {You were added to {card}} cheer {Someone cheered your work on {card}} comment {New comment on {card}} reply {A reply to your comment on {card}} reminder {Reminder: {card} starts or is due soon} mentioned {You were mentioned on {card}} overdue {{card} is overdue} other {News on {card}}}',
     (type: string, card: string) => ({ type: NOTIFICATION_KINDS[type] ?? 'other', card }),
   ),
+  /** A notification in words: who did what, on which card of which board. */
+  notificationWords: icu(
+    '{type, select, assigned {{actor} added you to {card} in {board}} cheer {{actor} cheered you on {card} in {board}} comment {{actor} commented on {card} in {board}} reply {{actor} replied to your comment on {card} in {board}} mentioned {{actor} mentioned you on {card} in {board}} overdue {{card} in {board} is overdue} rule {A board rule tells you about {card} in {board}} reminder {{reminder, select, startHour {{card} in {board} starts within an hour} startDay {{card} in {board} starts within a day} dueHour {{card} in {board} is due within an hour} other {{card} in {board} is due within a day}}} other {News on {card} in {board}}}',
+    (type: string, actor: string, card: string, board: string, reminder: string | null) => ({
+      type: NOTIFICATION_KINDS[type] ?? 'other',
+      actor,
+      card,
+      board,
+      reminder: REMINDER_KINDS[reminder ?? ''] ?? 'dueDay',
+    }),
+  ),
+  someone: 'Someone',
+  aBoard: 'a board',
+  notificationsOfCard: icu('Notifications about {card}', (card: string) => ({ card })),
+  openNotification: icu('Open: {text}', (text: string) => ({ text })),
+  watch: 'Watch',
+  watching: 'Watching',
+  watchHint: 'You are told of comments, reminders and due dates on this card.',
+  emailCadence: 'How mail comes',
+  emailCadenceMinute: 'Each notification, gathered per minute',
+  emailCadenceDaily: 'A daily summary each morning',
+  emailCadenceDailyHint: icu('At 8:00 in {zone}: cards due today, due this week and overdue, and what changed on your cards.', (zone: string) => ({ zone })),
   myTasks: 'My Tasks',
   noTasks: 'No cards are assigned to you.',
   noDueDate: 'No due date',

@@ -1307,6 +1307,34 @@ export interface paths {
         patch: operations["updateCard"];
         trace?: never;
     };
+    "/api/v1/cards/{cardId}/watch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Card Watch: whether the caller watches the card
+         * @description Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getCardWatch"];
+        put?: never;
+        /**
+         * Watch Card: the caller is told of the card as its members are (again: no change)
+         * @description Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        post: operations["watchCard"];
+        /**
+         * Unwatch Card: the caller is no longer told of the card unless a member (again: no change)
+         * @description Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        delete: operations["unwatchCard"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cards/archived": {
         parameters: {
             query?: never;
@@ -3282,6 +3310,10 @@ export interface components {
             emailNotifications: boolean;
             /** @description the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English) */
             locale: "en" | "de" | "fr" | "ar" | null;
+            /** @description their time zone, an IANA name (`Europe/Berlin`; `UTC` unless set): when their daily summary comes */
+            timeZone: string;
+            /** @description how their notification mail comes (when `emailNotifications`): `minute`, gathered into a digest a minute after the first; `daily`, one summary each morning (8:00 in `timeZone`) of what is due and what changed, instead */
+            emailCadence: "minute" | "daily";
         };
         ApiKey: {
             /** @description 24 lowercase hex characters */
@@ -4623,7 +4655,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description at least one of fullName, photoUrl, emailNotifications and locale */
+        /** @description at least one of fullName, photoUrl, emailNotifications, locale, timeZone and emailCadence */
         requestBody: {
             content: {
                 "application/json": {
@@ -4634,6 +4666,10 @@ export interface operations {
                     emailNotifications?: boolean;
                     /** @description the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English) */
                     locale?: "en" | "de" | "fr" | "ar" | null;
+                    /** @description their time zone, an IANA name (`Europe/Berlin`; `UTC` unless set): when their daily summary comes */
+                    timeZone?: string;
+                    /** @description how their notification mail comes (when `emailNotifications`): `minute`, gathered into a digest a minute after the first; `daily`, one summary each morning (8:00 in `timeZone`) of what is due and what changed, instead */
+                    emailCadence?: "minute" | "daily";
                 };
             };
         };
@@ -9387,6 +9423,158 @@ export interface operations {
             409: components["responses"]["Error409"];
             412: components["responses"]["Error412"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getCardWatch: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                cardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description whether the caller watches the card (is told of it as its members are) */
+                        watching: boolean;
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    watchCard: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+            };
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                cardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description whether the caller watches the card (is told of it as its members are) */
+                        watching: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            412: components["responses"]["Error412"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    unwatchCard: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+            };
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                cardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description whether the caller watches the card (is told of it as its members are) */
+                        watching: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            412: components["responses"]["Error412"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };
@@ -14443,12 +14631,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: string;
-                        /** @description the caller's notifications, newest first */
+                        /** @description the caller's notifications, newest first, with their words */
                         notifications: {
                             /** @description 24 lowercase hex characters */
                             _id: string;
-                            /** @description card.reminder: a date of a card the user is on comes in a day or an hour; card.assigned: the user was added to a card; cheer.received: someone cheered what the user made; comment.created: a comment on a card the user is a member of; comment.replied: a reply (discussion) under the user's comment; rule.notified: a board rule notifies the card's members */
-                            type: "card.reminder" | "card.assigned" | "cheer.received" | "comment.created" | "comment.replied" | "rule.notified";
+                            /** @description card.reminder: a date of a card the user is on comes in a day or an hour; card.assigned: the user was added to a card; cheer.received: someone cheered what the user made; comment.created: a comment on a card the user is a member of; comment.replied: a reply (discussion) under the user's comment; rule.notified: a board rule notifies the card's members; card.mentioned: someone wrote `@Handle` of the user in a comment, a reply or the description (`comment`, `discussion` say which; both null: the description); card.overdue: the due date of a card the user is on (or watches) passed while it is incomplete */
+                            type: "card.reminder" | "card.assigned" | "cheer.received" | "comment.created" | "comment.replied" | "rule.notified" | "card.mentioned" | "card.overdue";
                             /** @description the user the notification belongs to */
                             user: string;
                             company: string | null;
@@ -14466,6 +14654,15 @@ export interface operations {
                              * @example 2026-11-21T09:30:00.000Z
                              */
                             createdAt: string;
+                            /** @description the actor's full name; null for the system (a reminder, a rule) */
+                            actorName: string | null;
+                            board: string | null;
+                            /** @description the board's name; null when the card is gone */
+                            boardName: string | null;
+                            /** @description the card's name; null when the card is gone */
+                            cardName: string | null;
+                            /** @description the start of what was written (the reply, else the comment, else the description for a mention in it; Markdown as written), at most 140 characters; null when there is none or it is gone */
+                            snippet: string | null;
                         }[];
                         /** @description pass as `cursor` to get the next page; null when this page is the last */
                         nextCursor: string | null;
@@ -14560,8 +14757,8 @@ export interface operations {
                         notification: {
                             /** @description 24 lowercase hex characters */
                             _id: string;
-                            /** @description card.reminder: a date of a card the user is on comes in a day or an hour; card.assigned: the user was added to a card; cheer.received: someone cheered what the user made; comment.created: a comment on a card the user is a member of; comment.replied: a reply (discussion) under the user's comment; rule.notified: a board rule notifies the card's members */
-                            type: "card.reminder" | "card.assigned" | "cheer.received" | "comment.created" | "comment.replied" | "rule.notified";
+                            /** @description card.reminder: a date of a card the user is on comes in a day or an hour; card.assigned: the user was added to a card; cheer.received: someone cheered what the user made; comment.created: a comment on a card the user is a member of; comment.replied: a reply (discussion) under the user's comment; rule.notified: a board rule notifies the card's members; card.mentioned: someone wrote `@Handle` of the user in a comment, a reply or the description (`comment`, `discussion` say which; both null: the description); card.overdue: the due date of a card the user is on (or watches) passed while it is incomplete */
+                            type: "card.reminder" | "card.assigned" | "cheer.received" | "comment.created" | "comment.replied" | "rule.notified" | "card.mentioned" | "card.overdue";
                             /** @description the user the notification belongs to */
                             user: string;
                             company: string | null;

@@ -85,6 +85,11 @@ function canReachTeam(caller: Caller, companyId: string, teamId: string): boolea
   return caller.teamIds.has(teamId) || hasAdminRole(caller, companyId);
 }
 
+/** Whether the caller reaches a thing of a team (a notification's card, before its words are shown). */
+export function reachesTeamOf(caller: Caller, row: TeamOwned): boolean {
+  return canReachTeam(caller, row.company_id, row.team_id);
+}
+
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**

@@ -8,6 +8,7 @@ import { teamRecords } from '../companies/teams.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
 import type { Caller } from '../shared/caller.ts';
+import { isTimeZone } from '../shared/dates.ts';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
@@ -269,8 +270,20 @@ export async function issueApiKeyForEmail(
 export async function updateMe(
   ctx: ServiceContext,
   caller: Caller,
-  input: { fullName?: string | undefined; photoUrl?: string | undefined; emailNotifications?: boolean | undefined; locale?: Language | null | undefined },
+  input: {
+    fullName?: string | undefined;
+    photoUrl?: string | undefined;
+    emailNotifications?: boolean | undefined;
+    locale?: Language | null | undefined;
+    timeZone?: string | undefined;
+    emailCadence?: 'minute' | 'daily' | undefined;
+  },
 ): Promise<User> {
+  if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) {
+    throw new ValidationError(`"${input.timeZone}" is not a time zone`, [
+      { field: 'body.timeZone', message: 'must be an IANA time zone name, such as Europe/Berlin' },
+    ]);
+  }
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const change = {
@@ -284,6 +297,8 @@ export async function updateMe(
         ...change,
         ...(input.emailNotifications !== undefined ? { email_notifications: input.emailNotifications ? 1 : 0 } : {}),
         ...(input.locale !== undefined ? { locale: input.locale } : {}),
+        ...(input.timeZone !== undefined ? { time_zone: input.timeZone } : {}),
+        ...(input.emailCadence !== undefined ? { email_cadence: input.emailCadence } : {}),
       },
       at,
     );

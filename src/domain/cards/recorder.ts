@@ -53,7 +53,8 @@ export type CardChangeKind =
   | 'discussion.deleted'
   | 'cheer.created'
   | 'cheer.deleted'
-  | 'card.reminder';
+  | 'card.reminder'
+  | 'card.overdue';
 
 /** What a change did, as its event's `data` tells it. */
 export type ChangeData = Record<string, unknown>;

@@ -5,6 +5,7 @@ import * as cards from '../../storage/repositories/cards.ts';
 import { requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
+import { notifyMentions } from '../notifications/mentions.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { normaliseDate } from '../shared/dates.ts';
 import type { TaggedBody } from '../shared/entity-tags.ts';
@@ -106,6 +107,14 @@ export async function createCard(ctx: ServiceContext, caller: Caller, scope: Sco
     });
     const subject = { company: list.company_id, team: list.team_id, board: list.board_id, card: id };
     recordEvent(trx, caller, 'card.created', subject, { list: list.id, position, name: input.name.trim() }, now);
+    if (input.description)
+      await notifyMentions(
+        trx,
+        caller,
+        { after: input.description },
+        { card: { id, company_id: list.company_id, team_id: list.team_id, board_id: list.board_id } },
+        now,
+      );
   });
   return loadCard(ctx, id);
 }

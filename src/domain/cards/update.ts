@@ -3,6 +3,7 @@ import type { Card } from '../../schemas/records.ts';
 import type { RowUpdate, Transaction } from '../../storage/database.ts';
 import * as cards from '../../storage/repositories/cards.ts';
 import type { ServiceContext } from '../context.ts';
+import { notifyMentions } from '../notifications/mentions.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { changeCard, changeEachCard } from './change.ts';
@@ -42,7 +43,7 @@ export function cardChanges(card: cards.CardTableRow, update: CardUpdate, at: st
     if (start !== card.start_date) {
       Object.assign(change, { start_date: start, notified_start_one_hour: 0, notified_start_one_day: 0 });
     }
-    if (due !== card.due_date) Object.assign(change, { due_date: due, notified_due_one_hour: 0, notified_due_one_day: 0 });
+    if (due !== card.due_date) Object.assign(change, { due_date: due, notified_due_one_hour: 0, notified_due_one_day: 0, notified_overdue: 0 });
   }
   if (update.workload?.value !== undefined) change.workload_value = update.workload.value;
   if (update.workload?.measurement !== undefined) change.workload_measurement = update.workload.measurement;
@@ -112,7 +113,16 @@ async function writeCardChanges(trx: Transaction, cardId: string, change: RowUpd
 
 /** Update Card: every request is one change (`__v` + 1), even when the values were already so. */
 export function updateCard(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope, update: CardUpdate): Promise<Card> {
-  return changeCard(ctx, caller, cardId, scope, 'card.updated', (trx, card, at) => applyCardUpdate(trx, card, update, at));
+  return changeCard(ctx, caller, cardId, scope, 'card.updated', async (trx, card, at) => {
+    const data = await applyCardUpdate(trx, card, update, at);
+    await tellMentioned(trx, caller, card, update, at);
+    return data;
+  });
+}
+
+/** A new description tells the people it newly mentions (src/domain/notifications/mentions.ts). */
+async function tellMentioned(trx: Transaction, caller: Caller, card: cards.CardTableRow, update: CardUpdate, at: string): Promise<void> {
+  if (update.description !== undefined) await notifyMentions(trx, caller, { before: card.description, after: update.description }, { card }, at);
 }
 
 export interface MultiTeamCardUpdate {
@@ -136,7 +146,13 @@ export function updateCardsMultiTeam(ctx: ServiceContext, caller: Caller, items:
     (item) => ({ cardId: item.cardId, scope: item }),
     (card, item, at) => {
       const change = cardChanges(card, item.update, at);
-      return { data: describeCardUpdate(card, change), write: (trx) => writeCardChanges(trx, card.id, change) };
+      return {
+        data: describeCardUpdate(card, change),
+        write: async (trx) => {
+          await writeCardChanges(trx, card.id, change);
+          await tellMentioned(trx, caller, card, item.update, at);
+        },
+      };
     },
   );
 }

@@ -1,12 +1,13 @@
 import type { Comment, Discussion } from '../../schemas/comments.ts';
 import type { Executor } from '../../storage/database.ts';
-import { cardMemberIds } from '../../storage/repositories/card-copies.ts';
 import type { CardTableRow } from '../../storage/repositories/cards.ts';
 import { cheersOfComments } from '../../storage/repositories/cheers.ts';
 import * as comments from '../../storage/repositories/comments.ts';
 import { mayModerate, requireAccess } from '../access/access.ts';
+import { cardAudience } from '../access/people.ts';
 import { changeCardWorld } from '../cards/change.ts';
 import type { ServiceContext } from '../context.ts';
+import { notifyMentions } from '../notifications/mentions.ts';
 import { notify } from '../notifications/notify.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
@@ -91,17 +92,21 @@ export function createComment(ctx: ServiceContext, caller: Caller, cardId: strin
   return changeCardWorld(ctx, caller, { kind: 'card', id: cardId, scope }, 'comment.created', async (trx, { card }, now) => {
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'comments', card.id), now);
     await comments.insertComment(trx, { ...newMade(id, caller.userId, at), ...onCard(card), content: content.trim() });
-    await notify(trx, caller, 'comment.created', await cardMemberIds(trx, card.id), { card, comment: id }, at);
+    // a person the comment mentions is told of the mention, not of the comment as well
+    const mentioned = await notifyMentions(trx, caller, { after: content.trim() }, { card, comment: id }, at);
+    const audience = (await cardAudience(trx, card)).filter((userId) => !mentioned.has(userId));
+    await notify(trx, caller, 'comment.created', audience, { card, comment: id }, at);
     return { data: { comment: id }, answer: (trx) => loadComment(trx, id) };
   });
 }
 
 /** Update Comment: the author only (403 for anyone else who sees it). */
 export function updateComment(ctx: ServiceContext, caller: Caller, commentId: string, scope: Scope, content: string): Promise<Comment> {
-  return changeCardWorld(ctx, caller, { kind: 'comment', id: commentId, scope }, 'comment.updated', async (trx, { comment }, now) => {
+  return changeCardWorld(ctx, caller, { kind: 'comment', id: commentId, scope }, 'comment.updated', async (trx, { comment, card }, now) => {
     requireAuthor(caller, comment, 'comment');
     // deleted while this request waited for the card's lock
     if (!(await comments.recordPostChange(trx, 'comments', comment.id, now, content.trim()))) throw new NotFoundError('Comment');
+    await notifyMentions(trx, caller, { before: comment.content, after: content.trim() }, { card, comment: comment.id }, now);
     return { answer: (trx) => loadComment(trx, comment.id) };
   });
 }
@@ -126,16 +131,31 @@ export function createDiscussion(ctx: ServiceContext, caller: Caller, commentId:
     if (!(await comments.recordPostChange(trx, 'comments', comment.id, now))) throw new NotFoundError('Comment');
     const at = nextCreatedAt(await comments.latestCreatedAt(trx, 'discussions', card.id), now);
     await comments.insertDiscussion(trx, { ...newMade(id, caller.userId, at), ...onCard(card), comment_id: comment.id, content: content.trim() });
-    await notify(trx, caller, 'comment.replied', [comment.creator_id], { card, comment: comment.id, discussion: id }, at);
+    const mentioned = await notifyMentions(trx, caller, { after: content.trim() }, { card, comment: comment.id, discussion: id }, at);
+    await notify(
+      trx,
+      caller,
+      'comment.replied',
+      mentioned.has(comment.creator_id) ? [] : [comment.creator_id],
+      { card, comment: comment.id, discussion: id },
+      at,
+    );
     return { data: { discussion: id }, answer: (trx) => loadDiscussion(trx, comment.id, id) };
   });
 }
 
 /** Update Discussion: the author only; the reply's and its comment's records change. */
 export function updateDiscussion(ctx: ServiceContext, caller: Caller, discussionId: string, scope: Scope, content: string): Promise<Discussion> {
-  return changeCardWorld(ctx, caller, { kind: 'discussion', id: discussionId, scope }, 'discussion.updated', async (trx, { discussion }, now) => {
+  return changeCardWorld(ctx, caller, { kind: 'discussion', id: discussionId, scope }, 'discussion.updated', async (trx, { discussion, card }, now) => {
     requireAuthor(caller, discussion, 'discussion');
     if (!(await comments.recordPostChange(trx, 'discussions', discussion.id, now, content.trim()))) throw new NotFoundError('Discussion');
+    await notifyMentions(
+      trx,
+      caller,
+      { before: discussion.content, after: content.trim() },
+      { card, comment: discussion.comment_id, discussion: discussion.id },
+      now,
+    );
     await comments.recordPostChange(trx, 'comments', discussion.comment_id, now);
     return { answer: (trx) => loadDiscussion(trx, discussion.comment_id, discussion.id) };
   });

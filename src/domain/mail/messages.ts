@@ -21,6 +21,16 @@ const en = {
   ruleNotified: 'A board rule tells you about {hasCard, select, yes {“{card}” on {board}} other {a card}}',
   reminder:
     '{hasCard, select, yes {“{card}” on {board}} other {A card}} {reminder, select, startOneHour {starts within an hour} startOneDay {starts within a day} dueOneHour {is due within an hour} other {is due within a day}}',
+  mentioned: '{actor} mentioned you on {hasCard, select, yes {“{card}” on {board}} other {a card}}',
+  overdue: '{hasCard, select, yes {“{card}” on {board}} other {A card}} is overdue',
+  summarySubject: 'Your day on Taskboard: {dueToday, plural, one {# card due today} other {# cards due today}}, {overdue} overdue',
+  summaryCard: '“{card}” on {board}, due {due}',
+  summaryDueToday: 'Due today',
+  summaryDueThisWeek: 'Due this week',
+  summaryOverdue: 'Overdue',
+  summaryChanges: 'What changed on your cards',
+  summaryNothing: 'Nothing',
+  summaryFooter: 'You get this summary each morning because you chose a daily summary of your notifications in Taskboard; change it in your account settings.',
   digestSubject: '{count, plural, one {# new notification on Taskboard} other {# new notifications on Taskboard}}',
   digestFooter: 'You get these mails because you turned on email notifications in Taskboard; turn them off in your account settings.',
 };
@@ -43,6 +53,17 @@ const catalogues: Record<Language, Record<MailMessage, string>> = {
     ruleNotified: 'Eine Board-Regel weist Sie auf {hasCard, select, yes {„{card}“ auf {board}} other {eine Karte}} hin',
     reminder:
       '{hasCard, select, yes {„{card}“ auf {board}} other {Eine Karte}} {reminder, select, startOneHour {beginnt innerhalb einer Stunde} startOneDay {beginnt innerhalb eines Tages} dueOneHour {ist innerhalb einer Stunde fällig} other {ist innerhalb eines Tages fällig}}',
+    mentioned: '{actor} hat Sie bei {hasCard, select, yes {„{card}“ auf {board}} other {einer Karte}} erwähnt',
+    overdue: '{hasCard, select, yes {„{card}“ auf {board}} other {Eine Karte}} ist überfällig',
+    summarySubject: 'Ihr Tag auf Taskboard: {dueToday, plural, one {# Karte heute fällig} other {# Karten heute fällig}}, {overdue} überfällig',
+    summaryCard: '„{card}“ auf {board}, fällig {due}',
+    summaryDueToday: 'Heute fällig',
+    summaryDueThisWeek: 'Diese Woche fällig',
+    summaryOverdue: 'Überfällig',
+    summaryChanges: 'Was sich an Ihren Karten geändert hat',
+    summaryNothing: 'Nichts',
+    summaryFooter:
+      'Sie erhalten diese Zusammenfassung jeden Morgen, weil Sie in Taskboard eine tägliche Zusammenfassung Ihrer Benachrichtigungen gewählt haben; ändern Sie das in Ihren Kontoeinstellungen.',
     digestSubject: '{count, plural, one {# neue Benachrichtigung auf Taskboard} other {# neue Benachrichtigungen auf Taskboard}}',
     digestFooter:
       'Sie erhalten diese E-Mails, weil Sie Benachrichtigungen per E-Mail in Taskboard eingeschaltet haben; schalten Sie sie in Ihren Kontoeinstellungen aus.',
@@ -62,6 +83,18 @@ const catalogues: Record<Language, Record<MailMessage, string>> = {
     ruleNotified: 'Une règle du tableau vous signale {hasCard, select, yes {«\u00a0{card}\u00a0» sur {board}} other {une carte}}',
     reminder:
       '{hasCard, select, yes {«\u00a0{card}\u00a0» sur {board}} other {Une carte}} {reminder, select, startOneHour {commence dans moins d’une heure} startOneDay {commence dans moins d’un jour} dueOneHour {arrive à échéance dans moins d’une heure} other {arrive à échéance dans moins d’un jour}}',
+    mentioned: '{actor} vous a mentionné sur {hasCard, select, yes {«\u00a0{card}\u00a0» sur {board}} other {une carte}}',
+    overdue: '{hasCard, select, yes {«\u00a0{card}\u00a0» sur {board}} other {Une carte}} est en retard',
+    summarySubject:
+      'Votre journée sur Taskboard\u202f: {dueToday, plural, one {# carte à échéance aujourd’hui} other {# cartes à échéance aujourd’hui}}, {overdue} en retard',
+    summaryCard: '«\u00a0{card}\u00a0» sur {board}, échéance {due}',
+    summaryDueToday: 'À échéance aujourd’hui',
+    summaryDueThisWeek: 'À échéance cette semaine',
+    summaryOverdue: 'En retard',
+    summaryChanges: 'Ce qui a changé sur vos cartes',
+    summaryNothing: 'Rien',
+    summaryFooter:
+      'Vous recevez ce résumé chaque matin parce que vous avez choisi un résumé quotidien de vos notifications dans Taskboard\u202f; modifiez-le dans les paramètres de votre compte.',
     digestSubject: '{count, plural, one {# nouvelle notification sur Taskboard} other {# nouvelles notifications sur Taskboard}}',
     digestFooter:
       'Vous recevez ces e-mails parce que vous avez activé les notifications par e-mail dans Taskboard\u202f; désactivez-les dans les paramètres de votre compte.',
@@ -81,6 +114,17 @@ const catalogues: Record<Language, Record<MailMessage, string>> = {
     ruleNotified: 'تنبّهك قاعدة لوحة إلى {hasCard, select, yes {«{card}» في {board}} other {بطاقة}}',
     reminder:
       '{hasCard, select, yes {«{card}» في {board}} other {بطاقة}} {reminder, select, startOneHour {تبدأ خلال ساعة} startOneDay {تبدأ خلال يوم} dueOneHour {تستحق خلال ساعة} other {تستحق خلال يوم}}',
+    mentioned: 'أشار إليك {actor} في {hasCard, select, yes {«{card}» في {board}} other {بطاقة}}',
+    overdue: '{hasCard, select, yes {«{card}» في {board}} other {بطاقة}} متأخرة عن موعدها',
+    summarySubject:
+      'يومك على Taskboard: {dueToday, plural, zero {لا بطاقات تستحق اليوم} one {بطاقة واحدة تستحق اليوم} two {بطاقتان تستحقان اليوم} few {# بطاقات تستحق اليوم} many {# بطاقة تستحق اليوم} other {# بطاقة تستحق اليوم}}، {overdue} متأخرة',
+    summaryCard: '«{card}» في {board}، تستحق {due}',
+    summaryDueToday: 'تستحق اليوم',
+    summaryDueThisWeek: 'تستحق هذا الأسبوع',
+    summaryOverdue: 'متأخرة',
+    summaryChanges: 'ما تغيّر في بطاقاتك',
+    summaryNothing: 'لا شيء',
+    summaryFooter: 'يصلك هذا الملخص كل صباح لأنك اخترت ملخصًا يوميًا لإشعاراتك في Taskboard؛ يمكنك تغيير ذلك من إعدادات حسابك.',
     digestSubject:
       '{count, plural, zero {لا إشعارات جديدة على Taskboard} one {إشعار جديد واحد على Taskboard} two {إشعاران جديدان على Taskboard} few {# إشعارات جديدة على Taskboard} many {# إشعارًا جديدًا على Taskboard} other {# إشعار جديد على Taskboard}}',
     digestFooter: 'تصلك هذه الرسائل لأنك فعّلت الإشعارات بالبريد الإلكتروني في Taskboard؛ يمكنك إيقافها من إعدادات حسابك.',

@@ -37,6 +37,8 @@ const MESSAGES: Record<Notification['type'], MailMessage> = {
   'cheer.received': 'cheered',
   'rule.notified': 'ruleNotified',
   'card.reminder': 'reminder',
+  'card.mentioned': 'mentioned',
+  'card.overdue': 'overdue',
 };
 
 /** One line saying what happened, in the recipient's language, and a link to the card when the public address is known. */

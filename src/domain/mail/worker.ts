@@ -15,6 +15,7 @@
 import { claimMails, dueMails, type MailRow, markMailsFailed, markMailsSent } from '../../storage/repositories/mail.ts';
 import type { ServiceContext } from '../context.ts';
 import { PeriodicJob } from '../shared/periodic.ts';
+import { writeDailySummaries } from './daily-summary.ts';
 import { digestMail, gatherNotificationMail } from './notification-mail.ts';
 import type { MailTransport, OutgoingMail } from './transport.ts';
 
@@ -46,6 +47,8 @@ export interface MailWorkerOptions {
 export interface MailPass {
   /** Notification rows written from the event feed. */
   gathered: number;
+  /** Daily summaries written. */
+  summaries: number;
   /** Mails handed to the server. */
   sent: number;
   /** Mails that failed this time (kept for a later attempt). */
@@ -155,17 +158,30 @@ export async function sendDueMail(
   }
 }
 
-/** The worker's job: each pass gathers new notifications into the outbox, then sends what is due. */
+/** The daily summaries are looked for once in each minute of the clock (a pass may come every few seconds). */
+const SUMMARY_EVERY_MS = 60_000;
+
+/**
+ * The worker's job: each pass gathers new notifications into the outbox, writes the daily summaries
+ * due (at most once a minute), then sends what is due.
+ */
 export function mailWorker(ctx: ServiceContext, transport: MailTransport, options: MailWorkerOptions): PeriodicJob<MailPass> {
+  let summaryMinute = Number.NEGATIVE_INFINITY;
   return new PeriodicJob<MailPass>(
     {
       name: 'mail',
       everyMs: options.pollMs,
       pass: async (stopping) => {
         const gathered = await gatherNotificationMail(ctx, options.publicUrl);
+        let summaries = 0;
+        const minute = Math.floor(ctx.clock.now() / SUMMARY_EVERY_MS);
+        if (minute !== summaryMinute) {
+          summaryMinute = minute;
+          summaries = await writeDailySummaries(ctx, options.publicUrl);
+        }
         const { sent, failed } = await sendDueMail(ctx, transport, options, stopping);
         if (sent > 0) options.log.info({ sent }, 'mail sent');
-        return { gathered, sent, failed };
+        return { gathered, summaries, sent, failed };
       },
       stopped: async () => transport.close(),
     },

@@ -12,11 +12,24 @@
  * Sending claims the reminder in the database (its flag set by an UPDATE that matches only while the
  * card still owes it: src/storage/repositories/reminders.ts), so each is sent once across restarts
  * and across instances sharing one database; the same transaction records the card's change
- * (`__v` + 1 and a `card.reminder` event, by the recorder) and notifies its members (its creator
- * when it has none).
+ * (`__v` + 1 and a `card.reminder` event, by the recorder) and notifies its members and watchers
+ * (its creator when it has none).
+ *
+ * The overdue notice is a fifth, sent by a job of its own (`overdueJob`) the same way: once, when the
+ * due date of an incomplete card has passed, while it passed within the last day (a date long past
+ * when the server starts, or when this notice first shipped, tells nobody); its flag
+ * (`notified_overdue`) is cleared by a new due date as the reminders' are.
  */
-import { cardMemberIds } from '../../storage/repositories/card-copies.ts';
-import { cardsOwingReminder, claimReminder, type OwedReminder, type ReminderKey, type ReminderWindow } from '../../storage/repositories/reminders.ts';
+import {
+  cardsOwingOverdue,
+  cardsOwingReminder,
+  claimOverdue,
+  claimReminder,
+  type OwedReminder,
+  type ReminderKey,
+  type ReminderWindow,
+} from '../../storage/repositories/reminders.ts';
+import { cardAudience } from '../access/people.ts';
 import { lockCards } from '../cards/locks.ts';
 import { recordCardChange } from '../cards/recorder.ts';
 import type { ServiceContext } from '../context.ts';
@@ -55,8 +68,8 @@ async function sendReminder(ctx: ServiceContext, key: ReminderKey, owed: OwedRem
     const card = (await lockCards(trx, [owed.cardId])).get(owed.cardId);
     if (!card) return false;
     await recordCardChange(trx, card, { caller: null, kind: 'card.reminder', at, data: { reminder: key, date: owed.date } });
-    const members = await cardMemberIds(trx, card.id);
-    await notify(trx, null, 'card.reminder', members.length > 0 ? members : [card.creator_id], { card, reminder: key }, at);
+    const audience = await cardAudience(trx, card);
+    await notify(trx, null, 'card.reminder', audience.length > 0 ? audience : [card.creator_id], { card, reminder: key }, at);
     return true;
   });
 }
@@ -84,4 +97,41 @@ export async function sendDueReminders(ctx: ServiceContext): Promise<number> {
  */
 export function reminderJob(ctx: ServiceContext, intervalMs: number, log: JobLog): PeriodicJob<number> {
   return new PeriodicJob({ name: 'reminders', everyMs: intervalMs, pass: () => sendDueReminders(ctx) }, log);
+}
+
+/** The overdue notice is owed while the due date lies in (now - 1 day, now]. */
+function overdueWindow(now: number): ReminderWindow {
+  return { after: new Date(now - DAY).toISOString(), until: new Date(now).toISOString() };
+}
+
+/** Sends one overdue notice if this call claims it. */
+async function sendOverdue(ctx: ServiceContext, owed: OwedReminder): Promise<boolean> {
+  return inTransaction(ctx, async (trx) => {
+    const now = ctx.clock.now();
+    if (!(await claimOverdue(trx, owed, overdueWindow(now)))) return false;
+    const at = new Date(now).toISOString();
+    const card = (await lockCards(trx, [owed.cardId])).get(owed.cardId);
+    if (!card) return false;
+    await recordCardChange(trx, card, { caller: null, kind: 'card.overdue', at, data: { date: owed.date } });
+    const audience = await cardAudience(trx, card);
+    await notify(trx, null, 'card.overdue', audience.length > 0 ? audience : [card.creator_id], { card }, at);
+    return true;
+  });
+}
+
+/** Sends every overdue notice owed at the context clock's now; answers how many this call sent. */
+export async function sendOverdueNotices(ctx: ServiceContext): Promise<number> {
+  let sent = 0;
+  for (;;) {
+    const owed = await cardsOwingOverdue(ctx.db, overdueWindow(ctx.clock.now()), BATCH);
+    let claimed = 0;
+    for (const notice of owed) if (await sendOverdue(ctx, notice)) claimed++;
+    sent += claimed;
+    if (owed.length < BATCH || claimed === 0) return sent;
+  }
+}
+
+/** The overdue scheduler of one server process, run as the reminders' is; a pass answers how many notices it sent. */
+export function overdueJob(ctx: ServiceContext, intervalMs: number, log: JobLog): PeriodicJob<number> {
+  return new PeriodicJob({ name: 'overdue notices', everyMs: intervalMs, pass: () => sendOverdueNotices(ctx) }, log);
 }

@@ -72,7 +72,7 @@ export async function openDigestDue(db: Executor, userId: string, now: string): 
   return row?.due ?? undefined;
 }
 
-/** The people among `userIds` who asked for their notifications by email. */
+/** The people among `userIds` who asked for their notifications by email, a minute after the first (not in a daily summary). */
 export function emailNotificationRecipients(db: Executor, userIds: readonly string[]) {
   if (userIds.length === 0) return Promise.resolve([]);
   return db
@@ -80,6 +80,7 @@ export function emailNotificationRecipients(db: Executor, userIds: readonly stri
     .select(['id', 'email', 'full_name', 'locale'])
     .where('id', 'in', [...userIds])
     .where('email_notifications', '=', 1)
+    .where('email_cadence', '=', 'minute')
     .execute();
 }
 

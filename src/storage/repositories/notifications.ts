@@ -45,3 +45,35 @@ export async function markAllRead(db: Executor, userId: string, at: string): Pro
   const result = await db.updateTable('notifications').set({ read_at: at }).where('user_id', '=', userId).where('read_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * What tells a page of notifications in words, in four queries whatever its length: the cards with
+ * their boards' names, the actors' names, and the comments and replies written.
+ */
+export async function notificationWords(db: Executor, rows: readonly NotificationRow[]) {
+  const ids = (pick: (row: NotificationRow) => string | null) => [...new Set(rows.flatMap((row) => pick(row) ?? []))];
+  const cardIds = ids((row) => row.card_id);
+  const actorIds = ids((row) => row.actor_user_id);
+  const commentIds = ids((row) => row.comment_id);
+  const discussionIds = ids((row) => row.discussion_id);
+  const [cards, actors, comments, discussions] = await Promise.all([
+    cardIds.length === 0
+      ? []
+      : db
+          .selectFrom('cards as c')
+          .innerJoin('boards as b', 'b.id', 'c.board_id')
+          .select(['c.id', 'c.name', 'c.description', 'c.company_id', 'c.team_id', 'c.board_id', 'b.name as board_name'])
+          .where('c.id', 'in', cardIds)
+          .where('c.deleted_at', 'is', null)
+          .execute(),
+    actorIds.length === 0 ? [] : db.selectFrom('users').select(['id', 'full_name']).where('id', 'in', actorIds).execute(),
+    commentIds.length === 0 ? [] : db.selectFrom('comments').select(['id', 'content']).where('id', 'in', commentIds).execute(),
+    discussionIds.length === 0 ? [] : db.selectFrom('discussions').select(['id', 'content']).where('id', 'in', discussionIds).execute(),
+  ]);
+  return {
+    cards: new Map(cards.map((card) => [card.id, card])),
+    actors: new Map(actors.map((actor) => [actor.id, actor.full_name])),
+    comments: new Map(comments.map((comment) => [comment.id, comment.content])),
+    discussions: new Map(discussions.map((discussion) => [discussion.id, discussion.content])),
+  };
+}

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor, Transaction } from '../database.ts';
 import { REMINDER_INDEXES, reminderIndexPredicate } from '../migrations/0008_notifications.ts';
+import { OVERDUE_INDEX } from '../migrations/0091_overdue.ts';
 
 /** The four reminders of a card, by the name its record's `isNotified` gives them. */
 export type ReminderKey = 'startOneHour' | 'startOneDay' | 'dueOneHour' | 'dueOneDay';
@@ -82,6 +83,29 @@ export async function claimReminder(trx: Transaction, key: ReminderKey, owed: Ow
     .where('id', '=', owed.cardId)
     .where(sql.ref(date), '=', owed.date)
     .where(owing(key, window))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The overdue notice's predicate (migration 0091's partial index, repeated as literals) with the due date in the window, not deleted. */
+function owingOverdue(window: ReminderWindow) {
+  return sql<boolean>`${sql.raw(OVERDUE_INDEX.pending)} and due_date > ${window.after} and due_date <= ${window.until} and deleted_at is null`;
+}
+
+/** The cards that owe the overdue notice now, oldest due date first, at most `limit`: a range scan of its partial index. */
+export async function cardsOwingOverdue(db: Executor, window: ReminderWindow, limit: number): Promise<OwedReminder[]> {
+  const rows = await db.selectFrom('cards').select(['id', 'due_date']).where(owingOverdue(window)).orderBy('due_date').limit(limit).execute();
+  return rows.map((row) => ({ cardId: row.id, date: row.due_date ?? '' }));
+}
+
+/** Claims the overdue notice as claimReminder claims a reminder: of two claimants, exactly one succeeds. */
+export async function claimOverdue(trx: Transaction, owed: OwedReminder, window: ReminderWindow): Promise<boolean> {
+  const result = await trx
+    .updateTable('cards')
+    .set({ notified_overdue: 1 })
+    .where('id', '=', owed.cardId)
+    .where('due_date', '=', owed.date)
+    .where(owingOverdue(window))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -34,7 +34,7 @@ export default function AccountPage() {
       <h1>{t.account}</h1>
       <Profile fullName={me.data.user.fullName} photoUrl={me.data.user.photoUrl} />
       <LanguagePicker locale={me.data.user.locale} />
-      <EmailNotifications enabled={me.data.user.emailNotifications} />
+      <EmailNotifications enabled={me.data.user.emailNotifications} cadence={me.data.user.emailCadence} timeZone={me.data.user.timeZone} />
       <PasswordChange />
       <Sessions />
       <ApiKeys />
@@ -45,8 +45,14 @@ export default function AccountPage() {
 function useUpdateMe() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: { fullName?: string; photoUrl?: string; emailNotifications?: boolean; locale?: Language | null }) =>
-      unwrap(await client.PATCH('/api/v1/me', { body })),
+    mutationFn: async (body: {
+      fullName?: string;
+      photoUrl?: string;
+      emailNotifications?: boolean;
+      locale?: Language | null;
+      emailCadence?: 'minute' | 'daily';
+      timeZone?: string;
+    }) => unwrap(await client.PATCH('/api/v1/me', { body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['me'] }),
   });
 }
@@ -117,7 +123,16 @@ function LanguagePicker({ locale }: { locale: Language | null }) {
   );
 }
 
-function EmailNotifications({ enabled }: { enabled: boolean }) {
+/** The browser's time zone (an IANA name), the one a daily summary follows when none was chosen. */
+function browserTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function EmailNotifications({ enabled, cadence, timeZone }: { enabled: boolean; cadence: 'minute' | 'daily'; timeZone: string }) {
   const update = useUpdateMe();
   const hintId = useId();
   const shown = update.isPending && update.variables.emailNotifications !== undefined ? update.variables.emailNotifications : enabled;
@@ -136,8 +151,42 @@ function EmailNotifications({ enabled }: { enabled: boolean }) {
       <p id={hintId} className="muted">
         {t.emailNotificationsHint}
       </p>
+      {enabled ? <EmailCadence cadence={cadence} timeZone={timeZone} /> : null}
       <Outcome error={update.error} success={update.isSuccess ? (enabled ? t.emailNotificationsOn : t.emailNotificationsOff) : null} />
     </Part>
+  );
+}
+
+/**
+ * Each notification a minute after the first, or one summary each morning. Choosing the summary
+ * while the account still has the default zone (UTC) gives it the browser's, so 8:00 is the person's.
+ */
+function EmailCadence({ cadence, timeZone }: { cadence: 'minute' | 'daily'; timeZone: string }) {
+  const update = useUpdateMe();
+  const hintId = useId();
+  const shown = update.isPending && update.variables.emailCadence !== undefined ? update.variables.emailCadence : cadence;
+  const choose = (next: 'minute' | 'daily') => {
+    const zone = browserTimeZone();
+    update.mutate(next === 'daily' && timeZone === 'UTC' && zone && zone !== 'UTC' ? { emailCadence: next, timeZone: zone } : { emailCadence: next });
+  };
+  return (
+    <fieldset className="account-choice" aria-describedby={shown === 'daily' ? hintId : undefined} disabled={update.isPending}>
+      <legend>{t.emailCadence}</legend>
+      <label className="account-check">
+        <input type="radio" name="emailCadence" checked={shown === 'minute'} onChange={() => choose('minute')} />
+        {t.emailCadenceMinute}
+      </label>
+      <label className="account-check">
+        <input type="radio" name="emailCadence" checked={shown === 'daily'} onChange={() => choose('daily')} />
+        {t.emailCadenceDaily}
+      </label>
+      {shown === 'daily' ? (
+        <p id={hintId} className="muted">
+          {t.emailCadenceDailyHint(timeZone)}
+        </p>
+      ) : null}
+      <Outcome error={update.error} success={null} />
+    </fieldset>
   );
 }
 

@@ -41,6 +41,10 @@ export function describe(event: BoardEvent, names: Names): string {
       return t.act.archived;
     case 'card.unarchived':
       return t.act.unarchived;
+    case 'card.overdue':
+      return t.act.overdue;
+    case 'card.reminder':
+      return t.act.reminder;
     case 'card.updated': {
       const fields = ids(data.fields);
       // The workload's value and unit are one change in words.
@@ -100,8 +104,8 @@ export function describe(event: BoardEvent, names: Names): string {
   }
 }
 
-/** Changes of bookkeeping, not of the card as a person sees it. */
-const QUIET = new Set(['card.seen', 'card.renumbered']);
+/** Changes of bookkeeping, not of the card as a person sees it, and what is one person's own (a watch, a notification). */
+const QUIET = new Set(['card.seen', 'card.renumbered', 'card.watched', 'card.unwatched', 'notification.created']);
 
 export function Activity(props: { cardId: string; names: Names }) {
   const activity = useActivity(props.cardId, true);

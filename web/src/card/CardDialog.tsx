@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import Markdown from 'react-markdown';
 import { ApiError, type Card, type CardFace, client, ifMatch, type Label, type Member, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
 import { textOn } from '../board/filters.ts';
@@ -12,11 +11,12 @@ import { Attachments, useUploads } from './Attachments.tsx';
 import { CardSide } from './CardSide.tsx';
 import { Checklists } from './Checklists.tsx';
 import { Cheers } from './Cheers.tsx';
-import { Comments } from './Comments.tsx';
+import { Comments, MarkdownComposer } from './Comments.tsx';
 import { type Change, changesBetween } from './conflict.ts';
 import { MemberToggles } from './controls.tsx';
 import { fromLocalInput, toLocalInput } from './dates.ts';
 import { cardQuery, peopleById, startCardReads, useLiveParts, useRefresh } from './queries.ts';
+import { MentionContext, RichText } from './RichText.tsx';
 import './card.css';
 
 type Patch = {
@@ -68,6 +68,7 @@ export function CardDialog(props: {
   const { uploads, start } = useUploads(`/api/v1/cards/${cardId}/attachments`, refresh, setError);
   useLiveParts(cardId);
   const people = useMemo(() => peopleById(props.members), [props.members]);
+  const mentionScope = useMemo(() => ({ members: props.members, boardId: card?.board ?? '', meId }), [props.members, card?.board, meId]);
   const boardShown = () => queryClient.getQueriesData<BoardView>({ queryKey: ['board'] }).find(([, view]) => findCard(view, cardId))?.[1];
   const board = card ? queryClient.getQueryData<BoardView>(boardKey(card.board)) : undefined;
   const lists = useMemo(() => new Map((board?.lists ?? []).map((list) => [list._id, list.name])), [board]);
@@ -154,219 +155,211 @@ export function CardDialog(props: {
 
   return (
     <Modal label={card.name} onClose={props.onClose} className="card-dialog">
-      {/* Pasting files anywhere in the dialog attaches them, as in Trello. */}
-      <div
-        className="card-dialog-content"
-        onPaste={(event) => {
-          const files = [...event.clipboardData.files];
-          if (!files.length) return;
-          event.preventDefault();
-          start(files);
-        }}
-      >
-        <div className="dialog-head">
-          {nameDraft ? (
-            <textarea
-              ref={nameRef}
-              autoFocus
-              className="name-editor"
-              aria-label={t.cardName}
-              value={nameDraft.value}
-              rows={2}
-              onChange={(event) => setNameDraft({ ...nameDraft, value: event.target.value })}
-              onBlur={() => void saveName()}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter') {
-                  event.preventDefault();
-                  void saveName();
-                } else if (event.key === 'Escape') {
-                  event.preventDefault();
-                  event.stopPropagation();
-                  setNameDraft(null);
-                }
-              }}
-            />
-          ) : (
-            <h2 className="dialog-title">
-              <button
-                type="button"
-                className="title-button"
-                onClick={() => setNameDraft({ value: card.name, base: card })}
-                aria-label={t.renameCard(card.name)}
-              >
-                {card.name}
-              </button>
-            </h2>
-          )}
-          <button type="button" onClick={props.onClose} className="close">
-            {t.close}
-          </button>
-        </div>
-        {card.archived.status ? <p className="notice notice-info">{t.cardIsArchived}</p> : null}
-        {conflict ? (
-          <div className="notice notice-info" role="alert">
-            <p>{t.changedMeanwhile}</p>
-            {conflict.length ? (
-              <ul className="changes">
-                {conflict.map((change) => (
-                  <li key={change.field}>
-                    <strong>{change.label}:</strong> {change.now}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-          </div>
-        ) : null}
-        {error ? (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        {notice ? (
-          <p className="notice notice-info" role="status">
-            {notice}
-          </p>
-        ) : null}
-        <div className="dialog-body">
-          <div className="dialog-main">
-            <fieldset ref={labelsRef} className="chips">
-              <legend>{t.labels}</legend>
-              {props.labels.map((label) => (
+      <MentionContext.Provider value={mentionScope}>
+        {/* Pasting files anywhere in the dialog attaches them, as in Trello. */}
+        <div
+          className="card-dialog-content"
+          onPaste={(event) => {
+            const files = [...event.clipboardData.files];
+            if (!files.length) return;
+            event.preventDefault();
+            start(files);
+          }}
+        >
+          <div className="dialog-head">
+            {nameDraft ? (
+              <textarea
+                ref={nameRef}
+                autoFocus
+                className="name-editor"
+                aria-label={t.cardName}
+                value={nameDraft.value}
+                rows={2}
+                onChange={(event) => setNameDraft({ ...nameDraft, value: event.target.value })}
+                onBlur={() => void saveName()}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter') {
+                    event.preventDefault();
+                    void saveName();
+                  } else if (event.key === 'Escape') {
+                    event.preventDefault();
+                    event.stopPropagation();
+                    setNameDraft(null);
+                  }
+                }}
+              />
+            ) : (
+              <h2 className="dialog-title">
                 <button
-                  key={label._id}
                   type="button"
-                  className="label-chip toggle"
-                  aria-pressed={hasLabel(label._id)}
-                  style={hasLabel(label._id) ? { background: label.color.hex, color: textOn(label.color.hex) } : { borderColor: label.color.hex }}
-                  onClick={() => void actions.toggleLabels(cardId, [label._id])}
+                  className="title-button"
+                  onClick={() => setNameDraft({ value: card.name, base: card })}
+                  aria-label={t.renameCard(card.name)}
                 >
-                  {label.name || label.color.name}
+                  {card.name}
                 </button>
-              ))}
-            </fieldset>
-            <MemberToggles
-              fieldsetRef={membersRef}
-              members={props.members}
-              chosen={card.members}
-              meId={meId}
-              onToggle={(memberId) => void actions.toggleMembers(cardId, [memberId])}
-            />
-            <div className="dates">
-              <label>
-                {t.startDate}
-                <input
-                  type="datetime-local"
-                  value={toLocalInput(card.startDate)}
-                  onChange={(event) => void saveField({ startDate: fromLocalInput(event.target.value) })}
-                />
-              </label>
-              <label>
-                {t.dueDate}
-                <input
-                  ref={dueRef}
-                  type="datetime-local"
-                  value={toLocalInput(card.dueDate)}
-                  onChange={(event) => void saveField({ dueDate: fromLocalInput(event.target.value) })}
-                />
-              </label>
-              <label className="check">
-                <input type="checkbox" checked={card.complete.status} onChange={(event) => void saveField({ complete: { status: event.target.checked } })} />
-                {t.complete}
-              </label>
+              </h2>
+            )}
+            <button type="button" onClick={props.onClose} className="close">
+              {t.close}
+            </button>
+          </div>
+          {card.archived.status ? <p className="notice notice-info">{t.cardIsArchived}</p> : null}
+          {conflict ? (
+            <div className="notice notice-info" role="alert">
+              <p>{t.changedMeanwhile}</p>
+              {conflict.length ? (
+                <ul className="changes">
+                  {conflict.map((change) => (
+                    <li key={change.field}>
+                      <strong>{change.label}:</strong> {change.now}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
             </div>
-            <Cheers
-              target={{ kind: 'card', id: card._id, cardId }}
-              what={card.name}
-              cheers={card.cheers}
+          ) : null}
+          {error ? (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          {notice ? (
+            <p className="notice notice-info" role="status">
+              {notice}
+            </p>
+          ) : null}
+          <div className="dialog-body">
+            <div className="dialog-main">
+              <fieldset ref={labelsRef} className="chips">
+                <legend>{t.labels}</legend>
+                {props.labels.map((label) => (
+                  <button
+                    key={label._id}
+                    type="button"
+                    className="label-chip toggle"
+                    aria-pressed={hasLabel(label._id)}
+                    style={hasLabel(label._id) ? { background: label.color.hex, color: textOn(label.color.hex) } : { borderColor: label.color.hex }}
+                    onClick={() => void actions.toggleLabels(cardId, [label._id])}
+                  >
+                    {label.name || label.color.name}
+                  </button>
+                ))}
+              </fieldset>
+              <MemberToggles
+                fieldsetRef={membersRef}
+                members={props.members}
+                chosen={card.members}
+                meId={meId}
+                onToggle={(memberId) => void actions.toggleMembers(cardId, [memberId])}
+              />
+              <div className="dates">
+                <label>
+                  {t.startDate}
+                  <input
+                    type="datetime-local"
+                    value={toLocalInput(card.startDate)}
+                    onChange={(event) => void saveField({ startDate: fromLocalInput(event.target.value) })}
+                  />
+                </label>
+                <label>
+                  {t.dueDate}
+                  <input
+                    ref={dueRef}
+                    type="datetime-local"
+                    value={toLocalInput(card.dueDate)}
+                    onChange={(event) => void saveField({ dueDate: fromLocalInput(event.target.value) })}
+                  />
+                </label>
+                <label className="check">
+                  <input type="checkbox" checked={card.complete.status} onChange={(event) => void saveField({ complete: { status: event.target.checked } })} />
+                  {t.complete}
+                </label>
+              </div>
+              <Cheers
+                target={{ kind: 'card', id: card._id, cardId }}
+                what={card.name}
+                cheers={card.cheers}
+                people={people}
+                meId={meId}
+                onChange={refresh}
+                onError={setError}
+              />
+              <section aria-labelledby={`${ids}-desc`} className="description">
+                <h3 id={`${ids}-desc`}>{t.description}</h3>
+                {descDraft ? (
+                  <div>
+                    <MarkdownComposer
+                      label={t.description}
+                      rows={6}
+                      value={descDraft.value}
+                      onChange={(value) => setDescDraft({ ...descDraft, value })}
+                      members={props.members}
+                      submitLabel={t.save}
+                      onSubmit={() => void saveDescription()}
+                      onCancel={() => setDescDraft(null)}
+                      allowEmpty
+                      autoFocus
+                    />
+                  </div>
+                ) : (
+                  <>
+                    <div className="markdown">{card.description ? <RichText text={card.description} /> : <p className="muted">{t.noDescription}</p>}</div>
+                    <button type="button" onClick={() => setDescDraft({ value: card.description, base: card })}>
+                      {t.editDescription}
+                    </button>
+                  </>
+                )}
+              </section>
+              <Checklists card={card} members={props.members} otherCards={otherCards} run={run} refresh={refresh} onError={setError} />
+              <Attachments card={card} uploads={uploads} start={start} people={people} meId={meId} run={run} refresh={refresh} onError={setError} />
+              <section className="conversation" aria-label={t.conversation}>
+                <div className="tabs" role="tablist" aria-label={t.conversation}>
+                  <button
+                    type="button"
+                    role="tab"
+                    id={`${ids}-tab-comments`}
+                    aria-controls={`${ids}-panel`}
+                    aria-selected={tab === 'comments'}
+                    onClick={() => setTab('comments')}
+                  >
+                    {t.commentsTab}
+                  </button>
+                  <button
+                    type="button"
+                    role="tab"
+                    id={`${ids}-tab-activity`}
+                    aria-controls={`${ids}-panel`}
+                    aria-selected={tab === 'activity'}
+                    onClick={() => setTab('activity')}
+                  >
+                    {t.activityTab}
+                  </button>
+                </div>
+                <div role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-tab-${tab}`}>
+                  {tab === 'comments' ? (
+                    <Comments cardId={cardId} members={props.members} people={people} meId={meId} run={run} refresh={refresh} onError={setError} />
+                  ) : (
+                    <Activity cardId={cardId} names={{ people, lists, labels: props.labels, meId }} />
+                  )}
+                </div>
+              </section>
+            </div>
+            <CardSide
+              card={card}
               people={people}
-              meId={meId}
-              onChange={refresh}
+              save={saveField}
+              run={run}
+              actions={actions}
+              lists={board?.lists ?? []}
+              onMove={props.onMove}
+              onClose={props.onClose}
+              onNotice={setNotice}
               onError={setError}
             />
-            <section aria-labelledby={`${ids}-desc`} className="description">
-              <h3 id={`${ids}-desc`}>{t.description}</h3>
-              {descDraft ? (
-                <div>
-                  <textarea
-                    aria-label={t.description}
-                    rows={6}
-                    value={descDraft.value}
-                    onChange={(event) => setDescDraft({ ...descDraft, value: event.target.value })}
-                    autoFocus
-                  />
-                  <div className="composer-actions">
-                    <button type="button" className="primary" onClick={() => void saveDescription()}>
-                      {t.save}
-                    </button>
-                    <button type="button" onClick={() => setDescDraft(null)}>
-                      {t.cancel}
-                    </button>
-                  </div>
-                  {descDraft.value ? (
-                    <div className="markdown preview" role="group" aria-label={t.preview}>
-                      <Markdown skipHtml>{descDraft.value}</Markdown>
-                    </div>
-                  ) : null}
-                </div>
-              ) : (
-                <>
-                  <div className="markdown">
-                    {card.description ? <Markdown skipHtml>{card.description}</Markdown> : <p className="muted">{t.noDescription}</p>}
-                  </div>
-                  <button type="button" onClick={() => setDescDraft({ value: card.description, base: card })}>
-                    {t.editDescription}
-                  </button>
-                </>
-              )}
-            </section>
-            <Checklists card={card} members={props.members} otherCards={otherCards} run={run} refresh={refresh} onError={setError} />
-            <Attachments card={card} uploads={uploads} start={start} people={people} meId={meId} run={run} refresh={refresh} onError={setError} />
-            <section className="conversation" aria-label={t.conversation}>
-              <div className="tabs" role="tablist" aria-label={t.conversation}>
-                <button
-                  type="button"
-                  role="tab"
-                  id={`${ids}-tab-comments`}
-                  aria-controls={`${ids}-panel`}
-                  aria-selected={tab === 'comments'}
-                  onClick={() => setTab('comments')}
-                >
-                  {t.commentsTab}
-                </button>
-                <button
-                  type="button"
-                  role="tab"
-                  id={`${ids}-tab-activity`}
-                  aria-controls={`${ids}-panel`}
-                  aria-selected={tab === 'activity'}
-                  onClick={() => setTab('activity')}
-                >
-                  {t.activityTab}
-                </button>
-              </div>
-              <div role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-tab-${tab}`}>
-                {tab === 'comments' ? (
-                  <Comments cardId={cardId} members={props.members} people={people} meId={meId} run={run} refresh={refresh} onError={setError} />
-                ) : (
-                  <Activity cardId={cardId} names={{ people, lists, labels: props.labels, meId }} />
-                )}
-              </div>
-            </section>
           </div>
-          <CardSide
-            card={card}
-            people={people}
-            save={saveField}
-            run={run}
-            actions={actions}
-            lists={board?.lists ?? []}
-            onMove={props.onMove}
-            onClose={props.onClose}
-            onNotice={setNotice}
-            onError={setError}
-          />
         </div>
-      </div>
+      </MentionContext.Provider>
     </Modal>
   );
 }

@@ -1,4 +1,5 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Eye } from 'lucide-react';
 import { useId, useState } from 'react';
 import { type Card, client, type Member, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
@@ -41,6 +42,7 @@ export function CardSide(props: {
 
   return (
     <div className="dialog-side">
+      <WatchButton cardId={card._id} onError={props.onError} />
       <label>
         {t.cover}
         <select value={card.cover} onChange={(event) => void save({ cover: event.target.value })}>
@@ -188,6 +190,49 @@ export function CardSide(props: {
           onError={props.onError}
         />
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * Watch (Trello's): the caller is told of the card as its members are, without being one; pressed
+ * while watching. The state is the caller's own, read apart from the card.
+ */
+function WatchButton({ cardId, onError }: { cardId: string; onError: (text: string) => void }) {
+  const queryClient = useQueryClient();
+  const hintId = useId();
+  const key = ['card-watch', cardId];
+  const watch = useQuery({
+    queryKey: key,
+    queryFn: async () => unwrap(await client.GET('/api/v1/cards/{cardId}/watch', { params: { path: { cardId } } })).watching,
+  });
+  const toggle = useMutation({
+    mutationFn: async (watching: boolean) =>
+      unwrap(
+        watching
+          ? await client.POST('/api/v1/cards/{cardId}/watch', { params: { path: { cardId } } })
+          : await client.DELETE('/api/v1/cards/{cardId}/watch', { params: { path: { cardId } } }),
+      ).watching,
+    onSuccess: (watching) => queryClient.setQueryData(key, watching),
+    onError: (caught) => onError(t.refused(caught instanceof Error ? caught.message : String(caught))),
+  });
+  const watching = toggle.isPending ? toggle.variables : (watch.data ?? false);
+  return (
+    <div className="watch">
+      <button
+        type="button"
+        className={watching ? 'watch-button on' : 'watch-button'}
+        aria-pressed={watching}
+        aria-describedby={hintId}
+        disabled={watch.isPending || toggle.isPending}
+        onClick={() => toggle.mutate(!watching)}
+      >
+        <Eye size={16} aria-hidden="true" />
+        {watching ? t.watching : t.watch}
+      </button>
+      <p id={hintId} className="watch-note">
+        {t.watchHint}
+      </p>
     </div>
   );
 }

@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import Markdown from 'react-markdown';
 import { useLocation } from 'react-router';
 import { client, type Member, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
 import { Cheers } from './Cheers.tsx';
 import { when } from './dates.ts';
 import { type Comment, type Discussion, useComments } from './queries.ts';
+import { RichText } from './RichText.tsx';
 
 type Run = (work: () => Promise<unknown>) => Promise<boolean>;
 
@@ -18,7 +18,9 @@ function mentionAt(text: string, caret: number): { start: number; query: string 
 
 /**
  * A Markdown text box that suggests the team's members after `@` (arrows pick, Enter or Tab takes,
- * Escape leaves the text as typed), with a preview of what the text will look like.
+ * Escape leaves the text as typed), with a preview of what the text will look like. A suggestion
+ * inserts the person's handle: `@` and their full name without its spaces, which tells them when
+ * saved (docs/decisions/0250-mentions.md). Only the card's team is suggested: the people who reach it.
  */
 export function MarkdownComposer(props: {
   label: string;
@@ -29,6 +31,9 @@ export function MarkdownComposer(props: {
   onSubmit: () => void;
   onCancel?: () => void;
   autoFocus?: boolean;
+  /** The text may be saved empty (a description cleared); a comment may not. */
+  allowEmpty?: boolean;
+  rows?: number;
 }) {
   const id = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -55,7 +60,7 @@ export function MarkdownComposer(props: {
       <textarea
         ref={ref}
         aria-label={props.label}
-        rows={3}
+        rows={props.rows ?? 3}
         value={props.value}
         autoFocus={props.autoFocus}
         aria-controls={open ? `${id}-mentions` : undefined}
@@ -117,7 +122,7 @@ export function MarkdownComposer(props: {
         </div>
       ) : null}
       <div className="composer-actions">
-        <button type="button" className="primary" disabled={!props.value.trim()} onClick={props.onSubmit}>
+        <button type="button" className="primary" disabled={!props.allowEmpty && !props.value.trim()} onClick={props.onSubmit}>
           {props.submitLabel}
         </button>
         {props.onCancel ? (
@@ -128,7 +133,7 @@ export function MarkdownComposer(props: {
       </div>
       {props.value.trim() ? (
         <div className="markdown preview" role="group" aria-label={t.preview}>
-          <Markdown skipHtml>{props.value}</Markdown>
+          <RichText text={props.value} />
         </div>
       ) : null}
     </div>
@@ -246,7 +251,7 @@ function Post(props: {
         />
       ) : (
         <div className="markdown">
-          <Markdown skipHtml>{post.content}</Markdown>
+          <RichText text={post.content} />
         </div>
       )}
       <div className="post-actions">
