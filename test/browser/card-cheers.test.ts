@@ -76,4 +76,24 @@ describe('cheers in the card dialog', { skip: chromiumMissing }, () => {
       await reply.getByRole('button', { name: 'Cheer 🚀' }).waitFor();
     });
   });
+
+  test('where no font draws the emoji, the palette shows icons and keeps the emoji names', async (context) => {
+    const cardId = await f.newCard('No emoji font');
+    const { context: browserContext, page } = await f.open();
+    // A canvas on which nothing is ever drawn: what the page sees on a machine without an emoji font.
+    await page.addInitScript({
+      content: 'CanvasRenderingContext2D.prototype.getImageData = (x, y, w, h) => new ImageData(Math.max(1, Math.abs(w)), Math.max(1, Math.abs(h)));',
+    });
+    await keeping(context.name, browserContext, page, async () => {
+      const dialog = await f.openCard(page, cardId, 'No emoji font');
+      const cheers = dialog.getByRole('group', { name: 'Cheers on No emoji font' });
+      for (const emoji of ['👍', '🎉', '❤️', '🚀']) {
+        const button = cheers.getByRole('button', { name: `Cheer ${emoji}` });
+        await button.locator(`svg[data-emoji="${emoji}"]`).waitFor();
+        assert.equal(await button.getByText(emoji).count(), 0, `${emoji} is not drawn as a character`);
+      }
+      await cheers.getByRole('button', { name: 'Cheer 👍' }).click();
+      await cheers.getByRole('button', { name: '👍 1, cheered by Olive Owner', pressed: true }).locator('svg').waitFor();
+    });
+  });
 });

@@ -1,3 +1,5 @@
+import { isEmojiSupported } from 'is-emoji-supported';
+import { Heart, type LucideIcon, PartyPopper, Rocket, ThumbsUp } from 'lucide-react';
 import { useState } from 'react';
 import { client, type Member, unwrap } from '../api.ts';
 import { formatList } from '../i18n/messages.ts';
@@ -8,6 +10,15 @@ export type CheerTarget = { kind: 'card' | 'comment' | 'discussion' | 'attachmen
 
 /** The cheers a person picks from; any other content a cheer carries (from the API) shows too. */
 const PALETTE = ['👍', '🎉', '❤️', '🚀'] as const;
+/** What the palette shows where no emoji font renders it (an empty box otherwise); names stay the emoji. */
+const PALETTE_ICONS: Record<string, LucideIcon> = { '👍': ThumbsUp, '🎉': PartyPopper, '❤️': Heart, '🚀': Rocket };
+
+/** A cheer's content as the screen can show it: the emoji, or its icon when no font draws the emoji. */
+function CheerGlyph({ content }: { content: string }) {
+  const Icon = PALETTE_ICONS[content];
+  if (Icon && !isEmojiSupported(content)) return <Icon className="cheer-icon" size={16} aria-hidden="true" data-emoji={content} />;
+  return <span aria-hidden="true">{content}</span>;
+}
 
 async function addCheer(target: CheerTarget, content: string) {
   const body = { content };
@@ -71,7 +82,7 @@ export function Cheers(props: {
               }
             }}
           >
-            <span aria-hidden="true">{content}</span>
+            <CheerGlyph content={content} />
             {given.length ? <span aria-hidden="true"> {given.length}</span> : null}
           </button>
         );
