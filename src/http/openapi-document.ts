@@ -41,6 +41,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   companies: 'Companies (tenants) and their members.',
   teams: 'Teams of a company and their members.',
   'my-tasks': "The cards the caller is a member of, across the caller's reach.",
+  'calendar-feeds': "Secret iCalendar URLs of the caller's My Tasks or of one board, for calendar apps; revocable.",
   boards: 'Boards of a team, with their lists and cards.',
   imports: 'Boards brought in: a Trello export or a board export becomes a new board of a team, followed until it is done.',
   lists: 'Lists of a board, in order.',

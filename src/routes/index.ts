@@ -6,6 +6,7 @@ import audit from './api/v1/audit.ts';
 import auth from './api/v1/auth.ts';
 import boardEvents from './api/v1/board-events.ts';
 import boards from './api/v1/boards.ts';
+import calendarFeeds from './api/v1/calendar-feeds.ts';
 import cardCopies from './api/v1/card-copies.ts';
 import cardEdits from './api/v1/card-edits.ts';
 import cardFaces from './api/v1/card-faces.ts';
@@ -28,12 +29,14 @@ import rules from './api/v1/rules.ts';
 import search from './api/v1/search.ts';
 import teams from './api/v1/teams.ts';
 import webhooks from './api/v1/webhooks.ts';
+import calendar from './calendar.ts';
 import health from './health.ts';
 import cardsV2 from './v2/cards.ts';
 
 /** Every route, by URL prefix; folders mirror the prefixes. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(health);
+  await app.register(calendar);
   await app.register(
     async (v1) => {
       for (const area of [
@@ -44,6 +47,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         companies,
         teams,
         myTasks,
+        calendarFeeds,
         boards,
         imports,
         lists,

@@ -471,6 +471,20 @@ export interface Database {
   custom_field_options: CustomFieldOptionTable;
   card_field_values: CardFieldValueTable;
   card_field_choices: CardFieldChoiceTable;
+  calendar_feeds: CalendarFeedTable;
+}
+
+/** A person's secret iCalendar URL (migration 0105): only the token's SHA-256 is kept. */
+export interface CalendarFeedTable {
+  id: string;
+  user_id: string;
+  /** The board the feed shows; null: the person's My Tasks. */
+  board_id: string | null;
+  token_hash: string;
+  /** The token's first characters, to tell feeds apart in a listing. */
+  token_prefix: string;
+  created_at: string;
+  last_used_at: string | null;
 }
 
 /** People sign in (migration 0013): docs/people.md. Tokens are stored as their SHA-256 only. */

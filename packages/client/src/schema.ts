@@ -35,6 +35,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calendar/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read Calendar Feed: the iCalendar (RFC 5545) text of a calendar feed, by the secret URL Create Calendar Feed gave */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the token, then `.ics` */
+                    file: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/calendar */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/calendar": string;
+                    };
+                };
+                /** @description Not Found: not within the caller's reach */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/calendar": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -772,6 +822,52 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calendar-feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Calendar Feeds: the caller's secret iCalendar URLs (never their tokens)
+         * @description Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["listCalendarFeeds"];
+        put?: never;
+        /**
+         * Create Calendar Feed: a secret iCalendar URL of the caller's My Tasks or of one board, shown in this answer only
+         * @description A calendar app subscribes to the URL and reads the dated cards the caller reaches at each read (the soonest 2,000 due): one event per card, from its start date (or at its due date) to its due date. Revoke it to stop it.
+         *
+         *     Rate limit: tier `secure`, 5 requests per API key in any rolling 3600 s.
+         */
+        post: operations["createCalendarFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calendar-feeds/{feedId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Calendar Feed: its URL stops working at once
+         * @description Rate limit: tier `secure`, 5 requests per API key in any rolling 3600 s.
+         */
+        delete: operations["revokeCalendarFeed"];
         options?: never;
         head?: never;
         patch?: never;
@@ -7514,6 +7610,191 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    listCalendarFeeds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        calendarFeeds: {
+                            /** @description 24 lowercase hex characters */
+                            _id: string;
+                            /** @description the board the feed shows; null: the caller's My Tasks */
+                            board: string | null;
+                            /** @description the name of that board, when it still exists */
+                            boardName: string | null;
+                            /** @description the first characters of the token, to tell feeds apart */
+                            tokenPrefix: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /** @description when a calendar app last read the feed */
+                            lastUsedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createCalendarFeed: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+            };
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `board`: a feed of that board's dated cards; absent: of the caller's My Tasks */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 24 lowercase hex characters */
+                    board?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        calendarFeed: {
+                            /** @description 24 lowercase hex characters */
+                            _id: string;
+                            /** @description the board the feed shows; null: the caller's My Tasks */
+                            board: string | null;
+                            /** @description the name of that board, when it still exists */
+                            boardName: string | null;
+                            /** @description the first characters of the token, to tell feeds apart */
+                            tokenPrefix: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /** @description when a calendar app last read the feed */
+                            lastUsedAt: string | null;
+                        };
+                        /** @description the secret iCalendar URL to subscribe to; shown only in this answer */
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    revokeCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 24 lowercase hex characters */
+                feedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        calendarFeeds: {
+                            /** @description 24 lowercase hex characters */
+                            _id: string;
+                            /** @description the board the feed shows; null: the caller's My Tasks */
+                            board: string | null;
+                            /** @description the name of that board, when it still exists */
+                            boardName: string | null;
+                            /** @description the first characters of the token, to tell feeds apart */
+                            tokenPrefix: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /** @description when a calendar app last read the feed */
+                            lastUsedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
