@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from '@playwright/test';
-import { ARTIFACTS, chromiumMissing, keepFailure, launch } from '../support/browser.ts';
+import ICAL from 'ical.js';
+import { ARTIFACTS, chromiumMissing, contextWithKey, keepFailure, launch } from '../support/browser.ts';
 import { buildTestApp, type TestApp } from '../support/harness.ts';
 import { givePassword, signInAs, TEST_PASSWORD } from '../support/people.ts';
 import { axe } from './board-support.ts';
@@ -170,6 +171,59 @@ describe('the account page in a browser', { skip: chromiumMissing }, () => {
       // this browser's session goes on
       await page.reload();
       await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
+      failed = false;
+    } finally {
+      await keepFailure(context.name, browserContext, page, failed);
+      await browserContext.close();
+    }
+  });
+
+  test('a calendar link of My Tasks: shown once, read by a calendar app, revoked', async (context) => {
+    const browserContext = await contextWithKey(browser, baseURL, t.tenant.apiKey);
+    const page = await browserContext.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    let failed = true;
+    try {
+      const bearer = { authorization: `Bearer ${t.tenant.apiKey}`, 'content-type': 'application/json' };
+      const post = async (url: string, payload: object) => {
+        const res = await t.app.inject({ method: 'POST', url, headers: bearer, payload });
+        assert.ok(res.statusCode < 300, res.body);
+        return res.json();
+      };
+      const board = (await post(`/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Launch' })).board._id as string;
+      const list = (await post('/api/v1/lists', { board, name: 'To do' })).list._id as string;
+      const card = (await post('/api/v1/cards', { list, name: 'Book the venue', dueDate: '2031-06-01T10:00:00.000Z' })).card._id as string;
+      const userId = (await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer })).json().user._id as string;
+      await post(`/v2/cards/${card}/members`, { members: [userId] });
+
+      await page.goto('/account');
+      const feeds = page.getByRole('region', { name: 'Calendar feeds' });
+      await feeds.getByText('No calendar links yet.').waitFor();
+      await feeds.getByRole('combobox', { name: 'Show' }).selectOption({ label: 'My Tasks: the cards I am a member of' });
+      await feeds.getByRole('button', { name: 'Create a calendar link' }).click();
+      const fresh = feeds.getByRole('group', { name: 'Your calendar link' });
+      const url = await fresh.getByRole('textbox', { name: 'Your calendar link' }).inputValue();
+      await axe(page, 'the account page with a new calendar link');
+
+      // what a calendar app reads from it: no cookie, no key
+      const read = await fetch(url);
+      assert.equal(read.status, 200);
+      const events = new ICAL.Component(ICAL.parse(await read.text())).getAllSubcomponents('vevent').map((event) => new ICAL.Event(event));
+      assert.deepEqual(
+        events.map((event) => [event.summary, event.startDate.toJSDate().toISOString()]),
+        [['Book the venue', '2031-06-01T10:00:00.000Z']],
+      );
+
+      await fresh.getByRole('button', { name: 'Done' }).click();
+      assert.equal(await page.getByText(url).count(), 0);
+      // the read shows on the next visit
+      await page.reload();
+      const row = feeds.getByRole('listitem').filter({ hasText: 'My Tasks' });
+      await row.getByText(/last read/).waitFor();
+      await row.getByRole('button', { name: 'Revoke the calendar link of My Tasks' }).click();
+      await feeds.getByRole('status').filter({ hasText: 'The calendar link of My Tasks is revoked.' }).waitFor();
+      await feeds.getByText('No calendar links yet.').waitFor();
+      assert.equal((await fetch(url)).status, 404);
       failed = false;
     } finally {
       await keepFailure(context.name, browserContext, page, failed);

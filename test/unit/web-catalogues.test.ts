@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import { settingsText } from '../../web/src/board/settings/strings.ts';
+import { calendarText } from '../../web/src/calendar/strings.ts';
 import { applyLanguage, englishMessages, LANGUAGES, type Language } from '../../web/src/i18n/messages.ts';
 import { offlineText } from '../../web/src/offline/strings.ts';
 import { peopleText } from '../../web/src/people/strings.ts';
@@ -43,7 +44,8 @@ describe('the web catalogues', () => {
   it('declare their English messages (the namespaces of every strings module)', () => {
     assert.ok(english.size > 500, `${english.size} messages`);
     assert.equal(offlineText.reload, 'Reload');
-    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.'])
+    assert.equal(calendarText.revoke, 'Revoke');
+    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.', 'calendar.'])
       assert.ok(
         [...english.keys()].some((key) => key.startsWith(namespace)),
         namespace,

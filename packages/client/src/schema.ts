@@ -43,40 +43,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read Calendar Feed: the iCalendar (RFC 5545) text of a calendar feed, by the secret URL Create Calendar Feed gave */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description the token, then `.ics` */
-                    file: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description text/calendar */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/calendar": string;
-                    };
-                };
-                /** @description Not Found: not within the caller's reach */
-                404: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["X-Request-Id"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/calendar": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["readCalendarFeed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3704,6 +3671,23 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        CalendarFeed: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            /** @description the board the feed shows; null: the caller's My Tasks */
+            board: string | null;
+            /** @description the name of that board, when it still exists */
+            boardName: string | null;
+            /** @description the first characters of the token, to tell feeds apart */
+            tokenPrefix: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /** @description when a calendar app last read the feed */
+            lastUsedAt: string | null;
+        };
         CardFace: {
             /** @description 24 lowercase hex characters */
             _id: string;
@@ -4685,6 +4669,40 @@ export interface operations {
                             };
                         };
                     };
+                };
+            };
+        };
+    };
+    readCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the token, then `.ics` */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/calendar */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not Found: not within the caller's reach */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": components["schemas"]["Error"];
                 };
             };
         };
@@ -7640,23 +7658,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: string;
-                        calendarFeeds: {
-                            /** @description 24 lowercase hex characters */
-                            _id: string;
-                            /** @description the board the feed shows; null: the caller's My Tasks */
-                            board: string | null;
-                            /** @description the name of that board, when it still exists */
-                            boardName: string | null;
-                            /** @description the first characters of the token, to tell feeds apart */
-                            tokenPrefix: string;
-                            /**
-                             * @description ISO 8601 UTC with milliseconds
-                             * @example 2026-11-21T09:30:00.000Z
-                             */
-                            createdAt: string;
-                            /** @description when a calendar app last read the feed */
-                            lastUsedAt: string | null;
-                        }[];
+                        calendarFeeds: components["schemas"]["CalendarFeed"][];
                     };
                 };
             };
@@ -7717,23 +7719,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: string;
-                        calendarFeed: {
-                            /** @description 24 lowercase hex characters */
-                            _id: string;
-                            /** @description the board the feed shows; null: the caller's My Tasks */
-                            board: string | null;
-                            /** @description the name of that board, when it still exists */
-                            boardName: string | null;
-                            /** @description the first characters of the token, to tell feeds apart */
-                            tokenPrefix: string;
-                            /**
-                             * @description ISO 8601 UTC with milliseconds
-                             * @example 2026-11-21T09:30:00.000Z
-                             */
-                            createdAt: string;
-                            /** @description when a calendar app last read the feed */
-                            lastUsedAt: string | null;
-                        };
+                        calendarFeed: components["schemas"]["CalendarFeed"];
                         /** @description the secret iCalendar URL to subscribe to; shown only in this answer */
                         url: string;
                     };
@@ -7772,23 +7758,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: string;
-                        calendarFeeds: {
-                            /** @description 24 lowercase hex characters */
-                            _id: string;
-                            /** @description the board the feed shows; null: the caller's My Tasks */
-                            board: string | null;
-                            /** @description the name of that board, when it still exists */
-                            boardName: string | null;
-                            /** @description the first characters of the token, to tell feeds apart */
-                            tokenPrefix: string;
-                            /**
-                             * @description ISO 8601 UTC with milliseconds
-                             * @example 2026-11-21T09:30:00.000Z
-                             */
-                            createdAt: string;
-                            /** @description when a calendar app last read the feed */
-                            lastUsedAt: string | null;
-                        }[];
+                        calendarFeeds: components["schemas"]["CalendarFeed"][];
                     };
                 };
             };

@@ -7,6 +7,7 @@ import type { components } from '@taskboard/client';
 import Bowser from 'bowser';
 import { type FormEvent, useId, useState } from 'react';
 import { client, problem, unwrap } from '../api.ts';
+import { CalendarFeeds } from '../calendar/CalendarFeeds.tsx';
 import { followAccount } from '../i18n/language.ts';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/messages.ts';
 import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
@@ -38,6 +39,7 @@ export default function AccountPage() {
       <PasswordChange />
       <Sessions />
       <ApiKeys />
+      <CalendarFeeds />
     </div>
   );
 }
