@@ -13543,8 +13543,26 @@ export interface operations {
                             name: string;
                             /** @description what the actions would change; nothing: they would change nothing */
                             changes: {
+                                /** @description the action type */
                                 action: string;
+                                /** @description the change in English words */
                                 description: string;
+                                /** @description `move`: the list it goes to; `card.create`: the list of the new card */
+                                list?: string;
+                                /** @description `labels.*`: the label added or removed */
+                                label?: string;
+                                /** @description `members.*`: the member added or removed */
+                                user?: string;
+                                /** @description `labels.*`, `members.*`: added (true) or removed */
+                                added?: boolean;
+                                /** @description `due.*`: the new due date; null: cleared */
+                                date?: string | null;
+                                /** @description `complete`: the new status */
+                                status?: boolean;
+                                /** @description `checklist.add`, `card.create`: the name */
+                                name?: string;
+                                /** @description `checklist.add`: its items; `notify`: the card's members */
+                                count?: number;
                             }[];
                         }[];
                         /** @description open cards whose conditions do not hold */
