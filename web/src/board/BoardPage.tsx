@@ -23,6 +23,8 @@ import { useFilter } from './useFilter.ts';
 // The board menu's dialogs (labels, archived items, settings) load when first opened.
 const loadSettings = () => import('./settings/BoardSettings.tsx');
 const BoardSettings = lazy(loadSettings);
+// The Rules page is for the few who automate: it loads when opened.
+const RulesDialog = lazy(() => import('./rules/RulesDialog.tsx'));
 // Sharing is occasional: its dialog loads when opened.
 const ShareDialog = lazy(() => import('./ShareDialog.tsx'));
 
@@ -61,6 +63,7 @@ export function BoardPage() {
   const [help, setHelp] = useState(false);
   const [sharing, setSharing] = useState(false);
   const [panel, setPanel] = useState<Panel | null>(null);
+  const [rulesOpen, setRulesOpen] = useState(false);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const scrollers = useRef<Scrollers>(new Map());
@@ -157,6 +160,7 @@ export function BoardPage() {
         onPanel={setPanel}
         onDelete={() => void deleteBoard()}
         onShare={() => setSharing(true)}
+        onRules={() => setRulesOpen(true)}
       />
       {!connected ? (
         <p className="banner" role="status">
@@ -240,6 +244,11 @@ export function BoardPage() {
             members={members}
             onClose={() => setSharing(false)}
           />
+        </Suspense>
+      ) : null}
+      {rulesOpen ? (
+        <Suspense fallback={null}>
+          <RulesDialog boardId={boardId} boardName={view.board.name} labels={labels.data ?? []} members={members} onClose={() => setRulesOpen(false)} />
         </Suspense>
       ) : null}
       {panel ? (
