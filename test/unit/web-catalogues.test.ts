@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
+import { scheduleWords } from '../../web/src/board/recurrences/schedule.ts';
 import { rulesText } from '../../web/src/board/rules/strings.ts';
 import { ruleSentence } from '../../web/src/board/rules/words.ts';
 import { settingsText } from '../../web/src/board/settings/strings.ts';
@@ -143,6 +144,14 @@ describe('the words in each language', () => {
       "When a card's due date is 2 days away and it lacks the member Ann, notify the card's members.",
     );
     assert.equal(rulesText.span(1, 'hours'), '1 hour');
+    assert.equal(
+      scheduleWords('FREQ=WEEKLY;BYDAY=MO,WE;COUNT=5', '2031-03-03T09:00', 'Europe/Berlin'),
+      'Every week on Monday and Wednesday at 9:00 AM (Europe/Berlin), 5 times in all',
+    );
+    assert.equal(
+      scheduleWords('FREQ=MONTHLY;BYDAY=-1FR', '2031-01-31T17:00', 'America/New_York'),
+      'Every month on the last Friday at 5:00 PM (America/New_York)',
+    );
   });
 
   it('German: one and other', () => {

@@ -25,6 +25,8 @@ const loadSettings = () => import('./settings/BoardSettings.tsx');
 const BoardSettings = lazy(loadSettings);
 // The Rules page is for the few who automate: it loads when opened.
 const RulesDialog = lazy(() => import('./rules/RulesDialog.tsx'));
+// Recurring cards likewise (from the board menu, or a list's menu with that list chosen).
+const RecurrencesDialog = lazy(() => import('./recurrences/RecurrencesDialog.tsx'));
 // Sharing is occasional: its dialog loads when opened.
 const ShareDialog = lazy(() => import('./ShareDialog.tsx'));
 
@@ -64,6 +66,9 @@ export function BoardPage() {
   const [sharing, setSharing] = useState(false);
   const [panel, setPanel] = useState<Panel | null>(null);
   const [rulesOpen, setRulesOpen] = useState(false);
+  // the recurring cards' dialog: closed (null), from the board menu (''), or for a list (its id)
+  const [recurring, setRecurring] = useState<string | null>(null);
+  const recurInList = useCallback((listId: string) => setRecurring(listId), []);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const scrollers = useRef<Scrollers>(new Map());
@@ -161,6 +166,7 @@ export function BoardPage() {
         onDelete={() => void deleteBoard()}
         onShare={() => setSharing(true)}
         onRules={() => setRulesOpen(true)}
+        onRecurrences={() => setRecurring('')}
       />
       {!connected ? (
         <p className="banner" role="status">
@@ -202,6 +208,7 @@ export function BoardPage() {
             composers={composers.current}
             labelsById={labelsById}
             now={now}
+            onRecur={recurInList}
           />
         ))}
         <ListComposer actions={actions} first={view.lists.length === 0} />
@@ -249,6 +256,18 @@ export function BoardPage() {
       {rulesOpen ? (
         <Suspense fallback={null}>
           <RulesDialog boardId={boardId} boardName={view.board.name} labels={labels.data ?? []} members={members} onClose={() => setRulesOpen(false)} />
+        </Suspense>
+      ) : null}
+      {recurring !== null ? (
+        <Suspense fallback={null}>
+          <RecurrencesDialog
+            boardId={boardId}
+            boardName={view.board.name}
+            labels={labels.data ?? []}
+            members={members}
+            forList={recurring || null}
+            onClose={() => setRecurring(null)}
+          />
         </Suspense>
       ) : null}
       {panel ? (
