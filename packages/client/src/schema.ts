@@ -3138,6 +3138,8 @@ export interface components {
                 status: boolean;
             };
             isPublic: boolean;
+            /** @description a template of its board: Copy Card makes new cards from it (the copy is not one) */
+            isTemplate: boolean;
             workload: {
                 value: number | null;
                 measurement: string;
@@ -3591,6 +3593,8 @@ export interface components {
             archived: {
                 status: boolean;
             };
+            /** @description as the card's `isTemplate` */
+            isTemplate: boolean;
             /** @description the ids of the card's labels (Get Labels of the board names them), in the card's order */
             labels: string[];
             /** @description the card's members, in the card's order */
@@ -9354,6 +9358,8 @@ export interface operations {
                         measurement?: "minutes" | "hours" | "days" | "points";
                     };
                     isPublic?: boolean;
+                    /** @description make the card a template of its board, or a plain card again */
+                    isTemplate?: boolean;
                     complete?: {
                         /** @description a change of status sets complete.setAt */
                         status: boolean;
@@ -9484,6 +9490,8 @@ export interface operations {
                                 measurement?: "minutes" | "hours" | "days" | "points";
                             };
                             isPublic?: boolean;
+                            /** @description make the card a template of its board, or a plain card again */
+                            isTemplate?: boolean;
                             complete?: {
                                 /** @description a change of status sets complete.setAt */
                                 status: boolean;
