@@ -12,6 +12,7 @@ import { scheduleWords } from '../../web/src/board/recurrences/schedule.ts';
 import { rulesText } from '../../web/src/board/rules/strings.ts';
 import { ruleSentence } from '../../web/src/board/rules/words.ts';
 import { settingsText } from '../../web/src/board/settings/strings.ts';
+import { templatesText } from '../../web/src/board/templates/strings.ts';
 import { applyLanguage, englishMessages, LANGUAGES, type Language } from '../../web/src/i18n/messages.ts';
 import { offlineText } from '../../web/src/offline/strings.ts';
 import { peopleText } from '../../web/src/people/strings.ts';
@@ -144,6 +145,7 @@ describe('the words in each language', () => {
       "When a card's due date is 2 days away and it lacks the member Ann, notify the card's members.",
     );
     assert.equal(rulesText.span(1, 'hours'), '1 hour');
+    assert.equal(templatesText.createNamed('Bug report'), 'Create from template Bug report');
     assert.equal(
       scheduleWords('FREQ=WEEKLY;BYDAY=MO,WE;COUNT=5', '2031-03-03T09:00', 'Europe/Berlin'),
       'Every week on Monday and Wednesday at 9:00 AM (Europe/Berlin), 5 times in all',

@@ -17,7 +17,7 @@ import { ListColumn, type Scrollers } from './ListColumn.tsx';
 import { useBoardStream } from './live.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
 import { cardKeyHandler, useHelpKey } from './shortcuts.ts';
-import { type Notice, useBoard, useBoardActions } from './store.ts';
+import { type BoardView, type Notice, useBoard, useBoardActions } from './store.ts';
 import { useFilter } from './useFilter.ts';
 
 // The board menu's dialogs (labels, archived items, settings) load when first opened.
@@ -55,6 +55,8 @@ export function BoardPage() {
     queryKey: ['labels', boardId],
     queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/labels', { params: { path: { boardId } } })).labels as Label[],
   });
+  // the board's template cards (as loaded), offered by each list's composer; the same array until they change
+  const templates = useTemplates(board.data);
   const labelsById = useMemo(() => new Map((labels.data ?? []).map((label) => [label._id, label])), [labels.data]);
   const [filter, setFilter] = useFilter(params, setParams);
   const textFilter = useBoardTextFilter(boardId, filter.text, board.dataUpdatedAt);
@@ -209,6 +211,7 @@ export function BoardPage() {
             labelsById={labelsById}
             now={now}
             onRecur={recurInList}
+            templates={templates}
           />
         ))}
         <ListComposer actions={actions} first={view.lists.length === 0} />
@@ -284,6 +287,20 @@ export function BoardPage() {
         </Suspense>
       ) : null}
     </div>
+  );
+}
+
+function useTemplates(view: BoardView | undefined): { _id: string; name: string }[] {
+  const key = (view?.lists ?? []).flatMap((list) => list.cards.filter((card) => card.isTemplate).map((card) => `${card._id}\u0000${card.name}`)).join('\u0001');
+  return useMemo(
+    () =>
+      key
+        ? key.split('\u0001').map((entry) => {
+            const [_id = '', name = ''] = entry.split('\u0000');
+            return { _id, name };
+          })
+        : [],
+    [key],
   );
 }
 

@@ -46,6 +46,8 @@ interface ListProps {
   now: number;
   /** Opens the recurring cards' editor for this list. */
   onRecur: (listId: string) => void;
+  /** The board's template cards, offered by the composer. */
+  templates: readonly { _id: string; name: string }[];
 }
 
 export const ListColumn = memo(function ListColumn({
@@ -61,6 +63,7 @@ export const ListColumn = memo(function ListColumn({
   labelsById,
   now,
   onRecur,
+  templates,
 }: ListProps) {
   const section = useRef<HTMLElement>(null);
   const header = useRef<HTMLDivElement>(null);
@@ -166,7 +169,7 @@ export const ListColumn = memo(function ListColumn({
         )}
         {cards.length === 0 ? <p className="muted empty">{t.emptyList}</p> : null}
       </div>
-      <CardComposer listId={list._id} listName={list.name} actions={actions} open={composing} setOpen={setComposing} />
+      <CardComposer listId={list._id} listName={list.name} actions={actions} open={composing} setOpen={setComposing} templates={templates} />
     </section>
   );
 });

@@ -288,6 +288,20 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
           await refused(error, undefined);
         }
       },
+      /** A card made from a template of the board (Copy Card: the copy keeps its parts and is no template), at the list's bottom. */
+      async createFromTemplate(templateId: string, listId: string, name?: string) {
+        try {
+          const answer = unwrap(
+            await client.POST('/api/v1/cards/{cardId}/copy', {
+              params: { path: { cardId: templateId } },
+              body: { list: listId, position: 'bottom', ...(name ? { name } : {}) },
+            }),
+          );
+          applyCard(answer.card as Card);
+        } catch (error) {
+          await refused(error, undefined);
+        }
+      },
       async createList(name: string) {
         try {
           const answer = unwrap(await client.POST('/api/v1/lists', { body: { board: boardId, name, position: 'bottom' } }));

@@ -27,6 +27,7 @@ type Patch = {
   complete?: { status: boolean; type?: string };
   cover?: string;
   isPublic?: boolean;
+  isTemplate?: boolean;
   workload?: { value?: number | null; measurement?: 'minutes' | 'hours' | 'days' | 'points' };
 };
 

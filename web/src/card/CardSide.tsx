@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { type Card, client, type Member, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
 import { type BoardActions, type BoardView, boardKey, type ListView, removeCard } from '../board/store.ts';
+import { templatesText } from '../board/templates/strings.ts';
 import { formatList } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
 import { nameOf } from './queries.ts';
@@ -10,6 +11,7 @@ import { nameOf } from './queries.ts';
 type Patch = {
   cover?: string;
   isPublic?: boolean;
+  isTemplate?: boolean;
   complete?: { status: boolean; type?: string };
   workload?: { value?: number | null; measurement?: 'minutes' | 'hours' | 'days' | 'points' };
 };
@@ -85,6 +87,11 @@ export function CardSide(props: {
         {t.isPublic}
       </label>
       <p className="field-note">{t.isPublicHint}</p>
+      <label className="check">
+        <input type="checkbox" checked={card.isTemplate} onChange={(event) => void save({ isTemplate: event.target.checked })} />
+        {templatesText.isTemplate}
+      </label>
+      <p className="field-note">{templatesText.hint}</p>
       <label>
         {t.completeType}
         {/* the stored kind is a word of the API's; the person picks it in words */}
