@@ -79,7 +79,7 @@ describe('recurring cards in the web app', { skip: chromiumMissing }, () => {
       ]);
       const row = dialog.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Weekly report' }) });
       await row.getByText('in Reports').waitFor();
-      await row.getByText('No card made yet').waitFor();
+      await row.getByText('No card made yet · Missed while the server was down: each is made').waitFor();
       await axe(page, 'the recurring cards dialog');
 
       // paused by its switch

@@ -194,7 +194,9 @@ function RecurrenceRow(props: {
           </ol>
         </div>
       ) : null}
-      <p className="muted recurrence-made">{s.made(recurrence.made)}</p>
+      <p className="muted recurrence-made">
+        {s.made(recurrence.made)} · {s.missedShown(recurrence.missed)}
+      </p>
       <div className="rule-buttons">
         <button type="button" onClick={props.onEdit} aria-label={s.editNamed(recurrence.name)}>
           {s.edit}

@@ -66,6 +66,12 @@ export const recurrencesText = catalogue('recurrences', {
   missed: 'Missed while the server was down',
   missedCreate: 'Make each missed card',
   missedSkip: 'Make only the latest',
+  missedShown: icu(
+    '{missed, select, skip {Missed while the server was down: only the latest is made} other {Missed while the server was down: each is made}}',
+    (missed: string) => ({
+      missed,
+    }),
+  ),
   next: 'Next three',
   nextNone: 'No further occurrences.',
   save: 'Save recurring card',
