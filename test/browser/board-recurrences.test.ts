@@ -113,6 +113,34 @@ describe('recurring cards in the web app', { skip: chromiumMissing }, () => {
     });
   });
 
+  test("made from a card's dialog, like that card", async (context) => {
+    const { api } = suite;
+    const { boardId, cards, listIds } = await suite.makeBoard('Home', { Chores: ['Water the plants'] });
+    const colour = (await api<{ colors: { _id: string }[] }>('GET', '/api/v1/label-colors')).colors[0]?._id;
+    const { label } = await api<{ label: { _id: string } }>('POST', `/api/v1/boards/${boardId}/labels`, { name: 'Garden', color: colour });
+    await api('POST', `/v2/cards/${cards.get('Water the plants')}/labels`, { labels: [label._id] });
+    await suite.onPage(context.name, { viewport: { width: 1280, height: 900 } }, async (page) => {
+      await page.goto(`/boards/${boardId}`);
+      await cardIn(page, 'Chores', 'Water the plants').click();
+      await page.getByRole('dialog', { name: 'Water the plants' }).getByRole('button', { name: 'Make it recurring…' }).click();
+      const form = page.getByRole('dialog', { name: 'Recurring cards of Home' }).getByRole('form', { name: 'New recurring card' });
+      assert.equal(await form.getByLabel('Card name').inputValue(), 'Water the plants');
+      assert.equal(await form.getByLabel('List', { exact: true }).inputValue(), listIds.get('Chores'));
+      assert.equal(await form.getByRole('group', { name: 'Labels' }).getByLabel('Garden').isChecked(), true);
+      await form.getByLabel('Repeats').selectOption({ label: 'Every day' });
+      await form.getByRole('region', { name: 'Next three' }).getByRole('listitem').nth(2).waitFor();
+      await form.getByRole('button', { name: 'Save recurring card' }).click();
+      await page.getByRole('status').filter({ hasText: 'Water the plants saved.' }).waitFor();
+      const [made] = (await api<{ recurrences: RecurrenceRecord[] }>('GET', `/api/v1/boards/${boardId}/recurrences`)).recurrences;
+      assert.deepEqual(made && [made.card.name, made.card.labels, made.list, made.rule], [
+        'Water the plants',
+        [label._id],
+        listIds.get('Chores'),
+        'FREQ=DAILY',
+      ]);
+    });
+  });
+
   test('a card made on its schedule shows on the board and in the count', async (context) => {
     const { api } = suite;
     const { boardId, listIds } = await suite.makeBoard('Daily', { Today: [] });

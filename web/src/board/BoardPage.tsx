@@ -15,6 +15,7 @@ import { useBoardDrops } from './dragAndDrop.ts';
 import { isFiltering, matches } from './filters.ts';
 import { ListColumn, type Scrollers } from './ListColumn.tsx';
 import { useBoardStream } from './live.ts';
+import { type LikeCard, likeCard } from './recurrences/like.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
 import { cardKeyHandler, useHelpKey } from './shortcuts.ts';
 import { type BoardView, type Notice, useBoard, useBoardActions } from './store.ts';
@@ -68,9 +69,9 @@ export function BoardPage() {
   const [sharing, setSharing] = useState(false);
   const [panel, setPanel] = useState<Panel | null>(null);
   const [rulesOpen, setRulesOpen] = useState(false);
-  // the recurring cards' dialog: closed (null), from the board menu (''), or for a list (its id)
-  const [recurring, setRecurring] = useState<string | null>(null);
-  const recurInList = useCallback((listId: string) => setRecurring(listId), []);
+  // the recurring cards' dialog: closed (null), from the board menu, for a list, or like a card
+  const [recurring, setRecurring] = useState<{ list: string | null; card?: LikeCard } | null>(null);
+  const recurInList = useCallback((listId: string) => setRecurring({ list: listId }), []);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const scrollers = useRef<Scrollers>(new Map());
@@ -168,7 +169,7 @@ export function BoardPage() {
         onDelete={() => void deleteBoard()}
         onShare={() => setSharing(true)}
         onRules={() => setRulesOpen(true)}
-        onRecurrences={() => setRecurring('')}
+        onRecurrences={() => setRecurring({ list: null })}
       />
       {!connected ? (
         <p className="banner" role="status">
@@ -229,6 +230,10 @@ export function BoardPage() {
           actions={actions}
           onClose={closeCard}
           onMove={() => setMoving(openCardId)}
+          onRecur={(card) => {
+            closeCard();
+            setRecurring({ list: card.list, card: likeCard(card) });
+          }}
         />
       ) : null}
       {movingCard ? (
@@ -261,14 +266,15 @@ export function BoardPage() {
           <RulesDialog boardId={boardId} boardName={view.board.name} labels={labels.data ?? []} members={members} onClose={() => setRulesOpen(false)} />
         </Suspense>
       ) : null}
-      {recurring !== null ? (
+      {recurring ? (
         <Suspense fallback={null}>
           <RecurrencesDialog
             boardId={boardId}
             boardName={view.board.name}
             labels={labels.data ?? []}
             members={members}
-            forList={recurring || null}
+            forList={recurring.list}
+            likeCard={recurring.card ?? null}
             onClose={() => setRecurring(null)}
           />
         </Suspense>

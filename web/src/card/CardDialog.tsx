@@ -42,6 +42,8 @@ export function CardDialog(props: {
   actions: BoardActions;
   onClose: () => void;
   onMove: () => void;
+  /** Opens the recurring cards' editor with a new recurrence made like this card. */
+  onRecur?: (card: Card) => void;
 }) {
   const { cardId, actions } = props;
   const queryClient = useQueryClient();
@@ -362,6 +364,7 @@ export function CardDialog(props: {
             actions={actions}
             lists={board?.lists ?? []}
             onMove={props.onMove}
+            onRecur={props.onRecur}
             onClose={props.onClose}
             onNotice={setNotice}
             onError={setError}

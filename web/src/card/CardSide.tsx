@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { type Card, client, type Member, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
+import { recurrencesText } from '../board/recurrences/strings.ts';
 import { type BoardActions, type BoardView, boardKey, type ListView, removeCard } from '../board/store.ts';
 import { templatesText } from '../board/templates/strings.ts';
 import { formatList } from '../i18n/messages.ts';
@@ -29,6 +30,7 @@ export function CardSide(props: {
   actions: BoardActions;
   lists: ListView[];
   onMove: () => void;
+  onRecur?: ((card: Card) => void) | undefined;
   onClose: () => void;
   onNotice: (text: string) => void;
   onError: (text: string) => void;
@@ -130,6 +132,11 @@ export function CardSide(props: {
         <button type="button" onClick={() => setDialog('elsewhere')}>
           {t.moveElsewhere}
         </button>
+        {props.onRecur ? (
+          <button type="button" onClick={() => props.onRecur?.(card)}>
+            {recurrencesText.fromCard}
+          </button>
+        ) : null}
         {card.archived.status ? (
           <button
             type="button"

@@ -5,6 +5,7 @@ import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } f
 import { client, type Label, type Member, problem, unwrap } from '../../api.ts';
 import { Modal } from '../dialogs.tsx';
 import { type BoardView, boardKey } from '../store.ts';
+import type { LikeCard } from './like.ts';
 import {
   browserZone,
   draftFor,
@@ -40,6 +41,8 @@ export default function RecurrencesDialog(props: {
   members: Member[];
   /** A list whose menu opened the dialog: the editor opens for a new recurring card there. */
   forList: string | null;
+  /** A card whose dialog opened this one: the new recurrence makes cards like it. */
+  likeCard?: LikeCard | null;
   onClose: () => void;
 }) {
   const { boardId } = props;
@@ -50,7 +53,7 @@ export default function RecurrencesDialog(props: {
     queryKey: recurrencesKey(boardId),
     queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/recurrences', { params: { path: { boardId } } })).recurrences as Recurrence[],
   });
-  const [editing, setEditing] = useState<Recurrence | 'new' | null>(props.forList ? 'new' : null);
+  const [editing, setEditing] = useState<Recurrence | 'new' | null>(props.forList || props.likeCard ? 'new' : null);
   const [message, setMessage] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: recurrencesKey(boardId) });
   const failed = (caught: unknown) => setMessage({ kind: 'error', text: s.refused(problem(caught)) });
@@ -96,6 +99,7 @@ export default function RecurrencesDialog(props: {
             recurrence={editing === 'new' ? null : editing}
             lists={lists}
             firstList={props.forList ?? lists[0]?._id ?? ''}
+            like={editing === 'new' ? (props.likeCard ?? null) : null}
             labels={props.labels}
             members={props.members}
             onCancel={() => setEditing(null)}
@@ -234,13 +238,14 @@ function RecurrenceEditor(props: {
   recurrence: Recurrence | null;
   lists: { _id: string; name: string }[];
   firstList: string;
+  like: LikeCard | null;
   labels: Label[];
   members: Member[];
   onSaved: (recurrence: Recurrence) => void;
   onCancel: () => void;
 }) {
   const { recurrence } = props;
-  const card = recurrence?.card;
+  const card = recurrence?.card ?? props.like ?? undefined;
   const [name, setName] = useState(card?.name ?? '');
   const [description, setDescription] = useState(card?.description ?? '');
   const [list, setList] = useState(recurrence?.list ?? props.firstList);

@@ -7,6 +7,7 @@ const every = (n: number) => ({ n });
 export const recurrencesText = catalogue('recurrences', {
   menu: 'Recurring cards',
   makeInList: 'Make a recurring card…',
+  fromCard: 'Make it recurring…',
   title: 'Recurring cards',
   recurrencesOf: icu('Recurring cards of {board}', (board: string) => ({ board })),
   intro: 'A recurring card is made on its schedule, in its list, at its time in its time zone.',
