@@ -43,6 +43,7 @@ const ExportedCard = Type.Object({
   due: NullableTimestamp,
   complete: Type.Boolean(),
   archived: Type.Boolean(),
+  isTemplate: Type.Boolean({ description: 'a template card of the board' }),
   creator: Id,
   createdAt: Timestamp,
   updatedAt: Timestamp,

@@ -35,6 +35,7 @@ export const CardUpdate = Type.Object(
     dueDate: Type.Optional(DateOrNull),
     workload: Type.Optional(WorkloadUpdate),
     isPublic: Type.Optional(Type.Boolean()),
+    isTemplate: Type.Optional(Type.Boolean({ description: 'make the card a template of its board, or a plain card again' })),
     complete: Type.Optional(CompleteUpdate),
   },
   {

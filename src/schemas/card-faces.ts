@@ -21,6 +21,7 @@ export const CardFace = named(
     dueDate: NullableTimestamp,
     complete: Type.Object({ status: Type.Boolean() }),
     archived: Type.Object({ status: Type.Boolean() }),
+    isTemplate: Type.Boolean({ description: "as the card's `isTemplate`" }),
     labels: Type.Array(Id, { description: "the ids of the card's labels (Get Labels of the board names them), in the card's order" }),
     members: Type.Array(Member, { description: "the card's members, in the card's order" }),
     allChecklistItemsCount: Type.Object({ completed: Type.Integer(), total: Type.Integer() }),

@@ -115,6 +115,7 @@ export const Card = record('Card', {
   }),
   archived: Type.Object({ status: Type.Boolean() }),
   isPublic: Type.Boolean(),
+  isTemplate: Type.Boolean({ description: 'a template of its board: Copy Card makes new cards from it (the copy is not one)' }),
   workload: Type.Object({ value: Type.Union([Type.Number(), Type.Null()]), measurement: Type.String() }),
   ...InTeam,
   board: Id,

@@ -179,9 +179,21 @@ export const DryRunAnswer = Type.Object({
     Type.Object({
       card: Id,
       name: Type.String(),
-      changes: Type.Array(Type.Object({ action: Type.String(), description: Type.String() }), {
-        description: 'what the actions would change; nothing: they would change nothing',
-      }),
+      changes: Type.Array(
+        Type.Object({
+          action: Type.String({ description: 'the action type' }),
+          description: Type.String({ description: 'the change in English words' }),
+          list: Type.Optional(IdOf('`move`: the list it goes to; `card.create`: the list of the new card')),
+          label: Type.Optional(IdOf('`labels.*`: the label added or removed')),
+          user: Type.Optional(IdOf('`members.*`: the member added or removed')),
+          added: Type.Optional(Type.Boolean({ description: '`labels.*`, `members.*`: added (true) or removed' })),
+          date: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: '`due.*`: the new due date; null: cleared' })),
+          status: Type.Optional(Type.Boolean({ description: '`complete`: the new status' })),
+          name: Type.Optional(Type.String({ description: '`checklist.add`, `card.create`: the name' })),
+          count: Type.Optional(Type.Integer({ description: "`checklist.add`: its items; `notify`: the card's members" })),
+        }),
+        { description: 'what the actions would change; nothing: they would change nothing' },
+      ),
     }),
     { description: 'the open cards whose conditions hold, in board order' },
   ),

@@ -178,6 +178,8 @@ export interface CardTable {
   archived: Generated<Flag>;
   archived_at: Generated<string | null>;
   is_public: Generated<Flag>;
+  /** A template of its board: new cards are copied from it (docs/decisions/0302). */
+  is_template: Generated<Flag>;
   workload_value: Generated<number | null>;
   workload_measurement: Generated<string>;
   created_at: string;

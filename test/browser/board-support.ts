@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Clock } from '../../src/domain/shared/clock.ts';
 import { contextWithKey, keepFailure, launch } from '../support/browser.ts';
 import { buildTestApp, type TestApp } from '../support/harness.ts';
 
@@ -60,8 +61,11 @@ export interface BoardSuite {
   makeBoard(name: string, lists: Record<string, string[]>): ReturnType<typeof makeBoard>;
 }
 
-/** Called inside a `describe`: the app over SQLite on a free port and a headless Chromium, made before the suite's tests and closed after them. */
-export function boardSuite(): BoardSuite {
+/**
+ * Called inside a `describe`: the app over SQLite on a free port and a headless Chromium, made before the
+ * suite's tests and closed after them; with `clock`, the app keeps the test's time.
+ */
+export function boardSuite(options: { clock?: Clock } = {}): BoardSuite {
   const suite = {} as BoardSuite;
   suite.api = apiCaller(
     () => suite.baseURL,
@@ -81,7 +85,7 @@ export function boardSuite(): BoardSuite {
     }
   };
   before(async () => {
-    suite.t = await buildTestApp('sqlite');
+    suite.t = await buildTestApp('sqlite', options.clock ? { clock: options.clock } : {});
     await suite.t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = suite.t.app.server.address();
     suite.baseURL = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

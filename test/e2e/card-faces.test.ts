@@ -23,6 +23,7 @@ function faceOf(card: Card): CardFace {
     dueDate: card.dueDate,
     complete: { status: card.complete.status },
     archived: { status: card.archived.status },
+    isTemplate: card.isTemplate,
     labels: card.labels.map((label) => label._id),
     members: card.members,
     allChecklistItemsCount: card.allChecklistItemsCount,

@@ -289,6 +289,14 @@ for (const engine of ENGINES) {
         entry.changes.map((c: { description: string }) => c.description),
         ['move from “List 1” to the top of “List 2”', 'add the label “Label 0”'],
       );
+      // the same changes in fields a client words in its own language
+      assert.deepEqual(
+        entry.changes.map(({ description: _, ...fields }: { description: string }) => fields),
+        [
+          { action: 'move', list: done },
+          { action: 'labels.add', label: doingLabel, added: true },
+        ],
+      );
       assert.equal((await card(id)).list, doing);
     });
 

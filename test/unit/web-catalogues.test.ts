@@ -8,7 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
+import { scheduleWords } from '../../web/src/board/recurrences/schedule.ts';
+import { rulesText } from '../../web/src/board/rules/strings.ts';
+import { ruleSentence } from '../../web/src/board/rules/words.ts';
 import { settingsText } from '../../web/src/board/settings/strings.ts';
+import { templatesText } from '../../web/src/board/templates/strings.ts';
 import { calendarText } from '../../web/src/calendar/strings.ts';
 import { applyLanguage, englishMessages, LANGUAGES, type Language } from '../../web/src/i18n/messages.ts';
 import { offlineText } from '../../web/src/offline/strings.ts';
@@ -120,6 +124,38 @@ describe('the words in each language', () => {
     assert.equal(searchText.count(20, true), '20+ results. Arrow keys to choose, Enter to open.');
     assert.equal(settingsText.confirmDeleteCard('X', 1, 2), 'Delete the card "X" with its 1 comment and 2 attachments? This cannot be undone.');
     assert.equal(settingsText.confirmDeleteCard('X', 0, 0), 'Delete the card "X"? This cannot be undone.');
+    const names = { list: () => 'Done', label: () => 'Doing', user: () => 'Ann' };
+    assert.equal(
+      ruleSentence(
+        {
+          trigger: { type: 'card.moved.into', list: 'l' },
+          conditions: [],
+          actions: [
+            { type: 'complete', status: true },
+            { type: 'labels.remove', labels: ['d'] },
+          ],
+        },
+        names,
+      ),
+      'When a card is moved into Done, mark it complete and remove the label Doing.',
+    );
+    assert.equal(
+      ruleSentence(
+        { trigger: { type: 'due.soon', amount: 2, unit: 'days' }, conditions: [{ type: 'member', user: 'a', has: false }], actions: [{ type: 'notify' }] },
+        names,
+      ),
+      "When a card's due date is 2 days away and it lacks the member Ann, notify the card's members.",
+    );
+    assert.equal(rulesText.span(1, 'hours'), '1 hour');
+    assert.equal(templatesText.createNamed('Bug report'), 'Create from template Bug report');
+    assert.equal(
+      scheduleWords('FREQ=WEEKLY;BYDAY=MO,WE;COUNT=5', '2031-03-03T09:00', 'Europe/Berlin'),
+      'Every week on Monday and Wednesday at 9:00 AM (Europe/Berlin), 5 times in all',
+    );
+    assert.equal(
+      scheduleWords('FREQ=MONTHLY;BYDAY=-1FR', '2031-01-31T17:00', 'America/New_York'),
+      'Every month on the last Friday at 5:00 PM (America/New_York)',
+    );
   });
 
   it('German: one and other', () => {
@@ -133,6 +169,10 @@ describe('the words in each language', () => {
     assert.equal(t.act.checklist('created', 'Release'), 'hat die Checkliste Release hinzugefügt');
     assert.equal(t.importProgress(1200, 5000), 'Importierte Karten: 1.200 von 5.000');
     assert.equal(settingsText.confirmDeleteLabel('Bug', 3), 'Das Label „Bug“ löschen? Es wird von den 3 Karten entfernt, die es tragen.');
+    assert.equal(
+      rulesText.sentence('eine Karte nach Done verschoben wird', '', 'sie archivieren'),
+      'Wenn eine Karte nach Done verschoben wird: sie archivieren.',
+    );
   });
 
   it('French: one covers 0 and 1', () => {

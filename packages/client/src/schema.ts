@@ -3229,6 +3229,8 @@ export interface components {
                 status: boolean;
             };
             isPublic: boolean;
+            /** @description a template of its board: Copy Card makes new cards from it (the copy is not one) */
+            isTemplate: boolean;
             workload: {
                 value: number | null;
                 measurement: string;
@@ -3461,6 +3463,8 @@ export interface components {
                 due: string | null;
                 complete: boolean;
                 archived: boolean;
+                /** @description a template card of the board */
+                isTemplate: boolean;
                 /** @description 24 lowercase hex characters */
                 creator: string;
                 /**
@@ -3703,6 +3707,8 @@ export interface components {
             archived: {
                 status: boolean;
             };
+            /** @description as the card's `isTemplate` */
+            isTemplate: boolean;
             /** @description the ids of the card's labels (Get Labels of the board names them), in the card's order */
             labels: string[];
             /** @description the card's members, in the card's order */
@@ -9641,6 +9647,8 @@ export interface operations {
                         measurement?: "minutes" | "hours" | "days" | "points";
                     };
                     isPublic?: boolean;
+                    /** @description make the card a template of its board, or a plain card again */
+                    isTemplate?: boolean;
                     complete?: {
                         /** @description a change of status sets complete.setAt */
                         status: boolean;
@@ -9923,6 +9931,8 @@ export interface operations {
                                 measurement?: "minutes" | "hours" | "days" | "points";
                             };
                             isPublic?: boolean;
+                            /** @description make the card a template of its board, or a plain card again */
+                            isTemplate?: boolean;
                             complete?: {
                                 /** @description a change of status sets complete.setAt */
                                 status: boolean;
@@ -13982,8 +13992,26 @@ export interface operations {
                             name: string;
                             /** @description what the actions would change; nothing: they would change nothing */
                             changes: {
+                                /** @description the action type */
                                 action: string;
+                                /** @description the change in English words */
                                 description: string;
+                                /** @description `move`: the list it goes to; `card.create`: the list of the new card */
+                                list?: string;
+                                /** @description `labels.*`: the label added or removed */
+                                label?: string;
+                                /** @description `members.*`: the member added or removed */
+                                user?: string;
+                                /** @description `labels.*`, `members.*`: added (true) or removed */
+                                added?: boolean;
+                                /** @description `due.*`: the new due date; null: cleared */
+                                date?: string | null;
+                                /** @description `complete`: the new status */
+                                status?: boolean;
+                                /** @description `checklist.add`, `card.create`: the name */
+                                name?: string;
+                                /** @description `checklist.add`: its items; `notify`: the card's members */
+                                count?: number;
                             }[];
                         }[];
                         /** @description open cards whose conditions do not hold */

@@ -102,6 +102,7 @@ function assemble(rows: CardRows, parts: Parts, onFile?: (file: ExportedFile) =>
       due: card.due_date,
       complete: card.complete_status === 1,
       archived: card.archived === 1,
+      isTemplate: Number(card.is_template) === 1,
       creator: person(card.creator_id),
       createdAt: card.created_at,
       updatedAt: card.updated_at,

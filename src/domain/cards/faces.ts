@@ -27,6 +27,7 @@ export function toCardFace(row: CardFaceRow): CardFace {
     dueDate: row.due_date,
     complete: { status: Boolean(Number(row.complete_status)) },
     archived: { status: Boolean(Number(row.archived)) },
+    isTemplate: Boolean(Number(row.is_template)),
     labels: row.labels,
     members: row.members.map(toMember),
     allChecklistItemsCount: { completed: row.items_completed, total: row.items_total },

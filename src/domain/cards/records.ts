@@ -143,6 +143,7 @@ export function toCard(row: CardRow): Card {
     },
     archived: { status: flag(row.archived) },
     isPublic: flag(row.is_public),
+    isTemplate: flag(row.is_template),
     workload: { value: row.workload_value, measurement: row.workload_measurement },
     board: row.board_id,
     list: row.list_id,

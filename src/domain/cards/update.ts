@@ -48,6 +48,7 @@ export function cardChanges(card: cards.CardTableRow, update: CardUpdate, at: st
   if (update.workload?.value !== undefined) change.workload_value = update.workload.value;
   if (update.workload?.measurement !== undefined) change.workload_measurement = update.workload.measurement;
   if (update.isPublic !== undefined) change.is_public = update.isPublic ? 1 : 0;
+  if (update.isTemplate !== undefined) change.is_template = update.isTemplate ? 1 : 0;
   if (update.complete !== undefined) {
     const status = update.complete.status ? 1 : 0;
     change.complete_status = status;
@@ -68,13 +69,14 @@ const FIELDS = {
   workload_value: 'workload.value',
   workload_measurement: 'workload.measurement',
   is_public: 'isPublic',
+  is_template: 'isTemplate',
   complete_status: 'complete.status',
   complete_type: 'complete.type',
 } as const;
 
 /** A stored value as the card record shows it (flags are stored as 0/1). */
 function shown(column: keyof typeof FIELDS, value: unknown): unknown {
-  return column === 'is_public' || column === 'complete_status' ? Boolean(Number(value)) : (value ?? null);
+  return column === 'is_public' || column === 'is_template' || column === 'complete_status' ? Boolean(Number(value)) : (value ?? null);
 }
 
 /**

@@ -65,6 +65,8 @@ export interface PlannedCard {
   due: string | null;
   complete: boolean;
   archived: boolean;
+  /** A template card of the board (Trello's `isTemplate`). */
+  template?: boolean;
   /** Who made it, when the source says (a Taskboard export); else, and when unmatched, the importer. */
   creator?: string | null;
   labels: string[];

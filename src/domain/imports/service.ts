@@ -341,6 +341,7 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
       complete_updated_at: at,
       archived: card.archived ? 1 : 0,
       archived_at: card.archived ? at : null,
+      is_template: card.template ? 1 : 0,
       deleted_at: run.mark,
       created_at: at,
       updated_at: at,

@@ -121,6 +121,7 @@ export function readTaskboardExport(text: string): ImportPlan {
       due: time(card.due, 'due'),
       complete: card.complete === true,
       archived: card.archived === true,
+      template: card.isTemplate === true,
       creator: person(card.creator),
       labels: arrayOf(card.labels).filter((key): key is string => isKey(key) && labelKeys.has(key)),
       members: arrayOf(card.members).filter(isKey),

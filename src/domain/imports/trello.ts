@@ -194,6 +194,7 @@ export function readTrelloExport(text: string): ImportPlan {
       due,
       complete: card.dueComplete === true,
       archived: card.closed === true,
+      template: card.isTemplate === true,
       labels: [...new Set(cardLabels.filter((key) => labelKeys.has(key)))],
       members: [...new Set(members)],
       checklists: [],

@@ -132,27 +132,43 @@ export interface Names {
   user(id: string): string;
 }
 
+/** What one action would change: in English words, and in fields a client words in its own language. */
+export interface WouldChange {
+  action: string;
+  description: string;
+  list?: string;
+  label?: string;
+  user?: string;
+  added?: boolean;
+  date?: string | null;
+  status?: boolean;
+  name?: string;
+  count?: number;
+}
+
 /**
  * What each action would change on the card, in words (a dry run); an action that would change
  * nothing is left out. Moves within the card's own list to where it is are counted as changes.
  */
-export function wouldChange(actions: readonly RuleAction[], card: CardState, names: Names, now: number): { action: string; description: string }[] {
-  const changes: { action: string; description: string }[] = [];
+export function wouldChange(actions: readonly RuleAction[], card: CardState, names: Names, now: number): WouldChange[] {
+  const changes: WouldChange[] = [];
   const labels = new Set(card.labels);
   const members = new Set(card.members);
   let due = card.due_date;
   for (const action of actions) {
-    const say = (description: string) => changes.push({ action: action.type, description });
+    const say = (description: string, detail: Omit<WouldChange, 'action' | 'description'> = {}) =>
+      changes.push({ action: action.type, description, ...detail });
     switch (action.type) {
       case 'move':
-        if (card.list_id !== action.list) say(`move from ${names.list(card.list_id)} to the ${action.position} of ${names.list(action.list)}`);
+        if (card.list_id !== action.list)
+          say(`move from ${names.list(card.list_id)} to the ${action.position} of ${names.list(action.list)}`, { list: action.list });
         break;
       case 'labels.add':
       case 'labels.remove':
       case 'labels.toggle': {
         const flip = toFlip(action.type.slice(7) as 'add' | 'remove' | 'toggle', action.labels, labels);
         for (const id of flip) {
-          say(`${labels.has(id) ? 'remove' : 'add'} the label ${names.label(id)}`);
+          say(`${labels.has(id) ? 'remove' : 'add'} the label ${names.label(id)}`, { label: id, added: !labels.has(id) });
           if (labels.has(id)) labels.delete(id);
           else labels.add(id);
         }
@@ -163,25 +179,26 @@ export function wouldChange(actions: readonly RuleAction[], card: CardState, nam
       case 'members.toggle': {
         const flip = toFlip(action.type.slice(8) as 'add' | 'remove' | 'toggle', action.users, members);
         for (const id of flip) {
-          say(`${members.has(id) ? 'remove' : 'add'} the member ${names.user(id)}`);
+          say(`${members.has(id) ? 'remove' : 'add'} the member ${names.user(id)}`, { user: id, added: !members.has(id) });
           if (members.has(id)) members.delete(id);
           else members.add(id);
         }
         break;
       }
       case 'due.set':
-        if (action.date !== due) say(action.date ? `set the due date to ${action.date}` : 'clear the due date');
+        if (action.date !== due) say(action.date ? `set the due date to ${action.date}` : 'clear the due date', { date: action.date });
         due = action.date;
         break;
       case 'due.shift':
         due = shiftedDue(action, due, now);
-        say(`set the due date to ${due}`);
+        say(`set the due date to ${due}`, { date: due });
         break;
       case 'complete':
-        if (Boolean(Number(card.complete_status)) !== action.status) say(action.status ? 'mark it complete' : 'mark it not complete');
+        if (Boolean(Number(card.complete_status)) !== action.status)
+          say(action.status ? 'mark it complete' : 'mark it not complete', { status: action.status });
         break;
       case 'checklist.add':
-        say(`add the checklist ${action.name} (${action.items.length} items)`);
+        say(`add the checklist ${action.name} (${action.items.length} items)`, { name: action.name, count: action.items.length });
         break;
       case 'comment':
         say('post a comment');
@@ -190,10 +207,10 @@ export function wouldChange(actions: readonly RuleAction[], card: CardState, nam
         say('archive it');
         break;
       case 'card.create':
-        say(`create the card ${action.name} in ${names.list(action.list)}`);
+        say(`create the card ${action.name} in ${names.list(action.list)}`, { name: action.name, list: action.list });
         break;
       case 'notify':
-        if (card.members.size) say(`notify its ${card.members.size} member(s)`);
+        if (card.members.size) say(`notify its ${card.members.size} member(s)`, { count: card.members.size });
         break;
     }
   }

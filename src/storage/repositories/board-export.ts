@@ -36,6 +36,7 @@ export function exportedCardsOfList(db: Executor, listId: string, after: { posit
       'start_date',
       'due_date',
       'complete_status',
+      'is_template',
       'archived',
       'creator_id',
       'created_at',

@@ -24,6 +24,7 @@ function faceQuery(db: QueryCreator<Database>, dialect: Dialect) {
       'c.start_date',
       'c.due_date',
       'c.complete_status',
+      'c.is_template',
       'c.archived',
     ])
     .select((eb) => [

@@ -1,4 +1,4 @@
-import { Archive, Filter as FilterIcon, Keyboard, MoreHorizontal, Settings, Tag, Trash2, UserPlus, Users } from 'lucide-react';
+import { Archive, Filter as FilterIcon, Keyboard, MoreHorizontal, Repeat, Settings, Tag, Trash2, UserPlus, Users, Zap } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useId, useState } from 'react';
 import type { Label, Member } from '../api.ts';
@@ -6,6 +6,8 @@ import { t } from '../strings.ts';
 import { Avatar, AvatarStack } from '../ui/Avatar.tsx';
 import { Menu, Popover } from '../ui/Menu.tsx';
 import { type Filter, isFiltering } from './filters.ts';
+import { recurrencesText } from './recurrences/strings.ts';
+import { rulesText } from './rules/strings.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
 import { settingsText } from './settings/strings.ts';
 
@@ -22,6 +24,8 @@ export function BoardHeader(props: {
   onPanel: (panel: Panel) => void;
   onDelete: () => void;
   onShare: () => void;
+  onRules: () => void;
+  onRecurrences: () => void;
 }) {
   const { filter, setFilter } = props;
   // on a phone the filters wait behind a button, so the header keeps to one row
@@ -117,6 +121,8 @@ export function BoardHeader(props: {
         items={[
           { label: settingsText.labels, icon: <Tag size={16} />, onSelect: () => props.onPanel('labels') },
           { label: settingsText.archived, icon: <Archive size={16} />, onSelect: () => props.onPanel('archive') },
+          { label: rulesText.menu, icon: <Zap size={16} />, onSelect: props.onRules },
+          { label: recurrencesText.menu, icon: <Repeat size={16} />, onSelect: props.onRecurrences },
           { label: settingsText.settings, icon: <Settings size={16} />, onSelect: () => props.onPanel('settings') },
           ...(props.canDelete ? [{ label: settingsText.deleteBoard, icon: <Trash2 size={16} />, danger: true, onSelect: props.onDelete }] : []),
         ]}

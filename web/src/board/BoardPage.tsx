@@ -15,14 +15,19 @@ import { useBoardDrops } from './dragAndDrop.ts';
 import { isFiltering, matches } from './filters.ts';
 import { ListColumn, type Scrollers } from './ListColumn.tsx';
 import { useBoardStream } from './live.ts';
+import { type LikeCard, likeCard } from './recurrences/like.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
 import { cardKeyHandler, useHelpKey } from './shortcuts.ts';
-import { type Notice, useBoard, useBoardActions } from './store.ts';
+import { type BoardView, type Notice, useBoard, useBoardActions } from './store.ts';
 import { useFilter } from './useFilter.ts';
 
 // The board menu's dialogs (labels, archived items, settings) load when first opened.
 const loadSettings = () => import('./settings/BoardSettings.tsx');
 const BoardSettings = lazy(loadSettings);
+// The Rules page is for the few who automate: it loads when opened.
+const RulesDialog = lazy(() => import('./rules/RulesDialog.tsx'));
+// Recurring cards likewise (from the board menu, or a list's menu with that list chosen).
+const RecurrencesDialog = lazy(() => import('./recurrences/RecurrencesDialog.tsx'));
 // Sharing is occasional: its dialog loads when opened.
 const ShareDialog = lazy(() => import('./ShareDialog.tsx'));
 
@@ -51,6 +56,8 @@ export function BoardPage() {
     queryKey: ['labels', boardId],
     queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/labels', { params: { path: { boardId } } })).labels as Label[],
   });
+  // the board's template cards (as loaded), offered by each list's composer; the same array until they change
+  const templates = useTemplates(board.data);
   const labelsById = useMemo(() => new Map((labels.data ?? []).map((label) => [label._id, label])), [labels.data]);
   const [filter, setFilter] = useFilter(params, setParams);
   const textFilter = useBoardTextFilter(boardId, filter.text, board.dataUpdatedAt);
@@ -61,6 +68,10 @@ export function BoardPage() {
   const [help, setHelp] = useState(false);
   const [sharing, setSharing] = useState(false);
   const [panel, setPanel] = useState<Panel | null>(null);
+  const [rulesOpen, setRulesOpen] = useState(false);
+  // the recurring cards' dialog: closed (null), from the board menu, for a list, or like a card
+  const [recurring, setRecurring] = useState<{ list: string | null; card?: LikeCard } | null>(null);
+  const recurInList = useCallback((listId: string) => setRecurring({ list: listId }), []);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const scrollers = useRef<Scrollers>(new Map());
@@ -157,6 +168,8 @@ export function BoardPage() {
         onPanel={setPanel}
         onDelete={() => void deleteBoard()}
         onShare={() => setSharing(true)}
+        onRules={() => setRulesOpen(true)}
+        onRecurrences={() => setRecurring({ list: null })}
       />
       {!connected ? (
         <p className="banner" role="status">
@@ -198,6 +211,8 @@ export function BoardPage() {
             composers={composers.current}
             labelsById={labelsById}
             now={now}
+            onRecur={recurInList}
+            templates={templates}
           />
         ))}
         <ListComposer actions={actions} first={view.lists.length === 0} />
@@ -215,6 +230,10 @@ export function BoardPage() {
           actions={actions}
           onClose={closeCard}
           onMove={() => setMoving(openCardId)}
+          onRecur={(card) => {
+            closeCard();
+            setRecurring({ list: card.list, card: likeCard(card) });
+          }}
         />
       ) : null}
       {movingCard ? (
@@ -242,6 +261,24 @@ export function BoardPage() {
           />
         </Suspense>
       ) : null}
+      {rulesOpen ? (
+        <Suspense fallback={null}>
+          <RulesDialog boardId={boardId} boardName={view.board.name} labels={labels.data ?? []} members={members} onClose={() => setRulesOpen(false)} />
+        </Suspense>
+      ) : null}
+      {recurring ? (
+        <Suspense fallback={null}>
+          <RecurrencesDialog
+            boardId={boardId}
+            boardName={view.board.name}
+            labels={labels.data ?? []}
+            members={members}
+            forList={recurring.list}
+            likeCard={recurring.card ?? null}
+            onClose={() => setRecurring(null)}
+          />
+        </Suspense>
+      ) : null}
       {panel ? (
         <Suspense fallback={null}>
           <BoardSettings
@@ -256,6 +293,20 @@ export function BoardPage() {
         </Suspense>
       ) : null}
     </div>
+  );
+}
+
+function useTemplates(view: BoardView | undefined): { _id: string; name: string }[] {
+  const key = (view?.lists ?? []).flatMap((list) => list.cards.filter((card) => card.isTemplate).map((card) => `${card._id}\u0000${card.name}`)).join('\u0001');
+  return useMemo(
+    () =>
+      key
+        ? key.split('\u0001').map((entry) => {
+            const [_id = '', name = ''] = entry.split('\u0000');
+            return { _id, name };
+          })
+        : [],
+    [key],
   );
 }
 

@@ -8,6 +8,8 @@ import { t } from '../strings.ts';
 import { Avatar } from '../ui/Avatar.tsx';
 import { dayInWords, daysFromToday, exactTime } from '../ui/relativeTime.ts';
 import { dueState, textOn } from './filters.ts';
+import { templatesText } from './templates/strings.ts';
+import './templates/templates.css';
 
 /** The due badge's words: "tomorrow", "3 days overdue", or the date once complete or far off. */
 function dueWords(dueDate: string, due: ReturnType<typeof dueState>, now: number): string {
@@ -75,6 +77,12 @@ export const CardTile = memo(function CardTile({
     >
       {card.cover ? <Cover cover={card.cover} /> : null}
       <div className="card-name">{card.name}</div>
+      {card.isTemplate ? (
+        <div className="card-template">
+          <span className="visually-hidden">, </span>
+          <span className="badge template-badge">{templatesText.badge}</span>
+        </div>
+      ) : null}
       {labels.length ? (
         <div className="card-labels">
           <span className="visually-hidden">, {t.labels}: </span>

@@ -3,13 +3,14 @@ import { draggable, dropTargetForElements } from '@atlaskit/pragmatic-drag-and-d
 import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-scroll/element';
 import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Archive, ArrowLeft, ArrowRight, MoreHorizontal } from 'lucide-react';
+import { Archive, ArrowLeft, ArrowRight, MoreHorizontal, Repeat } from 'lucide-react';
 import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
 import type { CardFace, Label } from '../api.ts';
 import { t } from '../strings.ts';
 import { Menu } from '../ui/Menu.tsx';
 import { CardTile } from './CardTile.tsx';
 import { CardComposer } from './composers.tsx';
+import { recurrencesText } from './recurrences/strings.ts';
 import type { BoardActions, ListView } from './store.ts';
 
 /** Lists far outside the viewport render no cards (a 5,000-card board keeps a few hundred elements). */
@@ -43,6 +44,10 @@ interface ListProps {
   composers: Map<string, () => void>;
   labelsById: ReadonlyMap<string, Label>;
   now: number;
+  /** Opens the recurring cards' editor for this list. */
+  onRecur: (listId: string) => void;
+  /** The board's template cards, offered by the composer. */
+  templates: readonly { _id: string; name: string }[];
 }
 
 export const ListColumn = memo(function ListColumn({
@@ -57,6 +62,8 @@ export const ListColumn = memo(function ListColumn({
   composers,
   labelsById,
   now,
+  onRecur,
+  templates,
 }: ListProps) {
   const section = useRef<HTMLElement>(null);
   const header = useRef<HTMLDivElement>(null);
@@ -133,6 +140,7 @@ export const ListColumn = memo(function ListColumn({
               disabled: listIndex === listCount - 1,
               onSelect: () => void actions.moveList(list._id, listIndex + 1),
             },
+            { label: recurrencesText.makeInList, icon: <Repeat size={16} />, onSelect: () => onRecur(list._id) },
             {
               label: t.archiveList,
               icon: <Archive size={16} />,
@@ -161,7 +169,7 @@ export const ListColumn = memo(function ListColumn({
         )}
         {cards.length === 0 ? <p className="muted empty">{t.emptyList}</p> : null}
       </div>
-      <CardComposer listId={list._id} listName={list.name} actions={actions} open={composing} setOpen={setComposing} />
+      <CardComposer listId={list._id} listName={list.name} actions={actions} open={composing} setOpen={setComposing} templates={templates} />
     </section>
   );
 });

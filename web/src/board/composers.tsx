@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { t } from '../strings.ts';
 import type { BoardActions } from './store.ts';
+import { templatesText } from './templates/strings.ts';
 
 /** The card composer at a list's foot: it stays open after Enter for the next card; Escape closes it. */
 export function CardComposer({
@@ -9,14 +10,20 @@ export function CardComposer({
   actions,
   open,
   setOpen,
+  templates,
 }: {
   listId: string;
   listName: string;
   actions: BoardActions;
   open: boolean;
   setOpen: (open: boolean) => void;
+  /** The board's template cards: a card can be made from one instead of from a name alone. */
+  templates: readonly { _id: string; name: string }[];
 }) {
   const input = useRef<HTMLTextAreaElement>(null);
+  const [template, setTemplate] = useState('');
+  const chosen = templates.find((one) => one._id === template) ?? templates[0];
+  const ids = useId();
   useEffect(() => {
     if (open) input.current?.focus();
   }, [open]);
@@ -61,6 +68,34 @@ export function CardComposer({
           {t.cancel}
         </button>
       </div>
+      {chosen ? (
+        <fieldset className="composer-template">
+          <legend>{templatesText.fromTemplate}</legend>
+          <label htmlFor={`${ids}-template`} className="visually-hidden">
+            {templatesText.choose}
+          </label>
+          <select id={`${ids}-template`} value={chosen._id} onChange={(event) => setTemplate(event.target.value)}>
+            {templates.map((one) => (
+              <option key={one._id} value={one._id}>
+                {one.name}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            aria-label={templatesText.createNamed(chosen.name)}
+            onClick={() => {
+              // the name typed, if any, names the new card; else it takes the template's
+              const name = input.current?.value.trim() || undefined;
+              void actions.createFromTemplate(chosen._id, listId, name);
+              if (input.current) input.current.value = '';
+              input.current?.focus();
+            }}
+          >
+            {templatesText.create}
+          </button>
+        </fieldset>
+      ) : null}
     </form>
   );
 }

@@ -61,6 +61,10 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
 
     function apply(event: BoardEvent) {
       if (INVENTORY_EVENTS.test(event.type)) inventoryChanged();
+      // a rule saved, paused or run: the Rules page (when open) reads its rules and their runs again
+      if (event.type.startsWith('rule.')) void queryClient.invalidateQueries({ queryKey: ['rules', boardId] });
+      // a recurrence saved, paused or its card made: the recurring cards' dialog (when open) reads them again
+      if (event.type.startsWith('recurrence.') || event.type === 'card.created') void queryClient.invalidateQueries({ queryKey: ['recurrences', boardId] });
       if (event.type === 'card.deleted' && event.card) {
         queryClient.setQueryData<BoardView>(boardKey(boardId), (view) => (view ? removeCard(view, event.card as string) : view));
         return;

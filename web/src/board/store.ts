@@ -78,6 +78,7 @@ export function faceOf(card: Card): CardFace {
     dueDate: card.dueDate,
     complete: { status: card.complete.status },
     archived: { status: card.archived.status },
+    isTemplate: card.isTemplate,
     labels: card.labels.map((label) => label._id),
     members: card.members,
     allChecklistItemsCount: card.allChecklistItemsCount,
@@ -282,6 +283,20 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
       async createCard(listId: string, name: string) {
         try {
           const answer = unwrap(await client.POST('/api/v1/cards', { body: { list: listId, name, position: 'bottom' } }));
+          applyCard(answer.card as Card);
+        } catch (error) {
+          await refused(error, undefined);
+        }
+      },
+      /** A card made from a template of the board (Copy Card: the copy keeps its parts and is no template), at the list's bottom. */
+      async createFromTemplate(templateId: string, listId: string, name?: string) {
+        try {
+          const answer = unwrap(
+            await client.POST('/api/v1/cards/{cardId}/copy', {
+              params: { path: { cardId: templateId } },
+              body: { list: listId, position: 'bottom', ...(name ? { name } : {}) },
+            }),
+          );
           applyCard(answer.card as Card);
         } catch (error) {
           await refused(error, undefined);

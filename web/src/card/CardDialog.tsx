@@ -27,6 +27,7 @@ type Patch = {
   complete?: { status: boolean; type?: string };
   cover?: string;
   isPublic?: boolean;
+  isTemplate?: boolean;
   workload?: { value?: number | null; measurement?: 'minutes' | 'hours' | 'days' | 'points' };
 };
 
@@ -41,6 +42,8 @@ export function CardDialog(props: {
   actions: BoardActions;
   onClose: () => void;
   onMove: () => void;
+  /** Opens the recurring cards' editor with a new recurrence made like this card. */
+  onRecur?: (card: Card) => void;
 }) {
   const { cardId, actions } = props;
   const queryClient = useQueryClient();
@@ -353,6 +356,7 @@ export function CardDialog(props: {
               actions={actions}
               lists={board?.lists ?? []}
               onMove={props.onMove}
+              onRecur={props.onRecur}
               onClose={props.onClose}
               onNotice={setNotice}
               onError={setError}

@@ -3,7 +3,9 @@ import { Eye } from 'lucide-react';
 import { useId, useState } from 'react';
 import { type Card, client, type Member, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
+import { recurrencesText } from '../board/recurrences/strings.ts';
 import { type BoardActions, type BoardView, boardKey, type ListView, removeCard } from '../board/store.ts';
+import { templatesText } from '../board/templates/strings.ts';
 import { formatList } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
 import { nameOf } from './queries.ts';
@@ -11,6 +13,7 @@ import { nameOf } from './queries.ts';
 type Patch = {
   cover?: string;
   isPublic?: boolean;
+  isTemplate?: boolean;
   complete?: { status: boolean; type?: string };
   workload?: { value?: number | null; measurement?: 'minutes' | 'hours' | 'days' | 'points' };
 };
@@ -28,6 +31,7 @@ export function CardSide(props: {
   actions: BoardActions;
   lists: ListView[];
   onMove: () => void;
+  onRecur?: ((card: Card) => void) | undefined;
   onClose: () => void;
   onNotice: (text: string) => void;
   onError: (text: string) => void;
@@ -87,6 +91,11 @@ export function CardSide(props: {
         {t.isPublic}
       </label>
       <p className="field-note">{t.isPublicHint}</p>
+      <label className="check">
+        <input type="checkbox" checked={card.isTemplate} onChange={(event) => void save({ isTemplate: event.target.checked })} />
+        {templatesText.isTemplate}
+      </label>
+      <p className="field-note">{templatesText.hint}</p>
       <label>
         {t.completeType}
         {/* the stored kind is a word of the API's; the person picks it in words */}
@@ -125,6 +134,11 @@ export function CardSide(props: {
         <button type="button" onClick={() => setDialog('elsewhere')}>
           {t.moveElsewhere}
         </button>
+        {props.onRecur ? (
+          <button type="button" onClick={() => props.onRecur?.(card)}>
+            {recurrencesText.fromCard}
+          </button>
+        ) : null}
         {card.archived.status ? (
           <button
             type="button"
