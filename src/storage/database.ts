@@ -455,6 +455,7 @@ export interface Database {
   custom_field_options: CustomFieldOptionTable;
   card_field_values: CardFieldValueTable;
   card_field_choices: CardFieldChoiceTable;
+  board_viewers: BoardViewerTable;
 }
 
 /** People sign in (migration 0013): docs/people.md. Tokens are stored as their SHA-256 only. */
@@ -712,4 +713,13 @@ export interface CardFieldChoiceTable {
   card_id: string;
   field_id: string;
   option_id: string;
+}
+
+/** Someone viewing a board now through one open stream (migration 0093): docs/decisions/0260. */
+export interface BoardViewerTable {
+  id: string;
+  board_id: string;
+  user_id: string;
+  joined_at: string;
+  seen_until: string;
 }

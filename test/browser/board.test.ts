@@ -195,7 +195,7 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
     const b = await open('b');
     let failed = true;
     try {
-      const streams = [a.page, b.page].map((page) => page.waitForResponse((response) => response.url().endsWith(`/boards/${boardId}/events`)));
+      const streams = [a.page, b.page].map((page) => page.waitForResponse((response) => response.url().endsWith(`/boards/${boardId}/events?presence=true`)));
       await a.page.goto(`/boards/${boardId}`);
       // the last board reopens
       await b.page.goto(`/boards/${boardId}`);
@@ -257,10 +257,10 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
     const toDo = board.board.lists.find((list) => list.name === 'To do')?._id;
     const resumedFrom: (string | undefined)[] = [];
     page.on('request', (request) => {
-      if (request.url().endsWith(`/boards/${boardId}/events`)) resumedFrom.push(request.headers()['last-event-id']);
+      if (request.url().endsWith(`/boards/${boardId}/events?presence=true`)) resumedFrom.push(request.headers()['last-event-id']);
     });
     try {
-      const stream = page.waitForResponse((response) => response.url().endsWith(`/boards/${boardId}/events`));
+      const stream = page.waitForResponse((response) => response.url().endsWith(`/boards/${boardId}/events?presence=true`));
       await page.goto(`/boards/${boardId}`);
       await cardIn(page, 'Doing', 'First').waitFor();
       await stream;
@@ -290,9 +290,9 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
     const board = (await api('GET', `/api/v1/boards/${boardId}`)) as { board: { lists: { _id: string; name: string }[] } };
     const toDo = board.board.lists.find((list) => list.name === 'To do')?._id;
     // the stream's request is held back (a slow network, a proxy) until the change is made
-    const letThrough = await holdRequests(page, `**/api/v1/boards/${boardId}/events`);
+    const letThrough = await holdRequests(page, `**/api/v1/boards/${boardId}/events?presence=true`);
     try {
-      const stream = page.waitForResponse((response) => response.url().endsWith(`/boards/${boardId}/events`));
+      const stream = page.waitForResponse((response) => response.url().endsWith(`/boards/${boardId}/events?presence=true`));
       await page.goto(`/boards/${boardId}`);
       await cardIn(page, 'Doing', 'First').waitFor();
       await api('POST', '/api/v1/cards', { list: toDo, name: 'Between the read and the stream' });

@@ -161,6 +161,8 @@ export const t = catalogue('app', {
   showFilters: 'Filters',
   daysOverdue: icu('{days, plural, one {# day overdue} other {# days overdue}}', (days: number) => ({ days })),
   boardMembers: icu('{count, plural, one {# member of this board} other {# members of this board}}', (count: number) => ({ count })),
+  viewingNow: icu('{count, plural, one {# other person viewing now} other {# others viewing now}}', (count: number) => ({ count })),
+  viewingNowTitle: 'Viewing this board now',
   theme: 'Theme',
   themeSystem: 'System',
   themeLight: 'Light',

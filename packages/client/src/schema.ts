@@ -14790,7 +14790,10 @@ export interface operations {
     };
     streamBoardEvents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Count the caller as viewing the board while the stream is open, and send `event: presence` frames (`data: {"viewers":[{_id, fullName, photoUrl}]}`, no `id`) whenever who views it changes */
+                presence?: boolean;
+            };
             header?: never;
             path: {
                 /** @description 24 lowercase hex characters */

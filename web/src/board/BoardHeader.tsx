@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useId, useState } from 'react';
 import type { Label, Member } from '../api.ts';
 import { t } from '../strings.ts';
-import { Avatar, AvatarStack } from '../ui/Avatar.tsx';
+import { Avatar, AvatarStack, type Person } from '../ui/Avatar.tsx';
 import { Menu, Popover } from '../ui/Menu.tsx';
 import { type Filter, isFiltering } from './filters.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
@@ -17,6 +17,8 @@ export function BoardHeader(props: {
   setFilter: (filter: Filter) => void;
   labels: Label[];
   members: Member[];
+  /** Who else is viewing the board now (the live stream's presence). */
+  viewers: Person[];
   onHelp: () => void;
   canDelete: boolean;
   onPanel: (panel: Panel) => void;
@@ -34,6 +36,9 @@ export function BoardHeader(props: {
     <div className="board-header">
       <h1 className="board-name">{props.name}</h1>
       {props.members.length ? <AvatarStack people={props.members} label={t.boardMembers(props.members.length)} /> : null}
+      {props.viewers.length ? (
+        <AvatarStack people={props.viewers} max={3} label={t.viewingNow(props.viewers.length)} className="viewers" title={t.viewingNowTitle} />
+      ) : null}
       <button type="button" className="icon-button share-button" onClick={props.onShare}>
         <UserPlus size={18} aria-hidden="true" />
         {t.share}

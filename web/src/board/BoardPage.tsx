@@ -46,7 +46,7 @@ export function BoardPage() {
   const notify = useCallback((next: Notice) => (next.kind === 'info' ? showToast(next) : setNotice(next)), []);
   const announce = useCallback((text: string) => setAnnouncement(text), []);
   const actions = useBoardActions(boardId, notify, announce);
-  const { connected } = useBoardStream(boardId, actions.refreshCard);
+  const { connected, viewers } = useBoardStream(boardId, actions.refreshCard);
   const labels = useQuery({
     queryKey: ['labels', boardId],
     queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/labels', { params: { path: { boardId } } })).labels as Label[],
@@ -152,6 +152,7 @@ export function BoardPage() {
         setFilter={setFilter}
         labels={labels.data ?? []}
         members={members}
+        viewers={viewers.filter((viewer) => viewer._id !== me.data?.user._id)}
         onHelp={() => setHelp(true)}
         canDelete={canDelete}
         onPanel={setPanel}
