@@ -8,6 +8,7 @@ import { forgetBoard, rememberBoard, useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { showToast } from '../ui/toasts.ts';
 import { BoardHeader } from './BoardHeader.tsx';
+import { BoardUnavailable } from './BoardUnavailable.tsx';
 import { loadCardDialog, useCardDialog } from './cardDialogLoader.ts';
 import { ListComposer } from './composers.tsx';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
@@ -121,12 +122,7 @@ export function BoardPage() {
   const openHelp = useCallback(() => setHelp(true), []);
   useHelpKey(openHelp);
 
-  if (board.isError)
-    return (
-      <p className="page-pad" role="alert">
-        {board.error.message}
-      </p>
-    );
+  if (board.isError) return <BoardUnavailable error={board.error} />;
   if (!board.data) return <BoardSkeleton />;
   const view = board.data;
   const now = Date.now();
