@@ -296,7 +296,7 @@ export const t = catalogue('app', {
     name,
     items,
   })),
-  confirmDeleteItem: icu('Delete the item "{name}"?', (name: string) => ({ name })),
+  itemDeleted: icu('Item "{name}" deleted.', (name: string) => ({ name })),
   cheersOn: icu('Cheers on {what}', (what: string) => ({ what })),
   cheerButton: icu('{count, plural, =0 {Cheer {content}} other {{content} {count}, cheered by {names}}}', (content: string, names: string[]) => ({
     content,
@@ -317,11 +317,11 @@ export const t = catalogue('app', {
   editReply: 'Edit reply',
   commentBy: icu('Comment by {name}', (name: string) => ({ name })),
   replyBy: icu('Reply by {name}', (name: string) => ({ name })),
-  confirmDeleteComment: icu(
-    '{replies, plural, =0 {Delete this comment?} one {Delete this comment and its # reply?} other {Delete this comment and its # replies?}}',
+  commentDeleted: icu(
+    '{replies, plural, =0 {Comment deleted.} one {Comment and its # reply deleted.} other {Comment and its # replies deleted.}}',
     (replies: number) => ({ replies }),
   ),
-  confirmDeleteReply: 'Delete this reply?',
+  replyDeleted: 'Reply deleted.',
   mentionSuggestions: 'Team members',
   loadMoreComments: 'Load more comments',
   loadMoreActivity: 'Load more activity',
