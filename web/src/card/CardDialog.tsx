@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import Markdown from 'react-markdown';
 import { ApiError, type Card, type CardFace, client, ifMatch, type Label, type Member, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
 import { textOn } from '../board/filters.ts';
@@ -16,6 +15,7 @@ import { Comments } from './Comments.tsx';
 import { type Change, changesBetween } from './conflict.ts';
 import { MemberToggles } from './controls.tsx';
 import { fromLocalInput, toLocalInput } from './dates.ts';
+import Markdown from './markdown.ts';
 import { cardQuery, peopleById, startCardReads, useLiveParts, useRefresh } from './queries.ts';
 import './card.css';
 

@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import Markdown from 'react-markdown';
 import { useLocation } from 'react-router';
 import { client, type Member, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
 import { deleteWithUndo, useHiddenByUndo } from '../ui/undoableDelete.ts';
 import { Cheers } from './Cheers.tsx';
 import { when } from './dates.ts';
+import Markdown from './markdown.ts';
 import { type Comment, type Discussion, useComments } from './queries.ts';
 
 type Run = (work: () => Promise<unknown>) => Promise<boolean>;
