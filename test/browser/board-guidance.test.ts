@@ -1,8 +1,10 @@
 /**
  * Pages that tell a person what is going on and what to do next: a board of a team they are not in
  * (not shared, whom to ask), a board that is not theirs to know of (not found), a company where they
- * are in no team, a team with no boards and a board with no lists. Each found by role and name, with axe.
+ * are in no team, a team with no boards and a board with no lists, a list with no card matching the
+ * filter. Each found by role and name, with axe.
  */
+import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { chromiumMissing, contextWithKey, keepFailure } from '../support/browser.ts';
 import { addMember, addTeam } from '../support/fixtures.ts';
@@ -71,6 +73,25 @@ describe('what a page says when there is nothing to show', { skip: chromiumMissi
       await first.press('Enter');
       await page.getByRole('region', { name: 'To do', exact: true }).waitFor();
       await axe(page, 'a board with no lists');
+    });
+  });
+
+  test('a filter says how many cards of each list match, and "No matching cards" where none does', async () => {
+    const { boardId } = await suite.makeBoard('Filtered', { Todo: ['Alpha fix', 'Beta', 'Gamma'], Doing: ['Delta'] });
+    await suite.onPage('filter counts', {}, async (page) => {
+      await page.goto(`/boards/${boardId}`);
+      const todo = page.getByRole('region', { name: 'Todo', exact: true });
+      const doing = page.getByRole('region', { name: 'Doing', exact: true });
+      await todo.getByLabel('3 cards', { exact: true }).waitFor();
+      await page.getByRole('searchbox', { name: 'Filter cards' }).fill('Alpha');
+      await todo.getByLabel('1 of 3 cards matches the filter').waitFor();
+      assert.equal(await todo.getByLabel('1 of 3 cards matches the filter').innerText(), '1 of 3');
+      await doing.getByText('No matching cards').waitFor();
+      assert.equal(await doing.getByLabel('0 of 1 cards match the filter').innerText(), '0 of 1');
+      await axe(page, 'a board with a filter on');
+      await page.getByRole('button', { name: 'Clear filters' }).click();
+      await doing.getByLabel('1 card', { exact: true }).waitFor();
+      assert.equal(await doing.getByText('No matching cards').count(), 0);
     });
   });
 });

@@ -90,6 +90,15 @@ export const t = catalogue('app', {
   addCardButton: 'Add card',
   cardName: 'Card name',
   emptyList: 'No cards yet',
+  noMatchingCards: 'No matching cards',
+  matchingCount: icu('{shown, number} of {total}', (shown: number, total: string) => ({ shown, total })),
+  matchingCountLabel: icu(
+    '{shown, plural, one {# of {total} cards matches the filter} other {# of {total} cards match the filter}}',
+    (shown: number, total: string) => ({
+      shown,
+      total,
+    }),
+  ),
   listActions: icu('Actions of list {name}', (name: string) => ({ name })),
   moveListLeft: 'Move list left',
   moveListRight: 'Move list right',

@@ -195,6 +195,7 @@ export function BoardPage() {
             composers={composers.current}
             labelsById={labelsById}
             now={now}
+            filtering={filtering}
           />
         ))}
         <ListComposer actions={actions} first={view.lists.length === 0} />
