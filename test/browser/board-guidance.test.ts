@@ -85,9 +85,9 @@ describe('what a page says when there is nothing to show', { skip: chromiumMissi
       await todo.getByLabel('3 cards', { exact: true }).waitFor();
       await page.getByRole('searchbox', { name: 'Filter cards' }).fill('Alpha');
       await todo.getByLabel('1 of 3 cards matches the filter').waitFor();
-      assert.equal(await todo.getByLabel('1 of 3 cards matches the filter').innerText(), '1 of 3');
+      assert.equal(await todo.getByLabel('1 of 3 cards matches the filter').textContent(), '1 of 3');
       await doing.getByText('No matching cards').waitFor();
-      assert.equal(await doing.getByLabel('0 of 1 cards match the filter').innerText(), '0 of 1');
+      assert.equal(await doing.getByLabel('0 of 1 cards match the filter').textContent(), '0 of 1');
       await axe(page, 'a board with a filter on');
       await page.getByRole('button', { name: 'Clear filters' }).click();
       await doing.getByLabel('1 card', { exact: true }).waitFor();

@@ -45,8 +45,8 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       await page.waitForURL('**/boards');
       await axe(page, 'the boards page');
       await page.getByRole('textbox', { name: 'Board name' }).fill('Roadmap');
+      // a new board opens
       await page.getByRole('button', { name: 'Create board' }).click();
-      await page.getByRole('link', { name: 'Roadmap' }).click();
       await page.waitForURL('**/boards/*');
       boardId = page.url().split('/boards/')[1]?.split('?')[0] ?? '';
 
@@ -232,6 +232,8 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       await a.page.goto('/boards');
       await a.page.getByRole('textbox', { name: 'Board name' }).fill('Scratch');
       await a.page.getByRole('button', { name: 'Create board' }).click();
+      await a.page.getByRole('heading', { name: 'Scratch' }).waitFor();
+      await a.page.goto('/boards');
       await a.page.getByRole('button', { name: 'Rename Scratch' }).click();
       await a.page.getByRole('textbox', { name: 'Board name' }).first().fill('Scratch pad');
       await a.page.getByRole('textbox', { name: 'Board name' }).first().press('Enter');

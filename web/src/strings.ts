@@ -91,6 +91,10 @@ export const t = catalogue('app', {
   cardName: 'Card name',
   emptyList: 'No cards yet',
   noMatchingCards: 'No matching cards',
+  createLabel: 'Create a label',
+  createLabelAction: 'Create',
+  newLabelName: 'Name of the new label',
+  labelColour: 'Colour',
   matchingCount: icu('{shown, number} of {total}', (shown: number, total: string) => ({ shown, total })),
   matchingCountLabel: icu(
     '{shown, plural, one {# of {total} cards matches the filter} other {# of {total} cards match the filter}}',

@@ -794,7 +794,7 @@ export interface paths {
         put?: never;
         /**
          * Create Board
-         * @description Creates a board in the team `teamId` (required), which the caller must reach.
+         * @description Creates a board in the team `teamId` (required), which the caller must reach; with `defaultLabels: true` it starts with Trello's six default labels (unnamed, green to blue), made in the same transaction.
          *
          *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
          */
@@ -7557,6 +7557,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /** @description true: the board starts with Trello's default labels, six unnamed ones coloured green, yellow, orange, red, purple and blue (as Trello's `defaultLabels`); default false: no labels */
+                    defaultLabels?: boolean;
                 };
             };
         };

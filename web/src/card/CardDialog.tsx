@@ -16,6 +16,7 @@ import { type Change, changesBetween } from './conflict.ts';
 import { MemberToggles } from './controls.tsx';
 import { fromLocalInput, toLocalInput } from './dates.ts';
 import Markdown from './markdown.ts';
+import { NewLabel } from './NewLabel.tsx';
 import { cardQuery, peopleById, startCardReads, useLiveParts, useRefresh } from './queries.ts';
 import './card.css';
 
@@ -243,6 +244,7 @@ export function CardDialog(props: {
                   {label.name || label.color.name}
                 </button>
               ))}
+              <NewLabel boardId={card.board} onCreated={(label) => actions.toggleLabels(cardId, [label._id])} />
             </fieldset>
             <MemberToggles
               fieldsetRef={membersRef}

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Users } from 'lucide-react';
 import { lazy, Suspense, useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { administers, type Board, client, unwrap } from '../api.ts';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
@@ -17,9 +17,14 @@ function TeamBoards({ teamId, teamName, canDelete }: { teamId: string; teamName:
     queryKey: ['boards', teamId],
     queryFn: async () => unwrap(await client.GET('/api/v1/boards', { params: { query: { teamId } } })).boards,
   });
+  const navigate = useNavigate();
+  // A new board starts with Trello's six default labels, and opens (docs/decisions/0263).
   const create = useMutation({
-    mutationFn: async (name: string) => unwrap(await client.POST('/api/v1/boards', { params: { query: { teamId } }, body: { name } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['boards', teamId] }),
+    mutationFn: async (name: string) => unwrap(await client.POST('/api/v1/boards', { params: { query: { teamId } }, body: { name, defaultLabels: true } })),
+    onSuccess: async ({ board }) => {
+      await queryClient.invalidateQueries({ queryKey: ['boards', teamId] });
+      navigate(`/boards/${board._id}`);
+    },
   });
   const inputId = useId();
   const [importing, setImporting] = useState(false);

@@ -154,15 +154,15 @@ function LabelsPanel({ boardId }: { boardId: string }) {
               </span>
               <span className="muted">{counts ? s.cardsCarrying(counts.get(label._id) ?? 0) : s.loading}</span>
               <span className="spacer" />
-              <button type="button" onClick={() => setEditing(label._id)} aria-label={s.editLabel(label.name)}>
+              <button type="button" onClick={() => setEditing(label._id)} aria-label={s.editLabel(label.name || label.color.name)}>
                 {s.edit}
               </button>
               <button
                 type="button"
                 disabled={!counts}
-                aria-label={s.deleteLabel(label.name)}
+                aria-label={s.deleteLabel(label.name || label.color.name)}
                 onClick={() => {
-                  if (window.confirm(s.confirmDeleteLabel(label.name, counts?.get(label._id) ?? 0))) remove.mutate(label._id);
+                  if (window.confirm(s.confirmDeleteLabel(label.name || label.color.name, counts?.get(label._id) ?? 0))) remove.mutate(label._id);
                 }}
               >
                 {s.delete}
@@ -205,7 +205,7 @@ function LabelEditor(props: { label: Label; colours: LabelColor[]; onDone: () =>
   return (
     <form
       className="label-form"
-      aria-label={s.editLabel(label.name)}
+      aria-label={s.editLabel(label.name || label.color.name)}
       onSubmit={(event) => {
         event.preventDefault();
         const trimmed = name.trim();
