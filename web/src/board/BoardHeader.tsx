@@ -1,4 +1,4 @@
-import { Archive, Filter as FilterIcon, Keyboard, MoreHorizontal, Settings, Tag, Trash2, UserPlus, Users } from 'lucide-react';
+import { Archive, Download, Filter as FilterIcon, Keyboard, MoreHorizontal, Settings, Tag, Trash2, UserPlus, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useId, useState } from 'react';
 import type { Label, Member } from '../api.ts';
@@ -122,6 +122,7 @@ export function BoardHeader(props: {
         items={[
           { label: settingsText.labels, icon: <Tag size={16} />, onSelect: () => props.onPanel('labels') },
           { label: settingsText.archived, icon: <Archive size={16} />, onSelect: () => props.onPanel('archive') },
+          { label: settingsText.exportMenu, icon: <Download size={16} />, onSelect: () => props.onPanel('export') },
           { label: settingsText.settings, icon: <Settings size={16} />, onSelect: () => props.onPanel('settings') },
           ...(props.canDelete ? [{ label: settingsText.deleteBoard, icon: <Trash2 size={16} />, danger: true, onSelect: props.onDelete }] : []),
         ]}

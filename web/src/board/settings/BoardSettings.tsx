@@ -4,11 +4,12 @@ import { type Board, type Card, type CardFace, client, type Label, unwrap } from
 import { Modal } from '../dialogs.tsx';
 import { textOn } from '../filters.ts';
 import { type BoardActions, type BoardView, boardKey } from '../store.ts';
+import { ExportPanel } from './ExportPanel.tsx';
 import { allCards, type Inventory, inventoryKey, inventoryQuery, readInventory } from './inventory.ts';
 import { settingsText as s } from './strings.ts';
 import './settings.css';
 
-export type Panel = 'labels' | 'archive' | 'settings';
+export type Panel = 'labels' | 'archive' | 'settings' | 'export';
 
 type LabelColor = Label['color'];
 
@@ -27,17 +28,26 @@ export default function BoardSettings(props: {
   onDelete: () => void;
 }) {
   const { panel, boardName } = props;
-  const label = panel === 'labels' ? s.labelsOf(boardName) : panel === 'archive' ? s.archivedOf(boardName) : s.settingsOf(boardName);
+  const label =
+    panel === 'labels'
+      ? s.labelsOf(boardName)
+      : panel === 'archive'
+        ? s.archivedOf(boardName)
+        : panel === 'export'
+          ? s.exportOf(boardName)
+          : s.settingsOf(boardName);
+  const title = panel === 'labels' ? s.labels : panel === 'archive' ? s.archived : panel === 'export' ? s.export : s.settings;
   return (
     <Modal label={label} onClose={props.onClose} className="board-settings">
       <div className="dialog-head">
-        <h2 className="dialog-title">{panel === 'labels' ? s.labels : panel === 'archive' ? s.archived : s.settings}</h2>
+        <h2 className="dialog-title">{title}</h2>
         <button type="button" className="close" onClick={props.onClose}>
           {s.close}
         </button>
       </div>
       {panel === 'labels' ? <LabelsPanel boardId={props.boardId} /> : null}
       {panel === 'archive' ? <ArchivePanel boardId={props.boardId} actions={props.actions} /> : null}
+      {panel === 'export' ? <ExportPanel boardId={props.boardId} /> : null}
       {panel === 'settings' ? <SettingsPanel boardId={props.boardId} canDelete={props.canDelete} onDelete={props.onDelete} /> : null}
     </Modal>
   );
