@@ -1,4 +1,4 @@
-import { catalogue, formatList, icu } from './i18n/messages.ts';
+import { catalogue, formatList, type Icu, icu } from './i18n/messages.ts';
 
 /**
  * Every string the app shows, in English: the source catalogue, ICU MessageFormat through
@@ -91,6 +91,28 @@ export const t = catalogue('app', {
   cardName: 'Card name',
   emptyList: 'No cards yet',
   noMatchingCards: 'No matching cards',
+  /** What an import left out, by the report's kind (docs/api.md, "Importing a board"): said in words, never by key. */
+  importLeftOutKinds: {
+    customFields: icu('{count, plural, one {# custom field} other {# custom fields}} of the board', (count: number) => ({ count })),
+    customFieldValues: icu('{count, plural, one {# custom field value} other {# custom field values}}', (count: number) => ({ count })),
+    powerUps: icu('{count, plural, one {# Power-Up} other {# Power-Ups}}', (count: number) => ({ count })),
+    powerUpDataOnCards: icu('{count, plural, one {# card} other {# cards}} with Power-Up data', (count: number) => ({ count })),
+    votes: icu('{count, plural, one {# vote} other {# votes}}', (count: number) => ({ count })),
+    stickers: icu('{count, plural, one {# sticker} other {# stickers}}', (count: number) => ({ count })),
+    cardCovers: icu('{count, plural, one {# card cover} other {# card covers}}', (count: number) => ({ count })),
+    attachmentsWithoutUsableLink: icu('{count, plural, one {# attachment} other {# attachments}} without a link that opens', (count: number) => ({ count })),
+    startDatesAfterDue: icu('{count, plural, one {# start date} other {# start dates}} after the due date', (count: number) => ({ count })),
+    checklistsOfNoCard: icu('{count, plural, one {# checklist} other {# checklists}} of no card', (count: number) => ({ count })),
+    commentsOfNoCard: icu('{count, plural, one {# comment} other {# comments}} of no card', (count: number) => ({ count })),
+    unknownLabelsOnCards: icu('{count, plural, one {# label} other {# labels}} on cards that the board does not have', (count: number) => ({ count })),
+    truncatedTexts: icu('{count, plural, one {# text} other {# texts}} cut to the length allowed here', (count: number) => ({ count })),
+    unmatchedCardMembers: icu('{count, plural, one {# card membership} other {# card memberships}} of people not matched here', (count: number) => ({ count })),
+    unmatchedItemMembers: icu('{count, plural, one {# checklist item member} other {# checklist item members}} not matched here', (count: number) => ({
+      count,
+    })),
+    files: icu('{count, plural, one {# attached file} other {# attached files}} (a JSON export holds none)', (count: number) => ({ count })),
+  } as Record<string, Icu<[number]>>,
+  importLeftOutOther: icu('{kind}: {count, number}', (kind: string, count: number) => ({ kind, count })),
   createLabel: 'Create a label',
   createLabelAction: 'Create',
   newLabelName: 'Name of the new label',
