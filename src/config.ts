@@ -269,6 +269,8 @@ const SETTINGS = {
   stream: {
     /** Between heartbeats (an SSE comment), and between checks of the caller's reach. */
     heartbeatMs: whole('STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
+    /** Between refreshes of a viewer's presence on a board; one counts no more three refreshes after its last. */
+    presenceRefreshMs: whole('STREAM_PRESENCE_REFRESH_MS', 5_000, 10, 600_000),
     /** Bytes a stream may hold for a client that does not read, before it is dropped. */
     bufferBytes: whole('STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 2 ** 30),
   },

@@ -8,7 +8,7 @@ declare module 'fastify' {
     /** Rings when events commit, here or on another instance (src/events/bell.ts). */
     eventBell: EventBell;
     /** Ends every open live stream: run before the server closes, so a close is not held by them. */
-    liveStreams: Set<{ end(reason: string): void }>;
+    liveStreams: Set<{ end(reason: string): void; left?(): Promise<void> }>;
   }
 }
 
@@ -18,11 +18,14 @@ export default fp(
     const bell = createEventBell(opts.config, app.storage, app.log);
     app.decorate('eventBell', bell);
     app.services.eventsCommitted = (committed) => bell.ring(committed);
-    const streams = new Set<{ end(reason: string): void }>();
+    const streams = new Set<{ end(reason: string): void; left?(): Promise<void> }>();
     app.decorate('liveStreams', streams);
-    // Streams never finish on their own: ended first, they let the close go on at once.
+    // Streams never finish on their own: ended first, they let the close go on at once (once their
+    // viewers have left, so the others see them go now rather than at their expiry).
     app.addHook('preClose', async () => {
-      for (const stream of [...streams]) stream.end('server closing');
+      const open = [...streams];
+      for (const stream of open) stream.end('server closing');
+      await Promise.all(open.map((stream) => stream.left?.()));
     });
     app.addHook('onClose', async () => bell.close());
     // Listening before the app answers (bounded by the transport's connect timeout; a failure retries

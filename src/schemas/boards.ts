@@ -35,7 +35,18 @@ export const CreateBoardQuery = Type.Object(
 );
 export type CreateBoardQuery = Static<typeof CreateBoardQuery>;
 
-export const CreateBoardBody = Type.Object({ name: Name }, { additionalProperties: false });
+export const CreateBoardBody = Type.Object(
+  {
+    name: Name,
+    defaultLabels: Type.Optional(
+      Type.Boolean({
+        description:
+          "true: the board starts with Trello's default labels, six unnamed ones coloured green, yellow, orange, red, purple and blue (as Trello's `defaultLabels`); default false: no labels",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type CreateBoardBody = Static<typeof CreateBoardBody>;
 
 export const BoardParams = Type.Object({ boardId: Id }, { additionalProperties: false });

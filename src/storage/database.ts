@@ -474,6 +474,7 @@ export interface Database {
   card_field_values: CardFieldValueTable;
   card_field_choices: CardFieldChoiceTable;
   calendar_feeds: CalendarFeedTable;
+  board_viewers: BoardViewerTable;
 }
 
 /** A person's secret iCalendar URL (migration 0105): only the token's SHA-256 is kept. */
@@ -744,4 +745,13 @@ export interface CardFieldChoiceTable {
   card_id: string;
   field_id: string;
   option_id: string;
+}
+
+/** Someone viewing a board now through one open stream (migration 0093): docs/decisions/0260. */
+export interface BoardViewerTable {
+  id: string;
+  board_id: string;
+  user_id: string;
+  joined_at: string;
+  seen_until: string;
 }

@@ -139,11 +139,22 @@ describe('the board page: drags within a list, auto-scroll, members filter, navi
       await page.goto('/');
       await page.waitForURL('**/boards');
       const team = page.getByRole('region', { name: 'Company Acme' }).getByRole('region', { name: 'Core', exact: true });
+      // a new board opens, with Trello's six default labels
       await team.getByRole('textbox', { name: 'Board name' }).fill('Plans');
       await team.getByRole('button', { name: 'Create board' }).click();
+      await page.getByRole('heading', { name: 'Plans' }).waitFor();
+      const plansId = page.url().split('/boards/')[1]?.split('?')[0] ?? '';
+      const { labels } = await api<{ labels: { name: string; color: { name: string } }[] }>('GET', `/api/v1/boards/${plansId}/labels`);
+      assert.deepEqual(
+        labels.map((label) => [label.name, label.color.name]),
+        ['green', 'yellow', 'orange', 'red', 'purple', 'blue'].map((colour) => ['', colour]),
+      );
+      await page.goBack();
       await team.getByRole('link', { name: 'Plans', exact: true }).waitFor();
       await team.getByRole('textbox', { name: 'Board name' }).fill('Leftovers');
       await team.getByRole('button', { name: 'Create board' }).click();
+      await page.getByRole('heading', { name: 'Leftovers' }).waitFor();
+      await page.goBack();
       await team.getByRole('link', { name: 'Leftovers', exact: true }).waitFor();
 
       await team.getByRole('button', { name: 'Rename Plans' }).click();

@@ -310,7 +310,7 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
     let failed = true;
     try {
       // a's stream is down: it does not hear of b's change
-      await pageA.route('**/events', (route) => route.abort());
+      await pageA.route('**/events?presence=true', (route) => route.abort());
       await pageA.goto(`/boards/${boardId}`);
       await pageB.goto(`/boards/${boardId}`);
       await cardIn(pageA, 'To do', 'Contested').waitFor();

@@ -45,8 +45,8 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       await page.waitForURL('**/boards');
       await axe(page, 'the boards page');
       await page.getByRole('textbox', { name: 'Board name' }).fill('Roadmap');
+      // a new board opens
       await page.getByRole('button', { name: 'Create board' }).click();
-      await page.getByRole('link', { name: 'Roadmap' }).click();
       await page.waitForURL('**/boards/*');
       boardId = page.url().split('/boards/')[1]?.split('?')[0] ?? '';
 
@@ -195,7 +195,7 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
     const b = await open('b');
     let failed = true;
     try {
-      const streams = [a.page, b.page].map((page) => page.waitForResponse((response) => response.url().endsWith(`/boards/${boardId}/events`)));
+      const streams = [a.page, b.page].map((page) => page.waitForResponse((response) => response.url().endsWith(`/boards/${boardId}/events?presence=true`)));
       await a.page.goto(`/boards/${boardId}`);
       // the last board reopens
       await b.page.goto(`/boards/${boardId}`);
@@ -232,6 +232,8 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       await a.page.goto('/boards');
       await a.page.getByRole('textbox', { name: 'Board name' }).fill('Scratch');
       await a.page.getByRole('button', { name: 'Create board' }).click();
+      await a.page.getByRole('heading', { name: 'Scratch' }).waitFor();
+      await a.page.goto('/boards');
       await a.page.getByRole('button', { name: 'Rename Scratch' }).click();
       await a.page.getByRole('textbox', { name: 'Board name' }).first().fill('Scratch pad');
       await a.page.getByRole('textbox', { name: 'Board name' }).first().press('Enter');
@@ -257,10 +259,10 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
     const toDo = board.board.lists.find((list) => list.name === 'To do')?._id;
     const resumedFrom: (string | undefined)[] = [];
     page.on('request', (request) => {
-      if (request.url().endsWith(`/boards/${boardId}/events`)) resumedFrom.push(request.headers()['last-event-id']);
+      if (request.url().endsWith(`/boards/${boardId}/events?presence=true`)) resumedFrom.push(request.headers()['last-event-id']);
     });
     try {
-      const stream = page.waitForResponse((response) => response.url().endsWith(`/boards/${boardId}/events`));
+      const stream = page.waitForResponse((response) => response.url().endsWith(`/boards/${boardId}/events?presence=true`));
       await page.goto(`/boards/${boardId}`);
       await cardIn(page, 'Doing', 'First').waitFor();
       await stream;
@@ -290,9 +292,9 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
     const board = (await api('GET', `/api/v1/boards/${boardId}`)) as { board: { lists: { _id: string; name: string }[] } };
     const toDo = board.board.lists.find((list) => list.name === 'To do')?._id;
     // the stream's request is held back (a slow network, a proxy) until the change is made
-    const letThrough = await holdRequests(page, `**/api/v1/boards/${boardId}/events`);
+    const letThrough = await holdRequests(page, `**/api/v1/boards/${boardId}/events?presence=true`);
     try {
-      const stream = page.waitForResponse((response) => response.url().endsWith(`/boards/${boardId}/events`));
+      const stream = page.waitForResponse((response) => response.url().endsWith(`/boards/${boardId}/events?presence=true`));
       await page.goto(`/boards/${boardId}`);
       await cardIn(page, 'Doing', 'First').waitFor();
       await api('POST', '/api/v1/cards', { list: toDo, name: 'Between the read and the stream' });

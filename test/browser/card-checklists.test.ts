@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chromiumMissing } from '../support/browser.ts';
-import { type CardDialogFixture, cardDialogFixture, keeping } from '../support/card-dialog.ts';
+import { chromiumMissing, until } from '../support/browser.ts';
+import { axe, type CardDialogFixture, cardDialogFixture, keeping } from '../support/card-dialog.ts';
 
 interface ChecklistRecord {
   _id: string;
@@ -126,10 +126,28 @@ describe('checklists in the card dialog', { skip: chromiumMissing }, () => {
       await afterwards.getByRole('button', { name: 'Move up' }).click();
       await page.waitForFunction(() => (globalThis as unknown as { document: Document }).document.querySelector('.checklist h4')?.textContent === 'Afterwards');
 
-      // delete an item, then a checklist (both confirmed)
+      // delete an item: gone at once, with Undo in a toast shown inside the dialog (the page behind is
+      // inert); undone, it is back; deleted again and the toast closed, it is deleted on the server
       await afterwards.getByText('Details of Ship').click();
       await afterwards.getByRole('button', { name: 'Delete item' }).click();
       await dialog.getByRole('checkbox', { name: 'Ship' }).waitFor({ state: 'detached' });
+      const toasts = dialog.getByRole('region', { name: /Notifications/ });
+      const deleted = toasts.getByRole('listitem').filter({ hasText: 'Item "Ship" deleted.' });
+      await deleted.waitFor();
+      assert.ok(await deleted.isVisible(), 'the delete is shown, with its Undo');
+      await axe(page, 'the card dialog with an undo toast');
+      await deleted.getByRole('button', { name: 'Undo' }).click();
+      await dialog.getByRole('checkbox', { name: 'Ship' }).waitFor();
+      assert.ok(
+        (await checklistsOf(cardId)).some((one) => one.items.some((item) => item.name === 'Ship')),
+        'nothing was deleted',
+      );
+      await afterwards.getByText('Details of Ship').click();
+      await afterwards.getByRole('button', { name: 'Delete item' }).click();
+      await dialog.getByRole('checkbox', { name: 'Ship' }).waitFor({ state: 'detached' });
+      await deleted.getByRole('button', { name: 'Close' }).click();
+      await until(async () => !(await checklistsOf(cardId)).some((one) => one.items.some((item) => item.name === 'Ship')), 'the item deleted');
+      // a checklist (confirmed)
       await afterwards.getByRole('button', { name: 'Delete checklist' }).click();
       await checklist('Afterwards').waitFor({ state: 'detached' });
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chromiumMissing, holdRequests } from '../support/browser.ts';
+import { chromiumMissing, holdRequests, until } from '../support/browser.ts';
 import { type CardDialogFixture, cardDialogFixture, keeping } from '../support/card-dialog.ts';
 
 interface CommentRecord {
@@ -105,11 +105,27 @@ describe('comments in the card dialog', { skip: chromiumMissing }, () => {
         ['Agreed'],
       );
 
-      // delete one's reply, then one's comment (confirmed)
+      // delete one's reply, then one's comment: gone at once, each with Undo; the comment undone
+      // comes back with nothing lost; the deletes go to the server when their toasts close
+      const toasts = dialog.getByRole('region', { name: /Notifications/ });
       await reply.getByRole('button', { name: 'Delete', exact: true }).click();
       await reply.waitFor({ state: 'detached' });
+      await toasts.getByRole('listitem').filter({ hasText: 'Reply deleted.' }).getByRole('button', { name: 'Close' }).click();
+      await until(async () => (await commentsOf(cardId)).every((comment) => comment.discussions.length === 0), 'the reply deleted');
       await mine.getByRole('button', { name: 'Delete', exact: true }).click();
       await dialog.getByText('Thanks for the review').waitFor({ state: 'detached' });
+      const commentToast = toasts.getByRole('listitem').filter({ hasText: 'Comment deleted.' });
+      // by keyboard: F8 reaches the toasts, Tab the Undo
+      await page.keyboard.press('F8');
+      const undo = commentToast.getByRole('button', { name: 'Undo' });
+      for (let tries = 0; tries < 5 && !(await undo.evaluate((element) => element === element.ownerDocument.activeElement)); tries++)
+        await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await dialog.getByText('Thanks for the review').waitFor();
+      await mine.getByRole('button', { name: 'Delete', exact: true }).click();
+      await dialog.getByText('Thanks for the review').waitFor({ state: 'detached' });
+      await commentToast.getByRole('button', { name: 'Close' }).click();
+      await until(async () => (await commentsOf(cardId)).length === 25, 'the comment deleted');
       const left = await commentsOf(cardId);
       assert.equal(left.length, 25);
       assert.ok(left.every((comment) => comment.discussions.length === 0));

@@ -24,7 +24,9 @@ for (const engine of ENGINES) {
       await keeping(`${context.name}-a`, a.context, a.page, async () => {
         await keeping(`${context.name}-b`, b.context, b.page, async () => {
           // both streams open before the first change (a stream starts from now)
-          const streams = [a.page, b.page].map((page) => page.waitForResponse((response) => response.url().endsWith(`/boards/${f.boardId}/events`)));
+          const streams = [a.page, b.page].map((page) =>
+            page.waitForResponse((response) => response.url().endsWith(`/boards/${f.boardId}/events?presence=true`)),
+          );
           const mine = await f.openCard(a.page, cardId, 'Launch');
           const theirs = await f.openCard(b.page, cardId, 'Launch');
           await Promise.all(streams);

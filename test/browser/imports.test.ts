@@ -53,6 +53,10 @@ describe('importing a Trello board in a browser', { skip: chromiumMissing }, () 
       await open.waitFor();
       await dialog.getByRole('status').filter({ hasText: 'Imported Launch 🚀 — планы.' }).waitFor();
       assert.match((await dialog.textContent()) ?? '', /Zoë Unknown/);
+      // what was left out is said in words, never by the report's keys
+      const report = (await dialog.textContent()) ?? '';
+      assert.match(report, /Power-Ups?/);
+      assert.doesNotMatch(report, /powerUps|customFields|unmatched[A-Z]|: \d/);
       await axe(page, 'the import dialog once done');
       // the team's boards show it too
       await page.getByRole('link', { name: 'Launch 🚀 — планы', exact: true }).waitFor();

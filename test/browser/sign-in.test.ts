@@ -83,8 +83,9 @@ describe('first run, sign-in and sign-out in a browser', { skip: chromiumMissing
 
       // writes over the cookie session carry the CSRF proof; a reload fetches it again
       await page.getByRole('textbox', { name: 'Board name' }).fill('Difference engine');
+      // a new board opens
       await page.getByRole('button', { name: 'Create board' }).click();
-      await page.getByRole('link', { name: 'Difference engine' }).click();
+      await page.getByRole('heading', { name: 'Difference engine' }).waitFor();
       await page.reload();
       await page.getByRole('textbox', { name: 'Add your first list' }).fill('Ideas');
       await page.getByRole('textbox', { name: 'Add your first list' }).press('Enter');
@@ -92,7 +93,7 @@ describe('first run, sign-in and sign-out in a browser', { skip: chromiumMissing
 
       // a second tab on the same session sees the first one's card live
       const other = await browserContext.newPage();
-      const stream = other.waitForResponse((response) => /\/boards\/[0-9a-f]{24}\/events$/.test(response.url()));
+      const stream = other.waitForResponse((response) => /\/boards\/[0-9a-f]{24}\/events\?presence=true$/.test(response.url()));
       await other.goto(page.url());
       await other.getByRole('region', { name: 'Ideas', exact: true }).waitFor();
       await stream;

@@ -38,6 +38,26 @@ for (const engine of ENGINES) {
       return res.json().board as { _id: string; company: string; team: string };
     }
 
+    it("starts a board with Trello's six default labels when asked, in its transaction, and with none otherwise", async () => {
+      const plain = await createBoard('No labels');
+      assert.deepEqual((await api('GET', `/api/v1/boards/${plain._id}/labels`)).json().labels, []);
+      const res = await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Trello-like', defaultLabels: true });
+      assert.equal(res.statusCode, 201, res.body);
+      const boardId = res.json().board._id;
+      const labels = (await api('GET', `/api/v1/boards/${boardId}/labels`)).json().labels as LabelRecord[];
+      assert.deepEqual(
+        labels.map((label) => [label.name, label.color._id, label.color.name]),
+        LABEL_PALETTE.slice(0, 6).map((colour) => ['', colour.id, colour.name]),
+      );
+      for (const label of labels) assertSchema(Label, label);
+      // one event per label beside the board's own, all of one commit
+      const events = await t.storage.db.selectFrom('events').select(['type', 'created_at']).where('board_id', '=', boardId).execute();
+      assert.deepEqual(events.map((event) => event.type).sort(), ['board.created', ...Array(6).fill('label.created')]);
+      assert.equal(new Set(events.map((event) => event.created_at)).size, 1);
+      const bad = await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'x', defaultLabels: 'yes' });
+      assert.equal(bad.statusCode, 400);
+    });
+
     async function createLabel(boardId: string, name: string, color = GREEN.id): Promise<LabelRecord> {
       const res = await api('POST', `/api/v1/boards/${boardId}/labels`, { name, color });
       assert.equal(res.statusCode, 201, res.body);

@@ -108,9 +108,9 @@ describe('the words in each language', () => {
       [0, 1, 2].map((n) => t.cardCount(n)),
       ['0 cards', '1 card', '2 cards'],
     );
-    assert.equal(t.confirmDeleteComment(0), 'Delete this comment?');
-    assert.equal(t.confirmDeleteComment(1), 'Delete this comment and its 1 reply?');
-    assert.equal(t.confirmDeleteComment(3), 'Delete this comment and its 3 replies?');
+    assert.equal(t.commentDeleted(0), 'Comment deleted.');
+    assert.equal(t.commentDeleted(1), 'Comment and its 1 reply deleted.');
+    assert.equal(t.commentDeleted(3), 'Comment and its 3 replies deleted.');
     assert.equal(t.cheerButton('🎉', []), 'Cheer 🎉');
     assert.equal(t.cheerButton('🎉', ['Ann', 'Bo']), '🎉 2, cheered by Ann, Bo');
     assert.equal(t.act.item('members.toggled', 'Ship'), 'changed the members of the item Ship');
@@ -165,7 +165,7 @@ describe('the words in each language', () => {
       [0, 1, 2].map((n) => t.cardCount(n)),
       ['0 Karten', '1 Karte', '2 Karten'],
     );
-    assert.equal(t.confirmDeleteComment(1), 'Diesen Kommentar mit seiner 1 Antwort löschen?');
+    assert.equal(t.commentDeleted(1), 'Kommentar und seine 1 Antwort gelöscht.');
     assert.equal(t.act.checklist('created', 'Release'), 'hat die Checkliste Release hinzugefügt');
     assert.equal(t.importProgress(1200, 5000), 'Importierte Karten: 1.200 von 5.000');
     assert.equal(settingsText.confirmDeleteLabel('Bug', 3), 'Das Label „Bug“ löschen? Es wird von den 3 Karten entfernt, die es tragen.');

@@ -79,6 +79,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The error's `details`, as the server sent them (a field's problem, a reason). */
+    readonly details: ReadonlyArray<Record<string, unknown>> = [],
   ) {
     super(message);
   }
@@ -87,8 +89,9 @@ export class ApiError extends Error {
 /** The data of an answer, or an ApiError with the server's message. */
 export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.error !== undefined || result.data === undefined) {
-    const message = (result.error as { message?: string } | undefined)?.message ?? `${result.response.status} ${result.response.statusText}`;
-    throw new ApiError(result.response.status, message);
+    const error = result.error as { message?: string; details?: Array<Record<string, unknown>> } | undefined;
+    const message = error?.message ?? `${result.response.status} ${result.response.statusText}`;
+    throw new ApiError(result.response.status, message, Array.isArray(error?.details) ? error.details : []);
   }
   return result.data;
 }

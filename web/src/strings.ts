@@ -1,4 +1,4 @@
-import { catalogue, formatList, icu } from './i18n/messages.ts';
+import { catalogue, formatList, type Icu, icu } from './i18n/messages.ts';
 
 /**
  * Every string the app shows, in English: the source catalogue, ICU MessageFormat through
@@ -54,7 +54,18 @@ export const t = catalogue('app', {
   save: 'Save',
   cancel: 'Cancel',
   close: 'Close',
-  noBoards: 'No boards yet.',
+  noBoardsInTeam: icu('No boards in {team} yet. Name one below to start, or import one from Trello.', (team: string) => ({ team })),
+  noCompany: 'You belong to no company yet. Ask whoever runs Taskboard for your team to invite you.',
+  noTeamTitle: 'No team yet',
+  noTeamAdmin: icu('Boards live in teams. Create a team in {company}, then invite the people who work with you.', (company: string) => ({ company })),
+  noTeamMember: icu(
+    'You are in no team of {company} yet, so there are no boards to show. Ask an owner or admin of {company} to add you to a team.',
+    (company: string) => ({
+      company,
+    }),
+  ),
+  invitePeople: 'Invite people',
+  noListsHint: 'Lists are the steps your cards go through, such as To do, Doing and Done. Add the first one to start.',
   importBoard: 'Import a board',
   importBoardInto: icu('Import a board into {team}', (team: string) => ({ team })),
   importFrom: 'From',
@@ -85,6 +96,41 @@ export const t = catalogue('app', {
   addCardButton: 'Add card',
   cardName: 'Card name',
   emptyList: 'No cards yet',
+  noMatchingCards: 'No matching cards',
+  /** What an import left out, by the report's kind (docs/api.md, "Importing a board"): said in words, never by key. */
+  importLeftOutKinds: {
+    customFields: icu('{count, plural, one {# custom field} other {# custom fields}} of the board', (count: number) => ({ count })),
+    customFieldValues: icu('{count, plural, one {# custom field value} other {# custom field values}}', (count: number) => ({ count })),
+    powerUps: icu('{count, plural, one {# Power-Up} other {# Power-Ups}}', (count: number) => ({ count })),
+    powerUpDataOnCards: icu('{count, plural, one {# card} other {# cards}} with Power-Up data', (count: number) => ({ count })),
+    votes: icu('{count, plural, one {# vote} other {# votes}}', (count: number) => ({ count })),
+    stickers: icu('{count, plural, one {# sticker} other {# stickers}}', (count: number) => ({ count })),
+    cardCovers: icu('{count, plural, one {# card cover} other {# card covers}}', (count: number) => ({ count })),
+    attachmentsWithoutUsableLink: icu('{count, plural, one {# attachment} other {# attachments}} without a link that opens', (count: number) => ({ count })),
+    startDatesAfterDue: icu('{count, plural, one {# start date} other {# start dates}} after the due date', (count: number) => ({ count })),
+    checklistsOfNoCard: icu('{count, plural, one {# checklist} other {# checklists}} of no card', (count: number) => ({ count })),
+    commentsOfNoCard: icu('{count, plural, one {# comment} other {# comments}} of no card', (count: number) => ({ count })),
+    unknownLabelsOnCards: icu('{count, plural, one {# label} other {# labels}} on cards that the board does not have', (count: number) => ({ count })),
+    truncatedTexts: icu('{count, plural, one {# text} other {# texts}} cut to the length allowed here', (count: number) => ({ count })),
+    unmatchedCardMembers: icu('{count, plural, one {# card membership} other {# card memberships}} of people not matched here', (count: number) => ({ count })),
+    unmatchedItemMembers: icu('{count, plural, one {# checklist item member} other {# checklist item members}} not matched here', (count: number) => ({
+      count,
+    })),
+    files: icu('{count, plural, one {# attached file} other {# attached files}} (a JSON export holds none)', (count: number) => ({ count })),
+  } as Record<string, Icu<[number]>>,
+  importLeftOutOther: icu('{kind}: {count, number}', (kind: string, count: number) => ({ kind, count })),
+  createLabel: 'Create a label',
+  createLabelAction: 'Create',
+  newLabelName: 'Name of the new label',
+  labelColour: 'Colour',
+  matchingCount: icu('{shown, number} of {total}', (shown: number, total: string) => ({ shown, total })),
+  matchingCountLabel: icu(
+    '{shown, plural, one {# of {total} cards matches the filter} other {# of {total} cards match the filter}}',
+    (shown: number, total: string) => ({
+      shown,
+      total,
+    }),
+  ),
   listActions: icu('Actions of list {name}', (name: string) => ({ name })),
   moveListLeft: 'Move list left',
   moveListRight: 'Move list right',
@@ -167,6 +213,16 @@ export const t = catalogue('app', {
   showFilters: 'Filters',
   daysOverdue: icu('{days, plural, one {# day overdue} other {# days overdue}}', (days: number) => ({ days })),
   boardMembers: icu('{count, plural, one {# member of this board} other {# members of this board}}', (count: number) => ({ count })),
+  viewingNow: icu('{count, plural, one {# other person viewing now} other {# others viewing now}}', (count: number) => ({ count })),
+  viewingNowTitle: 'Viewing this board now',
+  notSharedTitle: 'This board is not shared with you',
+  notSharedText: icu(
+    'It belongs to the team {team} of {company}, which you are not in. Ask an owner or admin of {company} to add you to {team}:',
+    (team: string, company: string) => ({ team, company }),
+  ),
+  notSharedAsk: 'Whom to ask',
+  boardNotFoundTitle: 'Board not found',
+  boardNotFoundText: 'This board does not exist, was deleted, or the link is wrong. Ask whoever sent it for a new link.',
   theme: 'Theme',
   themeSystem: 'System',
   themeLight: 'Light',
@@ -281,7 +337,7 @@ export const t = catalogue('app', {
     name,
     items,
   })),
-  confirmDeleteItem: icu('Delete the item "{name}"?', (name: string) => ({ name })),
+  itemDeleted: icu('Item "{name}" deleted.', (name: string) => ({ name })),
   cheersOn: icu('Cheers on {what}', (what: string) => ({ what })),
   cheerButton: icu('{count, plural, =0 {Cheer {content}} other {{content} {count}, cheered by {names}}}', (content: string, names: string[]) => ({
     content,
@@ -302,11 +358,11 @@ export const t = catalogue('app', {
   editReply: 'Edit reply',
   commentBy: icu('Comment by {name}', (name: string) => ({ name })),
   replyBy: icu('Reply by {name}', (name: string) => ({ name })),
-  confirmDeleteComment: icu(
-    '{replies, plural, =0 {Delete this comment?} one {Delete this comment and its # reply?} other {Delete this comment and its # replies?}}',
+  commentDeleted: icu(
+    '{replies, plural, =0 {Comment deleted.} one {Comment and its # reply deleted.} other {Comment and its # replies deleted.}}',
     (replies: number) => ({ replies }),
   ),
-  confirmDeleteReply: 'Delete this reply?',
+  replyDeleted: 'Reply deleted.',
   mentionSuggestions: 'Team members',
   loadMoreComments: 'Load more comments',
   loadMoreActivity: 'Load more activity',

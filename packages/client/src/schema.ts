@@ -857,7 +857,7 @@ export interface paths {
         put?: never;
         /**
          * Create Board
-         * @description Creates a board in the team `teamId` (required), which the caller must reach.
+         * @description Creates a board in the team `teamId` (required), which the caller must reach; with `defaultLabels: true` it starts with Trello's six default labels (unnamed, green to blue), made in the same transaction.
          *
          *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
          */
@@ -7850,6 +7850,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /** @description true: the board starts with Trello's default labels, six unnamed ones coloured green, yellow, orange, red, purple and blue (as Trello's `defaultLabels`); default false: no labels */
+                    defaultLabels?: boolean;
                 };
             };
         };
@@ -15266,7 +15268,10 @@ export interface operations {
     };
     streamBoardEvents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Count the caller as viewing the board while the stream is open, and send `event: presence` frames (`data: {"viewers":[{_id, fullName, photoUrl}]}`, no `id`) whenever who views it changes */
+                presence?: boolean;
+            };
             header?: never;
             path: {
                 /** @description 24 lowercase hex characters */

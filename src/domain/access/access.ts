@@ -9,6 +9,9 @@
  *
  * Reach: team members reach a team's resources; company owners and admins reach the whole company.
  * A request's `companyId`/`teamId` (its scope), when given, must match the resource too.
+ * A board out of reach is still a 404, but a member of its company (whose key is not limited to
+ * some teams) is told it is not shared with them and whom to ask (`notShared`,
+ * docs/decisions/0261-not-shared-with-you.md): within a company, that a board exists may be known.
  *
  * Keys made to do less (`Caller.keyLimits`, docs/people.md "API keys") are held here too: a
  * read-only key is refused every write (`requireKeyPermits`, asked for every operation before its
@@ -48,7 +51,7 @@ import { findEventReach } from '../../storage/repositories/events.ts';
 import { findLabelById } from '../../storage/repositories/labels.ts';
 import { findListById, type ListRow } from '../../storage/repositories/lists.ts';
 import { findNotification, type NotificationRow } from '../../storage/repositories/notifications.ts';
-import { findTeamScope } from '../../storage/repositories/teams.ts';
+import { findTeamScope, findWhomToAskForTeam } from '../../storage/repositories/teams.ts';
 import { findWebhook, type WebhookRow } from '../../storage/repositories/webhooks.ts';
 import { checkEachItem } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -310,7 +313,35 @@ export async function requireAccess(
   if ('lock' in request && request.lock) return lockedAccess(db as Transaction, caller, request);
   const { kind, id, scope = {}, field } = request as ReadRequest<keyof ReadRows>;
   const what = request.what ?? NAMES[kind];
-  return requireReach(caller, await FIND[kind](db, id, caller), what, scope, field);
+  const row = await FIND[kind](db, id, caller);
+  if (kind === 'board' && row && !inReach(caller, row, scope)) await requireSharedBoard(db, caller, row as BoardRow, scope, field);
+  return requireReach(caller, row, what, scope, field);
+}
+
+/** How many of the company's owners and admins a "not shared" answer names. */
+const WHOM_TO_ASK = 5;
+
+/**
+ * A board the caller does not reach: when the caller belongs to its company (with a key not limited
+ * to some teams) and the request's scope does not point elsewhere, a 404 that says the board is not
+ * shared with them, naming its team and whom to ask; else it returns, and the plain 404 follows.
+ */
+async function requireSharedBoard(db: Executor, caller: Caller, board: BoardRow, scope: Scope, field = 'boardId'): Promise<void> {
+  if (!caller.companyRoles.has(board.company_id) || caller.keyLimits?.teams) return;
+  if ((scope.companyId !== undefined && scope.companyId !== board.company_id) || (scope.teamId !== undefined && scope.teamId !== board.team_id)) return;
+  const whom = await findWhomToAskForTeam(db, board.team_id, WHOM_TO_ASK);
+  if (!whom) return;
+  const names = whom.people.map((person) => person.full_name);
+  throw new NotFoundError('Board', [
+    {
+      field,
+      reason: 'not-shared',
+      message: `this board is not shared with you: ask ${names.length ? names.join(', ') : 'an owner or admin of the company'} to add you to the team ${whom.teamName}`,
+      companyName: whom.companyName,
+      teamName: whom.teamName,
+      askPeople: whom.people.map((person) => ({ _id: person.id, fullName: person.full_name, role: person.role })),
+    },
+  ]);
 }
 
 function requireCompanyAdmin(caller: Caller, companyId: string, refusal = 'Only company owners and admins may manage webhooks'): void {

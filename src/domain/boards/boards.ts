@@ -2,6 +2,7 @@ import type { BoardWithLists, BoardWithListsAndCards } from '../../schemas/board
 import type { Board } from '../../schemas/records.ts';
 import type { BoardRow } from '../../storage/repositories/boards.ts';
 import * as boards from '../../storage/repositories/boards.ts';
+import { insertLabel } from '../../storage/repositories/labels.ts';
 import { markBoardDeleted } from '../../storage/repositories/lifecycle.ts';
 import { findListsOfBoard } from '../../storage/repositories/lists.ts';
 import { requireAccess } from '../access/access.ts';
@@ -11,18 +12,31 @@ import type { ServiceContext } from '../context.ts';
 import { boardSubject, recordEvent } from '../events/record.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
-import { newId, nowIso } from '../shared/ids.ts';
+import { newId, newOrderedId, nowIso } from '../shared/ids.ts';
 import { DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';
 import { isExpected, requireExpectedVersion } from '../shared/preconditions.ts';
-import { LIVE, newMade } from '../shared/records.ts';
+import { LIVE, newMade, onBoard } from '../shared/records.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { toBoard, toList } from './records.ts';
 
-/** Creates a board in a team the caller reaches (team member, or company owner/admin). */
+/**
+ * The labels a board asked to start with `defaultLabels` gets: Trello's default six, unnamed, in the
+ * palette's first six colours (green, yellow, orange, red, purple, blue: ids fixed by the palette).
+ */
+const DEFAULT_LABEL_COLORS = [
+  '000000000000000000000001',
+  '000000000000000000000002',
+  '000000000000000000000003',
+  '000000000000000000000004',
+  '000000000000000000000005',
+  '000000000000000000000006',
+];
+
+/** Creates a board in a team the caller reaches (team member, or company owner/admin); with `defaultLabels`, with Trello's default labels. */
 export async function createBoard(
   ctx: ServiceContext,
   caller: Caller,
-  input: { teamId: string; companyId?: string | undefined; name: string },
+  input: { teamId: string; companyId?: string | undefined; name: string; defaultLabels?: boolean },
 ): Promise<Board> {
   const team = await requireAccess(ctx.db, caller, { kind: 'team', id: input.teamId, scope: { companyId: input.companyId } });
   const now = nowIso();
@@ -38,6 +52,13 @@ export async function createBoard(
   await inTransaction(ctx, async (trx) => {
     await boards.insertBoard(trx, row);
     recordEvent(trx, caller, 'board.created', boardSubject(row), { board: row.id, name: row.name }, now);
+    if (!input.defaultLabels) return;
+    for (const color of DEFAULT_LABEL_COLORS) {
+      // ids in the order made: the labels list in palette order (they share their creation time)
+      const label = { ...newMade(newOrderedId(), caller.userId, now), ...onBoard(row), name: '', color_id: color };
+      await insertLabel(trx, label);
+      recordEvent(trx, caller, 'label.created', boardSubject(row), { label: label.id, name: '', color }, now);
+    }
   });
   return toBoard(row);
 }

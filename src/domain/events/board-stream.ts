@@ -20,6 +20,7 @@ import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { type Event, toEvent } from './events.ts';
+import { BoardPresence, type Viewer } from './presence.ts';
 import type { CommittedEvents } from './record.ts';
 
 /** Authenticates the stream's caller again as it was at the start (an API key's token, or a session's: see src/plugins/auth.ts). */
@@ -28,6 +29,8 @@ export type Reauthenticate = () => Caller | Promise<Caller>;
 export interface StreamSink {
   /** Sends one event; false when the client is too far behind to take it (the stream ends). */
   send(event: Event): boolean;
+  /** Sends who is viewing the board now (a stream that counts its caller as viewing it); false as `send`. */
+  presence?(viewers: Viewer[]): boolean;
   /** The stream is over (`reason` for the log); the sink closes the connection. */
   end(reason: string, error?: unknown): void;
 }
@@ -88,12 +91,17 @@ export class LiveStream {
   #ended = false;
   #heldBackMs = HELD_BACK_FIRST_MS;
   #heldBackTimer: NodeJS.Timeout | undefined;
+  /** The caller counted as viewing the board, when it asked to be; and who was last said to view it. */
+  readonly presence: BoardPresence | undefined;
+  #viewersSent: string | undefined;
+  #leaving: Promise<void> | undefined;
 
-  constructor(ctx: ServiceContext, token: string | Reauthenticate, subject: StreamSubject, position: FeedPosition) {
+  constructor(ctx: ServiceContext, token: string | Reauthenticate, subject: StreamSubject, position: FeedPosition, presence?: BoardPresence) {
     this.#ctx = ctx;
     this.#token = token;
     this.#subject = subject;
     this.#position = position;
+    this.presence = presence;
   }
 
   /** Starts sending to `sink`: first what the client missed, then each event as it commits. */
@@ -138,11 +146,29 @@ export class LiveStream {
     this.wake();
   }
 
+  /** Keeps the caller counted as viewing the board, and looks at who else is (an expiry rings nothing). */
+  async refreshPresence(): Promise<void> {
+    if (this.#ended || !this.presence) return;
+    try {
+      await this.presence.refresh();
+    } catch (error) {
+      return this.end('keeping the viewer counted failed', error);
+    }
+    this.wake();
+  }
+
   end(reason: string, error?: unknown): void {
     if (this.#ended) return;
     this.#ended = true;
     clearTimeout(this.#heldBackTimer);
+    // the others are told at once; a leave that fails expires a few refreshes later
+    this.#leaving = this.presence?.leave().catch(() => undefined);
     this.#sink?.end(reason, error);
+  }
+
+  /** Settles once an ended stream's caller no longer counts as viewing the board. */
+  left(): Promise<void> {
+    return this.#leaving ?? Promise.resolve();
   }
 
   get ended(): boolean {
@@ -174,11 +200,21 @@ export class LiveStream {
         this.#heldBackMs = HELD_BACK_FIRST_MS;
         if (rows.length < events.FEED_PAGE) break;
       }
+      if (this.presence && !this.#ended) await this.#sendViewers(this.presence);
       if (!this.#ended && (await this.#subject.heldBack(this.#ctx.db, this.#position))) this.#lookSoon();
     } catch (error) {
       // The client reconnects with the last id it got and resumes from the record.
       this.end('reading the event record failed', error);
     }
+  }
+
+  /** Sends who views the board when it differs from what was sent last. */
+  async #sendViewers(presence: BoardPresence): Promise<void> {
+    const now = await presence.viewers();
+    const text = JSON.stringify(now);
+    if (text === this.#viewersSent || this.#ended) return;
+    if (!this.#sink?.presence?.(now)) return this.end('the client fell too far behind');
+    this.#viewersSent = text;
   }
 
   /** Committed events wait behind a transaction still running, and no ring will come for them. */
@@ -217,7 +253,8 @@ async function startingPosition(ctx: ServiceContext, caller: Caller, lastEventId
 /**
  * Opens a stream of the board for `caller` (holding `token`): 404 when it does not reach the board;
  * with `lastEventId`, from that event (400 when the record has no such event: pruned, or never one),
- * else from now.
+ * else from now. With `presence`, the caller counts as viewing the board while the stream is open
+ * (refreshed every `presence.refreshMs`), and the stream also tells who views it.
  */
 export async function openBoardStream(
   ctx: ServiceContext,
@@ -225,10 +262,14 @@ export async function openBoardStream(
   token: string | Reauthenticate,
   boardId: string,
   lastEventId: string | undefined,
+  presence?: { refreshMs: number },
 ): Promise<LiveStream> {
   const subject = boardStreamSubject(boardId);
   await subject.checkAccess?.(ctx.db, caller);
-  return new LiveStream(ctx, token, subject, await startingPosition(ctx, caller, lastEventId));
+  const position = await startingPosition(ctx, caller, lastEventId);
+  const viewing = presence ? new BoardPresence(ctx, boardId, caller.userId, presence.refreshMs) : undefined;
+  await viewing?.join();
+  return new LiveStream(ctx, token, subject, position, viewing);
 }
 
 /**

@@ -74,3 +74,29 @@ export async function teamMembersAmong(db: Executor, teamId: string, userIds: re
   const rows = await db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).where('user_id', 'in', userIds).execute();
   return new Set(rows.map((r) => r.user_id));
 }
+
+/**
+ * What a member of the company is told of a board of a team they are not in: the team's and the
+ * company's names, and whom to ask (the company's owners, then its admins, by name; a few at most).
+ */
+export async function findWhomToAskForTeam(db: Executor, teamId: string, limit: number) {
+  const team = await db
+    .selectFrom('teams as t')
+    .innerJoin('companies as c', 'c.id', 't.company_id')
+    .select(['t.name as team_name', 'c.name as company_name', 't.company_id'])
+    .where('t.id', '=', teamId)
+    .executeTakeFirst();
+  if (!team) return undefined;
+  const people = await db
+    .selectFrom('company_members as cm')
+    .innerJoin('users as u', 'u.id', 'cm.user_id')
+    .select(['u.id', 'u.full_name', 'cm.role'])
+    .where('cm.company_id', '=', team.company_id)
+    .where('cm.role', 'in', ['owner', 'admin'])
+    .orderBy('cm.role', 'desc')
+    .orderBy('u.full_name')
+    .orderBy('u.id')
+    .limit(limit)
+    .execute();
+  return { teamName: team.team_name, companyName: team.company_name, people };
+}

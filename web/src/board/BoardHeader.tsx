@@ -1,9 +1,9 @@
-import { Archive, Filter as FilterIcon, Keyboard, MoreHorizontal, Repeat, Settings, Tag, Trash2, UserPlus, Users, Zap } from 'lucide-react';
+import { Archive, Download, Filter as FilterIcon, Keyboard, MoreHorizontal, Repeat, Settings, Tag, Trash2, UserPlus, Users, Zap } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useId, useState } from 'react';
 import type { Label, Member } from '../api.ts';
 import { t } from '../strings.ts';
-import { Avatar, AvatarStack } from '../ui/Avatar.tsx';
+import { Avatar, AvatarStack, type Person } from '../ui/Avatar.tsx';
 import { Menu, Popover } from '../ui/Menu.tsx';
 import { type Filter, isFiltering } from './filters.ts';
 import { recurrencesText } from './recurrences/strings.ts';
@@ -19,6 +19,8 @@ export function BoardHeader(props: {
   setFilter: (filter: Filter) => void;
   labels: Label[];
   members: Member[];
+  /** Who else is viewing the board now (the live stream's presence). */
+  viewers: Person[];
   onHelp: () => void;
   canDelete: boolean;
   onPanel: (panel: Panel) => void;
@@ -38,6 +40,9 @@ export function BoardHeader(props: {
     <div className="board-header">
       <h1 className="board-name">{props.name}</h1>
       {props.members.length ? <AvatarStack people={props.members} label={t.boardMembers(props.members.length)} /> : null}
+      {props.viewers.length ? (
+        <AvatarStack people={props.viewers} max={3} label={t.viewingNow(props.viewers.length)} className="viewers" title={t.viewingNowTitle} />
+      ) : null}
       <button type="button" className="icon-button share-button" onClick={props.onShare}>
         <UserPlus size={18} aria-hidden="true" />
         {t.share}
@@ -123,6 +128,7 @@ export function BoardHeader(props: {
           { label: settingsText.archived, icon: <Archive size={16} />, onSelect: () => props.onPanel('archive') },
           { label: rulesText.menu, icon: <Zap size={16} />, onSelect: props.onRules },
           { label: recurrencesText.menu, icon: <Repeat size={16} />, onSelect: props.onRecurrences },
+          { label: settingsText.exportMenu, icon: <Download size={16} />, onSelect: () => props.onPanel('export') },
           { label: settingsText.settings, icon: <Settings size={16} />, onSelect: () => props.onPanel('settings') },
           ...(props.canDelete ? [{ label: settingsText.deleteBoard, icon: <Trash2 size={16} />, danger: true, onSelect: props.onDelete }] : []),
         ]}

@@ -8,6 +8,7 @@ import { forgetBoard, rememberBoard, useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { showToast } from '../ui/toasts.ts';
 import { BoardHeader } from './BoardHeader.tsx';
+import { BoardUnavailable } from './BoardUnavailable.tsx';
 import { loadCardDialog, useCardDialog } from './cardDialogLoader.ts';
 import { ListComposer } from './composers.tsx';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
@@ -51,7 +52,7 @@ export function BoardPage() {
   const notify = useCallback((next: Notice) => (next.kind === 'info' ? showToast(next) : setNotice(next)), []);
   const announce = useCallback((text: string) => setAnnouncement(text), []);
   const actions = useBoardActions(boardId, notify, announce);
-  const { connected } = useBoardStream(boardId, actions.refreshCard);
+  const { connected, viewers } = useBoardStream(boardId, actions.refreshCard);
   const labels = useQuery({
     queryKey: ['labels', boardId],
     queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/labels', { params: { path: { boardId } } })).labels as Label[],
@@ -132,12 +133,7 @@ export function BoardPage() {
   const openHelp = useCallback(() => setHelp(true), []);
   useHelpKey(openHelp);
 
-  if (board.isError)
-    return (
-      <p className="page-pad" role="alert">
-        {board.error.message}
-      </p>
-    );
+  if (board.isError) return <BoardUnavailable error={board.error} />;
   if (!board.data) return <BoardSkeleton />;
   const view = board.data;
   const now = Date.now();
@@ -163,6 +159,7 @@ export function BoardPage() {
         setFilter={setFilter}
         labels={labels.data ?? []}
         members={members}
+        viewers={viewers.filter((viewer) => viewer._id !== me.data?.user._id)}
         onHelp={() => setHelp(true)}
         canDelete={canDelete}
         onPanel={setPanel}
@@ -213,6 +210,7 @@ export function BoardPage() {
             now={now}
             onRecur={recurInList}
             templates={templates}
+            filtering={filtering}
           />
         ))}
         <ListComposer actions={actions} first={view.lists.length === 0} />

@@ -48,6 +48,8 @@ interface ListProps {
   onRecur: (listId: string) => void;
   /** The board's template cards, offered by the composer. */
   templates: readonly { _id: string; name: string }[];
+  /** A filter is on: `cards` are the list's cards that match it. */
+  filtering: boolean;
 }
 
 export const ListColumn = memo(function ListColumn({
@@ -64,6 +66,7 @@ export const ListColumn = memo(function ListColumn({
   now,
   onRecur,
   templates,
+  filtering,
 }: ListProps) {
   const section = useRef<HTMLElement>(null);
   const header = useRef<HTMLDivElement>(null);
@@ -97,7 +100,10 @@ export const ListColumn = memo(function ListColumn({
     );
   }, [list._id]);
 
-  const count = list.cards.length + (list.nextCursor ? '+' : '');
+  const total = list.cards.length + (list.nextCursor ? '+' : '');
+  // while a filter is on, the count says how many of the list's cards match: "2 of 14"
+  const count = filtering ? t.matchingCount(cards.length, total) : total;
+  const countLabel = filtering ? t.matchingCountLabel(cards.length, total) : t.cardCount(list.cards.length);
   return (
     <section ref={section} className={`list${edge ? ` drop-${edge}` : ''}`} aria-label={list.name} data-list-id={list._id} role="region">
       <div className="list-header" ref={header}>
@@ -126,7 +132,7 @@ export const ListColumn = memo(function ListColumn({
             </button>
           </h2>
         )}
-        <span className="list-count" aria-label={t.cardCount(list.cards.length)}>
+        <span className="list-count" aria-label={countLabel}>
           {count}
         </span>
         <Menu
@@ -167,7 +173,7 @@ export const ListColumn = memo(function ListColumn({
         ) : (
           <div style={{ height: Math.min(cards.length, 8) * 64 }} />
         )}
-        {cards.length === 0 ? <p className="muted empty">{t.emptyList}</p> : null}
+        {cards.length === 0 ? <p className="muted empty">{filtering && list.cards.length ? t.noMatchingCards : t.emptyList}</p> : null}
       </div>
       <CardComposer listId={list._id} listName={list.name} actions={actions} open={composing} setOpen={setComposing} templates={templates} />
     </section>

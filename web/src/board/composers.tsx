@@ -122,7 +122,18 @@ export function ListComposer({ actions, first }: { actions: BoardActions; first:
       }}
     >
       <label htmlFor={id}>{first ? t.addFirstList : t.listName}</label>
-      <input id={id} name="name" autoFocus={!first} onKeyDown={(event) => event.key === 'Escape' && setOpen(false)} />
+      {first ? (
+        <p id={`${id}-hint`} className="composer-hint muted">
+          {t.noListsHint}
+        </p>
+      ) : null}
+      <input
+        id={id}
+        name="name"
+        autoFocus={!first}
+        aria-describedby={first ? `${id}-hint` : undefined}
+        onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}
+      />
       <div className="composer-actions">
         <button type="submit" className="primary">
           {t.addList}

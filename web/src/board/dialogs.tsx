@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import type { CardFace } from '../api.ts';
 import { t } from '../strings.ts';
+import { openedModal } from '../ui/topLayer.ts';
 import type { ListView } from './store.ts';
 
 /** A modal on the native <dialog>: focus kept inside, Escape closes, the page behind inert. */
@@ -9,7 +10,11 @@ export function Modal({ label, onClose, children, className }: { label: string; 
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
+    const closed = dialog ? openedModal(dialog) : undefined;
+    return () => {
+      closed?.();
+      dialog?.close();
+    };
   }, []);
   return (
     <dialog

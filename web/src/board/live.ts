@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { BoardEvent } from '../api.ts';
 import { followStream } from '../stream.ts';
+import type { Person } from '../ui/Avatar.tsx';
 import { inventoryKey } from './settings/inventory.ts';
 import { type BoardView, boardKey, removeCard } from './store.ts';
 
@@ -21,10 +22,13 @@ const INVENTORY_SETTLE_MS = 250;
  * or rides the session cookie): every change applies to the open page. A card's event re-reads that
  * card (events carry changed fields, not whole records); a list's, label's or board's re-reads the
  * board. A dropped stream reconnects with Last-Event-ID, so nothing committed meanwhile is missed.
+ * The stream counts the page's person as viewing the board, and its `presence` frames say who is
+ * (`viewers`, the page's person among them; none while it is down).
  */
-export function useBoardStream(boardId: string, refreshCard: (cardId: string) => Promise<unknown>): { connected: boolean } {
+export function useBoardStream(boardId: string, refreshCard: (cardId: string) => Promise<unknown>): { connected: boolean; viewers: Person[] } {
   const queryClient = useQueryClient();
   const [connected, setConnected] = useState(true);
+  const [viewers, setViewers] = useState<Person[]>([]);
   const refresh = useRef(refreshCard);
   refresh.current = refreshCard;
 
@@ -81,7 +85,7 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
       }
     }
 
-    void followStream(`/api/v1/boards/${boardId}/events`, stop.signal, {
+    void followStream(`/api/v1/boards/${boardId}/events?presence=true`, stop.signal, {
       headers: (): Record<string, string> => (lastEventId ? { 'Last-Event-ID': lastEventId } : {}),
       async refused(response) {
         if (response.status !== 400 || !lastEventId) return false;
@@ -97,6 +101,14 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
         setConnected(true);
       },
       message(message) {
+        if (message.event === 'presence') {
+          try {
+            setViewers((JSON.parse(message.data) as { viewers: Person[] }).viewers);
+          } catch {
+            // a presence frame that does not read is skipped: the next one says it all again
+          }
+          return;
+        }
         if (message.id) lastEventId = message.id;
         try {
           apply(JSON.parse(message.data) as BoardEvent);
@@ -104,13 +116,17 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
           // a frame that is not an event (none are sent today) is skipped
         }
       },
-      dropped: () => setConnected(false),
+      dropped: () => {
+        setConnected(false);
+        setViewers([]);
+      },
     });
     return () => {
       stop.abort();
       clearTimeout(inventoryTimer);
+      setViewers([]);
     };
   }, [boardId, queryClient]);
 
-  return { connected };
+  return { connected, viewers };
 }

@@ -15,6 +15,7 @@ import { Comments, MarkdownComposer } from './Comments.tsx';
 import { type Change, changesBetween } from './conflict.ts';
 import { MemberToggles } from './controls.tsx';
 import { fromLocalInput, toLocalInput } from './dates.ts';
+import { NewLabel } from './NewLabel.tsx';
 import { cardQuery, peopleById, startCardReads, useLiveParts, useRefresh } from './queries.ts';
 import { MentionContext, RichText } from './RichText.tsx';
 import './card.css';
@@ -248,6 +249,7 @@ export function CardDialog(props: {
                     {label.name || label.color.name}
                   </button>
                 ))}
+                <NewLabel boardId={card.board} onCreated={(label) => actions.toggleLabels(cardId, [label._id])} />
               </fieldset>
               <MemberToggles
                 fieldsetRef={membersRef}

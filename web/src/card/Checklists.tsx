@@ -2,6 +2,7 @@ import { type ReactNode, useId, useState } from 'react';
 import { type Card, client, type Member, unwrap } from '../api.ts';
 import { currentLocale, formatList } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
+import { deleteWithUndo, useHiddenByUndo } from '../ui/undoableDelete.ts';
 import { download, UploadList, useUploads } from './Attachments.tsx';
 import { FileButton, MemberToggles, RenameInput } from './controls.tsx';
 import { fromLocalInput, toLocalInput } from './dates.ts';
@@ -102,8 +103,11 @@ function ChecklistView(
   const [copyTo, setCopyTo] = useState('');
   const id = useId();
   const checklistId = checklist._id;
-  const done = checklist.items.filter((item) => item.complete.status).length;
-  const total = checklist.items.length;
+  // an item deleted here whose Undo is still offered is not shown, nor counted
+  const hidden = useHiddenByUndo();
+  const items = checklist.items.filter((item) => !hidden.has(item._id));
+  const done = items.filter((item) => item.complete.status).length;
+  const total = items.length;
   const move = (position: number) =>
     run(() => client.PATCH('/api/v1/checklists/{checklistId}/position', { params: { path: { checklistId } }, body: { position } }).then(unwrap));
 
@@ -131,7 +135,7 @@ function ChecklistView(
       </div>
       <progress className="checklist-progress" max={Math.max(1, total)} value={done} aria-label={t.progressOf(checklist.name, done, total)} />
       <ul className="items">
-        {checklist.items.map((item, index) => (
+        {items.map((item, index) => (
           <ItemView
             key={item._id}
             item={item}
@@ -340,10 +344,14 @@ function ItemView(props: { item: ChecklistItem; index: number; checklist: Checkl
         <button
           type="button"
           className="danger"
-          onClick={() => {
-            if (window.confirm(t.confirmDeleteItem(item.name)))
-              void run(() => client.DELETE('/api/v1/checklist-items/{itemId}', { params: { path: { itemId } } }).then(unwrap));
-          }}
+          onClick={() =>
+            deleteWithUndo({
+              id: itemId,
+              text: t.itemDeleted(item.name),
+              path: `/api/v1/checklist-items/${itemId}`,
+              remove: () => run(() => client.DELETE('/api/v1/checklist-items/{itemId}', { params: { path: { itemId } } }).then(unwrap)),
+            })
+          }
         >
           {t.deleteItem}
         </button>

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { client, type Member, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
+import { deleteWithUndo, useHiddenByUndo } from '../ui/undoableDelete.ts';
 import { Cheers } from './Cheers.tsx';
 import { when } from './dates.ts';
 import { type Comment, type Discussion, useComments } from './queries.ts';
@@ -153,6 +154,8 @@ export function Comments(props: {
   const comments = useComments(cardId);
   const [draft, setDraft] = useState('');
   const all = comments.data?.pages.flatMap((page) => page.comments) ?? [];
+  // what was deleted here while its Undo is offered is not shown (comments and replies alike)
+  const hidden = useHiddenByUndo();
   // a search opened the card at one of its comments or replies (`?item=`): older pages are read
   // until it shows, for the search box to scroll to it; a checklist item or attachment shows already
   const wanted = new URLSearchParams(useLocation().search).get('item');
@@ -181,9 +184,11 @@ export function Comments(props: {
         onSubmit={() => void send()}
       />
       <ol className="comment-list">
-        {all.map((comment) => (
-          <CommentView key={comment._id} comment={comment} {...props} />
-        ))}
+        {all
+          .filter((comment) => !hidden.has(comment._id))
+          .map((comment) => (
+            <CommentView key={comment._id} comment={comment} {...props} />
+          ))}
       </ol>
       {comments.hasNextPage ? (
         <button type="button" disabled={comments.isFetchingNextPage} onClick={() => void comments.fetchNextPage()}>
@@ -221,11 +226,22 @@ function Post(props: {
         : await run(() => client.PATCH('/api/v1/discussions/{discussionId}', { params: { path: { discussionId: post._id } }, body: { content } }).then(unwrap));
     if (done) setEditing(null);
   }
+  /** Deleted at once on the page, sent when its Undo is no longer offered (replies go with a comment). */
   function remove() {
-    if (!window.confirm(props.kind === 'comment' ? t.confirmDeleteComment((post as Comment).discussions.length) : t.confirmDeleteReply)) return;
-    void (props.kind === 'comment'
-      ? run(() => client.DELETE('/api/v1/comments/{commentId}', { params: { path: { commentId: post._id } } }).then(unwrap))
-      : run(() => client.DELETE('/api/v1/discussions/{discussionId}', { params: { path: { discussionId: post._id } } }).then(unwrap)));
+    if (props.kind === 'comment')
+      deleteWithUndo({
+        id: post._id,
+        text: t.commentDeleted((post as Comment).discussions.length),
+        path: `/api/v1/comments/${post._id}`,
+        remove: () => run(() => client.DELETE('/api/v1/comments/{commentId}', { params: { path: { commentId: post._id } } }).then(unwrap)),
+      });
+    else
+      deleteWithUndo({
+        id: post._id,
+        text: t.replyDeleted,
+        path: `/api/v1/discussions/${post._id}`,
+        remove: () => run(() => client.DELETE('/api/v1/discussions/{discussionId}', { params: { path: { discussionId: post._id } } }).then(unwrap)),
+      });
   }
 
   return (
@@ -291,6 +307,7 @@ function CommentView(props: {
   onError: (message: string) => void;
 }) {
   const { comment, run } = props;
+  const hidden = useHiddenByUndo();
   const [reply, setReply] = useState<string | null>(null);
   async function send() {
     const content = reply?.trim();
@@ -305,11 +322,13 @@ function CommentView(props: {
       <Post post={comment} kind="comment" {...props}>
         {comment.discussions.length ? (
           <ol className="discussions">
-            {comment.discussions.map((discussion) => (
-              <li key={discussion._id}>
-                <Post post={discussion} kind="discussion" {...props} />
-              </li>
-            ))}
+            {comment.discussions
+              .filter((discussion) => !hidden.has(discussion._id))
+              .map((discussion) => (
+                <li key={discussion._id}>
+                  <Post post={discussion} kind="discussion" {...props} />
+                </li>
+              ))}
           </ol>
         ) : null}
         {reply !== null ? (

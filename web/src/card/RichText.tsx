@@ -1,7 +1,8 @@
 import { createContext, useContext, useMemo } from 'react';
-import Markdown, { type Components } from 'react-markdown';
+import type { Components } from 'react-markdown';
 import { Link } from 'react-router';
 import type { Member } from '../api.ts';
+import Markdown from './markdown.ts';
 
 /**
  * Markdown as the card dialog shows it (raw HTML skipped, as everywhere), with mentions as chips: a
@@ -90,7 +91,7 @@ const components: Components = {
     ),
 };
 
-/** Markdown with mentions shown as chips when the dialog gives the team (MentionContext). */
+/** Markdown with mentions shown as chips when the dialog gives the team (MentionContext), HTML-looking text as written. */
 export function RichText({ text }: { text: string }) {
   const scope = useContext(MentionContext);
   const plugins = useMemo(() => (scope && scope.members.length ? [remarkMentions(scope)] : []), [scope]);

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Users } from 'lucide-react';
 import { lazy, Suspense, useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { administers, type Board, client, unwrap } from '../api.ts';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
@@ -16,9 +17,14 @@ function TeamBoards({ teamId, teamName, canDelete }: { teamId: string; teamName:
     queryKey: ['boards', teamId],
     queryFn: async () => unwrap(await client.GET('/api/v1/boards', { params: { query: { teamId } } })).boards,
   });
+  const navigate = useNavigate();
+  // A new board starts with Trello's six default labels, and opens (docs/decisions/0263).
   const create = useMutation({
-    mutationFn: async (name: string) => unwrap(await client.POST('/api/v1/boards', { params: { query: { teamId } }, body: { name } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['boards', teamId] }),
+    mutationFn: async (name: string) => unwrap(await client.POST('/api/v1/boards', { params: { query: { teamId } }, body: { name, defaultLabels: true } })),
+    onSuccess: async ({ board }) => {
+      await queryClient.invalidateQueries({ queryKey: ['boards', teamId] });
+      navigate(`/boards/${board._id}`);
+    },
   });
   const inputId = useId();
   const [importing, setImporting] = useState(false);
@@ -39,7 +45,7 @@ function TeamBoards({ teamId, teamName, canDelete }: { teamId: string; teamName:
         {boards.data?.map((board) => (
           <BoardTile key={board._id} board={board} teamId={teamId} />
         ))}
-        {boards.data?.length === 0 ? <li className="muted">{t.noBoards}</li> : null}
+        {boards.data?.length === 0 ? <li className="muted empty-boards">{t.noBoardsInTeam(teamName)}</li> : null}
       </ul>
       <form
         className="inline-form"
@@ -108,6 +114,34 @@ function BoardTile({ board, teamId }: { board: Board; teamId: string }) {
   );
 }
 
+/**
+ * A company where the person is in no team, so shows no boards: an owner or admin is led to make a
+ * team and invite people; a member is told whom to ask.
+ */
+function NoTeam({ companyId, companyName, administers }: { companyId: string; companyName: string; administers: boolean }) {
+  return (
+    <div className="empty-state">
+      <Users size={40} aria-hidden="true" className="empty-state-icon" />
+      <h3>{t.noTeamTitle}</h3>
+      {administers ? (
+        <>
+          <p>{t.noTeamAdmin(companyName)}</p>
+          <p className="empty-state-actions">
+            <Link className="button primary" to={`/admin/${companyId}/teams`}>
+              {t.createTeam}
+            </Link>
+            <Link className="button" to={`/admin/${companyId}/members`}>
+              {t.invitePeople}
+            </Link>
+          </p>
+        </>
+      ) : (
+        <p>{t.noTeamMember(companyName)}</p>
+      )}
+    </div>
+  );
+}
+
 /** `/boards`: the boards of every team the person is in, by company. */
 export function HomePage() {
   const me = useMe();
@@ -115,16 +149,19 @@ export function HomePage() {
   return (
     <div className="home page-pad">
       <h1>{t.boards}</h1>
-      {me.data.companies.map((company) => (
-        <section key={company._id} className="company" aria-label={`${t.company} ${company.name}`}>
-          <h2 className="company-name">{company.name}</h2>
-          {me.data.teams
-            .filter((team) => team.company === company._id)
-            .map((team) => (
+      {me.data.companies.length === 0 ? <p className="empty-state">{t.noCompany}</p> : null}
+      {me.data.companies.map((company) => {
+        const teams = me.data.teams.filter((team) => team.company === company._id);
+        return (
+          <section key={company._id} className="company" aria-label={`${t.company} ${company.name}`}>
+            <h2 className="company-name">{company.name}</h2>
+            {teams.length === 0 ? <NoTeam companyId={company._id} companyName={company.name} administers={administers(company.role)} /> : null}
+            {teams.map((team) => (
               <TeamBoards key={team._id} teamId={team._id} teamName={team.name} canDelete={administers(company.role)} />
             ))}
-        </section>
-      ))}
+          </section>
+        );
+      })}
     </div>
   );
 }

@@ -129,7 +129,9 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
                 {leftOut.length ? (
                   <>
                     <dt>{t.importLeftOut}</dt>
-                    <dd>{leftOut.map(([kind, count]) => `${kind}: ${count}`).join(', ')}</dd>
+                    {leftOut.map(([kind, count]) => (
+                      <dd key={kind}>{t.importLeftOutKinds[kind]?.(count) ?? t.importLeftOutOther(kind, count)}</dd>
+                    ))}
                   </>
                 ) : null}
                 {record.report.notes.map((note) => (

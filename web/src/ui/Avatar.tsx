@@ -35,12 +35,27 @@ export function Avatar({ person, size = 'small', decorative = false }: { person:
   );
 }
 
-/** Several faces overlapping, the rest counted: a board's members, a card's. */
-export function AvatarStack({ people, max = 5, label }: { people: Person[]; max?: number; label: string }) {
+/**
+ * Several faces overlapping, the rest counted: a board's members, a card's, who views a board now
+ * (`className` "viewers": ringed in green, `title` said beside each name).
+ */
+export function AvatarStack({
+  people,
+  max = 5,
+  label,
+  className,
+  title,
+}: {
+  people: Person[];
+  max?: number;
+  label: string;
+  className?: string;
+  title?: string;
+}) {
   const shown = people.slice(0, max);
   const rest = people.length - shown.length;
   return (
-    <span className="avatar-stack" role="group" aria-label={label}>
+    <span className={className ? `avatar-stack ${className}` : 'avatar-stack'} role="group" aria-label={label} title={title}>
       {shown.map((person) => (
         <Avatar key={person._id} person={person} />
       ))}

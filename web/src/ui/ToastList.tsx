@@ -1,12 +1,19 @@
 import * as Toast from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
+import { createPortal } from 'react-dom';
 import { t } from '../strings.ts';
 import { dismissToast, UNDO_WINDOW_MS, useToasts } from './toasts.ts';
+import { useTopModal } from './topLayer.ts';
 import './ui.css';
 
-/** The toasts, on Radix UI's Toast: loaded with the first toast, outside the board's first load. */
+/**
+ * The toasts, on Radix UI's Toast: loaded with the first toast, outside the board's first load. While
+ * a modal is open they show inside it, where its inert page behind does not hold them out of reach.
+ */
 export default function ToastList() {
   const shown = useToasts();
+  const modal = useTopModal();
+  const viewport = <Toast.Viewport className="ui-toast-viewport" />;
   return (
     <Toast.Provider duration={UNDO_WINDOW_MS} label={t.notifications}>
       {shown.map((toast) => (
@@ -23,7 +30,7 @@ export default function ToastList() {
               altText={toast.action.label}
               onClick={() => {
                 toast.action?.run();
-                dismissToast(toast.id);
+                dismissToast(toast.id, true);
               }}
             >
               {toast.action.label}
@@ -34,7 +41,7 @@ export default function ToastList() {
           </Toast.Close>
         </Toast.Root>
       ))}
-      <Toast.Viewport className="ui-toast-viewport" />
+      {modal ? createPortal(viewport, modal) : viewport}
     </Toast.Provider>
   );
 }

@@ -10,6 +10,8 @@ export interface ToastMessage {
   text: string;
   kind: 'info' | 'error';
   action?: { label: string; run: () => void };
+  /** Called once when the toast goes without its action run (timed out, closed, swiped, replaced). */
+  onClose?: () => void;
 }
 
 /** How long a toast with an action stays: long enough to reach Undo by keyboard. */
@@ -24,13 +26,20 @@ const emit = () => {
 
 export function showToast(message: Omit<ToastMessage, 'id'>): void {
   // one at a time per text: a repeated message replaces the one showing
-  toasts = [...toasts.filter((toast) => toast.text !== message.text), { ...message, id: nextId++ }].slice(-3);
+  const next = [...toasts.filter((toast) => toast.text !== message.text), { ...message, id: nextId++ }].slice(-3);
+  const gone = toasts.filter((toast) => !next.includes(toast));
+  toasts = next;
   emit();
+  for (const toast of gone) toast.onClose?.();
 }
 
-export function dismissToast(id: number) {
-  toasts = toasts.filter((toast) => toast.id !== id);
+/** Takes a toast away; `acted`: its action was run (else it closed unused, and `onClose` is told). */
+export function dismissToast(id: number, acted = false) {
+  const toast = toasts.find((one) => one.id === id);
+  if (!toast) return;
+  toasts = toasts.filter((one) => one.id !== id);
   emit();
+  if (!acted) toast.onClose?.();
 }
 
 function subscribe(listener: () => void) {

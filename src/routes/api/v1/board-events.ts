@@ -26,6 +26,19 @@ const EventFrame = Type.String({
   description: 'Server-Sent Events: per event `id: <_id>` and `data: <the event as JSON>`; a `: heartbeat` comment between them',
 });
 
+/** `presence=true`: the caller counts as viewing the board, and `event: presence` frames say who does. */
+const BoardEventsQuery = Type.Object(
+  {
+    presence: Type.Optional(
+      Type.Boolean({
+        description:
+          'Count the caller as viewing the board while the stream is open, and send `event: presence` frames (`data: {"viewers":[{_id, fullName, photoUrl}]}`, no `id`) whenever who views it changes',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(sse, { heartbeatInterval: app.config.stream.heartbeatMs });
   // The plugin refuses a client that does not take text/event-stream with a 406 of its own form,
@@ -50,12 +63,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           'A live stream (`text/event-stream`) of the events of the board as they commit, from now, or from after the event named by `Last-Event-ID` ' +
           '(400 when the record has no such event the caller reaches). Heartbeats keep it open; it ends when the caller no longer reaches the board. See the docs/events.md, "Live streams".',
         params: BoardParams,
-        querystring: NoQuery,
+        querystring: BoardEventsQuery,
         response: { 200: { description: 'the stream', content: { 'text/event-stream': { schema: EventFrame } } }, ...errorResponses(406) },
       },
     },
     async (request, reply) => {
-      const stream = await openBoardStream(app.services, request.caller, reauthenticator(request), request.params.boardId, lastEventIdOf(request));
+      const presence = request.query.presence ? { refreshMs: app.config.stream.presenceRefreshMs } : undefined;
+      const stream = await openBoardStream(app.services, request.caller, reauthenticator(request), request.params.boardId, lastEventIdOf(request), presence);
       serveStream(app, request, reply, stream, { boardId: request.params.boardId });
     },
   );
@@ -104,6 +118,8 @@ function serveStream(app: FastifyInstance, request: FastifyRequest, reply: Fasti
   const unsubscribe = app.eventBell.subscribe((ring) => stream.heard(ring));
   const heartbeats = setInterval(() => void stream.heartbeat(), heartbeatMs);
   heartbeats.unref();
+  const refreshes = stream.presence ? setInterval(() => void stream.refreshPresence(), stream.presence.refreshMs) : undefined;
+  refreshes?.unref();
   app.liveStreams.add(stream);
   channel.onClose(() => stream.end('the client closed the stream'));
   stream.start({
@@ -115,9 +131,18 @@ function serveStream(app: FastifyInstance, request: FastifyRequest, reply: Fasti
       out.write({ id: event._id, data: event });
       return true;
     },
+    presence(viewers) {
+      if (buffered() > bufferBytes) {
+        fellBehind = true;
+        return false;
+      }
+      out.write({ event: 'presence', data: { viewers } });
+      return true;
+    },
     end(reason, error) {
       unsubscribe();
       clearInterval(heartbeats);
+      clearInterval(refreshes);
       app.liveStreams.delete(stream);
       request.log[error ? 'warn' : 'info']({ ...logFields, reason, ...(error ? { err: error } : {}) }, 'live stream ended');
       out.unpipe(reply.raw);

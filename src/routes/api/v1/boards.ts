@@ -35,7 +35,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       tier: 'medium',
       operationId: 'createBoard',
       summary: 'Create Board',
-      description: 'Creates a board in the team `teamId` (required), which the caller must reach.',
+      description:
+        "Creates a board in the team `teamId` (required), which the caller must reach; with `defaultLabels: true` it starts with Trello's six default labels (unnamed, green to blue), made in the same transaction.",
       querystring: CreateBoardQuery,
       body: CreateBoardBody,
       answer: board,
@@ -43,7 +44,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       location: (board) => `/api/v1/boards/${board._id}`,
       message: 'Board created',
     },
-    ({ caller, query, body }) => createBoard(app.services, caller, { ...query, name: body.name }),
+    ({ caller, query, body }) => createBoard(app.services, caller, { ...query, name: body.name, defaultLabels: body.defaultLabels ?? false }),
   );
 
   route(

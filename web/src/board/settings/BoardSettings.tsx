@@ -4,11 +4,12 @@ import { type Board, type Card, type CardFace, client, type Label, unwrap } from
 import { Modal } from '../dialogs.tsx';
 import { textOn } from '../filters.ts';
 import { type BoardActions, type BoardView, boardKey } from '../store.ts';
+import { ExportPanel } from './ExportPanel.tsx';
 import { allCards, type Inventory, inventoryKey, inventoryQuery, readInventory } from './inventory.ts';
 import { settingsText as s } from './strings.ts';
 import './settings.css';
 
-export type Panel = 'labels' | 'archive' | 'settings';
+export type Panel = 'labels' | 'archive' | 'settings' | 'export';
 
 type LabelColor = Label['color'];
 
@@ -27,17 +28,26 @@ export default function BoardSettings(props: {
   onDelete: () => void;
 }) {
   const { panel, boardName } = props;
-  const label = panel === 'labels' ? s.labelsOf(boardName) : panel === 'archive' ? s.archivedOf(boardName) : s.settingsOf(boardName);
+  const label =
+    panel === 'labels'
+      ? s.labelsOf(boardName)
+      : panel === 'archive'
+        ? s.archivedOf(boardName)
+        : panel === 'export'
+          ? s.exportOf(boardName)
+          : s.settingsOf(boardName);
+  const title = panel === 'labels' ? s.labels : panel === 'archive' ? s.archived : panel === 'export' ? s.export : s.settings;
   return (
     <Modal label={label} onClose={props.onClose} className="board-settings">
       <div className="dialog-head">
-        <h2 className="dialog-title">{panel === 'labels' ? s.labels : panel === 'archive' ? s.archived : s.settings}</h2>
+        <h2 className="dialog-title">{title}</h2>
         <button type="button" className="close" onClick={props.onClose}>
           {s.close}
         </button>
       </div>
       {panel === 'labels' ? <LabelsPanel boardId={props.boardId} /> : null}
       {panel === 'archive' ? <ArchivePanel boardId={props.boardId} actions={props.actions} /> : null}
+      {panel === 'export' ? <ExportPanel boardId={props.boardId} /> : null}
       {panel === 'settings' ? <SettingsPanel boardId={props.boardId} canDelete={props.canDelete} onDelete={props.onDelete} /> : null}
     </Modal>
   );
@@ -154,15 +164,15 @@ function LabelsPanel({ boardId }: { boardId: string }) {
               </span>
               <span className="muted">{counts ? s.cardsCarrying(counts.get(label._id) ?? 0) : s.loading}</span>
               <span className="spacer" />
-              <button type="button" onClick={() => setEditing(label._id)} aria-label={s.editLabel(label.name)}>
+              <button type="button" onClick={() => setEditing(label._id)} aria-label={s.editLabel(label.name || label.color.name)}>
                 {s.edit}
               </button>
               <button
                 type="button"
                 disabled={!counts}
-                aria-label={s.deleteLabel(label.name)}
+                aria-label={s.deleteLabel(label.name || label.color.name)}
                 onClick={() => {
-                  if (window.confirm(s.confirmDeleteLabel(label.name, counts?.get(label._id) ?? 0))) remove.mutate(label._id);
+                  if (window.confirm(s.confirmDeleteLabel(label.name || label.color.name, counts?.get(label._id) ?? 0))) remove.mutate(label._id);
                 }}
               >
                 {s.delete}
@@ -205,7 +215,7 @@ function LabelEditor(props: { label: Label; colours: LabelColor[]; onDone: () =>
   return (
     <form
       className="label-form"
-      aria-label={s.editLabel(label.name)}
+      aria-label={s.editLabel(label.name || label.color.name)}
       onSubmit={(event) => {
         event.preventDefault();
         const trimmed = name.trim();
