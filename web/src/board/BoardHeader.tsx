@@ -1,7 +1,8 @@
-import { Archive, Filter as FilterIcon, Keyboard, MoreHorizontal, Settings, Tag, Trash2, UserPlus, Users } from 'lucide-react';
+import { Archive, Filter as FilterIcon, Keyboard, MoreHorizontal, Settings, SlidersHorizontal, Tag, Trash2, UserPlus, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useId, useState } from 'react';
 import type { Label, Member } from '../api.ts';
+import { fieldsText } from '../fields/strings.ts';
 import { t } from '../strings.ts';
 import { Avatar, AvatarStack } from '../ui/Avatar.tsx';
 import { Menu, Popover } from '../ui/Menu.tsx';
@@ -116,6 +117,7 @@ export function BoardHeader(props: {
         trigger={<MoreHorizontal size={18} aria-hidden="true" />}
         items={[
           { label: settingsText.labels, icon: <Tag size={16} />, onSelect: () => props.onPanel('labels') },
+          { label: fieldsText.customFields, icon: <SlidersHorizontal size={16} />, onSelect: () => props.onPanel('fields') },
           { label: settingsText.archived, icon: <Archive size={16} />, onSelect: () => props.onPanel('archive') },
           { label: settingsText.settings, icon: <Settings size={16} />, onSelect: () => props.onPanel('settings') },
           ...(props.canDelete ? [{ label: settingsText.deleteBoard, icon: <Trash2 size={16} />, danger: true, onSelect: props.onDelete }] : []),

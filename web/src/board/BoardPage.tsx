@@ -3,11 +3,13 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { administers, client, type Label, type Member, problem, unwrap } from '../api.ts';
 import { startCardReads } from '../card/queries.ts';
+import { useFields } from '../fields/fields.ts';
 import { useBoardTextFilter } from '../search/boardFilter.ts';
 import { forgetBoard, rememberBoard, useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { showToast } from '../ui/toasts.ts';
 import { BoardHeader } from './BoardHeader.tsx';
+import type { FaceContext } from './CardTile.tsx';
 import { loadCardDialog, useCardDialog } from './cardDialogLoader.ts';
 import { ListComposer } from './composers.tsx';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
@@ -51,6 +53,7 @@ export function BoardPage() {
     queryKey: ['labels', boardId],
     queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/labels', { params: { path: { boardId } } })).labels as Label[],
   });
+  const fields = useFields(boardId);
   const labelsById = useMemo(() => new Map((labels.data ?? []).map((label) => [label._id, label])), [labels.data]);
   const [filter, setFilter] = useFilter(params, setParams);
   const textFilter = useBoardTextFilter(boardId, filter.text, board.dataUpdatedAt);
@@ -72,7 +75,12 @@ export function BoardPage() {
   }, [board.data, boardId]);
 
   const team = me.data?.teams.find((one) => one._id === board.data?.board.team);
-  const members: Member[] = team?.members ?? [];
+  const members: Member[] = useMemo(() => team?.members ?? [], [team]);
+  // the fields card fronts show, and the people a person field names: one object, so the faces re-render only when either changes
+  const faces = useMemo<FaceContext>(
+    () => ({ fields: (fields.data ?? []).filter((field) => field.showOnCard), people: new Map(members.map((member) => [member._id, member])) }),
+    [fields.data, members],
+  );
   // Delete Board is for the company's owners and admins: Get Me gives the caller's role in each company.
   const role = me.data?.companies.find((company) => company._id === board.data?.board.company)?.role;
   const canDelete = administers(role);
@@ -197,6 +205,7 @@ export function BoardPage() {
             scrollers={scrollers.current}
             composers={composers.current}
             labelsById={labelsById}
+            faces={faces}
             now={now}
           />
         ))}

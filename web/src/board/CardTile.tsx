@@ -3,7 +3,8 @@ import { draggable, dropTargetForElements } from '@atlaskit/pragmatic-drag-and-d
 import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
 import { AlignLeft, Clock, MessageSquare, Paperclip, SquareCheck } from 'lucide-react';
 import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
-import { authHeaders, type CardFace, type Label } from '../api.ts';
+import { authHeaders, type CardFace, type Label, type Member } from '../api.ts';
+import { type CustomField, chosenOptions, valueText } from '../fields/fields.ts';
 import { t } from '../strings.ts';
 import { Avatar } from '../ui/Avatar.tsx';
 import { dayInWords, daysFromToday, exactTime } from '../ui/relativeTime.ts';
@@ -18,11 +19,50 @@ function dueWords(dueDate: string, due: ReturnType<typeof dueState>, now: number
   return dayInWords(dueDate, now);
 }
 
+/** What faces show beyond the card itself: the fields chosen for card fronts, and the people a person field names. */
+export interface FaceContext {
+  fields: readonly CustomField[];
+  people: ReadonlyMap<string, Member>;
+}
+
+/** The chosen fields the card holds a value of, each as "name: value" (a select's options in their colours). */
+function FieldBadges({ card, faces }: { card: CardFace; faces: FaceContext }) {
+  if (!faces.fields.length || !card.customFields.length) return null;
+  const values = new Map(card.customFields.map((one) => [one.field, one.value]));
+  const shown = faces.fields.flatMap((field) => {
+    const value = values.get(field._id);
+    const text = value === undefined ? '' : valueText(field, value, faces.people);
+    return text && value !== undefined ? [{ field, value, text }] : [];
+  });
+  if (!shown.length) return null;
+  return (
+    <div className="card-fields">
+      {shown.map(({ field, value, text }) => (
+        <span key={field._id} className="field-badge" title={`${field.name}: ${text}`}>
+          <span className="visually-hidden">, </span>
+          <span className="field-badge-name">{field.name}: </span>
+          {field.type === 'select' || field.type === 'multiselect' ? (
+            chosenOptions(field, value).map((option) => (
+              <span key={option._id} className="option-dot-text">
+                <span className="option-dot" style={{ background: option.color.hex }} aria-hidden="true" />
+                {option.name}{' '}
+              </span>
+            ))
+          ) : (
+            <span>{text}</span>
+          )}
+        </span>
+      ))}
+    </div>
+  );
+}
+
 /** A card's face on the board: cover, name, labels and the badge row; draggable, and a drop target for cards. */
 export const CardTile = memo(function CardTile({
   card,
   listId,
   labelsById,
+  faces,
   onKeyDown,
   onOpen,
   now,
@@ -30,6 +70,7 @@ export const CardTile = memo(function CardTile({
   card: CardFace;
   listId: string;
   labelsById: ReadonlyMap<string, Label>;
+  faces: FaceContext;
   onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
   onOpen: () => void;
   now: number;
@@ -85,6 +126,7 @@ export const CardTile = memo(function CardTile({
           ))}
         </div>
       ) : null}
+      <FieldBadges card={card} faces={faces} />
       {card.dueDate || card.hasDescription || checklist.total || card.commentsCount || card.attachmentsCount || card.members.length ? (
         <div className="card-badges">
           {card.dueDate ? (

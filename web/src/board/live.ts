@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { BoardEvent } from '../api.ts';
+import { fieldsKey } from '../fields/fields.ts';
 import { followStream } from '../stream.ts';
 import { inventoryKey } from './settings/inventory.ts';
 import { type BoardView, boardKey, removeCard } from './store.ts';
@@ -69,6 +70,11 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
         cardEvents.dispatchEvent(new CustomEvent(event.card, { detail: event }));
         pendingCards.add(event.card);
         void flushCards();
+        return;
+      }
+      if (event.type.startsWith('custom_field.')) {
+        // a field defined, renamed, reordered or deleted: the fields are read again (the cards whose values it changed have events of their own)
+        void queryClient.invalidateQueries({ queryKey: fieldsKey(boardId) });
         return;
       }
       if (/^(list|label|board)\./.test(event.type)) {

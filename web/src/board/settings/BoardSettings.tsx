@@ -1,14 +1,16 @@
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { type Board, type Card, type CardFace, client, type Label, unwrap } from '../../api.ts';
+import { fieldsText } from '../../fields/strings.ts';
 import { Modal } from '../dialogs.tsx';
 import { textOn } from '../filters.ts';
 import { type BoardActions, type BoardView, boardKey } from '../store.ts';
+import { FieldsPanel } from './FieldsPanel.tsx';
 import { allCards, type Inventory, inventoryKey, inventoryQuery, readInventory } from './inventory.ts';
 import { settingsText as s } from './strings.ts';
 import './settings.css';
 
-export type Panel = 'labels' | 'archive' | 'settings';
+export type Panel = 'labels' | 'fields' | 'archive' | 'settings';
 
 type LabelColor = Label['color'];
 
@@ -27,16 +29,23 @@ export default function BoardSettings(props: {
   onDelete: () => void;
 }) {
   const { panel, boardName } = props;
-  const label = panel === 'labels' ? s.labelsOf(boardName) : panel === 'archive' ? s.archivedOf(boardName) : s.settingsOf(boardName);
+  const label = {
+    labels: s.labelsOf(boardName),
+    fields: fieldsText.customFieldsOf(boardName),
+    archive: s.archivedOf(boardName),
+    settings: s.settingsOf(boardName),
+  }[panel];
+  const title = { labels: s.labels, fields: fieldsText.customFields, archive: s.archived, settings: s.settings }[panel];
   return (
     <Modal label={label} onClose={props.onClose} className="board-settings">
       <div className="dialog-head">
-        <h2 className="dialog-title">{panel === 'labels' ? s.labels : panel === 'archive' ? s.archived : s.settings}</h2>
+        <h2 className="dialog-title">{title}</h2>
         <button type="button" className="close" onClick={props.onClose}>
           {s.close}
         </button>
       </div>
       {panel === 'labels' ? <LabelsPanel boardId={props.boardId} /> : null}
+      {panel === 'fields' ? <FieldsOfBoard boardId={props.boardId} /> : null}
       {panel === 'archive' ? <ArchivePanel boardId={props.boardId} actions={props.actions} /> : null}
       {panel === 'settings' ? <SettingsPanel boardId={props.boardId} canDelete={props.canDelete} onDelete={props.onDelete} /> : null}
     </Modal>
@@ -49,6 +58,11 @@ function useLabelColors() {
     queryFn: async () => unwrap(await client.GET('/api/v1/label-colors')).colors as LabelColor[],
     staleTime: Number.POSITIVE_INFINITY,
   });
+}
+
+function FieldsOfBoard({ boardId }: { boardId: string }) {
+  const colours = useLabelColors();
+  return <FieldsPanel boardId={boardId} colours={colours.data ?? []} />;
 }
 
 function useInventory(boardId: string) {
