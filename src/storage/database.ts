@@ -455,6 +455,7 @@ export interface Database {
   custom_field_options: CustomFieldOptionTable;
   card_field_values: CardFieldValueTable;
   card_field_choices: CardFieldChoiceTable;
+  card_relations: CardRelationTable;
 }
 
 /** People sign in (migration 0013): docs/people.md. Tokens are stored as their SHA-256 only. */
@@ -712,4 +713,15 @@ export interface CardFieldChoiceTable {
   card_id: string;
   field_id: string;
   option_id: string;
+}
+
+/** Card relations (migration 0100): `from` kind `to`; a "relates" row keeps the smaller id first. */
+export interface CardRelationTable {
+  id: string;
+  company_id: string;
+  from_card_id: string;
+  to_card_id: string;
+  kind: 'blocks' | 'relates' | 'duplicates';
+  creator_id: string;
+  created_at: string;
 }
