@@ -4,6 +4,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { administers, client, type Label, type Member, problem, unwrap } from '../api.ts';
 import { startCardReads } from '../card/queries.ts';
 import { useFields } from '../fields/fields.ts';
+import { openBlockers, useBoardRelations } from '../relations/relations.ts';
 import { useBoardTextFilter } from '../search/boardFilter.ts';
 import { forgetBoard, rememberBoard, useMe } from '../session.ts';
 import { t } from '../strings.ts';
@@ -77,9 +78,19 @@ export function BoardPage() {
   const team = me.data?.teams.find((one) => one._id === board.data?.board.team);
   const members: Member[] = useMemo(() => team?.members ?? [], [team]);
   // the fields card fronts show, and the people a person field names: one object, so the faces re-render only when either changes
+  const relations = useBoardRelations(boardId);
+  // which cards open blockers hold back, as a key: the faces re-render when that changes, not on every change of the board
+  const blockedKey = useMemo(() => {
+    const onBoard = new Map((board.data?.lists ?? []).flatMap((list) => list.cards.map((card) => [card._id, card] as const)));
+    return JSON.stringify([...openBlockers(relations.data, boardId, onBoard)]);
+  }, [relations.data, board.data, boardId]);
   const faces = useMemo<FaceContext>(
-    () => ({ fields: (fields.data ?? []).filter((field) => field.showOnCard), people: new Map(members.map((member) => [member._id, member])) }),
-    [fields.data, members],
+    () => ({
+      fields: (fields.data ?? []).filter((field) => field.showOnCard),
+      people: new Map(members.map((member) => [member._id, member])),
+      blockers: new Map(JSON.parse(blockedKey) as [string, string[]][]),
+    }),
+    [fields.data, members, blockedKey],
   );
   // Delete Board is for the company's owners and admins: Get Me gives the caller's role in each company.
   const role = me.data?.companies.find((company) => company._id === board.data?.board.company)?.role;

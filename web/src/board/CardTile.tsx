@@ -1,10 +1,12 @@
 import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
 import { draggable, dropTargetForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
 import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
-import { AlignLeft, Clock, MessageSquare, Paperclip, SquareCheck } from 'lucide-react';
+import { AlignLeft, Ban, Clock, MessageSquare, Paperclip, SquareCheck } from 'lucide-react';
 import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
 import { authHeaders, type CardFace, type Label, type Member } from '../api.ts';
 import { type CustomField, chosenOptions, valueText } from '../fields/fields.ts';
+import { formatList } from '../i18n/messages.ts';
+import { relationsText } from '../relations/strings.ts';
 import { t } from '../strings.ts';
 import { Avatar } from '../ui/Avatar.tsx';
 import { dayInWords, daysFromToday, exactTime } from '../ui/relativeTime.ts';
@@ -23,6 +25,8 @@ function dueWords(dueDate: string, due: ReturnType<typeof dueState>, now: number
 export interface FaceContext {
   fields: readonly CustomField[];
   people: ReadonlyMap<string, Member>;
+  /** The names of the open cards that block each card (card id → names); a card not blocked has no entry. */
+  blockers: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The chosen fields the card holds a value of, each as "name: value" (a select's options in their colours). */
@@ -103,6 +107,7 @@ export const CardTile = memo(function CardTile({
   // a label deleted meanwhile is gone from the board's labels before the card's face is read again
   const labels = card.labels.flatMap((id) => labelsById.get(id) ?? []);
   const checklist = card.allChecklistItemsCount;
+  const blockers = faces.blockers.get(card._id);
   // The card's name is its content, name first: what a screen reader says is what the eye sees.
   return (
     <div
@@ -127,8 +132,15 @@ export const CardTile = memo(function CardTile({
         </div>
       ) : null}
       <FieldBadges card={card} faces={faces} />
-      {card.dueDate || card.hasDescription || checklist.total || card.commentsCount || card.attachmentsCount || card.members.length ? (
+      {blockers || card.dueDate || card.hasDescription || checklist.total || card.commentsCount || card.attachmentsCount || card.members.length ? (
         <div className="card-badges">
+          {blockers ? (
+            <span className="badge blocked" title={relationsText.blockedBy(formatList(blockers))}>
+              <Ban size={14} aria-hidden="true" />
+              <span aria-hidden="true">{relationsText.blocked}</span>
+              <span className="visually-hidden">, {relationsText.blockedBy(formatList(blockers))}</span>
+            </span>
+          ) : null}
           {card.dueDate ? (
             <span className={`badge due due-${due}`} title={exactTime(card.dueDate)}>
               <Clock size={14} aria-hidden="true" />

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { BoardEvent } from '../api.ts';
 import { fieldsKey } from '../fields/fields.ts';
+import { type BoardRelation, boardRelationsKey } from '../relations/relations.ts';
 import { followStream } from '../stream.ts';
 import { inventoryKey } from './settings/inventory.ts';
 import { type BoardView, boardKey, removeCard } from './store.ts';
@@ -60,12 +61,18 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
       }
     }
 
+    const isRelated = (cardId: string) =>
+      (queryClient.getQueryData<BoardRelation[]>(boardRelationsKey(boardId)) ?? []).some((one) => one.from._id === cardId || one.to._id === cardId);
+
     function apply(event: BoardEvent) {
       if (INVENTORY_EVENTS.test(event.type)) inventoryChanged();
       if (event.type === 'card.deleted' && event.card) {
         queryClient.setQueryData<BoardView>(boardKey(boardId), (view) => (view ? removeCard(view, event.card as string) : view));
         return;
       }
+      // the board's relations are read again when one comes or goes, or when a card at an end of one changes (archived, completed)
+      if (event.type.startsWith('card.relation.') || (event.card && isRelated(event.card)))
+        void queryClient.invalidateQueries({ queryKey: boardRelationsKey(boardId) });
       if (event.card) {
         cardEvents.dispatchEvent(new CustomEvent(event.card, { detail: event }));
         pendingCards.add(event.card);

@@ -19,6 +19,7 @@ import { type Change, changesBetween } from './conflict.ts';
 import { MemberToggles } from './controls.tsx';
 import { fromLocalInput, toLocalInput } from './dates.ts';
 import { cardQuery, peopleById, startCardReads, useLiveParts, useRefresh } from './queries.ts';
+import { Relations } from './Relations.tsx';
 import './card.css';
 
 type Patch = {
@@ -300,6 +301,7 @@ export function CardDialog(props: {
               </label>
             </div>
             <CustomFields card={card} fields={fields.data ?? []} members={props.members} people={people} save={saveValues} />
+            <Relations card={card} run={run} />
             <Cheers
               target={{ kind: 'card', id: card._id, cardId }}
               what={card.name}
