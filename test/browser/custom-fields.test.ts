@@ -120,4 +120,34 @@ describe('custom fields in the web app', { skip: chromiumMissing }, () => {
       });
     });
   });
+  test('a field typed over a change made meanwhile: the 412 names the field, the words are kept', async (context) => {
+    const cardId = await f.newCard('Conflicted');
+    const notes = (
+      (await f.api('POST', `/api/v1/boards/${f.boardId}/custom-fields`, { name: 'Remarks', type: 'text', showOnCard: true })).customField as { _id: string }
+    )._id;
+    const { context: browserContext, page } = await f.open();
+    await keeping(context.name, browserContext, page, async () => {
+      const dialog = await f.openCard(page, cardId, 'Conflicted');
+      const box = dialog.getByRole('region', { name: 'Custom fields' }).getByLabel('Remarks');
+      await box.fill('Mine');
+
+      // meanwhile Alice sets the field; the dialog hears of it (the front behind shows her value) while the words stay
+      await f.api('PATCH', `/api/v1/cards/${cardId}/custom-fields`, { values: [{ field: notes, value: 'Alice was here' }] }, f.alice.apiKey);
+      await cardIn(page, 'To do', 'Conflicted').filter({ hasText: 'Remarks: Alice was here' }).waitFor();
+      assert.equal(await box.inputValue(), 'Mine');
+
+      await box.press('Enter');
+      const alert = dialog.getByRole('alert').filter({ hasText: 'This card changed meanwhile' });
+      await alert.waitFor();
+      assert.deepEqual(await alert.getByRole('listitem').allTextContents(), ['Remarks: Alice was here']);
+      assert.equal(await box.inputValue(), 'Mine');
+      const values = ((await f.api('GET', `/api/v1/cards/${cardId}`)).card as { customFields: Values }).customFields;
+      assert.deepEqual(values, [{ field: notes, value: 'Alice was here' }], 'nothing was overwritten');
+
+      // saving again, knowingly, goes through
+      await box.press('Enter');
+      await alert.waitFor({ state: 'detached' });
+      await cardIn(page, 'To do', 'Conflicted').filter({ hasText: 'Remarks: Mine' }).waitFor();
+    });
+  });
 });

@@ -146,9 +146,9 @@ export function CardDialog(props: {
   }
 
   /** A card's field values, sent after the saves before them as the other fields are. */
-  function saveValues(values: ValueChange[]): Promise<boolean> {
+  function saveValues(values: ValueChange[], draftBase?: Card): Promise<boolean> {
     const next = saves.current.then(() => {
-      const base = latest();
+      const base = draftBase ?? latest();
       return write(base, async () =>
         unwrap(
           await client.PATCH('/api/v1/cards/{cardId}/custom-fields', {

@@ -7,7 +7,8 @@ import { fromLocalInput, toLocalInput } from './dates.ts';
 
 /** One change of the card's values: each field set, or cleared with null. */
 export type ValueChange = { field: string; value: FieldValue | null };
-export type SaveValues = (values: ValueChange[]) => Promise<boolean>;
+/** Saves on the revision `base` (a draft's card as it was when the typing began), else on the card as the dialog knows it now. */
+export type SaveValues = (values: ValueChange[], base?: Card) => Promise<boolean>;
 
 /**
  * Every field of the board on the card, each edited in place: a choice saves as it is made, a text
@@ -22,14 +23,29 @@ export function CustomFields(props: { card: Card; fields: CustomField[]; members
       <h3 id={`${ids}-fields`}>{f.customFields}</h3>
       <div className="field-grid">
         {props.fields.map((field) => (
-          <FieldEditor key={field._id} field={field} value={values.get(field._id)} members={props.members} people={props.people} save={props.save} />
+          <FieldEditor
+            key={field._id}
+            card={props.card}
+            field={field}
+            value={values.get(field._id)}
+            members={props.members}
+            people={props.people}
+            save={props.save}
+          />
         ))}
       </div>
     </section>
   );
 }
 
-function FieldEditor(props: { field: CustomField; value: FieldValue | undefined; members: Member[]; people: ReadonlyMap<string, Member>; save: SaveValues }) {
+function FieldEditor(props: {
+  card: Card;
+  field: CustomField;
+  value: FieldValue | undefined;
+  members: Member[];
+  people: ReadonlyMap<string, Member>;
+  save: SaveValues;
+}) {
   const { field, value } = props;
   const id = useId();
   const set = (next: FieldValue | null) => props.save([{ field: field._id, value: next }]);
@@ -106,7 +122,7 @@ function FieldEditor(props: { field: CustomField; value: FieldValue | undefined;
         </div>
       );
     default:
-      return <TextEditor field={field} value={value} save={set} />;
+      return <TextEditor card={props.card} field={field} value={value} save={(next, base) => props.save([{ field: field._id, value: next }], base)} />;
   }
 }
 
@@ -116,18 +132,28 @@ function OptionDot({ field, optionId }: { field: CustomField; optionId: string }
   return option ? <span className="option-dot" style={{ background: option.color.hex }} aria-hidden="true" /> : null;
 }
 
-/** Text, number and URL: the person's draft is kept until saved (a refusal keeps it), saved on leaving the field or Enter. */
-function TextEditor(props: { field: CustomField; value: FieldValue | undefined; save: (value: FieldValue | null) => Promise<boolean> }) {
+/**
+ * Text, number and URL: the person's draft keeps the card it started from, as the dialog's other
+ * texts do, so a change made meanwhile is a 412 that names it rather than a value lost; the draft is
+ * kept then, and saving again goes on the card as it is now. Saved on leaving the field or Enter.
+ */
+function TextEditor(props: {
+  card: Card;
+  field: CustomField;
+  value: FieldValue | undefined;
+  save: (value: FieldValue | null, base: Card) => Promise<boolean>;
+}) {
   const { field } = props;
   const id = useId();
   const stored = props.value === undefined ? '' : String(props.value);
-  const [draft, setDraft] = useState<string | null>(null);
+  const [draft, setDraftState] = useState<{ text: string; base: Card } | null>(null);
+  const setDraft = (text: string | null) => setDraftState(text === null ? null : { text, base: draft?.base ?? props.card });
   const [problem, setProblem] = useState<string | null>(null);
-  const shown = draft ?? stored;
+  const shown = draft?.text ?? stored;
 
   async function commit() {
     if (draft === null) return;
-    const text = draft.trim();
+    const text = draft.text.trim();
     if (text === stored) return setDraft(null);
     let next: FieldValue | null = text === '' ? null : text;
     if (next !== null && field.type === 'number') {
@@ -137,7 +163,9 @@ function TextEditor(props: { field: CustomField; value: FieldValue | undefined; 
     }
     if (next !== null && field.type === 'url' && !/^https?:\/\/\S+$/i.test(text)) return setProblem(f.notAUrl);
     setProblem(null);
-    if (await props.save(next)) setDraft(null);
+    if (await props.save(next, draft.base)) setDraftState(null);
+    // refused: the words stay, and the next save is on the card as the dialog now shows it
+    else setDraftState({ text: draft.text, base: props.card });
   }
 
   return (
