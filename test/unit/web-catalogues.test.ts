@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import { settingsText } from '../../web/src/board/settings/strings.ts';
+import { tableText } from '../../web/src/board/table/strings.ts';
 import { fieldsText } from '../../web/src/fields/strings.ts';
 import { applyLanguage, englishMessages, LANGUAGES, type Language } from '../../web/src/i18n/messages.ts';
 import { offlineText } from '../../web/src/offline/strings.ts';
@@ -120,6 +121,7 @@ describe('the words in each language', () => {
     assert.equal(searchText.count(20, true), '20+ results. Arrow keys to choose, Enter to open.');
     assert.equal(settingsText.confirmDeleteCard('X', 1, 2), 'Delete the card "X" with its 1 comment and 2 attachments? This cannot be undone.');
     assert.equal(settingsText.confirmDeleteCard('X', 0, 0), 'Delete the card "X"? This cannot be undone.');
+    assert.equal(tableText.rows(10000), '10,000 cards');
     assert.equal(relationsText.results(2), '2 cards found. Arrow keys to choose, Enter to add.');
     assert.equal(fieldsText.confirmDelete('Estimate', 2), 'Delete the field "Estimate"? Its values are cleared from the 2 cards that have one.');
   });

@@ -1,6 +1,20 @@
-import { Archive, Filter as FilterIcon, Keyboard, MoreHorizontal, Settings, SlidersHorizontal, Tag, Trash2, UserPlus, Users } from 'lucide-react';
+import {
+  Archive,
+  Filter as FilterIcon,
+  Kanban,
+  Keyboard,
+  MoreHorizontal,
+  Settings,
+  SlidersHorizontal,
+  Table2,
+  Tag,
+  Trash2,
+  UserPlus,
+  Users,
+} from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import type { Label, Member } from '../api.ts';
 import { fieldsText } from '../fields/strings.ts';
 import { t } from '../strings.ts';
@@ -9,6 +23,7 @@ import { Menu, Popover } from '../ui/Menu.tsx';
 import { type Filter, isFiltering } from './filters.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
 import { settingsText } from './settings/strings.ts';
+import { tableText } from './table/strings.ts';
 
 /** The board's name, its filters, the shortcuts' help and the board menu. */
 export function BoardHeader(props: {
@@ -23,6 +38,9 @@ export function BoardHeader(props: {
   onPanel: (panel: Panel) => void;
   onDelete: () => void;
   onShare: () => void;
+  /** The view shown, and the link to each (the same filters and card). */
+  view: 'board' | 'table';
+  viewLink: (view: 'board' | 'table') => string;
 }) {
   const { filter, setFilter } = props;
   // on a phone the filters wait behind a button, so the header keeps to one row
@@ -39,6 +57,16 @@ export function BoardHeader(props: {
         <UserPlus size={18} aria-hidden="true" />
         {t.share}
       </button>
+      <nav className="view-switch" aria-label={tableText.views}>
+        <Link to={props.viewLink('board')} aria-current={props.view === 'board' ? 'page' : undefined}>
+          <Kanban size={16} aria-hidden="true" />
+          <span className="view-label">{tableText.board}</span>
+        </Link>
+        <Link to={props.viewLink('table')} aria-current={props.view === 'table' ? 'page' : undefined}>
+          <Table2 size={16} aria-hidden="true" />
+          <span className="view-label">{tableText.table}</span>
+        </Link>
+      </nav>
       <button
         type="button"
         className="icon-button phone-only"

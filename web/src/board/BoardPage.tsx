@@ -20,12 +20,14 @@ import { ListColumn, type Scrollers } from './ListColumn.tsx';
 import { useBoardStream } from './live.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
 import { cardKeyHandler, useHelpKey } from './shortcuts.ts';
-import { type Notice, useBoard, useBoardActions } from './store.ts';
+import { type Notice, refusalOf, useBoard, useBoardActions } from './store.ts';
 import { useFilter } from './useFilter.ts';
 
 // The board menu's dialogs (labels, archived items, settings) load when first opened.
 const loadSettings = () => import('./settings/BoardSettings.tsx');
 const BoardSettings = lazy(loadSettings);
+// The table view is a chunk of its own, loaded when first shown.
+const BoardTable = lazy(() => import('./table/BoardTable.tsx'));
 // Sharing is occasional: its dialog loads when opened.
 const ShareDialog = lazy(() => import('./ShareDialog.tsx'));
 
@@ -137,6 +139,24 @@ export function BoardPage() {
 
   useBoardDrops(canvas, board.data, actions);
 
+  // the view is in the URL with the filters, so a link shares both
+  const viewShown = params.get('view') === 'table' ? 'table' : 'board';
+  const viewLink = (next: 'board' | 'table') => {
+    const link = new URLSearchParams(params);
+    if (next === 'table') link.set('view', 'table');
+    else link.delete('view');
+    const query = link.toString();
+    return `/boards/${boardId}${query ? `?${query}` : ''}`;
+  };
+  const tableRefused = useCallback(
+    async (error: unknown, cardId: string) => {
+      const { conflict, message } = refusalOf(error);
+      if (conflict) await actions.refreshCard(cardId).catch(() => undefined);
+      notify({ kind: 'error', text: conflict ? t.changedMeanwhileBoard : t.refused(message) });
+    },
+    [actions, notify],
+  );
+
   const openHelp = useCallback(() => setHelp(true), []);
   useHelpKey(openHelp);
 
@@ -176,6 +196,8 @@ export function BoardPage() {
         onPanel={setPanel}
         onDelete={() => void deleteBoard()}
         onShare={() => setSharing(true)}
+        view={viewShown}
+        viewLink={viewLink}
       />
       {!connected ? (
         <p className="banner" role="status">
@@ -202,7 +224,26 @@ export function BoardPage() {
         </div>
       ) : null}
       {filtering && shown === 0 ? <p className="muted page-pad">{t.noMatches(filter.text)}</p> : null}
-      <div className="canvas" ref={canvas}>
+      {viewShown === 'table' ? (
+        <Suspense fallback={<p className="muted page-pad">{t.loading}</p>}>
+          <BoardTable
+            boardId={boardId}
+            boardName={view.board.name}
+            rows={view.lists.flatMap((list, index) => (visible[index] ?? []).map((card) => ({ card, list })))}
+            labelsById={labelsById}
+            people={faces.people}
+            members={members}
+            fields={fields.data ?? []}
+            userId={me.data?.user._id ?? ''}
+            params={params}
+            setParams={(next) => setParams(next, { replace: true })}
+            actions={actions}
+            openCard={openCard}
+            onError={tableRefused}
+          />
+        </Suspense>
+      ) : null}
+      <div className="canvas" ref={canvas} hidden={viewShown === 'table'}>
         {view.lists.map((list, listIndex) => (
           <ListColumn
             key={list._id}
