@@ -204,6 +204,23 @@ for (const engine of ENGINES) {
         .execute();
       assert.equal(removed.length, 1);
 
+      // several deleted together: the card left keeps the truth, the deleted ones record nothing more
+      const [one, two] = [await card('One of a pair'), await card('Two of a pair')];
+      assert.equal((await relate(one._id, 'relates', two._id)).statusCode, 201);
+      assert.equal((await relate(one._id, 'duplicates', blocked._id)).statusCode, 201);
+      const scope = { companyId: t.tenant.companyId, teamId: t.tenant.teamId };
+      const both = await api('PATCH', '/api/v1/cards/delete-multi-team', {
+        cards: [
+          { cardId: one._id, ...scope },
+          { cardId: two._id, ...scope },
+        ],
+      });
+      assert.equal(both.statusCode, 200, both.body);
+      assert.deepEqual(
+        (await relationsOf(blocked._id)).map((r) => r.card.name),
+        ['Blocker'],
+      );
+      assert.equal(await versionOf(blocked._id), version + 3, 'the relation added, then taken away');
       assert.equal((await relationsOf(blocked._id))[0]?.card.open, true);
       assert.equal((await api('PATCH', `/api/v1/cards/${blocker._id}/archive`, {})).statusCode, 200);
       const after = await relationsOf(blocked._id);
