@@ -20,7 +20,7 @@ import { ListColumn, type Scrollers } from './ListColumn.tsx';
 import { useBoardStream } from './live.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
 import { cardKeyHandler, useHelpKey } from './shortcuts.ts';
-import { type Notice, refusalOf, useBoard, useBoardActions } from './store.ts';
+import { boardKey, type Notice, refusalOf, useBoard, useBoardActions } from './store.ts';
 import { useFilter } from './useFilter.ts';
 
 // The board menu's dialogs (labels, archived items, settings) load when first opened.
@@ -240,6 +240,10 @@ export function BoardPage() {
             actions={actions}
             openCard={openCard}
             onError={tableRefused}
+            lists={view.lists}
+            place={{ companyId: view.board.company, teamId: view.board.team }}
+            onBulkDone={(result) => notify({ kind: result.ok ? 'info' : 'error', text: result.ok ? result.text : t.refused(result.text) })}
+            onBulkChanged={() => queryClient.invalidateQueries({ queryKey: boardKey(boardId) })}
           />
         </Suspense>
       ) : null}

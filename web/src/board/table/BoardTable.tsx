@@ -63,6 +63,13 @@ export default function BoardTable(props: {
   actions: BoardActions;
   openCard: (cardId: string) => void;
   onError: (error: unknown, cardId: string) => void;
+  /** The board's lists (a bulk move's or copy's targets), and where the board is (the multi-team move names it). */
+  lists: readonly ListView[];
+  place: { companyId: string; teamId: string };
+  /** A bulk operation's outcome, in words (an error is the refusal's message). */
+  onBulkDone: (result: { ok: boolean; text: string }) => void;
+  /** Reads the board again after a bulk operation. */
+  onBulkChanged: () => Promise<unknown>;
 }) {
   const { fields, people, labelsById } = props;
   const columns = useMemo<Column[]>(() => {
@@ -159,7 +166,15 @@ export default function BoardTable(props: {
     setState(current);
   }
   const shownIds = chosenColumns(current.cols, props.userId, props.boardId, allIds);
-  const shown = [
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const toggleSelected = (cardId: string) =>
+    setSelected((known) => {
+      const next = new Set(known);
+      if (!next.delete(cardId)) next.add(cardId);
+      return next;
+    });
+  const shown: Column[] = [
+    { id: 'select', title: tt.select, width: 44, sortValue: () => null, render: () => null },
     {
       id: 'name',
       title: tt.name,
@@ -171,7 +186,7 @@ export default function BoardTable(props: {
     ...shownIds.flatMap((id) => columns.find((column) => column.id === id) ?? []),
   ];
   const { sort, descending } = current;
-  const sortColumn = shown.find((column) => column.id === sort);
+  const sortColumn = shown.find((column) => column.id === sort && column.id !== 'select');
 
   const rows = useMemo(() => {
     if (!sortColumn) return props.rows;
@@ -203,6 +218,8 @@ export default function BoardTable(props: {
     write({ sort: id, descending: sort === id && !descending });
   }
 
+  // the selected cards still shown (a card filtered out or gone meanwhile is not acted on)
+  const chosen = rows.filter((row) => selected.has(row.card._id));
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   const [active, setActive] = useState({ row: 0, col: 0 });
@@ -242,13 +259,19 @@ export default function BoardTable(props: {
     if (row < 0) {
       if (event.key === 'Enter' || event.key === ' ') {
         event.preventDefault();
-        sortBy(shown[col]!.id);
+        if (shown[col]?.id === 'select') setSelected(selected.size === rows.length ? new Set() : new Set(rows.map((one) => one.card._id)));
+        else sortBy(shown[col]!.id);
       }
       return;
     }
     const target = rows[row];
     const column = shown[col];
     if (!target || !column) return;
+    if (column.id === 'select' && (event.key === ' ' || event.key === 'Enter')) {
+      event.preventDefault();
+      toggleSelected(target.card._id);
+      return;
+    }
     if (event.key === 'Enter' || event.key === 'F2') {
       event.preventDefault();
       if (column.editor && (event.key === 'F2' || column.id !== 'name')) setEditing({ cardId: target.card._id, col: column.id });
@@ -313,17 +336,31 @@ export default function BoardTable(props: {
             key={column.id}
             role="columnheader"
             aria-colindex={col + 1}
-            aria-sort={sorted ?? 'none'}
+            aria-sort={column.id === 'select' ? undefined : (sorted ?? 'none')}
             tabIndex={active.row === -1 && active.col === col ? 0 : -1}
             data-cell={`-1:${col}`}
             className="table-cell"
             onKeyDown={(event) => onKeyDown(event, -1, col)}
             onFocus={() => setActive({ row: -1, col })}
           >
-            <button type="button" tabIndex={-1} className="sort-button" onClick={() => sortBy(column.id)} title={tt.sortBy(column.title)}>
-              {column.title}
-              {sorted === 'ascending' ? <ArrowUp size={14} aria-hidden="true" /> : sorted === 'descending' ? <ArrowDown size={14} aria-hidden="true" /> : null}
-            </button>
+            {column.id === 'select' ? (
+              <input
+                type="checkbox"
+                tabIndex={-1}
+                aria-label={tt.selectAll}
+                checked={rows.length > 0 && rows.every((row) => selected.has(row.card._id))}
+                onChange={(event) => setSelected(event.target.checked ? new Set(rows.map((row) => row.card._id)) : new Set())}
+              />
+            ) : (
+              <button type="button" tabIndex={-1} className="sort-button" onClick={() => sortBy(column.id)} title={tt.sortBy(column.title)}>
+                {column.title}
+                {sorted === 'ascending' ? (
+                  <ArrowUp size={14} aria-hidden="true" />
+                ) : sorted === 'descending' ? (
+                  <ArrowDown size={14} aria-hidden="true" />
+                ) : null}
+              </button>
+            )}
           </div>
         );
       })}
@@ -336,6 +373,35 @@ export default function BoardTable(props: {
         <span className="muted" role="status">
           {tt.rows(rows.length)}
         </span>
+        {chosen.length ? (
+          <BulkBar
+            count={chosen.length}
+            lists={props.lists}
+            onClear={() => setSelected(new Set())}
+            run={async (operation, listId) => {
+              const ids = chosen.map((row) => row.card._id);
+              const place = props.place;
+              try {
+                if (operation === 'archive')
+                  unwrap(await client.PATCH('/api/v1/cards/archived', { params: { query: { teamId: place.teamId } }, body: { cardIds: ids, status: true } }));
+                else if (operation === 'copy')
+                  unwrap(await client.PATCH('/api/v1/cards/copy', { params: { query: {} }, body: { cardIds: ids, list: listId ?? '' } }));
+                else
+                  unwrap(
+                    await client.PATCH('/api/v1/cards/move-multi-team', {
+                      body: { cards: ids.map((cardId) => ({ cardId, ...place })), target: { ...place, list: listId ?? '' } },
+                    }),
+                  );
+                setSelected(new Set());
+                await props.onBulkChanged();
+                const listName = props.lists.find((list) => list._id === listId)?.name ?? '';
+                props.onBulkDone({ ok: true, text: tt.bulkDone(operation, ids.length, listName) });
+              } catch (error) {
+                props.onBulkDone({ ok: false, text: error instanceof Error ? error.message : String(error) });
+              }
+            }}
+          />
+        ) : null}
         <ColumnChooser columns={columns} shownIds={shownIds} onChange={setColumns} />
       </div>
       <p id={`${props.boardId}-table-keys`} className="visually-hidden">
@@ -371,6 +437,7 @@ export default function BoardTable(props: {
                       key={column.id}
                       role="gridcell"
                       aria-colindex={col + 1}
+                      aria-selected={col === 0 ? selected.has(row.card._id) : undefined}
                       tabIndex={active.row === item.index && active.col === col && !isEditing ? 0 : -1}
                       data-cell={`${item.index}:${col}`}
                       className={`table-cell${column.id === 'name' ? ' table-name' : ''}`}
@@ -389,6 +456,14 @@ export default function BoardTable(props: {
                             focusWanted.current = true;
                             if (value !== undefined) void save(row, column.editor!, value);
                           }}
+                        />
+                      ) : column.id === 'select' ? (
+                        <input
+                          type="checkbox"
+                          tabIndex={-1}
+                          aria-label={tt.selectCard(row.card.name)}
+                          checked={selected.has(row.card._id)}
+                          onChange={() => toggleSelected(row.card._id)}
                         />
                       ) : column.id === 'name' ? (
                         <button type="button" tabIndex={-1} className="table-open" onClick={() => props.openCard(row.card._id)}>
@@ -612,5 +687,48 @@ function ColumnChooser(props: { columns: Column[]; shownIds: string[]; onChange:
         })}
       </fieldset>
     </Popover>
+  );
+}
+
+type BulkOperation = 'move' | 'copy' | 'archive';
+
+/** What the selected cards can have done to them at once, each one request of the API's bulk operations. */
+function BulkBar(props: { count: number; lists: readonly ListView[]; onClear: () => void; run: (operation: BulkOperation, listId?: string) => Promise<void> }) {
+  const [listId, setListId] = useState(props.lists[0]?._id ?? '');
+  const [busy, setBusy] = useState(false);
+  const go = async (operation: BulkOperation) => {
+    setBusy(true);
+    try {
+      await props.run(operation, listId);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="bulk-bar" role="group" aria-label={tt.selection}>
+      <strong>{tt.selected(props.count)}</strong>
+      <label>
+        <span className="visually-hidden">{tt.targetList}</span>
+        <select value={listId} onChange={(event) => setListId(event.target.value)} aria-label={tt.targetList}>
+          {props.lists.map((list) => (
+            <option key={list._id} value={list._id}>
+              {list.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" disabled={busy || !listId} onClick={() => void go('move')}>
+        {tt.moveTo}
+      </button>
+      <button type="button" disabled={busy || !listId} onClick={() => void go('copy')}>
+        {tt.copyTo}
+      </button>
+      <button type="button" disabled={busy} onClick={() => void go('archive')}>
+        {tt.archive}
+      </button>
+      <button type="button" disabled={busy} onClick={props.onClear}>
+        {tt.clearSelection}
+      </button>
+    </div>
   );
 }
