@@ -117,7 +117,10 @@ describe('the board as a table', { skip: chromiumMissing }, () => {
 
       // the board's filter applies to the table
       await page.getByRole('searchbox', { name: 'Filter cards' }).fill('Banana');
-      await page.getByRole('status').filter({ hasText: /^1 card$/ }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^1 card$/ })
+        .waitFor();
       assert.deepEqual(await names(page), ['Banana']);
       await axe(page, 'the filtered board table');
     });
