@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowLeft, ArrowRight, ArrowUp, Columns3 } from 'lucide-react';
-import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, type ReactNode, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type Card, type CardFace, client, ifMatch, type Label, type Member, unwrap } from '../../api.ts';
 import { fromLocalInput, toLocalInput } from '../../card/dates.ts';
 import { type CustomField, type FieldValue, valueText } from '../../fields/fields.ts';
@@ -173,18 +173,24 @@ export default function BoardTable(props: {
       if (!next.delete(cardId)) next.add(cardId);
       return next;
     });
-  const shown: Column[] = [
-    { id: 'select', title: tt.select, width: 44, sortValue: () => null, render: () => null },
-    {
-      id: 'name',
-      title: tt.name,
-      width: 280,
-      sortValue: (row: Row) => row.card.name.toLocaleLowerCase(),
-      render: (row: Row) => row.card.name,
-      editor: { kind: 'name' } as Editor,
-    },
-    ...shownIds.flatMap((id) => columns.find((column) => column.id === id) ?? []),
-  ];
+  const shownKey = shownIds.join(',');
+  // one array while the columns stay, so rows that stay in view need not render again
+  // biome-ignore lint/correctness/useExhaustiveDependencies: shownKey stands for shownIds
+  const shown = useMemo<Column[]>(
+    () => [
+      { id: 'select', title: tt.select, width: 44, sortValue: () => null, render: () => null },
+      {
+        id: 'name',
+        title: tt.name,
+        width: 280,
+        sortValue: (row: Row) => row.card.name.toLocaleLowerCase(),
+        render: (row: Row) => row.card.name,
+        editor: { kind: 'name' } as Editor,
+      },
+      ...shownIds.flatMap((id) => columns.find((column) => column.id === id) ?? []),
+    ],
+    [columns, shownKey],
+  );
   const { sort, descending } = current;
   const sortColumn = shown.find((column) => column.id === sort && column.id !== 'select');
 
@@ -219,13 +225,14 @@ export default function BoardTable(props: {
   }
 
   // the selected cards still shown (a card filtered out or gone meanwhile is not acted on)
-  const chosen = rows.filter((row) => selected.has(row.card._id));
+  const chosen = useMemo(() => rows.filter((row) => selected.has(row.card._id)), [rows, selected]);
+  const allSelected = rows.length > 0 && chosen.length === rows.length;
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   const [active, setActive] = useState({ row: 0, col: 0 });
   const [editing, setEditing] = useState<{ cardId: string; col: string } | null>(null);
   const focusWanted = useRef(false);
-  const template = shown.map((column) => `${column.width}px`).join(' ');
+  const template = useMemo(() => shown.map((column) => `${column.width}px`).join(' '), [shown]);
 
   // the active cell takes the focus once it is rendered (a move may scroll it into view first)
   useEffect(() => {
@@ -327,6 +334,22 @@ export default function BoardTable(props: {
     }
   }
 
+  // the rows' handlers through one ref: a memoised row keeps its props while the table around it re-renders
+  const rowApi = useRef<RowApi>(null as unknown as RowApi);
+  rowApi.current = {
+    onKeyDown,
+    focus: (row, col) => setActive({ row, col }),
+    edit: (cardId, col) => setEditing({ cardId, col }),
+    done: (row, editor, value) => {
+      setEditing(null);
+      focusWanted.current = true;
+      if (value !== undefined) void save(row, editor, value);
+    },
+    toggle: toggleSelected,
+    open: props.openCard,
+    members: props.members,
+  };
+
   const headerRow = (
     <div role="row" tabIndex={-1} aria-rowindex={1} className="table-row table-head" style={{ gridTemplateColumns: template }}>
       {shown.map((column, col) => {
@@ -348,7 +371,7 @@ export default function BoardTable(props: {
                 type="checkbox"
                 tabIndex={-1}
                 aria-label={tt.selectAll}
-                checked={rows.length > 0 && rows.every((row) => selected.has(row.card._id))}
+                checked={allSelected}
                 onChange={(event) => setSelected(event.target.checked ? new Set(rows.map((row) => row.card._id)) : new Set())}
               />
             ) : (
@@ -422,60 +445,18 @@ export default function BoardTable(props: {
             const row = rows[item.index];
             if (!row) return null;
             return (
-              <div
+              <TableRow
                 key={row.card._id}
-                role="row"
-                tabIndex={-1}
-                aria-rowindex={item.index + 2}
-                className="table-row"
-                style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-              >
-                {shown.map((column, col) => {
-                  const isEditing = editing?.cardId === row.card._id && editing.col === column.id;
-                  return (
-                    <div
-                      key={column.id}
-                      role="gridcell"
-                      aria-colindex={col + 1}
-                      aria-selected={col === 0 ? selected.has(row.card._id) : undefined}
-                      tabIndex={active.row === item.index && active.col === col && !isEditing ? 0 : -1}
-                      data-cell={`${item.index}:${col}`}
-                      className={`table-cell${column.id === 'name' ? ' table-name' : ''}`}
-                      onKeyDown={(event) => onKeyDown(event, item.index, col)}
-                      onFocus={() => setActive({ row: item.index, col })}
-                      onDoubleClick={() => column.editor && setEditing({ cardId: row.card._id, col: column.id })}
-                    >
-                      {isEditing && column.editor ? (
-                        <CellEditor
-                          row={row}
-                          editor={column.editor}
-                          label={tt.edit(column.title, row.card.name)}
-                          members={props.members}
-                          onDone={(value) => {
-                            setEditing(null);
-                            focusWanted.current = true;
-                            if (value !== undefined) void save(row, column.editor!, value);
-                          }}
-                        />
-                      ) : column.id === 'select' ? (
-                        <input
-                          type="checkbox"
-                          tabIndex={-1}
-                          aria-label={tt.selectCard(row.card.name)}
-                          checked={selected.has(row.card._id)}
-                          onChange={() => toggleSelected(row.card._id)}
-                        />
-                      ) : column.id === 'name' ? (
-                        <button type="button" tabIndex={-1} className="table-open" onClick={() => props.openCard(row.card._id)}>
-                          {row.card.name}
-                        </button>
-                      ) : (
-                        column.render(row)
-                      )}
-                    </div>
-                  );
-                })}
-              </div>
+                row={row}
+                index={item.index}
+                start={item.start}
+                shown={shown}
+                template={template}
+                activeCol={active.row === item.index ? active.col : null}
+                editingCol={editing?.cardId === row.card._id ? editing.col : null}
+                selected={selected.has(row.card._id)}
+                api={rowApi}
+              />
             );
           })}
         </div>
@@ -483,6 +464,82 @@ export default function BoardTable(props: {
     </div>
   );
 }
+
+interface RowApi {
+  onKeyDown: (event: KeyboardEvent<HTMLElement>, row: number, col: number) => void;
+  focus: (row: number, col: number) => void;
+  edit: (cardId: string, col: string) => void;
+  done: (row: Row, editor: Editor, value: unknown) => void;
+  toggle: (cardId: string) => void;
+  open: (cardId: string) => void;
+  members: Member[];
+}
+
+/** One card's row: re-rendered only when its card, its cells' state or the columns change, not on every scroll. */
+const TableRow = memo(function TableRow(props: {
+  row: Row;
+  index: number;
+  start: number;
+  shown: Column[];
+  template: string;
+  activeCol: number | null;
+  editingCol: string | null;
+  selected: boolean;
+  api: RefObject<RowApi>;
+}) {
+  const { row, index, api } = props;
+  return (
+    <div
+      role="row"
+      tabIndex={-1}
+      aria-rowindex={index + 2}
+      className="table-row"
+      style={{ gridTemplateColumns: props.template, transform: `translateY(${props.start}px)`, height: ROW_HEIGHT }}
+    >
+      {props.shown.map((column, col) => {
+        const isEditing = props.editingCol === column.id;
+        return (
+          <div
+            key={column.id}
+            role="gridcell"
+            aria-colindex={col + 1}
+            aria-selected={col === 0 ? props.selected : undefined}
+            tabIndex={props.activeCol === col && !isEditing ? 0 : -1}
+            data-cell={`${index}:${col}`}
+            className={`table-cell${column.id === 'name' ? ' table-name' : ''}`}
+            onKeyDown={(event) => api.current.onKeyDown(event, index, col)}
+            onFocus={() => api.current.focus(index, col)}
+            onDoubleClick={() => column.editor && api.current.edit(row.card._id, column.id)}
+          >
+            {isEditing && column.editor ? (
+              <CellEditor
+                row={row}
+                editor={column.editor}
+                label={tt.edit(column.title, row.card.name)}
+                members={api.current.members}
+                onDone={(value) => api.current.done(row, column.editor!, value)}
+              />
+            ) : column.id === 'select' ? (
+              <input
+                type="checkbox"
+                tabIndex={-1}
+                aria-label={tt.selectCard(row.card.name)}
+                checked={props.selected}
+                onChange={() => api.current.toggle(row.card._id)}
+              />
+            ) : column.id === 'name' ? (
+              <button type="button" tabIndex={-1} className="table-open" onClick={() => api.current.open(row.card._id)}>
+                {row.card.name}
+              </button>
+            ) : (
+              column.render(row)
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+});
 
 /** The cell's own control: Enter or leaving saves, Escape gives up (`undefined` means nothing changed). */
 function CellEditor(props: { row: Row; editor: Editor; label: string; members: Member[]; onDone: (value: unknown) => void }) {
