@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { components } from '@taskboard/client';
-import { type CardFace, client, unwrap } from '../api.ts';
+import { client, unwrap } from '../api.ts';
 import { cardKey } from '../board/store.ts';
 
 export type CardRelation = components['schemas']['CardRelation'];
@@ -30,21 +30,4 @@ export function useBoardRelations(boardId: string) {
   });
 }
 
-/**
- * The open cards that block each card of the board, by name. A blocker on this board is judged by its
- * face as the page shows it now (live); one elsewhere by the relations' read. A blocker whose face is
- * not on the page is archived (or not read yet): the read decides.
- */
-export function openBlockers(relations: readonly BoardRelation[] | undefined, boardId: string, faces: ReadonlyMap<string, CardFace>): Map<string, string[]> {
-  const blocked = new Map<string, string[]>();
-  for (const relation of relations ?? []) {
-    if (relation.kind !== 'blocks' || relation.to.board !== boardId) continue;
-    const face = relation.from.board === boardId ? faces.get(relation.from._id) : undefined;
-    const open = face ? !face.complete.status && !face.archived.status : relation.from.open;
-    if (!open) continue;
-    const names = blocked.get(relation.to._id) ?? [];
-    names.push(face?.name ?? relation.from.name);
-    blocked.set(relation.to._id, names);
-  }
-  return blocked;
-}
+export { openBlockers } from './blockers.ts';
