@@ -47,6 +47,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   lists: 'Lists of a board, in order.',
   labels: 'Labels of a board and their colours.',
   'custom fields': "A board's custom fields and the values its cards hold.",
+  'card relations': 'Blocks, relates to and duplicates between cards of one company, shown on both cards.',
   cards: 'Cards: create, read, change, move, copy, archive; bulk and multi-team variants.',
   checklists: 'Checklists of a card.',
   'checklist items': 'Items of a checklist: names, dates, completion, members, order.',

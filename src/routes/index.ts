@@ -25,6 +25,7 @@ import myTasks from './api/v1/my-tasks.ts';
 import notifications from './api/v1/notifications.ts';
 import oidc from './api/v1/oidc.ts';
 import recurrences from './api/v1/recurrences.ts';
+import relations from './api/v1/relations.ts';
 import rules from './api/v1/rules.ts';
 import search from './api/v1/search.ts';
 import teams from './api/v1/teams.ts';
@@ -53,6 +54,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         lists,
         labels,
         customFields,
+        relations,
         cards,
         cardEdits,
         cardCopies,

@@ -475,6 +475,7 @@ export interface Database {
   card_field_choices: CardFieldChoiceTable;
   calendar_feeds: CalendarFeedTable;
   board_viewers: BoardViewerTable;
+  card_relations: CardRelationTable;
 }
 
 /** A person's secret iCalendar URL (migration 0105): only the token's SHA-256 is kept. */
@@ -754,4 +755,15 @@ export interface BoardViewerTable {
   user_id: string;
   joined_at: string;
   seen_until: string;
+}
+
+/** Card relations (migration 0100): `from` kind `to`; a "relates" row keeps the smaller id first. */
+export interface CardRelationTable {
+  id: string;
+  company_id: string;
+  from_card_id: string;
+  to_card_id: string;
+  kind: 'blocks' | 'relates' | 'duplicates';
+  creator_id: string;
+  created_at: string;
 }

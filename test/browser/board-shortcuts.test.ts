@@ -97,7 +97,7 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
   });
 
   test('c archives a card with an Undo toast, shown on screen and reached by keyboard; a move is undone too', async (context) => {
-    const { boardId } = await makeBoard('Undoing', { 'To do': ['Keep', 'Oops'], Doing: ['Other'] });
+    const { boardId, listIds } = await makeBoard('Undoing', { 'To do': ['Keep', 'Oops'], Doing: ['Other'] });
     await onPage(context.name, {}, async (page) => {
       await page.goto(`/boards/${boardId}`);
       const oops = cardIn(page, 'To do', 'Oops');
@@ -126,8 +126,20 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
       await keep.focus();
       await page.keyboard.press('>');
       await cardIn(page, 'Doing', 'Keep').waitFor();
+      // the page puts the card back at once; the server's answer to the undo is what the read below needs
+      const undone = page.waitForResponse(
+        (response) =>
+          response.url().endsWith('/position') &&
+          Boolean(
+            response
+              .request()
+              .postData()
+              ?.includes(`"${listIds.get('To do')}"`),
+          ),
+      );
       await toasts.getByRole('listitem').filter({ hasText: 'Moved Keep to Doing.' }).getByRole('button', { name: 'Undo' }).click();
       await cardIn(page, 'To do', 'Keep').waitFor();
+      await undone;
       const lists = await api<{ board: { lists: { name: string; cards: { name: string }[] }[] } }>('GET', `/api/v1/boards/${boardId}/card-faces`);
       assert.deepEqual(
         lists.board.lists.find((list) => list.name === 'To do')?.cards.map((card) => card.name),

@@ -139,6 +139,11 @@ const CONTRACT: readonly (readonly [string, string, string])[] = [
   ['PATCH', '/api/v1/custom-fields/{fieldId}', 'low'],
   ['DELETE', '/api/v1/custom-fields/{fieldId}', 'low'],
   ['PATCH', '/api/v1/cards/{cardId}/custom-fields', 'low'],
+  // card relations (reads as the other reads, creation as a checklist's, removal as a toggle)
+  ['GET', '/api/v1/cards/{cardId}/relations', 'very-low'],
+  ['GET', '/api/v1/boards/{boardId}/relations', 'very-low'],
+  ['POST', '/api/v1/cards/{cardId}/relations', 'medium'],
+  ['DELETE', '/api/v1/cards/{cardId}/relations/{relationId}', 'low'],
 ];
 
 describe("the contract's operations", () => {

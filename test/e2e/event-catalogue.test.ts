@@ -238,6 +238,22 @@ for (const engine of ENGINES) {
         company,
       );
 
+      // a relation is a change of both cards: an event on each
+      const relation = await write(
+        'POST /api/v1/cards/{cardId}/relations',
+        `/api/v1/cards/${card._id}/relations`,
+        { kind: 'blocks', card: copy._id },
+        ['card.relation.added'],
+        company,
+      );
+      await write(
+        'DELETE /api/v1/cards/{cardId}/relations/{relationId}',
+        `/api/v1/cards/${card._id}/relations/${relation.relation._id}`,
+        undefined,
+        ['card.relation.removed'],
+        company,
+      );
+
       // comments, discussions, cheers: a comment tells the card's members (Mia); a reply tells the comment's
       // author and a cheer the item's author, both the caller here, who is never told of their own action
       const comment = (

@@ -12,11 +12,14 @@ import { scheduleWords } from '../../web/src/board/recurrences/schedule.ts';
 import { rulesText } from '../../web/src/board/rules/strings.ts';
 import { ruleSentence } from '../../web/src/board/rules/words.ts';
 import { settingsText } from '../../web/src/board/settings/strings.ts';
+import { tableText } from '../../web/src/board/table/strings.ts';
 import { templatesText } from '../../web/src/board/templates/strings.ts';
 import { calendarText } from '../../web/src/calendar/strings.ts';
+import { fieldsText } from '../../web/src/fields/strings.ts';
 import { applyLanguage, englishMessages, LANGUAGES, type Language } from '../../web/src/i18n/messages.ts';
 import { offlineText } from '../../web/src/offline/strings.ts';
 import { peopleText } from '../../web/src/people/strings.ts';
+import { relationsText } from '../../web/src/relations/strings.ts';
 import { searchText } from '../../web/src/search/strings.ts';
 import { t } from '../../web/src/strings.ts';
 
@@ -156,6 +159,9 @@ describe('the words in each language', () => {
       scheduleWords('FREQ=MONTHLY;BYDAY=-1FR', '2031-01-31T17:00', 'America/New_York'),
       'Every month on the last Friday at 5:00 PM (America/New_York)',
     );
+    assert.equal(tableText.rows(10000), '10,000 cards');
+    assert.equal(relationsText.results(2), '2 cards found. Arrow keys to choose, Enter to add.');
+    assert.equal(fieldsText.confirmDelete('Estimate', 2), 'Delete the field "Estimate"? Its values are cleared from the 2 cards that have one.');
   });
 
   it('German: one and other', () => {

@@ -93,6 +93,14 @@ export function reachesTeamOf(caller: Caller, row: TeamOwned): boolean {
   return canReachTeam(caller, row.company_id, row.team_id);
 }
 
+/**
+ * The rows of things kept in a team (cards at the other end of a relation) that the caller reaches;
+ * the others are left out without a word, so a listing never names what is out of reach.
+ */
+export function withinReach<T extends TeamOwned>(caller: Caller, rows: readonly T[]): T[] {
+  return rows.filter((row) => canReachTeam(caller, row.company_id, row.team_id));
+}
+
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**

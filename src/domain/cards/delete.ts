@@ -9,6 +9,7 @@ import type * as cards from '../../storage/repositories/cards.ts';
 import { removeCards } from '../../storage/repositories/lifecycle.ts';
 import { type CardRef, requireAccessToEach } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
+import { dropRelationsOf } from '../relations/relations.ts';
 import { rejectRepeatedIds } from '../shared/bulk.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { nowIso } from '../shared/ids.ts';
@@ -25,6 +26,7 @@ function describeDeleted(row: cards.CardTableRow) {
 /** Delete Card: team members (those who reach the card). */
 export function deleteCard(ctx: ServiceContext, caller: Caller, cardId: string, scope: Scope): Promise<{ _id: string }> {
   return changeCardWorld(ctx, caller, { kind: 'card', id: cardId, scope }, 'card.deleted', async (trx, { card }, at) => {
+    await dropRelationsOf(trx, caller, [card.id], at);
     await removeCards(trx, [card.id], at);
     return { data: describeDeleted(card), answer: async () => ({ _id: card.id }) };
   });
@@ -42,6 +44,7 @@ export async function deleteCardsMultiTeam(
     const at = nowIso();
     const rows = await lockCardRows(trx, cardIds, 'skip');
     const reached = await requireAccessToEach(trx, caller, { items, field: 'body.cards', refOf: (item) => ({ cardId: item.cardId, scope: item }), rows });
+    await dropRelationsOf(trx, caller, cardIds, at);
     await removeCards(trx, cardIds, at);
     for (const card of [...reached].sort((a, b) => (a.id < b.id ? -1 : 1))) {
       await recordCardChange(trx, card, { caller, kind: 'card.deleted', at, data: describeDeleted(card) });

@@ -29,6 +29,8 @@ export type CardChangeKind =
   | 'card.labels.toggled'
   | 'card.members.toggled'
   | 'card.custom_fields.set'
+  | 'card.relation.added'
+  | 'card.relation.removed'
   | 'attachment.created'
   | 'attachment.renamed'
   | 'attachment.deleted'

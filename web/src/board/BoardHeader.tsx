@@ -1,7 +1,25 @@
-import { Archive, Download, Filter as FilterIcon, Keyboard, MoreHorizontal, Repeat, Settings, Tag, Trash2, UserPlus, Users, Zap } from 'lucide-react';
+import {
+  Archive,
+  Download,
+  Filter as FilterIcon,
+  Kanban,
+  Keyboard,
+  MoreHorizontal,
+  Repeat,
+  Settings,
+  SlidersHorizontal,
+  Table2,
+  Tag,
+  Trash2,
+  UserPlus,
+  Users,
+  Zap,
+} from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import type { Label, Member } from '../api.ts';
+import { fieldsText } from '../fields/strings.ts';
 import { t } from '../strings.ts';
 import { Avatar, AvatarStack, type Person } from '../ui/Avatar.tsx';
 import { Menu, Popover } from '../ui/Menu.tsx';
@@ -10,6 +28,7 @@ import { recurrencesText } from './recurrences/strings.ts';
 import { rulesText } from './rules/strings.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
 import { settingsText } from './settings/strings.ts';
+import { tableText } from './table/strings.ts';
 
 /** The board's name, its filters, the shortcuts' help and the board menu. */
 export function BoardHeader(props: {
@@ -28,6 +47,9 @@ export function BoardHeader(props: {
   onShare: () => void;
   onRules: () => void;
   onRecurrences: () => void;
+  /** The view shown, and the link to each (the same filters and card). */
+  view: 'board' | 'table';
+  viewLink: (view: 'board' | 'table') => string;
 }) {
   const { filter, setFilter } = props;
   // on a phone the filters wait behind a button, so the header keeps to one row
@@ -47,6 +69,16 @@ export function BoardHeader(props: {
         <UserPlus size={18} aria-hidden="true" />
         {t.share}
       </button>
+      <nav className="view-switch" aria-label={tableText.views}>
+        <Link to={props.viewLink('board')} aria-current={props.view === 'board' ? 'page' : undefined}>
+          <Kanban size={16} aria-hidden="true" />
+          <span className="view-label">{tableText.board}</span>
+        </Link>
+        <Link to={props.viewLink('table')} aria-current={props.view === 'table' ? 'page' : undefined}>
+          <Table2 size={16} aria-hidden="true" />
+          <span className="view-label">{tableText.table}</span>
+        </Link>
+      </nav>
       <button
         type="button"
         className="icon-button phone-only"
@@ -125,6 +157,7 @@ export function BoardHeader(props: {
         trigger={<MoreHorizontal size={18} aria-hidden="true" />}
         items={[
           { label: settingsText.labels, icon: <Tag size={16} />, onSelect: () => props.onPanel('labels') },
+          { label: fieldsText.customFields, icon: <SlidersHorizontal size={16} />, onSelect: () => props.onPanel('fields') },
           { label: settingsText.archived, icon: <Archive size={16} />, onSelect: () => props.onPanel('archive') },
           { label: rulesText.menu, icon: <Zap size={16} />, onSelect: props.onRules },
           { label: recurrencesText.menu, icon: <Repeat size={16} />, onSelect: props.onRecurrences },

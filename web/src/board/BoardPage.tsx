@@ -3,12 +3,15 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { administers, client, type Label, type Member, problem, unwrap } from '../api.ts';
 import { startCardReads } from '../card/queries.ts';
+import { useFields } from '../fields/fields.ts';
+import { openBlockers, useBoardRelations } from '../relations/relations.ts';
 import { useBoardTextFilter } from '../search/boardFilter.ts';
 import { forgetBoard, rememberBoard, useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { showToast } from '../ui/toasts.ts';
 import { BoardHeader } from './BoardHeader.tsx';
 import { BoardUnavailable } from './BoardUnavailable.tsx';
+import type { FaceContext } from './CardTile.tsx';
 import { loadCardDialog, useCardDialog } from './cardDialogLoader.ts';
 import { ListComposer } from './composers.tsx';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
@@ -19,7 +22,7 @@ import { useBoardStream } from './live.ts';
 import { type LikeCard, likeCard } from './recurrences/like.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
 import { cardKeyHandler, useHelpKey } from './shortcuts.ts';
-import { type BoardView, type Notice, useBoard, useBoardActions } from './store.ts';
+import { type BoardView, boardKey, type Notice, refusalOf, useBoard, useBoardActions } from './store.ts';
 import { useFilter } from './useFilter.ts';
 
 // The board menu's dialogs (labels, archived items, settings) load when first opened.
@@ -29,6 +32,8 @@ const BoardSettings = lazy(loadSettings);
 const RulesDialog = lazy(() => import('./rules/RulesDialog.tsx'));
 // Recurring cards likewise (from the board menu, or a list's menu with that list chosen).
 const RecurrencesDialog = lazy(() => import('./recurrences/RecurrencesDialog.tsx'));
+// The table view is a chunk of its own, loaded when first shown.
+const BoardTable = lazy(() => import('./table/BoardTable.tsx'));
 // Sharing is occasional: its dialog loads when opened.
 const ShareDialog = lazy(() => import('./ShareDialog.tsx'));
 
@@ -59,6 +64,7 @@ export function BoardPage() {
   });
   // the board's template cards (as loaded), offered by each list's composer; the same array until they change
   const templates = useTemplates(board.data);
+  const fields = useFields(boardId);
   const labelsById = useMemo(() => new Map((labels.data ?? []).map((label) => [label._id, label])), [labels.data]);
   const [filter, setFilter] = useFilter(params, setParams);
   const textFilter = useBoardTextFilter(boardId, filter.text, board.dataUpdatedAt);
@@ -84,7 +90,22 @@ export function BoardPage() {
   }, [board.data, boardId]);
 
   const team = me.data?.teams.find((one) => one._id === board.data?.board.team);
-  const members: Member[] = team?.members ?? [];
+  const members: Member[] = useMemo(() => team?.members ?? [], [team]);
+  // the fields card fronts show, and the people a person field names: one object, so the faces re-render only when either changes
+  const relations = useBoardRelations(boardId);
+  // which cards open blockers hold back, as a key: the faces re-render when that changes, not on every change of the board
+  const blockedKey = useMemo(() => {
+    const onBoard = new Map((board.data?.lists ?? []).flatMap((list) => list.cards.map((card) => [card._id, card] as const)));
+    return JSON.stringify([...openBlockers(relations.data, boardId, onBoard)]);
+  }, [relations.data, board.data, boardId]);
+  const faces = useMemo<FaceContext>(
+    () => ({
+      fields: (fields.data ?? []).filter((field) => field.showOnCard),
+      people: new Map(members.map((member) => [member._id, member])),
+      blockers: new Map(JSON.parse(blockedKey) as [string, string[]][]),
+    }),
+    [fields.data, members, blockedKey],
+  );
   // Delete Board is for the company's owners and admins: Get Me gives the caller's role in each company.
   const role = me.data?.companies.find((company) => company._id === board.data?.board.company)?.role;
   const canDelete = administers(role);
@@ -130,6 +151,24 @@ export function BoardPage() {
 
   useBoardDrops(canvas, board.data, actions);
 
+  // the view is in the URL with the filters, so a link shares both
+  const viewShown = params.get('view') === 'table' ? 'table' : 'board';
+  const viewLink = (next: 'board' | 'table') => {
+    const link = new URLSearchParams(params);
+    if (next === 'table') link.set('view', 'table');
+    else link.delete('view');
+    const query = link.toString();
+    return `/boards/${boardId}${query ? `?${query}` : ''}`;
+  };
+  const tableRefused = useCallback(
+    async (error: unknown, cardId: string) => {
+      const { conflict, message } = refusalOf(error);
+      if (conflict) await actions.refreshCard(cardId).catch(() => undefined);
+      notify({ kind: 'error', text: conflict ? t.changedMeanwhileBoard : t.refused(message) });
+    },
+    [actions, notify],
+  );
+
   const openHelp = useCallback(() => setHelp(true), []);
   useHelpKey(openHelp);
 
@@ -167,6 +206,8 @@ export function BoardPage() {
         onShare={() => setSharing(true)}
         onRules={() => setRulesOpen(true)}
         onRecurrences={() => setRecurring({ list: null })}
+        view={viewShown}
+        viewLink={viewLink}
       />
       {!connected ? (
         <p className="banner" role="status">
@@ -193,7 +234,30 @@ export function BoardPage() {
         </div>
       ) : null}
       {filtering && shown === 0 ? <p className="muted page-pad">{t.noMatches(filter.text)}</p> : null}
-      <div className="canvas" ref={canvas}>
+      {viewShown === 'table' ? (
+        <Suspense fallback={<p className="muted page-pad">{t.loading}</p>}>
+          <BoardTable
+            boardId={boardId}
+            boardName={view.board.name}
+            rows={view.lists.flatMap((list, index) => (visible[index] ?? []).map((card) => ({ card, list })))}
+            labelsById={labelsById}
+            people={faces.people}
+            members={members}
+            fields={fields.data ?? []}
+            userId={me.data?.user._id ?? ''}
+            params={params}
+            setParams={(next) => setParams(next, { replace: true })}
+            actions={actions}
+            openCard={openCard}
+            onError={tableRefused}
+            lists={view.lists}
+            place={{ companyId: view.board.company, teamId: view.board.team }}
+            onBulkDone={(result) => notify({ kind: result.ok ? 'info' : 'error', text: result.ok ? result.text : t.refused(result.text) })}
+            onBulkChanged={() => queryClient.invalidateQueries({ queryKey: boardKey(boardId) })}
+          />
+        </Suspense>
+      ) : null}
+      <div className="canvas" ref={canvas} hidden={viewShown === 'table'}>
         {view.lists.map((list, listIndex) => (
           <ListColumn
             key={list._id}
@@ -207,6 +271,7 @@ export function BoardPage() {
             scrollers={scrollers.current}
             composers={composers.current}
             labelsById={labelsById}
+            faces={faces}
             now={now}
             onRecur={recurInList}
             templates={templates}

@@ -1,9 +1,12 @@
 import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
 import { draggable, dropTargetForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
 import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
-import { AlignLeft, Clock, MessageSquare, Paperclip, SquareCheck } from 'lucide-react';
+import { AlignLeft, Ban, Clock, MessageSquare, Paperclip, SquareCheck } from 'lucide-react';
 import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
-import { authHeaders, type CardFace, type Label } from '../api.ts';
+import { authHeaders, type CardFace, type Label, type Member } from '../api.ts';
+import { type CustomField, chosenOptions, valueText } from '../fields/fields.ts';
+import { formatList } from '../i18n/messages.ts';
+import { relationsText } from '../relations/strings.ts';
 import { t } from '../strings.ts';
 import { Avatar } from '../ui/Avatar.tsx';
 import { dayInWords, daysFromToday, exactTime } from '../ui/relativeTime.ts';
@@ -20,11 +23,52 @@ function dueWords(dueDate: string, due: ReturnType<typeof dueState>, now: number
   return dayInWords(dueDate, now);
 }
 
+/** What faces show beyond the card itself: the fields chosen for card fronts, and the people a person field names. */
+export interface FaceContext {
+  fields: readonly CustomField[];
+  people: ReadonlyMap<string, Member>;
+  /** The names of the open cards that block each card (card id → names); a card not blocked has no entry. */
+  blockers: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The chosen fields the card holds a value of, each as "name: value" (a select's options in their colours). */
+function FieldBadges({ card, faces }: { card: CardFace; faces: FaceContext }) {
+  if (!faces.fields.length || !card.customFields.length) return null;
+  const values = new Map(card.customFields.map((one) => [one.field, one.value]));
+  const shown = faces.fields.flatMap((field) => {
+    const value = values.get(field._id);
+    const text = value === undefined ? '' : valueText(field, value, faces.people);
+    return text && value !== undefined ? [{ field, value, text }] : [];
+  });
+  if (!shown.length) return null;
+  return (
+    <div className="card-fields">
+      {shown.map(({ field, value, text }) => (
+        <span key={field._id} className="field-badge" title={`${field.name}: ${text}`}>
+          <span className="visually-hidden">, </span>
+          <span className="field-badge-name">{field.name}: </span>
+          {field.type === 'select' || field.type === 'multiselect' ? (
+            chosenOptions(field, value).map((option) => (
+              <span key={option._id} className="option-dot-text">
+                <span className="option-dot" style={{ background: option.color.hex }} aria-hidden="true" />
+                {option.name}{' '}
+              </span>
+            ))
+          ) : (
+            <span>{text}</span>
+          )}
+        </span>
+      ))}
+    </div>
+  );
+}
+
 /** A card's face on the board: cover, name, labels and the badge row; draggable, and a drop target for cards. */
 export const CardTile = memo(function CardTile({
   card,
   listId,
   labelsById,
+  faces,
   onKeyDown,
   onOpen,
   now,
@@ -32,6 +76,7 @@ export const CardTile = memo(function CardTile({
   card: CardFace;
   listId: string;
   labelsById: ReadonlyMap<string, Label>;
+  faces: FaceContext;
   onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
   onOpen: () => void;
   now: number;
@@ -64,6 +109,7 @@ export const CardTile = memo(function CardTile({
   // a label deleted meanwhile is gone from the board's labels before the card's face is read again
   const labels = card.labels.flatMap((id) => labelsById.get(id) ?? []);
   const checklist = card.allChecklistItemsCount;
+  const blockers = faces.blockers.get(card._id);
   // The card's name is its content, name first: what a screen reader says is what the eye sees.
   return (
     <div
@@ -93,8 +139,16 @@ export const CardTile = memo(function CardTile({
           ))}
         </div>
       ) : null}
-      {card.dueDate || card.hasDescription || checklist.total || card.commentsCount || card.attachmentsCount || card.members.length ? (
+      <FieldBadges card={card} faces={faces} />
+      {blockers || card.dueDate || card.hasDescription || checklist.total || card.commentsCount || card.attachmentsCount || card.members.length ? (
         <div className="card-badges">
+          {blockers ? (
+            <span className="badge blocked" title={relationsText.blockedBy(formatList(blockers))}>
+              <Ban size={14} aria-hidden="true" />
+              <span aria-hidden="true">{relationsText.blocked}</span>
+              <span className="visually-hidden">, {relationsText.blockedBy(formatList(blockers))}</span>
+            </span>
+          ) : null}
           {card.dueDate ? (
             <span className={`badge due due-${due}`} title={exactTime(card.dueDate)}>
               <Clock size={14} aria-hidden="true" />

@@ -8,7 +8,7 @@ import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
 import type { CardFace, Label } from '../api.ts';
 import { t } from '../strings.ts';
 import { Menu } from '../ui/Menu.tsx';
-import { CardTile } from './CardTile.tsx';
+import { CardTile, type FaceContext } from './CardTile.tsx';
 import { CardComposer } from './composers.tsx';
 import { recurrencesText } from './recurrences/strings.ts';
 import type { BoardActions, ListView } from './store.ts';
@@ -43,6 +43,7 @@ interface ListProps {
   scrollers: Scrollers;
   composers: Map<string, () => void>;
   labelsById: ReadonlyMap<string, Label>;
+  faces: FaceContext;
   now: number;
   /** Opens the recurring cards' editor for this list. */
   onRecur: (listId: string) => void;
@@ -63,6 +64,7 @@ export const ListColumn = memo(function ListColumn({
   scrollers,
   composers,
   labelsById,
+  faces,
   now,
   onRecur,
   templates,
@@ -168,6 +170,7 @@ export const ListColumn = memo(function ListColumn({
             scroller={scroller}
             scrollers={scrollers}
             labelsById={labelsById}
+            faces={faces}
             now={now}
           />
         ) : (
@@ -189,6 +192,7 @@ function CardRows(props: {
   scroller: React.RefObject<HTMLDivElement | null>;
   scrollers: Scrollers;
   labelsById: ReadonlyMap<string, Label>;
+  faces: FaceContext;
   now: number;
 }) {
   const { cards, scroller } = props;
@@ -221,6 +225,7 @@ function CardRows(props: {
               card={card}
               listId={props.list._id}
               labelsById={props.labelsById}
+              faces={props.faces}
               onKeyDown={(event) => props.onCardKey(event, props.listIndex, item.index, card)}
               onOpen={() => props.openCard(card._id)}
               now={props.now}

@@ -1,6 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { BoardEvent } from '../api.ts';
+import { fieldsKey } from '../fields/fields.ts';
+import { type BoardRelation, boardRelationsKey } from '../relations/relations.ts';
 import { followStream } from '../stream.ts';
 import type { Person } from '../ui/Avatar.tsx';
 import { inventoryKey } from './settings/inventory.ts';
@@ -63,6 +65,9 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
       }
     }
 
+    const isRelated = (cardId: string) =>
+      (queryClient.getQueryData<BoardRelation[]>(boardRelationsKey(boardId)) ?? []).some((one) => one.from._id === cardId || one.to._id === cardId);
+
     function apply(event: BoardEvent) {
       if (INVENTORY_EVENTS.test(event.type)) inventoryChanged();
       // a rule saved, paused or run: the Rules page (when open) reads its rules and their runs again
@@ -73,10 +78,18 @@ export function useBoardStream(boardId: string, refreshCard: (cardId: string) =>
         queryClient.setQueryData<BoardView>(boardKey(boardId), (view) => (view ? removeCard(view, event.card as string) : view));
         return;
       }
+      // the board's relations are read again when one comes or goes, or when a card at an end of one changes (archived, completed)
+      if (event.type.startsWith('card.relation.') || (event.card && isRelated(event.card)))
+        void queryClient.invalidateQueries({ queryKey: boardRelationsKey(boardId) });
       if (event.card) {
         cardEvents.dispatchEvent(new CustomEvent(event.card, { detail: event }));
         pendingCards.add(event.card);
         void flushCards();
+        return;
+      }
+      if (event.type.startsWith('custom_field.')) {
+        // a field defined, renamed, reordered or deleted: the fields are read again (the cards whose values it changed have events of their own)
+        void queryClient.invalidateQueries({ queryKey: fieldsKey(boardId) });
         return;
       }
       if (/^(list|label|board)\./.test(event.type)) {

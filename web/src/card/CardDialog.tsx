@@ -4,6 +4,7 @@ import { ApiError, type Card, type CardFace, client, ifMatch, type Label, type M
 import { Modal } from '../board/dialogs.tsx';
 import { textOn } from '../board/filters.ts';
 import { type BoardActions, type BoardView, boardKey, cardKey, findCard } from '../board/store.ts';
+import { useFields } from '../fields/fields.ts';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { Activity } from './Activity.tsx';
@@ -12,11 +13,13 @@ import { CardSide } from './CardSide.tsx';
 import { Checklists } from './Checklists.tsx';
 import { Cheers } from './Cheers.tsx';
 import { Comments, MarkdownComposer } from './Comments.tsx';
+import { CustomFields, type ValueChange } from './CustomFields.tsx';
 import { type Change, changesBetween } from './conflict.ts';
 import { MemberToggles } from './controls.tsx';
 import { fromLocalInput, toLocalInput } from './dates.ts';
 import { NewLabel } from './NewLabel.tsx';
 import { cardQuery, peopleById, startCardReads, useLiveParts, useRefresh } from './queries.ts';
+import { Relations } from './Relations.tsx';
 import { MentionContext, RichText } from './RichText.tsx';
 import './card.css';
 
@@ -72,6 +75,7 @@ export function CardDialog(props: {
   const { uploads, start } = useUploads(`/api/v1/cards/${cardId}/attachments`, refresh, setError);
   useLiveParts(cardId);
   const people = useMemo(() => peopleById(props.members), [props.members]);
+  const fields = useFields(card?.board);
   const mentionScope = useMemo(() => ({ members: props.members, boardId: card?.board ?? '', meId }), [props.members, card?.board, meId]);
   const boardShown = () => queryClient.getQueriesData<BoardView>({ queryKey: ['board'] }).find(([, view]) => findCard(view, cardId))?.[1];
   const board = card ? queryClient.getQueryData<BoardView>(boardKey(card.board)) : undefined;
@@ -113,10 +117,15 @@ export function CardDialog(props: {
     }
   }
 
-  async function save(patch: Patch, base: Card): Promise<boolean> {
+  const save = (patch: Patch, base: Card) =>
+    write(base, async () =>
+      unwrap(await client.PATCH('/api/v1/cards/{cardId}', { params: { path: { cardId }, header: ifMatch(base.__v) as never }, body: patch })),
+    );
+  /** One write on the revision `base` shows: a 412 names what changed meanwhile, as the card's other edits do. */
+  async function write(base: Card, send: () => Promise<{ card: unknown }>): Promise<boolean> {
     setError(null);
     try {
-      const answer = unwrap(await client.PATCH('/api/v1/cards/{cardId}', { params: { path: { cardId }, header: ifMatch(base.__v) as never }, body: patch }));
+      const answer = await send();
       actions.applyCard(answer.card as Card);
       setConflict(null);
       return true;
@@ -125,7 +134,7 @@ export function CardDialog(props: {
         // the board's face and the dialog's whole card are both read again: the conflict names what changed
         await actions.refreshCard(cardId).catch(() => undefined);
         const now = await queryClient.fetchQuery({ ...cardQuery(cardId), staleTime: 0 }).catch(() => undefined);
-        setConflict(changesBetween(base, now ?? latest(), { lists, labels: props.labels }));
+        setConflict(changesBetween(base, now ?? latest(), { lists, labels: props.labels, fields: fields.data ?? [], people }));
       } else setError(t.refused(caught instanceof Error ? caught.message : String(caught)));
       return false;
     }
@@ -137,6 +146,23 @@ export function CardDialog(props: {
    */
   function saveField(patch: Patch): Promise<boolean> {
     const next = saves.current.then(() => save(patch, latest()));
+    saves.current = next.catch(() => false);
+    return next;
+  }
+
+  /** A card's field values, sent after the saves before them as the other fields are. */
+  function saveValues(values: ValueChange[], draftBase?: Card): Promise<boolean> {
+    const next = saves.current.then(() => {
+      const base = draftBase ?? latest();
+      return write(base, async () =>
+        unwrap(
+          await client.PATCH('/api/v1/cards/{cardId}/custom-fields', {
+            params: { path: { cardId }, header: ifMatch(base.__v) as never },
+            body: { values: values as never },
+          }),
+        ),
+      );
+    });
     saves.current = next.catch(() => false);
     return next;
   }
@@ -281,6 +307,8 @@ export function CardDialog(props: {
                   {t.complete}
                 </label>
               </div>
+              <CustomFields card={card} fields={fields.data ?? []} members={props.members} people={people} save={saveValues} />
+              <Relations card={card} run={run} />
               <Cheers
                 target={{ kind: 'card', id: card._id, cardId }}
                 what={card.name}

@@ -1,4 +1,5 @@
-import type { Card, Label } from '../api.ts';
+import type { Card, Label, Member } from '../api.ts';
+import { type CustomField, valueText } from '../fields/fields.ts';
 import { formatList } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
 import { when } from './dates.ts';
@@ -21,7 +22,11 @@ const names = (items: { name?: string; fullName?: string }[]) =>
  * What another person changed between the card a draft started from and the card now: each field a
  * person sees, with its new value in words, so a 412 says what happened instead of only that it did.
  */
-export function changesBetween(before: Card, after: Card, context: { lists: Map<string, string>; labels: Label[] }): Change[] {
+export function changesBetween(
+  before: Card,
+  after: Card,
+  context: { lists: Map<string, string>; labels: Label[]; fields?: readonly CustomField[]; people?: ReadonlyMap<string, Member> },
+): Change[] {
   const changes: Change[] = [];
   const add = (field: string, label: string, now: string) => changes.push({ field, label, now });
   if (before.name !== after.name) add('name', t.cardName, after.name);
@@ -44,6 +49,13 @@ export function changesBetween(before: Card, after: Card, context: { lists: Map<
     )
   )
     add('members', t.members, names(after.members));
+  const valuesBefore = new Map(before.customFields.map((one) => [one.field, one.value]));
+  const valuesAfter = new Map(after.customFields.map((one) => [one.field, one.value]));
+  for (const field of context.fields ?? []) {
+    const now = valuesAfter.get(field._id);
+    if (!same(valuesBefore.get(field._id), now))
+      add(`field:${field._id}`, field.name, (now === undefined ? '' : valueText(field, now, context.people ?? new Map())) || t.none);
+  }
   if (before.archived.status !== after.archived.status) add('archived', t.archivedField, after.archived.status ? t.yes : t.no);
   if (changes.length === 0 && before.__v !== after.__v) add('other', t.otherChanges, t.otherChangesDetail);
   return changes;

@@ -1,15 +1,17 @@
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { type Board, type Card, type CardFace, client, type Label, unwrap } from '../../api.ts';
+import { fieldsText } from '../../fields/strings.ts';
 import { Modal } from '../dialogs.tsx';
 import { textOn } from '../filters.ts';
 import { type BoardActions, type BoardView, boardKey } from '../store.ts';
 import { ExportPanel } from './ExportPanel.tsx';
+import { FieldsPanel } from './FieldsPanel.tsx';
 import { allCards, type Inventory, inventoryKey, inventoryQuery, readInventory } from './inventory.ts';
 import { settingsText as s } from './strings.ts';
 import './settings.css';
 
-export type Panel = 'labels' | 'archive' | 'settings' | 'export';
+export type Panel = 'labels' | 'fields' | 'archive' | 'settings' | 'export';
 
 type LabelColor = Label['color'];
 
@@ -28,15 +30,14 @@ export default function BoardSettings(props: {
   onDelete: () => void;
 }) {
   const { panel, boardName } = props;
-  const label =
-    panel === 'labels'
-      ? s.labelsOf(boardName)
-      : panel === 'archive'
-        ? s.archivedOf(boardName)
-        : panel === 'export'
-          ? s.exportOf(boardName)
-          : s.settingsOf(boardName);
-  const title = panel === 'labels' ? s.labels : panel === 'archive' ? s.archived : panel === 'export' ? s.export : s.settings;
+  const label = {
+    labels: s.labelsOf(boardName),
+    fields: fieldsText.customFieldsOf(boardName),
+    archive: s.archivedOf(boardName),
+    settings: s.settingsOf(boardName),
+    export: s.exportOf(boardName),
+  }[panel];
+  const title = { labels: s.labels, fields: fieldsText.customFields, archive: s.archived, settings: s.settings, export: s.export }[panel];
   return (
     <Modal label={label} onClose={props.onClose} className="board-settings">
       <div className="dialog-head">
@@ -46,6 +47,7 @@ export default function BoardSettings(props: {
         </button>
       </div>
       {panel === 'labels' ? <LabelsPanel boardId={props.boardId} /> : null}
+      {panel === 'fields' ? <FieldsOfBoard boardId={props.boardId} /> : null}
       {panel === 'archive' ? <ArchivePanel boardId={props.boardId} actions={props.actions} /> : null}
       {panel === 'export' ? <ExportPanel boardId={props.boardId} /> : null}
       {panel === 'settings' ? <SettingsPanel boardId={props.boardId} canDelete={props.canDelete} onDelete={props.onDelete} /> : null}
@@ -59,6 +61,11 @@ function useLabelColors() {
     queryFn: async () => unwrap(await client.GET('/api/v1/label-colors')).colors as LabelColor[],
     staleTime: Number.POSITIVE_INFINITY,
   });
+}
+
+function FieldsOfBoard({ boardId }: { boardId: string }) {
+  const colours = useLabelColors();
+  return <FieldsPanel boardId={boardId} colours={colours.data ?? []} />;
 }
 
 function useInventory(boardId: string) {

@@ -1,0 +1,50 @@
+import { catalogue, icu } from '../i18n/messages.ts';
+
+const name = (name: string) => ({ name });
+
+/** The custom fields' words: the board settings' panel, the card dialog's section and the card faces. */
+export const fieldsText = catalogue('fields', {
+  customFields: 'Custom fields',
+  customFieldsOf: icu('Custom fields of {board}', (board: string) => ({ board })),
+  noFields: 'This board has no custom fields yet.',
+  newField: 'New field',
+  fieldName: 'Field name',
+  type: 'Type',
+  types: {
+    text: 'Text',
+    number: 'Number',
+    date: 'Date',
+    select: 'Single select',
+    multiselect: 'Multi select',
+    checkbox: 'Checkbox',
+    person: 'Person',
+    url: 'URL',
+  },
+  unit: 'Unit',
+  unitHint: 'Shown after the number, such as h or €.',
+  showOnCard: 'Show on card fronts',
+  shownOnCard: 'on card fronts',
+  options: 'Options',
+  optionName: icu('Option {n, number}', (n: number) => ({ n })),
+  optionColour: icu('Colour of option {n, number}', (n: number) => ({ n })),
+  addOption: 'Add option',
+  removeOption: icu('Remove option {name}', name),
+  createField: 'Create field',
+  editField: icu('Edit field {name}', name),
+  deleteField: icu('Delete field {name}', name),
+  moveUp: icu('Move {name} up', name),
+  moveDown: icu('Move {name} down', name),
+  cardsWithValue: icu('{n, plural, =0 {no card has a value} one {# card has a value} other {# cards have a value}}', (n: number) => ({ n })),
+  confirmDelete: icu(
+    '{n, plural, =0 {Delete the field "{name}"? No card has a value in it.} one {Delete the field "{name}"? Its value is cleared from the # card that has one.} other {Delete the field "{name}"? Its values are cleared from the # cards that have one.}}',
+    (name: string, n: number) => ({ name, n }),
+  ),
+  optionsNeeded: 'A select field needs at least one option.',
+  withUnit: icu('{value} {unit}', (value: string, unit: string) => ({ value, unit })),
+  checked: 'Yes',
+  someone: 'Someone',
+  noValue: 'None',
+  notANumber: 'Enter a number.',
+  notAUrl: 'Enter a web address starting with http:// or https://.',
+  openLink: icu('Open {url}', (url: string) => ({ url })),
+});
