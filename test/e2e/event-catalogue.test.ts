@@ -164,6 +164,9 @@ for (const engine of ENGINES) {
 
       // cards
       const card = (await write('POST /api/v1/cards', '/api/v1/cards', { list: list._id, name: 'Card' }, ['card.created'], company)).card;
+      // watching: the person's own, no change of the card
+      await write('POST /api/v1/cards/{cardId}/watch', `/api/v1/cards/${card._id}/watch`, undefined, ['card.watched'], { ...company, card: card._id });
+      await write('DELETE /api/v1/cards/{cardId}/watch', `/api/v1/cards/${card._id}/watch`, undefined, ['card.unwatched'], { ...company, card: card._id });
       const on = { company: companyId, card: card._id };
       await write('PATCH /api/v1/cards/{cardId}', `/api/v1/cards/${card._id}`, { name: 'Card, renamed' }, ['card.updated'], on);
       await write('PATCH /api/v1/cards/{cardId}/position', `/api/v1/cards/${card._id}/position`, { position: 'top', list: list2._id }, ['card.moved'], on);
@@ -375,6 +378,10 @@ for (const engine of ENGINES) {
       const key = (await write('POST /api/v1/api-keys', '/api/v1/api-keys', { name: 'script' }, ['apikey.created'], { company: null })).apiKey;
       await write('POST /api/v1/api-keys/{keyId}/rotate', `/api/v1/api-keys/${key._id}/rotate`, undefined, ['apikey.rotated'], { company: null });
       await write('DELETE /api/v1/api-keys/{keyId}', `/api/v1/api-keys/${key._id}`, undefined, ['apikey.revoked'], { company: null });
+
+      // calendar feeds: ids only, never the token
+      const feed = (await write('POST /api/v1/calendar-feeds', '/api/v1/calendar-feeds', {}, ['calendarfeed.created'], { company: null })).calendarFeed;
+      await write('DELETE /api/v1/calendar-feeds/{feedId}', `/api/v1/calendar-feeds/${feed._id}`, undefined, ['calendarfeed.revoked'], { company: null });
 
       // account, companies and teams: changes
       await write('PATCH /api/v1/me', '/api/v1/me', { fullName: 'Olive O. Owner' }, ['user.updated'], { company: null });

@@ -71,6 +71,8 @@ export const AUDITED_EVENTS: ReadonlySet<string> = new Set([
   'apikey.created',
   'apikey.revoked',
   'apikey.rotated',
+  'calendarfeed.created',
+  'calendarfeed.revoked',
   'company.member.added',
   'member.role.changed',
   'member.removed',

@@ -5,14 +5,17 @@
  * with the person's reach at that moment, so a feed shows nothing they have lost.
  */
 import ical from 'ical-generator';
+import type { Transaction } from '../../storage/database.ts';
 import * as feeds from '../../storage/repositories/calendar-feeds.ts';
 import { requireAccess } from '../access/access.ts';
 import { hashToken, newToken, tokenPrefix } from '../account/tokens.ts';
 import type { ServiceContext } from '../context.ts';
+import { recordEvent } from '../events/record.ts';
 import { callerOfAuthor } from '../rules/runner.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { inTransaction } from '../shared/transaction.ts';
 
 /** The most cards a feed carries (the soonest due first): a calendar app reads the whole feed on every poll. */
 export const CALENDAR_FEED_CARDS = 2000;
@@ -59,7 +62,10 @@ export async function createCalendarFeed(
     created_at: nowIso(),
     last_used_at: null,
   };
-  await feeds.insertCalendarFeed(ctx.db, row);
+  await inTransaction(ctx, async (trx) => {
+    await feeds.insertCalendarFeed(trx, row);
+    recordFeedEvent(trx, caller, 'calendarfeed.created', row);
+  });
   return { calendarFeed: toCalendarFeed({ ...row, board_name: board?.name ?? null }), token };
 }
 
@@ -69,8 +75,17 @@ export async function listCalendarFeeds(ctx: ServiceContext, caller: Caller): Pr
 }
 
 /** Revoke Calendar Feed: its URL stops working at once; another person's feed is a 404. */
-export async function revokeCalendarFeed(ctx: ServiceContext, caller: Caller, feedId: string): Promise<void> {
-  if (!(await feeds.deleteCalendarFeed(ctx.db, caller.userId, feedId))) throw new NotFoundError('Calendar feed');
+export function revokeCalendarFeed(ctx: ServiceContext, caller: Caller, feedId: string): Promise<void> {
+  return inTransaction(ctx, async (trx) => {
+    const feed = await feeds.deleteCalendarFeed(trx, caller.userId, feedId);
+    if (!feed) throw new NotFoundError('Calendar feed');
+    recordFeedEvent(trx, caller, 'calendarfeed.revoked', feed);
+  });
+}
+
+/** A feed made or revoked: the person's own event, and the audit log's (a credential that reads cards); never its token. */
+function recordFeedEvent(trx: Transaction, caller: Caller, type: string, feed: { id: string; board_id: string | null }): void {
+  recordEvent(trx, caller, type, { company: null, user: caller.userId }, { calendarFeed: feed.id, board: feed.board_id });
 }
 
 /**

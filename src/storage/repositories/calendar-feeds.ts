@@ -23,10 +23,9 @@ export function listCalendarFeeds(db: Executor, userId: string): Promise<ListedC
     .execute();
 }
 
-/** Deletes the person's feed; answers whether there was one. */
-export async function deleteCalendarFeed(db: Executor, userId: string, feedId: string): Promise<boolean> {
-  const result = await db.deleteFrom('calendar_feeds').where('id', '=', feedId).where('user_id', '=', userId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/** Deletes the person's feed; answers it, if there was one. */
+export function deleteCalendarFeed(db: Executor, userId: string, feedId: string): Promise<CalendarFeedRow | undefined> {
+  return db.deleteFrom('calendar_feeds').where('id', '=', feedId).where('user_id', '=', userId).returningAll().executeTakeFirst();
 }
 
 export function findCalendarFeedByTokenHash(db: Executor, tokenHash: string): Promise<CalendarFeedRow | undefined> {
