@@ -14,6 +14,7 @@ import { offlineText } from '../../web/src/offline/strings.ts';
 import { peopleText } from '../../web/src/people/strings.ts';
 import { searchText } from '../../web/src/search/strings.ts';
 import { t } from '../../web/src/strings.ts';
+import { dateText } from '../../web/src/ui/dateStrings.ts';
 
 const LOCALES = join(import.meta.dirname, '../../web/src/i18n/locales');
 const catalogueOf = (language: Exclude<Language, 'en'>): Record<string, string> => JSON.parse(readFileSync(join(LOCALES, `${language}.json`), 'utf8'));
@@ -43,7 +44,8 @@ describe('the web catalogues', () => {
   it('declare their English messages (the namespaces of every strings module)', () => {
     assert.ok(english.size > 500, `${english.size} messages`);
     assert.equal(offlineText.reload, 'Reload');
-    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.'])
+    assert.equal(dateText.noDate, 'No date');
+    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.', 'dates.'])
       assert.ok(
         [...english.keys()].some((key) => key.startsWith(namespace)),
         namespace,

@@ -2,7 +2,6 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { Link, Navigate, type RouteObject } from 'react-router';
 import { BoardPage } from './board/BoardPage.tsx';
 import { HomePage } from './home/HomePage.tsx';
-import { SetupPage } from './people/SetupPage.tsx';
 import { SignInPage } from './people/SignInPage.tsx';
 import { lastBoard } from './session.ts';
 import { Shell } from './shell/Shell.tsx';
@@ -20,6 +19,8 @@ const MyTasksPage = lazy(() => import('./inbox/MyTasksPage.tsx').then((module) =
 const InvitationPage = lazy(() => import('./people/InvitationPage.tsx'));
 const ResetPasswordPage = lazy(() => import('./people/ResetPasswordPage.tsx'));
 const ForgotPasswordPage = lazy(() => import('./people/ForgotPasswordPage.tsx'));
+// The first-run setup is opened once per server.
+const SetupPage = lazy(() => import('./people/SetupPage.tsx').then((module) => ({ default: module.SetupPage })));
 
 /** A page whose code loads when it is opened. */
 function Lazy({ page }: { page: ReactNode }) {
@@ -34,7 +35,7 @@ function Start() {
 
 export const routes: RouteObject[] = [
   { path: '/sign-in', element: <SignInPage /> },
-  { path: '/setup', element: <SetupPage /> },
+  { path: '/setup', element: <Lazy page={<SetupPage />} /> },
   { path: '/invitations', element: <Lazy page={<InvitationPage />} /> },
   { path: '/reset', element: <Lazy page={<ResetPasswordPage />} /> },
   // the address reset links had before; a link still in someone's mail keeps working

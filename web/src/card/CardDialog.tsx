@@ -7,6 +7,7 @@ import { textOn } from '../board/filters.ts';
 import { type BoardActions, type BoardView, boardKey, cardKey, findCard } from '../board/store.ts';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
+import { DateTimePicker } from '../ui/DateTimePicker.tsx';
 import { Activity } from './Activity.tsx';
 import { Attachments, useUploads } from './Attachments.tsx';
 import { CardSide } from './CardSide.tsx';
@@ -15,7 +16,7 @@ import { Cheers } from './Cheers.tsx';
 import { Comments } from './Comments.tsx';
 import { type Change, changesBetween } from './conflict.ts';
 import { MemberToggles } from './controls.tsx';
-import { fromLocalInput, toLocalInput } from './dates.ts';
+import { END_OF_DAY, START_OF_DAY } from './dates.ts';
 import { cardQuery, peopleById, startCardReads, useLiveParts, useRefresh } from './queries.ts';
 import './card.css';
 
@@ -61,7 +62,6 @@ export function CardDialog(props: {
   const nameRef = useRef<HTMLTextAreaElement>(null);
   const labelsRef = useRef<HTMLFieldSetElement>(null);
   const membersRef = useRef<HTMLFieldSetElement>(null);
-  const dueRef = useRef<HTMLInputElement>(null);
   const ids = useId();
   const saves = useRef<Promise<unknown>>(Promise.resolve());
   const refresh = useRefresh(cardId, actions);
@@ -81,7 +81,6 @@ export function CardDialog(props: {
       requestAnimationFrame(() => nameRef.current?.focus());
     } else if (props.focus === 'labels') labelsRef.current?.querySelector('button')?.focus();
     else if (props.focus === 'members') membersRef.current?.querySelector('button')?.focus();
-    else if (props.focus === 'due') dueRef.current?.focus();
   }, [Boolean(card)]);
 
   if (!card) {
@@ -252,23 +251,14 @@ export function CardDialog(props: {
               onToggle={(memberId) => void actions.toggleMembers(cardId, [memberId])}
             />
             <div className="dates">
-              <label>
-                {t.startDate}
-                <input
-                  type="datetime-local"
-                  value={toLocalInput(card.startDate)}
-                  onChange={(event) => void saveField({ startDate: fromLocalInput(event.target.value) })}
-                />
-              </label>
-              <label>
-                {t.dueDate}
-                <input
-                  ref={dueRef}
-                  type="datetime-local"
-                  value={toLocalInput(card.dueDate)}
-                  onChange={(event) => void saveField({ dueDate: fromLocalInput(event.target.value) })}
-                />
-              </label>
+              <DateTimePicker label={t.startDate} value={card.startDate} defaultTime={START_OF_DAY} onChange={(startDate) => void saveField({ startDate })} />
+              <DateTimePicker
+                label={t.dueDate}
+                value={card.dueDate}
+                defaultTime={END_OF_DAY}
+                autoFocus={props.focus === 'due'}
+                onChange={(dueDate) => void saveField({ dueDate })}
+              />
               <label className="check">
                 <input type="checkbox" checked={card.complete.status} onChange={(event) => void saveField({ complete: { status: event.target.checked } })} />
                 {t.complete}

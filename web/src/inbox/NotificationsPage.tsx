@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { type Card, client, unwrap } from '../api.ts';
 import { cardKey } from '../board/store.ts';
-import { currentLocale } from '../i18n/messages.ts';
+import { formatDate } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
 import { browserNotificationsExist, NOTIFICATIONS_KEY } from './live.ts';
 
@@ -97,7 +97,7 @@ function NotificationItem({ notification, onRead }: { notification: Notification
   const unread = notification.readAt === null;
   const cardName = card.data?.name ?? (card.isError ? t.cardGone : '…');
   const text = t.notificationText(notification.type, cardName);
-  const when = new Date(notification.createdAt).toLocaleString(currentLocale());
+  const when = formatDate(notification.createdAt, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
   return (
     <li className={unread ? 'inbox-item unread' : 'inbox-item'}>
       {unread ? <span className="unread-dot">{t.unread}</span> : null}
