@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Id, TEXT_CAPS, Text, UpdateOf } from './common.ts';
-import { ApiKey, ApiKeyAccess, Company, Locale, Team, User } from './records.ts';
+import { ApiKey, ApiKeyAccess, Company, Locale, Team, TimeZone, User } from './records.ts';
 
 /** A key may be limited to at most this many teams. */
 export const MAX_KEY_TEAMS = 100;
@@ -45,4 +45,5 @@ export const UpdateMeBody = UpdateOf({
   photoUrl: Text({ maxLength: TEXT_CAPS.url, description: 'an image URL; "" removes the photo' }),
   emailNotifications: Type.Boolean({ description: "true: the caller's notifications are also mailed, gathered per minute (when the server sends mail)" }),
   locale: Locale,
+  timeZone: TimeZone,
 });

@@ -190,6 +190,10 @@ export const Locale = Type.Union([Type.Literal('en'), Type.Literal('de'), Type.L
   description: 'the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English)',
 });
 
+export const TimeZone = Type.Union([Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone, e.g. Europe/Berlin' }), Type.Null()], {
+  description: 'the time zone the web app shows and picks dates in (an IANA name such as Europe/Berlin); null follows the browser',
+});
+
 /** A person's own record adds their choices (not shown to others: company members leave them out). */
 export const User = named(
   'User',
@@ -197,6 +201,7 @@ export const User = named(
     ...UserFields,
     emailNotifications: Type.Boolean({ description: 'whether their notifications are also mailed to them (PATCH /me)' }),
     locale: Locale,
+    timeZone: TimeZone,
   }),
 );
 export type User = Static<typeof User>;

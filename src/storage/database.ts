@@ -40,6 +40,8 @@ export interface UserTable {
   email_notifications: Generated<Flag>;
   /** The language they picked (`en`, `de`, `fr`, `ar`); null: the browser's, and English for mail. */
   locale: Generated<string | null>;
+  /** The IANA time zone they picked (`Europe/Berlin`); null: the browser's. */
+  time_zone: Generated<string | null>;
 }
 
 export type CompanyRole = 'owner' | 'admin' | 'member';

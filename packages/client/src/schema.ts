@@ -53,7 +53,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams), whether their notifications are mailed, and/or their language (locale)
+         * Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams), whether their notifications are mailed, their language (locale), and/or their time zone
          * @description Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
          */
         patch: operations["updateMe"];
@@ -3282,6 +3282,8 @@ export interface components {
             emailNotifications: boolean;
             /** @description the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English) */
             locale: "en" | "de" | "fr" | "ar" | null;
+            /** @description the time zone the web app shows and picks dates in (an IANA name such as Europe/Berlin); null follows the browser */
+            timeZone: string | null;
         };
         ApiKey: {
             /** @description 24 lowercase hex characters */
@@ -4623,7 +4625,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description at least one of fullName, photoUrl, emailNotifications and locale */
+        /** @description at least one of fullName, photoUrl, emailNotifications, locale and timeZone */
         requestBody: {
             content: {
                 "application/json": {
@@ -4634,6 +4636,8 @@ export interface operations {
                     emailNotifications?: boolean;
                     /** @description the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English) */
                     locale?: "en" | "de" | "fr" | "ar" | null;
+                    /** @description the time zone the web app shows and picks dates in (an IANA name such as Europe/Berlin); null follows the browser */
+                    timeZone?: string | null;
                 };
             };
         };

@@ -10,6 +10,7 @@ import { recordEvent } from '../events/record.ts';
 import type { Caller } from '../shared/caller.ts';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { ianaTimeZone } from '../shared/time-zones.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import type { KnownKey } from './auth-cache.ts';
 import { companyRecord, userRecord } from './records.ts';
@@ -262,15 +263,22 @@ export async function issueApiKeyForEmail(
 
 /**
  * Update Me: the caller's own name and photo, whether their notifications are mailed too
- * (docs/people.md, "Mail") and their language ("Languages"). Cards, comments, cheers, teams and members show the name and photo
+ * (docs/people.md, "Mail"), their language ("Languages") and time zone ("Time zone"). Cards, comments, cheers, teams and members show the name and photo
  * by reading the user's row at each read (stored card views stop counting: the users' stamp moves),
  * so every record shows the new ones at once.
  */
 export async function updateMe(
   ctx: ServiceContext,
   caller: Caller,
-  input: { fullName?: string | undefined; photoUrl?: string | undefined; emailNotifications?: boolean | undefined; locale?: Language | null | undefined },
+  input: {
+    fullName?: string | undefined;
+    photoUrl?: string | undefined;
+    emailNotifications?: boolean | undefined;
+    locale?: Language | null | undefined;
+    timeZone?: string | null | undefined;
+  },
 ): Promise<User> {
+  const timeZone = input.timeZone === undefined || input.timeZone === null ? input.timeZone : ianaTimeZone(input.timeZone, 'body.timeZone');
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const change = {
@@ -284,6 +292,7 @@ export async function updateMe(
         ...change,
         ...(input.emailNotifications !== undefined ? { email_notifications: input.emailNotifications ? 1 : 0 } : {}),
         ...(input.locale !== undefined ? { locale: input.locale } : {}),
+        ...(timeZone !== undefined ? { time_zone: timeZone } : {}),
       },
       at,
     );

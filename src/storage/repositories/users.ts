@@ -56,7 +56,7 @@ export async function findTeamMembers(db: Executor, teamIds: readonly string[]) 
 export async function updateUser(
   db: Executor,
   id: string,
-  change: { full_name?: string; photo_url?: string; email_notifications?: 0 | 1; locale?: string | null },
+  change: { full_name?: string; photo_url?: string; email_notifications?: 0 | 1; locale?: string | null; time_zone?: string | null },
   at: string,
 ): Promise<UserRow | undefined> {
   return db

@@ -7,11 +7,12 @@ import type { components } from '@taskboard/client';
 import Bowser from 'bowser';
 import { type FormEvent, useId, useState } from 'react';
 import { client, problem, unwrap } from '../api.ts';
-import { followAccount } from '../i18n/language.ts';
-import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/messages.ts';
+import { followAccount, followTimeZone } from '../i18n/language.ts';
+import { browserTimeZone, formatDate, isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/messages.ts';
 import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
+import { dateText } from '../ui/dateStrings.ts';
 import './account.css';
 
 type ApiKey = components['schemas']['ApiKey'];
@@ -34,6 +35,7 @@ export default function AccountPage() {
       <h1>{t.account}</h1>
       <Profile fullName={me.data.user.fullName} photoUrl={me.data.user.photoUrl} />
       <LanguagePicker locale={me.data.user.locale} />
+      <TimeZonePicker timeZone={me.data.user.timeZone} />
       <EmailNotifications enabled={me.data.user.emailNotifications} />
       <PasswordChange />
       <Sessions />
@@ -45,7 +47,7 @@ export default function AccountPage() {
 function useUpdateMe() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: { fullName?: string; photoUrl?: string; emailNotifications?: boolean; locale?: Language | null }) =>
+    mutationFn: async (body: { fullName?: string; photoUrl?: string; emailNotifications?: boolean; locale?: Language | null; timeZone?: string | null }) =>
       unwrap(await client.PATCH('/api/v1/me', { body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['me'] }),
   });
@@ -111,6 +113,62 @@ function LanguagePicker({ locale }: { locale: Language | null }) {
       </label>
       <p id={hintId} className="muted">
         {t.languageHint}
+      </p>
+      <Outcome error={update.error} success={null} />
+    </Part>
+  );
+}
+
+/** Every time zone the browser knows, by region ("Europe"), each named by its place and its offset now ("Berlin (GMT+1)"). */
+function timeZonesByRegion(): [string, { zone: string; name: string }[]][] {
+  const regions = new Map<string, { zone: string; name: string }[]>();
+  const now = new Date();
+  for (const zone of Intl.supportedValuesOf('timeZone')) {
+    const [region = zone, ...place] = zone.split('/');
+    const offset = new Intl.DateTimeFormat('en', { timeZone: zone, timeZoneName: 'shortOffset' })
+      .formatToParts(now)
+      .find((part) => part.type === 'timeZoneName')?.value;
+    const name = `${(place.length ? place.join(' / ') : zone).replaceAll('_', ' ')} (${offset})`;
+    regions.set(region, [...(regions.get(region) ?? []), { zone, name }]);
+  }
+  return [...regions];
+}
+
+/** The account's time zone: dates show and are picked in it; none follows the browser's. */
+function TimeZonePicker({ timeZone }: { timeZone: string | null }) {
+  const update = useUpdateMe();
+  const hintId = useId();
+  const [regions] = useState(timeZonesByRegion);
+  const shown = update.isPending && update.variables.timeZone !== undefined ? update.variables.timeZone : timeZone;
+  const listed = regions.some(([, zones]) => zones.some((one) => one.zone === shown));
+  return (
+    <Part title={dateText.timeZone}>
+      <label>
+        {dateText.timeZone}
+        <select
+          value={shown ?? ''}
+          aria-describedby={hintId}
+          disabled={update.isPending}
+          onChange={(event) => {
+            const chosen = event.target.value || null;
+            update.mutate({ timeZone: chosen }, { onSuccess: () => followTimeZone(chosen) });
+          }}
+        >
+          <option value="">{dateText.browserZone(browserTimeZone())}</option>
+          {shown && !listed ? <option value={shown}>{shown}</option> : null}
+          {regions.map(([region, zones]) => (
+            <optgroup key={region} label={region}>
+              {zones.map(({ zone, name }) => (
+                <option key={zone} value={zone}>
+                  {name}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      </label>
+      <p id={hintId} className="muted">
+        {dateText.timeZoneHint} {dateText.timeZoneNow(formatDate(new Date(), { weekday: 'short', hour: 'numeric', minute: '2-digit' }))}
       </p>
       <Outcome error={update.error} success={null} />
     </Part>

@@ -10,5 +10,5 @@ export const dateText = catalogue('dates', {
   timeZone: 'Time zone',
   browserZone: icu('This browser’s ({zone})', (zone: string) => ({ zone })),
   timeZoneHint: 'Dates and times show, and are picked, in this time zone.',
-  timeZoneSaved: 'Time zone saved.',
+  timeZoneNow: icu('It is {time} there now.', (time: string) => ({ time })),
 });
