@@ -46,7 +46,7 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       await axe(page, 'the boards page');
       await page.getByRole('textbox', { name: 'Board name' }).fill('Roadmap');
       await page.getByRole('button', { name: 'Create board' }).click();
-      await page.getByRole('link', { name: 'Roadmap' }).click();
+      await page.getByRole('main').getByRole('link', { name: 'Roadmap' }).click();
       await page.waitForURL('**/boards/*');
       boardId = page.url().split('/boards/')[1]?.split('?')[0] ?? '';
 
@@ -235,10 +235,10 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       await a.page.getByRole('button', { name: 'Rename Scratch' }).click();
       await a.page.getByRole('textbox', { name: 'Board name' }).first().fill('Scratch pad');
       await a.page.getByRole('textbox', { name: 'Board name' }).first().press('Enter');
-      await a.page.getByRole('link', { name: 'Scratch pad' }).waitFor();
+      await a.page.getByRole('main').getByRole('link', { name: 'Scratch pad' }).waitFor();
       await a.page.getByRole('button', { name: 'Archive Scratch pad' }).click();
-      await a.page.getByRole('link', { name: 'Scratch pad' }).waitFor({ state: 'detached' });
-      assert.equal(await a.page.getByRole('link', { name: 'Roadmap' }).count(), 1);
+      await a.page.getByRole('main').getByRole('link', { name: 'Scratch pad' }).waitFor({ state: 'detached' });
+      assert.equal(await a.page.getByRole('main').getByRole('link', { name: 'Roadmap' }).count(), 1);
       failed = false;
     } finally {
       await keepFailure(`${context.name}-a`, a.context, a.page, failed);

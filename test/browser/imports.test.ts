@@ -55,7 +55,7 @@ describe('importing a Trello board in a browser', { skip: chromiumMissing }, () 
       assert.match((await dialog.textContent()) ?? '', /Zoë Unknown/);
       await axe(page, 'the import dialog once done');
       // the team's boards show it too
-      await page.getByRole('link', { name: 'Launch 🚀 — планы', exact: true }).waitFor();
+      await page.getByRole('main').getByRole('link', { name: 'Launch 🚀 — планы', exact: true }).waitFor();
       await open.click();
       await page.waitForURL('**/boards/*');
       await cardIn(page, 'To do', 'Write the press release').waitFor();

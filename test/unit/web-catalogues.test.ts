@@ -13,6 +13,7 @@ import { applyLanguage, englishMessages, LANGUAGES, type Language } from '../../
 import { offlineText } from '../../web/src/offline/strings.ts';
 import { peopleText } from '../../web/src/people/strings.ts';
 import { searchText } from '../../web/src/search/strings.ts';
+import { railText } from '../../web/src/shell/railStrings.ts';
 import { t } from '../../web/src/strings.ts';
 import { dateText } from '../../web/src/ui/dateStrings.ts';
 
@@ -45,7 +46,8 @@ describe('the web catalogues', () => {
     assert.ok(english.size > 500, `${english.size} messages`);
     assert.equal(offlineText.reload, 'Reload');
     assert.equal(dateText.noDate, 'No date');
-    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.', 'dates.'])
+    assert.equal(railText.recent, 'Recent boards');
+    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.', 'dates.', 'rail.'])
       assert.ok(
         [...english.keys()].some((key) => key.startsWith(namespace)),
         namespace,

@@ -5,6 +5,7 @@ import type { Label, Member } from '../api.ts';
 import { t } from '../strings.ts';
 import { Avatar, AvatarStack } from '../ui/Avatar.tsx';
 import { Menu, Popover } from '../ui/Menu.tsx';
+import { Tip } from '../ui/Tooltip.tsx';
 import { type Filter, isFiltering } from './filters.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
 import { settingsText } from './settings/strings.ts';
@@ -108,9 +109,11 @@ export function BoardHeader(props: {
           </button>
         ) : null}
       </div>
-      <button type="button" className="icon-button desk-only" onClick={props.onHelp} aria-label={t.shortcuts} title={t.shortcuts}>
-        <Keyboard size={18} aria-hidden="true" />
-      </button>
+      <Tip label={t.shortcuts}>
+        <button type="button" className="icon-button desk-only" onClick={props.onHelp} aria-label={t.shortcuts}>
+          <Keyboard size={18} aria-hidden="true" />
+        </button>
+      </Tip>
       <Menu
         label={settingsText.menu}
         trigger={<MoreHorizontal size={18} aria-hidden="true" />}
