@@ -4,7 +4,7 @@ import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-sc
 import { extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
 import { type RefObject, useCallback, useEffect } from 'react';
 import type { BoardActions, BoardView } from './store.ts';
-import { type TouchTarget, useTouchDrag } from './touch.ts';
+import { type ListTarget, type TouchTarget, useTouchDrag } from './touch.ts';
 
 /**
  * Drag and drop on the board canvas, by mouse (pragmatic-drag-and-drop) and by finger (a long
@@ -25,6 +25,19 @@ export function useBoardDrops(canvas: RefObject<HTMLDivElement | null>, view: Bo
       } else index = (toList?.cards.length ?? 0) - (target.listId === fromListId ? 1 : 0);
       if (target.listId === fromListId && index === fromIndex) return;
       void actions.moveCard(cardId, target.listId, Math.max(0, index));
+    },
+    [actions],
+  );
+
+  /** A list dropped beside another (by mouse or finger): its index there, and the move. */
+  const dropList = useCallback(
+    (view: BoardView, listId: string, target: ListTarget) => {
+      const from = view.lists.findIndex((list) => list._id === listId);
+      const over = view.lists.findIndex((list) => list._id === target.listId);
+      if (from < 0 || over < 0) return;
+      let index = over + (target.after ? 1 : 0);
+      if (from < index) index -= 1;
+      if (index !== from) void actions.moveList(listId, index);
     },
     [actions],
   );
@@ -53,21 +66,17 @@ export function useBoardDrops(canvas: RefObject<HTMLDivElement | null>, view: Bo
                   : null;
             if (to) dropCard(view, source.data.cardId as string, source.data.listId as string, to);
           } else if (source.data.type === 'list' && target.data.type === 'list') {
-            const listId = source.data.listId as string;
-            const from = view.lists.findIndex((list) => list._id === listId);
-            const over = view.lists.findIndex((list) => list._id === target.data.listId);
-            let index = over + (extractClosestEdge(target.data) === 'right' ? 1 : 0);
-            if (from < index) index -= 1;
-            if (index !== from) void actions.moveList(listId, index);
+            dropList(view, source.data.listId as string, { listId: target.data.listId as string, after: extractClosestEdge(target.data) === 'right' });
           }
         },
       }),
     );
-  }, [canvas, view, actions, dropCard]);
+  }, [canvas, view, dropCard, dropList]);
 
   const onTouchDrop = useCallback(
     (cardId: string, fromListId: string, target: TouchTarget) => view && dropCard(view, cardId, fromListId, target),
     [view, dropCard],
   );
-  useTouchDrag(canvas, onTouchDrop);
+  const onTouchListDrop = useCallback((listId: string, target: ListTarget) => view && dropList(view, listId, target), [view, dropList]);
+  useTouchDrag(canvas, onTouchDrop, onTouchListDrop);
 }
