@@ -144,7 +144,7 @@ describe('the board on a phone, by touch', { skip: chromiumMissing }, () => {
       // every button and field of the sheet's head and side is a target of 44 px at least
       const small = await dialog.evaluate((element) =>
         [
-          ...element.querySelectorAll<Shown>(
+          ...(element as unknown as { querySelectorAll(selector: string): Iterable<Shown> }).querySelectorAll(
             'button, select, input:not([type="file"], [type="checkbox"], [type="radio"]), textarea, [role="group"]:has([role="spinbutton"])',
           ),
         ]
@@ -186,11 +186,17 @@ describe('the board on a phone, by touch', { skip: chromiumMissing }, () => {
 });
 
 /** The little of the DOM the page functions above use (the tests compile without the DOM's types). */
-type Shown = Element & { offsetParent: unknown };
-interface Element {
-  classList: { contains(name: string): boolean };
+type Shown = {
+  offsetParent: unknown;
+  tagName: string;
   textContent: string | null;
   getAttribute(name: string): string | null;
-  getBoundingClientRect(): { left: number; right: number; width: number; height: number };
-}
-type Document = { querySelector(selector: string): Element | null };
+  getBoundingClientRect(): { width: number; height: number };
+};
+type Document = {
+  querySelector(selector: string): {
+    classList: { contains(name: string): boolean };
+    getAttribute(name: string): string | null;
+    getBoundingClientRect(): { left: number; right: number };
+  } | null;
+};

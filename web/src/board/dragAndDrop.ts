@@ -3,8 +3,9 @@ import { monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/ad
 import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-scroll/element';
 import { extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
 import { type RefObject, useCallback, useEffect } from 'react';
+import { cardDropIndex, type ListTarget, listDropIndex } from './placing.ts';
 import type { BoardActions, BoardView } from './store.ts';
-import { type ListTarget, type TouchTarget, useTouchDrag } from './touch.ts';
+import { type TouchTarget, useTouchDrag } from './touch.ts';
 
 /**
  * Drag and drop on the board canvas, by mouse (pragmatic-drag-and-drop) and by finger (a long
@@ -15,29 +16,16 @@ export function useBoardDrops(canvas: RefObject<HTMLDivElement | null>, view: Bo
   /** A card dropped on `target` (by mouse or finger): its list and index there, and the move. */
   const dropCard = useCallback(
     (view: BoardView, cardId: string, fromListId: string, target: TouchTarget) => {
-      const fromList = view.lists.find((list) => list._id === fromListId);
-      const fromIndex = fromList?.cards.findIndex((card) => card._id === cardId) ?? -1;
-      const toList = view.lists.find((list) => list._id === target.listId);
-      let index: number;
-      if (target.type === 'card') {
-        index = (toList?.cards.findIndex((card) => card._id === target.cardId) ?? 0) + (target.edge === 'bottom' ? 1 : 0);
-        if (target.listId === fromListId && fromIndex < index) index -= 1;
-      } else index = (toList?.cards.length ?? 0) - (target.listId === fromListId ? 1 : 0);
-      if (target.listId === fromListId && index === fromIndex) return;
-      void actions.moveCard(cardId, target.listId, Math.max(0, index));
+      const index = cardDropIndex(view, cardId, fromListId, target);
+      if (index !== null) void actions.moveCard(cardId, target.listId, index);
     },
     [actions],
   );
-
   /** A list dropped beside another (by mouse or finger): its index there, and the move. */
   const dropList = useCallback(
     (view: BoardView, listId: string, target: ListTarget) => {
-      const from = view.lists.findIndex((list) => list._id === listId);
-      const over = view.lists.findIndex((list) => list._id === target.listId);
-      if (from < 0 || over < 0) return;
-      let index = over + (target.after ? 1 : 0);
-      if (from < index) index -= 1;
-      if (index !== from) void actions.moveList(listId, index);
+      const index = listDropIndex(view, listId, target);
+      if (index !== null) void actions.moveList(listId, index);
     },
     [actions],
   );

@@ -9,6 +9,9 @@
  * lines (docs/decisions/0095, 0273).
  */
 import { useEffect } from 'react';
+import type { ListTarget, CardTarget as TouchTarget } from './placing.ts';
+
+export type { TouchTarget };
 
 /** How long a finger rests on a card before it is lifted (Chromium's and Android's long press). */
 export const LONG_PRESS_MS = 500;
@@ -17,11 +20,6 @@ const SLOP_PX = 10;
 /** A finger this near an edge of the board or of a list scrolls it, faster the nearer. */
 const EDGE_PX = 56;
 const MAX_STEP_PX = 18;
-
-/** Where a dragged card lands: before or after a card, or at the end of a list. */
-export type TouchTarget = { type: 'card'; listId: string; cardId: string; edge: 'top' | 'bottom' } | { type: 'list'; listId: string };
-/** Where a dragged list lands: beside another list, before or after it in the board's order. */
-export type ListTarget = { listId: string; after: boolean };
 
 type Found = { element: Element; className: string; card?: TouchTarget; list?: ListTarget };
 
