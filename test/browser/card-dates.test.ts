@@ -92,6 +92,13 @@ describe('dates in the card dialog', { skip: chromiumMissing }, () => {
         'the due date cleared',
       );
       assert.equal((await cardOf(cardId)).startDate, typed, 'the start date is untouched');
+
+      // the board's `d` opens the card at its due date: the field's first part has the focus
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: /^Launch/ }).focus();
+      await page.keyboard.press('d');
+      await pickerField(dialog, 'Due date').getByRole('spinbutton').first().and(page.locator(':focus')).waitFor();
     });
   });
 });

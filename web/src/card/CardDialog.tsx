@@ -62,6 +62,7 @@ export function CardDialog(props: {
   const nameRef = useRef<HTMLTextAreaElement>(null);
   const labelsRef = useRef<HTMLFieldSetElement>(null);
   const membersRef = useRef<HTMLFieldSetElement>(null);
+  const datesRef = useRef<HTMLDivElement>(null);
   const ids = useId();
   const saves = useRef<Promise<unknown>>(Promise.resolve());
   const refresh = useRefresh(cardId, actions);
@@ -81,6 +82,11 @@ export function CardDialog(props: {
       requestAnimationFrame(() => nameRef.current?.focus());
     } else if (props.focus === 'labels') labelsRef.current?.querySelector('button')?.focus();
     else if (props.focus === 'members') membersRef.current?.querySelector('button')?.focus();
+    // the due date's first part (its second picker): after the dialog has taken its own first focus
+    else if (props.focus === 'due')
+      requestAnimationFrame(() =>
+        datesRef.current?.querySelectorAll<HTMLElement>('.date-picker')[1]?.querySelector<HTMLElement>('[role="spinbutton"]')?.focus(),
+      );
   }, [Boolean(card)]);
 
   if (!card) {
@@ -250,15 +256,9 @@ export function CardDialog(props: {
               meId={meId}
               onToggle={(memberId) => void actions.toggleMembers(cardId, [memberId])}
             />
-            <div className="dates">
+            <div className="dates" ref={datesRef}>
               <DateTimePicker label={t.startDate} value={card.startDate} defaultTime={START_OF_DAY} onChange={(startDate) => void saveField({ startDate })} />
-              <DateTimePicker
-                label={t.dueDate}
-                value={card.dueDate}
-                defaultTime={END_OF_DAY}
-                autoFocus={props.focus === 'due'}
-                onChange={(dueDate) => void saveField({ dueDate })}
-              />
+              <DateTimePicker label={t.dueDate} value={card.dueDate} defaultTime={END_OF_DAY} onChange={(dueDate) => void saveField({ dueDate })} />
               <label className="check">
                 <input type="checkbox" checked={card.complete.status} onChange={(event) => void saveField({ complete: { status: event.target.checked } })} />
                 {t.complete}
