@@ -11,6 +11,7 @@ node --import tsx test/support/preflight.ts
 biome check
 tsc --noEmit
 tsc -p web --noEmit
+tsc -p web/tsconfig.tests.json --noEmit
 # The dependency rules: no cycle between files, no layer imported upwards (.dependency-cruiser.cjs).
 depcruise --output-type err src web/src packages/client/src
 # Two files at a time: this machine has two cores, and each file starts its own app(s).

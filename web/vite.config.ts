@@ -1,3 +1,4 @@
+import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -8,7 +9,8 @@ const api = process.env.TASKBOARD_API ?? 'http://127.0.0.1:3000';
 const proxied = ['/api', '/v2', '/openapi.json', '/docs', '/healthz', '/readyz'];
 
 export default defineConfig({
-  plugins: [react(), VitePWA(pwaOptions)],
+  // React Aria (the date picker) ships its words in 34 languages: keep only the app's (docs/decisions/0270)
+  plugins: [react(), optimizeLocales.vite({ locales: ['en-US', 'de-DE', 'fr-FR', 'ar-AE'] }), VitePWA(pwaOptions)],
   // `@taskboard/client` from its TypeScript source, as everywhere in this repository (docs/decisions/0072).
   resolve: { conditions: ['taskboard-source', ...defaultClientConditions] },
   build: { chunkSizeWarningLimit: 800, outDir: 'dist', emptyOutDir: true, assetsDir: 'assets', sourcemap: false, target: 'es2022' },

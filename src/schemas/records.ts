@@ -191,10 +191,9 @@ export const Locale = Type.Union([Type.Literal('en'), Type.Literal('de'), Type.L
   description: 'the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English)',
 });
 
-export const TimeZone = Type.String({
-  minLength: 1,
-  maxLength: 64,
-  description: 'their time zone, an IANA name (`Europe/Berlin`; `UTC` unless set): when their daily summary comes',
+export const TimeZone = Type.Union([Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone, e.g. Europe/Berlin' }), Type.Null()], {
+  description:
+    'their time zone, an IANA name such as Europe/Berlin: the web app shows and picks dates in it, and their daily summary comes at 8:00 in it; null follows the browser (the summary then comes at 8:00 UTC)',
 });
 
 export const EmailCadence = Type.Union([Type.Literal('minute'), Type.Literal('daily')], {

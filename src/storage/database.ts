@@ -40,8 +40,8 @@ export interface UserTable {
   email_notifications: Generated<Flag>;
   /** The language they picked (`en`, `de`, `fr`, `ar`); null: the browser's, and English for mail. */
   locale: Generated<string | null>;
-  /** Their time zone, an IANA name (`Europe/Berlin`); UTC unless they set one. */
-  time_zone: Generated<string>;
+  /** The IANA time zone they picked (`Europe/Berlin`); null: the browser's (UTC for their mails). */
+  time_zone: Generated<string | null>;
   /** How their notification mail comes: `minute` (a digest a minute after the first) or `daily` (a morning summary). */
   email_cadence: Generated<'minute' | 'daily'>;
   /** The local date (YYYY-MM-DD in `time_zone`) of the last daily summary sent to them. */

@@ -99,7 +99,7 @@ describe('company administration in a browser', { skip: chromiumMissing }, () =>
     const member = await person('Mia Member', 'member', [t.tenant.teamId]);
     await run('reach-member', await contextWithKey(browser, baseURL, member.apiKey), async (page) => {
       await page.goto('/boards');
-      await page.getByRole('link', { name: 'My Tasks' }).waitFor();
+      await page.getByRole('banner').getByRole('link', { name: 'My Tasks' }).waitFor();
       assert.equal(await page.getByRole('link', { name: 'Administration' }).count(), 0);
       for (const path of ['/admin', `/admin/${companyId}/members`, `/admin/${companyId}/webhooks`]) {
         await page.goto(path);

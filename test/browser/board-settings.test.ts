@@ -163,7 +163,7 @@ describe('the board menu: labels, archived items, settings, deletion; archived b
       const response = await fetch(`${suite.baseURL}/api/v1/boards/${boardId}`, { headers: { Authorization: `Bearer ${suite.t.tenant.apiKey}` } });
       assert.equal(response.status, 404);
       await page.getByRole('heading', { name: 'Boards', level: 1 }).waitFor();
-      assert.equal(await page.getByRole('link', { name: 'Condemned' }).count(), 0);
+      assert.equal(await page.getByRole('main').getByRole('link', { name: 'Condemned' }).count(), 0);
     });
   });
 

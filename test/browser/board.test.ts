@@ -237,10 +237,10 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       await a.page.getByRole('button', { name: 'Rename Scratch' }).click();
       await a.page.getByRole('textbox', { name: 'Board name' }).first().fill('Scratch pad');
       await a.page.getByRole('textbox', { name: 'Board name' }).first().press('Enter');
-      await a.page.getByRole('link', { name: 'Scratch pad' }).waitFor();
+      await a.page.getByRole('main').getByRole('link', { name: 'Scratch pad' }).waitFor();
       await a.page.getByRole('button', { name: 'Archive Scratch pad' }).click();
-      await a.page.getByRole('link', { name: 'Scratch pad' }).waitFor({ state: 'detached' });
-      assert.equal(await a.page.getByRole('link', { name: 'Roadmap' }).count(), 1);
+      await a.page.getByRole('main').getByRole('link', { name: 'Scratch pad' }).waitFor({ state: 'detached' });
+      assert.equal(await a.page.getByRole('main').getByRole('link', { name: 'Roadmap' }).count(), 1);
       failed = false;
     } finally {
       await keepFailure(`${context.name}-a`, a.context, a.page, failed);

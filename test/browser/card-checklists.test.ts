@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { chromiumMissing, until } from '../support/browser.ts';
 import { axe, type CardDialogFixture, cardDialogFixture, keeping } from '../support/card-dialog.ts';
+import { pickerField, typeMoment } from '../support/date-picker.ts';
 
 interface ChecklistRecord {
   _id: string;
@@ -70,7 +71,7 @@ describe('checklists in the card dialog', { skip: chromiumMissing }, () => {
       // an item's date and members, then up: Review before Write
       await steps.getByText('Details of Review').click();
       const review = steps.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: 'Review' }) });
-      await review.getByLabel('Due date').fill('2026-12-24T17:00');
+      await typeMoment(page, pickerField(review, 'Due date'), { year: 2026, month: 12, day: 24, hour: 17, minute: 0 });
       await review.getByRole('button', { name: 'Alice Author', pressed: false }).click();
       await review.getByRole('button', { name: 'Alice Author', pressed: true }).waitFor();
       await review.getByRole('button', { name: 'Move up' }).click();
@@ -81,7 +82,7 @@ describe('checklists in the card dialog', { skip: chromiumMissing }, () => {
         ['Review', 'Write', 'Ship'],
       );
       assert.equal(stored?.items[0]?.members.map((member) => member.fullName).join(), 'Alice Author');
-      assert.equal(stored?.items[0]?.date, new Date('2026-12-24T17:00').toISOString(), 'the date was saved as entered, in local time');
+      assert.equal(stored?.items[0]?.date, new Date('2026-12-24T17:00').toISOString(), 'the date was saved as typed, in the browser’s time zone');
 
       // a file on an item: attach, see, delete
       await review.getByLabel('Attach a file to Review').setInputFiles([{ name: 'proof.txt', mimeType: 'text/plain', buffer: Buffer.from('proof') }]);

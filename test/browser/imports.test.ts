@@ -59,7 +59,7 @@ describe('importing a Trello board in a browser', { skip: chromiumMissing }, () 
       assert.doesNotMatch(report, /powerUps|customFields|unmatched[A-Z]|: \d/);
       await axe(page, 'the import dialog once done');
       // the team's boards show it too
-      await page.getByRole('link', { name: 'Launch 🚀 — планы', exact: true }).waitFor();
+      await page.getByRole('main').getByRole('link', { name: 'Launch 🚀 — планы', exact: true }).waitFor();
       await open.click();
       await page.waitForURL('**/boards/*');
       await cardIn(page, 'To do', 'Write the press release').waitFor();

@@ -169,7 +169,7 @@ for (const engine of ENGINES)
         await bobPage.keyboard.press('Escape');
 
         // My Tasks: Bob's cards by due date, the one without a date last
-        await bobPage.getByRole('link', { name: 'My Tasks' }).click();
+        await bobPage.getByRole('banner').getByRole('link', { name: 'My Tasks' }).click();
         await bobPage.getByRole('heading', { name: 'My Tasks' }).waitFor();
         const tasks = bobPage.getByRole('list', { name: 'My Tasks' });
         await tasks.getByRole('link', { name: 'Launch' }).waitFor();

@@ -165,7 +165,7 @@ describe('links the product mails, in a browser', { skip: chromiumMissing }, () 
       await page.getByRole('button', { name: 'Join Acme' }).tap();
       await page.waitForURL(/\/boards$/);
       await page.getByRole('heading', { name: 'Core' }).waitFor();
-      await page.getByRole('link', { name: 'Roadmap' }).waitFor();
+      await page.getByRole('main').getByRole('link', { name: 'Roadmap' }).waitFor();
     });
   });
 

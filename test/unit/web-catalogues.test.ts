@@ -21,7 +21,9 @@ import { offlineText } from '../../web/src/offline/strings.ts';
 import { peopleText } from '../../web/src/people/strings.ts';
 import { relationsText } from '../../web/src/relations/strings.ts';
 import { searchText } from '../../web/src/search/strings.ts';
+import { railText } from '../../web/src/shell/railStrings.ts';
 import { t } from '../../web/src/strings.ts';
+import { dateText } from '../../web/src/ui/dateStrings.ts';
 
 const LOCALES = join(import.meta.dirname, '../../web/src/i18n/locales');
 const catalogueOf = (language: Exclude<Language, 'en'>): Record<string, string> => JSON.parse(readFileSync(join(LOCALES, `${language}.json`), 'utf8'));
@@ -52,7 +54,9 @@ describe('the web catalogues', () => {
     assert.ok(english.size > 500, `${english.size} messages`);
     assert.equal(offlineText.reload, 'Reload');
     assert.equal(calendarText.revoke, 'Revoke');
-    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.', 'calendar.'])
+    assert.equal(dateText.noDate, 'No date');
+    assert.equal(railText.recent, 'Recent boards');
+    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.', 'calendar.', 'dates.', 'rail.'])
       assert.ok(
         [...english.keys()].some((key) => key.startsWith(namespace)),
         namespace,

@@ -2,8 +2,6 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { Link, Navigate, type RouteObject } from 'react-router';
 import { BoardPage } from './board/BoardPage.tsx';
 import { HomePage } from './home/HomePage.tsx';
-import { SetupPage } from './people/SetupPage.tsx';
-import { SignInPage } from './people/SignInPage.tsx';
 import { lastBoard } from './session.ts';
 import { Shell } from './shell/Shell.tsx';
 import { t } from './strings.ts';
@@ -20,6 +18,9 @@ const MyTasksPage = lazy(() => import('./inbox/MyTasksPage.tsx').then((module) =
 const InvitationPage = lazy(() => import('./people/InvitationPage.tsx'));
 const ResetPasswordPage = lazy(() => import('./people/ResetPasswordPage.tsx'));
 const ForgotPasswordPage = lazy(() => import('./people/ForgotPasswordPage.tsx'));
+// The sign-in page is not part of a signed-in page's first load; the first-run setup is opened once per server.
+const SignInPage = lazy(() => import('./people/SignInPage.tsx').then((module) => ({ default: module.SignInPage })));
+const SetupPage = lazy(() => import('./people/SetupPage.tsx').then((module) => ({ default: module.SetupPage })));
 
 /** A page whose code loads when it is opened. */
 function Lazy({ page }: { page: ReactNode }) {
@@ -33,8 +34,8 @@ function Start() {
 }
 
 export const routes: RouteObject[] = [
-  { path: '/sign-in', element: <SignInPage /> },
-  { path: '/setup', element: <SetupPage /> },
+  { path: '/sign-in', element: <Lazy page={<SignInPage />} /> },
+  { path: '/setup', element: <Lazy page={<SetupPage />} /> },
   { path: '/invitations', element: <Lazy page={<InvitationPage />} /> },
   { path: '/reset', element: <Lazy page={<ResetPasswordPage />} /> },
   // the address reset links had before; a link still in someone's mail keeps working

@@ -5,7 +5,7 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { routes } from './App.tsx';
 import { ApiError } from './api.ts';
 import { followAccountIn, startLanguage } from './i18n/language.ts';
-import { currentLanguage, onLanguageChange } from './i18n/messages.ts';
+import { currentLanguage, currentTimeZone, onLanguageChange } from './i18n/messages.ts';
 import { UpdatePrompt } from './offline/AppStatus.tsx';
 import { registerAppWorker } from './offline/worker.ts';
 import { applyTheme } from './theme.ts';
@@ -26,10 +26,11 @@ const queryClient = new QueryClient({
 followAccountIn(queryClient);
 const router = createBrowserRouter(routes);
 
-/** A new language draws the pages again in it (their words are read while drawing). */
+/** A new language or time zone draws the pages again in it (their words and dates are read while drawing). */
+const speech = () => `${currentLanguage()} ${currentTimeZone()}`;
 function Pages() {
-  const language = useSyncExternalStore(onLanguageChange, currentLanguage);
-  return <RouterProvider key={language} router={router} />;
+  const key = useSyncExternalStore(onLanguageChange, speech);
+  return <RouterProvider key={key} router={router} />;
 }
 
 // The first drawing waits for the language's catalogue (English needs none), so no page flashes in English.

@@ -4,9 +4,10 @@ import { type ReactNode, useId, useState } from 'react';
 import { problem } from './api.ts';
 import { t } from './strings.ts';
 import './parts.css';
-import { currentLocale } from './i18n/messages.ts';
+import { formatDate } from './i18n/messages.ts';
 
-export const when = (iso: string) => new Date(iso).toLocaleString(currentLocale());
+export const when = (iso: string) =>
+  formatDate(iso, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
 
 /** A titled part of a page: a region named by its heading. */
 export function Part({ title, children }: { title: string; children: ReactNode }) {

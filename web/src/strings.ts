@@ -208,6 +208,7 @@ export const t = catalogue('app', {
   openSearch: 'Search',
   closeSearch: 'Close search',
   mainMenu: 'Menu',
+  openRail: 'Boards and teams',
   themeLightNow: 'Use the light theme',
   themeDarkNow: 'Use the dark theme',
   showFilters: 'Filters',

@@ -70,7 +70,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams), whether their notifications are mailed, and/or their language (locale)
+         * Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams), whether their notifications are mailed, their language (locale), and/or their time zone
          * @description Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
          */
         patch: operations["updateMe"];
@@ -3447,8 +3447,8 @@ export interface components {
             emailNotifications: boolean;
             /** @description the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English) */
             locale: "en" | "de" | "fr" | "ar" | null;
-            /** @description their time zone, an IANA name (`Europe/Berlin`; `UTC` unless set): when their daily summary comes */
-            timeZone: string;
+            /** @description their time zone, an IANA name such as Europe/Berlin: the web app shows and picks dates in it, and their daily summary comes at 8:00 in it; null follows the browser (the summary then comes at 8:00 UTC) */
+            timeZone: string | null;
             /** @description how their notification mail comes (when `emailNotifications`): `minute`, gathered into a digest a minute after the first; `daily`, one summary each morning (8:00 in `timeZone`) of what is due and what changed, instead */
             emailCadence: "minute" | "daily";
         };
@@ -4906,8 +4906,8 @@ export interface operations {
                     emailNotifications?: boolean;
                     /** @description the language of the web app and of their mails: en, de, fr or ar; null follows the browser (and mails are in English) */
                     locale?: "en" | "de" | "fr" | "ar" | null;
-                    /** @description their time zone, an IANA name (`Europe/Berlin`; `UTC` unless set): when their daily summary comes */
-                    timeZone?: string;
+                    /** @description their time zone, an IANA name such as Europe/Berlin: the web app shows and picks dates in it, and their daily summary comes at 8:00 in it; null follows the browser (the summary then comes at 8:00 UTC) */
+                    timeZone?: string | null;
                     /** @description how their notification mail comes (when `emailNotifications`): `minute`, gathered into a digest a minute after the first; `daily`, one summary each morning (8:00 in `timeZone`) of what is due and what changed, instead */
                     emailCadence?: "minute" | "daily";
                 };

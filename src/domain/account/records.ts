@@ -14,7 +14,7 @@ export function userRecord(row: Row<'users'>): User {
     updatedAt: row.updated_at,
     emailNotifications: row.email_notifications === 1,
     locale: languageOf(row.locale),
-    timeZone: row.time_zone,
+    timeZone: row.time_zone ?? null,
     emailCadence: row.email_cadence,
   };
 }

@@ -8,9 +8,9 @@ import { teamRecords } from '../companies/teams.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
 import type { Caller } from '../shared/caller.ts';
-import { isTimeZone } from '../shared/dates.ts';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
+import { ianaTimeZone } from '../shared/time-zones.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import type { KnownKey } from './auth-cache.ts';
 import { companyRecord, userRecord } from './records.ts';
@@ -263,7 +263,7 @@ export async function issueApiKeyForEmail(
 
 /**
  * Update Me: the caller's own name and photo, whether their notifications are mailed too
- * (docs/people.md, "Mail") and their language ("Languages"). Cards, comments, cheers, teams and members show the name and photo
+ * (docs/people.md, "Mail"), their language ("Languages") and time zone ("Time zone"). Cards, comments, cheers, teams and members show the name and photo
  * by reading the user's row at each read (stored card views stop counting: the users' stamp moves),
  * so every record shows the new ones at once.
  */
@@ -275,15 +275,11 @@ export async function updateMe(
     photoUrl?: string | undefined;
     emailNotifications?: boolean | undefined;
     locale?: Language | null | undefined;
-    timeZone?: string | undefined;
+    timeZone?: string | null | undefined;
     emailCadence?: 'minute' | 'daily' | undefined;
   },
 ): Promise<User> {
-  if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) {
-    throw new ValidationError(`"${input.timeZone}" is not a time zone`, [
-      { field: 'body.timeZone', message: 'must be an IANA time zone name, such as Europe/Berlin' },
-    ]);
-  }
+  const timeZone = input.timeZone === undefined || input.timeZone === null ? input.timeZone : ianaTimeZone(input.timeZone, 'body.timeZone');
   return inTransaction(ctx, async (trx) => {
     const at = nowIso();
     const change = {
@@ -297,7 +293,7 @@ export async function updateMe(
         ...change,
         ...(input.emailNotifications !== undefined ? { email_notifications: input.emailNotifications ? 1 : 0 } : {}),
         ...(input.locale !== undefined ? { locale: input.locale } : {}),
-        ...(input.timeZone !== undefined ? { time_zone: input.timeZone } : {}),
+        ...(timeZone !== undefined ? { time_zone: timeZone } : {}),
         ...(input.emailCadence !== undefined ? { email_cadence: input.emailCadence } : {}),
       },
       at,

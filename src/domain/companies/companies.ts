@@ -30,7 +30,7 @@ export async function findOrCreateUser(db: Executor, email: string, fullName: st
   if (existing) return existing;
   const row = { id: newId(), email, full_name: fullName.trim(), photo_url: '', created_at: at, updated_at: at };
   await insertUser(db, row);
-  return { ...row, password_hash: null, email_notifications: 0, locale: null, time_zone: 'UTC', email_cadence: 'minute', summary_sent_on: null };
+  return { ...row, password_hash: null, email_notifications: 0, locale: null, time_zone: null, email_cadence: 'minute', summary_sent_on: null };
 }
 
 /** A new company with `ownerId` as its owner, made by `caller` (null: by the administration command). */

@@ -4,7 +4,7 @@ import { userRecord } from '../account/records.ts';
 
 /** A membership row and its user → the API's company member: the user's record plus the role. */
 export function companyMemberRecord(user: Row<'users'>, membership: Row<'company_members'>): CompanyMember {
-  // a person's mail and language choices are theirs alone
-  const { emailNotifications: _own, locale: _language, ...record } = userRecord(user);
+  // a person's mail, language and time zone choices are theirs alone
+  const { emailNotifications: _own, locale: _language, timeZone: _zone, ...record } = userRecord(user);
   return { ...record, company: membership.company_id, role: membership.role, joinedAt: membership.created_at };
 }

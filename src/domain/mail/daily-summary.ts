@@ -28,8 +28,8 @@ export const SUMMARY_HOUR = 8;
 const SECTION_LINES = 50;
 
 /** A stored time zone, or UTC when it is no longer one the server knows. */
-export function zoneOf(timeZone: string): string {
-  return DateTime.local().setZone(timeZone).isValid ? timeZone : 'UTC';
+export function zoneOf(timeZone: string | null): string {
+  return timeZone !== null && DateTime.local().setZone(timeZone).isValid ? timeZone : 'UTC';
 }
 
 type Person = Awaited<ReturnType<typeof dailySummaryPeople>>[number];

@@ -1,4 +1,3 @@
-import { IANAZone } from 'luxon';
 import { ValidationError } from './errors.ts';
 
 /**
@@ -10,9 +9,4 @@ export function normaliseDate<Absent extends null | undefined>(value: string | A
   const time = Date.parse(value);
   if (Number.isNaN(time)) throw new ValidationError(`${field} is not a date`, [{ field: `body.${field}`, message: 'must be an ISO 8601 date-time' }]);
   return new Date(time).toISOString();
-}
-
-/** Whether the name is an IANA time zone the server knows (`Europe/Berlin`, `UTC`). */
-export function isTimeZone(name: string): boolean {
-  return IANAZone.isValidZone(name);
 }

@@ -1,16 +1,13 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The daily summary mail (docs/people.md, "Mail"): a person's time zone (an IANA name, UTC unless
- * set), how their notification mail comes (`minute`: the digest a minute after the first; `daily`: one
+ * The daily summary mail (docs/people.md, "Mail"): a person's time zone (an IANA name; null follows
+ * the browser in the web app, and UTC for mails), how their notification mail comes (`minute`: the digest a minute after the first; `daily`: one
  * summary each morning instead) and the local date of the last summary sent, which claims each day's
  * summary once across instances.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .alterTable('users')
-    .addColumn('time_zone', 'text', (c) => c.notNull().defaultTo('UTC'))
-    .execute();
+  await db.schema.alterTable('users').addColumn('time_zone', 'text').execute();
   await db.schema
     .alterTable('users')
     .addColumn('email_cadence', 'text', (c) => c.notNull().defaultTo('minute'))

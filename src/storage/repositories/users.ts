@@ -61,7 +61,7 @@ export async function updateUser(
     photo_url?: string;
     email_notifications?: 0 | 1;
     locale?: string | null;
-    time_zone?: string;
+    time_zone?: string | null;
     email_cadence?: 'minute' | 'daily';
   },
   at: string,

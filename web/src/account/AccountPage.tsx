@@ -8,11 +8,12 @@ import Bowser from 'bowser';
 import { type FormEvent, useId, useState } from 'react';
 import { client, problem, unwrap } from '../api.ts';
 import { CalendarFeeds } from '../calendar/CalendarFeeds.tsx';
-import { followAccount } from '../i18n/language.ts';
-import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/messages.ts';
+import { followAccount, followTimeZone } from '../i18n/language.ts';
+import { browserTimeZone, formatDate, isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/messages.ts';
 import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
+import { dateText } from '../ui/dateStrings.ts';
 import './account.css';
 
 type ApiKey = components['schemas']['ApiKey'];
@@ -35,6 +36,7 @@ export default function AccountPage() {
       <h1>{t.account}</h1>
       <Profile fullName={me.data.user.fullName} photoUrl={me.data.user.photoUrl} />
       <LanguagePicker locale={me.data.user.locale} />
+      <TimeZonePicker timeZone={me.data.user.timeZone} />
       <EmailNotifications enabled={me.data.user.emailNotifications} cadence={me.data.user.emailCadence} timeZone={me.data.user.timeZone} />
       <PasswordChange />
       <Sessions />
@@ -53,7 +55,7 @@ function useUpdateMe() {
       emailNotifications?: boolean;
       locale?: Language | null;
       emailCadence?: 'minute' | 'daily';
-      timeZone?: string;
+      timeZone?: string | null;
     }) => unwrap(await client.PATCH('/api/v1/me', { body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['me'] }),
   });
@@ -125,16 +127,63 @@ function LanguagePicker({ locale }: { locale: Language | null }) {
   );
 }
 
-/** The browser's time zone (an IANA name), the one a daily summary follows when none was chosen. */
-function browserTimeZone(): string | undefined {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
-  } catch {
-    return undefined;
+/** Every time zone the browser knows, by region ("Europe"), each named by its place and its offset now ("Berlin (GMT+1)"). */
+function timeZonesByRegion(): [string, { zone: string; name: string }[]][] {
+  const regions = new Map<string, { zone: string; name: string }[]>();
+  const now = new Date();
+  for (const zone of Intl.supportedValuesOf('timeZone')) {
+    const [region = zone, ...place] = zone.split('/');
+    const offset = new Intl.DateTimeFormat('en', { timeZone: zone, timeZoneName: 'shortOffset' })
+      .formatToParts(now)
+      .find((part) => part.type === 'timeZoneName')?.value;
+    const name = `${(place.length ? place.join(' / ') : zone).replaceAll('_', ' ')} (${offset})`;
+    regions.set(region, [...(regions.get(region) ?? []), { zone, name }]);
   }
+  return [...regions];
 }
 
-function EmailNotifications({ enabled, cadence, timeZone }: { enabled: boolean; cadence: 'minute' | 'daily'; timeZone: string }) {
+/** The account's time zone: dates show and are picked in it; none follows the browser's. */
+function TimeZonePicker({ timeZone }: { timeZone: string | null }) {
+  const update = useUpdateMe();
+  const hintId = useId();
+  const [regions] = useState(timeZonesByRegion);
+  const shown = update.isPending && update.variables.timeZone !== undefined ? update.variables.timeZone : timeZone;
+  const listed = regions.some(([, zones]) => zones.some((one) => one.zone === shown));
+  return (
+    <Part title={dateText.timeZone}>
+      <label>
+        {dateText.timeZone}
+        <select
+          value={shown ?? ''}
+          aria-describedby={hintId}
+          disabled={update.isPending}
+          onChange={(event) => {
+            const chosen = event.target.value || null;
+            update.mutate({ timeZone: chosen }, { onSuccess: () => followTimeZone(chosen) });
+          }}
+        >
+          <option value="">{dateText.browserZone(browserTimeZone())}</option>
+          {shown && !listed ? <option value={shown}>{shown}</option> : null}
+          {regions.map(([region, zones]) => (
+            <optgroup key={region} label={region}>
+              {zones.map(({ zone, name }) => (
+                <option key={zone} value={zone}>
+                  {name}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      </label>
+      <p id={hintId} className="muted">
+        {dateText.timeZoneHint} {dateText.timeZoneNow(formatDate(new Date(), { weekday: 'short', hour: 'numeric', minute: '2-digit' }))}
+      </p>
+      <Outcome error={update.error} success={null} />
+    </Part>
+  );
+}
+
+function EmailNotifications({ enabled, cadence, timeZone }: { enabled: boolean; cadence: 'minute' | 'daily'; timeZone: string | null }) {
   const update = useUpdateMe();
   const hintId = useId();
   const shown = update.isPending && update.variables.emailNotifications !== undefined ? update.variables.emailNotifications : enabled;
@@ -161,15 +210,15 @@ function EmailNotifications({ enabled, cadence, timeZone }: { enabled: boolean; 
 
 /**
  * Each notification a minute after the first, or one summary each morning. Choosing the summary
- * while the account still has the default zone (UTC) gives it the browser's, so 8:00 is the person's.
+ * while the account follows the browser's zone (none chosen) gives it that zone, so 8:00 is the person's.
  */
-function EmailCadence({ cadence, timeZone }: { cadence: 'minute' | 'daily'; timeZone: string }) {
+function EmailCadence({ cadence, timeZone }: { cadence: 'minute' | 'daily'; timeZone: string | null }) {
   const update = useUpdateMe();
   const hintId = useId();
   const shown = update.isPending && update.variables.emailCadence !== undefined ? update.variables.emailCadence : cadence;
   const choose = (next: 'minute' | 'daily') => {
     const zone = browserTimeZone();
-    update.mutate(next === 'daily' && timeZone === 'UTC' && zone && zone !== 'UTC' ? { emailCadence: next, timeZone: zone } : { emailCadence: next });
+    update.mutate(next === 'daily' && timeZone === null && zone ? { emailCadence: next, timeZone: zone } : { emailCadence: next });
   };
   return (
     <fieldset className="account-choice" aria-describedby={shown === 'daily' ? hintId : undefined} disabled={update.isPending}>
@@ -184,7 +233,7 @@ function EmailCadence({ cadence, timeZone }: { cadence: 'minute' | 'daily'; time
       </label>
       {shown === 'daily' ? (
         <p id={hintId} className="muted">
-          {t.emailCadenceDailyHint(timeZone)}
+          {t.emailCadenceDailyHint(timeZone ?? browserTimeZone())}
         </p>
       ) : null}
       <Outcome error={update.error} success={null} />

@@ -23,6 +23,7 @@ import { fieldsText } from '../fields/strings.ts';
 import { t } from '../strings.ts';
 import { Avatar, AvatarStack, type Person } from '../ui/Avatar.tsx';
 import { Menu, Popover } from '../ui/Menu.tsx';
+import { Tip } from '../ui/Tooltip.tsx';
 import { type Filter, isFiltering } from './filters.ts';
 import { recurrencesText } from './recurrences/strings.ts';
 import { rulesText } from './rules/strings.ts';
@@ -149,9 +150,11 @@ export function BoardHeader(props: {
           </button>
         ) : null}
       </div>
-      <button type="button" className="icon-button desk-only" onClick={props.onHelp} aria-label={t.shortcuts} title={t.shortcuts}>
-        <Keyboard size={18} aria-hidden="true" />
-      </button>
+      <Tip label={t.shortcuts}>
+        <button type="button" className="icon-button desk-only" onClick={props.onHelp} aria-label={t.shortcuts}>
+          <Keyboard size={18} aria-hidden="true" />
+        </button>
+      </Tip>
       <Menu
         label={settingsText.menu}
         trigger={<MoreHorizontal size={18} aria-hidden="true" />}

@@ -3,6 +3,7 @@ import { monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/ad
 import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-scroll/element';
 import { extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
 import { type RefObject, useCallback, useEffect } from 'react';
+import { cardDropIndex, type ListTarget, listDropIndex } from './placing.ts';
 import type { BoardActions, BoardView } from './store.ts';
 import { type TouchTarget, useTouchDrag } from './touch.ts';
 
@@ -15,16 +16,16 @@ export function useBoardDrops(canvas: RefObject<HTMLDivElement | null>, view: Bo
   /** A card dropped on `target` (by mouse or finger): its list and index there, and the move. */
   const dropCard = useCallback(
     (view: BoardView, cardId: string, fromListId: string, target: TouchTarget) => {
-      const fromList = view.lists.find((list) => list._id === fromListId);
-      const fromIndex = fromList?.cards.findIndex((card) => card._id === cardId) ?? -1;
-      const toList = view.lists.find((list) => list._id === target.listId);
-      let index: number;
-      if (target.type === 'card') {
-        index = (toList?.cards.findIndex((card) => card._id === target.cardId) ?? 0) + (target.edge === 'bottom' ? 1 : 0);
-        if (target.listId === fromListId && fromIndex < index) index -= 1;
-      } else index = (toList?.cards.length ?? 0) - (target.listId === fromListId ? 1 : 0);
-      if (target.listId === fromListId && index === fromIndex) return;
-      void actions.moveCard(cardId, target.listId, Math.max(0, index));
+      const index = cardDropIndex(view, cardId, fromListId, target);
+      if (index !== null) void actions.moveCard(cardId, target.listId, index);
+    },
+    [actions],
+  );
+  /** A list dropped beside another (by mouse or finger): its index there, and the move. */
+  const dropList = useCallback(
+    (view: BoardView, listId: string, target: ListTarget) => {
+      const index = listDropIndex(view, listId, target);
+      if (index !== null) void actions.moveList(listId, index);
     },
     [actions],
   );
@@ -53,21 +54,17 @@ export function useBoardDrops(canvas: RefObject<HTMLDivElement | null>, view: Bo
                   : null;
             if (to) dropCard(view, source.data.cardId as string, source.data.listId as string, to);
           } else if (source.data.type === 'list' && target.data.type === 'list') {
-            const listId = source.data.listId as string;
-            const from = view.lists.findIndex((list) => list._id === listId);
-            const over = view.lists.findIndex((list) => list._id === target.data.listId);
-            let index = over + (extractClosestEdge(target.data) === 'right' ? 1 : 0);
-            if (from < index) index -= 1;
-            if (index !== from) void actions.moveList(listId, index);
+            dropList(view, source.data.listId as string, { listId: target.data.listId as string, after: extractClosestEdge(target.data) === 'right' });
           }
         },
       }),
     );
-  }, [canvas, view, actions, dropCard]);
+  }, [canvas, view, dropCard, dropList]);
 
   const onTouchDrop = useCallback(
     (cardId: string, fromListId: string, target: TouchTarget) => view && dropCard(view, cardId, fromListId, target),
     [view, dropCard],
   );
-  useTouchDrag(canvas, onTouchDrop);
+  const onTouchListDrop = useCallback((listId: string, target: ListTarget) => view && dropList(view, listId, target), [view, dropList]);
+  useTouchDrag(canvas, onTouchDrop, onTouchListDrop);
 }

@@ -7,6 +7,7 @@ import { type BoardActions, type BoardView, boardKey, cardKey, findCard } from '
 import { useFields } from '../fields/fields.ts';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
+import { DateTimePicker } from '../ui/DateTimePicker.tsx';
 import { Activity } from './Activity.tsx';
 import { Attachments, useUploads } from './Attachments.tsx';
 import { CardSide } from './CardSide.tsx';
@@ -16,7 +17,7 @@ import { Comments, MarkdownComposer } from './Comments.tsx';
 import { CustomFields, type ValueChange } from './CustomFields.tsx';
 import { type Change, changesBetween } from './conflict.ts';
 import { MemberToggles } from './controls.tsx';
-import { fromLocalInput, toLocalInput } from './dates.ts';
+import { END_OF_DAY, START_OF_DAY } from './dates.ts';
 import { NewLabel } from './NewLabel.tsx';
 import { cardQuery, peopleById, startCardReads, useLiveParts, useRefresh } from './queries.ts';
 import { Relations } from './Relations.tsx';
@@ -68,7 +69,7 @@ export function CardDialog(props: {
   const nameRef = useRef<HTMLTextAreaElement>(null);
   const labelsRef = useRef<HTMLFieldSetElement>(null);
   const membersRef = useRef<HTMLFieldSetElement>(null);
-  const dueRef = useRef<HTMLInputElement>(null);
+  const datesRef = useRef<HTMLDivElement>(null);
   const ids = useId();
   const saves = useRef<Promise<unknown>>(Promise.resolve());
   const refresh = useRefresh(cardId, actions);
@@ -90,7 +91,11 @@ export function CardDialog(props: {
       requestAnimationFrame(() => nameRef.current?.focus());
     } else if (props.focus === 'labels') labelsRef.current?.querySelector('button')?.focus();
     else if (props.focus === 'members') membersRef.current?.querySelector('button')?.focus();
-    else if (props.focus === 'due') dueRef.current?.focus();
+    // the due date's first part (its second picker): after the dialog has taken its own first focus
+    else if (props.focus === 'due')
+      requestAnimationFrame(() =>
+        datesRef.current?.querySelectorAll<HTMLElement>('.date-picker')[1]?.querySelector<HTMLElement>('[role="spinbutton"]')?.focus(),
+      );
   }, [Boolean(card)]);
 
   if (!card) {
@@ -284,24 +289,9 @@ export function CardDialog(props: {
                 meId={meId}
                 onToggle={(memberId) => void actions.toggleMembers(cardId, [memberId])}
               />
-              <div className="dates">
-                <label>
-                  {t.startDate}
-                  <input
-                    type="datetime-local"
-                    value={toLocalInput(card.startDate)}
-                    onChange={(event) => void saveField({ startDate: fromLocalInput(event.target.value) })}
-                  />
-                </label>
-                <label>
-                  {t.dueDate}
-                  <input
-                    ref={dueRef}
-                    type="datetime-local"
-                    value={toLocalInput(card.dueDate)}
-                    onChange={(event) => void saveField({ dueDate: fromLocalInput(event.target.value) })}
-                  />
-                </label>
+              <div className="dates" ref={datesRef}>
+                <DateTimePicker label={t.startDate} value={card.startDate} defaultTime={START_OF_DAY} onChange={(startDate) => void saveField({ startDate })} />
+                <DateTimePicker label={t.dueDate} value={card.dueDate} defaultTime={END_OF_DAY} onChange={(dueDate) => void saveField({ dueDate })} />
                 <label className="check">
                   <input type="checkbox" checked={card.complete.status} onChange={(event) => void saveField({ complete: { status: event.target.checked } })} />
                   {t.complete}

@@ -1,11 +1,12 @@
 import { type ReactNode, useId, useState } from 'react';
 import { type Card, client, type Member, unwrap } from '../api.ts';
-import { currentLocale, formatList } from '../i18n/messages.ts';
+import { formatDate, formatList } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
+import { DateTimePicker } from '../ui/DateTimePicker.tsx';
 import { deleteWithUndo, useHiddenByUndo } from '../ui/undoableDelete.ts';
 import { download, UploadList, useUploads } from './Attachments.tsx';
 import { FileButton, MemberToggles, RenameInput } from './controls.tsx';
-import { fromLocalInput, toLocalInput } from './dates.ts';
+import { END_OF_DAY } from './dates.ts';
 import { type Checklist, type ChecklistItem, useChecklists } from './queries.ts';
 
 type Run = (work: () => Promise<unknown>) => Promise<boolean>;
@@ -252,7 +253,7 @@ function ItemView(props: { item: ChecklistItem; index: number; checklist: Checkl
             {item.name}
           </button>
         )}
-        {item.date ? <span className="item-date">{new Date(item.date).toLocaleDateString(currentLocale())}</span> : null}
+        {item.date ? <span className="item-date">{formatDate(item.date, { year: 'numeric', month: 'numeric', day: 'numeric' })}</span> : null}
         {item.members.length ? (
           <span className="item-members">
             {formatList(
@@ -265,20 +266,14 @@ function ItemView(props: { item: ChecklistItem; index: number; checklist: Checkl
         {files.length ? <span className="item-members">{t.attachments(files.length)}</span> : null}
       </div>
       <Disclosure summary={t.itemActions(item.name)}>
-        <label>
-          {t.dueDate}
-          <input
-            type="datetime-local"
-            value={toLocalInput(item.date)}
-            onChange={(event) =>
-              void run(() =>
-                client
-                  .PATCH('/api/v1/checklist-items/{itemId}/date', { params: { path: { itemId } }, body: { date: fromLocalInput(event.target.value) } })
-                  .then(unwrap),
-              )
-            }
-          />
-        </label>
+        <DateTimePicker
+          label={t.dueDate}
+          value={item.date}
+          defaultTime={END_OF_DAY}
+          onChange={(date) =>
+            void run(() => client.PATCH('/api/v1/checklist-items/{itemId}/date', { params: { path: { itemId } }, body: { date } }).then(unwrap))
+          }
+        />
         <MemberToggles
           members={props.members}
           chosen={item.members}

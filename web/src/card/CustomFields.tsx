@@ -3,7 +3,8 @@ import { useId, useState } from 'react';
 import type { Card, Member } from '../api.ts';
 import { type CustomField, type FieldValue, valueText } from '../fields/fields.ts';
 import { fieldsText as f } from '../fields/strings.ts';
-import { fromLocalInput, toLocalInput } from './dates.ts';
+import { DateTimePicker } from '../ui/DateTimePicker.tsx';
+import { START_OF_DAY } from './dates.ts';
 
 /** One change of the card's values: each field set, or cleared with null. */
 export type ValueChange = { field: string; value: FieldValue | null };
@@ -112,13 +113,7 @@ function FieldEditor(props: {
     case 'date':
       return (
         <div className="field-item">
-          <label htmlFor={id}>{field.name}</label>
-          <input
-            id={id}
-            type="datetime-local"
-            value={toLocalInput(typeof value === 'string' ? value : null)}
-            onChange={(event) => void set(fromLocalInput(event.target.value))}
-          />
+          <DateTimePicker label={field.name} value={typeof value === 'string' ? value : null} defaultTime={START_OF_DAY} onChange={(iso) => void set(iso)} />
         </div>
       );
     default:

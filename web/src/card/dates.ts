@@ -1,13 +1,8 @@
-import { currentLocale } from '../i18n/messages.ts';
+import { formatDate } from '../i18n/messages.ts';
 
-/** A `datetime-local` input's value for an ISO date (in the person's own time zone), and back. */
-export const toLocalInput = (iso: string | null) => {
-  if (!iso) return '';
-  const date = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-};
-export const fromLocalInput = (value: string) => (value ? new Date(value).toISOString() : null);
+/** The times a day picked without one gets: a start at the start of the working day, a due date at its end. */
+export const START_OF_DAY = { hour: 9, minute: 0 };
+export const END_OF_DAY = { hour: 17, minute: 0 };
 
-/** When something happened, in the person's words of time. */
-export const when = (iso: string) => new Date(iso).toLocaleString(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' });
+/** When something happened, in the person's words of time and time zone. */
+export const when = (iso: string) => formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' });

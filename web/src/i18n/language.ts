@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { applyLanguage, currentLanguage, directionOf, isLanguage, LANGUAGES, type Language } from './messages.ts';
+import { applyLanguage, applyTimeZone, currentLanguage, directionOf, isLanguage, LANGUAGES, type Language } from './messages.ts';
 
 /**
  * Which language the page speaks: the account's setting, else the first of the browser's languages
@@ -7,6 +7,8 @@ import { applyLanguage, currentLanguage, directionOf, isLanguage, LANGUAGES, typ
  * so that the next load starts in it before the account has answered.
  */
 const REMEMBERED = 'taskboard.language';
+/** The account's time zone, remembered the same way so the first drawing shows dates in it. */
+const REMEMBERED_ZONE = 'taskboard.timeZone';
 
 // Each catalogue but English is a chunk of its own, fetched when its language is chosen.
 const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: Record<string, string> }>> = {
@@ -38,6 +40,7 @@ async function speak(language: Language, regional?: string): Promise<void> {
 
 /** The language to start in, before anything is drawn. */
 export function startLanguage(): Promise<void> {
+  applyTimeZone(localStorage.getItem(REMEMBERED_ZONE));
   const remembered = localStorage.getItem(REMEMBERED);
   const browser = browserLanguage();
   if (isLanguage(remembered)) return speak(remembered, browser.language === remembered ? browser.regional : undefined).catch(() => speak('en'));
@@ -54,12 +57,21 @@ export function followAccount(locale: string | null | undefined): Promise<void> 
   return speak(language, language === browser.language ? browser.regional : undefined).catch(() => undefined);
 }
 
+/** Follows the account's time zone (`null`: the browser's) and remembers it for the next load. */
+export function followTimeZone(name: string | null | undefined): void {
+  if (name) localStorage.setItem(REMEMBERED_ZONE, name);
+  else localStorage.removeItem(REMEMBERED_ZONE);
+  applyTimeZone(name);
+}
+
 /** Every answer of Get Me carries the account's language: the page follows it wherever it was read. */
 export function followAccountIn(queryClient: QueryClient): void {
   queryClient.getQueryCache().subscribe((event) => {
     if (event.type !== 'updated' || event.action.type !== 'success' || event.query.queryKey[0] !== 'me') return;
-    const data = event.query.state.data as { user?: { locale?: string | null } } | undefined;
-    if (data?.user) void followAccount(data.user.locale);
+    const data = event.query.state.data as { user?: { locale?: string | null; timeZone?: string | null } } | undefined;
+    if (!data?.user) return;
+    void followAccount(data.user.locale);
+    followTimeZone(data.user.timeZone);
   });
 }
 

@@ -109,5 +109,27 @@ export function onLanguageChange(listener: () => void): () => void {
 export const formatList = (items: readonly string[], type: Intl.ListFormatType = 'conjunction', style: Intl.ListFormatStyle = 'long'): string =>
   new Intl.ListFormat(locale, { type, style }).format(items);
 export const formatNumber = (value: number): string => new Intl.NumberFormat(locale).format(value);
+/** A moment in the current language and the person's time zone. */
 export const formatDate = (date: Date | string, options: Intl.DateTimeFormatOptions): string =>
-  new Intl.DateTimeFormat(locale, options).format(typeof date === 'string' ? new Date(date) : date);
+  new Intl.DateTimeFormat(locale, { timeZone: zone, ...options }).format(typeof date === 'string' ? new Date(date) : date);
+
+/** The browser's time zone (an IANA name such as `Europe/Berlin`). */
+export const browserTimeZone = (): string => new Intl.DateTimeFormat().resolvedOptions().timeZone;
+let zone = browserTimeZone();
+/** The person's time zone: the account's, else the browser's. Dates show and are picked in it. */
+export const currentTimeZone = (): string => zone;
+/** A name `Intl` knows as a time zone. */
+export function isTimeZone(name: unknown): name is string {
+  try {
+    return typeof name === 'string' && name !== '' && Boolean(new Intl.DateTimeFormat('en', { timeZone: name }));
+  } catch {
+    return false;
+  }
+}
+/** Makes `name` the time zone (`null` or an unknown one: the browser's); pages redraw when it changes. */
+export function applyTimeZone(name: string | null | undefined): void {
+  const next = isTimeZone(name) ? name : browserTimeZone();
+  if (next === zone) return;
+  zone = next;
+  for (const listener of listeners) listener();
+}

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, type Card, client, ifMatch, unwrap } from '../api.ts';
-import { currentLocale } from '../i18n/messages.ts';
+import { formatDate } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
 
 const MY_TASKS_KEY = ['my-tasks'] as const;
@@ -105,7 +105,7 @@ function TaskRow({ card }: { card: Card }) {
       <span className={overdue ? 'task-due overdue' : 'task-due muted'}>
         {due ? (
           <time dateTime={card.dueDate ?? undefined}>
-            {due.toLocaleDateString(currentLocale())}
+            {formatDate(due, { year: 'numeric', month: 'numeric', day: 'numeric' })}
             {overdue ? ` (${t.dueOverdue})` : ''}
           </time>
         ) : (

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { type ReactNode, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { client, unwrap } from '../api.ts';
-import { currentLocale } from '../i18n/messages.ts';
+import { formatDate } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
 import { browserNotificationsExist, NOTIFICATIONS_KEY } from './live.ts';
 
@@ -141,7 +141,7 @@ function NotificationItem({ notification, onRead }: { notification: Notification
   });
   const unread = notification.readAt === null;
   const { text, shown } = sentenceOf(notification);
-  const when = new Date(notification.createdAt).toLocaleString(currentLocale());
+  const when = formatDate(notification.createdAt, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
   // the exact comment or reply it is about, which the card dialog scrolls to and marks (`?item=`)
   const item = notification.discussion ?? notification.comment;
   const to = notification.board && notification.card ? `/boards/${notification.board}?card=${notification.card}${item ? `&item=${item}` : ''}` : undefined;

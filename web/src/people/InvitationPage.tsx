@@ -7,7 +7,7 @@ import { afterSignIn, currentPerson, forgetToken, goneReason, type SignedInPerso
 import { NewPasswordField } from './PasswordField.tsx';
 import { peopleText } from './strings.ts';
 import './people.css';
-import { currentLocale } from '../i18n/messages.ts';
+import { formatDate } from '../i18n/messages.ts';
 
 interface Invitation {
   companyName: string;
@@ -214,7 +214,11 @@ function LiveInvitation({
           </ul>
         </div>
       ) : null}
-      <p className="muted">{peopleText.expiresOn(new Date(invitation.expiresAt).toLocaleString(currentLocale()))}</p>
+      <p className="muted">
+        {peopleText.expiresOn(
+          formatDate(invitation.expiresAt, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }),
+        )}
+      </p>
       {step}
       {providers?.singleSignOn && !sameEmail && !person ? (
         <>

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { LayoutDashboard, ListChecks, LogOut, Menu as MenuIcon, Moon, Search, Shield, User, X } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { LayoutDashboard, ListChecks, LogOut, Menu as MenuIcon, Moon, PanelLeft, Search, Shield, User, X } from 'lucide-react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Link, Navigate, Outlet, useNavigate } from 'react-router';
 import { administers, setUnauthorizedHandler } from '../api.ts';
 import { Bell } from '../inbox/Bell.tsx';
@@ -12,29 +12,56 @@ import { t } from '../strings.ts';
 import { applyTheme, currentTheme, type Theme } from '../theme.ts';
 import { Menu } from '../ui/Menu.tsx';
 import { Toaster } from '../ui/Toaster.tsx';
+import { loadTooltipsWhenIdle, Tip } from '../ui/Tooltip.tsx';
+
+// The left rail loads after the page's first load; its place is kept meanwhile (docs/decisions/0272).
+const Rail = lazy(() => import('./Rail.tsx'));
+const RAIL_CLOSED = 'taskboard.railClosed';
 
 /** The pages behind sign-in: a 401 anywhere leads to the sign-in page. */
 export function Shell() {
   const navigate = useNavigate();
   const me = useMe();
+  const [railOpen, setRailOpen] = useState(() => !localStorage.getItem(RAIL_CLOSED));
+  const [drawer, setDrawer] = useState(false);
   useScrollToSearched();
+  useEffect(loadTooltipsWhenIdle, []);
   useEffect(() => {
     setUnauthorizedHandler(() => navigate('/sign-in', { replace: true }));
   }, [navigate]);
   if (me.isError) return <Navigate to="/sign-in" replace />;
   return (
     <div className="app">
-      <TopBar name={me.data?.user.fullName} signedIn={me.isSuccess} administers={me.data?.companies.some((company) => administers(company.role)) ?? false} />
+      <TopBar
+        name={me.data?.user.fullName}
+        signedIn={me.isSuccess}
+        administers={me.data?.companies.some((company) => administers(company.role)) ?? false}
+        onRail={() => setDrawer(true)}
+      />
       <OfflineBanner />
-      <main className="app-main" id="main">
-        <Outlet />
-      </main>
+      <div className="app-body">
+        <Suspense fallback={<div className={railOpen ? 'rail-space' : 'rail-space closed'} />}>
+          <Rail
+            open={railOpen}
+            onToggle={() => {
+              if (railOpen) localStorage.setItem(RAIL_CLOSED, '1');
+              else localStorage.removeItem(RAIL_CLOSED);
+              setRailOpen(!railOpen);
+            }}
+            drawer={drawer}
+            onDrawerClose={() => setDrawer(false)}
+          />
+        </Suspense>
+        <main className="app-main" id="main">
+          <Outlet />
+        </main>
+      </div>
       <Toaster />
     </div>
   );
 }
 
-function TopBar({ name, signedIn, administers }: { name: string | undefined; signedIn: boolean; administers: boolean }) {
+function TopBar({ name, signedIn, administers, onRail }: { name: string | undefined; signedIn: boolean; administers: boolean; onRail: () => void }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [theme, setTheme] = useState<Theme>(currentTheme());
@@ -50,6 +77,11 @@ function TopBar({ name, signedIn, administers }: { name: string | undefined; sig
   };
   return (
     <header className={`topbar${searching ? ' searching' : ''}`}>
+      <Tip label={t.openRail}>
+        <button type="button" className="icon-button phone-only" aria-label={t.openRail} onClick={onRail}>
+          <PanelLeft size={20} aria-hidden="true" />
+        </button>
+      </Tip>
       <Link to="/boards" className="brand" aria-label={t.product}>
         <LayoutDashboard size={20} aria-hidden="true" />
         <span className="brand-name">{t.product}</span>

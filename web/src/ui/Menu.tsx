@@ -1,5 +1,6 @@
 import * as RadixPopover from '@radix-ui/react-popover';
 import { type ReactNode, useState } from 'react';
+import { Tip } from './Tooltip.tsx';
 import './ui.css';
 
 /**
@@ -20,9 +21,12 @@ export function Menu({ trigger, label, items, align = 'end' }: { trigger: ReactN
   const [open, setOpen] = useState(false);
   return (
     <RadixPopover.Root open={open} onOpenChange={setOpen}>
-      <RadixPopover.Trigger className="menu-trigger" aria-label={label}>
-        {trigger}
-      </RadixPopover.Trigger>
+      {/* the trigger shows an icon only: its name shows on hover and focus too */}
+      <Tip label={label}>
+        <RadixPopover.Trigger className="menu-trigger" aria-label={label}>
+          {trigger}
+        </RadixPopover.Trigger>
+      </Tip>
       <RadixPopover.Portal>
         <RadixPopover.Content className="ui-menu" aria-label={label} align={align} sideOffset={4} collisionPadding={8}>
           {items.map((item) => (

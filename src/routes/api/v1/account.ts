@@ -28,7 +28,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       tier: 'low',
       operationId: 'updateMe',
       summary:
-        "Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams), whether their notifications are mailed, and/or their language (locale)",
+        "Update Me: the caller's full name and/or photo URL, shown at once wherever it appears (cards, comments, teams), whether their notifications are mailed, their language (locale), and/or their time zone",
       querystring: NoQuery,
       body: UpdateMeBody,
       answer: ['user', User],

@@ -2,7 +2,6 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowLeft, ArrowRight, ArrowUp, Columns3 } from 'lucide-react';
 import { type KeyboardEvent, memo, type ReactNode, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type Card, type CardFace, client, ifMatch, type Label, type Member, unwrap } from '../../api.ts';
-import { fromLocalInput, toLocalInput } from '../../card/dates.ts';
 import { type CustomField, type FieldValue, valueText } from '../../fields/fields.ts';
 import { formatDate } from '../../i18n/messages.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
@@ -11,6 +10,7 @@ import { textOn } from '../filters.ts';
 import type { BoardActions, ListView } from '../store.ts';
 import { tableText as tt } from './strings.ts';
 import './table.css';
+import { fromLocalInput, toLocalInput } from './localInput.ts';
 
 /** A card as a row: its face and the list it is in. */
 export interface Row {
