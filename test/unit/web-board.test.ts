@@ -163,6 +163,7 @@ describe('a conflict in words', () => {
       labels: [],
       members: [],
       archived: { status: false },
+      customFields: [],
       __v: 1,
       ...extra,
     }) as unknown as Card;
