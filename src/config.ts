@@ -355,6 +355,16 @@ const SETTINGS = {
       timeoutMs: whole('MAIL_TIMEOUT_MS', 10_000, 100, 600_000),
       pollMs: whole('MAIL_POLL_MS', 5_000, 10, 600_000),
     },
+    /** Second factors (docs/people.md, "Second factor"). */
+    secondFactor: {
+      /**
+       * 32 bytes (64 hex digits, or 43 base64url characters) that seal authenticator secrets at rest.
+       * Unset: a key kept in the database seals them (a copy of the database then holds both).
+       */
+      key: optionalSecret('SECOND_FACTOR_KEY', '^([0-9a-fA-F]{64}|[A-Za-z0-9_-]{43}=?)$', '64 hex digits or 43 base64url characters (32 bytes)'),
+      /** The issuer authenticator apps show next to the account. */
+      issuer: text('TOTP_ISSUER', 'Taskboard'),
+    },
     /** OpenID Connect sign-in: on when the issuer is set (it then needs the client and the redirect). */
     oidc: {
       issuer: optionalUrl('OIDC_ISSUER', /^https?:$/, 'https://id.example.com'),

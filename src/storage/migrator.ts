@@ -26,6 +26,7 @@ import * as rules from './migrations/0065_rules.ts';
 import * as recurrences from './migrations/0066_recurrences.ts';
 import * as invitationBoard from './migrations/0075_invitation_board.ts';
 import * as languages from './migrations/0085_languages.ts';
+import * as secondFactors from './migrations/0097_second_factors.ts';
 import type { StorageConnection } from './open.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0066_recurrences': recurrences,
   '0075_invitation_board': invitationBoard,
   '0085_languages': languages,
+  '0097_second_factors': secondFactors,
 };
 
 /** The names of every migration, in the order they apply. */

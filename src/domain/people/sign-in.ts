@@ -1,4 +1,3 @@
-import type { User } from '../../schemas/records.ts';
 import { setPasswordHash } from '../../storage/repositories/people.ts';
 import * as sessions from '../../storage/repositories/sessions.ts';
 import { findUserByEmail, findUserById } from '../../storage/repositories/users.ts';
@@ -7,48 +6,20 @@ import { actorOf, recordAudit } from '../audit/log.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { systemClock } from '../shared/clock.ts';
-import { DomainError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
+import { UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { checkNewPassword, decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
-import { type SessionMeta, type SessionPolicy, type StartedSession, startSession } from './sessions.ts';
+import { type SecondFactorChallenge, secondFactorChallenge } from './second-factor.ts';
+import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
+import { refuseIfThrottled, type SignedIn, type SignInLimits, SignInThrottled } from './sign-in-limits.ts';
 
-/** How many failed sign-ins are admitted, per email and per client address, in a window. */
-export interface SignInLimits {
-  perEmail: number;
-  perAddress: number;
-  windowSeconds: number;
-}
-
-/** Too many failed sign-ins: a 429 with the seconds until the oldest counted failure leaves the window. */
-export class SignInThrottled extends DomainError {
-  readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds: number) {
-    super(429, 'rate_limited', 'Too many failed sign-ins; try again later');
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
+export { refuseIfThrottled, type SignedIn, type SignInLimits, SignInThrottled };
 
 const WRONG = 'Wrong email or password';
 
-/**
- * The SignInThrottled of the first subject (`email:…`, then `ip:…`) past its limit of failed
- * sign-ins in the window, if any.
- */
-export async function refuseIfThrottled(ctx: ServiceContext, limits: SignInLimits, subjects: readonly string[], now: number): Promise<void> {
-  const since = new Date(now - limits.windowSeconds * 1000).toISOString();
-  const counts = await Promise.all(subjects.map((subject) => sessions.countSignInFailures(ctx.db, subject, since)));
-  for (const [index, counted] of counts.entries()) {
-    const limit = subjects[index]!.startsWith('email:') ? limits.perEmail : limits.perAddress;
-    if (counted.count >= limit) {
-      const oldest = counted.oldest ? Date.parse(counted.oldest) : now;
-      throw new SignInThrottled(Math.max(1, Math.ceil((oldest + limits.windowSeconds * 1000 - now) / 1000)));
-    }
-  }
-}
-
-export interface SignedIn {
-  user: User;
-  session: StartedSession;
+/** A sign-in that waits for its second factor: no session yet. */
+export interface SecondFactorNeeded {
+  secondFactor: SecondFactorChallenge;
 }
 
 /**
@@ -63,7 +34,7 @@ export async function signIn(
   limits: SignInLimits,
   input: { email: string; password: string },
   meta: SessionMeta,
-): Promise<SignedIn> {
+): Promise<SignedIn | SecondFactorNeeded> {
   const now = (policy.clock ?? systemClock).now();
   const email = input.email.trim().toLowerCase();
   const subjects = [`email:${email}`, ...(meta.ip ? [`ip:${meta.ip}`] : [])];
@@ -92,6 +63,12 @@ export async function signIn(
     throw new UnauthorizedError(WRONG, false);
   }
   const rehashed = needsRehash(stored) ? await hashPassword(input.password) : undefined;
+  // a second factor to come: the failures stand until it is given, and no session starts
+  const secondFactor = await secondFactorChallenge(ctx, user.id, 'password');
+  if (secondFactor) {
+    if (rehashed) await setPasswordHash(ctx.db, user.id, rehashed);
+    return { secondFactor };
+  }
   const session = await inTransaction(ctx, async (trx) => {
     await sessions.clearSignInFailures(trx, subjects[0]!);
     if (rehashed) await setPasswordHash(trx, user.id, rehashed);
