@@ -11,6 +11,7 @@ import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messagefor
 import { settingsText } from '../../web/src/board/settings/strings.ts';
 import { applyLanguage, englishMessages, LANGUAGES, type Language } from '../../web/src/i18n/messages.ts';
 import { offlineText } from '../../web/src/offline/strings.ts';
+import { factorText } from '../../web/src/people/factor-strings.ts';
 import { peopleText } from '../../web/src/people/strings.ts';
 import { searchText } from '../../web/src/search/strings.ts';
 import { t } from '../../web/src/strings.ts';
@@ -43,7 +44,7 @@ describe('the web catalogues', () => {
   it('declare their English messages (the namespaces of every strings module)', () => {
     assert.ok(english.size > 500, `${english.size} messages`);
     assert.equal(offlineText.reload, 'Reload');
-    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.'])
+    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.', 'factors.'])
       assert.ok(
         [...english.keys()].some((key) => key.startsWith(namespace)),
         namespace,
@@ -114,6 +115,8 @@ describe('the words in each language', () => {
     assert.equal(t.shortcutList[0]?.[0], 'Arrow keys');
     assert.equal(t.ssoProblems.sso_cancelled, 'Single sign-on was cancelled.');
     assert.equal(peopleText.invitedBy(null, 'Acme', 'a member'), 'You are invited to join Acme as a member.');
+    assert.equal(factorText.statusOn('today', 1), 'On since today. 1 recovery code left.');
+    assert.equal(factorText.statusOn('today', 0), 'On since today. No recovery codes left.');
     assert.equal(searchText.count(1, false), '1 result. Arrow keys to choose, Enter to open.');
     assert.equal(searchText.count(20, true), '20+ results. Arrow keys to choose, Enter to open.');
     assert.equal(settingsText.confirmDeleteCard('X', 1, 2), 'Delete the card "X" with its 1 comment and 2 attachments? This cannot be undone.');

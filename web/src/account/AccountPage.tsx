@@ -1,6 +1,6 @@
 /**
- * The account page: the person's name and photo, email notifications, password, sessions and API
- * keys. Loaded only when opened, so the board page's first load does not carry it.
+ * The account page: the person's name and photo, email notifications, password, two-step sign-in,
+ * sessions and API keys. Loaded only when opened, so the board page's first load does not carry it.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@taskboard/client';
@@ -12,6 +12,7 @@ import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/me
 import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
+import { SecondFactor } from './SecondFactor.tsx';
 import './account.css';
 
 type ApiKey = components['schemas']['ApiKey'];
@@ -36,6 +37,7 @@ export default function AccountPage() {
       <LanguagePicker locale={me.data.user.locale} />
       <EmailNotifications enabled={me.data.user.emailNotifications} />
       <PasswordChange />
+      <SecondFactor />
       <Sessions />
       <ApiKeys />
     </div>

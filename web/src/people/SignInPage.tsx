@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { messageOf, postJson } from '../api.ts';
 import { t } from '../strings.ts';
+import { CodeStep, type SecondFactorChallenge } from './CodeStep.tsx';
 import { afterSignIn, useSignInProviders } from './links.ts';
 import { peopleText } from './strings.ts';
 import './people.css';
@@ -19,6 +20,11 @@ export function SignInPage() {
   const providers = useSignInProviders();
   const [error, setError] = useState<string | null>(ssoProblem);
   const [busy, setBusy] = useState(false);
+  const [step, setStep] = useState<SecondFactorChallenge | null>(null);
+  async function signedIn() {
+    await afterSignIn(queryClient);
+    navigate('/', { replace: true });
+  }
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -27,8 +33,16 @@ export function SignInPage() {
     const { response, body } = await postJson('/api/v1/auth/sign-in', { email: form.get('email'), password: form.get('password') });
     setBusy(false);
     if (!response.ok) return setError(response.status === 401 || response.status === 400 ? t.signInFailed : messageOf(body, t.signInFailed));
-    await afterSignIn(queryClient);
-    navigate('/', { replace: true });
+    const secondFactor = (body as { secondFactor?: SecondFactorChallenge }).secondFactor;
+    if (secondFactor) return setStep(secondFactor);
+    await signedIn();
+  }
+  if (step) {
+    return (
+      <main className="auth-page">
+        <CodeStep step={step} onSignedIn={() => void signedIn()} onStartOver={() => setStep(null)} />
+      </main>
+    );
   }
   return (
     <main className="auth-page">
