@@ -23,6 +23,7 @@ for (const engine of ENGINES) {
     let secret = '';
     let recoveryCodes: string[] = [];
     let session: BrowserSession;
+    let memberId = '';
 
     before(async () => {
       t = await buildTestApp(engine, {
@@ -30,7 +31,7 @@ for (const engine of ENGINES) {
         config: { people: { ...testConfig().people, signInFailures: { perEmail: 4, perAddress: 1000, windowSeconds: 900 } } },
       });
       await givePassword(t.services, OWNER);
-      await addMember(t.services, { companyId: t.tenant.companyId, email: MEMBER, role: 'member' });
+      memberId = (await addMember(t.services, { companyId: t.tenant.companyId, email: MEMBER, role: 'member' })).userId;
       await givePassword(t.services, MEMBER);
       session = await signInAs(t.app, MEMBER);
     });
@@ -208,6 +209,27 @@ for (const engine of ENGINES) {
       clock.at += 5 * 60_000 + 1000;
       const res = await post('/api/v1/auth/sign-in/second-factor', { challenge, code: codeNow() });
       assert.equal(res.statusCode, 401, res.body);
+    });
+
+    it('a password reset link sets the password but asks for the code before a session', async () => {
+      clock.at += 30_000;
+      const issued = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/companies/${t.tenant.companyId}/members/${memberId}/password-reset`,
+        headers: bearer(t.tenant.apiKey),
+      });
+      assert.equal(issued.statusCode, 201, issued.body);
+      const token = new URL((issued.json() as { url: string }).url).hash.slice(1);
+      const reset = await post(`/api/v1/auth/password-reset/${token}`, { password: TEST_PASSWORD });
+      assert.equal(reset.statusCode, 200, reset.body);
+      assert.equal(reset.headers['set-cookie'], undefined);
+      const challenge = (reset.json() as { secondFactor: { challenge: string } }).secondFactor.challenge;
+      const finished = await post('/api/v1/auth/sign-in/second-factor', { challenge, code: codeNow() });
+      assert.equal(finished.statusCode, 200, finished.body);
+      session = await (async () => {
+        const cookie = String(finished.headers['set-cookie']).split(';')[0]!;
+        return { cookie, csrfToken: (finished.json() as { csrfToken: string }).csrfToken, setCookie: '' };
+      })();
     });
 
     it('disabling needs the password and a code; then the password alone signs in', async () => {

@@ -561,7 +561,10 @@ export interface paths {
         /** Get Password Reset: the email whose password the link sets, or why it no longer works (no authentication) */
         get: operations["getPasswordReset"];
         put?: never;
-        /** Reset Password: the link's token, once, and a new password; every other session of the user ends and a new one starts */
+        /**
+         * Reset Password: the link's token, once, and a new password; every other session of the user ends and a new one starts
+         * @description A person with a second factor gets no session but `secondFactor`, as from Sign In: the code then finishes the sign-in (Finish Sign In).
+         */
         post: operations["resetPassword"];
         delete?: never;
         options?: never;
@@ -6927,7 +6930,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description signed in; or, for a person with a second factor, the challenge to send with the code (no session yet) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6940,6 +6943,21 @@ export interface operations {
                         user: components["schemas"]["User"];
                         /** @description send it back in the X-CSRF-Token header of every change made with the session cookie */
                         csrfToken: string;
+                    } | {
+                        message: string;
+                        secondFactor: {
+                            /** @description the challenge of the password step; single-use, valid 5 minutes */
+                            challenge: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            expiresAt: string;
+                            /** @description what may finish the sign-in */
+                            methods: ("totp" | "recovery_code")[];
+                            /** @description a company of the person requires a second factor and they have none: set one up to finish signing in */
+                            enrol: boolean;
+                        };
                     };
                 };
             };

@@ -234,15 +234,20 @@ export interface SecondFactorChallenge {
  * After a right password: the challenge a second factor must answer, or undefined when the person
  * has none and no company of theirs requires one (the session starts at once).
  */
-export async function secondFactorChallenge(ctx: ServiceContext, userId: string, method: string): Promise<SecondFactorChallenge | undefined> {
-  const factor = await factors.findTotpFactor(ctx.db, userId);
+export async function secondFactorChallenge(
+  ctx: ServiceContext,
+  userId: string,
+  method: string,
+  db: Executor = ctx.db,
+): Promise<SecondFactorChallenge | undefined> {
+  const factor = await factors.findTotpFactor(db, userId);
   const enrolled = Boolean(factor?.confirmed_at);
-  const enrol = !enrolled && (await factors.secondFactorRequiredFor(ctx.db, userId));
+  const enrol = !enrolled && (await factors.secondFactorRequiredFor(db, userId));
   if (!enrolled && !enrol) return undefined;
   const now = ctx.clock.now();
   const challenge = CHALLENGE_PREFIX + randomBytes(32).toString('base64url');
   const expiresAt = new Date(now + CHALLENGE_MS).toISOString();
-  await factors.insertSignInChallenge(ctx.db, {
+  await factors.insertSignInChallenge(db, {
     token_hash: hashed(challenge),
     user_id: userId,
     purpose: enrol ? 'enrol' : 'second_factor',

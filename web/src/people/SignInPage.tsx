@@ -14,13 +14,22 @@ function ssoProblem(): string | null {
   return code ? (t.ssoProblems[code] ?? t.ssoProblems.sso_failed ?? null) : null;
 }
 
+/** A second factor to give after single sign-on or a password reset: `/sign-in#challenge=…[&enrol=1]`. */
+function challengeOfLink(): SecondFactorChallenge | null {
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const challenge = fragment.get('challenge');
+  if (!challenge) return null;
+  window.history.replaceState(null, '', window.location.pathname);
+  return { challenge, enrol: fragment.get('enrol') === '1' };
+}
+
 export function SignInPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const providers = useSignInProviders();
   const [error, setError] = useState<string | null>(ssoProblem);
   const [busy, setBusy] = useState(false);
-  const [step, setStep] = useState<SecondFactorChallenge | null>(null);
+  const [step, setStep] = useState<SecondFactorChallenge | null>(challengeOfLink);
   async function signedIn() {
     await afterSignIn(queryClient);
     navigate('/', { replace: true });
