@@ -177,3 +177,21 @@ export const DisableTotpBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const CompanyFactorsResponse = Type.Object({
+  message: Type.String(),
+  required: Type.Boolean({ description: 'every member must have a second factor: one without sets one up at their next sign-in' }),
+  members: Type.Array(
+    Type.Object(
+      {
+        user: Id,
+        email: Type.String(),
+        fullName: Type.String(),
+        role: Role,
+        methods: Type.Array(Type.String(), { description: 'the second factors set up (`totp`); empty: none' }),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+});
+export const SetCompanyFactorsBody = Type.Object({ required: Type.Boolean() }, { additionalProperties: false });

@@ -13,6 +13,7 @@ import type { Browser, Page } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { chromiumMissing, keepFailure, launch } from '../support/browser.ts';
 import { manualClock } from '../support/clock.ts';
+import { addMember } from '../support/fixtures.ts';
 import { buildTestApp, type TestApp } from '../support/harness.ts';
 import { givePassword, TEST_PASSWORD } from '../support/people.ts';
 import { axe } from './board-support.ts';
@@ -53,9 +54,9 @@ describe('two-step sign-in in a browser', { skip: chromiumMissing }, () => {
     await t?.dispose();
   });
 
-  async function passwordStep(page: Page) {
+  async function passwordStep(page: Page, email = EMAIL) {
     await page.goto('/sign-in');
-    await page.getByRole('textbox', { name: 'Email' }).fill(EMAIL);
+    await page.getByRole('textbox', { name: 'Email' }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
@@ -150,6 +151,61 @@ describe('two-step sign-in in a browser', { skip: chromiumMissing }, () => {
     } finally {
       await keepFailure('second-factor', browserContext, page, failed);
       await browserContext.close();
+    }
+  });
+
+  test('an owner requires it: a member sets up an app at the next sign-in; the owner sees it and resets it', async () => {
+    const member = 'mo@acme.test';
+    await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: member, fullName: 'Mo Member', role: 'member' });
+    await givePassword(t.services, member);
+    const owner = await browser.newContext({ baseURL });
+    const someone = await browser.newContext({ baseURL });
+    await owner.tracing.start({ screenshots: true, snapshots: true });
+    const page = await owner.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    const memberPage = await someone.newPage();
+    let failed = true;
+    try {
+      clock.at += 30_000;
+      await passwordStep(page);
+      await page.waitForURL(/\/boards/);
+      await page.getByRole('link', { name: 'Administration' }).click();
+      const part = page.getByRole('region', { name: 'Two-step sign-in' });
+      await part.getByText('0 of 2 members have set it up.').waitFor();
+      const rule = part.getByRole('checkbox', { name: 'Require two-step sign-in of every member' });
+      await rule.click();
+      await part.getByText('Members must now sign in with two steps.').waitFor();
+      assert.equal(await rule.isChecked(), true);
+      await axe(page, 'the two-step sign-in of the members');
+
+      // the member: the password leads to setting up an app, before any board
+      const started = memberPage.waitForResponse((response) => response.url().endsWith('/api/v1/auth/sign-in/totp'));
+      await passwordStep(memberPage, member);
+      await memberPage.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
+      const { secret } = (await (await started).json()) as { secret: string };
+      await memberPage.getByRole('img', { name: 'QR code to scan with your authenticator app' }).waitFor();
+      await axe(memberPage, 'the setup at sign-in');
+      await shoot(memberPage, 'sign-in-enrol-step');
+      await memberPage.getByRole('textbox', { name: 'Code from the app' }).fill(codeAt(secret));
+      await memberPage.getByRole('button', { name: 'Turn on' }).click();
+      const codes = memberPage.getByRole('group', { name: 'Your recovery codes' });
+      await codes.waitFor();
+      assert.equal(await codes.getByRole('listitem').count(), 10);
+      await codes.getByRole('button', { name: 'Continue' }).click();
+      await memberPage.waitForURL(/\/boards/);
+
+      // the owner sees it set up, and resets it
+      await page.reload();
+      await part.getByText('1 of 2 members have set it up.').waitFor();
+      await shoot(page, 'admin-two-step');
+      await part.getByRole('button', { name: 'Reset the two-step sign-in of Mo Member' }).click();
+      await part.getByText('The two-step sign-in of Mo Member is reset.').waitFor();
+      await part.getByText('0 of 2 members have set it up.').waitFor();
+      failed = false;
+    } finally {
+      await keepFailure('second-factor-company', owner, page, failed);
+      await owner.close();
+      await someone.close();
     }
   });
 });

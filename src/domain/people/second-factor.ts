@@ -148,36 +148,32 @@ export async function confirmTotpEnrolment(
   code: string,
 ): Promise<{ recoveryCodes: string[] }> {
   requirePerson(caller);
-  return confirmFor(ctx, policy, actorOf(caller), caller.userId, code);
+  const step = await stepOfPendingCode(ctx, policy, caller.userId, code);
+  return inTransaction(ctx, (trx) => confirmStep(trx, actorOf(caller), caller.userId, step, ctx.clock.now()));
 }
 
-async function confirmFor(
-  ctx: ServiceContext,
-  policy: SecondFactorPolicy,
-  actor: AuditActor,
-  userId: string,
-  code: string,
-  db?: Executor,
-): Promise<{ recoveryCodes: string[] }> {
+/** The time step of a right code from the app being set up (read before any transaction: SQLite has one writer). */
+async function stepOfPendingCode(ctx: ServiceContext, policy: SecondFactorPolicy, userId: string, code: string): Promise<number> {
   const factor = await factors.findTotpFactor(ctx.db, userId);
   if (!factor) throw new NotFoundError('Authenticator app being set up (start again)');
   if (factor.confirmed_at) throw new ConflictError('The authenticator app is set up already');
   const step = await stepOfCode(ctx, policy, factor, code);
   if (step === undefined) throw new ValidationError('The code is not the one your app shows now', [{ field: 'body.code', message: 'is not right' }]);
-  const now = ctx.clock.now();
-  const confirm = async (trx: Executor) => {
-    if (!(await factors.acceptTotpStep(trx, userId, step, new Date(now).toISOString())))
-      throw new ValidationError('The code was used already; wait for the next one', [{ field: 'body.code', message: 'was used already' }]);
-    const recoveryCodes = await newRecoveryCodes(trx, userId, now);
-    await recordAudit(trx, actor, {
-      kind: 'second_factor.enrolled',
-      company: { ofUser: userId },
-      target: { type: 'user', id: userId },
-      details: { method: 'totp' },
-    });
-    return { recoveryCodes };
-  };
-  return db ? confirm(db) : inTransaction(ctx, confirm);
+  return step;
+}
+
+/** Turns the app being set up on at `step`, and makes its recovery codes. */
+async function confirmStep(trx: Executor, actor: AuditActor, userId: string, step: number, now: number): Promise<{ recoveryCodes: string[] }> {
+  if (!(await factors.acceptTotpStep(trx, userId, step, new Date(now).toISOString())))
+    throw new ValidationError('The code was used already; wait for the next one', [{ field: 'body.code', message: 'was used already' }]);
+  const recoveryCodes = await newRecoveryCodes(trx, userId, now);
+  await recordAudit(trx, actor, {
+    kind: 'second_factor.enrolled',
+    company: { ofUser: userId },
+    target: { type: 'user', id: userId },
+    details: { method: 'totp' },
+  });
+  return { recoveryCodes };
 }
 
 /** Turns the authenticator app off: the password and a code (or a recovery code) prove it is the person. */
@@ -323,13 +319,18 @@ export async function finishSignIn(
   if (row.purpose === 'enrol') {
     if (input.code === undefined)
       throw new ValidationError('Set up your app first: then send the code it shows', [{ field: 'body.code', message: 'is required' }]);
-    const enrolled = await inTransaction(ctx, async (trx) => {
-      const { recoveryCodes } = await confirmFor(ctx, policy, actor, user.id, input.code!, trx);
-      return { recoveryCodes, session: await succeed(trx, 'totp') };
-    }).catch(async (error: unknown) => {
-      if (error instanceof ValidationError) await failed('wrong_code');
-      throw error;
-    });
+    const code = input.code;
+    const enrolled = await stepOfPendingCode(ctx, policy, user.id, code)
+      .then((step) =>
+        inTransaction(ctx, async (trx) => {
+          const { recoveryCodes } = await confirmStep(trx, actor, user.id, step, now);
+          return { recoveryCodes, session: await succeed(trx, 'totp') };
+        }),
+      )
+      .catch(async (error: unknown) => {
+        if (error instanceof ValidationError) await failed('wrong_code');
+        throw error;
+      });
     return { user: userRecord(user), session: enrolled.session, recoveryCodes: enrolled.recoveryCodes };
   }
   if (!factor?.confirmed_at) throw challengeGone();

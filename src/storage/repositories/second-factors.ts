@@ -129,3 +129,7 @@ export async function secondFactorRequiredFor(db: Executor, userId: string): Pro
     .executeTakeFirst();
   return row !== undefined;
 }
+
+export async function deleteSignInChallengesOf(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('sign_in_challenges').where('user_id', '=', userId).execute();
+}
