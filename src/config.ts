@@ -364,6 +364,15 @@ const SETTINGS = {
       key: optionalSecret('SECOND_FACTOR_KEY', '^([0-9a-fA-F]{64}|[A-Za-z0-9_-]{43}=?)$', '64 hex digits or 43 base64url characters (32 bytes)'),
       /** The issuer authenticator apps show next to the account. */
       issuer: text('TOTP_ISSUER', 'Taskboard'),
+      /** The WebAuthn relying party of passkeys: the site's domain; default: PUBLIC_URL's host, else the request's. */
+      passkeyRpId: variable('WEBAUTHN_RP_ID', Type.Optional(Type.String({ pattern: '^[A-Za-z0-9.-]{1,253}$' }))),
+      /** The origins passkeys are accepted from (comma-separated); default: PUBLIC_URL's origin, else the request's. */
+      passkeyOrigins: variable('WEBAUTHN_ORIGINS', Type.String({ default: '' }), (raw) =>
+        raw
+          .split(',')
+          .map((origin) => origin.trim().replace(/\/$/, ''))
+          .filter(Boolean),
+      ),
     },
     /** OpenID Connect sign-in: on when the issuer is set (it then needs the client and the redirect). */
     oidc: {

@@ -131,7 +131,9 @@ export const SecondFactorNeededResponse = Type.Object({
     {
       challenge: Challenge,
       expiresAt: Timestamp,
-      methods: Type.Array(Type.Union([Type.Literal('totp'), Type.Literal('recovery_code')]), { description: 'what may finish the sign-in' }),
+      methods: Type.Array(Type.Union([Type.Literal('totp'), Type.Literal('recovery_code'), Type.Literal('passkey')]), {
+        description: 'what may finish the sign-in',
+      }),
       enrol: Type.Boolean({ description: 'a company of the person requires a second factor and they have none: set one up to finish signing in' }),
     },
     { additionalProperties: false },
@@ -143,8 +145,15 @@ export const SignInResponse = Type.Union([SignedInResponse, SecondFactorNeededRe
 });
 
 export const FinishSignInBody = Type.Object(
-  { challenge: Challenge, code: Type.Optional(OneTimeCode), recoveryCode: Type.Optional(RecoveryCode) },
-  { additionalProperties: false, description: 'the challenge, and either the code or a recovery code' },
+  {
+    challenge: Challenge,
+    code: Type.Optional(OneTimeCode),
+    recoveryCode: Type.Optional(RecoveryCode),
+    passkey: Type.Optional(
+      Type.Object({}, { additionalProperties: true, description: "a passkey's answer to Start Passkey At Sign In (AuthenticationResponseJSON)" }),
+    ),
+  },
+  { additionalProperties: false, description: 'the challenge, and one of the code, a recovery code, or a passkey’s answer' },
 );
 export const FinishedSignInResponse = Type.Object({
   message: Type.String(),
@@ -195,3 +204,30 @@ export const CompanyFactorsResponse = Type.Object({
   ),
 });
 export const SetCompanyFactorsBody = Type.Object({ required: Type.Boolean() }, { additionalProperties: false });
+
+/** Passkeys (docs/people.md, "Passkeys"): what WebAuthn's browser API takes and gives, as JSON. */
+const WebAuthnJson = (description: string) => Type.Object({}, { additionalProperties: true, description });
+export const Passkey = Type.Object(
+  { _id: Id, name: Type.String(), createdAt: Timestamp, lastUsedAt: Type.Union([Timestamp, Type.Null()]) },
+  { additionalProperties: false },
+);
+export const PasskeysResponse = Type.Object({ message: Type.String(), passkeys: Type.Array(Passkey) });
+export const PasskeyResponse = Type.Object({ message: Type.String(), passkey: Passkey });
+export const PasskeyParams = Type.Object({ passkeyId: Id }, { additionalProperties: false });
+export const PasskeyOptionsResponse = Type.Object({
+  message: Type.String(),
+  options: WebAuthnJson('the options of navigator.credentials (PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON)'),
+});
+export const RegisterPasskeyBody = Type.Object(
+  { name: Text({ maxLength: 100, blank: false }), response: WebAuthnJson("the authenticator's answer (RegistrationResponseJSON)") },
+  { additionalProperties: false },
+);
+export const PasskeySignInOptionsResponse = Type.Object({
+  message: Type.String(),
+  handle: Type.String({ description: 'sent back with the answer; single-use, valid 5 minutes' }),
+  options: WebAuthnJson('PublicKeyCredentialRequestOptionsJSON, for a discoverable credential'),
+});
+export const PasskeySignInBody = Type.Object(
+  { handle: Type.String({ minLength: 1, maxLength: 200 }), response: WebAuthnJson("the authenticator's answer (AuthenticationResponseJSON)") },
+  { additionalProperties: false },
+);

@@ -450,6 +450,8 @@ export interface Database {
   recovery_codes: RecoveryCodeTable;
   sign_in_challenges: SignInChallengeTable;
   server_keys: ServerKeyTable;
+  passkeys: PasskeyTable;
+  webauthn_challenges: WebauthnChallengeTable;
   imports: ImportTable;
   rules: RuleTable;
   rule_runs: RuleRunTable;
@@ -553,6 +555,28 @@ export interface ServerKeyTable {
   id: string;
   secret: string;
   created_at: string;
+}
+
+/** A person's passkey (migration 0098): the public key only. */
+export interface PasskeyTable {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: string;
+  counter: Generated<number | string>;
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn ceremony waiting for the browser (migration 0098). */
+export interface WebauthnChallengeTable {
+  handle_hash: string;
+  user_id: string | null;
+  purpose: 'register' | 'sign_in' | 'second_factor';
+  challenge: string;
+  expires_at: string;
 }
 
 export interface MailOutboxTable {

@@ -27,6 +27,7 @@ import * as recurrences from './migrations/0066_recurrences.ts';
 import * as invitationBoard from './migrations/0075_invitation_board.ts';
 import * as languages from './migrations/0085_languages.ts';
 import * as secondFactors from './migrations/0097_second_factors.ts';
+import * as passkeys from './migrations/0098_passkeys.ts';
 import type { StorageConnection } from './open.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0075_invitation_board': invitationBoard,
   '0085_languages': languages,
   '0097_second_factors': secondFactors,
+  '0098_passkeys': passkeys,
 };
 
 /** The names of every migration, in the order they apply. */

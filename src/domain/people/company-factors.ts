@@ -21,7 +21,7 @@ export interface MemberFactors {
   email: string;
   fullName: string;
   role: CompanyRole;
-  /** The second factors the member has set up (`totp`); empty: none. */
+  /** The second factors the member has set up (`totp`, `passkey`); empty: none. */
   methods: string[];
 }
 
@@ -35,10 +35,9 @@ export async function getCompanyFactors(ctx: ServiceContext, caller: Caller, com
   const company = await companies.findCompanyById(ctx.db, companyId);
   if (!company) throw new NotFoundError('Company');
   const members = await companies.findCompanyMembers(ctx.db, companyId);
-  const withTotp = await factors.usersWithTotp(
-    ctx.db,
-    members.map((member) => member.id),
-  );
+  const ids = members.map((member) => member.id);
+  const withTotp = await factors.usersWithTotp(ctx.db, ids);
+  const withPasskeys = await factors.usersWithPasskeys(ctx.db, ids);
   return {
     required: company.require_second_factor === 1,
     members: members.map((member) => ({
@@ -46,7 +45,7 @@ export async function getCompanyFactors(ctx: ServiceContext, caller: Caller, com
       email: member.email,
       fullName: member.full_name,
       role: member.role,
-      methods: withTotp.has(member.id) ? ['totp'] : [],
+      methods: [...(withTotp.has(member.id) ? ['totp'] : []), ...(withPasskeys.has(member.id) ? ['passkey'] : [])],
     })),
   };
 }
@@ -67,21 +66,22 @@ export async function setSecondFactorRequired(ctx: ServiceContext, caller: Calle
 }
 
 /**
- * Removes every second factor of a member (a lost phone): their app and recovery codes, and their
+ * Removes every second factor of a member (a lost phone): their app, passkeys and recovery codes, and their
  * sign-ins waiting for a code. Recorded in the audit log of each company the person belongs to.
  */
 export async function resetMemberFactors(ctx: ServiceContext, caller: Caller, companyId: string, userId: string): Promise<void> {
   await requireAccess(ctx.db, caller, { kind: 'company', id: companyId, owner: true, refusal: OWNERS_ONLY });
   await inTransaction(ctx, async (trx) => {
     if (!(await companies.findCompanyMember(trx, companyId, userId))) throw new NotFoundError('Company member');
-    const had = await factors.deleteTotpFactor(trx, userId);
+    const hadTotp = await factors.deleteTotpFactor(trx, userId);
+    const passkeys = await factors.deletePasskeysOfUser(trx, userId);
     await factors.deleteRecoveryCodes(trx, userId);
     await factors.deleteSignInChallengesOf(trx, userId);
     await recordAudit(trx, actorOf(caller), {
       kind: 'second_factor.reset',
       company: { ofUser: userId },
       target: { type: 'user', id: userId },
-      details: { methods: had ? ['totp'] : [], by: 'owner', company: companyId },
+      details: { methods: [...(hadTotp ? ['totp'] : []), ...(passkeys ? ['passkey'] : [])], by: 'owner', company: companyId },
     });
   });
 }

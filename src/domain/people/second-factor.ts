@@ -6,6 +6,7 @@
  * and the address, so the limits of passwords hold for codes too (docs/decisions/0280).
  */
 import { hash, randomBytes, randomInt } from 'node:crypto';
+import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { Executor } from '../../storage/database.ts';
@@ -19,6 +20,7 @@ import type { Caller } from '../shared/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import { passkeyOptionsFor, type RelyingParty, verifyPasskey } from './passkeys.ts';
 import { verifyPassword } from './passwords.ts';
 import type { Sealer } from './sealing.ts';
 import type { SessionMeta, SessionPolicy } from './sessions.ts';
@@ -237,7 +239,9 @@ export async function secondFactorChallenge(
   db: Executor = ctx.db,
 ): Promise<SecondFactorChallenge | undefined> {
   const factor = await factors.findTotpFactor(db, userId);
-  const enrolled = Boolean(factor?.confirmed_at);
+  const totp = Boolean(factor?.confirmed_at);
+  const passkeys = (await factors.listPasskeysOfUser(db, userId)).length > 0;
+  const enrolled = totp || passkeys;
   const enrol = !enrolled && (await factors.secondFactorRequiredFor(db, userId));
   if (!enrolled && !enrol) return undefined;
   const now = ctx.clock.now();
@@ -251,13 +255,21 @@ export async function secondFactorChallenge(
     created_at: new Date(now).toISOString(),
     expires_at: expiresAt,
   });
-  return { challenge, expiresAt, methods: enrol ? [] : ['totp', 'recovery_code'], enrol };
+  const methods = [...(totp ? ['totp', 'recovery_code'] : []), ...(passkeys ? ['passkey'] : [])];
+  return { challenge, expiresAt, methods, enrol };
 }
 
 async function liveChallenge(ctx: ServiceContext, challenge: string): Promise<factors.SignInChallengeRow> {
   const row = await factors.findLiveSignInChallenge(ctx.db, hashed(challenge), new Date(ctx.clock.now()).toISOString());
   if (!row || row.attempts >= CHALLENGE_ATTEMPTS) throw challengeGone();
   return row;
+}
+
+/** The options of the person's passkeys, to answer the challenge with one instead of a code. */
+export async function startPasskeyAtSignIn(ctx: ServiceContext, rp: RelyingParty, challenge: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const row = await liveChallenge(ctx, challenge);
+  if (row.purpose !== 'second_factor') throw new ConflictError('This sign-in asks for setting up an app, not for a passkey');
+  return passkeyOptionsFor(ctx, rp, row.user_id, row.token_hash);
 }
 
 /** A person who must enrol during sign-in: the app's secret and QR code, for the challenge's person. */
@@ -283,8 +295,9 @@ export async function finishSignIn(
   policy: SecondFactorPolicy,
   sessionPolicy: SessionPolicy,
   limits: SignInLimits,
-  input: { challenge: string; code?: string | undefined; recoveryCode?: string | undefined },
+  input: { challenge: string; code?: string | undefined; recoveryCode?: string | undefined; passkey?: AuthenticationResponseJSON | undefined },
   meta: SessionMeta,
+  rp?: RelyingParty,
 ): Promise<FinishedSignIn> {
   const row = await liveChallenge(ctx, input.challenge);
   const user = await findUserById(ctx.db, row.user_id);
@@ -292,7 +305,7 @@ export async function finishSignIn(
   const now = ctx.clock.now();
   const subjects = [`email:${user.email}`, ...(meta.ip ? [`ip:${meta.ip}`] : [])];
   const actor: AuditActor = { userId: user.id, client: meta };
-  const method = input.recoveryCode !== undefined ? 'recovery_code' : 'totp';
+  const method = input.passkey !== undefined ? 'passkey' : input.recoveryCode !== undefined ? 'recovery_code' : 'totp';
   const failed = async (reason: string) => {
     await sessions.recordSignInFailures(ctx.db, subjects, new Date(now).toISOString());
     await factors.countChallengeAttempt(ctx.db, row.token_hash);
@@ -312,8 +325,19 @@ export async function finishSignIn(
     });
     throw error;
   });
-  if ((input.code === undefined) === (input.recoveryCode === undefined))
-    throw new ValidationError('Send either the code of your app or a recovery code', [{ field: 'body.code', message: 'or body.recoveryCode, one of them' }]);
+  if ([input.code, input.recoveryCode, input.passkey].filter((given) => given !== undefined).length !== 1)
+    throw new ValidationError('Send one of the code of your app, a recovery code, or a passkey’s answer', [
+      { field: 'body.code', message: 'or body.recoveryCode or body.passkey, one of them' },
+    ]);
+  if (input.passkey !== undefined) {
+    if (row.purpose !== 'second_factor' || !rp) throw challengeGone();
+    const passkey = await verifyPasskey(ctx, rp, row.token_hash, input.passkey, { userId: user.id, userVerification: false });
+    if (!passkey) {
+      await failed('passkey_refused');
+      throw new UnauthorizedError('The passkey did not answer for this sign-in', false);
+    }
+    return { user: userRecord(user), session: await inTransaction(ctx, (trx) => succeed(trx, 'passkey')) };
+  }
 
   const factor = await factors.findTotpFactor(ctx.db, user.id);
   if (row.purpose === 'enrol') {

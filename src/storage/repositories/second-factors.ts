@@ -133,3 +133,51 @@ export async function secondFactorRequiredFor(db: Executor, userId: string): Pro
 export async function deleteSignInChallengesOf(db: Executor, userId: string): Promise<void> {
   await db.deleteFrom('sign_in_challenges').where('user_id', '=', userId).execute();
 }
+
+export type PasskeyRow = Row<'passkeys'>;
+
+export async function listPasskeysOfUser(db: Executor, userId: string): Promise<PasskeyRow[]> {
+  return db.selectFrom('passkeys').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function findPasskeyByCredential(db: Executor, credentialId: string): Promise<PasskeyRow | undefined> {
+  return db.selectFrom('passkeys').selectAll().where('credential_id', '=', credentialId).executeTakeFirst();
+}
+
+export async function insertPasskey(db: Executor, row: NewRow<'passkeys'>): Promise<void> {
+  await db.insertInto('passkeys').values(row).execute();
+}
+
+export async function deletePasskeyOfUser(db: Executor, userId: string, id: string): Promise<PasskeyRow | undefined> {
+  return db.deleteFrom('passkeys').where('user_id', '=', userId).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export async function deletePasskeysOfUser(db: Executor, userId: string): Promise<number> {
+  const result = await db.deleteFrom('passkeys').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function touchPasskey(db: Executor, id: string, counter: number, at: string): Promise<void> {
+  await db.updateTable('passkeys').set({ counter, last_used_at: at }).where('id', '=', id).execute();
+}
+
+/** The users among `userIds` with at least one passkey. */
+export async function usersWithPasskeys(db: Executor, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db.selectFrom('passkeys').select('user_id').distinct().where('user_id', 'in', userIds).execute();
+  return new Set(rows.map((row) => row.user_id));
+}
+
+export async function putWebauthnChallenge(db: Executor, row: NewRow<'webauthn_challenges'>, now: string): Promise<void> {
+  await db
+    .deleteFrom('webauthn_challenges')
+    .where((eb) => eb.or([eb('expires_at', '<', now), eb('handle_hash', '=', row.handle_hash)]))
+    .execute();
+  await db.insertInto('webauthn_challenges').values(row).execute();
+}
+
+/** Takes the live challenge of this handle (once only). */
+export async function takeWebauthnChallenge(db: Executor, handleHash: string, now: string): Promise<Row<'webauthn_challenges'> | undefined> {
+  const row = await db.deleteFrom('webauthn_challenges').where('handle_hash', '=', handleHash).returningAll().executeTakeFirst();
+  return row && row.expires_at > now ? row : undefined;
+}

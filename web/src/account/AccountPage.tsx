@@ -1,6 +1,6 @@
 /**
  * The account page: the person's name and photo, email notifications, password, two-step sign-in,
- * sessions and API keys. Loaded only when opened, so the board page's first load does not carry it.
+ * passkeys, sessions and API keys. Loaded only when opened, so the board page's first load does not carry it.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@taskboard/client';
@@ -12,6 +12,7 @@ import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/me
 import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
+import { Passkeys } from './Passkeys.tsx';
 import { SecondFactor } from './SecondFactor.tsx';
 import './account.css';
 
@@ -38,6 +39,7 @@ export default function AccountPage() {
       <EmailNotifications enabled={me.data.user.emailNotifications} />
       <PasswordChange />
       <SecondFactor />
+      <Passkeys />
       <Sessions />
       <ApiKeys />
     </div>

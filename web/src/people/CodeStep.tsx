@@ -1,12 +1,15 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { postJson } from '../api.ts';
 import { factorText } from './factor-strings.ts';
+import { askPasskey } from './passkey-browser.ts';
 import { RecoveryCodes, ScanCode } from './RecoveryCodes.tsx';
 
 /** What the password step answered a person with a second factor (or who must set one up). */
 export interface SecondFactorChallenge {
   challenge: string;
   enrol: boolean;
+  /** `totp`, `recovery_code`, `passkey`: what may finish it (left out: the app's code). */
+  methods?: string[];
 }
 
 /** The sentence for a refused code: wrong, expired (the password again), or too many tries. */
@@ -41,6 +44,29 @@ export function CodeStep({ step, onSignedIn, onStartOver }: { step: SecondFactor
     });
   }, [step]);
 
+  async function answerWithPasskey() {
+    setError(null);
+    const started = await postJson('/api/v1/auth/sign-in/passkey', { challenge: step.challenge });
+    if (!started.response.ok) {
+      const refused = refusal(started.response.status, started.body);
+      setExpired(refused.expired);
+      return setError(refused.expired ? refused.message : factorText.passkeyFailed);
+    }
+    const passkey = await askPasskey((started.body as { options: unknown }).options).catch(() => undefined);
+    if (!passkey) return setError(factorText.passkeyFailed);
+    setBusy(true);
+    const { response, body } = await postJson('/api/v1/auth/sign-in/second-factor', { challenge: step.challenge, passkey });
+    setBusy(false);
+    if (!response.ok) {
+      const refused = refusal(response.status, body);
+      setExpired(refused.expired);
+      return setError(response.status === 401 && !refused.expired ? factorText.passkeyFailed : refused.message);
+    }
+    onSignedIn();
+  }
+  const methods = step.methods ?? ['totp', 'recovery_code'];
+  const appOrCodes = methods.includes('totp');
+
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const value = String(new FormData(event.currentTarget).get('code') ?? '').trim();
@@ -69,13 +95,18 @@ export function CodeStep({ step, onSignedIn, onStartOver }: { step: SecondFactor
       </div>
     );
   }
-  const title = step.enrol ? factorText.enrolTitle : recovery ? factorText.recoveryCode : factorText.codeStepTitle;
+  const title = step.enrol ? factorText.enrolTitle : recovery ? factorText.recoveryCode : appOrCodes ? factorText.codeStepTitle : factorText.passkeyStepTitle;
+  const typed = step.enrol || appOrCodes;
   return (
     <form className={step.enrol ? 'auth-form invitation' : 'auth-form'} onSubmit={submit} aria-labelledby="code-step-title">
       <h1 id="code-step-title">{title}</h1>
-      {step.enrol ? <p>{factorText.enrolIntro}</p> : <p className="muted">{recovery ? factorText.recoveryIntro : factorText.codeStepIntro}</p>}
+      {step.enrol ? (
+        <p>{factorText.enrolIntro}</p>
+      ) : (
+        <p className="muted">{!typed ? factorText.passkeyStepIntro : recovery ? factorText.recoveryIntro : factorText.codeStepIntro}</p>
+      )}
       {step.enrol && setup ? <ScanCode qrCode={setup.qrCode} secret={setup.secret} /> : null}
-      {expired ? null : (
+      {expired || !typed ? null : (
         <label>
           {recovery ? factorText.recoveryCode : factorText.code}
           <input
@@ -99,12 +130,17 @@ export function CodeStep({ step, onSignedIn, onStartOver }: { step: SecondFactor
         <button type="button" className="primary" onClick={onStartOver}>
           {factorText.startOver}
         </button>
-      ) : (
+      ) : typed ? (
         <button type="submit" className="primary" disabled={busy || (step.enrol && !setup)}>
           {step.enrol ? factorText.turnOn : factorText.verify}
         </button>
-      )}
-      {step.enrol || expired ? null : (
+      ) : null}
+      {!step.enrol && !expired && methods.includes('passkey') ? (
+        <button type="button" className={typed ? undefined : 'primary'} disabled={busy} onClick={() => void answerWithPasskey()}>
+          {factorText.usePasskey}
+        </button>
+      ) : null}
+      {step.enrol || expired || !appOrCodes ? null : (
         <button
           type="button"
           className="auth-link-button"

@@ -4,7 +4,9 @@ import { Link, useNavigate } from 'react-router';
 import { messageOf, postJson } from '../api.ts';
 import { t } from '../strings.ts';
 import { CodeStep, type SecondFactorChallenge } from './CodeStep.tsx';
+import { factorText } from './factor-strings.ts';
 import { afterSignIn, useSignInProviders } from './links.ts';
+import { askPasskey } from './passkey-browser.ts';
 import { peopleText } from './strings.ts';
 import './people.css';
 
@@ -46,6 +48,19 @@ export function SignInPage() {
     if (secondFactor) return setStep(secondFactor);
     await signedIn();
   }
+  async function signInWithPasskey() {
+    setError(null);
+    const started = await postJson('/api/v1/auth/passkey/options', {});
+    if (!started.response.ok) return setError(messageOf(started.body, factorText.passkeyFailed));
+    const { handle, options } = started.body as { handle: string; options: unknown };
+    const response = await askPasskey(options).catch(() => undefined);
+    if (!response) return setError(factorText.passkeyFailed);
+    setBusy(true);
+    const finished = await postJson('/api/v1/auth/passkey', { handle, response });
+    setBusy(false);
+    if (!finished.response.ok) return setError(finished.response.status === 429 ? factorText.throttled : factorText.passkeyFailed);
+    await signedIn();
+  }
   if (step) {
     return (
       <main className="auth-page">
@@ -76,9 +91,12 @@ export function SignInPage() {
         <button type="submit" className="primary" disabled={busy}>
           {t.signIn}
         </button>
+        <p className="auth-or">{t.orSignInWith}</p>
+        <button type="button" disabled={busy} onClick={() => void signInWithPasskey()}>
+          {factorText.usePasskey}
+        </button>
         {providers?.singleSignOn ? (
           <>
-            <p className="auth-or">{t.orSignInWith}</p>
             {/* a full navigation: the provider's pages are not this app's */}
             <button type="button" onClick={() => window.location.assign('/api/v1/auth/oidc/start')}>
               {t.signInWithSso}

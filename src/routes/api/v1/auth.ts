@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getMe } from '../../../domain/account/service.ts';
+import {
+  finishPasskeyRegistration,
+  finishPasskeySignIn,
+  listPasskeys,
+  type RelyingParty,
+  removePasskey,
+  startPasskeyRegistration,
+  startPasskeySignIn,
+} from '../../../domain/people/passkeys.ts';
 import { Sealer } from '../../../domain/people/sealing.ts';
 import {
   beginEnrolmentAtSignIn,
@@ -10,6 +19,7 @@ import {
   finishSignIn,
   getSecondFactors,
   type SecondFactorPolicy,
+  startPasskeyAtSignIn,
 } from '../../../domain/people/second-factor.ts';
 import { endSession, listSessions, type SessionMeta } from '../../../domain/people/sessions.ts';
 import { checkSetupToken, completeSetup } from '../../../domain/people/setup.ts';
@@ -26,7 +36,14 @@ import {
   FinishedSignInResponse,
   FinishSignInBody,
   MessageResponse,
+  Passkey,
+  PasskeyOptionsResponse,
+  PasskeyParams,
+  PasskeySignInBody,
+  PasskeySignInOptionsResponse,
+  PasskeysResponse,
   RecoveryCodesResponse,
+  RegisterPasskeyBody,
   SecondFactorsResponse,
   SessionParams,
   SessionsResponse,
@@ -34,6 +51,7 @@ import {
   SetupCheckResponse,
   SetupParams,
   SetupResponse,
+  SignedInResponse,
   SignInBody,
   SignInResponse,
   TotpEnrolmentResponse,
@@ -66,6 +84,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const secondFactor: SecondFactorPolicy = {
     sealer: new Sealer(app.config.people.secondFactor.key),
     issuer: app.config.people.secondFactor.issuer,
+  };
+  const people = app.config.people;
+  /** Whom passkeys are made for: the configured domain and origins, else PUBLIC_URL's, else the request's own. */
+  const relyingParty = (request: FastifyRequest): RelyingParty => {
+    const publicUrl = people.publicUrl ? new URL(people.publicUrl) : undefined;
+    const configured = people.secondFactor.passkeyOrigins;
+    return {
+      id: people.secondFactor.passkeyRpId ?? publicUrl?.hostname ?? request.hostname,
+      origins: configured.length ? configured : [publicUrl?.origin ?? `${request.protocol}://${request.host}`],
+      name: people.secondFactor.issuer,
+    };
   };
   const throttled = (reply: FastifyReply, error: unknown) => {
     if (error instanceof SignInThrottled) reply.header('retry-after', String(error.retryAfterSeconds));
@@ -122,7 +151,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async ({ request, reply, body }) => {
       refuseCrossSite(request);
       try {
-        const result = await finishSignIn(app.services, secondFactor, policy(), app.config.people.signInFailures, body, sessionMeta(request));
+        const result = await finishSignIn(
+          app.services,
+          secondFactor,
+          policy(),
+          app.config.people.signInFailures,
+          body as never,
+          sessionMeta(request),
+          relyingParty(request),
+        );
         return { ...signedIn(request, reply, result), ...(result.recoveryCodes ? { recoveryCodes: result.recoveryCodes } : {}) };
       } catch (error) {
         throw throttled(reply, error);
@@ -149,6 +186,138 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       reply.header('cache-control', 'no-store');
       return beginEnrolmentAtSignIn(app.services, secondFactor, body.challenge);
     },
+  );
+
+  route(
+    'POST /auth/sign-in/passkey',
+    {
+      tier: 'secure',
+      public: true,
+      operationId: 'startSignInPasskey',
+      summary: "Start Passkey At Sign In: the options to answer the password step's challenge with one of the person's passkeys",
+      description: 'Then Finish Sign In with `{challenge, passkey}`. 404 when the person has no passkey.',
+      querystring: NoQuery,
+      body: ChallengeBody,
+      answer: PasskeyOptionsResponse,
+      errors: [403, 409],
+      message: 'Use one of your passkeys',
+    },
+    async ({ request, body }) => {
+      refuseCrossSite(request);
+      return { options: (await startPasskeyAtSignIn(app.services, relyingParty(request), body.challenge)) as never };
+    },
+  );
+
+  route(
+    'POST /auth/passkey/options',
+    {
+      tier: 'secure',
+      public: true,
+      operationId: 'startPasskeySignIn',
+      summary: 'Start Passkey Sign In: the options for signing in with a passkey alone (a discoverable credential)',
+      querystring: NoQuery,
+      optionalBody: true,
+      answer: PasskeySignInOptionsResponse,
+      errors: [403],
+      message: 'Choose a passkey',
+    },
+    async ({ request }) => {
+      refuseCrossSite(request);
+      const started = await startPasskeySignIn(app.services, relyingParty(request));
+      return { handle: started.handle, options: started.options as never };
+    },
+  );
+
+  route(
+    'POST /auth/passkey',
+    {
+      tier: 'secure',
+      public: true,
+      operationId: 'signInWithPasskey',
+      summary: 'Sign In With Passkey: the handle and the authenticator’s answer → the session cookie and the CSRF token',
+      description:
+        'The passkey must verify its person (user verification), so it stands for both factors; a company requiring a second factor accepts it. ' +
+        'A refused answer counts as a failed sign-in of the address (429 with Retry-After past the limit).',
+      querystring: NoQuery,
+      body: PasskeySignInBody,
+      answer: SignedInResponse,
+      errors: [403],
+      message: 'Signed in',
+    },
+    async ({ request, reply, body }) => {
+      refuseCrossSite(request);
+      try {
+        const result = await finishPasskeySignIn(
+          app.services,
+          relyingParty(request),
+          policy(),
+          app.config.people.signInFailures,
+          body as never,
+          sessionMeta(request),
+        );
+        return signedIn(request, reply, result);
+      } catch (error) {
+        throw throttled(reply, error);
+      }
+    },
+  );
+
+  route(
+    'GET /me/passkeys',
+    {
+      tier: 'very-low',
+      operationId: 'listPasskeys',
+      summary: "List Passkeys: the caller's passkeys, by name (never a key)",
+      querystring: NoQuery,
+      answer: PasskeysResponse,
+      message: 'Passkeys',
+    },
+    async ({ caller }) => ({ passkeys: await listPasskeys(app.services, caller) }),
+  );
+
+  route(
+    'POST /me/passkeys/options',
+    {
+      tier: 'secure',
+      operationId: 'startPasskeyRegistration',
+      summary: 'Start Passkey Registration: the options for navigator.credentials.create (a discoverable credential, user verified)',
+      description: 'A person signed in only (an API key: 403). Then Add Passkey with the answer, within 5 minutes.',
+      querystring: NoQuery,
+      optionalBody: true,
+      answer: PasskeyOptionsResponse,
+      message: 'Create a passkey',
+    },
+    async ({ caller, request }) => ({ options: (await startPasskeyRegistration(app.services, relyingParty(request), caller)) as never }),
+  );
+
+  route(
+    'POST /me/passkeys',
+    {
+      tier: 'secure',
+      operationId: 'addPasskey',
+      summary: "Add Passkey: the authenticator's answer to the registration just started, kept under a name",
+      querystring: NoQuery,
+      body: RegisterPasskeyBody,
+      answer: ['passkey', Passkey],
+      status: 201,
+      location: () => '/api/v1/me/passkeys',
+      message: 'Passkey added',
+    },
+    async ({ caller, request, body }) => finishPasskeyRegistration(app.services, relyingParty(request), caller, body as never),
+  );
+
+  route(
+    'DELETE /me/passkeys/:passkeyId',
+    {
+      tier: 'secure',
+      operationId: 'removePasskey',
+      summary: "Remove Passkey: one of the caller's passkeys no longer signs in",
+      params: PasskeyParams,
+      querystring: NoQuery,
+      answer: ['passkey', Passkey],
+      message: 'Passkey removed',
+    },
+    async ({ caller, params }) => removePasskey(app.services, caller, params.passkeyId),
   );
 
   route(
