@@ -1,14 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { messageOf, postJson } from '../api.ts';
 import { t } from '../strings.ts';
-import { CodeStep, type SecondFactorChallenge } from './CodeStep.tsx';
+import type { SecondFactorChallenge } from './CodeStep.tsx';
 import { factorText } from './factor-strings.ts';
 import { afterSignIn, useSignInProviders } from './links.ts';
 import { askPasskey } from './passkey-browser.ts';
 import { peopleText } from './strings.ts';
 import './people.css';
+
+// The second step (codes, recovery codes, an app's setup) loads only for people who have one.
+const CodeStep = lazy(() => import('./CodeStep.tsx').then((module) => ({ default: module.CodeStep })));
 
 /** The sentence for the error code single sign-on came back with, if it did. */
 function ssoProblem(): string | null {
@@ -64,7 +67,9 @@ export function SignInPage() {
   if (step) {
     return (
       <main className="auth-page">
-        <CodeStep step={step} onSignedIn={() => void signedIn()} onStartOver={() => setStep(null)} />
+        <Suspense fallback={null}>
+          <CodeStep step={step} onSignedIn={() => void signedIn()} onStartOver={() => setStep(null)} />
+        </Suspense>
       </main>
     );
   }
