@@ -154,7 +154,7 @@ export async function confirmTotpEnrolment(
   return inTransaction(ctx, (trx) => confirmStep(trx, actorOf(caller), caller.userId, step, ctx.clock.now()));
 }
 
-/** The time step of a right code from the app being set up (read before any transaction: SQLite has one writer). */
+/** The time step of a right code from the app being set up (read before the transaction: a read of the pool inside it could wait on it). */
 async function stepOfPendingCode(ctx: ServiceContext, policy: SecondFactorPolicy, userId: string, code: string): Promise<number> {
   const factor = await factors.findTotpFactor(ctx.db, userId);
   if (!factor) throw new NotFoundError('Authenticator app being set up (start again)');
