@@ -374,6 +374,16 @@ const SETTINGS = {
           .filter(Boolean),
       ),
     },
+    /** LDAP or Active Directory sign-in: on when the URL is set (docs/people.md, "LDAP"). */
+    ldap: {
+      url: optionalUrl('LDAP_URL', /^ldaps?:$/, 'ldaps://ldap.example.com:636'),
+      bindDn: variable('LDAP_BIND_DN', Type.Optional(Type.String())),
+      bindPassword: optionalSecret('LDAP_BIND_PASSWORD', `${PRINTABLE}{1,500}$`, '1 to 500 printable characters without spaces'),
+      searchBase: text('LDAP_SEARCH_BASE', ''),
+      searchFilter: text('LDAP_SEARCH_FILTER', '(mail={email})'),
+      startTls: flag('LDAP_START_TLS', false),
+      timeoutMs: whole('LDAP_TIMEOUT_MS', 5_000, 100, 60_000),
+    },
     /** OpenID Connect sign-in: on when the issuer is set (it then needs the client and the redirect). */
     oidc: {
       issuer: optionalUrl('OIDC_ISSUER', /^https?:$/, 'https://id.example.com'),

@@ -3,11 +3,13 @@ import * as sessions from '../../storage/repositories/sessions.ts';
 import { findUserByEmail, findUserById } from '../../storage/repositories/users.ts';
 import { userRecord } from '../account/records.ts';
 import { actorOf, recordAudit } from '../audit/log.ts';
+import { findOrCreateUser, retryOnceOnUniqueViolation } from '../companies/companies.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { systemClock } from '../shared/clock.ts';
 import { UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import type { Directory } from './directory.ts';
 import { checkNewPassword, decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { type SecondFactorChallenge, secondFactorChallenge } from './second-factor.ts';
 import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
@@ -34,11 +36,12 @@ export async function signIn(
   limits: SignInLimits,
   input: { email: string; password: string },
   meta: SessionMeta,
+  directory?: Directory,
 ): Promise<SignedIn | SecondFactorNeeded> {
   const now = (policy.clock ?? systemClock).now();
   const email = input.email.trim().toLowerCase();
   const subjects = [`email:${email}`, ...(meta.ip ? [`ip:${meta.ip}`] : [])];
-  const user = email ? await findUserByEmail(ctx.db, email) : undefined;
+  let user = email ? await findUserByEmail(ctx.db, email) : undefined;
   const failed = (reason: string) =>
     recordAudit(
       ctx.db,
@@ -57,29 +60,39 @@ export async function signIn(
 
   const stored = user?.password_hash ?? null;
   const matches = await verifyPassword(stored ?? (await decoyHash()), input.password);
+  let method = 'password';
   if (!user || !stored || !matches) {
-    await sessions.recordSignInFailures(ctx.db, subjects, new Date(now).toISOString());
-    await failed(!user ? 'unknown_email' : !stored ? 'no_password' : 'wrong_password');
-    throw new UnauthorizedError(WRONG, false);
+    // the directory, when there is one, vouches for whom the local password does not
+    const found = directory && email ? await directory.check(email, input.password) : undefined;
+    if (found && typeof found === 'object') {
+      method = 'ldap';
+      const person = found;
+      user = user ?? (await retryOnceOnUniqueViolation(ctx, (trx) => findOrCreateUser(trx, email, person.fullName, new Date(now).toISOString())));
+    } else {
+      await sessions.recordSignInFailures(ctx.db, subjects, new Date(now).toISOString());
+      await failed(found ?? (!user ? 'unknown_email' : !stored ? 'no_password' : 'wrong_password'));
+      throw new UnauthorizedError(WRONG, false);
+    }
   }
-  const rehashed = needsRehash(stored) ? await hashPassword(input.password) : undefined;
+  const signedInUser = user;
+  const rehashed = method === 'password' && stored && needsRehash(stored) ? await hashPassword(input.password) : undefined;
   // a second factor to come: the failures stand until it is given, and no session starts
-  const secondFactor = await secondFactorChallenge(ctx, user.id, 'password');
+  const secondFactor = await secondFactorChallenge(ctx, signedInUser.id, method);
   if (secondFactor) {
-    if (rehashed) await setPasswordHash(ctx.db, user.id, rehashed);
+    if (rehashed) await setPasswordHash(ctx.db, signedInUser.id, rehashed);
     return { secondFactor };
   }
   const session = await inTransaction(ctx, async (trx) => {
     await sessions.clearSignInFailures(trx, subjects[0]!);
-    if (rehashed) await setPasswordHash(trx, user.id, rehashed);
+    if (rehashed) await setPasswordHash(trx, signedInUser.id, rehashed);
     await recordAudit(
       trx,
-      { userId: user.id, client: meta },
-      { kind: 'sign_in.succeeded', company: { ofUser: user.id }, target: { type: 'user', id: user.id }, details: { method: 'password' } },
+      { userId: signedInUser.id, client: meta },
+      { kind: 'sign_in.succeeded', company: { ofUser: signedInUser.id }, target: { type: 'user', id: signedInUser.id }, details: { method } },
     );
-    return startSession(trx, policy, user.id, meta);
+    return startSession(trx, policy, signedInUser.id, meta);
   });
-  return { user: userRecord(user), session };
+  return { user: userRecord(signedInUser), session };
 }
 
 /** Signs a known user in without a password (a setup, an accepted invitation, single sign-on). */

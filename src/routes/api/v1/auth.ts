@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getMe } from '../../../domain/account/service.ts';
+import { Directory } from '../../../domain/people/directory.ts';
 import {
   finishPasskeyRegistration,
   finishPasskeySignIn,
@@ -86,6 +87,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     issuer: app.config.people.secondFactor.issuer,
   };
   const people = app.config.people;
+  const { ldap } = people;
+  const directory = ldap.url
+    ? new Directory({
+        url: ldap.url,
+        bindDn: ldap.bindDn,
+        bindPassword: ldap.bindPassword,
+        searchBase: ldap.searchBase,
+        searchFilter: ldap.searchFilter,
+        startTls: ldap.startTls,
+        timeoutMs: ldap.timeoutMs,
+      })
+    : undefined;
   /** Whom passkeys are made for: the configured domain and origins, else PUBLIC_URL's, else the request's own. */
   const relyingParty = (request: FastifyRequest): RelyingParty => {
     const publicUrl = people.publicUrl ? new URL(people.publicUrl) : undefined;
@@ -121,7 +134,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async ({ request, reply, body }) => {
       refuseCrossSite(request);
       try {
-        const result = await signIn(app.services, policy(), app.config.people.signInFailures, body, sessionMeta(request));
+        const result = await signIn(app.services, policy(), app.config.people.signInFailures, body, sessionMeta(request), directory);
         reply.header('cache-control', 'no-store');
         if ('secondFactor' in result) return { secondFactor: result.secondFactor } as never;
         return signedIn(request, reply, result) as never;
