@@ -48,7 +48,7 @@ export async function startSlapd(): Promise<TestDirectory> {
       `directory ${join(folder, 'db')}`,
       // people bind as themselves; the service account reads; nobody reads a password
       'access to attrs=userPassword by self =xw by anonymous auth by * none',
-      'access to * by dn.exact="' + SERVICE_DN + '" read by self read by * none',
+      `access to * by dn.exact="${SERVICE_DN}" read by self read by * none`,
       '',
     ].join('\n'),
   );

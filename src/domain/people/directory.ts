@@ -27,7 +27,8 @@ export type DirectoryRefusal = 'ldap_unknown' | 'ldap_wrong_password' | 'ldap_di
 
 /** RFC 4515: the characters a filter value must escape. */
 export function escapeFilterValue(value: string): string {
-  return value.replace(/[\\*()\u0000]/g, (c) => `\\${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  const special = new Set(['\\', '*', '(', ')', String.fromCharCode(0)]);
+  return [...value].map((c) => (special.has(c) ? `\\${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c)).join('');
 }
 
 const first = (value: unknown): string | undefined => {
