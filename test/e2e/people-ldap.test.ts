@@ -56,6 +56,16 @@ for (const engine of ENGINES) {
         mail: 'owner@acme.test',
         userPassword: OWNER_PASSWORD,
       });
+      await directory.add(`uid=gone,ou=people,${SUFFIX}`, {
+        objectClass: 'inetOrgPerson',
+        uid: 'gone',
+        cn: 'Gone Away',
+        sn: 'Away',
+        mail: 'gone@acme.test',
+        userPassword: LEE_PASSWORD,
+        // locked for good by an administrator (the password policy overlay's lock)
+        pwdAccountLockedTime: '000001010000Z',
+      });
       t = await buildTestApp(engine, { config: withDirectory(directory.url) });
     });
     after(async () => {
@@ -108,6 +118,13 @@ for (const engine of ENGINES) {
       const seen = await reasons();
       assert.ok(seen.includes('ldap_wrong_password'), seen.join());
       assert.ok(seen.includes('ldap_unknown'), seen.join());
+    });
+
+    it('refuses an account the directory has disabled, with its right password, and makes no user', async () => {
+      const res = await signIn(t, 'gone@acme.test', LEE_PASSWORD);
+      assert.equal(res.statusCode, 401, res.body);
+      assert.equal(await t.storage.db.selectFrom('users').select('id').where('email', '=', 'gone@acme.test').executeTakeFirst(), undefined);
+      assert.ok((await reasons()).includes('ldap_disabled'));
     });
 
     it('a directory that does not answer refuses the sign-in, within the timeout', async () => {

@@ -39,6 +39,8 @@ export async function startSlapd(): Promise<TestDirectory> {
       'include /etc/ldap/schema/inetorgperson.schema',
       'modulepath /usr/lib/ldap',
       'moduleload back_mdb',
+      // the password policy overlay: an account can be locked (pwdAccountLockedTime), as an administrator disables one
+      'moduleload ppolicy',
       `pidfile ${join(folder, 'slapd.pid')}`,
       'database mdb',
       'maxsize 10485760',
@@ -46,6 +48,7 @@ export async function startSlapd(): Promise<TestDirectory> {
       `rootdn "${ROOT_DN}"`,
       `rootpw "${ROOT_PASSWORD}"`,
       `directory ${join(folder, 'db')}`,
+      'overlay ppolicy',
       // people bind as themselves; the service account reads; nobody reads a password
       'access to attrs=userPassword by self =xw by anonymous auth by * none',
       `access to * by dn.exact="${SERVICE_DN}" read by self read by * none`,
