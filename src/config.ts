@@ -357,6 +357,35 @@ const SETTINGS = {
       timeoutMs: whole('MAIL_TIMEOUT_MS', 10_000, 100, 600_000),
       pollMs: whole('MAIL_POLL_MS', 5_000, 10, 600_000),
     },
+    /** Second factors (docs/people.md, "Second factor"). */
+    secondFactor: {
+      /**
+       * 32 bytes (64 hex digits, or 43 base64url characters) that seal authenticator secrets at rest.
+       * Unset: a key kept in the database seals them (a copy of the database then holds both).
+       */
+      key: optionalSecret('SECOND_FACTOR_KEY', '^([0-9a-fA-F]{64}|[A-Za-z0-9_-]{43}=?)$', '64 hex digits or 43 base64url characters (32 bytes)'),
+      /** The issuer authenticator apps show next to the account. */
+      issuer: text('TOTP_ISSUER', 'Taskboard'),
+      /** The WebAuthn relying party of passkeys: the site's domain; default: PUBLIC_URL's host, else the request's. */
+      passkeyRpId: variable('WEBAUTHN_RP_ID', Type.Optional(Type.String({ pattern: '^[A-Za-z0-9.-]{1,253}$' }))),
+      /** The origins passkeys are accepted from (comma-separated); default: PUBLIC_URL's origin, else the request's. */
+      passkeyOrigins: variable('WEBAUTHN_ORIGINS', Type.String({ default: '' }), (raw) =>
+        raw
+          .split(',')
+          .map((origin) => origin.trim().replace(/\/$/, ''))
+          .filter(Boolean),
+      ),
+    },
+    /** LDAP or Active Directory sign-in: on when the URL is set (docs/people.md, "LDAP"). */
+    ldap: {
+      url: optionalUrl('LDAP_URL', /^ldaps?:$/, 'ldaps://ldap.example.com:636'),
+      bindDn: variable('LDAP_BIND_DN', Type.Optional(Type.String())),
+      bindPassword: optionalSecret('LDAP_BIND_PASSWORD', `${PRINTABLE}{1,500}$`, '1 to 500 printable characters without spaces'),
+      searchBase: text('LDAP_SEARCH_BASE', ''),
+      searchFilter: text('LDAP_SEARCH_FILTER', '(mail={email})'),
+      startTls: flag('LDAP_START_TLS', false),
+      timeoutMs: whole('LDAP_TIMEOUT_MS', 5_000, 100, 60_000),
+    },
     /** OpenID Connect sign-in: on when the issuer is set (it then needs the client and the redirect). */
     oidc: {
       issuer: optionalUrl('OIDC_ISSUER', /^https?:$/, 'https://id.example.com'),

@@ -119,3 +119,115 @@ export const AcceptedInvitationResponse = Type.Object({
 });
 export const PasswordResetPreviewResponse = Type.Object({ message: Type.String(), email: Type.String(), expiresAt: Timestamp });
 export const ResetLinkResponse = Type.Object({ message: Type.String(), url: Type.String({ description: 'the reset link to hand over; valid 1 hour' }) });
+
+/** Second factors (docs/people.md, "Second factor"). */
+const Challenge = Type.String({ minLength: 1, maxLength: 200, description: 'the challenge of the password step; single-use, valid 5 minutes' });
+const OneTimeCode = Type.String({ minLength: 1, maxLength: 20, description: 'the 6 digits the authenticator app shows now' });
+const RecoveryCode = Type.String({ minLength: 1, maxLength: 40, description: 'one of the recovery codes (each works once)' });
+
+export const SecondFactorNeededResponse = Type.Object({
+  message: Type.String(),
+  secondFactor: Type.Object(
+    {
+      challenge: Challenge,
+      expiresAt: Timestamp,
+      methods: Type.Array(Type.Union([Type.Literal('totp'), Type.Literal('recovery_code'), Type.Literal('passkey')]), {
+        description: 'what may finish the sign-in',
+      }),
+      enrol: Type.Boolean({ description: 'a company of the person requires a second factor and they have none: set one up to finish signing in' }),
+    },
+    { additionalProperties: false },
+  ),
+});
+
+export const SignInResponse = Type.Union([SignedInResponse, SecondFactorNeededResponse], {
+  description: 'signed in; or, for a person with a second factor, the challenge to send with the code (no session yet)',
+});
+
+export const FinishSignInBody = Type.Object(
+  {
+    challenge: Challenge,
+    code: Type.Optional(OneTimeCode),
+    recoveryCode: Type.Optional(RecoveryCode),
+    passkey: Type.Optional(
+      Type.Object({}, { additionalProperties: true, description: "a passkey's answer to Start Passkey At Sign In (AuthenticationResponseJSON)" }),
+    ),
+  },
+  { additionalProperties: false, description: 'the challenge, and one of the code, a recovery code, or a passkey’s answer' },
+);
+export const FinishedSignInResponse = Type.Object({
+  message: Type.String(),
+  user: User,
+  csrfToken: CsrfToken,
+  recoveryCodes: Type.Optional(Type.Array(Type.String(), { description: 'made when this sign-in set up the app: shown once' })),
+});
+export const ChallengeBody = Type.Object({ challenge: Challenge }, { additionalProperties: false });
+
+export const TotpEnrolmentResponse = Type.Object({
+  message: Type.String(),
+  secret: Type.String({ description: 'Base32, for an app that cannot scan the code' }),
+  otpauthUrl: Type.String(),
+  qrCode: Type.String({ description: 'the otpauth URL as a QR code: an SVG data URL' }),
+});
+export const SecondFactorsResponse = Type.Object({
+  message: Type.String(),
+  totp: Type.Object({ enabled: Type.Boolean(), confirmedAt: Type.Union([Timestamp, Type.Null()]) }, { additionalProperties: false }),
+  recoveryCodesLeft: Type.Integer({ minimum: 0 }),
+});
+export const ConfirmTotpBody = Type.Object({ code: OneTimeCode }, { additionalProperties: false });
+export const RecoveryCodesResponse = Type.Object({
+  message: Type.String(),
+  recoveryCodes: Type.Array(Type.String(), { description: 'ten single-use codes, shown once (only their hashes are kept)' }),
+});
+export const DisableTotpBody = Type.Object(
+  {
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    code: Type.String({ minLength: 1, maxLength: 40, description: 'a code of the app, or a recovery code' }),
+  },
+  { additionalProperties: false },
+);
+
+export const CompanyFactorsResponse = Type.Object({
+  message: Type.String(),
+  required: Type.Boolean({ description: 'every member must have a second factor: one without sets one up at their next sign-in' }),
+  members: Type.Array(
+    Type.Object(
+      {
+        user: Id,
+        email: Type.String(),
+        fullName: Type.String(),
+        role: Role,
+        methods: Type.Array(Type.String(), { description: 'the second factors set up (`totp`); empty: none' }),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+});
+export const SetCompanyFactorsBody = Type.Object({ required: Type.Boolean() }, { additionalProperties: false });
+
+/** Passkeys (docs/people.md, "Passkeys"): what WebAuthn's browser API takes and gives, as JSON. */
+const WebAuthnJson = (description: string) => Type.Object({}, { additionalProperties: true, description });
+export const Passkey = Type.Object(
+  { _id: Id, name: Type.String(), createdAt: Timestamp, lastUsedAt: Type.Union([Timestamp, Type.Null()]) },
+  { additionalProperties: false },
+);
+export const PasskeysResponse = Type.Object({ message: Type.String(), passkeys: Type.Array(Passkey) });
+export const PasskeyResponse = Type.Object({ message: Type.String(), passkey: Passkey });
+export const PasskeyParams = Type.Object({ passkeyId: Id }, { additionalProperties: false });
+export const PasskeyOptionsResponse = Type.Object({
+  message: Type.String(),
+  options: WebAuthnJson('the options of navigator.credentials (PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON)'),
+});
+export const RegisterPasskeyBody = Type.Object(
+  { name: Text({ maxLength: 100, blank: false }), response: WebAuthnJson("the authenticator's answer (RegistrationResponseJSON)") },
+  { additionalProperties: false },
+);
+export const PasskeySignInOptionsResponse = Type.Object({
+  message: Type.String(),
+  handle: Type.String({ description: 'sent back with the answer; single-use, valid 5 minutes' }),
+  options: WebAuthnJson('PublicKeyCredentialRequestOptionsJSON, for a discoverable credential'),
+});
+export const PasskeySignInBody = Type.Object(
+  { handle: Type.String({ minLength: 1, maxLength: 200 }), response: WebAuthnJson("the authenticator's answer (AuthenticationResponseJSON)") },
+  { additionalProperties: false },
+);

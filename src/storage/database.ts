@@ -52,6 +52,8 @@ export type CompanyRole = 'owner' | 'admin' | 'member';
 
 export interface CompanyTable extends MadeRow {
   name: string;
+  /** Whether its members must have a second factor to sign in (0/1; migration 0097). */
+  require_second_factor: Generated<Flag>;
 }
 
 export interface CompanyMemberTable {
@@ -462,6 +464,12 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   mail_feed: MailFeedTable;
   oidc_logins: OidcLoginTable;
+  totp_factors: TotpFactorTable;
+  recovery_codes: RecoveryCodeTable;
+  sign_in_challenges: SignInChallengeTable;
+  server_keys: ServerKeyTable;
+  passkeys: PasskeyTable;
+  webauthn_challenges: WebauthnChallengeTable;
   imports: ImportTable;
   rules: RuleTable;
   rule_runs: RuleRunTable;
@@ -543,6 +551,65 @@ export interface OidcLoginTable {
   nonce: string;
   code_verifier: string;
   next_path: string;
+  expires_at: string;
+}
+
+/** A person's authenticator app (migration 0097): the secret sealed, confirmed by a first code. */
+export interface TotpFactorTable {
+  user_id: string;
+  secret_sealed: string;
+  created_at: string;
+  confirmed_at: string | null;
+  /** The last time step a code was accepted for; it and older ones are refused. */
+  last_step: number | null;
+}
+
+/** A single-use recovery code (migration 0097): its SHA-256 only. */
+export interface RecoveryCodeTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** A right password waiting for its second factor (migration 0097): found by the SHA-256 of its token. */
+export interface SignInChallengeTable {
+  token_hash: string;
+  user_id: string;
+  purpose: 'second_factor' | 'enrol';
+  method: string;
+  attempts: Generated<number>;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A key that seals second-factor secrets when no SECOND_FACTOR_KEY is set (migration 0097). */
+export interface ServerKeyTable {
+  id: string;
+  secret: string;
+  created_at: string;
+}
+
+/** A person's passkey (migration 0098): the public key only. */
+export interface PasskeyTable {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: string;
+  counter: Generated<number | string>;
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn ceremony waiting for the browser (migration 0098). */
+export interface WebauthnChallengeTable {
+  handle_hash: string;
+  user_id: string | null;
+  purpose: 'register' | 'sign_in' | 'second_factor';
+  challenge: string;
   expires_at: string;
 }
 

@@ -30,6 +30,8 @@ import * as cardWatchers from './migrations/0090_card_watchers.ts';
 import * as overdue from './migrations/0091_overdue.ts';
 import * as dailySummary from './migrations/0092_daily_summary.ts';
 import * as boardViewers from './migrations/0093_board_viewers.ts';
+import * as secondFactors from './migrations/0097_second_factors.ts';
+import * as passkeys from './migrations/0098_passkeys.ts';
 import * as cardRelations from './migrations/0100_card_relations.ts';
 import * as cardTemplates from './migrations/0103_card_templates.ts';
 import * as calendarFeeds from './migrations/0105_calendar_feeds.ts';
@@ -68,6 +70,8 @@ const migrations: Record<string, Migration> = {
   '0091_overdue': overdue,
   '0092_daily_summary': dailySummary,
   '0093_board_viewers': boardViewers,
+  '0097_second_factors': secondFactors,
+  '0098_passkeys': passkeys,
   '0100_card_relations': cardRelations,
   '0103_card_templates': cardTemplates,
   '0105_calendar_feeds': calendarFeeds,

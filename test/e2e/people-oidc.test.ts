@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { generateSync } from 'otplib';
 import type { AppConfig } from '../../src/config.ts';
+import { addMember } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp, testConfig } from '../support/harness.ts';
 import { type ProviderAccount, signInAt, startProvider, type TestProvider } from '../support/oidc-provider.ts';
+import { givePassword, sessionHeaders, signInAs } from '../support/people.ts';
 
 const CALLBACK = 'http://localhost/api/v1/auth/oidc/callback';
 
@@ -123,6 +126,30 @@ for (const engine of ENGINES) {
       // a second sign-on makes another session, never the same token
       const again = sessionCookieOf((await singleSignOn(t, id)).callback);
       assert.notEqual(again, cookie);
+    });
+
+    it('asks a person with an authenticator app for its code after the provider: no session before it', async () => {
+      await addMember(t.services, { companyId: t.tenant.companyId, email: 'sam@acme.test', role: 'member' });
+      await givePassword(t.services, 'sam@acme.test');
+      const browser = sessionHeaders(await signInAs(t.app, 'sam@acme.test'));
+      const started = await t.app.inject({ method: 'POST', url: '/api/v1/me/second-factors/totp', headers: browser, payload: {} });
+      const { secret } = started.json() as { secret: string };
+      const code = (offsetSeconds: number) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSeconds });
+      const confirmed = await t.app.inject({ method: 'POST', url: '/api/v1/me/second-factors/totp/confirm', headers: browser, payload: { code: code(0) } });
+      assert.equal(confirmed.statusCode, 200, confirmed.body);
+
+      const { callback } = await singleSignOn(t, account({ email: 'sam@acme.test', email_verified: true }));
+      assert.equal(callback.statusCode, 303, callback.body);
+      const location = new URL(String(callback.headers.location), 'http://taskboard.test');
+      assert.equal(location.pathname, '/sign-in');
+      assert.equal(location.search, '');
+      assert.doesNotMatch(String(callback.headers['set-cookie']), /taskboard_session=tbs_/);
+      const challenge = new URLSearchParams(location.hash.slice(1)).get('challenge');
+      assert.ok(challenge);
+      // the next step's code: the one just used to confirm is refused (no reuse)
+      const finished = await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-in/second-factor', payload: { challenge, code: code(30) } });
+      assert.equal(finished.statusCode, 200, finished.body);
+      assert.equal((await me(sessionCookieOf(finished))).user.email, 'sam@acme.test');
     });
 
     it('accepts a pending invitation of the verified email: a new user in the company and its teams', async () => {

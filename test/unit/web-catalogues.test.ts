@@ -18,6 +18,7 @@ import { calendarText } from '../../web/src/calendar/strings.ts';
 import { fieldsText } from '../../web/src/fields/strings.ts';
 import { applyLanguage, englishMessages, LANGUAGES, type Language } from '../../web/src/i18n/messages.ts';
 import { offlineText } from '../../web/src/offline/strings.ts';
+import { factorText } from '../../web/src/people/factor-strings.ts';
 import { peopleText } from '../../web/src/people/strings.ts';
 import { relationsText } from '../../web/src/relations/strings.ts';
 import { searchText } from '../../web/src/search/strings.ts';
@@ -56,7 +57,7 @@ describe('the web catalogues', () => {
     assert.equal(calendarText.revoke, 'Revoke');
     assert.equal(dateText.noDate, 'No date');
     assert.equal(railText.recent, 'Recent boards');
-    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.', 'calendar.', 'dates.', 'rail.'])
+    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.', 'calendar.', 'dates.', 'rail.', 'factors.'])
       assert.ok(
         [...english.keys()].some((key) => key.startsWith(namespace)),
         namespace,
@@ -127,6 +128,8 @@ describe('the words in each language', () => {
     assert.equal(t.shortcutList[0]?.[0], 'Arrow keys');
     assert.equal(t.ssoProblems.sso_cancelled, 'Single sign-on was cancelled.');
     assert.equal(peopleText.invitedBy(null, 'Acme', 'a member'), 'You are invited to join Acme as a member.');
+    assert.equal(factorText.statusOn('today', 1), 'On since today. 1 recovery code left.');
+    assert.equal(factorText.statusOn('today', 0), 'On since today. No recovery codes left.');
     assert.equal(searchText.count(1, false), '1 result. Arrow keys to choose, Enter to open.');
     assert.equal(searchText.count(20, true), '20+ results. Arrow keys to choose, Enter to open.');
     assert.equal(settingsText.confirmDeleteCard('X', 1, 2), 'Delete the card "X" with its 1 comment and 2 attachments? This cannot be undone.');

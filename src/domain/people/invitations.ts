@@ -21,8 +21,9 @@ import { newId } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { enqueueMail } from './mail.ts';
 import { checkNewPassword, hashPassword } from './passwords.ts';
+import { secondFactorChallenge } from './second-factor.ts';
 import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
-import type { SignedIn } from './sign-in.ts';
+import type { SecondFactorNeeded, SignedIn } from './sign-in.ts';
 
 /**
  * Invitations to a company and password resets: links with a single-use token, stored as its
@@ -344,7 +345,13 @@ function resetGone(reason: Exclude<LinkGoneReason, 'revoked'>): DomainError {
 }
 
 /** Reset Password: the link's token, once; a new password; every other session of the user ends, and a new one starts. */
-export async function resetPassword(ctx: ServiceContext, policy: SessionPolicy, token: string, password: string, meta: SessionMeta): Promise<SignedIn> {
+export async function resetPassword(
+  ctx: ServiceContext,
+  policy: SessionPolicy,
+  token: string,
+  password: string,
+  meta: SessionMeta,
+): Promise<SignedIn | SecondFactorNeeded> {
   checkNewPassword(password);
   const passwordHash = await hashPassword(password);
   const tokenHash = hashOf(token);
@@ -357,6 +364,9 @@ export async function resetPassword(ctx: ServiceContext, policy: SessionPolicy, 
     await recordAudit(trx, { userId, client: meta }, { kind: 'password.reset', company: { ofUser: userId }, target: { type: 'user', id: userId } }, at);
     const user = await findUserById(trx, userId);
     if (!user) throw new NotFoundError('User');
+    // a reset link replaces the password, not the second factor: the code is asked before a session
+    const secondFactor = await secondFactorChallenge(ctx, userId, 'password_reset', trx);
+    if (secondFactor) return { secondFactor };
     return { user: userRecord(user), session: await startSession(trx, policy, userId, meta) };
   });
   if (signedIn) return signedIn;

@@ -11,8 +11,9 @@ import { findOrCreateUser, retryOnceOnUniqueViolation } from '../companies/compa
 import type { ServiceContext } from '../context.ts';
 import { type Clock, systemClock } from '../shared/clock.ts';
 import { joinInvited } from './invitations.ts';
+import { secondFactorChallenge } from './second-factor.ts';
 import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
-import { refuseIfThrottled, type SignedIn, type SignInLimits, SignInThrottled } from './sign-in.ts';
+import { refuseIfThrottled, type SecondFactorNeeded, type SignedIn, type SignInLimits, SignInThrottled } from './sign-in.ts';
 
 // openid-client is loaded at the first single sign-on: a server without a provider never holds it.
 const require = createRequire(import.meta.url);
@@ -72,10 +73,10 @@ export interface BegunSignIn {
   handle: string;
 }
 
-export interface FinishedSignIn extends SignedIn {
+export type FinishedSignIn = (SignedIn | SecondFactorNeeded) & {
   /** The same-origin path to go to now. */
   next: string;
-}
+};
 
 const hashOf = (value: string) => hash('sha256', value, 'hex');
 
@@ -253,7 +254,7 @@ export class SingleSignOn {
   }
 
   /** The user of the email signs in; else its pending invitations are accepted; else sign-up, when allowed. One transaction. */
-  async #signInByEmail(ctx: ServiceContext, policy: SessionPolicy, email: string, fullName: string, meta: SessionMeta): Promise<SignedIn> {
+  async #signInByEmail(ctx: ServiceContext, policy: SessionPolicy, email: string, fullName: string, meta: SessionMeta): Promise<SignedIn | SecondFactorNeeded> {
     return retryOnceOnUniqueViolation(ctx, async (trx) => {
       const at = new Date(this.#clock.now()).toISOString();
       let user = await findUserByEmail(trx, email);
@@ -267,6 +268,9 @@ export class SingleSignOn {
           if (await invitations.markAccepted(trx, invitation.id, at)) await joinInvited(trx, invitation, user.id, at);
         }
       }
+      // a second factor is asked after single sign-on too: the provider's word replaces the password only
+      const secondFactor = await secondFactorChallenge(ctx, user.id, 'sso', trx);
+      if (secondFactor) return { secondFactor };
       await sessions.clearSignInFailures(trx, `email:${email}`);
       await recordAudit(
         trx,

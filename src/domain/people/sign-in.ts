@@ -1,54 +1,27 @@
-import type { User } from '../../schemas/records.ts';
 import { setPasswordHash } from '../../storage/repositories/people.ts';
 import * as sessions from '../../storage/repositories/sessions.ts';
 import { findUserByEmail, findUserById } from '../../storage/repositories/users.ts';
 import { userRecord } from '../account/records.ts';
 import { actorOf, recordAudit } from '../audit/log.ts';
+import { findOrCreateUser, retryOnceOnUniqueViolation } from '../companies/companies.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { systemClock } from '../shared/clock.ts';
-import { DomainError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
+import { UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import type { Directory } from './directory.ts';
 import { checkNewPassword, decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
-import { type SessionMeta, type SessionPolicy, type StartedSession, startSession } from './sessions.ts';
+import { type SecondFactorChallenge, secondFactorChallenge } from './second-factor.ts';
+import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
+import { refuseIfThrottled, type SignedIn, type SignInLimits, SignInThrottled } from './sign-in-limits.ts';
 
-/** How many failed sign-ins are admitted, per email and per client address, in a window. */
-export interface SignInLimits {
-  perEmail: number;
-  perAddress: number;
-  windowSeconds: number;
-}
-
-/** Too many failed sign-ins: a 429 with the seconds until the oldest counted failure leaves the window. */
-export class SignInThrottled extends DomainError {
-  readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds: number) {
-    super(429, 'rate_limited', 'Too many failed sign-ins; try again later');
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
+export { refuseIfThrottled, type SignedIn, type SignInLimits, SignInThrottled };
 
 const WRONG = 'Wrong email or password';
 
-/**
- * The SignInThrottled of the first subject (`email:…`, then `ip:…`) past its limit of failed
- * sign-ins in the window, if any.
- */
-export async function refuseIfThrottled(ctx: ServiceContext, limits: SignInLimits, subjects: readonly string[], now: number): Promise<void> {
-  const since = new Date(now - limits.windowSeconds * 1000).toISOString();
-  const counts = await Promise.all(subjects.map((subject) => sessions.countSignInFailures(ctx.db, subject, since)));
-  for (const [index, counted] of counts.entries()) {
-    const limit = subjects[index]!.startsWith('email:') ? limits.perEmail : limits.perAddress;
-    if (counted.count >= limit) {
-      const oldest = counted.oldest ? Date.parse(counted.oldest) : now;
-      throw new SignInThrottled(Math.max(1, Math.ceil((oldest + limits.windowSeconds * 1000 - now) / 1000)));
-    }
-  }
-}
-
-export interface SignedIn {
-  user: User;
-  session: StartedSession;
+/** A sign-in that waits for its second factor: no session yet. */
+export interface SecondFactorNeeded {
+  secondFactor: SecondFactorChallenge;
 }
 
 /**
@@ -63,11 +36,12 @@ export async function signIn(
   limits: SignInLimits,
   input: { email: string; password: string },
   meta: SessionMeta,
-): Promise<SignedIn> {
+  directory?: Directory,
+): Promise<SignedIn | SecondFactorNeeded> {
   const now = (policy.clock ?? systemClock).now();
   const email = input.email.trim().toLowerCase();
   const subjects = [`email:${email}`, ...(meta.ip ? [`ip:${meta.ip}`] : [])];
-  const user = email ? await findUserByEmail(ctx.db, email) : undefined;
+  let user = email ? await findUserByEmail(ctx.db, email) : undefined;
   const failed = (reason: string) =>
     recordAudit(
       ctx.db,
@@ -86,23 +60,39 @@ export async function signIn(
 
   const stored = user?.password_hash ?? null;
   const matches = await verifyPassword(stored ?? (await decoyHash()), input.password);
+  let method = 'password';
   if (!user || !stored || !matches) {
-    await sessions.recordSignInFailures(ctx.db, subjects, new Date(now).toISOString());
-    await failed(!user ? 'unknown_email' : !stored ? 'no_password' : 'wrong_password');
-    throw new UnauthorizedError(WRONG, false);
+    // the directory, when there is one, vouches for whom the local password does not
+    const found = directory && email ? await directory.check(email, input.password) : undefined;
+    if (found && typeof found === 'object') {
+      method = 'ldap';
+      const person = found;
+      user = user ?? (await retryOnceOnUniqueViolation(ctx, (trx) => findOrCreateUser(trx, email, person.fullName, new Date(now).toISOString())));
+    } else {
+      await sessions.recordSignInFailures(ctx.db, subjects, new Date(now).toISOString());
+      await failed(found ?? (!user ? 'unknown_email' : !stored ? 'no_password' : 'wrong_password'));
+      throw new UnauthorizedError(WRONG, false);
+    }
   }
-  const rehashed = needsRehash(stored) ? await hashPassword(input.password) : undefined;
+  const signedInUser = user;
+  const rehashed = method === 'password' && stored && needsRehash(stored) ? await hashPassword(input.password) : undefined;
+  // a second factor to come: the failures stand until it is given, and no session starts
+  const secondFactor = await secondFactorChallenge(ctx, signedInUser.id, method);
+  if (secondFactor) {
+    if (rehashed) await setPasswordHash(ctx.db, signedInUser.id, rehashed);
+    return { secondFactor };
+  }
   const session = await inTransaction(ctx, async (trx) => {
     await sessions.clearSignInFailures(trx, subjects[0]!);
-    if (rehashed) await setPasswordHash(trx, user.id, rehashed);
+    if (rehashed) await setPasswordHash(trx, signedInUser.id, rehashed);
     await recordAudit(
       trx,
-      { userId: user.id, client: meta },
-      { kind: 'sign_in.succeeded', company: { ofUser: user.id }, target: { type: 'user', id: user.id }, details: { method: 'password' } },
+      { userId: signedInUser.id, client: meta },
+      { kind: 'sign_in.succeeded', company: { ofUser: signedInUser.id }, target: { type: 'user', id: signedInUser.id }, details: { method } },
     );
-    return startSession(trx, policy, user.id, meta);
+    return startSession(trx, policy, signedInUser.id, meta);
   });
-  return { user: userRecord(user), session };
+  return { user: userRecord(signedInUser), session };
 }
 
 /** Signs a known user in without a password (a setup, an accepted invitation, single sign-on). */

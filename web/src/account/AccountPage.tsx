@@ -1,6 +1,6 @@
 /**
- * The account page: the person's name and photo, email notifications, password, sessions and API
- * keys. Loaded only when opened, so the board page's first load does not carry it.
+ * The account page: the person's name and photo, email notifications, password, two-step sign-in,
+ * passkeys, sessions and API keys. Loaded only when opened, so the board page's first load does not carry it.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@taskboard/client';
@@ -14,6 +14,8 @@ import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { dateText } from '../ui/dateStrings.ts';
+import { Passkeys } from './Passkeys.tsx';
+import { SecondFactor } from './SecondFactor.tsx';
 import './account.css';
 
 type ApiKey = components['schemas']['ApiKey'];
@@ -39,6 +41,8 @@ export default function AccountPage() {
       <TimeZonePicker timeZone={me.data.user.timeZone} />
       <EmailNotifications enabled={me.data.user.emailNotifications} cadence={me.data.user.emailCadence} timeZone={me.data.user.timeZone} />
       <PasswordChange />
+      <SecondFactor />
+      <Passkeys />
       <Sessions />
       <ApiKeys />
       <CalendarFeeds />

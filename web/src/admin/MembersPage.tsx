@@ -1,4 +1,4 @@
-/** Members (roles, removal) and invitations (invite by email with a role, pending ones, revoke) of a company. */
+/** Members (roles, removal), their two-step sign-in (owners) and invitations (invite by email with a role, pending ones, revoke) of a company. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { type Company, client, unwrap } from '../api.ts';
@@ -7,6 +7,7 @@ import { InvitationLink, InviteFields, useCompanyInvitations } from '../people/i
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { ADMIN_STALE_TIME, type CompanyMember, Refused, ROLES, type Role, refused } from './parts.tsx';
+import { SecondFactorsPart } from './SecondFactorsPart.tsx';
 
 export function useCompanyMembers(companyId: string) {
   return useQuery({
@@ -30,6 +31,7 @@ export function MembersPage({ company }: { company: Company }) {
   return (
     <>
       <Members company={company} members={members.data} error={members.error} />
+      {company.role === 'owner' ? <SecondFactorsPart company={company} /> : null}
       <Invitations company={company} />
     </>
   );

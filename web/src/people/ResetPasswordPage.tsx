@@ -38,6 +38,10 @@ export default function ResetPasswordPage() {
     setBusy(false);
     if (!response.ok) return setError(messageOf(body, peopleText.somethingFailed));
     forgetToken('/reset');
+    const secondFactor = (body as { secondFactor?: { challenge: string; enrol: boolean } }).secondFactor;
+    // the new password is set; the sign-in page asks for the second factor
+    if (secondFactor)
+      return navigate(`/sign-in#challenge=${encodeURIComponent(secondFactor.challenge)}${secondFactor.enrol ? '&enrol=1' : ''}`, { replace: true });
     await afterSignIn(queryClient);
     navigate('/', { replace: true });
   }

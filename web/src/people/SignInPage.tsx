@@ -1,16 +1,31 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { messageOf, postJson } from '../api.ts';
 import { t } from '../strings.ts';
+import type { SecondFactorChallenge } from './CodeStep.tsx';
+import { factorText } from './factor-strings.ts';
 import { afterSignIn, useSignInProviders } from './links.ts';
+import { askPasskey } from './passkey-browser.ts';
 import { peopleText } from './strings.ts';
 import './people.css';
+
+// The second step (codes, recovery codes, an app's setup) loads only for people who have one.
+const CodeStep = lazy(() => import('./CodeStep.tsx').then((module) => ({ default: module.CodeStep })));
 
 /** The sentence for the error code single sign-on came back with, if it did. */
 function ssoProblem(): string | null {
   const code = new URLSearchParams(window.location.search).get('error');
   return code ? (t.ssoProblems[code] ?? t.ssoProblems.sso_failed ?? null) : null;
+}
+
+/** A second factor to give after single sign-on or a password reset: `/sign-in#challenge=…[&enrol=1]`. */
+function challengeOfLink(): SecondFactorChallenge | null {
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const challenge = fragment.get('challenge');
+  if (!challenge) return null;
+  window.history.replaceState(null, '', window.location.pathname);
+  return { challenge, enrol: fragment.get('enrol') === '1' };
 }
 
 export function SignInPage() {
@@ -19,6 +34,11 @@ export function SignInPage() {
   const providers = useSignInProviders();
   const [error, setError] = useState<string | null>(ssoProblem);
   const [busy, setBusy] = useState(false);
+  const [step, setStep] = useState<SecondFactorChallenge | null>(challengeOfLink);
+  async function signedIn() {
+    await afterSignIn(queryClient);
+    navigate('/', { replace: true });
+  }
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -27,8 +47,31 @@ export function SignInPage() {
     const { response, body } = await postJson('/api/v1/auth/sign-in', { email: form.get('email'), password: form.get('password') });
     setBusy(false);
     if (!response.ok) return setError(response.status === 401 || response.status === 400 ? t.signInFailed : messageOf(body, t.signInFailed));
-    await afterSignIn(queryClient);
-    navigate('/', { replace: true });
+    const secondFactor = (body as { secondFactor?: SecondFactorChallenge }).secondFactor;
+    if (secondFactor) return setStep(secondFactor);
+    await signedIn();
+  }
+  async function signInWithPasskey() {
+    setError(null);
+    const started = await postJson('/api/v1/auth/passkey/options', {});
+    if (!started.response.ok) return setError(messageOf(started.body, factorText.passkeyFailed));
+    const { handle, options } = started.body as { handle: string; options: unknown };
+    const response = await askPasskey(options).catch(() => undefined);
+    if (!response) return setError(factorText.passkeyFailed);
+    setBusy(true);
+    const finished = await postJson('/api/v1/auth/passkey', { handle, response });
+    setBusy(false);
+    if (!finished.response.ok) return setError(finished.response.status === 429 ? factorText.throttled : factorText.passkeyFailed);
+    await signedIn();
+  }
+  if (step) {
+    return (
+      <main className="auth-page">
+        <Suspense fallback={null}>
+          <CodeStep step={step} onSignedIn={() => void signedIn()} onStartOver={() => setStep(null)} />
+        </Suspense>
+      </main>
+    );
   }
   return (
     <main className="auth-page">
@@ -53,9 +96,12 @@ export function SignInPage() {
         <button type="submit" className="primary" disabled={busy}>
           {t.signIn}
         </button>
+        <p className="auth-or">{t.orSignInWith}</p>
+        <button type="button" disabled={busy} onClick={() => void signInWithPasskey()}>
+          {factorText.usePasskey}
+        </button>
         {providers?.singleSignOn ? (
           <>
-            <p className="auth-or">{t.orSignInWith}</p>
             {/* a full navigation: the provider's pages are not this app's */}
             <button type="button" onClick={() => window.location.assign('/api/v1/auth/oidc/start')}>
               {t.signInWithSso}

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { addCompanyMember, createCompany, listCompanies } from '../../../domain/companies/companies.ts';
 import { changeMemberRole, leaveCompany, listCompanyMembers, removeCompanyMember, updateCompany } from '../../../domain/companies/members.ts';
+import { getCompanyFactors, resetMemberFactors, setSecondFactorRequired } from '../../../domain/people/company-factors.ts';
 import { NoQuery } from '../../../schemas/common.ts';
 import {
   AddCompanyMemberBody,
@@ -13,6 +14,7 @@ import {
   CreateCompanyBody,
   UpdateCompanyBody,
 } from '../../../schemas/companies.ts';
+import { CompanyFactorsResponse, MessageResponse, SetCompanyFactorsBody } from '../../../schemas/people.ts';
 import { Company } from '../../../schemas/records.ts';
 import { operations } from '../../operation.ts';
 
@@ -125,6 +127,56 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       message: 'Role changed',
     },
     ({ caller, params, query, body }) => changeMemberRole(app.services, caller, params.companyId, params.userId, query, body.role),
+  );
+
+  route(
+    'GET /companies/:companyId/second-factors',
+    {
+      tier: 'very-low',
+      operationId: 'getCompanySecondFactors',
+      summary: 'Get Company Second Factors: whether the company requires one, and which members have set one up (owners)',
+      tags: ['people'],
+      params: CompanyParams,
+      querystring: NoQuery,
+      answer: CompanyFactorsResponse,
+      errors: [403],
+      message: 'Second factors of the members',
+    },
+    ({ caller, params }) => getCompanyFactors(app.services, caller, params.companyId),
+  );
+
+  route(
+    'PATCH /companies/:companyId/second-factors',
+    {
+      tier: 'secure',
+      operationId: 'setCompanySecondFactors',
+      summary: 'Require Second Factor: every member must have one; those without set one up at their next sign-in (owners)',
+      tags: ['people'],
+      params: CompanyParams,
+      querystring: NoQuery,
+      body: SetCompanyFactorsBody,
+      answer: CompanyFactorsResponse,
+      message: ({ body }) => (body.required ? 'Members must now sign in with a second factor' : 'A second factor is now up to each member'),
+    },
+    ({ caller, params, body }) => setSecondFactorRequired(app.services, caller, params.companyId, body.required),
+  );
+
+  route(
+    'DELETE /companies/:companyId/members/:userId/second-factors',
+    {
+      tier: 'secure',
+      operationId: 'resetMemberSecondFactors',
+      summary: "Reset Member's Second Factors: removes their app and recovery codes (a lost phone); recorded in the audit log (owners)",
+      tags: ['people'],
+      params: CompanyMemberParams,
+      querystring: NoQuery,
+      answer: MessageResponse,
+      message: 'Their second factors are removed: they sign in with the password alone, or set one up again where it is required',
+    },
+    async ({ caller, params }) => {
+      await resetMemberFactors(app.services, caller, params.companyId, params.userId);
+      return {};
+    },
   );
 
   route(

@@ -35,7 +35,7 @@ import {
   PasswordResetPreviewResponse,
   PasswordResetRequestBody,
   ResetLinkResponse,
-  SignedInResponse,
+  SignInResponse,
 } from '../../../schemas/people.ts';
 import { operations } from '../../operation.ts';
 import { refuseCrossSite, sessionMeta, signedIn } from './auth.ts';
@@ -179,14 +179,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       summary: "Reset Password: the link's token, once, and a new password; every other session of the user ends and a new one starts",
       params: PasswordResetParams,
       querystring: NoQuery,
+      description: 'A person with a second factor gets no session but `secondFactor`, as from Sign In: the code then finishes the sign-in (Finish Sign In).',
       body: PasswordResetBody,
-      answer: SignedInResponse,
+      answer: SignInResponse,
       errors: [403],
-      message: 'Password changed; you are signed in',
+      message: (_input, result) => ('secondFactor' in result ? 'Password changed; now the code of your second factor' : 'Password changed; you are signed in'),
     },
     async ({ request, reply, params, body }) => {
       refuseCrossSite(request);
-      return signedIn(request, reply, await resetPassword(app.services, app.sessionPolicy, params.token, body.password, sessionMeta(request)));
+      const result = await resetPassword(app.services, app.sessionPolicy, params.token, body.password, sessionMeta(request));
+      reply.header('cache-control', 'no-store');
+      if ('secondFactor' in result) return { secondFactor: result.secondFactor } as never;
+      return signedIn(request, reply, result) as never;
     },
   );
 

@@ -106,8 +106,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       try {
         const result = await provider.finish(app.services, app.sessionPolicy, app.config.people.signInFailures, handle, query, sessionMeta(request));
+        reply.header('cache-control', 'no-store');
+        if ('secondFactor' in result) {
+          // the sign-in page asks for the code; the challenge rides in the fragment, never sent to a server or a Referer
+          const { challenge, enrol } = result.secondFactor;
+          return reply.redirect(`/sign-in#challenge=${encodeURIComponent(challenge)}${enrol ? '&enrol=1' : ''}`, 303);
+        }
         setSessionCookie(request, reply, result.session.token, result.session.expiresAt);
-        return reply.header('cache-control', 'no-store').redirect(result.next, 303);
+        return reply.redirect(result.next, 303);
       } catch (error) {
         if (error instanceof SingleSignOnRefused) return backToSignIn(request, reply, error);
         throw error;
