@@ -8,6 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 
+/** Operations only a signed-in person may call (their passkeys and second factors): an API key gets a 403. */
+const SIGNED_IN_ONLY = /^\/api\/v1\/me\/(passkeys|second-factors)\b/;
+
 const UNKNOWN_ID = '0123456789abcdef01234567';
 const BODY_LIMIT = 2048;
 
@@ -271,7 +274,9 @@ for (const engine of ENGINES) {
           await check(400, 'validation_failed', send('[]', 'application/json'), 'a JSON array body');
           probedBodies++;
         } else if (params.length && (op.method === 'GET' || op.method === 'DELETE')) {
-          await check(404, 'not_found', { method, url: url(), headers: auth }, 'well-formed unknown ids');
+          // a person's own factors are theirs to manage, signed in: any API key is refused first (docs/people.md)
+          if (SIGNED_IN_ONLY.test(op.path)) await check(403, 'forbidden', { method, url: url(), headers: auth }, 'an API key');
+          else await check(404, 'not_found', { method, url: url(), headers: auth }, 'well-formed unknown ids');
         }
 
         const scopeParams = (op.parameters ?? []).filter((p) => p.in === 'query' && (p.name === 'companyId' || p.name === 'teamId'));
