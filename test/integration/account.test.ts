@@ -219,7 +219,18 @@ for (const engine of ENGINES) {
       await ctx.db.insertInto('team_members').values({ team_id: otherTeamId, user_id: memberId, created_at: now }).execute();
 
       const me = await getMe(ctx, owner);
-      assert.deepEqual(Object.keys(me.user).sort(), ['_id', 'createdAt', 'email', 'emailNotifications', 'fullName', 'locale', 'photoUrl', 'updatedAt']);
+      assert.deepEqual(Object.keys(me.user).sort(), [
+        '_id',
+        'createdAt',
+        'email',
+        'emailCadence',
+        'emailNotifications',
+        'fullName',
+        'locale',
+        'photoUrl',
+        'timeZone',
+        'updatedAt',
+      ]);
       assert.equal(me.user._id, acme.userId);
       assert.equal(me.user.email, 'owner@acme.test');
       assert.equal(me.user.fullName, 'Olive Owner');
