@@ -21,7 +21,20 @@ registerHooks({
   },
 });
 
-const LOADED_ON_USE = ['nodemailer', 'undici', 'openid-client', 'yazl', 'csv-stringify', 'tar-stream', 'ioredis'];
+const LOADED_ON_USE = [
+  'nodemailer',
+  'undici',
+  'openid-client',
+  'yazl',
+  'csv-stringify',
+  'tar-stream',
+  'ioredis',
+  'otplib',
+  'qrcode',
+  '@simplewebauthn/server',
+  'ldapts',
+  'ical-generator',
+];
 
 describe('libraries loaded on first use', () => {
   const dir = mkdtempSync(join(tmpdir(), 'taskboard-loaded-'));

@@ -4,7 +4,6 @@
  * URL's token is the only credential: shown once, kept as its SHA-256, revocable. Each read acts
  * with the person's reach at that moment, so a feed shows nothing they have lost.
  */
-import ical from 'ical-generator';
 import type { Transaction } from '../../storage/database.ts';
 import * as feeds from '../../storage/repositories/calendar-feeds.ts';
 import { requireAccess } from '../access/access.ts';
@@ -108,6 +107,8 @@ export async function renderCalendarFeed(ctx: ServiceContext, token: string, app
   await feeds.markCalendarFeedUsed(ctx.db, feed.id, nowIso());
 
   const base = appUrl.replace(/\/$/, '');
+  // loaded on first use (docs/decisions/0042): only calendar apps read feeds
+  const { default: ical } = await import('ical-generator');
   const calendar = ical({
     name: board ? `Taskboard: ${board.name}` : 'Taskboard: My Tasks',
     prodId: { company: 'Taskboard', product: 'Taskboard', language: 'EN' },

@@ -4,7 +4,7 @@
  * entry binds with the password given. Every wait on the server is bounded; a server down refuses
  * the sign-in (it never lets one through). Nothing of the directory is stored but the person.
  */
-import { Client } from 'ldapts';
+import type { Client } from 'ldapts';
 
 export interface DirectorySettings {
   url: string;
@@ -45,8 +45,10 @@ export class Directory {
     this.#settings = settings;
   }
 
-  #client(): Client {
+  async #client(): Promise<Client> {
     const { url, timeoutMs } = this.#settings;
+    // loaded on first use (docs/decisions/0042): a server without a directory never holds it
+    const { Client } = await import('ldapts');
     return new Client({ url, timeout: timeoutMs, connectTimeout: timeoutMs });
   }
 
@@ -54,7 +56,7 @@ export class Directory {
   async check(email: string, password: string): Promise<DirectoryPerson | DirectoryRefusal> {
     if (!password) return 'ldap_wrong_password';
     const settings = this.#settings;
-    const service = this.#client();
+    const service = await this.#client();
     let entry: Record<string, unknown> & { dn: string };
     try {
       if (settings.startTls) await service.startTLS();
@@ -76,7 +78,7 @@ export class Directory {
     const control = Number(first(entry.userAccountControl) ?? 0);
     if (control & AD_DISABLED || first(entry.pwdAccountLockedTime) || first(entry.nsAccountLock)?.toLowerCase() === 'true') return 'ldap_disabled';
 
-    const own = this.#client();
+    const own = await this.#client();
     try {
       if (settings.startTls) await own.startTLS();
       await own.bind(entry.dn, password);

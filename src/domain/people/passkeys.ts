@@ -5,15 +5,11 @@
  * the second factor after a password (docs/decisions/0282). Only public keys are stored.
  */
 import { hash, randomBytes } from 'node:crypto';
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import * as factors from '../../storage/repositories/second-factors.ts';
 import * as sessions from '../../storage/repositories/sessions.ts';
@@ -27,6 +23,9 @@ import { newId } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
 import { refuseIfThrottled, type SignedIn, type SignInLimits } from './sign-in-limits.ts';
+
+/** The WebAuthn library, loaded on first use (docs/decisions/0042): most servers never see a passkey. */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** Who the passkeys are for: the site's domain and the origins its pages are served from. */
 export interface RelyingParty {
@@ -74,7 +73,7 @@ export async function startPasskeyRegistration(ctx: ServiceContext, rp: RelyingP
   if (!user) throw new NotFoundError('User');
   const existing = await factors.listPasskeysOfUser(ctx.db, user.id);
   if (existing.length >= MAX_PASSKEYS) throw new ValidationError(`A person may have ${MAX_PASSKEYS} passkeys; remove one first`);
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
     userName: user.email,
@@ -113,13 +112,15 @@ export async function finishPasskeyRegistration(
     throw new ValidationError('No passkey registration is waiting (it lasts 5 minutes): start again', [
       { field: 'body.response', message: 'was not asked for' },
     ]);
-  const verified = await verifyRegistrationResponse({
-    response: input.response,
-    expectedChallenge: ceremony.challenge,
-    expectedOrigin: rp.origins,
-    expectedRPID: rp.id,
-    requireUserVerification: true,
-  }).catch(() => undefined);
+  const verified = await (await webauthn())
+    .verifyRegistrationResponse({
+      response: input.response,
+      expectedChallenge: ceremony.challenge,
+      expectedOrigin: rp.origins,
+      expectedRPID: rp.id,
+      requireUserVerification: true,
+    })
+    .catch(() => undefined);
   if (!verified?.verified) throw new ValidationError('The authenticator’s answer did not check out', [{ field: 'body.response', message: 'is not valid' }]);
   const { credential } = verified.registrationInfo;
   const row = {
@@ -163,7 +164,7 @@ export async function removePasskey(ctx: ServiceContext, caller: Caller, passkey
 
 /** A sign-in with a passkey alone: the browser offers the person's discoverable credentials for this site. */
 export async function startPasskeySignIn(ctx: ServiceContext, rp: RelyingParty): Promise<{ handle: string; options: PublicKeyCredentialRequestOptionsJSON }> {
-  const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required' });
+  const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required' });
   const handle = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
   await factors.putWebauthnChallenge(
@@ -183,7 +184,7 @@ export async function passkeyOptionsFor(
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const mine = await factors.listPasskeysOfUser(ctx.db, userId);
   if (mine.length === 0) throw new NotFoundError('Passkey');
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: rp.id,
     userVerification: 'preferred',
     allowCredentials: mine.map((row) => ({ id: row.credential_id, transports: JSON.parse(row.transports) as string[] })),
@@ -213,14 +214,16 @@ export async function verifyPasskey(
   if (!ceremony || typeof response?.id !== 'string') return undefined;
   const passkey = await factors.findPasskeyByCredential(ctx.db, response.id);
   if (!passkey || (expect.userId !== undefined && passkey.user_id !== expect.userId)) return undefined;
-  const verified = await verifyAuthenticationResponse({
-    response,
-    expectedChallenge: ceremony.challenge,
-    expectedOrigin: rp.origins,
-    expectedRPID: rp.id,
-    credential: credentialOf(passkey),
-    requireUserVerification: expect.userVerification,
-  }).catch(() => undefined);
+  const verified = await (await webauthn())
+    .verifyAuthenticationResponse({
+      response,
+      expectedChallenge: ceremony.challenge,
+      expectedOrigin: rp.origins,
+      expectedRPID: rp.id,
+      credential: credentialOf(passkey),
+      requireUserVerification: expect.userVerification,
+    })
+    .catch(() => undefined);
   if (!verified?.verified) return undefined;
   await factors.touchPasskey(ctx.db, passkey.id, verified.authenticationInfo.newCounter, now);
   return passkey;

@@ -7,8 +7,6 @@
  */
 import { hash, randomBytes, randomInt } from 'node:crypto';
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import type { Executor } from '../../storage/database.ts';
 import * as factors from '../../storage/repositories/second-factors.ts';
 import * as sessions from '../../storage/repositories/sessions.ts';
@@ -82,6 +80,8 @@ async function stepOfCode(ctx: ServiceContext, policy: SecondFactorPolicy, facto
   const token = code.replace(/\s/g, '');
   if (!/^\d{6}$/.test(token)) return undefined;
   const secret = await policy.sealer.open(ctx.db, factor.secret_sealed, factor.user_id);
+  // loaded on first use (docs/decisions/0042): a server whose people use no app never holds them
+  const { verify } = await import('otplib');
   const result = await verify({
     secret,
     token,
@@ -125,6 +125,7 @@ async function enrolmentFor(ctx: ServiceContext, policy: SecondFactorPolicy, use
   if (!user) throw new NotFoundError('User');
   const existing = await factors.findTotpFactor(ctx.db, userId);
   if (existing?.confirmed_at) throw new ConflictError('An authenticator app is set up already: disable it first to set up another');
+  const { generateSecret, generateURI } = await import('otplib');
   const secret = generateSecret();
   const sealed = await policy.sealer.seal(ctx.db, secret, userId);
   await factors.putPendingTotpFactor(ctx.db, {
@@ -135,6 +136,7 @@ async function enrolmentFor(ctx: ServiceContext, policy: SecondFactorPolicy, use
     last_step: null,
   });
   const otpauthUrl = generateURI({ issuer: policy.issuer, label: user.email, secret });
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(otpauthUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   return { secret, otpauthUrl, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
 }
