@@ -25,7 +25,8 @@ describe('comments in the card dialog', { skip: chromiumMissing }, () => {
 
   test('a comment being written stays when the board behind the dialog changes', async (context) => {
     const cardId = await f.newCard('Draft');
-    const { context: browserContext, page } = await f.open();
+    // No service worker: requests it made would pass the held route by, and its taking control re-reads everything.
+    const { context: browserContext, page } = await f.open(undefined, { serviceWorkers: 'block' });
     await keeping(context.name, browserContext, page, async () => {
       // The card's face, which the board behind shows, comes after the draft has begun.
       const release = await holdRequests(page, `**/api/v1/cards/${cardId}/face`);
