@@ -1,3 +1,4 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Executor, Transaction } from '../database.ts';
 
 /** Where a card belongs: the columns that say who may reach it. */
@@ -8,28 +9,34 @@ export interface CardTeam {
 }
 
 /**
+ * Whether the user in `userColumn` reaches the card: a member of its team, or an owner or admin of
+ * its company (the reach rule of src/domain/access/access.ts, asked of people).
+ */
+function reachesCardTeam(eb: ExpressionBuilder<any, any>, userColumn: string, card: CardTeam): Expression<SqlBool> {
+  return eb.or([
+    eb.exists(
+      eb.selectFrom('team_members').select('team_members.user_id').whereRef('team_members.user_id', '=', userColumn).where('team_id', '=', card.team_id),
+    ),
+    eb.exists(
+      eb
+        .selectFrom('company_members')
+        .select('company_members.user_id')
+        .whereRef('company_members.user_id', '=', userColumn)
+        .where('company_id', '=', card.company_id)
+        .where('role', 'in', ['owner', 'admin']),
+    ),
+  ]);
+}
+
+/**
  * The people of a card's team and the owners and admins of its company, with their names: those
  * src/domain/access/people.ts counts as reaching the card. One query.
  */
-export async function peopleOfCardTeam(db: Executor, card: CardTeam): Promise<{ id: string; full_name: string }[]> {
+export function peopleOfCardTeam(db: Executor, card: CardTeam): Promise<{ id: string; full_name: string }[]> {
   return db
     .selectFrom('users')
     .select(['users.id', 'users.full_name'])
-    .where((eb) =>
-      eb.or([
-        eb.exists(
-          eb.selectFrom('team_members').select('team_members.user_id').whereRef('team_members.user_id', '=', 'users.id').where('team_id', '=', card.team_id),
-        ),
-        eb.exists(
-          eb
-            .selectFrom('company_members')
-            .select('company_members.user_id')
-            .whereRef('company_members.user_id', '=', 'users.id')
-            .where('company_id', '=', card.company_id)
-            .where('role', 'in', ['owner', 'admin']),
-        ),
-      ]),
-    )
+    .where((eb) => reachesCardTeam(eb, 'users.id', card))
     .orderBy('users.id')
     .execute();
 }
@@ -40,21 +47,7 @@ export async function watcherIdsOfCardTeam(db: Executor, card: CardTeam): Promis
     .selectFrom('card_watchers as w')
     .select('w.user_id')
     .where('w.card_id', '=', card.id)
-    .where((eb) =>
-      eb.or([
-        eb.exists(
-          eb.selectFrom('team_members').select('team_members.user_id').whereRef('team_members.user_id', '=', 'w.user_id').where('team_id', '=', card.team_id),
-        ),
-        eb.exists(
-          eb
-            .selectFrom('company_members')
-            .select('company_members.user_id')
-            .whereRef('company_members.user_id', '=', 'w.user_id')
-            .where('company_id', '=', card.company_id)
-            .where('role', 'in', ['owner', 'admin']),
-        ),
-      ]),
-    )
+    .where((eb) => reachesCardTeam(eb, 'w.user_id', card))
     .orderBy('w.user_id')
     .execute();
   return rows.map((row) => row.user_id);
