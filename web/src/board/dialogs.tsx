@@ -117,3 +117,40 @@ export function HelpDialog({ onClose }: { onClose: () => void }) {
     </Modal>
   );
 }
+
+/** What a board tool's dialog last said: a refusal (an alert) or what was done (a status). */
+export type ToolMessage = { kind: 'error' | 'info'; text: string } | null;
+
+/**
+ * The frame of a board tool kept apart from the settings (the Rules page, recurring cards): its
+ * title and Close, what it is for, its last word, then what it shows.
+ */
+export function ToolDialog(props: {
+  label: string;
+  title: string;
+  closeLabel: string;
+  intro: string;
+  message: ToolMessage;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Modal label={props.label} onClose={props.onClose} className="board-settings rules-dialog">
+      <div className="dialog-head">
+        <h2 className="dialog-title">{props.title}</h2>
+        <button type="button" className="close" onClick={props.onClose}>
+          {props.closeLabel}
+        </button>
+      </div>
+      <div className="settings-panel">
+        <p className="muted">{props.intro}</p>
+        {props.message ? (
+          <p className={props.message.kind === 'error' ? 'error' : 'notice notice-info'} role={props.message.kind === 'error' ? 'alert' : 'status'}>
+            {props.message.text}
+          </p>
+        ) : null}
+        {props.children}
+      </div>
+    </Modal>
+  );
+}

@@ -3,7 +3,7 @@ import type { components } from '@taskboard/client';
 import { Plus } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import { client, type Label, type Member, problem, unwrap } from '../../api.ts';
-import { Modal } from '../dialogs.tsx';
+import { ToolDialog, type ToolMessage } from '../dialogs.tsx';
 import { type BoardView, boardKey } from '../store.ts';
 import type { LikeCard } from './like.ts';
 import {
@@ -54,7 +54,7 @@ export default function RecurrencesDialog(props: {
     queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/recurrences', { params: { path: { boardId } } })).recurrences as Recurrence[],
   });
   const [editing, setEditing] = useState<Recurrence | 'new' | null>(props.forList || props.likeCard ? 'new' : null);
-  const [message, setMessage] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
+  const [message, setMessage] = useState<ToolMessage>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: recurrencesKey(boardId) });
   const failed = (caught: unknown) => setMessage({ kind: 'error', text: s.refused(problem(caught)) });
   const listName = (id: string) => lists.find((list) => list._id === id)?.name ?? '?';
@@ -78,72 +78,58 @@ export default function RecurrencesDialog(props: {
   });
 
   return (
-    <Modal label={s.recurrencesOf(props.boardName)} onClose={props.onClose} className="board-settings rules-dialog">
-      <div className="dialog-head">
-        <h2 className="dialog-title">{s.title}</h2>
-        <button type="button" className="close" onClick={props.onClose}>
-          {s.close}
+    <ToolDialog label={s.recurrencesOf(props.boardName)} title={s.title} closeLabel={s.close} intro={s.intro} message={message} onClose={props.onClose}>
+      {editing ? (
+        <RecurrenceEditor
+          key={editing === 'new' ? 'new' : editing._id}
+          boardId={boardId}
+          recurrence={editing === 'new' ? null : editing}
+          lists={lists}
+          firstList={props.forList ?? lists[0]?._id ?? ''}
+          like={editing === 'new' ? (props.likeCard ?? null) : null}
+          labels={props.labels}
+          members={props.members}
+          onCancel={() => setEditing(null)}
+          onSaved={async (saved) => {
+            setEditing(null);
+            setMessage({ kind: 'info', text: s.saved(saved.name) });
+            await refresh();
+          }}
+        />
+      ) : (
+        <button
+          type="button"
+          className="primary rules-new"
+          onClick={() => {
+            setMessage(null);
+            setEditing('new');
+          }}
+        >
+          <Plus size={16} aria-hidden="true" />
+          {s.newRecurrence}
         </button>
-      </div>
-      <div className="settings-panel">
-        <p className="muted">{s.intro}</p>
-        {message ? (
-          <p className={message.kind === 'error' ? 'error' : 'notice notice-info'} role={message.kind === 'error' ? 'alert' : 'status'}>
-            {message.text}
-          </p>
-        ) : null}
-        {editing ? (
-          <RecurrenceEditor
-            key={editing === 'new' ? 'new' : editing._id}
-            boardId={boardId}
-            recurrence={editing === 'new' ? null : editing}
-            lists={lists}
-            firstList={props.forList ?? lists[0]?._id ?? ''}
-            like={editing === 'new' ? (props.likeCard ?? null) : null}
-            labels={props.labels}
-            members={props.members}
-            onCancel={() => setEditing(null)}
-            onSaved={async (saved) => {
-              setEditing(null);
-              setMessage({ kind: 'info', text: s.saved(saved.name) });
-              await refresh();
+      )}
+      {recurrences.isError ? <p className="error">{s.refused(problem(recurrences.error))}</p> : null}
+      {recurrences.data?.length === 0 ? <p className="muted">{s.none}</p> : null}
+      {!recurrences.data && !recurrences.isError ? <p className="muted">{s.loading}</p> : null}
+      <ul className="rule-rows" aria-label={s.title}>
+        {recurrences.data?.map((recurrence) => (
+          <RecurrenceRow
+            key={recurrence._id}
+            recurrence={recurrence}
+            listName={listName(recurrence.list)}
+            onSwitch={(enabled, undo) => switchOne.mutate({ recurrence, enabled }, { onError: undo })}
+            onEdit={() => {
+              setMessage(null);
+              setEditing(recurrence);
+            }}
+            onDelete={() => {
+              if (window.confirm(s.confirmDelete(recurrence.name))) remove.mutate(recurrence);
             }}
           />
-        ) : (
-          <button
-            type="button"
-            className="primary rules-new"
-            onClick={() => {
-              setMessage(null);
-              setEditing('new');
-            }}
-          >
-            <Plus size={16} aria-hidden="true" />
-            {s.newRecurrence}
-          </button>
-        )}
-        {recurrences.isError ? <p className="error">{s.refused(problem(recurrences.error))}</p> : null}
-        {recurrences.data?.length === 0 ? <p className="muted">{s.none}</p> : null}
-        {!recurrences.data && !recurrences.isError ? <p className="muted">{s.loading}</p> : null}
-        <ul className="rule-rows" aria-label={s.title}>
-          {recurrences.data?.map((recurrence) => (
-            <RecurrenceRow
-              key={recurrence._id}
-              recurrence={recurrence}
-              listName={listName(recurrence.list)}
-              onSwitch={(enabled, undo) => switchOne.mutate({ recurrence, enabled }, { onError: undo })}
-              onEdit={() => {
-                setMessage(null);
-                setEditing(recurrence);
-              }}
-              onDelete={() => {
-                if (window.confirm(s.confirmDelete(recurrence.name))) remove.mutate(recurrence);
-              }}
-            />
-          ))}
-        </ul>
-      </div>
-    </Modal>
+        ))}
+      </ul>
+    </ToolDialog>
   );
 }
 

@@ -3,7 +3,7 @@ import { Plus } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { client, type Label, type Member, problem, unwrap } from '../../api.ts';
 import { formatDate } from '../../i18n/messages.ts';
-import { Modal } from '../dialogs.tsx';
+import { ToolDialog, type ToolMessage } from '../dialogs.tsx';
 import { type BoardView, boardKey } from '../store.ts';
 import { type BoardChoices, RuleEditor } from './RuleEditor.tsx';
 import { rulesText as r } from './strings.ts';
@@ -26,7 +26,7 @@ export default function RulesDialog(props: { boardId: string; boardName: string;
     queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/rules', { params: { path: { boardId } } })).rules as Rule[],
   });
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
-  const [message, setMessage] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
+  const [message, setMessage] = useState<ToolMessage>(null);
   const choices: BoardChoices = useMemo(() => {
     const lists = view?.lists ?? [];
     const listNames = new Map(lists.map((list) => [list._id, list.name]));
@@ -62,69 +62,55 @@ export default function RulesDialog(props: { boardId: string; boardName: string;
   });
 
   return (
-    <Modal label={r.rulesOf(props.boardName)} onClose={props.onClose} className="board-settings rules-dialog">
-      <div className="dialog-head">
-        <h2 className="dialog-title">{r.title}</h2>
-        <button type="button" className="close" onClick={props.onClose}>
-          {r.close}
+    <ToolDialog label={r.rulesOf(props.boardName)} title={r.title} closeLabel={r.close} intro={r.intro} message={message} onClose={props.onClose}>
+      {editing ? (
+        <RuleEditor
+          key={editing === 'new' ? 'new' : editing._id}
+          boardId={boardId}
+          rule={editing === 'new' ? null : editing}
+          choices={choices}
+          onCancel={() => setEditing(null)}
+          onSaved={async (rule) => {
+            setEditing(null);
+            setMessage({ kind: 'info', text: r.saved(rule.name) });
+            await refresh();
+          }}
+        />
+      ) : (
+        <button
+          type="button"
+          className="primary rules-new"
+          onClick={() => {
+            setMessage(null);
+            setEditing('new');
+          }}
+        >
+          <Plus size={16} aria-hidden="true" />
+          {r.newRule}
         </button>
-      </div>
-      <div className="settings-panel">
-        <p className="muted">{r.intro}</p>
-        {message ? (
-          <p className={message.kind === 'error' ? 'error' : 'notice notice-info'} role={message.kind === 'error' ? 'alert' : 'status'}>
-            {message.text}
-          </p>
-        ) : null}
-        {editing ? (
-          <RuleEditor
-            key={editing === 'new' ? 'new' : editing._id}
-            boardId={boardId}
-            rule={editing === 'new' ? null : editing}
-            choices={choices}
-            onCancel={() => setEditing(null)}
-            onSaved={async (rule) => {
-              setEditing(null);
-              setMessage({ kind: 'info', text: r.saved(rule.name) });
-              await refresh();
+      )}
+      {rules.isError ? <p className="error">{r.refused(problem(rules.error))}</p> : null}
+      {rules.data?.length === 0 ? <p className="muted">{r.none}</p> : null}
+      {!rules.data && !rules.isError ? <p className="muted">{r.loading}</p> : null}
+      <ul className="rule-rows" aria-label={r.title}>
+        {rules.data?.map((rule) => (
+          <RuleRow
+            key={rule._id}
+            rule={rule}
+            names={choices.names}
+            cardNames={cardNames}
+            onSwitch={(enabled, undo) => switchRule.mutate({ rule, enabled }, { onError: undo })}
+            onEdit={() => {
+              setMessage(null);
+              setEditing(rule);
+            }}
+            onDelete={() => {
+              if (window.confirm(r.confirmDelete(rule.name))) remove.mutate(rule);
             }}
           />
-        ) : (
-          <button
-            type="button"
-            className="primary rules-new"
-            onClick={() => {
-              setMessage(null);
-              setEditing('new');
-            }}
-          >
-            <Plus size={16} aria-hidden="true" />
-            {r.newRule}
-          </button>
-        )}
-        {rules.isError ? <p className="error">{r.refused(problem(rules.error))}</p> : null}
-        {rules.data?.length === 0 ? <p className="muted">{r.none}</p> : null}
-        {!rules.data && !rules.isError ? <p className="muted">{r.loading}</p> : null}
-        <ul className="rule-rows" aria-label={r.title}>
-          {rules.data?.map((rule) => (
-            <RuleRow
-              key={rule._id}
-              rule={rule}
-              names={choices.names}
-              cardNames={cardNames}
-              onSwitch={(enabled, undo) => switchRule.mutate({ rule, enabled }, { onError: undo })}
-              onEdit={() => {
-                setMessage(null);
-                setEditing(rule);
-              }}
-              onDelete={() => {
-                if (window.confirm(r.confirmDelete(rule.name))) remove.mutate(rule);
-              }}
-            />
-          ))}
-        </ul>
-      </div>
-    </Modal>
+        ))}
+      </ul>
+    </ToolDialog>
   );
 }
 
