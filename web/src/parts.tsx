@@ -83,3 +83,25 @@ export function ShownOnce({
     </div>
   );
 }
+
+/** A one-field form that names a new thing (an API key, a passkey): the name is trimmed, and the box empties once `made` is called. */
+export function NameForm(props: { label: string; submit: string; busy: boolean; describedBy?: string; onName: (name: string, made: () => void) => void }) {
+  const inputId = useId();
+  return (
+    <form
+      className="inline-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const input = event.currentTarget.elements.namedItem('name') as HTMLInputElement;
+        const name = input.value.trim();
+        if (name) props.onName(name, () => (input.value = ''));
+      }}
+    >
+      <label htmlFor={inputId}>{props.label}</label>
+      <input id={inputId} name="name" required maxLength={100} aria-describedby={props.describedBy} />
+      <button type="submit" disabled={props.busy}>
+        {props.submit}
+      </button>
+    </form>
+  );
+}

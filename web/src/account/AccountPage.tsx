@@ -10,7 +10,7 @@ import { client, problem, unwrap } from '../api.ts';
 import { CalendarFeeds } from '../calendar/CalendarFeeds.tsx';
 import { followAccount, followTimeZone } from '../i18n/language.ts';
 import { browserTimeZone, formatDate, isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/messages.ts';
-import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
+import { NameForm, Outcome, Part, ShownOnce, when } from '../parts.tsx';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { dateText } from '../ui/dateStrings.ts';
@@ -355,7 +355,6 @@ function Sessions() {
 
 function ApiKeys() {
   const queryClient = useQueryClient();
-  const inputId = useId();
   const [fresh, setFresh] = useState<{ name: string; token: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['api-keys'] });
@@ -424,21 +423,7 @@ function ApiKeys() {
         ))}
       </ul>
       {keys.data?.length === 0 ? <p className="muted">{t.noApiKeys}</p> : null}
-      <form
-        className="inline-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const input = event.currentTarget.elements.namedItem('name') as HTMLInputElement;
-          const name = input.value.trim();
-          if (name) create.mutate(name, { onSuccess: () => (input.value = '') });
-        }}
-      >
-        <label htmlFor={inputId}>{t.apiKeyName}</label>
-        <input id={inputId} name="name" required maxLength={100} />
-        <button type="submit" disabled={busy}>
-          {t.createApiKey}
-        </button>
-      </form>
+      <NameForm label={t.apiKeyName} submit={t.createApiKey} busy={busy} onName={(name, made) => create.mutate(name, { onSuccess: made })} />
       <Outcome error={error} success={revoke.isSuccess ? done : null} />
     </Part>
   );

@@ -1,14 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { client, unwrap } from '../api.ts';
-import { Outcome, Part, when } from '../parts.tsx';
+import { NameForm, Outcome, Part, when } from '../parts.tsx';
 import { factorText } from '../people/factor-strings.ts';
 import { createPasskey } from '../people/passkey-browser.ts';
 
 /** The person's passkeys on the account page: add one under a name (the browser's own dialog), remove one. */
 export function Passkeys() {
   const queryClient = useQueryClient();
-  const inputId = useId();
   const hintId = useId();
   const [done, setDone] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['passkeys'] });
@@ -53,21 +52,13 @@ export function Passkeys() {
         ))}
       </ul>
       {passkeys.data?.length === 0 ? <p className="muted">{factorText.noPasskeys}</p> : null}
-      <form
-        className="inline-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const input = event.currentTarget.elements.namedItem('name') as HTMLInputElement;
-          const name = input.value.trim();
-          if (name) add.mutate(name, { onSuccess: () => (input.value = '') });
-        }}
-      >
-        <label htmlFor={inputId}>{factorText.passkeyName}</label>
-        <input id={inputId} name="name" required maxLength={100} aria-describedby={hintId} />
-        <button type="submit" disabled={add.isPending}>
-          {factorText.addPasskey}
-        </button>
-      </form>
+      <NameForm
+        label={factorText.passkeyName}
+        submit={factorText.addPasskey}
+        busy={add.isPending}
+        describedBy={hintId}
+        onName={(name, made) => add.mutate(name, { onSuccess: made })}
+      />
       <p id={hintId} className="muted">
         {factorText.passkeyNameHint}
       </p>
