@@ -315,9 +315,7 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
 
   test('a move from a browser that missed a change is refused (412): the board shows the new state', async (context) => {
     const { boardId, cards } = await makeBoard('Conflicts', { 'To do': ['Contested'], Doing: [] });
-    // No service worker in a: taking control of the page re-reads every query (web/src/offline/worker.ts),
-    // which would show it b's change without its stream and leave nothing to refuse.
-    const a = await contextWithKey(suite.browser, suite.baseURL, suite.t.tenant.apiKey, { serviceWorkers: 'block' });
+    const a = await contextWithKey(suite.browser, suite.baseURL, suite.t.tenant.apiKey);
     const b = await contextWithKey(suite.browser, suite.baseURL, suite.t.tenant.apiKey);
     const pageA = await a.newPage();
     const pageB = await b.newPage();

@@ -25,8 +25,7 @@ describe('comments in the card dialog', { skip: chromiumMissing }, () => {
 
   test('a comment being written stays when the board behind the dialog changes', async (context) => {
     const cardId = await f.newCard('Draft');
-    // No service worker: requests it made would pass the held route by, and its taking control re-reads everything.
-    const { context: browserContext, page } = await f.open(undefined, { serviceWorkers: 'block' });
+    const { context: browserContext, page } = await f.open();
     await keeping(context.name, browserContext, page, async () => {
       // The card's face, which the board behind shows, comes after the draft has begun.
       const release = await holdRequests(page, `**/api/v1/cards/${cardId}/face`);

@@ -106,7 +106,7 @@ describe('the installable app', { skip: chromiumMissing }, () => {
 
   test('installable; a board opened once opens offline, refuses writes in words, and comes back online', async () => {
     const { boardId, cards } = await suite.makeBoard('Trip', { 'To do': ['Book the train', 'Pack'], Done: ['Plan the route'] });
-    await suite.onPage('installable-offline', { viewport: { width: 1280, height: 800 } }, async (page, context) => {
+    await suite.onPage('installable-offline', { viewport: { width: 1280, height: 800 }, serviceWorkers: 'allow' }, async (page, context) => {
       await page.goto(`/boards/${boardId}`);
       await cardIn(page, 'To do', 'Book the train').waitFor();
       await keptIn(page, 'taskboard-api-boards');
@@ -161,7 +161,7 @@ describe('the installable app', { skip: chromiumMissing }, () => {
 
   test('the live streams start once the page has loaded, at a priority a load does not wait for', async () => {
     const { boardId } = await suite.makeBoard('Streams', { Ideas: ['First idea'] });
-    await suite.onPage('installable-streams', {}, async (page, context) => {
+    await suite.onPage('installable-streams', { serviceWorkers: 'allow' }, async (page, context) => {
       // The browser's own record of each stream request: when, and at what priority. Lighthouse
       // counts a load finished once no High or VeryHigh request is in flight; a stream never ends.
       const cdp = await context.newCDPSession(page);
@@ -191,7 +191,7 @@ describe('the installable app', { skip: chromiumMissing }, () => {
 
   test('signing out forgets every answer the worker kept', async () => {
     const { boardId } = await suite.makeBoard('Private', { Ideas: ['Secret plan'] });
-    await suite.onPage('installable-sign-out', {}, async (page) => {
+    await suite.onPage('installable-sign-out', { serviceWorkers: 'allow' }, async (page) => {
       await page.goto(`/boards/${boardId}`);
       await cardIn(page, 'Ideas', 'Secret plan').waitFor();
       await keptIn(page, 'taskboard-api-boards');
@@ -233,7 +233,7 @@ describe('the installable app', { skip: chromiumMissing }, () => {
     const address = proxy.address();
     const proxied = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     try {
-      await suite.onPage('installable-update', { baseURL: proxied }, async (page) => {
+      await suite.onPage('installable-update', { baseURL: proxied, serviceWorkers: 'allow' }, async (page) => {
         await page.goto('/boards');
         await page.getByRole('button', { name: 'Sign out' }).waitFor();
         await controlled(page);

@@ -21,14 +21,19 @@ export function launch(): Promise<Browser> {
   });
 }
 
-/** A context signed in with an API key kept where the app looks for one (before passwords exist). */
+/**
+ * A context signed in with an API key kept where the app looks for one (before passwords exist).
+ * Without the app's service worker unless `serviceWorkers: 'allow'`: when it takes control it re-reads
+ * every query (web/src/offline/worker.ts), at a moment no test chooses, and a page's routes do not
+ * see the requests it makes; the installable app's own tests allow it.
+ */
 export async function contextWithKey(
   browser: Browser,
   baseURL: string,
   apiKey: string,
   options: Parameters<Browser['newContext']>[0] = {},
 ): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL, ...options });
+  const context = await browser.newContext({ baseURL, serviceWorkers: 'block', ...options });
   await context.addInitScript(
     (key) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('taskboard.apiKey', key),
     apiKey,
