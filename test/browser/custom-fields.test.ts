@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chromiumMissing } from '../support/browser.ts';
+import { chromiumMissing, holdRequests } from '../support/browser.ts';
 import { axe, type CardDialogFixture, cardDialogFixture, keeping } from '../support/card-dialog.ts';
 import { cardIn } from './board-support.ts';
 
@@ -131,12 +131,19 @@ describe('custom fields in the web app', { skip: chromiumMissing }, () => {
       const box = dialog.getByRole('region', { name: 'Custom fields' }).getByLabel('Remarks');
       await box.fill('Mine');
 
+      // the dialog's own read of the card is held back, so it still knows the card as it was when
+      // the save below is refused (as on a slow network): the next save must go on the card read then
+      const release = await holdRequests(page, `**/api/v1/cards/${cardId}`);
+
       // meanwhile Alice sets the field; the dialog hears of it (the front behind shows her value) while the words stay
       await f.api('PATCH', `/api/v1/cards/${cardId}/custom-fields`, { values: [{ field: notes, value: 'Alice was here' }] }, f.alice.apiKey);
       await cardIn(page, 'To do', 'Conflicted').filter({ hasText: 'Remarks: Alice was here' }).waitFor();
       assert.equal(await box.inputValue(), 'Mine');
 
+      const refused = page.waitForResponse((response) => response.url().endsWith(`/cards/${cardId}/custom-fields`) && response.status() === 412);
       await box.press('Enter');
+      await refused;
+      release();
       const alert = dialog.getByRole('alert').filter({ hasText: 'This card changed meanwhile' });
       await alert.waitFor();
       assert.deepEqual(await alert.getByRole('listitem').allTextContents(), ['Remarks: Alice was here']);

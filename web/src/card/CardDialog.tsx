@@ -297,7 +297,7 @@ export function CardDialog(props: {
                   {t.complete}
                 </label>
               </div>
-              <CustomFields card={card} fields={fields.data ?? []} members={props.members} people={people} save={saveValues} />
+              <CustomFields card={card} fields={fields.data ?? []} members={props.members} people={people} save={saveValues} latest={latest} />
               <Relations card={card} run={run} />
               <Cheers
                 target={{ kind: 'card', id: card._id, cardId }}

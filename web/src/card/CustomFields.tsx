@@ -15,7 +15,15 @@ export type SaveValues = (values: ValueChange[], base?: Card) => Promise<boolean
  * Every field of the board on the card, each edited in place: a choice saves as it is made, a text
  * or number when it is left or Enter is pressed. A refused text keeps the person's words.
  */
-export function CustomFields(props: { card: Card; fields: CustomField[]; members: Member[]; people: ReadonlyMap<string, Member>; save: SaveValues }) {
+export function CustomFields(props: {
+  card: Card;
+  fields: CustomField[];
+  members: Member[];
+  people: ReadonlyMap<string, Member>;
+  save: SaveValues;
+  /** The card as the dialog knows it at this moment: a refused draft is saved next on it. */
+  latest: () => Card;
+}) {
   const ids = useId();
   if (!props.fields.length) return null;
   const values = new Map(props.card.customFields.map((one) => [one.field, one.value]));
@@ -32,6 +40,7 @@ export function CustomFields(props: { card: Card; fields: CustomField[]; members
             members={props.members}
             people={props.people}
             save={props.save}
+            latest={props.latest}
           />
         ))}
       </div>
@@ -46,6 +55,7 @@ function FieldEditor(props: {
   members: Member[];
   people: ReadonlyMap<string, Member>;
   save: SaveValues;
+  latest: () => Card;
 }) {
   const { field, value } = props;
   const id = useId();
@@ -117,7 +127,15 @@ function FieldEditor(props: {
         </div>
       );
     default:
-      return <TextEditor card={props.card} field={field} value={value} save={(next, base) => props.save([{ field: field._id, value: next }], base)} />;
+      return (
+        <TextEditor
+          card={props.card}
+          field={field}
+          value={value}
+          save={(next, base) => props.save([{ field: field._id, value: next }], base)}
+          latest={props.latest}
+        />
+      );
   }
 }
 
@@ -137,6 +155,7 @@ function TextEditor(props: {
   field: CustomField;
   value: FieldValue | undefined;
   save: (value: FieldValue | null, base: Card) => Promise<boolean>;
+  latest: () => Card;
 }) {
   const { field } = props;
   const id = useId();
@@ -159,8 +178,9 @@ function TextEditor(props: {
     if (next !== null && field.type === 'url' && !/^https?:\/\/\S+$/i.test(text)) return setProblem(f.notAUrl);
     setProblem(null);
     if (await props.save(next, draft.base)) setDraftState(null);
-    // refused: the words stay, and the next save is on the card as the dialog now shows it
-    else setDraftState({ text: draft.text, base: props.card });
+    // refused: the words stay, and the next save is on the card as the dialog knows it now (the
+    // render this commit began in may predate the card the refusal read again)
+    else setDraftState({ text: draft.text, base: props.latest() });
   }
 
   return (
