@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Locator } from '@playwright/test';
-import { chromiumMissing, contextWithKey, keepFailure } from '../support/browser.ts';
+import { chromiumMissing, contextWithKey, keepFailure, steadyBox } from '../support/browser.ts';
 import { axe, boardSuite, cardIn } from './board-support.ts';
 
 // page.waitForFunction's callbacks run in the page (the suite's own type check has no DOM library)
@@ -298,8 +298,8 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
       assert.ok(firstCard && firstCard.y <= 200, `the first card starts at ${firstCard?.y} px`);
       // search and filters wait behind buttons of a finger's size
       for (const name of ['Search', 'Filters', 'Menu', 'Board menu']) {
-        const button = await page.getByRole('button', { name, exact: true }).boundingBox();
-        assert.ok(button && button.height >= 44 && button.width >= 44, `${name} is at least 44 px: ${JSON.stringify(button)}`);
+        const button = await steadyBox(page.getByRole('button', { name, exact: true }));
+        assert.ok(button.height >= 44 && button.width >= 44, `${name} is at least 44 px: ${JSON.stringify(button)}`);
       }
       await page.getByRole('button', { name: 'Filters', exact: true }).tap();
       await page.getByRole('group', { name: 'Filters' }).getByRole('searchbox', { name: 'Filter cards' }).waitFor();

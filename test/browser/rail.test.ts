@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chromiumMissing } from '../support/browser.ts';
+import { chromiumMissing, holdRequests, steadyBox } from '../support/browser.ts';
 import { axe, type CardDialogFixture, cardDialogFixture, keeping } from '../support/card-dialog.ts';
 
 describe('the left rail', { skip: chromiumMissing }, () => {
@@ -64,6 +64,20 @@ describe('the left rail', { skip: chromiumMissing }, () => {
     });
   });
 
+  test('a control focused before the tooltips came keeps the focus when they come', async (context) => {
+    const { context: browserContext, page } = await f.open();
+    await keeping(context.name, browserContext, page, async () => {
+      const release = await holdRequests(page, '**/TooltipCore-*.js');
+      await page.goto(`/boards/${f.boardId}`);
+      const menu = page.getByRole('button', { name: 'Board menu' });
+      await menu.focus();
+      release();
+      // the tooltip shows on the focused control once Radix's code is in
+      await page.getByRole('tooltip', { name: 'Board menu' }).waitFor();
+      assert.equal(await page.locator(':focus').getAttribute('aria-label'), 'Board menu');
+    });
+  });
+
   test('on a phone: a drawer from the header, closed by the link it follows', async (context) => {
     const { context: browserContext, page } = await f.open(undefined, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     await keeping(context.name, browserContext, page, async () => {
@@ -71,8 +85,8 @@ describe('the left rail', { skip: chromiumMissing }, () => {
       await page.getByRole('region', { name: 'To do' }).waitFor();
       assert.equal(await page.getByRole('navigation', { name: 'Boards and teams' }).isVisible(), false, 'no rail beside the board');
       const opener = page.getByRole('button', { name: 'Boards and teams' });
-      const box = await opener.boundingBox();
-      assert.ok(box && box.width >= 44 && box.height >= 44, `a touch target of 44 px at least: ${JSON.stringify(box)}`);
+      const box = await steadyBox(opener);
+      assert.ok(box.width >= 44 && box.height >= 44, `a touch target of 44 px at least: ${JSON.stringify(box)}`);
       await opener.tap();
       const drawer = page.getByRole('dialog', { name: 'Boards and teams' });
       await drawer.getByRole('link', { name: 'Marketing' }).waitFor();

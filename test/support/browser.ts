@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from '@playwright/test';
 import { ROOT } from './cli.ts';
 
 /** Debian's Chromium (browsers cannot be downloaded here; `.ci/run` installs it when missing). */
@@ -71,4 +71,17 @@ export async function until(check: () => Promise<boolean>, what: string): Promis
     if (Date.now() >= deadline) throw new Error(`never happened: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * The box of a control that may be mounted again while it is measured (an icon button is, once the
+ * tooltips load): measured again, after waiting for it to show, until it is measured whole.
+ */
+export async function steadyBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await locator.waitFor();
+    const box = await locator.boundingBox();
+    if (box) return box;
+  }
+  throw new Error(`${locator} never stayed on the page long enough to be measured`);
 }

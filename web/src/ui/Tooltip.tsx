@@ -1,4 +1,5 @@
 import { type ReactElement, useSyncExternalStore } from 'react';
+import { flushSync } from 'react-dom';
 import { pageIdle } from '../idle.ts';
 import './ui.css';
 
@@ -19,8 +20,16 @@ export function loadTooltipsWhenIdle(): void {
   void pageIdle()
     .then(() => import('./TooltipCore.tsx'))
     .then((module) => {
+      // Each control is mounted again inside Radix's trigger; the one a person had focused meanwhile
+      // keeps the focus. The trigger adds no element, so the control is found again by its place.
+      const focused = document.activeElement;
+      const everything = document.getElementsByTagName('*');
+      const place = focused && focused !== document.body ? Array.prototype.indexOf.call(everything, focused) : -1;
       core = module;
-      for (const listener of listeners) listener();
+      flushSync(() => {
+        for (const listener of listeners) listener();
+      });
+      if (place >= 0 && !focused?.isConnected) (everything[place] as HTMLElement | undefined)?.focus({ preventScroll: true });
     })
     .catch(() => undefined);
 }
