@@ -1,10 +1,11 @@
 /** What the board page's browser tests share: the accessibility scan, finding a card, the API beside the page, a board made through it. */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { Clock } from '../../src/domain/shared/clock.ts';
-import { contextWithKey, keepFailure, launch } from '../support/browser.ts';
+import { ARTIFACTS, contextWithKey, keepFailure, launch } from '../support/browser.ts';
 import { buildTestApp, type TestApp } from '../support/harness.ts';
 
 /** axe-core on what the page shows now: no serious or critical violation. */
@@ -19,6 +20,27 @@ export async function axe(page: Page, what: string) {
 }
 
 /** The card named `card` (its name starts with it) in the list region named `list`. */
+/**
+ * Screenshots a person can look at, in test-results/browser: the open board and one card's dialog,
+ * light and dark, at a desk's 1440 px and a phone's 390 px. `card` is the card's button name.
+ */
+export async function saveBoardScreens(page: Page, prefix: string, card: RegExp, dialogName: string) {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.screenshot({ path: join(ARTIFACTS, `${prefix}board-${theme}-${width}.png`), animations: 'disabled' });
+      await page.getByRole('button', { name: card }).first().click();
+      await page.getByRole('dialog', { name: dialogName }).waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, `${prefix}card-${theme}-${width}.png`), animations: 'disabled' });
+      if (theme === 'dark' && width === 390) await axe(page, `${prefix}the card dialog, dark, 390 px`);
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: dialogName }).waitFor({ state: 'detached' });
+    }
+  }
+  await page.emulateMedia({ colorScheme: null });
+}
+
 export const cardIn = (page: Page, list: string, card: string) =>
   page.getByRole('region', { name: list, exact: true }).getByRole('button', { name: new RegExp(`^${card}`) });
 

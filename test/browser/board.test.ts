@@ -4,12 +4,11 @@
  * board; the 412 path; accessibility scans; screenshots in light and dark, wide and narrow.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Browser, BrowserContext } from '@playwright/test';
-import { ARTIFACTS, chromiumMissing, contextWithKey, holdRequests, keepFailure } from '../support/browser.ts';
+import { chromiumMissing, contextWithKey, holdRequests, keepFailure } from '../support/browser.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
-import { axe, boardSuite, cardIn } from './board-support.ts';
+import { axe, boardSuite, cardIn, saveBoardScreens } from './board-support.ts';
 
 // page.evaluate's callbacks run in the page (the suite's own type check has no DOM library)
 declare const document: { activeElement: { textContent: string | null } | null; querySelector(selector: string): { textContent: string | null } | null };
@@ -171,19 +170,7 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       await cardIn(page, 'Doing', 'First').waitFor();
       await axe(page, 'the board page');
 
-      // screenshots a person can look at: board and card dialog, light and dark, wide and narrow
-      for (const theme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: theme });
-        for (const width of [1440, 375]) {
-          await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-          await page.screenshot({ path: join(ARTIFACTS, `board-${theme}-${width}.png`), animations: 'disabled' });
-          await page.getByRole('button', { name: /^First/ }).click();
-          await page.getByRole('dialog', { name: 'First' }).waitFor();
-          await page.screenshot({ path: join(ARTIFACTS, `card-${theme}-${width}.png`), animations: 'disabled' });
-          if (theme === 'dark' && width === 375) await axe(page, 'the card dialog, dark, 375 px');
-          await page.keyboard.press('Escape');
-        }
-      }
+      await saveBoardScreens(page, '', /^First/, 'First');
       failed = false;
     } finally {
       await keepFailure(context.name, browserContext, page, failed);

@@ -2,15 +2,14 @@
  * The languages of the web app in Chromium: the account's language wins over the browser's, Arabic
  * turns the page right to left (lists laid out from the right), German back left to right, and with
  * no account language the browser's (`navigator.languages`) is spoken. Found by role and name in each
- * language; axe scans the Arabic pages; screenshots of the board in Arabic and German are kept in
- * test-results/browser for a person to look at.
+ * language; axe scans the Arabic pages; screenshots of the board and a card in Arabic and German,
+ * light and dark, desk and phone, are kept in test-results/browser for a person to look at.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from '@playwright/test';
-import { ARTIFACTS, chromiumMissing } from '../support/browser.ts';
-import { axe, boardSuite } from './board-support.ts';
+import { chromiumMissing } from '../support/browser.ts';
+import { axe, boardSuite, saveBoardScreens } from './board-support.ts';
 
 describe('languages in a browser', { skip: chromiumMissing }, () => {
   const suite = boardSuite();
@@ -60,7 +59,8 @@ describe('languages in a browser', { skip: chromiumMissing }, () => {
         .and(page.locator(':focus'))
         .waitFor();
       await axe(page, 'the board in Arabic');
-      await page.screenshot({ path: join(ARTIFACTS, 'languages-board-ar-1440.png') });
+      await saveBoardScreens(page, 'ar-', /^Alpha/, 'Alpha');
+      await page.setViewportSize({ width: 1440, height: 900 });
 
       // a reload starts in the account's language before the account answers
       await page.reload();
@@ -76,7 +76,7 @@ describe('languages in a browser', { skip: chromiumMissing }, () => {
       await page.getByRole('button', { name: 'Karte zu Doing hinzufügen' }).waitFor();
       const [todoLtr, doingLtr] = await leftEdges(page, 'To do', 'Doing');
       assert.ok(todoLtr < doingLtr, `left to right again (${todoLtr} < ${doingLtr})`);
-      await page.screenshot({ path: join(ARTIFACTS, 'languages-board-de-1440.png') });
+      await saveBoardScreens(page, 'de-', /^Alpha/, 'Alpha');
 
       await page.goto('/account');
       await page.getByRole('combobox', { name: 'Sprache' }).selectOption({ label: 'Wie der Browser es wünscht' });
