@@ -68,7 +68,7 @@ export function BoardHeader(props: {
       ) : null}
       <button type="button" className="icon-button share-button" onClick={props.onShare}>
         <UserPlus size={18} aria-hidden="true" />
-        {t.share}
+        <span className="button-label">{t.share}</span>
       </button>
       <nav className="view-switch" aria-label={tableText.views}>
         <Link to={props.viewLink('board')} aria-current={props.view === 'board' ? 'page' : undefined}>
@@ -88,8 +88,12 @@ export function BoardHeader(props: {
         onClick={() => setFiltersOpen(!filtersOpen)}
       >
         <FilterIcon size={18} aria-hidden="true" />
-        {t.showFilters}
-        {isFiltering(filter) ? ' •' : ''}
+        <span className="button-label">{t.showFilters}</span>
+        {isFiltering(filter) ? (
+          <span className="filtering-dot" aria-hidden="true">
+            •
+          </span>
+        ) : null}
       </button>
       <div id={filtersId} className={`filters${filtersOpen ? ' open' : ''}`} role="group" aria-label={t.filters}>
         <label htmlFor={textId} className="visually-hidden">
