@@ -102,3 +102,8 @@ export const DeleteListQuery = Type.Object(
 
 /** What a delete answers: the id of what went. */
 export const Deleted = Type.Object({ _id: Id });
+
+export const BoardStarAnswer = Type.Object({
+  message: Type.String(),
+  starred: Type.Boolean({ description: "whether the caller starred the board (the caller's own mark, listed by Get Starred Boards)" }),
+});

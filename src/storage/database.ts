@@ -482,6 +482,7 @@ export interface Database {
   card_field_values: CardFieldValueTable;
   card_field_choices: CardFieldChoiceTable;
   calendar_feeds: CalendarFeedTable;
+  board_stars: BoardStarTable;
   board_viewers: BoardViewerTable;
   card_relations: CardRelationTable;
 }
@@ -813,6 +814,13 @@ export interface CardFieldChoiceTable {
   card_id: string;
   field_id: string;
   option_id: string;
+}
+
+/** A person's star on a board (migration 0113): docs/decisions/0276-starred-boards.md. */
+export interface BoardStarTable {
+  user_id: string;
+  board_id: string;
+  created_at: string;
 }
 
 /** Someone viewing a board now through one open stream (migration 0093): docs/decisions/0260. */

@@ -53,6 +53,12 @@ describe('the left rail', { skip: chromiumMissing }, () => {
       assert.equal(await team.getByRole('button', { name: 'Star Hiring plan' }).getAttribute('aria-pressed'), 'true');
       await page.reload();
       await starred.getByRole('link', { name: 'Hiring plan' }).waitFor();
+      // the star is the account's, not this browser's
+      const listed = (await f.api('GET', '/api/v1/me/starred-boards')).boards as { name: string }[];
+      assert.deepEqual(
+        listed.map((board) => board.name),
+        ['Hiring plan'],
+      );
 
       // collapsed, and still collapsed after a reload; then open again
       await rail.getByRole('button', { name: 'Collapse the sidebar' }).click();
@@ -61,6 +67,24 @@ describe('the left rail', { skip: chromiumMissing }, () => {
       await page.reload();
       await rail.getByRole('button', { name: 'Expand the sidebar' }).click();
       await team.getByRole('link', { name: 'Marketing' }).waitFor();
+    });
+  });
+
+  test('another browser shows the account’s stars, and stars this browser kept before move to the account', async (context) => {
+    const { context: browserContext, page } = await f.open(undefined, { viewport: { width: 1440, height: 900 } });
+    await keeping(context.name, browserContext, page, async () => {
+      await page.goto(`/boards/${f.boardId}`);
+      const starred = page.getByRole('navigation', { name: 'Boards and teams' }).getByRole('group', { name: 'Starred boards' });
+      await starred.getByRole('link', { name: 'Hiring plan' }).waitFor();
+      await page.evaluate((id) => localStorage.setItem('taskboard.starredBoards', JSON.stringify([id])), marketing);
+      await page.reload();
+      await starred.getByRole('link', { name: 'Marketing' }).waitFor();
+      const listed = (await f.api('GET', '/api/v1/me/starred-boards')).boards as { name: string }[];
+      assert.deepEqual(
+        listed.map((board) => board.name),
+        ['Hiring plan', 'Marketing'],
+      );
+      assert.equal(await page.evaluate(() => localStorage.getItem('taskboard.starredBoards')), null, 'moved once, then forgotten here');
     });
   });
 
@@ -89,9 +113,10 @@ describe('the left rail', { skip: chromiumMissing }, () => {
       assert.ok(box.width >= 44 && box.height >= 44, `a touch target of 44 px at least: ${JSON.stringify(box)}`);
       await opener.tap();
       const drawer = page.getByRole('dialog', { name: 'Boards and teams' });
-      await drawer.getByRole('link', { name: 'Marketing' }).waitFor();
+      const team = drawer.getByRole('group', { name: 'Core' });
+      await team.getByRole('link', { name: 'Marketing' }).waitFor();
       await axe(page, 'the rail as a drawer');
-      await drawer.getByRole('link', { name: 'Marketing' }).tap();
+      await team.getByRole('link', { name: 'Marketing' }).tap();
       await page.waitForURL(`**/boards/${marketing}`);
       await drawer.waitFor({ state: 'detached' });
     });

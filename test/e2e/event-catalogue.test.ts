@@ -383,6 +383,10 @@ for (const engine of ENGINES) {
       const feed = (await write('POST /api/v1/calendar-feeds', '/api/v1/calendar-feeds', {}, ['calendarfeed.created'], { company: null })).calendarFeed;
       await write('DELETE /api/v1/calendar-feeds/{feedId}', `/api/v1/calendar-feeds/${feed._id}`, undefined, ['calendarfeed.revoked'], { company: null });
 
+      // starred boards: the person's own, filed under them
+      await write('POST /api/v1/boards/{boardId}/star', `/api/v1/boards/${board._id}/star`, undefined, ['board.starred'], { company: null });
+      await write('DELETE /api/v1/boards/{boardId}/star', `/api/v1/boards/${board._id}/star`, undefined, ['board.unstarred'], { company: null });
+
       // account, companies and teams: changes
       await write('PATCH /api/v1/me', '/api/v1/me', { fullName: 'Olive O. Owner' }, ['user.updated'], { company: null });
       await write('PATCH /api/v1/companies/{companyId}', `/api/v1/companies/${companyId}`, { name: 'Acme Inc' }, ['company.updated'], company);

@@ -1160,6 +1160,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/starred-boards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Starred Boards
+         * @description The open boards the caller starred and still reaches, in the order starred, narrowed by `companyId` / `teamId`. A star is the caller's own: nobody else sees it.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getStarredBoards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/boards/{boardId}/star": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Star Board: the board is among the caller's starred boards (again: no change)
+         * @description Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        post: operations["starBoard"];
+        /**
+         * Unstar Board: the board leaves the caller's starred boards (again: no change)
+         * @description Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        delete: operations["unstarBoard"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/boards/{boardId}": {
         parameters: {
             query?: never;
@@ -9472,6 +9518,154 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getStarredBoards: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        boards: components["schemas"]["Board"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    starBoard: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+            };
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description whether the caller starred the board (the caller's own mark, listed by Get Starred Boards) */
+                        starred: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            412: components["responses"]["Error412"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    unstarBoard: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+            };
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description whether the caller starred the board (the caller's own mark, listed by Get Starred Boards) */
+                        starred: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            412: components["responses"]["Error412"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };

@@ -1,11 +1,11 @@
 /**
- * The left rail (docs/decisions/0272): My Tasks and all boards, the starred and recent boards, and
- * every team's boards; collapsible on a desk (remembered in this browser), a drawer on a phone.
+ * The left rail (docs/decisions/0272): My Tasks and all boards, the starred boards (the account's,
+ * docs/decisions/0276) and recent ones, and every team's boards; collapsible on a desk (remembered in this browser), a drawer on a phone.
  * Its own chunk, loaded after the page's first load; the shell keeps its width meanwhile.
  */
-import { useQueries } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LayoutDashboard, ListChecks, PanelLeftClose, PanelLeftOpen, SquareKanban, Star, X } from 'lucide-react';
-import { type ReactNode, useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useEffect, useId, useSyncExternalStore } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { type Board, client, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
@@ -15,15 +15,47 @@ import { Tip } from '../ui/Tooltip.tsx';
 import { railText } from './railStrings.ts';
 import './rail.css';
 
-const STARRED = 'taskboard.starredBoards';
-const readStarred = (): string[] => {
+/** Where stars were kept in the browser before they were the account's: moved to it once, then forgotten. */
+const STARRED_HERE = 'taskboard.starredBoards';
+const STARRED_KEY = ['starred-boards'] as const;
+
+function starsKeptHere(): string[] {
   try {
-    const ids: unknown = JSON.parse(localStorage.getItem(STARRED) ?? '[]');
+    const ids: unknown = JSON.parse(localStorage.getItem(STARRED_HERE) ?? '[]');
     return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
   } catch {
     return [];
   }
-};
+}
+
+/** The account's starred boards, and a toggle that shows at once and is put right by the server's answer. */
+function useStarredBoards() {
+  const queryClient = useQueryClient();
+  const starred = useQuery({
+    queryKey: STARRED_KEY,
+    queryFn: async () => {
+      const here = starsKeptHere();
+      if (here.length) {
+        // a board starred in this browser before: starred on the account (one gone meanwhile is a 404, skipped)
+        for (const boardId of here) await client.POST('/api/v1/boards/{boardId}/star', { params: { path: { boardId } } });
+        localStorage.removeItem(STARRED_HERE);
+      }
+      return unwrap(await client.GET('/api/v1/me/starred-boards')).boards as Board[];
+    },
+  });
+  const toggle = useMutation({
+    mutationFn: async ({ board, star }: { board: Board; star: boolean }) => {
+      const params = { params: { path: { boardId: board._id } } };
+      unwrap(star ? await client.POST('/api/v1/boards/{boardId}/star', params) : await client.DELETE('/api/v1/boards/{boardId}/star', params));
+    },
+    onMutate: ({ board, star }) =>
+      queryClient.setQueryData<Board[]>(STARRED_KEY, (boards = []) =>
+        star ? [...boards.filter((one) => one._id !== board._id), board] : boards.filter((one) => one._id !== board._id),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: STARRED_KEY }),
+  });
+  return { boards: starred.data ?? [], toggle: (board: Board, star: boolean) => toggle.mutate({ board, star }) };
+}
 
 // a snapshot must be a stable value: the list as text
 const recentText = () => JSON.stringify(recentBoards());
@@ -71,7 +103,8 @@ export default function Rail(props: { open: boolean; onToggle: () => void; drawe
 
 function RailContent() {
   const me = useMe();
-  const [starred, setStarred] = useState(readStarred);
+  const starred = useStarredBoards();
+  const isStarred = new Set(starred.boards.map((board) => board._id));
   const teams = me.data?.teams ?? [];
   const companies = me.data?.companies ?? [];
   const boardsOf = useQueries({
@@ -82,15 +115,13 @@ function RailContent() {
     })),
   });
   const known = new Map<string, Board>(boardsOf.flatMap((query) => (query.data ?? []).map((board) => [board._id, board] as const)));
-  const toggleStar = (boardId: string) => {
-    const next = starred.includes(boardId) ? starred.filter((id) => id !== boardId) : [...starred, boardId];
-    localStorage.setItem(STARRED, JSON.stringify(next));
-    setStarred(next);
+  const row = (board: Board) => {
+    const on = isStarred.has(board._id);
+    return <BoardRow key={board._id} board={board} starred={on} onStar={() => starred.toggle(board, !on)} />;
   };
-  const row = (board: Board) => <BoardRow key={board._id} board={board} starred={starred.includes(board._id)} onStar={() => toggleStar(board._id)} />;
   // boards no longer reachable (deleted, archived, or another person's) are left out
   const listed = (ids: string[]) => ids.flatMap((id) => known.get(id) ?? []);
-  const starredBoards = listed(starred);
+  const starredBoards = starred.boards;
   const recent = listed(JSON.parse(useSyncExternalStore(onRecentBoards, recentText)) as string[]);
 
   return (

@@ -10,10 +10,12 @@ import {
   updateBoard,
 } from '../../../domain/boards/boards.ts';
 import { openBoardExport } from '../../../domain/boards/export.ts';
+import { listStarredBoards, setBoardStar } from '../../../domain/boards/stars.ts';
 import { BoardExport, BoardExportQuery } from '../../../schemas/board-export.ts';
 import {
   ArchivedScopeQuery,
   BoardParams,
+  BoardStarAnswer,
   BoardWithLists,
   BoardWithListsAndCards,
   CreateBoardBody,
@@ -59,6 +61,49 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       message: 'Boards retrieved',
     },
     ({ caller, query: { archived, ...scope } }) => listBoards(app.services, caller, scope, archived),
+  );
+
+  route(
+    'GET /me/starred-boards',
+    {
+      tier: 'very-low',
+      operationId: 'getStarredBoards',
+      summary: 'Get Starred Boards',
+      description:
+        "The open boards the caller starred and still reaches, in the order starred, narrowed by `companyId` / `teamId`. A star is the caller's own: nobody else sees it.",
+      querystring: ScopeQuery,
+      answer: ['boards', Type.Array(Board)],
+      message: 'Starred boards retrieved',
+    },
+    ({ caller, query }) => listStarredBoards(app.services, caller, query),
+  );
+
+  route(
+    'POST /boards/:boardId/star',
+    {
+      tier: 'low',
+      operationId: 'starBoard',
+      summary: "Star Board: the board is among the caller's starred boards (again: no change)",
+      params: BoardParams,
+      querystring: ScopeQuery,
+      answer: BoardStarAnswer,
+      message: 'Board starred',
+    },
+    ({ caller, params, query }) => setBoardStar(app.services, caller, params.boardId, query, true),
+  );
+
+  route(
+    'DELETE /boards/:boardId/star',
+    {
+      tier: 'low',
+      operationId: 'unstarBoard',
+      summary: "Unstar Board: the board leaves the caller's starred boards (again: no change)",
+      params: BoardParams,
+      querystring: ScopeQuery,
+      answer: BoardStarAnswer,
+      message: 'Board unstarred',
+    },
+    ({ caller, params, query }) => setBoardStar(app.services, caller, params.boardId, query, false),
   );
 
   route(
