@@ -263,7 +263,9 @@ function AuditRow({ entry, names }: { entry: AuditEntry; names: Map<string, stri
         {details.length ? <span className="muted audit-sub">{details.join(' · ')}</span> : null}
       </th>
       <td data-label={auditText.target}>{targetInWords(entry, names)}</td>
-      <td data-label={auditText.address}>{entry.ip ?? auditText.none}</td>
+      <td data-label={auditText.address} className="audit-nowrap">
+        {entry.ip ?? auditText.none}
+      </td>
       <td data-label={auditText.agent} title={entry.userAgent ?? undefined}>
         {entry.userAgent ? browserOf(entry.userAgent) : auditText.none}
       </td>
