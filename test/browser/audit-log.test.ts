@@ -132,7 +132,7 @@ describe('the audit log page in a browser', { skip: chromiumMissing }, () => {
       // newest first: this sign-in, by the owner, from this browser's address
       const newest = rows.nth(1);
       await newest.getByRole('rowheader', { name: 'Signed in' }).waitFor();
-      assert.match(await newest.innerText(), /Olive Owner[\s\S]*127\.0\.0\.1/);
+      assert.match(String(await newest.textContent()), /Olive Owner[\s\S]*127\.0\.0\.1/);
       // a page of 50 (and the header row), then the rest by the cursor
       assert.equal(await rows.count(), 51);
       await log.getByText('50 entries shown').waitFor();
@@ -151,7 +151,7 @@ describe('the audit log page in a browser', { skip: chromiumMissing }, () => {
       await log.getByText('1 entry shown').waitFor();
       const refused = rows.nth(1);
       await refused.getByRole('rowheader', { name: /Sign-in refused.*reason: wrong_password/ }).waitFor();
-      assert.match(await refused.innerText(), /Mia Member[\s\S]*Safari on iOS/);
+      assert.match(String(await refused.textContent()), /Mia Member[\s\S]*Safari on iOS/);
 
       // by person: only the owner's entries
       await log.getByRole('button', { name: 'Clear filters' }).click();
@@ -173,7 +173,7 @@ describe('the audit log page in a browser', { skip: chromiumMissing }, () => {
       await log.getByText(`${SEEDED} entries shown`).waitFor();
       // the first of them, at 10:00 UTC, is 19:00 in Tokyo
       assert.match(
-        await rows.last().innerText(),
+        String(await rows.last().textContent()),
         /3\/1\/2026, 7:00:00\s?PM[\s\S]*Webhook changed[\s\S]*Webhook: hooks\.example\.test[\s\S]*203\.0\.113\.7[\s\S]*curl\/8\.5\.0/,
       );
       await log.getByLabel('From', { exact: true }).fill('2026-03-02');
@@ -181,7 +181,7 @@ describe('the audit log page in a browser', { skip: chromiumMissing }, () => {
       await log.getByRole('button', { name: 'Show' }).click();
       await log.getByText('1 entry shown').waitFor();
       await table.getByRole('rowheader', { name: /Board deleted/ }).waitFor();
-      assert.match(await rows.nth(1).innerText(), /Board: Old plans/);
+      assert.match(String(await rows.nth(1).textContent()), /Board: Old plans/);
 
       // a day with nothing: said in words
       await log.getByLabel('From', { exact: true }).fill('2026-02-01');
