@@ -417,26 +417,28 @@ function ApiKeys() {
                 {key.lastUsedAt ? keyText.lastUsed(when(key.lastUsedAt), key.lastUsedIp ?? t.unknownAddress) : keyText.neverUsed}
               </span>
             </span>
-            <button
-              type="button"
-              aria-label={t.rotateNamed(key.name)}
-              disabled={busy}
-              onClick={() => {
-                if (window.confirm(t.confirmRotate(key.name))) rotate.mutate(key._id);
-              }}
-            >
-              {t.rotate}
-            </button>
-            <button
-              type="button"
-              aria-label={t.revokeNamed(key.name)}
-              disabled={busy}
-              onClick={() => {
-                if (window.confirm(t.confirmRevoke(key.name))) revoke.mutate(key);
-              }}
-            >
-              {t.revoke}
-            </button>
+            <span className="account-row-actions">
+              <button
+                type="button"
+                aria-label={t.rotateNamed(key.name)}
+                disabled={busy}
+                onClick={() => {
+                  if (window.confirm(t.confirmRotate(key.name))) rotate.mutate(key._id);
+                }}
+              >
+                {t.rotate}
+              </button>
+              <button
+                type="button"
+                aria-label={t.revokeNamed(key.name)}
+                disabled={busy}
+                onClick={() => {
+                  if (window.confirm(t.confirmRevoke(key.name))) revoke.mutate(key);
+                }}
+              >
+                {t.revoke}
+              </button>
+            </span>
           </li>
         ))}
       </ul>
@@ -457,6 +459,7 @@ function NewKeyForm({
   busy: boolean;
   onCreate: (body: { name: string; access: ApiKey['access']; teams?: string[]; expiresAt?: string }, made: () => void) => void;
 }) {
+  const titleId = useId();
   const teamsHintId = useId();
   const expiryHintId = useId();
   const accessHintId = useId();
@@ -480,7 +483,8 @@ function NewKeyForm({
     );
   }
   return (
-    <form className="account-form key-form" onSubmit={submit}>
+    <form className="account-form key-form" onSubmit={submit} aria-labelledby={titleId}>
+      <h3 id={titleId}>{keyText.newKey}</h3>
       <label>
         {t.apiKeyName}
         <input name="name" required maxLength={100} />

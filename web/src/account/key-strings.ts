@@ -2,6 +2,7 @@ import { catalogue, icu } from '../i18n/messages.ts';
 
 /** The words of the account page's API keys beyond their name: what a key may do, its teams, its expiry, its last use. */
 export const keyText = catalogue('keys', {
+  newKey: 'New key',
   access: 'What the key may do',
   readWrite: 'Read and change',
   readOnly: 'Read only',
