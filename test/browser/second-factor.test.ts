@@ -197,6 +197,7 @@ describe('two-step sign-in in a browser', { skip: chromiumMissing }, () => {
       // the owner sees it set up, and resets it
       await page.reload();
       await part.getByText('1 of 2 members have set it up.').waitFor();
+      await part.getByRole('listitem').filter({ hasText: 'Mo Member' }).getByText('Set up: authenticator app').waitFor();
       await shoot(page, 'admin-two-step');
       await part.getByRole('button', { name: 'Reset the two-step sign-in of Mo Member' }).click();
       await part.getByText('The two-step sign-in of Mo Member is reset.').waitFor();

@@ -293,10 +293,6 @@ export const t = catalogue('app', {
   noApiKeys: 'No API keys.',
   apiKeyName: 'Key name',
   createApiKey: 'Create API key',
-  apiKeyDetails: icu(
-    'starts with {prefix}…, created {created}, {used, select, never {never used} other {last used {used}}}',
-    (prefix: string, created: string, used: string | null) => ({ prefix, created, used: used ?? 'never' }),
-  ),
   rotate: 'Rotate',
   rotateNamed: icu('Rotate {name}', (name: string) => ({ name })),
   revoke: 'Revoke',

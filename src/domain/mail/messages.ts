@@ -33,6 +33,15 @@ const en = {
   summaryFooter: 'You get this summary each morning because you chose a daily summary of your notifications in Taskboard; change it in your account settings.',
   digestSubject: '{count, plural, one {# new notification on Taskboard} other {# new notifications on Taskboard}}',
   digestFooter: 'You get these mails because you turned on email notifications in Taskboard; turn them off in your account settings.',
+  appOffSubject: 'Two-step sign-in was turned off for your Taskboard account',
+  appOffBody:
+    'Two-step sign-in was turned off for {email} on Taskboard{hasAddress, select, yes { (from the address {address})} other {}}: the authenticator app and its recovery codes no longer work, and the password alone signs in.\n\nIf this was you, there is nothing more to do. If it was not, change your password now, end the sessions you do not know and set up two-step sign-in again:\n{url}',
+  passkeyRemovedSubject: 'A passkey was removed from your Taskboard account',
+  passkeyRemovedBody:
+    'The passkey “{name}” of {email} was removed on Taskboard{hasAddress, select, yes { (from the address {address})} other {}}: it no longer signs in.\n\nIf this was you, there is nothing more to do. If it was not, change your password now, end the sessions you do not know and check your passkeys:\n{url}',
+  factorsResetSubject: 'An owner reset your two-step sign-in on Taskboard',
+  factorsResetBody:
+    '{owner}, an owner of {company}, reset the two-step sign-in of {email} on Taskboard: your authenticator app, passkeys and recovery codes no longer work.{required, select, yes {\n\n{company} requires two-step sign-in: you set it up again at your next sign-in.} other {}}\n\nIf you did not ask for this, tell {owner} or another owner of {company}, and check your account:\n{url}',
 };
 export type MailMessage = keyof typeof en;
 
@@ -67,6 +76,15 @@ const catalogues: Record<Language, Record<MailMessage, string>> = {
     digestSubject: '{count, plural, one {# neue Benachrichtigung auf Taskboard} other {# neue Benachrichtigungen auf Taskboard}}',
     digestFooter:
       'Sie erhalten diese E-Mails, weil Sie Benachrichtigungen per E-Mail in Taskboard eingeschaltet haben; schalten Sie sie in Ihren Kontoeinstellungen aus.',
+    appOffSubject: 'Die zweistufige Anmeldung Ihres Taskboard-Kontos wurde ausgeschaltet',
+    appOffBody:
+      'Die zweistufige Anmeldung von {email} auf Taskboard wurde ausgeschaltet{hasAddress, select, yes { (von der Adresse {address})} other {}}: Die Authenticator-App und ihre Wiederherstellungscodes gelten nicht mehr, das Passwort allein meldet an.\n\nWenn Sie das waren, ist nichts weiter zu tun. Wenn nicht, ändern Sie jetzt Ihr Passwort, beenden Sie Sitzungen, die Sie nicht kennen, und richten Sie die zweistufige Anmeldung neu ein:\n{url}',
+    passkeyRemovedSubject: 'Ein Passkey wurde aus Ihrem Taskboard-Konto entfernt',
+    passkeyRemovedBody:
+      'Der Passkey „{name}“ von {email} wurde auf Taskboard entfernt{hasAddress, select, yes { (von der Adresse {address})} other {}}: Er meldet nicht mehr an.\n\nWenn Sie das waren, ist nichts weiter zu tun. Wenn nicht, ändern Sie jetzt Ihr Passwort, beenden Sie Sitzungen, die Sie nicht kennen, und prüfen Sie Ihre Passkeys:\n{url}',
+    factorsResetSubject: 'Ein Inhaber hat Ihre zweistufige Anmeldung auf Taskboard zurückgesetzt',
+    factorsResetBody:
+      '{owner}, Inhaber von {company}, hat die zweistufige Anmeldung von {email} auf Taskboard zurückgesetzt: Ihre Authenticator-App, Passkeys und Wiederherstellungscodes gelten nicht mehr.{required, select, yes {\n\n{company} verlangt die zweistufige Anmeldung: Sie richten sie bei Ihrer nächsten Anmeldung neu ein.} other {}}\n\nWenn Sie das nicht erbeten haben, sagen Sie es {owner} oder einem anderen Inhaber von {company} und prüfen Sie Ihr Konto:\n{url}',
   },
   fr: {
     someone: 'Quelqu’un',
@@ -98,6 +116,15 @@ const catalogues: Record<Language, Record<MailMessage, string>> = {
     digestSubject: '{count, plural, one {# nouvelle notification sur Taskboard} other {# nouvelles notifications sur Taskboard}}',
     digestFooter:
       'Vous recevez ces e-mails parce que vous avez activé les notifications par e-mail dans Taskboard\u202f; désactivez-les dans les paramètres de votre compte.',
+    appOffSubject: 'La connexion en deux étapes de votre compte Taskboard a été désactivée',
+    appOffBody:
+      'La connexion en deux étapes de {email} sur Taskboard a été désactivée{hasAddress, select, yes { (depuis l’adresse {address})} other {}}\u202f: l’application d’authentification et ses codes de récupération ne fonctionnent plus, et le mot de passe seul suffit pour se connecter.\n\nSi c’était vous, il n’y a rien d’autre à faire. Sinon, changez votre mot de passe maintenant, terminez les sessions que vous ne reconnaissez pas et réactivez la connexion en deux étapes\u202f:\n{url}',
+    passkeyRemovedSubject: 'Une clé d’accès a été supprimée de votre compte Taskboard',
+    passkeyRemovedBody:
+      'La clé d’accès «\u00a0{name}\u00a0» de {email} a été supprimée sur Taskboard{hasAddress, select, yes { (depuis l’adresse {address})} other {}}\u202f: elle ne permet plus de se connecter.\n\nSi c’était vous, il n’y a rien d’autre à faire. Sinon, changez votre mot de passe maintenant, terminez les sessions que vous ne reconnaissez pas et vérifiez vos clés d’accès\u202f:\n{url}',
+    factorsResetSubject: 'Un propriétaire a réinitialisé votre connexion en deux étapes sur Taskboard',
+    factorsResetBody:
+      '{owner}, propriétaire de {company}, a réinitialisé la connexion en deux étapes de {email} sur Taskboard\u202f: votre application d’authentification, vos clés d’accès et vos codes de récupération ne fonctionnent plus.{required, select, yes {\n\n{company} exige la connexion en deux étapes\u202f: vous la configurerez de nouveau à votre prochaine connexion.} other {}}\n\nSi vous ne l’avez pas demandé, prévenez {owner} ou un autre propriétaire de {company}, et vérifiez votre compte\u202f:\n{url}',
   },
   ar: {
     someone: 'أحدهم',
@@ -128,6 +155,15 @@ const catalogues: Record<Language, Record<MailMessage, string>> = {
     digestSubject:
       '{count, plural, zero {لا إشعارات جديدة على Taskboard} one {إشعار جديد واحد على Taskboard} two {إشعاران جديدان على Taskboard} few {# إشعارات جديدة على Taskboard} many {# إشعارًا جديدًا على Taskboard} other {# إشعار جديد على Taskboard}}',
     digestFooter: 'تصلك هذه الرسائل لأنك فعّلت الإشعارات بالبريد الإلكتروني في Taskboard؛ يمكنك إيقافها من إعدادات حسابك.',
+    appOffSubject: 'أُوقف تسجيل الدخول بخطوتين لحسابك على Taskboard',
+    appOffBody:
+      'أُوقف تسجيل الدخول بخطوتين لـ {email} على Taskboard{hasAddress, select, yes { (من العنوان {address})} other {}}: لم يعد تطبيق المصادقة ولا رموز الاسترداد تعمل، وصارت كلمة المرور وحدها تكفي لتسجيل الدخول.\n\nإن كنت أنت، فلا شيء آخر عليك. وإن لم تكن أنت، فغيّر كلمة مرورك الآن، وأنهِ الجلسات التي لا تعرفها، وأعد إعداد تسجيل الدخول بخطوتين:\n{url}',
+    passkeyRemovedSubject: 'أُزيل مفتاح مرور من حسابك على Taskboard',
+    passkeyRemovedBody:
+      'أُزيل مفتاح المرور «{name}» الخاص بـ {email} على Taskboard{hasAddress, select, yes { (من العنوان {address})} other {}}: لم يعد يسجّل الدخول.\n\nإن كنت أنت، فلا شيء آخر عليك. وإن لم تكن أنت، فغيّر كلمة مرورك الآن، وأنهِ الجلسات التي لا تعرفها، وراجع مفاتيح المرور:\n{url}',
+    factorsResetSubject: 'أعاد مالك تعيين تسجيل الدخول بخطوتين لحسابك على Taskboard',
+    factorsResetBody:
+      'أعاد {owner}، وهو مالك في {company}، تعيين تسجيل الدخول بخطوتين لـ {email} على Taskboard: لم يعد تطبيق المصادقة ولا مفاتيح المرور ولا رموز الاسترداد تعمل.{required, select, yes {\n\nتشترط {company} تسجيل الدخول بخطوتين: ستعدّه من جديد عند تسجيل دخولك التالي.} other {}}\n\nإن لم تطلب ذلك، فأخبر {owner} أو مالكًا آخر في {company}، وراجع حسابك:\n{url}',
   },
 };
 

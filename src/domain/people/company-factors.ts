@@ -13,6 +13,7 @@ import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import { mailFactorNotice, type SecurityMail } from './mail.ts';
 
 const OWNERS_ONLY = "Only company owners may see and change its members' second factors";
 
@@ -67,9 +68,10 @@ export async function setSecondFactorRequired(ctx: ServiceContext, caller: Calle
 
 /**
  * Removes every second factor of a member (a lost phone): their app, passkeys and recovery codes, and their
- * sign-ins waiting for a code. Recorded in the audit log of each company the person belongs to.
+ * sign-ins waiting for a code. Recorded in the audit log of each company the person belongs to; the
+ * person is told by mail when they had a factor.
  */
-export async function resetMemberFactors(ctx: ServiceContext, caller: Caller, companyId: string, userId: string): Promise<void> {
+export async function resetMemberFactors(ctx: ServiceContext, caller: Caller, companyId: string, userId: string, mail?: SecurityMail): Promise<void> {
   await requireAccess(ctx.db, caller, { kind: 'company', id: companyId, owner: true, refusal: OWNERS_ONLY });
   await inTransaction(ctx, async (trx) => {
     if (!(await companies.findCompanyMember(trx, companyId, userId))) throw new NotFoundError('Company member');
@@ -83,5 +85,12 @@ export async function resetMemberFactors(ctx: ServiceContext, caller: Caller, co
       target: { type: 'user', id: userId },
       details: { methods: [...(hadTotp ? ['totp'] : []), ...(passkeys ? ['passkey'] : [])], by: 'owner', company: companyId },
     });
+    if (hadTotp || passkeys)
+      await mailFactorNotice(trx, mail, userId, {
+        kind: 'reset',
+        ownerId: caller.userId,
+        companyId,
+        required: (await companies.findCompanyById(trx, companyId))?.require_second_factor === 1,
+      });
   });
 }

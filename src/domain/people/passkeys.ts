@@ -21,6 +21,7 @@ import type { Caller } from '../shared/caller.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import { mailFactorNotice, type SecurityMail } from './mail.ts';
 import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
 import { refuseIfThrottled, type SignedIn, type SignInLimits } from './sign-in-limits.ts';
 
@@ -147,7 +148,8 @@ export async function finishPasskeyRegistration(
   return record(row as factors.PasskeyRow);
 }
 
-export async function removePasskey(ctx: ServiceContext, caller: Caller, passkeyId: string): Promise<PasskeyRecord> {
+/** Removes one of the caller's passkeys, and tells them by mail (a stolen session must not remove one unseen). */
+export async function removePasskey(ctx: ServiceContext, caller: Caller, passkeyId: string, mail?: SecurityMail): Promise<PasskeyRecord> {
   requirePerson(caller);
   return inTransaction(ctx, async (trx) => {
     const removed = await factors.deletePasskeyOfUser(trx, caller.userId, passkeyId);
@@ -158,6 +160,7 @@ export async function removePasskey(ctx: ServiceContext, caller: Caller, passkey
       target: { type: 'user', id: caller.userId },
       details: { name: removed.name },
     });
+    await mailFactorNotice(trx, mail, caller.userId, { kind: 'passkey_removed', name: removed.name, client: caller.client });
     return record(removed);
   });
 }

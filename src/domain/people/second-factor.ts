@@ -18,6 +18,7 @@ import type { Caller } from '../shared/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';
+import { mailFactorNotice, type SecurityMail } from './mail.ts';
 import { passkeyOptionsFor, type RelyingParty, verifyPasskey } from './passkeys.ts';
 import { verifyPassword } from './passwords.ts';
 import type { Sealer } from './sealing.ts';
@@ -180,8 +181,14 @@ async function confirmStep(trx: Executor, actor: AuditActor, userId: string, ste
   return { recoveryCodes };
 }
 
-/** Turns the authenticator app off: the password and a code (or a recovery code) prove it is the person. */
-export async function disableTotp(ctx: ServiceContext, policy: SecondFactorPolicy, caller: Caller, input: { password: string; code: string }): Promise<void> {
+/** Turns the authenticator app off: the password and a code (or a recovery code) prove it is the person, who is told by mail. */
+export async function disableTotp(
+  ctx: ServiceContext,
+  policy: SecondFactorPolicy,
+  caller: Caller,
+  input: { password: string; code: string },
+  mail?: SecurityMail,
+): Promise<void> {
   requirePerson(caller);
   const user = await findUserById(ctx.db, caller.userId);
   const factor = await factors.findTotpFactor(ctx.db, caller.userId);
@@ -213,6 +220,7 @@ export async function disableTotp(ctx: ServiceContext, policy: SecondFactorPolic
       target: { type: 'user', id: caller.userId },
       details: { method: 'totp' },
     });
+    await mailFactorNotice(trx, mail, caller.userId, { kind: 'app_off', client: caller.client });
   }).catch(async (error: unknown) => {
     if (error instanceof ValidationError) await failed('wrong_code');
     throw error;

@@ -2,18 +2,20 @@
  * The account page: the person's name and photo, email notifications, password, two-step sign-in,
  * passkeys, sessions and API keys. Loaded only when opened, so the board page's first load does not carry it.
  */
+import { parseDate, today } from '@internationalized/date';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@taskboard/client';
-import Bowser from 'bowser';
 import { type FormEvent, useId, useState } from 'react';
 import { client, problem, unwrap } from '../api.ts';
 import { CalendarFeeds } from '../calendar/CalendarFeeds.tsx';
 import { followAccount, followTimeZone } from '../i18n/language.ts';
-import { browserTimeZone, formatDate, isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/messages.ts';
-import { NameForm, Outcome, Part, ShownOnce, when } from '../parts.tsx';
+import { browserTimeZone, currentTimeZone, formatDate, formatList, isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/messages.ts';
+import { Outcome, Part, ShownOnce, when } from '../parts.tsx';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
+import { browserOf } from '../ui/browserName.ts';
 import { dateText } from '../ui/dateStrings.ts';
+import { keyText } from './key-strings.ts';
 import { Passkeys } from './Passkeys.tsx';
 import { SecondFactor } from './SecondFactor.tsx';
 import './account.css';
@@ -22,13 +24,6 @@ type ApiKey = components['schemas']['ApiKey'];
 
 /** A photo is shown only from an address an image can come from (the API keeps any text). */
 const showablePhoto = (url: string) => /^(https?:\/\/|\/|data:image\/)/i.test(url);
-
-/** "Chrome on Linux" from a user agent (bowser knows the browsers' many spellings); else the agent as sent. */
-function browserOf(userAgent: string | null): string {
-  if (!userAgent) return t.unknownBrowser;
-  const { browser, os } = Bowser.parse(userAgent);
-  return browser.name && os.name ? t.browserOn(browser.name, os.name) : userAgent;
-}
 
 export default function AccountPage() {
   const me = useMe();
@@ -353,8 +348,22 @@ function Sessions() {
   );
 }
 
+/** What a key is limited to, in words: its access, its teams (by name where the person is in them) and its expiry. */
+function keyScope(key: ApiKey, teamNames: Map<string, string>, now: number): string {
+  const access = key.access === 'read-only' ? keyText.scopeReadOnly : keyText.scopeReadWrite;
+  const teams = key.teams === null ? keyText.everyTeam : keyText.someTeams(formatList(key.teams.map((id) => teamNames.get(id) ?? keyText.unknownTeam)));
+  const expiry = key.expiresAt === null ? keyText.neverExpires : (Date.parse(key.expiresAt) <= now ? keyText.expired : keyText.expires)(when(key.expiresAt));
+  return [access, teams, expiry].join(' · ');
+}
+
+/** The instant a day (`YYYY-MM-DD`) ends in the person's time zone: a key "expires after" that day. */
+function endOfDay(day: string): string {
+  return new Date(parseDate(day).add({ days: 1 }).toDate(currentTimeZone()).getTime() - 1000).toISOString();
+}
+
 function ApiKeys() {
   const queryClient = useQueryClient();
+  const me = useMe();
   const [fresh, setFresh] = useState<{ name: string; token: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['api-keys'] });
@@ -363,7 +372,8 @@ function ApiKeys() {
     queryFn: async () => unwrap(await client.GET('/api/v1/api-keys')).apiKeys,
   });
   const create = useMutation({
-    mutationFn: async (name: string) => unwrap(await client.POST('/api/v1/api-keys', { body: { name } })),
+    mutationFn: async (body: { name: string; access: ApiKey['access']; teams?: string[]; expiresAt?: string }) =>
+      unwrap(await client.POST('/api/v1/api-keys', { body })),
     onSuccess: (answer) => setFresh({ name: answer.apiKey.name, token: answer.token }),
     onSettled: refresh,
   });
@@ -379,6 +389,9 @@ function ApiKeys() {
   });
   const busy = create.isPending || rotate.isPending || revoke.isPending;
   const error = create.error ?? rotate.error ?? revoke.error ?? keys.error;
+  const myTeams = me.data?.teams ?? [];
+  const teamNames = new Map(myTeams.map((team) => [team._id, team.name]));
+  const now = Date.now();
   return (
     <Part title={t.apiKeys}>
       <p className="muted">{t.apiKeysIntro}</p>
@@ -397,34 +410,123 @@ function ApiKeys() {
           <li key={key._id} className="account-row">
             <span className="account-row-text">
               <strong>{key.name}</strong>
-              <span className="muted"> {t.apiKeyDetails(key.prefix, when(key.createdAt), key.lastUsedAt ? when(key.lastUsedAt) : null)}</span>
+              {key.expiresAt !== null && Date.parse(key.expiresAt) <= now ? <span className="key-badge">{keyText.expiredBadge}</span> : null}
+              <span className="muted"> {keyText.created(key.prefix, when(key.createdAt))}</span>
+              <span className="account-row-line">{keyScope(key, teamNames, now)}</span>
+              <span className="account-row-line muted">
+                {key.lastUsedAt ? keyText.lastUsed(when(key.lastUsedAt), key.lastUsedIp ?? t.unknownAddress) : keyText.neverUsed}
+              </span>
             </span>
-            <button
-              type="button"
-              aria-label={t.rotateNamed(key.name)}
-              disabled={busy}
-              onClick={() => {
-                if (window.confirm(t.confirmRotate(key.name))) rotate.mutate(key._id);
-              }}
-            >
-              {t.rotate}
-            </button>
-            <button
-              type="button"
-              aria-label={t.revokeNamed(key.name)}
-              disabled={busy}
-              onClick={() => {
-                if (window.confirm(t.confirmRevoke(key.name))) revoke.mutate(key);
-              }}
-            >
-              {t.revoke}
-            </button>
+            <span className="account-row-actions">
+              <button
+                type="button"
+                aria-label={t.rotateNamed(key.name)}
+                disabled={busy}
+                onClick={() => {
+                  if (window.confirm(t.confirmRotate(key.name))) rotate.mutate(key._id);
+                }}
+              >
+                {t.rotate}
+              </button>
+              <button
+                type="button"
+                aria-label={t.revokeNamed(key.name)}
+                disabled={busy}
+                onClick={() => {
+                  if (window.confirm(t.confirmRevoke(key.name))) revoke.mutate(key);
+                }}
+              >
+                {t.revoke}
+              </button>
+            </span>
           </li>
         ))}
       </ul>
       {keys.data?.length === 0 ? <p className="muted">{t.noApiKeys}</p> : null}
-      <NameForm label={t.apiKeyName} submit={t.createApiKey} busy={busy} onName={(name, made) => create.mutate(name, { onSuccess: made })} />
+      <NewKeyForm teams={myTeams} busy={busy} onCreate={(body, made) => create.mutate(body, { onSuccess: made })} />
       <Outcome error={error} success={revoke.isSuccess ? done : null} />
     </Part>
+  );
+}
+
+/** A new key: its name, read-only or read-write, optionally some of the person's teams and a last day. */
+function NewKeyForm({
+  teams,
+  busy,
+  onCreate,
+}: {
+  teams: { _id: string; name: string }[];
+  busy: boolean;
+  onCreate: (body: { name: string; access: ApiKey['access']; teams?: string[]; expiresAt?: string }, made: () => void) => void;
+}) {
+  const titleId = useId();
+  const teamsHintId = useId();
+  const expiryHintId = useId();
+  const accessHintId = useId();
+  const [firstDay] = useState(() => today(currentTimeZone()).toString());
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const name = String(form.get('name')).trim();
+    if (!name) return;
+    const chosenTeams = form.getAll('teams').map(String);
+    const expiry = String(form.get('expiry') ?? '');
+    onCreate(
+      {
+        name,
+        access: form.get('access') === 'read-only' ? 'read-only' : 'read-write',
+        ...(chosenTeams.length ? { teams: chosenTeams } : {}),
+        ...(expiry ? { expiresAt: endOfDay(expiry) } : {}),
+      },
+      () => formElement.reset(),
+    );
+  }
+  return (
+    <form className="account-form key-form" onSubmit={submit} aria-labelledby={titleId}>
+      <h3 id={titleId}>{keyText.newKey}</h3>
+      <label>
+        {t.apiKeyName}
+        <input name="name" required maxLength={100} />
+      </label>
+      <fieldset className="account-choice" aria-describedby={accessHintId}>
+        <legend>{keyText.access}</legend>
+        <label className="account-check">
+          <input type="radio" name="access" value="read-write" defaultChecked />
+          {keyText.readWrite}
+        </label>
+        <label className="account-check">
+          <input type="radio" name="access" value="read-only" />
+          {keyText.readOnly}
+        </label>
+        <p id={accessHintId} className="muted">
+          {keyText.readOnlyHint}
+        </p>
+      </fieldset>
+      {teams.length > 0 ? (
+        <fieldset className="account-choice" aria-describedby={teamsHintId}>
+          <legend>{keyText.teams}</legend>
+          {teams.map((team) => (
+            <label key={team._id} className="account-check">
+              <input type="checkbox" name="teams" value={team._id} />
+              {team.name}
+            </label>
+          ))}
+          <p id={teamsHintId} className="muted">
+            {keyText.teamsHint}
+          </p>
+        </fieldset>
+      ) : null}
+      <label>
+        {keyText.expiry}
+        <input type="date" name="expiry" min={firstDay} aria-describedby={expiryHintId} />
+      </label>
+      <p id={expiryHintId} className="muted">
+        {keyText.expiryHint}
+      </p>
+      <button type="submit" className="primary" disabled={busy}>
+        {t.createApiKey}
+      </button>
+    </form>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * Company administration for its owners and admins: members and invitations, teams, webhooks and
- * their deliveries. Loaded only when opened. The header links here only for owners and admins; the
+ * their deliveries, and for owners the audit log. Loaded only when opened. The header links here only for owners and admins; the
  * page asks the same of Get Me, and a refusal of the API (a role changed meanwhile) shows the same
  * "not allowed" page: the API decides reach, the page only follows it.
  */
@@ -8,6 +8,8 @@ import { Link, Navigate, NavLink, Route, Routes, useParams } from 'react-router'
 import { administers, type Company } from '../api.ts';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
+import { AuditPage } from './AuditPage.tsx';
+import { auditText } from './audit-strings.ts';
 import { MembersPage } from './MembersPage.tsx';
 import { NotAllowed } from './parts.tsx';
 import { TeamsPage } from './TeamsPage.tsx';
@@ -49,6 +51,7 @@ function CompanyAdmin({ companies }: { companies: Company[] }) {
         <NavLink to={`/admin/${company._id}/webhooks`} end={false}>
           {t.webhooks}
         </NavLink>
+        {company.role === 'owner' ? <NavLink to={`/admin/${company._id}/audit`}>{auditText.title}</NavLink> : null}
       </nav>
       <Routes>
         <Route index element={<Navigate to="members" replace />} />
@@ -56,6 +59,7 @@ function CompanyAdmin({ companies }: { companies: Company[] }) {
         <Route path="teams" element={<TeamsPage company={company} />} />
         <Route path="webhooks" element={<WebhooksPage company={company} />} />
         <Route path="webhooks/:webhookId" element={<DeliveriesPage company={company} />} />
+        <Route path="audit" element={company.role === 'owner' ? <AuditPage company={company} /> : <p>{t.notAllowed}</p>} />
         <Route path="*" element={<p>{t.notFound}</p>} />
       </Routes>
     </div>

@@ -1,9 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { type Company, client, unwrap } from '../api.ts';
+import { formatList } from '../i18n/messages.ts';
 import { Outcome, Part } from '../parts.tsx';
 import { factorText } from '../people/factor-strings.ts';
 import { ADMIN_STALE_TIME } from './parts.tsx';
+
+/** A second factor's kind in words; one this page does not know yet shows as the API names it. */
+const methodName = (method: string): string => (factorText.methodNames as Record<string, string>)[method] ?? method;
 
 /**
  * Two-step sign-in of a company's members, for its owners: require it of everyone (those without
@@ -65,7 +69,7 @@ export function SecondFactorsPart({ company }: { company: Company }) {
               <span className="muted"> {member.email}</span>
             </span>
             <span className={member.methods.length ? 'factor-state on' : 'factor-state'}>
-              {member.methods.length ? factorText.memberOn : factorText.memberOff}
+              {member.methods.length ? factorText.memberOn(formatList(member.methods.map((method) => methodName(method)))) : factorText.memberOff}
             </span>
             {member.methods.length ? (
               <button

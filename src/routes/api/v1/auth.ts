@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getMe } from '../../../domain/account/service.ts';
 import { Directory } from '../../../domain/people/directory.ts';
+import type { SecurityMail } from '../../../domain/people/mail.ts';
 import {
   finishPasskeyRegistration,
   finishPasskeySignIn,
@@ -76,6 +77,12 @@ export function signedIn(request: FastifyRequest, reply: FastifyReply, result: S
 /** A public change made from a browser (sign-in, setup, accept) must come from an allowed origin: no login CSRF. */
 export function refuseCrossSite(request: FastifyRequest): void {
   if (!allowedOrigin(request)) throw new ForbiddenError("Cross-site request refused: its Origin is not this service's");
+}
+
+/** Where a security notice's link points, when the server sends mail; undefined: no mail is set up. */
+export function securityMail(app: FastifyInstance, request: FastifyRequest): SecurityMail | undefined {
+  const people = app.config.people;
+  return people.mail.smtpUrl === undefined ? undefined : { baseUrl: people.publicUrl ?? `${request.protocol}://${request.host}` };
 }
 
 /** Signing in and out, the caller's sessions and password, first-run setup (docs/people.md). */
@@ -330,7 +337,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       answer: ['passkey', Passkey],
       message: 'Passkey removed',
     },
-    async ({ caller, params }) => removePasskey(app.services, caller, params.passkeyId),
+    async ({ caller, params, request }) => removePasskey(app.services, caller, params.passkeyId, securityMail(app, request)),
   );
 
   route(
@@ -394,8 +401,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       answer: MessageResponse,
       message: 'Your authenticator app is off',
     },
-    async ({ caller, body }) => {
-      await disableTotp(app.services, secondFactor, caller, body);
+    async ({ caller, body, request }) => {
+      await disableTotp(app.services, secondFactor, caller, body, securityMail(app, request));
       return {};
     },
   );

@@ -17,6 +17,7 @@ import {
 import { CompanyFactorsResponse, MessageResponse, SetCompanyFactorsBody } from '../../../schemas/people.ts';
 import { Company } from '../../../schemas/records.ts';
 import { operations } from '../../operation.ts';
+import { securityMail } from './auth.ts';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['companies']);
@@ -173,8 +174,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       answer: MessageResponse,
       message: 'Their second factors are removed: they sign in with the password alone, or set one up again where it is required',
     },
-    async ({ caller, params }) => {
-      await resetMemberFactors(app.services, caller, params.companyId, params.userId);
+    async ({ caller, params, request }) => {
+      await resetMemberFactors(app.services, caller, params.companyId, params.userId, securityMail(app, request));
       return {};
     },
   );
