@@ -93,7 +93,13 @@ export const BoardTemplatesAnswer = Type.Object({ message: Type.String(), templa
 
 export const LeftOutRule = named(
   'LeftOutRule',
-  Type.Object({ name: Type.String(), reason: Type.String({ description: 'why the rule was left out, in words' }) }),
+  Type.Object({
+    name: Type.String(),
+    why: Type.Union([Type.Literal('list'), Type.Literal('label'), Type.Literal('unreached')], {
+      description: 'list: it names a list the board no longer shows; label: a label it no longer has; unreached: it creates cards in a list the caller does not reach',
+    }),
+    reason: Type.String({ description: 'why the rule was left out, in words' }),
+  }),
 );
 export const BoardFromTemplateAnswer = Type.Object({
   message: Type.String(),

@@ -117,7 +117,7 @@ for (const engine of ENGINES) {
         ],
       );
       // the rule naming the archived list cannot come along, and the answer says so
-      assert.deepEqual(made.leftOut.rules, [{ name: 'Bury', reason: 'it names a list the board no longer shows' }]);
+      assert.deepEqual(made.leftOut.rules, [{ name: 'Bury', why: 'list', reason: 'it names a list the board no longer shows' }]);
       const createdEvents = (await json('GET', `/api/v1/boards/${source.board._id}/activity`)).events as Json[];
       assert.ok(!createdEvents.some((e) => e.type.startsWith('board_template')), 'a template is the team’s, not an activity of the board');
 
@@ -241,7 +241,7 @@ for (const engine of ENGINES) {
       assert.equal(template.content.rules[0]?.actions[0]?.list, inbox._id, 'a list elsewhere is kept as it is');
       const mate = await addMember(t.services, { companyId: t.tenant.companyId, teamIds: [t.tenant.teamId], email: 'milo@acme.test' });
       const made = await json('POST', `/api/v1/board-templates/${template._id}/boards`, { name: 'Milo’s' }, 201, apiClient(t, mate.apiKey));
-      assert.deepEqual(made.leftOut.rules, [{ name: 'Forward', reason: 'it creates cards in a list you do not reach' }]);
+      assert.deepEqual(made.leftOut.rules, [{ name: 'Forward', why: 'unreached', reason: 'it creates cards in a list you do not reach' }]);
       // the tenant reaches it: the rule comes along
       const mine = await json('POST', `/api/v1/board-templates/${template._id}/boards`, { name: 'Mine' }, 201);
       assert.deepEqual(mine.leftOut.rules, []);

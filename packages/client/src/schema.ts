@@ -4625,6 +4625,8 @@ export interface components {
         };
         LeftOutRule: {
             name: string;
+            /** @description list: it names a list the board no longer shows; label: a label it no longer has; unreached: it creates cards in a list the caller does not reach */
+            why: "list" | "label" | "unreached";
             /** @description why the rule was left out, in words */
             reason: string;
         };

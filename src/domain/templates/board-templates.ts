@@ -40,8 +40,15 @@ type TemplateRule = BoardTemplateContent['rules'][number];
 /** A rule of a board's template, or why it cannot be one. */
 export interface LeftOutRule {
   name: string;
+  why: 'list' | 'label' | 'unreached';
   reason: string;
 }
+
+const REASONS = {
+  list: 'it names a list the board no longer shows',
+  label: 'it names a label the board no longer has',
+  unreached: 'it creates cards in a list you do not reach',
+} as const;
 
 export function toBoardTemplate(row: templates.BoardTemplateRow): BoardTemplate {
   return {
@@ -65,21 +72,21 @@ const teamSubject = (row: { company_id: string; team_id: string }): EventSubject
  * The rule with the lists and labels of its board named anew: `lists` and `labels` map each id the
  * rule may name to the id it becomes. A list a card is created in that `lists` does not hold is a
  * list elsewhere, kept as it is (`elsewhere` names them); any other id it does not hold leaves the
- * rule out, with the reason.
+ * rule out, with what it named.
  */
 export function relinkRule(
   rule: TemplateRule,
   lists: ReadonlyMap<string, string>,
   labels: ReadonlyMap<string, string>,
-): { rule: TemplateRule; elsewhere: string[] } | { reason: string } {
-  let missing: string | undefined;
-  const relinked = (ids: ReadonlyMap<string, string>, reason: string) => (id: string) => {
+): { rule: TemplateRule; elsewhere: string[] } | { why: 'list' | 'label' } {
+  let missing: 'list' | 'label' | undefined;
+  const relinked = (ids: ReadonlyMap<string, string>, kind: 'list' | 'label') => (id: string) => {
     const mapped = ids.get(id);
-    if (mapped === undefined) missing ??= reason;
+    if (mapped === undefined) missing ??= kind;
     return mapped ?? id;
   };
-  const list = relinked(lists, 'it names a list the board no longer shows');
-  const label = relinked(labels, 'it names a label the board no longer has');
+  const list = relinked(lists, 'list');
+  const label = relinked(labels, 'label');
   const elsewhere: string[] = [];
   const trigger = { ...rule.trigger } as RuleTrigger;
   if ('list' in trigger && trigger.list !== undefined) trigger.list = list(trigger.list);
@@ -106,7 +113,7 @@ export function relinkRule(
         return action;
     }
   });
-  if (missing) return { reason: missing };
+  if (missing) return { why: missing };
   return { rule: { ...rule, trigger, conditions, actions }, elsewhere };
 }
 
@@ -136,7 +143,7 @@ async function snapshotOf(db: Executor, boardId: string): Promise<{ content: Boa
       enabled: Boolean(Number(row.enabled)),
     };
     const relinked = relinkRule(rule, listKeys, labelKeys);
-    if ('reason' in relinked) leftOut.push({ name: row.name, reason: relinked.reason });
+    if ('why' in relinked) leftOut.push({ name: row.name, why: relinked.why, reason: REASONS[relinked.why] });
     else kept.push(relinked.rule);
   }
   return {
@@ -263,12 +270,12 @@ export async function createBoardFromTemplate(
   const rules: TemplateRule[] = [];
   for (const rule of content.rules) {
     const relinked = relinkRule(rule, lists, labels);
-    if ('reason' in relinked) {
-      leftOut.push({ name: rule.name, reason: relinked.reason });
+    if ('why' in relinked) {
+      leftOut.push({ name: rule.name, why: relinked.why, reason: REASONS[relinked.why] });
       continue;
     }
     const reached = await Promise.all(relinked.elsewhere.map((id) => reachesList(ctx.db, caller, id)));
-    if (reached.includes(false)) leftOut.push({ name: rule.name, reason: 'it creates cards in a list you do not reach' });
+    if (reached.includes(false)) leftOut.push({ name: rule.name, why: 'unreached', reason: REASONS.unreached });
     else rules.push(relinked.rule);
   }
   const board = await inTransaction(ctx, async (trx) => {

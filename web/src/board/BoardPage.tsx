@@ -32,6 +32,7 @@ const BoardSettings = lazy(loadSettings);
 const RulesDialog = lazy(() => import('./rules/RulesDialog.tsx'));
 // Recurring cards likewise (from the board menu, or a list's menu with that list chosen).
 const RecurrencesDialog = lazy(() => import('./recurrences/RecurrencesDialog.tsx'));
+const MakeBoardTemplateDialog = lazy(() => import('./templates/MakeBoardTemplateDialog.tsx'));
 // The table view is a chunk of its own, loaded when first shown.
 const BoardTable = lazy(() => import('./table/BoardTable.tsx'));
 // Sharing is occasional: its dialog loads when opened.
@@ -76,6 +77,7 @@ export function BoardPage() {
   const [sharing, setSharing] = useState(false);
   const [panel, setPanel] = useState<Panel | null>(null);
   const [rulesOpen, setRulesOpen] = useState(false);
+  const [makingTemplate, setMakingTemplate] = useState(false);
   // the recurring cards' dialog: closed (null), from the board menu, for a list, or like a card
   const [recurring, setRecurring] = useState<{ list: string | null; card?: LikeCard } | null>(null);
   const recurInList = useCallback((listId: string) => setRecurring({ list: listId }), []);
@@ -206,6 +208,7 @@ export function BoardPage() {
         onShare={() => setSharing(true)}
         onRules={() => setRulesOpen(true)}
         onRecurrences={() => setRecurring({ list: null })}
+        onMakeTemplate={() => setMakingTemplate(true)}
         view={viewShown}
         viewLink={viewLink}
       />
@@ -327,6 +330,11 @@ export function BoardPage() {
       {rulesOpen ? (
         <Suspense fallback={null}>
           <RulesDialog boardId={boardId} boardName={view.board.name} labels={labels.data ?? []} members={members} onClose={() => setRulesOpen(false)} />
+        </Suspense>
+      ) : null}
+      {makingTemplate ? (
+        <Suspense fallback={null}>
+          <MakeBoardTemplateDialog boardId={boardId} boardName={view.board.name} onClose={() => setMakingTemplate(false)} />
         </Suspense>
       ) : null}
       {recurring ? (
