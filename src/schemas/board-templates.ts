@@ -96,7 +96,8 @@ export const LeftOutRule = named(
   Type.Object({
     name: Type.String(),
     why: Type.Union([Type.Literal('list'), Type.Literal('label'), Type.Literal('unreached')], {
-      description: 'list: it names a list the board no longer shows; label: a label it no longer has; unreached: it creates cards in a list the caller does not reach',
+      description:
+        'list: it names a list the board no longer shows; label: a label it no longer has; unreached: it creates cards in a list the caller does not reach',
     }),
     reason: Type.String({ description: 'why the rule was left out, in words' }),
   }),
@@ -112,3 +113,16 @@ export const MadeBoardTemplateAnswer = Type.Object({
   template: BoardTemplate,
   leftOut: Type.Object({ rules: Type.Array(LeftOutRule, { description: 'rules of the board the template could not hold' }) }),
 });
+
+/** A template card of one of the team's boards, as every board of the team offers it. */
+export const TeamCardTemplate = named(
+  'TeamCardTemplate',
+  Type.Object({
+    _id: Id,
+    name: Type.String(),
+    board: Id,
+    boardName: Type.String(),
+    list: Id,
+  }),
+);
+export const TeamCardTemplatesAnswer = Type.Object({ message: Type.String(), cardTemplates: Type.Array(TeamCardTemplate) });

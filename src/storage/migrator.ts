@@ -36,6 +36,7 @@ import * as cardRelations from './migrations/0100_card_relations.ts';
 import * as cardTemplates from './migrations/0103_card_templates.ts';
 import * as calendarFeeds from './migrations/0105_calendar_feeds.ts';
 import * as boardTemplates from './migrations/0111_board_templates.ts';
+import * as teamCardTemplates from './migrations/0112_team_card_templates.ts';
 import type { StorageConnection } from './open.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '0103_card_templates': cardTemplates,
   '0105_calendar_feeds': calendarFeeds,
   '0111_board_templates': boardTemplates,
+  '0112_team_card_templates': teamCardTemplates,
 };
 
 /** The names of every migration, in the order they apply. */

@@ -3134,6 +3134,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/teams/{teamId}/card-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Team Card Templates
+         * @description The template cards of the team's open boards (at most 200), by board name, then name: every board of the team may make cards from them with Copy Card, which carries a template's labels onto the labels of the same name and colour of the board it lands on. Anyone who reaches the team (its members, the company's owners and admins); a template out of reach is a 404.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getTeamCardTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/board-templates/{templateId}": {
         parameters: {
             query?: never;
@@ -4629,6 +4651,16 @@ export interface components {
             why: "list" | "label" | "unreached";
             /** @description why the rule was left out, in words */
             reason: string;
+        };
+        TeamCardTemplate: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            name: string;
+            /** @description 24 lowercase hex characters */
+            board: string;
+            boardName: string;
+            /** @description 24 lowercase hex characters */
+            list: string;
         };
         CalendarFeed: {
             /** @description 24 lowercase hex characters */
@@ -16999,6 +17031,57 @@ export interface operations {
                     "application/json": {
                         message: string;
                         templates: components["schemas"]["BoardTemplate"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getTeamCardTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        cardTemplates: components["schemas"]["TeamCardTemplate"][];
                     };
                 };
             };

@@ -13,7 +13,7 @@ import { BoardHeader } from './BoardHeader.tsx';
 import { BoardUnavailable } from './BoardUnavailable.tsx';
 import type { FaceContext } from './CardTile.tsx';
 import { loadCardDialog, useCardDialog } from './cardDialogLoader.ts';
-import { ListComposer } from './composers.tsx';
+import { type ComposerTemplate, ListComposer } from './composers.tsx';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
 import { useBoardDrops } from './dragAndDrop.ts';
 import { isFiltering, matches } from './filters.ts';
@@ -63,8 +63,8 @@ export function BoardPage() {
     queryKey: ['labels', boardId],
     queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/labels', { params: { path: { boardId } } })).labels as Label[],
   });
-  // the board's template cards (as loaded), offered by each list's composer; the same array until they change
-  const templates = useTemplates(board.data);
+  // the board's template cards (as loaded), then the team's others, offered by each list's composer; the same array until they change
+  const templates = useTemplates(board.data, boardId);
   const fields = useFields(boardId);
   const labelsById = useMemo(() => new Map((labels.data ?? []).map((label) => [label._id, label])), [labels.data]);
   const [filter, setFilter] = useFilter(params, setParams);
@@ -367,18 +367,25 @@ export function BoardPage() {
   );
 }
 
-function useTemplates(view: BoardView | undefined): { _id: string; name: string }[] {
+function useTemplates(view: BoardView | undefined, boardId: string): ComposerTemplate[] {
   const key = (view?.lists ?? []).flatMap((list) => list.cards.filter((card) => card.isTemplate).map((card) => `${card._id}\u0000${card.name}`)).join('\u0001');
-  return useMemo(
-    () =>
-      key
-        ? key.split('\u0001').map((entry) => {
-            const [_id = '', name = ''] = entry.split('\u0000');
-            return { _id, name };
-          })
-        : [],
-    [key],
-  );
+  const teamId = view?.board.team;
+  // the team's template cards of its other boards (docs/decisions/0304): read when the board opens
+  const team = useQuery({
+    queryKey: ['card-templates', teamId],
+    enabled: Boolean(teamId),
+    queryFn: async () => unwrap(await client.GET('/api/v1/teams/{teamId}/card-templates', { params: { path: { teamId: teamId as string } } })).cardTemplates,
+  });
+  return useMemo(() => {
+    const own: ComposerTemplate[] = key
+      ? key.split('\u0001').map((entry) => {
+          const [_id = '', name = ''] = entry.split('\u0000');
+          return { _id, name };
+        })
+      : [];
+    const others = (team.data ?? []).filter((one) => one.board !== boardId).map((one) => ({ _id: one._id, name: one.name, boardName: one.boardName }));
+    return [...own, ...others];
+  }, [key, team.data, boardId]);
 }
 
 function BoardSkeleton() {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import * as templates from '../../../domain/templates/board-templates.ts';
+import { listTeamCardTemplates, MAX_TEAM_CARD_TEMPLATES } from '../../../domain/templates/card-templates.ts';
 import {
   BoardFromTemplateAnswer,
   BoardTemplate,
@@ -8,6 +9,7 @@ import {
   CreateBoardFromTemplateBody,
   MadeBoardTemplateAnswer,
   MakeBoardTemplateBody,
+  TeamCardTemplatesAnswer,
   TeamTemplatesParams,
   UpdateBoardTemplateBody,
 } from '../../../schemas/board-templates.ts';
@@ -55,6 +57,22 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       message: 'Board templates retrieved',
     },
     async ({ caller, params }) => ({ templates: await templates.listBoardTemplates(app.services, caller, params.teamId) }),
+  );
+
+  route(
+    'GET /teams/:teamId/card-templates',
+    {
+      tier: 'very-low',
+      operationId: 'getTeamCardTemplates',
+      summary: 'Get Team Card Templates',
+      description: `The template cards of the team's open boards (at most ${MAX_TEAM_CARD_TEMPLATES}), by board name, then name: every board of the team may make cards from them with Copy Card, which carries a template's labels onto the labels of the same name and colour of the board it lands on. ${who}`,
+      tags: ['cards'],
+      params: TeamTemplatesParams,
+      querystring: NoQuery,
+      answer: TeamCardTemplatesAnswer,
+      message: 'Card templates retrieved',
+    },
+    async ({ caller, params }) => ({ cardTemplates: await listTeamCardTemplates(app.services, caller, params.teamId) }),
   );
 
   route(

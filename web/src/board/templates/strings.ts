@@ -4,8 +4,9 @@ import { catalogue, icu } from '../../i18n/messages.ts';
 export const templatesText = catalogue('templates', {
   badge: 'Template',
   isTemplate: 'Template of this board',
-  hint: 'New cards can be made from it in the add-card form of any list, with its description, labels, members and checklists.',
+  hint: 'New cards can be made from it in the add-card form of any list of the team’s boards, with its description, labels, members and checklists (on another board, the labels of the same name and colour there).',
   fromTemplate: 'From a template',
+  thisBoard: 'This board',
   choose: 'Template',
   create: 'Create from template',
   createNamed: icu('Create from template {name}', (name: string) => ({ name })),
