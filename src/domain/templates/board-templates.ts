@@ -119,12 +119,11 @@ export function relinkRule(
 
 /** What a template of the board holds, read as the board is now, and the rules it cannot hold. */
 async function snapshotOf(db: Executor, boardId: string): Promise<{ content: BoardTemplateContent; leftOut: LeftOutRule[] }> {
-  const [lists, labels, fieldRows, rules] = await Promise.all([
-    findListsOfBoard(db, boardId, false),
-    findLabelsOfBoard(db, boardId),
-    fields.findCustomFieldsOfBoard(db, boardId),
-    rulesOfBoard(db, boardId),
-  ]);
+  // one after another: inside a transaction they share its one connection
+  const lists = await findListsOfBoard(db, boardId, false);
+  const labels = await findLabelsOfBoard(db, boardId);
+  const fieldRows = await fields.findCustomFieldsOfBoard(db, boardId);
+  const rules = await rulesOfBoard(db, boardId);
   const options = await fields.findOptionsOfFields(
     db,
     fieldRows.map((row) => row.id),

@@ -6,6 +6,7 @@ import { administers, type Board, type BoardTemplate, client, problem, unwrap } 
 import { boardTemplatesText as bt } from '../board/templates/strings.ts';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
+import { showToast } from '../ui/toasts.ts';
 
 // A team's archived boards, on the boards page: their own chunk with the board settings.
 const ArchivedBoards = lazy(() => import('../board/settings/ArchivedBoards.tsx'));
@@ -28,10 +29,12 @@ function TeamBoards({ teamId, teamName, canDelete }: { teamId: string; teamName:
     mutationFn: async ({ name, template }: { name: string; template: string }) =>
       template
         ? unwrap(await client.POST('/api/v1/board-templates/{templateId}/boards', { params: { path: { templateId: template } }, body: { name } }))
-        : unwrap(await client.POST('/api/v1/boards', { params: { query: { teamId } }, body: { name, defaultLabels: true } })),
-    onSuccess: async ({ board }) => {
+        : { ...unwrap(await client.POST('/api/v1/boards', { params: { query: { teamId } }, body: { name, defaultLabels: true } })), leftOut: { rules: [] } },
+    onSuccess: async (answer) => {
       await queryClient.invalidateQueries({ queryKey: ['boards', teamId] });
-      navigate(`/boards/${board._id}`);
+      // the rules a template's board could not get are said where the board opens
+      for (const rule of answer.leftOut.rules) showToast({ kind: 'info', text: bt.leftOut[rule.why](rule.name) });
+      navigate(`/boards/${answer.board._id}`);
     },
   });
   const inputId = useId();
