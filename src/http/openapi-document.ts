@@ -59,6 +59,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   webhooks: "Signed webhooks: a company's subscriptions to its events, their secrets and deliveries.",
   recurrences: 'Recurring cards: a card template made on an RFC 5545 schedule in a time zone, each occurrence once.',
   rules: "Board rules: a trigger, conditions and actions run once after each triggering change, their runs' history and a dry run.",
+  'board-templates': "Board templates kept on a team: a snapshot of a board's lists, labels, custom fields and rules, and new boards made from it.",
   notifications: "The caller's notifications: reminders, assignments, cheers, comments and replies.",
   search: 'Search across everything the caller reaches: cards, comments, discussions, checklist items, attachments, boards and lists.',
 };

@@ -5,6 +5,7 @@ import attachments from './api/v1/attachments.ts';
 import audit from './api/v1/audit.ts';
 import auth from './api/v1/auth.ts';
 import boardEvents from './api/v1/board-events.ts';
+import boardTemplates from './api/v1/board-templates.ts';
 import boards from './api/v1/boards.ts';
 import calendarFeeds from './api/v1/calendar-feeds.ts';
 import cardCopies from './api/v1/card-copies.ts';
@@ -67,6 +68,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         webhooks,
         rules,
         recurrences,
+        boardTemplates,
         audit,
         notifications,
         activity,

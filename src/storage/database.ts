@@ -485,6 +485,22 @@ export interface Database {
   board_stars: BoardStarTable;
   board_viewers: BoardViewerTable;
   card_relations: CardRelationTable;
+  board_templates: BoardTemplateTable;
+}
+
+/** A board template of a team (migration 0111, src/domain/templates): its lists, labels, fields and rules as JSON text. */
+export interface BoardTemplateTable {
+  id: string;
+  company_id: string;
+  team_id: string;
+  name: string;
+  description: string;
+  content: string;
+  source_board_id: string | null;
+  creator_id: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
 }
 
 /** A person's secret iCalendar URL (migration 0105): only the token's SHA-256 is kept. */

@@ -56,4 +56,31 @@ describe('card templates in the web app', { skip: chromiumMissing }, () => {
       );
     });
   });
+
+  test('a template of another board of the team, in the add-card form', async (context) => {
+    const { api } = suite;
+    const colour = (await api<{ colors: { _id: string }[] }>('GET', '/api/v1/label-colors')).colors[0]?._id;
+    const support = await suite.makeBoard('Help desk', { Forms: ['Incident report'] });
+    const ops = await suite.makeBoard('Ops', { Queue: [] });
+    const template = support.cards.get('Incident report') as string;
+    const { label } = await api<{ label: { _id: string } }>('POST', `/api/v1/boards/${support.boardId}/labels`, { name: 'Incident', color: colour });
+    const { label: theirs } = await api<{ label: { _id: string } }>('POST', `/api/v1/boards/${ops.boardId}/labels`, { name: 'Incident', color: colour });
+    await api('POST', `/v2/cards/${template}/labels`, { labels: [label._id] });
+    await api('PATCH', `/api/v1/cards/${template}`, { isTemplate: true });
+
+    await suite.onPage(context.name, { viewport: { width: 1280, height: 900 } }, async (page) => {
+      await page.goto(`/boards/${ops.boardId}`);
+      await page.getByRole('button', { name: 'Add a card to Queue' }).click();
+      const queue = page.getByRole('region', { name: 'Queue', exact: true });
+      const group = queue.getByRole('group', { name: 'From a template' });
+      await group.waitFor();
+      await axe(page, "the add-card form with a template of the team's other board");
+      await group.getByRole('combobox', { name: 'Template' }).selectOption({ label: 'Incident report' });
+      await queue.getByRole('textbox', { name: 'Card name' }).fill('Disk full');
+      await queue.getByRole('button', { name: 'Create from template Incident report' }).click();
+      await cardIn(page, 'Queue', 'Disk full').filter({ hasText: 'Incident' }).waitFor();
+      const made = (await api<{ board: { lists: { cards: Json[] }[] } }>('GET', `/api/v1/boards/${ops.boardId}/card-faces`)).board.lists[0]?.cards[0];
+      assert.deepEqual([made?.name, made?.labels, made?.isTemplate], ['Disk full', [theirs._id], false]);
+    });
+  });
 });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { seedBoard } from '../support/fixtures.ts';
-import { type Api, apiClient, bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { type Api, apiClient, bearer, buildTestApp, ENGINES, otherCompany, type TestApp } from '../support/harness.ts';
 import { eventually } from '../support/receiver.ts';
 import { importForm, smallTrelloExport } from '../support/trello.ts';
 
@@ -80,6 +80,56 @@ for (const engine of ENGINES) {
       assert.equal((await json('PATCH', `/api/v1/cards/${card._id}`, { isTemplate: false })).card.isTemplate, false);
       const refused = await api('PATCH', `/api/v1/cards/${card._id}`, { isTemplate: 'yes' });
       assert.equal(refused.statusCode, 400, refused.body);
+    });
+
+    it('keeps templates on the team: every board of it lists them and makes cards from them, labels matched by name and colour', async () => {
+      const colors = (await json('GET', '/api/v1/label-colors')).colors as Json[];
+      const board = async (name: string, labels: [string, number][]) => {
+        const made = (await json('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name }, 201)).board;
+        const list = (await json('POST', '/api/v1/lists', { board: made._id, name: 'Inbox' }, 201)).list;
+        const ids: string[] = [];
+        for (const [label, colour] of labels)
+          ids.push((await json('POST', `/api/v1/boards/${made._id}/labels`, { name: label, color: colors[colour]?._id }, 201)).label._id);
+        return { id: made._id as string, list: list._id as string, labels: ids };
+      };
+      const support = await board('Support desk', [
+        ['Bug', 0],
+        ['Urgent', 1],
+      ]);
+      const ops = await board('Ops desk', [
+        ['Bug', 0],
+        ['Urgent', 2],
+      ]);
+      const { card } = await json('POST', '/api/v1/cards', { list: support.list, name: 'Incident report' }, 201);
+      await json('POST', `/v2/cards/${card._id}/labels`, { labels: support.labels });
+      await json('PATCH', `/api/v1/cards/${card._id}`, { isTemplate: true });
+      // an archived template is no choice
+      const { card: old } = await json('POST', '/api/v1/cards', { list: support.list, name: 'Old form' }, 201);
+      await json('PATCH', `/api/v1/cards/${old._id}`, { isTemplate: true });
+      await json('PATCH', `/api/v1/cards/${old._id}/archive`);
+
+      const listed = (await json('GET', `/api/v1/teams/${t.tenant.teamId}/card-templates`)).cardTemplates as Json[];
+      assert.deepEqual(
+        listed.filter((one) => one.board === support.id),
+        [{ _id: card._id, name: 'Incident report', board: support.id, boardName: 'Support desk', list: support.list }],
+      );
+      // made on the other board: "Bug" is the same name and colour there, "Urgent" is not (another colour)
+      const copy = await json('POST', `/api/v1/cards/${card._id}/copy`, { list: ops.list, name: 'Disk full' }, 201);
+      assert.deepEqual(
+        copy.card.labels.map((l: Json) => l._id),
+        [ops.labels[0]],
+      );
+      assert.deepEqual(copy.dropped.labels, [support.labels[1]]);
+      assert.equal(copy.card.isTemplate, false);
+      // a plain card copied across boards still loses its labels
+      const { card: plain } = await json('POST', '/api/v1/cards', { list: support.list, name: 'Plain' }, 201);
+      await json('POST', `/v2/cards/${plain._id}/labels`, { labels: [support.labels[0]] });
+      const plainCopy = await json('POST', `/api/v1/cards/${plain._id}/copy`, { list: ops.list }, 201);
+      assert.deepEqual([plainCopy.card.labels, plainCopy.dropped.labels], [[], [support.labels[0]]]);
+
+      // nobody outside the team reads them
+      const other = await otherCompany(t);
+      assert.equal((await other.api('GET', `/api/v1/teams/${t.tenant.teamId}/card-templates`)).statusCode, 404);
     });
 
     it("keeps Trello's template cards as templates on import", async () => {

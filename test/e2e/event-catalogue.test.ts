@@ -510,6 +510,46 @@ for (const engine of ENGINES) {
       await write('PATCH /api/v1/rules/{ruleId}', `/api/v1/rules/${rule._id}`, { enabled: false }, ['rule.updated'], boardSubject);
       await unrecorded('POST /api/v1/boards/{boardId}/rules/dry-run', `/api/v1/boards/${board._id}/rules/dry-run`, { actions: [{ type: 'archive' }] });
       await write('DELETE /api/v1/rules/{ruleId}', `/api/v1/rules/${rule._id}`, undefined, ['rule.deleted'], boardSubject);
+      // board templates: kept on the team (test/e2e/board-templates.test.ts); a board made from one records what it makes
+      const teamSubject = { company: companyId };
+      const made = await write(
+        'POST /api/v1/boards/{boardId}/template',
+        `/api/v1/boards/${board._id}/template`,
+        { name: 'Sprint' },
+        ['board_template.created'],
+        teamSubject,
+      );
+      await write(
+        'PATCH /api/v1/board-templates/{templateId}',
+        `/api/v1/board-templates/${made.template._id}`,
+        { name: 'Sprint plan' },
+        ['board_template.updated'],
+        teamSubject,
+      );
+      await write(
+        'POST /api/v1/board-templates/{templateId}/boards',
+        `/api/v1/board-templates/${made.template._id}/boards`,
+        { name: 'From the plan' },
+        [
+          'board.created',
+          ...(
+            [
+              ['list.created', made.template.content.lists],
+              ['label.created', made.template.content.labels],
+              ['custom_field.created', made.template.content.customFields],
+              ['rule.created', made.template.content.rules],
+            ] as const
+          ).flatMap(([type, parts]) => (parts.length ? [type] : [])),
+        ],
+        teamSubject,
+      );
+      await write(
+        'DELETE /api/v1/board-templates/{templateId}',
+        `/api/v1/board-templates/${made.template._id}`,
+        undefined,
+        ['board_template.deleted'],
+        teamSubject,
+      );
       // recurring cards (the cards they make are tested in test/e2e/recurrences.test.ts)
       const schedule = { rule: 'FREQ=DAILY', startsAt: '2031-03-01T09:00', timeZone: 'Europe/Berlin' };
       await unrecorded('POST /api/v1/boards/{boardId}/recurrences/preview', `/api/v1/boards/${board._id}/recurrences/preview`, schedule);

@@ -11,6 +11,7 @@ export type Team = components['schemas']['Team'];
 export type Company = components['schemas']['Company'];
 export type User = components['schemas']['User'];
 export type Board = components['schemas']['Board'];
+export type BoardTemplate = components['schemas']['BoardTemplate'];
 export type BoardEvent = components['schemas']['Event'];
 
 /**

@@ -3136,6 +3136,128 @@ export interface paths {
         patch: operations["updateRecurrence"];
         trace?: never;
     };
+    "/api/v1/boards/{boardId}/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make Board Template
+         * @description A template of the board kept on its team: a snapshot of its open lists, its labels, custom fields and rules (cards are not part of it). A rule naming an archived list is left out, and said so in `leftOut`. At most 100 templates per team (409 past it). Anyone who reaches the board; a board out of reach is a 404.
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["makeBoardTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{teamId}/board-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Team Board Templates
+         * @description The team's board templates, by name. Anyone who reaches the team (its members, the company's owners and admins); a template out of reach is a 404.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getTeamBoardTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{teamId}/card-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Team Card Templates
+         * @description The template cards of the team's open boards (at most 200), by board name, then name: every board of the team may make cards from them with Copy Card, which carries a template's labels onto the labels of the same name and colour of the board it lands on. Anyone who reaches the team (its members, the company's owners and admins); a template out of reach is a 404.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getTeamCardTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/board-templates/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Board Template
+         * @description Anyone who reaches the team (its members, the company's owners and admins); a template out of reach is a 404.
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getBoardTemplate"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Board Template
+         * @description Deletes the template; boards made from it keep what they were made with. Anyone who reaches the team (its members, the company's owners and admins); a template out of reach is a 404.
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        delete: operations["deleteBoardTemplate"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Board Template
+         * @description Renames the template or changes its description; what it holds stays as it was made. Anyone who reaches the team (its members, the company's owners and admins); a template out of reach is a 404.
+         *
+         *     Rate limit: tier `low`, 75 requests per API key in any rolling 3600 s.
+         */
+        patch: operations["updateBoardTemplate"];
+        trace?: never;
+    };
+    "/api/v1/board-templates/{templateId}/boards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Board from Template
+         * @description A new board of the template's team with the template's lists, labels, custom fields and rules, made in one transaction (the caller is the rules' author). A rule that creates cards in a list elsewhere which the caller does not reach is left out, and said so in `leftOut`. Anyone who reaches the team (its members, the company's owners and admins); a template out of reach is a 404.
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["createBoardFromTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/companies/{companyId}/audit-log": {
         parameters: {
             query?: never;
@@ -4085,119 +4207,6 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        CalendarFeed: {
-            /** @description 24 lowercase hex characters */
-            _id: string;
-            /** @description the board the feed shows; null: the caller's My Tasks */
-            board: string | null;
-            /** @description the name of that board, when it still exists */
-            boardName: string | null;
-            /** @description the first characters of the token, to tell feeds apart */
-            tokenPrefix: string;
-            /**
-             * @description ISO 8601 UTC with milliseconds
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /** @description when a calendar app last read the feed */
-            lastUsedAt: string | null;
-        };
-        CardFace: {
-            /** @description 24 lowercase hex characters */
-            _id: string;
-            name: string;
-            position: number;
-            /** @description as the card's `cover`: an image URL or a colour, "" for none */
-            cover: string;
-            startDate: string | null;
-            dueDate: string | null;
-            complete: {
-                status: boolean;
-            };
-            archived: {
-                status: boolean;
-            };
-            /** @description as the card's `isTemplate` */
-            isTemplate: boolean;
-            /** @description the ids of the card's labels (Get Labels of the board names them), in the card's order */
-            labels: string[];
-            /** @description the card's members, in the card's order */
-            members: components["schemas"]["Member"][];
-            allChecklistItemsCount: {
-                completed: number;
-                total: number;
-            };
-            /** @description the number of the card's `comments` */
-            commentsCount: number;
-            /** @description the number of the card's `attachments` */
-            attachmentsCount: number;
-            /** @description whether `description` is not empty */
-            hasDescription: boolean;
-            /** @description as the card's `customFields` */
-            customFields: components["schemas"]["CustomFieldValue"][];
-            /** @description 24 lowercase hex characters */
-            board: string;
-            /** @description 24 lowercase hex characters */
-            list: string;
-            /** @description the card's revision: `If-Match` of its writes */
-            __v: number;
-        };
-        Discussion: {
-            /** @description 24 lowercase hex characters */
-            _id: string;
-            content: string;
-            creator: components["schemas"]["Member"];
-            /** @description 24 lowercase hex characters */
-            card: string;
-            /** @description 24 lowercase hex characters */
-            company: string;
-            /** @description 24 lowercase hex characters */
-            team: string;
-            /**
-             * @description ISO 8601 UTC with milliseconds
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * @description ISO 8601 UTC with milliseconds
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
-            /** @description 24 lowercase hex characters */
-            comment: string;
-            /** @description oldest first */
-            cheers: components["schemas"]["Cheer"][];
-            /** @description grows on every change to the reply: its content or its cheers */
-            __v: number;
-        };
-        Comment: {
-            /** @description 24 lowercase hex characters */
-            _id: string;
-            content: string;
-            creator: components["schemas"]["Member"];
-            /** @description 24 lowercase hex characters */
-            card: string;
-            /** @description 24 lowercase hex characters */
-            company: string;
-            /** @description 24 lowercase hex characters */
-            team: string;
-            /**
-             * @description ISO 8601 UTC with milliseconds
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * @description ISO 8601 UTC with milliseconds
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
-            /** @description the replies, oldest first */
-            discussions: components["schemas"]["Discussion"][];
-            /** @description cheers on the comment itself, oldest first */
-            cheers: components["schemas"]["Cheer"][];
-            /** @description grows on every change to what the record shows: content, replies, cheers */
-            __v: number;
-        };
         CustomFieldOption: {
             /** @description 24 lowercase hex characters */
             _id: string;
@@ -4228,131 +4237,6 @@ export interface components {
             company: string;
             /** @description 24 lowercase hex characters */
             team: string;
-            /**
-             * @description ISO 8601 UTC with milliseconds
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * @description ISO 8601 UTC with milliseconds
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
-            __v: number;
-        };
-        /** @description What an import brought over, whom it matched, and what it left out. */
-        ImportReport: {
-            /** @description what the file holds that the board gets */
-            brought: {
-                lists: number;
-                labels: number;
-                cards: number;
-                checklists: number;
-                checklistItems: number;
-                comments: number;
-                discussions: number;
-                /** @description all brought as link attachments */
-                attachments: number;
-                cheers: number;
-            };
-            members: {
-                /** @description people of the file who are the team's members (by full name or username) */
-                matched: {
-                    /** @description the full name the file gives */
-                    name: string;
-                    username: string | null;
-                    /** @description 24 lowercase hex characters */
-                    user: string;
-                }[];
-                /** @description people of the file no member of the team matched: left off cards and items; their comments are the importer's, with a line naming them */
-                unmatched: {
-                    /** @description the full name the file gives */
-                    name: string;
-                    username: string | null;
-                }[];
-            };
-            /** @description what has no place here, by kind, counted: customFields, customFieldValues, powerUps, votes, stickers (always given), and when any: cardCovers, unmatchedCardMembers, unmatchedItemMembers, commentsOfNoCard, truncatedTexts, … */
-            leftOut: {
-                [key: string]: number;
-            };
-            /** @description sentences about what came over differently (attachments as links, a partial history) */
-            notes: string[];
-        };
-        Import: {
-            /** @description 24 lowercase hex characters */
-            _id: string;
-            source: "trello" | "taskboard";
-            /** @description running until the board is published (done) or the import failed (nothing of it kept) */
-            status: "running" | "done" | "failed";
-            /** @description 24 lowercase hex characters */
-            company: string;
-            /** @description 24 lowercase hex characters */
-            team: string;
-            /** @description the new board, once done */
-            board: string | null;
-            boardName: string;
-            progress: {
-                cards: number;
-                cardsDone: number;
-            };
-            report: components["schemas"]["ImportReport"];
-            /** @description why it failed */
-            error: string | null;
-            /**
-             * @description ISO 8601 UTC with milliseconds
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * @description ISO 8601 UTC with milliseconds
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
-            finishedAt: string | null;
-        };
-        Recurrence: {
-            /** @description 24 lowercase hex characters */
-            _id: string;
-            /** @description 24 lowercase hex characters */
-            company: string;
-            /** @description 24 lowercase hex characters */
-            team: string;
-            /** @description 24 lowercase hex characters */
-            board: string;
-            name: string;
-            /** @description the card each occurrence makes */
-            card: {
-                name: string;
-                /** @description free text, at most 16384 characters */
-                description?: string;
-                labels?: string[];
-                members?: string[];
-                checklists?: {
-                    name: string;
-                    items: string[];
-                }[];
-                /** @description the due date: this long after the occurrence; absent: no due date */
-                dueOffset?: {
-                    amount: number;
-                    unit: "hours" | "days";
-                };
-            };
-            /** @description 24 lowercase hex characters */
-            list: string;
-            position: "top" | "bottom";
-            rule: string;
-            startsAt: string;
-            timeZone: string;
-            /** @description occurrences missed while no server ran: `create` makes each of them at start; `skip` makes only the latest */
-            missed: "create" | "skip";
-            enabled: boolean;
-            pausedReason: string | null;
-            /** @description the user whose reach the cards are made with */
-            author: string;
-            /** @description the next three occurrences owed (fewer when the rule ends; none while paused) */
-            nextOccurrences: string[];
-            /** @description cards made so far */
-            made: number;
             /**
              * @description ISO 8601 UTC with milliseconds
              * @example 2026-11-21T09:30:00.000Z
@@ -4580,6 +4464,487 @@ export interface components {
              */
             createdAt: string;
             finishedAt: string | null;
+        };
+        TemplateList: {
+            /** @description the template's own key of the list or label: its rules name lists and labels by these keys */
+            key: string;
+            name: string;
+        };
+        TemplateLabel: {
+            /** @description the template's own key of the list or label: its rules name lists and labels by these keys */
+            key: string;
+            name: string;
+            /** @description the _id of a colour of GET /api/v1/label-colors */
+            color: string;
+        };
+        TemplateField: {
+            name: string;
+            /** @description text, number (with an optional unit), date (a date-time), select, multiselect, checkbox, person (a member of the board's team), url */
+            type: "text" | "number" | "date" | "select" | "multiselect" | "checkbox" | "person" | "url";
+            unit: string;
+            showOnCard: boolean;
+            options: {
+                name: string;
+                /** @description the _id of a colour of GET /api/v1/label-colors */
+                color: string;
+            }[];
+        };
+        TemplateRule: {
+            name: string;
+            /** @description what starts the rule */
+            trigger: {
+                /** @enum {string} */
+                type: "card.created";
+                /** @description a list of the board */
+                list?: string;
+            } | {
+                /** @enum {string} */
+                type: "card.moved.into";
+                /** @description a list of the board */
+                list: string;
+            } | {
+                /** @enum {string} */
+                type: "card.moved.out";
+                /** @description a list of the board */
+                list: string;
+            } | {
+                /** @enum {string} */
+                type: "label.added";
+                /** @description a label of the board */
+                label?: string;
+            } | {
+                /** @enum {string} */
+                type: "label.removed";
+                /** @description a label of the board */
+                label?: string;
+            } | {
+                /** @enum {string} */
+                type: "member.added";
+                /** @description a user */
+                user?: string;
+            } | {
+                /** @enum {string} */
+                type: "member.removed";
+                /** @description a user */
+                user?: string;
+            } | {
+                /** @enum {string} */
+                type: "card.completed";
+            } | {
+                /** @enum {string} */
+                type: "checklist.done";
+            } | {
+                /** @enum {string} */
+                type: "due.soon";
+                amount: number;
+                unit: "hours" | "days";
+            } | {
+                /** @enum {string} */
+                type: "due.passed";
+            } | {
+                /** @enum {string} */
+                type: "comment.contains";
+                /** @description matched ignoring case */
+                text: string;
+            };
+            conditions: ({
+                /** @enum {string} */
+                type: "label";
+                /** @description a label of the board */
+                label: string;
+                has: boolean;
+            } | {
+                /** @enum {string} */
+                type: "member";
+                /** @description a user */
+                user: string;
+                has: boolean;
+            } | {
+                /** @enum {string} */
+                type: "list";
+                /** @description a list of the board */
+                list: string;
+            } | {
+                /** @enum {string} */
+                type: "due.set";
+                set: boolean;
+            } | {
+                /** @enum {string} */
+                type: "due.before";
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                date: string;
+            } | {
+                /** @enum {string} */
+                type: "due.after";
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                date: string;
+            })[];
+            actions: ({
+                /** @enum {string} */
+                type: "move";
+                /** @description a list of the board */
+                list: string;
+                position: "top" | "bottom";
+            } | {
+                /** @enum {string} */
+                type: "labels.add";
+                labels: string[];
+            } | {
+                /** @enum {string} */
+                type: "labels.remove";
+                labels: string[];
+            } | {
+                /** @enum {string} */
+                type: "labels.toggle";
+                labels: string[];
+            } | {
+                /** @enum {string} */
+                type: "members.add";
+                users: string[];
+            } | {
+                /** @enum {string} */
+                type: "members.remove";
+                users: string[];
+            } | {
+                /** @enum {string} */
+                type: "members.toggle";
+                users: string[];
+            } | {
+                /** @enum {string} */
+                type: "due.set";
+                date: string | null;
+            } | {
+                /** @enum {string} */
+                type: "due.shift";
+                amount: number;
+                unit: "hours" | "days";
+                direction: "later" | "earlier";
+            } | {
+                /** @enum {string} */
+                type: "complete";
+                status: boolean;
+            } | {
+                /** @enum {string} */
+                type: "checklist.add";
+                name: string;
+                /** @description the items of the new checklist, in order */
+                items: string[];
+            } | {
+                /** @enum {string} */
+                type: "comment";
+                text: string;
+            } | {
+                /** @enum {string} */
+                type: "archive";
+            } | {
+                /** @enum {string} */
+                type: "card.create";
+                /** @description a list the rule's author reaches */
+                list: string;
+                name: string;
+                position: "top" | "bottom";
+            } | {
+                /** @enum {string} */
+                type: "notify";
+            })[];
+            enabled: boolean;
+        };
+        /** @description what a board made from the template starts with */
+        BoardTemplateContent: {
+            /** @description in the order the board showed them */
+            lists: components["schemas"]["TemplateList"][];
+            labels: components["schemas"]["TemplateLabel"][];
+            /** @description in their order */
+            customFields: components["schemas"]["TemplateField"][];
+            /** @description lists and labels of the board named by their `key`; a list elsewhere (a card created there) by its _id */
+            rules: components["schemas"]["TemplateRule"][];
+        };
+        BoardTemplate: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            /** @description 24 lowercase hex characters */
+            company: string;
+            /** @description 24 lowercase hex characters */
+            team: string;
+            name: string;
+            description: string;
+            /** @description the board it was made from (which may since have changed or gone) */
+            sourceBoard: string | null;
+            content: components["schemas"]["BoardTemplateContent"];
+            /** @description 24 lowercase hex characters */
+            creator: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            __v: number;
+        };
+        LeftOutRule: {
+            name: string;
+            /** @description list: it names a list the board no longer shows; label: a label it no longer has; unreached: it creates cards in a list the caller does not reach */
+            why: "list" | "label" | "unreached";
+            /** @description why the rule was left out, in words */
+            reason: string;
+        };
+        TeamCardTemplate: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            name: string;
+            /** @description 24 lowercase hex characters */
+            board: string;
+            boardName: string;
+            /** @description 24 lowercase hex characters */
+            list: string;
+        };
+        CalendarFeed: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            /** @description the board the feed shows; null: the caller's My Tasks */
+            board: string | null;
+            /** @description the name of that board, when it still exists */
+            boardName: string | null;
+            /** @description the first characters of the token, to tell feeds apart */
+            tokenPrefix: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /** @description when a calendar app last read the feed */
+            lastUsedAt: string | null;
+        };
+        CardFace: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            name: string;
+            position: number;
+            /** @description as the card's `cover`: an image URL or a colour, "" for none */
+            cover: string;
+            startDate: string | null;
+            dueDate: string | null;
+            complete: {
+                status: boolean;
+            };
+            archived: {
+                status: boolean;
+            };
+            /** @description as the card's `isTemplate` */
+            isTemplate: boolean;
+            /** @description the ids of the card's labels (Get Labels of the board names them), in the card's order */
+            labels: string[];
+            /** @description the card's members, in the card's order */
+            members: components["schemas"]["Member"][];
+            allChecklistItemsCount: {
+                completed: number;
+                total: number;
+            };
+            /** @description the number of the card's `comments` */
+            commentsCount: number;
+            /** @description the number of the card's `attachments` */
+            attachmentsCount: number;
+            /** @description whether `description` is not empty */
+            hasDescription: boolean;
+            /** @description as the card's `customFields` */
+            customFields: components["schemas"]["CustomFieldValue"][];
+            /** @description 24 lowercase hex characters */
+            board: string;
+            /** @description 24 lowercase hex characters */
+            list: string;
+            /** @description the card's revision: `If-Match` of its writes */
+            __v: number;
+        };
+        Discussion: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            content: string;
+            creator: components["schemas"]["Member"];
+            /** @description 24 lowercase hex characters */
+            card: string;
+            /** @description 24 lowercase hex characters */
+            company: string;
+            /** @description 24 lowercase hex characters */
+            team: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description 24 lowercase hex characters */
+            comment: string;
+            /** @description oldest first */
+            cheers: components["schemas"]["Cheer"][];
+            /** @description grows on every change to the reply: its content or its cheers */
+            __v: number;
+        };
+        Comment: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            content: string;
+            creator: components["schemas"]["Member"];
+            /** @description 24 lowercase hex characters */
+            card: string;
+            /** @description 24 lowercase hex characters */
+            company: string;
+            /** @description 24 lowercase hex characters */
+            team: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description the replies, oldest first */
+            discussions: components["schemas"]["Discussion"][];
+            /** @description cheers on the comment itself, oldest first */
+            cheers: components["schemas"]["Cheer"][];
+            /** @description grows on every change to what the record shows: content, replies, cheers */
+            __v: number;
+        };
+        /** @description What an import brought over, whom it matched, and what it left out. */
+        ImportReport: {
+            /** @description what the file holds that the board gets */
+            brought: {
+                lists: number;
+                labels: number;
+                cards: number;
+                checklists: number;
+                checklistItems: number;
+                comments: number;
+                discussions: number;
+                /** @description all brought as link attachments */
+                attachments: number;
+                cheers: number;
+            };
+            members: {
+                /** @description people of the file who are the team's members (by full name or username) */
+                matched: {
+                    /** @description the full name the file gives */
+                    name: string;
+                    username: string | null;
+                    /** @description 24 lowercase hex characters */
+                    user: string;
+                }[];
+                /** @description people of the file no member of the team matched: left off cards and items; their comments are the importer's, with a line naming them */
+                unmatched: {
+                    /** @description the full name the file gives */
+                    name: string;
+                    username: string | null;
+                }[];
+            };
+            /** @description what has no place here, by kind, counted: customFields, customFieldValues, powerUps, votes, stickers (always given), and when any: cardCovers, unmatchedCardMembers, unmatchedItemMembers, commentsOfNoCard, truncatedTexts, … */
+            leftOut: {
+                [key: string]: number;
+            };
+            /** @description sentences about what came over differently (attachments as links, a partial history) */
+            notes: string[];
+        };
+        Import: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            source: "trello" | "taskboard";
+            /** @description running until the board is published (done) or the import failed (nothing of it kept) */
+            status: "running" | "done" | "failed";
+            /** @description 24 lowercase hex characters */
+            company: string;
+            /** @description 24 lowercase hex characters */
+            team: string;
+            /** @description the new board, once done */
+            board: string | null;
+            boardName: string;
+            progress: {
+                cards: number;
+                cardsDone: number;
+            };
+            report: components["schemas"]["ImportReport"];
+            /** @description why it failed */
+            error: string | null;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            finishedAt: string | null;
+        };
+        Recurrence: {
+            /** @description 24 lowercase hex characters */
+            _id: string;
+            /** @description 24 lowercase hex characters */
+            company: string;
+            /** @description 24 lowercase hex characters */
+            team: string;
+            /** @description 24 lowercase hex characters */
+            board: string;
+            name: string;
+            /** @description the card each occurrence makes */
+            card: {
+                name: string;
+                /** @description free text, at most 16384 characters */
+                description?: string;
+                labels?: string[];
+                members?: string[];
+                checklists?: {
+                    name: string;
+                    items: string[];
+                }[];
+                /** @description the due date: this long after the occurrence; absent: no due date */
+                dueOffset?: {
+                    amount: number;
+                    unit: "hours" | "days";
+                };
+            };
+            /** @description 24 lowercase hex characters */
+            list: string;
+            position: "top" | "bottom";
+            rule: string;
+            startsAt: string;
+            timeZone: string;
+            /** @description occurrences missed while no server ran: `create` makes each of them at start; `skip` makes only the latest */
+            missed: "create" | "skip";
+            enabled: boolean;
+            pausedReason: string | null;
+            /** @description the user whose reach the cards are made with */
+            author: string;
+            /** @description the next three occurrences owed (fewer when the rule ends; none while paused) */
+            nextOccurrences: string[];
+            /** @description cards made so far */
+            made: number;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            __v: number;
         };
         RelatedCard: {
             /** @description 24 lowercase hex characters */
@@ -16760,6 +17125,355 @@ export interface operations {
                     "application/json": {
                         message: string;
                         recurrence: components["schemas"]["Recurrence"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    makeBoardTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `__v` the change is based on (`"7"`), or the ETag of a read of that record (`"7.<hash>"`): 412 `precondition_failed` when it is stale, and nothing changes. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        /** @description default name: the board's */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description what the template is for, at most 16384 characters */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        template: components["schemas"]["BoardTemplate"];
+                        leftOut: {
+                            /** @description rules of the board the template could not hold */
+                            rules: components["schemas"]["LeftOutRule"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            412: components["responses"]["Error412"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getTeamBoardTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        templates: components["schemas"]["BoardTemplate"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getTeamCardTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        cardTemplates: components["schemas"]["TeamCardTemplate"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getBoardTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        template: components["schemas"]["BoardTemplate"];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteBoardTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 24 lowercase hex characters */
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        template: components["schemas"]["BoardTemplate"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateBoardTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        /** @description at least one of name and description */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description what the template is for, at most 16384 characters */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        template: components["schemas"]["BoardTemplate"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createBoardFromTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        /** @description default name: the template's */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        board: components["schemas"]["Board"];
+                        leftOut: {
+                            /** @description rules of the template the new board did not get */
+                            rules: components["schemas"]["LeftOutRule"][];
+                        };
                     };
                 };
             };

@@ -41,6 +41,7 @@
  */
 import type { CompanyRole, Executor, Transaction } from '../../storage/database.ts';
 import { type AttachmentTableRow, findLiveAttachment } from '../../storage/repositories/attachments.ts';
+import { type BoardTemplateRow, findBoardTemplate } from '../../storage/repositories/board-templates.ts';
 import { type BoardRow, findBoardById, type Reach } from '../../storage/repositories/boards.ts';
 import { type CardSeenRow, type CardTableRow, findCard, findCardSeenBy, findCardsById, lockCard } from '../../storage/repositories/cards.ts';
 import { type ChecklistItemRow, findItem } from '../../storage/repositories/checklist-items.ts';
@@ -166,6 +167,8 @@ interface ReadRows {
   'card-view': CardSeenRow;
   list: ListRow;
   board: BoardRow;
+  /** A board template, kept on its team: reached as the team's boards are. */
+  'board-template': BoardTemplateRow;
   label: LabelAccess;
   'custom-field': CustomFieldRow;
   team: TeamAccess;
@@ -190,6 +193,7 @@ const NAMES: Record<keyof ReadRows | keyof LockedRows, string> = {
   'card-view': 'Card',
   list: 'List',
   board: 'Board',
+  'board-template': 'Board template',
   label: 'Label',
   'custom-field': 'Custom field',
   team: 'Team',
@@ -205,6 +209,7 @@ const FIND: { [K in keyof ReadRows]: (db: Executor, id: string, caller: Caller) 
   'card-view': (db, id, caller) => findCardSeenBy(db, id, caller.userId),
   list: findListById,
   board: findBoardById,
+  'board-template': findBoardTemplate,
   label: findLabelById,
   'custom-field': findCustomField,
   team: findTeamScope,

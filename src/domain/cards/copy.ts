@@ -3,7 +3,8 @@
  *
  * A copy is a new card (new id, `__v` 0, the caller as creator) with the source's fields; what else
  * comes along is chosen by `keep` (every part by default): labels (only onto the same board, since a
- * label belongs to a board), members (only those in the target team), checklists with their items
+ * label belongs to a board; a template's onto another board as the labels of the same name and
+ * colour there), members (only those in the target team), checklists with their items
  * (through the checklists' own copy), and the live attachments, each a new record; a file gets a
  * copy of its bytes, so deleting one never touches the other. Comments, cheers and `seen` are never
  * copied. What the copy could not keep is named in the answer's `dropped`.
@@ -106,6 +107,8 @@ async function writeCopy(
 
   if (keep.labels) {
     if (list.board_id === source.board_id) await copies.copyCardLabels(trx, source.id, id);
+    // a template serves every board of its team: its labels become the labels of the same name and colour there
+    else if (Number(source.is_template)) dropped.labels = await copies.carryCardLabelsByName(trx, source.id, id, list.board_id, at);
     else dropped.labels = (await cardLabelIds(trx, source.id)).sort();
   }
   if (keep.members) {

@@ -99,3 +99,44 @@ export async function moveCardChildren(db: Transaction, cardId: string, owner: {
       .execute();
   }
 }
+
+/**
+ * Gives the copy `toCardId` the labels of `toBoardId` named and coloured as the labels of
+ * `fromCardId` (the first such label when the board has several); answers the source's labels that
+ * had none there, in id order.
+ */
+export async function carryCardLabelsByName(db: Transaction, fromCardId: string, toCardId: string, toBoardId: string, at: string): Promise<string[]> {
+  const source = await db
+    .selectFrom('card_labels as cl')
+    .innerJoin('labels as l', 'l.id', 'cl.label_id')
+    .select(['l.id', 'l.name', 'l.color_id'])
+    .where('cl.card_id', '=', fromCardId)
+    .orderBy('l.id')
+    .execute();
+  if (!source.length) return [];
+  const target = await db
+    .selectFrom('labels')
+    .select(['id', 'name', 'color_id'])
+    .where('board_id', '=', toBoardId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const byNameAndColour = new Map<string, string>();
+  for (const label of target) {
+    const key = `${label.name}\u0000${label.color_id}`;
+    if (!byNameAndColour.has(key)) byNameAndColour.set(key, label.id);
+  }
+  const carried = new Set<string>();
+  const dropped: string[] = [];
+  for (const label of source) {
+    const match = byNameAndColour.get(`${label.name}\u0000${label.color_id}`);
+    if (match === undefined) dropped.push(label.id);
+    else carried.add(match);
+  }
+  if (carried.size)
+    await db
+      .insertInto('card_labels')
+      .values([...carried].map((labelId) => ({ card_id: toCardId, label_id: labelId, created_at: at })))
+      .execute();
+  return dropped;
+}

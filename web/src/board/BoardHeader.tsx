@@ -4,6 +4,7 @@ import {
   Filter as FilterIcon,
   Kanban,
   Keyboard,
+  LayoutTemplate,
   MoreHorizontal,
   Repeat,
   Settings,
@@ -30,6 +31,7 @@ import { rulesText } from './rules/strings.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
 import { settingsText } from './settings/strings.ts';
 import { tableText } from './table/strings.ts';
+import { boardTemplatesText } from './templates/strings.ts';
 
 /** The board's name, its filters, the shortcuts' help and the board menu. */
 export function BoardHeader(props: {
@@ -48,6 +50,7 @@ export function BoardHeader(props: {
   onShare: () => void;
   onRules: () => void;
   onRecurrences: () => void;
+  onMakeTemplate: () => void;
   /** The view shown, and the link to each (the same filters and card). */
   view: 'board' | 'table';
   viewLink: (view: 'board' | 'table') => string;
@@ -168,6 +171,7 @@ export function BoardHeader(props: {
           { label: settingsText.archived, icon: <Archive size={16} />, onSelect: () => props.onPanel('archive') },
           { label: rulesText.menu, icon: <Zap size={16} />, onSelect: props.onRules },
           { label: recurrencesText.menu, icon: <Repeat size={16} />, onSelect: props.onRecurrences },
+          { label: boardTemplatesText.menu, icon: <LayoutTemplate size={16} />, onSelect: props.onMakeTemplate },
           { label: settingsText.exportMenu, icon: <Download size={16} />, onSelect: () => props.onPanel('export') },
           { label: settingsText.settings, icon: <Settings size={16} />, onSelect: () => props.onPanel('settings') },
           ...(props.canDelete ? [{ label: settingsText.deleteBoard, icon: <Trash2 size={16} />, danger: true, onSelect: props.onDelete }] : []),

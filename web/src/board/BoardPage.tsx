@@ -13,7 +13,7 @@ import { BoardHeader } from './BoardHeader.tsx';
 import { BoardUnavailable } from './BoardUnavailable.tsx';
 import type { FaceContext } from './CardTile.tsx';
 import { loadCardDialog, useCardDialog } from './cardDialogLoader.ts';
-import { ListComposer } from './composers.tsx';
+import { type ComposerTemplate, ListComposer } from './composers.tsx';
 import { HelpDialog, MoveDialog } from './dialogs.tsx';
 import { useBoardDrops } from './dragAndDrop.ts';
 import { isFiltering, matches } from './filters.ts';
@@ -32,6 +32,7 @@ const BoardSettings = lazy(loadSettings);
 const RulesDialog = lazy(() => import('./rules/RulesDialog.tsx'));
 // Recurring cards likewise (from the board menu, or a list's menu with that list chosen).
 const RecurrencesDialog = lazy(() => import('./recurrences/RecurrencesDialog.tsx'));
+const MakeBoardTemplateDialog = lazy(() => import('./templates/MakeBoardTemplateDialog.tsx'));
 // The table view is a chunk of its own, loaded when first shown.
 const BoardTable = lazy(() => import('./table/BoardTable.tsx'));
 // Sharing is occasional: its dialog loads when opened.
@@ -62,8 +63,8 @@ export function BoardPage() {
     queryKey: ['labels', boardId],
     queryFn: async () => unwrap(await client.GET('/api/v1/boards/{boardId}/labels', { params: { path: { boardId } } })).labels as Label[],
   });
-  // the board's template cards (as loaded), offered by each list's composer; the same array until they change
-  const templates = useTemplates(board.data);
+  // the board's template cards (as loaded), then the team's others, offered by each list's composer; the same array until they change
+  const templates = useTemplates(board.data, boardId);
   const fields = useFields(boardId);
   const labelsById = useMemo(() => new Map((labels.data ?? []).map((label) => [label._id, label])), [labels.data]);
   const [filter, setFilter] = useFilter(params, setParams);
@@ -76,6 +77,7 @@ export function BoardPage() {
   const [sharing, setSharing] = useState(false);
   const [panel, setPanel] = useState<Panel | null>(null);
   const [rulesOpen, setRulesOpen] = useState(false);
+  const [makingTemplate, setMakingTemplate] = useState(false);
   // the recurring cards' dialog: closed (null), from the board menu, for a list, or like a card
   const [recurring, setRecurring] = useState<{ list: string | null; card?: LikeCard } | null>(null);
   const recurInList = useCallback((listId: string) => setRecurring({ list: listId }), []);
@@ -206,6 +208,7 @@ export function BoardPage() {
         onShare={() => setSharing(true)}
         onRules={() => setRulesOpen(true)}
         onRecurrences={() => setRecurring({ list: null })}
+        onMakeTemplate={() => setMakingTemplate(true)}
         view={viewShown}
         viewLink={viewLink}
       />
@@ -329,6 +332,11 @@ export function BoardPage() {
           <RulesDialog boardId={boardId} boardName={view.board.name} labels={labels.data ?? []} members={members} onClose={() => setRulesOpen(false)} />
         </Suspense>
       ) : null}
+      {makingTemplate ? (
+        <Suspense fallback={null}>
+          <MakeBoardTemplateDialog boardId={boardId} boardName={view.board.name} onClose={() => setMakingTemplate(false)} />
+        </Suspense>
+      ) : null}
       {recurring ? (
         <Suspense fallback={null}>
           <RecurrencesDialog
@@ -359,18 +367,25 @@ export function BoardPage() {
   );
 }
 
-function useTemplates(view: BoardView | undefined): { _id: string; name: string }[] {
+function useTemplates(view: BoardView | undefined, boardId: string): ComposerTemplate[] {
   const key = (view?.lists ?? []).flatMap((list) => list.cards.filter((card) => card.isTemplate).map((card) => `${card._id}\u0000${card.name}`)).join('\u0001');
-  return useMemo(
-    () =>
-      key
-        ? key.split('\u0001').map((entry) => {
-            const [_id = '', name = ''] = entry.split('\u0000');
-            return { _id, name };
-          })
-        : [],
-    [key],
-  );
+  const teamId = view?.board.team;
+  // the team's template cards of its other boards (docs/decisions/0304): read when the board opens
+  const team = useQuery({
+    queryKey: ['card-templates', teamId],
+    enabled: Boolean(teamId),
+    queryFn: async () => unwrap(await client.GET('/api/v1/teams/{teamId}/card-templates', { params: { path: { teamId: teamId as string } } })).cardTemplates,
+  });
+  return useMemo(() => {
+    const own: ComposerTemplate[] = key
+      ? key.split('\u0001').map((entry) => {
+          const [_id = '', name = ''] = entry.split('\u0000');
+          return { _id, name };
+        })
+      : [];
+    const others = (team.data ?? []).filter((one) => one.board !== boardId).map((one) => ({ _id: one._id, name: one.name, boardName: one.boardName }));
+    return [...own, ...others];
+  }, [key, team.data, boardId]);
 }
 
 function BoardSkeleton() {

@@ -9,7 +9,7 @@ import type { CardFace, Label } from '../api.ts';
 import { t } from '../strings.ts';
 import { Menu } from '../ui/Menu.tsx';
 import { CardTile, type FaceContext } from './CardTile.tsx';
-import { CardComposer } from './composers.tsx';
+import { CardComposer, type ComposerTemplate } from './composers.tsx';
 import { recurrencesText } from './recurrences/strings.ts';
 import type { BoardActions, ListView } from './store.ts';
 
@@ -48,7 +48,7 @@ interface ListProps {
   /** Opens the recurring cards' editor for this list. */
   onRecur: (listId: string) => void;
   /** The board's template cards, offered by the composer. */
-  templates: readonly { _id: string; name: string }[];
+  templates: readonly ComposerTemplate[];
   /** A filter is on: `cards` are the list's cards that match it. */
   filtering: boolean;
 }

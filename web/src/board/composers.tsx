@@ -3,6 +3,20 @@ import { t } from '../strings.ts';
 import type { BoardActions } from './store.ts';
 import { templatesText } from './templates/strings.ts';
 
+/** A template the composer offers: of this board, or of another board of the team (`boardName`). */
+export interface ComposerTemplate {
+  _id: string;
+  name: string;
+  boardName?: string | undefined;
+}
+
+/** The templates grouped by board, this board's first (no name), as the choice shows them. */
+function byBoard(templates: readonly ComposerTemplate[]): [string | undefined, ComposerTemplate[]][] {
+  const groups = new Map<string | undefined, ComposerTemplate[]>();
+  for (const one of templates) groups.set(one.boardName, [...(groups.get(one.boardName) ?? []), one]);
+  return [...groups];
+}
+
 /** The card composer at a list's foot: it stays open after Enter for the next card; Escape closes it. */
 export function CardComposer({
   listId,
@@ -17,8 +31,8 @@ export function CardComposer({
   actions: BoardActions;
   open: boolean;
   setOpen: (open: boolean) => void;
-  /** The board's template cards: a card can be made from one instead of from a name alone. */
-  templates: readonly { _id: string; name: string }[];
+  /** The board's template cards, then those of the team's other boards (with their board's name): a card can be made from one instead of from a name alone. */
+  templates: readonly ComposerTemplate[];
 }) {
   const input = useRef<HTMLTextAreaElement>(null);
   const [template, setTemplate] = useState('');
@@ -75,11 +89,21 @@ export function CardComposer({
             {templatesText.choose}
           </label>
           <select id={`${ids}-template`} value={chosen._id} onChange={(event) => setTemplate(event.target.value)}>
-            {templates.map((one) => (
-              <option key={one._id} value={one._id}>
-                {one.name}
-              </option>
-            ))}
+            {templates.some((one) => one.boardName !== undefined)
+              ? byBoard(templates).map(([board, group]) => (
+                  <optgroup key={board ?? ''} label={board ?? templatesText.thisBoard}>
+                    {group.map((one) => (
+                      <option key={one._id} value={one._id}>
+                        {one.name}
+                      </option>
+                    ))}
+                  </optgroup>
+                ))
+              : templates.map((one) => (
+                  <option key={one._id} value={one._id}>
+                    {one.name}
+                  </option>
+                ))}
           </select>
           <button
             type="button"

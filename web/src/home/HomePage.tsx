@@ -2,9 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Users } from 'lucide-react';
 import { lazy, Suspense, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { administers, type Board, client, unwrap } from '../api.ts';
+import { administers, type Board, type BoardTemplate, client, problem, unwrap } from '../api.ts';
+import { boardTemplatesText as bt } from '../board/templates/strings.ts';
 import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
+import { showToast } from '../ui/toasts.ts';
 
 // A team's archived boards, on the boards page: their own chunk with the board settings.
 const ArchivedBoards = lazy(() => import('../board/settings/ArchivedBoards.tsx'));
@@ -18,16 +20,26 @@ function TeamBoards({ teamId, teamName, canDelete }: { teamId: string; teamName:
     queryFn: async () => unwrap(await client.GET('/api/v1/boards', { params: { query: { teamId } } })).boards,
   });
   const navigate = useNavigate();
-  // A new board starts with Trello's six default labels, and opens (docs/decisions/0263).
+  const templates = useQuery({
+    queryKey: ['board-templates', teamId],
+    queryFn: async () => unwrap(await client.GET('/api/v1/teams/{teamId}/board-templates', { params: { path: { teamId } } })).templates,
+  });
+  // A new board starts with Trello's six default labels (docs/decisions/0263), or with what its template holds; it opens.
   const create = useMutation({
-    mutationFn: async (name: string) => unwrap(await client.POST('/api/v1/boards', { params: { query: { teamId } }, body: { name, defaultLabels: true } })),
-    onSuccess: async ({ board }) => {
+    mutationFn: async ({ name, template }: { name: string; template: string }) =>
+      template
+        ? unwrap(await client.POST('/api/v1/board-templates/{templateId}/boards', { params: { path: { templateId: template } }, body: { name } }))
+        : { ...unwrap(await client.POST('/api/v1/boards', { params: { query: { teamId } }, body: { name, defaultLabels: true } })), leftOut: { rules: [] } },
+    onSuccess: async (answer) => {
       await queryClient.invalidateQueries({ queryKey: ['boards', teamId] });
-      navigate(`/boards/${board._id}`);
+      // the rules a template's board could not get are said where the board opens
+      for (const rule of answer.leftOut.rules) showToast({ kind: 'info', text: bt.leftOut[rule.why](rule.name) });
+      navigate(`/boards/${answer.board._id}`);
     },
   });
   const inputId = useId();
   const [importing, setImporting] = useState(false);
+  const [template, setTemplate] = useState('');
   return (
     <section className="team" aria-labelledby={`${inputId}-title`}>
       <div className="team-head">
@@ -53,13 +65,28 @@ function TeamBoards({ teamId, teamName, canDelete }: { teamId: string; teamName:
           event.preventDefault();
           const input = event.currentTarget.elements.namedItem('name') as HTMLInputElement;
           const name = input.value.trim();
-          if (name) create.mutate(name, { onSuccess: () => (input.value = '') });
+          if (name) create.mutate({ name, template }, { onSuccess: () => (input.value = '') });
         }}
       >
         <label htmlFor={inputId} className="visually-hidden">
           {t.boardName}
         </label>
         <input id={inputId} name="name" placeholder={t.boardName} />
+        {templates.data?.length ? (
+          <>
+            <label htmlFor={`${inputId}-template`} className="visually-hidden">
+              {bt.template}
+            </label>
+            <select id={`${inputId}-template`} value={template} onChange={(event) => setTemplate(event.target.value)}>
+              <option value="">{bt.blank}</option>
+              {templates.data.map((one) => (
+                <option key={one._id} value={one._id}>
+                  {one.name}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : null}
         <button type="submit">{t.createBoard}</button>
         {create.error ? (
           <span role="alert" className="error">
@@ -67,10 +94,58 @@ function TeamBoards({ teamId, teamName, canDelete }: { teamId: string; teamName:
           </span>
         ) : null}
       </form>
+      {templates.data?.length ? <TeamTemplates teamId={teamId} templates={templates.data} onDeleted={(id) => id === template && setTemplate('')} /> : null}
       <Suspense fallback={null}>
         <ArchivedBoards teamId={teamId} canDelete={canDelete} />
       </Suspense>
     </section>
+  );
+}
+
+/** The team's board templates, what each holds, and Delete (they are made from a board's menu). */
+function TeamTemplates({ teamId, templates, onDeleted }: { teamId: string; templates: BoardTemplate[]; onDeleted: (id: string) => void }) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: async (template: BoardTemplate) =>
+      unwrap(await client.DELETE('/api/v1/board-templates/{templateId}', { params: { path: { templateId: template._id } } })),
+    onSuccess: async ({ template }) => {
+      onDeleted(template._id);
+      await queryClient.invalidateQueries({ queryKey: ['board-templates', teamId] });
+    },
+  });
+  return (
+    <details className="archived-boards team-templates">
+      <summary>{bt.teamTemplates(templates.length)}</summary>
+      {remove.error ? (
+        <p role="alert" className="error">
+          {bt.refused(problem(remove.error))}
+        </p>
+      ) : null}
+      <ul className="archived-rows">
+        {templates.map((template) => (
+          <li key={template._id} className="archived-row">
+            <span className="template-name">
+              <span className="archived-name">{template.name}</span>
+              {template.description ? <span className="muted">{template.description}</span> : null}
+              <span className="muted template-summary">
+                {bt.summary(template.content.lists.length, template.content.labels.length, template.content.customFields.length, template.content.rules.length)}
+              </span>
+            </span>
+            <span className="spacer" />
+            <button
+              type="button"
+              className="danger-button"
+              aria-label={bt.deleteNamed(template.name)}
+              onClick={() => {
+                if (window.confirm(bt.confirmDelete(template.name))) remove.mutate(template);
+              }}
+            >
+              {bt.delete}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
