@@ -189,6 +189,9 @@ for (const engine of ENGINES) {
         discussions: 0,
         attachments: 2,
         cheers: 0,
+        customFields: 5,
+        customFieldValues: 5,
+        relations: 0,
       });
       assert.deepEqual(
         report.members.matched.map((m: Json) => [m.name, m.user]),
@@ -198,8 +201,33 @@ for (const engine of ENGINES) {
         ],
       );
       assert.deepEqual(report.members.unmatched, [{ name: 'Zoë Unknown', username: 'zoe' }]);
-      assert.equal(report.leftOut.customFields, 2);
+      // Trello's custom fields are the board's, with their values; a value that reads as none is counted
+      assert.equal(report.leftOut.customFields, undefined);
       assert.equal(report.leftOut.customFieldValues, 1);
+      assert.deepEqual(
+        doc.customFields.map((f: Json) => [f.name, f.type, f.showOnCard, f.options.map((o: Json) => `${o.name}/${o.color}`)]),
+        [
+          ['Estimate', 'number', false, []],
+          ['Team', 'select', true, ['Marketing/purple', 'Legal/black']],
+          ['Notes', 'text', false, []],
+          ['Launch day', 'date', false, []],
+          ['Signed off', 'checkbox', false, []],
+        ],
+      );
+      const fieldIds = new Map(doc.customFields.map((f: Json) => [f._id, f.name]));
+      const marketing = doc.customFields[1].options[0]._id;
+      assert.deepEqual(
+        new Map(press.fields.map((v: Json) => [fieldIds.get(v.field), v.value])),
+        new Map<string, unknown>([
+          ['Estimate', 3],
+          ['Team', marketing],
+          ['Notes', 'Ask Zoë first'],
+          ['Launch day', '2026-03-12T09:00:00.000Z'],
+          ['Signed off', true],
+        ]),
+      );
+      assert.deepEqual(doc.cards[1].fields, []);
+      assert.deepEqual(doc.relations, []);
       assert.equal(report.leftOut.powerUps, 1);
       assert.equal(report.leftOut.votes, 2);
       assert.equal(report.leftOut.stickers, 1);
@@ -431,7 +459,8 @@ for (const engine of ENGINES) {
         assert.equal(text.code, 0, text.stderr);
         assert.match(text.stdout, /^Imported "From the CLI" as board [0-9a-f]{24}/);
         assert.match(text.stdout, /not matched: Zoë Unknown/);
-        assert.match(text.stdout, /customFields 2/);
+        assert.match(text.stdout, /5 custom fields \(5 values\)/);
+        assert.match(text.stdout, /customFieldValues 1/);
         writeFileSync(file, '{"name": "broken"');
         const broken = await runTaskboard(['import', 'trello', file, '--team', teamId], env);
         assert.equal(broken.code, 2);
@@ -453,13 +482,71 @@ for (const engine of ENGINES) {
       assert.ok([200, 201].includes(reply.statusCode), reply.body);
       const cheer = await apiClient(t, bob.apiKey)('POST', `/api/v1/cards/${card._id}/cheers`, { content: '🎉' });
       assert.ok([200, 201].includes(cheer.statusCode), cheer.body);
+      // custom fields of every type with values, and relations between the board's cards
+      const colours = (await api('GET', '/api/v1/label-colors')).json().colors as Json[];
+      const made: Json[] = [];
+      for (const field of [
+        { name: 'Owner', type: 'person' },
+        {
+          name: 'Areas',
+          type: 'multiselect',
+          options: [
+            { name: 'Web', color: colours[0]?._id },
+            { name: 'Mobile', color: colours[1]?._id },
+          ],
+        },
+        { name: 'Spec', type: 'url' },
+        { name: 'Effort', type: 'number', unit: 'h', showOnCard: true },
+      ]) {
+        const res = await api('POST', `/api/v1/boards/${source.board}/custom-fields`, field);
+        assert.equal(res.statusCode, 201, res.body);
+        made.push(res.json().customField);
+      }
+      const [owner, areas, spec, effort] = made as [Json, Json, Json, Json];
+      const set = await api('PATCH', `/api/v1/cards/${original.cards[1]._id}/custom-fields`, {
+        values: [
+          { field: owner._id, value: bob.userId },
+          { field: areas._id, value: areas.options.map((o: Json) => o._id) },
+          { field: spec._id, value: 'https://example.test/spec' },
+          { field: effort._id, value: 2.5 },
+        ],
+      });
+      assert.equal(set.statusCode, 200, set.body);
+      for (const [from, kind, to] of [
+        [0, 'blocks', 1],
+        [1, 'relates', 3],
+        [3, 'duplicated_by', 2],
+      ] as const) {
+        const res = await api('POST', `/api/v1/cards/${original.cards[from]._id}/relations`, { kind, card: original.cards[to]._id });
+        assert.equal(res.statusCode, 201, res.body);
+      }
       const before = await exportOf(t, key, source.board);
+      assertSchema(BoardExport, before);
+      assert.equal(before.customFields.length, 9);
+      assert.equal(before.relations.length, 3);
+      assert.equal(before.cards[1].fields.length, 4);
+      assert.ok(before.people.some((p: Json) => p._id === bob.userId));
       const elsewhere = await addTeam(t.services, t.tenant.companyId, 'Elsewhere', [t.tenant.userId, alice.userId, bob.userId]);
       const done = await importAndWait(t, key, 'taskboard', elsewhere, JSON.stringify(before));
       assert.equal(done.status, 'done', JSON.stringify(done));
       assert.deepEqual(done.report.members.unmatched, []);
+      assert.equal(done.report.brought.customFields, 9);
+      assert.equal(done.report.brought.relations, 3);
       const after = await exportOf(t, key, done.board);
       assert.deepEqual(normalised(after), normalised(before));
+      // the imported relations read as the API shows them, on the new board's cards
+      const related = await api('GET', `/api/v1/cards/${after.cards[1]._id}/relations`);
+      assert.equal(related.statusCode, 200, related.body);
+      assert.deepEqual(
+        related
+          .json()
+          .relations.map((r: Json) => [r.kind, r.card.name])
+          .sort(),
+        [
+          ['blocked_by', after.cards[0].name],
+          ['relates', after.cards[3].name],
+        ].sort(),
+      );
     });
   });
 }

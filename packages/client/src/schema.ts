@@ -3814,6 +3814,25 @@ export interface components {
                  */
                 createdAt: string;
             }[];
+            /** @description the board's custom fields in their order, with their options */
+            customFields: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                /** @description text, number, date, select, multiselect, checkbox, person or url */
+                type: string;
+                unit: string;
+                position: number;
+                showOnCard: boolean;
+                options: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    name: string;
+                    /** @description the palette colour's name */
+                    color: string;
+                    hex: string;
+                }[];
+            }[];
             /** @description list by list, each in position order; archived ones too */
             cards: {
                 /** @description 24 lowercase hex characters */
@@ -3911,6 +3930,13 @@ export interface components {
                      */
                     createdAt: string;
                 }[];
+                /** @description the card's custom field values (fields in `customFields`) */
+                fields: {
+                    /** @description 24 lowercase hex characters */
+                    field: string;
+                    /** @description as Set Card Field Values takes it: a select's option id, a multi select's ids, a person's id (in `people`) */
+                    value: string | number | boolean | string[];
+                }[];
                 cheers: {
                     /** @description 24 lowercase hex characters */
                     _id: string;
@@ -3931,6 +3957,19 @@ export interface components {
                      */
                     createdAt: string;
                 }[];
+            }[];
+            /** @description relations between two cards of the board ("from blocks to"); relations to cards of other boards are left out */
+            relations: {
+                /** @description 24 lowercase hex characters */
+                from: string;
+                kind: "blocks" | "relates" | "duplicates";
+                /** @description 24 lowercase hex characters */
+                to: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
             }[];
             /** @description everyone the document names: creators, members, authors, cheerers */
             people: {
@@ -4208,6 +4247,10 @@ export interface components {
                 /** @description all brought as link attachments */
                 attachments: number;
                 cheers: number;
+                customFields?: number;
+                customFieldValues?: number;
+                /** @description relations between two cards of the file */
+                relations?: number;
             };
             members: {
                 /** @description people of the file who are the team's members (by full name or username) */

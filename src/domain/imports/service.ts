@@ -22,6 +22,7 @@ import { requireAccess } from '../access/access.ts';
 import { attachmentRow } from '../attachments/service.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
+import { type StoredValue, storedValue, ValueRefused } from '../fields/values.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ConflictError, DomainError, NotFoundError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
@@ -29,7 +30,7 @@ import { POSITION_STEP } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { nearestColour } from './palette.ts';
 import { type MatchedPeople, matchPeople } from './people.ts';
-import { cleanText, type ImportPlan, type PlannedCard, planCounts } from './plan.ts';
+import { cleanText, type ImportPlan, type PlannedCard, type PlannedFieldValue, planCounts } from './plan.ts';
 
 /** Cards written per transaction: each holds the database a few milliseconds. */
 export const IMPORT_BATCH_CARDS = 200;
@@ -104,6 +105,12 @@ export async function startImport(
   const labelIds = new Map(plan.labels.map((label, index) => [label.key, labelIdsInOrder[index] as string]));
   const labelColours = new Map(plan.labels.map((label) => [label.key, nearestColour(palette, label.color).id]));
   const listIds = new Map(plan.lists.map((list) => [list.key, newId()]));
+  const fields = new Map(
+    plan.fields.map((field) => [
+      field.key,
+      { id: newId(), type: field.type, options: new Map(field.options.map((option) => [option.key, newId()])) } satisfies WrittenField,
+    ]),
+  );
   const row: NewRow<'imports'> = {
     id,
     ...owner,
@@ -173,6 +180,39 @@ export async function startImport(
         version: 0,
       })),
     );
+    // the fields are read through their board only, which stays hidden until published
+    await imports.insertMany(
+      trx,
+      'custom_fields',
+      plan.fields.map((field, index) => ({
+        id: (fields.get(field.key) as WrittenField).id,
+        ...owner,
+        board_id: boardId,
+        name: field.name,
+        type: field.type,
+        unit: field.unit,
+        position: index,
+        show_on_card: field.showOnCard ? 1 : 0,
+        creator_id: caller.userId,
+        created_at: at,
+        updated_at: at,
+        version: 0,
+      })),
+    );
+    await imports.insertMany(
+      trx,
+      'custom_field_options',
+      plan.fields.flatMap((field) => {
+        const written = fields.get(field.key) as WrittenField;
+        return field.options.map((option, index) => ({
+          id: written.options.get(option.key) as string,
+          field_id: written.id,
+          name: option.name,
+          color_id: nearestColour(palette, option.color).id,
+          position: index,
+        }));
+      }),
+    );
   });
   const run: ImportRun = {
     ctx,
@@ -187,6 +227,8 @@ export async function startImport(
     labelIds,
     labelColours,
     listIds,
+    fields,
+    cardIds: new Map(),
     dropped,
     leaseMs,
     options,
@@ -215,9 +257,19 @@ interface ImportRun {
   /** Each label's palette colour id. */
   labelColours: Map<string, string>;
   listIds: Map<string, string>;
+  fields: Map<string, WrittenField>;
+  /** The new id of each card written so far, by the source's key (relations name both ends). */
+  cardIds: Map<string, string>;
   dropped: Record<string, number>;
   leaseMs: number;
   options: ImportOptions;
+}
+
+/** A custom field the import wrote: its new id, type, and its options' new ids by the source's keys. */
+interface WrittenField {
+  id: string;
+  type: string;
+  options: Map<string, string>;
 }
 
 /** A card the import wrote, as its `card.created` event tells it. */
@@ -268,6 +320,7 @@ async function runImport(run: ImportRun): Promise<void> {
       const at = nowIso();
       if (!(await imports.renewImport(trx, run.id, at, leaseFrom(at, run.leaseMs), plan.cards.length))) throw new LostLease();
       if (!(await imports.publishBoard(trx, run.boardId, run.mark))) throw new LostLease();
+      await imports.insertMany(trx, 'card_relations', relationRows(run, at));
       recordPublication(trx, run, written, at);
       const report = reportOf(plan, run.matched, run.dropped);
       await imports.finishImport(trx, run.id, at, { status: 'done', report: JSON.stringify(report), cardsDone: plan.cards.length });
@@ -313,6 +366,8 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
     discussions: [],
     attachments: [],
     cheers: [],
+    card_field_values: [],
+    card_field_choices: [],
   };
   const made: WrittenCard[] = [];
   const add = (table: string, row: NewRow<any>) => (rows[table] as NewRow<any>[]).push(row);
@@ -321,6 +376,7 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
   };
   for (const card of cards) {
     const id = newId();
+    run.cardIds.set(card.key, id);
     const listId = run.listIds.get(card.list) as string;
     const position = (positions.get(listId) ?? 0) + POSITION_STEP;
     positions.set(listId, position);
@@ -450,6 +506,14 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
         notification: '',
       });
     }
+    for (const entry of card.fields ?? []) {
+      const value = fieldValue(run, entry);
+      if (value === undefined) drop('customFieldValuesRefused');
+      else if (value === null) drop('unmatchedPersonValues');
+      else if ('options' in value.stored) {
+        for (const option of value.stored.options) add('card_field_choices', { card_id: id, field_id: value.field, option_id: option });
+      } else add('card_field_values', { card_id: id, field_id: value.field, text_value: value.stored.text, number_value: value.stored.number });
+    }
     made.push({
       card: id,
       list: listId,
@@ -470,10 +534,48 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
     'discussions',
     'attachments',
     'cheers',
+    'card_field_values',
+    'card_field_choices',
   ] as const) {
     await imports.insertMany(trx, table, rows[table] as never[]);
   }
   return made;
+}
+
+/**
+ * A planned value as the field stores it, its options and person named by their new ids: null when
+ * it names a person no member matched, undefined when it does not fit its field (a file's mistake).
+ */
+function fieldValue(run: ImportRun, entry: PlannedFieldValue): { field: string; stored: StoredValue } | null | undefined {
+  const field = run.fields.get(entry.field);
+  if (!field) return undefined;
+  let value = entry.value;
+  if (field.type === 'person') {
+    const user = typeof value === 'string' ? run.people.get(value) : undefined;
+    if (!user) return null;
+    value = user;
+  } else if (field.type === 'select' && typeof value === 'string') value = field.options.get(value) ?? value;
+  else if (field.type === 'multiselect' && Array.isArray(value)) value = value.map((key) => field.options.get(key) ?? key);
+  try {
+    const stored = storedValue({ type: field.type, optionIds: new Set(field.options.values()) }, value);
+    return stored === null ? undefined : { field: field.id, stored };
+  } catch (error) {
+    if (error instanceof ValueRefused) return undefined;
+    throw error;
+  }
+}
+
+/** The plan's relations between cards the import wrote, each as the relations' table keeps it ("relates": smaller id first). */
+function relationRows(run: ImportRun, at: string): NewRow<'card_relations'>[] {
+  return run.plan.relations.flatMap((relation) => {
+    const from = run.cardIds.get(relation.from);
+    const to = run.cardIds.get(relation.to);
+    if (!from || !to) return [];
+    const [a, b] = relation.kind === 'relates' && to < from ? [to, from] : [from, to];
+    return [
+      { id: newId(), company_id: run.owner.company_id, from_card_id: a, to_card_id: b, kind: relation.kind, creator_id: run.caller.userId, created_at: at },
+    ];
+  });
 }
 
 function commentOfReply(card: PlannedCard, replyKey: string, keys: Map<string, string>): string | undefined {
