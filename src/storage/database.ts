@@ -484,6 +484,15 @@ export interface Database {
   calendar_feeds: CalendarFeedTable;
   board_viewers: BoardViewerTable;
   card_relations: CardRelationTable;
+  import_unmapped_places: ImportUnmappedPlaceTable;
+}
+
+/** Where an unmapped person of an import was (migration 0110): a card, or a checklist item of it. */
+export interface ImportUnmappedPlaceTable {
+  import_id: string;
+  person_key: string;
+  card_id: string;
+  checklist_item_id: string | null;
 }
 
 /** A person's secret iCalendar URL (migration 0105): only the token's SHA-256 is kept. */

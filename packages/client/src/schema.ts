@@ -1282,6 +1282,28 @@ export interface paths {
         patch: operations["unarchiveBoard"];
         trace?: never;
     };
+    "/api/v1/imports/trello/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Trello Import People
+         * @description Reads Trello's "Export as JSON" file of a board (multipart, field `file`) and answers the people it names, each with the member of the team `teamId` the rules suggest (the same id, the email, the full name, the username), how many cards, items and comments are theirs, and the team's members to choose from: what an import dialog shows before the import. Writes nothing; a malformed file is a 400.
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["getTrelloImportPeople"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/imports/trello": {
         parameters: {
             query?: never;
@@ -1293,11 +1315,33 @@ export interface paths {
         put?: never;
         /**
          * Import Trello Board
-         * @description Starts importing Trello's "Export as JSON" file of a board (multipart, field `file`, at most IMPORT_MAX_BYTES) as a new board of the team `teamId`. A malformed file is a 400 naming what is wrong, before anything is written. Answers 202 with the import; Get Import follows it: the board appears whole once the import is done, and a failed import leaves nothing behind.
+         * @description Starts importing Trello's "Export as JSON" file of a board (multipart, field `file`, at most IMPORT_MAX_BYTES) as a new board of the team `teamId`. A malformed file is a 400 naming what is wrong, before anything is written. Answers 202 with the import; Get Import follows it: the board appears whole once the import is done, and a failed import leaves nothing behind. An optional form field `people` before the file maps the file's people (Get Import People names them) to members of the team or to nobody.
          *
          *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
          */
         post: operations["importTrelloBoard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/taskboard/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Taskboard Import People
+         * @description Reads a board export (`BoardExport`, as Export Board answers it) (multipart, field `file`) and answers the people it names, each with the member of the team `teamId` the rules suggest (the same id, the email, the full name, the username), how many cards, items and comments are theirs, and the team's members to choose from: what an import dialog shows before the import. Writes nothing; a malformed file is a 400.
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["getTaskboardImportPeople"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1315,7 +1359,7 @@ export interface paths {
         put?: never;
         /**
          * Import Taskboard Board
-         * @description Starts importing a board export (`BoardExport`, as Export Board answers it) (multipart, field `file`, at most IMPORT_MAX_BYTES) as a new board of the team `teamId`. A malformed file is a 400 naming what is wrong, before anything is written. Answers 202 with the import; Get Import follows it: the board appears whole once the import is done, and a failed import leaves nothing behind.
+         * @description Starts importing a board export (`BoardExport`, as Export Board answers it) (multipart, field `file`, at most IMPORT_MAX_BYTES) as a new board of the team `teamId`. A malformed file is a 400 naming what is wrong, before anything is written. Answers 202 with the import; Get Import follows it: the board appears whole once the import is done, and a failed import leaves nothing behind. An optional form field `people` before the file maps the file's people (Get Import People names them) to members of the team or to nobody.
          *
          *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
          */
@@ -1342,6 +1386,28 @@ export interface paths {
         get: operations["getImport"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{importId}/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Map Import People
+         * @description Maps unmapped people of a done import (the report's `members.unmatched`, by `key`) to members of the team: each chosen member is put on the cards and checklist items the person was on (one change of each card, in one transaction) and the person moves to `members.matched`. Their comments stay the importer's, with the line naming them. A person not unmapped, or a user outside the team, is a 400; an import not done, a 409.
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["mapImportPeople"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4253,19 +4319,29 @@ export interface components {
                 relations?: number;
             };
             members: {
-                /** @description people of the file who are the team's members (by full name or username) */
+                /** @description people of the file who are the team's members (chosen by the importer, or by id, email, full name or username) */
                 matched: {
+                    /** @description the file's key of the person (a Trello member id); what a people mapping names */
+                    key?: string;
                     /** @description the full name the file gives */
                     name: string;
                     username: string | null;
                     /** @description 24 lowercase hex characters */
                     user: string;
+                    /** @description chosen: the importer's mapping; else the rule that found the member (the same id, the email, the full name, the username) */
+                    by?: "chosen" | "id" | "email" | "name" | "username";
                 }[];
-                /** @description people of the file no member of the team matched: left off cards and items; their comments are the importer's, with a line naming them */
+                /** @description people of the file mapped to nobody: left off cards and items until mapped (Map Import People); their comments are the importer's, with a line naming them */
                 unmatched: {
+                    /** @description the file's key of the person (a Trello member id); what a people mapping names */
+                    key?: string;
                     /** @description the full name the file gives */
                     name: string;
                     username: string | null;
+                    /** @description cards the person was on, still to map (Map Import People) */
+                    cardMemberships?: number;
+                    /** @description checklist items the person was on, still to map */
+                    itemMemberships?: number;
                 }[];
             };
             /** @description what has no place here, by kind, counted: customFields, customFieldValues, powerUps, votes, stickers (always given), and when any: cardCovers, unmatchedCardMembers, unmatchedItemMembers, commentsOfNoCard, truncatedTexts, … */
@@ -4306,6 +4382,31 @@ export interface components {
              */
             updatedAt: string;
             finishedAt: string | null;
+        };
+        ImportPeople: {
+            /** @description everyone the file names, in its order */
+            people: {
+                /** @description the file's key of the person: what the import's `people` mapping names */
+                key: string;
+                name: string;
+                username: string | null;
+                /** @description when the file gives one */
+                email: string | null;
+                /** @description the member the rules suggest, or null (nobody) */
+                user: string | null;
+                by: ("chosen" | "id" | "email" | "name" | "username") | null;
+                cardMemberships: number;
+                itemMemberships: number;
+                /** @description comments and replies written */
+                comments: number;
+            }[];
+            /** @description the team's members: whom a person may be mapped to */
+            members: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                fullName: string;
+                email: string;
+            }[];
         };
         Recurrence: {
             /** @description 24 lowercase hex characters */
@@ -9985,6 +10086,61 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getTrelloImportPeople: {
+        parameters: {
+            query: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId: string;
+            };
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the export, JSON
+                     */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        importPeople: components["schemas"]["ImportPeople"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
     importTrelloBoard: {
         parameters: {
             query: {
@@ -10003,6 +10159,8 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /** @description optional, before the file: the people mapping as JSON, `{"<person key>": "<user id>" | null}` (null: nobody); people it leaves out are matched by the rules */
+                    people?: string;
                     /**
                      * Format: binary
                      * @description the export, JSON
@@ -10040,6 +10198,61 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getTaskboardImportPeople: {
+        parameters: {
+            query: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId: string;
+            };
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the export, JSON
+                     */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        importPeople: components["schemas"]["ImportPeople"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
     importTaskboardBoard: {
         parameters: {
             query: {
@@ -10058,6 +10271,8 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /** @description optional, before the file: the people mapping as JSON, `{"<person key>": "<user id>" | null}` (null: nobody); people it leaves out are matched by the rules */
+                    people?: string;
                     /**
                      * Format: binary
                      * @description the export, JSON
@@ -10142,6 +10357,58 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    mapImportPeople: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    people: {
+                        /** @description an unmapped person of the report */
+                        key: string;
+                        /** @description 24 lowercase hex characters */
+                        user: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        import: components["schemas"]["Import"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };

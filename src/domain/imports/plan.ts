@@ -273,3 +273,22 @@ export function readRelations(
   }
   return kept;
 }
+
+/** Where each person of the plan appears: card memberships, checklist item memberships, comments and replies written. */
+export function personUses(plan: ImportPlan): Map<string, { cardMemberships: number; itemMemberships: number; comments: number }> {
+  const uses = new Map<string, { cardMemberships: number; itemMemberships: number; comments: number }>();
+  const of = (key: string) => {
+    let entry = uses.get(key);
+    if (!entry) uses.set(key, (entry = { cardMemberships: 0, itemMemberships: 0, comments: 0 }));
+    return entry;
+  };
+  for (const card of plan.cards) {
+    for (const key of new Set(card.members)) of(key).cardMemberships++;
+    for (const checklist of card.checklists) for (const item of checklist.items) for (const key of new Set(item.members)) of(key).itemMemberships++;
+    for (const comment of card.comments) {
+      if (comment.author) of(comment.author).comments++;
+      for (const reply of comment.discussions) if (reply.author) of(reply.author).comments++;
+    }
+  }
+  return uses;
+}

@@ -13,24 +13,27 @@
 
 import { setImmediate as nextTurn, setTimeout as pause } from 'node:timers/promises';
 import { TEXT_CAPS } from '../../schemas/common.ts';
-import type { ImportRecord, ImportReport } from '../../schemas/imports.ts';
+import type { ImportPeople, ImportRecord, ImportReport, MapImportPeopleBody } from '../../schemas/imports.ts';
 import type { ImportSource, NewRow, Transaction } from '../../storage/database.ts';
+import { addCardMembers, cardMemberIds } from '../../storage/repositories/card-copies.ts';
+import { insertItemMembers } from '../../storage/repositories/checklist-items.ts';
 import * as imports from '../../storage/repositories/imports.ts';
 import { listLabelColors } from '../../storage/repositories/labels.ts';
 import { removeCards } from '../../storage/repositories/lifecycle.ts';
 import { requireAccess } from '../access/access.ts';
 import { attachmentRow } from '../attachments/service.ts';
+import { changeEachCard } from '../cards/change.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
 import { type StoredValue, storedValue, ValueRefused } from '../fields/values.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
-import { ConflictError, DomainError, NotFoundError } from '../shared/errors.ts';
+import { ConflictError, DomainError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { POSITION_STEP } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { nearestColour } from './palette.ts';
-import { type MatchedPeople, matchPeople } from './people.ts';
-import { cleanText, type ImportPlan, type PlannedCard, type PlannedFieldValue, planCounts } from './plan.ts';
+import { type ChosenPeople, type MatchedPeople, matchPeople, suggestPeople } from './people.ts';
+import { cleanText, type ImportPlan, type PlannedCard, type PlannedFieldValue, personUses, planCounts } from './plan.ts';
 
 /** Cards written per transaction: each holds the database a few milliseconds. */
 export const IMPORT_BATCH_CARDS = 200;
@@ -64,17 +67,25 @@ const giveWay = (ms: number) => (ms >= 1 ? pause(Math.min(ms, 250)) : nextTurn()
 
 const leaseFrom = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
 
-/** The plan's people, matched to the team's members, and the palette's colours. */
-async function resolve(ctx: ServiceContext, teamId: string, plan: ImportPlan) {
+/** The plan's people, matched to the team's members (the importer's mapping first), and the palette's colours. */
+async function resolve(ctx: ServiceContext, teamId: string, plan: ImportPlan, chosen: ChosenPeople | undefined) {
   const [members, palette] = await Promise.all([imports.teamPeople(ctx.db, teamId), listLabelColors(ctx.db)]);
-  return { people: matchPeople(plan.people.values(), members, plan.source === 'taskboard'), palette };
+  return { people: matchPeople(plan.people.values(), members, plan.source === 'taskboard', chosen), palette };
 }
 
 function reportOf(plan: ImportPlan, people: MatchedPeople, dropped: Record<string, number>): ImportReport {
   const counts = planCounts(plan);
+  const uses = personUses(plan);
   return {
     brought: counts,
-    members: { matched: people.matched, unmatched: people.unmatched },
+    members: {
+      matched: people.matched,
+      unmatched: people.unmatched.map((person) => ({
+        ...person,
+        cardMemberships: uses.get(person.key)?.cardMemberships ?? 0,
+        itemMemberships: uses.get(person.key)?.itemMemberships ?? 0,
+      })),
+    },
     leftOut: { ...plan.leftOut, ...Object.fromEntries(Object.entries(dropped).filter(([, n]) => n > 0)) },
     notes: plan.notes,
   };
@@ -87,12 +98,12 @@ function reportOf(plan: ImportPlan, people: MatchedPeople, dropped: Record<strin
 export async function startImport(
   ctx: ServiceContext,
   caller: Caller,
-  input: { teamId: string; scope: Scope; plan: () => ImportPlan },
+  input: { teamId: string; scope: Scope; plan: () => ImportPlan; people?: ChosenPeople | undefined },
   options: ImportOptions = {},
 ): Promise<StartedImport> {
   const team = await requireAccess(ctx.db, caller, { kind: 'team', id: input.teamId, scope: input.scope });
   const plan = input.plan();
-  const { people, palette } = await resolve(ctx, team.id, plan);
+  const { people, palette } = await resolve(ctx, team.id, plan, input.people);
   const at = nowIso();
   const id = newId();
   const boardId = newId();
@@ -368,6 +379,7 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
     cheers: [],
     card_field_values: [],
     card_field_choices: [],
+    import_unmapped_places: [],
   };
   const made: WrittenCard[] = [];
   const add = (table: string, row: NewRow<any>) => (rows[table] as NewRow<any>[]).push(row);
@@ -404,9 +416,15 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
       version: 0,
     });
     for (const label of card.labels) add('card_labels', { card_id: id, label_id: run.labelIds.get(label) as string, created_at: at });
-    for (const member of new Set(card.members.map((key) => people.get(key)))) {
-      if (member) add('card_members', { card_id: id, user_id: member, created_at: at });
-      else drop('unmatchedCardMembers');
+    const cardMembers = new Set<string>();
+    for (const key of new Set(card.members)) {
+      const member = people.get(key);
+      if (member && !cardMembers.has(member)) add('card_members', { card_id: id, user_id: member, created_at: at });
+      if (member) cardMembers.add(member);
+      else {
+        drop('unmatchedCardMembers');
+        add('import_unmapped_places', { import_id: run.id, person_key: key, card_id: id, checklist_item_id: null });
+      }
     }
     // what keeps new ids the source's things are named by in this card (cheers and attachments name them)
     const keys = new Map<string, string>([[card.key, id]]);
@@ -439,9 +457,15 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
           updated_at: at,
           version: 0,
         });
-        for (const member of new Set(item.members.map((key) => people.get(key)))) {
-          if (member) add('checklist_item_members', { item_id: itemId, user_id: member, created_at: at });
-          else drop('unmatchedItemMembers');
+        const itemMembers = new Set<string>();
+        for (const key of new Set(item.members)) {
+          const member = people.get(key);
+          if (member && !itemMembers.has(member)) add('checklist_item_members', { item_id: itemId, user_id: member, created_at: at });
+          if (member) itemMembers.add(member);
+          else {
+            drop('unmatchedItemMembers');
+            add('import_unmapped_places', { import_id: run.id, person_key: key, card_id: id, checklist_item_id: itemId });
+          }
         }
       });
     });
@@ -536,6 +560,7 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
     'cheers',
     'card_field_values',
     'card_field_choices',
+    'import_unmapped_places',
   ] as const) {
     await imports.insertMany(trx, table, rows[table] as never[]);
   }
@@ -675,6 +700,118 @@ export async function getImport(ctx: ServiceContext, caller: Caller, importId: s
     throw error instanceof NotFoundError ? new NotFoundError('Import') : error;
   });
   return toImport(row);
+}
+
+/**
+ * The people of a file and the member the rules suggest for each, with the team's members to choose
+ * from: what the import dialog shows before the import. Reads the file only; writes nothing.
+ */
+export async function previewPeople(
+  ctx: ServiceContext,
+  caller: Caller,
+  input: { teamId: string; scope: Scope; plan: () => ImportPlan },
+): Promise<ImportPeople> {
+  const team = await requireAccess(ctx.db, caller, { kind: 'team', id: input.teamId, scope: input.scope });
+  const plan = input.plan();
+  const members = await imports.teamPeople(ctx.db, team.id);
+  const uses = personUses(plan);
+  return {
+    people: suggestPeople(plan.people.values(), members, plan.source === 'taskboard').map((person) => ({
+      ...person,
+      ...(uses.get(person.key) ?? { cardMemberships: 0, itemMemberships: 0, comments: 0 }),
+    })),
+    members: members.map((member) => ({ _id: member.id, fullName: member.full_name, email: member.email })),
+  };
+}
+
+/**
+ * Map Import People: puts the chosen members where the unmapped people of a done import were (its
+ * cards and checklist items still on a board), one change of each card in one transaction, and
+ * moves those people to the report's matched ones. Their comments stay as written (the importer's,
+ * naming them). A person mapped already, or a user outside the team, is a 400 naming the place.
+ */
+export async function mapImportPeople(ctx: ServiceContext, caller: Caller, importId: string, body: MapImportPeopleBody): Promise<ImportRecord> {
+  const row = await imports.findImport(ctx.db, importId);
+  if (!row) throw new NotFoundError('Import');
+  await requireAccess(ctx.db, caller, { kind: 'team', id: row.team_id, scope: {} }).catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError('Import') : error;
+  });
+  if (row.status !== 'done') throw new ConflictError('Only a finished import maps its people');
+  const report = JSON.parse(row.report) as ImportReport;
+  const unmatched = new Map(report.members.unmatched.flatMap((person) => (person.key ? [[person.key, person] as const] : [])));
+  const members = new Set((await imports.teamPeople(ctx.db, row.team_id)).map((member) => member.id));
+  const problems = body.people.flatMap((entry, index) =>
+    !unmatched.has(entry.key)
+      ? [{ field: `body.people[${index}].key`, message: 'names no unmapped person of the import' }]
+      : !members.has(entry.user)
+        ? [{ field: `body.people[${index}].user`, message: `user ${entry.user} is not a member of the team` }]
+        : body.people.findIndex((other) => other.key === entry.key) !== index
+          ? [{ field: `body.people[${index}].key`, message: 'names a person twice' }]
+          : [],
+  );
+  const [first] = problems;
+  if (first) throw new ValidationError(`The people mapping is not right: ${first.field} ${first.message}`, problems);
+  const userOf = new Map(body.people.map((entry) => [entry.key, entry.user]));
+  const places = await imports.unmappedPlaces(ctx.db, row.id, [...userOf.keys()]);
+  const byCard = new Map<string, { users: Set<string>; items: { item: string; user: string }[] }>();
+  for (const place of places) {
+    const user = userOf.get(place.person_key) as string;
+    const entry = byCard.get(place.card_id) ?? { users: new Set<string>(), items: [] };
+    if (place.checklist_item_id) entry.items.push({ item: place.checklist_item_id, user });
+    else entry.users.add(user);
+    byCard.set(place.card_id, entry);
+  }
+  const cards = [...byCard.entries()].map(([cardId, entry]) => ({ cardId, ...entry }));
+  const itemPairs = await imports.itemMemberPairs(
+    ctx.db,
+    cards.flatMap((card) => card.items.map((entry) => entry.item)),
+  );
+  const onCards = new Map<string, Set<string>>();
+  for (const card of cards) onCards.set(card.cardId, new Set(await cardMemberIds(ctx.db, card.cardId)));
+  await changeEachCard(
+    ctx,
+    caller,
+    cards,
+    'body.people',
+    'card.members.toggled',
+    (card) => ({ cardId: card.cardId, scope: {} }),
+    (_row, card, at) => {
+      const added = [...card.users].filter((user) => !onCards.get(card.cardId)?.has(user));
+      const items = card.items.filter((entry) => !itemPairs.has(`${entry.item} ${entry.user}`));
+      return {
+        data: { added, removed: [], import: row.id, ...(items.length ? { checklistItems: items.map((entry) => entry.item) } : {}) },
+        write: async (trx) => {
+          await addCardMembers(trx, card.cardId, added, at);
+          await insertItemMembers(
+            trx,
+            [...new Map(items.map((entry) => [`${entry.item} ${entry.user}`, entry])).values()].map((entry) => ({
+              item_id: entry.item,
+              user_id: entry.user,
+              created_at: at,
+            })),
+          );
+        },
+      };
+    },
+    async (trx, at) => {
+      await imports.deleteUnmappedPlaces(trx, row.id, [...userOf.keys()]);
+      const next: ImportReport = {
+        ...report,
+        members: {
+          matched: [
+            ...report.members.matched,
+            ...body.people.map((entry) => {
+              const person = unmatched.get(entry.key) as ImportReport['members']['unmatched'][number];
+              return { key: entry.key, name: person.name, username: person.username, user: entry.user, by: 'chosen' as const };
+            }),
+          ],
+          unmatched: report.members.unmatched.filter((person) => !person.key || !userOf.has(person.key)),
+        },
+      };
+      await imports.updateImportReport(trx, row.id, JSON.stringify(next), at);
+    },
+  );
+  return getImport(ctx, caller, importId);
 }
 
 export type { ImportSource };
