@@ -47,6 +47,7 @@ export const ImportReport = named(
             ...Person.properties,
             cardMemberships: Type.Optional(Type.Integer({ minimum: 0, description: 'cards the person was on, still to map (Map Import People)' })),
             itemMemberships: Type.Optional(Type.Integer({ minimum: 0, description: 'checklist items the person was on, still to map' })),
+            comments: Type.Optional(Type.Integer({ minimum: 0, description: "comments and replies they wrote (the importer's, naming them)" })),
           }),
           {
             description:

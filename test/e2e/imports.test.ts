@@ -201,7 +201,7 @@ for (const engine of ENGINES) {
         ],
       );
       assert.deepEqual(report.members.unmatched, [
-        { key: '65a0c0ffee00000000000e03', name: 'Zoë Unknown', username: 'zoe', cardMemberships: 1, itemMemberships: 0 },
+        { key: '65a0c0ffee00000000000e03', name: 'Zoë Unknown', username: 'zoe', cardMemberships: 1, itemMemberships: 0, comments: 1 },
       ]);
       // Trello's custom fields are the board's, with their values; a value that reads as none is counted
       assert.equal(report.leftOut.customFields, undefined);
@@ -343,8 +343,19 @@ for (const engine of ENGINES) {
         ],
       );
 
-      // after: Carol is mapped to Alice; she lands on both cards and the item, one change of each card
+      // after: who is still unmapped, and where
       const api = apiClient(t, key);
+      const waiting = await api('GET', `/api/v1/imports/${done._id}/people`);
+      assert.equal(waiting.statusCode, 200, waiting.body);
+      assert.deepEqual(
+        waiting.json().importPeople.people.map((p: Json) => [p.key, p.cardMemberships, p.itemMemberships, p.comments]),
+        [
+          [person(1), 1, 0, 0],
+          [person(2), 2, 1, 1],
+        ],
+      );
+      assert.equal((await other.api('GET', `/api/v1/imports/${done._id}/people`)).statusCode, 404);
+      // Carol is mapped to Alice; she lands on both cards and the item, one change of each card
       const wrong = await api('POST', `/api/v1/imports/${done._id}/people`, { people: [{ key: person(3), user: alice.userId }] });
       assert.equal(wrong.statusCode, 400, wrong.body);
       const outsider = await api('POST', `/api/v1/imports/${done._id}/people`, { people: [{ key: person(2), user: other.userId }] });

@@ -1399,7 +1399,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get Unmapped Import People
+         * @description The people of an import mapped to nobody, each with the cards and checklist items still waiting for them, and the team's members to choose from (Map Import People).
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getUnmappedImportPeople"];
         put?: never;
         /**
          * Map Import People
@@ -4342,6 +4348,8 @@ export interface components {
                     cardMemberships?: number;
                     /** @description checklist items the person was on, still to map */
                     itemMemberships?: number;
+                    /** @description comments and replies they wrote (the importer's, naming them) */
+                    comments?: number;
                 }[];
             };
             /** @description what has no place here, by kind, counted: customFields, customFieldValues, powerUps, votes, stickers (always given), and when any: cardCovers, unmatchedCardMembers, unmatchedItemMembers, commentsOfNoCard, truncatedTexts, … */
@@ -10339,6 +10347,57 @@ export interface operations {
                     "application/json": {
                         message: string;
                         import: components["schemas"]["Import"];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getUnmappedImportPeople: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        importPeople: components["schemas"]["ImportPeople"];
                     };
                 };
             };

@@ -84,6 +84,7 @@ function reportOf(plan: ImportPlan, people: MatchedPeople, dropped: Record<strin
         ...person,
         cardMemberships: uses.get(person.key)?.cardMemberships ?? 0,
         itemMemberships: uses.get(person.key)?.itemMemberships ?? 0,
+        comments: uses.get(person.key)?.comments ?? 0,
       })),
     },
     leftOut: { ...plan.leftOut, ...Object.fromEntries(Object.entries(dropped).filter(([, n]) => n > 0)) },
@@ -720,6 +721,34 @@ export async function previewPeople(
       ...person,
       ...(uses.get(person.key) ?? { cardMemberships: 0, itemMemberships: 0, comments: 0 }),
     })),
+    members: members.map((member) => ({ _id: member.id, fullName: member.full_name, email: member.email })),
+  };
+}
+
+/**
+ * The unmapped people of an import, with how many cards and items each is still missing from, and
+ * the team's members to choose from: what the "map them now" page shows.
+ */
+export async function unmappedPeople(ctx: ServiceContext, caller: Caller, importId: string): Promise<ImportPeople> {
+  const record = await getImport(ctx, caller, importId);
+  const [counts, members] = await Promise.all([imports.unmappedPlaceCounts(ctx.db, record._id), imports.teamPeople(ctx.db, record.team)]);
+  return {
+    people: record.report.members.unmatched.flatMap((person) =>
+      person.key
+        ? [
+            {
+              key: person.key,
+              name: person.name,
+              username: person.username,
+              email: null,
+              user: null,
+              by: null,
+              ...(counts.get(person.key) ?? { cardMemberships: 0, itemMemberships: 0 }),
+              comments: person.comments ?? 0,
+            },
+          ]
+        : [],
+    ),
     members: members.map((member) => ({ _id: member.id, fullName: member.full_name, email: member.email })),
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ChosenPeople } from '../../../domain/imports/people.ts';
-import { getImport, mapImportPeople, previewPeople, startImport } from '../../../domain/imports/service.ts';
+import { getImport, mapImportPeople, previewPeople, startImport, unmappedPeople } from '../../../domain/imports/service.ts';
 import { readTaskboardExport } from '../../../domain/imports/taskboard.ts';
 import { readTrelloExport } from '../../../domain/imports/trello.ts';
 import { DomainError, ValidationError } from '../../../domain/shared/errors.ts';
@@ -166,6 +166,22 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       message: 'Import found',
     },
     ({ caller, params }) => getImport(app.services, caller, params.importId),
+  );
+
+  route(
+    'GET /imports/:importId/people',
+    {
+      tier: 'very-low',
+      operationId: 'getUnmappedImportPeople',
+      summary: 'Get Unmapped Import People',
+      description:
+        "The people of an import mapped to nobody, each with the cards and checklist items still waiting for them, and the team's members to choose from (Map Import People).",
+      params: ImportParams,
+      querystring: Type.Object({}, { additionalProperties: false }),
+      answer: ['importPeople', ImportPeople],
+      message: 'Unmapped import people read',
+    },
+    ({ caller, params }) => unmappedPeople(app.services, caller, params.importId),
   );
 
   route(
