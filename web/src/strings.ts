@@ -109,7 +109,7 @@ export const t = catalogue('app', {
   importMapped: icu('{count, plural, one {# person mapped.} other {# people mapped.}}', (count: number) => ({ count })),
   importAllMapped: 'Everyone of this import is mapped to a member or left as nobody on purpose: nothing is waiting.',
   importBroughtFields: icu(
-    '{fields, plural, one {# custom field} other {# custom fields}} with {values, plural, one {# value} other {# values}}, {relations, plural, one {# card relation} other {# card relations}}',
+    '{fields, plural, one {# custom field} other {# custom fields}} with {values, plural, one {# value} other {# values}}, {relations, plural, =0 {no card relations} one {# card relation} other {# card relations}}',
     (fields: number, values: number, relations: number) => ({ fields, values, relations }),
   ),
   addList: 'Add a list',
