@@ -305,7 +305,7 @@ export async function importCommand(config: AppConfig, options: ImportOptions): 
       ok,
       lines: [
         ok ? `Imported "${ended.boardName}" as board ${ended.board} (import ${ended._id})` : `Import ${ended._id} failed: ${ended.error}`,
-        `Brought  ${brought.lists} lists, ${brought.cards} cards, ${brought.labels} labels, ${brought.checklists} checklists (${brought.checklistItems} items), ${brought.comments} comments, ${brought.attachments} links`,
+        `Brought  ${brought.lists} lists, ${brought.cards} cards, ${brought.labels} labels, ${brought.checklists} checklists (${brought.checklistItems} items), ${brought.comments} comments, ${brought.attachments} links, ${brought.customFields ?? 0} custom fields (${brought.customFieldValues ?? 0} values), ${brought.relations ?? 0} relations`,
         `People   ${members.matched.length} matched${members.unmatched.length ? `; not matched: ${members.unmatched.map((p) => p.name || p.username).join(', ')}` : ''}`,
         `Left out ${left.length ? left.map(([kind, n]) => `${kind} ${n}`).join(', ') : 'nothing'}`,
         ...notes.map((note) => `Note     ${note}`),

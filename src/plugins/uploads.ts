@@ -2,14 +2,16 @@ import { Readable } from 'node:stream';
 import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Type } from 'typebox';
+import { type TObject, Type } from 'typebox';
 import type { IncomingFile } from '../domain/attachments/service.ts';
 import { DomainError, PayloadTooLargeError, ValidationError } from '../domain/shared/errors.ts';
 import { Name, TEXT_CAPS, TEXT_RULE, Text } from '../schemas/common.ts';
 import { createAjv } from './validation.ts';
 
 /** What an upload request carries: a JSON link (already validated by the route's schema), or one file. */
-export type Upload = { kind: 'link'; link: { url: string; name?: string } } | { kind: 'file'; file: IncomingFile; name: string | undefined };
+export type Upload =
+  | { kind: 'link'; link: { url: string; name?: string } }
+  | { kind: 'file'; file: IncomingFile; name: string | undefined; fields: Record<string, string> };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,10 +31,10 @@ const FileName = Type.Object({ file: Text({ maxLength: TEXT_CAPS.name }) });
  * the domain stores nothing from a stream that failed.
  */
 export default fp(
-  async function uploadsPlugin(app: FastifyInstance, opts: { maxUploadBytes: number; limitName?: string }) {
+  async function uploadsPlugin(app: FastifyInstance, opts: { maxUploadBytes: number; limitName?: string; formFields?: TObject }) {
     await app.register(multipart, { limits: { fileSize: opts.maxUploadBytes, files: 1, fields: 10, parts: 12 } });
     const ajv = createAjv(false);
-    const checkFields = ajv.compile(FormFields);
+    const checkFields = ajv.compile(opts.formFields ?? FormFields);
     const checkFileName = ajv.compile(FileName);
 
     const limitName = opts.limitName ?? 'MAX_UPLOAD_BYTES';
@@ -83,6 +85,7 @@ async function readUploadOf(
           kind: 'file',
           file: { stream: bytesThenEndOfForm(file, parts, limitName), filename: file.filename, mimeType: file.mimetype },
           name: fields.name,
+          fields,
         };
       }
       if (typeof part.value !== 'string' || part.fieldname in fields) {

@@ -33,6 +33,30 @@ const ExportedAttachment = Type.Object({
   createdAt: Timestamp,
 });
 
+const ExportedFieldValue = Type.Object({
+  field: Id,
+  value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Array(Id)], {
+    description: "as Set Card Field Values takes it: a select's option id, a multi select's ids, a person's id (in `people`)",
+  }),
+});
+
+const ExportedCustomField = Type.Object({
+  _id: Id,
+  name: Type.String(),
+  type: Type.String({ description: 'text, number, date, select, multiselect, checkbox, person or url' }),
+  unit: Type.String(),
+  position: Type.Number(),
+  showOnCard: Type.Boolean(),
+  options: Type.Array(Type.Object({ _id: Id, name: Type.String(), color: Type.String({ description: "the palette colour's name" }), hex: Type.String() })),
+});
+
+const ExportedRelation = Type.Object({
+  from: Id,
+  kind: Type.Union([Type.Literal('blocks'), Type.Literal('relates'), Type.Literal('duplicates')]),
+  to: Id,
+  createdAt: Timestamp,
+});
+
 const ExportedCard = Type.Object({
   _id: Id,
   list: Id,
@@ -54,6 +78,7 @@ const ExportedCard = Type.Object({
     description: 'oldest first, each with its discussion',
   }),
   attachments: Type.Array(ExportedAttachment, { description: 'attachments not deleted, oldest first' }),
+  fields: Type.Array(ExportedFieldValue, { description: "the card's custom field values (fields in `customFields`)" }),
   cheers: Type.Array(
     Type.Object({
       _id: Id,
@@ -78,7 +103,11 @@ export const BoardExport = named(
       lists: Type.Array(Type.Object({ _id: Id, name: Type.String(), position: Type.Number(), archived: Type.Boolean(), createdAt: Timestamp }), {
         description: 'position order, archived ones too',
       }),
+      customFields: Type.Array(ExportedCustomField, { description: "the board's custom fields in their order, with their options" }),
       cards: Type.Array(ExportedCard, { description: 'list by list, each in position order; archived ones too' }),
+      relations: Type.Array(ExportedRelation, {
+        description: 'relations between two cards of the board ("from blocks to"); relations to cards of other boards are left out',
+      }),
       people: Type.Array(Type.Object({ _id: Id, fullName: Type.String() }), {
         description: 'everyone the document names: creators, members, authors, cheerers',
       }),

@@ -3,7 +3,19 @@ import { Id, NullableTimestamp, Timestamp } from './common.ts';
 import { named } from './named.ts';
 
 const Count = Type.Integer({ minimum: 0 });
-const Person = Type.Object({ name: Type.String({ description: 'the full name the file gives' }), username: Type.Union([Type.String(), Type.Null()]) });
+const Person = Type.Object({
+  key: Type.Optional(Type.String({ description: "the file's key of the person (a Trello member id); what a people mapping names" })),
+  name: Type.String({ description: 'the full name the file gives' }),
+  username: Type.Union([Type.String(), Type.Null()]),
+});
+const MatchedBy = Type.Union([Type.Literal('chosen'), Type.Literal('id'), Type.Literal('email'), Type.Literal('name'), Type.Literal('username')], {
+  description: "chosen: the importer's mapping; else the rule that found the member (the same id, the email, the full name, the username)",
+});
+const Uses = {
+  cardMemberships: Count,
+  itemMemberships: Count,
+  comments: Type.Integer({ minimum: 0, description: 'comments and replies written' }),
+};
 
 export const ImportReport = named(
   'ImportReport',
@@ -20,16 +32,28 @@ export const ImportReport = named(
           discussions: Count,
           attachments: Type.Integer({ minimum: 0, description: 'all brought as link attachments' }),
           cheers: Count,
+          customFields: Type.Optional(Count),
+          customFieldValues: Type.Optional(Count),
+          relations: Type.Optional(Type.Integer({ minimum: 0, description: 'relations between two cards of the file' })),
         },
         { description: 'what the file holds that the board gets' },
       ),
       members: Type.Object({
-        matched: Type.Array(Type.Object({ ...Person.properties, user: Id }), {
-          description: "people of the file who are the team's members (by full name or username)",
+        matched: Type.Array(Type.Object({ ...Person.properties, user: Id, by: Type.Optional(MatchedBy) }), {
+          description: "people of the file who are the team's members (chosen by the importer, or by id, email, full name or username)",
         }),
-        unmatched: Type.Array(Person, {
-          description: "people of the file no member of the team matched: left off cards and items; their comments are the importer's, with a line naming them",
-        }),
+        unmatched: Type.Array(
+          Type.Object({
+            ...Person.properties,
+            cardMemberships: Type.Optional(Type.Integer({ minimum: 0, description: 'cards the person was on, still to map (Map Import People)' })),
+            itemMemberships: Type.Optional(Type.Integer({ minimum: 0, description: 'checklist items the person was on, still to map' })),
+            comments: Type.Optional(Type.Integer({ minimum: 0, description: "comments and replies they wrote (the importer's, naming them)" })),
+          }),
+          {
+            description:
+              "people of the file mapped to nobody: left off cards and items until mapped (Map Import People); their comments are the importer's, with a line naming them",
+          },
+        ),
       }),
       leftOut: Type.Record(Type.String(), Count, {
         description:
@@ -66,3 +90,39 @@ export type ImportRecord = Static<typeof ImportRecord>;
 
 export const ImportQuery = Type.Object({ companyId: Type.Optional(Id), teamId: Id }, { additionalProperties: false });
 export const ImportParams = Type.Object({ importId: Id }, { additionalProperties: false });
+
+export const ImportPeople = named(
+  'ImportPeople',
+  Type.Object({
+    people: Type.Array(
+      Type.Object({
+        key: Type.String({ description: "the file's key of the person: what the import's `people` mapping names" }),
+        name: Type.String(),
+        username: Type.Union([Type.String(), Type.Null()]),
+        email: Type.Union([Type.String(), Type.Null()], { description: 'when the file gives one' }),
+        user: Type.Union([Id, Type.Null()], { description: 'the member the rules suggest, or null (nobody)' }),
+        by: Type.Union([MatchedBy, Type.Null()]),
+        ...Uses,
+      }),
+      { description: 'everyone the file names, in its order' },
+    ),
+    members: Type.Array(Type.Object({ _id: Id, fullName: Type.String(), email: Type.String() }), {
+      description: "the team's members: whom a person may be mapped to",
+    }),
+  }),
+);
+export type ImportPeople = Static<typeof ImportPeople>;
+
+export const MapImportPeopleBody = Type.Object(
+  {
+    people: Type.Array(
+      Type.Object(
+        { key: Type.String({ minLength: 1, maxLength: 200, description: 'an unmapped person of the report' }), user: Id },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 500 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type MapImportPeopleBody = Static<typeof MapImportPeopleBody>;

@@ -486,6 +486,7 @@ export interface Database {
   board_viewers: BoardViewerTable;
   card_relations: CardRelationTable;
   board_templates: BoardTemplateTable;
+  import_unmapped_places: ImportUnmappedPlaceTable;
 }
 
 /** A board template of a team (migration 0111, src/domain/templates): its lists, labels, fields and rules as JSON text. */
@@ -501,6 +502,14 @@ export interface BoardTemplateTable {
   created_at: string;
   updated_at: string;
   version: number;
+}
+
+/** Where an unmapped person of an import was (migration 0110): a card, or a checklist item of it. */
+export interface ImportUnmappedPlaceTable {
+  import_id: string;
+  person_key: string;
+  card_id: string;
+  checklist_item_id: string | null;
 }
 
 /** A person's secret iCalendar URL (migration 0105): only the token's SHA-256 is kept. */

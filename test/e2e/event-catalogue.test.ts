@@ -88,13 +88,15 @@ for (const engine of ENGINES) {
         'resends an already recorded event; recording another would deliver it twice (records none)',
       'POST /api/v1/boards/{boardId}/rules/dry-run': 'tries a rule on the cards without changing anything (records none)',
       'POST /api/v1/boards/{boardId}/recurrences/preview': 'computes occurrences of a schedule, changing nothing (records none)',
+      'POST /api/v1/imports/trello/people': "reads an export's people to show them before an import, writing nothing (records none)",
+      'POST /api/v1/imports/taskboard/people': "reads an export's people to show them before an import, writing nothing (records none)",
     };
     const exempted = new Set<string>();
 
     /** One successful write of an EXEMPT operation: a 2xx, and no event at all. Answers the body. */
-    async function unrecorded(route: string, url: string, payload?: unknown, key = t.tenant.apiKey): Promise<any> {
+    async function unrecorded(route: string, url: string, payload?: unknown, key = t.tenant.apiKey, upload?: ReturnType<typeof multipart>): Promise<any> {
       assert.ok(route in EXEMPT, `${route} is not exempt from recording events`);
-      const { res, requestId } = await send(route.split(' ')[0] as Method, url, payload, undefined, key);
+      const { res, requestId } = await send(route.split(' ')[0] as Method, url, payload, upload, key);
       assert.ok(res.statusCode < 300, `${route}: ${res.statusCode} ${res.body}`);
       assert.deepEqual(await eventsOf(requestId), [], `${route} recorded events`);
       exempted.add(route);
@@ -404,7 +406,12 @@ for (const engine of ENGINES) {
         const route = `POST /api/v1/imports/${source}`;
         const content =
           source === 'trello'
-            ? { name: 'From Trello', lists: [{ id: 'l1', name: 'L' }], cards: [{ id: 'c1', name: 'C', idList: 'l1' }] }
+            ? {
+                name: 'From Trello',
+                lists: [{ id: 'l1', name: 'L' }],
+                members: [{ id: 'p1', fullName: 'Nobody Here', username: 'nobody' }],
+                cards: [{ id: 'c1', name: 'C', idList: 'l1', idMembers: ['p1'] }],
+              }
             : {
                 format: 'taskboard-board',
                 formatVersion: 1,
@@ -414,8 +421,9 @@ for (const engine of ENGINES) {
                 cards: [],
                 people: [],
               };
-        const upload = multipart({}, { filename: 'board.json', contentType: 'application/json', content: Buffer.from(JSON.stringify(content)) });
-        const { res, requestId } = await send('POST', `/api/v1/imports/${source}?teamId=${teamId}`, undefined, upload);
+        const upload = () => multipart({}, { filename: 'board.json', contentType: 'application/json', content: Buffer.from(JSON.stringify(content)) });
+        await unrecorded(`POST /api/v1/imports/${source}/people`, `/api/v1/imports/${source}/people?teamId=${teamId}`, undefined, undefined, upload());
+        const { res, requestId } = await send('POST', `/api/v1/imports/${source}?teamId=${teamId}`, undefined, upload());
         assert.equal(res.statusCode, 202, `${route}: ${res.body}`);
         const events = await eventually(
           () => eventsOf(requestId),
@@ -428,6 +436,22 @@ for (const engine of ENGINES) {
         assert.deepEqual([...new Set(events.map((e) => e.type))].sort(), types.sort(), route);
         for (const event of events) assert.equal(event.actor_user_id, t.tenant.userId, route);
         covered.add(route);
+        if (source === 'trello') {
+          const done = await eventually(
+            async () =>
+              (await t.app.inject({ method: 'GET', url: `/api/v1/imports/${res.json().import._id}`, headers: bearer(t.tenant.apiKey) })).json().import,
+            (record) => record.status === 'done',
+            20_000,
+            'the import to be done',
+          );
+          await write(
+            'POST /api/v1/imports/{importId}/people',
+            `/api/v1/imports/${done._id}/people`,
+            { people: [{ key: 'p1', user: t.tenant.userId }] },
+            ['card.members.toggled'],
+            company,
+          );
+        }
       }
 
       // board and list lifecycle, on objects of their own

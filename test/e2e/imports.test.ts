@@ -14,7 +14,7 @@ import { sweepDeleted } from '../../src/domain/boards/sweep.ts';
 import { IMPORT_BATCH_CARDS, importFaults } from '../../src/domain/imports/service.ts';
 import { BoardExport } from '../../src/schemas/board-export.ts';
 import { runTaskboard } from '../support/cli.ts';
-import { addMember, addTeam } from '../support/fixtures.ts';
+import { addMember, addTeam, multipart } from '../support/fixtures.ts';
 import { apiClient, bearer, buildTestApp, ENGINES, type OtherCompany, otherCompany, type TestApp } from '../support/harness.ts';
 import { eventually, type Receiver, startReceiver } from '../support/receiver.ts';
 import { assertSchema } from '../support/schema.ts';
@@ -189,23 +189,208 @@ for (const engine of ENGINES) {
         discussions: 0,
         attachments: 2,
         cheers: 0,
+        customFields: 5,
+        customFieldValues: 5,
+        relations: 0,
       });
       assert.deepEqual(
-        report.members.matched.map((m: Json) => [m.name, m.user]),
+        report.members.matched.map((m: Json) => [m.name, m.user, m.by]),
         [
-          ['Alice Author', alice.userId],
-          ['Robert B.', bob.userId],
+          ['Alice Author', alice.userId, 'name'],
+          ['Robert B.', bob.userId, 'username'],
         ],
       );
-      assert.deepEqual(report.members.unmatched, [{ name: 'Zoë Unknown', username: 'zoe' }]);
-      assert.equal(report.leftOut.customFields, 2);
+      assert.deepEqual(report.members.unmatched, [
+        { key: '65a0c0ffee00000000000e03', name: 'Zoë Unknown', username: 'zoe', cardMemberships: 1, itemMemberships: 0, comments: 1 },
+      ]);
+      // Trello's custom fields are the board's, with their values; a value that reads as none is counted
+      assert.equal(report.leftOut.customFields, undefined);
       assert.equal(report.leftOut.customFieldValues, 1);
+      assert.deepEqual(
+        doc.customFields.map((f: Json) => [f.name, f.type, f.showOnCard, f.options.map((o: Json) => `${o.name}/${o.color}`)]),
+        [
+          ['Estimate', 'number', false, []],
+          ['Team', 'select', true, ['Marketing/purple', 'Legal/black']],
+          ['Notes', 'text', false, []],
+          ['Launch day', 'date', false, []],
+          ['Signed off', 'checkbox', false, []],
+        ],
+      );
+      const fieldIds = new Map(doc.customFields.map((f: Json) => [f._id, f.name]));
+      const marketing = doc.customFields[1].options[0]._id;
+      assert.deepEqual(
+        new Map(press.fields.map((v: Json) => [fieldIds.get(v.field), v.value])),
+        new Map<string, unknown>([
+          ['Estimate', 3],
+          ['Team', marketing],
+          ['Notes', 'Ask Zoë first'],
+          ['Launch day', '2026-03-12T09:00:00.000Z'],
+          ['Signed off', true],
+        ]),
+      );
+      assert.deepEqual(doc.cards[1].fields, []);
+      assert.deepEqual(doc.relations, []);
       assert.equal(report.leftOut.powerUps, 1);
       assert.equal(report.leftOut.votes, 2);
       assert.equal(report.leftOut.stickers, 1);
       assert.equal(report.leftOut.cardCovers, 1);
       assert.equal(report.leftOut.unmatchedCardMembers, 1);
       assert.ok(report.notes.some((note: string) => /links/.test(note)));
+    });
+
+    it('shows the people before the import, follows the chosen mapping, and maps the rest after it', async () => {
+      const person = (n: number) => `77a0c0ffee0000000000000${n}`;
+      const file = JSON.stringify({
+        name: 'People board',
+        lists: [{ id: 'l1', name: 'To do', pos: 1 }],
+        members: [
+          { id: person(1), fullName: 'A. Somebody', username: 'someone', email: 'ALICE@acme.test' },
+          { id: person(2), fullName: 'Carol Nobody', username: 'carol' },
+          { id: person(3), fullName: 'Dan Elsewhere', username: 'dan' },
+        ],
+        cards: [
+          { id: 'c1', idList: 'l1', name: 'One', pos: 1, idMembers: [person(1), person(2), person(3)] },
+          { id: 'c2', idList: 'l1', name: 'Two', pos: 2, idMembers: [person(2)] },
+        ],
+        checklists: [{ id: 'k1', idCard: 'c1', name: 'Steps', checkItems: [{ id: 'i1', name: 'Step', state: 'incomplete', idMember: person(2) }] }],
+        actions: [
+          { id: 'a1', type: 'commentCard', idMemberCreator: person(3), date: '2026-02-01T10:00:00.000Z', data: { text: 'Hello', card: { id: 'c1' } } },
+          { id: 'a2', type: 'commentCard', idMemberCreator: person(2), date: '2026-02-02T10:00:00.000Z', data: { text: 'Hi', card: { id: 'c1' } } },
+        ],
+      });
+      // before: each person with the member the rules suggest (Alice by her email), and whom to choose from
+      const form = importForm(file);
+      const preview = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/imports/trello/people?teamId=${teamId}`,
+        headers: { ...bearer(key), ...form.headers },
+        payload: form.payload,
+      });
+      assert.equal(preview.statusCode, 200, preview.body);
+      const { people, members } = preview.json().importPeople;
+      assert.deepEqual(
+        people.map((p: Json) => [p.name, p.user, p.by, p.cardMemberships, p.itemMemberships, p.comments]),
+        [
+          ['A. Somebody', alice.userId, 'email', 1, 0, 0],
+          ['Carol Nobody', null, null, 2, 1, 1],
+          ['Dan Elsewhere', null, null, 1, 0, 1],
+        ],
+      );
+      assert.deepEqual(new Set(members.map((m: Json) => m._id)), new Set([t.tenant.userId, alice.userId, bob.userId]));
+
+      // a mapping that names a user outside the team, or no person of the file: a 400, nothing written
+      const before = await counts(t);
+      for (const [mapping, field] of [
+        [{ [person(3)]: other.userId }, `body.people.${person(3)}`],
+        [{ nobody: bob.userId }, 'body.people.nobody'],
+        ['not json', 'body.people'],
+      ] as const) {
+        const bad = multipart(
+          { people: typeof mapping === 'string' ? mapping : JSON.stringify(mapping) },
+          { filename: 'b.json', contentType: 'application/json', content: Buffer.from(file) },
+        );
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/imports/trello?teamId=${teamId}`,
+          headers: { ...bearer(key), ...bad.headers },
+          payload: bad.payload,
+        });
+        assert.equal(res.statusCode, 400, res.body);
+        assert.equal(res.json().details[0].field, field, res.body);
+      }
+      assert.deepEqual(await counts(t), before);
+
+      // the import: Dan is Bob, Alice's suggestion is turned down (nobody), Carol is left to the rules (none)
+      const chosen = multipart(
+        { people: JSON.stringify({ [person(3)]: bob.userId, [person(1)]: null }) },
+        { filename: 'b.json', contentType: 'application/json', content: Buffer.from(file) },
+      );
+      const started = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/imports/trello?teamId=${teamId}`,
+        headers: { ...bearer(key), ...chosen.headers },
+        payload: chosen.payload,
+      });
+      assert.equal(started.statusCode, 202, started.body);
+      const done = await eventually(
+        async () => (await readImport(t, key, started.json().import._id)).json().import as Json,
+        (record) => record.status !== 'running',
+        30_000,
+        'the import to end',
+      );
+      assert.equal(done.status, 'done', JSON.stringify(done));
+      assert.deepEqual(
+        done.report.members.matched.map((m: Json) => [m.name, m.user, m.by]),
+        [['Dan Elsewhere', bob.userId, 'chosen']],
+      );
+      assert.deepEqual(
+        done.report.members.unmatched.map((m: Json) => [m.name, m.cardMemberships, m.itemMemberships]),
+        [
+          ['A. Somebody', 1, 0],
+          ['Carol Nobody', 2, 1],
+        ],
+      );
+      let doc = await exportOf(t, key, done.board);
+      assert.deepEqual(
+        doc.cards.map((c: Json) => c.members),
+        [[bob.userId], []],
+      );
+      assert.deepEqual(
+        doc.cards[0].comments.map((c: Json) => [c.author, c.content]),
+        [
+          [bob.userId, 'Hello'],
+          [t.tenant.userId, '*Written by Carol Nobody (@carol) on Trello, 2026-02-02.*\n\nHi'],
+        ],
+      );
+
+      // after: who is still unmapped, and where
+      const api = apiClient(t, key);
+      const waiting = await api('GET', `/api/v1/imports/${done._id}/people`);
+      assert.equal(waiting.statusCode, 200, waiting.body);
+      assert.deepEqual(
+        waiting.json().importPeople.people.map((p: Json) => [p.key, p.cardMemberships, p.itemMemberships, p.comments]),
+        [
+          [person(1), 1, 0, 0],
+          [person(2), 2, 1, 1],
+        ],
+      );
+      assert.equal((await other.api('GET', `/api/v1/imports/${done._id}/people`)).statusCode, 404);
+      // Carol is mapped to Alice; she lands on both cards and the item, one change of each card
+      const wrong = await api('POST', `/api/v1/imports/${done._id}/people`, { people: [{ key: person(3), user: alice.userId }] });
+      assert.equal(wrong.statusCode, 400, wrong.body);
+      const outsider = await api('POST', `/api/v1/imports/${done._id}/people`, { people: [{ key: person(2), user: other.userId }] });
+      assert.equal(outsider.statusCode, 400, outsider.body);
+      assert.equal((await other.api('POST', `/api/v1/imports/${done._id}/people`, { people: [{ key: person(2), user: other.userId }] })).statusCode, 404);
+      const mapped = await api('POST', `/api/v1/imports/${done._id}/people`, { people: [{ key: person(2), user: alice.userId }] });
+      assert.equal(mapped.statusCode, 200, mapped.body);
+      const record = mapped.json().import;
+      assert.deepEqual(
+        record.report.members.matched.map((m: Json) => [m.name, m.user, m.by]),
+        [
+          ['Dan Elsewhere', bob.userId, 'chosen'],
+          ['Carol Nobody', alice.userId, 'chosen'],
+        ],
+      );
+      assert.deepEqual(
+        record.report.members.unmatched.map((m: Json) => m.name),
+        ['A. Somebody'],
+      );
+      doc = await exportOf(t, key, done.board);
+      assert.deepEqual(
+        doc.cards.map((c: Json) => new Set(c.members)),
+        [new Set([bob.userId, alice.userId]), new Set([alice.userId])],
+      );
+      assert.deepEqual(doc.cards[0].checklists[0].items[0].members, [alice.userId]);
+      const events = await t.services.db
+        .selectFrom('events')
+        .select(['type', 'card_id'])
+        .where('board_id', '=', done.board)
+        .where('type', '=', 'card.members.toggled')
+        .execute();
+      assert.deepEqual(new Set(events.map((e) => e.card_id)), new Set(doc.cards.map((c: Json) => c._id)));
+      assert.equal(events.length, 2);
+      // mapped once: a second mapping of Carol is a 400
+      assert.equal((await api('POST', `/api/v1/imports/${done._id}/people`, { people: [{ key: person(2), user: bob.userId }] })).statusCode, 400);
     });
 
     it('imports an empty board', async () => {
@@ -431,7 +616,8 @@ for (const engine of ENGINES) {
         assert.equal(text.code, 0, text.stderr);
         assert.match(text.stdout, /^Imported "From the CLI" as board [0-9a-f]{24}/);
         assert.match(text.stdout, /not matched: Zoë Unknown/);
-        assert.match(text.stdout, /customFields 2/);
+        assert.match(text.stdout, /5 custom fields \(5 values\)/);
+        assert.match(text.stdout, /customFieldValues 1/);
         writeFileSync(file, '{"name": "broken"');
         const broken = await runTaskboard(['import', 'trello', file, '--team', teamId], env);
         assert.equal(broken.code, 2);
@@ -453,13 +639,71 @@ for (const engine of ENGINES) {
       assert.ok([200, 201].includes(reply.statusCode), reply.body);
       const cheer = await apiClient(t, bob.apiKey)('POST', `/api/v1/cards/${card._id}/cheers`, { content: '🎉' });
       assert.ok([200, 201].includes(cheer.statusCode), cheer.body);
+      // custom fields of every type with values, and relations between the board's cards
+      const colours = (await api('GET', '/api/v1/label-colors')).json().colors as Json[];
+      const made: Json[] = [];
+      for (const field of [
+        { name: 'Owner', type: 'person' },
+        {
+          name: 'Areas',
+          type: 'multiselect',
+          options: [
+            { name: 'Web', color: colours[0]?._id },
+            { name: 'Mobile', color: colours[1]?._id },
+          ],
+        },
+        { name: 'Spec', type: 'url' },
+        { name: 'Effort', type: 'number', unit: 'h', showOnCard: true },
+      ]) {
+        const res = await api('POST', `/api/v1/boards/${source.board}/custom-fields`, field);
+        assert.equal(res.statusCode, 201, res.body);
+        made.push(res.json().customField);
+      }
+      const [owner, areas, spec, effort] = made as [Json, Json, Json, Json];
+      const set = await api('PATCH', `/api/v1/cards/${original.cards[1]._id}/custom-fields`, {
+        values: [
+          { field: owner._id, value: bob.userId },
+          { field: areas._id, value: areas.options.map((o: Json) => o._id) },
+          { field: spec._id, value: 'https://example.test/spec' },
+          { field: effort._id, value: 2.5 },
+        ],
+      });
+      assert.equal(set.statusCode, 200, set.body);
+      for (const [from, kind, to] of [
+        [0, 'blocks', 1],
+        [1, 'relates', 3],
+        [3, 'duplicated_by', 2],
+      ] as const) {
+        const res = await api('POST', `/api/v1/cards/${original.cards[from]._id}/relations`, { kind, card: original.cards[to]._id });
+        assert.equal(res.statusCode, 201, res.body);
+      }
       const before = await exportOf(t, key, source.board);
+      assertSchema(BoardExport, before);
+      assert.equal(before.customFields.length, 9);
+      assert.equal(before.relations.length, 3);
+      assert.equal(before.cards[1].fields.length, 4);
+      assert.ok(before.people.some((p: Json) => p._id === bob.userId));
       const elsewhere = await addTeam(t.services, t.tenant.companyId, 'Elsewhere', [t.tenant.userId, alice.userId, bob.userId]);
       const done = await importAndWait(t, key, 'taskboard', elsewhere, JSON.stringify(before));
       assert.equal(done.status, 'done', JSON.stringify(done));
       assert.deepEqual(done.report.members.unmatched, []);
+      assert.equal(done.report.brought.customFields, 9);
+      assert.equal(done.report.brought.relations, 3);
       const after = await exportOf(t, key, done.board);
       assert.deepEqual(normalised(after), normalised(before));
+      // the imported relations read as the API shows them, on the new board's cards
+      const related = await api('GET', `/api/v1/cards/${after.cards[1]._id}/relations`);
+      assert.equal(related.statusCode, 200, related.body);
+      assert.deepEqual(
+        related
+          .json()
+          .relations.map((r: Json) => [r.kind, r.card.name])
+          .sort(),
+        [
+          ['blocked_by', after.cards[0].name],
+          ['relates', after.cards[3].name],
+        ].sort(),
+      );
     });
   });
 }

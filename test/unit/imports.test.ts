@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nearestColour } from '../../src/domain/imports/palette.ts';
 import { matchPeople } from '../../src/domain/imports/people.ts';
+import { readRelations } from '../../src/domain/imports/plan.ts';
 import { readTaskboardExport } from '../../src/domain/imports/taskboard.ts';
 import { readTrelloExport } from '../../src/domain/imports/trello.ts';
 import { ValidationError } from '../../src/domain/shared/errors.ts';
@@ -100,7 +101,64 @@ describe('reading a Trello export', () => {
       ],
     );
     assert.equal(plan.leftOut.startDatesAfterDue, 1);
-    assert.deepEqual([plan.leftOut.customFields, plan.leftOut.powerUps, plan.leftOut.votes, plan.leftOut.stickers], [0, 0, 0, 0]);
+    assert.deepEqual([plan.leftOut.powerUps, plan.leftOut.votes, plan.leftOut.stickers], [0, 0, 0]);
+    assert.equal(plan.leftOut.customFields, undefined);
+  });
+
+  it("reads custom fields and their values: each card's items or the board's, a list as a select, a misfit counted", () => {
+    const plan = readTrelloExport(
+      JSON.stringify({
+        name: 'B',
+        lists: [{ id: 'l', name: 'L' }],
+        customFields: [
+          {
+            id: 'f2',
+            name: 'Size',
+            type: 'list',
+            pos: 2,
+            options: [
+              { id: 'o2', value: { text: 'L' }, pos: 2, color: 'none' },
+              { id: 'o1', value: { text: 'S' }, pos: 1, color: 'green' },
+            ],
+          },
+          { id: 'f1', name: 'Size', type: 'number', pos: 1, display: { cardFront: true } },
+          { id: 'f3', name: 'Done', type: 'checkbox', pos: 3 },
+          { id: 'f4', name: 'Rating', type: 'stars', pos: 4 },
+        ],
+        cards: [
+          {
+            id: 'c',
+            idList: 'l',
+            customFieldItems: [
+              { idCustomField: 'f1', value: { number: '2.5' } },
+              { idCustomField: 'f3', value: { checked: 'false' } },
+            ],
+          },
+          { id: 'd', idList: 'l' },
+        ],
+        customFieldItems: [
+          { idModel: 'd', idCustomField: 'f2', idValue: 'o1' },
+          { idModel: 'd', idCustomField: 'f1', value: { number: 'many' } },
+          { idModel: 'd', idCustomField: 'f4', value: { number: '5' } },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      plan.fields.map((f) => [f.key, f.name, f.type, f.showOnCard, f.options.map((o) => `${o.name}/${o.color.name}`)]),
+      [
+        ['f1', 'Size', 'number', true, []],
+        ['f2', 'Size (2)', 'select', false, ['S/green', 'L/black']],
+        ['f3', 'Done', 'checkbox', false, []],
+      ],
+    );
+    assert.deepEqual(
+      plan.cards.map((c) => c.fields),
+      [[{ field: 'f1', value: 2.5 }], [{ field: 'f2', value: 'o1' }]],
+    );
+    // the unknown type and its value, and the number that is none; an unchecked box is simply no value
+    assert.equal(plan.leftOut.customFields, 1);
+    assert.equal(plan.leftOut.customFieldValues, 2);
+    assert.deepEqual(plan.relations, []);
   });
 
   it('names each place a malformed file is wrong', () => {
@@ -142,6 +200,31 @@ describe('reading a board export', () => {
   });
 });
 
+describe('relations of a board export', () => {
+  it('keeps each pair of a kind once, and counts a relation to a card not in the file or closing a cycle of blocks', () => {
+    const leftOut: Record<string, number> = {};
+    const kept = readRelations(
+      [
+        { from: 'a', kind: 'blocks', to: 'b' },
+        { from: 'b', kind: 'blocks', to: 'c' },
+        { from: 'c', kind: 'blocks', to: 'a' },
+        { from: 'a', kind: 'blocks', to: 'b' },
+        { from: 'c', kind: 'relates', to: 'a' },
+        { from: 'a', kind: 'relates', to: 'c' },
+        { from: 'a', kind: 'duplicates', to: 'gone' },
+        { from: 'a', kind: 'blocks', to: 'a' },
+      ],
+      new Set(['a', 'b', 'c']),
+      leftOut,
+    );
+    assert.deepEqual(
+      kept.map((r) => `${r.from} ${r.kind} ${r.to}`),
+      ['a blocks b', 'b blocks c', 'a relates c'],
+    );
+    assert.deepEqual(leftOut, { relationsInCycles: 1, relationsOfNoCard: 2 });
+  });
+});
+
 describe('matching people to the team', () => {
   const members = [
     { id: 'u1', full_name: 'Ada Lovelace', email: 'ada@x.test' },
@@ -170,6 +253,27 @@ describe('matching people to the team', () => {
       matched.unmatched.map((p) => p.name),
       ['Sam Smith', 'Zed'],
     );
+  });
+  it('by email before the name, and as the importer chose, who may name only people of the file and members of the team', () => {
+    const people = [
+      { key: 'e', fullName: 'Sam Smith', username: null, email: 'SAM.TWO@x.test' },
+      { key: 'a', fullName: 'Ada Lovelace', username: null },
+      { key: 'z', fullName: 'Zed', username: 'zed' },
+    ];
+    const matched = matchPeople(people, members, false, { a: null, z: 'u2' });
+    assert.deepEqual(
+      matched.matched.map((p) => [p.key, p.user, p.by]),
+      [
+        ['e', 'u3', 'email'],
+        ['z', 'u2', 'chosen'],
+      ],
+    );
+    assert.deepEqual(
+      matched.unmatched.map((p) => p.key),
+      ['a'],
+    );
+    assert.throws(() => matchPeople(people, members, false, { nobody: 'u1' }), ValidationError);
+    assert.throws(() => matchPeople(people, members, false, { z: 'u9' }), ValidationError);
   });
   it('by id first when the source is this deployment', () => {
     assert.equal(matchPeople([{ key: 'u2', fullName: 'Renamed', username: null }], members, true).users.get('u2'), 'u2');

@@ -14,6 +14,8 @@ const AdminPage = lazy(() => import('./admin/AdminPage.tsx'));
 // The inbox and My Tasks load when opened, outside the board page's first load.
 const NotificationsPage = lazy(() => import('./inbox/NotificationsPage.tsx').then((module) => ({ default: module.NotificationsPage })));
 const MyTasksPage = lazy(() => import('./inbox/MyTasksPage.tsx').then((module) => ({ default: module.MyTasksPage })));
+// Mapping an import's people is opened once per import.
+const ImportPeoplePage = lazy(() => import('./imports/ImportPeoplePage.tsx'));
 // The pages a link leads to (an invitation, a reset) are opened once per person.
 const InvitationPage = lazy(() => import('./people/InvitationPage.tsx'));
 const ResetPasswordPage = lazy(() => import('./people/ResetPasswordPage.tsx'));
@@ -68,6 +70,14 @@ export const routes: RouteObject[] = [
         element: (
           <Suspense fallback={<p className="page-pad">{t.loading}</p>}>
             <NotificationsPage />
+          </Suspense>
+        ),
+      },
+      {
+        path: '/imports/:importId/people',
+        element: (
+          <Suspense fallback={<p className="page-pad">{t.loading}</p>}>
+            <ImportPeoplePage />
           </Suspense>
         ),
       },

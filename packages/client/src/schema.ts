@@ -1328,6 +1328,28 @@ export interface paths {
         patch: operations["unarchiveBoard"];
         trace?: never;
     };
+    "/api/v1/imports/trello/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Trello Import People
+         * @description Reads Trello's "Export as JSON" file of a board (multipart, field `file`) and answers the people it names, each with the member of the team `teamId` the rules suggest (the same id, the email, the full name, the username), how many cards, items and comments are theirs, and the team's members to choose from: what an import dialog shows before the import. Writes nothing; a malformed file is a 400.
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["getTrelloImportPeople"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/imports/trello": {
         parameters: {
             query?: never;
@@ -1339,11 +1361,33 @@ export interface paths {
         put?: never;
         /**
          * Import Trello Board
-         * @description Starts importing Trello's "Export as JSON" file of a board (multipart, field `file`, at most IMPORT_MAX_BYTES) as a new board of the team `teamId`. A malformed file is a 400 naming what is wrong, before anything is written. Answers 202 with the import; Get Import follows it: the board appears whole once the import is done, and a failed import leaves nothing behind.
+         * @description Starts importing Trello's "Export as JSON" file of a board (multipart, field `file`, at most IMPORT_MAX_BYTES) as a new board of the team `teamId`. A malformed file is a 400 naming what is wrong, before anything is written. Answers 202 with the import; Get Import follows it: the board appears whole once the import is done, and a failed import leaves nothing behind. An optional form field `people` before the file maps the file's people (Get Import People names them) to members of the team or to nobody.
          *
          *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
          */
         post: operations["importTrelloBoard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/taskboard/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Taskboard Import People
+         * @description Reads a board export (`BoardExport`, as Export Board answers it) (multipart, field `file`) and answers the people it names, each with the member of the team `teamId` the rules suggest (the same id, the email, the full name, the username), how many cards, items and comments are theirs, and the team's members to choose from: what an import dialog shows before the import. Writes nothing; a malformed file is a 400.
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["getTaskboardImportPeople"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1361,7 +1405,7 @@ export interface paths {
         put?: never;
         /**
          * Import Taskboard Board
-         * @description Starts importing a board export (`BoardExport`, as Export Board answers it) (multipart, field `file`, at most IMPORT_MAX_BYTES) as a new board of the team `teamId`. A malformed file is a 400 naming what is wrong, before anything is written. Answers 202 with the import; Get Import follows it: the board appears whole once the import is done, and a failed import leaves nothing behind.
+         * @description Starts importing a board export (`BoardExport`, as Export Board answers it) (multipart, field `file`, at most IMPORT_MAX_BYTES) as a new board of the team `teamId`. A malformed file is a 400 naming what is wrong, before anything is written. Answers 202 with the import; Get Import follows it: the board appears whole once the import is done, and a failed import leaves nothing behind. An optional form field `people` before the file maps the file's people (Get Import People names them) to members of the team or to nobody.
          *
          *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
          */
@@ -1388,6 +1432,34 @@ export interface paths {
         get: operations["getImport"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{importId}/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Unmapped Import People
+         * @description The people of an import mapped to nobody, each with the cards and checklist items still waiting for them, and the team's members to choose from (Map Import People).
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getUnmappedImportPeople"];
+        put?: never;
+        /**
+         * Map Import People
+         * @description Maps unmapped people of a done import (the report's `members.unmatched`, by `key`) to members of the team: each chosen member is put on the cards and checklist items the person was on (one change of each card, in one transaction) and the person moves to `members.matched`. Their comments stay the importer's, with the line naming them. A person not unmapped, or a user outside the team, is a 400; an import not done, a 409.
+         *
+         *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
+         */
+        post: operations["mapImportPeople"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3982,6 +4054,25 @@ export interface components {
                  */
                 createdAt: string;
             }[];
+            /** @description the board's custom fields in their order, with their options */
+            customFields: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                name: string;
+                /** @description text, number, date, select, multiselect, checkbox, person or url */
+                type: string;
+                unit: string;
+                position: number;
+                showOnCard: boolean;
+                options: {
+                    /** @description 24 lowercase hex characters */
+                    _id: string;
+                    name: string;
+                    /** @description the palette colour's name */
+                    color: string;
+                    hex: string;
+                }[];
+            }[];
             /** @description list by list, each in position order; archived ones too */
             cards: {
                 /** @description 24 lowercase hex characters */
@@ -4079,6 +4170,13 @@ export interface components {
                      */
                     createdAt: string;
                 }[];
+                /** @description the card's custom field values (fields in `customFields`) */
+                fields: {
+                    /** @description 24 lowercase hex characters */
+                    field: string;
+                    /** @description as Set Card Field Values takes it: a select's option id, a multi select's ids, a person's id (in `people`) */
+                    value: string | number | boolean | string[];
+                }[];
                 cheers: {
                     /** @description 24 lowercase hex characters */
                     _id: string;
@@ -4099,6 +4197,19 @@ export interface components {
                      */
                     createdAt: string;
                 }[];
+            }[];
+            /** @description relations between two cards of the board ("from blocks to"); relations to cards of other boards are left out */
+            relations: {
+                /** @description 24 lowercase hex characters */
+                from: string;
+                kind: "blocks" | "relates" | "duplicates";
+                /** @description 24 lowercase hex characters */
+                to: string;
+                /**
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
             }[];
             /** @description everyone the document names: creators, members, authors, cheerers */
             people: {
@@ -4835,21 +4946,37 @@ export interface components {
                 /** @description all brought as link attachments */
                 attachments: number;
                 cheers: number;
+                customFields?: number;
+                customFieldValues?: number;
+                /** @description relations between two cards of the file */
+                relations?: number;
             };
             members: {
-                /** @description people of the file who are the team's members (by full name or username) */
+                /** @description people of the file who are the team's members (chosen by the importer, or by id, email, full name or username) */
                 matched: {
+                    /** @description the file's key of the person (a Trello member id); what a people mapping names */
+                    key?: string;
                     /** @description the full name the file gives */
                     name: string;
                     username: string | null;
                     /** @description 24 lowercase hex characters */
                     user: string;
+                    /** @description chosen: the importer's mapping; else the rule that found the member (the same id, the email, the full name, the username) */
+                    by?: "chosen" | "id" | "email" | "name" | "username";
                 }[];
-                /** @description people of the file no member of the team matched: left off cards and items; their comments are the importer's, with a line naming them */
+                /** @description people of the file mapped to nobody: left off cards and items until mapped (Map Import People); their comments are the importer's, with a line naming them */
                 unmatched: {
+                    /** @description the file's key of the person (a Trello member id); what a people mapping names */
+                    key?: string;
                     /** @description the full name the file gives */
                     name: string;
                     username: string | null;
+                    /** @description cards the person was on, still to map (Map Import People) */
+                    cardMemberships?: number;
+                    /** @description checklist items the person was on, still to map */
+                    itemMemberships?: number;
+                    /** @description comments and replies they wrote (the importer's, naming them) */
+                    comments?: number;
                 }[];
             };
             /** @description what has no place here, by kind, counted: customFields, customFieldValues, powerUps, votes, stickers (always given), and when any: cardCovers, unmatchedCardMembers, unmatchedItemMembers, commentsOfNoCard, truncatedTexts, … */
@@ -4890,6 +5017,31 @@ export interface components {
              */
             updatedAt: string;
             finishedAt: string | null;
+        };
+        ImportPeople: {
+            /** @description everyone the file names, in its order */
+            people: {
+                /** @description the file's key of the person: what the import's `people` mapping names */
+                key: string;
+                name: string;
+                username: string | null;
+                /** @description when the file gives one */
+                email: string | null;
+                /** @description the member the rules suggest, or null (nobody) */
+                user: string | null;
+                by: ("chosen" | "id" | "email" | "name" | "username") | null;
+                cardMemberships: number;
+                itemMemberships: number;
+                /** @description comments and replies written */
+                comments: number;
+            }[];
+            /** @description the team's members: whom a person may be mapped to */
+            members: {
+                /** @description 24 lowercase hex characters */
+                _id: string;
+                fullName: string;
+                email: string;
+            }[];
         };
         Recurrence: {
             /** @description 24 lowercase hex characters */
@@ -10501,6 +10653,61 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getTrelloImportPeople: {
+        parameters: {
+            query: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId: string;
+            };
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the export, JSON
+                     */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        importPeople: components["schemas"]["ImportPeople"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
     importTrelloBoard: {
         parameters: {
             query: {
@@ -10519,6 +10726,8 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /** @description optional, before the file: the people mapping as JSON, `{"<person key>": "<user id>" | null}` (null: nobody); people it leaves out are matched by the rules */
+                    people?: string;
                     /**
                      * Format: binary
                      * @description the export, JSON
@@ -10556,6 +10765,61 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getTaskboardImportPeople: {
+        parameters: {
+            query: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId: string;
+            };
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the export, JSON
+                     */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        importPeople: components["schemas"]["ImportPeople"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
     importTaskboardBoard: {
         parameters: {
             query: {
@@ -10574,6 +10838,8 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /** @description optional, before the file: the people mapping as JSON, `{"<person key>": "<user id>" | null}` (null: nobody); people it leaves out are matched by the rules */
+                    people?: string;
                     /**
                      * Format: binary
                      * @description the export, JSON
@@ -10658,6 +10924,109 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getUnmappedImportPeople: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        importPeople: components["schemas"]["ImportPeople"];
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    mapImportPeople: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    people: {
+                        /** @description an unmapped person of the report */
+                        key: string;
+                        /** @description 24 lowercase hex characters */
+                        user: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        import: components["schemas"]["Import"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };

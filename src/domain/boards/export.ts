@@ -6,10 +6,19 @@
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { BOARD_EXPORT_FORMAT_VERSION, type BoardExport, type ExportedCard } from '../../schemas/board-export.ts';
-import { exportedCardParts, exportedCardsOfList, exportedLabels, exportedLists, exportedPeople } from '../../storage/repositories/board-export.ts';
+import {
+  exportedCardParts,
+  exportedCardsOfList,
+  exportedFields,
+  exportedLabels,
+  exportedLists,
+  exportedPeople,
+  exportedRelations,
+} from '../../storage/repositories/board-export.ts';
 import { requireAccess } from '../access/access.ts';
 import { actorOf, recordAudit } from '../audit/log.ts';
 import type { ServiceContext } from '../context.ts';
+import { apiValue } from '../fields/values.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { nowIso } from '../shared/ids.ts';
@@ -87,6 +96,8 @@ function assemble(rows: CardRows, parts: Parts, onFile?: (file: ExportedFile) =>
   const discussions = groupBy(parts.discussions, (row) => row.comment_id);
   const cheers = groupBy(parts.cheers, (row) => row.card_id);
   const attachments = groupBy(parts.attachments, (row) => row.card_id);
+  const values = groupBy(parts.values, (row) => row.card_id);
+  const choices = groupBy(parts.choices, (row) => row.card_id);
   const person = (id: string) => {
     people.add(id);
     return id;
@@ -155,9 +166,30 @@ function assemble(rows: CardRows, parts: Parts, onFile?: (file: ExportedFile) =>
         on: { type: cheer.primary_type, _id: cheer.primary_id },
         createdAt: cheer.created_at,
       })),
+      fields: fieldValues(values.get(card.id) ?? [], choices.get(card.id) ?? [], person),
     }),
   );
   return { cards, people };
+}
+
+/**
+ * A card's values in the fields' order (the rows come so), a multi select's options in theirs: the
+ * document reads the same whatever the ids. A person value names someone `people` must tell.
+ */
+function fieldValues(values: Parts['values'], choices: Parts['choices'], person: (id: string) => string): ExportedCard['fields'] {
+  const byField = new Map<string, ExportedCard['fields'][number]>();
+  const order = [...new Set([...values, ...choices].sort((a, b) => Number(a.field_position) - Number(b.field_position)).map((row) => row.field_id))];
+  for (const row of values) {
+    const value = apiValue(row.type, { text: row.text_value, number: row.number_value === null ? null : Number(row.number_value) });
+    byField.set(row.field_id, { field: row.field_id, value: row.type === 'person' ? person(String(value)) : value });
+  }
+  for (const row of choices) {
+    const entry = byField.get(row.field_id);
+    if (row.type === 'select') byField.set(row.field_id, { field: row.field_id, value: row.option_id });
+    else if (entry && Array.isArray(entry.value)) entry.value.push(row.option_id);
+    else byField.set(row.field_id, { field: row.field_id, value: [row.option_id] });
+  }
+  return order.flatMap((id) => byField.get(id) ?? []);
 }
 
 function exportedFile(attachment: Parts['attachments'][number], onFile?: (file: ExportedFile) => void): string {
@@ -182,8 +214,8 @@ export async function exportBoard(
 ): Promise<BoardExportStream> {
   const board = await requireAccess(ctx.db, caller, { kind: 'board', id: boardId, scope });
   const chunks = async function* (): AsyncGenerator<string> {
-    const [lists, labels] = await Promise.all([exportedLists(ctx.db, board.id), exportedLabels(ctx.db, board.id)]);
-    const head: Omit<BoardExport, 'cards' | 'people'> = {
+    const [lists, labels, fields] = await Promise.all([exportedLists(ctx.db, board.id), exportedLabels(ctx.db, board.id), exportedFields(ctx.db, board.id)]);
+    const head: Omit<BoardExport, 'cards' | 'relations' | 'people'> = {
       format: 'taskboard-board',
       formatVersion: BOARD_EXPORT_FORMAT_VERSION,
       exportedAt: nowIso(),
@@ -197,10 +229,23 @@ export async function exportBoard(
       },
       labels: labels.map((label) => ({ _id: label.id, name: label.name, color: label.color, hex: label.hex })),
       lists: lists.map((list) => ({ _id: list.id, name: list.name, position: list.position, archived: list.archived === 1, createdAt: list.created_at })),
+      customFields: fields.fields.map((field) => ({
+        _id: field.id,
+        name: field.name,
+        type: field.type,
+        unit: field.unit,
+        position: Number(field.position),
+        showOnCard: Number(field.show_on_card) === 1,
+        options: fields.options
+          .filter((option) => option.field_id === field.id)
+          .map((option) => ({ _id: option.id, name: option.name, color: option.color, hex: option.hex })),
+      })),
     };
     const text = JSON.stringify(head);
     yield `${text.slice(0, -1)},"cards":[`;
     const people = new Set<string>([board.creator_id]);
+    /** Each card's place in the document: a "relates" pair reads from the earlier card, whatever the ids. */
+    const place = new Map<string, number>();
     let first = true;
     for await (const batch of cardBatches(
       ctx,
@@ -208,11 +253,20 @@ export async function exportBoard(
       onFile,
     )) {
       for (const id of batch.people) people.add(id);
+      for (const card of batch.cards) place.set(card._id, place.size);
       yield (first ? '' : ',') + batch.cards.map((card) => JSON.stringify(card)).join(',');
       first = false;
     }
+    const at = (id: string) => place.get(id) ?? Number.MAX_SAFE_INTEGER;
+    const relations = (await exportedRelations(ctx.db, board.id))
+      .map((row) => {
+        const swap = row.kind === 'relates' && at(row.to_card_id) < at(row.from_card_id);
+        return { from: swap ? row.to_card_id : row.from_card_id, kind: row.kind, to: swap ? row.from_card_id : row.to_card_id, createdAt: row.created_at };
+      })
+      // relations made at one moment (an import's) keep one order: by their cards' places
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : at(a.from) - at(b.from) || at(a.to) - at(b.to)));
     const named = await exportedPeople(ctx.db, [...people]);
-    yield `],"people":${JSON.stringify(named.map((user) => ({ _id: user.id, fullName: user.full_name })))}}`;
+    yield `],"relations":${JSON.stringify(relations)},"people":${JSON.stringify(named.map((user) => ({ _id: user.id, fullName: user.full_name })))}}`;
   };
   return { boardName: board.name, chunks: chunks() };
 }

@@ -104,6 +104,8 @@ export async function changeEachCard<T>(
   kind: CardChangeKind,
   refOf: (item: T) => CardRef,
   check: (card: cards.CardTableRow, item: T, at: string) => ItemChange,
+  /** A last write of the same transaction, after every card's change (what the bulk change also updates). */
+  finish?: (trx: Transaction, at: string) => Promise<void>,
 ): Promise<Card[]> {
   const cardIds = items.map((item) => refOf(item).cardId);
   rejectRepeatedIds(cardIds, field);
@@ -121,6 +123,7 @@ export async function changeEachCard<T>(
       await write(trx);
       await recordCardChange(trx, card, { caller, kind, at, data });
     }
+    await finish?.(trx, at);
     return loadCards(ctx, cardIds, trx);
   });
 }

@@ -14,6 +14,8 @@ export interface PlannedPerson {
   fullName: string;
   /** Trello's username; a Taskboard export has none (its ids are tried first). */
   username: string | null;
+  /** The email the source gives, when it gives one (Trello's export does for some members). */
+  email?: string | null;
 }
 
 export interface PlannedItem {
@@ -56,6 +58,35 @@ export interface PlannedCheer {
   createdAt: string;
 }
 
+/** A custom field of the board: select options named by key, each with a colour as labels have. */
+export interface PlannedField {
+  key: string;
+  name: string;
+  /** One of the field types (src/domain/fields/values.ts). */
+  type: string;
+  unit: string;
+  showOnCard: boolean;
+  options: { key: string; name: string; color: { name: string; hex: string } }[];
+}
+
+/**
+ * A card's value of a field, as Set Card Field Values takes it, except that a select's options are
+ * named by the source's option keys and a person by the source's person key.
+ */
+export interface PlannedFieldValue {
+  field: string;
+  value: string | number | boolean | string[];
+}
+
+/** A relation between two cards of the file ("from blocks to"). */
+export interface PlannedRelation {
+  from: string;
+  kind: 'blocks' | 'relates' | 'duplicates';
+  to: string;
+  /** When it was made, when the source says. */
+  createdAt?: string | null;
+}
+
 export interface PlannedCard {
   key: string;
   list: string;
@@ -75,6 +106,7 @@ export interface PlannedCard {
   comments: PlannedComment[];
   attachments: PlannedAttachment[];
   cheers: PlannedCheer[];
+  fields?: PlannedFieldValue[];
 }
 
 /** What the source held that has no place here, by kind: counted in the report, never silently dropped. */
@@ -86,8 +118,11 @@ export interface ImportPlan {
   /** `color`: a colour by name and hex; the writer takes the palette's colour of that name, else the nearest. */
   labels: { key: string; name: string; color: { name: string; hex: string } }[];
   lists: { key: string; name: string; archived: boolean }[];
+  /** The board's custom fields in order, names unique. */
+  fields: PlannedField[];
   /** List by list, each list's cards in order. */
   cards: PlannedCard[];
+  relations: PlannedRelation[];
   people: Map<string, PlannedPerson>;
   leftOut: LeftOut;
   notes: string[];
@@ -101,7 +136,9 @@ export function planCounts(plan: ImportPlan) {
   let discussions = 0;
   let attachments = 0;
   let cheers = 0;
+  let fieldValues = 0;
   for (const card of plan.cards) {
+    fieldValues += card.fields?.length ?? 0;
     checklists += card.checklists.length;
     for (const checklist of card.checklists) checklistItems += checklist.items.length;
     comments += card.comments.length;
@@ -119,7 +156,18 @@ export function planCounts(plan: ImportPlan) {
     discussions,
     attachments,
     cheers,
+    customFields: plan.fields.length,
+    customFieldValues: fieldValues,
+    relations: plan.relations.length,
   };
+}
+
+/** A field name made unique among `taken` (a board has one field of a name): "Name (2)", "Name (3)", … */
+export function uniqueName(name: string, taken: Set<string>): string {
+  let unique = name;
+  for (let n = 2; taken.has(unique); n++) unique = `${name} (${n})`;
+  taken.add(unique);
+  return unique;
 }
 
 /** Characters the API refuses in text (control characters other than tab and newline, lone surrogates), all of them. */
@@ -178,4 +226,69 @@ export function isoOrNull(value: unknown, problem?: () => void): string | null {
   }
   problem?.();
   return null;
+}
+
+const RELATION_KINDS: readonly string[] = ['blocks', 'relates', 'duplicates'];
+
+/**
+ * The file's relations between two of its cards, each pair of a kind once: a relation naming a card
+ * the file lacks, or a "blocks" that would close a cycle, is counted in `leftOut` instead.
+ */
+export function readRelations(
+  relations: readonly { from: unknown; kind: unknown; to: unknown; createdAt?: unknown }[],
+  cards: ReadonlySet<string>,
+  leftOut: LeftOut,
+) {
+  const kept: PlannedRelation[] = [];
+  const seen = new Set<string>();
+  const blocks = new Map<string, string[]>();
+  const reaches = (from: string, to: string): boolean => {
+    const stack = [from];
+    const visited = new Set<string>();
+    while (stack.length) {
+      const at = stack.pop() as string;
+      if (at === to) return true;
+      if (visited.has(at)) continue;
+      visited.add(at);
+      stack.push(...(blocks.get(at) ?? []));
+    }
+    return false;
+  };
+  for (const relation of relations) {
+    const { from, kind, to } = relation;
+    if (typeof from !== 'string' || typeof to !== 'string' || !cards.has(from) || !cards.has(to) || from === to || !RELATION_KINDS.includes(String(kind))) {
+      leftOut.relationsOfNoCard = (leftOut.relationsOfNoCard ?? 0) + 1;
+      continue;
+    }
+    const [a, b] = kind === 'relates' && to < from ? [to, from] : [from, to];
+    const pair = `${a} ${String(kind)} ${b}`;
+    if (seen.has(pair)) continue;
+    if (kind === 'blocks' && reaches(b, a)) {
+      leftOut.relationsInCycles = (leftOut.relationsInCycles ?? 0) + 1;
+      continue;
+    }
+    seen.add(pair);
+    if (kind === 'blocks') blocks.set(a, [...(blocks.get(a) ?? []), b]);
+    kept.push({ from: a, kind: kind as PlannedRelation['kind'], to: b, createdAt: isoOrNull(relation.createdAt) });
+  }
+  return kept;
+}
+
+/** Where each person of the plan appears: card memberships, checklist item memberships, comments and replies written. */
+export function personUses(plan: ImportPlan): Map<string, { cardMemberships: number; itemMemberships: number; comments: number }> {
+  const uses = new Map<string, { cardMemberships: number; itemMemberships: number; comments: number }>();
+  const of = (key: string) => {
+    let entry = uses.get(key);
+    if (!entry) uses.set(key, (entry = { cardMemberships: 0, itemMemberships: 0, comments: 0 }));
+    return entry;
+  };
+  for (const card of plan.cards) {
+    for (const key of new Set(card.members)) of(key).cardMemberships++;
+    for (const checklist of card.checklists) for (const item of checklist.items) for (const key of new Set(item.members)) of(key).itemMemberships++;
+    for (const comment of card.comments) {
+      if (comment.author) of(comment.author).comments++;
+      for (const reply of comment.discussions) if (reply.author) of(reply.author).comments++;
+    }
+  }
+  return uses;
 }

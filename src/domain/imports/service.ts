@@ -13,23 +13,27 @@
 
 import { setImmediate as nextTurn, setTimeout as pause } from 'node:timers/promises';
 import { TEXT_CAPS } from '../../schemas/common.ts';
-import type { ImportRecord, ImportReport } from '../../schemas/imports.ts';
+import type { ImportPeople, ImportRecord, ImportReport, MapImportPeopleBody } from '../../schemas/imports.ts';
 import type { ImportSource, NewRow, Transaction } from '../../storage/database.ts';
+import { addCardMembers, cardMemberIds } from '../../storage/repositories/card-copies.ts';
+import { insertItemMembers } from '../../storage/repositories/checklist-items.ts';
 import * as imports from '../../storage/repositories/imports.ts';
 import { listLabelColors } from '../../storage/repositories/labels.ts';
 import { removeCards } from '../../storage/repositories/lifecycle.ts';
 import { requireAccess } from '../access/access.ts';
 import { attachmentRow } from '../attachments/service.ts';
+import { changeEachCard } from '../cards/change.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
+import { type StoredValue, storedValue, ValueRefused } from '../fields/values.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
-import { ConflictError, DomainError, NotFoundError } from '../shared/errors.ts';
+import { ConflictError, DomainError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
 import { POSITION_STEP } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { nearestColour } from './palette.ts';
-import { type MatchedPeople, matchPeople } from './people.ts';
-import { cleanText, type ImportPlan, type PlannedCard, planCounts } from './plan.ts';
+import { type ChosenPeople, type MatchedPeople, matchPeople, suggestPeople } from './people.ts';
+import { cleanText, type ImportPlan, type PlannedCard, type PlannedFieldValue, personUses, planCounts } from './plan.ts';
 
 /** Cards written per transaction: each holds the database a few milliseconds. */
 export const IMPORT_BATCH_CARDS = 200;
@@ -63,17 +67,26 @@ const giveWay = (ms: number) => (ms >= 1 ? pause(Math.min(ms, 250)) : nextTurn()
 
 const leaseFrom = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
 
-/** The plan's people, matched to the team's members, and the palette's colours. */
-async function resolve(ctx: ServiceContext, teamId: string, plan: ImportPlan) {
+/** The plan's people, matched to the team's members (the importer's mapping first), and the palette's colours. */
+async function resolve(ctx: ServiceContext, teamId: string, plan: ImportPlan, chosen: ChosenPeople | undefined) {
   const [members, palette] = await Promise.all([imports.teamPeople(ctx.db, teamId), listLabelColors(ctx.db)]);
-  return { people: matchPeople(plan.people.values(), members, plan.source === 'taskboard'), palette };
+  return { people: matchPeople(plan.people.values(), members, plan.source === 'taskboard', chosen), palette };
 }
 
 function reportOf(plan: ImportPlan, people: MatchedPeople, dropped: Record<string, number>): ImportReport {
   const counts = planCounts(plan);
+  const uses = personUses(plan);
   return {
     brought: counts,
-    members: { matched: people.matched, unmatched: people.unmatched },
+    members: {
+      matched: people.matched,
+      unmatched: people.unmatched.map((person) => ({
+        ...person,
+        cardMemberships: uses.get(person.key)?.cardMemberships ?? 0,
+        itemMemberships: uses.get(person.key)?.itemMemberships ?? 0,
+        comments: uses.get(person.key)?.comments ?? 0,
+      })),
+    },
     leftOut: { ...plan.leftOut, ...Object.fromEntries(Object.entries(dropped).filter(([, n]) => n > 0)) },
     notes: plan.notes,
   };
@@ -86,12 +99,12 @@ function reportOf(plan: ImportPlan, people: MatchedPeople, dropped: Record<strin
 export async function startImport(
   ctx: ServiceContext,
   caller: Caller,
-  input: { teamId: string; scope: Scope; plan: () => ImportPlan },
+  input: { teamId: string; scope: Scope; plan: () => ImportPlan; people?: ChosenPeople | undefined },
   options: ImportOptions = {},
 ): Promise<StartedImport> {
   const team = await requireAccess(ctx.db, caller, { kind: 'team', id: input.teamId, scope: input.scope });
   const plan = input.plan();
-  const { people, palette } = await resolve(ctx, team.id, plan);
+  const { people, palette } = await resolve(ctx, team.id, plan, input.people);
   const at = nowIso();
   const id = newId();
   const boardId = newId();
@@ -104,6 +117,12 @@ export async function startImport(
   const labelIds = new Map(plan.labels.map((label, index) => [label.key, labelIdsInOrder[index] as string]));
   const labelColours = new Map(plan.labels.map((label) => [label.key, nearestColour(palette, label.color).id]));
   const listIds = new Map(plan.lists.map((list) => [list.key, newId()]));
+  const fields = new Map(
+    plan.fields.map((field) => [
+      field.key,
+      { id: newId(), type: field.type, options: new Map(field.options.map((option) => [option.key, newId()])) } satisfies WrittenField,
+    ]),
+  );
   const row: NewRow<'imports'> = {
     id,
     ...owner,
@@ -173,6 +192,39 @@ export async function startImport(
         version: 0,
       })),
     );
+    // the fields are read through their board only, which stays hidden until published
+    await imports.insertMany(
+      trx,
+      'custom_fields',
+      plan.fields.map((field, index) => ({
+        id: (fields.get(field.key) as WrittenField).id,
+        ...owner,
+        board_id: boardId,
+        name: field.name,
+        type: field.type,
+        unit: field.unit,
+        position: index,
+        show_on_card: field.showOnCard ? 1 : 0,
+        creator_id: caller.userId,
+        created_at: at,
+        updated_at: at,
+        version: 0,
+      })),
+    );
+    await imports.insertMany(
+      trx,
+      'custom_field_options',
+      plan.fields.flatMap((field) => {
+        const written = fields.get(field.key) as WrittenField;
+        return field.options.map((option, index) => ({
+          id: written.options.get(option.key) as string,
+          field_id: written.id,
+          name: option.name,
+          color_id: nearestColour(palette, option.color).id,
+          position: index,
+        }));
+      }),
+    );
   });
   const run: ImportRun = {
     ctx,
@@ -187,6 +239,8 @@ export async function startImport(
     labelIds,
     labelColours,
     listIds,
+    fields,
+    cardIds: new Map(),
     dropped,
     leaseMs,
     options,
@@ -215,9 +269,19 @@ interface ImportRun {
   /** Each label's palette colour id. */
   labelColours: Map<string, string>;
   listIds: Map<string, string>;
+  fields: Map<string, WrittenField>;
+  /** The new id of each card written so far, by the source's key (relations name both ends). */
+  cardIds: Map<string, string>;
   dropped: Record<string, number>;
   leaseMs: number;
   options: ImportOptions;
+}
+
+/** A custom field the import wrote: its new id, type, and its options' new ids by the source's keys. */
+interface WrittenField {
+  id: string;
+  type: string;
+  options: Map<string, string>;
 }
 
 /** A card the import wrote, as its `card.created` event tells it. */
@@ -268,6 +332,7 @@ async function runImport(run: ImportRun): Promise<void> {
       const at = nowIso();
       if (!(await imports.renewImport(trx, run.id, at, leaseFrom(at, run.leaseMs), plan.cards.length))) throw new LostLease();
       if (!(await imports.publishBoard(trx, run.boardId, run.mark))) throw new LostLease();
+      await imports.insertMany(trx, 'card_relations', relationRows(run, at));
       recordPublication(trx, run, written, at);
       const report = reportOf(plan, run.matched, run.dropped);
       await imports.finishImport(trx, run.id, at, { status: 'done', report: JSON.stringify(report), cardsDone: plan.cards.length });
@@ -313,6 +378,9 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
     discussions: [],
     attachments: [],
     cheers: [],
+    card_field_values: [],
+    card_field_choices: [],
+    import_unmapped_places: [],
   };
   const made: WrittenCard[] = [];
   const add = (table: string, row: NewRow<any>) => (rows[table] as NewRow<any>[]).push(row);
@@ -321,6 +389,7 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
   };
   for (const card of cards) {
     const id = newId();
+    run.cardIds.set(card.key, id);
     const listId = run.listIds.get(card.list) as string;
     const position = (positions.get(listId) ?? 0) + POSITION_STEP;
     positions.set(listId, position);
@@ -348,9 +417,15 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
       version: 0,
     });
     for (const label of card.labels) add('card_labels', { card_id: id, label_id: run.labelIds.get(label) as string, created_at: at });
-    for (const member of new Set(card.members.map((key) => people.get(key)))) {
-      if (member) add('card_members', { card_id: id, user_id: member, created_at: at });
-      else drop('unmatchedCardMembers');
+    const cardMembers = new Set<string>();
+    for (const key of new Set(card.members)) {
+      const member = people.get(key);
+      if (member && !cardMembers.has(member)) add('card_members', { card_id: id, user_id: member, created_at: at });
+      if (member) cardMembers.add(member);
+      else {
+        drop('unmatchedCardMembers');
+        add('import_unmapped_places', { import_id: run.id, person_key: key, card_id: id, checklist_item_id: null });
+      }
     }
     // what keeps new ids the source's things are named by in this card (cheers and attachments name them)
     const keys = new Map<string, string>([[card.key, id]]);
@@ -383,9 +458,15 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
           updated_at: at,
           version: 0,
         });
-        for (const member of new Set(item.members.map((key) => people.get(key)))) {
-          if (member) add('checklist_item_members', { item_id: itemId, user_id: member, created_at: at });
-          else drop('unmatchedItemMembers');
+        const itemMembers = new Set<string>();
+        for (const key of new Set(item.members)) {
+          const member = people.get(key);
+          if (member && !itemMembers.has(member)) add('checklist_item_members', { item_id: itemId, user_id: member, created_at: at });
+          if (member) itemMembers.add(member);
+          else {
+            drop('unmatchedItemMembers');
+            add('import_unmapped_places', { import_id: run.id, person_key: key, card_id: id, checklist_item_id: itemId });
+          }
         }
       });
     });
@@ -450,6 +531,14 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
         notification: '',
       });
     }
+    for (const entry of card.fields ?? []) {
+      const value = fieldValue(run, entry);
+      if (value === undefined) drop('customFieldValuesRefused');
+      else if (value === null) drop('unmatchedPersonValues');
+      else if ('options' in value.stored) {
+        for (const option of value.stored.options) add('card_field_choices', { card_id: id, field_id: value.field, option_id: option });
+      } else add('card_field_values', { card_id: id, field_id: value.field, text_value: value.stored.text, number_value: value.stored.number });
+    }
     made.push({
       card: id,
       list: listId,
@@ -470,10 +559,49 @@ async function writeCards(trx: Transaction, run: ImportRun, cards: readonly Plan
     'discussions',
     'attachments',
     'cheers',
+    'card_field_values',
+    'card_field_choices',
+    'import_unmapped_places',
   ] as const) {
     await imports.insertMany(trx, table, rows[table] as never[]);
   }
   return made;
+}
+
+/**
+ * A planned value as the field stores it, its options and person named by their new ids: null when
+ * it names a person no member matched, undefined when it does not fit its field (a file's mistake).
+ */
+function fieldValue(run: ImportRun, entry: PlannedFieldValue): { field: string; stored: StoredValue } | null | undefined {
+  const field = run.fields.get(entry.field);
+  if (!field) return undefined;
+  let value = entry.value;
+  if (field.type === 'person') {
+    const user = typeof value === 'string' ? run.people.get(value) : undefined;
+    if (!user) return null;
+    value = user;
+  } else if (field.type === 'select' && typeof value === 'string') value = field.options.get(value) ?? value;
+  else if (field.type === 'multiselect' && Array.isArray(value)) value = value.map((key) => field.options.get(key) ?? key);
+  try {
+    const stored = storedValue({ type: field.type, optionIds: new Set(field.options.values()) }, value);
+    return stored === null ? undefined : { field: field.id, stored };
+  } catch (error) {
+    if (error instanceof ValueRefused) return undefined;
+    throw error;
+  }
+}
+
+/** The plan's relations between cards the import wrote, each as the relations' table keeps it ("relates": smaller id first). */
+function relationRows(run: ImportRun, at: string): NewRow<'card_relations'>[] {
+  return run.plan.relations.flatMap((relation) => {
+    const from = run.cardIds.get(relation.from);
+    const to = run.cardIds.get(relation.to);
+    if (!from || !to) return [];
+    const [a, b] = relation.kind === 'relates' && to < from ? [to, from] : [from, to];
+    return [
+      { id: newId(), company_id: run.owner.company_id, from_card_id: a, to_card_id: b, kind: relation.kind, creator_id: run.caller.userId, created_at: at },
+    ];
+  });
 }
 
 function commentOfReply(card: PlannedCard, replyKey: string, keys: Map<string, string>): string | undefined {
@@ -573,6 +701,146 @@ export async function getImport(ctx: ServiceContext, caller: Caller, importId: s
     throw error instanceof NotFoundError ? new NotFoundError('Import') : error;
   });
   return toImport(row);
+}
+
+/**
+ * The people of a file and the member the rules suggest for each, with the team's members to choose
+ * from: what the import dialog shows before the import. Reads the file only; writes nothing.
+ */
+export async function previewPeople(
+  ctx: ServiceContext,
+  caller: Caller,
+  input: { teamId: string; scope: Scope; plan: () => ImportPlan },
+): Promise<ImportPeople> {
+  const team = await requireAccess(ctx.db, caller, { kind: 'team', id: input.teamId, scope: input.scope });
+  const plan = input.plan();
+  const members = await imports.teamPeople(ctx.db, team.id);
+  const uses = personUses(plan);
+  return {
+    people: suggestPeople(plan.people.values(), members, plan.source === 'taskboard').map((person) => ({
+      ...person,
+      ...(uses.get(person.key) ?? { cardMemberships: 0, itemMemberships: 0, comments: 0 }),
+    })),
+    members: members.map((member) => ({ _id: member.id, fullName: member.full_name, email: member.email })),
+  };
+}
+
+/**
+ * The unmapped people of an import, with how many cards and items each is still missing from, and
+ * the team's members to choose from: what the "map them now" page shows.
+ */
+export async function unmappedPeople(ctx: ServiceContext, caller: Caller, importId: string): Promise<ImportPeople> {
+  const record = await getImport(ctx, caller, importId);
+  const [counts, members] = await Promise.all([imports.unmappedPlaceCounts(ctx.db, record._id), imports.teamPeople(ctx.db, record.team)]);
+  return {
+    people: record.report.members.unmatched.flatMap((person) =>
+      person.key
+        ? [
+            {
+              key: person.key,
+              name: person.name,
+              username: person.username,
+              email: null,
+              user: null,
+              by: null,
+              ...(counts.get(person.key) ?? { cardMemberships: 0, itemMemberships: 0 }),
+              comments: person.comments ?? 0,
+            },
+          ]
+        : [],
+    ),
+    members: members.map((member) => ({ _id: member.id, fullName: member.full_name, email: member.email })),
+  };
+}
+
+/**
+ * Map Import People: puts the chosen members where the unmapped people of a done import were (its
+ * cards and checklist items still on a board), one change of each card in one transaction, and
+ * moves those people to the report's matched ones. Their comments stay as written (the importer's,
+ * naming them). A person mapped already, or a user outside the team, is a 400 naming the place.
+ */
+export async function mapImportPeople(ctx: ServiceContext, caller: Caller, importId: string, body: MapImportPeopleBody): Promise<ImportRecord> {
+  const row = await imports.findImport(ctx.db, importId);
+  if (!row) throw new NotFoundError('Import');
+  await requireAccess(ctx.db, caller, { kind: 'team', id: row.team_id, scope: {} }).catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError('Import') : error;
+  });
+  if (row.status !== 'done') throw new ConflictError('Only a finished import maps its people');
+  const report = JSON.parse(row.report) as ImportReport;
+  const unmatched = new Map(report.members.unmatched.flatMap((person) => (person.key ? [[person.key, person] as const] : [])));
+  const members = new Set((await imports.teamPeople(ctx.db, row.team_id)).map((member) => member.id));
+  const problems = body.people.flatMap((entry, index) =>
+    !unmatched.has(entry.key)
+      ? [{ field: `body.people[${index}].key`, message: 'names no unmapped person of the import' }]
+      : !members.has(entry.user)
+        ? [{ field: `body.people[${index}].user`, message: `user ${entry.user} is not a member of the team` }]
+        : body.people.findIndex((other) => other.key === entry.key) !== index
+          ? [{ field: `body.people[${index}].key`, message: 'names a person twice' }]
+          : [],
+  );
+  const [first] = problems;
+  if (first) throw new ValidationError(`The people mapping is not right: ${first.field} ${first.message}`, problems);
+  const userOf = new Map(body.people.map((entry) => [entry.key, entry.user]));
+  const places = await imports.unmappedPlaces(ctx.db, row.id, [...userOf.keys()]);
+  const byCard = new Map<string, { users: Set<string>; items: { item: string; user: string }[] }>();
+  for (const place of places) {
+    const user = userOf.get(place.person_key) as string;
+    const entry = byCard.get(place.card_id) ?? { users: new Set<string>(), items: [] };
+    if (place.checklist_item_id) entry.items.push({ item: place.checklist_item_id, user });
+    else entry.users.add(user);
+    byCard.set(place.card_id, entry);
+  }
+  const cards = [...byCard.entries()].map(([cardId, entry]) => ({ cardId, ...entry }));
+  const itemPairs = await imports.itemMemberPairs(
+    ctx.db,
+    cards.flatMap((card) => card.items.map((entry) => entry.item)),
+  );
+  const onCards = new Map<string, Set<string>>();
+  for (const card of cards) onCards.set(card.cardId, new Set(await cardMemberIds(ctx.db, card.cardId)));
+  await changeEachCard(
+    ctx,
+    caller,
+    cards,
+    'body.people',
+    'card.members.toggled',
+    (card) => ({ cardId: card.cardId, scope: {} }),
+    (_row, card, at) => {
+      const added = [...card.users].filter((user) => !onCards.get(card.cardId)?.has(user));
+      const items = card.items.filter((entry) => !itemPairs.has(`${entry.item} ${entry.user}`));
+      return {
+        data: { added, removed: [], import: row.id, ...(items.length ? { checklistItems: items.map((entry) => entry.item) } : {}) },
+        write: async (trx) => {
+          await addCardMembers(trx, card.cardId, added, at);
+          await insertItemMembers(
+            trx,
+            [...new Map(items.map((entry) => [`${entry.item} ${entry.user}`, entry])).values()].map((entry) => ({
+              item_id: entry.item,
+              user_id: entry.user,
+              created_at: at,
+            })),
+          );
+        },
+      };
+    },
+    async (trx, at) => {
+      await imports.deleteUnmappedPlaces(trx, row.id, [...userOf.keys()]);
+      const next: ImportReport = {
+        ...report,
+        members: {
+          matched: [
+            ...report.members.matched,
+            ...body.people.map((entry) => {
+              const person = unmatched.get(entry.key) as ImportReport['members']['unmatched'][number];
+              return { key: entry.key, name: person.name, username: person.username, user: entry.user, by: 'chosen' as const };
+            }),
+          ],
+          unmatched: report.members.unmatched.filter((person) => !person.key || !userOf.has(person.key)),
+        },
+      };
+      await imports.updateImportReport(trx, row.id, JSON.stringify(next), at);
+    },
+  );
+  return getImport(ctx, caller, importId);
 }
 
 export type { ImportSource };

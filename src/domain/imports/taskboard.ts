@@ -6,6 +6,7 @@
  */
 import { BOARD_EXPORT_FORMAT_VERSION } from '../../schemas/board-export.ts';
 import { TEXT_CAPS } from '../../schemas/common.ts';
+import { FIELD_TYPES } from '../fields/values.ts';
 import {
   type CheeredKind,
   cleanName,
@@ -15,8 +16,12 @@ import {
   isoOrNull,
   type LeftOut,
   type PlannedCard,
+  type PlannedField,
+  type PlannedFieldValue,
   type PlannedPerson,
   parseJsonFile,
+  readRelations,
+  uniqueName,
 } from './plan.ts';
 
 const WHAT = 'Taskboard board export';
@@ -76,6 +81,34 @@ export function readTaskboardExport(text: string): ImportPlan {
       listOrder.set(list._id, index);
       return { key: list._id as string, name: cleanName(list.name, 'Untitled list', leftOut), archived: list.archived === true };
     });
+  const fieldNames = new Set<string>();
+  const fields: PlannedField[] = arrayOf(d.customFields).flatMap((field, index) => {
+    if (!isObject(field) || !isKey(field._id)) {
+      problems.add(`customFields[${index}]._id`, 'must be a string');
+      return [];
+    }
+    if (!(FIELD_TYPES as readonly string[]).includes(field.type)) {
+      leftOut.customFieldsOfUnknownType = (leftOut.customFieldsOfUnknownType ?? 0) + 1;
+      return [];
+    }
+    return [
+      {
+        key: field._id,
+        name: uniqueName(cleanName(field.name, 'Field', leftOut), fieldNames),
+        type: field.type as string,
+        unit: typeof field.unit === 'string' ? cleanText(field.unit, TEXT_CAPS.name, leftOut) : '',
+        showOnCard: field.showOnCard === true,
+        options: arrayOf(field.options)
+          .filter((option) => isObject(option) && isKey(option._id))
+          .map((option) => ({
+            key: option._id as string,
+            name: cleanName(option.name, 'Option', leftOut),
+            color: { name: String(option.color ?? ''), hex: typeof option.hex === 'string' ? option.hex : '#000000' },
+          })),
+      },
+    ];
+  });
+  const fieldKeys = new Set(fields.map((field) => field.key));
   const person = (key: unknown): string | null => (isKey(key) ? key : null);
   const cards: (PlannedCard & { order: [number, number] })[] = [];
   arrayOf(d.cards).forEach((card, index) => {
@@ -160,6 +193,10 @@ export function readTaskboardExport(text: string): ImportPlan {
         })),
       attachments,
       cheers,
+      fields: arrayOf(card.fields).flatMap((entry): PlannedFieldValue[] => {
+        if (!isObject(entry) || !isKey(entry.field) || !fieldKeys.has(entry.field) || entry.value === undefined || entry.value === null) return [];
+        return [{ field: entry.field, value: entry.value }];
+      }),
       order: [listOrder.get(card.list) as number, Number(card.position ?? index)],
     });
   });
@@ -175,7 +212,15 @@ export function readTaskboardExport(text: string): ImportPlan {
     },
     labels,
     lists,
+    fields,
     cards: cards.map(({ order: _order, ...card }) => card),
+    relations: readRelations(
+      arrayOf(d.relations).flatMap((relation) =>
+        isObject(relation) ? [{ from: relation.from, kind: relation.kind, to: relation.to, createdAt: relation.createdAt }] : [],
+      ),
+      new Set(cards.map((card) => card.key)),
+      leftOut,
+    ),
     people,
     leftOut,
     notes,

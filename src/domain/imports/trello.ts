@@ -2,10 +2,13 @@
  * Reads the file Trello's "Export as JSON" makes into an import plan (./plan.ts). The export is the
  * board with its `lists`, `cards`, `labels`, `checklists`, `members` and its latest `actions` (the
  * comments are `commentCard` actions); only what the plan needs is checked, and a file that lacks it
- * is a 400 naming the place. What Taskboard has no place for is counted (custom fields, power-ups,
- * votes, stickers, covers), and attachments become links (Trello's file URLs need a Trello login).
+ * is a 400 naming the place. Custom fields (text, number, date, checkbox, list) become the board's
+ * custom fields with their values, a list as a single select. What Taskboard has no place for is
+ * counted (power-ups, votes, stickers, covers), and attachments become links (Trello's file URLs need
+ * a Trello login).
  */
 import { TEXT_CAPS } from '../../schemas/common.ts';
+import { MAX_TEXT_VALUE } from '../fields/values.ts';
 import { POSITION_STEP } from '../shared/positions.ts';
 import {
   cleanName,
@@ -17,9 +20,15 @@ import {
   type PlannedAttachment,
   type PlannedCard,
   type PlannedComment,
+  type PlannedField,
+  type PlannedFieldValue,
   type PlannedPerson,
   parseJsonFile,
+  uniqueName,
 } from './plan.ts';
+
+/** Trello's custom field types and ours: a Trello "list" is a single select. */
+const TRELLO_FIELD_TYPES: Record<string, string> = { text: 'text', number: 'number', date: 'date', checkbox: 'checkbox', list: 'select' };
 
 const WHAT = 'Trello board export';
 
@@ -86,7 +95,7 @@ export function readTrelloExport(text: string): ImportPlan {
   const board = json as Record<string, unknown>;
   if (typeof board.name !== 'string' || !board.name.trim()) problems.add('name', "must be the board's name (a non-empty string)");
   for (const field of ['lists', 'cards'] as const) if (!Array.isArray(board[field])) problems.add(field, 'must be an array');
-  for (const field of ['labels', 'checklists', 'members', 'actions', 'customFields'] as const) {
+  for (const field of ['labels', 'checklists', 'members', 'actions', 'customFields', 'customFieldItems'] as const) {
     if (board[field] !== undefined && board[field] !== null && !Array.isArray(board[field])) problems.add(field, 'must be an array when present');
   }
   problems.check(WHAT);
@@ -112,7 +121,8 @@ export function readTrelloExport(text: string): ImportPlan {
     if (!isObject(member) || !isKey(member.id)) return problems.add(`members[${index}].id`, 'must be a string');
     const fullName = typeof member.fullName === 'string' ? member.fullName.trim() : '';
     const username = typeof member.username === 'string' && member.username ? member.username : null;
-    people.set(member.id, { key: member.id, fullName, username });
+    const email = typeof member.email === 'string' && member.email.includes('@') ? member.email.trim() : null;
+    people.set(member.id, { key: member.id, fullName, username, email });
   });
   /** A person the file names somewhere else than `members` (a comment's author). */
   const mention = (key: string, creator: unknown) => {
@@ -122,7 +132,85 @@ export function readTrelloExport(text: string): ImportPlan {
       key,
       fullName: typeof about.fullName === 'string' ? about.fullName.trim() : '',
       username: typeof about.username === 'string' && about.username ? about.username : null,
+      email: null,
     });
+  };
+
+  const fieldNames = new Set<string>();
+  const fieldsByKey = new Map<string, PlannedField>();
+  const fields = inOrder(
+    arrayOf(board.customFields).flatMap((field, index) => {
+      if (!isObject(field) || !isKey(field.id)) {
+        problems.add(`customFields[${index}].id`, 'must be a string');
+        return [];
+      }
+      const type = typeof field.type === 'string' ? TRELLO_FIELD_TYPES[field.type] : undefined;
+      if (!type) {
+        leftOut.customFields = (leftOut.customFields ?? 0) + 1;
+        return [];
+      }
+      const options = inOrder(
+        arrayOf(field.options).flatMap((option, optionIndex) => {
+          if (!isObject(option) || !isKey(option.id)) return [];
+          const colour = typeof option.color === 'string' && option.color !== 'none' ? option.color : null;
+          const text = isObject(option.value) ? option.value.text : undefined;
+          return [
+            {
+              key: option.id,
+              name: cleanName(text, 'Option', leftOut),
+              color: colour ? { name: colour, hex: TRELLO_COLOURS[colour] ?? NO_COLOUR_HEX } : { name: 'black', hex: NO_COLOUR_HEX },
+              pos: position(option.pos, optionIndex),
+              index: optionIndex,
+            },
+          ];
+        }),
+      ).map(({ pos: _pos, index: _index, ...option }) => option);
+      const display = isObject(field.display) ? field.display : {};
+      return [
+        {
+          key: field.id,
+          name: cleanName(field.name, 'Field', leftOut),
+          type,
+          unit: '',
+          showOnCard: display.cardFront === true,
+          options,
+          pos: position(field.pos, index),
+          index,
+        },
+      ];
+    }),
+  ).map(({ pos: _pos, index: _index, ...field }) => {
+    const planned = { ...field, name: uniqueName(field.name, fieldNames) };
+    fieldsByKey.set(planned.key, planned);
+    return planned;
+  });
+  /** Board-level `customFieldItems` (some exports keep them there), by card. */
+  const boardFieldItems = new Map<string, unknown[]>();
+  for (const item of arrayOf(board.customFieldItems)) {
+    if (!isObject(item) || !isKey(item.idModel)) continue;
+    boardFieldItems.set(item.idModel, [...(boardFieldItems.get(item.idModel) ?? []), item]);
+  }
+  /** A card's Trello field items as values, each field once; what does not read as its field's value is counted. */
+  const fieldValues = (items: unknown[]): PlannedFieldValue[] => {
+    const values = new Map<string, PlannedFieldValue>();
+    for (const item of items) {
+      if (!isObject(item)) continue;
+      const field = isKey(item.idCustomField) ? fieldsByKey.get(item.idCustomField) : undefined;
+      const raw = isObject(item.value) ? item.value : {};
+      let value: PlannedFieldValue['value'] | undefined;
+      if (field?.type === 'text' && typeof raw.text === 'string') value = cleanText(raw.text, MAX_TEXT_VALUE, leftOut).trim() || undefined;
+      else if (field?.type === 'number') {
+        const number = typeof raw.number === 'string' && raw.number.trim() ? Number(raw.number) : Number.NaN;
+        value = Number.isFinite(number) ? number : undefined;
+      } else if (field?.type === 'date') value = isoOrNull(raw.date) ?? undefined;
+      else if (field?.type === 'checkbox') value = raw.checked === 'true' || raw.checked === true ? true : undefined;
+      else if (field?.type === 'select' && isKey(item.idValue) && field.options.some((option) => option.key === item.idValue)) value = item.idValue;
+      if (field && value !== undefined) values.set(field.key, { field: field.key, value });
+      else if (!(field?.type === 'checkbox' && (raw.checked === 'false' || raw.checked === false))) {
+        leftOut.customFieldValues = (leftOut.customFieldValues ?? 0) + 1;
+      }
+    }
+    return [...values.values()];
   };
 
   const labelKeys = new Set<string>();
@@ -179,7 +267,6 @@ export function readTrelloExport(text: string): ImportPlan {
         item: null,
       });
     }
-    leftOut.customFieldValues = (leftOut.customFieldValues ?? 0) + lengthOf(card.customFieldItems);
     leftOut.votes = (leftOut.votes ?? 0) + lengthOf(card.idMembersVoted);
     leftOut.stickers = (leftOut.stickers ?? 0) + lengthOf(card.stickers);
     leftOut.powerUpDataOnCards = (leftOut.powerUpDataOnCards ?? 0) + lengthOf(card.pluginData);
@@ -195,6 +282,7 @@ export function readTrelloExport(text: string): ImportPlan {
       complete: card.dueComplete === true,
       archived: card.closed === true,
       template: card.isTemplate === true,
+      fields: fieldValues([...arrayOf(card.customFieldItems), ...(boardFieldItems.get(card.id) ?? [])]),
       labels: [...new Set(cardLabels.filter((key) => labelKeys.has(key)))],
       members: [...new Set(members)],
       checklists: [],
@@ -285,7 +373,6 @@ export function readTrelloExport(text: string): ImportPlan {
 
   problems.check(WHAT);
 
-  leftOut.customFields = lengthOf(board.customFields);
   leftOut.powerUps = Math.max(lengthOf(board.powerUps), lengthOf(board.boardPlugins), lengthOf(board.pluginData));
   const byList = new Map<string, (PlannedCard & { pos: number; index: number })[]>();
   for (const card of cardsByKey.values()) {
@@ -306,11 +393,13 @@ export function readTrelloExport(text: string): ImportPlan {
     },
     labels,
     lists: lists.map(({ pos: _pos, index: _index, ...list }) => list),
+    fields,
     cards,
+    // Trello keeps no relations between cards (its links are attachments)
+    relations: [],
     people,
-    // the four the issue names are always said, even when none; the rest when there were any
+    // the three the issue names are always said, even when none; the rest when there were any
     leftOut: {
-      customFields: leftOut.customFields ?? 0,
       powerUps: leftOut.powerUps ?? 0,
       votes: leftOut.votes ?? 0,
       stickers: leftOut.stickers ?? 0,

@@ -51,8 +51,20 @@ export function exportedCardsOfList(db: Executor, listId: string, after: { posit
 /** Every part of the cards `cardIds` a board export carries, each kind in one query. */
 export async function exportedCardParts(db: Executor, cardIds: string[]) {
   if (cardIds.length === 0)
-    return { members: [], labels: [], checklists: [], items: [], itemMembers: [], comments: [], discussions: [], cheers: [], attachments: [] };
-  const [members, labels, checklists, items, comments, discussions, cheers, attachments] = await Promise.all([
+    return {
+      members: [],
+      labels: [],
+      checklists: [],
+      items: [],
+      itemMembers: [],
+      comments: [],
+      discussions: [],
+      cheers: [],
+      attachments: [],
+      values: [],
+      choices: [],
+    };
+  const [members, labels, checklists, items, comments, discussions, cheers, attachments, values, choices] = await Promise.all([
     db.selectFrom('card_members').select(['card_id', 'user_id']).where('card_id', 'in', cardIds).orderBy('created_at').orderBy('user_id').execute(),
     db.selectFrom('card_labels').select(['card_id', 'label_id']).where('card_id', 'in', cardIds).orderBy('created_at').orderBy('label_id').execute(),
     db.selectFrom('checklists').select(['id', 'card_id', 'name', 'position']).where('card_id', 'in', cardIds).orderBy('position').orderBy('id').execute(),
@@ -106,6 +118,25 @@ export async function exportedCardParts(db: Executor, cardIds: string[]) {
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
+    db
+      .selectFrom('card_field_values as v')
+      .innerJoin('custom_fields as f', 'f.id', 'v.field_id')
+      .select(['v.card_id', 'v.field_id', 'f.type', 'f.position as field_position', 'v.text_value', 'v.number_value'])
+      .where('v.card_id', 'in', cardIds)
+      .orderBy('f.position')
+      .orderBy('f.id')
+      .execute(),
+    db
+      .selectFrom('card_field_choices as c')
+      .innerJoin('custom_fields as f', 'f.id', 'c.field_id')
+      .innerJoin('custom_field_options as o', 'o.id', 'c.option_id')
+      .select(['c.card_id', 'c.field_id', 'f.type', 'f.position as field_position', 'c.option_id'])
+      .where('c.card_id', 'in', cardIds)
+      .orderBy('f.position')
+      .orderBy('f.id')
+      .orderBy('o.position')
+      .orderBy('o.id')
+      .execute(),
   ]);
   const itemIds = items.map((item) => item.id);
   const itemMembers = itemIds.length
@@ -117,7 +148,49 @@ export async function exportedCardParts(db: Executor, cardIds: string[]) {
         .orderBy('user_id')
         .execute()
     : [];
-  return { members, labels, checklists, items, itemMembers, comments, discussions, cheers, attachments };
+  return { members, labels, checklists, items, itemMembers, comments, discussions, cheers, attachments, values, choices };
+}
+
+/** The board's custom fields in their order, and their options with colours. */
+export async function exportedFields(db: Executor, boardId: string) {
+  const fields = await db
+    .selectFrom('custom_fields')
+    .select(['id', 'name', 'type', 'unit', 'position', 'show_on_card'])
+    .where('board_id', '=', boardId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  const options = fields.length
+    ? await db
+        .selectFrom('custom_field_options as o')
+        .innerJoin('label_colors as lc', 'lc.id', 'o.color_id')
+        .select(['o.id', 'o.field_id', 'o.name', 'lc.name as color', 'lc.hex'])
+        .where(
+          'o.field_id',
+          'in',
+          fields.map((field) => field.id),
+        )
+        .orderBy('o.position')
+        .orderBy('o.id')
+        .execute()
+    : [];
+  return { fields, options };
+}
+
+/** The relations between two cards of the board, neither deleted. */
+export function exportedRelations(db: Executor, boardId: string) {
+  return db
+    .selectFrom('card_relations as r')
+    .innerJoin('cards as a', 'a.id', 'r.from_card_id')
+    .innerJoin('cards as b', 'b.id', 'r.to_card_id')
+    .select(['r.from_card_id', 'r.kind', 'r.to_card_id', 'r.created_at'])
+    .where('a.board_id', '=', boardId)
+    .where('b.board_id', '=', boardId)
+    .where('a.deleted_at', 'is', null)
+    .where('b.deleted_at', 'is', null)
+    .orderBy('r.created_at')
+    .orderBy('r.id')
+    .execute();
 }
 
 export function exportedPeople(db: Executor, userIds: string[]) {

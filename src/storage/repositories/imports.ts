@@ -115,3 +115,51 @@ export async function firstOwnerOf(db: Executor, companyId: string): Promise<str
     .executeTakeFirst();
   return row?.user_id;
 }
+
+/** Where the unmapped people `keys` of the import were, on cards not deleted since. */
+export function unmappedPlaces(db: Executor, importId: string, keys: readonly string[]) {
+  if (keys.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('import_unmapped_places as p')
+    .innerJoin('cards as c', 'c.id', 'p.card_id')
+    .select(['p.person_key', 'p.card_id', 'p.checklist_item_id'])
+    .where('p.import_id', '=', importId)
+    .where('p.person_key', 'in', keys)
+    .where('c.deleted_at', 'is', null)
+    .orderBy('p.card_id')
+    .execute();
+}
+
+/** How many places each unmapped person of the import still has, cards and items apart. */
+export async function unmappedPlaceCounts(db: Executor, importId: string) {
+  const rows = await db
+    .selectFrom('import_unmapped_places as p')
+    .innerJoin('cards as c', 'c.id', 'p.card_id')
+    .select(['p.person_key', 'p.checklist_item_id'])
+    .where('p.import_id', '=', importId)
+    .where('c.deleted_at', 'is', null)
+    .execute();
+  const counts = new Map<string, { cardMemberships: number; itemMemberships: number }>();
+  for (const row of rows) {
+    const entry = counts.get(row.person_key) ?? { cardMemberships: 0, itemMemberships: 0 };
+    if (row.checklist_item_id) entry.itemMemberships++;
+    else entry.cardMemberships++;
+    counts.set(row.person_key, entry);
+  }
+  return counts;
+}
+
+export async function deleteUnmappedPlaces(trx: Transaction, importId: string, keys: readonly string[]): Promise<void> {
+  if (keys.length) await trx.deleteFrom('import_unmapped_places').where('import_id', '=', importId).where('person_key', 'in', keys).execute();
+}
+
+export async function updateImportReport(trx: Transaction, id: string, report: string, at: string): Promise<void> {
+  await trx.updateTable('imports').set({ report, updated_at: at }).where('id', '=', id).execute();
+}
+
+/** Of the items, which already have which of the users as members (as `item user` pairs). */
+export async function itemMemberPairs(db: Executor, itemIds: readonly string[]): Promise<Set<string>> {
+  if (itemIds.length === 0) return new Set();
+  const rows = await db.selectFrom('checklist_item_members').select(['item_id', 'user_id']).where('item_id', 'in', itemIds).execute();
+  return new Set(rows.map((row) => `${row.item_id} ${row.user_id}`));
+}

@@ -1,5 +1,6 @@
 /**
  * Import a board into a team: a file picker for Trello's "Export as JSON" file (or a board export),
+ * the file's people each mapped to a member or nobody (the server's suggestions chosen already),
  * then the import's progress, read from Get Import until it is done and links to the new board.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,12 +10,25 @@ import { ApiError, client, messageOf, postForm, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
 import { formatList } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
+import { type ImportPerson, PeopleMapping, personName, type TeamMember } from './PeopleMapping.tsx';
 
 type Source = 'trello' | 'taskboard';
 
-/** Starts the import: the file as a form, with the session's proof. */
-async function startImport(source: Source, teamId: string, file: File): Promise<string> {
+/** The file's people with the suggested members, and the team's members: read before the import. */
+async function readPeople(source: Source, teamId: string, file: File): Promise<{ people: (ImportPerson & { user: string | null })[]; members: TeamMember[] }> {
   const form = new FormData();
+  form.append('file', file, file.name || 'board.json');
+  const { response, body } = await postForm(`/api/v1/imports/${source}/people?teamId=${encodeURIComponent(teamId)}`, form);
+  const read = body as { importPeople?: { people: (ImportPerson & { user: string | null })[]; members: TeamMember[] } } | undefined;
+  if (response.status !== 200 || !read?.importPeople) throw new ApiError(response.status, messageOf(body, `${response.status} ${response.statusText}`));
+  return read.importPeople;
+}
+
+/** Starts the import: the people mapping, then the file, as a form with the session's proof. */
+async function startImport(source: Source, teamId: string, file: File, people: Record<string, string | null> | null): Promise<string> {
+  const form = new FormData();
+  // the form's text fields come before the file
+  if (people) form.append('people', JSON.stringify(people));
   form.append('file', file, file.name || 'board.json');
   const { response, body } = await postForm(`/api/v1/imports/${source}?teamId=${encodeURIComponent(teamId)}`, form);
   const started = body as { import?: { _id: string } } | undefined;
@@ -30,6 +44,29 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
   const [importId, setImportId] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const [people, setPeople] = useState<{ people: ImportPerson[]; members: TeamMember[] } | null>(null);
+  const [chosen, setChosen] = useState<Record<string, string>>({});
+  // the file's people are read as soon as a file is chosen (and again when the source changes)
+  useEffect(() => {
+    setPeople(null);
+    setChosen({});
+    if (!file) return;
+    let current = true;
+    readPeople(source, teamId, file).then(
+      (read) => {
+        if (!current) return;
+        setPeople(read);
+        setChosen(Object.fromEntries(read.people.map((person) => [person.key, person.user ?? ''])));
+        setProblem(null);
+      },
+      (error: unknown) => {
+        if (current) setProblem(error instanceof Error ? error.message : String(error));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [file, source, teamId]);
   const progress = useQuery({
     queryKey: ['import', importId],
     enabled: importId !== null,
@@ -48,7 +85,8 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
     setProblem(null);
     setStarting(true);
     try {
-      setImportId(await startImport(source, teamId, file));
+      const mapping = people ? Object.fromEntries(people.people.map((person) => [person.key, chosen[person.key] || null])) : null;
+      setImportId(await startImport(source, teamId, file, mapping));
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));
     } finally {
@@ -56,7 +94,11 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
     }
   }
 
-  const leftOut = record ? Object.entries(record.report.leftOut).filter(([, count]) => count > 0) : [];
+  // unmatched people are said once, with the link that maps them
+  const leftOut = record
+    ? Object.entries(record.report.leftOut).filter(([kind, count]) => count > 0 && kind !== 'unmatchedCardMembers' && kind !== 'unmatchedItemMembers')
+    : [];
+  const brought = record?.report.brought;
   return (
     <Modal label={t.importBoardInto(teamName)} onClose={onClose} className="import-dialog">
       <h2>{t.importBoardInto(teamName)}</h2>
@@ -70,6 +112,15 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
           <label htmlFor={`${id}-file`}>{t.importFile}</label>
           <input id={`${id}-file`} type="file" accept="application/json,.json" onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
           <p className="muted">{source === 'trello' ? t.importTrelloHint : t.importTaskboardHint}</p>
+          {people && people.people.length > 0 ? (
+            <PeopleMapping
+              legend={t.importPeople}
+              people={people.people}
+              members={people.members}
+              chosen={chosen}
+              onChoose={(key, user) => setChosen((current) => ({ ...current, [key]: user }))}
+            />
+          ) : null}
           {problem ? (
             <p role="alert" className="error">
               {problem}
@@ -114,15 +165,27 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
               <dl className="import-report">
                 <dt>{t.importBrought}</dt>
                 <dd>{t.importBroughtCounts(record.report.brought.lists, record.report.brought.cards, record.report.brought.comments)}</dd>
+                {brought?.customFields || brought?.relations ? (
+                  <dd>{t.importBroughtFields(brought.customFields ?? 0, brought.customFieldValues ?? 0, brought.relations ?? 0)}</dd>
+                ) : null}
                 {record.report.members.unmatched.length ? (
                   <>
                     <dt>{t.importUnmatched}</dt>
                     <dd>
                       {formatList(
-                        record.report.members.unmatched.map((person) => person.name || person.username || ''),
+                        record.report.members.unmatched.map((person) => personName(person)),
                         'unit',
                         'short',
                       )}
+                    </dd>
+                    <dd>
+                      {t.importUnmatchedPlaces(
+                        record.report.members.unmatched.reduce((sum, person) => sum + (person.cardMemberships ?? 0), 0),
+                        record.report.members.unmatched.reduce((sum, person) => sum + (person.itemMemberships ?? 0), 0),
+                      )}{' '}
+                      <Link to={`/imports/${record._id}/people`} onClick={onClose}>
+                        {t.importMapNow}
+                      </Link>
                     </dd>
                   </>
                 ) : null}
