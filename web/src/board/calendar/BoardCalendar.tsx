@@ -246,7 +246,6 @@ export default function BoardCalendar(props: {
       ? dayWords(`${month}-01`, { month: 'long', year: 'numeric' })
       : vt.weekOf(dayWords(first, { dateStyle: 'medium' }), dayWords(last, { dateStyle: 'medium' }));
   const step = (sign: number) => goTo(range === 'month' ? calendarDay(anchor).add({ months: sign }).toString() : addDays(anchor, 7 * sign), false);
-  const byName = by === 'dueDate' ? vt.dueDate : vt.startDate;
 
   return (
     <div className="board-view calendar-view">
@@ -341,7 +340,7 @@ export default function BoardCalendar(props: {
           rows={undated.slice(0, undatedShown)}
           total={undated.length}
           title={by === 'dueDate' ? vt.noDueDate : vt.noStartDate}
-          hint={vt.undatedHint(byName)}
+          hint={vt.undatedHint(by === 'dueDate' ? 'due' : 'start')}
           by={by}
           labelsById={props.labelsById}
           onMore={() => setUndatedShown((shown) => shown + UNDATED_SHOWN)}

@@ -25,9 +25,10 @@ export const viewsText = catalogue('boardViews', {
   complete: 'Complete',
   noDueDate: 'No due date',
   noStartDate: 'No start date',
-  undatedHint: icu('Drag a card onto a day to give it a {date}; drop one here to take its date away.', (date: string) => ({
-    date: date.toLocaleLowerCase(),
-  })),
+  undatedHint: icu(
+    '{by, select, start {Drag a card onto a day to give it a start date; drop one here to take its start date away.} other {Drag a card onto a day to give it a due date; drop one here to take its due date away.}}',
+    (by: 'start' | 'due') => ({ by }),
+  ),
   calendarKeys:
     'Arrow keys move between days, Page Up and Page Down between months; Enter goes to the day’s cards. While moving a card, Enter drops it on the day and Escape cancels.',
   cardKeys: 'Enter opens the card; M moves it to another day (then arrow keys and Enter); comma and period move it a day earlier or later.',
