@@ -388,13 +388,13 @@ const Day = memo(function Day(props: {
       onDrop: () => setOver(false),
     });
   }, [props.day]);
+  // the day's name is its content (its date and count first, then its cards), as a screen reader reads it on arrival
   const label = `${dayWords(props.day, { dateStyle: 'full' })}${props.isToday ? `, ${vt.today}` : ''}, ${vt.cardsCount(props.total)}`;
   return (
     <div
       ref={element}
       role="gridcell"
       tabIndex={props.active ? 0 : -1}
-      aria-label={label}
       aria-current={props.isToday ? 'date' : undefined}
       data-day={props.day}
       className={`calendar-day${props.outside ? ' outside' : ''}${props.isToday ? ' today' : ''}${over ? ' drop-over' : ''}${props.moving && props.active ? ' drop-over' : ''}`}
@@ -402,6 +402,7 @@ const Day = memo(function Day(props: {
       onFocus={(event) => event.target === event.currentTarget && props.onFocus()}
       onClick={(event) => event.target === event.currentTarget && props.onClick()}
     >
+      <span className="visually-hidden">{label}</span>
       <span className="calendar-date" aria-hidden="true">
         {Number(props.day.slice(8))}
       </span>
@@ -466,7 +467,11 @@ const CalendarCard = memo(function CalendarCard(props: {
         </span>
       ) : null}
       <span className="calendar-card-text">
-        {time && props.day ? <span className="calendar-time">{time}</span> : null}
+        {time && props.day ? (
+          <span className="calendar-time" aria-hidden="true">
+            {time}
+          </span>
+        ) : null}
         <span className="calendar-name">
           {card.complete.status ? (
             <>
@@ -477,7 +482,10 @@ const CalendarCard = memo(function CalendarCard(props: {
           {card.name}
         </span>
       </span>
-      <span className="visually-hidden">, {props.row.list.name}</span>
+      {/* the name first for a screen reader, then the time, then the list */}
+      <span className="visually-hidden">
+        {time && props.day ? `, ${time}` : ''}, {props.row.list.name}
+      </span>
     </div>
   );
 });
