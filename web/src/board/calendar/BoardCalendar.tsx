@@ -472,7 +472,7 @@ const CalendarCard = memo(function CalendarCard(props: {
             {time}
           </span>
         ) : null}
-        <span className="calendar-name">
+        <span className="calendar-name" dir="auto">
           {card.complete.status ? (
             <>
               <CheckCircle2 size={13} aria-hidden="true" className="calendar-done" />

@@ -343,7 +343,9 @@ export default function BoardTimeline(props: {
                   return (
                     <li key={card._id} className="timeline-row" style={{ height: ROW }}>
                       <button type="button" className="timeline-name" data-card-id={card._id} onClick={() => props.openCard(card._id)}>
-                        <span className={card.complete.status ? 'complete' : undefined}>{card.name}</span>
+                        <span className={card.complete.status ? 'complete' : undefined} dir="auto">
+                          {card.name}
+                        </span>
                         <span className="visually-hidden">, {span.row.list.name}</span>
                       </button>
                       <div className="timeline-track" style={{ width }}>
@@ -373,7 +375,7 @@ export default function BoardTimeline(props: {
                                   onPointerDown={(event) => onPointerDown(event, card._id, 'startDate')}
                                 />
                               ) : null}
-                              <span className="timeline-bar-name" aria-hidden="true">
+                              <span className="timeline-bar-name" aria-hidden="true" dir="auto">
                                 {card.name}
                               </span>
                               {daysBetween(at.to, last) >= 0 ? (
