@@ -160,6 +160,8 @@ describe('the board as a calendar and a timeline', { skip: chromiumMissing }, ()
 
     const { context: browserContext, page } = await f.open(undefined, BERLIN);
     await keeping(context.name, browserContext, page, async () => {
+      // this page's stream is down, so a change made elsewhere meets its next write as a 412
+      await page.route('**/events?presence=true', (route) => route.abort());
       await page.goto(`/boards/${f.boardId}?view=timeline&date=2031-03-12`);
       const timeline = page.getByRole('region', { name: 'Timeline of Launch board, Mar 2, 2031 – Apr 12, 2031' });
       await timeline.waitFor();
@@ -200,6 +202,15 @@ describe('the board as a calendar and a timeline', { skip: chromiumMissing }, ()
       write = saved(page, launch);
       await bar('Launch day').press('.');
       await write;
+      assert.deepEqual(await datesOf(launch), { startDate: null, dueDate: '2031-03-21T16:00:00.000Z' });
+
+      // renamed elsewhere meanwhile: the next move is refused (If-Match), said, and the bar shows the card as it is
+      await f.api('PATCH', `/api/v1/cards/${launch}`, { name: 'Launch party' }, f.alice.apiKey);
+      write = saved(page, launch);
+      await bar('Launch day').press('.');
+      assert.equal((await write).status(), 412);
+      await page.getByRole('alert').filter({ hasText: 'This card changed meanwhile: the board shows its new state.' }).waitFor();
+      await bar('Launch party').waitFor();
       assert.deepEqual(await datesOf(launch), { startDate: null, dueDate: '2031-03-21T16:00:00.000Z' });
 
       // a click (no drag) opens the card, where its dates are the keyboard's way
