@@ -33,9 +33,14 @@ const RulesDialog = lazy(() => import('./rules/RulesDialog.tsx'));
 // Recurring cards likewise (from the board menu, or a list's menu with that list chosen).
 const RecurrencesDialog = lazy(() => import('./recurrences/RecurrencesDialog.tsx'));
 // The table, calendar and timeline views are chunks of their own, each loaded when first shown.
-const BoardTable = lazy(() => import('./table/BoardTable.tsx'));
-const BoardCalendar = lazy(() => import('./calendar/BoardCalendar.tsx'));
-const BoardTimeline = lazy(() => import('./timeline/BoardTimeline.tsx'));
+const VIEW_CHUNKS = {
+  table: () => import('./table/BoardTable.tsx'),
+  calendar: () => import('./calendar/BoardCalendar.tsx'),
+  timeline: () => import('./timeline/BoardTimeline.tsx'),
+};
+const BoardTable = lazy(VIEW_CHUNKS.table);
+const BoardCalendar = lazy(VIEW_CHUNKS.calendar);
+const BoardTimeline = lazy(VIEW_CHUNKS.timeline);
 // Sharing is occasional: its dialog loads when opened.
 const ShareDialog = lazy(() => import('./ShareDialog.tsx'));
 
@@ -86,6 +91,12 @@ export function BoardPage() {
   const scrollers = useRef<Scrollers>(new Map());
   const composers = useRef(new Map<string, () => void>());
   const canvas = useRef<HTMLDivElement>(null);
+
+  // a link to another view fetches its code while the board is read, not after
+  const askedView = params.get('view');
+  useEffect(() => {
+    if (askedView === 'table' || askedView === 'calendar' || askedView === 'timeline') void VIEW_CHUNKS[askedView]().catch(() => undefined);
+  }, [askedView]);
 
   useEffect(() => {
     if (board.data) rememberBoard(boardId);
@@ -154,8 +165,7 @@ export function BoardPage() {
   useBoardDrops(canvas, board.data, actions);
 
   // the view is in the URL with the filters, so a link shares both
-  const asked = params.get('view');
-  const viewShown: BoardViewName = BOARD_VIEWS.find((one) => one === asked) ?? 'board';
+  const viewShown: BoardViewName = BOARD_VIEWS.find((one) => one === askedView) ?? 'board';
   const viewLink = (next: BoardViewName) => {
     const link = new URLSearchParams(params);
     if (next !== 'board') link.set('view', next);

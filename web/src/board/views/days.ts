@@ -21,8 +21,25 @@ export interface TimeOfDay {
 const DAY_MS = 86_400_000;
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** The calendar day (`YYYY-MM-DD`) of an instant in `zone`; one formatter per zone, as a month of cards asks thousands of times. */
+const knownDays = new Map<string, string>();
+/** Days remembered before the memo starts again (a big board's dates, a few times over). */
+const KNOWN_DAYS = 50_000;
+
+/**
+ * The calendar day (`YYYY-MM-DD`) of an instant in `zone`. A board's views ask it of every dated card
+ * on each change of the board, so the answers are remembered (formatting is the costly part).
+ */
 export function dayOf(iso: string, zone: string): string {
+  const key = `${zone} ${iso}`;
+  const known = knownDays.get(key);
+  if (known) return known;
+  if (knownDays.size >= KNOWN_DAYS) knownDays.clear();
+  const day = formatDay(iso, zone);
+  knownDays.set(key, day);
+  return day;
+}
+
+function formatDay(iso: string, zone: string): string {
   let format = dayFormats.get(zone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
