@@ -403,8 +403,10 @@ const Day = memo(function Day(props: {
       onClick={(event) => event.target === event.currentTarget && props.onClick()}
     >
       <span className="visually-hidden">{label}</span>
-      <span className="calendar-date" aria-hidden="true">
-        {Number(props.day.slice(8))}
+      <span className="calendar-day-head" aria-hidden="true">
+        <span className="calendar-date">{Number(props.day.slice(8))}</span>
+        {/* a phone's week is a column of days, each saying its weekday */}
+        <span className="calendar-day-weekday">{dayWords(props.day, { weekday: 'long' })}</span>
       </span>
       <div className="calendar-cards" data-cards="">
         {props.rows.map((row) => (
