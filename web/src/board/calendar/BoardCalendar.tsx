@@ -523,7 +523,7 @@ function Undated(props: {
         {props.title} <span className="muted">({props.total})</span>
       </h3>
       <p className="muted calendar-undated-hint">{props.hint}</p>
-      <p id="calendar-card-keys" className="visually-hidden">
+      <p id="calendar-card-keys" className="muted calendar-undated-hint">
         {vt.cardKeys}
       </p>
       <div className="calendar-cards" data-cards="">

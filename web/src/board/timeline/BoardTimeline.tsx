@@ -21,7 +21,7 @@ const ROW = 36;
 const GROUP = 34;
 const HEAD = 60;
 /** A bar narrower than this shows its card's name after it, not in it. */
-const NAME_INSIDE = 96;
+const NAME_INSIDE = 120;
 
 const dayWords = (day: string, options: Intl.DateTimeFormatOptions) => formatDate(`${day}T12:00:00Z`, { ...options, timeZone: 'UTC' });
 
@@ -261,9 +261,6 @@ export default function BoardTimeline(props: {
           {formatList([...(undated ? [vt.undatedCount(undated)] : []), ...(outside ? [vt.outsideCount(outside)] : [])], 'unit')}
         </span>
       </div>
-      <p id="timeline-keys" className="visually-hidden">
-        {vt.timelineKeys}
-      </p>
       <section className="timeline-scroller" aria-label={vt.timelineOf(props.boardName, title)}>
         <div className="timeline-canvas" style={{ width: `calc(var(--timeline-names) + ${width}px)`, height: layout.height }}>
           <div className="timeline-head" aria-hidden="true" style={{ height: HEAD }}>
@@ -393,6 +390,9 @@ export default function BoardTimeline(props: {
           ))}
         </div>
       </section>
+      <p id="timeline-keys" className="muted view-keys">
+        {vt.timelineKeys}
+      </p>
     </div>
   );
 }
