@@ -16,6 +16,7 @@ import { ruleSentence } from '../../web/src/board/rules/words.ts';
 import { settingsText } from '../../web/src/board/settings/strings.ts';
 import { tableText } from '../../web/src/board/table/strings.ts';
 import { templatesText } from '../../web/src/board/templates/strings.ts';
+import { viewsText } from '../../web/src/board/views/strings.ts';
 import { calendarText } from '../../web/src/calendar/strings.ts';
 import { fieldsText } from '../../web/src/fields/strings.ts';
 import { applyLanguage, englishMessages, LANGUAGES, type Language } from '../../web/src/i18n/messages.ts';
@@ -61,7 +62,21 @@ describe('the web catalogues', () => {
     assert.equal(railText.recent, 'Recent boards');
     assert.equal(auditText.title, 'Audit log');
     assert.equal(keyText.readOnly, 'Read only');
-    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.', 'calendar.', 'dates.', 'rail.', 'factors.', 'audit.', 'keys.'])
+    assert.equal(viewsText.noDueDate, 'No due date');
+    for (const namespace of [
+      'app.',
+      'people.',
+      'search.',
+      'settings.',
+      'offline.',
+      'calendar.',
+      'dates.',
+      'rail.',
+      'factors.',
+      'audit.',
+      'keys.',
+      'boardViews.',
+    ])
       assert.ok(
         [...english.keys()].some((key) => key.startsWith(namespace)),
         namespace,

@@ -1,5 +1,7 @@
 import {
   Archive,
+  CalendarDays,
+  ChartGantt,
   Download,
   Filter as FilterIcon,
   Kanban,
@@ -33,6 +35,15 @@ import { settingsText } from './settings/strings.ts';
 import { tableText } from './table/strings.ts';
 import { boardTemplatesText } from './templates/strings.ts';
 
+export const BOARD_VIEWS = ['board', 'table', 'calendar', 'timeline'] as const;
+export type BoardViewName = (typeof BOARD_VIEWS)[number];
+const VIEWS: { view: BoardViewName; icon: typeof Kanban }[] = [
+  { view: 'board', icon: Kanban },
+  { view: 'table', icon: Table2 },
+  { view: 'calendar', icon: CalendarDays },
+  { view: 'timeline', icon: ChartGantt },
+];
+
 /** The board's name, its filters, the shortcuts' help and the board menu. */
 export function BoardHeader(props: {
   name: string;
@@ -52,8 +63,8 @@ export function BoardHeader(props: {
   onRecurrences: () => void;
   onMakeTemplate: () => void;
   /** The view shown, and the link to each (the same filters and card). */
-  view: 'board' | 'table';
-  viewLink: (view: 'board' | 'table') => string;
+  view: BoardViewName;
+  viewLink: (view: BoardViewName) => string;
 }) {
   const { filter, setFilter } = props;
   // on a phone the filters wait behind a button, so the header keeps to one row
@@ -74,14 +85,12 @@ export function BoardHeader(props: {
         <span className="button-label">{t.share}</span>
       </button>
       <nav className="view-switch" aria-label={tableText.views}>
-        <Link to={props.viewLink('board')} aria-current={props.view === 'board' ? 'page' : undefined}>
-          <Kanban size={16} aria-hidden="true" />
-          <span className="view-label">{tableText.board}</span>
-        </Link>
-        <Link to={props.viewLink('table')} aria-current={props.view === 'table' ? 'page' : undefined}>
-          <Table2 size={16} aria-hidden="true" />
-          <span className="view-label">{tableText.table}</span>
-        </Link>
+        {VIEWS.map(({ view, icon: Icon }) => (
+          <Link key={view} to={props.viewLink(view)} aria-current={props.view === view ? 'page' : undefined}>
+            <Icon size={16} aria-hidden="true" />
+            <span className="view-label">{tableText[view]}</span>
+          </Link>
+        ))}
       </nav>
       <button
         type="button"

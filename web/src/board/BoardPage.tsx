@@ -9,7 +9,7 @@ import { useBoardTextFilter } from '../search/boardFilter.ts';
 import { forgetBoard, rememberBoard, useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { showToast } from '../ui/toasts.ts';
-import { BoardHeader } from './BoardHeader.tsx';
+import { BOARD_VIEWS, BoardHeader, type BoardViewName } from './BoardHeader.tsx';
 import { BoardUnavailable } from './BoardUnavailable.tsx';
 import type { FaceContext } from './CardTile.tsx';
 import { loadCardDialog, useCardDialog } from './cardDialogLoader.ts';
@@ -33,8 +33,15 @@ const RulesDialog = lazy(() => import('./rules/RulesDialog.tsx'));
 // Recurring cards likewise (from the board menu, or a list's menu with that list chosen).
 const RecurrencesDialog = lazy(() => import('./recurrences/RecurrencesDialog.tsx'));
 const MakeBoardTemplateDialog = lazy(() => import('./templates/MakeBoardTemplateDialog.tsx'));
-// The table view is a chunk of its own, loaded when first shown.
-const BoardTable = lazy(() => import('./table/BoardTable.tsx'));
+// The table, calendar and timeline views are chunks of their own, each loaded when first shown.
+const VIEW_CHUNKS = {
+  table: () => import('./table/BoardTable.tsx'),
+  calendar: () => import('./calendar/BoardCalendar.tsx'),
+  timeline: () => import('./timeline/BoardTimeline.tsx'),
+};
+const BoardTable = lazy(VIEW_CHUNKS.table);
+const BoardCalendar = lazy(VIEW_CHUNKS.calendar);
+const BoardTimeline = lazy(VIEW_CHUNKS.timeline);
 // Sharing is occasional: its dialog loads when opened.
 const ShareDialog = lazy(() => import('./ShareDialog.tsx'));
 
@@ -86,6 +93,12 @@ export function BoardPage() {
   const scrollers = useRef<Scrollers>(new Map());
   const composers = useRef(new Map<string, () => void>());
   const canvas = useRef<HTMLDivElement>(null);
+
+  // a link to another view fetches its code while the board is read, not after
+  const askedView = params.get('view');
+  useEffect(() => {
+    if (askedView === 'table' || askedView === 'calendar' || askedView === 'timeline') void VIEW_CHUNKS[askedView]().catch(() => undefined);
+  }, [askedView]);
 
   useEffect(() => {
     if (board.data) rememberBoard(boardId);
@@ -154,10 +167,10 @@ export function BoardPage() {
   useBoardDrops(canvas, board.data, actions);
 
   // the view is in the URL with the filters, so a link shares both
-  const viewShown = params.get('view') === 'table' ? 'table' : 'board';
-  const viewLink = (next: 'board' | 'table') => {
+  const viewShown: BoardViewName = BOARD_VIEWS.find((one) => one === askedView) ?? 'board';
+  const viewLink = (next: BoardViewName) => {
     const link = new URLSearchParams(params);
-    if (next === 'table') link.set('view', 'table');
+    if (next !== 'board') link.set('view', next);
     else link.delete('view');
     const query = link.toString();
     return `/boards/${boardId}${query ? `?${query}` : ''}`;
@@ -186,6 +199,8 @@ export function BoardPage() {
     filtering ? list.cards.filter((card) => matches(card, local, now) && (!byText || byText.has(card._id))) : list.cards,
   );
   const shown = visible.reduce((sum, cards) => sum + cards.length, 0);
+  // the table's, calendar's and timeline's cards: those the board shows, each with its list
+  const rows = viewShown === 'board' ? [] : view.lists.flatMap((list, index) => (visible[index] ?? []).map((card) => ({ card, list })));
 
   const onCardKey = cardKeyHandler({ view, visible, actions, openCard, scrollers, composers, myId: me.data?.user._id, openHelp });
 
@@ -242,7 +257,7 @@ export function BoardPage() {
           <BoardTable
             boardId={boardId}
             boardName={view.board.name}
-            rows={view.lists.flatMap((list, index) => (visible[index] ?? []).map((card) => ({ card, list })))}
+            rows={rows}
             labelsById={labelsById}
             people={faces.people}
             members={members}
@@ -260,7 +275,34 @@ export function BoardPage() {
           />
         </Suspense>
       ) : null}
-      <div className="canvas" ref={canvas} hidden={viewShown === 'table'}>
+      {viewShown === 'calendar' ? (
+        <Suspense fallback={<p className="muted page-pad">{t.loading}</p>}>
+          <BoardCalendar
+            boardName={view.board.name}
+            rows={rows}
+            labelsById={labelsById}
+            params={params}
+            setParams={(next) => setParams(next, { replace: true })}
+            actions={actions}
+            openCard={openCard}
+          />
+        </Suspense>
+      ) : null}
+      {viewShown === 'timeline' ? (
+        <Suspense fallback={<p className="muted page-pad">{t.loading}</p>}>
+          <BoardTimeline
+            boardName={view.board.name}
+            rows={rows}
+            members={members}
+            relations={relations.data ?? []}
+            params={params}
+            setParams={(next) => setParams(next, { replace: true })}
+            actions={actions}
+            openCard={openCard}
+          />
+        </Suspense>
+      ) : null}
+      <div className="canvas" ref={canvas} hidden={viewShown !== 'board'}>
         {view.lists.map((list, listIndex) => (
           <ListColumn
             key={list._id}

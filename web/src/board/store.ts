@@ -258,6 +258,41 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
           await refused(error, snapshot, cardId);
         }
       },
+      /**
+       * New dates for a card (the calendar's and timeline's drops), shown at once and sent with
+       * `If-Match`; `words.done` is what the toast and the screen reader say, with an Undo (which says
+       * `words.undone`) unless `undoable` is false.
+       */
+      async rescheduleCard(
+        cardId: string,
+        dates: { startDate?: string | null; dueDate?: string | null },
+        words: { done: string; undone: string },
+        undoable = true,
+      ) {
+        const snapshot = get();
+        const card = findCard(snapshot, cardId);
+        if (!snapshot || !card || (dates.startDate === undefined && dates.dueDate === undefined)) return;
+        const before = {
+          ...(dates.startDate !== undefined ? { startDate: card.startDate } : {}),
+          ...(dates.dueDate !== undefined ? { dueDate: card.dueDate } : {}),
+        };
+        set((view) => placeCard(view, { ...card, ...dates }));
+        announce(words.done);
+        try {
+          const answer = unwrap(
+            await client.PATCH('/api/v1/cards/{cardId}', { params: { path: { cardId }, header: ifMatch(card.__v) as never }, body: dates }),
+          );
+          applyCard(answer.card as Card);
+          if (undoable)
+            notify({
+              kind: 'info',
+              text: words.done,
+              action: { label: t.undo, run: () => void actions.rescheduleCard(cardId, before, { done: words.undone, undone: '' }, false) },
+            });
+        } catch (error) {
+          await refused(error, snapshot, cardId);
+        }
+      },
       async moveList(listId: string, index: number) {
         const snapshot = get();
         const list = snapshot?.lists.find((one) => one._id === listId);

@@ -7,6 +7,8 @@ export const tableText = catalogue('table', {
   views: 'Views',
   board: 'Board',
   table: 'Table',
+  calendar: 'Calendar',
+  timeline: 'Timeline',
   cardsTable: icu('Cards of {board}', (board: string) => ({ board })),
   columns: 'Columns',
   chooseColumns: 'Choose columns',

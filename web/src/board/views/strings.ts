@@ -1,0 +1,57 @@
+import { catalogue, icu } from '../../i18n/messages.ts';
+
+const name = (name: string) => ({ name });
+
+/** The board's calendar and timeline views (each a chunk of its own; these words are shared). */
+export const viewsText = catalogue('boardViews', {
+  today: 'Today',
+  previousMonth: 'Previous month',
+  nextMonth: 'Next month',
+  previousWeek: 'Previous week',
+  nextWeek: 'Next week',
+  earlier: 'Earlier',
+  later: 'Later',
+  range: 'Range',
+  month: 'Month',
+  week: 'Week',
+  showBy: 'Show by',
+  dueDate: 'Due date',
+  startDate: 'Start date',
+  weekOf: icu('{first} – {last}', (first: string, last: string) => ({ first, last })),
+  calendarOf: icu('Calendar of {board}, {period}', (board: string, period: string) => ({ board, period })),
+  cardsCount: icu('{n, plural, =0 {no cards} one {# card} other {# cards}}', (n: number) => ({ n })),
+  more: icu('+{n, number} more', (n: number) => ({ n })),
+  showMore: icu('Show {n, number} more', (n: number) => ({ n })),
+  complete: 'Complete',
+  noDueDate: 'No due date',
+  noStartDate: 'No start date',
+  undatedHint: icu(
+    '{by, select, start {Drag a card onto a day to give it a start date; drop one here to take its start date away.} other {Drag a card onto a day to give it a due date; drop one here to take its due date away.}}',
+    (by: 'start' | 'due') => ({ by }),
+  ),
+  calendarKeys:
+    'Arrow keys move between days, Page Up and Page Down between months; Enter goes to the day’s cards. While moving a card, Enter drops it on the day and Escape cancels.',
+  cardKeys: 'Enter opens the card; M moves it to another day (then arrow keys and Enter); comma and period move it a day earlier or later.',
+  movingHint: icu('Moving {name}: choose a day with the arrow keys, then press Enter (or click a day). Escape cancels.', name),
+  rescheduled: icu('{card} moved to {day}.', (card: string, day: string) => ({ card, day })),
+  rescheduledSpan: icu('{card}: {dates}.', (card: string, dates: string) => ({ card, dates })),
+  dateRemoved: icu('{name} has no date now.', name),
+  putBack: icu('{name} is back on its dates.', name),
+  groupBy: 'Group by',
+  byList: 'List',
+  byMember: 'Member',
+  zoom: 'Zoom',
+  days: 'Days',
+  weeks: 'Weeks',
+  noMembers: 'No members',
+  timelineOf: icu('Timeline of {board}, {period}', (board: string, period: string) => ({ board, period })),
+  timelineKeys:
+    'Enter opens the card to change its dates; comma and period move the bar a day earlier or later. Drag a bar to move it, or an end to resize it.',
+  undatedCount: icu('{n, plural, one {# card without dates} other {# cards without dates}}', (n: number) => ({ n })),
+  outsideCount: icu('{n, plural, one {# card outside these weeks} other {# cards outside these weeks}}', (n: number) => ({ n })),
+  nothingDated: 'No card with dates in these weeks.',
+  fromTo: icu('{from} to {to}', (from: string, to: string) => ({ from, to })),
+  dueOn: icu('due {date}', (date: string) => ({ date })),
+  startsOn: icu('starts {date}', (date: string) => ({ date })),
+  blockedBy: icu('blocked by {names}', (names: string) => ({ names })),
+});
