@@ -35,6 +35,7 @@ import * as passkeys from './migrations/0098_passkeys.ts';
 import * as cardRelations from './migrations/0100_card_relations.ts';
 import * as cardTemplates from './migrations/0103_card_templates.ts';
 import * as calendarFeeds from './migrations/0105_calendar_feeds.ts';
+import * as singleSignOnOnly from './migrations/0106_single_sign_on_only.ts';
 import type { StorageConnection } from './open.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '0100_card_relations': cardRelations,
   '0103_card_templates': cardTemplates,
   '0105_calendar_feeds': calendarFeeds,
+  '0106_single_sign_on_only': singleSignOnOnly,
 };
 
 /** The names of every migration, in the order they apply. */

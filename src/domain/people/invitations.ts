@@ -24,6 +24,7 @@ import { checkNewPassword, hashPassword } from './passwords.ts';
 import { secondFactorChallenge } from './second-factor.ts';
 import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
 import type { SecondFactorNeeded, SignedIn } from './sign-in.ts';
+import { refuseUnlessPasswordsAllowed, singleSignOnOnlyCompanyOf } from './single-sign-on-only.ts';
 
 /**
  * Invitations to a company and password resets: links with a single-use token, stored as its
@@ -284,7 +285,8 @@ export async function joinInvited(trx: Transaction, row: invitations.InvitationR
 export async function requestPasswordReset(ctx: ServiceContext, email: string, links: Links): Promise<void> {
   if (!links.mail) return;
   const user = await findUserByEmail(ctx.db, email.trim().toLowerCase());
-  if (!user) return;
+  // no link for a member kept to single sign-on either: the answer is the same
+  if (!user || (await singleSignOnOnlyCompanyOf(ctx.db, user.id))) return;
   // the link goes out by mail only: the answer never says whether the email has an account
   await issueReset(ctx, user.id, links, true);
 }
@@ -326,6 +328,7 @@ async function issueReset(ctx: ServiceContext, userId: string, links: Links, mai
 export async function issueMemberPasswordReset(ctx: ServiceContext, caller: Caller, companyId: string, userId: string, links: Links): Promise<{ url: string }> {
   await requireAdmin(ctx, caller, companyId);
   if (!(await companies.findCompanyMember(ctx.db, companyId, userId))) throw new NotFoundError('Member');
+  await refuseUnlessPasswordsAllowed(ctx.db, userId, 'a password reset');
   return issueReset(ctx, userId, links, false, actorOf(caller));
 }
 
@@ -359,6 +362,8 @@ export async function resetPassword(
     const at = new Date().toISOString();
     const userId = await invitations.usePasswordReset(trx, tokenHash, at);
     if (!userId) return undefined;
+    // a link made before the company kept its members to single sign-on: refused (and left unused, as the transaction rolls back)
+    await refuseUnlessPasswordsAllowed(trx, userId, 'a password reset');
     await setPasswordHash(trx, userId, passwordHash);
     await sessions.endSessionsOfUser(trx, userId, at);
     await recordAudit(trx, { userId, client: meta }, { kind: 'password.reset', company: { ofUser: userId }, target: { type: 'user', id: userId } }, at);
