@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
+import { signInPolicyText } from '../../web/src/admin/sign-in-policy-strings.ts';
 import { scheduleWords } from '../../web/src/board/recurrences/schedule.ts';
 import { rulesText } from '../../web/src/board/rules/strings.ts';
 import { ruleSentence } from '../../web/src/board/rules/words.ts';
@@ -57,7 +58,8 @@ describe('the web catalogues', () => {
     assert.equal(calendarText.revoke, 'Revoke');
     assert.equal(dateText.noDate, 'No date');
     assert.equal(railText.recent, 'Recent boards');
-    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.', 'calendar.', 'dates.', 'rail.', 'factors.'])
+    assert.equal(signInPolicyText.title, 'Single sign-on');
+    for (const namespace of ['app.', 'people.', 'search.', 'settings.', 'offline.', 'calendar.', 'dates.', 'rail.', 'factors.', 'signInPolicy.'])
       assert.ok(
         [...english.keys()].some((key) => key.startsWith(namespace)),
         namespace,
