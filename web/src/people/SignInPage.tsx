@@ -10,6 +10,12 @@ import { askPasskey } from './passkey-browser.ts';
 import { peopleText } from './strings.ts';
 import './people.css';
 
+/** The API's refusal of a password (or a passkey alone) to a member whose company signs in with single sign-on only. */
+function refusedForSingleSignOn(body: unknown): boolean {
+  const details = (body as { details?: { reason?: unknown }[] } | null)?.details;
+  return Array.isArray(details) && details.some((detail) => detail?.reason === 'single_sign_on_only');
+}
+
 // The second step (codes, recovery codes, an app's setup) loads only for people who have one.
 const CodeStep = lazy(() => import('./CodeStep.tsx').then((module) => ({ default: module.CodeStep })));
 
@@ -46,7 +52,10 @@ export function SignInPage() {
     setError(null);
     const { response, body } = await postJson('/api/v1/auth/sign-in', { email: form.get('email'), password: form.get('password') });
     setBusy(false);
-    if (!response.ok) return setError(response.status === 401 || response.status === 400 ? t.signInFailed : messageOf(body, t.signInFailed));
+    if (!response.ok) {
+      if (response.status === 401 || response.status === 400) return setError(t.signInFailed);
+      return setError(refusedForSingleSignOn(body) ? peopleText.singleSignOnOnly : messageOf(body, t.signInFailed));
+    }
     const secondFactor = (body as { secondFactor?: SecondFactorChallenge }).secondFactor;
     if (secondFactor) return setStep(secondFactor);
     await signedIn();
@@ -61,7 +70,10 @@ export function SignInPage() {
     setBusy(true);
     const finished = await postJson('/api/v1/auth/passkey', { handle, response });
     setBusy(false);
-    if (!finished.response.ok) return setError(finished.response.status === 429 ? factorText.throttled : factorText.passkeyFailed);
+    if (!finished.response.ok) {
+      if (refusedForSingleSignOn(finished.body)) return setError(peopleText.singleSignOnOnly);
+      return setError(finished.response.status === 429 ? factorText.throttled : factorText.passkeyFailed);
+    }
     await signedIn();
   }
   if (step) {
