@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, CDPSession, Page } from '@playwright/test';
 import { chromiumMissing, keepFailure, launch } from '../support/browser.ts';
 import { addMember } from '../support/fixtures.ts';
-import { buildTestApp, type TestApp, testConfig } from '../support/harness.ts';
+import { bearer, buildTestApp, type TestApp, testConfig } from '../support/harness.ts';
 import { givePassword, TEST_PASSWORD } from '../support/people.ts';
 import { axe } from './board-support.ts';
 
@@ -34,7 +34,8 @@ async function shoot(page: Page, name: string) {
 async function serve(t: TestApp): Promise<string> {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
-  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  // localhost, not an address: passkeys need a domain
+  return `http://localhost:${typeof address === 'object' && address ? address.port : 0}`;
 }
 
 async function passwordStep(page: Page, email: string) {
@@ -42,6 +43,20 @@ async function passwordStep(page: Page, email: string) {
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+async function virtualAuthenticator(cdp: CDPSession): Promise<void> {
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
 }
 
 describe('single sign-on only in a browser', { skip: chromiumMissing }, () => {
@@ -112,6 +127,39 @@ describe('single sign-on only in a browser', { skip: chromiumMissing }, () => {
       await keepFailure('sign-in-policy', owner, page, failed);
       await owner.close();
       await someone.close();
+    }
+  });
+
+  test("a member's passkey alone is refused too, with the same sentence", async () => {
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    let failed = true;
+    try {
+      await virtualAuthenticator(await context.newCDPSession(page));
+      await passwordStep(page, MEMBER);
+      await page.waitForURL(/\/boards/);
+      await page.goto('/account');
+      const part = page.getByRole('region', { name: 'Passkeys' });
+      await part.getByRole('textbox', { name: 'Passkey name' }).fill('Work laptop');
+      await part.getByRole('button', { name: 'Add a passkey' }).click();
+      await part.getByText('Passkey “Work laptop” added.').waitFor();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL('**/sign-in');
+      const on = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/companies/${t.tenant.companyId}/sign-in-policy`,
+        headers: bearer(t.tenant.apiKey),
+        payload: { singleSignOnOnly: true },
+      });
+      assert.equal(on.statusCode, 200, on.body);
+      await page.getByRole('button', { name: 'Use a passkey' }).click();
+      await page.getByRole('alert').filter({ hasText: "Your company signs you in only through your organisation's sign-in" }).waitFor();
+      assert.equal((await page.request.get('/api/v1/me')).status(), 401, 'no session');
+      failed = false;
+    } finally {
+      await keepFailure('sign-in-policy-passkey', context, page, failed);
+      await context.close();
     }
   });
 
