@@ -62,7 +62,8 @@ export async function signIn(
 
   const stored = user?.password_hash ?? null;
   const matches = await verifyPassword(stored ?? (await decoyHash()), input.password);
-  // a right password of a member kept to single sign-on: the directory may still vouch, else a 403 (asked only after the password checks out, so it tells a guesser nothing)
+  // a right password of a member kept to single sign-on: the directory may still vouch, else a 403
+  // (asked only once the password checks out, so the answer tells a guesser nothing)
   const keptToSso = user && stored && matches ? await singleSignOnOnlyCompanyOf(ctx.db, user.id) : undefined;
   let method = 'password';
   let unresolved: string[] = [];
