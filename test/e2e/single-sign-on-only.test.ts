@@ -148,6 +148,34 @@ for (const engine of ENGINES) {
       assert.equal(mailedAfter.length, mailedBefore.length, 'no link went out');
     });
 
+    it('an invitation is not accepted with a new password; single sign-on accepts it', async () => {
+      const invited = await call('POST', `/api/v1/companies/${t.tenant.companyId}/invitations`, bearer(t.tenant.apiKey), {
+        email: 'nel@acme.test',
+        role: 'member',
+      });
+      assert.equal(invited.statusCode, 201, invited.body);
+      const token = /#(tbi_[A-Za-z0-9_-]+)$/.exec((invited.json() as { url: string }).url)![1]!;
+      const accepted = await call('POST', `/api/v1/invitations/${token}/accept`, {}, { fullName: 'Nel New', password: 'a password of her own 11' });
+      assert.equal(accepted.statusCode, 403, accepted.body);
+      assert.equal((accepted.json() as { details: { reason: string }[] }).details[0]!.reason, 'single_sign_on_only');
+      assert.equal(await t.storage.db.selectFrom('users').select('id').where('email', '=', 'nel@acme.test').executeTakeFirst(), undefined);
+      // single sign-on accepts the invitation, still pending
+      provider.accounts.set('nel', { email: 'nel@acme.test', email_verified: true, name: 'Nel New' });
+      const start = await t.app.inject({ method: 'GET', url: '/api/v1/auth/oidc/start' });
+      const back = await signInAt(String(start.headers.location), 'nel');
+      const handle = String(start.headers['set-cookie']).split(';')[0]!;
+      const callback = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}`, headers: { cookie: handle } });
+      assert.equal(callback.headers.location, '/', callback.body);
+      const nel = await t.storage.db
+        .selectFrom('company_members')
+        .innerJoin('users', 'users.id', 'company_members.user_id')
+        .select('company_members.role')
+        .where('users.email', '=', 'nel@acme.test')
+        .where('company_members.company_id', '=', t.tenant.companyId)
+        .executeTakeFirst();
+      assert.equal(nel?.role, 'member');
+    });
+
     it('an owner keeps the password (break-glass), its reset too', async () => {
       assert.equal((await signIn(OWNER)).statusCode, 200);
       const mailedBefore = await t.storage.db.selectFrom('audit_log').select('id').where('kind', '=', 'password.reset.mailed').execute();

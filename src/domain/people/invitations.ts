@@ -24,7 +24,7 @@ import { checkNewPassword, hashPassword } from './passwords.ts';
 import { secondFactorChallenge } from './second-factor.ts';
 import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
 import type { SecondFactorNeeded, SignedIn } from './sign-in.ts';
-import { refuseUnlessPasswordsAllowed, singleSignOnOnlyCompanyOf } from './single-sign-on-only.ts';
+import { refuseUnlessPasswordsAllowed, SingleSignOnRequired, singleSignOnOnlyCompanyOf } from './single-sign-on-only.ts';
 
 /**
  * Invitations to a company and password resets: links with a single-use token, stored as its
@@ -244,6 +244,10 @@ export async function acceptInvitation(
   if (!sameUser) {
     const existing = await findUserByEmail(ctx.db, row.email);
     if (existing?.password_hash) throw new ConflictError('This email already has an account: sign in, then open the invitation again');
+    // a password made here would be a way in around single sign-on: sign in through it, then open the invitation
+    const company = await companies.findCompanyById(ctx.db, row.company_id);
+    const keptBy = company?.single_sign_on_only === 1 && row.role !== 'owner' ? company : existing && (await singleSignOnOnlyCompanyOf(ctx.db, existing.id));
+    if (keptBy) throw new SingleSignOnRequired(keptBy.name, 'accepting with a password (sign in with single sign-on, then open the invitation again)');
     if (!input.fullName?.trim()) throw new ValidationError('fullName is required', [{ field: 'body.fullName', message: 'is required' }]);
     if (input.password === undefined) throw new ValidationError('password is required', [{ field: 'body.password', message: 'is required' }]);
     checkNewPassword(input.password);
