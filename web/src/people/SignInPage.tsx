@@ -5,16 +5,10 @@ import { messageOf, postJson } from '../api.ts';
 import { t } from '../strings.ts';
 import type { SecondFactorChallenge } from './CodeStep.tsx';
 import { factorText } from './factor-strings.ts';
-import { afterSignIn, useSignInProviders } from './links.ts';
+import { afterSignIn, refusedForSingleSignOn, useSignInProviders } from './links.ts';
 import { askPasskey } from './passkey-browser.ts';
 import { peopleText } from './strings.ts';
 import './people.css';
-
-/** The API's refusal of a password (or a passkey alone) to a member whose company signs in with single sign-on only. */
-function refusedForSingleSignOn(body: unknown): boolean {
-  const details = (body as { details?: { reason?: unknown }[] } | null)?.details;
-  return Array.isArray(details) && details.some((detail) => detail?.reason === 'single_sign_on_only');
-}
 
 // The second step (codes, recovery codes, an app's setup) loads only for people who have one.
 const CodeStep = lazy(() => import('./CodeStep.tsx').then((module) => ({ default: module.CodeStep })));
