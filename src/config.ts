@@ -429,7 +429,7 @@ const SETTINGS = {
       startTls: flag('LDAP_START_TLS', false),
       timeoutMs: whole('LDAP_TIMEOUT_MS', 5_000, 100, 60_000),
       /** Where groups are searched by their members (unset: only the person's `memberOf`). */
-      groupSearchBase: variable('LDAP_GROUP_SEARCH_BASE', Type.Optional(Type.String())),
+      groupSearchBase: variable('LDAP_GROUP_SEARCH_BASE', Type.Optional(Type.String()), (raw): string | undefined => raw),
       /** `{dn}` stands for the person's escaped DN. */
       groupFilter: text('LDAP_GROUP_FILTER', '(|(member={dn})(uniqueMember={dn}))'),
       /** Directory groups to company roles and teams, applied at each directory sign-in (docs/people.md). */

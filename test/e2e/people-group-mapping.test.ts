@@ -108,6 +108,25 @@ for (const engine of ENGINES) {
       return String(res.headers['set-cookie']).split(';')[0]!;
     };
 
+    it("reads the groups from the person's memberOf alone too (no group search), as with Active Directory", async () => {
+      const rules: GroupRuleSetting[] = [];
+      const ldap = { ...t.config.people.ldap, groupSearchBase: undefined, groupMap: rules };
+      const alone = await buildTestApp(engine, { config: { people: { ...t.config.people, ldap } } });
+      try {
+        await addTeam(alone.services, alone.tenant.companyId, 'Design', [alone.tenant.userId]);
+        await addTeam(alone.services, alone.tenant.companyId, 'Ops', [alone.tenant.userId]);
+        rules.push(
+          { group: 'designers', company: 'Acme', role: 'member', teams: ['Design'] },
+          { group: 'leads', company: 'Acme', role: 'admin', teams: ['Ops'] },
+        );
+        const res = await alone.app.inject({ method: 'POST', url: '/api/v1/auth/sign-in', payload: { email: 'mia@acme.test', password: PASSWORD } });
+        assert.equal(res.statusCode, 200, res.body);
+        assert.deepEqual(await standing(alone, 'mia@acme.test'), { role: 'admin', teams: ['Design', 'Ops'] });
+      } finally {
+        await alone.dispose();
+      }
+    });
+
     it('makes the person at the first sign-in with the highest role of their groups and the teams of each', async () => {
       assert.deepEqual(await standing(t, 'mia@acme.test'), { role: undefined, teams: [] });
       const cookie = await signIn('mia@acme.test');

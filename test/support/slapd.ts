@@ -43,6 +43,8 @@ export async function startSlapd(): Promise<TestDirectory> {
       'moduleload back_mdb',
       // the password policy overlay: an account can be locked (pwdAccountLockedTime), as an administrator disables one
       'moduleload ppolicy',
+      // memberOf on each person, kept by the server as groups change (as Active Directory has it)
+      'moduleload memberof',
       `pidfile ${join(folder, 'slapd.pid')}`,
       'database mdb',
       'maxsize 10485760',
@@ -51,6 +53,7 @@ export async function startSlapd(): Promise<TestDirectory> {
       `rootpw "${ROOT_PASSWORD}"`,
       `directory ${join(folder, 'db')}`,
       'overlay ppolicy',
+      'overlay memberof',
       // people bind as themselves; the service account reads; nobody reads a password
       'access to attrs=userPassword by self =xw by anonymous auth by * none',
       `access to * by dn.exact="${SERVICE_DN}" read by self read by * none`,
