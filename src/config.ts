@@ -168,6 +168,49 @@ function routeTiers(raw: string): Record<string, Tier> {
   return routes as Record<string, Tier>;
 }
 
+/** One line of a group mapping: members of `group` get `role` in `company` (an id or a name) and join its `teams` (ids or names). */
+export interface GroupRuleSetting {
+  group: string;
+  company: string;
+  role: 'owner' | 'admin' | 'member';
+  teams: string[];
+}
+
+const ROLES = ['owner', 'admin', 'member'];
+
+/** A group mapping (LDAP_GROUP_MAP, OIDC_GROUP_MAP): a JSON array of rules; empty: none, and sign-in changes no membership. */
+function groupMap(name: string): Variable<GroupRuleSetting[]> {
+  return variable(name, Type.String({ default: '' }), (raw) => {
+    if (raw.trim() === '') return [];
+    const example = `[{"group":"cn=designers,ou=groups,dc=example,dc=com","company":"Acme","role":"member","teams":["Design"]}]`;
+    let rules: unknown;
+    try {
+      rules = JSON.parse(raw);
+    } catch {
+      throw new ConfigError(`${name} must be a JSON array like ${example}`);
+    }
+    if (!Array.isArray(rules)) throw new ConfigError(`${name} must be a JSON array like ${example}`);
+    return rules.map((rule: unknown, index) => {
+      const where = `${name}[${index}]`;
+      const text = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+      if (typeof rule !== 'object' || rule === null) throw new ConfigError(`${where} must be an object like ${example.slice(1, -1)}`);
+      const { group, company, role = 'member', teams = [], ...rest } = rule as Record<string, unknown>;
+      if (!text(group)) throw new ConfigError(`${where}.group must name a group (its DN or name, or a claim value)`);
+      if (!text(company)) throw new ConfigError(`${where}.company must name a company (its id or exact name)`);
+      if (typeof role !== 'string' || !ROLES.includes(role)) throw new ConfigError(`${where}.role must be one of ${ROLES.join(', ')}`);
+      if (!Array.isArray(teams) || !teams.every(text)) throw new ConfigError(`${where}.teams must be a list of team ids or names`);
+      const unknown = Object.keys(rest);
+      if (unknown.length) throw new ConfigError(`${where} has an unknown field "${unknown[0]}" (group, company, role, teams)`);
+      return {
+        group: (group as string).trim(),
+        company: (company as string).trim(),
+        role: role as GroupRuleSetting['role'],
+        teams: (teams as string[]).map((team) => team.trim()),
+      };
+    });
+  });
+}
+
 /** The variable that sizes a tier: `RATE_LIMIT_SECURE` ... `RATE_LIMIT_VERY_LOW`. */
 export function tierEnvName(tier: Tier): string {
   return `RATE_LIMIT_${tier.toUpperCase().replace('-', '_')}`;
@@ -385,6 +428,12 @@ const SETTINGS = {
       searchFilter: text('LDAP_SEARCH_FILTER', '(mail={email})'),
       startTls: flag('LDAP_START_TLS', false),
       timeoutMs: whole('LDAP_TIMEOUT_MS', 5_000, 100, 60_000),
+      /** Where groups are searched by their members (unset: only the person's `memberOf`). */
+      groupSearchBase: variable('LDAP_GROUP_SEARCH_BASE', Type.Optional(Type.String()), (raw): string | undefined => raw),
+      /** `{dn}` stands for the person's escaped DN. */
+      groupFilter: text('LDAP_GROUP_FILTER', '(|(member={dn})(uniqueMember={dn}))'),
+      /** Directory groups to company roles and teams, applied at each directory sign-in (docs/people.md). */
+      groupMap: groupMap('LDAP_GROUP_MAP'),
     },
     /** OpenID Connect sign-in: on when the issuer is set (it then needs the client and the redirect). */
     oidc: {
@@ -395,6 +444,12 @@ const SETTINGS = {
       allowSignUp: flag('OIDC_ALLOW_SIGN_UP', false),
       /** The bound of each request to the provider (discovery, token, userinfo): a provider down is an error, never a hang. */
       timeoutMs: whole('OIDC_TIMEOUT_MS', 5_000, 100, 60_000),
+      /** The scopes asked of the provider; some send groups only for a scope of their own (`groups`). */
+      scopes: text('OIDC_SCOPES', 'openid email profile'),
+      /** The claim that lists the person's groups (or roles). */
+      groupsClaim: text('OIDC_GROUPS_CLAIM', 'groups'),
+      /** The claim's values to company roles and teams, applied at each single sign-on (docs/people.md). */
+      groupMap: groupMap('OIDC_GROUP_MAP'),
     },
   },
   rateLimit: {

@@ -205,6 +205,18 @@ export const CompanyFactorsResponse = Type.Object({
 });
 export const SetCompanyFactorsBody = Type.Object({ required: Type.Boolean() }, { additionalProperties: false });
 
+/** A company's sign-in policy (docs/people.md, "Single sign-on only"). */
+export const SignInPolicyResponse = Type.Object({
+  message: Type.String(),
+  singleSignOnOnly: Type.Boolean({
+    description: "members sign in through the directory or the OpenID Connect provider only; the company's owners keep their passwords (break-glass)",
+  }),
+  singleSignOnAvailable: Type.Boolean({
+    description: 'this server has single sign-on set up (LDAP or OpenID Connect); without it the policy cannot be turned on',
+  }),
+});
+export const SetSignInPolicyBody = Type.Object({ singleSignOnOnly: Type.Boolean() }, { additionalProperties: false });
+
 /** Passkeys (docs/people.md, "Passkeys"): what WebAuthn's browser API takes and gives, as JSON. */
 const WebAuthnJson = (description: string) => Type.Object({}, { additionalProperties: true, description });
 export const Passkey = Type.Object(

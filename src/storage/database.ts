@@ -54,6 +54,8 @@ export interface CompanyTable extends MadeRow {
   name: string;
   /** Whether its members must have a second factor to sign in (0/1; migration 0097). */
   require_second_factor: Generated<Flag>;
+  /** Whether its members other than its owners sign in through single sign-on only (0/1; migration 0106). */
+  single_sign_on_only: Generated<Flag>;
 }
 
 export interface CompanyMemberTable {

@@ -35,6 +35,7 @@ import * as passkeys from './migrations/0098_passkeys.ts';
 import * as cardRelations from './migrations/0100_card_relations.ts';
 import * as cardTemplates from './migrations/0103_card_templates.ts';
 import * as calendarFeeds from './migrations/0105_calendar_feeds.ts';
+import * as singleSignOnOnly from './migrations/0106_single_sign_on_only.ts';
 import * as importPeople from './migrations/0110_import_people.ts';
 import * as boardTemplates from './migrations/0111_board_templates.ts';
 import * as teamCardTemplates from './migrations/0112_team_card_templates.ts';
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '0100_card_relations': cardRelations,
   '0103_card_templates': cardTemplates,
   '0105_calendar_feeds': calendarFeeds,
+  '0106_single_sign_on_only': singleSignOnOnly,
   '0110_import_people': importPeople,
   '0111_board_templates': boardTemplates,
   '0112_team_card_templates': teamCardTemplates,

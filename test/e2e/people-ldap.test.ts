@@ -21,6 +21,7 @@ function withDirectory(url: string): Partial<AppConfig> {
     people: {
       ...people,
       ldap: {
+        ...people.ldap,
         url,
         bindDn: SERVICE_DN,
         bindPassword: SERVICE_PASSWORD,

@@ -12,6 +12,8 @@ export interface ProviderAccount {
   email?: string;
   email_verified?: boolean;
   name?: string;
+  /** The `groups` claim, sent for the `groups` scope. */
+  groups?: string[];
 }
 
 export interface TestProvider {
@@ -53,7 +55,7 @@ export async function startProvider(redirectUrl: string): Promise<TestProvider> 
     pkce: { required: () => true },
     cookies: { keys: ['test cookie key'] },
     ttl: { AuthorizationCode: 60, Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
     async findAccount(_ctx, sub) {
       const account = accounts.get(sub);
       if (!account) return undefined;
@@ -67,7 +69,7 @@ export async function startProvider(redirectUrl: string): Promise<TestProvider> 
       const existing = session.grantIdFor(client.clientId);
       if (existing) return ctx.oidc.provider.Grant.find(existing);
       const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
-      grant.addOIDCScope('openid email profile');
+      grant.addOIDCScope('openid email profile groups');
       await grant.save();
       return grant;
     },

@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'ldapts';
+import { Attribute, Change, Client } from 'ldapts';
 import { freePort } from './smtp.ts';
 
 export const SLAPD = '/usr/sbin/slapd';
@@ -23,6 +23,8 @@ export interface TestDirectory {
   url: string;
   /** Adds an entry as the directory's root. */
   add(dn: string, attributes: Record<string, string | string[]>): Promise<void>;
+  /** Replaces an attribute's values of an entry, as the directory's root (a group's `member`). */
+  replace(dn: string, type: string, values: string[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -41,6 +43,8 @@ export async function startSlapd(): Promise<TestDirectory> {
       'moduleload back_mdb',
       // the password policy overlay: an account can be locked (pwdAccountLockedTime), as an administrator disables one
       'moduleload ppolicy',
+      // memberOf on each person, kept by the server as groups change (as Active Directory has it)
+      'moduleload memberof',
       `pidfile ${join(folder, 'slapd.pid')}`,
       'database mdb',
       'maxsize 10485760',
@@ -49,6 +53,7 @@ export async function startSlapd(): Promise<TestDirectory> {
       `rootpw "${ROOT_PASSWORD}"`,
       `directory ${join(folder, 'db')}`,
       'overlay ppolicy',
+      'overlay memberof',
       // people bind as themselves; the service account reads; nobody reads a password
       'access to attrs=userPassword by self =xw by anonymous auth by * none',
       `access to * by dn.exact="${SERVICE_DN}" read by self read by * none`,
@@ -85,10 +90,12 @@ export async function startSlapd(): Promise<TestDirectory> {
   await add(SUFFIX, { objectClass: ['dcObject', 'organization'], dc: 'acme', o: 'Acme' });
   await add(`ou=people,${SUFFIX}`, { objectClass: 'organizationalUnit', ou: 'people' });
   await add(`ou=services,${SUFFIX}`, { objectClass: 'organizationalUnit', ou: 'services' });
+  await add(`ou=groups,${SUFFIX}`, { objectClass: 'organizationalUnit', ou: 'groups' });
   await add(SERVICE_DN, { objectClass: ['person', 'simpleSecurityObject'], cn: 'taskboard', sn: 'service', userPassword: SERVICE_PASSWORD });
   return {
     url,
     add,
+    replace: (dn, type, values) => root((client) => client.modify(dn, new Change({ operation: 'replace', modification: new Attribute({ type, values }) }))),
     async stop() {
       child.kill('SIGTERM');
       await exited;

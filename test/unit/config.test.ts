@@ -38,6 +38,32 @@ describe('configuration', () => {
     assert.deepEqual(config.database, { connectTimeoutMs: 800, statementTimeoutMs: 2500, idleInTransactionTimeoutMs: 4000, poolSize: 3 });
   });
 
+  it('reads group mappings of the directory and the provider: roles default to member, teams to none', () => {
+    const config = loadConfig({
+      LDAP_GROUP_MAP: '[{"group":"cn=design,ou=groups,dc=acme,dc=test","company":"Acme","teams":["Design"]}]',
+      OIDC_GROUP_MAP: '[{"group":"admins","company":"Acme","role":"admin"}]',
+    });
+    assert.deepEqual(config.people.ldap.groupMap, [{ group: 'cn=design,ou=groups,dc=acme,dc=test', company: 'Acme', role: 'member', teams: ['Design'] }]);
+    assert.deepEqual(config.people.oidc.groupMap, [{ group: 'admins', company: 'Acme', role: 'admin', teams: [] }]);
+    assert.equal(config.people.oidc.groupsClaim, 'groups');
+    assert.equal(config.people.oidc.scopes, 'openid email profile');
+    assert.deepEqual(loadConfig({}).people.ldap.groupMap, []);
+    for (const [raw, named] of [
+      ['not json', 'LDAP_GROUP_MAP must be a JSON array'],
+      ['{"group":"x"}', 'LDAP_GROUP_MAP must be a JSON array'],
+      ['[{"company":"Acme"}]', 'LDAP_GROUP_MAP[0].group'],
+      ['[{"group":"x","company":"Acme","role":"king"}]', 'LDAP_GROUP_MAP[0].role must be one of owner, admin, member'],
+      ['[{"group":"x","company":"Acme","teams":"Design"}]', 'LDAP_GROUP_MAP[0].teams'],
+      ['[{"group":"x","company":"Acme","team":["Design"]}]', 'unknown field "team"'],
+    ] as const) {
+      assert.throws(
+        () => loadConfig({ LDAP_GROUP_MAP: raw }),
+        (error: unknown) => error instanceof ConfigError && error.message.includes(named),
+        raw,
+      );
+    }
+  });
+
   it('refuses bad values with a message naming the variable', () => {
     for (const env of [
       { PORT: 'eighty' },

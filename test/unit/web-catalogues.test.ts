@@ -10,6 +10,7 @@ import { before, describe, it } from 'node:test';
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import { keyText } from '../../web/src/account/key-strings.ts';
 import { auditText } from '../../web/src/admin/audit-strings.ts';
+import { signInPolicyText } from '../../web/src/admin/sign-in-policy-strings.ts';
 import { scheduleWords } from '../../web/src/board/recurrences/schedule.ts';
 import { rulesText } from '../../web/src/board/rules/strings.ts';
 import { ruleSentence } from '../../web/src/board/rules/words.ts';
@@ -63,6 +64,7 @@ describe('the web catalogues', () => {
     assert.equal(auditText.title, 'Audit log');
     assert.equal(keyText.readOnly, 'Read only');
     assert.equal(viewsText.noDueDate, 'No due date');
+    assert.equal(signInPolicyText.title, 'Single sign-on');
     for (const namespace of [
       'app.',
       'people.',
@@ -76,6 +78,7 @@ describe('the web catalogues', () => {
       'audit.',
       'keys.',
       'boardViews.',
+      'signInPolicy.',
     ])
       assert.ok(
         [...english.keys()].some((key) => key.startsWith(namespace)),

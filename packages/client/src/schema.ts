@@ -862,6 +862,32 @@ export interface paths {
         patch: operations["setCompanySecondFactors"];
         trace?: never;
     };
+    "/api/v1/companies/{companyId}/sign-in-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Company Sign-In Policy: whether its members sign in with single sign-on only (owners)
+         * @description Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getCompanySignInPolicy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set Company Sign-In Policy: single sign-on only for its members, owners excepted (owners)
+         * @description On: the company's members other than its owners are refused passwords of this server, password resets and passkeys alone (403); they sign in through the directory or the OpenID Connect provider. Recorded in the audit log. 409 when the server has no single sign-on.
+         *
+         *     Rate limit: tier `secure`, 5 requests per API key in any rolling 3600 s.
+         */
+        patch: operations["setCompanySignInPolicy"];
+        trace?: never;
+    };
     "/api/v1/companies/{companyId}/members/{userId}/second-factors": {
         parameters: {
             query?: never;
@@ -9211,6 +9237,111 @@ export interface operations {
                             /** @description the second factors set up (`totp`); empty: none */
                             methods: string[];
                         }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getCompanySignInPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description members sign in through the directory or the OpenID Connect provider only; the company's owners keep their passwords (break-glass) */
+                        singleSignOnOnly: boolean;
+                        /** @description this server has single sign-on set up (LDAP or OpenID Connect); without it the policy cannot be turned on */
+                        singleSignOnAvailable: boolean;
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    setCompanySignInPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the caller (e.g. a UUID): the first answer is kept for 24 hours and replayed on a repeat with the same body; the same key with another body is a 422, a repeat while the first runs a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    singleSignOnOnly: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description members sign in through the directory or the OpenID Connect provider only; the company's owners keep their passwords (break-glass) */
+                        singleSignOnOnly: boolean;
+                        /** @description this server has single sign-on set up (LDAP or OpenID Connect); without it the policy cannot be turned on */
+                        singleSignOnAvailable: boolean;
                     };
                 };
             };

@@ -39,7 +39,7 @@ export async function insertCompanyOwnedBy(trx: Transaction, caller: Caller | nu
   await companies.insertCompany(trx, row);
   await companies.insertCompanyMember(trx, { company_id: row.id, user_id: ownerId, role: 'owner', created_at: at });
   recordEvent(trx, caller, 'company.created', { company: row.id }, { company: row.id, name: row.name, owner: ownerId }, at);
-  return { ...row, require_second_factor: 0 as const, role: 'owner' as const };
+  return { ...row, require_second_factor: 0 as const, single_sign_on_only: 0 as const, role: 'owner' as const };
 }
 
 /**

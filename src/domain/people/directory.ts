@@ -5,6 +5,7 @@
  * the sign-in (it never lets one through). Nothing of the directory is stored but the person.
  */
 import type { Client } from 'ldapts';
+import type { GroupRule } from '../companies/group-mapping.ts';
 
 export interface DirectorySettings {
   url: string;
@@ -15,11 +16,17 @@ export interface DirectorySettings {
   searchFilter: string;
   startTls: boolean;
   timeoutMs: number;
+  /** Where groups naming the person as a member are searched; unset: the entry's `memberOf` alone. */
+  groupSearchBase?: string | undefined;
+  /** `{dn}` stands for the person's escaped DN: `(member={dn})`. */
+  groupFilter?: string | undefined;
 }
 
 export interface DirectoryPerson {
   email: string;
   fullName: string;
+  /** The DNs of the person's groups: the entry's `memberOf` (Active Directory, OpenLDAP's memberof overlay) and those found by the group search. */
+  groups: string[];
 }
 
 /** Why the directory did not vouch for the person (the audit log's reason). */
@@ -31,6 +38,11 @@ export function escapeFilterValue(value: string): string {
   return [...value].map((c) => (special.has(c) ? `\\${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c)).join('');
 }
 
+const all = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((one) =>
+    typeof one === 'string' ? [one] : Buffer.isBuffer(one) ? [one.toString('utf8')] : [],
+  );
+
 const first = (value: unknown): string | undefined => {
   const one = Array.isArray(value) ? value[0] : value;
   return typeof one === 'string' ? one : Buffer.isBuffer(one) ? one.toString('utf8') : undefined;
@@ -41,8 +53,11 @@ const AD_DISABLED = 0x2;
 
 export class Directory {
   readonly #settings: DirectorySettings;
-  constructor(settings: DirectorySettings) {
+  /** The groups' roles and teams, applied at each sign-in the directory vouches for (none: memberships are left alone). */
+  readonly groupRules: readonly GroupRule[];
+  constructor(settings: DirectorySettings, groupRules: readonly GroupRule[] = []) {
     this.#settings = settings;
+    this.groupRules = groupRules;
   }
 
   async #client(): Promise<Client> {
@@ -58,18 +73,29 @@ export class Directory {
     const settings = this.#settings;
     const service = await this.#client();
     let entry: Record<string, unknown> & { dn: string };
+    const groups: string[] = [];
     try {
       if (settings.startTls) await service.startTLS();
       if (settings.bindDn) await service.bind(settings.bindDn, settings.bindPassword ?? '');
       const { searchEntries } = await service.search(settings.searchBase, {
         scope: 'sub',
         filter: settings.searchFilter.replaceAll('{email}', escapeFilterValue(email)),
-        attributes: ['dn', 'mail', 'cn', 'displayName', 'userAccountControl', 'pwdAccountLockedTime', 'nsAccountLock'],
+        attributes: ['dn', 'mail', 'cn', 'displayName', 'userAccountControl', 'pwdAccountLockedTime', 'nsAccountLock', 'memberOf'],
         sizeLimit: 2,
         timeLimit: Math.ceil(settings.timeoutMs / 1000),
       });
       if (searchEntries.length !== 1) return 'ldap_unknown';
       entry = searchEntries[0] as typeof entry;
+      groups.push(...all(entry.memberOf));
+      if (settings.groupSearchBase) {
+        const found = await service.search(settings.groupSearchBase, {
+          scope: 'sub',
+          filter: (settings.groupFilter ?? '(member={dn})').replaceAll('{dn}', escapeFilterValue(entry.dn)),
+          attributes: ['dn'],
+          timeLimit: Math.ceil(settings.timeoutMs / 1000),
+        });
+        groups.push(...found.searchEntries.map((group) => group.dn));
+      }
     } catch {
       return 'ldap_unavailable';
     } finally {
@@ -88,6 +114,10 @@ export class Directory {
     } finally {
       await own.unbind().catch(() => {});
     }
-    return { email: (first(entry.mail) ?? email).toLowerCase(), fullName: first(entry.displayName) ?? first(entry.cn) ?? email.split('@')[0]! };
+    return {
+      email: (first(entry.mail) ?? email).toLowerCase(),
+      fullName: first(entry.displayName) ?? first(entry.cn) ?? email.split('@')[0]!,
+      groups: [...new Set(groups)],
+    };
   }
 }

@@ -24,6 +24,7 @@ import { checkNewPassword, hashPassword } from './passwords.ts';
 import { secondFactorChallenge } from './second-factor.ts';
 import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
 import type { SecondFactorNeeded, SignedIn } from './sign-in.ts';
+import { refuseUnlessPasswordsAllowed, SingleSignOnRequired, singleSignOnOnlyCompanyOf } from './single-sign-on-only.ts';
 
 /**
  * Invitations to a company and password resets: links with a single-use token, stored as its
@@ -243,6 +244,10 @@ export async function acceptInvitation(
   if (!sameUser) {
     const existing = await findUserByEmail(ctx.db, row.email);
     if (existing?.password_hash) throw new ConflictError('This email already has an account: sign in, then open the invitation again');
+    // a password made here would be a way in around single sign-on: sign in through it, then open the invitation
+    const company = await companies.findCompanyById(ctx.db, row.company_id);
+    const keptBy = company?.single_sign_on_only === 1 && row.role !== 'owner' ? company : existing && (await singleSignOnOnlyCompanyOf(ctx.db, existing.id));
+    if (keptBy) throw new SingleSignOnRequired(keptBy.name, 'accepting with a password (sign in with single sign-on, then open the invitation again)');
     if (!input.fullName?.trim()) throw new ValidationError('fullName is required', [{ field: 'body.fullName', message: 'is required' }]);
     if (input.password === undefined) throw new ValidationError('password is required', [{ field: 'body.password', message: 'is required' }]);
     checkNewPassword(input.password);
@@ -284,7 +289,8 @@ export async function joinInvited(trx: Transaction, row: invitations.InvitationR
 export async function requestPasswordReset(ctx: ServiceContext, email: string, links: Links): Promise<void> {
   if (!links.mail) return;
   const user = await findUserByEmail(ctx.db, email.trim().toLowerCase());
-  if (!user) return;
+  // no link for a member kept to single sign-on either: the answer is the same
+  if (!user || (await singleSignOnOnlyCompanyOf(ctx.db, user.id))) return;
   // the link goes out by mail only: the answer never says whether the email has an account
   await issueReset(ctx, user.id, links, true);
 }
@@ -326,6 +332,7 @@ async function issueReset(ctx: ServiceContext, userId: string, links: Links, mai
 export async function issueMemberPasswordReset(ctx: ServiceContext, caller: Caller, companyId: string, userId: string, links: Links): Promise<{ url: string }> {
   await requireAdmin(ctx, caller, companyId);
   if (!(await companies.findCompanyMember(ctx.db, companyId, userId))) throw new NotFoundError('Member');
+  await refuseUnlessPasswordsAllowed(ctx.db, userId, 'a password reset');
   return issueReset(ctx, userId, links, false, actorOf(caller));
 }
 
@@ -359,6 +366,8 @@ export async function resetPassword(
     const at = new Date().toISOString();
     const userId = await invitations.usePasswordReset(trx, tokenHash, at);
     if (!userId) return undefined;
+    // a link made before the company kept its members to single sign-on: refused (and left unused, as the transaction rolls back)
+    await refuseUnlessPasswordsAllowed(trx, userId, 'a password reset');
     await setPasswordHash(trx, userId, passwordHash);
     await sessions.endSessionsOfUser(trx, userId, at);
     await recordAudit(trx, { userId, client: meta }, { kind: 'password.reset', company: { ofUser: userId }, target: { type: 'user', id: userId } }, at);

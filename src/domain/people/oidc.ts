@@ -8,6 +8,7 @@ import { findUserByEmail } from '../../storage/repositories/users.ts';
 import { userRecord } from '../account/records.ts';
 import { recordAudit } from '../audit/log.ts';
 import { findOrCreateUser, retryOnceOnUniqueViolation } from '../companies/companies.ts';
+import { applyGroupMapping, type GroupRule, matchesGroup } from '../companies/group-mapping.ts';
 import type { ServiceContext } from '../context.ts';
 import { type Clock, systemClock } from '../shared/clock.ts';
 import { joinInvited } from './invitations.ts';
@@ -34,6 +35,20 @@ export interface OidcSettings {
   allowSignUp: boolean;
   /** The bound of every request to the provider (discovery, token, userinfo). */
   timeoutMs: number;
+  /** The scopes asked for; default `openid email profile`. */
+  scopes?: string | undefined;
+  /** The claim listing the person's groups; default `groups`. */
+  groupsClaim?: string | undefined;
+  /** The claim's values to company roles and teams, applied at each sign-on; none: memberships are left alone. */
+  groupRules?: readonly GroupRule[] | undefined;
+}
+
+/** The values of the groups claim: a list of strings, or one string; undefined when the provider sent no such claim. */
+function groupsOf(claims: Record<string, unknown>, claim: string): string[] | undefined {
+  const value = claims[claim];
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((one): one is string => typeof one === 'string');
+  return undefined;
 }
 
 /** Why a single sign-on did not sign anyone in: the code the sign-in page shows a sentence for. */
@@ -161,7 +176,7 @@ export class SingleSignOn {
     );
     const url = openId().buildAuthorizationUrl(configuration, {
       redirect_uri: this.#settings.redirectUrl,
-      scope: 'openid email profile',
+      scope: this.#settings.scopes ?? 'openid email profile',
       code_challenge: await openId().calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
       state,
@@ -237,8 +252,10 @@ export class SingleSignOn {
     const idClaims = tokens.claims();
     if (!idClaims) throw new SingleSignOnRefused('sso_failed', 'The sign-on provider sent no ID token');
     let claims: Record<string, unknown> = { ...idClaims };
-    // Providers that follow the specification to the letter put the email in the userinfo answer only.
-    if (typeof claims.email !== 'string' || claims.email_verified === undefined) {
+    const groupsClaim = this.#settings.groupsClaim ?? 'groups';
+    const mapping = this.#settings.groupRules ?? [];
+    // Providers that follow the specification to the letter put the email (and often the groups) in the userinfo answer only.
+    if (typeof claims.email !== 'string' || claims.email_verified === undefined || (mapping.length && claims[groupsClaim] === undefined)) {
       try {
         claims = { ...(await openId().fetchUserInfo(configuration, tokens.access_token, idClaims.sub)), ...idClaims };
       } catch (error) {
@@ -249,25 +266,40 @@ export class SingleSignOn {
     const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
     if (!email) throw new SingleSignOnRefused('sso_email_unverified', 'The sign-on provider gave no email');
     if (!verified(claims.email_verified)) throw new SingleSignOnRefused('sso_email_unverified', `The sign-on provider has not verified ${email}`);
-    const signedIn = await this.#signInByEmail(ctx, policy, email, fullNameOf(claims, email), meta);
+    const signedIn = await this.#signInByEmail(ctx, policy, email, fullNameOf(claims, email), meta, groupsOf(claims, groupsClaim));
     return { ...signedIn, next: login.next_path };
   }
 
-  /** The user of the email signs in; else its pending invitations are accepted; else sign-up, when allowed. One transaction. */
-  async #signInByEmail(ctx: ServiceContext, policy: SessionPolicy, email: string, fullName: string, meta: SessionMeta): Promise<SignedIn | SecondFactorNeeded> {
+  /**
+   * The user of the email signs in; else its pending invitations are accepted; else sign-up, when
+   * allowed (or when the groups give the person a company). Then the groups decide the person's
+   * companies and teams, when a mapping is set and the provider sent the claim. One transaction.
+   */
+  async #signInByEmail(
+    ctx: ServiceContext,
+    policy: SessionPolicy,
+    email: string,
+    fullName: string,
+    meta: SessionMeta,
+    groups: string[] | undefined,
+  ): Promise<SignedIn | SecondFactorNeeded> {
+    const rules = groups === undefined ? [] : (this.#settings.groupRules ?? []);
     return retryOnceOnUniqueViolation(ctx, async (trx) => {
       const at = new Date(this.#clock.now()).toISOString();
       let user = await findUserByEmail(trx, email);
       const linked = user === undefined;
       if (!user) {
         const invited = await invitations.findLiveInvitationsOfEmail(trx, email, at);
-        if (!invited.length && !this.#settings.allowSignUp)
+        const grouped = groups !== undefined && rules.some((rule) => matchesGroup(rule, groups));
+        if (!invited.length && !grouped && !this.#settings.allowSignUp)
           throw new SingleSignOnRefused('sso_not_invited', `${email} has no account here and no invitation: ask an administrator to invite you`);
         user = await findOrCreateUser(trx, email, fullName, at);
         for (const invitation of invited) {
           if (await invitations.markAccepted(trx, invitation.id, at)) await joinInvited(trx, invitation, user.id, at);
         }
       }
+      // the groups decide before the second factor is asked (a company they give may require one)
+      const unresolved = rules.length && groups ? (await applyGroupMapping(trx, rules, user.id, groups, at)).unresolved : [];
       // a second factor is asked after single sign-on too: the provider's word replaces the password only
       const secondFactor = await secondFactorChallenge(ctx, user.id, 'sso', trx);
       if (secondFactor) return { secondFactor };
@@ -279,7 +311,7 @@ export class SingleSignOn {
           kind: 'sign_in.succeeded',
           company: { ofUser: user.id },
           target: { type: 'user', id: user.id },
-          details: { method: 'sso', email, newAccount: linked },
+          details: { method: 'sso', email, newAccount: linked, ...(unresolved.length ? { unmappedRules: unresolved } : {}) },
         },
         at,
       );

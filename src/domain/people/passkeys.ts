@@ -24,6 +24,7 @@ import { inTransaction } from '../shared/transaction.ts';
 import { mailFactorNotice, type SecurityMail } from './mail.ts';
 import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
 import { refuseIfThrottled, type SignedIn, type SignInLimits } from './sign-in-limits.ts';
+import { SingleSignOnRequired, singleSignOnOnlyCompanyOf } from './single-sign-on-only.ts';
 
 /** The WebAuthn library, loaded on first use (docs/decisions/0042): most servers never see a passkey. */
 const webauthn = () => import('@simplewebauthn/server');
@@ -257,6 +258,21 @@ export async function finishPasskeySignIn(
       { kind: 'sign_in.failed', company: null, details: { reason: 'passkey_refused', method: 'passkey' } },
     );
     throw new UnauthorizedError('The passkey did not sign you in; try again or use your password', false);
+  }
+  // a passkey alone is a way around the organisation's sign-in too; after single sign-on it still serves as the second factor
+  const keptToSso = await singleSignOnOnlyCompanyOf(ctx.db, user.id);
+  if (keptToSso) {
+    await recordAudit(
+      ctx.db,
+      { userId: user.id, client: meta },
+      {
+        kind: 'sign_in.failed',
+        company: { ofUser: user.id },
+        target: { type: 'user', id: user.id },
+        details: { reason: 'single_sign_on_only', method: 'passkey' },
+      },
+    );
+    throw new SingleSignOnRequired(keptToSso.name, 'a passkey alone');
   }
   const session = await inTransaction(ctx, async (trx) => {
     await sessions.clearSignInFailures(trx, `email:${user.email}`);

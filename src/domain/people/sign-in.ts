@@ -4,6 +4,7 @@ import { findUserByEmail, findUserById } from '../../storage/repositories/users.
 import { userRecord } from '../account/records.ts';
 import { actorOf, recordAudit } from '../audit/log.ts';
 import { findOrCreateUser, retryOnceOnUniqueViolation } from '../companies/companies.ts';
+import { applyGroupMapping } from '../companies/group-mapping.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller } from '../shared/caller.ts';
 import { systemClock } from '../shared/clock.ts';
@@ -14,6 +15,7 @@ import { checkNewPassword, decoyHash, hashPassword, needsRehash, verifyPassword 
 import { type SecondFactorChallenge, secondFactorChallenge } from './second-factor.ts';
 import { type SessionMeta, type SessionPolicy, startSession } from './sessions.ts';
 import { refuseIfThrottled, type SignedIn, type SignInLimits, SignInThrottled } from './sign-in-limits.ts';
+import { refuseUnlessPasswordsAllowed, SingleSignOnRequired, singleSignOnOnlyCompanyOf } from './single-sign-on-only.ts';
 
 export { refuseIfThrottled, type SignedIn, type SignInLimits, SignInThrottled };
 
@@ -60,14 +62,28 @@ export async function signIn(
 
   const stored = user?.password_hash ?? null;
   const matches = await verifyPassword(stored ?? (await decoyHash()), input.password);
+  // a right password of a member kept to single sign-on: the directory may still vouch, else a 403
+  // (asked only once the password checks out, so the answer tells a guesser nothing)
+  const keptToSso = user && stored && matches ? await singleSignOnOnlyCompanyOf(ctx.db, user.id) : undefined;
   let method = 'password';
-  if (!user || !stored || !matches) {
+  let unresolved: string[] = [];
+  if (!user || !stored || !matches || keptToSso) {
     // the directory, when there is one, vouches for whom the local password does not
     const found = directory && email ? await directory.check(email, input.password) : undefined;
     if (found && typeof found === 'object') {
       method = 'ldap';
       const person = found;
-      user = user ?? (await retryOnceOnUniqueViolation(ctx, (trx) => findOrCreateUser(trx, email, person.fullName, new Date(now).toISOString())));
+      const rules = directory?.groupRules ?? [];
+      const at = new Date(now).toISOString();
+      user = await retryOnceOnUniqueViolation(ctx, async (trx) => {
+        const signingIn = await findOrCreateUser(trx, email, person.fullName, at);
+        // the groups decide the person's companies and teams before the second factor is asked (a company may require one)
+        if (rules.length) unresolved = (await applyGroupMapping(trx, rules, signingIn.id, person.groups, at)).unresolved;
+        return signingIn;
+      });
+    } else if (keptToSso) {
+      await failed('single_sign_on_only');
+      throw new SingleSignOnRequired(keptToSso.name, 'a password of this server');
     } else {
       await sessions.recordSignInFailures(ctx.db, subjects, new Date(now).toISOString());
       await failed(found ?? (!user ? 'unknown_email' : !stored ? 'no_password' : 'wrong_password'));
@@ -88,7 +104,12 @@ export async function signIn(
     await recordAudit(
       trx,
       { userId: signedInUser.id, client: meta },
-      { kind: 'sign_in.succeeded', company: { ofUser: signedInUser.id }, target: { type: 'user', id: signedInUser.id }, details: { method } },
+      {
+        kind: 'sign_in.succeeded',
+        company: { ofUser: signedInUser.id },
+        target: { type: 'user', id: signedInUser.id },
+        details: { method, ...(unresolved.length ? { unmappedRules: unresolved } : {}) },
+      },
     );
     return startSession(trx, policy, signedInUser.id, meta);
   });
@@ -124,6 +145,7 @@ export async function signOut(ctx: ServiceContext, caller: Caller): Promise<void
  */
 export async function changePassword(ctx: ServiceContext, caller: Caller, input: { currentPassword: string; newPassword: string }): Promise<void> {
   checkNewPassword(input.newPassword, 'body.newPassword');
+  await refuseUnlessPasswordsAllowed(ctx.db, caller.userId, 'a password of this server');
   const user = await findUserById(ctx.db, caller.userId);
   const stored = user?.password_hash ?? null;
   if (!user || !stored || !(await verifyPassword(stored, input.currentPassword))) {

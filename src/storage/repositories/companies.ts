@@ -84,3 +84,29 @@ export async function removeCompanyMember(db: Transaction, companyId: string, us
   await db.deleteFrom('company_members').where('company_id', '=', companyId).where('user_id', '=', userId).execute();
   return teams.map((row) => row.team_id);
 }
+
+/** The companies of that exact name, oldest first (a group mapping may name a company instead of its id). */
+export async function findCompaniesByName(db: Executor, name: string): Promise<CompanyRow[]> {
+  return db.selectFrom('companies').selectAll().where('name', '=', name).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function setCompanySingleSignOnOnly(db: Executor, companyId: string, on: boolean): Promise<void> {
+  await db
+    .updateTable('companies')
+    .set({ single_sign_on_only: on ? 1 : 0 })
+    .where('id', '=', companyId)
+    .execute();
+}
+
+/** A company that keeps the user to single sign-on: one with the setting on where the user is not an owner. */
+export async function findSingleSignOnOnlyCompanyOf(db: Executor, userId: string): Promise<{ id: string; name: string } | undefined> {
+  return db
+    .selectFrom('company_members as cm')
+    .innerJoin('companies as c', 'c.id', 'cm.company_id')
+    .select(['c.id', 'c.name'])
+    .where('cm.user_id', '=', userId)
+    .where('c.single_sign_on_only', '=', 1)
+    .where('cm.role', '!=', 'owner')
+    .orderBy('c.created_at')
+    .executeTakeFirst();
+}

@@ -1,4 +1,4 @@
-/** Members (roles, removal), their two-step sign-in (owners) and invitations (invite by email with a role, pending ones, revoke) of a company. */
+/** Members (roles, removal), their two-step sign-in and single sign-on (owners) and invitations (invite by email with a role, pending ones, revoke) of a company. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { type Company, client, unwrap } from '../api.ts';
@@ -8,6 +8,7 @@ import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { ADMIN_STALE_TIME, type CompanyMember, Refused, ROLES, type Role, refused } from './parts.tsx';
 import { SecondFactorsPart } from './SecondFactorsPart.tsx';
+import { SignInPolicyPart } from './SignInPolicyPart.tsx';
 
 export function useCompanyMembers(companyId: string) {
   return useQuery({
@@ -32,6 +33,7 @@ export function MembersPage({ company }: { company: Company }) {
     <>
       <Members company={company} members={members.data} error={members.error} />
       {company.role === 'owner' ? <SecondFactorsPart company={company} /> : null}
+      {company.role === 'owner' ? <SignInPolicyPart company={company} /> : null}
       <Invitations company={company} />
     </>
   );

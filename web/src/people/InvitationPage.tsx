@@ -3,7 +3,17 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { getJson, messageOf, postJson } from '../api.ts';
 import { t } from '../strings.ts';
-import { afterSignIn, currentPerson, forgetToken, goneReason, type SignedInPerson, signOut, tokenOfLink, useSignInProviders } from './links.ts';
+import {
+  afterSignIn,
+  currentPerson,
+  forgetToken,
+  goneReason,
+  refusedForSingleSignOn,
+  type SignedInPerson,
+  signOut,
+  tokenOfLink,
+  useSignInProviders,
+} from './links.ts';
 import { NewPasswordField } from './PasswordField.tsx';
 import { peopleText } from './strings.ts';
 import './people.css';
@@ -111,7 +121,7 @@ function LiveInvitation({
     const { response, body } = await step().catch(() => ({ response: undefined, body: undefined }));
     if (!response?.ok) {
       setBusy(false);
-      return setError(messageOf(body, peopleText.somethingFailed));
+      return setError(refusedForSingleSignOn(body) ? peopleText.invitationSingleSignOnOnly : messageOf(body, peopleText.somethingFailed));
     }
     return body;
   }

@@ -5,7 +5,7 @@ import { messageOf, postJson } from '../api.ts';
 import { t } from '../strings.ts';
 import type { SecondFactorChallenge } from './CodeStep.tsx';
 import { factorText } from './factor-strings.ts';
-import { afterSignIn, useSignInProviders } from './links.ts';
+import { afterSignIn, refusedForSingleSignOn, useSignInProviders } from './links.ts';
 import { askPasskey } from './passkey-browser.ts';
 import { peopleText } from './strings.ts';
 import './people.css';
@@ -46,7 +46,10 @@ export function SignInPage() {
     setError(null);
     const { response, body } = await postJson('/api/v1/auth/sign-in', { email: form.get('email'), password: form.get('password') });
     setBusy(false);
-    if (!response.ok) return setError(response.status === 401 || response.status === 400 ? t.signInFailed : messageOf(body, t.signInFailed));
+    if (!response.ok) {
+      if (response.status === 401 || response.status === 400) return setError(t.signInFailed);
+      return setError(refusedForSingleSignOn(body) ? peopleText.singleSignOnOnly : messageOf(body, t.signInFailed));
+    }
     const secondFactor = (body as { secondFactor?: SecondFactorChallenge }).secondFactor;
     if (secondFactor) return setStep(secondFactor);
     await signedIn();
@@ -61,7 +64,10 @@ export function SignInPage() {
     setBusy(true);
     const finished = await postJson('/api/v1/auth/passkey', { handle, response });
     setBusy(false);
-    if (!finished.response.ok) return setError(finished.response.status === 429 ? factorText.throttled : factorText.passkeyFailed);
+    if (!finished.response.ok) {
+      if (refusedForSingleSignOn(finished.body)) return setError(peopleText.singleSignOnOnly);
+      return setError(finished.response.status === 429 ? factorText.throttled : factorText.passkeyFailed);
+    }
     await signedIn();
   }
   if (step) {

@@ -59,3 +59,9 @@ export function goneReason(body: unknown): { reason: string; companyName?: strin
     ...(typeof detail.inviterName === 'string' || detail.inviterName === null ? { inviterName: detail.inviterName as string | null } : {}),
   };
 }
+
+/** The API's refusal of a password (a passkey alone, an invitation accepted with a password) to a member kept to single sign-on. */
+export function refusedForSingleSignOn(body: unknown): boolean {
+  const details = (body as { details?: { reason?: unknown }[] } | null)?.details;
+  return Array.isArray(details) && details.some((detail) => detail?.reason === 'single_sign_on_only');
+}

@@ -5,6 +5,10 @@ export const peopleText = catalogue('people', {
   passwordRules: 'At least 12 characters, and not one of the most common passwords. A few unrelated words make a good one.',
   showPassword: 'Show password',
   forgotPassword: 'Forgot password?',
+  invitationSingleSignOnOnly:
+    "This company signs its members in through your organisation's sign-in only: use single sign-on, or sign in with your directory password, then open this invitation again.",
+  singleSignOnOnly:
+    "Your company signs you in only through your organisation's sign-in: single sign-on, or your directory password. A password of this server is refused.",
   forgotTitle: 'Reset your password',
   forgotIntro: 'Give the email you sign in with. We will mail you a link to choose a new password.',
   forgotNoMail: 'This server sends no mail. Ask an owner or administrator of your company for a reset link: they make one under Administration, Members.',

@@ -96,15 +96,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const people = app.config.people;
   const { ldap } = people;
   const directory = ldap.url
-    ? new Directory({
-        url: ldap.url,
-        bindDn: ldap.bindDn,
-        bindPassword: ldap.bindPassword,
-        searchBase: ldap.searchBase,
-        searchFilter: ldap.searchFilter,
-        startTls: ldap.startTls,
-        timeoutMs: ldap.timeoutMs,
-      })
+    ? new Directory(
+        {
+          url: ldap.url,
+          bindDn: ldap.bindDn,
+          bindPassword: ldap.bindPassword,
+          searchBase: ldap.searchBase,
+          searchFilter: ldap.searchFilter,
+          startTls: ldap.startTls,
+          timeoutMs: ldap.timeoutMs,
+          groupSearchBase: ldap.groupSearchBase,
+          groupFilter: ldap.groupFilter,
+        },
+        ldap.groupMap,
+      )
     : undefined;
   /** Whom passkeys are made for: the configured domain and origins, else PUBLIC_URL's, else the request's own. */
   const relyingParty = (request: FastifyRequest): RelyingParty => {

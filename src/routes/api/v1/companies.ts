@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { addCompanyMember, createCompany, listCompanies } from '../../../domain/companies/companies.ts';
 import { changeMemberRole, leaveCompany, listCompanyMembers, removeCompanyMember, updateCompany } from '../../../domain/companies/members.ts';
 import { getCompanyFactors, resetMemberFactors, setSecondFactorRequired } from '../../../domain/people/company-factors.ts';
+import { getSignInPolicy, setSingleSignOnOnly } from '../../../domain/people/single-sign-on-only.ts';
 import { NoQuery } from '../../../schemas/common.ts';
 import {
   AddCompanyMemberBody,
@@ -14,7 +15,7 @@ import {
   CreateCompanyBody,
   UpdateCompanyBody,
 } from '../../../schemas/companies.ts';
-import { CompanyFactorsResponse, MessageResponse, SetCompanyFactorsBody } from '../../../schemas/people.ts';
+import { CompanyFactorsResponse, MessageResponse, SetCompanyFactorsBody, SetSignInPolicyBody, SignInPolicyResponse } from '../../../schemas/people.ts';
 import { Company } from '../../../schemas/records.ts';
 import { operations } from '../../operation.ts';
 import { securityMail } from './auth.ts';
@@ -160,6 +161,45 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       message: ({ body }) => (body.required ? 'Members must now sign in with a second factor' : 'A second factor is now up to each member'),
     },
     ({ caller, params, body }) => setSecondFactorRequired(app.services, caller, params.companyId, body.required),
+  );
+
+  // single sign-on is there when the server has a directory or a provider set up
+  const singleSignOn = Boolean(app.config.people.ldap.url || app.config.people.oidc.issuer);
+
+  route(
+    'GET /companies/:companyId/sign-in-policy',
+    {
+      tier: 'very-low',
+      operationId: 'getCompanySignInPolicy',
+      summary: 'Get Company Sign-In Policy: whether its members sign in with single sign-on only (owners)',
+      tags: ['people'],
+      params: CompanyParams,
+      querystring: NoQuery,
+      answer: SignInPolicyResponse,
+      errors: [403],
+      message: 'Sign-in policy',
+    },
+    ({ caller, params }) => getSignInPolicy(app.services, caller, params.companyId, singleSignOn),
+  );
+
+  route(
+    'PATCH /companies/:companyId/sign-in-policy',
+    {
+      tier: 'secure',
+      operationId: 'setCompanySignInPolicy',
+      summary: 'Set Company Sign-In Policy: single sign-on only for its members, owners excepted (owners)',
+      description:
+        "On: the company's members other than its owners are refused passwords of this server, password resets and passkeys alone (403); " +
+        'they sign in through the directory or the OpenID Connect provider. Recorded in the audit log. 409 when the server has no single sign-on.',
+      tags: ['people'],
+      params: CompanyParams,
+      querystring: NoQuery,
+      body: SetSignInPolicyBody,
+      answer: SignInPolicyResponse,
+      errors: [409],
+      message: ({ body }) => (body.singleSignOnOnly ? 'Members now sign in with single sign-on only' : 'Members may sign in with a password again'),
+    },
+    ({ caller, params, body }) => setSingleSignOnOnly(app.services, caller, params.companyId, body.singleSignOnOnly, singleSignOn),
   );
 
   route(

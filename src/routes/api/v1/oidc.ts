@@ -26,10 +26,10 @@ const redirect = (description: string) => ({ 303: { description, headers: { Loca
 
 /** Single sign-on with an OpenID Connect provider (docs/people.md): whether it is on, its start and its callback. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const { issuer, clientId, clientSecret, redirectUrl, allowSignUp, timeoutMs } = app.config.people.oidc;
+  const { issuer, clientId, clientSecret, redirectUrl, allowSignUp, timeoutMs, scopes, groupsClaim, groupMap } = app.config.people.oidc;
   const sso =
     issuer && clientId && redirectUrl
-      ? new SingleSignOn({ issuer, clientId, clientSecret, redirectUrl, allowSignUp, timeoutMs }, app.services.clock)
+      ? new SingleSignOn({ issuer, clientId, clientSecret, redirectUrl, allowSignUp, timeoutMs, scopes, groupsClaim, groupRules: groupMap }, app.services.clock)
       : undefined;
   const configured = (): SingleSignOn => {
     if (!sso) throw new NotFoundError('Single sign-on (not set up on this server: OIDC_ISSUER)');
