@@ -1,5 +1,5 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import { ApiError, type Board, type Card, type CardFace, client, ifMatch, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
 
@@ -154,6 +154,9 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
     [queryClient, key],
   );
 
+  /** Each card's reschedule being sent, which the next one of the card waits for. */
+  const rescheduling = useRef(new Map<string, Promise<unknown>>());
+
   /** A write's answer (the whole card): the dialog's copy, and its face on the board. */
   const applyCard = useCallback(
     (card: Card) => {
@@ -278,10 +281,20 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
         };
         set((view) => placeCard(view, { ...card, ...dates }));
         announce(words.done);
+        // a card's reschedules go one after another, each on the revision the one before left: quick
+        // moves by keyboard are several writes, not a 412 of the second
+        const earlier = rescheduling.current.get(cardId);
+        const sending = (async () => {
+          await earlier;
+          const now = findCard(get(), cardId) ?? card;
+          if (earlier) set((view) => placeCard(view, { ...now, ...dates }));
+          return unwrap(await client.PATCH('/api/v1/cards/{cardId}', { params: { path: { cardId }, header: ifMatch(now.__v) as never }, body: dates }));
+        })();
+        const settled = sending.catch(() => undefined);
+        rescheduling.current.set(cardId, settled);
+        void settled.then(() => rescheduling.current.get(cardId) === settled && rescheduling.current.delete(cardId));
         try {
-          const answer = unwrap(
-            await client.PATCH('/api/v1/cards/{cardId}', { params: { path: { cardId }, header: ifMatch(card.__v) as never }, body: dates }),
-          );
+          const answer = await sending;
           applyCard(answer.card as Card);
           if (undoable)
             notify({

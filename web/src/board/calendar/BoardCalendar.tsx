@@ -123,6 +123,20 @@ export default function BoardCalendar(props: {
     }
   });
 
+  // a card moved a day by keyboard keeps the focus in its new day, so the next key moves it again
+  const cardFocusWanted = useRef<string | null>(null);
+  useEffect(() => {
+    const id = cardFocusWanted.current;
+    if (!id) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && !grid.current?.contains(active)) return void (cardFocusWanted.current = null);
+    const card = grid.current?.querySelector<HTMLElement>(`[data-card-id="${id}"]`);
+    if (card) {
+      cardFocusWanted.current = null;
+      if (card !== active) card.focus();
+    }
+  });
+
   const goTo = (day: string, focus = true) => {
     focusWanted.current = focus;
     setActiveDay(day);
@@ -217,6 +231,7 @@ export default function BoardCalendar(props: {
       case '.':
         if (!day) return;
         event.preventDefault();
+        cardFocusWanted.current = row.card._id;
         drop(row, addDays(day, event.key === ',' ? -1 : 1));
         return;
       case 'ArrowDown':
