@@ -32,6 +32,10 @@ const CLEARED: NonNullable<Flags['clearStorageTypes']> = ['file_systems', 'shade
 
 /** A loaded machine's runs differ widely: the median of a few is steadier. */
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+/** To see what a part of the page costs: URL patterns the page may not load (e.g. `*\/sw.js`, comma-separated). */
+const BLOCKED = process.env.LIGHTHOUSE_BLOCK ? process.env.LIGHTHOUSE_BLOCK.split(',') : [];
+/** Only these pages (names as in the output, comma-separated); all by default. */
+const ONLY = process.env.LIGHTHOUSE_PAGES?.split(',');
 
 const benchStart = Date.now();
 const stage = (what: string) => process.stderr.write(`bench:lighthouse ${((Date.now() - benchStart) / 1000).toFixed(1)} s: ${what}\n`);
@@ -131,14 +135,15 @@ async function audit(name: string, path: string, preset: Preset) {
   for (let run = 0; run < RUNS; run++) {
     const runner = await lighthouse(
       `${base}${path}`,
-      { port, logLevel: 'error', output: 'json', onlyCategories: [...CATEGORIES], clearStorageTypes: CLEARED },
+      { port, logLevel: 'error', output: 'json', onlyCategories: [...CATEGORIES], clearStorageTypes: CLEARED, blockedUrlPatterns: BLOCKED },
       preset === 'desktop' ? desktopConfig : undefined,
     );
     if (!runner) throw new Error(`Lighthouse answered nothing for ${path}`);
     runs.push(runner.lhr);
   }
   // Lighthouse's own median needs Time to Interactive, which its performance category no longer computes.
-  const byScore = runs.toSorted((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0));
+  const finished = runs.filter((run) => !run.runtimeError);
+  const byScore = (finished.length > 0 ? finished : runs).toSorted((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0));
   const lhr = byScore[Math.floor((byScore.length - 1) / 2)] as Result;
   versions = { lighthouse: lhr.lighthouseVersion, chromium: lhr.environment.hostUserAgent };
   mkdirSync(REPORTS, { recursive: true });
@@ -155,7 +160,8 @@ async function audit(name: string, path: string, preset: Preset) {
       })
       .map((ref) => `${category}: ${ref.id} ${round(lhr.audits[ref.id]?.score, 2)}`),
   );
-  const performanceRuns = runs.map((run) => round((run.categories.performance?.score ?? 0) * 100));
+  // A run Lighthouse could not finish (its score 0) says why.
+  const performanceRuns = runs.map((run) => (run.runtimeError ? run.runtimeError.code : round((run.categories.performance?.score ?? 0) * 100)));
   stage(`${name} ${preset}: ${JSON.stringify(scores)}, performance of each run ${performanceRuns.join(' ')}`);
   return {
     ...scores,
@@ -173,6 +179,7 @@ async function audit(name: string, path: string, preset: Preset) {
 
 const results: Record<string, Record<Preset, Awaited<ReturnType<typeof audit>>>> = {};
 async function both(name: string, path: string) {
+  if (ONLY && !ONLY.includes(name)) return;
   results[name] = { desktop: await audit(name, path, 'desktop'), mobile: await audit(name, path, 'mobile') };
 }
 
