@@ -6,12 +6,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Browser, BrowserContext } from '@playwright/test';
-import { chromiumMissing, contextWithKey, holdRequests, keepFailure } from '../support/browser.ts';
+import { chromiumMissing, contextWithKey, holdRequests, keepFailure, until } from '../support/browser.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
 import { axe, boardSuite, cardIn, saveBoardScreens } from './board-support.ts';
 
 // page.evaluate's callbacks run in the page (the suite's own type check has no DOM library)
 declare const document: { activeElement: { textContent: string | null } | null; querySelector(selector: string): { textContent: string | null } | null };
+declare function requestIdleCallback(callback: () => void): number;
 
 describe('the board page in a browser', { skip: chromiumMissing }, () => {
   const suite = boardSuite();
@@ -288,6 +289,28 @@ describe('the board page in a browser', { skip: chromiumMissing }, () => {
       letThrough();
       await stream;
       await cardIn(page, 'To do', 'Between the read and the stream').waitFor();
+      failed = false;
+    } finally {
+      await keepFailure(context.name, browserContext, page, failed);
+    }
+  });
+
+  test("the card dialog's code waits until the cards show, then comes before a card is opened", async (context) => {
+    const { context: browserContext, page } = await open(context.name);
+    let failed = true;
+    const dialogCode: string[] = [];
+    page.on('request', (request) => {
+      if (/\/assets\/CardDialog-[^/]*\.js$/.test(request.url())) dialogCode.push(request.url());
+    });
+    // the board's read is held back (a slow network): the page loads and falls idle meanwhile
+    const letThrough = await holdRequests(page, `**/api/v1/boards/${boardId}/card-faces`);
+    try {
+      await page.goto(`/boards/${boardId}`);
+      await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => requestIdleCallback(() => resolve()))));
+      assert.deepEqual(dialogCode, [], 'the card dialog loaded while the board was still being read');
+      letThrough();
+      await cardIn(page, 'Doing', 'First').waitFor();
+      await until(async () => dialogCode.length > 0, "the card dialog's code loaded once the board was idle");
       failed = false;
     } finally {
       await keepFailure(context.name, browserContext, page, failed);

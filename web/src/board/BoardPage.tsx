@@ -4,6 +4,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { administers, client, type Label, type Member, problem, unwrap } from '../api.ts';
 import { startCardReads } from '../card/queries.ts';
 import { useFields } from '../fields/fields.ts';
+import { pageIdle } from '../idle.ts';
 import { openBlockers, useBoardRelations } from '../relations/relations.ts';
 import { useBoardTextFilter } from '../search/boardFilter.ts';
 import { forgetBoard, rememberBoard, useMe } from '../session.ts';
@@ -56,11 +57,17 @@ export function BoardPage() {
   const me = useMe();
   const [notice, setNotice] = useState<Notice | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  // The card dialog's code comes once the board is idle (not in the first load), so a card opens without waiting for it.
+  // The card dialog's code comes once the cards are shown and the page is idle, so a card opens without
+  // waiting for it and its download (the biggest chunk) never competes with the board's own reads.
+  const boardShown = board.data !== undefined;
   useEffect(() => {
-    const idle = window.requestIdleCallback?.(() => void loadCardDialog(), { timeout: 5000 });
-    return () => (idle === undefined ? undefined : window.cancelIdleCallback(idle));
-  }, []);
+    if (!boardShown) return;
+    const leaving = new AbortController();
+    void pageIdle(leaving.signal).then(() => {
+      if (!leaving.signal.aborted) void loadCardDialog();
+    });
+    return () => leaving.abort();
+  }, [boardShown]);
   // What went well (with its Undo) is a toast; a refusal stays above the board until closed.
   const notify = useCallback((next: Notice) => (next.kind === 'info' ? showToast(next) : setNotice(next)), []);
   const announce = useCallback((text: string) => setAnnouncement(text), []);
