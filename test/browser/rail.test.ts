@@ -91,7 +91,7 @@ describe('the left rail', { skip: chromiumMissing }, () => {
   test('a control focused before the tooltips came keeps the focus when they come', async (context) => {
     const { context: browserContext, page } = await f.open();
     await keeping(context.name, browserContext, page, async () => {
-      const release = await holdRequests(page, '**/TooltipCore-*.js');
+      const release = await holdRequests(page, '**/PopupCore-*.js');
       await page.goto(`/boards/${f.boardId}`);
       const menu = page.getByRole('button', { name: 'Board menu' });
       await menu.focus();

@@ -11,8 +11,9 @@ import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { applyTheme, currentTheme, type Theme } from '../theme.ts';
 import { Menu } from '../ui/Menu.tsx';
+import { loadPopupsWhenIdle } from '../ui/popups.ts';
 import { Toaster } from '../ui/Toaster.tsx';
-import { loadTooltipsWhenIdle, Tip } from '../ui/Tooltip.tsx';
+import { Tip } from '../ui/Tooltip.tsx';
 
 // The left rail loads after the page's first load; its place is kept meanwhile (docs/decisions/0272).
 const Rail = lazy(() => import('./Rail.tsx'));
@@ -25,7 +26,7 @@ export function Shell() {
   const [railOpen, setRailOpen] = useState(() => !localStorage.getItem(RAIL_CLOSED));
   const [drawer, setDrawer] = useState(false);
   useScrollToSearched();
-  useEffect(loadTooltipsWhenIdle, []);
+  useEffect(loadPopupsWhenIdle, []);
   useEffect(() => {
     setUnauthorizedHandler(() => navigate('/sign-in', { replace: true }));
   }, [navigate]);
