@@ -8,9 +8,18 @@ const Person = Type.Object({
   name: Type.String({ description: 'the full name the file gives' }),
   username: Type.Union([Type.String(), Type.Null()]),
 });
-const MatchedBy = Type.Union([Type.Literal('chosen'), Type.Literal('id'), Type.Literal('email'), Type.Literal('name'), Type.Literal('username')], {
-  description: "chosen: the importer's mapping; else the rule that found the member (the same id, the email, the full name, the username)",
-});
+const MatchedBy = Type.Union(
+  [Type.Literal('chosen'), Type.Literal('invitation'), Type.Literal('id'), Type.Literal('email'), Type.Literal('name'), Type.Literal('username')],
+  {
+    description:
+      "chosen: the importer's mapping; invitation: the person accepted the invitation made for them; else the rule that found the member (the same id, the email, the full name, the username)",
+  },
+);
+const Invited = Type.Optional(
+  Type.Union([Type.String(), Type.Null()], {
+    description: 'the email the person is invited by (an open invitation made for them by the import or Map Import People), or null',
+  }),
+);
 const Uses = {
   cardMemberships: Count,
   itemMemberships: Count,
@@ -48,6 +57,7 @@ export const ImportReport = named(
             cardMemberships: Type.Optional(Type.Integer({ minimum: 0, description: 'cards the person was on, still to map (Map Import People)' })),
             itemMemberships: Type.Optional(Type.Integer({ minimum: 0, description: 'checklist items the person was on, still to map' })),
             comments: Type.Optional(Type.Integer({ minimum: 0, description: "comments and replies they wrote (the importer's, naming them)" })),
+            invited: Invited,
           }),
           {
             description:
@@ -84,6 +94,18 @@ export const ImportRecord = named(
     createdAt: Timestamp,
     updatedAt: Timestamp,
     finishedAt: NullableTimestamp,
+    invitations: Type.Optional(
+      Type.Array(
+        Type.Object({
+          key: Type.String({ description: 'the person of the file the invitation stands for' }),
+          email: Type.String(),
+          invitation: Id,
+          url: Type.String({ description: 'the invitation link, to hand over when it was not mailed; given this once' }),
+          mailed: Type.Boolean(),
+        }),
+        { description: 'in the answer of the request that made them only: the invitations made for people of the file' },
+      ),
+    ),
   }),
 );
 export type ImportRecord = Static<typeof ImportRecord>;
@@ -103,6 +125,7 @@ export const ImportPeople = named(
         user: Type.Union([Id, Type.Null()], { description: 'the member the rules suggest, or null (nobody)' }),
         by: Type.Union([MatchedBy, Type.Null()]),
         ...Uses,
+        invited: Invited,
       }),
       { description: 'everyone the file names, in its order' },
     ),
@@ -116,10 +139,19 @@ export type ImportPeople = Static<typeof ImportPeople>;
 export const MapImportPeopleBody = Type.Object(
   {
     people: Type.Array(
-      Type.Object(
-        { key: Type.String({ minLength: 1, maxLength: 200, description: 'an unmapped person of the report' }), user: Id },
-        { additionalProperties: false },
-      ),
+      Type.Union([
+        Type.Object(
+          { key: Type.String({ minLength: 1, maxLength: 200, description: 'an unmapped person of the report' }), user: Id },
+          { additionalProperties: false },
+        ),
+        Type.Object(
+          {
+            key: Type.String({ minLength: 1, maxLength: 200, description: 'an unmapped person of the report' }),
+            invite: Type.String({ minLength: 3, maxLength: 254, description: 'the email to invite the person by (a member of the company, of the team)' }),
+          },
+          { additionalProperties: false },
+        ),
+      ]),
       { minItems: 1, maxItems: 500 },
     ),
   },

@@ -489,6 +489,7 @@ export interface Database {
   card_relations: CardRelationTable;
   board_templates: BoardTemplateTable;
   import_unmapped_places: ImportUnmappedPlaceTable;
+  import_invitations: ImportInvitationTable;
 }
 
 /** A board template of a team (migration 0111, src/domain/templates): its lists, labels, fields and rules as JSON text. */
@@ -512,6 +513,13 @@ export interface ImportUnmappedPlaceTable {
   person_key: string;
   card_id: string;
   checklist_item_id: string | null;
+}
+
+/** An invitation standing for a person of an import (migration 0114). */
+export interface ImportInvitationTable {
+  invitation_id: string;
+  import_id: string;
+  person_key: string;
 }
 
 /** A person's secret iCalendar URL (migration 0105): only the token's SHA-256 is kept. */

@@ -16,6 +16,7 @@ import { BoardExport } from '../../src/schemas/board-export.ts';
 import { runTaskboard } from '../support/cli.ts';
 import { addMember, addTeam, multipart } from '../support/fixtures.ts';
 import { apiClient, bearer, buildTestApp, ENGINES, type OtherCompany, otherCompany, type TestApp } from '../support/harness.ts';
+import { TEST_PASSWORD } from '../support/people.ts';
 import { eventually, type Receiver, startReceiver } from '../support/receiver.ts';
 import { assertSchema } from '../support/schema.ts';
 import { bigTrelloExport, importForm, smallTrelloExport } from '../support/trello.ts';
@@ -391,6 +392,130 @@ for (const engine of ENGINES) {
       assert.equal(events.length, 2);
       // mapped once: a second mapping of Carol is a 400
       assert.equal((await api('POST', `/api/v1/imports/${done._id}/people`, { people: [{ key: person(2), user: bob.userId }] })).statusCode, 400);
+    });
+
+    it('invites a person by email: accepting puts the new member on their cards, revoking leaves them unmapped', async () => {
+      const person = (n: number) => `88b0c0ffee0000000000000${n}`;
+      const file = JSON.stringify({
+        name: 'Invite board',
+        lists: [{ id: 'l1', name: 'To do', pos: 1 }],
+        members: [
+          { id: person(1), fullName: 'Erin Outside', username: 'erin', email: 'erin@elsewhere.test' },
+          { id: person(2), fullName: 'Fay Later', username: 'fay' },
+        ],
+        cards: [
+          { id: 'c1', idList: 'l1', name: 'One', pos: 1, idMembers: [person(1), person(2)] },
+          { id: 'c2', idList: 'l1', name: 'Two', pos: 2, idMembers: [person(1)] },
+        ],
+        checklists: [{ id: 'k1', idCard: 'c2', name: 'Steps', checkItems: [{ id: 'i1', name: 'Step', state: 'incomplete', idMember: person(1) }] }],
+      });
+      const post = (people: object) => {
+        const form = multipart({ people: JSON.stringify(people) }, { filename: 'b.json', contentType: 'application/json', content: Buffer.from(file) });
+        return t.app.inject({
+          method: 'POST',
+          url: `/api/v1/imports/trello?teamId=${teamId}`,
+          headers: { ...bearer(key), ...form.headers },
+          payload: form.payload,
+        });
+      };
+      // a bad email is a 400 naming the person, and nothing is written (no import, no invitation)
+      const before = await counts(t);
+      const invitationsBefore = await t.services.db.selectFrom('invitations').select('id').execute();
+      const bad = await post({ [person(1)]: { invite: 'not an email' } });
+      assert.equal(bad.statusCode, 400, bad.body);
+      assert.equal(bad.json().details[0].field, `body.people.${person(1)}`, bad.body);
+      assert.deepEqual(await counts(t), before);
+      assert.equal((await t.services.db.selectFrom('invitations').select('id').execute()).length, invitationsBefore.length);
+
+      const started = await post({ [person(1)]: { invite: 'Erin@Elsewhere.test' } });
+      assert.equal(started.statusCode, 202, started.body);
+      const made = started.json().import.invitations;
+      assert.deepEqual(
+        made.map((i: Json) => [i.key, i.email, i.mailed]),
+        [[person(1), 'erin@elsewhere.test', false]],
+      );
+      const done = await eventually(
+        async () => (await readImport(t, key, started.json().import._id)).json().import as Json,
+        (record) => record.status !== 'running',
+        30_000,
+        'the import to end',
+      );
+      assert.equal(done.status, 'done', JSON.stringify(done));
+      assert.deepEqual(
+        done.report.members.unmatched.map((m: Json) => [m.name, m.invited ?? null]),
+        [
+          ['Erin Outside', 'erin@elsewhere.test'],
+          ['Fay Later', null],
+        ],
+      );
+      assert.equal(done.invitations, undefined);
+      const api = apiClient(t, key);
+      const waiting = await api('GET', `/api/v1/imports/${done._id}/people`);
+      assert.deepEqual(
+        waiting.json().importPeople.people.map((p: Json) => [p.key, p.invited]),
+        [
+          [person(1), 'erin@elsewhere.test'],
+          [person(2), null],
+        ],
+      );
+      const stored = await t.services.db.selectFrom('invitations').selectAll().where('id', '=', made[0].invitation).executeTakeFirstOrThrow();
+      assert.equal(stored.role, 'member');
+      assert.deepEqual(JSON.parse(stored.team_ids), [teamId]);
+
+      // Erin accepts: she joins and is on both cards and the item, one change of each card, as Map Import People records it
+      const token = /#(tbi_[A-Za-z0-9_-]{43})$/.exec(made[0].url)![1]!;
+      const accepted = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/invitations/${token}/accept`,
+        payload: { fullName: 'Erin Here', password: TEST_PASSWORD },
+      });
+      assert.equal(accepted.statusCode, 200, accepted.body);
+      const erin = accepted.json().user._id as string;
+      const after = (await readImport(t, key, done._id)).json().import;
+      assert.deepEqual(
+        after.report.members.matched.map((m: Json) => [m.name, m.user, m.by]),
+        [['Erin Outside', erin, 'invitation']],
+      );
+      assert.deepEqual(
+        after.report.members.unmatched.map((m: Json) => m.name),
+        ['Fay Later'],
+      );
+      const doc = await exportOf(t, key, done.board);
+      assert.deepEqual(
+        doc.cards.map((c: Json) => c.members),
+        [[erin], [erin]],
+      );
+      assert.deepEqual(doc.cards[1].checklists[0].items[0].members, [erin]);
+      const events = await t.services.db
+        .selectFrom('events')
+        .select(['type', 'card_id'])
+        .where('board_id', '=', done.board)
+        .where('type', '=', 'card.members.toggled')
+        .execute();
+      assert.deepEqual(new Set(events.map((e) => e.card_id)), new Set(doc.cards.map((c: Json) => c._id)));
+
+      // Fay is invited after the import; her invitation is revoked: she stays unmapped, and mappable
+      const badLater = await api('POST', `/api/v1/imports/${done._id}/people`, { people: [{ key: person(2), invite: 'fay at nowhere' }] });
+      assert.equal(badLater.statusCode, 400, badLater.body);
+      assert.equal(badLater.json().details[0].field, 'body.people[0].invite');
+      const later = await api('POST', `/api/v1/imports/${done._id}/people`, { people: [{ key: person(2), invite: 'fay@elsewhere.test' }] });
+      assert.equal(later.statusCode, 200, later.body);
+      const fayInvitation = later.json().import.invitations[0];
+      assert.match(fayInvitation.url, /\/invitations#tbi_/);
+      assert.deepEqual(
+        later.json().import.report.members.unmatched.map((m: Json) => [m.name, m.invited]),
+        [['Fay Later', 'fay@elsewhere.test']],
+      );
+      const revoked = await api('DELETE', `/api/v1/companies/${t.tenant.companyId}/invitations/${fayInvitation.invitation}`);
+      assert.equal(revoked.statusCode, 200, revoked.body);
+      const unmapped = (await api('GET', `/api/v1/imports/${done._id}/people`)).json().importPeople.people;
+      assert.deepEqual(
+        unmapped.map((p: Json) => [p.key, p.invited, p.cardMemberships]),
+        [[person(2), null, 1]],
+      );
+      const mapped = await api('POST', `/api/v1/imports/${done._id}/people`, { people: [{ key: person(2), user: bob.userId }] });
+      assert.equal(mapped.statusCode, 200, mapped.body);
+      assert.deepEqual((await exportOf(t, key, done.board)).cards[0].members.sort(), [erin, bob.userId].sort());
     });
 
     it('imports an empty board', async () => {

@@ -1481,7 +1481,7 @@ export interface paths {
         put?: never;
         /**
          * Map Import People
-         * @description Maps unmapped people of a done import (the report's `members.unmatched`, by `key`) to members of the team: each chosen member is put on the cards and checklist items the person was on (one change of each card, in one transaction) and the person moves to `members.matched`. Their comments stay the importer's, with the line naming them. A person not unmapped, or a user outside the team, is a 400; an import not done, a 409.
+         * @description Maps unmapped people of a done import (the report's `members.unmatched`, by `key`) to members of the team: each chosen member is put on the cards and checklist items the person was on (one change of each card, in one transaction) and the person moves to `members.matched`. A person given `invite` (an email) instead gets a company invitation (role member, to the team; owners and admins only, as Create Invitation) that stands for them: accepting it puts the new member there. The answer carries the links made (`invitations`); revoking one leaves the person unmapped. Their comments stay the importer's, with the line naming them. A person not unmapped, or a user outside the team, is a 400; an import not done, a 409.
          *
          *     Rate limit: tier `medium`, 35 requests per API key in any rolling 3600 s.
          */
@@ -4987,8 +4987,8 @@ export interface components {
                     username: string | null;
                     /** @description 24 lowercase hex characters */
                     user: string;
-                    /** @description chosen: the importer's mapping; else the rule that found the member (the same id, the email, the full name, the username) */
-                    by?: "chosen" | "id" | "email" | "name" | "username";
+                    /** @description chosen: the importer's mapping; invitation: the person accepted the invitation made for them; else the rule that found the member (the same id, the email, the full name, the username) */
+                    by?: "chosen" | "invitation" | "id" | "email" | "name" | "username";
                 }[];
                 /** @description people of the file mapped to nobody: left off cards and items until mapped (Map Import People); their comments are the importer's, with a line naming them */
                 unmatched: {
@@ -5003,6 +5003,8 @@ export interface components {
                     itemMemberships?: number;
                     /** @description comments and replies they wrote (the importer's, naming them) */
                     comments?: number;
+                    /** @description the email the person is invited by (an open invitation made for them by the import or Map Import People), or null */
+                    invited?: string | null;
                 }[];
             };
             /** @description what has no place here, by kind, counted: customFields, customFieldValues, powerUps, votes, stickers (always given), and when any: cardCovers, unmatchedCardMembers, unmatchedItemMembers, commentsOfNoCard, truncatedTexts, … */
@@ -5043,6 +5045,17 @@ export interface components {
              */
             updatedAt: string;
             finishedAt: string | null;
+            /** @description in the answer of the request that made them only: the invitations made for people of the file */
+            invitations?: {
+                /** @description the person of the file the invitation stands for */
+                key: string;
+                email: string;
+                /** @description 24 lowercase hex characters */
+                invitation: string;
+                /** @description the invitation link, to hand over when it was not mailed; given this once */
+                url: string;
+                mailed: boolean;
+            }[];
         };
         ImportPeople: {
             /** @description everyone the file names, in its order */
@@ -5055,11 +5068,13 @@ export interface components {
                 email: string | null;
                 /** @description the member the rules suggest, or null (nobody) */
                 user: string | null;
-                by: ("chosen" | "id" | "email" | "name" | "username") | null;
+                by: ("chosen" | "invitation" | "id" | "email" | "name" | "username") | null;
                 cardMemberships: number;
                 itemMemberships: number;
                 /** @description comments and replies written */
                 comments: number;
+                /** @description the email the person is invited by (an open invitation made for them by the import or Map Import People), or null */
+                invited?: string | null;
             }[];
             /** @description the team's members: whom a person may be mapped to */
             members: {
@@ -10857,7 +10872,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description optional, before the file: the people mapping as JSON, `{"<person key>": "<user id>" | null}` (null: nobody); people it leaves out are matched by the rules */
+                    /** @description optional, before the file: the people mapping as JSON, `{"<person key>": "<user id>" | null | {"invite": "<email>"}}` (null: nobody; invite: a company invitation, as a member of the team, that stands for the person until accepted); people it leaves out are matched by the rules */
                     people?: string;
                     /**
                      * Format: binary
@@ -10969,7 +10984,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description optional, before the file: the people mapping as JSON, `{"<person key>": "<user id>" | null}` (null: nobody); people it leaves out are matched by the rules */
+                    /** @description optional, before the file: the people mapping as JSON, `{"<person key>": "<user id>" | null | {"invite": "<email>"}}` (null: nobody; invite: a company invitation, as a member of the team, that stands for the person until accepted); people it leaves out are matched by the rules */
                     people?: string;
                     /**
                      * Format: binary
@@ -11126,12 +11141,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    people: {
+                    people: ({
                         /** @description an unmapped person of the report */
                         key: string;
                         /** @description 24 lowercase hex characters */
                         user: string;
-                    }[];
+                    } | {
+                        /** @description an unmapped person of the report */
+                        key: string;
+                        /** @description the email to invite the person by (a member of the company, of the team) */
+                        invite: string;
+                    })[];
                 };
             };
         };

@@ -15,17 +15,16 @@ import { setImmediate as nextTurn, setTimeout as pause } from 'node:timers/promi
 import { TEXT_CAPS } from '../../schemas/common.ts';
 import type { ImportPeople, ImportRecord, ImportReport, MapImportPeopleBody } from '../../schemas/imports.ts';
 import type { ImportSource, NewRow, Transaction } from '../../storage/database.ts';
-import { addCardMembers, cardMemberIds } from '../../storage/repositories/card-copies.ts';
-import { insertItemMembers } from '../../storage/repositories/checklist-items.ts';
 import * as imports from '../../storage/repositories/imports.ts';
 import { listLabelColors } from '../../storage/repositories/labels.ts';
 import { removeCards } from '../../storage/repositories/lifecycle.ts';
 import { requireAccess } from '../access/access.ts';
 import { attachmentRow } from '../attachments/service.ts';
-import { changeEachCard } from '../cards/change.ts';
+import { normaliseEmail } from '../companies/companies.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
 import { type StoredValue, storedValue, ValueRefused } from '../fields/values.ts';
+import { createInvitation, type Links } from '../people/invitations.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { newId, nowIso } from '../shared/ids.ts';
@@ -33,6 +32,7 @@ import { POSITION_STEP } from '../shared/positions.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { nearestColour } from './palette.ts';
 import { type ChosenPeople, type MatchedPeople, matchPeople, suggestPeople } from './people.ts';
+import { placePeople } from './placing.ts';
 import { cleanText, type ImportPlan, type PlannedCard, type PlannedFieldValue, personUses, planCounts } from './plan.ts';
 
 /** Cards written per transaction: each holds the database a few milliseconds. */
@@ -99,12 +99,22 @@ function reportOf(plan: ImportPlan, people: MatchedPeople, dropped: Record<strin
 export async function startImport(
   ctx: ServiceContext,
   caller: Caller,
-  input: { teamId: string; scope: Scope; plan: () => ImportPlan; people?: ChosenPeople | undefined },
+  input: {
+    teamId: string;
+    scope: Scope;
+    plan: () => ImportPlan;
+    people?: ChosenPeople | undefined;
+    /** People to invite by email (a person's key → the email), with where the links point. */
+    invite?: { people: Record<string, string>; links: Links } | undefined;
+  },
   options: ImportOptions = {},
 ): Promise<StartedImport> {
   const team = await requireAccess(ctx.db, caller, { kind: 'team', id: input.teamId, scope: input.scope });
   const plan = input.plan();
-  const { people, palette } = await resolve(ctx, team.id, plan, input.people);
+  const invite = Object.entries(input.invite?.people ?? {}).map(([key, email]) => ({ key, email: normaliseEmail(email, `body.people.${key}`) }));
+  // an invited person is nobody until the invitation is accepted
+  const chosen = { ...input.people, ...Object.fromEntries(invite.map((person) => [person.key, null])) };
+  const { people, palette } = await resolve(ctx, team.id, plan, chosen);
   const at = nowIso();
   const id = newId();
   const boardId = newId();
@@ -141,7 +151,7 @@ export async function startImport(
     updated_at: at,
     finished_at: null,
   };
-  await inTransaction(ctx, async (trx) => {
+  const invitations = await inTransaction(ctx, async (trx) => {
     await imports.insertImport(trx, row);
     await imports.insertMany(trx, 'boards', [
       {
@@ -225,6 +235,8 @@ export async function startImport(
         }));
       }),
     );
+    if (!input.invite || invite.length === 0) return [];
+    return invitePeople({ ...ctx, db: trx, transaction: trx }, trx, caller, { id, ...owner }, invite, input.invite.links);
   });
   const run: ImportRun = {
     ctx,
@@ -251,7 +263,8 @@ export async function startImport(
   );
   const written = await imports.findImport(ctx.db, id);
   if (!written) throw new NotFoundError('Import');
-  return { import: toImport(written), finished };
+  const record = await withInvited(ctx, toImport(written));
+  return { import: invitations.length ? { ...record, invitations } : record, finished };
 }
 
 interface ImportRun {
@@ -700,7 +713,15 @@ export async function getImport(ctx: ServiceContext, caller: Caller, importId: s
   await requireAccess(ctx.db, caller, { kind: 'team', id: row.team_id, scope: {} }).catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError('Import') : error;
   });
-  return toImport(row);
+  return withInvited(ctx, toImport(row));
+}
+
+/** The import with the email each unmapped person is invited by, while the invitation is open (revoked: unmapped only). */
+async function withInvited(ctx: ServiceContext, record: ImportRecord): Promise<ImportRecord> {
+  const invited = await imports.openImportInvitations(ctx.db, record._id, nowIso());
+  if (invited.size === 0) return record;
+  const unmatched = record.report.members.unmatched.map((person) => ({ ...person, invited: (person.key && invited.get(person.key)) || null }));
+  return { ...record, report: { ...record.report, members: { ...record.report.members, unmatched } } };
 }
 
 /**
@@ -745,6 +766,7 @@ export async function unmappedPeople(ctx: ServiceContext, caller: Caller, import
               by: null,
               ...(counts.get(person.key) ?? { cardMemberships: 0, itemMemberships: 0 }),
               comments: person.comments ?? 0,
+              invited: person.invited ?? null,
             },
           ]
         : [],
@@ -757,9 +779,11 @@ export async function unmappedPeople(ctx: ServiceContext, caller: Caller, import
  * Map Import People: puts the chosen members where the unmapped people of a done import were (its
  * cards and checklist items still on a board), one change of each card in one transaction, and
  * moves those people to the report's matched ones. Their comments stay as written (the importer's,
- * naming them). A person mapped already, or a user outside the team, is a 400 naming the place.
+ * naming them). A person invited instead gets a company invitation that stands for them: accepting
+ * it places the new member (./placing.ts). A person mapped already, a user outside the team or a
+ * malformed email is a 400 naming the place.
  */
-export async function mapImportPeople(ctx: ServiceContext, caller: Caller, importId: string, body: MapImportPeopleBody): Promise<ImportRecord> {
+export async function mapImportPeople(ctx: ServiceContext, caller: Caller, importId: string, body: MapImportPeopleBody, links: Links): Promise<ImportRecord> {
   const row = await imports.findImport(ctx.db, importId);
   if (!row) throw new NotFoundError('Import');
   await requireAccess(ctx.db, caller, { kind: 'team', id: row.team_id, scope: {} }).catch((error: unknown) => {
@@ -767,80 +791,68 @@ export async function mapImportPeople(ctx: ServiceContext, caller: Caller, impor
   });
   if (row.status !== 'done') throw new ConflictError('Only a finished import maps its people');
   const report = JSON.parse(row.report) as ImportReport;
-  const unmatched = new Map(report.members.unmatched.flatMap((person) => (person.key ? [[person.key, person] as const] : [])));
+  const unmatched = new Set(report.members.unmatched.flatMap((person) => (person.key ? [person.key] : [])));
   const members = new Set((await imports.teamPeople(ctx.db, row.team_id)).map((member) => member.id));
   const problems = body.people.flatMap((entry, index) =>
     !unmatched.has(entry.key)
       ? [{ field: `body.people[${index}].key`, message: 'names no unmapped person of the import' }]
-      : !members.has(entry.user)
+      : 'user' in entry && !members.has(entry.user)
         ? [{ field: `body.people[${index}].user`, message: `user ${entry.user} is not a member of the team` }]
-        : body.people.findIndex((other) => other.key === entry.key) !== index
-          ? [{ field: `body.people[${index}].key`, message: 'names a person twice' }]
-          : [],
+        : 'invite' in entry && !isEmail(entry.invite)
+          ? [{ field: `body.people[${index}].invite`, message: 'must be an email address' }]
+          : body.people.findIndex((other) => other.key === entry.key) !== index
+            ? [{ field: `body.people[${index}].key`, message: 'names a person twice' }]
+            : [],
   );
   const [first] = problems;
   if (first) throw new ValidationError(`The people mapping is not right: ${first.field} ${first.message}`, problems);
-  const userOf = new Map(body.people.map((entry) => [entry.key, entry.user]));
-  const places = await imports.unmappedPlaces(ctx.db, row.id, [...userOf.keys()]);
-  const byCard = new Map<string, { users: Set<string>; items: { item: string; user: string }[] }>();
-  for (const place of places) {
-    const user = userOf.get(place.person_key) as string;
-    const entry = byCard.get(place.card_id) ?? { users: new Set<string>(), items: [] };
-    if (place.checklist_item_id) entry.items.push({ item: place.checklist_item_id, user });
-    else entry.users.add(user);
-    byCard.set(place.card_id, entry);
+  const placed = body.people.flatMap((entry) => ('user' in entry ? [{ key: entry.key, user: entry.user }] : []));
+  const invite = body.people.flatMap((entry) => ('invite' in entry ? [{ key: entry.key, email: entry.invite }] : []));
+  const made = await inTransaction(ctx, async (trx) => {
+    const joined: ServiceContext = { ...ctx, db: trx, transaction: trx };
+    const invited = await invitePeople(joined, trx, caller, row, invite, links);
+    if (placed.length) await placePeople(joined, caller, row, placed, 'chosen');
+    return invited;
+  });
+  return { ...(await getImport(ctx, caller, importId)), ...(made.length ? { invitations: made } : {}) };
+}
+
+/** Whether the text is an email address as invitations take it. */
+function isEmail(text: string): boolean {
+  try {
+    normaliseEmail(text);
+    return true;
+  } catch {
+    return false;
   }
-  const cards = [...byCard.entries()].map(([cardId, entry]) => ({ cardId, ...entry }));
-  const itemPairs = await imports.itemMemberPairs(
-    ctx.db,
-    cards.flatMap((card) => card.items.map((entry) => entry.item)),
-  );
-  const onCards = new Map<string, Set<string>>();
-  for (const card of cards) onCards.set(card.cardId, new Set(await cardMemberIds(ctx.db, card.cardId)));
-  await changeEachCard(
-    ctx,
-    caller,
-    cards,
-    'body.people',
-    'card.members.toggled',
-    (card) => ({ cardId: card.cardId, scope: {} }),
-    (_row, card, at) => {
-      const added = [...card.users].filter((user) => !onCards.get(card.cardId)?.has(user));
-      const items = card.items.filter((entry) => !itemPairs.has(`${entry.item} ${entry.user}`));
-      return {
-        data: { added, removed: [], import: row.id, ...(items.length ? { checklistItems: items.map((entry) => entry.item) } : {}) },
-        write: async (trx) => {
-          await addCardMembers(trx, card.cardId, added, at);
-          await insertItemMembers(
-            trx,
-            [...new Map(items.map((entry) => [`${entry.item} ${entry.user}`, entry])).values()].map((entry) => ({
-              item_id: entry.item,
-              user_id: entry.user,
-              created_at: at,
-            })),
-          );
-        },
-      };
-    },
-    async (trx, at) => {
-      await imports.deleteUnmappedPlaces(trx, row.id, [...userOf.keys()]);
-      const next: ImportReport = {
-        ...report,
-        members: {
-          matched: [
-            ...report.members.matched,
-            ...body.people.map((entry) => {
-              const person = unmatched.get(entry.key) as ImportReport['members']['unmatched'][number];
-              return { key: entry.key, name: person.name, username: person.username, user: entry.user, by: 'chosen' as const };
-            }),
-          ],
-          unmatched: report.members.unmatched.filter((person) => !person.key || !userOf.has(person.key)),
-        },
-      };
-      await imports.updateImportReport(trx, row.id, JSON.stringify(next), at);
-    },
-  );
-  return getImport(ctx, caller, importId);
+}
+
+/**
+ * Invites people of the import by email to its company (as members, to its team), each invitation
+ * remembered as standing for its person; mailed when mail is set up, the links answered either way.
+ * Needs a company owner or admin, as any invitation does (a 403 otherwise).
+ */
+async function invitePeople(
+  joined: ServiceContext,
+  trx: Transaction,
+  caller: Caller,
+  row: { id: string; company_id: string; team_id: string },
+  people: readonly { key: string; email: string }[],
+  links: Links,
+): Promise<NonNullable<ImportRecord['invitations']>> {
+  const made: NonNullable<ImportRecord['invitations']> = [];
+  for (const person of people) {
+    const { invitation, url, mailed } = await createInvitation(
+      joined,
+      caller,
+      row.company_id,
+      { email: person.email, role: 'member', teams: [row.team_id] },
+      links,
+    );
+    await imports.insertImportInvitation(trx, { invitation_id: invitation._id, import_id: row.id, person_key: person.key });
+    made.push({ key: person.key, email: invitation.email, invitation: invitation._id, url, mailed });
+  }
+  return made;
 }
 
 export type { ImportSource };

@@ -14,6 +14,7 @@ import { findOrCreateUser, normaliseEmail } from '../companies/companies.ts';
 import { joinTeam } from '../companies/teams.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';
+import { placeInvitedPerson } from '../imports/placing.ts';
 import { mailLanguage, mailText } from '../mail/messages.ts';
 import type { Caller } from '../shared/caller.ts';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
@@ -262,6 +263,8 @@ export async function acceptInvitation(
       await sessions.endSessionsOfUser(trx, user.id, at);
     }
     await joinInvited(trx, row, user.id, at);
+    // an invitation made for a person of an import puts the new member where that person was
+    await placeInvitedPerson(ctx, trx, row.id, user.id);
     await recordAudit(
       trx,
       { userId: user.id, client: meta },

@@ -163,3 +163,27 @@ export async function itemMemberPairs(db: Executor, itemIds: readonly string[]):
   const rows = await db.selectFrom('checklist_item_members').select(['item_id', 'user_id']).where('item_id', 'in', itemIds).execute();
   return new Set(rows.map((row) => `${row.item_id} ${row.user_id}`));
 }
+
+export async function insertImportInvitation(trx: Transaction, row: { invitation_id: string; import_id: string; person_key: string }): Promise<void> {
+  await trx.insertInto('import_invitations').values(row).execute();
+}
+
+/** The import and person an invitation stands for, if any. */
+export function importInvitationOf(db: Executor, invitationId: string) {
+  return db.selectFrom('import_invitations').select(['import_id', 'person_key']).where('invitation_id', '=', invitationId).executeTakeFirst();
+}
+
+/** The email each person of the import is invited by, while the invitation is open (not accepted, revoked or expired). */
+export async function openImportInvitations(db: Executor, importId: string, now: string): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('import_invitations as ii')
+    .innerJoin('invitations as i', 'i.id', 'ii.invitation_id')
+    .select(['ii.person_key', 'i.email'])
+    .where('ii.import_id', '=', importId)
+    .where('i.accepted_at', 'is', null)
+    .where('i.revoked_at', 'is', null)
+    .where('i.expires_at', '>', now)
+    .orderBy('i.created_at')
+    .execute();
+  return new Map(rows.map((row) => [row.person_key, row.email]));
+}

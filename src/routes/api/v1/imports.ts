@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { ChosenPeople } from '../../../domain/imports/people.ts';
 import { getImport, mapImportPeople, previewPeople, startImport, unmappedPeople } from '../../../domain/imports/service.ts';
 import { readTaskboardExport } from '../../../domain/imports/taskboard.ts';
 import { readTrelloExport } from '../../../domain/imports/trello.ts';
+import type { Links } from '../../../domain/people/invitations.ts';
 import { DomainError, ValidationError } from '../../../domain/shared/errors.ts';
 import uploads from '../../../plugins/uploads.ts';
 import { ImportParams, ImportPeople, ImportQuery, ImportRecord, MapImportPeopleBody } from '../../../schemas/imports.ts';
@@ -18,7 +20,7 @@ const ImportForm = {
           people: {
             type: 'string',
             description:
-              'optional, before the file: the people mapping as JSON, `{"<person key>": "<user id>" | null}` (null: nobody); people it leaves out are matched by the rules',
+              'optional, before the file: the people mapping as JSON, `{"<person key>": "<user id>" | null | {"invite": "<email>"}}` (null: nobody; invite: a company invitation, as a member of the team, that stands for the person until accepted); people it leaves out are matched by the rules',
           },
           file: { type: 'string', format: 'binary', description: 'the export, JSON' },
         },
@@ -40,8 +42,8 @@ const PeopleForm = {
 /** The form's text fields an import takes (the file's part is read apart). */
 const ImportFormFields = Type.Object({ people: Type.Optional(Type.String({ maxLength: 1_000_000 })) }, { additionalProperties: false });
 
-/** The `people` field as a mapping, or a 400 saying what is wrong with it. */
-function chosenPeople(text: string | undefined): ChosenPeople | undefined {
+/** The `people` field as a mapping and the people to invite, or a 400 saying what is wrong with it. */
+function chosenPeople(text: string | undefined): { people: ChosenPeople; invite: Record<string, string> } | undefined {
   if (text === undefined) return undefined;
   let value: unknown;
   try {
@@ -53,13 +55,27 @@ function chosenPeople(text: string | undefined): ChosenPeople | undefined {
     typeof value === 'object' &&
     value !== null &&
     !Array.isArray(value) &&
-    Object.values(value).every((user) => user === null || (typeof user === 'string' && /^[0-9a-f]{24}$/.test(user)));
+    Object.values(value).every((user) => user === null || (typeof user === 'string' && /^[0-9a-f]{24}$/.test(user)) || isInvite(user));
   if (!valid) {
-    throw new ValidationError('The people mapping must be a JSON object of person keys to user ids or null', [
-      { field: 'body.people', message: 'must be a JSON object of person keys to user ids or null' },
+    throw new ValidationError('The people mapping must be a JSON object of person keys to user ids, null or {"invite": email}', [
+      { field: 'body.people', message: 'must be a JSON object of person keys to user ids, null or {"invite": email}' },
     ]);
   }
-  return value as ChosenPeople;
+  const entries = Object.entries(value as Record<string, string | null | { invite: string }>);
+  return {
+    people: Object.fromEntries(entries.filter((entry): entry is [string, string | null] => !isInvite(entry[1]))),
+    invite: Object.fromEntries(entries.flatMap(([key, choice]) => (isInvite(choice) ? [[key, choice.invite]] : []))),
+  };
+}
+
+function isInvite(choice: unknown): choice is { invite: string } {
+  return (
+    typeof choice === 'object' &&
+    choice !== null &&
+    Object.keys(choice).length === 1 &&
+    typeof (choice as { invite?: unknown }).invite === 'string' &&
+    (choice as { invite: string }).invite.length <= 254
+  );
 }
 
 /** The upload's text: the whole file, bounded by IMPORT_MAX_BYTES (the form's limit). */
@@ -72,6 +88,11 @@ async function fileText(stream: AsyncIterable<Buffer>): Promise<string> {
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(uploads, { maxUploadBytes: app.config.imports.maxFileBytes, limitName: 'IMPORT_MAX_BYTES', formFields: ImportFormFields });
   const route = operations(app, ['imports']);
+  // where invitation links point and whether they are mailed, as the invitations' routes say
+  const links = (request: FastifyRequest): Links => ({
+    baseUrl: app.config.people.publicUrl ?? `${request.protocol}://${request.host}`,
+    mail: app.config.people.mail.smtpUrl !== undefined,
+  });
   // imports still writing: the server waits for them on close (each fails at its next batch and removes what it wrote)
   const running = new Set<Promise<void>>();
   let closing = false;
@@ -139,11 +160,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async ({ caller, query, request }) => {
         const { text, fields } = await uploadedText(request);
-        const people = chosenPeople(fields.people);
+        const chosen = chosenPeople(fields.people);
         const started = await startImport(
           app.services,
           caller,
-          { teamId: query.teamId, scope: { companyId: query.companyId }, plan: () => read(text), people },
+          {
+            teamId: query.teamId,
+            scope: { companyId: query.companyId },
+            plan: () => read(text),
+            people: chosen?.people,
+            invite: chosen && { people: chosen.invite, links: links(request) },
+          },
           { goOn: () => !closing, onError: (error) => app.log.error({ err: error }, 'board import failed'), leaseMs: app.config.imports.leaseMs },
         );
         running.add(started.finished);
@@ -193,6 +220,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         "Maps unmapped people of a done import (the report's `members.unmatched`, by `key`) to members of the team: each chosen member is put on the cards " +
         'and checklist items the person was on (one change of each card, in one transaction) and the person moves to `members.matched`. ' +
+        'A person given `invite` (an email) instead gets a company invitation (role member, to the team; owners and admins only, as Create Invitation) ' +
+        'that stands for them: accepting it puts the new member there. The answer carries the links made (`invitations`); revoking one leaves the person unmapped. ' +
         "Their comments stay the importer's, with the line naming them. A person not unmapped, or a user outside the team, is a 400; an import not done, a 409.",
       params: ImportParams,
       querystring: Type.Object({}, { additionalProperties: false }),
@@ -201,7 +230,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       errors: [409],
       message: 'Import people mapped',
     },
-    ({ caller, params, body }) => mapImportPeople(app.services, caller, params.importId, body),
+    ({ caller, params, body, request }) => mapImportPeople(app.services, caller, params.importId, body, links(request)),
   );
 };
 
