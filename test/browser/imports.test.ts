@@ -1,6 +1,7 @@
 /**
  * Importing a Trello board from the boards page, as a person does: the team's "Import a board"
- * button, the file picker, the file's people each mapped to a member or nobody, the progress until
+ * button, the file picker, the file's people each mapped to a member, nobody or invited by email
+ * (the link shown to copy, as no mail is set up), the progress until
  * the dialog links to the new board, which then opens with its lists and cards; a person left
  * unmapped is mapped afterwards on the "map them now" page; a malformed file is refused in the
  * dialog with the server's words; axe finds no serious or critical violation in the dialog or page.
@@ -65,11 +66,17 @@ describe('importing a Trello board in a browser', { skip: chromiumMissing }, () 
       await axe(page, 'the import dialog with its people');
       // Robert is not Bob after all: nobody
       await robert.selectOption({ label: 'Nobody (left off the cards)' });
+      // Zoë is invited by email
+      await zoe.selectOption({ label: 'Invite by email…' });
+      await people.getByRole('textbox', { name: /Email to invite Zoë Unknown \(@zoe\) by/ }).fill('zoe@elsewhere.test');
       await dialog.getByRole('button', { name: 'Start import' }).click();
+      const link = dialog.getByRole('group', { name: 'Invitation link for zoe@elsewhere.test' });
+      await link.waitFor();
+      assert.match(await link.getByRole('textbox').inputValue(), /\/invitations#tbi_/);
       const open = dialog.getByRole('link', { name: 'Open Launch 🚀 — планы' });
       await open.waitFor();
       await dialog.getByRole('status').filter({ hasText: 'Imported Launch 🚀 — планы.' }).waitFor();
-      assert.match((await dialog.textContent()) ?? '', /Zoë Unknown/);
+      assert.match((await dialog.textContent()) ?? '', /Zoë Unknown \(@zoe\): invited \(zoe@elsewhere\.test\)/);
       // what was left out is said in words, never by the report's keys
       const report = (await dialog.textContent()) ?? '';
       assert.match(report, /Power-Ups?/);
@@ -97,7 +104,7 @@ describe('importing a Trello board in a browser', { skip: chromiumMissing }, () 
       await page.getByRole('button', { name: 'Map people' }).click();
       await page.getByRole('status').filter({ hasText: '1 person mapped.' }).waitFor();
       await waiting.getByRole('combobox', { name: /Who is Robert B\./ }).waitFor({ state: 'detached' });
-      await waiting.getByRole('combobox', { name: /Who is Zoë Unknown/ }).waitFor();
+      await waiting.getByRole('combobox', { name: /Who is Zoë Unknown.*invited \(zoe@elsewhere\.test\)/ }).waitFor();
       const robertCards = await t.services.db
         .selectFrom('card_members')
         .innerJoin('users', 'users.id', 'card_members.user_id')

@@ -96,6 +96,10 @@ export const t = catalogue('app', {
     (cards: number, comments: number) => ({ cards, comments }),
   ),
   importNobody: 'Nobody (left off the cards)',
+  importInvite: 'Invite by email…',
+  importInviteEmail: icu('Email to invite {person} by', (person: string) => ({ person })),
+  importInvitedAs: icu('invited ({email})', (email: string) => ({ email })),
+  importInvitedPerson: icu('{person}: invited ({email})', (person: string, email: string) => ({ person, email })),
   importSomeone: 'Someone',
   importUnmatchedPlaces: icu(
     '{cards, plural, one {# card membership was} other {# card memberships were}} not matched{items, plural, =0 {} one {, and # checklist item membership} other {, and # checklist item memberships}}.',

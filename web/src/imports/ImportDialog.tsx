@@ -1,7 +1,7 @@
 /**
  * Import a board into a team: a file picker for Trello's "Export as JSON" file (or a board export),
- * the file's people each mapped to a member or nobody (the server's suggestions chosen already),
- * then the import's progress, read from Get Import until it is done and links to the new board.
+ * the file's people each mapped to a member, nobody or an invitation by email (the server's
+ * suggestions chosen already), then the import's progress, with the links of invitations not mailed, read from Get Import until it is done and links to the new board.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
@@ -10,7 +10,7 @@ import { ApiError, client, messageOf, postForm, unwrap } from '../api.ts';
 import { Modal } from '../board/dialogs.tsx';
 import { formatList } from '../i18n/messages.ts';
 import { t } from '../strings.ts';
-import { type ImportPerson, PeopleMapping, personName, type TeamMember } from './PeopleMapping.tsx';
+import { type ImportPerson, INVITE, type MadeInvitation, MadeInvitations, PeopleMapping, personName, type TeamMember } from './PeopleMapping.tsx';
 
 type Source = 'trello' | 'taskboard';
 
@@ -25,15 +25,20 @@ async function readPeople(source: Source, teamId: string, file: File): Promise<{
 }
 
 /** Starts the import: the people mapping, then the file, as a form with the session's proof. */
-async function startImport(source: Source, teamId: string, file: File, people: Record<string, string | null> | null): Promise<string> {
+async function startImport(
+  source: Source,
+  teamId: string,
+  file: File,
+  people: Record<string, string | null | { invite: string }> | null,
+): Promise<{ id: string; invitations: MadeInvitation[] }> {
   const form = new FormData();
   // the form's text fields come before the file
   if (people) form.append('people', JSON.stringify(people));
   form.append('file', file, file.name || 'board.json');
   const { response, body } = await postForm(`/api/v1/imports/${source}?teamId=${encodeURIComponent(teamId)}`, form);
-  const started = body as { import?: { _id: string } } | undefined;
+  const started = body as { import?: { _id: string; invitations?: MadeInvitation[] } } | undefined;
   if (response.status !== 202 || !started?.import) throw new ApiError(response.status, messageOf(body, `${response.status} ${response.statusText}`));
-  return started.import._id;
+  return { id: started.import._id, invitations: started.import.invitations ?? [] };
 }
 
 export default function ImportDialog({ teamId, teamName, onClose }: { teamId: string; teamName: string; onClose: () => void }) {
@@ -46,6 +51,8 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
   const [problem, setProblem] = useState<string | null>(null);
   const [people, setPeople] = useState<{ people: ImportPerson[]; members: TeamMember[] } | null>(null);
   const [chosen, setChosen] = useState<Record<string, string>>({});
+  const [emails, setEmails] = useState<Record<string, string>>({});
+  const [invitations, setInvitations] = useState<MadeInvitation[]>([]);
   // the file's people are read as soon as a file is chosen (and again when the source changes)
   useEffect(() => {
     setPeople(null);
@@ -57,6 +64,7 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
         if (!current) return;
         setPeople(read);
         setChosen(Object.fromEntries(read.people.map((person) => [person.key, person.user ?? ''])));
+        setEmails(Object.fromEntries(read.people.map((person) => [person.key, person.email ?? ''])));
         setProblem(null);
       },
       (error: unknown) => {
@@ -85,8 +93,17 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
     setProblem(null);
     setStarting(true);
     try {
-      const mapping = people ? Object.fromEntries(people.people.map((person) => [person.key, chosen[person.key] || null])) : null;
-      setImportId(await startImport(source, teamId, file, mapping));
+      const mapping = people
+        ? Object.fromEntries(
+            people.people.map((person) => [
+              person.key,
+              chosen[person.key] === INVITE ? { invite: (emails[person.key] ?? '').trim() } : chosen[person.key] || null,
+            ]),
+          )
+        : null;
+      const started = await startImport(source, teamId, file, mapping);
+      setInvitations(started.invitations);
+      setImportId(started.id);
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));
     } finally {
@@ -119,6 +136,8 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
               members={people.members}
               chosen={chosen}
               onChoose={(key, user) => setChosen((current) => ({ ...current, [key]: user }))}
+              emails={emails}
+              onEmail={(key, email) => setEmails((current) => ({ ...current, [key]: email }))}
             />
           ) : null}
           {problem ? (
@@ -152,6 +171,7 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
                   ? t.importDone(record.boardName)
                   : ''}
           </p>
+          <MadeInvitations invitations={invitations} onDone={(key) => setInvitations((current) => current.filter((made) => made.key !== key))} />
           {record?.status === 'failed' ? (
             <p role="alert" className="error">
               {t.importFailed(record.error ?? '')}
@@ -173,7 +193,9 @@ export default function ImportDialog({ teamId, teamName, onClose }: { teamId: st
                     <dt>{t.importUnmatched}</dt>
                     <dd>
                       {formatList(
-                        record.report.members.unmatched.map((person) => personName(person)),
+                        record.report.members.unmatched.map((person) =>
+                          person.invited ? t.importInvitedPerson(personName(person), person.invited) : personName(person),
+                        ),
                         'unit',
                         'short',
                       )}
