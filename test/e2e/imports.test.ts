@@ -427,6 +427,21 @@ for (const engine of ENGINES) {
       assert.deepEqual(await counts(t), before);
       assert.equal((await t.services.db.selectFrom('invitations').select('id').execute()).length, invitationsBefore.length);
 
+      // inviting is for owners and admins, as any invitation: a member's import is a 403, nothing written
+      const form = multipart(
+        { people: JSON.stringify({ [person(1)]: { invite: 'erin@elsewhere.test' } }) },
+        { filename: 'b.json', contentType: 'application/json', content: Buffer.from(file) },
+      );
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/imports/trello?teamId=${teamId}`,
+        headers: { ...bearer(alice.apiKey), ...form.headers },
+        payload: form.payload,
+      });
+      assert.equal(refused.statusCode, 403, refused.body);
+      assert.deepEqual(await counts(t), before);
+      assert.equal((await t.services.db.selectFrom('imports').select('id').where('board_name', '=', 'Invite board').execute()).length, 0);
+
       const started = await post({ [person(1)]: { invite: 'Erin@Elsewhere.test' } });
       assert.equal(started.statusCode, 202, started.body);
       const made = started.json().import.invitations;
