@@ -1,4 +1,5 @@
 import type { CardFace } from '../api.ts';
+import { withParams } from './useUrlState.ts';
 
 export type Due = '' | 'overdue' | 'day' | 'week' | 'none';
 export interface Filter {
@@ -25,13 +26,7 @@ export function isFiltering(filter: Filter): boolean {
 }
 
 export function writeFilter(params: URLSearchParams, filter: Filter): URLSearchParams {
-  const next = new URLSearchParams(params);
-  const put = (name: string, value: string) => (value ? next.set(name, value) : next.delete(name));
-  put('q', filter.text);
-  put('labels', filter.labels.join(','));
-  put('members', filter.members.join(','));
-  put('due', filter.due);
-  return next;
+  return withParams(params, { q: filter.text, labels: filter.labels.join(','), members: filter.members.join(','), due: filter.due });
 }
 
 const DAY = 24 * 3600 * 1000;

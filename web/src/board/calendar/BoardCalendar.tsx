@@ -10,6 +10,7 @@ import type { BoardActions, ListView } from '../store.ts';
 import { addDays, calendarDay, type DateKey, type DatesChange, datesOnDay, dayOf, daysBetween, isDay } from '../views/days.ts';
 import { viewsText as vt } from '../views/strings.ts';
 import '../views/views.css';
+import { useUrlState, withParams } from '../useUrlState.ts';
 
 /** A card as the views see it: its face and its list. */
 export interface Row {
@@ -43,34 +44,27 @@ export default function BoardCalendar(props: {
   const zone = currentTimeZone();
   const locale = currentLocale();
   const todayKey = today(zone).toString();
-  // as the table's, the view's state shows at once from local state while the URL's change lands
-  const url = props.params.toString();
-  const fromUrl = () => {
-    const date = props.params.get('date');
-    return {
-      url,
-      range: (props.params.get('range') === 'week' ? 'week' : 'month') as Range,
-      by: (props.params.get('by') === 'start' ? 'startDate' : 'dueDate') as DateKey,
-      day: isDay(date) ? date : todayKey,
-    };
-  };
-  const [state, setState] = useState(fromUrl);
-  let current = state;
-  if (state.url !== url) {
-    current = fromUrl();
-    setState(current);
-  }
+  // the view's state lives in the URL, as the table's (../useUrlState.ts)
+  const [current, setCurrent] = useUrlState(
+    props.params,
+    (params) => {
+      const date = params.get('date');
+      return {
+        range: (params.get('range') === 'week' ? 'week' : 'month') as Range,
+        by: (params.get('by') === 'start' ? 'startDate' : 'dueDate') as DateKey,
+        day: isDay(date) ? date : todayKey,
+      };
+    },
+    (next, params) =>
+      withParams(params, {
+        range: next.range === 'week' ? 'week' : null,
+        by: next.by === 'startDate' ? 'start' : null,
+        date: next.day === todayKey ? null : next.day,
+      }),
+    props.setParams,
+  );
   const { range, by, day: anchor } = current;
-  const write = (change: Partial<Omit<typeof current, 'url'>>) => {
-    const next = { ...current, ...change };
-    setState({ ...next, url });
-    const params = new URLSearchParams(props.params);
-    const put = (name: string, value: string | null) => (value ? params.set(name, value) : params.delete(name));
-    put('range', next.range === 'week' ? 'week' : null);
-    put('by', next.by === 'startDate' ? 'start' : null);
-    put('date', next.day === todayKey ? null : next.day);
-    props.setParams(params);
-  };
+  const write = (change: Partial<typeof current>) => setCurrent({ ...current, ...change });
 
   // the days shown: whole weeks around the month, or the week, starting on the locale's first weekday
   const days = useMemo(() => {

@@ -10,6 +10,7 @@ import { textOn } from '../filters.ts';
 import type { BoardActions, ListView } from '../store.ts';
 import { tableText as tt } from './strings.ts';
 import './table.css';
+import { useUrlState, withParams } from '../useUrlState.ts';
 import { fromLocalInput, toLocalInput } from './localInput.ts';
 
 /** A card as a row: its face and the list it is in. */
@@ -155,16 +156,13 @@ export default function BoardTable(props: {
   }, [fields, people, labelsById]);
 
   const allIds = useMemo(() => columns.map((column) => column.id), [columns]);
-  // The table's state lives in the URL, so a link shares it; as with the filters (../useFilter.ts), a change shows at
-  // once from local state while the router's transition lands, and a navigation from elsewhere replaces it.
-  const url = props.params.toString();
-  const fromUrl = () => ({ url, cols: props.params.get('cols'), sort: props.params.get('sort') ?? '', descending: props.params.get('dir') === 'desc' });
-  const [state, setState] = useState(fromUrl);
-  let current = state;
-  if (state.url !== url) {
-    current = fromUrl();
-    setState(current);
-  }
+  // The table's state lives in the URL, so a link shares it (../useUrlState.ts).
+  const [current, setCurrent] = useUrlState(
+    props.params,
+    (params) => ({ cols: params.get('cols'), sort: params.get('sort') ?? '', descending: params.get('dir') === 'desc' }),
+    (next, params) => withParams(params, { cols: next.cols, sort: next.sort, dir: next.descending ? 'desc' : null }),
+    props.setParams,
+  );
   const shownIds = chosenColumns(current.cols, props.userId, props.boardId, allIds);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const toggleSelected = (cardId: string) =>
@@ -206,16 +204,7 @@ export default function BoardTable(props: {
     return keyed.map((one) => one.row);
   }, [props.rows, sortColumn, descending]);
 
-  function write(change: Partial<Pick<typeof current, 'cols' | 'sort' | 'descending'>>) {
-    const next = { ...current, ...change };
-    setState({ ...next, url });
-    const params = new URLSearchParams(props.params);
-    if (next.cols !== null) params.set('cols', next.cols);
-    if (next.sort) params.set('sort', next.sort);
-    if (next.descending) params.set('dir', 'desc');
-    else params.delete('dir');
-    props.setParams(params);
-  }
+  const write = (change: Partial<typeof current>) => setCurrent({ ...current, ...change });
   function setColumns(ids: string[]) {
     localStorage.setItem(storageKey(props.userId, props.boardId), ids.join(','));
     write({ cols: ids.join(',') });

@@ -10,6 +10,7 @@ import type { BoardActions } from '../store.ts';
 import { addDays, calendarDay, type DateKey, type DatesChange, dayOf, daysBetween, isDay, moveDates, resizeDates } from '../views/days.ts';
 import { viewsText as vt } from '../views/strings.ts';
 import '../views/views.css';
+import { useUrlState, withParams } from '../useUrlState.ts';
 
 type Grouping = 'list' | 'member';
 type Drag = { cardId: string; mode: 'move' | DateKey; startX: number; days: number; moved: boolean };
@@ -58,27 +59,17 @@ export default function BoardTimeline(props: {
   const zone = currentTimeZone();
   const locale = currentLocale();
   const todayKey = today(zone).toString();
-  const url = props.params.toString();
-  const fromUrl = () => {
-    const date = props.params.get('date');
-    return { url, group: (props.params.get('group') === 'member' ? 'member' : 'list') as Grouping, day: isDay(date) ? date : todayKey };
-  };
-  const [state, setState] = useState(fromUrl);
-  let current = state;
-  if (state.url !== url) {
-    current = fromUrl();
-    setState(current);
-  }
-  const write = (change: Partial<Omit<typeof current, 'url'>>) => {
-    const next = { ...current, ...change };
-    setState({ ...next, url });
-    const params = new URLSearchParams(props.params);
-    if (next.group === 'member') params.set('group', 'member');
-    else params.delete('group');
-    if (next.day === todayKey) params.delete('date');
-    else params.set('date', next.day);
-    props.setParams(params);
-  };
+  // the view's state lives in the URL, as the table's (../useUrlState.ts)
+  const [current, setCurrent] = useUrlState(
+    props.params,
+    (params) => {
+      const date = params.get('date');
+      return { group: (params.get('group') === 'member' ? 'member' : 'list') as Grouping, day: isDay(date) ? date : todayKey };
+    },
+    (next, params) => withParams(params, { group: next.group === 'member' ? 'member' : null, date: next.day === todayKey ? null : next.day }),
+    props.setParams,
+  );
+  const write = (change: Partial<typeof current>) => setCurrent({ ...current, ...change });
   // a week before the anchor's, so today is not on the first column
   const first = useMemo(() => startOfWeek(calendarDay(current.day), locale).subtract({ weeks: 1 }).toString(), [current.day, locale]);
   const count = WEEKS * 7;
