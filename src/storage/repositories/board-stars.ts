@@ -18,10 +18,6 @@ export async function listStarredBoards(db: Executor, reach: Reach, userId: stri
     .execute();
 }
 
-export async function isStarred(db: Executor, boardId: string, userId: string): Promise<boolean> {
-  return (await db.selectFrom('board_stars').select('user_id').where('board_id', '=', boardId).where('user_id', '=', userId).executeTakeFirst()) !== undefined;
-}
-
 /** Stars the board for the user; false when it was starred already (two at once: one of them stars it). */
 export async function addStar(db: Transaction, boardId: string, userId: string, at: string): Promise<boolean> {
   const result = await db
