@@ -7,11 +7,10 @@
  * the setup section and the code step are photographed light, dark and on a 390 px phone.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from '@playwright/test';
 import { generateSync } from 'otplib';
-import { chromiumMissing, keepFailure, launch } from '../support/browser.ts';
+import { chromiumMissing, keepFailure, launch, shootPage } from '../support/browser.ts';
 import { manualClock } from '../support/clock.ts';
 import { addMember } from '../support/fixtures.ts';
 import { buildTestApp, type TestApp } from '../support/harness.ts';
@@ -19,20 +18,6 @@ import { givePassword, TEST_PASSWORD } from '../support/people.ts';
 import { axe } from './board-support.ts';
 
 const EMAIL = 'owner@acme.test';
-const SHOTS = process.env.SHOTS_DIR;
-
-/** Light, dark and phone pictures of what the page shows now (only with SHOTS_DIR). */
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return;
-  const size = page.viewportSize() ?? { width: 1280, height: 800 };
-  await page.screenshot({ path: join(SHOTS, `${name}-light.png`), fullPage: true });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: join(SHOTS, `${name}-dark.png`), fullPage: true });
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: join(SHOTS, `${name}-phone.png`), fullPage: true });
-  await page.setViewportSize(size);
-}
 
 describe('two-step sign-in in a browser', { skip: chromiumMissing }, () => {
   let t: TestApp;
@@ -86,7 +71,7 @@ describe('two-step sign-in in a browser', { skip: chromiumMissing }, () => {
       await section.getByText(secret.slice(0, 4)).waitFor();
       await axe(page, 'the setup of an authenticator app');
       await section.scrollIntoViewIfNeeded();
-      await shoot(page, 'account-setup');
+      await shootPage(page, 'account-setup');
 
       await section.getByRole('textbox', { name: 'Code from the app' }).fill('000000' === codeAt(secret) ? '111111' : '000000');
       await section.getByRole('button', { name: 'Turn on' }).click();
@@ -104,7 +89,7 @@ describe('two-step sign-in in a browser', { skip: chromiumMissing }, () => {
       await codes.getByRole('button', { name: 'Download' }).click();
       assert.equal((await download).suggestedFilename(), 'taskboard-recovery-codes.txt');
       await axe(page, 'the recovery codes');
-      await shoot(page, 'account-recovery-codes');
+      await shootPage(page, 'account-recovery-codes');
       await codes.getByRole('button', { name: 'I have saved them' }).click();
       await section.getByText(/^On since .*10 recovery codes left\.$/).waitFor();
 
@@ -116,7 +101,7 @@ describe('two-step sign-in in a browser', { skip: chromiumMissing }, () => {
       await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
       assert.equal((await page.request.get('/api/v1/me')).status(), 401, 'no session before the code');
       await axe(page, 'the code step');
-      await shoot(page, 'sign-in-code-step');
+      await shootPage(page, 'sign-in-code-step');
       await page.getByRole('textbox', { name: 'Code from the app' }).fill(codeAt(secret) === '123456' ? '654321' : '123456');
       await page.getByRole('button', { name: 'Verify' }).click();
       await page.getByRole('alert').filter({ hasText: 'That code is not right.' }).waitFor();
@@ -131,7 +116,7 @@ describe('two-step sign-in in a browser', { skip: chromiumMissing }, () => {
       await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
       await page.getByRole('textbox', { name: 'Recovery code' }).fill(recoveryCodes[3]!);
       await axe(page, 'the recovery code step');
-      await shoot(page, 'sign-in-recovery-step');
+      await shootPage(page, 'sign-in-recovery-step');
       await page.getByRole('button', { name: 'Verify' }).click();
       await page.waitForURL(/\/boards/);
 
@@ -185,7 +170,7 @@ describe('two-step sign-in in a browser', { skip: chromiumMissing }, () => {
       const { secret } = (await (await started).json()) as { secret: string };
       await memberPage.getByRole('img', { name: 'QR code to scan with your authenticator app' }).waitFor();
       await axe(memberPage, 'the setup at sign-in');
-      await shoot(memberPage, 'sign-in-enrol-step');
+      await shootPage(memberPage, 'sign-in-enrol-step');
       await memberPage.getByRole('textbox', { name: 'Code from the app' }).fill(codeAt(secret));
       await memberPage.getByRole('button', { name: 'Turn on' }).click();
       const codes = memberPage.getByRole('group', { name: 'Your recovery codes' });
@@ -198,7 +183,7 @@ describe('two-step sign-in in a browser', { skip: chromiumMissing }, () => {
       await page.reload();
       await part.getByText('1 of 2 members have set it up.').waitFor();
       await part.getByRole('listitem').filter({ hasText: 'Mo Member' }).getByText('Set up: authenticator app').waitFor();
-      await shoot(page, 'admin-two-step');
+      await shootPage(page, 'admin-two-step');
       await part.getByRole('button', { name: 'Reset the two-step sign-in of Mo Member' }).click();
       await part.getByText('The two-step sign-in of Mo Member is reset.').waitFor();
       await part.getByText('0 of 2 members have set it up.').waitFor();

@@ -6,10 +6,9 @@
  * photographed light, dark and on a 390 px phone.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, CDPSession, Page } from '@playwright/test';
-import { chromiumMissing, keepFailure, launch } from '../support/browser.ts';
+import { chromiumMissing, keepFailure, launch, shootPage } from '../support/browser.ts';
 import { addMember } from '../support/fixtures.ts';
 import { bearer, buildTestApp, type TestApp, testConfig } from '../support/harness.ts';
 import { givePassword, TEST_PASSWORD } from '../support/people.ts';
@@ -17,19 +16,6 @@ import { axe } from './board-support.ts';
 
 const OWNER = 'owner@acme.test';
 const MEMBER = 'mo@acme.test';
-const SHOTS = process.env.SHOTS_DIR;
-
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return;
-  const size = page.viewportSize() ?? { width: 1280, height: 800 };
-  await page.screenshot({ path: join(SHOTS, `${name}-light.png`), fullPage: true });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: join(SHOTS, `${name}-dark.png`), fullPage: true });
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: join(SHOTS, `${name}-phone.png`), fullPage: true });
-  await page.setViewportSize(size);
-}
 
 async function serve(t: TestApp): Promise<string> {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -109,13 +95,13 @@ describe('single sign-on only in a browser', { skip: chromiumMissing }, () => {
       assert.equal(await only.isChecked(), true);
       await axe(page, 'the single sign-on part of the members page');
       await part.scrollIntoViewIfNeeded();
-      await shoot(page, 'admin-single-sign-on');
+      await shootPage(page, 'admin-single-sign-on');
 
       await passwordStep(memberPage, MEMBER);
       await memberPage.getByRole('alert').filter({ hasText: "Your company signs you in only through your organisation's sign-in" }).waitFor();
       assert.match(memberPage.url(), /\/sign-in/);
       await axe(memberPage, 'the refused sign-in');
-      await shoot(memberPage, 'sign-in-single-sign-on-only');
+      await shootPage(memberPage, 'sign-in-single-sign-on-only');
 
       await only.click();
       await part.getByText('Members may sign in with a password again.').waitFor();

@@ -85,3 +85,20 @@ export async function steadyBox(locator: Locator): Promise<{ x: number; y: numbe
   }
   throw new Error(`${locator} never stayed on the page long enough to be measured`);
 }
+
+/**
+ * Light, dark and phone pictures of what the page shows now, for a person to look at: only when
+ * SHOTS_DIR names a folder (a run that wants them), as `<name>-light|dark|phone.png`.
+ */
+export async function shootPage(page: Page, name: string): Promise<void> {
+  const folder = process.env.SHOTS_DIR;
+  if (!folder) return;
+  const size = page.viewportSize() ?? { width: 1280, height: 800 };
+  await page.screenshot({ path: join(folder, `${name}-light.png`), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(folder, `${name}-dark.png`), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(folder, `${name}-phone.png`), fullPage: true });
+  await page.setViewportSize(size);
+}
