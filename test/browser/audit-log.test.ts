@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { recordAudit } from '../../src/domain/audit/log.ts';
-import { ARTIFACTS, chromiumMissing, contextWithKey, keepFailure, launch } from '../support/browser.ts';
+import { ARTIFACTS, chromiumMissing, contextWithKey, launch } from '../support/browser.ts';
+import { keeping } from '../support/card-dialog.ts';
 import { addMember } from '../support/fixtures.ts';
 import { buildTestApp, type TestApp } from '../support/harness.ts';
 import { givePassword, TEST_PASSWORD } from '../support/people.ts';
@@ -87,12 +88,9 @@ describe('the audit log page in a browser', { skip: chromiumMissing }, () => {
 
   async function run(name: string, context: BrowserContext, steps: (page: Page) => Promise<void>) {
     const page = await context.newPage();
-    let failed = true;
     try {
-      await steps(page);
-      failed = false;
+      await keeping(`audit-${name}`, context, page, () => steps(page));
     } finally {
-      await keepFailure(`audit-${name}`, context, page, failed);
       await context.close();
     }
   }
