@@ -14,7 +14,7 @@ import { sweepDeleted } from '../../src/domain/boards/sweep.ts';
 import { IMPORT_BATCH_CARDS, importFaults } from '../../src/domain/imports/service.ts';
 import { BoardExport } from '../../src/schemas/board-export.ts';
 import { runTaskboard } from '../support/cli.ts';
-import { addMember, addTeam, multipart } from '../support/fixtures.ts';
+import { addMember, addTeam } from '../support/fixtures.ts';
 import { apiClient, bearer, buildTestApp, ENGINES, type OtherCompany, otherCompany, type TestApp } from '../support/harness.ts';
 import { TEST_PASSWORD } from '../support/people.ts';
 import { eventually, type Receiver, startReceiver } from '../support/receiver.ts';
@@ -23,8 +23,17 @@ import { bigTrelloExport, importForm, smallTrelloExport } from '../support/trell
 
 type Json = Record<string, any>;
 
-async function postImport(t: TestApp, key: string, source: 'trello' | 'taskboard', teamId: string, content: string | Buffer, requestId?: string) {
-  const form = importForm(content);
+/** Posts the file to the import, with a people mapping (JSON, or any text to see it refused) when given. */
+async function postImport(
+  t: TestApp,
+  key: string,
+  source: 'trello' | 'taskboard',
+  teamId: string,
+  content: string | Buffer,
+  requestId?: string,
+  people?: object | string,
+) {
+  const form = importForm(content, undefined, people === undefined ? {} : { people: typeof people === 'string' ? people : JSON.stringify(people) });
   return t.app.inject({
     method: 'POST',
     url: `/api/v1/imports/${source}?teamId=${teamId}`,
@@ -286,32 +295,14 @@ for (const engine of ENGINES) {
         [{ nobody: bob.userId }, 'body.people.nobody'],
         ['not json', 'body.people'],
       ] as const) {
-        const bad = multipart(
-          { people: typeof mapping === 'string' ? mapping : JSON.stringify(mapping) },
-          { filename: 'b.json', contentType: 'application/json', content: Buffer.from(file) },
-        );
-        const res = await t.app.inject({
-          method: 'POST',
-          url: `/api/v1/imports/trello?teamId=${teamId}`,
-          headers: { ...bearer(key), ...bad.headers },
-          payload: bad.payload,
-        });
+        const res = await postImport(t, key, 'trello', teamId, file, undefined, mapping);
         assert.equal(res.statusCode, 400, res.body);
         assert.equal(res.json().details[0].field, field, res.body);
       }
       assert.deepEqual(await counts(t), before);
 
       // the import: Dan is Bob, Alice's suggestion is turned down (nobody), Carol is left to the rules (none)
-      const chosen = multipart(
-        { people: JSON.stringify({ [person(3)]: bob.userId, [person(1)]: null }) },
-        { filename: 'b.json', contentType: 'application/json', content: Buffer.from(file) },
-      );
-      const started = await t.app.inject({
-        method: 'POST',
-        url: `/api/v1/imports/trello?teamId=${teamId}`,
-        headers: { ...bearer(key), ...chosen.headers },
-        payload: chosen.payload,
-      });
+      const started = await postImport(t, key, 'trello', teamId, file, undefined, { [person(3)]: bob.userId, [person(1)]: null });
       assert.equal(started.statusCode, 202, started.body);
       const done = await eventually(
         async () => (await readImport(t, key, started.json().import._id)).json().import as Json,
@@ -409,15 +400,7 @@ for (const engine of ENGINES) {
         ],
         checklists: [{ id: 'k1', idCard: 'c2', name: 'Steps', checkItems: [{ id: 'i1', name: 'Step', state: 'incomplete', idMember: person(1) }] }],
       });
-      const post = (people: object) => {
-        const form = multipart({ people: JSON.stringify(people) }, { filename: 'b.json', contentType: 'application/json', content: Buffer.from(file) });
-        return t.app.inject({
-          method: 'POST',
-          url: `/api/v1/imports/trello?teamId=${teamId}`,
-          headers: { ...bearer(key), ...form.headers },
-          payload: form.payload,
-        });
-      };
+      const post = (people: object) => postImport(t, key, 'trello', teamId, file, undefined, people);
       // a bad email is a 400 naming the person, and nothing is written (no import, no invitation)
       const before = await counts(t);
       const invitationsBefore = await t.services.db.selectFrom('invitations').select('id').execute();
@@ -428,16 +411,7 @@ for (const engine of ENGINES) {
       assert.equal((await t.services.db.selectFrom('invitations').select('id').execute()).length, invitationsBefore.length);
 
       // inviting is for owners and admins, as any invitation: a member's import is a 403, nothing written
-      const form = multipart(
-        { people: JSON.stringify({ [person(1)]: { invite: 'erin@elsewhere.test' } }) },
-        { filename: 'b.json', contentType: 'application/json', content: Buffer.from(file) },
-      );
-      const refused = await t.app.inject({
-        method: 'POST',
-        url: `/api/v1/imports/trello?teamId=${teamId}`,
-        headers: { ...bearer(alice.apiKey), ...form.headers },
-        payload: form.payload,
-      });
+      const refused = await postImport(t, alice.apiKey, 'trello', teamId, file, undefined, { [person(1)]: { invite: 'erin@elsewhere.test' } });
       assert.equal(refused.statusCode, 403, refused.body);
       assert.deepEqual(await counts(t), before);
       assert.equal((await t.services.db.selectFrom('imports').select('id').where('board_name', '=', 'Invite board').execute()).length, 0);

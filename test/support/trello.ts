@@ -59,6 +59,7 @@ export function bigTrelloExport(cards: number): Record<string, unknown> {
 }
 
 /** The form that carries a file to an import. */
-export function importForm(content: string | Buffer, filename = 'board.json') {
-  return multipart({}, { filename, contentType: 'application/json', content: Buffer.isBuffer(content) ? content : Buffer.from(content) });
+/** The import's form: the file, after the fields that come before it (`people`: the mapping, JSON). */
+export function importForm(content: string | Buffer, filename = 'board.json', fields: Record<string, string> = {}) {
+  return multipart(fields, { filename, contentType: 'application/json', content: Buffer.isBuffer(content) ? content : Buffer.from(content) });
 }
