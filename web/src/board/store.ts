@@ -154,8 +154,8 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
     [queryClient, key],
   );
 
-  /** Each card's reschedule being sent, which the next one of the card waits for. */
-  const rescheduling = useRef(new Map<string, Promise<unknown>>());
+  /** Each card's write being sent, which the next write of the card waits for. */
+  const writing = useRef(new Map<string, Promise<unknown>>());
 
   /** A write's answer (the whole card): the dialog's copy, and its face on the board. */
   const applyCard = useCallback(
@@ -164,6 +164,36 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
       queryClient.setQueryData(cardKey(card._id), card);
     },
     [set, queryClient],
+  );
+
+  /**
+   * Sends a write of a card after the writes of that card before it, each on the revision the one
+   * before left (`send` is given it): quick moves by keyboard are several writes, not a 412 of the
+   * second. An answer is applied when no later write of the card waits; else only its revision is
+   * taken, so the page keeps showing what the later write will make.
+   */
+  const inTurn = useCallback(
+    (cardId: string, version: number, send: (version: number) => Promise<{ card: unknown }>): Promise<Card> => {
+      const earlier = writing.current.get(cardId);
+      let mine: Promise<unknown> | undefined;
+      const sending = (async () => {
+        await earlier;
+        const card = (await send(findCard(get(), cardId)?.__v ?? version)).card as Card;
+        if (writing.current.get(cardId) === mine) applyCard(card);
+        else
+          set((view) => {
+            const shown = findCard(view, cardId);
+            return shown ? placeCard(view, { ...shown, __v: card.__v }) : view;
+          });
+        return card;
+      })();
+      const settled = sending.catch(() => undefined);
+      mine = settled;
+      writing.current.set(cardId, settled);
+      void settled.then(() => writing.current.get(cardId) === settled && writing.current.delete(cardId));
+      return sending;
+    },
+    [get, set, applyCard],
   );
 
   /** Re-reads the card's face (another person's change, a refused write): the board shows it as it is now. */
@@ -244,13 +274,14 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
         });
         announce(t.moved(card.name, target.name, index + 1));
         try {
-          const answer = unwrap(
-            await client.PATCH('/api/v1/cards/{cardId}/position', {
-              params: { path: { cardId }, header: ifMatch(card.__v) as never },
-              body: { position: index, ...(toListId !== card.list ? { list: toListId } : {}) },
-            }),
+          await inTurn(cardId, card.__v, async (version) =>
+            unwrap(
+              await client.PATCH('/api/v1/cards/{cardId}/position', {
+                params: { path: { cardId }, header: ifMatch(version) as never },
+                body: { position: index, ...(toListId !== card.list ? { list: toListId } : {}) },
+              }),
+            ),
           );
-          applyCard(answer.card as Card);
           if (undoable)
             notify({
               kind: 'info',
@@ -281,21 +312,10 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
         };
         set((view) => placeCard(view, { ...card, ...dates }));
         announce(words.done);
-        // a card's reschedules go one after another, each on the revision the one before left: quick
-        // moves by keyboard are several writes, not a 412 of the second
-        const earlier = rescheduling.current.get(cardId);
-        const sending = (async () => {
-          await earlier;
-          const now = findCard(get(), cardId) ?? card;
-          if (earlier) set((view) => placeCard(view, { ...now, ...dates }));
-          return unwrap(await client.PATCH('/api/v1/cards/{cardId}', { params: { path: { cardId }, header: ifMatch(now.__v) as never }, body: dates }));
-        })();
-        const settled = sending.catch(() => undefined);
-        rescheduling.current.set(cardId, settled);
-        void settled.then(() => rescheduling.current.get(cardId) === settled && rescheduling.current.delete(cardId));
         try {
-          const answer = await sending;
-          applyCard(answer.card as Card);
+          await inTurn(cardId, card.__v, async (version) =>
+            unwrap(await client.PATCH('/api/v1/cards/{cardId}', { params: { path: { cardId }, header: ifMatch(version) as never }, body: dates })),
+          );
           if (undoable)
             notify({
               kind: 'info',
@@ -434,7 +454,7 @@ export function useBoardActions(boardId: string, notify: (notice: Notice) => voi
       },
     };
     return actions;
-  }, [applyCard, refreshCard, refused, get, set, boardId, announce, notify, restoreList, restoreCard, queryClient]);
+  }, [applyCard, refreshCard, refused, get, set, boardId, announce, notify, restoreList, restoreCard, queryClient, inTurn]);
 }
 
 export type BoardActions = ReturnType<typeof useBoardActions>;
