@@ -102,6 +102,18 @@ describe('the left rail', { skip: chromiumMissing }, () => {
     });
   });
 
+  test('a menu clicked before its code came opens once it comes', async (context) => {
+    const { context: browserContext, page } = await f.open();
+    await keeping(context.name, browserContext, page, async () => {
+      const release = await holdRequests(page, '**/PopupCore-*.js');
+      await page.goto(`/boards/${f.boardId}`);
+      await page.getByRole('button', { name: 'Board menu' }).click();
+      assert.equal(await page.getByRole('dialog', { name: 'Board menu' }).count(), 0, 'nothing opens without the code');
+      release();
+      await page.getByRole('dialog', { name: 'Board menu' }).getByRole('button', { name: 'Custom fields', exact: true }).waitFor();
+    });
+  });
+
   test('on a phone: a drawer from the header, closed by the link it follows', async (context) => {
     const { context: browserContext, page } = await f.open(undefined, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     await keeping(context.name, browserContext, page, async () => {
