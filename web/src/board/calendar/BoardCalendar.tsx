@@ -2,7 +2,7 @@ import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
 import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
 import { endOfMonth, endOfWeek, startOfMonth, startOfWeek, today } from '@internationalized/date';
 import { CheckCircle2, ChevronLeft, ChevronRight } from 'lucide-react';
-import { type KeyboardEvent, memo, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import type { CardFace, Label } from '../../api.ts';
 import { END_OF_DAY, START_OF_DAY } from '../../card/dates.ts';
 import { currentLocale, currentTimeZone, formatDate } from '../../i18n/messages.ts';
@@ -384,19 +384,7 @@ const Day = memo(function Day(props: {
   cardApi: { current: CardApi };
 }) {
   const element = useRef<HTMLDivElement>(null);
-  const [over, setOver] = useState(false);
-  useEffect(() => {
-    const node = element.current;
-    if (!node) return;
-    return dropTargetForElements({
-      element: node,
-      canDrop: ({ source }) => source.data.type === 'calendar-card',
-      getData: () => ({ type: 'calendar-day', day: props.day }),
-      onDragEnter: () => setOver(true),
-      onDragLeave: () => setOver(false),
-      onDrop: () => setOver(false),
-    });
-  }, [props.day]);
+  const over = useCardDrop(element, 'calendar-day', props.day);
   // the day's name is its content (its date and count first, then its cards), as a screen reader reads it on arrival
   const label = `${dayWords(props.day, { dateStyle: 'full' })}${props.isToday ? `, ${vt.today}` : ''}, ${vt.cardsCount(props.total)}`;
   return (
@@ -513,19 +501,7 @@ function Undated(props: {
   cardApi: { current: CardApi };
 }) {
   const element = useRef<HTMLElement>(null);
-  const [over, setOver] = useState(false);
-  useEffect(() => {
-    const node = element.current;
-    if (!node) return;
-    return dropTargetForElements({
-      element: node,
-      canDrop: ({ source }) => source.data.type === 'calendar-card',
-      getData: () => ({ type: 'calendar-undated' }),
-      onDragEnter: () => setOver(true),
-      onDragLeave: () => setOver(false),
-      onDrop: () => setOver(false),
-    });
-  }, []);
+  const over = useCardDrop(element, 'calendar-undated');
   return (
     <section ref={element} className={`calendar-undated${over ? ' drop-over' : ''}`} aria-labelledby="calendar-undated-title">
       <h3 id="calendar-undated-title">
@@ -547,4 +523,22 @@ function Undated(props: {
       ) : null}
     </section>
   );
+}
+
+/** A place of the calendar a card can be dropped on (a day, or the undated list); answers whether one is over it now. */
+function useCardDrop(element: RefObject<HTMLElement | null>, type: 'calendar-day' | 'calendar-undated', day?: string): boolean {
+  const [over, setOver] = useState(false);
+  useEffect(() => {
+    const node = element.current;
+    if (!node) return;
+    return dropTargetForElements({
+      element: node,
+      canDrop: ({ source }) => source.data.type === 'calendar-card',
+      getData: () => ({ type, day }),
+      onDragEnter: () => setOver(true),
+      onDragLeave: () => setOver(false),
+      onDrop: () => setOver(false),
+    });
+  }, [element, type, day]);
+  return over;
 }
