@@ -185,7 +185,15 @@ function TimeZonePicker({ timeZone }: { timeZone: string | null }) {
 function EmailNotifications({ enabled, cadence, timeZone }: { enabled: boolean; cadence: 'minute' | 'daily'; timeZone: string | null }) {
   const update = useUpdateMe();
   const hintId = useId();
-  const shown = update.isPending && update.variables.emailNotifications !== undefined ? update.variables.emailNotifications : enabled;
+  // the choice shows at once (the mutation's own state comes a tick later, and the account's after
+  // the server answers); the account's value takes over when it changes, or the write is refused
+  const [asked, setAsked] = useState<boolean | null>(null);
+  const [seen, setSeen] = useState(enabled);
+  if (seen !== enabled) {
+    setSeen(enabled);
+    setAsked(null);
+  }
+  const shown = asked ?? enabled;
   return (
     <Part title={t.emailNotificationsTitle}>
       <label className="account-check">
@@ -194,7 +202,10 @@ function EmailNotifications({ enabled, cadence, timeZone }: { enabled: boolean; 
           checked={shown}
           aria-describedby={hintId}
           disabled={update.isPending}
-          onChange={(event) => update.mutate({ emailNotifications: event.target.checked })}
+          onChange={(event) => {
+            setAsked(event.target.checked);
+            update.mutate({ emailNotifications: event.target.checked }, { onError: () => setAsked(null) });
+          }}
         />
         {t.emailNotifications}
       </label>
