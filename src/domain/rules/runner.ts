@@ -15,6 +15,7 @@
  *      together, so a run is done once, and a crash mid-run rolls back to a pending run.
  */
 
+import type { RuleTrigger } from '../../schemas/rules.ts';
 import type { Executor, NewRow, Transaction } from '../../storage/database.ts';
 import type { EventRow } from '../../storage/event-feed.ts';
 import { ruleTriggerEventsAfter, ruleTriggerEventsHeldBack } from '../../storage/repositories/events.ts';
@@ -131,14 +132,20 @@ export async function fileTriggeredRuns(ctx: ServiceContext): Promise<{ filed: n
         const depths = await runDepth(trx, [...new Set(events.flatMap((e) => (e.actor_rule_id && e.request_id ? [e.request_id] : [])))]);
         const now = new Date(ctx.clock.now()).toISOString();
         const paused = new Set<string>();
+        // each rule's definition is parsed once a batch, not once an event
+        const rulesOfBoard = new Map<string, { rule: RuleRow; trigger: RuleTrigger }[]>();
+        for (const rule of rules) {
+          const ofBoard = rulesOfBoard.get(rule.board_id) ?? [];
+          ofBoard.push({ rule, trigger: toRule(rule).trigger });
+          rulesOfBoard.set(rule.board_id, ofBoard);
+        }
         for (const event of events) {
-          const boards = boardsOf(event);
-          for (const rule of rules) {
-            if (!boards.includes(rule.board_id) || rule.created_at > event.created_at || paused.has(rule.id)) continue;
+          const triggering = { type: event.type, card: event.card_id, data: data.get(event.id) ?? {} };
+          for (const { rule, trigger } of [...new Set(boardsOf(event))].flatMap((board) => rulesOfBoard.get(board) ?? [])) {
+            if (rule.created_at > event.created_at || paused.has(rule.id)) continue;
             // a rule's own actions never trigger it again
             if (event.actor_rule_id === rule.id) continue;
-            const definition = toRule(rule);
-            if (!triggeredBy(definition.trigger, { type: event.type, card: event.card_id, data: data.get(event.id) ?? {} }, facts)) continue;
+            if (!triggeredBy(trigger, triggering, facts)) continue;
             const depth = event.actor_rule_id ? (depths.get(event.request_id ?? '') ?? MAX_CHAIN_DEPTH) + 1 : 1;
             const run = {
               id: newOrderedId(ctx.clock.now()),
