@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import promClient from '@platformatic/prom-client';
+import type PromClient from '@platformatic/prom-client';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
-import * as fastifyMetricsModule from 'fastify-metrics';
 import type { IMetricsPluginOptions } from 'fastify-metrics/dist/types.js';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config.ts';
@@ -14,16 +14,22 @@ import { sendError } from './errors.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     /** The Prometheus registry behind `/metrics`; null when metrics are off. */
-    metricsRegistry: promClient.Registry | null;
+    metricsRegistry: PromClient.Registry | null;
     /** The address of the metrics port once listening (METRICS_PORT). */
     metricsAddress: AddressInfo | null;
   }
 }
 
-// A CommonJS module: Node's ESM import hands over its exports object, the plugin under `default`.
 type MetricsPlugin = FastifyPluginCallback<Partial<IMetricsPluginOptions>>;
-const exported = fastifyMetricsModule.default as unknown as MetricsPlugin | { default: MetricsPlugin };
-const fastifyMetrics: MetricsPlugin = 'default' in exported ? exported.default : exported;
+type Prom = typeof PromClient;
+
+/** prom-client and fastify-metrics, loaded only when metrics are on (docs/decisions/0042-load-on-first-use.md). */
+function metricsLibraries(): { promClient: Prom; fastifyMetrics: MetricsPlugin } {
+  const require = createRequire(import.meta.url);
+  // both CommonJS: fastify-metrics hands its plugin over under `default`
+  const exported = require('fastify-metrics') as MetricsPlugin | { default: MetricsPlugin };
+  return { promClient: require('@platformatic/prom-client') as Prom, fastifyMetrics: 'default' in exported ? exported.default : exported };
+}
 
 function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -45,6 +51,7 @@ export default fp(
       app.decorate('metricsRegistry', null);
       return;
     }
+    const { promClient, fastifyMetrics } = metricsLibraries();
     const registry = new promClient.Registry();
     app.decorate('metricsRegistry', registry);
     // fastify-metrics is typed against @prometheus-io/client; it runs on @platformatic/prom-client
@@ -89,6 +96,7 @@ export default fp(
     });
     // The storage and error plugins count database faults, the notifications plugin failed sends.
     tallyCounter(
+      promClient,
       registry,
       'taskboard_db_faults_total',
       'Database faults: idle_connection_lost (the pool dropped a connection that died while idle), request_unavailable (a request answered 503 because the database could not be reached or answer in time)',
@@ -97,6 +105,7 @@ export default fp(
       { idleConnectionLost: 'idle_connection_lost', requestUnavailable: 'request_unavailable' },
     );
     tallyCounter(
+      promClient,
       registry,
       'taskboard_notification_send_failures_total',
       'Notifications the NotificationSender did not take: reason error (it threw) or timeout (no answer within NOTIFICATION_SEND_TIMEOUT_MS; abandoned)',
@@ -105,6 +114,7 @@ export default fp(
       { failed: 'error', timedOut: 'timeout' },
     );
     tallyCounter(
+      promClient,
       registry,
       'taskboard_mail_sends_total',
       'Mail worker sends: outcome sent (the mail server took the mail) or failed (an attempt failed or timed out; the mail waits for the next)',
@@ -173,7 +183,8 @@ export default fp(
  * what each field counted since the last one, under its label value.
  */
 function tallyCounter<K extends string>(
-  registry: promClient.Registry,
+  promClient: Prom,
+  registry: PromClient.Registry,
   name: string,
   help: string,
   labelName: string,

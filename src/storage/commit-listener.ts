@@ -6,7 +6,8 @@
  * TCP keep-alive, query timeout) and comes back after a loss with a growing pause; every (re)connect
  * counts as a ring, because commits made while it was deaf were not heard.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { pgModule } from './engine/pg-module.ts';
 import { EVENTS_CHANNEL_SQL } from './event-feed.ts';
 
 export interface CommitListener {
@@ -72,7 +73,7 @@ export function listenForCommits(config: pg.ClientConfig, options: CommitListene
   };
 
   const connect = async () => {
-    const next = new pg.Client({ ...config, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    const next = new (pgModule().Client)({ ...config, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     client = next;
     // Until it is replaced, a broken connection's errors end it and start the next one.
     next.on('error', (error) => client === next && retry(error));

@@ -2,7 +2,8 @@
  * The PostgreSQL connection pool, built so that the database can go away and come back without
  * taking the process with it, and so that no wait on the database is unbounded.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { pgModule } from './engine/pg-module.ts';
 import { pgTypes } from './engine/pg-types.ts';
 
 /** How long the service waits on PostgreSQL, in ms (see docs/operations.md, Database faults). */
@@ -58,7 +59,7 @@ export interface PostgresPoolOptions extends DatabaseTimeouts {
 export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
   const settings = [`-c statement_timeout=${options.statementTimeoutMs}`, `-c idle_in_transaction_session_timeout=${options.idleInTransactionTimeoutMs}`];
   if (options.schema) settings.push(`-c search_path=${options.schema}`);
-  const pool = new pg.Pool({
+  const pool = new (pgModule().Pool)({
     // several queries written before the first answer (src/storage/engine/postgres-driver.ts); pg also
     // closes a connection whose query timed out, instead of leaving it waiting for that answer
     pipeline: true,

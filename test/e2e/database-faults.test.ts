@@ -98,7 +98,7 @@ describe('PostgreSQL faults', needsPostgres, () => {
     // The pool's idle connections, and the event bell's LISTEN connection (outside the pool) once it is up.
     const poolLost = () => warnings.filter((w) => w.msg.includes('idle connection was lost')).length;
     const listenerLost = () => warnings.filter((w) => w.msg.includes('database listener was lost')).length;
-    await until(() => poolLost() + listenerLost() >= terminated, 2000, 'the pool and the listener noticed every terminated connection');
+    await until(() => poolLost() + listenerLost() >= terminated, 15_000, 'the pool and the listener noticed every terminated connection');
     assert.ok(listenerLost() <= 1, 'one listening connection');
     assert.equal(await faultsCounted('idle_connection_lost'), poolLost(), 'the metrics count every lost idle connection');
     for (const write of [false, true, false]) assert.ok([200, 201].includes((await request(write)).statusCode));
@@ -132,10 +132,10 @@ describe('PostgreSQL faults', needsPostgres, () => {
     try {
       await until(() => counts.ok >= 20, 10_000, 'requests succeed before the cut');
       await proxy.cut({ refuse: true });
-      await until(() => counts.unavailable >= 8, 5000, 'requests meet the dead database');
+      await until(() => counts.unavailable >= 8, 15_000, 'requests meet the dead database');
       await proxy.restore();
       restoredAt = performance.now();
-      await until(() => backAfter.filter((ms) => ms !== undefined).length === 8, 5000, 'every loop succeeds again');
+      await until(() => backAfter.filter((ms) => ms !== undefined).length === 8, 15_000, 'every loop succeeds again');
     } finally {
       stop = true;
       await Promise.all(loops);
@@ -179,7 +179,7 @@ describe('PostgreSQL faults', needsPostgres, () => {
     } finally {
       await proxy.restore();
     }
-    await until(async () => (await request(false)).statusCode === 200, 3000, 'requests succeed once the database answers');
+    await until(async () => (await request(false)).statusCode === 200, 15_000, 'requests succeed once the database answers');
     assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
   });
 });

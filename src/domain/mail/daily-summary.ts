@@ -10,7 +10,7 @@
  * outbox makes it once a day across restarts and instances. A day with nothing to say claims the day
  * and sends nothing.
  */
-import { DateTime } from 'luxon';
+import type { DateTime } from 'luxon';
 import type { Language } from '../../schemas/records.ts';
 import { insertMail } from '../../storage/repositories/invitations.ts';
 import { notificationSubjects } from '../../storage/repositories/mail.ts';
@@ -18,6 +18,7 @@ import { cardsDueFor, claimDailySummary, dailySummaryPeople, notificationsSince 
 import type { ServiceContext } from '../context.ts';
 import { toNotification } from '../notifications/records.ts';
 import { newId } from '../shared/ids.ts';
+import { luxon } from '../shared/luxon.ts';
 import { inTransaction } from '../shared/transaction.ts';
 import { mailLanguage, mailText } from './messages.ts';
 import { describeNotification } from './notification-mail.ts';
@@ -29,7 +30,7 @@ const SECTION_LINES = 50;
 
 /** A stored time zone, or UTC when it is no longer one the server knows. */
 export function zoneOf(timeZone: string | null): string {
-  return timeZone !== null && DateTime.local().setZone(timeZone).isValid ? timeZone : 'UTC';
+  return timeZone !== null && luxon().DateTime.local().setZone(timeZone).isValid ? timeZone : 'UTC';
 }
 
 type Person = Awaited<ReturnType<typeof dailySummaryPeople>>[number];
@@ -51,14 +52,14 @@ async function writeSummary(ctx: ServiceContext, person: Person, local: DateTime
     const cards = await cardsDueFor(trx, person.id, new Date(weekEnd).toISOString(), 3 * SECTION_LINES);
     // what changed since the last summary's morning (the day before, for a first one)
     const since = person.summary_sent_on
-      ? DateTime.fromISO(person.summary_sent_on, { zone: local.zone }).set({ hour: SUMMARY_HOUR }).toMillis()
+      ? luxon().DateTime.fromISO(person.summary_sent_on, { zone: local.zone }).set({ hour: SUMMARY_HOUR }).toMillis()
       : now - 86_400_000;
     const changes = await notificationsSince(trx, person.id, new Date(since).toISOString(), SECTION_LINES);
     const due = (at: number) => (at < now ? 'overdue' : at < tomorrow ? 'today' : 'week');
     const sections = { overdue: [] as string[], today: [] as string[], week: [] as string[] };
     for (const card of cards) {
       const at = Date.parse(card.due_date ?? '');
-      const when = DateTime.fromMillis(at, { zone: local.zone }).setLocale(language).toLocaleString(DateTime.DATETIME_MED);
+      const when = luxon().DateTime.fromMillis(at, { zone: local.zone }).setLocale(language).toLocaleString(luxon().DateTime.DATETIME_MED);
       const line = mailText(language, 'summaryCard', { card: card.name, board: card.board_name, due: when });
       const link = cardLink(publicUrl, card);
       const list = sections[due(at)];
@@ -109,7 +110,7 @@ export async function writeDailySummaries(ctx: ServiceContext, publicUrl: string
   const now = ctx.clock.now();
   let written = 0;
   for (const person of await dailySummaryPeople(ctx.db)) {
-    const local = DateTime.fromMillis(now, { zone: zoneOf(person.time_zone) });
+    const local = luxon().DateTime.fromMillis(now, { zone: zoneOf(person.time_zone) });
     if (local.hour < SUMMARY_HOUR) continue;
     if (person.summary_sent_on !== null && person.summary_sent_on >= (local.toISODate() ?? '')) continue;
     if (await writeSummary(ctx, person, local, publicUrl)) written++;

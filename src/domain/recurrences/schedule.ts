@@ -8,10 +8,17 @@
  * night clocks go forward) is moved forward by the gap (03:30); one the zone repeats (02:30 on the
  * night they go back) is the first of the two. Pure: no query.
  */
-import { DateTime } from 'luxon';
-import rrule from 'rrule';
+import { createRequire } from 'node:module';
+import { luxon } from '../shared/luxon.ts';
 
-const { RRule } = rrule;
+type RRuleClass = typeof import('rrule')['RRule'];
+let rruleClass: RRuleClass | undefined;
+
+/** rrule, loaded on the first schedule read (docs/decisions/0042-load-on-first-use.md). */
+function RRule(): RRuleClass {
+  rruleClass ??= (createRequire(import.meta.url)('rrule') as typeof import('rrule')).RRule;
+  return rruleClass;
+}
 
 /** A recurrence's schedule: the rule, its first wall-clock time and its zone. */
 export interface Schedule {
@@ -25,11 +32,11 @@ export interface Schedule {
 
 /** Why a schedule is not one, or undefined when it is (the field it is about, and the reason). */
 export function scheduleProblem(schedule: Schedule): { field: string; message: string } | undefined {
-  if (!DateTime.local().setZone(schedule.timeZone).isValid) return { field: 'timeZone', message: 'is not a known IANA time zone' };
-  if (!DateTime.fromISO(schedule.startsAt, { zone: 'utc' }).isValid)
+  if (!luxon().DateTime.local().setZone(schedule.timeZone).isValid) return { field: 'timeZone', message: 'is not a known IANA time zone' };
+  if (!luxon().DateTime.fromISO(schedule.startsAt, { zone: 'utc' }).isValid)
     return { field: 'startsAt', message: 'is not a local date and time like 2031-03-01T09:00' };
   try {
-    const options = RRule.parseString(schedule.rule.replace(/^RRULE:/i, ''));
+    const options = RRule().parseString(schedule.rule.replace(/^RRULE:/i, ''));
     if (options.freq === undefined) return { field: 'rule', message: 'needs a FREQ' };
     if (options.dtstart) return { field: 'rule', message: 'must not hold DTSTART: startsAt is the start' };
   } catch (error) {
@@ -39,14 +46,14 @@ export function scheduleProblem(schedule: Schedule): { field: string; message: s
 }
 
 function ruleOf(schedule: Schedule) {
-  const start = DateTime.fromISO(schedule.startsAt, { zone: 'utc' });
-  return new RRule({ ...RRule.parseString(schedule.rule.replace(/^RRULE:/i, '')), dtstart: start.toJSDate(), tzid: null });
+  const start = luxon().DateTime.fromISO(schedule.startsAt, { zone: 'utc' });
+  return new (RRule())({ ...RRule().parseString(schedule.rule.replace(/^RRULE:/i, '')), dtstart: start.toJSDate(), tzid: null });
 }
 
 /** The UTC instant of a floating occurrence (wall-clock fields carried as UTC) in the zone. */
 function placed(floating: Date, timeZone: string): number {
-  const wall = DateTime.fromJSDate(floating, { zone: 'utc' });
-  const placedAt = DateTime.fromObject(
+  const wall = luxon().DateTime.fromJSDate(floating, { zone: 'utc' });
+  const placedAt = luxon().DateTime.fromObject(
     { year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute, second: wall.second },
     { zone: timeZone },
   );
@@ -58,7 +65,7 @@ function placed(floating: Date, timeZone: string): number {
 
 /** The floating time (wall-clock fields as UTC) of an instant in the zone. */
 function floatingOf(instant: number, timeZone: string): Date {
-  const wall = DateTime.fromMillis(instant, { zone: timeZone });
+  const wall = luxon().DateTime.fromMillis(instant, { zone: timeZone });
   return new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second, wall.millisecond));
 }
 

@@ -16,7 +16,8 @@
  * plain Kysely transactions.
  */
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult, TransactionSettings } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgModule } from './pg-module.ts';
 
 import { sendingOf } from './sent-with-commit.ts';
 
@@ -88,7 +89,7 @@ class PooledConnection implements DatabaseConnection {
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failed) {
       // an error the server sent leaves the connection in step; any other (a timeout, a socket that failed) may not
-      if (!(failed.reason instanceof pg.DatabaseError)) this.broken = true;
+      if (!(failed.reason instanceof pgModule().DatabaseError)) this.broken = true;
       throw failed.reason;
     }
     const { command, rowCount, rows } = (outcomes.at(-1) as PromiseFulfilledResult<pg.QueryResult>).value;
