@@ -257,6 +257,13 @@ export async function runRule(ctx: ServiceContext, runId: string, options: Pick<
       const rule = await findRule(trx, run.rule_id);
       if (!rule) return 'taken';
       if (!Number(rule.enabled)) return end('skipped', rule.paused_reason ? 'the rule is paused' : 'the rule is disabled');
+      // the card and the conditions first: a run that would not act skips without reading its
+      // author's reach (most runs of a busy board's rules are such), and the reach is read under the
+      // same lock before any action
+      const card = run.card_id ? await cardState(trx, run.card_id) : undefined;
+      if (!card || card.board_id !== rule.board_id) return end('skipped', 'the card is no longer on the board');
+      const definition = toRule(rule);
+      if (!conditionsHold(definition.conditions, card)) return end('skipped', 'the conditions did not hold');
       const caller = await callerOfAuthor(trx, rule.author_id, run.id, { id: rule.id, name: rule.name });
       try {
         await requireAccess(trx, caller, { kind: 'board', id: rule.board_id });
@@ -267,10 +274,6 @@ export async function runRule(ctx: ServiceContext, runId: string, options: Pick<
         recordPause(trx, rule, reason, at);
         return end('skipped', reason);
       }
-      const card = run.card_id ? await cardState(trx, run.card_id) : undefined;
-      if (!card || card.board_id !== rule.board_id) return end('skipped', 'the card is no longer on the board');
-      const definition = toRule(rule);
-      if (!conditionsHold(definition.conditions, card)) return end('skipped', 'the conditions did not hold');
       const hour = hourOf(ctx.clock.now());
       if ((await countBoardActions(trx, rule.board_id, hour, 0)) >= options.actionsPerHour) {
         return end('skipped', `the board's rules took ${options.actionsPerHour} actions this hour (the limit)`);
