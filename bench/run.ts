@@ -41,9 +41,9 @@
  *                          (bench/search.ts), here at BENCH_SEARCH_CARDS cards (default 20,000) in
  *                          BENCH_SEARCH_TEAMS teams (default 20); the issue's scale is 1000000 and 1000
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,7 +53,8 @@ import { TIERS, tierEnvName } from '../src/config.ts';
 import { ARGON2_PARAMETERS, hashPassword } from '../src/domain/people/passwords.ts';
 import { maskUrl } from '../src/storage/database-url.ts';
 import { reachable } from '../test/support/reachable.ts';
-import { type ChildMessage, isLimiterMode, LIMITER_MODES, type LimiterMode, type Target } from './protocol.ts';
+import { isLimiterMode, LIMITER_MODES, type LimiterMode, type Target } from './protocol.ts';
+import { children, type Server, startServer, stopAll, stopServer } from './servers.ts';
 import { type LagResult, measureLag, percentile, startBenchReceiver } from './webhook-lag.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -106,80 +107,6 @@ const postgresUrl = process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_
 
 // Tiers big enough that a benchmark never meets a 429, unless the caller sized them on purpose.
 const hugeTiers = Object.fromEntries(TIERS.map(tierEnvName).map((name) => [name, process.env[name] || '1000000']));
-
-const children = new Set<ChildProcess>();
-
-interface Server {
-  child: ChildProcess;
-  port: number;
-  targets: Target[];
-  description: string;
-}
-
-/**
- * The app's server script built as `npm start` builds the server (scripts/build-server.sh: one
- * JavaScript bundle, the packages left in node_modules), once per run of the bench.
- */
-let builtApp: string | undefined;
-function buildApp(script: string): string {
-  if (builtApp) return builtApp;
-  const out = join(root, 'dist', 'bench');
-  rmSync(out, { recursive: true, force: true });
-  const esbuild = join(root, 'node_modules', '.bin', 'esbuild');
-  const flags = [
-    '--bundle',
-    '--platform=node',
-    '--format=esm',
-    '--target=node22',
-    '--packages=external',
-    '--splitting',
-    '--minify-whitespace',
-    '--charset=ascii',
-  ];
-  execFileSync(esbuild, [script, ...flags, `--outdir=${out}`, '--log-level=warning'], { cwd: root, stdio: 'inherit' });
-  cpSync(join(root, 'src', 'storage', 'sqlite-checkpoint-worker.js'), join(out, 'sqlite-checkpoint-worker.js'));
-  builtApp = join(out, 'serve-app.js');
-  return builtApp;
-}
-
-function startServer(script: string, env: Record<string, string>): Promise<Server> {
-  // The app runs as `npm start` runs the server: built, through scripts/serve.sh (its Node options);
-  // the bare route as Node runs a script.
-  const [command, args] = script === 'bench/serve-app.ts' ? ['bash', [join(root, 'scripts', 'serve.sh'), buildApp(script)]] : [process.execPath, [script]];
-  const child = spawn(command, args, {
-    cwd: root,
-    env: { ...process.env, BENCH_ROOT: root, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not report ready within 120 s`)), 120_000);
-    child.on('message', (message: ChildMessage) => {
-      clearTimeout(timer);
-      if (message.type === 'ready') resolve({ child, port: message.port, targets: message.targets, description: message.description });
-      else reject(new Error(`${script} could not start:\n${message.message}`));
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${script} exited (${code ?? signal}) before it was ready`));
-    });
-    child.once('error', reject);
-  });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const force = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(force);
-}
-
-async function stopAll() {
-  await Promise.all([...children].map((child) => stopServer(child)));
-}
 
 /** One request before the load: a route that does not answer 2xx is a setup problem, said plainly. */
 async function probe(base: string, target: Target) {

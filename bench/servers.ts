@@ -1,0 +1,87 @@
+/**
+ * The bench's servers: the app's server script built as `npm start` builds the server, and each
+ * server a child process reporting its port over IPC (./protocol.ts), stopped with the bench.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { cpSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ChildMessage, Target } from './protocol.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The servers running, so that a stopped bench stops them all. */
+export const children = new Set<ChildProcess>();
+
+export interface Server {
+  child: ChildProcess;
+  port: number;
+  targets: Target[];
+  description: string;
+}
+
+/**
+ * The app's server script built as `npm start` builds the server (scripts/build-server.sh: one
+ * JavaScript bundle, the packages left in node_modules), once per run of the bench.
+ */
+let builtApp: string | undefined;
+function buildApp(script: string): string {
+  if (builtApp) return builtApp;
+  const out = join(root, 'dist', 'bench');
+  rmSync(out, { recursive: true, force: true });
+  const esbuild = join(root, 'node_modules', '.bin', 'esbuild');
+  const flags = [
+    '--bundle',
+    '--platform=node',
+    '--format=esm',
+    '--target=node22',
+    '--packages=external',
+    '--splitting',
+    '--minify-whitespace',
+    '--charset=ascii',
+  ];
+  execFileSync(esbuild, [script, ...flags, `--outdir=${out}`, '--log-level=warning'], { cwd: root, stdio: 'inherit' });
+  cpSync(join(root, 'src', 'storage', 'sqlite-checkpoint-worker.js'), join(out, 'sqlite-checkpoint-worker.js'));
+  builtApp = join(out, 'serve-app.js');
+  return builtApp;
+}
+
+export function startServer(script: string, env: Record<string, string>): Promise<Server> {
+  // The app runs as `npm start` runs the server: built, through scripts/serve.sh (its Node options);
+  // the bare route as Node runs a script.
+  const [command, args] = script === 'bench/serve-app.ts' ? ['bash', [join(root, 'scripts', 'serve.sh'), buildApp(script)]] : [process.execPath, [script]];
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, BENCH_ROOT: root, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not report ready within 120 s`)), 120_000);
+    child.on('message', (message: ChildMessage) => {
+      clearTimeout(timer);
+      if (message.type === 'ready') resolve({ child, port: message.port, targets: message.targets, description: message.description });
+      else reject(new Error(`${script} could not start:\n${message.message}`));
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited (${code ?? signal}) before it was ready`));
+    });
+    child.once('error', reject);
+  });
+}
+
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(force);
+}
+
+export async function stopAll() {
+  await Promise.all([...children].map((child) => stopServer(child)));
+}
