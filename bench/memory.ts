@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import autocannon, { type Result } from 'autocannon';
-import { children, startServer, stopAll, stopServer } from './servers.ts';
+import { children, cpuSeconds, startServer, stopAll, stopServer } from './servers.ts';
 
 const engines = (process.env.BENCH_ENGINES ?? 'sqlite').split(',').filter(Boolean);
 const seconds = Number(process.env.BENCH_MIXED_SECONDS || 180);
@@ -22,13 +22,6 @@ function memoryOf(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
   return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
-}
-
-/** CPU time (user and system) a process has used, in µs. */
-function cpuUsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  // utime and stime are the 14th and 15th fields of stat, in clock ticks (100 a second on Linux)
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** The least-squares slope of y over x. */
@@ -51,7 +44,7 @@ async function measure(engine: string) {
   try {
     const pid = server.child.pid as number;
     const ready = memoryOf(pid);
-    const cpuBefore = cpuUsOf(pid);
+    const cpuBefore = cpuSeconds(pid) ?? Number.NaN;
     const samples: [number, number][] = [];
     const started = performance.now();
     const sampler = setInterval(() => samples.push([(performance.now() - started) / 60_000, memoryOf(pid).rss]), 1000);
@@ -80,7 +73,7 @@ async function measure(engine: string) {
     );
     clearInterval(sampler);
     const end = memoryOf(pid);
-    const cpuUsPerRequest = (cpuUsOf(pid) - cpuBefore) / result.requests.total;
+    const cpuUsPerRequest = (((cpuSeconds(pid) ?? Number.NaN) - cpuBefore) * 1e6) / result.requests.total;
     const secondHalf = samples.filter(([minute]) => minute >= seconds / 120);
     return {
       engine,

@@ -13,13 +13,13 @@
  * Label Colors, Get Card Details, Toggle Multiple Labels; names as bench/run.ts prints them),
  * BENCH_CONNECTIONS (default 10). The "after" side's Node options are scripts/serve.sh's.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import type { ChildMessage, Target } from './protocol.ts';
+import { buildServeApp, cpuSeconds } from './servers.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const beforeDir = process.env.BENCH_BEFORE_DIR ? resolve(process.env.BENCH_BEFORE_DIR) : undefined;
@@ -59,37 +59,9 @@ async function stop(server: Server) {
   children.delete(server.child);
 }
 
-/** The app's server script built as scripts/build-server.sh builds the server. */
-function built(): string {
-  const out = join(root, 'dist', 'bench-paired');
-  rmSync(out, { recursive: true, force: true });
-  const flags = [
-    '--bundle',
-    '--platform=node',
-    '--format=esm',
-    '--target=node22',
-    '--packages=external',
-    '--splitting',
-    '--minify-whitespace',
-    '--charset=ascii',
-  ];
-  execFileSync(join(root, 'node_modules', '.bin', 'esbuild'), ['bench/serve-app.ts', ...flags, `--outdir=${out}`, '--log-level=warning'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  cpSync(join(root, 'src', 'storage', 'sqlite-checkpoint-worker.js'), join(out, 'sqlite-checkpoint-worker.js'));
-  return join(out, 'serve-app.js');
-}
-
-/** CPU time (user + system) of a process so far, in µs. */
-function cpuUs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-}
-
 async function load(server: Server, target: Target, duration: number): Promise<{ rps: number; cpuUsPerRequest: number }> {
   const pid = server.child.pid as number;
-  const before = cpuUs(pid);
+  const before = cpuSeconds(pid) ?? Number.NaN;
   let connection = 0;
   const paths = target.paths;
   const options = {
@@ -116,7 +88,7 @@ async function load(server: Server, target: Target, duration: number): Promise<{
   const result = await new Promise<Result>((done, fail) => autocannon(options, (error, answered) => (error ? fail(error) : done(answered))));
   if (result.non2xx) throw new Error(`${target.name}: ${result.non2xx} non-2xx answers`);
   const requests = result.requests.total;
-  return { rps: requests / duration, cpuUsPerRequest: (cpuUs(pid) - before) / requests };
+  return { rps: requests / duration, cpuUsPerRequest: (((cpuSeconds(pid) ?? Number.NaN) - before) * 1e6) / requests };
 }
 
 const median = (values: number[]) => {
@@ -128,7 +100,7 @@ const spread = (values: number[], digits: number) => `${Math.min(...values).toFi
 const figure = (values: number[], digits: number) => `${median(values).toFixed(digits)} (${spread(values, digits)})`;
 
 async function main() {
-  const after = built();
+  const after = buildServeApp(join(root, 'dist', 'bench-paired'));
   const bare = await start(process.execPath, ['bench/serve-hello.ts'], root, {});
   const hello = bare.targets[0] as Target;
   const lines: string[] = [];

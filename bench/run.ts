@@ -43,7 +43,6 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +53,7 @@ import { ARGON2_PARAMETERS, hashPassword } from '../src/domain/people/passwords.
 import { maskUrl } from '../src/storage/database-url.ts';
 import { reachable } from '../test/support/reachable.ts';
 import { isLimiterMode, LIMITER_MODES, type LimiterMode, type Target } from './protocol.ts';
-import { children, type Server, startServer, stopAll, stopServer } from './servers.ts';
+import { children, cpuSeconds, rssMb, type Server, startServer, stopAll, stopServer } from './servers.ts';
 import { type LagResult, measureLag, percentile, startBenchReceiver } from './webhook-lag.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -178,36 +177,6 @@ function assertAll2xx(target: Target, phase: string, result: Result) {
   if (result.timeouts) problems.push(`${result.timeouts} timeouts`);
   if (problems.length) throw new Error(`${target.name}, ${phase}: ${problems.join('; ')}`);
 }
-
-/** The resident set of a process in MB, read from /proc (Linux); undefined elsewhere. */
-function rssMb(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * CPU seconds (user + system) a process has used, from /proc (Linux); undefined elsewhere. The
- * server's CPU per request is what a loaded machine (the load generator shares it) disturbs least.
- */
-function cpuSeconds(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    // fields after the command name (which may hold spaces, so split after its closing parenthesis)
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
-    const ticks = Number(fields?.[11]) + Number(fields?.[12]);
-    return Number.isFinite(ticks) ? ticks / CLOCK_TICKS : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Linux's USER_HZ: /proc counts CPU time in these ticks. */
-const CLOCK_TICKS = 100;
 
 /** Samples a child's RSS every 100 ms until stopped; answers the peak. */
 function watchRss(pid: number | undefined): () => number | undefined {

@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildMessage, Target } from './protocol.ts';
@@ -22,15 +22,11 @@ export interface Server {
 }
 
 /**
- * The app's server script built as `npm start` builds the server (scripts/build-server.sh: one
- * JavaScript bundle, the packages left in node_modules), once per run of the bench.
+ * The app's server script (bench/serve-app.ts) built into `out` as `npm start` builds the server
+ * (scripts/build-server.sh: one JavaScript bundle, the packages left in node_modules).
  */
-let builtApp: string | undefined;
-function buildApp(script: string): string {
-  if (builtApp) return builtApp;
-  const out = join(root, 'dist', 'bench');
+export function buildServeApp(out: string): string {
   rmSync(out, { recursive: true, force: true });
-  const esbuild = join(root, 'node_modules', '.bin', 'esbuild');
   const flags = [
     '--bundle',
     '--platform=node',
@@ -41,16 +37,25 @@ function buildApp(script: string): string {
     '--minify-whitespace',
     '--charset=ascii',
   ];
-  execFileSync(esbuild, [script, ...flags, `--outdir=${out}`, '--log-level=warning'], { cwd: root, stdio: 'inherit' });
+  execFileSync(join(root, 'node_modules', '.bin', 'esbuild'), ['bench/serve-app.ts', ...flags, `--outdir=${out}`, '--log-level=warning'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   cpSync(join(root, 'src', 'storage', 'sqlite-checkpoint-worker.js'), join(out, 'sqlite-checkpoint-worker.js'));
-  builtApp = join(out, 'serve-app.js');
+  return join(out, 'serve-app.js');
+}
+
+/** The app's server script built once per run of the bench. */
+let builtApp: string | undefined;
+function buildApp(): string {
+  builtApp ??= buildServeApp(join(root, 'dist', 'bench'));
   return builtApp;
 }
 
 export function startServer(script: string, env: Record<string, string>): Promise<Server> {
   // The app runs as `npm start` runs the server: built, through scripts/serve.sh (its Node options);
   // the bare route as Node runs a script.
-  const [command, args] = script === 'bench/serve-app.ts' ? ['bash', [join(root, 'scripts', 'serve.sh'), buildApp(script)]] : [process.execPath, [script]];
+  const [command, args] = script === 'bench/serve-app.ts' ? ['bash', [join(root, 'scripts', 'serve.sh'), buildApp()]] : [process.execPath, [script]];
   const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, BENCH_ROOT: root, ...env },
@@ -85,3 +90,33 @@ export async function stopServer(child: ChildProcess): Promise<void> {
 export async function stopAll() {
   await Promise.all([...children].map((child) => stopServer(child)));
 }
+
+/** The resident set of a process in MB, read from /proc (Linux); undefined elsewhere. */
+export function rssMb(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU seconds (user + system) a process has used, from /proc (Linux); undefined elsewhere. The
+ * server's CPU per request is what a loaded machine (the load generator shares it) disturbs least.
+ */
+export function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // fields after the command name (which may hold spaces, so split after its closing parenthesis)
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+    const ticks = Number(fields?.[11]) + Number(fields?.[12]);
+    return Number.isFinite(ticks) ? ticks / CLOCK_TICKS : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's USER_HZ: /proc counts CPU time in these ticks. */
+const CLOCK_TICKS = 100;
