@@ -1,5 +1,6 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Link, Navigate, type RouteObject } from 'react-router';
+import { BoardPage } from './board/BoardPage.tsx';
 import { HomePage } from './home/HomePage.tsx';
 import { lastBoard } from './session.ts';
 import { Shell } from './shell/Shell.tsx';
@@ -19,12 +20,6 @@ const ImportPeoplePage = lazy(() => import('./imports/ImportPeoplePage.tsx'));
 const InvitationPage = lazy(() => import('./people/InvitationPage.tsx'));
 const ResetPasswordPage = lazy(() => import('./people/ResetPasswordPage.tsx'));
 const ForgotPasswordPage = lazy(() => import('./people/ForgotPasswordPage.tsx'));
-// The board page (drag and drop, the virtualised lists, the live stream) is not part of the other
-// pages' first load. Opened at a board's address, its code is asked for at once, beside the first
-// render and the catalogue, rather than after the router has drawn the shell.
-const loadBoardPage = () => import('./board/BoardPage.tsx');
-const BoardPage = lazy(() => loadBoardPage().then((module) => ({ default: module.BoardPage })));
-if (/^\/boards\/[^/]+/.test(window.location.pathname) || (window.location.pathname === '/' && lastBoard())) void loadBoardPage();
 // The sign-in page is not part of a signed-in page's first load; the first-run setup is opened once per server.
 const SignInPage = lazy(() => import('./people/SignInPage.tsx').then((module) => ({ default: module.SignInPage })));
 const SetupPage = lazy(() => import('./people/SetupPage.tsx').then((module) => ({ default: module.SetupPage })));
@@ -53,7 +48,7 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/', element: <Start /> },
       { path: '/boards', element: <HomePage /> },
-      { path: '/boards/:boardId', element: <Lazy page={<BoardPage />} /> },
+      { path: '/boards/:boardId', element: <BoardPage /> },
       {
         path: '/account',
         element: (

@@ -4,7 +4,6 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { routes } from './App.tsx';
 import { ApiError } from './api.ts';
-import { boardQuery } from './board/store.ts';
 import { followAccountIn, startLanguage } from './i18n/language.ts';
 import { currentLanguage, currentTimeZone, onLanguageChange } from './i18n/messages.ts';
 import { UpdatePrompt } from './offline/AppStatus.tsx';
@@ -25,10 +24,6 @@ const queryClient = new QueryClient({
   },
 });
 followAccountIn(queryClient);
-// Opened at a board's address, the board is read at once, while the board page's code downloads
-// (a chunk of its own), rather than once that code has arrived and drawn.
-const openedBoard = /^\/boards\/([^/]+)$/.exec(window.location.pathname)?.[1];
-if (openedBoard) void queryClient.prefetchQuery(boardQuery(queryClient, decodeURIComponent(openedBoard)));
 const router = createBrowserRouter(routes);
 
 /** A new language or time zone draws the pages again in it (their words and dates are read while drawing). */

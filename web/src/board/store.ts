@@ -21,14 +21,10 @@ export const cardKey = (cardId: string) => ['card', cardId] as const;
 
 /** The board with its lists and the faces of their cards; the lists' further pages are read after the first paint. */
 export function useBoard(boardId: string) {
-  return useQuery(boardQuery(useQueryClient(), boardId));
-}
-
-/** The board's read, for `useBoard` and for the start of a page opened at a board's address. */
-export function boardQuery(queryClient: QueryClient, boardId: string) {
-  return {
+  const queryClient = useQueryClient();
+  return useQuery({
     queryKey: boardKey(boardId),
-    queryFn: async ({ signal }: { signal: AbortSignal }): Promise<BoardView> => {
+    queryFn: async ({ signal }): Promise<BoardView> => {
       const { board } = unwrap(await client.GET('/api/v1/boards/{boardId}/card-faces', { params: { path: { boardId } }, signal }));
       const { lists, ...rest } = board;
       const view: BoardView = { board: rest as Board, lists: lists.map((list) => ({ ...list, cards: list.cards, nextCursor: list.nextCursor })) };
@@ -39,7 +35,7 @@ export function boardQuery(queryClient: QueryClient, boardId: string) {
       );
       return view;
     },
-  };
+  });
 }
 
 /** Lists whose further pages are read at once: the rest wait, so a big board does not flood the server. */
