@@ -7,10 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
 import type { BrowserContext, Page, Worker } from '@playwright/test';
-import { chromiumMissing } from '../support/browser.ts';
+import { ARTIFACTS, chromiumMissing } from '../support/browser.ts';
 import { axe, boardSuite, cardIn } from './board-support.ts';
 
 // page.evaluate's callbacks run in the page (the suite's own type check has no DOM library)
@@ -275,6 +276,13 @@ describe('the installable app', { skip: chromiumMissing }, () => {
         const prompt = page.getByRole('status').filter({ hasText: 'A new version is ready' });
         await prompt.waitFor();
         await axe(page, 'the update prompt');
+        for (const theme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme: theme });
+          for (const width of [1440, 390]) {
+            await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+            await page.screenshot({ path: join(ARTIFACTS, `update-prompt-${theme}-${width}.png`), animations: 'disabled' });
+          }
+        }
         // nothing changes under the page until the person chooses
         assert.equal(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null), true);
       });
