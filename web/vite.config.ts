@@ -2,6 +2,7 @@ import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompileMessages } from './build/precompile-messages.ts';
 import { pwaOptions } from './pwa.config.ts';
 
 // `npm run dev`: Vite serves the app with hot reload and hands the API's paths to the server.
@@ -10,7 +11,13 @@ const proxied = ['/api', '/v2', '/openapi.json', '/docs', '/healthz', '/readyz']
 
 export default defineConfig({
   // React Aria (the date picker) ships its words in 34 languages: keep only the app's (docs/decisions/0270)
-  plugins: [react(), optimizeLocales.vite({ locales: ['en-US', 'de-DE', 'fr-FR', 'ar-AE'] }), VitePWA(pwaOptions)],
+  plugins: [
+    react(),
+    optimizeLocales.vite({ locales: ['en-US', 'de-DE', 'fr-FR', 'ar-AE'] }),
+    // the messages compiled to ICU syntax trees, and no ICU parser in the bundle (docs/decisions/0277)
+    precompileMessages(),
+    VitePWA(pwaOptions),
+  ],
   // `@taskboard/client` from its TypeScript source, as everywhere in this repository (docs/decisions/0072).
   resolve: { conditions: ['taskboard-source', ...defaultClientConditions] },
   build: { chunkSizeWarningLimit: 800, outDir: 'dist', emptyOutDir: true, assetsDir: 'assets', sourcemap: false, target: 'es2022' },

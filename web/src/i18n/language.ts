@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { applyLanguage, applyTimeZone, currentLanguage, directionOf, isLanguage, LANGUAGES, type Language } from './messages.ts';
+import { applyLanguage, applyTimeZone, currentLanguage, directionOf, isLanguage, LANGUAGES, type Language, type Message } from './messages.ts';
 
 /**
  * Which language the page speaks: the account's setting, else the first of the browser's languages
@@ -11,7 +11,7 @@ const REMEMBERED = 'taskboard.language';
 const REMEMBERED_ZONE = 'taskboard.timeZone';
 
 // Each catalogue but English is a chunk of its own, fetched when its language is chosen.
-const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: Record<string, string> }>> = {
+const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: Record<string, Message> }>> = {
   de: () => import('./locales/de.json'),
   fr: () => import('./locales/fr.json'),
   ar: () => import('./locales/ar.json'),

@@ -9,6 +9,10 @@ import { IntlMessageFormat } from 'intl-messageformat';
  * strings and functions format the message of the current language, so `t.key` and `t.key(a, b)` read
  * as they always did. The other languages are flat JSON catalogues (`locales/<language>.json`, keys
  * `namespace.path`), loaded when the language is chosen.
+ *
+ * The build compiles every message with ICU syntax to its syntax tree (`web/build/precompile-messages.ts`,
+ * docs/decisions/0277) and leaves the parser out; a message without ICU syntax is its own text and
+ * never reaches `IntlMessageFormat`. Under Vite's dev server and in the tests the sources are parsed here.
  */
 
 export const LANGUAGES = ['en', 'de', 'fr', 'ar'] as const;
@@ -21,12 +25,16 @@ export const isLanguage = (value: unknown): value is Language => typeof value ==
 export const directionOf = (language: string): 'ltr' | 'rtl' => (RIGHT_TO_LEFT.has(language) ? 'rtl' : 'ltr');
 
 type Value = string | number;
+/** A message: ICU source, or (in the build) the syntax tree of one with ICU syntax. */
+export type Message = ConstructorParameters<typeof IntlMessageFormat>[0];
+/** ICU syntax: an argument's braces, or an apostrophe quoting a special character. Kept in step with the build's. */
+const ICU_SYNTAX = /[{}]|'['<>{}]/;
 export interface Icu<A extends unknown[]> {
-  readonly message: string;
+  readonly message: Message;
   readonly values: (...args: A) => Record<string, Value>;
 }
 /** A message with arguments: `values` names the call's arguments for the message. */
-export const icu = <A extends unknown[]>(message: string, values: (...args: A) => Record<string, Value>): Icu<A> => ({ message, values });
+export const icu = <A extends unknown[]>(message: Message, values: (...args: A) => Record<string, Value>): Icu<A> => ({ message, values });
 
 type Tree = string | Icu<never> | readonly Tree[] | { readonly [key: string]: Tree };
 export type Facade<T> = T extends string
@@ -40,21 +48,22 @@ export type Facade<T> = T extends string
 let language: Language = 'en';
 /** The locale for `Intl`: the language, with the browser's region when the browser asks for it (en-GB). */
 let locale = 'en';
-let translations: Readonly<Record<string, string>> = {};
-const english = new Map<string, string>();
+let translations: Readonly<Record<string, Message>> = {};
+const english = new Map<string, Message>();
 const compiled = new Map<string, IntlMessageFormat>();
 const listeners = new Set<() => void>();
 
 const isIcu = (node: unknown): node is Icu<never> => typeof node === 'object' && node !== null && 'message' in node && 'values' in node;
 
 /** The English messages of every catalogue declared so far, by key (the check and the tests read them). */
-export const englishMessages = (): ReadonlyMap<string, string> => english;
+export const englishMessages = (): ReadonlyMap<string, Message> => english;
 
 export function format(key: string, values?: Record<string, Value>): string {
   const cacheKey = `${language}\u0000${key}`;
   let message = compiled.get(cacheKey);
   if (!message) {
     const source = translations[key] ?? english.get(key) ?? key;
+    if (typeof source === 'string' && !ICU_SYNTAX.test(source)) return source;
     message = new IntlMessageFormat(source, locale, undefined, { ignoreTag: true });
     compiled.set(cacheKey, message);
   }
@@ -92,7 +101,7 @@ export const currentLocale = (): string => locale;
  * Makes `messages` (flat, `namespace.path` keys; `{}` for English) the current catalogue. `regional`
  * is the browser's tag for that language, if it named one (`de-AT`), so dates and numbers follow it.
  */
-export function applyLanguage(next: Language, messages: Readonly<Record<string, string>>, regional?: string): void {
+export function applyLanguage(next: Language, messages: Readonly<Record<string, Message>>, regional?: string): void {
   language = next;
   locale = regional && regional.toLowerCase().startsWith(next) ? regional : next;
   translations = next === 'en' ? {} : messages;

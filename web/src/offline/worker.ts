@@ -15,20 +15,26 @@ const listeners = new Set<() => void>();
 
 export function registerAppWorker(queryClient: QueryClient): void {
   if (!('serviceWorker' in navigator)) return;
-  // The first worker takes the page after its reads were made: they are made again through it, so
-  // that what is on screen is kept for offline from the first visit on.
-  if (!navigator.serviceWorker.controller)
-    navigator.serviceWorker.addEventListener('controllerchange', () => void queryClient.invalidateQueries({ refetchType: 'active' }), { once: true });
+  let controlled = navigator.serviceWorker.controller !== null;
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (!controlled) {
+      // The first worker takes the page after its reads were made: they are made again through it,
+      // so that what is on screen is kept for offline from the first visit on.
+      controlled = true;
+      void queryClient.invalidateQueries({ refetchType: 'active' });
+      return;
+    }
+    // A new version took over, by this tab's Reload or another's: this tab reloads into it too, even
+    // if it never showed the prompt (opened, or still idle-waiting, when the version arrived), so
+    // no tab runs the old page under the new worker.
+    reloadOnce();
+  });
   void pageIdle().then(() => {
     applyUpdate = registerSW({
       immediate: true,
       onNeedRefresh() {
         updateReady = true;
         for (const listener of listeners) listener();
-        // Whichever tab's Reload lets the new version take over, every tab that runs the old one
-        // reloads into it: also a tab whose worker was its first (vite-plugin-pwa reloads only
-        // the tabs that were controlled when they registered).
-        navigator.serviceWorker.addEventListener('controllerchange', reloadOnce, { once: true });
       },
       onNeedReload: reloadOnce,
     });
