@@ -159,6 +159,78 @@ describe('the board as a calendar and a timeline', { skip: chromiumMissing }, ()
     });
   });
 
+  test('calendar link: reads its dates window first, live and across months before the whole board is read', async (context) => {
+    const inMay = await dated('Sprint demo', { dueDate: '2031-05-14T10:00:00.000Z' });
+    const inJune = await dated('Retro', { dueDate: '2031-06-03T10:00:00.000Z' });
+    const later = await dated('Planning', { dueDate: '2031-09-01T10:00:00.000Z' }, f.lists.doing);
+    await f.newCard('Someday');
+
+    const { context: browserContext, page } = await f.open(undefined, BERLIN);
+    await keeping(context.name, browserContext, page, async () => {
+      // the whole board's read is held back, so what shows comes from the window read and the stream
+      const windows: URL[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.endsWith('/card-faces/by-dates')) windows.push(url);
+      });
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(
+        (url) => url.pathname === `/api/v1/boards/${f.boardId}/card-faces`,
+        async (route) => {
+          await held;
+          await route.continue();
+        },
+      );
+      await page.goto(`/boards/${f.boardId}?view=calendar&date=2031-05-12`);
+      const grid = (month: string) => page.getByRole('grid', { name: `Calendar of Launch board, ${month} 2031` });
+      const day = (month: string, date: number) => grid(month).getByRole('gridcell', { name: new RegExp(`^\\w+, ${month} ${date}, 2031`) });
+      await day('May', 14)
+        .getByRole('button', { name: /^Sprint demo/ })
+        .waitFor();
+      assert.equal(windows.length, 1, 'one window read');
+      assert.equal(windows[0]?.searchParams.get('by'), 'due');
+      assert.ok(Date.parse(windows[0]?.searchParams.get('from') ?? '') <= Date.parse('2031-04-27T00:00:00Z'));
+      assert.ok(Date.parse(windows[0]?.searchParams.get('to') ?? '') >= Date.parse('2031-06-08T00:00:00Z'));
+      // the window's read holds only its cards: the September card is not in the page yet
+      assert.equal(await page.locator(`[data-card-id="${later}"]`).count(), 0);
+
+      // a card moved into the window elsewhere appears, live
+      await f.api('PATCH', `/api/v1/cards/${later}`, { dueDate: '2031-05-20T10:00:00.000Z' }, f.alice.apiKey);
+      await day('May', 20)
+        .getByRole('button', { name: /^Planning/ })
+        .waitFor();
+
+      // the next month: its window is read at once, without the whole board
+      await page.getByRole('button', { name: 'Next month' }).click();
+      await day('June', 3)
+        .getByRole('button', { name: /^Retro/ })
+        .waitFor();
+      assert.equal(windows.length, 2, 'the next month read as a window');
+
+      // once the whole board comes, the cards without a date are listed aside, and none shown is lost
+      release();
+      await page
+        .getByRole('region', { name: /No due date/ })
+        .getByRole('button', { name: /^Someday/ })
+        .waitFor();
+      await day('June', 3)
+        .getByRole('button', { name: /^Retro/ })
+        .waitFor();
+      await page.getByRole('button', { name: 'Previous month' }).click();
+      await day('May', 14)
+        .getByRole('button', { name: /^Sprint demo/ })
+        .waitFor();
+      await day('May', 20)
+        .getByRole('button', { name: /^Planning/ })
+        .waitFor();
+      assert.equal(windows.length, 2, 'no window read once the whole board is known');
+      assert.ok(inMay && inJune);
+    });
+  });
+
   test('timeline: bars, a blocks arrow, drag to move and resize, keys, members, today', async (context) => {
     const plan = await dated('Plan', { startDate: '2031-03-10T08:00:00.000Z', dueDate: '2031-03-12T16:00:00.000Z' });
     const build = await dated('Build', { startDate: '2031-03-13T08:00:00.000Z', dueDate: '2031-03-18T16:00:00.000Z' }, f.lists.doing);
