@@ -161,7 +161,7 @@ describe('the board as a calendar and a timeline', { skip: chromiumMissing }, ()
 
   test('calendar link: reads its dates window first, live and across months before the whole board is read', async (context) => {
     const inMay = await dated('Sprint demo', { dueDate: '2031-05-14T10:00:00.000Z' });
-    const inJune = await dated('Retro', { dueDate: '2031-06-03T10:00:00.000Z' });
+    const inJune = await dated('Retro', { dueDate: '2031-06-20T10:00:00.000Z' });
     const later = await dated('Planning', { dueDate: '2031-09-01T10:00:00.000Z' }, f.lists.doing);
     await f.newCard('Someday');
 
@@ -205,7 +205,7 @@ describe('the board as a calendar and a timeline', { skip: chromiumMissing }, ()
 
       // the next month: its window is read at once, without the whole board
       await page.getByRole('button', { name: 'Next month' }).click();
-      await day('June', 3)
+      await day('June', 20)
         .getByRole('button', { name: /^Retro/ })
         .waitFor();
       assert.equal(windows.length, 2, 'the next month read as a window');
@@ -216,7 +216,7 @@ describe('the board as a calendar and a timeline', { skip: chromiumMissing }, ()
         .getByRole('region', { name: /No due date/ })
         .getByRole('button', { name: /^Someday/ })
         .waitFor();
-      await day('June', 3)
+      await day('June', 20)
         .getByRole('button', { name: /^Retro/ })
         .waitFor();
       await page.getByRole('button', { name: 'Previous month' }).click();
@@ -316,6 +316,51 @@ describe('the board as a calendar and a timeline', { skip: chromiumMissing }, ()
       await page.getByRole('button', { name: 'Today', exact: true }).click();
       await page.locator('.timeline-today-label').waitFor();
       assert.doesNotMatch(page.url(), /date=/);
+    });
+  });
+  test('timeline: a long one draws only the rows in view, and scrolls and tabs to the rest', async (context) => {
+    const many = 300;
+    for (let n = 0; n < many; n++)
+      await f.api('POST', '/api/v1/cards', {
+        list: n % 2 ? f.lists.doing : f.lists.toDo,
+        name: `Task ${String(n).padStart(3, '0')}`,
+        position: 'bottom',
+        startDate: `2031-06-${String(2 + (n % 20)).padStart(2, '0')}T08:00:00.000Z`,
+        dueDate: `2031-06-${String(4 + (n % 20)).padStart(2, '0')}T16:00:00.000Z`,
+      });
+    const { context: browserContext, page } = await f.open(undefined, BERLIN);
+    await keeping(context.name, browserContext, page, async () => {
+      await page.goto(`/boards/${f.boardId}?view=timeline&date=2031-06-10`);
+      const timeline = page.getByRole('region', { name: /^Timeline of Launch board/ });
+      await timeline.getByRole('button', { name: /^Task 000, / }).waitFor();
+      // both groups say how many bars they hold, and far fewer rows than bars are drawn
+      await timeline.getByRole('group', { name: /^To do \(15\d\)/ }).waitFor();
+      const drawn = await timeline.getByRole('listitem').count();
+      assert.ok(drawn > 5 && drawn < 80, `${drawn} rows drawn of ${many}`);
+      const setSize = Number(await timeline.getByRole('listitem').first().getAttribute('aria-setsize'));
+      assert.ok(setSize >= 150, `the first group's rows say its size: ${setSize}`);
+
+      // scrolled to the end: the last bars are drawn, and still only a window of rows
+      await page.locator('.timeline-scroller').evaluate((element) => {
+        element.scrollTop = element.scrollHeight;
+      });
+      await timeline.getByRole('button', { name: /^Task 299, / }).waitFor();
+      assert.equal(await timeline.getByRole('button', { name: /^Task 000, / }).count(), 0);
+      assert.ok((await timeline.getByRole('listitem').count()) < 80);
+
+      // back at the top, Tab walks the bars past the first screen: each focused bar is drawn and in view
+      await page.locator('.timeline-scroller').evaluate((element) => {
+        element.scrollTop = 0;
+      });
+      await timeline.getByRole('button', { name: /^Task 000, / }).focus();
+      for (let n = 0; n < 60; n++) await page.keyboard.press('Tab');
+      // on a bar or on its row's name
+      const focused = await page.evaluate(
+        () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('data-card-id') ?? null,
+      );
+      assert.ok(focused, 'the focus is still on a row');
+      assert.ok((await page.locator('.timeline-scroller').evaluate((element) => element.scrollTop)) > 0, 'the rows scrolled along');
+      assert.ok((await timeline.getByRole('listitem').count()) < 80);
     });
   });
 });
