@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from '@playwright/test';
-import { chromiumMissing, until } from '../support/browser.ts';
+import { chromiumMissing, shootPage, until } from '../support/browser.ts';
 import { axe, type CardDialogFixture, cardDialogFixture, keeping } from '../support/card-dialog.ts';
 
 // evaluate's callbacks run in the page (the suite's own type check has no DOM library)
@@ -227,6 +227,7 @@ describe('the board as a calendar and a timeline', { skip: chromiumMissing }, ()
         .getByRole('button', { name: /^Planning/ })
         .waitFor();
       assert.equal(windows.length, 2, 'no window read once the whole board is known');
+      await shootPage(page, 'board-calendar-window');
       assert.ok(inMay && inJune);
     });
   });
@@ -337,6 +338,7 @@ describe('the board as a calendar and a timeline', { skip: chromiumMissing }, ()
       await timeline.getByRole('group', { name: /^To do \(15\d\)/ }).waitFor();
       const drawn = await timeline.getByRole('listitem').count();
       assert.ok(drawn > 5 && drawn < 80, `${drawn} rows drawn of ${many}`);
+      await shootPage(page, 'board-timeline-long');
       const setSize = Number(await timeline.getByRole('listitem').first().getAttribute('aria-setsize'));
       assert.ok(setSize >= 150, `the first group's rows say its size: ${setSize}`);
 
