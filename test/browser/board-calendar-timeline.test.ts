@@ -229,6 +229,17 @@ describe('the board as a calendar and a timeline', { skip: chromiumMissing }, ()
       assert.equal(windows.length, 2, 'no window read once the whole board is known');
       await shootPage(page, 'board-calendar-window');
       assert.ok(inMay && inJune);
+
+      // a window read that fails (offline, where only the whole board is kept) gives way to the whole board
+      await page.route('**/card-faces/by-dates?*', (route) => route.abort('internetdisconnected'));
+      await page.goto(`/boards/${f.boardId}?view=calendar&date=2031-05-12`);
+      await day('May', 14)
+        .getByRole('button', { name: /^Sprint demo/ })
+        .waitFor();
+      await page
+        .getByRole('region', { name: /No due date/ })
+        .getByRole('button', { name: /^Someday/ })
+        .waitFor();
     });
   });
 

@@ -47,17 +47,18 @@ export function useBoard(boardId: string, window?: DatesWindowAsk) {
     queryFn: async ({ signal }): Promise<BoardView> => {
       const known = queryClient.getQueryData<BoardView>(boardKey(boardId));
       const ask = asked.current;
-      if (ask && !known) {
-        const view = await readWindow(boardId, ask, signal);
+      // offline, the window is not among the kept answers (../offline/policy.ts) but the whole board may be
+      const windowed = ask && !known ? await readWindow(boardId, ask, signal).catch(() => undefined) : undefined;
+      if (ask && windowed) {
         void loadRest(
           queryClient,
           boardId,
-          view.lists.filter((list) => list.nextCursor),
+          windowed.lists.filter((list) => list.nextCursor),
           ask,
         );
         // the whole board next, once this answer is the query's data
         setTimeout(() => void queryClient.invalidateQueries({ queryKey: boardKey(boardId) }), 0);
-        return view;
+        return windowed;
       }
       const { board } = unwrap(await client.GET('/api/v1/boards/{boardId}/card-faces', { params: { path: { boardId } }, signal }));
       const view = toView(board as BoardFaces);
