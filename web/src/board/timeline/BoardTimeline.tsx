@@ -229,8 +229,10 @@ export default function BoardTimeline(props: {
   // the timeline's scroll and drags smooth. The bar being dragged or holding the focus stays drawn.
   const scroller = useRef<HTMLElement>(null);
   const [focused, setFocused] = useState<string | null>(null);
-  const kept = drag?.cardId ?? focused;
-  const keptLine = kept ? layout.lines.findIndex((line) => line.span?.row.card._id === kept) : -1;
+  // the focus is on one line (a card under two members has two); a drag is of the card's bars
+  const keptLine = layout.lines.findIndex((line) =>
+    drag ? line.span?.row.card._id === drag.cardId : line.span !== undefined && `${line.group} ${line.span.row.card._id}` === focused,
+  );
   const rangeExtractor = useCallback(
     (range: Rows) => {
       const indexes = defaultRangeExtractor(range);
@@ -394,7 +396,7 @@ export default function BoardTimeline(props: {
                       <li
                         key={card._id}
                         className="timeline-row"
-                        data-bar-id={card._id}
+                        data-bar-id={`${line.group} ${card._id}`}
                         aria-setsize={group.spans.length}
                         aria-posinset={line.index + 1}
                         style={{ top: line.top - top, height: ROW }}
