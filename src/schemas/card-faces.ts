@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/shared/pagination.ts';
 import { Id, NullableTimestamp, ScopeQuery } from './common.ts';
 import { named } from './named.ts';
-import { NextCursor } from './pagination.ts';
+import { NextCursor, PageQueryFields } from './pagination.ts';
 import { BoardFields, CustomFieldValue, ListFields, Member } from './records.ts';
 
 /**
@@ -66,6 +66,58 @@ export const BoardCardFacesQuery = Type.Object(
   { additionalProperties: false },
 );
 export type BoardCardFacesQuery = Static<typeof BoardCardFacesQuery>;
+
+/**
+ * A dates window (docs/decisions/0295): the cards whose due date (`by=due`), start date
+ * (`by=start`), or span from start to due (`by=span`) falls in [`from`, `to`).
+ */
+export const DatesWindowFields = {
+  // required, said so by the operation (a 400 naming the field): left optional in the schema so that
+  // an unknown parameter is what a query's validation names first, as on every other read
+  from: Type.Optional(Type.String({ format: 'date-time', description: "required: the window's start (inclusive)" })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: "required: the window's end (exclusive); after `from`" })),
+  by: Type.Optional(
+    Type.Union([Type.Literal('due'), Type.Literal('start'), Type.Literal('span')], {
+      default: 'due',
+      description:
+        'which date falls in the window: `due` (default) the due date, `start` the start date, `span` any day from the start date to the due date (a card with one date: that day)',
+    }),
+  ),
+};
+
+export const BoardDatedCardFacesQuery = Type.Object(
+  {
+    ...ScopeQuery.properties,
+    ...DatesWindowFields,
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_PAGE_SIZE,
+        default: DEFAULT_PAGE_SIZE,
+        description: `cards of each list in the window (default ${DEFAULT_PAGE_SIZE}, max ${MAX_PAGE_SIZE}); the rest from Get List Card Faces with the same window`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type BoardDatedCardFacesQuery = Static<typeof BoardDatedCardFacesQuery>;
+
+export const ListCardFacesQuery = Type.Object(
+  {
+    ...ScopeQuery.properties,
+    archived: Type.Optional(Type.Boolean({ default: false, description: 'true: the archived cards of the list; false (default): the others' })),
+    ...PageQueryFields,
+    from: Type.Optional(Type.String({ format: 'date-time', description: 'with `to`: only the cards in this dates window (as Get Board Card Faces by Dates)' })),
+    to: Type.Optional(Type.String({ format: 'date-time', description: "with `from`: the window's end (exclusive)" })),
+    by: Type.Optional(
+      Type.Union([Type.Literal('due'), Type.Literal('start'), Type.Literal('span')], {
+        description: 'with `from` and `to`: which date falls in the window (default `due`)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListCardFacesQuery = Static<typeof ListCardFacesQuery>;
 
 export const CardFacesPage = Type.Object({
   message: Type.String(),

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from '@playwright/test';
-import { chromiumMissing, until } from '../support/browser.ts';
+import { chromiumMissing, shootPage, until } from '../support/browser.ts';
 import { axe, type CardDialogFixture, cardDialogFixture, keeping } from '../support/card-dialog.ts';
 
 // evaluate's callbacks run in the page (the suite's own type check has no DOM library)
@@ -159,6 +159,90 @@ describe('the board as a calendar and a timeline', { skip: chromiumMissing }, ()
     });
   });
 
+  test('calendar link: reads its dates window first, live and across months before the whole board is read', async (context) => {
+    const inMay = await dated('Sprint demo', { dueDate: '2031-05-14T10:00:00.000Z' });
+    const inJune = await dated('Retro', { dueDate: '2031-06-20T10:00:00.000Z' });
+    const later = await dated('Planning', { dueDate: '2031-09-01T10:00:00.000Z' }, f.lists.doing);
+    await f.newCard('Someday');
+
+    const { context: browserContext, page } = await f.open(undefined, BERLIN);
+    await keeping(context.name, browserContext, page, async () => {
+      // the whole board's read is held back, so what shows comes from the window read and the stream
+      const windows: URL[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.endsWith('/card-faces/by-dates')) windows.push(url);
+      });
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(
+        (url) => url.pathname === `/api/v1/boards/${f.boardId}/card-faces`,
+        async (route) => {
+          await held;
+          await route.continue();
+        },
+      );
+      await page.goto(`/boards/${f.boardId}?view=calendar&date=2031-05-12`);
+      const grid = (month: string) => page.getByRole('grid', { name: `Calendar of Launch board, ${month} 2031` });
+      const day = (month: string, date: number) => grid(month).getByRole('gridcell', { name: new RegExp(`^\\w+, ${month} ${date}, 2031`) });
+      await day('May', 14)
+        .getByRole('button', { name: /^Sprint demo/ })
+        .waitFor();
+      assert.equal(windows.length, 1, 'one window read');
+      assert.equal(windows[0]?.searchParams.get('by'), 'due');
+      assert.ok(Date.parse(windows[0]?.searchParams.get('from') ?? '') <= Date.parse('2031-04-27T00:00:00Z'));
+      assert.ok(Date.parse(windows[0]?.searchParams.get('to') ?? '') >= Date.parse('2031-06-08T00:00:00Z'));
+      // the window's read holds only its cards: the September card is not in the page yet
+      assert.equal(await page.locator(`[data-card-id="${later}"]`).count(), 0);
+
+      // a card moved into the window elsewhere appears, live
+      await f.api('PATCH', `/api/v1/cards/${later}`, { dueDate: '2031-05-20T10:00:00.000Z' }, f.alice.apiKey);
+      await day('May', 20)
+        .getByRole('button', { name: /^Planning/ })
+        .waitFor();
+
+      // the next month: its window is read at once, without the whole board
+      await page.getByRole('button', { name: 'Next month' }).click();
+      await day('June', 20)
+        .getByRole('button', { name: /^Retro/ })
+        .waitFor();
+      assert.equal(windows.length, 2, 'the next month read as a window');
+
+      // once the whole board comes, the cards without a date are listed aside, and none shown is lost
+      release();
+      await page
+        .getByRole('region', { name: /No due date/ })
+        .getByRole('button', { name: /^Someday/ })
+        .waitFor();
+      await day('June', 20)
+        .getByRole('button', { name: /^Retro/ })
+        .waitFor();
+      await page.getByRole('button', { name: 'Previous month' }).click();
+      await day('May', 14)
+        .getByRole('button', { name: /^Sprint demo/ })
+        .waitFor();
+      await day('May', 20)
+        .getByRole('button', { name: /^Planning/ })
+        .waitFor();
+      assert.equal(windows.length, 2, 'no window read once the whole board is known');
+      await shootPage(page, 'board-calendar-window');
+      assert.ok(inMay && inJune);
+
+      // a window read that fails (offline, where only the whole board is kept) gives way to the whole board
+      await page.route('**/card-faces/by-dates?*', (route) => route.abort('internetdisconnected'));
+      await page.goto(`/boards/${f.boardId}?view=calendar&date=2031-05-12`);
+      await day('May', 14)
+        .getByRole('button', { name: /^Sprint demo/ })
+        .waitFor();
+      await page
+        .getByRole('region', { name: /No due date/ })
+        .getByRole('button', { name: /^Someday/ })
+        .waitFor();
+    });
+  });
+
   test('timeline: bars, a blocks arrow, drag to move and resize, keys, members, today', async (context) => {
     const plan = await dated('Plan', { startDate: '2031-03-10T08:00:00.000Z', dueDate: '2031-03-12T16:00:00.000Z' });
     const build = await dated('Build', { startDate: '2031-03-13T08:00:00.000Z', dueDate: '2031-03-18T16:00:00.000Z' }, f.lists.doing);
@@ -244,6 +328,52 @@ describe('the board as a calendar and a timeline', { skip: chromiumMissing }, ()
       await page.getByRole('button', { name: 'Today', exact: true }).click();
       await page.locator('.timeline-today-label').waitFor();
       assert.doesNotMatch(page.url(), /date=/);
+    });
+  });
+  test('timeline: a long one draws only the rows in view, and scrolls and tabs to the rest', async (context) => {
+    const many = 300;
+    for (let n = 0; n < many; n++)
+      await f.api('POST', '/api/v1/cards', {
+        list: n % 2 ? f.lists.doing : f.lists.toDo,
+        name: `Task ${String(n).padStart(3, '0')}`,
+        position: 'bottom',
+        startDate: `2031-06-${String(2 + (n % 20)).padStart(2, '0')}T08:00:00.000Z`,
+        dueDate: `2031-06-${String(4 + (n % 20)).padStart(2, '0')}T16:00:00.000Z`,
+      });
+    const { context: browserContext, page } = await f.open(undefined, BERLIN);
+    await keeping(context.name, browserContext, page, async () => {
+      await page.goto(`/boards/${f.boardId}?view=timeline&date=2031-06-10`);
+      const timeline = page.getByRole('region', { name: /^Timeline of Launch board/ });
+      await timeline.getByRole('button', { name: /^Task 000, / }).waitFor();
+      // both groups say how many bars they hold, and far fewer rows than bars are drawn
+      await timeline.getByRole('group', { name: /^To do \(15\d\)/ }).waitFor();
+      const drawn = await timeline.getByRole('listitem').count();
+      assert.ok(drawn > 5 && drawn < 80, `${drawn} rows drawn of ${many}`);
+      await shootPage(page, 'board-timeline-long');
+      const setSize = Number(await timeline.getByRole('listitem').first().getAttribute('aria-setsize'));
+      assert.ok(setSize >= 150, `the first group's rows say its size: ${setSize}`);
+
+      // scrolled to the end: the last bars are drawn, and still only a window of rows
+      await page.locator('.timeline-scroller').evaluate((element) => {
+        element.scrollTop = element.scrollHeight;
+      });
+      await timeline.getByRole('button', { name: /^Task 299, / }).waitFor();
+      assert.equal(await timeline.getByRole('button', { name: /^Task 000, / }).count(), 0);
+      assert.ok((await timeline.getByRole('listitem').count()) < 80);
+
+      // back at the top, Tab walks the bars past the first screen: each focused bar is drawn and in view
+      await page.locator('.timeline-scroller').evaluate((element) => {
+        element.scrollTop = 0;
+      });
+      await timeline.getByRole('button', { name: /^Task 000, / }).focus();
+      for (let n = 0; n < 60; n++) await page.keyboard.press('Tab');
+      // on a bar or on its row's name
+      const focused = await page.evaluate(
+        () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('data-card-id') ?? null,
+      );
+      assert.ok(focused, 'the focus is still on a row');
+      assert.ok((await page.locator('.timeline-scroller').evaluate((element) => element.scrollTop)) > 0, 'the rows scrolled along');
+      assert.ok((await timeline.getByRole('listitem').count()) < 80);
     });
   });
 });

@@ -2206,6 +2206,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/boards/{boardId}/card-faces/by-dates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Board Card Faces by Dates
+         * @description Get Board Card Faces for a dates window (what a calendar or timeline shows): the board and its unarchived lists in position order, each with the faces of its first `limit` unarchived cards whose due date (`by=due`), start date (`by=start`) or span from start to due (`by=span`) falls in [`from`, `to`), in position order, and the `nextCursor` Get List Card Faces continues from when given the same `from`, `to` and `by`. `to` must be after `from` (else 400).
+         *
+         *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
+         */
+        get: operations["getBoardCardFacesByDates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/lists/{listId}/card-faces": {
         parameters: {
             query?: never;
@@ -2215,7 +2237,7 @@ export interface paths {
         };
         /**
          * Get List Card Faces
-         * @description Get List Card in compact form: the faces of the list's cards in position order (archived=true: its archived cards), `limit` per page; its cursors and Get List Card's are interchangeable.
+         * @description Get List Card in compact form: the faces of the list's cards in position order (archived=true: its archived cards), `limit` per page; its cursors and Get List Card's are interchangeable. With `from` and `to` (and `by`), only the cards in that dates window, as Get Board Card Faces by Dates.
          *
          *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
          */
@@ -13715,6 +13737,130 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getBoardCardFacesByDates: {
+        parameters: {
+            query?: {
+                /** @description 24 lowercase hex characters */
+                companyId?: string;
+                /** @description 24 lowercase hex characters */
+                teamId?: string;
+                /** @description required: the window's start (inclusive) */
+                from?: string;
+                /** @description required: the window's end (exclusive); after `from` */
+                to?: string;
+                /** @description which date falls in the window: `due` (default) the due date, `start` the start date, `span` any day from the start date to the due date (a card with one date: that day) */
+                by?: "due" | "start" | "span";
+                /** @description cards of each list in the window (default 50, max 200); the rest from Get List Card Faces with the same window */
+                limit?: number;
+            };
+            header?: {
+                /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description 24 lowercase hex characters */
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        board: {
+                            /** @description 24 lowercase hex characters */
+                            _id: string;
+                            name: string;
+                            description: string;
+                            archived: {
+                                status: boolean;
+                                at: string | null;
+                            };
+                            /** @description 24 lowercase hex characters */
+                            creator: string;
+                            /** @description 24 lowercase hex characters */
+                            company: string;
+                            /** @description 24 lowercase hex characters */
+                            team: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            updatedAt: string;
+                            __v: number;
+                            /** @description in position order */
+                            lists: {
+                                /** @description 24 lowercase hex characters */
+                                _id: string;
+                                name: string;
+                                position: number;
+                                archived: {
+                                    status: boolean;
+                                    at: string | null;
+                                };
+                                /** @description 24 lowercase hex characters */
+                                creator: string;
+                                /** @description 24 lowercase hex characters */
+                                company: string;
+                                /** @description 24 lowercase hex characters */
+                                team: string;
+                                /** @description 24 lowercase hex characters */
+                                board: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-21T09:30:00.000Z
+                                 */
+                                createdAt: string;
+                                /**
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-21T09:30:00.000Z
+                                 */
+                                updatedAt: string;
+                                __v: number;
+                                /** @description the first `limit` unarchived cards of the list, in position order */
+                                cards: components["schemas"]["CardFace"][];
+                                /** @description more cards: pass as `cursor` to Get List Card Faces (or Get List Card); null when `cards` is all of them */
+                                nextCursor: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
     getListCardFaces: {
         parameters: {
             query?: {
@@ -13728,6 +13874,12 @@ export interface operations {
                 limit?: number;
                 /** @description the `nextCursor` of the previous page; absent for the first page */
                 cursor?: string;
+                /** @description with `to`: only the cards in this dates window (as Get Board Card Faces by Dates) */
+                from?: string;
+                /** @description with `from`: the window's end (exclusive) */
+                to?: string;
+                /** @description with `from` and `to`: which date falls in the window (default `due`) */
+                by?: "due" | "start" | "span";
             };
             header?: {
                 /** @description The ETag of a copy the caller holds: a 304 with no body when it is still current. */

@@ -4,7 +4,7 @@
  * the same cursors as Get Board with Lists and Cards and Get List Card.
  */
 import type { BoardWithCardFaces, CardFace } from '../../schemas/card-faces.ts';
-import { boardCardFaces, type CardFaceRow, listCardFaces, loadCardFaces } from '../../storage/repositories/card-faces.ts';
+import { boardCardFaces, type CardFaceRow, type DatesWindow, listCardFaces, loadCardFaces } from '../../storage/repositories/card-faces.ts';
 import type { ListCardsAfter } from '../../storage/repositories/cards.ts';
 import { findListsOfBoard } from '../../storage/repositories/lists.ts';
 import { requireAccess } from '../access/access.ts';
@@ -12,7 +12,7 @@ import { toBoard, toList } from '../boards/records.ts';
 import type { ServiceContext } from '../context.ts';
 import { toCustomFieldValues } from '../fields/records.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
-import { NotFoundError } from '../shared/errors.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { DEFAULT_PAGE_SIZE, type Page, toPage } from '../shared/pagination.ts';
 import { listCardsStart } from './listing.ts';
 import { toMember } from './records.ts';
@@ -42,8 +42,40 @@ export function toCardFace(row: CardFaceRow): CardFace {
 }
 
 /** A page of the list's card faces after `after`, with the cursor the next page (of either listing) starts from. */
-async function facesPage(ctx: ServiceContext, listId: string, archived: boolean, after: ListCardsAfter | undefined, limit: number): Promise<Page<CardFace>> {
-  return toFacesPage(await listCardFaces(ctx.db, listId, archived, after, limit + 1), limit);
+async function facesPage(
+  ctx: ServiceContext,
+  listId: string,
+  archived: boolean,
+  after: ListCardsAfter | undefined,
+  limit: number,
+  window: DatesWindow | undefined,
+): Promise<Page<CardFace>> {
+  return toFacesPage(await listCardFaces(ctx.db, listId, archived, after, limit + 1, window), limit);
+}
+
+export interface DatesWindowQuery {
+  from?: string | undefined;
+  to?: string | undefined;
+  by?: DatesWindow['by'] | undefined;
+}
+
+/**
+ * The window a query asks for (docs/decisions/0295), in the stored dates' form; undefined when it
+ * asks for none. `from` and `to` come together, and `to` is after `from`.
+ */
+export function datesWindowOf(query: DatesWindowQuery): DatesWindow | undefined {
+  if (query.from === undefined && query.to === undefined) {
+    if (query.by !== undefined) throw new ValidationError('by needs a window', [{ field: 'querystring.by', message: 'give from and to with by' }]);
+    return undefined;
+  }
+  if (query.from === undefined || query.to === undefined) {
+    const missing = query.from === undefined ? 'from' : 'to';
+    throw new ValidationError(`${missing} is missing`, [{ field: `querystring.${missing}`, message: 'a window needs both from and to' }]);
+  }
+  const from = new Date(query.from);
+  const to = new Date(query.to);
+  if (!(from < to)) throw new ValidationError('to is not after from', [{ field: 'querystring.to', message: 'must be after from' }]);
+  return { from: from.toISOString(), to: to.toISOString(), by: query.by ?? 'due' };
 }
 
 /** A page of faces from up to `limit` + 1 rows: the cursor (Get List Card's) when there are more. */
@@ -62,12 +94,13 @@ export async function getBoardCardFaces(
   boardId: string,
   scope: Scope,
   query: { archived?: boolean | undefined; limit?: number | undefined },
+  window?: DatesWindow,
 ): Promise<BoardWithCardFaces> {
   const board = await requireAccess(ctx.db, caller, { kind: 'board', id: boardId, scope });
   const lists = await findListsOfBoard(ctx.db, board.id, query.archived ?? false);
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const byList = new Map<string, CardFaceRow[]>();
-  for (const row of await boardCardFaces(ctx.db, board.id, limit + 1)) {
+  for (const row of await boardCardFaces(ctx.db, board.id, limit + 1, window)) {
     const rows = byList.get(row.list_id);
     if (rows) rows.push(row);
     else byList.set(row.list_id, [row]);
@@ -81,18 +114,37 @@ export async function getBoardCardFaces(
   };
 }
 
-/** Get List Card Faces: Get List Card's pages (the same cursors), as faces. */
+/**
+ * Get Board Card Faces by Dates (docs/decisions/0295): Get Board Card Faces with each list holding
+ * only its cards in the dates window, `limit` of them, and the cursor Get List Card Faces (given the
+ * same window) continues from. What a calendar or timeline shows of a board, without the rest.
+ */
+export async function getBoardDatedCardFaces(
+  ctx: ServiceContext,
+  caller: Caller,
+  boardId: string,
+  scope: Scope,
+  query: DatesWindowQuery & { limit?: number | undefined },
+): Promise<BoardWithCardFaces> {
+  if (query.from === undefined) throw new ValidationError('from is missing', [{ field: 'querystring.from', message: 'is required' }]);
+  const window = datesWindowOf(query);
+  if (!window) throw new ValidationError('to is missing', [{ field: 'querystring.to', message: 'is required' }]);
+  return getBoardCardFaces(ctx, caller, boardId, scope, { limit: query.limit }, window);
+}
+
+/** Get List Card Faces: Get List Card's pages (the same cursors), as faces; with a dates window, only the cards in it. */
 export async function listCardFacesOfList(
   ctx: ServiceContext,
   caller: Caller,
   listId: string,
   scope: Scope,
-  query: { archived?: boolean | undefined; limit?: number | undefined; cursor?: string | undefined },
+  query: DatesWindowQuery & { archived?: boolean | undefined; limit?: number | undefined; cursor?: string | undefined },
 ): Promise<Page<CardFace>> {
+  const window = datesWindowOf(query);
   const list = await requireAccess(ctx.db, caller, { kind: 'list', id: listId, scope });
   const archived = query.archived ?? false;
   const after = await listCardsStart(ctx, list.id, archived, query.cursor);
-  return facesPage(ctx, list.id, archived, after, query.limit ?? DEFAULT_PAGE_SIZE);
+  return facesPage(ctx, list.id, archived, after, query.limit ?? DEFAULT_PAGE_SIZE, window);
 }
 
 /** Get Card Face: one card's face (what a board page re-reads when the card changed). */

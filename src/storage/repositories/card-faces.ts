@@ -93,12 +93,39 @@ function toFaceRows(dialect: Dialect, rows: FaceQueryRow[]) {
 
 export type CardFaceRow = ReturnType<typeof toFaceRows>[number];
 
+/** A dates window (docs/decisions/0295): ISO timestamps, `to` exclusive; `span` is from the start date to the due date. */
+export interface DatesWindow {
+  from: string;
+  to: string;
+  by: 'due' | 'start' | 'span';
+}
+
+/**
+ * The cards (of `alias`) in the window. Dates are stored as ISO 8601 UTC text of one form, so they
+ * compare as text on both engines; a card with one date spans that day.
+ */
+function inWindow(alias: 'c' | 'r', window: DatesWindow) {
+  const due = sql.ref(`${alias}.due_date`);
+  const start = sql.ref(`${alias}.start_date`);
+  if (window.by === 'due') return sql<boolean>`${due} >= ${window.from} and ${due} < ${window.to}`;
+  if (window.by === 'start') return sql<boolean>`${start} >= ${window.from} and ${start} < ${window.to}`;
+  return sql<boolean>`coalesce(${start}, ${due}) < ${window.to} and coalesce(${due}, ${start}) >= ${window.from}`;
+}
+
 /** The faces of the list's archived (or unarchived) cards in position order, after `after`, at most `take`. */
-export async function listCardFaces(db: Executor, listId: string, archived: boolean, after: ListCardsAfter | undefined, take: number): Promise<CardFaceRow[]> {
+export async function listCardFaces(
+  db: Executor,
+  listId: string,
+  archived: boolean,
+  after: ListCardsAfter | undefined,
+  take: number,
+  window?: DatesWindow,
+): Promise<CardFaceRow[]> {
   const dialect = dialectOf(db);
   let query = faceQuery(db, dialect)
     .where('c.list_id', '=', listId)
     .where('c.archived', '=', archived ? 1 : 0);
+  if (window) query = query.where(inWindow('c', window));
   if (after) query = query.where(pastKey(['c.position', 'c.id'], [after.position, after.cardId]));
   const rows = await query.orderBy('c.position').orderBy('c.id').limit(take).execute();
   return toFaceRows(dialect, rows);
@@ -114,22 +141,23 @@ export async function loadCardFaces(db: Executor, cardIds: readonly string[]): P
 }
 
 /**
- * The faces of the first `take` unarchived cards of every list of the board, by list, in position
- * order: one statement, so a board read holds one connection however many lists it has (one query
+ * The faces of the first `take` unarchived cards (those in `window`, if given) of every list of the
+ * board, by list, in position order: one statement, so a board read holds one connection however many lists it has (one query
  * per list took every connection of the pool at once, and under load made other requests wait
  * past the pool's bound).
  */
-export async function boardCardFaces(db: Executor, boardId: string, take: number): Promise<CardFaceRow[]> {
+export async function boardCardFaces(db: Executor, boardId: string, take: number, window?: DatesWindow): Promise<CardFaceRow[]> {
   const dialect = dialectOf(db);
   const rows = await faceQuery(db, dialect)
     .innerJoin(
-      (eb) =>
-        eb
+      (eb) => {
+        const ranked = eb
           .selectFrom('cards as r')
           .select(['r.id', sql<number>`row_number() over (partition by r.list_id order by r.position, r.id)`.as('place')])
           .where('r.board_id', '=', boardId)
-          .where('r.archived', '=', 0)
-          .as('ranked'),
+          .where('r.archived', '=', 0);
+        return (window ? ranked.where(inWindow('r', window)) : ranked).as('ranked');
+      },
       (join) => join.onRef('ranked.id', '=', 'c.id'),
     )
     .where('ranked.place', '<=', take)

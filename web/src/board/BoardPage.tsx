@@ -23,8 +23,9 @@ import { useBoardStream } from './live.ts';
 import { type LikeCard, likeCard } from './recurrences/like.ts';
 import type { Panel } from './settings/BoardSettings.tsx';
 import { cardKeyHandler, useHelpKey } from './shortcuts.ts';
-import { type BoardView, boardKey, type Notice, refusalOf, useBoard, useBoardActions } from './store.ts';
+import { type BoardView, boardKey, fillWindow, type Notice, refusalOf, useBoard, useBoardActions } from './store.ts';
 import { useFilter } from './useFilter.ts';
+import { datesWindowOf } from './views/window.ts';
 
 // The board menu's dialogs (labels, archived items, settings) load when first opened.
 const loadSettings = () => import('./settings/BoardSettings.tsx');
@@ -53,7 +54,9 @@ const ShareDialog = lazy(() => import('./ShareDialog.tsx'));
 export function BoardPage() {
   const { boardId = '' } = useParams();
   const [params, setParams] = useSearchParams();
-  const board = useBoard(boardId);
+  // a calendar or timeline link reads its dates window first (docs/decisions/0295)
+  const datesWindow = useMemo(() => datesWindowOf(params), [params]);
+  const board = useBoard(boardId, datesWindow);
   const me = useMe();
   const [notice, setNotice] = useState<Notice | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -172,6 +175,16 @@ export function BoardPage() {
   }, [params, setParams]);
 
   useBoardDrops(canvas, board.data, actions);
+
+  // another window shown before the whole board is read (the next month): its cards are read at once
+  const windowKey = datesWindow ? `${datesWindow.by} ${datesWindow.from} ${datesWindow.to}` : '';
+  const windowRead = useRef(windowKey);
+  const partial = board.data?.partial === true;
+  useEffect(() => {
+    if (!partial || !datesWindow || windowRead.current === windowKey) return;
+    windowRead.current = windowKey;
+    void fillWindow(queryClient, boardId, datesWindow).catch(() => undefined);
+  }, [partial, datesWindow, windowKey, queryClient, boardId]);
 
   // the view is in the URL with the filters, so a link shares both
   const viewShown: BoardViewName = BOARD_VIEWS.find((one) => one === askedView) ?? 'board';

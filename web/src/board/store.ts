@@ -2,6 +2,7 @@ import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useCallback, useMemo, useRef } from 'react';
 import { ApiError, type Board, type Card, type CardFace, client, ifMatch, unwrap } from '../api.ts';
 import { t } from '../strings.ts';
+import type { DatesWindowAsk } from './views/window.ts';
 
 export interface ListView {
   _id: string;
@@ -14,55 +15,133 @@ export interface ListView {
 export interface BoardView {
   board: Board;
   lists: ListView[];
+  /** Only a dates window's cards are known yet (docs/decisions/0295): the whole board is read next. */
+  partial?: boolean;
 }
 
 export const boardKey = (boardId: string) => ['board', boardId] as const;
 export const cardKey = (cardId: string) => ['card', cardId] as const;
 
-/** The board with its lists and the faces of their cards; the lists' further pages are read after the first paint. */
-export function useBoard(boardId: string) {
+type BoardFaces = { lists: (Omit<ListView, 'cards'> & { cards: CardFace[] })[] } & Record<string, unknown>;
+function toView(board: BoardFaces, partial = false): BoardView {
+  const { lists, ...rest } = board;
+  return {
+    board: rest as unknown as Board,
+    lists: lists.map((list) => ({ ...list, cards: list.cards, nextCursor: list.nextCursor })),
+    ...(partial ? { partial } : {}),
+  };
+}
+
+/**
+ * The board with its lists and the faces of their cards; the lists' further pages are read after the
+ * first paint. Opened on a calendar or timeline (`window`), the first read is only the cards of its
+ * dates window, and the whole board is read right after, keeping what the window showed.
+ */
+export function useBoard(boardId: string, window?: DatesWindowAsk) {
   const queryClient = useQueryClient();
+  // the window of the first read only: a later one does not make the board another query
+  const asked = useRef(window);
+  asked.current = window;
   return useQuery({
     queryKey: boardKey(boardId),
     queryFn: async ({ signal }): Promise<BoardView> => {
+      const known = queryClient.getQueryData<BoardView>(boardKey(boardId));
+      const ask = asked.current;
+      // offline, the window is not among the kept answers (../offline/policy.ts) but the whole board may be
+      const windowed = ask && !known ? await readWindow(boardId, ask, signal).catch(() => undefined) : undefined;
+      if (ask && windowed) {
+        void loadRest(
+          queryClient,
+          boardId,
+          windowed.lists.filter((list) => list.nextCursor),
+          ask,
+        );
+        // the whole board next, once this answer is the query's data
+        setTimeout(() => void queryClient.invalidateQueries({ queryKey: boardKey(boardId) }), 0);
+        return windowed;
+      }
       const { board } = unwrap(await client.GET('/api/v1/boards/{boardId}/card-faces', { params: { path: { boardId } }, signal }));
-      const { lists, ...rest } = board;
-      const view: BoardView = { board: rest as Board, lists: lists.map((list) => ({ ...list, cards: list.cards, nextCursor: list.nextCursor })) };
+      const view = toView(board as BoardFaces);
       void loadRest(
         queryClient,
         boardId,
         view.lists.filter((list) => list.nextCursor),
       );
-      return view;
+      return known?.partial ? keepWindow(known, view) : view;
     },
   });
+}
+
+/** The board with only the cards of a dates window in its lists (Get Board Card Faces by Dates). */
+async function readWindow(boardId: string, ask: DatesWindowAsk, signal?: AbortSignal): Promise<BoardView> {
+  const { board } = unwrap(
+    await client.GET('/api/v1/boards/{boardId}/card-faces/by-dates', { params: { path: { boardId }, query: { ...ask, limit: 200 } }, signal }),
+  );
+  return toView(board as BoardFaces, true);
+}
+
+/**
+ * Another window's cards while the whole board is still being read (a calendar moved to the next
+ * month): added to what is known, so the view shows them without waiting for the rest.
+ */
+export async function fillWindow(queryClient: QueryClient, boardId: string, ask: DatesWindowAsk) {
+  if (!queryClient.getQueryData<BoardView>(boardKey(boardId))?.partial) return;
+  const found = await readWindow(boardId, ask);
+  queryClient.setQueryData<BoardView>(boardKey(boardId), (view) => {
+    if (!view?.partial) return view;
+    const byList = new Map(found.lists.map((list) => [list._id, list.cards]));
+    return { ...view, lists: view.lists.map((list) => ({ ...list, cards: mergeCards(list.cards, byList.get(list._id) ?? []) })) };
+  });
+}
+
+/**
+ * The whole board's first pages, keeping the window's cards the pages have not reached yet (they
+ * come again with the further pages), so a calendar shown from the window loses none meanwhile.
+ */
+function keepWindow(known: BoardView, whole: BoardView): BoardView {
+  const before = new Map(known.lists.map((list) => [list._id, list.cards]));
+  return {
+    ...whole,
+    lists: whole.lists.map((list) => {
+      const last = list.cards.at(-1);
+      if (!list.nextCursor || !last) return list;
+      const later = (before.get(list._id) ?? []).filter((card) => card.position > last.position || (card.position === last.position && card._id > last._id));
+      return { ...list, cards: mergeCards(list.cards, later) };
+    }),
+  };
+}
+
+/** The cards of a list with `more` added (those not there already), in the server's order: position, then id. */
+function mergeCards(cards: CardFace[], more: readonly CardFace[]): CardFace[] {
+  const known = new Set(cards.map((card) => card._id));
+  const added = more.filter((card) => !known.has(card._id));
+  if (added.length === 0) return cards;
+  return [...cards, ...added].sort((a, b) => a.position - b.position || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
 }
 
 /** Lists whose further pages are read at once: the rest wait, so a big board does not flood the server. */
 const PAGES_AT_ONCE = 3;
 
-/** Reads the remaining pages of `lists`, a few lists at a time, appending each page to the cached list. */
-async function loadRest(queryClient: QueryClient, boardId: string, lists: readonly ListView[]) {
+/** Reads the remaining pages of `lists` (of a window's cards, given one), a few lists at a time, adding each page to the cached list. */
+async function loadRest(queryClient: QueryClient, boardId: string, lists: readonly ListView[], ask?: DatesWindowAsk) {
   const queue = [...lists];
   const next = async (): Promise<void> => {
     const list = queue.shift();
     if (!list) return;
-    await loadList(queryClient, boardId, list._id, list.nextCursor).catch(() => undefined);
+    await loadList(queryClient, boardId, list._id, list.nextCursor, ask).catch(() => undefined);
     return next();
   };
   await Promise.all(Array.from({ length: PAGES_AT_ONCE }, next));
 }
 
-async function loadList(queryClient: QueryClient, boardId: string, listId: string, cursor: string | null) {
+async function loadList(queryClient: QueryClient, boardId: string, listId: string, cursor: string | null, ask?: DatesWindowAsk) {
   while (cursor) {
-    const page = unwrap(await client.GET('/api/v1/lists/{listId}/card-faces', { params: { path: { listId }, query: { cursor, limit: 200 } } }));
+    const page = unwrap(await client.GET('/api/v1/lists/{listId}/card-faces', { params: { path: { listId }, query: { cursor, limit: 200, ...ask } } }));
     cursor = page.nextCursor;
     queryClient.setQueryData<BoardView>(boardKey(boardId), (view) => {
       if (!view) return view;
-      return mapList(view, listId, (list) => {
-        const known = new Set(list.cards.map((card) => card._id));
-        return { ...list, cards: [...list.cards, ...page.cards.filter((card) => !known.has(card._id))], nextCursor: page.nextCursor };
-      });
+      // a window's page (the whole board may have come meanwhile) only adds cards
+      return mapList(view, listId, (list) => ({ ...list, cards: mergeCards(list.cards, page.cards), nextCursor: ask ? list.nextCursor : page.nextCursor }));
     });
   }
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { getBoardCardFaces, getCardFace, listCardFacesOfList } from '../../../domain/cards/faces.ts';
+import { getBoardCardFaces, getBoardDatedCardFaces, getCardFace, listCardFacesOfList } from '../../../domain/cards/faces.ts';
 import { BoardParams } from '../../../schemas/boards.ts';
-import { ListCardsParams, ListCardsQuery } from '../../../schemas/card-edits.ts';
-import { BoardCardFacesQuery, BoardWithCardFaces, CardFace, CardFacesPage } from '../../../schemas/card-faces.ts';
+import { ListCardsParams } from '../../../schemas/card-edits.ts';
+import { BoardCardFacesQuery, BoardDatedCardFacesQuery, BoardWithCardFaces, CardFace, CardFacesPage, ListCardFacesQuery } from '../../../schemas/card-faces.ts';
 import { CardParams } from '../../../schemas/cards.ts';
 import { ScopeQuery } from '../../../schemas/common.ts';
 import { keyedPage, operations } from '../../operation.ts';
@@ -29,15 +29,31 @@ const cardFaces: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   route(
+    'GET /boards/:boardId/card-faces/by-dates',
+    {
+      tier: 'very-low',
+      operationId: 'getBoardCardFacesByDates',
+      summary: 'Get Board Card Faces by Dates',
+      description:
+        'Get Board Card Faces for a dates window (what a calendar or timeline shows): the board and its unarchived lists in position order, each with the faces of its first `limit` unarchived cards whose due date (`by=due`), start date (`by=start`) or span from start to due (`by=span`) falls in [`from`, `to`), in position order, and the `nextCursor` Get List Card Faces continues from when given the same `from`, `to` and `by`. `to` must be after `from` (else 400).',
+      params: BoardParams,
+      querystring: BoardDatedCardFacesQuery,
+      answer: ['board', BoardWithCardFaces],
+      message: 'Board retrieved',
+    },
+    ({ caller, params, query: { companyId, teamId, ...query } }) => getBoardDatedCardFaces(app.services, caller, params.boardId, { companyId, teamId }, query),
+  );
+
+  route(
     'GET /lists/:listId/card-faces',
     {
       tier: 'very-low',
       operationId: 'getListCardFaces',
       summary: 'Get List Card Faces',
       description:
-        "Get List Card in compact form: the faces of the list's cards in position order (archived=true: its archived cards), `limit` per page; its cursors and Get List Card's are interchangeable.",
+        "Get List Card in compact form: the faces of the list's cards in position order (archived=true: its archived cards), `limit` per page; its cursors and Get List Card's are interchangeable. With `from` and `to` (and `by`), only the cards in that dates window, as Get Board Card Faces by Dates.",
       params: ListCardsParams,
-      querystring: ListCardsQuery,
+      querystring: ListCardFacesQuery,
       answer: CardFacesPage,
       message: 'Cards retrieved',
     },

@@ -1,6 +1,7 @@
 import { startOfWeek, today } from '@internationalized/date';
+import { defaultRangeExtractor, type Range as Rows, useVirtualizer } from '@tanstack/react-virtual';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { type KeyboardEvent, type PointerEvent, useMemo, useState } from 'react';
+import { type KeyboardEvent, type PointerEvent, useCallback, useMemo, useRef, useState } from 'react';
 import type { Member } from '../../api.ts';
 import { currentLocale, currentTimeZone, formatDate, formatList } from '../../i18n/messages.ts';
 import type { BoardRelation } from '../../relations/relations.ts';
@@ -23,6 +24,8 @@ const GROUP = 34;
 const HEAD = 60;
 /** A bar narrower than this shows its card's name after it, not in it. */
 const NAME_INSIDE = 120;
+/** Rows drawn beyond the visible ones each way, so a scroll or Tab finds the next already there. */
+const OVERSCAN = 10;
 
 const dayWords = (day: string, options: Intl.DateTimeFormatOptions) => formatDate(`${day}T12:00:00Z`, { ...options, timeZone: 'UTC' });
 
@@ -38,6 +41,13 @@ interface Group {
   name: string;
   member?: Member;
   spans: Span[];
+}
+/** A line of the timeline: a group's name, or one of its bars (`index`: its place in the group). */
+interface Line {
+  group: number;
+  top: number;
+  span?: Span;
+  index: number;
 }
 
 /**
@@ -121,18 +131,23 @@ export default function BoardTimeline(props: {
     return { groups: groups.filter((group) => group.spans.length), undated, outside };
   }, [props.rows, props.members, current.group, zone, first, last]);
 
-  // where each bar is: its row's top, for the arrows (a card under two members: its first bar)
+  // each line's top (the rows are virtualised over them) and each bar's, for the arrows (a card under two members: its first bar)
   const layout = useMemo(() => {
     const tops = new Map<string, { top: number; span: Span }>();
+    const lines: Line[] = [];
+    const groupTops: number[] = [];
     let top = HEAD;
-    for (const group of groups) {
+    groups.forEach((group, index) => {
+      groupTops.push(top);
+      lines.push({ group: index, top, index: -1 });
       top += GROUP;
-      for (const span of group.spans) {
+      group.spans.forEach((span, place) => {
         if (!tops.has(span.row.card._id)) tops.set(span.row.card._id, { top, span });
+        lines.push({ group: index, top, span, index: place });
         top += ROW;
-      }
-    }
-    return { tops, height: top };
+      });
+    });
+    return { tops, lines, groupTops, height: top };
   }, [groups]);
 
   const [drag, setDrag] = useState<Drag | null>(null);
@@ -210,6 +225,39 @@ export default function BoardTimeline(props: {
     return [{ id: relation._id, late, d: `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2 - 2} ${y2}` }];
   });
 
+  // Only the rows in view (and a few each way) are drawn: a board of thousands of dated cards keeps
+  // the timeline's scroll and drags smooth. The bar being dragged or holding the focus stays drawn.
+  const scroller = useRef<HTMLElement>(null);
+  const [focused, setFocused] = useState<string | null>(null);
+  // the focus is on one line (a card under two members has two); a drag is of the card's bars
+  const keptLine = layout.lines.findIndex((line) =>
+    drag ? line.span?.row.card._id === drag.cardId : line.span !== undefined && `${line.group} ${line.span.row.card._id}` === focused,
+  );
+  const rangeExtractor = useCallback(
+    (range: Rows) => {
+      const indexes = defaultRangeExtractor(range);
+      return keptLine < 0 || indexes.includes(keptLine) ? indexes : [...indexes, keptLine].sort((a, b) => a - b);
+    },
+    [keptLine],
+  );
+  const virtualizer = useVirtualizer({
+    count: layout.lines.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => (layout.lines[index]?.span ? ROW : GROUP),
+    paddingStart: HEAD,
+    overscan: OVERSCAN,
+    rangeExtractor,
+  });
+  // the groups with a line drawn, each with its drawn bars
+  const drawn = new Map<number, Line[]>();
+  for (const item of virtualizer.getVirtualItems()) {
+    const line = layout.lines[item.index];
+    if (!line) continue;
+    const shownLines = drawn.get(line.group) ?? [];
+    if (line.span) shownLines.push(line);
+    drawn.set(line.group, shownLines);
+  }
+
   const width = count * dayWidth;
   const todayAt = todayKey >= first && todayKey <= last ? x(todayKey) + dayWidth / 2 : null;
   const title = vt.weekOf(dayWords(first, { dateStyle: 'medium' }), dayWords(last, { dateStyle: 'medium' }));
@@ -252,7 +300,12 @@ export default function BoardTimeline(props: {
           {formatList([...(undated ? [vt.undatedCount(undated)] : []), ...(outside ? [vt.outsideCount(outside)] : [])], 'unit')}
         </span>
       </div>
-      <section className="timeline-scroller" aria-label={vt.timelineOf(props.boardName, title)}>
+      <section
+        ref={scroller}
+        className="timeline-scroller"
+        aria-label={vt.timelineOf(props.boardName, title)}
+        onFocus={(event) => setFocused(event.target.closest<HTMLElement>('[data-bar-id]')?.dataset.barId ?? null)}
+      >
         <div className="timeline-canvas" style={{ width: `calc(var(--timeline-names) + ${width}px)`, height: layout.height }}>
           <div className="timeline-head" aria-hidden="true" style={{ height: HEAD }}>
             <div className="timeline-corner" />
@@ -314,71 +367,94 @@ export default function BoardTimeline(props: {
             ))}
           </svg>
           {groups.length === 0 ? <p className="muted timeline-empty">{vt.nothingDated}</p> : null}
-          {groups.map((group) => (
-            <div key={group.key} role="group" aria-labelledby={`timeline-group-${group.key}`} className="timeline-group">
-              <h3 id={`timeline-group-${group.key}`} className="timeline-group-name" style={{ height: GROUP }}>
-                {group.member ? <Avatar person={group.member} decorative /> : null}
-                {group.name} <span className="muted">({group.spans.length})</span>
-              </h3>
-              <ul className="timeline-rows">
-                {group.spans.map((span) => {
-                  const { card } = span.row;
-                  const at = shown(span);
-                  const start = Math.max(0, daysBetween(first, at.from));
-                  const end = Math.min(count - 1, daysBetween(first, at.to));
-                  const blocked = blockers.get(card._id);
-                  const label = `${card.name}, ${spanWords(card.startDate, card.dueDate)}${blocked ? `, ${vt.blockedBy(formatList(blocked))}` : ''}`;
-                  return (
-                    <li key={card._id} className="timeline-row" style={{ height: ROW }}>
-                      <button type="button" className="timeline-name" data-card-id={card._id} onClick={() => props.openCard(card._id)}>
-                        <span className={card.complete.status ? 'complete' : undefined} dir="auto">
-                          {card.name}
-                        </span>
-                        <span className="visually-hidden">, {span.row.list.name}</span>
-                      </button>
-                      <div className="timeline-track" style={{ width }}>
-                        <div
-                          role="button"
-                          tabIndex={0}
-                          aria-label={label}
-                          aria-describedby="timeline-keys"
-                          className={`timeline-bar${span.point ? ' point' : ''}${!span.point && (end - start + 1) * dayWidth < NAME_INSIDE ? ' narrow' : ''}${card.complete.status ? ' complete' : ''}${drag?.cardId === card._id && drag.moved ? ' dragging' : ''}`}
-                          style={
-                            span.point
-                              ? { insetInlineStart: x(at.from) + dayWidth / 2 - 7 }
-                              : { insetInlineStart: start * dayWidth + 2, width: (end - start + 1) * dayWidth - 4 }
-                          }
-                          onPointerDown={(event) => onPointerDown(event, card._id, 'move')}
-                          onPointerMove={onPointerMove}
-                          onPointerUp={() => onPointerUp(span.row)}
-                          onPointerCancel={() => setDrag(null)}
-                          onKeyDown={(event) => onBarKey(event, span.row)}
-                        >
-                          {span.point ? null : (
-                            <>
-                              {daysBetween(first, at.from) >= 0 ? (
-                                <span
-                                  className="timeline-handle start"
-                                  aria-hidden="true"
-                                  onPointerDown={(event) => onPointerDown(event, card._id, 'startDate')}
-                                />
-                              ) : null}
-                              <span className="timeline-bar-name" aria-hidden="true" dir="auto">
-                                {card.name}
-                              </span>
-                              {daysBetween(at.to, last) >= 0 ? (
-                                <span className="timeline-handle end" aria-hidden="true" onPointerDown={(event) => onPointerDown(event, card._id, 'dueDate')} />
-                              ) : null}
-                            </>
-                          )}
+          {[...drawn].map(([groupIndex, lines]) => {
+            const group = groups[groupIndex];
+            if (!group) return null;
+            const top = layout.groupTops[groupIndex] ?? HEAD;
+            return (
+              <div
+                key={group.key}
+                role="group"
+                aria-labelledby={`timeline-group-${group.key}`}
+                className="timeline-group"
+                style={{ top, height: GROUP + group.spans.length * ROW }}
+              >
+                <h3 id={`timeline-group-${group.key}`} className="timeline-group-name" style={{ height: GROUP }}>
+                  {group.member ? <Avatar person={group.member} decorative /> : null}
+                  {group.name} <span className="muted">({group.spans.length})</span>
+                </h3>
+                <ul className="timeline-rows">
+                  {lines.map((line) => {
+                    const span = line.span as Span;
+                    const { card } = span.row;
+                    const at = shown(span);
+                    const start = Math.max(0, daysBetween(first, at.from));
+                    const end = Math.min(count - 1, daysBetween(first, at.to));
+                    const blocked = blockers.get(card._id);
+                    const label = `${card.name}, ${spanWords(card.startDate, card.dueDate)}${blocked ? `, ${vt.blockedBy(formatList(blocked))}` : ''}`;
+                    return (
+                      <li
+                        key={card._id}
+                        className="timeline-row"
+                        data-bar-id={`${line.group} ${card._id}`}
+                        aria-setsize={group.spans.length}
+                        aria-posinset={line.index + 1}
+                        style={{ top: line.top - top, height: ROW }}
+                      >
+                        <button type="button" className="timeline-name" data-card-id={card._id} onClick={() => props.openCard(card._id)}>
+                          <span className={card.complete.status ? 'complete' : undefined} dir="auto">
+                            {card.name}
+                          </span>
+                          <span className="visually-hidden">, {span.row.list.name}</span>
+                        </button>
+                        <div className="timeline-track" style={{ width }}>
+                          <div
+                            role="button"
+                            tabIndex={0}
+                            aria-label={label}
+                            aria-describedby="timeline-keys"
+                            className={`timeline-bar${span.point ? ' point' : ''}${!span.point && (end - start + 1) * dayWidth < NAME_INSIDE ? ' narrow' : ''}${card.complete.status ? ' complete' : ''}${drag?.cardId === card._id && drag.moved ? ' dragging' : ''}`}
+                            style={
+                              span.point
+                                ? { insetInlineStart: x(at.from) + dayWidth / 2 - 7 }
+                                : { insetInlineStart: start * dayWidth + 2, width: (end - start + 1) * dayWidth - 4 }
+                            }
+                            onPointerDown={(event) => onPointerDown(event, card._id, 'move')}
+                            onPointerMove={onPointerMove}
+                            onPointerUp={() => onPointerUp(span.row)}
+                            onPointerCancel={() => setDrag(null)}
+                            onKeyDown={(event) => onBarKey(event, span.row)}
+                          >
+                            {span.point ? null : (
+                              <>
+                                {daysBetween(first, at.from) >= 0 ? (
+                                  <span
+                                    className="timeline-handle start"
+                                    aria-hidden="true"
+                                    onPointerDown={(event) => onPointerDown(event, card._id, 'startDate')}
+                                  />
+                                ) : null}
+                                <span className="timeline-bar-name" aria-hidden="true" dir="auto">
+                                  {card.name}
+                                </span>
+                                {daysBetween(at.to, last) >= 0 ? (
+                                  <span
+                                    className="timeline-handle end"
+                                    aria-hidden="true"
+                                    onPointerDown={(event) => onPointerDown(event, card._id, 'dueDate')}
+                                  />
+                                ) : null}
+                              </>
+                            )}
+                          </div>
                         </div>
-                      </div>
-                    </li>
-                  );
-                })}
-              </ul>
-            </div>
-          ))}
+                      </li>
+                    );
+                  })}
+                </ul>
+              </div>
+            );
+          })}
         </div>
       </section>
       <p id="timeline-keys" className="muted view-keys">
