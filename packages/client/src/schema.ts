@@ -2215,7 +2215,7 @@ export interface paths {
         };
         /**
          * Get Board Card Faces by Dates
-         * @description Get Board Card Faces for a dates window (what a calendar or timeline shows): the board and its unarchived lists in position order, each with the faces of its first `limit` unarchived cards whose due date (`by=due`), start date (`by=start`) or span from start to due (`by=span`) falls in [`from`, `to`), in position order, and the `nextCursor` Get List Card Faces continues from when given the same `from`, `to` and `by`. `to` must be after `from` (else 400).
+         * @description Get Board Card Faces for a dates window (what a calendar or timeline shows): the board and its unarchived lists in position order, each with the faces of its first `limit` unarchived cards whose due date (`by=due`), start date (`by=start`) or span from start to due (`by=span`) falls in [`from`, `to`), in position order, and the `nextCursor` Get List Card Faces continues from when given the same `from`, `to` and `by`. `from` and `to` are both required, and `to` must be after `from` (else 400 naming the field).
          *
          *     Rate limit: tier `very-low`, 140 requests per API key in any rolling 3600 s.
          */

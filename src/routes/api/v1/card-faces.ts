@@ -35,7 +35,7 @@ const cardFaces: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'getBoardCardFacesByDates',
       summary: 'Get Board Card Faces by Dates',
       description:
-        'Get Board Card Faces for a dates window (what a calendar or timeline shows): the board and its unarchived lists in position order, each with the faces of its first `limit` unarchived cards whose due date (`by=due`), start date (`by=start`) or span from start to due (`by=span`) falls in [`from`, `to`), in position order, and the `nextCursor` Get List Card Faces continues from when given the same `from`, `to` and `by`. `to` must be after `from` (else 400).',
+        'Get Board Card Faces for a dates window (what a calendar or timeline shows): the board and its unarchived lists in position order, each with the faces of its first `limit` unarchived cards whose due date (`by=due`), start date (`by=start`) or span from start to due (`by=span`) falls in [`from`, `to`), in position order, and the `nextCursor` Get List Card Faces continues from when given the same `from`, `to` and `by`. `from` and `to` are both required, and `to` must be after `from` (else 400 naming the field).',
       params: BoardParams,
       querystring: BoardDatedCardFacesQuery,
       answer: ['board', BoardWithCardFaces],
