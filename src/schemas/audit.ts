@@ -3,12 +3,59 @@ import { Id, IdOf, Timestamp } from './common.ts';
 import { named } from './named.ts';
 import { NextCursor, PageQueryFields } from './pagination.ts';
 
+/**
+ * Every kind of audit entry the server records: the one list the entries' schema states (so the
+ * OpenAPI document and the typed client name them) and the recording code is typed against.
+ */
+export const AUDIT_KINDS = [
+  'sign_in.succeeded',
+  'sign_in.failed',
+  'session.ended',
+  'password.changed',
+  'password.reset',
+  'password.reset.issued',
+  'password.reset.mailed',
+  'invitation.created',
+  'invitation.accepted',
+  'invitation.revoked',
+  'company.member.added',
+  'member.role.changed',
+  'member.removed',
+  'member.left',
+  'team.member.added',
+  'team.member.removed',
+  'team.member.left',
+  'apikey.created',
+  'apikey.rotated',
+  'apikey.revoked',
+  'calendarfeed.created',
+  'calendarfeed.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret.rotated',
+  'board.exported',
+  'board.imported',
+  'board.deleted',
+  'audit_log.exported',
+  'second_factor.enrolled',
+  'second_factor.disabled',
+  'second_factor.failed',
+  'second_factor.reset',
+  'company.second_factor.required',
+  'company.single_sign_on_only.changed',
+  'passkey.added',
+  'passkey.removed',
+] as const;
+
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+
 export const AuditEntry = named(
   'AuditEntry',
   Type.Object({
     _id: Id,
     at: Timestamp,
-    kind: Type.String({ description: 'what happened, e.g. `sign_in.failed`, `apikey.created`, `member.role.changed` (docs/people.md lists them)' }),
+    kind: Type.Enum(AUDIT_KINDS, { type: 'string', description: 'what happened (docs/people.md says what each kind records)' }),
     actor: Type.Union([Type.Object({ _id: Id, email: Type.Union([Type.String(), Type.Null()]) }), Type.Null()], {
       description: 'who did it; null when nobody known (a failed sign-in of an unknown email)',
     }),

@@ -4344,8 +4344,11 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             at: string;
-            /** @description what happened, e.g. `sign_in.failed`, `apikey.created`, `member.role.changed` (docs/people.md lists them) */
-            kind: string;
+            /**
+             * @description what happened (docs/people.md says what each kind records)
+             * @enum {string}
+             */
+            kind: "sign_in.succeeded" | "sign_in.failed" | "session.ended" | "password.changed" | "password.reset" | "password.reset.issued" | "password.reset.mailed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "company.member.added" | "member.role.changed" | "member.removed" | "member.left" | "team.member.added" | "team.member.removed" | "team.member.left" | "apikey.created" | "apikey.rotated" | "apikey.revoked" | "calendarfeed.created" | "calendarfeed.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret.rotated" | "board.exported" | "board.imported" | "board.deleted" | "audit_log.exported" | "second_factor.enrolled" | "second_factor.disabled" | "second_factor.failed" | "second_factor.reset" | "company.second_factor.required" | "company.single_sign_on_only.changed" | "passkey.added" | "passkey.removed";
             /** @description who did it; null when nobody known (a failed sign-in of an unknown email) */
             actor: {
                 /** @description 24 lowercase hex characters */

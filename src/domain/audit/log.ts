@@ -6,6 +6,7 @@
  * password) is written once for each company the person belongs to then. No entry holds a secret:
  * details are the few fields each caller names, never a body, a token or a code.
  */
+import type { AuditKind } from '../../schemas/audit.ts';
 import type { Executor, NewRow } from '../../storage/database.ts';
 import { insertAuditEntries } from '../../storage/repositories/audit-log.ts';
 import { findCompaniesOfUser, findUserById } from '../../storage/repositories/users.ts';
@@ -26,7 +27,7 @@ export function actorOf(caller: Caller): AuditActor {
 export type AuditDetail = string | number | boolean | null | readonly string[];
 
 export interface AuditRecord {
-  kind: string;
+  kind: AuditKind;
   /** The company whose owners read it, or `{ ofUser }`: each company of that person. */
   company: string | null | { ofUser: string };
   target?: { type: string; id: string } | undefined;
@@ -67,7 +68,7 @@ export async function recordAudit(db: Executor, actor: AuditActor, record: Audit
  * imports, board deletions): `writeEvents` hands each to the audit log in the same transaction.
  * Their data are what the event record already holds, which never carries a secret.
  */
-export const AUDITED_EVENTS: ReadonlySet<string> = new Set([
+const AUDITED_EVENT_TYPES: readonly AuditKind[] = [
   'apikey.created',
   'apikey.revoked',
   'apikey.rotated',
@@ -82,7 +83,13 @@ export const AUDITED_EVENTS: ReadonlySet<string> = new Set([
   'team.member.left',
   'board.imported',
   'board.deleted',
-]);
+];
+const AUDITED_EVENTS: ReadonlySet<string> = new Set(AUDITED_EVENT_TYPES);
+
+/** Whether an event of this type is also an entry of the audit log (its kind is the event's type). */
+export function isAuditedEvent(type: string): type is AuditKind {
+  return AUDITED_EVENTS.has(type);
+}
 
 /** What an audited event was about: its key, its person, its board. */
 export function eventTarget(event: { user?: string | null; board?: string | null; team?: string | null; data: Record<string, unknown> }) {

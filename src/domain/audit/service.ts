@@ -2,6 +2,7 @@
  * Reading the audit log: a company's owners page through it newest first (filtered by person, kind
  * and time) and export it as CSV or JSON Lines; entries past the retention are pruned.
  */
+import type { AuditKind } from '../../schemas/audit.ts';
 import { type AuditRow, deleteAuditEntriesBefore, listAuditEntries } from '../../storage/repositories/audit-log.ts';
 import { requireAccess } from '../access/access.ts';
 import { csv, SPREADSHEET_SAFE_CSV } from '../boards/export.ts';
@@ -13,7 +14,7 @@ import { actorOf, recordAudit } from './log.ts';
 export interface AuditEntry {
   _id: string;
   at: string;
-  kind: string;
+  kind: AuditKind;
   actor: { _id: string; email: string | null } | null;
   apiKey: string | null;
   ip: string | null;
@@ -35,7 +36,8 @@ export function auditEntryRecord(row: AuditRow): AuditEntry {
   return {
     _id: row.id,
     at: row.at,
-    kind: row.kind,
+    // written only through recordAudit, whose kinds are typed against the list
+    kind: row.kind as AuditKind,
     actor: row.actor_id === null ? null : { _id: row.actor_id, email: row.actor_email },
     apiKey: row.api_key_id,
     ip: row.ip,

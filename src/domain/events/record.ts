@@ -8,7 +8,7 @@
  */
 import type { NewRow, Transaction } from '../../storage/database.ts';
 import * as events from '../../storage/repositories/events.ts';
-import { AUDITED_EVENTS, eventDetails, eventTarget, recordAudit } from '../audit/log.ts';
+import { eventDetails, eventTarget, isAuditedEvent, recordAudit } from '../audit/log.ts';
 import type { Caller, ClientMeta } from '../shared/caller.ts';
 import { newOrderedId, nowIso } from '../shared/ids.ts';
 
@@ -119,12 +119,13 @@ export function takeEventLog(trx: Transaction): readonly PendingEvent[] {
 export async function writeEvents(trx: Transaction, log: readonly PendingEvent[]): Promise<CommittedEvents | undefined> {
   await events.insertEvents(trx, log.map(eventRow));
   for (const event of log) {
-    if (!AUDITED_EVENTS.has(event.type)) continue;
+    const kind = event.type;
+    if (!isAuditedEvent(kind)) continue;
     await recordAudit(
       trx,
       { userId: event.actor?.user ?? null, apiKeyId: event.actor?.apiKey, client: event.client },
       {
-        kind: event.type,
+        kind,
         company: event.company ?? (event.user ? { ofUser: event.user } : null),
         target: eventTarget(event),
         details: eventDetails(event),

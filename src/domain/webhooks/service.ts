@@ -5,6 +5,7 @@
  * dispatcher's (dispatcher.ts).
  */
 
+import type { AuditKind } from '../../schemas/audit.ts';
 import type { Delivery, Webhook } from '../../schemas/webhooks.ts';
 import type { DeliveryStatus, Executor } from '../../storage/database.ts';
 import { findBoardById } from '../../storage/repositories/boards.ts';
@@ -87,7 +88,13 @@ async function checkFilters(ctx: ServiceContext, companyId: string, input: Parti
 const unique = (values: readonly string[] | undefined) => [...new Set(values ?? [])];
 
 /** An audit entry of a webhook's change: its destination's host only (a URL may carry credentials in its path or query). */
-function auditWebhook(db: Executor, caller: Caller, kind: string, row: { id: string; company_id: string; url: string }, details: Record<string, AuditDetail>) {
+function auditWebhook(
+  db: Executor,
+  caller: Caller,
+  kind: AuditKind,
+  row: { id: string; company_id: string; url: string },
+  details: Record<string, AuditDetail>,
+) {
   return recordAudit(db, actorOf(caller), {
     kind,
     company: row.company_id,

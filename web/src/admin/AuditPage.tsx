@@ -49,7 +49,7 @@ function filtersOf(params: URLSearchParams): AuditFilters {
   const since = dayStart(params.get('from') ?? '');
   const until = dayStart(params.get('to') ?? '', true);
   if (actor) filters.actor = actor;
-  if (kind && AUDIT_KINDS.includes(kind)) filters.kind = kind;
+  if (kind && (AUDIT_KINDS as readonly string[]).includes(kind)) filters.kind = kind;
   if (since) filters.since = since;
   if (until) filters.until = until;
   return filters;

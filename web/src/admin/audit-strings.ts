@@ -1,3 +1,4 @@
+import type { components } from '@taskboard/client';
 import { catalogue, icu } from '../i18n/messages.ts';
 
 /**
@@ -90,13 +91,16 @@ export const auditText = catalogue('audit', {
     second_factor_failed: 'Two-step sign-in change refused',
     second_factor_reset: 'Two-step sign-in reset by an owner',
     company_second_factor_required: 'Company rule for two-step sign-in changed',
+    company_single_sign_on_only_changed: 'Company rule for single sign-on only changed',
     passkey_added: 'Passkey added',
     passkey_removed: 'Passkey removed',
   },
 });
 
-/** The kinds the page offers as a filter, as the server names them. */
-export const AUDIT_KINDS: readonly string[] = [
+type AuditKind = components['schemas']['AuditEntry']['kind'];
+
+/** The kinds the page offers as a filter, as the server names them (the API document lists them). */
+export const AUDIT_KINDS = [
   'sign_in.succeeded',
   'sign_in.failed',
   'session.ended',
@@ -134,7 +138,12 @@ export const AUDIT_KINDS: readonly string[] = [
   'company.second_factor.required',
   'passkey.added',
   'passkey.removed',
-];
+  'company.single_sign_on_only.changed',
+] as const satisfies readonly AuditKind[];
+
+// Fails to compile when the server records a kind the page does not offer.
+const everyKindOffered: Exclude<AuditKind, (typeof AUDIT_KINDS)[number]> extends never ? true : never = true;
+void everyKindOffered;
 
 /** A kind in words; a kind this page does not know yet shows as the server names it. */
 export function kindInWords(kind: string): string {
