@@ -1,3 +1,4 @@
+import { Plus } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import type { CardFace } from '../api.ts';
 import { t } from '../strings.ts';
@@ -152,5 +153,41 @@ export function ToolDialog(props: {
         {props.children}
       </div>
     </Modal>
+  );
+}
+
+/**
+ * What a board tool's dialog shows of its items (rules, recurring cards): the editor of the one
+ * being edited or the button that starts a new one, then the list in its states (refused, empty,
+ * loading) and a row per item.
+ */
+export function ToolItems<T extends { _id: string }>(props: {
+  /** The item being edited, 'new', or null (the list only). */
+  editing: T | 'new' | null;
+  editor: (editing: T | 'new') => ReactNode;
+  newLabel: string;
+  onNew: () => void;
+  items: { data?: readonly T[] | undefined; isError: boolean; error: unknown };
+  words: { title: string; none: string; loading: string; refused: (error: unknown) => string };
+  row: (item: T) => ReactNode;
+}) {
+  const { items, words } = props;
+  return (
+    <>
+      {props.editing ? (
+        props.editor(props.editing)
+      ) : (
+        <button type="button" className="primary rules-new" onClick={props.onNew}>
+          <Plus size={16} aria-hidden="true" />
+          {props.newLabel}
+        </button>
+      )}
+      {items.isError ? <p className="error">{words.refused(items.error)}</p> : null}
+      {items.data?.length === 0 ? <p className="muted">{words.none}</p> : null}
+      {!items.data && !items.isError ? <p className="muted">{words.loading}</p> : null}
+      <ul className="rule-rows" aria-label={words.title}>
+        {items.data?.map((item) => props.row(item))}
+      </ul>
+    </>
   );
 }

@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@taskboard/client';
-import { Plus } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import { client, type Label, type Member, problem, unwrap } from '../../api.ts';
-import { ToolDialog, type ToolMessage } from '../dialogs.tsx';
+import { ToolDialog, ToolItems, type ToolMessage } from '../dialogs.tsx';
 import { type BoardView, boardKey } from '../store.ts';
 import type { LikeCard } from './like.ts';
 import {
@@ -79,41 +78,34 @@ export default function RecurrencesDialog(props: {
 
   return (
     <ToolDialog label={s.recurrencesOf(props.boardName)} title={s.title} closeLabel={s.close} intro={s.intro} message={message} onClose={props.onClose}>
-      {editing ? (
-        <RecurrenceEditor
-          key={editing === 'new' ? 'new' : editing._id}
-          boardId={boardId}
-          recurrence={editing === 'new' ? null : editing}
-          lists={lists}
-          firstList={props.forList ?? lists[0]?._id ?? ''}
-          like={editing === 'new' ? (props.likeCard ?? null) : null}
-          labels={props.labels}
-          members={props.members}
-          onCancel={() => setEditing(null)}
-          onSaved={async (saved) => {
-            setEditing(null);
-            setMessage({ kind: 'info', text: s.saved(saved.name) });
-            await refresh();
-          }}
-        />
-      ) : (
-        <button
-          type="button"
-          className="primary rules-new"
-          onClick={() => {
-            setMessage(null);
-            setEditing('new');
-          }}
-        >
-          <Plus size={16} aria-hidden="true" />
-          {s.newRecurrence}
-        </button>
-      )}
-      {recurrences.isError ? <p className="error">{s.refused(problem(recurrences.error))}</p> : null}
-      {recurrences.data?.length === 0 ? <p className="muted">{s.none}</p> : null}
-      {!recurrences.data && !recurrences.isError ? <p className="muted">{s.loading}</p> : null}
-      <ul className="rule-rows" aria-label={s.title}>
-        {recurrences.data?.map((recurrence) => (
+      <ToolItems
+        editing={editing}
+        editor={(edited) => (
+          <RecurrenceEditor
+            key={edited === 'new' ? 'new' : edited._id}
+            boardId={boardId}
+            recurrence={edited === 'new' ? null : edited}
+            lists={lists}
+            firstList={props.forList ?? lists[0]?._id ?? ''}
+            like={edited === 'new' ? (props.likeCard ?? null) : null}
+            labels={props.labels}
+            members={props.members}
+            onCancel={() => setEditing(null)}
+            onSaved={async (saved) => {
+              setEditing(null);
+              setMessage({ kind: 'info', text: s.saved(saved.name) });
+              await refresh();
+            }}
+          />
+        )}
+        newLabel={s.newRecurrence}
+        onNew={() => {
+          setMessage(null);
+          setEditing('new');
+        }}
+        items={recurrences}
+        words={{ title: s.title, none: s.none, loading: s.loading, refused: (error) => s.refused(problem(error)) }}
+        row={(recurrence) => (
           <RecurrenceRow
             key={recurrence._id}
             recurrence={recurrence}
@@ -127,8 +119,8 @@ export default function RecurrencesDialog(props: {
               if (window.confirm(s.confirmDelete(recurrence.name))) remove.mutate(recurrence);
             }}
           />
-        ))}
-      </ul>
+        )}
+      />
     </ToolDialog>
   );
 }

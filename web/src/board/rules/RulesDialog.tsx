@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Plus } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { client, type Label, type Member, problem, unwrap } from '../../api.ts';
 import { formatDate } from '../../i18n/messages.ts';
-import { ToolDialog, type ToolMessage } from '../dialogs.tsx';
+import { ToolDialog, ToolItems, type ToolMessage } from '../dialogs.tsx';
 import { type BoardView, boardKey } from '../store.ts';
 import { type BoardChoices, RuleEditor } from './RuleEditor.tsx';
 import { rulesText as r } from './strings.ts';
@@ -63,37 +62,30 @@ export default function RulesDialog(props: { boardId: string; boardName: string;
 
   return (
     <ToolDialog label={r.rulesOf(props.boardName)} title={r.title} closeLabel={r.close} intro={r.intro} message={message} onClose={props.onClose}>
-      {editing ? (
-        <RuleEditor
-          key={editing === 'new' ? 'new' : editing._id}
-          boardId={boardId}
-          rule={editing === 'new' ? null : editing}
-          choices={choices}
-          onCancel={() => setEditing(null)}
-          onSaved={async (rule) => {
-            setEditing(null);
-            setMessage({ kind: 'info', text: r.saved(rule.name) });
-            await refresh();
-          }}
-        />
-      ) : (
-        <button
-          type="button"
-          className="primary rules-new"
-          onClick={() => {
-            setMessage(null);
-            setEditing('new');
-          }}
-        >
-          <Plus size={16} aria-hidden="true" />
-          {r.newRule}
-        </button>
-      )}
-      {rules.isError ? <p className="error">{r.refused(problem(rules.error))}</p> : null}
-      {rules.data?.length === 0 ? <p className="muted">{r.none}</p> : null}
-      {!rules.data && !rules.isError ? <p className="muted">{r.loading}</p> : null}
-      <ul className="rule-rows" aria-label={r.title}>
-        {rules.data?.map((rule) => (
+      <ToolItems
+        editing={editing}
+        editor={(edited) => (
+          <RuleEditor
+            key={edited === 'new' ? 'new' : edited._id}
+            boardId={boardId}
+            rule={edited === 'new' ? null : edited}
+            choices={choices}
+            onCancel={() => setEditing(null)}
+            onSaved={async (rule) => {
+              setEditing(null);
+              setMessage({ kind: 'info', text: r.saved(rule.name) });
+              await refresh();
+            }}
+          />
+        )}
+        newLabel={r.newRule}
+        onNew={() => {
+          setMessage(null);
+          setEditing('new');
+        }}
+        items={rules}
+        words={{ title: r.title, none: r.none, loading: r.loading, refused: (error) => r.refused(problem(error)) }}
+        row={(rule) => (
           <RuleRow
             key={rule._id}
             rule={rule}
@@ -108,8 +100,8 @@ export default function RulesDialog(props: { boardId: string; boardName: string;
               if (window.confirm(r.confirmDelete(rule.name))) remove.mutate(rule);
             }}
           />
-        ))}
-      </ul>
+        )}
+      />
     </ToolDialog>
   );
 }
