@@ -72,10 +72,8 @@ export type BoardCardFacesQuery = Static<typeof BoardCardFacesQuery>;
  * (`by=start`), or span from start to due (`by=span`) falls in [`from`, `to`).
  */
 export const DatesWindowFields = {
-  // required, said so by the operation (a 400 naming the field): left optional in the schema so that
-  // an unknown parameter is what a query's validation names first, as on every other read
-  from: Type.Optional(Type.String({ format: 'date-time', description: "required: the window's start (inclusive)" })),
-  to: Type.Optional(Type.String({ format: 'date-time', description: "required: the window's end (exclusive); after `from`" })),
+  from: Type.String({ format: 'date-time', description: "the window's start (inclusive)" }),
+  to: Type.String({ format: 'date-time', description: "the window's end (exclusive); after `from`" }),
   by: Type.Optional(
     Type.Union([Type.Literal('due'), Type.Literal('start'), Type.Literal('span')], {
       default: 'due',

@@ -13,6 +13,7 @@ import { TEXT_CAPS } from '../../src/schemas/common.ts';
 import { type ApiWorld, apiWorld } from '../support/api-world.ts';
 import { multipart, storedFiles } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, openTestStorage, type TestApp, testConfig } from '../support/harness.ts';
+import { requiredQuery } from '../support/openapi-query.ts';
 
 /** Every control character the text fields refuse, one of each kind, and both halves of a surrogate pair alone. */
 const FORBIDDEN = [
@@ -193,7 +194,8 @@ for (const engine of ENGINES) {
           const url = path.replace(/\{([^}]+)\}/g, '0123456789abcdef01234567');
           // a body is validated before the query: give the body routes none, and expect only a 400
           const hasBody = Boolean((item[method] as { requestBody?: unknown }).requestBody);
-          const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url: `${url}?unknownProbe=1`, headers: auth });
+          const query = requiredQuery(item[method] as Parameters<typeof requiredQuery>[0]);
+          const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url: `${url}?${query ? `${query}&` : ''}unknownProbe=1`, headers: auth });
           const error = assertError(res, 400, 'validation_failed');
           if (!hasBody)
             assert.deepEqual(

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
+import { requiredQuery } from '../support/openapi-query.ts';
 
 /** Operations only a signed-in person may call (their passkeys and second factors): an API key gets a 403. */
 const SIGNED_IN_ONLY = /^\/api\/v1\/me\/(passkeys|second-factors)\b/;
@@ -59,7 +60,7 @@ interface Operation {
   /** OpenAPI form with `{param}`. */
   path: string;
   security?: Record<string, string[]>[];
-  parameters?: { in: string; name: string }[];
+  parameters?: { in: string; name: string; required?: boolean; schema?: { type?: string; format?: string } }[];
   requestBody?: { content?: Record<string, unknown> };
 }
 
@@ -242,7 +243,9 @@ for (const engine of ENGINES) {
       for (const op of authenticated) {
         const method = op.method as InjectOptions['method'];
         const params = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
-        const url = (values: Record<string, string> = {}) => op.path.replace(/\{([^}]+)\}/g, (_, name: string) => values[name] ?? UNKNOWN_ID);
+        const query = requiredQuery(op);
+        const url = (values: Record<string, string> = {}) =>
+          op.path.replace(/\{([^}]+)\}/g, (_, name: string) => values[name] ?? UNKNOWN_ID) + (query ? `?${query}` : '');
         const where = `${op.method} ${op.path}`;
         const check = async (status: number, code: string, request: InjectOptions, what: string) => {
           const res = await t.app.inject(request);
@@ -282,7 +285,12 @@ for (const engine of ENGINES) {
         const scopeParams = (op.parameters ?? []).filter((p) => p.in === 'query' && (p.name === 'companyId' || p.name === 'teamId'));
         if (!json && (op.method === 'GET' || op.method === 'DELETE')) {
           for (const p of scopeParams) {
-            const body = await check(400, 'validation_failed', { method, url: `${url()}?${p.name}=nope`, headers: auth }, `malformed ${p.name}`);
+            const body = await check(
+              400,
+              'validation_failed',
+              { method, url: `${url()}${query ? '&' : '?'}${p.name}=nope`, headers: auth },
+              `malformed ${p.name}`,
+            );
             assert.deepEqual(fields(body), [`querystring.${p.name}`]);
           }
         }

@@ -13742,15 +13742,15 @@ export interface operations {
     };
     getBoardCardFacesByDates: {
         parameters: {
-            query?: {
+            query: {
                 /** @description 24 lowercase hex characters */
                 companyId?: string;
                 /** @description 24 lowercase hex characters */
                 teamId?: string;
-                /** @description required: the window's start (inclusive) */
-                from?: string;
-                /** @description required: the window's end (exclusive); after `from` */
-                to?: string;
+                /** @description the window's start (inclusive) */
+                from: string;
+                /** @description the window's end (exclusive); after `from` */
+                to: string;
                 /** @description which date falls in the window: `due` (default) the due date, `start` the start date, `span` any day from the start date to the due date (a card with one date: that day) */
                 by?: "due" | "start" | "span";
                 /** @description cards of each list in the window (default 50, max 200); the rest from Get List Card Faces with the same window */

@@ -126,9 +126,9 @@ export async function getBoardDatedCardFaces(
   scope: Scope,
   query: DatesWindowQuery & { limit?: number | undefined },
 ): Promise<BoardWithCardFaces> {
-  if (query.from === undefined) throw new ValidationError('from is missing', [{ field: 'querystring.from', message: 'is required' }]);
   const window = datesWindowOf(query);
-  if (!window) throw new ValidationError('to is missing', [{ field: 'querystring.to', message: 'is required' }]);
+  // the schema requires both ends
+  if (!window) throw new ValidationError('from and to are missing', [{ field: 'querystring.from', message: 'is required' }]);
   return getBoardCardFaces(ctx, caller, boardId, scope, { limit: query.limit }, window);
 }
 
