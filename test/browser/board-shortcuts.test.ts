@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Locator } from '@playwright/test';
-import { chromiumMissing, contextWithKey, keepFailure, steadyBox } from '../support/browser.ts';
+import { chromiumMissing, contextWithKey, holdRequests, keepFailure, steadyBox, until } from '../support/browser.ts';
 import { axe, boardSuite, cardIn } from './board-support.ts';
 
 // page.waitForFunction's callbacks run in the page (the suite's own type check has no DOM library)
@@ -311,6 +311,34 @@ describe('the board page: shortcuts, lists, covers, themes, narrow screens, conf
       await page.keyboard.press('Escape');
       await axe(page, 'the board at 360 px');
     });
+  });
+
+  test('two quick keyboard moves of one card are sent in turn: both land, no conflict', async (context) => {
+    const { boardId, cards } = await makeBoard('Quick moves', { 'To do': ['Hopper'], Doing: [], Done: [] });
+    await onPage(context.name, { viewport: { width: 1280, height: 800 } }, async (page) => {
+      await page.goto(`/boards/${boardId}`);
+      await cardIn(page, 'To do', 'Hopper').waitFor();
+      // the first move's request waits, so the second key comes before its answer
+      const release = await holdRequests(page, '**/api/v1/cards/*/position');
+      await cardIn(page, 'To do', 'Hopper').focus();
+      await page.keyboard.press('>');
+      await cardIn(page, 'Doing', 'Hopper').focus();
+      await page.keyboard.press('>');
+      await cardIn(page, 'Done', 'Hopper').waitFor();
+      release();
+      // sent at once, the second move would carry the version the first one changed: a 412
+      await until(async () => {
+        const face = await api<{ card: { list: string } }>('GET', `/api/v1/cards/${cards.get('Hopper')}/face`);
+        return (await listNameOf(face.card.list)) === 'Done';
+      }, 'the card is in Done on the server');
+      assert.equal(await page.getByRole('alert').filter({ hasText: 'changed meanwhile' }).count(), 0);
+      await cardIn(page, 'Done', 'Hopper').waitFor();
+    });
+
+    async function listNameOf(listId: string): Promise<string | undefined> {
+      const board = await api<{ board: { lists: { _id: string; name: string }[] } }>('GET', `/api/v1/boards/${boardId}`);
+      return board.board.lists.find((list) => list._id === listId)?.name;
+    }
   });
 
   test('a move from a browser that missed a change is refused (412): the board shows the new state', async (context) => {
