@@ -13,7 +13,7 @@ import { changeCard } from '../cards/change.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { type ErrorDetail, ValidationError } from '../shared/errors.ts';
-import { apiValue, type FieldValue, type StoredValue, storedValue, ValueRefused } from './values.ts';
+import { apiValue, type FieldValue, isSelect, type StoredValue, storedValue, ValueRefused } from './values.ts';
 
 export interface FieldValueRequest {
   field: string;
@@ -28,9 +28,11 @@ export function setCustomFieldValues(ctx: ServiceContext, caller: Caller, cardId
   return changeCard(ctx, caller, cardId, scope, 'card.custom_fields.set', async (trx, card) => {
     const board = await fields.shareCustomFieldsOfBoard(trx, card.board_id);
     const byId = new Map(board.map((field) => [field.id, field]));
+    // only the options of the select fields named are checked against: no other field's are read
+    const named = new Set(requests.map((r) => r.field));
     const options = await fields.findOptionsOfFields(
       trx,
-      board.map((field) => field.id),
+      board.filter((field) => named.has(field.id) && isSelect(field.type)).map((field) => field.id),
     );
     const problems: ErrorDetail[] = [];
     const stored: { fieldId: string; type: string; value: StoredValue | null }[] = [];
