@@ -66,10 +66,17 @@ export function setCustomFieldValues(ctx: ServiceContext, caller: Caller, cardId
     if (problems.length) {
       throw new ValidationError(`Invalid custom field values: ${problems.map((p) => p.message).join('; ')}`, problems);
     }
-    await fields.clearValues(
+    // each type keeps to its table (plain values in one, a select's options in the other): a plain
+    // value replaces the card's row in place, a cleared one is deleted, a select's options are rewritten
+    await fields.clearPlainValues(
       trx,
       card.id,
-      stored.map((s) => s.fieldId),
+      stored.filter((s) => s.value === null && !isSelect(s.type)).map((s) => s.fieldId),
+    );
+    await fields.clearChoices(
+      trx,
+      card.id,
+      stored.filter((s) => isSelect(s.type)).map((s) => s.fieldId),
     );
     const values: NewRow<'card_field_values'>[] = [];
     const choices: NewRow<'card_field_choices'>[] = [];
@@ -80,7 +87,7 @@ export function setCustomFieldValues(ctx: ServiceContext, caller: Caller, cardId
       if ('options' in value) for (const option of value.options) choices.push({ card_id: card.id, field_id: fieldId, option_id: option });
       else values.push({ card_id: card.id, field_id: fieldId, text_value: value.text, number_value: value.number });
     }
-    await fields.insertValues(trx, values);
+    await fields.upsertValues(trx, values);
     await fields.insertChoices(trx, choices);
     return { values: set };
   });
