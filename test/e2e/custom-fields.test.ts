@@ -443,6 +443,21 @@ for (const engine of ENGINES) {
       assert.deepEqual(await found('Owner:owner@acme.test'), ['Big'], 'a person by email');
       assert.deepEqual(await found('Notes:empty'), ['Bare', 'Small']);
       assert.deepEqual(await found('Tier:gold Points:2'), [], 'every field filter must hold');
+      // across boards, the fields are found by name on each hit's board
+      const anywhere = async (q: string) =>
+        (await api('GET', `/api/v1/search?types=card&q=${encodeURIComponent(q)}`))
+          .json()
+          .hits.filter((h: { board: { _id: string } }) => h.board._id === board)
+          .map((h: { card: { name: string } }) => h.card.name)
+          .sort();
+      assert.deepEqual(await anywhere('Points>3'), ['Big']);
+      assert.deepEqual(await anywhere('Tier:silver'), ['Small']);
+      assert.deepEqual(await anywhere('Notes:widget'), ['Big']);
+      assert.deepEqual(await anywhere('Points:empty'), ['Bare']);
+      // two fields whose names differ in case only: a card of either matches
+      const lower = (await api('POST', `/api/v1/boards/${board}/custom-fields`, { name: 'points', type: 'number' })).json().customField;
+      await set((await newCard('Lower', list))._id, [{ field: lower._id, value: 9 }]);
+      assert.deepEqual(await found('POINTS>3'), ['Big', 'Lower']);
     });
 
     it("answers 404 outside the caller's reach, for definitions and values", async () => {
