@@ -5,7 +5,7 @@
  * (inject, no network), on the engine of BENCH_ENGINE (default postgres). Every card holds a number
  * `Estimate` (0–99, so each value is 1% of the cards) and a select `Priority` (one of three options).
  * Measures the first page of each query, the queries in turn, BENCH_FILTER_ROUNDS rounds (default
- * 60, the first 10 dropped), and prints p50/p95 in milliseconds (wall and the process's CPU time),
+ * 60, the first 10 dropped, or a fifth of fewer), and prints p50/p95 in milliseconds (wall and the process's CPU time),
  * then the plan of each (EXPLAIN ANALYZE on PostgreSQL, EXPLAIN QUERY PLAN on SQLite) to stderr.
  *
  *   BENCH_ENGINE=postgres bash scripts/with-node.sh node --import tsx bench/custom-field-filter.ts
