@@ -399,6 +399,9 @@ for (const engine of ENGINES) {
         })
       ).json().customField;
       const due = (await api('POST', `/api/v1/boards/${board}/custom-fields`, { name: 'Launch', type: 'date' })).json().customField;
+      const notes = (await api('POST', `/api/v1/boards/${board}/custom-fields`, { name: 'Notes', type: 'text' })).json().customField;
+      const done = (await api('POST', `/api/v1/boards/${board}/custom-fields`, { name: 'Done', type: 'checkbox' })).json().customField;
+      const owner = (await api('POST', `/api/v1/boards/${board}/custom-fields`, { name: 'Owner', type: 'person' })).json().customField;
       const small = await newCard('Small', list);
       const big = await newCard('Big', list);
       await newCard('Bare', list);
@@ -411,6 +414,9 @@ for (const engine of ENGINES) {
         { field: points._id, value: 8 },
         { field: tier._id, value: tier.options[0]._id },
         { field: due._id, value: '2026-09-01T00:00:00Z' },
+        { field: notes._id, value: 'Ships 100% of the Widgets' },
+        { field: done._id, value: true },
+        { field: owner._id, value: t.tenant.userId },
       ]);
       const found = async (q: string) => {
         const res = await api('GET', `/api/v1/search?boardId=${board}&types=card&q=${encodeURIComponent(q)}`);
@@ -429,6 +435,29 @@ for (const engine of ENGINES) {
       assert.deepEqual(await found('Launch>2026-06-01'), ['Big']);
       assert.deepEqual(await found('Points>1 Tier:gold'), ['Big']);
       assert.deepEqual(await found('Nosuchfield:x'), [], 'a name no field of the board has matches nothing');
+      assert.deepEqual(await found('notes:widget'), ['Big'], 'a text contains the value, in any case');
+      assert.deepEqual(await found('Notes:100%'), ['Big'], 'a % in the value is a character, not a wildcard');
+      assert.deepEqual(await found('Notes:10%25'), [], 'and matches only itself');
+      assert.deepEqual(await found('Done:yes'), ['Big']);
+      assert.deepEqual(await found('Owner:"Olive Owner"'), ['Big'], 'a person by full name');
+      assert.deepEqual(await found('Owner:owner@acme.test'), ['Big'], 'a person by email');
+      assert.deepEqual(await found('Notes:empty'), ['Bare', 'Small']);
+      assert.deepEqual(await found('Tier:gold Points:2'), [], 'every field filter must hold');
+      // across boards, the fields are found by name on each hit's board
+      const anywhere = async (q: string) =>
+        (await api('GET', `/api/v1/search?types=card&q=${encodeURIComponent(q)}`))
+          .json()
+          .hits.filter((h: { board: { _id: string } }) => h.board._id === board)
+          .map((h: { card: { name: string } }) => h.card.name)
+          .sort();
+      assert.deepEqual(await anywhere('Points>3'), ['Big']);
+      assert.deepEqual(await anywhere('Tier:silver'), ['Small']);
+      assert.deepEqual(await anywhere('Notes:widget'), ['Big']);
+      assert.deepEqual(await anywhere('Points:empty'), ['Bare']);
+      // two fields whose names differ in case only: a card of either matches
+      const lower = (await api('POST', `/api/v1/boards/${board}/custom-fields`, { name: 'points', type: 'number' })).json().customField;
+      await set((await newCard('Lower', list))._id, [{ field: lower._id, value: 9 }]);
+      assert.deepEqual(await found('POINTS>3'), ['Big', 'Lower']);
     });
 
     it("answers 404 outside the caller's reach, for definitions and values", async () => {

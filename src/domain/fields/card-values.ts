@@ -13,7 +13,7 @@ import { changeCard } from '../cards/change.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
 import { type ErrorDetail, ValidationError } from '../shared/errors.ts';
-import { apiValue, type FieldValue, type StoredValue, storedValue, ValueRefused } from './values.ts';
+import { apiValue, type FieldValue, isSelect, type StoredValue, storedValue, ValueRefused } from './values.ts';
 
 export interface FieldValueRequest {
   field: string;
@@ -28,9 +28,11 @@ export function setCustomFieldValues(ctx: ServiceContext, caller: Caller, cardId
   return changeCard(ctx, caller, cardId, scope, 'card.custom_fields.set', async (trx, card) => {
     const board = await fields.shareCustomFieldsOfBoard(trx, card.board_id);
     const byId = new Map(board.map((field) => [field.id, field]));
+    // only the options of the select fields named are checked against: no other field's are read
+    const named = new Set(requests.map((r) => r.field));
     const options = await fields.findOptionsOfFields(
       trx,
-      board.map((field) => field.id),
+      board.filter((field) => named.has(field.id) && isSelect(field.type)).map((field) => field.id),
     );
     const problems: ErrorDetail[] = [];
     const stored: { fieldId: string; type: string; value: StoredValue | null }[] = [];
@@ -64,10 +66,17 @@ export function setCustomFieldValues(ctx: ServiceContext, caller: Caller, cardId
     if (problems.length) {
       throw new ValidationError(`Invalid custom field values: ${problems.map((p) => p.message).join('; ')}`, problems);
     }
-    await fields.clearValues(
+    // each type keeps to its table (plain values in one, a select's options in the other): a plain
+    // value replaces the card's row in place, a cleared one is deleted, a select's options are rewritten
+    await fields.clearPlainValues(
       trx,
       card.id,
-      stored.map((s) => s.fieldId),
+      stored.filter((s) => s.value === null && !isSelect(s.type)).map((s) => s.fieldId),
+    );
+    await fields.clearChoices(
+      trx,
+      card.id,
+      stored.filter((s) => isSelect(s.type)).map((s) => s.fieldId),
     );
     const values: NewRow<'card_field_values'>[] = [];
     const choices: NewRow<'card_field_choices'>[] = [];
@@ -78,7 +87,7 @@ export function setCustomFieldValues(ctx: ServiceContext, caller: Caller, cardId
       if ('options' in value) for (const option of value.options) choices.push({ card_id: card.id, field_id: fieldId, option_id: option });
       else values.push({ card_id: card.id, field_id: fieldId, text_value: value.text, number_value: value.number });
     }
-    await fields.insertValues(trx, values);
+    await fields.upsertValues(trx, values);
     await fields.insertChoices(trx, choices);
     return { values: set };
   });

@@ -173,11 +173,26 @@ export async function valuesOfCards(
   return { values, choices };
 }
 
-/** Clears the card's values of the fields (both tables). */
-export async function clearValues(db: Transaction, cardId: string, fieldIds: readonly string[]): Promise<void> {
-  if (fieldIds.length === 0) return;
-  await db.deleteFrom('card_field_values').where('card_id', '=', cardId).where('field_id', 'in', fieldIds).execute();
-  await db.deleteFrom('card_field_choices').where('card_id', '=', cardId).where('field_id', 'in', fieldIds).execute();
+/** Clears the card's plain values (not selects) of the fields. */
+export async function clearPlainValues(db: Transaction, cardId: string, fieldIds: readonly string[]): Promise<void> {
+  if (fieldIds.length > 0) await db.deleteFrom('card_field_values').where('card_id', '=', cardId).where('field_id', 'in', fieldIds).execute();
+}
+
+/** Clears the card's chosen options of the (select) fields. */
+export async function clearChoices(db: Transaction, cardId: string, fieldIds: readonly string[]): Promise<void> {
+  if (fieldIds.length > 0) await db.deleteFrom('card_field_choices').where('card_id', '=', cardId).where('field_id', 'in', fieldIds).execute();
+}
+
+/** Writes plain values, each replacing the card's value of its field where there is one. */
+export async function upsertValues(db: Transaction, rows: readonly NewRow<'card_field_values'>[]): Promise<void> {
+  if (rows.length > 0)
+    await db
+      .insertInto('card_field_values')
+      .values([...rows])
+      .onConflict((oc) =>
+        oc.columns(['card_id', 'field_id']).doUpdateSet((eb) => ({ text_value: eb.ref('excluded.text_value'), number_value: eb.ref('excluded.number_value') })),
+      )
+      .execute();
 }
 
 /** Clears every value of the cards (what a move to another board does before it writes those that fit). */

@@ -123,13 +123,17 @@ function lowerLike(column: string, text: string): RawBuilder<SqlBool> {
  * A card of the hit holds (or, for `empty`, lacks) a value of its board's field of that name that
  * matches: `:` a text or URL containing the value, a number equal to it, an option or a person of
  * that name (or email), a checked checkbox for true/yes; `>`, `<`… a number, or a date (compared as
- * ISO text). Each walks the values' indexes by field.
+ * ISO text). The matching cards are gathered once, as (card, board) pairs, each kind of match through
+ * its own index of the values by field, rather than looked up card by card: a subquery tied to each
+ * card walked every card the search reached.
  */
 function fieldCondition(filter: { name: string; op: string; value: string }): RawBuilder<SqlBool> {
-  const field = sql`select f.id from custom_fields f where f.board_id = c.board_id and lower(f.name) = lower(${filter.name})`;
-  const held = (condition: RawBuilder<unknown>) =>
-    sql<SqlBool>`exists (select 1 from card_field_values v where v.card_id = c.id and v.field_id in (${field}) and ${condition})`;
+  const named = sql`lower(f.name) = lower(${filter.name})`;
+  const values = (condition: RawBuilder<unknown>) =>
+    sql`select v.card_id, f.board_id from custom_fields f join card_field_values v on v.field_id = f.id where ${named} and ${condition}`;
+  const heldIn = (sets: RawBuilder<unknown>[]) => sql<SqlBool>`(c.id, c.board_id) in (${sql.join(sets, sql` union all `)})`;
   if (filter.op === 'empty') {
+    const field = sql`select f.id from custom_fields f where f.board_id = c.board_id and ${named}`;
     return sql<SqlBool>`c.id is not null and exists (${field}) and not exists (select 1 from card_field_values v where v.card_id = c.id and v.field_id in (${field}))
       and not exists (select 1 from card_field_choices fc where fc.card_id = c.id and fc.field_id in (${field}))`;
   }
@@ -137,17 +141,18 @@ function fieldCondition(filter: { name: string; op: string; value: string }): Ra
   const numeric = filter.value.trim() !== '' && Number.isFinite(number);
   if (filter.op !== ':') {
     const op = sql.raw(filter.op);
-    return numeric
-      ? held(sql`v.number_value ${op} ${number}`)
-      : held(sql`v.text_value ${op} ${filter.value} and v.field_id in (select f.id from custom_fields f where f.type = 'date')`);
+    return heldIn([numeric ? values(sql`v.number_value ${op} ${number}`) : values(sql`v.text_value ${op} ${filter.value} and f.type = 'date'`)]);
   }
   const truthy = ['true', 'yes', 'checked'].includes(filter.value.toLowerCase());
-  return sql<SqlBool>`(${held(sql`(lower(v.text_value) like lower(${likePattern(filter.value)}) escape '\\'
-      ${numeric ? sql`or v.number_value = ${number}` : sql``}
-      ${truthy ? sql`or (v.number_value = 1 and v.field_id in (select f.id from custom_fields f where f.type = 'checkbox'))` : sql``}
-      or exists (select 1 from users u where u.id = v.text_value and (lower(u.full_name) = lower(${filter.value}) or lower(u.email) = lower(${filter.value}))))`)}
-    or exists (select 1 from card_field_choices fc join custom_field_options o on o.id = fc.option_id
-      where fc.card_id = c.id and fc.field_id in (${field}) and lower(o.name) = lower(${filter.value})))`;
+  return heldIn([
+    // a number field's values hold no text: the index by field and text skips them
+    values(sql`v.text_value is not null and lower(v.text_value) like lower(${likePattern(filter.value)}) escape '\\'`),
+    ...(numeric ? [values(sql`v.number_value = ${number}`)] : []),
+    ...(truthy ? [values(sql`v.number_value = 1 and f.type = 'checkbox'`)] : []),
+    values(sql`v.text_value in (select u.id from users u where lower(u.full_name) = lower(${filter.value}) or lower(u.email) = lower(${filter.value}))`),
+    sql`select fc.card_id, f.board_id from custom_fields f join card_field_choices fc on fc.field_id = f.id join custom_field_options o on o.id = fc.option_id
+      where ${named} and lower(o.name) = lower(${filter.value})`,
+  ]);
 }
 
 /** The entries `filter` finds, in order (title matches first, then the most recently written), `take` of them. */
