@@ -41,8 +41,10 @@ export interface EventFeed {
   /** Now: a reader starting here sees only what commits after it started (or was still running then). */
   now(db: Executor): Promise<FeedPosition>;
   /**
-   * Whether events after `after` have committed that `committedAfter` does not show yet (PostgreSQL:
-   * behind a transaction still running): the reader should look again shortly, as no bell will ring.
+   * Asked after a read from `after` that showed nothing more: whether events after `after` have
+   * committed that the read may not have shown (PostgreSQL: held back behind a transaction still
+   * running then, whether shown by now or not), so the reader should look again shortly, as no bell
+   * will ring for them.
    */
   heldBack(db: Executor, after: FeedPosition | null, narrow?: (query: EventQuery) => EventQuery): Promise<boolean>;
 }
@@ -126,10 +128,11 @@ function seenBy(startedAt: string, tx: string): boolean {
  * shows (their transactions are older than it), or those it holds back; `narrow` filters.
  */
 function pgEventsAfter(db: Executor, which: 'shown' | 'held back', after: FeedPosition | null, narrow?: (query: EventQuery) => EventQuery): EventQuery {
-  let query = db
-    .selectFrom('events')
-    .selectAll()
-    .where(sql<boolean>`tx ${sql.raw(which === 'shown' ? '<' : '>=')} pg_snapshot_xmin(pg_current_snapshot())`) as EventQuery;
+  let query = db.selectFrom('events').selectAll() as EventQuery;
+  // 'held back': every committed event after `after`, not only those at or above this statement's
+  // xmin. A reader asks after its read, in a statement of its own, whose snapshot may be later: an
+  // event the read held back may be shown by then, and must still send the reader back to look.
+  if (which === 'shown') query = query.where(sql<boolean>`tx < pg_snapshot_xmin(pg_current_snapshot())`);
   if (after !== null) {
     const { tx, seq, startedAt } = parsePgPosition(after);
     query = query.where(sql<boolean>`(tx, seq) > (${tx}::xid8, ${seq}::bigint)`);
@@ -190,7 +193,8 @@ export class PostgresEventFeed implements EventFeed {
   }
 
   async heldBack(db: Executor, after: FeedPosition | null, narrow?: (query: EventQuery) => EventQuery): Promise<boolean> {
-    // Rows this snapshot sees are committed; those at or above xmin are the ones the feed holds back.
+    // Rows this snapshot sees are committed: any after `after` is one the reader's last read did not
+    // show (held back then, behind a running transaction) or one committed since.
     return (await pgEventsAfter(db, 'held back', after, narrow).limit(1).execute()).length > 0;
   }
 }

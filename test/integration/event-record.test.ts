@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { recordEvent } from '../../src/domain/events/record.ts';
 import { inTransaction } from '../../src/domain/shared/transaction.ts';
 import { dialectOf } from '../../src/storage/dialect.ts';
+import type { EventQuery } from '../../src/storage/event-feed.ts';
 import { seedBoard } from '../support/fixtures.ts';
 import { bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
 import { eventually } from '../support/receiver.ts';
@@ -202,6 +203,21 @@ for (const engine of ENGINES) {
       // and a reader that went on from the end of the first read misses nothing either
       const last = all.at(-1)!;
       assert.deepEqual(await feed().committedAfter(t.services.db, last.position, 10), []);
+    });
+
+    it('sends a reader back to an event its read held back, even once a later statement shows it', { skip: engine === 'sqlite' }, async () => {
+      const start = await feed().end(t.services.db);
+      const ours = (query: EventQuery) => query.where('type', 'in', ['test.held', 'test.held.row', 'test.after']);
+      const slow = await slowTransaction('test.held', 'd');
+      await inTransaction(t.services, async (trx) => {
+        recordEvent(trx, null, 'test.after', subject());
+      });
+      // the read holds the committed event back: an older transaction is still running
+      assert.deepEqual(await feed().committedAfter(t.services.db, start, 10, ours), []);
+      await slow.finish();
+      await feedOnceItShows(start, 3, (event) => ['test.held', 'test.held.row', 'test.after'].includes(event.type));
+      // the reader asks in a statement of its own, whose snapshot shows the events now: it must look again
+      assert.equal(await feed().heldBack(t.services.db, start, ours), true);
     });
 
     it('shows a reader that starts now what commits after, and what was still running then, never what committed before', async () => {
