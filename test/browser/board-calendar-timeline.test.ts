@@ -350,8 +350,9 @@ describe('the board as a calendar and a timeline', { skip: chromiumMissing }, ()
       const drawn = await timeline.getByRole('listitem').count();
       assert.ok(drawn > 5 && drawn < 80, `${drawn} rows drawn of ${many}`);
       await shootPage(page, 'board-timeline-long');
-      const setSize = Number(await timeline.getByRole('listitem').first().getAttribute('aria-setsize'));
-      assert.ok(setSize >= 150, `the first group's rows say its size: ${setSize}`);
+      // the rows say the group's size once the whole board's read has reached them
+      const setSize = async () => Number(await timeline.getByRole('listitem').first().getAttribute('aria-setsize'));
+      await until(async () => (await setSize()) >= 150, `the first group's rows say its size (${await setSize()})`);
 
       // scrolled to the end: the last bars are drawn, and still only a window of rows
       await page.locator('.timeline-scroller').evaluate((element) => {
