@@ -8,8 +8,8 @@
  * Also the board itself (for comparison), a week view, and the timeline's six weeks. Prints one JSON object. Not a test.
  */
 import type { Page } from '@playwright/test';
-import { contextWithKey, launch } from '../test/support/browser.ts';
 import { bearer, buildTestApp } from '../test/support/harness.ts';
+import { servedInBrowser } from './served-browser.ts';
 import { percentile } from './webhook-lag.ts';
 
 const engine = process.env.BENCH_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
@@ -51,12 +51,7 @@ await Promise.all(
 );
 stage(`seeded ${LISTS * PER_LIST} cards, ${dated} due this month`);
 
-await t.app.listen({ port: 0, host: '127.0.0.1' });
-const address = t.app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-const browser = await launch();
-const context = await contextWithKey(browser, base, key, { viewport: { width: 1440, height: 900 }, timezoneId: 'UTC' });
-await context.tracing.stop();
+const { browser, context } = await servedInBrowser(t.app, key);
 
 /** The dated cards the grid counts, from each day's name ("…, 12 cards"). */
 const placed = (page: Page) =>

@@ -8,8 +8,8 @@
  * then, on the last page, the grid scrolled 60 px a frame for 300 frames: the frame times.
  * Prints one JSON object. Not a test.
  */
-import { contextWithKey, launch } from '../test/support/browser.ts';
 import { bearer, buildTestApp } from '../test/support/harness.ts';
+import { servedInBrowser } from './served-browser.ts';
 import { percentile } from './webhook-lag.ts';
 
 declare const document: { querySelector(selector: string): { getAttribute(name: string): string | null } | null };
@@ -46,12 +46,7 @@ await Promise.all(
 );
 stage(`seeded ${CARDS} cards`);
 
-await t.app.listen({ port: 0, host: '127.0.0.1' });
-const address = t.app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-const browser = await launch();
-const context = await contextWithKey(browser, base, key, { viewport: { width: 1440, height: 900 }, timezoneId: 'UTC' });
-await context.tracing.stop();
+const { browser, context } = await servedInBrowser(t.app, key);
 
 const usable: number[] = [];
 const whole: number[] = [];
