@@ -12,10 +12,9 @@
  */
 import type { Notification } from '../../schemas/notifications.ts';
 import type { Language } from '../../schemas/records.ts';
-import { allNotificationEventsAfter } from '../../storage/repositories/events.ts';
+import { allNotificationEventsAfter, feedEnd } from '../../storage/repositories/events.ts';
 import { insertMail } from '../../storage/repositories/invitations.ts';
 import { emailNotificationRecipients, lockMailFeed, type MailRow, moveMailFeed, notificationSubjects, openDigestDue } from '../../storage/repositories/mail.ts';
-import { feedEnd } from '../../storage/repositories/webhooks.ts';
 import type { ServiceContext } from '../context.ts';
 import { newId } from '../shared/ids.ts';
 import { inTransaction } from '../shared/transaction.ts';

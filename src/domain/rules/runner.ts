@@ -18,7 +18,7 @@
 import type { RuleTrigger } from '../../schemas/rules.ts';
 import type { Executor, NewRow, Transaction } from '../../storage/database.ts';
 import type { EventRow } from '../../storage/event-feed.ts';
-import { ruleTriggerEventsAfter, ruleTriggerEventsHeldBack } from '../../storage/repositories/events.ts';
+import { feedEnd, ruleTriggerEventsAfter, ruleTriggerEventsHeldBack } from '../../storage/repositories/events.ts';
 import {
   authorReach,
   cardState,
@@ -40,7 +40,6 @@ import {
   runDepth,
   updateRule,
 } from '../../storage/repositories/rules.ts';
-import { feedEnd } from '../../storage/repositories/webhooks.ts';
 import { requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/record.ts';

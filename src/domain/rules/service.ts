@@ -6,10 +6,10 @@
 import type { DryRunBody, Rule, RuleAction, RuleCondition, RuleDefinition, RuleRun, RuleTrigger, UpdateRuleBody } from '../../schemas/rules.ts';
 import type { Executor, Transaction } from '../../storage/database.ts';
 import { lockBoard } from '../../storage/repositories/boards.ts';
+import { feedEnd } from '../../storage/repositories/events.ts';
 import { findLabelsOfBoard } from '../../storage/repositories/labels.ts';
 import { findListsOfBoard } from '../../storage/repositories/lists.ts';
 import * as rules from '../../storage/repositories/rules.ts';
-import { feedEnd } from '../../storage/repositories/webhooks.ts';
 import { requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
 import { boardSubject, changedFields, recordEvent } from '../events/record.ts';

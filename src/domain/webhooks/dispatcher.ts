@@ -22,6 +22,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Executor, NewRow } from '../../storage/database.ts';
+import { feedEnd } from '../../storage/repositories/events.ts';
 import * as store from '../../storage/repositories/webhooks.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -178,7 +179,7 @@ export class WebhookDispatcher {
       if (!cursor) return false;
       const filters = (await store.enabledWebhooks(trx)).map(filterOf);
       if (!filters.length) return false;
-      const end = await store.feedEnd(trx);
+      const end = await feedEnd(trx);
       const since = filters.map((filter) => filter.row.receiving_since).reduce((a, b) => (a < b ? a : b));
       const companies = [...new Set(filters.map((filter) => filter.row.company_id))];
       const events = await store.eventsAfter(trx, cursor.position, FAN_OUT_BATCH, { companies, since });

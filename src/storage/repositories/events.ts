@@ -137,9 +137,21 @@ export function eventPosition(db: Executor, eventId: string): Promise<FeedPositi
   return dialectOf(db).eventFeed.positionOf(db, eventId);
 }
 
-/** Now in the feed: a reader starting here sees what commits from now on, nothing that committed before. */
+/**
+ * Now in the feed: a reader starting here sees what commits from now on, nothing that committed
+ * before (a stream opened without Last-Event-ID, a job starting in memory).
+ */
 export function feedNow(db: Executor): Promise<FeedPosition> {
   return dialectOf(db).eventFeed.now(db);
+}
+
+/**
+ * The feed's end as a read sees it: a cursor moved here has passed what the feed shows and will
+ * still read what it holds back (decision 0308: the two positions differ on PostgreSQL, and a
+ * stored cursor that skipped a held-back event would lose it).
+ */
+export function feedEnd(db: Executor): Promise<FeedPosition> {
+  return dialectOf(db).eventFeed.end(db);
 }
 
 /** Whose activity a read covers: the events filed under one card, board or team. */

@@ -108,10 +108,6 @@ export function eventsAfter(
   );
 }
 
-export function feedEnd(db: Executor): Promise<FeedPosition> {
-  return dialectOf(db).eventFeed.end(db);
-}
-
 // --- deliveries ---------------------------------------------------------------------------------
 
 export async function insertDeliveries(trx: Transaction, rows: readonly NewRow<'webhook_deliveries'>[]): Promise<void> {
