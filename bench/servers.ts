@@ -52,10 +52,12 @@ function buildApp(): string {
   return builtApp;
 }
 
-export function startServer(script: string, env: Record<string, string>): Promise<Server> {
+/** Starts a bench server; `nodeOptions` are given to Node before the script (e.g. `--cpu-prof`). */
+export function startServer(script: string, env: Record<string, string>, nodeOptions: readonly string[] = []): Promise<Server> {
   // The app runs as `npm start` runs the server: built, through scripts/serve.sh (its Node options);
   // the bare route as Node runs a script.
-  const [command, args] = script === 'bench/serve-app.ts' ? ['bash', [join(root, 'scripts', 'serve.sh'), buildApp()]] : [process.execPath, [script]];
+  const [command, args] =
+    script === 'bench/serve-app.ts' ? ['bash', [join(root, 'scripts', 'serve.sh'), ...nodeOptions, buildApp()]] : [process.execPath, [...nodeOptions, script]];
   const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, BENCH_ROOT: root, ...env },
