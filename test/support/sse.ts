@@ -4,7 +4,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 export interface SseStream {
   status: number;
-  /** The body of a refused request (no stream). */
+  /** The body of a refused request (no stream), whole: such a stream is answered once it has ended. */
   body: string;
   events: EventSourceMessage[];
   comments: string[];
@@ -64,7 +64,10 @@ export function openSse(baseUrl: string, path: string, headers: Record<string, s
       res.on('end', finish);
       res.on('close', finish);
       res.on('error', finish);
-      resolve(stream);
+      // A refused request has no stream: answer it once its body has arrived, which may come in a
+      // later chunk than the head under load.
+      if (stream.status === 200) resolve(stream);
+      else void stream.ended.then(() => resolve(stream));
     });
     req.on('error', reject);
     req.end();
