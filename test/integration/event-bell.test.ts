@@ -158,7 +158,8 @@ for (const [transport, overrides] of transports) {
       }
     });
 
-    it('announce, as the app closes, what its open window gathered', { timeout: 10_000 }, async () => {
+    // a longer bound: it builds and migrates an app of its own, which takes seconds on a loaded machine
+    it('announce, as the app closes, what its open window gathered', { timeout: 60_000 }, async () => {
       const closing = await buildTestApp('postgres', { config: overrides });
       let disposed = false;
       try {
