@@ -515,6 +515,16 @@ for (const engine of ENGINES) {
       assert.deepEqual(await pages('Size>0', target), [moving.id]);
       assert.deepEqual(await pages('Size>0'), newestFirst(cards.filter((c, i) => i % 4 > 0 && c !== moving)));
       assert.deepEqual(await indexedEntries(db), await expectedEntries(db), 'the entry holds its new board');
+
+      // archived cards, and the cards of an archived board, are found by is:archived only
+      const shelved = cards[5]!;
+      assert.equal((await api('PATCH', '/api/v1/cards/archived', { cardIds: [shelved.id], status: true })).statusCode, 200);
+      const live = cards.filter((c, i) => i % 4 > 0 && c !== moving);
+      assert.deepEqual(await pages('Size>0'), newestFirst(live.filter((c) => c !== shelved)));
+      assert.deepEqual(await pages('Size>0 is:archived'), [shelved.id]);
+      assert.equal((await api('PATCH', `/api/v1/boards/${board}/archive`, {})).statusCode, 200);
+      assert.deepEqual(await pages('Size>0'), []);
+      assert.deepEqual(await pages('Size>0 is:archived'), newestFirst(live));
     });
 
     it("answers 404 outside the caller's reach, for definitions and values", async () => {

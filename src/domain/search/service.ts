@@ -4,7 +4,7 @@
  * (migration 0017), so a committed change is found at once; reach is decided by the access module
  * like every read, and the index is read only within it.
  */
-import { type FieldFilter, fieldsNamed, type SearchFilter, type SearchRow, searchEntries } from '../../storage/repositories/search.ts';
+import { type SearchFilter, type SearchRow, searchEntries } from '../../storage/repositories/search.ts';
 import { requireAccess } from '../access/access.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Caller, Scope } from '../shared/caller.ts';
@@ -116,14 +116,6 @@ function hitOf(row: SearchRow, terms: readonly string[]): SearchHit {
   };
 }
 
-/** The query's custom field filters; on one board, with that board's fields of each name, so the statement tests them by id. */
-async function fieldsOfFilter(ctx: ServiceContext, query: SearchQuery, boardId: string | undefined): Promise<FieldFilter[]> {
-  if (boardId === undefined) return query.fields;
-  const fields: FieldFilter[] = [];
-  for (const field of query.fields) fields.push(field.op === 'empty' ? field : { ...field, onBoard: await fieldsNamed(ctx.db, boardId, field.name) });
-  return fields;
-}
-
 /** What `options` ask of the index, within the caller's reach (the bench explains the statement it makes). */
 export async function searchFilter(
   ctx: ServiceContext,
@@ -152,7 +144,7 @@ export async function searchFilter(
     boards: query.boards,
     lists: query.lists,
     hasAttachments: query.hasAttachments,
-    fields: await fieldsOfFilter(ctx, query, options.boardId),
+    fields: query.fields,
     createdSince: query.createdDays === undefined ? undefined : new Date(now.getTime() - query.createdDays * DAY).toISOString(),
     after,
     take: limit + 1,

@@ -34,7 +34,7 @@ export interface SearchFilter {
   createdSince?: string | undefined;
   /**
    * Custom field filters, by the field's name on the hit's board (docs/search.md). With `boardId`,
-   * `onBoard` may give that board's fields of the name, so each is tested by its id.
+   * `onBoard` may give that board's fields of the name (`withBoardFields`), so each is tested by its id.
    */
   fields?: readonly FieldFilter[] | undefined;
   /** After this sort key: [tier, updatedAt, id]. */
@@ -46,7 +46,7 @@ export interface FieldFilter {
   name: string;
   op: ':' | '>' | '>=' | '<' | '<=' | 'empty';
   value: string;
-  /** The fields of `boardId` so named, with their types (`fieldsNamed`). */
+  /** The fields of `boardId` so named, with their types. */
   onBoard?: readonly { id: string; type: string }[] | undefined;
 }
 
@@ -224,8 +224,25 @@ function boardFieldCondition(filter: FieldFilter, fields: readonly { id: string;
 
 const isSelectType = (type: string) => type === 'select' || type === 'multiselect';
 
+/**
+ * `filter` with the board's fields of each field filter's name, where the engine walks one board's
+ * cards (`walksBoards`) and the filter asks for them: read before the statement, so that the planner
+ * sees each filter as one subquery by field id.
+ */
+export async function withBoardFields(db: Executor, filter: SearchFilter): Promise<SearchFilter> {
+  if (!walksBoard(db, filter) || filter.boardId === undefined || !filter.fields?.length) return filter;
+  const fields: FieldFilter[] = [];
+  for (const field of filter.fields) fields.push(field.op === 'empty' ? field : { ...field, onBoard: await fieldsNamed(db, filter.boardId, field.name) });
+  return { ...filter, fields };
+}
+
+/** Whether the statement walks one board's cards by time of change: the board filter, on an engine that walks. */
+function walksBoard(db: Executor, filter: SearchFilter): boolean {
+  return dialectOf(db).search.walksBoards && filter.boardId !== undefined && filter.types !== undefined && filter.types.every((type) => type === 'card');
+}
+
 /** The board's fields named `name` (as the search compares names), with their types. */
-export async function fieldsNamed(db: Executor, boardId: string, name: string): Promise<{ id: string; type: string }[]> {
+async function fieldsNamed(db: Executor, boardId: string, name: string): Promise<{ id: string; type: string }[]> {
   const { rows } = await sql<{
     id: string;
     type: string;
@@ -244,7 +261,7 @@ const cardJoins = sql`join cards c on c.id = e.card_id
 
 /** The entries `filter` finds, in order (title matches first, then the most recently written), `take` of them. */
 export async function searchEntries(db: Executor, filter: SearchFilter): Promise<SearchRow[]> {
-  const statement = searchStatement(db, filter);
+  const statement = searchStatement(db, await withBoardFields(db, filter));
   if (statement === null) return [];
   await catchUpWordIndex(db);
   const { rows } = await statement.execute(db);
@@ -268,7 +285,7 @@ export function searchStatement(db: Executor, filter: SearchFilter): RawBuilder<
   // the board's cards alone (the board filter): walked by the board's index of entries by time of
   // change (migration 0115), with the archived test on the columns themselves, whose statistics
   // PostgreSQL reads (it guesses an expression's share, which took the walk's estimate to one row)
-  const boardWalk = filter.boardId !== undefined && filter.types !== undefined && filter.types.every((type) => type === 'card');
+  const boardWalk = walksBoard(db, filter);
   if (!boardWalk) where.push(sql<SqlBool>`${archived} = ${filter.archived ? 1 : 0}`);
   else if (filter.archived) where.push(sql<SqlBool>`(c.archived <> 0 or l.archived <> 0 or b.archived <> 0)`);
   else where.push(sql<SqlBool>`(c.archived is null or c.archived = 0) and (l.archived is null or l.archived = 0) and b.archived = 0`);
@@ -300,7 +317,7 @@ export function searchStatement(db: Executor, filter: SearchFilter): RawBuilder<
   for (const list of filter.lists) where.push(lowerLike('l.name', list));
   if (filter.hasAttachments) where.push(sql<SqlBool>`exists (select 1 from attachments a where a.card_id = e.card_id and a.is_deleted = 0)`);
   if (filter.createdSince !== undefined) where.push(sql<SqlBool>`e.created_at >= ${filter.createdSince}`);
-  for (const field of filter.fields ?? []) where.push(fieldCondition(field, filter.boardId));
+  for (const field of filter.fields ?? []) where.push(fieldCondition(field, boardWalk ? filter.boardId : undefined));
   const tier = filter.terms.length === 0 ? sql`0` : sql`(case when ${text.inTitle} then 0 else 1 end)`;
   const after = filter.after;
   const page = after
