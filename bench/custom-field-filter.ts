@@ -15,7 +15,7 @@ import { searchFilter } from '../src/domain/search/service.ts';
 import type { Caller } from '../src/domain/shared/caller.ts';
 import { newId } from '../src/domain/shared/ids.ts';
 import type { Engine } from '../src/storage/database-url.ts';
-import { searchStatement } from '../src/storage/repositories/search.ts';
+import { searchStatement, withBoardFields } from '../src/storage/repositories/search.ts';
 import { cardRow, seedBoard } from '../test/support/fixtures.ts';
 import { bearer, buildTestApp } from '../test/support/harness.ts';
 import { percentile } from './webhook-lag.ts';
@@ -103,7 +103,7 @@ const caller: Caller = {
 };
 for (const q of QUERIES) {
   const { filter } = await searchFilter(t.services, caller, {}, { q, boardId, types: 'card', limit: 200 });
-  const compiled = searchStatement(db, filter)?.compile(db);
+  const compiled = searchStatement(db, await withBoardFields(db, filter))?.compile(db);
   if (!compiled) continue;
   const explain = engine === 'postgres' ? 'explain (analyze, buffers) ' : 'explain query plan ';
   const { rows } = await db.executeQuery(CompiledQuery.raw(explain + compiled.sql, [...compiled.parameters]));

@@ -41,6 +41,7 @@ import * as boardTemplates from './migrations/0111_board_templates.ts';
 import * as teamCardTemplates from './migrations/0112_team_card_templates.ts';
 import * as boardStars from './migrations/0113_board_stars.ts';
 import * as importInvitations from './migrations/0114_import_invitations.ts';
+import * as searchBoardWalk from './migrations/0115_search_board_walk.ts';
 import type { StorageConnection } from './open.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and tests. */
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   '0112_team_card_templates': teamCardTemplates,
   '0113_board_stars': boardStars,
   '0114_import_invitations': importInvitations,
+  '0115_search_board_walk': searchBoardWalk,
 };
 
 /** The names of every migration, in the order they apply. */

@@ -10,7 +10,8 @@ import { loadCard } from '../../src/domain/cards/service.ts';
 import { CustomField } from '../../src/schemas/custom-fields.ts';
 import { Card } from '../../src/schemas/records.ts';
 import { LABEL_PALETTE } from '../../src/storage/migrations/0001_initial.ts';
-import { addMember } from '../support/fixtures.ts';
+import { expectedEntries, indexedEntries } from '../../src/storage/repositories/search.ts';
+import { addMember, cardRow } from '../support/fixtures.ts';
 import { type Api, bearer, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
 import { assertSchema } from '../support/schema.ts';
 import { describeTiers } from '../support/tiers.ts';
@@ -458,6 +459,72 @@ for (const engine of ENGINES) {
       const lower = (await api('POST', `/api/v1/boards/${board}/custom-fields`, { name: 'points', type: 'number' })).json().customField;
       await set((await newCard('Lower', list))._id, [{ field: lower._id, value: 9 }]);
       assert.deepEqual(await found('POINTS>3'), ['Big', 'Lower']);
+    });
+
+    it('the board filter pages its matches by time of change, ties by id, and follows a card to another board', async () => {
+      const board = (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Walked' })).json().board._id;
+      const list = (await api('POST', '/api/v1/lists', { board, name: 'L' })).json().list._id;
+      const size = (await api('POST', `/api/v1/boards/${board}/custom-fields`, { name: 'Size', type: 'number' })).json().customField;
+      const kind = (await api('POST', `/api/v1/boards/${board}/custom-fields`, { name: 'Kind', type: 'select', options: [{ name: 'Bug', color: RED }] })).json()
+        .customField;
+      // 120 cards changed at 40 moments, three at each: more matches than a page, and ties
+      const place = { _id: list, board, company: t.tenant.companyId, team: t.tenant.teamId };
+      const cards = Array.from({ length: 120 }, (_, i) => {
+        const at = new Date(Date.UTC(2026, 0, 1, 0, 0, Math.floor(i / 3))).toISOString();
+        return cardRow(place, t.tenant.userId, `walked ${i}`, (i + 1) * 1024, { updated_at: at });
+      });
+      const db = t.services.db;
+      await db.insertInto('cards').values(cards).execute();
+      await db
+        .insertInto('card_field_values')
+        .values(cards.map((c, i) => ({ card_id: c.id, field_id: size._id, text_value: null, number_value: i % 4 })))
+        .execute();
+      await db
+        .insertInto('card_field_choices')
+        .values(cards.filter((_, i) => i % 2 === 0).map((c) => ({ card_id: c.id, field_id: kind._id, option_id: kind.options[0]._id })))
+        .execute();
+      const newestFirst = (list: typeof cards) =>
+        [...list].sort((a, b) => (a.updated_at === b.updated_at ? (a.id < b.id ? 1 : -1) : a.updated_at < b.updated_at ? 1 : -1)).map((c) => c.id);
+      const pages = async (q: string, onBoard = board) => {
+        const ids: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const url = `/api/v1/search?${new URLSearchParams({ q, boardId: onBoard, types: 'card', limit: '25', ...(cursor ? { cursor } : {}) })}`;
+          const res = await api('GET', url);
+          assert.equal(res.statusCode, 200, res.body);
+          ids.push(...res.json().hits.map((h: { _id: string }) => h._id));
+          cursor = res.json().nextCursor ?? undefined;
+        } while (cursor);
+        return ids;
+      };
+      assert.deepEqual(await pages('Size>0'), newestFirst(cards.filter((_, i) => i % 4 > 0)), 'most of the board, newest first, ties by id');
+      assert.deepEqual(await pages('Size:2'), newestFirst(cards.filter((_, i) => i % 4 === 2)), 'a quarter of it');
+      assert.deepEqual(await pages('Kind:bug'), newestFirst(cards.filter((_, i) => i % 2 === 0)), 'an option');
+      assert.deepEqual(await pages('Kind:bug Size:0'), newestFirst(cards.filter((_, i) => i % 4 === 0)), 'both');
+
+      // a card moved to another board (its value carried to the field of that name there) is found there alone
+      const target = (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Walked to' })).json().board._id;
+      const targetList = (await api('POST', '/api/v1/lists', { board: target, name: 'In' })).json().list._id;
+      await api('POST', `/api/v1/boards/${target}/custom-fields`, { name: 'Size', type: 'number' });
+      const moving = cards[7]!;
+      const moved = await api('PATCH', '/api/v1/cards/move-multi-team', {
+        cards: [{ cardId: moving.id, companyId: t.tenant.companyId, teamId: t.tenant.teamId }],
+        target: { companyId: t.tenant.companyId, teamId: t.tenant.teamId, list: targetList },
+      });
+      assert.equal(moved.statusCode, 200, moved.body);
+      assert.deepEqual(await pages('Size>0', target), [moving.id]);
+      assert.deepEqual(await pages('Size>0'), newestFirst(cards.filter((c, i) => i % 4 > 0 && c !== moving)));
+      assert.deepEqual(await indexedEntries(db), await expectedEntries(db), 'the entry holds its new board');
+
+      // archived cards, and the cards of an archived board, are found by is:archived only
+      const shelved = cards[5]!;
+      assert.equal((await api('PATCH', '/api/v1/cards/archived', { cardIds: [shelved.id], status: true })).statusCode, 200);
+      const live = cards.filter((c, i) => i % 4 > 0 && c !== moving);
+      assert.deepEqual(await pages('Size>0'), newestFirst(live.filter((c) => c !== shelved)));
+      assert.deepEqual(await pages('Size>0 is:archived'), [shelved.id]);
+      assert.equal((await api('PATCH', `/api/v1/boards/${board}/archive`, {})).statusCode, 200);
+      assert.deepEqual(await pages('Size>0'), []);
+      assert.deepEqual(await pages('Size>0 is:archived'), newestFirst(live));
     });
 
     it("answers 404 outside the caller's reach, for definitions and values", async () => {

@@ -71,6 +71,12 @@ export interface RebuiltColumns {
 }
 
 export interface SearchIndex {
+  /**
+   * Whether one board's cards are walked by the board's index of entries by time of change
+   * (migration 0115), with each field filter tested by field id: PostgreSQL. SQLite's word index
+   * drives every query, so it keeps the statement that gathers the matches.
+   */
+  readonly walksBoards: boolean;
   textConditions(terms: SearchTerms): TextConditions;
   /** Brings the word index up to date with the entries when it lags behind them. */
   catchUp(db: Executor): Promise<void>;
@@ -97,6 +103,7 @@ function ftsQuery(q: WordsQuery): string {
 }
 
 export class SqliteSearchIndex implements SearchIndex {
+  readonly walksBoards = false;
   readonly rebuiltColumns: RebuiltColumns = { names: [], values: [] };
 
   textConditions(t: SearchTerms): TextConditions {
@@ -214,6 +221,7 @@ function tsQuery(q: WordsQuery): string {
 }
 
 export class PostgresSearchIndex implements SearchIndex {
+  readonly walksBoards = true;
   /** Empty: the entry's trigger folds them. */
   readonly rebuiltColumns: RebuiltColumns = { names: ['folded_title', 'folded'], values: ["''", "''"] };
 

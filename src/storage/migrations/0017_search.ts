@@ -15,7 +15,8 @@ import { dialectOf } from '../dialect.ts';
 
 /** What each source table puts in the index: its kind, its title and body, which rows, which columns matter. */
 export const SEARCH_SOURCES = [
-  { table: 'cards', kind: 'card', title: 'name', body: 'description', card: 'id', list: null, board: null, live: null },
+  // a card's entry holds its board (kept by 0115's triggers): the board filter walks a board's cards by it
+  { table: 'cards', kind: 'card', title: 'name', body: 'description', card: 'id', list: null, board: 'board_id', live: null },
   { table: 'comments', kind: 'comment', title: null, body: 'content', card: 'card_id', list: null, board: null, live: null },
   { table: 'discussions', kind: 'discussion', title: null, body: 'content', card: 'card_id', list: null, board: null, live: null },
   { table: 'checklist_items', kind: 'checklistItem', title: 'name', body: null, card: 'card_id', list: null, board: null, live: null },
@@ -47,6 +48,39 @@ export function entryValues(source: SearchSource, of: string): Record<string, st
 /** The columns whose change re-indexes a row. */
 function watched(source: SearchSource): string[] {
   return ['company_id', 'team_id', source.title, source.body, source.live === null ? null : 'is_deleted'].filter((c): c is string => c !== null);
+}
+
+/** SQLite's triggers that write `source`'s entries: on insert, on a change of a watched column (the entry written again), on delete. */
+export async function createSqliteSourceTriggers(db: Kysely<any>, source: SearchSource): Promise<void> {
+  const values = entryValues(source, 'new');
+  const insert = `insert into search_entries (${Object.keys(values).join(', ')}) select ${Object.values(values).join(', ')}${source.live ? ` where new.${source.live}` : ''};`;
+  const columns = watched(source);
+  const changed = columns.map((c) => `new.${c} is not old.${c}`).join(' or ');
+  await sql.raw(`create trigger search_${source.table}_ai after insert on ${source.table} begin ${insert} end`).execute(db);
+  await sql
+    .raw(
+      `create trigger search_${source.table}_au after update of ${columns.join(', ')} on ${source.table} when ${changed} begin
+        delete from search_entries where entity_id = old.id; ${insert} end`,
+    )
+    .execute(db);
+  await sql
+    .raw(`create trigger search_${source.table}_ad after delete on ${source.table} begin delete from search_entries where entity_id = old.id; end`)
+    .execute(db);
+}
+
+/** PostgreSQL's function that writes `source`'s entries, which its three triggers run (created or replaced). */
+export async function createPostgresSourceFunction(db: Kysely<any>, source: SearchSource): Promise<void> {
+  const values = entryValues(source, 'new');
+  const insert = `insert into search_entries (${Object.keys(values).join(', ')}, folded_title, folded) select ${Object.values(values).join(', ')}, '', ''${source.live ? ` where new.${source.live}` : ''};`;
+  await sql
+    .raw(
+      `create or replace function search_${source.table}_index() returns trigger language plpgsql as $$ begin
+        if tg_op <> 'INSERT' then delete from search_entries where entity_id = old.id; end if;
+        if tg_op <> 'DELETE' then ${insert} end if;
+        return null;
+      end $$`,
+    )
+    .execute(db);
 }
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -85,22 +119,7 @@ async function upSqlite(db: Kysely<any>): Promise<void> {
     insert into search_fts (search_fts, rowid, title, body) values ('delete', old.seq, old.title, old.body);
     insert into search_fts (rowid, title, body) values (new.seq, new.title, new.body);
   end`.execute(db);
-  for (const source of SEARCH_SOURCES) {
-    const values = entryValues(source, 'new');
-    const insert = `insert into search_entries (${Object.keys(values).join(', ')}) select ${Object.values(values).join(', ')}${source.live ? ` where new.${source.live}` : ''};`;
-    const columns = watched(source);
-    const changed = columns.map((c) => `new.${c} is not old.${c}`).join(' or ');
-    await sql.raw(`create trigger search_${source.table}_ai after insert on ${source.table} begin ${insert} end`).execute(db);
-    await sql
-      .raw(
-        `create trigger search_${source.table}_au after update of ${columns.join(', ')} on ${source.table} when ${changed} begin
-          delete from search_entries where entity_id = old.id; ${insert} end`,
-      )
-      .execute(db);
-    await sql
-      .raw(`create trigger search_${source.table}_ad after delete on ${source.table} begin delete from search_entries where entity_id = old.id; end`)
-      .execute(db);
-  }
+  for (const source of SEARCH_SOURCES) await createSqliteSourceTriggers(db, source);
   await fill(db);
 }
 
@@ -163,19 +182,9 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
     db,
   );
   for (const source of SEARCH_SOURCES) {
-    const values = entryValues(source, 'new');
     const columns = watched(source);
-    const insert = `insert into search_entries (${Object.keys(values).join(', ')}, folded_title, folded) select ${Object.values(values).join(', ')}, '', ''${source.live ? ` where new.${source.live}` : ''};`;
     const changed = columns.map((c) => `new.${c} is distinct from old.${c}`).join(' or ');
-    await sql
-      .raw(
-        `create function search_${source.table}_index() returns trigger language plpgsql as $$ begin
-          if tg_op <> 'INSERT' then delete from search_entries where entity_id = old.id; end if;
-          if tg_op <> 'DELETE' then ${insert} end if;
-          return null;
-        end $$`,
-      )
-      .execute(db);
+    await createPostgresSourceFunction(db, source);
     await sql
       .raw(`create trigger search_${source.table}_ai after insert on ${source.table} for each row execute function search_${source.table}_index()`)
       .execute(db);

@@ -32,11 +32,22 @@ export interface SearchFilter {
   lists: readonly string[];
   hasAttachments: boolean;
   createdSince?: string | undefined;
-  /** Custom field filters, by the field's name on the hit's board (docs/search.md). */
-  fields?: readonly { name: string; op: ':' | '>' | '>=' | '<' | '<=' | 'empty'; value: string }[] | undefined;
+  /**
+   * Custom field filters, by the field's name on the hit's board (docs/search.md). With `boardId`,
+   * `onBoard` may give that board's fields of the name (`withBoardFields`), so each is tested by its id.
+   */
+  fields?: readonly FieldFilter[] | undefined;
   /** After this sort key: [tier, updatedAt, id]. */
   after?: readonly [number, string, string] | undefined;
   take: number;
+}
+
+export interface FieldFilter {
+  name: string;
+  op: ':' | '>' | '>=' | '<' | '<=' | 'empty';
+  value: string;
+  /** The fields of `boardId` so named, with their types. */
+  onBoard?: readonly { id: string; type: string }[] | undefined;
 }
 
 export interface SearchRow {
@@ -127,7 +138,8 @@ function lowerLike(column: string, text: string): RawBuilder<SqlBool> {
  * its own index of the values by field, rather than looked up card by card: a subquery tied to each
  * card walked every card the search reached.
  */
-function fieldCondition(filter: { name: string; op: string; value: string }): RawBuilder<SqlBool> {
+function fieldCondition(filter: FieldFilter, boardId: string | undefined): RawBuilder<SqlBool> {
+  if (filter.onBoard !== undefined && boardId !== undefined && filter.op !== 'empty') return boardFieldCondition(filter, filter.onBoard, boardId);
   const named = sql`lower(f.name) = lower(${filter.name})`;
   const values = (condition: RawBuilder<unknown>) =>
     sql`select v.card_id, f.board_id from custom_fields f join card_field_values v on v.field_id = f.id where ${named} and ${condition}`;
@@ -155,9 +167,101 @@ function fieldCondition(filter: { name: string; op: string; value: string }): Ra
   ]);
 }
 
+/**
+ * `fieldCondition` for the fields of one board known by id: the card is on the board and holds a
+ * matching value of one of them, each table (plain values, a select's options) tested as one
+ * subquery by field. Written so, PostgreSQL may either gather the matching cards through the index
+ * by field or test each card of an ordered walk by its key, whichever the matches' share makes cheaper;
+ * a union of the kinds of match allows only the first.
+ */
+function boardFieldCondition(filter: FieldFilter, fields: readonly { id: string; type: string }[], boardId: string): RawBuilder<SqlBool> {
+  const ids = (list: readonly { id: string }[]) => sql.join(list.map((f) => sql.val(f.id)));
+  // each type keeps to its table (docs/decisions/0296-custom-field-reads-and-writes-by-index.md)
+  const plain = fields.filter((f) => !isSelectType(f.type));
+  const selects = fields.filter((f) => isSelectType(f.type));
+  const number = Number(filter.value);
+  const numeric = filter.value.trim() !== '' && Number.isFinite(number);
+  const heldValue = (held: readonly { id: string }[], conditions: RawBuilder<unknown>[]) =>
+    held.length === 0 || conditions.length === 0
+      ? []
+      : [sql`c.id in (select v.card_id from card_field_values v where v.field_id in (${ids(held)}) and (${sql.join(conditions, sql` or `)}))`];
+  const parts: RawBuilder<unknown>[] = [];
+  if (filter.op !== ':') {
+    const op = sql.raw(filter.op);
+    if (numeric) parts.push(...heldValue(plain, [sql`v.number_value ${op} ${number}`]));
+    else
+      parts.push(
+        ...heldValue(
+          plain.filter((f) => f.type === 'date'),
+          [sql`v.text_value ${op} ${filter.value}`],
+        ),
+      );
+  } else {
+    // a number or a checkbox is held as a number, every other plain type as text (storedValue): the
+    // kinds of match each can meet, which keeps PostgreSQL's estimate of the matches near the truth
+    const numbers = plain.filter((f) => f.type === 'number' || f.type === 'checkbox');
+    const texts = plain.filter((f) => !numbers.includes(f));
+    const checkboxes = plain.filter((f) => f.type === 'checkbox');
+    const truthy = ['true', 'yes', 'checked'].includes(filter.value.toLowerCase()) && checkboxes.length > 0;
+    parts.push(
+      ...heldValue(texts, [
+        sql`lower(v.text_value) like lower(${likePattern(filter.value)}) escape '\\'`,
+        sql`v.text_value in (select u.id from users u where lower(u.full_name) = lower(${filter.value}) or lower(u.email) = lower(${filter.value}))`,
+      ]),
+      ...heldValue(numbers, [
+        ...(numeric ? [sql`v.number_value = ${number}`] : []),
+        ...(truthy ? [sql`(v.number_value = 1 and v.field_id in (${ids(checkboxes)}))`] : []),
+      ]),
+    );
+    if (selects.length > 0) {
+      parts.push(sql`c.id in (select fc.card_id from card_field_choices fc join custom_field_options o on o.id = fc.option_id
+        where fc.field_id in (${ids(selects)}) and lower(o.name) = lower(${filter.value}))`);
+    }
+  }
+  if (parts.length === 0) return sql<SqlBool>`1 = 0`;
+  return sql<SqlBool>`(c.board_id = ${boardId} and (${sql.join(parts, sql` or `)}))`;
+}
+
+const isSelectType = (type: string) => type === 'select' || type === 'multiselect';
+
+/**
+ * `filter` with the board's fields of each field filter's name, where the engine walks one board's
+ * cards (`walksBoards`) and the filter asks for them: read before the statement, so that the planner
+ * sees each filter as one subquery by field id.
+ */
+export async function withBoardFields(db: Executor, filter: SearchFilter): Promise<SearchFilter> {
+  if (!walksBoard(db, filter) || filter.boardId === undefined || !filter.fields?.length) return filter;
+  const fields: FieldFilter[] = [];
+  for (const field of filter.fields) fields.push(field.op === 'empty' ? field : { ...field, onBoard: await fieldsNamed(db, filter.boardId, field.name) });
+  return { ...filter, fields };
+}
+
+/** Whether the statement walks one board's cards by time of change: the board filter, on an engine that walks. */
+function walksBoard(db: Executor, filter: SearchFilter): boolean {
+  return dialectOf(db).search.walksBoards && filter.boardId !== undefined && filter.types !== undefined && filter.types.every((type) => type === 'card');
+}
+
+/** The board's fields named `name` (as the search compares names), with their types. */
+async function fieldsNamed(db: Executor, boardId: string, name: string): Promise<{ id: string; type: string }[]> {
+  const { rows } = await sql<{
+    id: string;
+    type: string;
+  }>`select id, type from custom_fields where board_id = ${boardId} and lower(name) = lower(${name})`.execute(db);
+  return rows;
+}
+
+/** Where an entry lives: its card, list and board, whichever it has. */
+const entryJoins = sql`left join cards c on c.id = e.card_id
+        left join lists l on l.id = coalesce(c.list_id, e.list_id)
+        join boards b on b.id = coalesce(l.board_id, e.board_id)`;
+/** Where a card's entry lives (the same rows for cards): joined by the columns, so PostgreSQL estimates by their statistics. */
+const cardJoins = sql`join cards c on c.id = e.card_id
+        join lists l on l.id = c.list_id
+        join boards b on b.id = l.board_id`;
+
 /** The entries `filter` finds, in order (title matches first, then the most recently written), `take` of them. */
 export async function searchEntries(db: Executor, filter: SearchFilter): Promise<SearchRow[]> {
-  const statement = searchStatement(db, filter);
+  const statement = searchStatement(db, await withBoardFields(db, filter));
   if (statement === null) return [];
   await catchUpWordIndex(db);
   const { rows } = await statement.execute(db);
@@ -178,8 +282,15 @@ export function searchStatement(db: Executor, filter: SearchFilter): RawBuilder<
   const where: Expression<SqlBool>[] = [...(text.withinReach ? [] : [reach]), ...text.where];
   where.push(sql<SqlBool>`b.deleted_at is null and (l.id is null or l.deleted_at is null) and (c.id is null or c.deleted_at is null)`);
   const archived = sql`(case when coalesce(c.archived, 0) <> 0 or coalesce(l.archived, 0) <> 0 or b.archived <> 0 then 1 else 0 end)`;
-  where.push(sql<SqlBool>`${archived} = ${filter.archived ? 1 : 0}`);
+  // the board's cards alone (the board filter): walked by the board's index of entries by time of
+  // change (migration 0115), with the archived test on the columns themselves, whose statistics
+  // PostgreSQL reads (it guesses an expression's share, which took the walk's estimate to one row)
+  const boardWalk = walksBoard(db, filter);
+  if (!boardWalk) where.push(sql<SqlBool>`${archived} = ${filter.archived ? 1 : 0}`);
+  else if (filter.archived) where.push(sql<SqlBool>`(c.archived <> 0 or l.archived <> 0 or b.archived <> 0)`);
+  else where.push(sql<SqlBool>`(c.archived is null or c.archived = 0) and (l.archived is null or l.archived = 0) and b.archived = 0`);
   if (filter.boardId !== undefined) where.push(sql<SqlBool>`b.id = ${filter.boardId}`);
+  if (boardWalk) where.push(sql<SqlBool>`e.board_id = ${filter.boardId}`);
   if (filter.types !== undefined) where.push(sql<SqlBool>`e.entity_type in (${sql.join(filter.types.map((t) => sql.val(t)))})`);
   for (const label of filter.labels) {
     where.push(
@@ -206,7 +317,7 @@ export function searchStatement(db: Executor, filter: SearchFilter): RawBuilder<
   for (const list of filter.lists) where.push(lowerLike('l.name', list));
   if (filter.hasAttachments) where.push(sql<SqlBool>`exists (select 1 from attachments a where a.card_id = e.card_id and a.is_deleted = 0)`);
   if (filter.createdSince !== undefined) where.push(sql<SqlBool>`e.created_at >= ${filter.createdSince}`);
-  for (const field of filter.fields ?? []) where.push(fieldCondition(field));
+  for (const field of filter.fields ?? []) where.push(fieldCondition(field, boardWalk ? filter.boardId : undefined));
   const tier = filter.terms.length === 0 ? sql`0` : sql`(case when ${text.inTitle} then 0 else 1 end)`;
   const after = filter.after;
   const page = after
@@ -220,9 +331,7 @@ export function searchStatement(db: Executor, filter: SearchFilter): RawBuilder<
           e.company_id, e.team_id, b.id as board_id, b.name as board_name,
           l.id as list_id, l.name as list_name, c.id as card_id, c.name as card_name
         from ${text.from}
-        left join cards c on c.id = e.card_id
-        left join lists l on l.id = coalesce(c.list_id, e.list_id)
-        join boards b on b.id = coalesce(l.board_id, e.board_id)
+        ${boardWalk ? cardJoins : entryJoins}
         where ${sql.join(where, sql` and `)}
       ) hits
       ${page}
