@@ -4,7 +4,7 @@
  */
 import type { ExpressionBuilder } from 'kysely';
 import type { Database, Executor, NewRow, Row, Transaction } from '../database.ts';
-import { type Dialect, dialectOf } from '../dialect.ts';
+import { type Dialect, dialectOf, executeCompiled, executeCompiledOnce } from '../dialect.ts';
 
 export type CustomFieldRow = Row<'custom_fields'>;
 export type CustomFieldOptionRow = Row<'custom_field_options'> & { color_name: string; color_hex: string };
@@ -34,6 +34,38 @@ export async function findCustomFieldsOfBoard(db: Executor, boardId: string): Pr
 export async function shareCustomFieldsOfBoard(db: Transaction, boardId: string): Promise<CustomFieldRow[]> {
   const { fragments } = dialectOf(db);
   return fragments.lockForShare(db.selectFrom('custom_fields').selectAll().where('board_id', '=', boardId).orderBy('position').orderBy('id')).execute();
+}
+
+/**
+ * The fields of the board among `fieldIds` (in no order; an id of no field of the board is left out),
+ * held as `shareCustomFieldsOfBoard` holds them: what values of those fields are checked against.
+ * Only the fields named are held, so a change of another field of the board does not wait for it.
+ */
+export async function shareCustomFields(db: Transaction, boardId: string, fieldIds: readonly string[]): Promise<CustomFieldRow[]> {
+  if (fieldIds.length === 0) return [];
+  const dialect = dialectOf(db);
+  const { fragments } = dialect;
+  if (fieldIds.length === 1) {
+    return executeCompiledOnce(
+      db,
+      'share custom field',
+      (param) => fragments.lockForShare(db.selectFrom('custom_fields').selectAll().where('id', '=', param('fieldId')).where('board_id', '=', param('boardId'))),
+      { fieldId: fieldIds[0] as string, boardId },
+    );
+  }
+  return executeCompiledOnce(
+    db,
+    'share custom fields',
+    (param) =>
+      fragments.lockForShare(
+        db
+          .selectFrom('custom_fields')
+          .selectAll()
+          .where(dialect.inIdList('id', param('fieldIds')))
+          .where('board_id', '=', param('boardId')),
+      ),
+    { fieldIds: dialect.idList(fieldIds), boardId },
+  );
 }
 
 /** The options of the fields, with their colours, each field's in its order. */
@@ -183,16 +215,28 @@ export async function clearChoices(db: Transaction, cardId: string, fieldIds: re
   if (fieldIds.length > 0) await db.deleteFrom('card_field_choices').where('card_id', '=', cardId).where('field_id', 'in', fieldIds).execute();
 }
 
-/** Writes plain values, each replacing the card's value of its field where there is one. */
+/**
+ * Writes plain values, each replacing the card's value of its field where there is one. Nobody reads
+ * the writes' answers: they go out with the transaction's next statement (the card's change).
+ */
 export async function upsertValues(db: Transaction, rows: readonly NewRow<'card_field_values'>[]): Promise<void> {
-  if (rows.length > 0)
-    await db
-      .insertInto('card_field_values')
-      .values([...rows])
-      .onConflict((oc) =>
-        oc.columns(['card_id', 'field_id']).doUpdateSet((eb) => ({ text_value: eb.ref('excluded.text_value'), number_value: eb.ref('excluded.number_value') })),
-      )
-      .execute();
+  const dialect = dialectOf(db);
+  for (const row of rows) {
+    const upsert = dialect.parameterizedOnce(
+      'upsert card field value',
+      (param) =>
+        db
+          .insertInto('card_field_values')
+          .values({ card_id: param('cardId'), field_id: param('fieldId'), text_value: param('text'), number_value: param('number') })
+          .onConflict((oc) =>
+            oc
+              .columns(['card_id', 'field_id'])
+              .doUpdateSet((eb) => ({ text_value: eb.ref('excluded.text_value'), number_value: eb.ref('excluded.number_value') })),
+          ),
+      { cardId: row.card_id, fieldId: row.field_id, text: row.text_value ?? null, number: row.number_value ?? null },
+    );
+    await executeCompiled(db, dialect.sentWithNext(upsert));
+  }
 }
 
 /** Clears every value of the cards (what a move to another board does before it writes those that fit). */
