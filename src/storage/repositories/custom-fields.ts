@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Executor, NewRow, Row, Transaction } from '../database.ts';
-import { dialectOf, executeCompiled, executeCompiledOnce } from '../dialect.ts';
+import { type Dialect, dialectOf, executeCompiled, executeCompiledOnce, type Param } from '../dialect.ts';
 
 export type CustomFieldRow = Row<'custom_fields'>;
 export type CustomFieldOptionRow = Row<'custom_field_options'> & { color_name: string; color_hex: string };
@@ -285,6 +285,25 @@ export interface CardFieldValueRow {
   option_id: string | null;
 }
 
+const VALUE_COLUMNS = ['card_id', 'field_id', 'type', 'text_value', 'number_value', 'option_id'] as const;
+type ValueTuple = [string, string, string, string | null, number | null, string | null];
+
+/** The rows `fieldValuesOfCards` reads: both tables' values of the cards of the list parameter `cardIds`. */
+function valuesOfCardsQuery(db: Executor, dialect: Dialect, param: Param<{ cardIds: unknown }>) {
+  return db
+    .selectFrom('card_field_values as fv')
+    .innerJoin('custom_fields as f', 'f.id', 'fv.field_id')
+    .select(['fv.card_id', 'fv.field_id', 'f.type', 'fv.text_value', 'fv.number_value', sql<string | null>`null`.as('option_id')])
+    .where(dialect.inIdList('fv.card_id', param('cardIds')))
+    .unionAll(
+      db
+        .selectFrom('card_field_choices as fc')
+        .innerJoin('custom_fields as f', 'f.id', 'fc.field_id')
+        .select(['fc.card_id', 'fc.field_id', 'f.type', sql<string | null>`null`.as('text_value'), sql<number | null>`null`.as('number_value'), 'fc.option_id'])
+        .where(dialect.inIdList('fc.card_id', param('cardIds'))),
+    );
+}
+
 /**
  * The values of the cards (both tables, each with its field's type), by card: one statement for any
  * number of cards, whose text does not depend on the number. What the card reads (a record, a face)
@@ -295,32 +314,28 @@ export async function fieldValuesOfCards(db: Executor, cardIds: readonly string[
   const byCard = new Map<string, CardFieldValueRow[]>();
   if (cardIds.length === 0) return byCard;
   const dialect = dialectOf(db);
-  const rows = await executeCompiledOnce(
-    db,
-    'field values of cards',
-    (param) =>
-      db
-        .selectFrom('card_field_values as fv')
-        .innerJoin('custom_fields as f', 'f.id', 'fv.field_id')
-        .select(['fv.card_id', 'fv.field_id', 'f.type', 'fv.text_value', 'fv.number_value', sql<string | null>`null`.as('option_id')])
-        .where(dialect.inIdList('fv.card_id', param('cardIds')))
-        .unionAll(
-          db
-            .selectFrom('card_field_choices as fc')
-            .innerJoin('custom_fields as f', 'f.id', 'fc.field_id')
-            .select([
-              'fc.card_id',
-              'fc.field_id',
-              'f.type',
-              sql<string | null>`null`.as('text_value'),
-              sql<number | null>`null`.as('number_value'),
-              'fc.option_id',
-            ])
-            .where(dialect.inIdList('fc.card_id', param('cardIds'))),
-        ),
-    { cardIds: dialect.idList(cardIds) },
-  );
-  for (const row of rows as CardFieldValueRow[]) {
+  const values = { cardIds: dialect.idList(cardIds) };
+  const tuples = dialect.fragments.rowsAsJsonTuples('v', VALUE_COLUMNS);
+  let rows: CardFieldValueRow[];
+  if (tuples) {
+    const [answer] = await executeCompiledOnce(
+      db,
+      'field values of cards as tuples',
+      (param) => db.selectFrom(valuesOfCardsQuery(db, dialect, param).as('v')).select(tuples.as('tuples')),
+      values,
+    );
+    rows = ((answer?.tuples ?? []) as ValueTuple[]).map(([card_id, field_id, type, text_value, number_value, option_id]) => ({
+      card_id,
+      field_id,
+      type,
+      text_value,
+      number_value,
+      option_id,
+    }));
+  } else {
+    rows = await executeCompiledOnce(db, 'field values of cards', (param) => valuesOfCardsQuery(db, dialect, param), values);
+  }
+  for (const row of rows) {
     const values = byCard.get(row.card_id);
     if (values) values.push(row);
     else byCard.set(row.card_id, [row]);
