@@ -10,9 +10,11 @@ import { loadCard } from '../../src/domain/cards/service.ts';
 import { CustomField } from '../../src/schemas/custom-fields.ts';
 import { Card } from '../../src/schemas/records.ts';
 import { LABEL_PALETTE } from '../../src/storage/migrations/0001_initial.ts';
+import { deleteCustomField, lockCustomField, updateCustomField } from '../../src/storage/repositories/custom-fields.ts';
 import { expectedEntries, indexedEntries } from '../../src/storage/repositories/search.ts';
 import { addMember, cardRow } from '../support/fixtures.ts';
 import { type Api, bearer, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
+import { holdLocks, waitingFor } from '../support/held-locks.ts';
 import { assertSchema } from '../support/schema.ts';
 import { describeTiers } from '../support/tiers.ts';
 
@@ -525,6 +527,75 @@ for (const engine of ENGINES) {
       assert.equal((await api('PATCH', `/api/v1/boards/${board}/archive`, {})).statusCode, 200);
       assert.deepEqual(await pages('Size>0'), []);
       assert.deepEqual(await pages('Size>0 is:archived'), newestFirst(live));
+    });
+
+    it('holds only the fields a value names: each value is checked against its field as it is when written', async () => {
+      const number = (await api('POST', `/api/v1/boards/${boardId}/custom-fields`, { name: `Held ${engine}`, type: 'number' })).json().customField as Field;
+      const c = await newCard('Held');
+      const other = (await api('POST', `/api/v1/boards?teamId=${t.tenant.teamId}`, { name: 'Other board' })).json().board._id;
+      const foreign = (await api('POST', `/api/v1/boards/${other}/custom-fields`, { name: 'Foreign one', type: 'number' })).json().customField as Field;
+      const alone = await set(c._id, [{ field: foreign._id, value: 1 }]);
+      assert.equal(alone.statusCode, 400, 'a field of another board, named alone');
+      assert.equal(alone.json().details[0].field, 'body.values[0].field');
+      if (engine !== 'postgres') return; // SQLite runs one write at a time: no interleaving to test
+
+      // another field of the board held by a change: the value of this one does not wait for it
+      const otherField = fields.Notes!;
+      const unrelated = await holdLocks(t.services.db, (trx) => lockCustomField(trx, otherField._id));
+      let settled = false;
+      const written = set(c._id, [{ field: number._id, value: 4 }]).finally(() => (settled = true));
+      try {
+        let waiting = false;
+        while (!settled && !waiting) waiting = (await waitingFor(t.services.db, unrelated.pid)).length > 0;
+        assert.equal(waiting, false, 'the value waited for a change of another field');
+      } finally {
+        await unrelated.release();
+      }
+      assert.equal((await written).statusCode, 200, (await written).body);
+
+      // its own field retyped meanwhile: the value waits, then is checked against the new type (a number is no text)
+      const at = () => new Date().toISOString();
+      const retyped = await holdLocks(
+        t.services.db,
+        (trx) => lockCustomField(trx, number._id),
+        async (trx) => {
+          // what a type change does: the values converted, then the type
+          await trx.updateTable('card_field_values').set({ text_value: '4', number_value: null }).where('field_id', '=', number._id).execute();
+          await updateCustomField(trx, number._id, { type: 'text' }, at());
+        },
+      );
+      settled = false;
+      const refused = set(c._id, [{ field: number._id, value: 5 }]).finally(() => (settled = true));
+      try {
+        let waiting = false;
+        while (!settled && !waiting) waiting = (await waitingFor(t.services.db, retyped.pid)).length > 0;
+        assert.ok(waiting, 'the value waited for the change of its field');
+      } finally {
+        await retyped.release();
+      }
+      const answer = await refused;
+      assert.equal(answer.statusCode, 400, answer.body);
+      assert.match(answer.json().details[0].message, /\(text\)/);
+      const read = await api('GET', `/api/v1/cards/${c._id}`);
+      assert.equal(read.statusCode, 200, read.body);
+      assert.equal(fieldValue(read.json().card, number), '4', 'the value written before stays, converted');
+
+      // its own field deleted meanwhile: refused as no field of the board, and no value is left of it
+      const deleted = await holdLocks(t.services.db, (trx) => deleteCustomField(trx, number._id));
+      settled = false;
+      const late = set(c._id, [{ field: number._id, value: 'six' }]).finally(() => (settled = true));
+      try {
+        let waiting = false;
+        while (!settled && !waiting) waiting = (await waitingFor(t.services.db, deleted.pid)).length > 0;
+        assert.ok(waiting, 'the value waited for the deletion of its field');
+      } finally {
+        await deleted.release();
+      }
+      const gone = await late;
+      assert.equal(gone.statusCode, 400, gone.body);
+      assert.equal(gone.json().details[0].field, 'body.values[0].field');
+      const left = await t.services.db.selectFrom('card_field_values').select('card_id').where('field_id', '=', number._id).execute();
+      assert.deepEqual(left, []);
     });
 
     it("answers 404 outside the caller's reach, for definitions and values", async () => {

@@ -3,6 +3,7 @@
  * while the stamps it was built from are current, so it always answers what the tables say.
  *
  * The main test drives seeded random sequences of changes through the HTTP API (card fields,
+ * custom field values set, a field's option dropped or its type changed,
  * labels toggled, renamed, recoloured and deleted, members toggled, Update Me, checklists and items,
  * comments and discussions, cheers, link attachments renamed and deleted, moves across boards and
  * teams, archiving, copies, first views by other users), then every kind once, and, after every
@@ -74,6 +75,9 @@ const KINDS = [
   'copy',
   'reorder',
   'view-as-other',
+  'set-field-values',
+  'drop-field-option',
+  'retype-field',
 ] as const;
 
 type Kind = (typeof KINDS)[number];
@@ -101,6 +105,12 @@ interface Step {
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.record({ kind: fc.constantFrom(...KINDS), a: fc.nat(1000), b: fc.nat(1000), c: fc.nat(1000) });
 
+/** A custom field as Get Board Custom Fields lists it (what the steps on fields need of it). */
+interface Field {
+  _id: string;
+  type: string;
+  options: { _id: string; name: string; color: { _id: string } }[];
+}
 const pick = <T>(items: readonly T[], n: number): T | undefined => (items.length === 0 ? undefined : items[n % items.length]);
 const subset = <T>(items: readonly T[], n: number): T[] => items.filter((_, i) => (n >> i) & 1);
 
@@ -230,6 +240,12 @@ for (const engine of ENGINES) {
       ] as const) {
         for (const [i, name] of names.entries())
           await made(owner, 'POST', `/api/v1/boards/${boardId}/labels`, { name, color: colors[i % colors.length] }, 'label');
+      }
+      // the same fields on both boards of the team, so a move between them carries the values
+      for (const boardId of [board, side]) {
+        await made(owner, 'POST', `/api/v1/boards/${boardId}/custom-fields`, { name: 'Estimate', type: 'number' }, 'customField');
+        const stage = { name: 'Stage', type: 'select', options: ['todo', 'doing', 'done'].map((name, i) => ({ name, color: colors[i % colors.length] })) };
+        await made(owner, 'POST', `/api/v1/boards/${boardId}/custom-fields`, stage, 'customField');
       }
       const cards = [
         await made(owner, 'POST', '/api/v1/cards', { list: lists[0]!.id, name: 'First' }, 'card'),
@@ -423,6 +439,32 @@ for (const engine of ENGINES) {
         case 'reorder':
           await done(owner('PATCH', `/api/v1/cards/${cardId}/position`, { position: step.c % 3 }));
           return;
+        case 'set-field-values': {
+          const fields = (await owner('GET', `/api/v1/boards/${card.board}/custom-fields`)).json().customFields as Field[];
+          const values = fields.map((field) =>
+            field.options.length > 0
+              ? { field: field._id, value: step.c % 4 === 0 ? null : pick(field.options, step.c)!._id }
+              : { field: field._id, value: field.type === 'number' ? (step.c % 5 === 0 ? null : step.c / 8) : `estimate ${step.c}` },
+          );
+          if (values.length > 0) await done(owner('PATCH', `/api/v1/cards/${cardId}/custom-fields`, { values: subset(values, step.b).slice(0, 2) }));
+          return;
+        }
+        case 'drop-field-option': {
+          // the options left out are cleared from every card that chose them: each such card changes
+          const field = ((await owner('GET', `/api/v1/boards/${card.board}/custom-fields`)).json().customFields as Field[]).find((f) => f.options.length > 1);
+          if (!field) return;
+          const kept = field.options.filter((_, i) => i !== step.c % field.options.length);
+          await done(owner('PATCH', `/api/v1/custom-fields/${field._id}`, { options: kept.map((o) => ({ _id: o._id, name: o.name, color: o.color._id })) }));
+          return;
+        }
+        case 'retype-field': {
+          // number <-> text converts every value the field holds (text back to number only where each reads as one)
+          const field = ((await owner('GET', `/api/v1/boards/${card.board}/custom-fields`)).json().customFields as Field[]).find(
+            (f) => f.type === 'number' || f.type === 'text',
+          );
+          if (field) await done(owner('PATCH', `/api/v1/custom-fields/${field._id}`, { type: field.type === 'number' ? 'text' : 'number' }));
+          return;
+        }
         case 'view-as-other': {
           // a first view by someone else changes the card (seen, __v); reading as them must be right too
           const inTeam = card.team === t.tenant.teamId || who.userId !== people[2]!.userId;

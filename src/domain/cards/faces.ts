@@ -34,7 +34,7 @@ export function toCardFace(row: CardFaceRow): CardFace {
     commentsCount: row.comments_count,
     attachmentsCount: row.attachments_count,
     hasDescription: row.has_description,
-    customFields: toCustomFieldValues(row.field_values, row.field_choices),
+    customFields: toCustomFieldValues(row.field_values),
     board: row.board_id,
     list: row.list_id,
     __v: Number(row.version),

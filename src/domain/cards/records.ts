@@ -148,6 +148,6 @@ export function toCard(row: CardRow): Card {
     board: row.board_id,
     list: row.list_id,
     seen: row.seen,
-    customFields: toCustomFieldValues(row.fieldValues, row.fieldChoices),
+    customFields: toCustomFieldValues(row.fieldValues),
   };
 }

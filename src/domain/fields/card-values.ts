@@ -1,9 +1,9 @@
 /**
  * Set Card Custom Field Values: one request sets or clears several of a card's fields, all or none,
  * through the card's change path (its lock, reach, `If-Match`, then one change: `__v` + 1 and a
- * `card.custom_fields.set` event naming each field's new value). The board's fields are read under
- * a share lock after the card's (./definitions.ts takes the same locks in the same order), so a
- * value is always checked against the field as it is when written.
+ * `card.custom_fields.set` event naming each field's new value). The fields the request names are
+ * read under a share lock after the card's (./definitions.ts takes the same locks in the same order),
+ * so a value is always checked against the field as it is when written.
  */
 import type { Card } from '../../schemas/records.ts';
 import type { NewRow } from '../../storage/database.ts';
@@ -26,13 +26,16 @@ export function setCustomFieldValues(ctx: ServiceContext, caller: Caller, cardId
     throw new ValidationError('A field is named twice', [{ field: `body.values[${repeated}].field`, message: 'names a field an earlier value names' }]);
   }
   return changeCard(ctx, caller, cardId, scope, 'card.custom_fields.set', async (trx, card) => {
-    const board = await fields.shareCustomFieldsOfBoard(trx, card.board_id);
-    const byId = new Map(board.map((field) => [field.id, field]));
-    // only the options of the select fields named are checked against: no other field's are read
-    const named = new Set(requests.map((r) => r.field));
+    // only the fields named (and the options of the selects among them) are checked against: no other field is read or held
+    const named = await fields.shareCustomFields(
+      trx,
+      card.board_id,
+      requests.map((r) => r.field),
+    );
+    const byId = new Map(named.map((field) => [field.id, field]));
     const options = await fields.findOptionsOfFields(
       trx,
-      board.filter((field) => named.has(field.id) && isSelect(field.type)).map((field) => field.id),
+      named.filter((field) => isSelect(field.type)).map((field) => field.id),
     );
     const problems: ErrorDetail[] = [];
     const stored: { fieldId: string; type: string; value: StoredValue | null }[] = [];

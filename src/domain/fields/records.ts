@@ -1,6 +1,6 @@
 import type { CustomField, CustomFieldOption } from '../../schemas/custom-fields.ts';
 import type { CustomFieldValue } from '../../schemas/records.ts';
-import type { CustomFieldOptionRow, CustomFieldRow } from '../../storage/repositories/custom-fields.ts';
+import type { CardFieldValueRow, CustomFieldOptionRow, CustomFieldRow } from '../../storage/repositories/custom-fields.ts';
 import { madeInTeam } from '../shared/records.ts';
 import { apiValue, type FieldType } from './values.ts';
 
@@ -24,24 +24,27 @@ export function toCustomField(row: CustomFieldRow, options: readonly CustomField
   };
 }
 
-/** A card's values as its record lists them, from the rows the card queries read: by field id, the options of a multi select by id. */
-export function toCustomFieldValues(
-  values: readonly { field_id: string; type: string; text_value: string | null; number_value: number | null }[],
-  choices: readonly { field_id: string; type: string; option_id: string }[],
-): CustomFieldValue[] {
-  const byField = new Map<string, CustomFieldValue>();
-  for (const row of values) {
-    byField.set(row.field_id, {
-      field: row.field_id,
-      value: apiValue(row.type, { text: row.text_value, number: row.number_value === null ? null : Number(row.number_value) }),
-    });
+/**
+ * A card's values as its record lists them, from the rows the card reads take (`fieldValuesOfCards`):
+ * by field id, the options of a multi select by id.
+ */
+export function toCustomFieldValues(rows: readonly CardFieldValueRow[]): CustomFieldValue[] {
+  if (rows.length === 0) return [];
+  const values: CustomFieldValue[] = [];
+  let chosen: Map<string, { type: string; options: string[] }> | undefined;
+  for (const row of rows) {
+    if (row.option_id === null) {
+      values.push({
+        field: row.field_id,
+        value: apiValue(row.type, { text: row.text_value, number: row.number_value === null ? null : Number(row.number_value) }),
+      });
+      continue;
+    }
+    chosen ??= new Map();
+    const entry = chosen.get(row.field_id);
+    if (entry) entry.options.push(row.option_id);
+    else chosen.set(row.field_id, { type: row.type, options: [row.option_id] });
   }
-  const chosen = new Map<string, { type: string; options: string[] }>();
-  for (const row of choices) {
-    const entry = chosen.get(row.field_id) ?? { type: row.type, options: [] };
-    entry.options.push(row.option_id);
-    chosen.set(row.field_id, entry);
-  }
-  for (const [fieldId, { type, options }] of chosen) byField.set(fieldId, { field: fieldId, value: apiValue(type, { options: options.sort() }) });
-  return [...byField.values()].sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
+  for (const [fieldId, { type, options }] of chosen ?? []) values.push({ field: fieldId, value: apiValue(type, { options: options.sort() }) });
+  return values.sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
 }

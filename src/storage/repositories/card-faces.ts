@@ -7,7 +7,7 @@ import { type QueryCreator, sql } from 'kysely';
 import type { Database, Executor } from '../database.ts';
 import { type Dialect, dialectOf } from '../dialect.ts';
 import type { ListCardsAfter } from './cards.ts';
-import { cardFieldValuesJson } from './custom-fields.ts';
+import { type CardFieldValueRow, fieldValuesOfCards } from './custom-fields.ts';
 import { pastKey } from './order.ts';
 
 function faceQuery(db: QueryCreator<Database>, dialect: Dialect) {
@@ -46,7 +46,6 @@ function faceQuery(db: QueryCreator<Database>, dialect: Dialect) {
             .orderBy('m.user_id'),
         )
         .as('members_json'),
-      ...cardFieldValuesJson(eb, dialect),
       eb
         .selectFrom('checklist_items as i')
         .select((e) => e.fn.countAll<number>().as('n'))
@@ -76,14 +75,18 @@ function faceQuery(db: QueryCreator<Database>, dialect: Dialect) {
 
 type FaceQueryRow = Awaited<ReturnType<ReturnType<typeof faceQuery>['execute']>>[number];
 
-function toFaceRows(dialect: Dialect, rows: FaceQueryRow[]) {
+/** The rows of faces, each with its custom field values (read after the faces, in one statement). */
+async function toFaceRows(db: Executor, dialect: Dialect, rows: FaceQueryRow[]) {
+  const fieldValues = await fieldValuesOfCards(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({
     ...row,
     has_description: Boolean(Number(row.has_description)),
     labels: dialect.fromJson(row.labels_json).map((label) => label.label_id),
     members: dialect.fromJson(row.members_json),
-    field_values: dialect.fromJson(row.field_values_json),
-    field_choices: dialect.fromJson(row.field_choices_json),
+    field_values: fieldValues.get(row.id) ?? NO_VALUES,
     items_total: Number(row.items_total ?? 0),
     items_completed: Number(row.items_completed ?? 0),
     comments_count: Number(row.comments_count ?? 0),
@@ -91,7 +94,9 @@ function toFaceRows(dialect: Dialect, rows: FaceQueryRow[]) {
   }));
 }
 
-export type CardFaceRow = ReturnType<typeof toFaceRows>[number];
+export type CardFaceRow = Awaited<ReturnType<typeof toFaceRows>>[number];
+
+const NO_VALUES: readonly CardFieldValueRow[] = [];
 
 /** A dates window (docs/decisions/0295): ISO timestamps, `to` exclusive; `span` is from the start date to the due date. */
 export interface DatesWindow {
@@ -128,7 +133,7 @@ export async function listCardFaces(
   if (window) query = query.where(inWindow('c', window));
   if (after) query = query.where(pastKey(['c.position', 'c.id'], [after.position, after.cardId]));
   const rows = await query.orderBy('c.position').orderBy('c.id').limit(take).execute();
-  return toFaceRows(dialect, rows);
+  return toFaceRows(db, dialect, rows);
 }
 
 /** The faces of `cardIds` (those still there), in their order. */
@@ -136,7 +141,7 @@ export async function loadCardFaces(db: Executor, cardIds: readonly string[]): P
   if (cardIds.length === 0) return [];
   const dialect = dialectOf(db);
   const rows = await faceQuery(db, dialect).where('c.id', 'in', cardIds).execute();
-  const byId = new Map(toFaceRows(dialect, rows).map((row) => [row.id, row]));
+  const byId = new Map((await toFaceRows(db, dialect, rows)).map((row) => [row.id, row]));
   return cardIds.flatMap((id) => byId.get(id) ?? []);
 }
 
@@ -165,5 +170,5 @@ export async function boardCardFaces(db: Executor, boardId: string, take: number
     .orderBy('c.position')
     .orderBy('c.id')
     .execute();
-  return toFaceRows(dialect, rows);
+  return toFaceRows(db, dialect, rows);
 }

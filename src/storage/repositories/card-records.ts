@@ -2,7 +2,7 @@ import type { Expression, ExpressionBuilder, QueryCreator, SqlBool } from 'kysel
 import type { Database, Executor } from '../database.ts';
 import { type Dialect, dialectOf, executeCompiledOnce } from '../dialect.ts';
 import { USERS_STAMP } from './card-views.ts';
-import { cardFieldValuesJson } from './custom-fields.ts';
+import { type CardFieldValueRow, fieldValuesOfCards } from './custom-fields.ts';
 import { LABEL_COLUMNS } from './labels.ts';
 
 // SQLite's json_object needs the columns named one by one (no selectAll in a JSON subquery).
@@ -50,14 +50,23 @@ export const CHEER_COLUMNS = [
 
 /**
  * Loads cards with everything their API record shows (members, labels, attachments, cheers, seen,
- * checklist and comment ids, checklist counts) in one query, whatever the number of cards.
+ * checklist and comment ids, checklist counts) in one query, whatever the number of cards, and
+ * their custom field values in one more (`fieldValuesOfCards`), read after it.
  * The parts come back as JSON arrays, read by the dialect's `fromJson`.
  */
 export async function loadCardRows(db: Executor, cardIds: readonly string[]) {
   if (cardIds.length === 0) return [];
   const dialect = dialectOf(db);
   const rows = cardIds.length === 1 ? await loadOne(db, dialect, cardIds[0] as string) : await loadMany(db, dialect, cardIds);
-  return toCardRows(dialect, rows, cardIds);
+  return toCardRows(
+    dialect,
+    rows,
+    cardIds,
+    await fieldValuesOfCards(
+      db,
+      rows.map((row) => row.id),
+    ),
+  );
 }
 
 type CardQueryRow = Awaited<ReturnType<ReturnType<typeof cardQuery>['execute']>>[number];
@@ -65,8 +74,10 @@ type CardQueryRow = Awaited<ReturnType<ReturnType<typeof cardQuery>['execute']>>
 /**
  * Cards' record rows with the stamps a stored view of each is kept under (src/storage/repositories/card-views.ts),
  * read in the same statement, so that the stamps are those of what was read (one snapshot): a change
- * committed meanwhile moved a stamp, and a view stored from this never counts. In the order of
- * `cardIds`; a card that is gone is left out.
+ * committed meanwhile moved a stamp, and a view stored from this never counts. The custom field
+ * values are read after that statement, so they are never older than the stamps: every change of
+ * what they show moves the card's `__v` in its own transaction, so values newer than the `__v` read
+ * leave a view that never counts either. In the order of `cardIds`; a card that is gone is left out.
  */
 export async function loadCardsForView(db: Executor, cardIds: readonly string[]) {
   if (cardIds.length === 0) return [];
@@ -79,7 +90,11 @@ export async function loadCardsForView(db: Executor, cardIds: readonly string[])
       : await executeCompiledOnce(db, 'cards for view', (param) => withStamps(cardQuery(db, dialect, () => dialect.inIdList('c.id', param('cardIds')))), {
           cardIds: dialect.idList(cardIds),
         });
-  return toCardRows(dialect, rows, cardIds).map((row) => ({ ...row, labels_stamp: Number(row.labels_stamp), users_stamp: Number(row.users_stamp) }));
+  const values = await fieldValuesOfCards(
+    db,
+    rows.map((row) => row.id),
+  );
+  return toCardRows(dialect, rows, cardIds, values).map((row) => ({ ...row, labels_stamp: Number(row.labels_stamp), users_stamp: Number(row.users_stamp) }));
 }
 
 /** The card query with the stamps of the card's view. */
@@ -185,7 +200,6 @@ function cardQuery(
       dialect
         .jsonArrayFrom(eb.selectFrom('comments as m').select('m.id').whereRef('m.card_id', '=', 'c.id').orderBy('m.created_at').orderBy('m.id'))
         .as('comments_json'),
-      ...cardFieldValuesJson(eb, dialect),
       eb
         .selectFrom('checklist_items as i')
         .select((e) => e.fn.countAll<number>().as('n'))
@@ -201,7 +215,7 @@ function cardQuery(
     .where(which);
 }
 
-function toCardRows<R extends CardQueryRow>(dialect: Dialect, rows: R[], cardIds: readonly string[]) {
+function toCardRows<R extends CardQueryRow>(dialect: Dialect, rows: R[], cardIds: readonly string[], fieldValues: ReadonlyMap<string, CardFieldValueRow[]>) {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return cardIds.flatMap((id) => {
     const row = byId.get(id);
@@ -219,8 +233,7 @@ function toCardRows<R extends CardQueryRow>(dialect: Dialect, rows: R[], cardIds
         commentIds: dialect.fromJson(row.comments_json).map((m) => m.id),
         itemsTotal: Number(row.items_total ?? 0),
         itemsCompleted: Number(row.items_completed ?? 0),
-        fieldValues: dialect.fromJson(row.field_values_json),
-        fieldChoices: dialect.fromJson(row.field_choices_json),
+        fieldValues: fieldValues.get(id) ?? [],
       },
     ];
   });

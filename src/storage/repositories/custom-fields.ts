@@ -2,9 +2,9 @@
  * Custom fields (docs/decisions/0132): a board's definitions and their options, and the cards'
  * values (`card_field_values` for every type but the selects, `card_field_choices` for those).
  */
-import type { ExpressionBuilder } from 'kysely';
-import type { Database, Executor, NewRow, Row, Transaction } from '../database.ts';
-import { type Dialect, dialectOf } from '../dialect.ts';
+import { sql } from 'kysely';
+import type { Executor, NewRow, Row, Transaction } from '../database.ts';
+import { type Dialect, dialectOf, executeCompiled, executeCompiledOnce, type Param } from '../dialect.ts';
 
 export type CustomFieldRow = Row<'custom_fields'>;
 export type CustomFieldOptionRow = Row<'custom_field_options'> & { color_name: string; color_hex: string };
@@ -34,6 +34,38 @@ export async function findCustomFieldsOfBoard(db: Executor, boardId: string): Pr
 export async function shareCustomFieldsOfBoard(db: Transaction, boardId: string): Promise<CustomFieldRow[]> {
   const { fragments } = dialectOf(db);
   return fragments.lockForShare(db.selectFrom('custom_fields').selectAll().where('board_id', '=', boardId).orderBy('position').orderBy('id')).execute();
+}
+
+/**
+ * The fields of the board among `fieldIds` (in no order; an id of no field of the board is left out),
+ * held as `shareCustomFieldsOfBoard` holds them: what values of those fields are checked against.
+ * Only the fields named are held, so a change of another field of the board does not wait for it.
+ */
+export async function shareCustomFields(db: Transaction, boardId: string, fieldIds: readonly string[]): Promise<CustomFieldRow[]> {
+  if (fieldIds.length === 0) return [];
+  const dialect = dialectOf(db);
+  const { fragments } = dialect;
+  if (fieldIds.length === 1) {
+    return executeCompiledOnce(
+      db,
+      'share custom field',
+      (param) => fragments.lockForShare(db.selectFrom('custom_fields').selectAll().where('id', '=', param('fieldId')).where('board_id', '=', param('boardId'))),
+      { fieldId: fieldIds[0] as string, boardId },
+    );
+  }
+  return executeCompiledOnce(
+    db,
+    'share custom fields',
+    (param) =>
+      fragments.lockForShare(
+        db
+          .selectFrom('custom_fields')
+          .selectAll()
+          .where(dialect.inIdList('id', param('fieldIds')))
+          .where('board_id', '=', param('boardId')),
+      ),
+    { fieldIds: dialect.idList(fieldIds), boardId },
+  );
 }
 
 /** The options of the fields, with their colours, each field's in its order. */
@@ -183,16 +215,28 @@ export async function clearChoices(db: Transaction, cardId: string, fieldIds: re
   if (fieldIds.length > 0) await db.deleteFrom('card_field_choices').where('card_id', '=', cardId).where('field_id', 'in', fieldIds).execute();
 }
 
-/** Writes plain values, each replacing the card's value of its field where there is one. */
+/**
+ * Writes plain values, each replacing the card's value of its field where there is one. Nobody reads
+ * the writes' answers: they go out with the transaction's next statement (the card's change).
+ */
 export async function upsertValues(db: Transaction, rows: readonly NewRow<'card_field_values'>[]): Promise<void> {
-  if (rows.length > 0)
-    await db
-      .insertInto('card_field_values')
-      .values([...rows])
-      .onConflict((oc) =>
-        oc.columns(['card_id', 'field_id']).doUpdateSet((eb) => ({ text_value: eb.ref('excluded.text_value'), number_value: eb.ref('excluded.number_value') })),
-      )
-      .execute();
+  const dialect = dialectOf(db);
+  for (const row of rows) {
+    const upsert = dialect.parameterizedOnce(
+      'upsert card field value',
+      (param) =>
+        db
+          .insertInto('card_field_values')
+          .values({ card_id: param('cardId'), field_id: param('fieldId'), text_value: param('text'), number_value: param('number') })
+          .onConflict((oc) =>
+            oc
+              .columns(['card_id', 'field_id'])
+              .doUpdateSet((eb) => ({ text_value: eb.ref('excluded.text_value'), number_value: eb.ref('excluded.number_value') })),
+          ),
+      { cardId: row.card_id, fieldId: row.field_id, text: row.text_value ?? null, number: row.number_value ?? null },
+    );
+    await executeCompiled(db, dialect.sentWithNext(upsert));
+  }
 }
 
 /** Clears every value of the cards (what a move to another board does before it writes those that fit). */
@@ -231,29 +275,70 @@ export async function replaceValuesOfField(
   await insertChoices(db, choices);
 }
 
-/** A card's field values and chosen options as JSON arrays beside its row (`c`): its face and its record read them alike. */
-export function cardFieldValuesJson(eb: ExpressionBuilder<Database & { c: Database['cards'] }, 'c'>, dialect: Dialect) {
-  return [
-    dialect
-      .jsonArrayFrom(
-        eb
-          .selectFrom('card_field_values as fv')
-          .innerJoin('custom_fields as f', 'f.id', 'fv.field_id')
-          .select(['fv.field_id', 'f.type', 'fv.text_value', 'fv.number_value'])
-          .whereRef('fv.card_id', '=', 'c.id')
-          .orderBy('fv.field_id'),
-      )
-      .as('field_values_json'),
-    dialect
-      .jsonArrayFrom(
-        eb
-          .selectFrom('card_field_choices as fc')
-          .innerJoin('custom_fields as f', 'f.id', 'fc.field_id')
-          .select(['fc.field_id', 'f.type', 'fc.option_id'])
-          .whereRef('fc.card_id', '=', 'c.id')
-          .orderBy('fc.field_id')
-          .orderBy('fc.option_id'),
-      )
-      .as('field_choices_json'),
-  ];
+/** A card's value of a field as the card reads take it: a plain value, or one option a select chose (`option_id`). */
+export interface CardFieldValueRow {
+  card_id: string;
+  field_id: string;
+  type: string;
+  text_value: string | null;
+  number_value: number | null;
+  option_id: string | null;
+}
+
+const VALUE_COLUMNS = ['card_id', 'field_id', 'type', 'text_value', 'number_value', 'option_id'] as const;
+type ValueTuple = [string, string, string, string | null, number | null, string | null];
+
+/** The rows `fieldValuesOfCards` reads: both tables' values of the cards of the list parameter `cardIds`. */
+function valuesOfCardsQuery(db: Executor, dialect: Dialect, param: Param<{ cardIds: unknown }>) {
+  return db
+    .selectFrom('card_field_values as fv')
+    .innerJoin('custom_fields as f', 'f.id', 'fv.field_id')
+    .select(['fv.card_id', 'fv.field_id', 'f.type', 'fv.text_value', 'fv.number_value', sql<string | null>`null`.as('option_id')])
+    .where(dialect.inIdList('fv.card_id', param('cardIds')))
+    .unionAll(
+      db
+        .selectFrom('card_field_choices as fc')
+        .innerJoin('custom_fields as f', 'f.id', 'fc.field_id')
+        .select(['fc.card_id', 'fc.field_id', 'f.type', sql<string | null>`null`.as('text_value'), sql<number | null>`null`.as('number_value'), 'fc.option_id'])
+        .where(dialect.inIdList('fc.card_id', param('cardIds'))),
+    );
+}
+
+/**
+ * The values of the cards (both tables, each with its field's type), by card: one statement for any
+ * number of cards, whose text does not depend on the number. What the card reads (a record, a face)
+ * take beside the cards' own statement, rather than two JSON arrays built for each card, which cost
+ * more to build and parse than the rows. Cards without values are left out.
+ */
+export async function fieldValuesOfCards(db: Executor, cardIds: readonly string[]): Promise<Map<string, CardFieldValueRow[]>> {
+  const byCard = new Map<string, CardFieldValueRow[]>();
+  if (cardIds.length === 0) return byCard;
+  const dialect = dialectOf(db);
+  const values = { cardIds: dialect.idList(cardIds) };
+  const tuples = dialect.fragments.rowsAsJsonTuples('v', VALUE_COLUMNS);
+  let rows: CardFieldValueRow[];
+  if (tuples) {
+    const [answer] = await executeCompiledOnce(
+      db,
+      'field values of cards as tuples',
+      (param) => db.selectFrom(valuesOfCardsQuery(db, dialect, param).as('v')).select(tuples.as('tuples')),
+      values,
+    );
+    rows = ((answer?.tuples ?? []) as ValueTuple[]).map(([card_id, field_id, type, text_value, number_value, option_id]) => ({
+      card_id,
+      field_id,
+      type,
+      text_value,
+      number_value,
+      option_id,
+    }));
+  } else {
+    rows = await executeCompiledOnce(db, 'field values of cards', (param) => valuesOfCardsQuery(db, dialect, param), values);
+  }
+  for (const row of rows) {
+    const values = byCard.get(row.card_id);
+    if (values) values.push(row);
+    else byCard.set(row.card_id, [row]);
+  }
+  return byCard;
 }
