@@ -5,7 +5,7 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { routes } from './App.tsx';
 import { ApiError } from './api.ts';
 import { followAccountIn, startLanguage } from './i18n/language.ts';
-import { currentLanguage, currentTimeZone, onLanguageChange } from './i18n/messages.ts';
+import { currentLanguage, onLanguageChange, timeZoneChanges } from './i18n/messages.ts';
 import { UpdatePrompt } from './offline/AppStatus.tsx';
 import { registerAppWorker } from './offline/worker.ts';
 import { applyTheme } from './theme.ts';
@@ -27,7 +27,7 @@ followAccountIn(queryClient);
 const router = createBrowserRouter(routes);
 
 /** A new language or time zone draws the pages again in it (their words and dates are read while drawing). */
-const speech = () => `${currentLanguage()} ${currentTimeZone()}`;
+const speech = () => `${currentLanguage()} ${timeZoneChanges()}`;
 function Pages() {
   const key = useSyncExternalStore(onLanguageChange, speech);
   return <RouterProvider key={key} router={router} />;
