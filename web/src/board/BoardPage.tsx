@@ -11,6 +11,7 @@ import { forgetBoard, rememberBoard, useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { showToast } from '../ui/toasts.ts';
 import { BOARD_VIEWS, BoardHeader, type BoardViewName } from './BoardHeader.tsx';
+import { BoardSkeleton } from './BoardSkeleton.tsx';
 import { BoardUnavailable } from './BoardUnavailable.tsx';
 import type { FaceContext } from './CardTile.tsx';
 import { loadCardDialog, useCardDialog } from './cardDialogLoader.ts';
@@ -467,18 +468,4 @@ function useMinute(): number {
     return () => window.clearInterval(timer);
   }, []);
   return now;
-}
-
-function BoardSkeleton() {
-  return (
-    <div className="canvas" aria-busy="true" aria-label={t.loading}>
-      {[0, 1, 2].map((list) => (
-        <div key={list} className="list skeleton">
-          {[0, 1, 2, 3].map((card) => (
-            <div key={card} className="card skeleton-card" />
-          ))}
-        </div>
-      ))}
-    </div>
-  );
 }

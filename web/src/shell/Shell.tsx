@@ -3,6 +3,7 @@ import { LayoutDashboard, ListChecks, LogOut, Menu as MenuIcon, Moon, PanelLeft,
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Link, Navigate, Outlet, useNavigate } from 'react-router';
 import { administers, setUnauthorizedHandler } from '../api.ts';
+import { loadBoardPageWhenIdle } from '../board/pageLoader.ts';
 import { Bell } from '../inbox/Bell.tsx';
 import { OfflineBanner } from '../offline/AppStatus.tsx';
 import { signOut as endSession } from '../people/links.ts';
@@ -27,6 +28,8 @@ export function Shell() {
   const [drawer, setDrawer] = useState(false);
   useScrollToSearched();
   useEffect(loadPopupsWhenIdle, []);
+  // the board page is a chunk of its own: fetched while idle, a board opens from here at once
+  useEffect(loadBoardPageWhenIdle, []);
   useEffect(() => {
     setUnauthorizedHandler(() => navigate('/sign-in', { replace: true }));
   }, [navigate]);
