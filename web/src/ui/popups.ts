@@ -1,5 +1,6 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { startTransition, useEffect, useLayoutEffect, useState } from 'react';
-import { pageIdle } from '../idle.ts';
+import { pageSettled } from '../idle.ts';
 
 /**
  * Radix UI's code for tooltips, menus and popovers comes once the page is idle, not in the first
@@ -49,11 +50,13 @@ function keepFocus(): void {
     found.focus({ preventScroll: true });
 }
 
-/** Loads the popups' code once the page is idle. */
-export function loadPopupsWhenIdle(): void {
-  void pageIdle()
-    .then(loadPopups)
+/** Loads the popups' code once the page is idle and its reads are in (their download must not hold the reads back). */
+export function loadPopupsWhenSettled(queryClient: QueryClient): () => void {
+  const leaving = new AbortController();
+  void pageSettled(queryClient, leaving.signal)
+    .then(() => (leaving.signal.aborted ? undefined : loadPopups()))
     .catch(() => undefined);
+  return () => leaving.abort();
 }
 
 /** Radix's code once it is in, else undefined. */
