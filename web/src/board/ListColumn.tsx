@@ -32,7 +32,10 @@ function useNear(ref: React.RefObject<HTMLElement | null>, margin: string): bool
     const observer = new IntersectionObserver(
       (entries) => {
         const next = entries.some((entry) => entry.isIntersecting);
-        startTransition(() => setNear(next));
+        // a list on screen shows its cards at once (the page's largest paint); the others in a transition
+        const onScreen = entries.some((entry) => entry.boundingClientRect.right > 0 && entry.boundingClientRect.left < window.innerWidth);
+        if (next && onScreen) setNear(true);
+        else startTransition(() => setNear(next));
       },
       { rootMargin: `0px ${margin}` },
     );
