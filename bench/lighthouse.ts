@@ -36,6 +36,8 @@ const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const BLOCKED = process.env.LIGHTHOUSE_BLOCK ? process.env.LIGHTHOUSE_BLOCK.split(',') : [];
 /** Only these pages (names as in the output, comma-separated); all by default. */
 const ONLY = process.env.LIGHTHOUSE_PAGES?.split(',');
+/** Only these presets (`desktop`, `mobile`, comma-separated); both by default. */
+const PRESETS = (process.env.LIGHTHOUSE_PRESETS?.split(',') ?? ['desktop', 'mobile']) as Preset[];
 
 const benchStart = Date.now();
 const stage = (what: string) => process.stderr.write(`bench:lighthouse ${((Date.now() - benchStart) / 1000).toFixed(1)} s: ${what}\n`);
@@ -177,10 +179,11 @@ async function audit(name: string, path: string, preset: Preset) {
   };
 }
 
-const results: Record<string, Record<Preset, Awaited<ReturnType<typeof audit>>>> = {};
+const results: Record<string, Partial<Record<Preset, Awaited<ReturnType<typeof audit>>>>> = {};
 async function both(name: string, path: string) {
   if (ONLY && !ONLY.includes(name)) return;
-  results[name] = { desktop: await audit(name, path, 'desktop'), mobile: await audit(name, path, 'mobile') };
+  results[name] = {};
+  for (const preset of PRESETS) results[name][preset] = await audit(name, path, preset);
 }
 
 /**

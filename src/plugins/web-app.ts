@@ -44,6 +44,38 @@ const PAGE_SECURITY_HEADERS = securityHeaders({
   xFrameOptions: { action: 'deny' },
 });
 
+/** What the web build writes beside index.html (web/build/page-preloads.ts): each page address's own files. */
+const PAGE_PRELOADS_FILE = 'page-preloads.json';
+
+/**
+ * The `Link` header for each page address whose code is a chunk of its own (docs/decisions/0278),
+ * as the build listed them: the browser fetches those chunks beside the entry chunk, not once the
+ * entry has run and asked for them. Answers the header for a path, or undefined.
+ */
+export function pagePreloadLinks(dir: string): (path: string) => string | undefined {
+  const file = join(dir, PAGE_PRELOADS_FILE);
+  if (!existsSync(file)) return () => undefined;
+  const pages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { scripts: string[]; styles: string[] }>;
+  const links = Object.entries(pages).map(([pattern, files]) => {
+    const parts = pattern.split('/');
+    const rest = parts.at(-1) === '*';
+    return {
+      fixed: rest ? parts.slice(0, -1) : parts,
+      rest,
+      header: [...files.scripts.map((url) => `<${url}>; rel=modulepreload`), ...files.styles.map((url) => `<${url}>; rel=preload; as=style`)].join(', '),
+    };
+  });
+  // `:name` is one segment, a final `*` any rest
+  const fits = (part: string, segment: string | undefined) => part === segment || (part.startsWith(':') && Boolean(segment));
+  return (path) => {
+    const segments = path.replace(/\/+$/, '').split('/');
+    const link = links.find(
+      ({ fixed, rest }) => (rest ? segments.length >= fixed.length : segments.length === fixed.length) && fixed.every((part, i) => fits(part, segments[i])),
+    );
+    return link?.header || undefined;
+  };
+}
+
 /**
  * Serves the web app built into `dir`: the hashed assets under /assets with a year's immutable cache,
  * and `index.html` (never cached, so a new build is picked up at once) for every other GET that is
@@ -76,8 +108,12 @@ export default fp(
         wildcard: false,
       });
       const indexHtml = readFileSync(indexFile);
-      const sendPage = (_request: FastifyRequest, reply: FastifyReply) =>
-        reply.headers(PAGE_SECURITY_HEADERS).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+      const preloadsOf = pagePreloadLinks(dir);
+      const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+        const preloads = preloadsOf(request.url.split('?')[0] ?? '/');
+        if (preloads) reply.header('Link', preloads);
+        return reply.headers(PAGE_SECURITY_HEADERS).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+      };
       web.get('/', sendPage);
       // The manifest, the service worker and the icons; `/index.html` is the page (the worker precaches it by that name).
       const installable = installableFiles(dir, PAGE_SECURITY_HEADERS);

@@ -24,6 +24,15 @@ describe('the web app served at /', () => {
     writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
     writeFileSync(join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
     writeFileSync(join(dir, 'manifest.webmanifest'), '{"name":"Taskboard"}');
+    // what web/build/page-preloads.ts writes: each page address's chunks beyond the entry's
+    writeFileSync(
+      join(dir, 'page-preloads.json'),
+      JSON.stringify({
+        '/boards/:boardId': { scripts: ['/assets/BoardPage-b1.js', '/assets/dnd-d1.js'], styles: ['/assets/BoardPage-b1.css'] },
+        '/sign-in': { scripts: ['/assets/SignInPage-s1.js'], styles: [] },
+        '/admin/*': { scripts: ['/assets/AdminPage-a1.js'], styles: [] },
+      }),
+    );
     mkdirSync(join(dir, 'icons'));
     writeFileSync(join(dir, 'icons', 'pwa-192x192.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     served = await appWith(dir);
@@ -47,6 +56,18 @@ describe('the web app served at /', () => {
       assert.match(csp, /connect-src 'self'/);
       assert.doesNotMatch(csp, /unsafe-inline/);
     }
+  });
+
+  it("names a page's own chunks in a Link header, so they download beside the entry chunk", async () => {
+    const linkOf = async (url: string) => (await served.app.inject({ method: 'GET', url })).headers.link;
+    const board = '</assets/BoardPage-b1.js>; rel=modulepreload, </assets/dnd-d1.js>; rel=modulepreload, </assets/BoardPage-b1.css>; rel=preload; as=style';
+    assert.equal(await linkOf('/boards/6b0a9d4401933c2c394bebc9'), board);
+    assert.equal(await linkOf('/boards/6b0a9d4401933c2c394bebc9/?view=table'), board);
+    assert.equal(await linkOf('/sign-in?next=%2Fboards'), '</assets/SignInPage-s1.js>; rel=modulepreload');
+    assert.equal(await linkOf('/admin'), '</assets/AdminPage-a1.js>; rel=modulepreload');
+    assert.equal(await linkOf('/admin/companies/1'), '</assets/AdminPage-a1.js>; rel=modulepreload');
+    // the pages in the entry chunk, and addresses that are no page, name nothing
+    for (const url of ['/', '/boards', '/boards/1/cards', '/setup', '/sign-in/x']) assert.equal(await linkOf(url), undefined, url);
   });
 
   it('serves hashed assets with a long immutable cache', async () => {

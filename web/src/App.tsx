@@ -1,6 +1,7 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Link, Navigate, type RouteObject } from 'react-router';
-import { BoardPage } from './board/BoardPage.tsx';
+import { BoardSkeleton } from './board/BoardSkeleton.tsx';
+import { loadBoardPage } from './board/pageLoader.ts';
 import { HomePage } from './home/HomePage.tsx';
 import { lastBoard } from './session.ts';
 import { Shell } from './shell/Shell.tsx';
@@ -23,6 +24,12 @@ const ForgotPasswordPage = lazy(() => import('./people/ForgotPasswordPage.tsx'))
 // The sign-in page is not part of a signed-in page's first load; the first-run setup is opened once per server.
 const SignInPage = lazy(() => import('./people/SignInPage.tsx').then((module) => ({ default: module.SignInPage })));
 const SetupPage = lazy(() => import('./people/SetupPage.tsx').then((module) => ({ default: module.SetupPage })));
+
+// The board page (drag and drop, the virtualised lists, the live stream) is a chunk of its own, not
+// part of the other pages' first load. At a board's address the server names it in a Link header, so
+// it downloads beside the entry chunk (docs/decisions/0278); the import here then finds it loaded.
+const BoardPage = lazy(() => loadBoardPage().then((module) => ({ default: module.BoardPage })));
+if (/^\/boards\/[^/]+/.test(window.location.pathname) || (window.location.pathname === '/' && lastBoard())) void loadBoardPage();
 
 /** A page whose code loads when it is opened. */
 function Lazy({ page }: { page: ReactNode }) {
@@ -48,7 +55,14 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/', element: <Start /> },
       { path: '/boards', element: <HomePage /> },
-      { path: '/boards/:boardId', element: <BoardPage /> },
+      {
+        path: '/boards/:boardId',
+        element: (
+          <Suspense fallback={<BoardSkeleton />}>
+            <BoardPage />
+          </Suspense>
+        ),
+      },
       {
         path: '/account',
         element: (

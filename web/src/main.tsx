@@ -4,8 +4,10 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { routes } from './App.tsx';
 import { ApiError } from './api.ts';
+import { boardQuery } from './board/store.ts';
+import { datesWindowOf } from './board/views/window.ts';
 import { followAccountIn, startLanguage } from './i18n/language.ts';
-import { currentLanguage, currentTimeZone, onLanguageChange } from './i18n/messages.ts';
+import { currentLanguage, onLanguageChange, timeZoneChanges } from './i18n/messages.ts';
 import { UpdatePrompt } from './offline/AppStatus.tsx';
 import { registerAppWorker } from './offline/worker.ts';
 import { applyTheme } from './theme.ts';
@@ -24,10 +26,17 @@ const queryClient = new QueryClient({
   },
 });
 followAccountIn(queryClient);
+// Opened at a board's address, the board is read at once (a calendar or timeline link: its dates
+// window first), beside the board page's code, not once that code has run (docs/decisions/0278).
+const openedBoard = /^\/boards\/([^/]+)\/?$/.exec(window.location.pathname)?.[1];
+if (openedBoard) {
+  const asked = { current: datesWindowOf(new URLSearchParams(window.location.search)) };
+  void queryClient.prefetchQuery(boardQuery(queryClient, decodeURIComponent(openedBoard), asked));
+}
 const router = createBrowserRouter(routes);
 
 /** A new language or time zone draws the pages again in it (their words and dates are read while drawing). */
-const speech = () => `${currentLanguage()} ${currentTimeZone()}`;
+const speech = () => `${currentLanguage()} ${timeZoneChanges()}`;
 function Pages() {
   const key = useSyncExternalStore(onLanguageChange, speech);
   return <RouterProvider key={key} router={router} />;

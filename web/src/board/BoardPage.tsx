@@ -3,7 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { administers, client, type Label, type Member, problem, unwrap } from '../api.ts';
 import { startCardReads } from '../card/queries.ts';
-import { useFields } from '../fields/fields.ts';
+import { type CustomField, useFields } from '../fields/fields.ts';
 import { pageIdle } from '../idle.ts';
 import { openBlockers, useBoardRelations } from '../relations/relations.ts';
 import { useBoardTextFilter } from '../search/boardFilter.ts';
@@ -11,6 +11,7 @@ import { forgetBoard, rememberBoard, useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { showToast } from '../ui/toasts.ts';
 import { BOARD_VIEWS, BoardHeader, type BoardViewName } from './BoardHeader.tsx';
+import { BoardSkeleton } from './BoardSkeleton.tsx';
 import { BoardUnavailable } from './BoardUnavailable.tsx';
 import type { FaceContext } from './CardTile.tsx';
 import { loadCardDialog, useCardDialog } from './cardDialogLoader.ts';
@@ -103,6 +104,11 @@ export function BoardPage() {
   const scrollers = useRef<Scrollers>(new Map());
   const composers = useRef(new Map<string, () => void>());
   const canvas = useRef<HTMLDivElement>(null);
+  const now = useMinute();
+  // The card keys' handler is the latest render's, behind one function for the page's life, so the
+  // lists and faces (memoised) do not draw again for a new handler on every render of the page.
+  const cardKeys = useRef<ReturnType<typeof cardKeyHandler> | null>(null);
+  const onCardKey = useCallback<ReturnType<typeof cardKeyHandler>>((...args) => cardKeys.current?.(...args), []);
 
   // a link to another view fetches its code while the board is read, not after
   const askedView = params.get('view');
@@ -123,14 +129,16 @@ export function BoardPage() {
     const onBoard = new Map((board.data?.lists ?? []).flatMap((list) => list.cards.map((card) => [card._id, card] as const)));
     return JSON.stringify([...openBlockers(relations.data, boardId, onBoard)]);
   }, [relations.data, board.data, boardId]);
-  const faces = useMemo<FaceContext>(
-    () => ({
-      fields: (fields.data ?? []).filter((field) => field.showOnCard),
-      people: new Map(members.map((member) => [member._id, member])),
-      blockers: new Map(JSON.parse(blockedKey) as [string, string[]][]),
-    }),
-    [fields.data, members, blockedKey],
-  );
+  // by what the faces show, not by the reads' arrival: a board with no fields on its cards keeps one context when its fields arrive
+  const facesKey = JSON.stringify([(fields.data ?? []).filter((field) => field.showOnCard), members, blockedKey]);
+  const faces = useMemo<FaceContext>(() => {
+    const [shownFields, people, blocked] = JSON.parse(facesKey) as [CustomField[], Member[], string];
+    return {
+      fields: shownFields,
+      people: new Map(people.map((member) => [member._id, member])),
+      blockers: new Map(JSON.parse(blocked) as [string, string[]][]),
+    };
+  }, [facesKey]);
   // Delete Board is for the company's owners and admins: Get Me gives the caller's role in each company.
   const role = me.data?.companies.find((company) => company._id === board.data?.board.company)?.role;
   const canDelete = administers(role);
@@ -210,7 +218,6 @@ export function BoardPage() {
   if (board.isError) return <BoardUnavailable error={board.error} />;
   if (!board.data) return <BoardSkeleton />;
   const view = board.data;
-  const now = Date.now();
   const filtering = isFiltering(filter);
   // the text is answered by the search operation; until its first answer, by the cards' own text
   const byText = textFilter.cardIds;
@@ -222,7 +229,7 @@ export function BoardPage() {
   // the table's, calendar's and timeline's cards: those the board shows, each with its list
   const rows = viewShown === 'board' ? [] : view.lists.flatMap((list, index) => (visible[index] ?? []).map((card) => ({ card, list })));
 
-  const onCardKey = cardKeyHandler({ view, visible, actions, openCard, scrollers, composers, myId: me.data?.user._id, openHelp });
+  cardKeys.current = cardKeyHandler({ view, visible, actions, openCard, scrollers, composers, myId: me.data?.user._id, openHelp });
 
   const movingCard = moving ? view.lists.flatMap((list) => list.cards).find((card) => card._id === moving) : undefined;
 
@@ -450,16 +457,15 @@ function useTemplates(view: BoardView | undefined, boardId: string): ComposerTem
   }, [key, team.data, boardId]);
 }
 
-function BoardSkeleton() {
-  return (
-    <div className="canvas" aria-busy="true" aria-label={t.loading}>
-      {[0, 1, 2].map((list) => (
-        <div key={list} className="list skeleton">
-          {[0, 1, 2, 3].map((card) => (
-            <div key={card} className="card skeleton-card" />
-          ))}
-        </div>
-      ))}
-    </div>
-  );
+/**
+ * The time due badges and filters count from, in steps of a minute: the faces (memoised) draw again
+ * once a minute, not with every render of the page.
+ */
+function useMinute(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 60_000);
+    return () => window.clearInterval(timer);
+  }, []);
+  return now;
 }

@@ -63,22 +63,30 @@ function FieldBadges({ card, faces }: { card: CardFace; faces: FaceContext }) {
   );
 }
 
-/** A card's face on the board: cover, name, labels and the badge row; draggable, and a drop target for cards. */
+/**
+ * A card's face on the board: cover, name, labels and the badge row; draggable, and a drop target for cards.
+ * Its handlers are the board's own, with the card's place: a face draws again only when what it shows
+ * (or its place) changed, not whenever the board page does.
+ */
 export const CardTile = memo(function CardTile({
   card,
   listId,
+  listIndex,
+  cardIndex,
   labelsById,
   faces,
-  onKeyDown,
-  onOpen,
+  onCardKey,
+  openCard,
   now,
 }: {
   card: CardFace;
   listId: string;
+  listIndex: number;
+  cardIndex: number;
   labelsById: ReadonlyMap<string, Label>;
   faces: FaceContext;
-  onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
-  onOpen: () => void;
+  onCardKey: (event: KeyboardEvent<HTMLElement>, listIndex: number, cardIndex: number, card: CardFace) => void;
+  openCard: (cardId: string) => void;
   now: number;
 }) {
   const element = useRef<HTMLDivElement>(null);
@@ -118,8 +126,8 @@ export const CardTile = memo(function CardTile({
       tabIndex={0}
       className={`card${dragging ? ' dragging' : ''}${edge ? ` drop-${edge}` : ''}`}
       data-card-id={card._id}
-      onClick={onOpen}
-      onKeyDown={onKeyDown}
+      onClick={() => openCard(card._id)}
+      onKeyDown={(event) => onCardKey(event, listIndex, cardIndex, card)}
     >
       {card.cover ? <Cover cover={card.cover} /> : null}
       <div className="card-name">{card.name}</div>

@@ -4,7 +4,7 @@ import { autoScrollForElements } from '@atlaskit/pragmatic-drag-and-drop-auto-sc
 import { attachClosestEdge, type Edge, extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Archive, ArrowLeft, ArrowRight, MoreHorizontal, Repeat } from 'lucide-react';
-import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, startTransition, useEffect, useRef, useState } from 'react';
 import type { CardFace, Label } from '../api.ts';
 import { t } from '../strings.ts';
 import { Menu } from '../ui/Menu.tsx';
@@ -19,13 +19,26 @@ const LIST_RENDER_MARGIN = '400px';
 /** The open lists' scroll helpers, so keyboard focus can reach a card the virtualizer has not rendered. */
 export type Scrollers = Map<string, (index: number) => void>;
 
-/** Whether the element is within `margin` of the viewport (lists far off screen skip their cards). */
+/**
+ * Whether the element is within `margin` of the viewport (lists far off screen skip their cards). A
+ * list's cards are drawn in a transition: React renders them in slices of a few milliseconds, so the
+ * board's first drawing of its cards never holds the page (a phone's input) for long.
+ */
 function useNear(ref: React.RefObject<HTMLElement | null>, margin: string): boolean {
   const [near, setNear] = useState(false);
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
-    const observer = new IntersectionObserver((entries) => setNear(entries.some((entry) => entry.isIntersecting)), { rootMargin: `0px ${margin}` });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        const next = entries.some((entry) => entry.isIntersecting);
+        // a list on screen shows its cards at once (the page's largest paint); the others in a transition
+        const onScreen = entries.some((entry) => entry.boundingClientRect.right > 0 && entry.boundingClientRect.left < window.innerWidth);
+        if (next && onScreen) setNear(true);
+        else startTransition(() => setNear(next));
+      },
+      { rootMargin: `0px ${margin}` },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [ref, margin]);
@@ -202,6 +215,8 @@ function CardRows(props: {
     estimateSize: () => 72,
     overscan: 6,
     getItemKey: (index) => cards[index]?._id ?? index,
+    // the list's box as it stands (drawn before its cards), so the first render already holds the cards in view
+    initialRect: { width: scroller.current?.clientWidth ?? 0, height: scroller.current?.clientHeight ?? 0 },
   });
   useEffect(() => {
     props.scrollers.set(props.list._id, (index) => virtualizer.scrollToIndex(index, { align: 'auto' }));
@@ -224,10 +239,12 @@ function CardRows(props: {
             <CardTile
               card={card}
               listId={props.list._id}
+              listIndex={props.listIndex}
+              cardIndex={item.index}
               labelsById={props.labelsById}
               faces={props.faces}
-              onKeyDown={(event) => props.onCardKey(event, props.listIndex, item.index, card)}
-              onOpen={() => props.openCard(card._id)}
+              onCardKey={props.onCardKey}
+              openCard={props.openCard}
               now={props.now}
             />
           </div>

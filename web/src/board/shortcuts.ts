@@ -44,7 +44,14 @@ export function cardKeyHandler({ view, visible, actions, openCard, scrollers, co
     if (element) return element.focus();
     document.querySelector(`[data-list-id="${list._id}"]`)?.scrollIntoView({ inline: 'nearest', block: 'nearest' });
     scrollers.current.get(list._id)?.(index);
-    requestAnimationFrame(() => requestAnimationFrame(() => find()?.focus()));
+    // the list's cards may still be drawing (a list scrolled into view draws them in a transition)
+    const focusWhenShown = (frames: number) =>
+      requestAnimationFrame(() => {
+        const shown = find();
+        if (shown) shown.focus();
+        else if (frames > 0) focusWhenShown(frames - 1);
+      });
+    focusWhenShown(30);
   };
 
   return (event: KeyboardEvent<HTMLElement>, listIndex: number, cardIndex: number, card: CardFace) => {

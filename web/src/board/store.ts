@@ -38,13 +38,20 @@ function toView(board: BoardFaces, partial = false): BoardView {
  * dates window, and the whole board is read right after, keeping what the window showed.
  */
 export function useBoard(boardId: string, window?: DatesWindowAsk) {
-  const queryClient = useQueryClient();
   // the window of the first read only: a later one does not make the board another query
   const asked = useRef(window);
   asked.current = window;
-  return useQuery({
+  return useQuery(boardQuery(useQueryClient(), boardId, asked));
+}
+
+/**
+ * The board's read, for `useBoard` and for a page opened at a board's address, which starts it as the
+ * app starts, beside the board page's code (docs/decisions/0278). `asked`: the dates window to read first.
+ */
+export function boardQuery(queryClient: QueryClient, boardId: string, asked: { readonly current: DatesWindowAsk | undefined } = { current: undefined }) {
+  return {
     queryKey: boardKey(boardId),
-    queryFn: async ({ signal }): Promise<BoardView> => {
+    queryFn: async ({ signal }: { signal: AbortSignal }): Promise<BoardView> => {
       const known = queryClient.getQueryData<BoardView>(boardKey(boardId));
       const ask = asked.current;
       // offline, the window is not among the kept answers (../offline/policy.ts) but the whole board may be
@@ -69,7 +76,7 @@ export function useBoard(boardId: string, window?: DatesWindowAsk) {
       );
       return known?.partial ? keepWindow(known, view) : view;
     },
-  });
+  };
 }
 
 /** The board with only the cards of a dates window in its lists (Get Board Card Faces by Dates). */

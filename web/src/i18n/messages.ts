@@ -1,4 +1,4 @@
-import { IntlMessageFormat } from 'intl-messageformat';
+import { type Formatters, IntlMessageFormat } from 'intl-messageformat';
 
 /**
  * The interface's words, in ICU MessageFormat through FormatJS (docs/decisions/0230).
@@ -58,13 +58,37 @@ const isIcu = (node: unknown): node is Icu<never> => typeof node === 'object' &&
 /** The English messages of every catalogue declared so far, by key (the check and the tests read them). */
 export const englishMessages = (): ReadonlyMap<string, Message> => english;
 
+/**
+ * `IntlMessageFormat` makes each message's plural rules and number formats anew and resolves its
+ * locale through `Intl.NumberFormat.supportedLocalesOf`, each slow on a phone and repeated for every
+ * message a page first draws: they are shared by all messages instead, one per locale and options.
+ */
+const sharedFormatters: Formatters = {
+  getNumberFormat: (locales, options) =>
+    formatter(
+      `icu-number\u0000${String(locales)}\u0000${JSON.stringify(options ?? {})}`,
+      () => new Intl.NumberFormat(locales, options as Intl.NumberFormatOptions),
+    ),
+  getDateTimeFormat: (locales, options) =>
+    formatter(`icu-date\u0000${String(locales)}\u0000${JSON.stringify(options ?? {})}`, () => new Intl.DateTimeFormat(locales, options)),
+  getPluralRules: (locales, options) =>
+    formatter(`icu-plural\u0000${String(locales)}\u0000${JSON.stringify(options ?? {})}`, () => new Intl.PluralRules(locales, options)),
+};
+const resolveLocale = IntlMessageFormat.resolveLocale;
+const resolvedLocales = new Map<string, Intl.Locale | undefined>();
+IntlMessageFormat.resolveLocale = (locales) => {
+  const key = String(locales);
+  if (!resolvedLocales.has(key)) resolvedLocales.set(key, resolveLocale(locales));
+  return resolvedLocales.get(key);
+};
+
 export function format(key: string, values?: Record<string, Value>): string {
   const cacheKey = `${language}\u0000${key}`;
   let message = compiled.get(cacheKey);
   if (!message) {
     const source = translations[key] ?? english.get(key) ?? key;
     if (typeof source === 'string' && !ICU_SYNTAX.test(source)) return source;
-    message = new IntlMessageFormat(source, locale, undefined, { ignoreTag: true });
+    message = new IntlMessageFormat(source, locale, undefined, { ignoreTag: true, formatters: sharedFormatters });
     compiled.set(cacheKey, message);
   }
   return String(message.format(values));
@@ -114,19 +138,48 @@ export function onLanguageChange(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/**
+ * `Intl` formatters by locale, time zone and options: making one costs about a millisecond, and a
+ * board's faces format a date or two each on every render, so each kind is made once and reused.
+ */
+type AnyFormatter = Intl.DateTimeFormat | Intl.ListFormat | Intl.NumberFormat | Intl.PluralRules | Intl.RelativeTimeFormat;
+const formatters = new Map<string, AnyFormatter>();
+function formatter<F extends AnyFormatter>(key: string, make: () => F): F {
+  let found = formatters.get(key) as F | undefined;
+  if (!found) {
+    found = make();
+    formatters.set(key, found);
+  }
+  return found;
+}
+
 /** A list in the current language: "Ann, Bo and Cy". */
 export const formatList = (items: readonly string[], type: Intl.ListFormatType = 'conjunction', style: Intl.ListFormatStyle = 'long'): string =>
-  new Intl.ListFormat(locale, { type, style }).format(items);
-export const formatNumber = (value: number): string => new Intl.NumberFormat(locale).format(value);
+  formatter(`list\u0000${locale}\u0000${type}\u0000${style}`, () => new Intl.ListFormat(locale, { type, style })).format(items);
+export const formatNumber = (value: number): string => formatter(`number\u0000${locale}`, () => new Intl.NumberFormat(locale)).format(value);
 /** A moment in the current language and the person's time zone. */
-export const formatDate = (date: Date | string, options: Intl.DateTimeFormatOptions): string =>
-  new Intl.DateTimeFormat(locale, { timeZone: zone, ...options }).format(typeof date === 'string' ? new Date(date) : date);
+export const formatDate = (date: Date | string, options: Intl.DateTimeFormatOptions): string => {
+  const timeZone = currentTimeZone();
+  return formatter(
+    `date\u0000${locale}\u0000${timeZone}\u0000${JSON.stringify(options)}`,
+    () => new Intl.DateTimeFormat(locale, { timeZone, ...options }),
+  ).format(typeof date === 'string' ? new Date(date) : date);
+};
+/** "tomorrow", "in 3 days" in `locale` (the current language's by default). */
+export const formatRelativeDays = (days: number, at: string = locale): string =>
+  formatter(`relative\u0000${at}`, () => new Intl.RelativeTimeFormat(at, { numeric: 'auto' })).format(days, 'day');
 
 /** The browser's time zone (an IANA name such as `Europe/Berlin`). */
 export const browserTimeZone = (): string => new Intl.DateTimeFormat().resolvedOptions().timeZone;
-let zone = browserTimeZone();
+/**
+ * The account's time zone, or null for the browser's. The browser's is asked for when first needed,
+ * not as the app starts: the first answer loads the time zone data, a long task on a slow phone
+ * before the first paint of a page that may show no date at all.
+ */
+let chosenZone: string | null = null;
+let browserZone: string | undefined;
 /** The person's time zone: the account's, else the browser's. Dates show and are picked in it. */
-export const currentTimeZone = (): string => zone;
+export const currentTimeZone = (): string => chosenZone ?? (browserZone ??= browserTimeZone());
 /** A name `Intl` knows as a time zone. */
 export function isTimeZone(name: unknown): name is string {
   try {
@@ -135,10 +188,17 @@ export function isTimeZone(name: unknown): name is string {
     return false;
   }
 }
+/** Counts the changes of the zone dates are drawn in, for a page's key (asking the zone itself would load it). */
+let zoneChanges = 0;
+export const timeZoneChanges = (): number => zoneChanges;
 /** Makes `name` the time zone (`null` or an unknown one: the browser's); pages redraw when it changes. */
 export function applyTimeZone(name: string | null | undefined): void {
-  const next = isTimeZone(name) ? name : browserTimeZone();
-  if (next === zone) return;
-  zone = next;
+  const next = name && isTimeZone(name) ? name : null;
+  if (next === chosenZone) return;
+  // the browser's zone not asked for yet and none chosen: nothing has been drawn in a zone
+  const drawnIn = browserZone === undefined && chosenZone === null ? undefined : currentTimeZone();
+  chosenZone = next;
+  if (drawnIn === undefined || drawnIn === currentTimeZone()) return;
+  zoneChanges++;
   for (const listener of listeners) listener();
 }

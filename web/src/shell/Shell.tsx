@@ -3,6 +3,7 @@ import { LayoutDashboard, ListChecks, LogOut, Menu as MenuIcon, Moon, PanelLeft,
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Link, Navigate, Outlet, useNavigate } from 'react-router';
 import { administers, setUnauthorizedHandler } from '../api.ts';
+import { loadBoardPageOnIntent } from '../board/pageLoader.ts';
 import { Bell } from '../inbox/Bell.tsx';
 import { OfflineBanner } from '../offline/AppStatus.tsx';
 import { signOut as endSession } from '../people/links.ts';
@@ -11,7 +12,7 @@ import { useMe } from '../session.ts';
 import { t } from '../strings.ts';
 import { applyTheme, currentTheme, type Theme } from '../theme.ts';
 import { Menu } from '../ui/Menu.tsx';
-import { loadPopupsWhenIdle } from '../ui/popups.ts';
+import { loadPopupsWhenSettled } from '../ui/popups.ts';
 import { Toaster } from '../ui/Toaster.tsx';
 import { Tip } from '../ui/Tooltip.tsx';
 
@@ -26,7 +27,10 @@ export function Shell() {
   const [railOpen, setRailOpen] = useState(() => !localStorage.getItem(RAIL_CLOSED));
   const [drawer, setDrawer] = useState(false);
   useScrollToSearched();
-  useEffect(loadPopupsWhenIdle, []);
+  const queryClient = useQueryClient();
+  useEffect(() => loadPopupsWhenSettled(queryClient), [queryClient]);
+  // the board page is a chunk of its own: fetched as a link to a board is pointed at or touched
+  useEffect(loadBoardPageOnIntent, []);
   useEffect(() => {
     setUnauthorizedHandler(() => navigate('/sign-in', { replace: true }));
   }, [navigate]);

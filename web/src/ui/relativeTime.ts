@@ -1,5 +1,5 @@
 /** Dates in words on faces ("tomorrow", "3 days overdue"), in the page's language and the person's time zone; the exact time goes on hover and to screen readers. */
-import { currentLocale, currentTimeZone, formatDate } from '../i18n/messages.ts';
+import { currentTimeZone, formatDate, formatRelativeDays } from '../i18n/messages.ts';
 
 const DAY_MS = 86_400_000;
 const calendars = new Map<string, Intl.DateTimeFormat>();
@@ -22,9 +22,9 @@ export function daysFromToday(iso: string, now: number, zone?: string): number {
 }
 
 /** "today", "tomorrow", "in 3 days", "yesterday"; beyond a week, the date itself. */
-export function dayInWords(iso: string, now: number, locale: string = currentLocale()): string {
+export function dayInWords(iso: string, now: number, locale?: string): string {
   const days = daysFromToday(iso, now);
-  if (Math.abs(days) <= 7) return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(days, 'day');
+  if (Math.abs(days) <= 7) return formatRelativeDays(days, locale);
   const sameYear = formatDate(iso, { year: 'numeric' }) === formatDate(new Date(now), { year: 'numeric' });
   return formatDate(iso, sameYear ? { month: 'short', day: 'numeric' } : { year: 'numeric', month: 'short', day: 'numeric' });
 }
