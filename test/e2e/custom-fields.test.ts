@@ -14,7 +14,7 @@ import { deleteCustomField, lockCustomField, updateCustomField } from '../../src
 import { expectedEntries, indexedEntries } from '../../src/storage/repositories/search.ts';
 import { addMember, cardRow } from '../support/fixtures.ts';
 import { type Api, bearer, buildTwoCompanyApp, ENGINES, type OtherCompany, type TestApp } from '../support/harness.ts';
-import { holdLocks, waitingFor } from '../support/held-locks.ts';
+import { holdLocks, runAgainst } from '../support/held-locks.ts';
 import { assertSchema } from '../support/schema.ts';
 import { describeTiers } from '../support/tiers.ts';
 
@@ -542,16 +542,9 @@ for (const engine of ENGINES) {
       // another field of the board held by a change: the value of this one does not wait for it
       const otherField = fields.Notes!;
       const unrelated = await holdLocks(t.services.db, (trx) => lockCustomField(trx, otherField._id));
-      let settled = false;
-      const written = set(c._id, [{ field: number._id, value: 4 }]).finally(() => (settled = true));
-      try {
-        let waiting = false;
-        while (!settled && !waiting) waiting = (await waitingFor(t.services.db, unrelated.pid)).length > 0;
-        assert.equal(waiting, false, 'the value waited for a change of another field');
-      } finally {
-        await unrelated.release();
-      }
-      assert.equal((await written).statusCode, 200, (await written).body);
+      const written = await runAgainst(t.services.db, unrelated, () => set(c._id, [{ field: number._id, value: 4 }]));
+      assert.equal(written.waited, false, 'the value waited for a change of another field');
+      assert.equal(written.answer.statusCode, 200, written.answer.body);
 
       // its own field retyped meanwhile: the value waits, then is checked against the new type (a number is no text)
       const at = () => new Date().toISOString();
@@ -564,16 +557,9 @@ for (const engine of ENGINES) {
           await updateCustomField(trx, number._id, { type: 'text' }, at());
         },
       );
-      settled = false;
-      const refused = set(c._id, [{ field: number._id, value: 5 }]).finally(() => (settled = true));
-      try {
-        let waiting = false;
-        while (!settled && !waiting) waiting = (await waitingFor(t.services.db, retyped.pid)).length > 0;
-        assert.ok(waiting, 'the value waited for the change of its field');
-      } finally {
-        await retyped.release();
-      }
-      const answer = await refused;
+      const refused = await runAgainst(t.services.db, retyped, () => set(c._id, [{ field: number._id, value: 5 }]));
+      assert.ok(refused.waited, 'the value waited for the change of its field');
+      const answer = refused.answer;
       assert.equal(answer.statusCode, 400, answer.body);
       assert.match(answer.json().details[0].message, /\(text\)/);
       const read = await api('GET', `/api/v1/cards/${c._id}`);
@@ -582,16 +568,9 @@ for (const engine of ENGINES) {
 
       // its own field deleted meanwhile: refused as no field of the board, and no value is left of it
       const deleted = await holdLocks(t.services.db, (trx) => deleteCustomField(trx, number._id));
-      settled = false;
-      const late = set(c._id, [{ field: number._id, value: 'six' }]).finally(() => (settled = true));
-      try {
-        let waiting = false;
-        while (!settled && !waiting) waiting = (await waitingFor(t.services.db, deleted.pid)).length > 0;
-        assert.ok(waiting, 'the value waited for the deletion of its field');
-      } finally {
-        await deleted.release();
-      }
-      const gone = await late;
+      const late = await runAgainst(t.services.db, deleted, () => set(c._id, [{ field: number._id, value: 'six' }]));
+      assert.ok(late.waited, 'the value waited for the deletion of its field');
+      const gone = late.answer;
       assert.equal(gone.statusCode, 400, gone.body);
       assert.equal(gone.json().details[0].field, 'body.values[0].field');
       const left = await t.services.db.selectFrom('card_field_values').select('card_id').where('field_id', '=', number._id).execute();

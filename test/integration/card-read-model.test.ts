@@ -39,7 +39,7 @@ import { updateLabel } from '../../src/storage/repositories/labels.ts';
 import { updateUser } from '../../src/storage/repositories/users.ts';
 import { addMember, addTeam } from '../support/fixtures.ts';
 import { type Api, apiClient, bearer, buildTestApp, ENGINES, type TestApp } from '../support/harness.ts';
-import { holdLocks, waitingFor } from '../support/held-locks.ts';
+import { holdLocks, runAgainst } from '../support/held-locks.ts';
 
 const SEED = Number(process.env.CARD_READ_MODEL_SEED ?? 20261123);
 const RUNS = Number(process.env.CARD_READ_MODEL_RUNS ?? 5);
@@ -632,17 +632,10 @@ for (const engine of ENGINES) {
         await assertServedIsBuilt(cardId);
         await t.services.db.deleteFrom('card_views').where('card_id', '=', cardId).execute();
         const holder = await holdLocks(t.services.db, (trx) => trx.deleteFrom('cards').where('id', '=', cardId).execute());
-        let settled = false;
         // the read sees the card (the removal is not committed), builds it, and its store waits for the removal
-        const answer = owner('GET', `/api/v1/cards/${cardId}`).finally(() => (settled = true));
-        try {
-          let waiting = false;
-          while (!settled && !waiting) waiting = (await waitingFor(t.services.db, holder.pid)).length > 0;
-          assert.ok(waiting, 'the view’s store waited for the removal');
-        } finally {
-          await holder.release();
-        }
-        const res = await answer;
+        const read = await runAgainst(t.services.db, holder, () => owner('GET', `/api/v1/cards/${cardId}`));
+        assert.ok(read.waited, 'the view’s store waited for the removal');
+        const res = read.answer;
         assert.equal(res.statusCode, 200, res.body);
         assert.equal(res.json().card._id, cardId);
         assert.equal((await owner('GET', `/api/v1/cards/${cardId}`)).statusCode, 404);

@@ -49,3 +49,20 @@ export async function waitingFor(db: Kysely<Database>, pid: number): Promise<num
   const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`.execute(db);
   return rows.map((row) => row.pid);
 }
+
+/**
+ * Runs `request` while `held` holds its locks: watches until the request either waits for the holder
+ * (seen in pg_stat_activity) or settles, then releases the holder. Answers whether it waited, and
+ * its answer once it settled.
+ */
+export async function runAgainst<T>(db: Kysely<Database>, held: HeldLocks, request: () => Promise<T>): Promise<{ waited: boolean; answer: T }> {
+  let settled = false;
+  const answer = request().finally(() => (settled = true));
+  let waited = false;
+  try {
+    while (!settled && !waited) waited = (await waitingFor(db, held.pid)).length > 0;
+  } finally {
+    await held.release();
+  }
+  return { waited, answer: await answer };
+}
