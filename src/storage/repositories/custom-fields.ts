@@ -2,7 +2,7 @@
  * Custom fields (docs/decisions/0132): a board's definitions and their options, and the cards'
  * values (`card_field_values` for every type but the selects, `card_field_choices` for those).
  */
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import type { Executor, NewRow, Row, Transaction } from '../database.ts';
 import { type Dialect, dialectOf, executeCompiled, executeCompiledOnce, type Param } from '../dialect.ts';
 
@@ -34,6 +34,17 @@ export async function findCustomFieldsOfBoard(db: Executor, boardId: string): Pr
 export async function shareCustomFieldsOfBoard(db: Transaction, boardId: string): Promise<CustomFieldRow[]> {
   const { fragments } = dialectOf(db);
   return fragments.lockForShare(db.selectFrom('custom_fields').selectAll().where('board_id', '=', boardId).orderBy('position').orderBy('id')).execute();
+}
+
+/** The board's fields with any of `names` (ignoring case, as the search compares names), with their types. */
+export async function fieldsOfBoardNamed(db: Executor, boardId: string, names: readonly string[]): Promise<Pick<CustomFieldRow, 'id' | 'name' | 'type'>[]> {
+  if (names.length === 0) return [];
+  return db
+    .selectFrom('custom_fields')
+    .select(['id', 'name', 'type'])
+    .where('board_id', '=', boardId)
+    .where(sql<SqlBool>`lower(name) in (${sql.join([...new Set(names)].map((name) => sql`lower(${name})`))})`)
+    .execute();
 }
 
 /**

@@ -4,6 +4,7 @@ import { dialectOf } from '../dialect.ts';
 import { CJK_CLASS, likePattern, type TextConditions, TRIGRAM } from '../engine/search.ts';
 import { entryValues, SEARCH_SOURCES } from '../migrations/0017_search.ts';
 import { type Reach, reachCondition } from './boards.ts';
+import { fieldsOfBoardNamed } from './custom-fields.ts';
 
 /**
  * The search index's reads and its rebuild (migrations 0017 and 0031). A term is matched by its
@@ -231,23 +232,18 @@ const isSelectType = (type: string) => type === 'select' || type === 'multiselec
  */
 export async function withBoardFields(db: Executor, filter: SearchFilter): Promise<SearchFilter> {
   if (!walksBoard(db, filter) || filter.boardId === undefined || !filter.fields?.length) return filter;
-  const fields: FieldFilter[] = [];
-  for (const field of filter.fields) fields.push(field.op === 'empty' ? field : { ...field, onBoard: await fieldsNamed(db, filter.boardId, field.name) });
-  return { ...filter, fields };
+  const named = await fieldsOfBoardNamed(
+    db,
+    filter.boardId,
+    filter.fields.filter((field) => field.op !== 'empty').map((field) => field.name),
+  );
+  const onBoard = (name: string) => named.filter((field) => field.name.toLowerCase() === name.toLowerCase());
+  return { ...filter, fields: filter.fields.map((field) => (field.op === 'empty' ? field : { ...field, onBoard: onBoard(field.name) })) };
 }
 
 /** Whether the statement walks one board's cards by time of change: the board filter, on an engine that walks. */
 function walksBoard(db: Executor, filter: SearchFilter): boolean {
   return dialectOf(db).search.walksBoards && filter.boardId !== undefined && filter.types !== undefined && filter.types.every((type) => type === 'card');
-}
-
-/** The board's fields named `name` (as the search compares names), with their types. */
-async function fieldsNamed(db: Executor, boardId: string, name: string): Promise<{ id: string; type: string }[]> {
-  const { rows } = await sql<{
-    id: string;
-    type: string;
-  }>`select id, type from custom_fields where board_id = ${boardId} and lower(name) = lower(${name})`.execute(db);
-  return rows;
 }
 
 /** Where an entry lives: its card, list and board, whichever it has. */
