@@ -2,7 +2,7 @@
  * Custom fields (docs/decisions/0132): a board's definitions and their options, and the cards'
  * values (`card_field_values` for every type but the selects, `card_field_choices` for those).
  */
-import { type SqlBool, sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Executor, NewRow, Row, Transaction } from '../database.ts';
 import { type Dialect, dialectOf, executeCompiled, executeCompiledOnce, type Param } from '../dialect.ts';
 
@@ -55,28 +55,25 @@ export async function fieldsOfBoardNamed(db: Executor, boardId: string, names: r
 export async function shareCustomFields(db: Transaction, boardId: string, fieldIds: readonly string[]): Promise<CustomFieldRow[]> {
   if (fieldIds.length === 0) return [];
   const dialect = dialectOf(db);
-  const { fragments } = dialect;
-  if (fieldIds.length === 1) {
-    return executeCompiledOnce(
-      db,
-      'share custom field',
-      (param) => fragments.lockForShare(db.selectFrom('custom_fields').selectAll().where('id', '=', param('fieldId')).where('board_id', '=', param('boardId'))),
-      { fieldId: fieldIds[0] as string, boardId },
+  const held = (which: Expression<SqlBool>, board: string) =>
+    dialect.fragments.lockForShare(
+      db
+        .selectFrom('custom_fields')
+        .selectAll()
+        .where(which)
+        .where('board_id', '=', board),
     );
+  // one field (the usual request) by its key; several through the id list, whose text is the same for any number
+  if (fieldIds.length === 1) {
+    return executeCompiledOnce(db, 'share custom field', (param) => held(sql<SqlBool>`id = ${param('fieldId')}`, param('boardId')), {
+      fieldId: fieldIds[0] as string,
+      boardId,
+    });
   }
-  return executeCompiledOnce(
-    db,
-    'share custom fields',
-    (param) =>
-      fragments.lockForShare(
-        db
-          .selectFrom('custom_fields')
-          .selectAll()
-          .where(dialect.inIdList('id', param('fieldIds')))
-          .where('board_id', '=', param('boardId')),
-      ),
-    { fieldIds: dialect.idList(fieldIds), boardId },
-  );
+  return executeCompiledOnce(db, 'share custom fields', (param) => held(dialect.inIdList('id', param('fieldIds')), param('boardId')), {
+    fieldIds: dialect.idList(fieldIds),
+    boardId,
+  });
 }
 
 /** The options of the fields, with their colours, each field's in its order. */
