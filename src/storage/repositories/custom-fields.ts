@@ -56,13 +56,7 @@ export async function shareCustomFields(db: Transaction, boardId: string, fieldI
   if (fieldIds.length === 0) return [];
   const dialect = dialectOf(db);
   const held = (which: Expression<SqlBool>, board: string) =>
-    dialect.fragments.lockForShare(
-      db
-        .selectFrom('custom_fields')
-        .selectAll()
-        .where(which)
-        .where('board_id', '=', board),
-    );
+    dialect.fragments.lockForShare(db.selectFrom('custom_fields').selectAll().where(which).where('board_id', '=', board));
   // one field (the usual request) by its key; several through the id list, whose text is the same for any number
   if (fieldIds.length === 1) {
     return executeCompiledOnce(db, 'share custom field', (param) => held(sql<SqlBool>`id = ${param('fieldId')}`, param('boardId')), {
@@ -344,8 +338,8 @@ export async function fieldValuesOfCards(db: Executor, cardIds: readonly string[
     rows = await executeCompiledOnce(db, 'field values of cards', (param) => valuesOfCardsQuery(db, dialect, param), values);
   }
   for (const row of rows) {
-    const values = byCard.get(row.card_id);
-    if (values) values.push(row);
+    const ofCard = byCard.get(row.card_id);
+    if (ofCard) ofCard.push(row);
     else byCard.set(row.card_id, [row]);
   }
   return byCard;
