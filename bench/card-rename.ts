@@ -6,26 +6,14 @@
  *
  *   BENCH_ENGINE=postgres bash scripts/with-node.sh node --import tsx bench/card-rename.ts
  */
-import { cardRow, seedBoard } from '../test/support/fixtures.ts';
+import { seedBoard, seedCards } from '../test/support/fixtures.ts';
 import { bearer, buildTestApp } from '../test/support/harness.ts';
 
 const engine = (process.env.BENCH_ENGINE ?? 'postgres') as 'postgres' | 'sqlite';
 const t = await buildTestApp(engine);
 const auth = bearer(t.tenant.apiKey);
-const db = t.services.db;
-const { boardId, listIds } = await seedBoard(t.services, t.tenant, { lists: 4 });
-const ids: string[] = [];
-for (const [l, listId] of listIds.entries()) {
-  const rows = Array.from({ length: 5000 }, (_, i) =>
-    cardRow({ company: t.tenant.companyId, team: t.tenant.teamId, board: boardId, _id: listId }, t.tenant.userId, `card ${l}-${i}`, (i + 1) * 1024),
-  );
-  for (let i = 0; i < rows.length; i += 1000)
-    await db
-      .insertInto('cards')
-      .values(rows.slice(i, i + 1000))
-      .execute();
-  ids.push(...rows.map((r) => r.id));
-}
+const board = await seedBoard(t.services, t.tenant, { lists: 4 });
+const ids = await seedCards(t.services, t.tenant, board, 5000);
 const wall: number[] = [];
 const cpu: number[] = [];
 for (let round = 0; round < 420; round++) {

@@ -11,7 +11,7 @@
  *   BENCH_ENGINE=sqlite bash scripts/with-node.sh node --import tsx bench/custom-fields.ts
  */
 import type { Engine } from '../src/storage/database-url.ts';
-import { cardRow, seedBoard } from '../test/support/fixtures.ts';
+import { seedBoard, seedCards } from '../test/support/fixtures.ts';
 import { bearer, buildTestApp } from '../test/support/harness.ts';
 import { percentile } from './webhook-lag.ts';
 
@@ -25,20 +25,8 @@ const auth = bearer(t.tenant.apiKey);
 const db = t.services.db;
 
 async function board(): Promise<{ boardId: string; cardIds: string[] }> {
-  const { boardId, listIds } = await seedBoard(t.services, t.tenant, { lists: LISTS });
-  const cardIds: string[] = [];
-  for (const [l, listId] of listIds.entries()) {
-    const rows = Array.from({ length: CARDS / LISTS }, (_, i) =>
-      cardRow({ company: t.tenant.companyId, team: t.tenant.teamId, board: boardId, _id: listId }, t.tenant.userId, `card ${l}-${i}`, (i + 1) * 1024),
-    );
-    for (let i = 0; i < rows.length; i += 500)
-      await db
-        .insertInto('cards')
-        .values(rows.slice(i, i + 500))
-        .execute();
-    cardIds.push(...rows.map((r) => r.id));
-  }
-  return { boardId, cardIds };
+  const seeded = await seedBoard(t.services, t.tenant, { lists: LISTS });
+  return { boardId: seeded.boardId, cardIds: await seedCards(t.services, t.tenant, seeded, CARDS / LISTS) };
 }
 const bare = await board();
 const withFields = await board();

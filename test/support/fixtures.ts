@@ -41,6 +41,30 @@ export async function seedBoard(
   return { boardId, listIds, labelIds };
 }
 
+/**
+ * `cardsPerList` cards in each list of a seeded board, written straight to storage in batches (the
+ * benches' large boards), named `card <list>-<index>`; answers their ids, list by list.
+ */
+export async function seedCards(
+  ctx: ServiceContext,
+  tenant: { companyId: string; teamId: string; userId: string },
+  board: Pick<BoardFixture, 'boardId' | 'listIds'>,
+  cardsPerList: number,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [l, listId] of board.listIds.entries()) {
+    const list = { company: tenant.companyId, team: tenant.teamId, board: board.boardId, _id: listId };
+    const rows = Array.from({ length: cardsPerList }, (_, i) => cardRow(list, tenant.userId, `card ${l}-${i}`, (i + 1) * 1024));
+    for (let i = 0; i < rows.length; i += 500)
+      await ctx.db
+        .insertInto('cards')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    ids.push(...rows.map((row) => row.id));
+  }
+  return ids;
+}
+
 /** A multipart/form-data body as a browser or curl would send it. */
 export function multipart(fields: Record<string, string>, file?: { field?: string; filename: string; contentType: string; content: Buffer }) {
   const boundary = `----taskboard${randomBytes(8).toString('hex')}`;
