@@ -59,9 +59,9 @@ const isIcu = (node: unknown): node is Icu<never> => typeof node === 'object' &&
 export const englishMessages = (): ReadonlyMap<string, Message> => english;
 
 /**
- * `IntlMessageFormat` makes each message's plural rules and number formats anew, slow on a phone and
- * repeated for every message a page first draws: they are shared by all messages instead, one per
- * locale and options (its public `formatters` option).
+ * `IntlMessageFormat` makes each message's plural rules and number formats anew and resolves its
+ * locale through `Intl.NumberFormat.supportedLocalesOf`, each slow on a phone and repeated for every
+ * message a page first draws: they are shared by all messages instead, one per locale and options.
  */
 const sharedFormatters: Formatters = {
   getNumberFormat: (locales, options) =>
@@ -73,6 +73,13 @@ const sharedFormatters: Formatters = {
     formatter(`icu-date\u0000${String(locales)}\u0000${JSON.stringify(options ?? {})}`, () => new Intl.DateTimeFormat(locales, options)),
   getPluralRules: (locales, options) =>
     formatter(`icu-plural\u0000${String(locales)}\u0000${JSON.stringify(options ?? {})}`, () => new Intl.PluralRules(locales, options)),
+};
+const resolveLocale = IntlMessageFormat.resolveLocale;
+const resolvedLocales = new Map<string, Intl.Locale | undefined>();
+IntlMessageFormat.resolveLocale = (locales) => {
+  const key = String(locales);
+  if (!resolvedLocales.has(key)) resolvedLocales.set(key, resolveLocale(locales));
+  return resolvedLocales.get(key);
 };
 
 export function format(key: string, values?: Record<string, Value>): string {
