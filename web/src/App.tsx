@@ -1,7 +1,7 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Link, Navigate, type RouteObject } from 'react-router';
 import { BoardSkeleton } from './board/BoardSkeleton.tsx';
-import { boardOfAddress, loadBoardPage } from './board/pageLoader.ts';
+import { loadBoardPage } from './board/pageLoader.ts';
 import { HomePage } from './home/HomePage.tsx';
 import { lastBoard } from './session.ts';
 import { Shell } from './shell/Shell.tsx';
@@ -29,7 +29,7 @@ const SetupPage = lazy(() => import('./people/SetupPage.tsx').then((module) => (
 // part of the other pages' first load. At a board's address the server names it in a Link header, so
 // it downloads beside the entry chunk (docs/decisions/0278); the import here then finds it loaded.
 const BoardPage = lazy(() => loadBoardPage().then((module) => ({ default: module.BoardPage })));
-if (boardOfAddress(window.location.pathname) || (window.location.pathname === '/' && lastBoard())) void loadBoardPage();
+if (/^\/boards\/[^/]+/.test(window.location.pathname) || (window.location.pathname === '/' && lastBoard())) void loadBoardPage();
 
 /** A page whose code loads when it is opened. */
 function Lazy({ page }: { page: ReactNode }) {

@@ -4,7 +4,6 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { routes } from './App.tsx';
 import { ApiError } from './api.ts';
-import { boardOfAddress } from './board/pageLoader.ts';
 import { boardQuery } from './board/store.ts';
 import { datesWindowOf } from './board/views/window.ts';
 import { followAccountIn, startLanguage } from './i18n/language.ts';
@@ -29,10 +28,10 @@ const queryClient = new QueryClient({
 followAccountIn(queryClient);
 // Opened at a board's address, the board is read at once (a calendar or timeline link: its dates
 // window first), beside the board page's code, not once that code has run (docs/decisions/0278).
-const openedBoard = boardOfAddress(window.location.pathname);
+const openedBoard = /^\/boards\/([^/]+)\/?$/.exec(window.location.pathname)?.[1];
 if (openedBoard) {
   const asked = { current: datesWindowOf(new URLSearchParams(window.location.search)) };
-  void queryClient.prefetchQuery(boardQuery(queryClient, openedBoard, asked));
+  void queryClient.prefetchQuery(boardQuery(queryClient, decodeURIComponent(openedBoard), asked));
 }
 const router = createBrowserRouter(routes);
 

@@ -1,12 +1,6 @@
 /** The board page's code, a chunk of its own (docs/decisions/0278). */
 export const loadBoardPage = () => import('./BoardPage.tsx');
 
-/** The board a page address opens (the route `/boards/:boardId`), if it is a board's. */
-export function boardOfAddress(pathname: string): string | undefined {
-  const id = /^\/boards\/([^/]+)\/?$/.exec(pathname)?.[1];
-  return id === undefined ? undefined : decodeURIComponent(id);
-}
-
 const INTENT_EVENTS = ['pointerover', 'focusin', 'touchstart'] as const;
 
 /**
